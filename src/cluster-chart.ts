@@ -1,0 +1,61 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { SYNC_WAVE_ANNOTATION, stageOf } from './gitops/stages';
+import { OpenShiftStaticSet } from './openshift/openshift-static-set';
+import { platformFor } from './platforms';
+import { PreparedCluster } from './platforms/platform';
+import { INTERMEDIATE_TLS } from './spec/tls';
+
+/** Annotations that keep GitOps engines from deleting a Namespace (and all it holds) when it leaves git. */
+export const NAMESPACE_PRUNE_PROTECTION: Readonly<Record<string, string>> = {
+  'argocd.argoproj.io/sync-options': 'Prune=false',
+  'kustomize.toolkit.fluxcd.io/prune': 'disabled',
+};
+
+/** Properties for `ClusterChart`. */
+export interface ClusterChartProps {
+  /** The validated cluster with its transformed cloud config. */
+  readonly cluster: PreparedCluster;
+}
+
+/**
+ * Every object one cluster needs on the cluster itself: the OpenShift static
+ * set, the platform's CredentialsRequest and, in `gitops` mode, the platform
+ * operands. Each object is annotated with the sync wave of its stage.
+ */
+export class ClusterChart extends Chart {
+  constructor(scope: Construct, id: string, props: ClusterChartProps) {
+    super(scope, id, { disableResourceNameHashes: true });
+    const { spec } = props.cluster.spec;
+    const platform = platformFor(spec.platform);
+    if (!platform) {
+      throw new Error(`'spec.platform' "${spec.platform}" is not rendered by this version`);
+    }
+    new OpenShiftStaticSet(this, 'StaticSet', {
+      platformType: spec.platform,
+      managementMode: spec.managementMode,
+      images: spec.images,
+      proxy: spec.proxy,
+      tls: { minVersion: spec.tls.minVersion, cipherSuites: spec.tls.cipherSuites ?? INTERMEDIATE_TLS.cipherSuites },
+    });
+    platform.renderCredentialsRequest?.(this, props.cluster);
+    if (spec.managementMode === 'gitops') {
+      platform.renderOperands(this, props.cluster);
+    }
+  }
+
+  /** Adds each object's sync wave (and namespace prune protection) before rendering. */
+  public override toJson(): any[] {
+    for (const child of this.node.findAll()) {
+      if (child instanceof ApiObject) {
+        child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind).order));
+        if (child.kind === 'Namespace' && child.apiVersion === 'v1') {
+          for (const [key, value] of Object.entries(NAMESPACE_PRUNE_PROTECTION)) {
+            child.metadata.addAnnotation(key, value);
+          }
+        }
+      }
+    }
+    return super.toJson();
+  }
+}

@@ -1,0 +1,51 @@
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ArgoCdApplication } from './argocd-application';
+import { FluxStage, FluxStageChain } from './flux-stage-chain';
+import { ClusterSpec } from '../spec/schema';
+
+/** Properties for `ClusterGitOpsChart`. */
+export interface ClusterGitOpsChartProps {
+  /** The cluster's spec. */
+  readonly spec: ClusterSpec;
+  /** The cluster's non-empty stages with their health checks, in apply order. */
+  readonly stages: readonly FluxStage[];
+}
+
+/**
+ * The objects that tell a GitOps engine to apply one cluster's stages: an
+ * Argo CD Application (`argocd`) or a Flux GitRepository plus one
+ * Kustomization per stage (`flux`). Empty for `plain`. They live in the
+ * engine's namespace, usually on a management cluster, so they are written
+ * apart from the stages.
+ */
+export class ClusterGitOpsChart extends Chart {
+  constructor(scope: Construct, id: string, props: ClusterGitOpsChartProps) {
+    super(scope, id, { disableResourceNameHashes: true });
+    const name = props.spec.metadata.name;
+    const gitops = props.spec.spec.gitops;
+    const path = gitops.path ?? `dist/${name}`;
+    if (gitops.engine === 'argocd') {
+      new ArgoCdApplication(this, 'Application', {
+        name: `ccm-${name}`,
+        namespace: gitops.argocd.namespace,
+        project: gitops.argocd.project,
+        repoURL: gitops.repoURL!,
+        revision: gitops.revision,
+        path,
+        destinationServer: gitops.argocd.destinationServer,
+      });
+    } else if (gitops.engine === 'flux') {
+      new FluxStageChain(this, 'Flux', {
+        name: `ccm-${name}`,
+        namespace: gitops.flux.namespace,
+        repoURL: gitops.repoURL!,
+        revision: gitops.revision,
+        path,
+        interval: gitops.flux.interval,
+        secretRef: gitops.flux.secretRef,
+        stages: props.stages,
+      });
+    }
+  }
+}

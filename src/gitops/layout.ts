@@ -1,0 +1,69 @@
+import { Yaml } from 'cdk8s';
+import { Stage, stageOf, STAGES } from './stages';
+
+/** One file of the rendered tree. */
+export interface RenderedFile {
+  /** Path relative to the output directory, with `/` separators. */
+  readonly path: string;
+  /** File content. */
+  readonly content: string;
+}
+
+/** A Kubernetes object as cdk8s renders it. */
+export interface RenderedObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+  readonly [key: string]: unknown;
+}
+
+/**
+ * File name of an object: `<kind>.<name>.yaml`, or `<kind>.<namespace>.<name>.yaml`
+ * for namespaced objects, lower-case kind, `:` in RBAC names written as `_`
+ * (colons are not portable in file names). No hashes.
+ */
+export function fileNameOf(obj: RenderedObject): string {
+  const parts = [obj.kind.toLowerCase()];
+  if (obj.metadata.namespace) {
+    parts.push(obj.metadata.namespace);
+  }
+  parts.push(obj.metadata.name.replace(/:/g, '_'));
+  return `${parts.join('.')}.yaml`;
+}
+
+/** A `kustomization.yaml` listing resources in the given order. */
+export function kustomization(resources: readonly string[]): string {
+  return Yaml.stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...resources] });
+}
+
+/** Serializes one object (YAML 1.1 scalars, as kubectl reads them, no line wrapping). */
+export function toYaml(obj: RenderedObject): string {
+  return Yaml.stringify(obj);
+}
+
+/** Files of objects grouped into one directory: one object per file, sorted, plus its kustomization. */
+export function directoryFiles(dir: string, objects: readonly RenderedObject[]): RenderedFile[] {
+  const byName = new Map<string, RenderedObject>();
+  for (const obj of objects) {
+    const name = fileNameOf(obj);
+    if (byName.has(name)) {
+      throw new Error(`two objects map to ${dir}/${name}: ${obj.apiVersion} ${obj.kind} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
+    }
+    byName.set(name, obj);
+  }
+  const names = [...byName.keys()].sort();
+  return [
+    ...names.map((name) => ({ path: `${dir}/${name}`, content: toYaml(byName.get(name)!) })),
+    { path: `${dir}/kustomization.yaml`, content: kustomization(names) },
+  ];
+}
+
+/** Groups objects by stage; only stages that hold objects are returned, in apply order. */
+export function groupByStage(objects: readonly RenderedObject[]): { stage: Stage; objects: RenderedObject[] }[] {
+  const groups = new Map<Stage, RenderedObject[]>();
+  for (const obj of objects) {
+    const stage = stageOf(obj.apiVersion, obj.kind);
+    groups.set(stage, [...(groups.get(stage) ?? []), obj]);
+  }
+  return STAGES.filter((s) => groups.has(s)).map((stage) => ({ stage, objects: groups.get(stage)! }));
+}

@@ -1,0 +1,5 @@
+// The cdk8s app: `npx cdk8s synth` and `npm run synth` run this compiled file.
+// It renders the example fleet (or --clusters DIR) into $CDK8S_OUTDIR or dist/.
+import { runCli } from './cli';
+
+process.exitCode = runCli(['synth', ...process.argv.slice(2)]);

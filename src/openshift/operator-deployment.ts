@@ -1,0 +1,149 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { configHash } from './config-hash';
+import { CONFIG_HASH_ANNOTATION, OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, RELEASE_ANNOTATIONS } from './constants';
+import { bashCommand, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeVolume, MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests } from './pod-conventions';
+import { tlsFlags, TlsVersion } from '../spec/tls';
+
+/** Properties for `OperatorDeployment`. */
+export interface OperatorDeploymentProps {
+  /** The operator image (images.json `cloudControllerManagerOperator`). */
+  readonly image: string;
+  /** The `images.json` data the pod mounts, for the config hash. */
+  readonly imagesData: Readonly<Record<string, string>>;
+  /**
+   * TLS settings passed as `--tls-*` overrides.
+   *
+   * @default - none: the operator follows the APIServer TLS profile
+   */
+  readonly tls?: { readonly minVersion: TlsVersion; readonly cipherSuites: readonly string[] };
+  /**
+   * Proxy env for the operator containers. The operator's own manifest has
+   * none (CVO manages it); it is added so the operator reaches the cloud
+   * through the same proxy as its operands.
+   *
+   * @default - no proxy
+   */
+  readonly proxy?: ProxySettings;
+  /**
+   * Release version the operator reports.
+   *
+   * @default "0.0.1-snapshot"
+   */
+  readonly releaseVersion?: string;
+}
+
+const LEADER_FLAGS = [
+  '--leader-elect=true',
+  '--leader-elect-lease-duration=137s',
+  '--leader-elect-renew-deadline=107s',
+  '--leader-elect-retry-period=26s',
+  `--leader-elect-resource-namespace=${OPERATOR_NAMESPACE}`,
+];
+
+/**
+ * Deployment `cluster-cloud-controller-manager-operator` (reference §1.11):
+ * the operator and its config-sync controllers. Rendered in `operator` mode
+ * only; in `gitops` mode this generator is the reconciler.
+ */
+export class OperatorDeployment extends Construct {
+  /** The Deployment object. */
+  public readonly apiObject: ApiObject;
+
+  constructor(scope: Construct, id: string, props: OperatorDeploymentProps) {
+    super(scope, id);
+    if (!props.image) {
+      throw new Error('\'image\' must be a pinned image reference, got ""');
+    }
+    const labels = { 'k8s-app': 'cloud-manager-operator' };
+    const env = [{ name: 'RELEASE_VERSION', value: props.releaseVersion ?? '0.0.1-snapshot' }, ...proxyEnv(props.proxy)];
+    const tls = props.tls ? tlsFlags(props.tls) : [];
+    const hostKube: k8s.VolumeMount = { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true };
+    this.apiObject = new k8s.KubeDeployment(this, 'Resource', {
+      metadata: { name: 'cluster-cloud-controller-manager-operator', namespace: OPERATOR_NAMESPACE, labels: { ...labels }, annotations: { ...RELEASE_ANNOTATIONS } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { ...labels } },
+        strategy: { type: 'Recreate' },
+        template: {
+          metadata: {
+            labels: { ...labels },
+            annotations: {
+              ...MANAGEMENT_WORKLOAD_ANNOTATION,
+              'kubectl.kubernetes.io/default-container': 'cluster-cloud-controller-manager',
+              'openshift.io/required-scc': 'hostaccess',
+              [CONFIG_HASH_ANNOTATION]: configHash({ configMaps: { 'cloud-controller-manager-images': props.imagesData } }),
+            },
+          },
+          spec: {
+            priorityClassName: 'system-node-critical',
+            serviceAccountName: OPERATOR_SERVICE_ACCOUNT,
+            hostNetwork: true,
+            nodeSelector: { ...CONTROL_PLANE_NODE_SELECTOR },
+            restartPolicy: 'Always',
+            tolerations: [
+              { key: 'node.cloudprovider.kubernetes.io/uninitialized', operator: 'Equal', value: 'true', effect: 'NoSchedule' },
+              { key: 'node-role.kubernetes.io/master', operator: 'Exists', effect: 'NoSchedule' },
+              { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
+              { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
+              { key: 'node.cloudprovider.kubernetes.io/uninitialized', operator: 'Exists', effect: 'NoSchedule' },
+              { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' },
+            ],
+            containers: [
+              {
+                name: 'cluster-cloud-controller-manager',
+                image: props.image,
+                imagePullPolicy: 'IfNotPresent',
+                command: operatorCommand('/cluster-controller-manager-operator', [
+                  ...LEADER_FLAGS,
+                  '"--images-json=/etc/cloud-controller-manager-config/images.json"',
+                  '--webhook-port=9443',
+                  '--metrics-bind-address=:9258',
+                  '--health-addr=127.0.0.1:9259',
+                  ...tls,
+                ]),
+                env,
+                ports: [
+                  { containerPort: 9443, name: 'webhook', protocol: 'TCP' },
+                  { containerPort: 9258, name: 'metrics', protocol: 'TCP' },
+                  { containerPort: 9259, name: 'healthz', protocol: 'TCP' },
+                ],
+                resources: requests('10m', '50Mi'),
+                terminationMessagePolicy: 'FallbackToLogsOnError',
+                volumeMounts: [
+                  { name: 'images', mountPath: '/etc/cloud-controller-manager-config/' },
+                  hostKube,
+                  { name: 'cloud-controller-manager-operator-tls', mountPath: '/tmp/k8s-metrics-server/serving-certs', readOnly: true },
+                  { name: 'cloud-controller-manager-operator-tls', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true },
+                ],
+              },
+              {
+                name: 'config-sync-controllers',
+                image: props.image,
+                imagePullPolicy: 'IfNotPresent',
+                command: operatorCommand('/config-sync-controllers', [...LEADER_FLAGS, '--health-addr=127.0.0.1:9260', ...tls]),
+                env,
+                ports: [{ containerPort: 9260, name: 'healthz', protocol: 'TCP' }],
+                resources: requests('10m', '25Mi'),
+                terminationMessagePolicy: 'FallbackToLogsOnError',
+                volumeMounts: [hostKube],
+              },
+            ],
+            volumes: [
+              { name: 'images', configMap: { name: 'cloud-controller-manager-images', defaultMode: 420 } },
+              hostEtcKubeVolume(),
+              { name: 'cloud-controller-manager-operator-tls', secret: { secretName: 'cloud-controller-manager-operator-tls', optional: true } },
+            ],
+          },
+        },
+      },
+    });
+  }
+}
+
+/** The operator's script: use the API server URL file when present, else the local kubeconfig. */
+function operatorCommand(binary: string, flags: readonly string[]): string[] {
+  const [shell, dashC, script] = bashCommand(binary, flags);
+  return [shell, dashC, script.replace('fi\n', 'else\n  URL_ONLY_KUBECONFIG=/etc/kubernetes/kubeconfig\nfi\n')];
+}

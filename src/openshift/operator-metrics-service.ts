@@ -1,0 +1,36 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { OPERATOR_NAMESPACE, RELEASE_ANNOTATIONS } from './constants';
+
+/**
+ * The operator's headless metrics and webhook Service (reference §1.8). The
+ * service-ca operator creates its serving certificate Secret from the
+ * annotation. Rendered in `operator` mode only.
+ */
+export class OperatorMetricsService extends Construct {
+  /** The Service object. */
+  public readonly apiObject: ApiObject;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.apiObject = new k8s.KubeService(this, 'Resource', {
+      metadata: {
+        name: 'cloud-controller-manager-operator',
+        namespace: OPERATOR_NAMESPACE,
+        labels: { app: 'cloud-manager-operator' },
+        annotations: { ...RELEASE_ANNOTATIONS, 'service.alpha.openshift.io/serving-cert-secret-name': 'cloud-controller-manager-operator-tls' },
+      },
+      spec: {
+        type: 'ClusterIP',
+        clusterIp: 'None',
+        ports: [
+          { name: 'metrics', port: 9258, targetPort: k8s.IntOrString.fromString('metrics') },
+          { name: 'webhook', port: 9443, targetPort: k8s.IntOrString.fromString('webhook') },
+        ],
+        selector: { 'k8s-app': 'cloud-manager-operator' },
+        sessionAffinity: 'None',
+      },
+    });
+  }
+}

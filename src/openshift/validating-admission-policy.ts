@@ -1,0 +1,50 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+
+/** Properties for `ValidatingAdmissionPolicy`. */
+export interface ValidatingAdmissionPolicyProps {
+  /** Policy name. */
+  readonly name: string;
+  /** The policy spec (the v1 and v1beta1 shapes are the same). */
+  readonly spec: k8s.ValidatingAdmissionPolicySpecV1Beta1;
+  /**
+   * Name of the binding; the binding denies requests that fail the policy.
+   *
+   * @default - the policy name
+   */
+  readonly bindingName?: string;
+}
+
+/**
+ * An `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy and its
+ * binding with `validationActions: [Deny]`. cdk8s-plus-28 knows Kubernetes
+ * 1.28, where the API is beta; the objects are written as v1, which
+ * Kubernetes 1.30+ (OpenShift 4.17+) serves. The operator's Azure assets
+ * declare v1beta1 but are applied as v1; v1 is emitted everywhere.
+ */
+export class ValidatingAdmissionPolicy extends Construct {
+  /** The policy object. */
+  public readonly policy: ApiObject;
+  /** The binding object. */
+  public readonly binding: ApiObject;
+
+  constructor(scope: Construct, id: string, props: ValidatingAdmissionPolicyProps) {
+    super(scope, id);
+    if ((props.spec.validations ?? []).length === 0) {
+      throw new Error(`'spec.validations' of policy "${props.name}" must hold at least one validation, got none`);
+    }
+    this.policy = new ApiObject(this, 'Resource', {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: props.name },
+      spec: k8s.toJson_ValidatingAdmissionPolicySpecV1Beta1(props.spec),
+    });
+    this.binding = new ApiObject(this, 'Binding', {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: props.bindingName ?? props.name },
+      spec: { policyName: props.name, validationActions: ['Deny'] },
+    });
+  }
+}

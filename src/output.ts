@@ -1,0 +1,99 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { RenderedFile } from './gitops/layout';
+
+/** Marker file that identifies an output directory written by ccm-gitops. */
+export const OUTPUT_MARKER = '.ccm-gitops';
+const MARKER_TEXT = 'This directory is written by ccm-gitops and replaced as a whole on every synth; do not edit files here.\n';
+
+/** Thrown when the output directory cannot be replaced safely. */
+export class OutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputError';
+  }
+}
+
+/**
+ * Writes the rendered tree to `outDir` atomically: everything is written to a
+ * sibling temporary directory first, then swapped in with two renames. A
+ * failure while writing leaves `outDir` as it was. A run killed between the
+ * two renames is repaired by the next run (the previous tree is restored).
+ * Refuses to replace a non-empty directory that ccm-gitops did not write.
+ */
+export function writeTreeAtomically(outDir: string, files: readonly RenderedFile[]): void {
+  const target = path.resolve(outDir);
+  const parent = path.dirname(target);
+  const base = path.basename(target);
+  fs.mkdirSync(parent, { recursive: true });
+  recoverInterruptedRun(parent, base, target);
+
+  if (fs.existsSync(target)) {
+    const entries = fs.readdirSync(target);
+    if (entries.length > 0 && !entries.includes(OUTPUT_MARKER)) {
+      throw new OutputError(`refusing to replace ${outDir}: it is not empty and was not written by ccm-gitops (no ${OUTPUT_MARKER} file); remove it or pass another --out`);
+    }
+  }
+
+  const staging = path.join(parent, `.${base}.new-${process.pid}`);
+  const backup = path.join(parent, `.${base}.old-${process.pid}`);
+  fs.rmSync(staging, { recursive: true, force: true });
+  try {
+    fs.mkdirSync(staging);
+    fs.writeFileSync(path.join(staging, OUTPUT_MARKER), MARKER_TEXT);
+    for (const file of files) {
+      if (file.path.split('/').some((p) => p === '..' || p === '') || path.isAbsolute(file.path)) {
+        throw new OutputError(`internal error: unsafe output path ${JSON.stringify(file.path)}`);
+      }
+      const dest = path.join(staging, ...file.path.split('/'));
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      fs.writeFileSync(dest, file.content);
+    }
+  } catch (e) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+  const hadPrevious = fs.existsSync(target);
+  if (hadPrevious) {
+    fs.renameSync(target, backup);
+  }
+  try {
+    fs.renameSync(staging, target);
+  } catch (e) {
+    if (hadPrevious) {
+      fs.renameSync(backup, target);
+    }
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+  fs.rmSync(backup, { recursive: true, force: true });
+}
+
+/** Removes staging directories of killed runs and restores a tree left renamed away. */
+function recoverInterruptedRun(parent: string, base: string, target: string): void {
+  const leftovers = fs.readdirSync(parent).filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`)).sort();
+  const backups = leftovers.filter((n) => n.startsWith(`.${base}.old-`));
+  if (!fs.existsSync(target) && backups.length > 0) {
+    fs.renameSync(path.join(parent, backups[backups.length - 1]), target);
+  }
+  for (const name of leftovers) {
+    const full = path.join(parent, name);
+    if (full !== target && isStale(name)) {
+      fs.rmSync(full, { recursive: true, force: true });
+    }
+  }
+}
+
+/** A leftover belongs to a dead process (a live one may be another synth running now). */
+function isStale(name: string): boolean {
+  const pid = Number(name.slice(name.lastIndexOf('-') + 1));
+  if (!Number.isInteger(pid) || pid === process.pid) {
+    return pid !== process.pid;
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}

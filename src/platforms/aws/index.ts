@@ -1,0 +1,58 @@
+import { Construct } from 'constructs';
+import { AwsCloudControllerManager } from './aws-cloud-controller-manager';
+import { transformAwsCloudConfig } from '../../cloud-config/aws';
+import { ClusterSpec } from '../../spec/schema';
+import { PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
+
+export * from './aws-cloud-controller-manager';
+export * from './spec-section';
+
+/** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
+export const AWS_PLATFORM: PlatformDefinition = {
+  type: 'AWS',
+  requiredImages: ['cloudControllerManagerAWS'],
+
+  validate(spec: ClusterSpec): PlatformSpecProblem[] {
+    const problems: PlatformSpecProblem[] = [];
+    const aws = spec.spec.aws;
+    const endpoints = aws?.serviceEndpoints ?? [];
+    if (endpoints.length > 0 && !aws?.region) {
+      problems.push({
+        path: ['spec', 'aws', 'region'],
+        message: 'is required when spec.aws.serviceEndpoints is set (the operator fails with "status.platformStatus.aws.region: Required value"); '
+          + 'set the Infrastructure status.platformStatus.aws.region',
+      });
+    }
+    const seen = new Map<string, number>();
+    endpoints.forEach((endpoint, index) => {
+      const first = seen.get(endpoint.name);
+      if (first !== undefined) {
+        problems.push({
+          path: ['spec', 'aws', 'serviceEndpoints', index, 'name'],
+          message: `"${endpoint.name}" is listed twice (also at index ${first}); keep one endpoint per service`,
+        });
+      } else {
+        seen.set(endpoint.name, index);
+      }
+    });
+    return problems;
+  },
+
+  transformCloudConfig(source: string, spec: ClusterSpec) {
+    return transformAwsCloudConfig(source, {
+      region: spec.spec.aws?.region,
+      serviceEndpoints: spec.spec.aws?.serviceEndpoints,
+      enabledFeatureGates: spec.spec.featureGates.enabled,
+    });
+  },
+
+  renderOperands(scope: Construct, cluster: PreparedCluster): void {
+    new AwsCloudControllerManager(scope, 'AwsCloudControllerManager', {
+      image: cluster.spec.spec.images.cloudControllerManagerAWS!,
+      cloudConf: cluster.cloudConf,
+      singleReplica: cluster.spec.spec.controlPlaneTopology === 'SingleReplica',
+      proxy: cluster.spec.spec.proxy,
+      tls: cluster.spec.spec.tls,
+    });
+  },
+};

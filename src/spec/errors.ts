@@ -1,0 +1,64 @@
+/**
+ * One problem found in the input, with enough context for the user to fix it:
+ * the file, the line when known, the field path and a message that names the
+ * bad value and the fix.
+ */
+export interface SpecIssue {
+  /** File the problem is in, as given to the loader (relative when the input was relative). */
+  readonly file: string;
+  /** Dotted field path (`spec.aws.region`), or empty for a whole-file problem. */
+  readonly path: string;
+  /** What is wrong, with the bad value, and what to do. */
+  readonly message: string;
+  /** 1-based line of the offending node, when known. */
+  readonly line?: number;
+}
+
+/** Formats one issue as `file:line: path: message`. */
+export function formatIssue(issue: SpecIssue): string {
+  const where = issue.line !== undefined ? `${issue.file}:${issue.line}` : issue.file;
+  return issue.path ? `${where}: ${issue.path}: ${issue.message}` : `${where}: ${issue.message}`;
+}
+
+/** Sorts issues by file, line and path so that reports are stable. */
+export function sortIssues(issues: readonly SpecIssue[]): SpecIssue[] {
+  return [...issues].sort((a, b) =>
+    compare(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || compare(a.path, b.path) || compare(a.message, b.message));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Thrown when the input has problems. Carries every problem of the run, so
+ * the user sees them all at once.
+ */
+export class SpecValidationError extends Error {
+  public readonly issues: readonly SpecIssue[];
+
+  constructor(issues: readonly SpecIssue[]) {
+    const sorted = sortIssues(issues);
+    const count = sorted.length === 1 ? '1 problem' : `${sorted.length} problems`;
+    super(`${count} in the cluster specs:\n${sorted.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+    this.name = 'SpecValidationError';
+    this.issues = sorted;
+  }
+}
+
+/** Renders a value for an error message: strings quoted, long values cut. */
+export function describeValue(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') {
+    text = JSON.stringify(value);
+  } else if (value === null) {
+    text = 'null';
+  } else if (Array.isArray(value)) {
+    text = `a list (${JSON.stringify(value)})`;
+  } else if (typeof value === 'object') {
+    text = `a mapping (${JSON.stringify(value)})`;
+  } else {
+    text = `${typeof value} ${String(value)}`;
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

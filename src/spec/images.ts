@@ -1,0 +1,49 @@
+/**
+ * The keys of the operator's `images.json` (ConfigMap
+ * `openshift-cloud-controller-manager-operator/cloud-controller-manager-images`).
+ * A cluster spec pins each image it needs under the same key.
+ */
+export const IMAGE_KEYS = [
+  'cloudControllerManagerOperator',
+  'cloudControllerManagerAWS',
+  'cloudControllerManagerAzure',
+  'cloudNodeManagerAzure',
+  'cloudControllerManagerGCP',
+  'cloudControllerManagerIBM',
+  'cloudControllerManagerOpenStack',
+  'cloudControllerManagerPowerVS',
+  'cloudControllerManagerVSphere',
+  'cloudControllerManagerNutanix',
+] as const;
+
+export type ImageKey = (typeof IMAGE_KEYS)[number];
+
+/** The image of the operator itself, needed in `operator` management mode. */
+export const OPERATOR_IMAGE_KEY: ImageKey = 'cloudControllerManagerOperator';
+
+/**
+ * Checks that an image reference is pinned: it must carry a digest
+ * (`@sha256:<64 hex>`) or an explicit tag other than `latest`.
+ *
+ * @returns a problem description, or undefined when the reference is fine
+ */
+export function imagePinProblem(ref: string): string | undefined {
+  if (/\s/.test(ref) || ref.length === 0) {
+    return 'is not an image reference';
+  }
+  const digestAt = ref.indexOf('@');
+  if (digestAt >= 0) {
+    const digest = ref.slice(digestAt + 1);
+    return /^sha256:[0-9a-f]{64}$/.test(digest) ? undefined : `has a malformed digest "${digest}" (expected sha256:<64 hex digits>)`;
+  }
+  const lastSlash = ref.lastIndexOf('/');
+  const colon = ref.indexOf(':', lastSlash + 1);
+  if (colon < 0) {
+    return 'is not pinned (no tag or digest)';
+  }
+  const tag = ref.slice(colon + 1);
+  if (tag === 'latest') {
+    return 'is pinned to the moving tag "latest"';
+  }
+  return /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(tag) ? undefined : `has an invalid tag "${tag}"`;
+}

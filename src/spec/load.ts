@@ -1,0 +1,366 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, Node } from 'yaml';
+import { describeValue, SpecIssue, SpecValidationError } from './errors';
+import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from './images';
+import { ClusterSpec, clusterSpecSchema, PLATFORM_SECTIONS, PlatformType } from './schema';
+import { schemaProblems } from './zod-issues';
+import { CloudConfigError } from '../cloud-config/errors';
+import { platformFor, supportedPlatforms } from '../platforms';
+import { PreparedCluster } from '../platforms/platform';
+
+/** Largest spec or cloud config file read, in bytes. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+/** Most YAML aliases one spec may expand (guards against alias bombs). */
+const MAX_ALIASES = 50;
+
+/** A warning about one input file. */
+export interface InputWarning {
+  /** The file the warning is about. */
+  readonly file: string;
+  /** The warning text. */
+  readonly message: string;
+}
+
+/** A loaded and validated fleet, ready to render. */
+export interface Fleet {
+  /** Clusters sorted by name. */
+  readonly clusters: readonly PreparedCluster[];
+  /** Warnings of the cloud-config transforms. */
+  readonly warnings: readonly InputWarning[];
+}
+
+/** Lists the spec files below a clusters directory: `*.yaml` / `*.yml`, sorted, hidden entries skipped. */
+export function listSpecFiles(dir: string): string[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw new SpecValidationError([{ file: dir, path: '', message: 'clusters directory not found; pass --clusters DIR with the folder holding the cluster specs' }]);
+  }
+  if (!stat.isDirectory()) {
+    throw new SpecValidationError([{ file: dir, path: '', message: 'is not a directory; pass --clusters DIR with the folder holding the cluster specs' }]);
+  }
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (entry.name.startsWith('.')) {
+        continue;
+      }
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name)) {
+        out.push(full);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Loads every spec below `dir`, validates it and runs the cloud-config transforms. Throws SpecValidationError listing every problem. */
+export function loadFleet(dir: string): Fleet {
+  const files = listSpecFiles(dir);
+  if (files.length === 0) {
+    throw new SpecValidationError([{ file: dir, path: '', message: 'holds no cluster spec (*.yaml); add one file per cluster' }]);
+  }
+  return loadSpecFiles(files, dir);
+}
+
+/**
+ * Loads and validates the given spec files; cloud config files must resolve
+ * inside `root`. Throws SpecValidationError listing every problem of every file.
+ */
+export function loadSpecFiles(files: readonly string[], root: string): Fleet {
+  const issues: SpecIssue[] = [];
+  const warnings: InputWarning[] = [];
+  const loaded: { file: string; spec: ClusterSpec; doc: Document; lines: LineCounter }[] = [];
+  for (const file of files) {
+    const result = loadSpecFile(file);
+    issues.push(...result.issues);
+    if (result.spec) {
+      loaded.push({ file, spec: result.spec, doc: result.doc!, lines: result.lines! });
+    }
+  }
+
+  // Names must be unique across the fleet: they name output directories.
+  const byName = new Map<string, string[]>();
+  for (const l of loaded) {
+    byName.set(l.spec.metadata.name, [...(byName.get(l.spec.metadata.name) ?? []), l.file]);
+  }
+  for (const l of loaded) {
+    const others = byName.get(l.spec.metadata.name)!.filter((f) => f !== l.file);
+    if (others.length > 0) {
+      issues.push({
+        file: l.file,
+        path: 'metadata.name',
+        line: lineOf(l.doc, l.lines, ['metadata', 'name'], false),
+        message: `"${l.spec.metadata.name}" is also used by ${others.join(', ')}; cluster names must be unique across the fleet`,
+      });
+    }
+  }
+
+  const clusters: PreparedCluster[] = [];
+  for (const l of loaded) {
+    const prepared = prepare(l.file, l.spec, root, (i) => issues.push(i), (w) => warnings.push(w));
+    if (prepared) {
+      clusters.push(prepared);
+    }
+  }
+  if (issues.length > 0) {
+    throw new SpecValidationError(issues);
+  }
+  clusters.sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1));
+  return { clusters, warnings };
+}
+
+interface LoadedFile {
+  readonly issues: SpecIssue[];
+  readonly spec?: ClusterSpec;
+  readonly doc?: Document;
+  readonly lines?: LineCounter;
+}
+
+/** Reads, parses and validates one spec file (no cross-file checks, no cloud config). */
+export function loadSpecFile(file: string): LoadedFile {
+  const text = readInput(file);
+  if (typeof text !== 'string') {
+    return { issues: [text] };
+  }
+  const lines = new LineCounter();
+  const docs: Document[] = [];
+  let first: Document | undefined;
+  try {
+    // parseAllDocuments would keep going after a bad document; one spec per file is the rule.
+    const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
+    first = doc;
+    docs.push(doc);
+  } catch (e) {
+    return { issues: [{ file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` }] };
+  }
+  const doc = first!;
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    const line = err.linePos?.[0]?.line;
+    const multi = err.code === 'MULTIPLE_DOCS';
+    return {
+      issues: [{
+        file,
+        path: '',
+        line,
+        message: multi ? 'holds more than one YAML document; put one cluster spec per file'
+          : `is not valid YAML: ${err.message.split('\n')[0]}; fix the syntax at this line`,
+      }],
+    };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (e) {
+    return { issues: [{ file, path: '', message: `cannot be read: ${(e as Error).message}; expand the YAML aliases by hand` }] };
+  }
+  if (data === null || data === undefined) {
+    return { issues: [{ file, path: '', message: 'is empty; write a CloudControllerManagerCluster spec (see the README)' }] };
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return { issues: [{ file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` }] };
+  }
+  const parsed = clusterSpecSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) {
+    return {
+      issues: schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => ({
+        file,
+        path: p.path.join('.'),
+        line: lineOf(doc, lines, p.path, p.atKey),
+        message: p.message,
+      })),
+    };
+  }
+  const issues = checkSpec(parsed.data).map((p) => ({
+    file,
+    path: p.path.join('.'),
+    line: lineOf(doc, lines, p.path, false),
+    message: p.message,
+  }));
+  return issues.length > 0 ? { issues } : { issues: [], spec: parsed.data, doc, lines };
+}
+
+/** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps. */
+export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const s = spec.spec;
+  const platform = platformFor(s.platform);
+  if (!platform) {
+    problems.push({ path: ['spec', 'platform'], message: `"${s.platform}" is not rendered by this version yet; supported platforms: ${supportedPlatforms().join(', ')}` });
+  }
+  for (const [type, key] of Object.entries(PLATFORM_SECTIONS) as [PlatformType, string][]) {
+    if ((s as Record<string, unknown>)[key] !== undefined && type !== s.platform) {
+      problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${type}` });
+    }
+  }
+  const required = [...(platform?.requiredImages ?? [])];
+  if (s.managementMode === 'operator') {
+    required.push(OPERATOR_IMAGE_KEY);
+  }
+  for (const key of required) {
+    if (!s.images[key]) {
+      problems.push({
+        path: ['spec', 'images', key],
+        message: `is required for platform ${s.platform} in ${s.managementMode} mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
+      });
+    }
+  }
+  for (const key of IMAGE_KEYS) {
+    const ref = s.images[key];
+    const problem = ref === undefined ? undefined : imagePinProblem(ref);
+    if (problem) {
+      problems.push({ path: ['spec', 'images', key], message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag` });
+    }
+  }
+  const disabled = new Set(s.featureGates.disabled);
+  s.featureGates.enabled.forEach((gate, i) => {
+    if (disabled.has(gate)) {
+      problems.push({ path: ['spec', 'featureGates', 'enabled', i], message: `"${gate}" is listed as both enabled and disabled; keep it in one list` });
+    }
+  });
+  if (s.tls.minVersion === 'VersionTLS13' && s.tls.cipherSuites !== undefined) {
+    problems.push({ path: ['spec', 'tls', 'cipherSuites'], message: 'cannot be set with minVersion VersionTLS13 (TLS 1.3 suites are not configurable); remove it' });
+  }
+  for (const key of ['httpProxy', 'httpsProxy'] as const) {
+    const url = s.proxy?.[key];
+    if (url && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url)) {
+      problems.push({
+        path: ['spec', 'proxy', key],
+        message: 'embeds credentials (user:password@); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+      });
+    }
+  }
+  if (s.gitops.engine !== 'plain' && !s.gitops.repoURL) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `is required with engine "${s.gitops.engine}"; set the URL of the repository that holds the rendered tree` });
+  }
+  if (s.gitops.repoURL && !/^(https?:\/\/|ssh:\/\/|git@)\S+$/.test(s.gitops.repoURL)) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `${describeValue(s.gitops.repoURL)} is not a git URL; use https://, ssh:// or git@host:path` });
+  }
+  if (s.gitops.repoURL && /^https?:\/\/[^/@]*:[^/@]*@/.test(s.gitops.repoURL)) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: 'embeds credentials; give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)' });
+  }
+  const gitPath = s.gitops.path;
+  if (gitPath !== undefined && (path.isAbsolute(gitPath) || gitPath.split(/[\\/]/).includes('..'))) {
+    problems.push({ path: ['spec', 'gitops', 'path'], message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."` });
+  }
+  if (platform) {
+    problems.push(...platform.validate(spec).map((p) => ({ path: [...p.path], message: p.message })));
+  }
+  return problems;
+}
+
+function prepare(file: string, spec: ClusterSpec, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  const platform = platformFor(spec.spec.platform)!;
+  let source = '';
+  let cloudConfigFile: string | undefined;
+  const ref = spec.spec.cloudConfig?.file;
+  if (ref !== undefined) {
+    const resolved = resolveInside(root, path.dirname(file), ref);
+    if ('problem' in resolved) {
+      issue({ file, path: 'spec.cloudConfig.file', message: `${describeValue(ref)} ${resolved.problem}` });
+      return undefined;
+    }
+    cloudConfigFile = resolved.file;
+    const text = readInput(cloudConfigFile);
+    if (typeof text !== 'string') {
+      issue({ ...text, message: `${text.message} (referenced by ${file} spec.cloudConfig.file)` });
+      return undefined;
+    }
+    source = text;
+  }
+  try {
+    const result = platform.transformCloudConfig(source, spec);
+    for (const w of result.warnings) {
+      warn({ file: cloudConfigFile ?? file, message: `cluster ${spec.metadata.name}: ${w}` });
+    }
+    return { spec, specFile: file, cloudConfigFile, cloudConf: result.config, warnings: result.warnings };
+  } catch (e) {
+    if (e instanceof CloudConfigError) {
+      issue({
+        file: cloudConfigFile ?? file,
+        path: cloudConfigFile ? '' : 'spec.cloudConfig',
+        line: e.line,
+        message: `cluster ${spec.metadata.name}: ${e.message}`,
+      });
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** Resolves `ref` against `base`, refusing absolute paths and anything (symlinks included) outside `root`. */
+function resolveInside(root: string, base: string, ref: string): { file: string } | { problem: string } {
+  if (path.isAbsolute(ref)) {
+    return { problem: 'is an absolute path; give a path relative to the spec file, inside the clusters directory' };
+  }
+  const file = path.join(base, ref);
+  let realRoot: string;
+  let realFile: string;
+  try {
+    realRoot = fs.realpathSync(root);
+    realFile = fs.realpathSync(file);
+  } catch {
+    return { problem: `does not exist (looked for ${file}); create it or fix the path, relative to the spec file` };
+  }
+  const rel = path.relative(realRoot, realFile);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    return { problem: `resolves outside the clusters directory ${root}; keep cloud configs next to their specs` };
+  }
+  return { file };
+}
+
+/** Reads a text input; returns an issue instead of throwing. */
+function readInput(file: string): string | SpecIssue {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return { file, path: '', message: 'cannot be read: file not found' };
+  }
+  if (!stat.isFile()) {
+    return { file, path: '', message: 'is not a regular file' };
+  }
+  if (stat.size > MAX_INPUT_BYTES) {
+    return { file, path: '', message: `is ${stat.size} bytes, over the ${MAX_INPUT_BYTES}-byte limit; inputs are small text files` };
+  }
+  let buffer: Buffer;
+  try {
+    buffer = fs.readFileSync(file);
+  } catch (e) {
+    return { file, path: '', message: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+  if (buffer.includes(0)) {
+    return { file, path: '', message: 'is binary (contains NUL bytes); inputs must be UTF-8 text' };
+  }
+  return buffer.toString('utf8');
+}
+
+/** 1-based line of the node at `path` (or of its key), falling back to the nearest existing parent. */
+function lineOf(doc: Document, lines: LineCounter, fieldPath: readonly (string | number)[], atKey: boolean): number | undefined {
+  for (let depth = fieldPath.length; depth >= 0; depth--) {
+    const prefix = fieldPath.slice(0, depth);
+    const parentPath = prefix.slice(0, -1);
+    const last = prefix[prefix.length - 1];
+    if (depth > 0 && (atKey || depth < fieldPath.length)) {
+      const parent = parentPath.length ? doc.getIn(parentPath, true) : doc.contents;
+      if (isMap(parent)) {
+        const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === last);
+        const keyNode = pair?.key as Node | undefined;
+        if (keyNode?.range) {
+          return lines.linePos(keyNode.range[0]).line;
+        }
+      }
+    }
+    const node = (prefix.length ? doc.getIn(prefix, true) : doc.contents) as Node | undefined;
+    if (node && typeof node === 'object' && node.range) {
+      return lines.linePos(node.range[0]).line;
+    }
+  }
+  return undefined;
+}

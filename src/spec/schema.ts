@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { IMAGE_KEYS } from './images';
+import { TLS_CIPHER_SUITES, TLS_VERSIONS } from './tls';
+import { awsSpecSection } from '../platforms/aws/spec-section';
+
+export const SPEC_API_VERSION = 'ccm-gitops.io/v1alpha1';
+export const SPEC_KIND = 'CloudControllerManagerCluster';
+
+/**
+ * Every platform type the operator knows (Infrastructure
+ * `status.platformStatus.type`) that runs a CCM. Which of them this version
+ * renders is decided by the platform registry.
+ */
+export const PLATFORM_TYPES = ['AWS', 'Azure', 'GCP', 'IBMCloud', 'PowerVS', 'OpenStack', 'VSphere', 'Nutanix', 'AlibabaCloud'] as const;
+export type PlatformType = (typeof PLATFORM_TYPES)[number];
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const FEATURE_GATE = /^[A-Z][A-Za-z0-9]*$/;
+
+const imagesSchema = z.strictObject(
+  Object.fromEntries(IMAGE_KEYS.map((key) => [key, z.string().optional().describe(`Image for images.json key ${key}`)])) as
+    Record<(typeof IMAGE_KEYS)[number], z.ZodOptional<z.ZodString>>,
+).describe('Pinned images by images.json key.');
+
+const proxyUrl = z.string().regex(/^https?:\/\/[^\s]+$/, { message: 'is not an http:// or https:// URL' });
+
+export const clusterSpecSchema = z.strictObject({
+  apiVersion: z.literal(SPEC_API_VERSION),
+  kind: z.literal(SPEC_KIND),
+  metadata: z.strictObject({
+    name: z.string().max(40, { message: 'is longer than 40 characters' }).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' })
+      .describe('Cluster name: the output directory and the prefix of GitOps object names.'),
+    labels: z.record(z.string(), z.string()).optional().describe('Free-form labels, for fleet selection.'),
+  }),
+  spec: z.strictObject({
+    distribution: z.literal('openshift').describe('Target distribution.'),
+    platform: z.enum(PLATFORM_TYPES).describe('Infrastructure status.platformStatus.type.'),
+    infrastructureName: z.string().max(63, { message: 'is longer than 63 characters' })
+      .regex(DNS_LABEL, { message: 'is not a DNS-1123 label' })
+      .describe('Infrastructure status.infrastructureName.'),
+    controlPlaneTopology: z.enum(['HighlyAvailable', 'SingleReplica']).default('HighlyAvailable')
+      .describe('Infrastructure status.controlPlaneTopology; SingleReplica renders 1 replica and no PodDisruptionBudget.'),
+    managementMode: z.enum(['gitops', 'operator']).default('gitops')
+      .describe('gitops: render the operands directly (no operator Deployment); operator: render the operator, which renders the operands.'),
+    images: imagesSchema,
+    cloudConfig: z.strictObject({
+      file: z.string().min(1).describe('Path of the cloud config, relative to this spec file.'),
+    }).optional().describe('The user cloud config (openshift-config/cloud-provider-config, key "config").'),
+    proxy: z.strictObject({
+      httpProxy: proxyUrl.optional(),
+      httpsProxy: proxyUrl.optional(),
+      noProxy: z.string().regex(/^\S+$/, { message: 'contains white space' }).optional(),
+    }).optional().describe('Proxy status: appended as HTTP_PROXY, HTTPS_PROXY, NO_PROXY to every CCM container.'),
+    featureGates: z.strictObject({
+      enabled: z.array(z.string().regex(FEATURE_GATE, { message: 'is not a feature gate name' })).default([]),
+      disabled: z.array(z.string().regex(FEATURE_GATE, { message: 'is not a feature gate name' })).default([]),
+    }).prefault({}).describe('OpenShift feature gates as the FeatureGate status reports them.'),
+    tls: z.strictObject({
+      minVersion: z.enum(TLS_VERSIONS).default('VersionTLS12'),
+      cipherSuites: z.array(z.enum(TLS_CIPHER_SUITES)).optional()
+        .describe('Defaults to the Intermediate profile list when minVersion is below TLS 1.3.'),
+    }).prefault({}).describe('TLS settings of the serving endpoints (APIServer TLS profile).'),
+    gitops: z.strictObject({
+      engine: z.enum(['argocd', 'flux', 'plain']).default('plain'),
+      repoURL: z.string().min(1).optional(),
+      revision: z.string().min(1).default('main'),
+      path: z.string().min(1).optional().describe('Defaults to dist/<metadata.name>.'),
+      argocd: z.strictObject({
+        namespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('openshift-gitops'),
+        project: z.string().min(1).default('default'),
+        destinationServer: z.string().min(1).default('https://kubernetes.default.svc'),
+      }).prefault({}),
+      flux: z.strictObject({
+        namespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('flux-system'),
+        interval: z.string().regex(/^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/, { message: 'is not a duration' }).default('10m'),
+        secretRef: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).optional()
+          .describe('Secret with the git credentials, in the Flux namespace.'),
+      }).prefault({}),
+    }).prefault({}).describe('How the GitOps engine finds and applies the rendered stages.'),
+    aws: awsSpecSection.optional(),
+  }),
+});
+
+/** A cluster spec as written (defaults not applied). */
+export type ClusterSpecInput = z.input<typeof clusterSpecSchema>;
+/** A validated cluster spec with defaults applied. */
+export type ClusterSpec = z.output<typeof clusterSpecSchema>;
+
+/** The spec keys that belong to one platform, by platform type. */
+export const PLATFORM_SECTIONS: Readonly<Partial<Record<PlatformType, keyof ClusterSpec['spec']>>> = {
+  AWS: 'aws',
+};
