@@ -1,6 +1,6 @@
 import { CloudConfigError, TransformResult } from './errors';
 import { GcfgSection, parseGcfg } from './gcfg';
-import { looksLikeSecretKey } from './secrets';
+import { findSecretLikeIniKey, looksLikeSecretKey } from './secrets';
 
 /**
  * The AWS cloud-config transform, as the operator runs it (reference:
@@ -78,6 +78,10 @@ export const AWS_NLB_SECURITY_GROUP_GATE = 'AWSServiceLBNetworkSecurityGroup';
 /** Runs the AWS transform. Throws CloudConfigError when the operator would fail. */
 export function transformAwsCloudConfig(source: string, options: AwsTransformOptions = {}): TransformResult {
   const warnings: string[] = [];
+  const secret = findSecretLikeIniKey(source);
+  if (secret) {
+    refuseSecret('', secret.key, secret.line);
+  }
   const endpoints = options.serviceEndpoints ?? [];
   let text = source;
   if (endpoints.length > 0) {
@@ -150,7 +154,7 @@ function read(text: string): GcfgSection[] {
 
 function refuseSecret(header: string, key: string, line: number): void {
   if (looksLikeSecretKey(key)) {
-    throw new CloudConfigError(`'${header} ${key}' (line ${line}) looks like a credential; remove it: `
+    throw new CloudConfigError(`'${header ? `${header} ` : ''}${key}' (line ${line}) looks like a credential; remove it: `
       + 'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git', line);
   }
 }

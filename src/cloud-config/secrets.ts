@@ -9,3 +9,19 @@ const SECRET_KEY = /(pass(word|wd)?|secret|token|private[-_]?key|access[-_]?key|
 export function looksLikeSecretKey(name: string): boolean {
   return SECRET_KEY.test(name);
 }
+
+/**
+ * The first `key = value` line of an INI-style text whose key looks like a
+ * credential, with its 1-based line number. Scans raw lines, so it finds keys
+ * a strict parser would reject before reading them.
+ */
+export function findSecretLikeIniKey(text: string): { key: string; line: number } | undefined {
+  const lines = text.split(/\r\n|\n|\r/);
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*([^\s=;#[\]]+)\s*=/.exec(lines[i]);
+    if (m && looksLikeSecretKey(m[1])) {
+      return { key: m[1], line: i + 1 };
+    }
+  }
+  return undefined;
+}

@@ -5,6 +5,8 @@
 export const FIELD_HINTS: Readonly<Record<string, string>> = {
   'apiVersion': 'set it to "ccm-gitops.io/v1alpha1"',
   'kind': 'set it to "CloudControllerManagerCluster"',
+  'metadata': 'add metadata.name, the cluster name',
+  'spec': 'add the spec: distribution, platform, infrastructureName, images, ...',
   'metadata.name': 'set a DNS-1123 label (lower-case letters, digits and "-", at most 40 characters), unique across the fleet',
   'spec.distribution': 'set "openshift"',
   'spec.platform': 'set the Infrastructure status.platformStatus.type of the cluster',

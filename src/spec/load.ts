@@ -75,35 +75,35 @@ export function loadFleet(dir: string): Fleet {
 export function loadSpecFiles(files: readonly string[], root: string): Fleet {
   const issues: SpecIssue[] = [];
   const warnings: InputWarning[] = [];
-  const loaded: { file: string; spec: ClusterSpec; doc: Document; lines: LineCounter }[] = [];
-  for (const file of files) {
-    const result = loadSpecFile(file);
-    issues.push(...result.issues);
-    if (result.spec) {
-      loaded.push({ file, spec: result.spec, doc: result.doc!, lines: result.lines! });
-    }
-  }
+  const results = files.map((file) => ({ file, result: loadSpecFile(file) }));
 
   // Names must be unique across the fleet: they name output directories.
   const byName = new Map<string, string[]>();
-  for (const l of loaded) {
-    byName.set(l.spec.metadata.name, [...(byName.get(l.spec.metadata.name) ?? []), l.file]);
+  for (const { file, result } of results) {
+    issues.push(...result.issues);
+    if (result.rawName !== undefined) {
+      byName.set(result.rawName, [...(byName.get(result.rawName) ?? []), file]);
+    }
   }
-  for (const l of loaded) {
-    const others = byName.get(l.spec.metadata.name)!.filter((f) => f !== l.file);
+  for (const { file, result } of results) {
+    const others = result.rawName === undefined ? [] : byName.get(result.rawName)!.filter((f) => f !== file);
     if (others.length > 0) {
       issues.push({
-        file: l.file,
+        file,
         path: 'metadata.name',
-        line: lineOf(l.doc, l.lines, ['metadata', 'name'], false),
-        message: `"${l.spec.metadata.name}" is also used by ${others.join(', ')}; cluster names must be unique across the fleet`,
+        line: result.nameLine,
+        message: `"${result.rawName}" is also used by ${others.join(', ')}; cluster names must be unique across the fleet`,
       });
     }
   }
 
+  // Cloud configs are checked for every spec that passed the schema, so one run reports everything.
   const clusters: PreparedCluster[] = [];
-  for (const l of loaded) {
-    const prepared = prepare(l.file, l.spec, root, (i) => issues.push(i), (w) => warnings.push(w));
+  for (const { file, result } of results) {
+    if (!result.spec || !platformFor(result.spec.spec.platform) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
+      continue;
+    }
+    const prepared = prepare(file, result.spec, root, (i) => issues.push(i), (w) => warnings.push(w));
     if (prepared) {
       clusters.push(prepared);
     }
@@ -117,9 +117,14 @@ export function loadSpecFiles(files: readonly string[], root: string): Fleet {
 
 interface LoadedFile {
   readonly issues: SpecIssue[];
+  /** The spec, when it passed the schema (it may still have issues from the other checks). */
   readonly spec?: ClusterSpec;
   readonly doc?: Document;
   readonly lines?: LineCounter;
+  /** `metadata.name` as written, when it is a string, for the duplicate check. */
+  readonly rawName?: string;
+  /** Line of `metadata.name`, when known. */
+  readonly nameLine?: number;
 }
 
 /** Reads, parses and validates one spec file (no cross-file checks, no cloud config). */
@@ -129,20 +134,15 @@ export function loadSpecFile(file: string): LoadedFile {
     return { issues: [text] };
   }
   const lines = new LineCounter();
-  const docs: Document[] = [];
-  let first: Document | undefined;
+  let doc: Document;
   try {
-    // parseAllDocuments would keep going after a bad document; one spec per file is the rule.
-    const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
-    first = doc;
-    docs.push(doc);
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
   } catch (e) {
     return { issues: [{ file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` }] };
   }
-  const doc = first!;
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
-    const line = err.linePos?.[0]?.line;
+    const line = lines.linePos(err.pos[0]).line;
     const multi = err.code === 'MULTIPLE_DOCS';
     return {
       issues: [{
@@ -168,22 +168,25 @@ export function loadSpecFile(file: string): LoadedFile {
   }
   const parsed = clusterSpecSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
+    const rawName = (data as { metadata?: { name?: unknown } }).metadata?.name;
     return {
       issues: schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => ({
         file,
         path: p.path.join('.'),
-        line: lineOf(doc, lines, p.path, p.atKey),
+        line: lineOf(doc, lines, p.path),
         message: p.message,
       })),
+      rawName: typeof rawName === 'string' ? rawName : undefined,
+      nameLine: lineOf(doc, lines, ['metadata', 'name']),
     };
   }
   const issues = checkSpec(parsed.data).map((p) => ({
     file,
     path: p.path.join('.'),
-    line: lineOf(doc, lines, p.path, false),
+    line: lineOf(doc, lines, p.path),
     message: p.message,
   }));
-  return issues.length > 0 ? { issues } : { issues: [], spec: parsed.data, doc, lines };
+  return { issues, spec: parsed.data, doc, lines, rawName: parsed.data.metadata.name, nameLine: lineOf(doc, lines, ['metadata', 'name']) };
 }
 
 /** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps. */
@@ -253,6 +256,13 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
     problems.push(...platform.validate(spec).map((p) => ({ path: [...p.path], message: p.message })));
   }
   return problems;
+}
+
+/** Whether a field feeds the cloud-config transform, so a problem there makes the transform's own error redundant. */
+function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
+  const section = PLATFORM_SECTIONS[spec.spec.platform];
+  return ['spec.cloudConfig', 'spec.featureGates', ...(section ? [`spec.${section}`] : [])]
+    .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
 }
 
 function prepare(file: string, spec: ClusterSpec, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
@@ -341,13 +351,17 @@ function readInput(file: string): string | SpecIssue {
   return buffer.toString('utf8');
 }
 
-/** 1-based line of the node at `path` (or of its key), falling back to the nearest existing parent. */
-function lineOf(doc: Document, lines: LineCounter, fieldPath: readonly (string | number)[], atKey: boolean): number | undefined {
+/**
+ * 1-based line of a field: the line of its key when the last path segment is
+ * a key of a mapping (also when the key is unknown or the value a block),
+ * else of the node itself; falls back to the nearest existing parent.
+ */
+function lineOf(doc: Document, lines: LineCounter, fieldPath: readonly (string | number)[]): number | undefined {
   for (let depth = fieldPath.length; depth >= 0; depth--) {
     const prefix = fieldPath.slice(0, depth);
-    const parentPath = prefix.slice(0, -1);
     const last = prefix[prefix.length - 1];
-    if (depth > 0 && (atKey || depth < fieldPath.length)) {
+    if (typeof last === 'string') {
+      const parentPath = prefix.slice(0, -1);
       const parent = parentPath.length ? doc.getIn(parentPath, true) : doc.contents;
       if (isMap(parent)) {
         const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === last);

@@ -8,8 +8,6 @@ export interface SchemaProblem {
   readonly path: (string | number)[];
   /** Message naming the bad value and the fix. */
   readonly message: string;
-  /** True when the problem is about the key itself (unknown field), so the key's line is the one to show. */
-  readonly atKey: boolean;
 }
 
 /** Turns zod issues into problems with messages that name the value and the fix. */
@@ -23,7 +21,7 @@ export function schemaProblems(schema: z.ZodType, issues: readonly z.core.$ZodIs
       for (const key of issue.keys) {
         const suggestion = closest(key, known);
         const fix = suggestion ? `did you mean "${suggestion}"?` : `remove it${known.length ? ` (known fields: ${known.join(', ')})` : ''}`;
-        problems.push({ path: [...path, key], message: `unknown field; ${fix}`, atKey: true });
+        problems.push({ path: [...path, key], message: `unknown field; ${fix}` });
       }
       continue;
     }
@@ -48,7 +46,7 @@ export function schemaProblems(schema: z.ZodType, issues: readonly z.core.$ZodIs
         message = `${describeValue(input)}: ${issue.message}`;
     }
     const hint = hintFor(path);
-    problems.push({ path, message: hint ? `${message}; ${hint}` : message, atKey: false });
+    problems.push({ path, message: hint ? `${message}; ${hint}` : message });
   }
   return problems;
 }

@@ -1,0 +1,72 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { stringify } from 'yaml';
+import { PreparedCluster } from '../src/platforms/platform';
+import { ClusterSpec, clusterSpecSchema } from '../src/spec/schema';
+
+export const AWS_IMAGE = 'quay.io/openshift/aws-ccm@sha256:' + 'a'.repeat(64);
+export const OPERATOR_IMAGE = 'quay.io/openshift/ccm-operator@sha256:' + 'b'.repeat(64);
+
+/** A minimal valid AWS spec as a plain object; `spec` keys override. */
+export function awsSpec(name = 'aws-test', spec: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    apiVersion: 'ccm-gitops.io/v1alpha1',
+    kind: 'CloudControllerManagerCluster',
+    metadata: { name },
+    spec: {
+      distribution: 'openshift',
+      platform: 'AWS',
+      infrastructureName: `${name}-abcde`,
+      images: { cloudControllerManagerAWS: AWS_IMAGE },
+      ...spec,
+    },
+  };
+}
+
+/** A validated spec (defaults applied) from a plain object. */
+export function parsedSpec(raw: Record<string, unknown>): ClusterSpec {
+  return clusterSpecSchema.parse(raw);
+}
+
+/** A prepared cluster without touching the file system. */
+export function preparedCluster(raw: Record<string, unknown>, cloudConf = '[Global]\n'): PreparedCluster {
+  return { spec: parsedSpec(raw), specFile: 'test.yaml', cloudConf, warnings: [] };
+}
+
+/** A fresh temporary directory, removed by `cleanup`. */
+export function tempDir(prefix = 'ccm-gitops-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes a spec object as YAML (or raw text) under dir/name. Returns the path. */
+export function writeFile(dir: string, name: string, content: string | Record<string, unknown>): string {
+  const file = path.join(dir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof content === 'string' ? content : stringify(content));
+  return file;
+}
+
+/** Every file below dir as relative path -> content. */
+export function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else {
+        out[path.relative(dir, full).split(path.sep).join('/')] = fs.readFileSync(full, 'utf8');
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Runs a function with captured CLI output. */
+export function captureIo(): { io: { out: (t: string) => void; err: (t: string) => void }; stdout: () => string; stderr: () => string } {
+  let out = '';
+  let err = '';
+  return { io: { out: (t) => { out += t; }, err: (t) => { err += t; } }, stdout: () => out, stderr: () => err };
+}
