@@ -1,0 +1,111 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
+import { awsSpec, captureIo, readTree, tempDir, writeFile } from './helpers';
+
+let root: string;
+beforeEach(() => {
+  root = tempDir();
+});
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('ccm-gitops synth', () => {
+  test('renders the fleet and reports what it wrote', () => {
+    writeFile(root, 'clusters/a.yaml', awsSpec('a'));
+    const { io, stdout, stderr } = captureIo();
+    const code = runCli(['synth', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')], io, {});
+    expect(code).toBe(EXIT_OK);
+    expect(stdout()).toBe(`rendered 1 cluster (25 files) into ${path.join(root, 'dist')}\n`);
+    expect(stderr()).toBe('');
+    expect(Object.keys(readTree(path.join(root, 'dist')))).toContain('a/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml');
+  });
+
+  test('the output defaults to $CDK8S_OUTDIR, as the cdk8s CLI sets it', () => {
+    writeFile(root, 'clusters/a.yaml', awsSpec('a'));
+    const { io } = captureIo();
+    expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-q'], io, { CDK8S_OUTDIR: path.join(root, 'cdk8s-out') })).toBe(EXIT_OK);
+    expect(fs.existsSync(path.join(root, 'cdk8s-out', 'a', 'kustomization.yaml'))).toBe(true);
+  });
+
+  test('bad input: every problem on stderr, exit 1, no stack trace, previous output untouched', () => {
+    writeFile(root, 'clusters/a.yaml', awsSpec('a'));
+    const out = path.join(root, 'dist');
+    expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-o', out, '-q'], captureIo().io, {})).toBe(EXIT_OK);
+    const before = readTree(out);
+    // a valid cluster and a broken one: nothing at all is written
+    writeFile(root, 'clusters/b.yaml', awsSpec('b', { platform: 'AWZ' }));
+    writeFile(root, 'clusters/c.yaml', awsSpec('c', { images: {} }));
+    const { io, stdout, stderr } = captureIo();
+    expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-o', out], io, {})).toBe(EXIT_INVALID_INPUT);
+    expect(stdout()).toBe('');
+    const lines = stderr().split('\n');
+    expect(lines[0]).toBe('error: 2 problems found; nothing was written');
+    expect(lines[1]).toMatch(/b\.yaml:7: spec\.platform: "AWZ" is not allowed/);
+    expect(lines[2]).toMatch(/c\.yaml:9: spec\.images\.cloudControllerManagerAWS: is required/);
+    expect(stderr()).not.toMatch(/\n\s+at /);
+    expect(readTree(out)).toEqual(before);
+  });
+
+  test('transform warnings are printed but do not fail the run', () => {
+    writeFile(root, 'clusters/a.conf', '[Global]\nDisableStrictZoneCheck = true\n');
+    writeFile(root, 'clusters/a.yaml', awsSpec('a', { cloudConfig: { file: 'a.conf' } }));
+    const { io, stderr } = captureIo();
+    expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist'), '-q'], io, {})).toBe(EXIT_OK);
+    expect(stderr()).toBe(`warning: ${path.join(root, 'clusters', 'a.conf')}: cluster a: '[Global] DisableStrictZoneCheck' (line 2) is not an AWS cloud provider option; dropped\n`);
+  });
+
+  test('unknown options are usage errors', () => {
+    const { io, stderr } = captureIo();
+    expect(runCli(['synth', '--bogus'], io, {})).toBe(EXIT_USAGE);
+    expect(stderr()).toContain('error: unknown option \'--bogus\'');
+  });
+
+  test('--help on the program and on each command', () => {
+    for (const args of [['--help'], ['synth', '--help'], ['validate-spec', '--help'], ['schema', '--help']]) {
+      const { io, stdout } = captureIo();
+      expect(runCli(args, io, {})).toBe(EXIT_OK);
+      expect(stdout()).toMatch(/^Usage: ccm-gitops/);
+    }
+  });
+});
+
+describe('ccm-gitops validate-spec', () => {
+  test('valid files', () => {
+    const a = writeFile(root, 'a.yaml', awsSpec('a'));
+    const b = writeFile(root, 'b.yaml', awsSpec('b'));
+    const { io, stdout } = captureIo();
+    expect(runCli(['validate-spec', a, b, '--clusters', root], io, {})).toBe(EXIT_OK);
+    expect(stdout()).toBe('2 spec files valid\n');
+  });
+
+  test('reports every problem of every file with file, line and field', () => {
+    const a = writeFile(root, 'a.yaml', awsSpec('a', { platfrom: 'AWS' }));
+    const b = writeFile(root, 'b.yaml', awsSpec('b', { controlPlaneTopology: 'Single' }));
+    const { io, stderr } = captureIo();
+    expect(runCli(['validate-spec', a, b], io, {})).toBe(EXIT_INVALID_INPUT);
+    expect(stderr()).toBe([
+      'error: 2 problems found; nothing was written',
+      `  ${a}:11: spec.platfrom: unknown field; did you mean "platform"?`,
+      `  ${b}:11: spec.controlPlaneTopology: "Single" is not allowed; expected one of: HighlyAvailable, SingleReplica; set the Infrastructure status.controlPlaneTopology`,
+      '',
+    ].join('\n'));
+  });
+
+  test('a file that does not exist', () => {
+    const { io, stderr } = captureIo();
+    expect(runCli(['validate-spec', path.join(root, 'nope.yaml')], io, {})).toBe(EXIT_INVALID_INPUT);
+    expect(stderr()).toContain(`${path.join(root, 'nope.yaml')}: cannot be read: file not found`);
+  });
+});
+
+describe('ccm-gitops schema', () => {
+  test('prints the JSON Schema', () => {
+    const { io, stdout } = captureIo();
+    expect(runCli(['schema'], io, {})).toBe(EXIT_OK);
+    const schema = JSON.parse(stdout());
+    expect(schema.title).toBe('CloudControllerManagerCluster (ccm-gitops.io/v1alpha1)');
+    expect(schema.properties.spec.properties.platform.enum).toContain('AWS');
+  });
+});

@@ -1,0 +1,64 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { renderFleet } from '../src/render';
+import { loadFleet } from '../src/spec/load';
+import { writeTreeAtomically } from '../src/output';
+import { awsSpec, readTree, tempDir, writeFile } from './helpers';
+
+const REPO = path.resolve(__dirname, '..');
+
+let root: string;
+beforeEach(() => {
+  root = tempDir();
+});
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function synthTo(clusters: string, out: string): Record<string, string> {
+  writeTreeAtomically(out, renderFleet(loadFleet(clusters)));
+  return readTree(out);
+}
+
+describe('deterministic output', () => {
+  test('the same inputs give byte-identical trees, run after run', () => {
+    const clusters = path.join(REPO, 'examples', 'clusters');
+    const a = synthTo(clusters, path.join(root, 'a'));
+    const b = synthTo(clusters, path.join(root, 'b'));
+    expect(Object.keys(a).length).toBeGreaterThan(40);
+    expect(b).toEqual(a);
+  });
+
+  test('file names, their order on disk and their location do not change the output', () => {
+    // GIVEN the same three clusters written in two different orders, names and folders
+    const specs = [awsSpec('one', { controlPlaneTopology: 'SingleReplica' }), awsSpec('two', { proxy: { httpProxy: 'http://p:1' } }), awsSpec('three')];
+    specs.forEach((s, i) => writeFile(root, `first/${i}.yaml`, s));
+    [...specs].reverse().forEach((s, i) => writeFile(root, `second/nested/${String.fromCharCode(122 - i)}-${i}.yaml`, s));
+    // WHEN both are rendered
+    const first = synthTo(path.join(root, 'first'), path.join(root, 'out1'));
+    const second = synthTo(path.join(root, 'second'), path.join(root, 'out2'));
+    // THEN the trees are identical
+    expect(second).toEqual(first);
+  });
+
+  test('the rendered tree does not depend on TZ, locale or working directory (separate processes)', () => {
+    const main = path.join(REPO, 'lib', 'src', 'main.js');
+    if (!fs.existsSync(main)) {
+      throw new Error('run `npm run compile` first (npm ci does it through the prepare script)');
+    }
+    const clusters = path.join(REPO, 'examples', 'clusters');
+    const run = (out: string, env: NodeJS.ProcessEnv, cwd: string) =>
+      execFileSync(process.execPath, [main, '--clusters', clusters, '--out', out, '--quiet'], { cwd, env: { PATH: process.env.PATH, ...env } });
+    run(path.join(root, 'x'), { TZ: 'UTC', LANG: 'C', LC_ALL: 'C' }, REPO);
+    run(path.join(root, 'y'), { TZ: 'Pacific/Kiritimati', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8' }, root);
+    expect(readTree(path.join(root, 'y'))).toEqual(readTree(path.join(root, 'x')));
+  });
+});
+
+describe('the committed example output', () => {
+  test('dist/ is what the example fleet renders to (regenerate with npm run synth)', () => {
+    const fresh = synthTo(path.join(REPO, 'clusters'), path.join(root, 'dist'));
+    expect(readTree(path.join(REPO, 'dist'))).toEqual(fresh);
+  });
+});

@@ -1,0 +1,38 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { clusterSpecJsonSchema, JSON_SCHEMA_PATH } from '../src/spec/json-schema';
+import { IMAGE_KEYS } from '../src/spec/images';
+
+const REPO = path.resolve(__dirname, '..');
+
+describe('published JSON Schema', () => {
+  const schema = clusterSpecJsonSchema() as any;
+
+  test('the committed file is generated from the spec types (regenerate with npm run schema)', () => {
+    const committed = fs.readFileSync(path.join(REPO, JSON_SCHEMA_PATH), 'utf8');
+    expect(committed).toBe(`${JSON.stringify(schema, null, 2)}\n`);
+  });
+
+  test('it is strict and carries the fields users need', () => {
+    const spec = schema.properties.spec;
+    expect(schema.additionalProperties).toBe(false);
+    expect(spec.additionalProperties).toBe(false);
+    expect(schema.required).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(spec.required).toEqual(['distribution', 'platform', 'infrastructureName', 'images']);
+    expect(Object.keys(spec.properties.images.properties)).toEqual([...IMAGE_KEYS]);
+    expect(spec.properties.controlPlaneTopology.default).toBe('HighlyAvailable');
+    expect(spec.properties.gitops.properties.engine.enum).toEqual(['argocd', 'flux', 'plain']);
+  });
+
+  test('every example spec points editors at the schema', () => {
+    const specs = [
+      ...fs.readdirSync(path.join(REPO, 'clusters')).map((f) => path.join(REPO, 'clusters', f)),
+      ...fs.readdirSync(path.join(REPO, 'examples', 'clusters')).map((f) => path.join(REPO, 'examples', 'clusters', f)),
+    ].filter((f) => f.endsWith('.yaml'));
+    for (const file of specs) {
+      const first = fs.readFileSync(file, 'utf8').split('\n')[0];
+      const rel = path.relative(path.dirname(file), path.join(REPO, JSON_SCHEMA_PATH)).split(path.sep).join('/');
+      expect(first).toBe(`# yaml-language-server: $schema=${rel}`);
+    }
+  });
+});
