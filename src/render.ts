@@ -3,7 +3,7 @@ import { ClusterChart } from './cluster-chart';
 import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
 import { FluxHealthCheck } from './gitops/flux-stage-chain';
 import { directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from './gitops/layout';
-import { STAGE_CREDENTIALS } from './gitops/stages';
+import { STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
 import { PreparedCluster } from './platforms/platform';
 import { Fleet } from './spec/load';
 
@@ -28,7 +28,7 @@ export function renderCluster(cluster: PreparedCluster): RenderedFile[] {
 
   const stages = groups.map((g) => ({
     stage: g.stage,
-    healthChecks: g.stage === STAGE_CREDENTIALS ? credentialSecrets(g.objects) : undefined,
+    healthChecks: g.stage === STAGE_CREDENTIALS ? credentialSecrets(g.objects) : g.stage === STAGE_WORKLOADS ? workloads(g.objects) : undefined,
   }));
   const gitops = new ClusterGitOpsChart(app, `${name}-gitops`, { spec: cluster.spec, stages }).toJson() as RenderedObject[];
   if (gitops.length > 0) {
@@ -48,4 +48,11 @@ function credentialSecrets(objects: readonly RenderedObject[]): FluxHealthCheck[
     .filter((o) => o.kind === 'CredentialsRequest')
     .map((o) => (o.spec as { secretRef: { name: string; namespace: string } }).secretRef)
     .map((ref) => ({ apiVersion: 'v1', kind: 'Secret', name: ref.name, namespace: ref.namespace }));
+}
+
+/** The Deployments and DaemonSets of a stage, for Flux to wait on by name. */
+function workloads(objects: readonly RenderedObject[]): FluxHealthCheck[] {
+  return objects
+    .filter((o) => o.kind === 'Deployment' || o.kind === 'DaemonSet')
+    .map((o) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace }));
 }

@@ -1,6 +1,8 @@
+import { App, Chart } from 'cdk8s';
 import { parse } from 'yaml';
+import { FluxStageChain } from '../src/gitops/flux-stage-chain';
 import { fileNameOf } from '../src/gitops/layout';
-import { stageOf } from '../src/gitops/stages';
+import { STAGE_CREDENTIALS, stageOf } from '../src/gitops/stages';
 import { renderCluster } from '../src/render';
 import { awsSpec, preparedCluster } from './helpers';
 
@@ -132,7 +134,27 @@ describe('Flux', () => {
     });
     expect(kustomization('03-config').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-01-namespaces-rbac' }]);
     expect(kustomization('04-workloads').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-03-config' }]);
+    expect(kustomization('05-policies').spec.wait).toBe(true);
     expect(kustomization('05-policies').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-04-workloads' }]);
+  });
+
+  test('the workloads stage health-checks each CCM Deployment by name', () => {
+    const spec = kustomization('04-workloads').spec;
+    expect(spec.wait).toBe(false);
+    expect(spec.healthChecks).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'aws-cloud-controller-manager', namespace: 'openshift-cloud-controller-manager' },
+    ]);
+  });
+
+  test('a credentials stage waits for the Secrets the cloud-credential-operator creates', () => {
+    const chart = new Chart(new App(), 't');
+    new FluxStageChain(chart, 'F', {
+      name: 'ccm-x', namespace: 'flux-system', repoURL: 'https://g/r.git', revision: 'main', path: 'dist/x', interval: '1m',
+      stages: [{ stage: STAGE_CREDENTIALS, healthChecks: [{ apiVersion: 'v1', kind: 'Secret', name: 'gcp-ccm-cloud-credentials', namespace: 'openshift-cloud-controller-manager' }] }],
+    });
+    const k = chart.toJson().find((o: Obj) => o.kind === 'Kustomization');
+    expect(k.spec.wait).toBe(false);
+    expect(k.spec.healthChecks).toEqual([{ apiVersion: 'v1', kind: 'Secret', name: 'gcp-ccm-cloud-credentials', namespace: 'openshift-cloud-controller-manager' }]);
   });
 
   test.each([
