@@ -4,7 +4,6 @@ import { SYNC_WAVE_ANNOTATION, stageOf } from './gitops/stages';
 import { OpenShiftStaticSet } from './openshift/openshift-static-set';
 import { platformFor } from './platforms';
 import { PreparedCluster } from './platforms/platform';
-import { INTERMEDIATE_TLS } from './spec/tls';
 
 /** Annotations that keep GitOps engines from deleting a Namespace (and all it holds) when it leaves git. */
 export const NAMESPACE_PRUNE_PROTECTION: Readonly<Record<string, string>> = {
@@ -36,7 +35,6 @@ export class ClusterChart extends Chart {
       managementMode: spec.managementMode,
       images: spec.images,
       proxy: spec.proxy,
-      tls: { minVersion: spec.tls.minVersion, cipherSuites: spec.tls.cipherSuites ?? INTERMEDIATE_TLS.cipherSuites },
     });
     platform.renderCredentialsRequest?.(this, props.cluster);
     if (spec.managementMode === 'gitops') {

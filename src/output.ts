@@ -84,11 +84,14 @@ function recoverInterruptedRun(parent: string, base: string, target: string): vo
   }
 }
 
-/** A leftover belongs to a dead process (a live one may be another synth running now). */
+/** A leftover belongs to a process that no longer runs (a live one may be another synth running now). */
 function isStale(name: string): boolean {
   const pid = Number(name.slice(name.lastIndexOf('-') + 1));
-  if (!Number.isInteger(pid) || pid === process.pid) {
-    return pid !== process.pid;
+  if (!Number.isInteger(pid) || pid <= 0) {
+    return true;
+  }
+  if (pid === process.pid) {
+    return false;
   }
   try {
     process.kill(pid, 0);

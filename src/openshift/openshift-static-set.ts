@@ -12,7 +12,6 @@ import { ProviderRbac } from './provider-rbac';
 import { TrustedCaConfigMap } from './trusted-ca-config-map';
 import { ProxySettings } from './pod-conventions';
 import { PlatformType } from '../spec/schema';
-import { TlsVersion } from '../spec/tls';
 
 /** Who renders the operands. */
 export type ManagementMode = 'gitops' | 'operator';
@@ -47,12 +46,6 @@ export interface OpenShiftStaticSetProps {
    * @default - no proxy
    */
   readonly proxy?: ProxySettings;
-  /**
-   * TLS overrides for the operator (`operator` mode).
-   *
-   * @default - the operator follows the APIServer TLS profile
-   */
-  readonly tls?: { readonly minVersion: TlsVersion; readonly cipherSuites: readonly string[] };
 }
 
 /**
@@ -88,6 +81,6 @@ export class OpenShiftStaticSet extends Construct {
     new OperatorRbac(this, 'OperatorRbac');
     new OperatorMetricsService(this, 'MetricsService');
     const images = new OperatorImagesConfigMap(this, 'Images', { images: props.images ?? {} });
-    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy, tls: props.tls });
+    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy });
   }
 }

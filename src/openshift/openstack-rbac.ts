@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { RELEASE_ANNOTATIONS } from './constants';
+import { releaseMetadata } from './constants';
 
 /**
  * The operator's static OpenStack RBAC (reference §1.7): ServiceAccount
@@ -11,7 +11,7 @@ import { RELEASE_ANNOTATIONS } from './constants';
 export class OpenStackRbac extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    const meta = (name: string, namespace?: string) => ({ name, namespace, annotations: { ...RELEASE_ANNOTATIONS } });
+    const meta = releaseMetadata;
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta('cloud-controller-manager', 'kube-system') });
     new k8s.KubeClusterRole(this, 'ClusterRole', {
       metadata: meta('openstack-cloud-controller-manager'),

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, RELEASE_ANNOTATIONS } from './constants';
+import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, releaseMetadata } from './constants';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch'];
@@ -22,7 +22,7 @@ const WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch'];
 export class OperatorRbac extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    const meta = (name: string, namespace?: string) => ({ name, namespace, annotations: { ...RELEASE_ANNOTATIONS } });
+    const meta = releaseMetadata;
     const subject = { kind: 'ServiceAccount', name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE };
 
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta(OPERATOR_SERVICE_ACCOUNT, OPERATOR_NAMESPACE) });

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { CCM_SERVICE_ACCOUNT, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, RELEASE_ANNOTATIONS } from './constants';
+import { CCM_SERVICE_ACCOUNT, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, releaseMetadata } from './constants';
 
 /** Properties for `ProviderRbac`. */
 export interface ProviderRbacProps {
@@ -30,7 +30,7 @@ export interface ProviderRbacProps {
 export class ProviderRbac extends Construct {
   constructor(scope: Construct, id: string, props: ProviderRbacProps = {}) {
     super(scope, id);
-    const meta = (name: string, namespace?: string) => ({ name, namespace, annotations: { ...RELEASE_ANNOTATIONS } });
+    const meta = releaseMetadata;
     const ccmSubject = { kind: 'ServiceAccount', name: CCM_SERVICE_ACCOUNT, namespace: OPERAND_NAMESPACE };
 
     new k8s.KubeServiceAccount(this, 'CcmServiceAccount', { metadata: meta(CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE) });
