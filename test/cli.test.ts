@@ -1,14 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
-import { awsSpec, captureIo, readTree, tempDir, writeFile } from './helpers';
+import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
+const dir = useTempDir();
 let root: string;
 beforeEach(() => {
-  root = tempDir();
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
+  root = dir();
 });
 
 describe('ccm-gitops synth', () => {

@@ -4,16 +4,14 @@ import * as path from 'path';
 import { renderFleet } from '../src/render';
 import { loadFleet } from '../src/spec/load';
 import { writeTreeAtomically } from '../src/output';
-import { awsSpec, readTree, tempDir, writeFile } from './helpers';
+import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 
 const REPO = path.resolve(__dirname, '..');
 
+const dir = useTempDir();
 let root: string;
 beforeEach(() => {
-  root = tempDir();
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
+  root = dir();
 });
 
 function synthTo(clusters: string, out: string): Record<string, string> {

@@ -39,6 +39,18 @@ export function tempDir(prefix = 'ccm-gitops-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** A temporary directory per test: returns a getter, removes the directory after each test. */
+export function useTempDir(): () => string {
+  let dir = '';
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => dir;
+}
+
 /** Writes a spec object as YAML (or raw text) under dir/name. Returns the path. */
 export function writeFile(dir: string, name: string, content: string | Record<string, unknown>): string {
   const file = path.join(dir, name);

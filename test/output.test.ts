@@ -1,14 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from '../src/output';
-import { readTree, tempDir } from './helpers';
+import { readTree, useTempDir } from './helpers';
 
+const dir = useTempDir();
 let root: string;
 beforeEach(() => {
-  root = tempDir();
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
+  root = dir();
 });
 
 describe('atomic output', () => {

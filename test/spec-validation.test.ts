@@ -3,14 +3,12 @@ import * as path from 'path';
 import { formatIssue, SpecValidationError } from '../src/spec/errors';
 import { imagePinProblem } from '../src/spec/images';
 import { loadFleet, loadSpecFiles } from '../src/spec/load';
-import { AWS_IMAGE, awsSpec, tempDir, writeFile } from './helpers';
+import { AWS_IMAGE, awsSpec, useTempDir, writeFile } from './helpers';
 
+const dir = useTempDir();
 let root: string;
 beforeEach(() => {
-  root = tempDir();
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
+  root = dir();
 });
 
 /** Loads the fleet below root and returns the formatted problems, with root stripped. */
