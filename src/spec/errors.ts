@@ -53,6 +53,8 @@ export function describeValue(value: unknown): string {
     text = JSON.stringify(value);
   } else if (value === null) {
     text = 'null';
+  } else if (value === undefined) {
+    text = 'nothing';
   } else if (Array.isArray(value)) {
     text = `a list (${JSON.stringify(value)})`;
   } else if (typeof value === 'object') {

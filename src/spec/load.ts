@@ -3,7 +3,7 @@ import * as path from 'path';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, Node } from 'yaml';
 import { describeValue, SpecIssue, SpecValidationError } from './errors';
 import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from './images';
-import { ClusterSpec, clusterSpecSchema, PLATFORM_SECTIONS, PlatformType } from './schema';
+import { ClusterSpec, clusterSpecSchema, PLATFORM_SECTIONS, PlatformType, SPEC_API_VERSION } from './schema';
 import { schemaProblems } from './zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
 import { platformFor, supportedPlatforms } from '../platforms';
@@ -30,7 +30,15 @@ export interface Fleet {
   readonly warnings: readonly InputWarning[];
 }
 
-/** Lists the spec files below a clusters directory: `*.yaml` / `*.yml`, sorted, hidden entries skipped. */
+/** Name of the per-folder defaults file. */
+const DEFAULTS_FILE = /^defaults\.ya?ml$/;
+/** Kind of a defaults file. */
+export const DEFAULTS_KIND = 'CloudControllerManagerDefaults';
+
+/**
+ * Lists the spec files below a clusters directory: `*.yaml` / `*.yml`,
+ * sorted, hidden entries and `defaults.yaml` files skipped.
+ */
 export function listSpecFiles(dir: string): string[] {
   let stat: fs.Stats;
   try {
@@ -50,7 +58,7 @@ export function listSpecFiles(dir: string): string[] {
       const full = path.join(d, entry.name);
       if (entry.isDirectory()) {
         walk(full);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name)) {
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
         out.push(full);
       }
     }
@@ -69,13 +77,20 @@ export function loadFleet(dir: string): Fleet {
 }
 
 /**
- * Loads and validates the given spec files; cloud config files must resolve
- * inside `root`. Throws SpecValidationError listing every problem of every file.
+ * Loads and validates the given spec files, each merged over the
+ * `defaults.yaml` files of its folder and the folders above it up to `root`
+ * (deeper folders win, the spec wins over all). Cloud config files must
+ * resolve inside `root`. Throws SpecValidationError listing every problem of
+ * every file once.
  */
 export function loadSpecFiles(files: readonly string[], root: string): Fleet {
   const issues: SpecIssue[] = [];
   const warnings: InputWarning[] = [];
-  const results = files.map((file) => ({ file, result: loadSpecFile(file) }));
+  const defaultsCache = new Map<string, DefaultsSource>();
+  const results = files.map((file) => ({ file, result: loadSpecFile(file, defaultsChain(file, root).map((d) => loadDefaults(d, defaultsCache))) }));
+  for (const d of defaultsCache.values()) {
+    issues.push(...d.issues);
+  }
 
   // Names must be unique across the fleet: they name output directories.
   const byName = new Map<string, string[]>();
@@ -103,90 +118,231 @@ export function loadSpecFiles(files: readonly string[], root: string): Fleet {
     if (!result.spec || !platformFor(result.spec.spec.platform) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
       continue;
     }
-    const prepared = prepare(file, result.spec, root, (i) => issues.push(i), (w) => warnings.push(w));
+    const prepared = prepare(file, result.spec, result.cloudConfigBase ?? path.dirname(file), root, (i) => issues.push(i), (w) => warnings.push(w));
     if (prepared) {
       clusters.push(prepared);
     }
   }
   if (issues.length > 0) {
-    throw new SpecValidationError(issues);
+    throw new SpecValidationError(dedupe(issues));
   }
   clusters.sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1));
   return { clusters, warnings };
 }
 
+function dedupe(issues: readonly SpecIssue[]): SpecIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = JSON.stringify([i.file, i.line, i.path, i.message]);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+/** A parsed YAML input file. */
+interface YamlSource {
+  readonly file: string;
+  readonly doc: Document;
+  readonly lines: LineCounter;
+  readonly data: Record<string, unknown>;
+}
+
+/** A defaults file: its source when it parsed, and its own problems. */
+interface DefaultsSource {
+  readonly source?: YamlSource;
+  readonly issues: SpecIssue[];
+}
+
 interface LoadedFile {
   readonly issues: SpecIssue[];
-  /** The spec, when it passed the schema (it may still have issues from the other checks). */
+  /** The merged spec, when it passed the schema (it may still have issues from the other checks). */
   readonly spec?: ClusterSpec;
-  readonly doc?: Document;
-  readonly lines?: LineCounter;
   /** `metadata.name` as written, when it is a string, for the duplicate check. */
   readonly rawName?: string;
   /** Line of `metadata.name`, when known. */
   readonly nameLine?: number;
+  /** Folder `spec.cloudConfig.file` is relative to: that of the file that set it. */
+  readonly cloudConfigBase?: string;
 }
 
-/** Reads, parses and validates one spec file (no cross-file checks, no cloud config). */
-export function loadSpecFile(file: string): LoadedFile {
+/** The defaults files that apply to a spec: from `root` down to the spec's folder, each `defaults.yaml` or `defaults.yml`. */
+export function defaultsChain(specFile: string, root: string): string[] {
+  const rel = path.relative(path.resolve(root), path.resolve(path.dirname(specFile)));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    return [];
+  }
+  const dirs = [root, ...rel.split(path.sep).filter((p) => p !== '').map((_p, i, parts) => path.join(root, ...parts.slice(0, i + 1)))];
+  const chain: string[] = [];
+  for (const dir of dirs) {
+    for (const name of ['defaults.yaml', 'defaults.yml']) {
+      const candidate = path.join(dir, name);
+      if (fs.existsSync(candidate)) {
+        chain.push(candidate);
+      }
+    }
+  }
+  return chain;
+}
+
+function loadDefaults(file: string, cache: Map<string, DefaultsSource>): DefaultsSource {
+  const cached = cache.get(file);
+  if (cached) {
+    return cached;
+  }
+  const read = readYamlSource(file);
+  let result: DefaultsSource;
+  if ('issue' in read) {
+    result = { issues: [read.issue] };
+  } else {
+    const issues = checkDefaultsEnvelope(read.source);
+    result = issues.length > 0 ? { issues } : { source: read.source, issues: [] };
+  }
+  cache.set(file, result);
+  return result;
+}
+
+/** A defaults file holds the spec's envelope and any subset of `metadata.labels` and `spec`, but no name. */
+function checkDefaultsEnvelope(src: YamlSource): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const at = (p: (string | number)[], message: string) => issues.push({ file: src.file, path: p.join('.'), line: lineOf(src.doc, src.lines, p), message });
+  const d = src.data;
+  if (d.apiVersion !== SPEC_API_VERSION) {
+    at(['apiVersion'], `${d.apiVersion === undefined ? 'is required' : `${describeValue(d.apiVersion)} is not allowed`}; set it to "${SPEC_API_VERSION}"`);
+  }
+  if (d.kind !== DEFAULTS_KIND) {
+    at(['kind'], `${d.kind === undefined ? 'is required' : `${describeValue(d.kind)} is not allowed`}; a defaults file has kind "${DEFAULTS_KIND}"`);
+  }
+  for (const key of Object.keys(d)) {
+    if (!['apiVersion', 'kind', 'metadata', 'spec'].includes(key)) {
+      at([key], 'unknown field; a defaults file holds apiVersion, kind, metadata.labels and spec');
+    }
+  }
+  for (const key of ['metadata', 'spec']) {
+    if (d[key] !== undefined && !isPlainObject(d[key])) {
+      at([key], `must be a mapping, got ${describeValue(d[key])}`);
+    }
+  }
+  if (isPlainObject(d.metadata)) {
+    for (const key of Object.keys(d.metadata)) {
+      if (key !== 'labels') {
+        at(['metadata', key], key === 'name'
+          ? 'cannot be set in a defaults file; each cluster spec names itself'
+          : 'unknown field; a defaults file may set metadata.labels only');
+      }
+    }
+  }
+  return issues;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Mappings are merged key by key; lists and scalars of `over` replace those of `base`. */
+export function mergeDefaults(base: unknown, over: unknown): unknown {
+  if (isPlainObject(base) && isPlainObject(over)) {
+    const out: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(over)) {
+      out[k] = k in base ? mergeDefaults(base[k], v) : v;
+    }
+    return out;
+  }
+  return over === undefined ? base : over;
+}
+
+/** Reads and parses one YAML input: one mapping document, aliases bounded. */
+function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIssue } {
   const text = readInput(file);
   if (typeof text !== 'string') {
-    return { issues: [text] };
+    return { issue: text };
   }
   const lines = new LineCounter();
   let doc: Document;
   try {
     doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
   } catch (e) {
-    return { issues: [{ file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` }] };
+    return { issue: { file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` } };
   }
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
-    const line = lines.linePos(err.pos[0]).line;
     const multi = err.code === 'MULTIPLE_DOCS';
     return {
-      issues: [{
+      issue: {
         file,
         path: '',
-        line,
+        line: lines.linePos(err.pos[0]).line,
         message: multi ? 'holds more than one YAML document; put one cluster spec per file'
           : `is not valid YAML: ${err.message.split('\n')[0]}; fix the syntax at this line`,
-      }],
+      },
     };
   }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (e) {
-    return { issues: [{ file, path: '', message: `cannot be read: ${(e as Error).message}; expand the YAML aliases by hand` }] };
+    return { issue: { file, path: '', message: `cannot be read: ${(e as Error).message}; expand the YAML aliases by hand` } };
   }
   if (data === null || data === undefined) {
-    return { issues: [{ file, path: '', message: 'is empty; write a CloudControllerManagerCluster spec (see the README)' }] };
+    return { issue: { file, path: '', message: 'is empty; write a CloudControllerManagerCluster spec (see the README)' } };
   }
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    return { issues: [{ file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` }] };
+  if (!isPlainObject(data)) {
+    return { issue: { file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` } };
   }
-  const parsed = clusterSpecSchema.safeParse(data, { reportInput: true });
+  return { source: { file, doc, lines, data } };
+}
+
+/** Where a field of a merged spec comes from: the first source (spec, then deeper defaults) that sets it. */
+function locate(fieldPath: readonly (string | number)[], sources: readonly YamlSource[]): { file: string; line?: number } {
+  for (const src of sources) {
+    if (fieldPath.length > 0 && src.doc.hasIn(fieldPath)) {
+      return { file: src.file, line: lineOf(src.doc, src.lines, fieldPath) };
+    }
+  }
+  const spec = sources[0];
+  return { file: spec.file, line: lineOf(spec.doc, spec.lines, fieldPath) };
+}
+
+/** Reads, merges over its defaults, and validates one spec file (no cross-file checks, no cloud config). */
+export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] = []): LoadedFile {
+  const read = readYamlSource(file);
+  if ('issue' in read) {
+    return { issues: [read.issue] };
+  }
+  const own = read.source;
+  const applicable = defaults.filter((d) => d.source).map((d) => d.source!);
+  if (defaults.some((d) => !d.source)) {
+    // A broken defaults file is reported on its own; the spec is not validated against half its defaults.
+    const rawName = (own.data as { metadata?: { name?: unknown } }).metadata?.name;
+    return { issues: [], rawName: typeof rawName === 'string' ? rawName : undefined, nameLine: lineOf(own.doc, own.lines, ['metadata', 'name']) };
+  }
+  let merged: unknown = {};
+  for (const d of applicable) {
+    const { apiVersion: _a, kind: _k, ...rest } = d.data;
+    merged = mergeDefaults(merged, rest);
+  }
+  merged = mergeDefaults(merged, own.data);
+  // Precedence for locating a field: the spec, then the deepest defaults.
+  const sources = [own, ...[...applicable].reverse()];
+  const issueAt = (p: readonly (string | number)[], message: string): SpecIssue => ({ ...locate(p, sources), path: p.join('.'), message });
+  const rawName = (own.data as { metadata?: { name?: unknown } }).metadata?.name;
+  const nameLine = lineOf(own.doc, own.lines, ['metadata', 'name']);
+
+  const parsed = clusterSpecSchema.safeParse(merged, { reportInput: true });
   if (!parsed.success) {
-    const rawName = (data as { metadata?: { name?: unknown } }).metadata?.name;
     return {
-      issues: schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => ({
-        file,
-        path: p.path.join('.'),
-        line: lineOf(doc, lines, p.path),
-        message: p.message,
-      })),
+      issues: schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => issueAt(p.path, p.message)),
       rawName: typeof rawName === 'string' ? rawName : undefined,
-      nameLine: lineOf(doc, lines, ['metadata', 'name']),
+      nameLine,
     };
   }
-  const issues = checkSpec(parsed.data).map((p) => ({
-    file,
-    path: p.path.join('.'),
-    line: lineOf(doc, lines, p.path),
-    message: p.message,
-  }));
-  return { issues, spec: parsed.data, doc, lines, rawName: parsed.data.metadata.name, nameLine: lineOf(doc, lines, ['metadata', 'name']) };
+  const issues = checkSpec(parsed.data).map((p) => issueAt(p.path, p.message));
+  const cloudConfigSource = sources.find((src) => src.doc.hasIn(['spec', 'cloudConfig', 'file']));
+  return {
+    issues,
+    spec: parsed.data,
+    rawName: parsed.data.metadata.name,
+    nameLine,
+    cloudConfigBase: cloudConfigSource ? path.dirname(cloudConfigSource.file) : undefined,
+  };
 }
 
 /** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps. */
@@ -265,13 +421,13 @@ function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
     .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
 }
 
-function prepare(file: string, spec: ClusterSpec, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
   const platform = platformFor(spec.spec.platform)!;
   let source = '';
   let cloudConfigFile: string | undefined;
   const ref = spec.spec.cloudConfig?.file;
   if (ref !== undefined) {
-    const resolved = resolveInside(root, path.dirname(file), ref);
+    const resolved = resolveInside(root, base, ref);
     if ('problem' in resolved) {
       issue({ file, path: 'spec.cloudConfig.file', message: `${describeValue(ref)} ${resolved.problem}` });
       return undefined;

@@ -31,7 +31,7 @@ export function schemaProblems(schema: z.ZodType, issues: readonly z.core.$ZodIs
         message = input === undefined ? 'is required' : `expected ${issue.expected}, got ${describeValue(input)}`;
         break;
       case 'invalid_value':
-        message = `${describeValue(input)} is not allowed; expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of: ${issue.values.map((v) => String(v)).join(', ')}`}`;
+        message = input === undefined ? `is required; expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of: ${issue.values.map((v) => String(v)).join(', ')}`}` : `${describeValue(input)} is not allowed; expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of: ${issue.values.map((v) => String(v)).join(', ')}`}`;
         break;
       case 'invalid_format':
         message = `${describeValue(input)} ${issue.message}`;
