@@ -5,11 +5,19 @@ import { OpenShiftStaticSet } from './openshift/openshift-static-set';
 import { platformFor } from './platforms';
 import { PreparedCluster } from './platforms/platform';
 
-/** Annotations that keep GitOps engines from deleting a Namespace (and all it holds) when it leaves git. */
-export const NAMESPACE_PRUNE_PROTECTION: Readonly<Record<string, string>> = {
+/** Annotations that keep Argo CD and Flux from deleting an object when it leaves git. */
+export const PRUNE_PROTECTION: Readonly<Record<string, string>> = {
   'argocd.argoproj.io/sync-options': 'Prune=false',
   'kustomize.toolkit.fluxcd.io/prune': 'disabled',
 };
+
+/**
+ * Kinds never pruned: deleting a Namespace deletes all it holds; deleting a
+ * CredentialsRequest makes the cloud-credential-operator delete the
+ * credentials Secret the CCM runs with; the ClusterOperator belongs to the
+ * cluster-version operator's bookkeeping.
+ */
+export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator'];
 
 /** Properties for `ClusterChart`. */
 export interface ClusterChartProps {
@@ -42,13 +50,13 @@ export class ClusterChart extends Chart {
     }
   }
 
-  /** Adds each object's sync wave (and namespace prune protection) before rendering. */
+  /** Adds each object's sync wave (and prune protection) before rendering. */
   public override toJson(): any[] {
     for (const child of this.node.findAll()) {
       if (child instanceof ApiObject) {
         child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind).order));
-        if (child.kind === 'Namespace' && child.apiVersion === 'v1') {
-          for (const [key, value] of Object.entries(NAMESPACE_PRUNE_PROTECTION)) {
+        if (PRUNE_PROTECTED_KINDS.includes(child.kind)) {
+          for (const [key, value] of Object.entries(PRUNE_PROTECTION)) {
             child.metadata.addAnnotation(key, value);
           }
         }

@@ -1,7 +1,10 @@
-import { App } from 'cdk8s';
+import { App, Chart } from 'cdk8s';
 import { ClusterChart } from './cluster-chart';
+import { FleetEntry, fleetSummaryFiles } from './fleet-summary';
 import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
+import { FluxEntryKustomization } from './gitops/flux-entry-kustomization';
 import { FluxHealthCheck } from './gitops/flux-stage-chain';
+import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart } from './gitops/fleet-gitops-chart';
 import { directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from './gitops/layout';
 import { STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
 import { PreparedCluster } from './platforms/platform';
@@ -9,14 +12,28 @@ import { Fleet } from './spec/load';
 
 /** Directory of a cluster's GitOps engine objects, beside its stages. */
 export const GITOPS_DIRECTORY = 'gitops';
+/** Directory of a Flux cluster's entry Kustomization. */
+export const FLUX_ENTRY_DIRECTORY = 'flux-entry';
+
+/** One rendered cluster: its files and its fleet summary line. */
+export interface RenderedCluster {
+  /** Cluster name (its folder). */
+  readonly name: string;
+  /** Files under `<name>/`. */
+  readonly files: RenderedFile[];
+  /** The cluster's line in FLEET.md / .fleet.json. */
+  readonly entry: FleetEntry;
+}
 
 /**
  * Renders one cluster into files under `<cluster>/`: one directory per
  * non-empty stage, each with its kustomization, a cluster kustomization
- * listing the stages in order, and the GitOps engine objects in `gitops/`.
+ * listing the stages in order, the GitOps engine objects in `gitops/` and,
+ * for Flux, the entry Kustomization in `flux-entry/`.
  */
-export function renderCluster(cluster: PreparedCluster): RenderedFile[] {
-  const name = cluster.spec.metadata.name;
+export function renderCluster(cluster: PreparedCluster): RenderedCluster {
+  const { spec } = cluster;
+  const name = spec.metadata.name;
   const app = new App({ outdir: 'unused' });
   const objects = new ClusterChart(app, name, { cluster }).toJson() as RenderedObject[];
   const groups = groupByStage(objects);
@@ -29,17 +46,58 @@ export function renderCluster(cluster: PreparedCluster): RenderedFile[] {
   const stages = groups.map((g) => ({
     stage: g.stage,
     healthChecks: g.stage === STAGE_CREDENTIALS ? credentialSecrets(g.objects) : g.stage === STAGE_WORKLOADS ? workloads(g.objects) : undefined,
+    // Removing a CredentialsRequest makes the cloud-credential-operator delete the Secret the CCM runs with.
+    prune: g.stage !== STAGE_CREDENTIALS,
   }));
-  const gitops = new ClusterGitOpsChart(app, `${name}-gitops`, { spec: cluster.spec, stages }).toJson() as RenderedObject[];
+  const gitops = new ClusterGitOpsChart(app, `${name}-gitops`, { spec, stages }).toJson() as RenderedObject[];
   if (gitops.length > 0) {
     files.push(...directoryFiles(`${name}/${GITOPS_DIRECTORY}`, gitops));
   }
-  return files;
+  const g = spec.spec.gitops;
+  if (g.engine === 'flux') {
+    const chart = new Chart(app, `${name}-flux-entry`, { disableResourceNameHashes: true });
+    new FluxEntryKustomization(chart, 'Entry', {
+      name: `ccm-${name}`,
+      namespace: g.flux.namespace,
+      sourceRef: g.flux.entrySourceRef,
+      path: `${(g.path ?? `dist/${name}`).replace(/\/+$/, '')}/${GITOPS_DIRECTORY}`,
+      interval: g.flux.interval,
+    });
+    files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, chart.toJson() as RenderedObject[]));
+  }
+
+  const entry: FleetEntry = {
+    name,
+    spec: cluster.specPath,
+    distribution: spec.spec.distribution,
+    platform: spec.spec.platform,
+    topology: spec.spec.controlPlaneTopology,
+    managementMode: spec.spec.managementMode,
+    engine: g.engine,
+    phase: 'external',
+    objects: objects.length,
+    stages: groups.map((gr) => gr.stage.directory),
+    images: Object.fromEntries(Object.entries(spec.spec.images).filter(([, v]) => v).sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>,
+  };
+  return { name, files, entry };
 }
 
-/** Renders every cluster of a fleet; paths are unique because cluster names are. */
+/** Renders every cluster of a fleet plus the fleet files (summary, Argo CD app-of-apps roots). */
 export function renderFleet(fleet: Fleet): RenderedFile[] {
-  return fleet.clusters.flatMap(renderCluster);
+  const clusters = fleet.clusters.map(renderCluster);
+  return [...clusters.flatMap((c) => c.files), ...fleetFiles(fleet, clusters.map((c) => c.entry))];
+}
+
+/** The files at the root of the output that describe the whole fleet. */
+export function fleetFiles(fleet: Fleet, entries: readonly FleetEntry[]): RenderedFile[] {
+  const files = fleetSummaryFiles(entries);
+  for (const group of argoCdGroups(fleet.clusters.map((c) => c.spec))) {
+    const dir = `${FLEET_DIRECTORY}/argocd/${group.directory}`;
+    files.push({ path: `${dir}/kustomization.yaml`, content: kustomization(group.clusters.map((c) => `../../../${c.metadata.name}/${GITOPS_DIRECTORY}`)) });
+    const root = new FleetGitOpsChart(new App({ outdir: 'unused' }), group.rootName, { group }).toJson() as RenderedObject[];
+    files.push(...directoryFiles(`${dir}/root`, root));
+  }
+  return files;
 }
 
 /** The Secrets the cloud-credential-operator creates for the rendered CredentialsRequests. */

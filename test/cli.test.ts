@@ -15,7 +15,7 @@ describe('ccm-gitops synth', () => {
     const { io, stdout, stderr } = captureIo();
     const code = runCli(['synth', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')], io, {});
     expect(code).toBe(EXIT_OK);
-    expect(stdout()).toBe(`rendered 1 cluster (25 files) into ${path.join(root, 'dist')}\n`);
+    expect(stdout()).toBe(`rendered 1 cluster (27 files) into ${path.join(root, 'dist')}\n`);
     expect(stderr()).toBe('');
     expect(Object.keys(readTree(path.join(root, 'dist')))).toContain('a/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml');
   });

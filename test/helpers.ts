@@ -31,7 +31,7 @@ export function parsedSpec(raw: Record<string, unknown>): ClusterSpec {
 
 /** A prepared cluster without touching the file system. */
 export function preparedCluster(raw: Record<string, unknown>, cloudConf = '[Global]\n'): PreparedCluster {
-  return { spec: parsedSpec(raw), specFile: 'test.yaml', cloudConf, warnings: [] };
+  return { spec: parsedSpec(raw), specFile: 'test.yaml', specPath: 'test.yaml', cloudConf, warnings: [] };
 }
 
 /** A fresh temporary directory, removed by `cleanup`. */

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { clusterSpecJsonSchema, JSON_SCHEMA_PATH } from '../src/spec/json-schema';
 import { IMAGE_KEYS } from '../src/spec/images';
+import { listSpecFiles } from '../src/spec/load';
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -25,10 +26,9 @@ describe('published JSON Schema', () => {
   });
 
   test('every example spec points editors at the schema', () => {
-    const specs = [
-      ...fs.readdirSync(path.join(REPO, 'clusters')).map((f) => path.join(REPO, 'clusters', f)),
-      ...fs.readdirSync(path.join(REPO, 'examples', 'clusters')).map((f) => path.join(REPO, 'examples', 'clusters', f)),
-    ].filter((f) => f.endsWith('.yaml'));
+    const specs = [...listSpecFiles(path.join(REPO, 'clusters')), ...listSpecFiles(path.join(REPO, 'examples', 'clusters')),
+      path.join(REPO, 'clusters', 'defaults.yaml'), path.join(REPO, 'clusters', 'us-east-1', 'defaults.yaml')];
+    expect(specs.length).toBeGreaterThanOrEqual(5);
     for (const file of specs) {
       const first = fs.readFileSync(file, 'utf8').split('\n')[0];
       const rel = path.relative(path.dirname(file), path.join(REPO, JSON_SCHEMA_PATH)).split(path.sep).join('/');

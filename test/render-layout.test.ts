@@ -9,7 +9,7 @@ import { awsSpec, preparedCluster } from './helpers';
 type Obj = Record<string, any>;
 
 function files(spec: Record<string, unknown> = {}, name = 'prod-1'): Record<string, string> {
-  return Object.fromEntries(renderCluster(preparedCluster(awsSpec(name, spec))).map((f) => [f.path, f.content]));
+  return Object.fromEntries(renderCluster(preparedCluster(awsSpec(name, spec))).files.map((f) => [f.path, f.content]));
 }
 
 describe('output layout', () => {

@@ -270,7 +270,7 @@ describe('spec loading: what a valid spec becomes', () => {
       engine: 'plain',
       revision: 'main',
       argocd: { namespace: 'openshift-gitops', project: 'default', destinationServer: 'https://kubernetes.default.svc' },
-      flux: { namespace: 'flux-system', interval: '10m' },
+      flux: { namespace: 'flux-system', interval: '10m', entrySourceRef: 'flux-system' },
     });
     expect(cluster.spec.spec.tls).toEqual({ minVersion: 'VersionTLS12' });
     expect(cluster.cloudConf.startsWith('[Global]\nZone                                            = us-east-1a\n')).toBe(true);

@@ -27,6 +27,12 @@ export interface FluxStage {
    * @default - none: the stage is ready once applied
    */
   readonly healthChecks?: readonly FluxHealthCheck[];
+  /**
+   * Whether Flux deletes objects of this stage that leave git.
+   *
+   * @default true
+   */
+  readonly prune?: boolean;
 }
 
 /** Properties for `FluxStageChain`. */
@@ -56,8 +62,8 @@ export interface FluxStageChainProps {
 /**
  * Flux objects for one cluster: a GitRepository and one Kustomization per
  * stage, each depending on the previous one, so a stage is applied only when
- * the previous one is ready. Every stage prunes what leaves git (Namespaces
- * are protected by annotation). A stage with health checks waits for those
+ * the previous one is ready. Stages prune what leaves git unless told not to
+ * (protected kinds also carry a prune-disabled annotation). A stage with health checks waits for those
  * objects (e.g. Secrets created by another controller); any other stage
  * waits for its own objects to become ready (`wait: true`).
  */
@@ -84,7 +90,7 @@ export class FluxStageChain extends Construct {
     const base = props.path.replace(/^\.\//, '').replace(/\/+$/, '');
     let previous: string | undefined;
     const kustomizations: ApiObject[] = [];
-    for (const { stage, healthChecks } of props.stages) {
+    for (const { stage, healthChecks, prune } of props.stages) {
       const name = `${props.name}-${stage.directory}`;
       // Flux ignores healthChecks when wait is on, so a stage waits either for its own objects or for the checks given.
       const checks = healthChecks ?? [];
@@ -93,7 +99,7 @@ export class FluxStageChain extends Construct {
         spec: {
           interval: props.interval,
           path: `./${base}/${stage.directory}`,
-          prune: true,
+          prune: prune ?? true,
           wait: checks.length === 0,
           timeout: '10m',
           sourceRef: { kind: KustomizationSpecSourceRefKind.GIT_REPOSITORY, name: props.name },

@@ -17,6 +17,8 @@ export interface PreparedCluster {
   readonly spec: ClusterSpec;
   /** The spec file, as given to the loader. */
   readonly specFile: string;
+  /** The spec file relative to the clusters folder, `/`-separated (stable across machines). */
+  readonly specPath: string;
   /** The cloud config file, as given to the loader, when the spec names one. */
   readonly cloudConfigFile?: string;
   /** The `cloud.conf` content to render, after the platform transform. */

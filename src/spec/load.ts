@@ -445,7 +445,8 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
     for (const w of result.warnings) {
       warn({ file: cloudConfigFile ?? file, message: `cluster ${spec.metadata.name}: ${w}` });
     }
-    return { spec, specFile: file, cloudConfigFile, cloudConf: result.config, warnings: result.warnings };
+    const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+    return { spec, specFile: file, specPath, cloudConfigFile, cloudConf: result.config, warnings: result.warnings };
   } catch (e) {
     if (e instanceof CloudConfigError) {
       issue({

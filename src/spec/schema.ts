@@ -75,6 +75,8 @@ export const clusterSpecSchema = z.strictObject({
         interval: z.string().regex(/^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/, { message: 'is not a duration' }).default('10m'),
         secretRef: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).optional()
           .describe('Secret with the git credentials, in the Flux namespace.'),
+        entrySourceRef: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('flux-system')
+          .describe('GitRepository (in the Flux namespace, existing before ccm-gitops) the entry Kustomization reads the stage chain from.'),
       }).prefault({}),
     }).prefault({}).describe('How the GitOps engine finds and applies the rendered stages.'),
     aws: awsSpecSection.optional(),
