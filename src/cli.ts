@@ -1,9 +1,15 @@
 import { Command, CommanderError } from 'commander';
 import { formatIssue, SpecValidationError } from './spec/errors';
 import { clusterSpecJsonSchema } from './spec/json-schema';
-import { InputWarning, loadFleet, loadSpecFiles } from './spec/load';
-import { OutputError, writeTreeAtomically } from './output';
-import { renderFleet } from './render';
+import { InputWarning, loadSpecFiles } from './spec/load';
+import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
+import { staleFiles, SynthError, synthesize } from './synth';
+import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
+import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tree';
+import { diffMarkdown } from './diff/markdown';
+
+/** A command line that cannot be run as given. */
+class UsageError extends Error {}
 
 /** Default folder of cluster specs (the example fleet in this repository). */
 export const DEFAULT_CLUSTERS_DIR = 'clusters';
@@ -46,15 +52,30 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', DEFAULT_CLUSTERS_DIR)
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
     .option('-q, --quiet', 'print only errors and warnings')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean }) => {
+    .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
+    .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
-      const fleet = loadFleet(opts.clusters);
-      printWarnings(fleet.warnings, io);
-      const files = renderFleet(fleet);
-      writeTreeAtomically(out, files);
+      const result = synthesize({ clusters: opts.clusters, out, only: opts.only });
+      printWarnings(result.warnings, io);
+      if (opts.check) {
+        const stale = staleFiles(result.files, out);
+        if (stale.length > 0) {
+          io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
+          for (const f of stale) {
+            io.err(`  ${f.state}: ${out}/${f.path}\n`);
+          }
+          code = EXIT_INVALID_INPUT;
+        } else if (!opts.quiet) {
+          io.out(`${out} is up to date (${result.clusters} cluster${result.clusters === 1 ? '' : 's'})\n`);
+        }
+        return;
+      }
+      writeTreeAtomically(out, result.files.filter((f) => f.path !== OUTPUT_MARKER));
       if (!opts.quiet) {
-        const n = fleet.clusters.length;
-        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'} (${files.length} files) into ${out}\n`);
+        const n = result.rendered.length;
+        const kept = result.clusters - n;
+        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${kept > 0 ? ` (${kept} kept from ${out})` : ''} (${result.files.length - 1} files) into ${out}\n`);
       }
     });
 
@@ -66,6 +87,35 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       const fleet = loadSpecFiles(files, opts.clusters);
       printWarnings(fleet.warnings, io);
       io.out(`${files.length} spec file${files.length === 1 ? '' : 's'} valid\n`);
+    });
+
+  program.command('diff')
+    .description('summarize what changes between two rendered trees: risky changes first, then each cluster\'s objects and fields (Markdown); '
+      + 'exit 0 when equal, 1 when they differ')
+    .argument('[base]', 'the rendered tree before (a folder)')
+    .argument('[head]', 'the rendered tree after (a folder)')
+    .option('--git <range>', 'compare the output folder at git revisions instead: BASE..HEAD, or BASE alone for BASE against the working tree')
+    .option('--path <dir>', 'with --git: the output folder in the repository', DEFAULT_OUT_DIR)
+    .action((base: string | undefined, head: string | undefined, opts: { git?: string; path: string }) => {
+      let before: Tree;
+      let after: Tree;
+      if (opts.git) {
+        if (base !== undefined) {
+          throw new UsageError('give either two folders or --git, not both');
+        }
+        const [from, to] = opts.git.split('..');
+        before = readTreeAtRevision(from, opts.path);
+        after = to ? readTreeAtRevision(to, opts.path) : readTreeFiles(opts.path);
+      } else {
+        if (base === undefined || head === undefined) {
+          throw new UsageError('give the two folders to compare, or --git BASE[..HEAD]');
+        }
+        before = readTreeFiles(base);
+        after = readTreeFiles(head);
+      }
+      const diff = diffTrees(before, after);
+      io.out(diffMarkdown(diff));
+      code = hasChanges(diff) ? EXIT_INVALID_INPUT : EXIT_OK;
     });
 
   program.command('schema')
@@ -89,6 +139,10 @@ function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
 }
 
 function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
+  if (e instanceof UsageError || e instanceof TreeReadError) {
+    io.err(`error: ${e.message}\n`);
+    return EXIT_USAGE;
+  }
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') {
       return EXIT_OK;
@@ -102,7 +156,7 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
     }
     return EXIT_INVALID_INPUT;
   }
-  if (e instanceof OutputError) {
+  if (e instanceof OutputError || e instanceof SynthError) {
     io.err(`error: ${e.message}\n`);
     return EXIT_INVALID_INPUT;
   }

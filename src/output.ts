@@ -40,8 +40,7 @@ export function writeTreeAtomically(outDir: string, files: readonly RenderedFile
   fs.rmSync(staging, { recursive: true, force: true });
   try {
     fs.mkdirSync(staging);
-    fs.writeFileSync(path.join(staging, OUTPUT_MARKER), MARKER_TEXT);
-    for (const file of files) {
+    for (const file of [markerFile(), ...files]) {
       if (file.path.split('/').some((p) => p === '..' || p === '') || path.isAbsolute(file.path)) {
         throw new OutputError(`internal error: unsafe output path ${JSON.stringify(file.path)}`);
       }
@@ -99,4 +98,33 @@ function isStale(name: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Reads a tree ccm-gitops wrote (path with `/` separators -> content), or
+ * undefined when the folder does not exist or was not written by ccm-gitops.
+ */
+export function readOutputTree(outDir: string): Map<string, string> | undefined {
+  if (!fs.existsSync(path.join(outDir, OUTPUT_MARKER))) {
+    return undefined;
+  }
+  const tree = new Map<string, string>();
+  const walk = (dir: string, rel: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        walk(full, relPath);
+      } else if (entry.isFile()) {
+        tree.set(relPath, fs.readFileSync(full, 'utf8'));
+      }
+    }
+  };
+  walk(outDir, '');
+  return tree;
+}
+
+/** The marker file written at the root of every output tree. */
+export function markerFile(): RenderedFile {
+  return { path: OUTPUT_MARKER, content: MARKER_TEXT };
 }

@@ -107,3 +107,67 @@ describe('ccm-gitops schema', () => {
     expect(schema.properties.spec.properties.platform.enum).toContain('AWS');
   });
 });
+
+describe('ccm-gitops synth --only and --check', () => {
+  const fleet = () => {
+    writeFile(root, 'clusters/a.yaml', awsSpec('alpha'));
+    writeFile(root, 'clusters/b.yaml', awsSpec('beta'));
+    writeFile(root, 'clusters/c.yaml', awsSpec('gamma'));
+  };
+  const synth = (...args: string[]) => {
+    const r = captureIo();
+    const code = runCli(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist'), ...args], r.io, {});
+    return { code, out: r.stdout(), err: r.stderr() };
+  };
+
+  test('--only renders the matching clusters and keeps the others as they were', () => {
+    fleet();
+    expect(synth('-q').code).toBe(EXIT_OK);
+    const full = readTree(path.join(root, 'dist'));
+    // GIVEN a change to two clusters, and a hand-edited file in a third that --only must not touch
+    writeFile(root, 'clusters/a.yaml', awsSpec('alpha', { controlPlaneTopology: 'SingleReplica' }));
+    writeFile(root, 'clusters/b.yaml', awsSpec('beta', { controlPlaneTopology: 'SingleReplica' }));
+    // WHEN only "alpha" is rendered
+    const r = synth('--only', 'al*');
+    // THEN alpha changed, beta kept its old output, and the fleet summary covers all three
+    expect(r.out).toBe(`rendered 1 cluster (2 kept from ${path.join(root, 'dist')}) (76 files) into ${path.join(root, 'dist')}\n`);
+    const after = readTree(path.join(root, 'dist'));
+    expect(after['alpha/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toContain('replicas: 1');
+    expect(after['beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'])
+      .toBe(full['beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']);
+    expect(JSON.parse(after['.fleet.json']).clusters.map((c: { name: string }) => c.name)).toEqual(['alpha', 'beta', 'gamma']);
+    expect(JSON.parse(after['.fleet.json']).clusters.map((c: { topology: string }) => c.topology)).toEqual(['SingleReplica', 'HighlyAvailable', 'HighlyAvailable']);
+  });
+
+  test('--only that matches nothing is an error naming the clusters', () => {
+    fleet();
+    const r = synth('--only', 'nope');
+    expect(r.code).toBe(EXIT_INVALID_INPUT);
+    expect(r.err).toBe('error: no cluster matches --only nope; clusters: alpha, beta, gamma\n');
+  });
+
+  test('--check passes on a fresh tree and fails, listing files, on a stale one; it never writes', () => {
+    fleet();
+    synth('-q');
+    const check = synth('--check');
+    expect(check.code).toBe(EXIT_OK);
+    expect(check.out).toBe(`${path.join(root, 'dist')} is up to date (3 clusters)\n`);
+    writeFile(root, 'clusters/b.yaml', awsSpec('beta', { controlPlaneTopology: 'SingleReplica' }));
+    fs.writeFileSync(path.join(root, 'dist', 'stray.yaml'), 'x');
+    const before = readTree(path.join(root, 'dist'));
+    const stale = synth('--check');
+    expect(stale.code).toBe(EXIT_INVALID_INPUT);
+    const out = path.join(root, 'dist');
+    expect(stale.err).toBe([
+      `error: ${out} is stale (6 files); run ccm-gitops synth and commit the result`,
+      `  changed: ${out}/.fleet.json`,
+      `  changed: ${out}/FLEET.md`,
+      `  changed: ${out}/beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml`,
+      `  changed: ${out}/beta/05-policies/kustomization.yaml`,
+      `  extra: ${out}/beta/05-policies/poddisruptionbudget.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml`,
+      `  extra: ${out}/stray.yaml`,
+      '',
+    ].join('\n'));
+    expect(readTree(out)).toEqual(before);
+  });
+});

@@ -1,0 +1,271 @@
+import { parse } from 'yaml';
+import { flatten } from './flatten';
+import { FLEET_JSON, parseFleetJson } from '../fleet-summary';
+
+/** A rendered object in a tree. */
+export interface TreeObject {
+  /** Cluster folder (first path segment), `_fleet` for fleet entry points. */
+  readonly cluster: string;
+  /** File path relative to the tree root. */
+  readonly file: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  /** The parsed object. */
+  readonly body: Record<string, unknown>;
+}
+
+/** One field that differs. */
+export interface FieldChange {
+  /** Dotted path, list items by name where they have one. */
+  readonly path: string;
+  /** Value before, undefined when added. */
+  readonly before?: unknown;
+  /** Value after, undefined when removed. */
+  readonly after?: unknown;
+}
+
+/** A change flagged for reviewers, listed before everything else. */
+export interface Risk {
+  /** Cluster label, `<platform>/<cluster>` when the platform is known. */
+  readonly cluster: string;
+  /** `Kind namespace/name` of the object, or empty for a cluster-level risk. */
+  readonly object: string;
+  /** What is risky and why. */
+  readonly message: string;
+}
+
+/** What changed in one object. */
+export interface ObjectChange {
+  readonly state: 'added' | 'removed' | 'changed';
+  /** `Kind namespace/name`. */
+  readonly object: string;
+  readonly cluster: string;
+  /** Field changes (for `changed`). */
+  readonly fields: readonly FieldChange[];
+}
+
+/** The whole comparison. */
+export interface TreeDiff {
+  /** Risky changes, in a stable order. */
+  readonly risks: readonly Risk[];
+  /** Changes by cluster label, clusters and objects sorted. */
+  readonly clusters: ReadonlyMap<string, readonly ObjectChange[]>;
+  /** Clusters added or removed as a whole. */
+  readonly addedClusters: readonly string[];
+  readonly removedClusters: readonly string[];
+  /** Files that are not Kubernetes objects and changed (summaries, kustomizations). */
+  readonly otherFiles: readonly string[];
+}
+
+/** Files of a tree: path with `/` separators -> content. */
+export type Tree = ReadonlyMap<string, string>;
+
+const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'];
+
+/** Parses the objects of a tree (every `*.yaml` but kustomizations). Throws with the file on bad YAML. */
+export function treeObjects(tree: Tree): TreeObject[] {
+  const objects: TreeObject[] = [];
+  for (const [file, content] of tree) {
+    if (!/\.ya?ml$/.test(file) || /(^|\/)kustomization\.ya?ml$/.test(file)) {
+      continue;
+    }
+    let body: unknown;
+    try {
+      body = parse(content);
+    } catch (e) {
+      throw new Error(`${file}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    }
+    const o = body as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };
+    if (!o || typeof o !== 'object' || !o.kind || !o.metadata?.name) {
+      continue;
+    }
+    objects.push({
+      cluster: file.split('/')[0],
+      file,
+      apiVersion: String(o.apiVersion ?? ''),
+      kind: o.kind,
+      namespace: o.metadata.namespace,
+      name: o.metadata.name,
+      body: body as Record<string, unknown>,
+    });
+  }
+  return objects;
+}
+
+function objectId(o: TreeObject): string {
+  return `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+}
+
+function key(o: TreeObject): string {
+  const group = o.apiVersion.includes('/') ? o.apiVersion.slice(0, o.apiVersion.indexOf('/')) : '';
+  return `${o.cluster}\u0000${group}\u0000${objectId(o)}`;
+}
+
+/** Compares two rendered trees object by object and field by field, and flags risky changes. */
+export function diffTrees(base: Tree, head: Tree): TreeDiff {
+  const platforms = new Map<string, string>();
+  const phases = { base: new Map<string, string>(), head: new Map<string, string>() };
+  for (const [which, tree] of [['base', base], ['head', head]] as const) {
+    const json = tree.get(FLEET_JSON);
+    for (const e of json ? safeEntries(json) : []) {
+      platforms.set(e.name, e.platform.toLowerCase());
+      phases[which].set(e.name, e.phase);
+    }
+  }
+  const label = (cluster: string) => (platforms.has(cluster) ? `${platforms.get(cluster)}/${cluster}` : cluster);
+
+  const before = new Map(treeObjects(base).map((o) => [key(o), o]));
+  const after = new Map(treeObjects(head).map((o) => [key(o), o]));
+  const risks: Risk[] = [];
+  const clusters = new Map<string, ObjectChange[]>();
+  const add = (c: ObjectChange) => clusters.set(c.cluster, [...(clusters.get(c.cluster) ?? []), c]);
+
+  for (const k of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const b = before.get(k);
+    const a = after.get(k);
+    const o = (a ?? b)!;
+    const cluster = label(o.cluster);
+    const id = objectId(o);
+    if (!b) {
+      add({ state: 'added', object: id, cluster, fields: [] });
+      risks.push(...addedRisks(cluster, a!));
+      continue;
+    }
+    if (!a) {
+      add({ state: 'removed', object: id, cluster, fields: [] });
+      if (o.cluster !== '_fleet') {
+        risks.push({ cluster, object: id, message: 'removed: the GitOps engine deletes it on sync (unless it is prune-protected)' });
+      }
+      continue;
+    }
+    const fields = fieldChanges(b.body, a.body);
+    if (fields.length > 0) {
+      add({ state: 'changed', object: id, cluster, fields });
+      risks.push(...changedRisks(cluster, b, a, fields));
+    }
+  }
+
+  const clusterNames = (tree: Tree) => new Set([...tree.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]).filter((c) => c !== '_fleet'));
+  const baseClusters = clusterNames(base);
+  const headClusters = clusterNames(head);
+  const addedClusters = [...headClusters].filter((c) => !baseClusters.has(c)).sort().map(label);
+  const removedClusters = [...baseClusters].filter((c) => !headClusters.has(c)).sort().map(label);
+  for (const c of removedClusters) {
+    risks.push({ cluster: c, object: '', message: 'cluster removed from the fleet: its GitOps objects are deleted, and with them the management of its CCM' });
+  }
+  for (const [name, phase] of phases.head) {
+    const old = phases.base.get(name);
+    if (old !== undefined && old !== phase) {
+      risks.push({ cluster: label(name), object: '', message: `migration phase changes from ${old} to ${phase}` });
+    }
+  }
+
+  const otherFiles = [...new Set([...base.keys(), ...head.keys()])]
+    .filter((p) => !/\.ya?ml$/.test(p) || /(^|\/)kustomization\.ya?ml$/.test(p))
+    .filter((p) => base.get(p) !== head.get(p))
+    .sort();
+
+  const sortedClusters = new Map([...clusters.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return { risks: sortRisks(risks), clusters: sortedClusters, addedClusters, removedClusters, otherFiles };
+}
+
+function safeEntries(json: string) {
+  try {
+    return parseFleetJson(json);
+  } catch {
+    return [];
+  }
+}
+
+/** Field-level changes between two objects. */
+export function fieldChanges(before: unknown, after: unknown): FieldChange[] {
+  const b = flatten(before);
+  const a = flatten(after);
+  const changes: FieldChange[] = [];
+  for (const path of [...new Set([...b.keys(), ...a.keys()])].sort()) {
+    const x = b.get(path);
+    const y = a.get(path);
+    if (JSON.stringify(x) !== JSON.stringify(y)) {
+      changes.push({ path, before: b.has(path) ? x : undefined, after: a.has(path) ? y : undefined });
+    }
+  }
+  return changes;
+}
+
+type Rule = { readonly apiGroups?: string[]; readonly resources?: string[]; readonly verbs?: string[]; readonly resourceNames?: string[]; readonly nonResourceURLs?: string[] };
+
+/** Every (group, resource, verb, name) a rule list grants, as strings. */
+export function grants(rules: readonly Rule[] | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const r of rules ?? []) {
+    for (const verb of r.verbs ?? []) {
+      for (const url of r.nonResourceURLs ?? []) {
+        out.add(`${verb} ${url}`);
+      }
+      for (const group of r.apiGroups ?? []) {
+        for (const resource of r.resources ?? []) {
+          const names = r.resourceNames && r.resourceNames.length > 0 ? r.resourceNames : ['*'];
+          for (const name of names) {
+            out.add(`${verb} ${group ? `${group}/` : ''}${resource}${name === '*' ? '' : `/${name}`}`);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function addedRisks(cluster: string, o: TreeObject): Risk[] {
+  const id = objectId(o);
+  if (o.kind === 'Role' || o.kind === 'ClusterRole') {
+    const g = [...grants((o.body as { rules?: Rule[] }).rules)];
+    if (g.some((x) => x.includes('*'))) {
+      return [{ cluster, object: id, message: `new ${o.kind} with wildcard rules: ${g.filter((x) => x.includes('*')).join(', ')}` }];
+    }
+  }
+  if (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') {
+    const ref = (o.body as { roleRef?: { kind?: string; name?: string } }).roleRef;
+    return [{ cluster, object: id, message: `RBAC widened: new binding to ${ref?.kind} ${ref?.name}` }];
+  }
+  if (o.kind === 'CredentialsRequest') {
+    return [{ cluster, object: id, message: 'new CredentialsRequest: the cloud-credential-operator mints new cloud credentials' }];
+  }
+  return [];
+}
+
+function changedRisks(cluster: string, b: TreeObject, a: TreeObject, fields: readonly FieldChange[]): Risk[] {
+  const id = objectId(a);
+  const risks: Risk[] = [];
+  if (WORKLOAD_KINDS.includes(a.kind) && fields.some((f) => f.path.startsWith('spec.selector'))) {
+    risks.push({ cluster, object: id, message: `selector changed: selectors are immutable, so the ${a.kind} must be deleted and recreated (its pods go away meanwhile)` });
+  }
+  if (a.kind === 'Role' || a.kind === 'ClusterRole') {
+    const before = grants((b.body as { rules?: Rule[] }).rules);
+    const added = [...grants((a.body as { rules?: Rule[] }).rules)].filter((g) => !before.has(g));
+    if (added.length > 0) {
+      risks.push({ cluster, object: id, message: `RBAC widened: grants ${added.join(', ')}` });
+    }
+  }
+  if (a.kind === 'RoleBinding' || a.kind === 'ClusterRoleBinding') {
+    if (fields.some((f) => f.path.startsWith('roleRef'))) {
+      risks.push({ cluster, object: id, message: 'RBAC changed: the binding points at another role' });
+    } else if (fields.some((f) => f.path.startsWith('subjects') && f.after !== undefined)) {
+      risks.push({ cluster, object: id, message: 'RBAC widened: the binding has new subjects' });
+    }
+  }
+  if (a.kind === 'CredentialsRequest' && fields.some((f) => f.path.startsWith('spec'))) {
+    risks.push({ cluster, object: id, message: 'CredentialsRequest changed: the cloud permissions or the credentials Secret of the CCM change' });
+  }
+  return risks;
+}
+
+function sortRisks(risks: Risk[]): Risk[] {
+  return risks.sort((x, y) => (x.cluster < y.cluster ? -1 : x.cluster > y.cluster ? 1 : x.object < y.object ? -1 : x.object > y.object ? 1 : x.message < y.message ? -1 : 1));
+}
+
+/** True when the trees differ at all. */
+export function hasChanges(diff: TreeDiff): boolean {
+  return diff.clusters.size > 0 || diff.otherFiles.length > 0 || diff.addedClusters.length > 0 || diff.removedClusters.length > 0;
+}

@@ -1,0 +1,189 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { stringify } from 'yaml';
+import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
+import { diffTrees, fieldChanges, grants, Tree } from '../src/diff/diff-trees';
+import { flatten } from '../src/diff/flatten';
+import { diffMarkdown } from '../src/diff/markdown';
+import { captureIo, useTempDir, writeFile } from './helpers';
+
+type Obj = Record<string, any>;
+
+const deployment = (over: Obj = {}): Obj => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'aws-cloud-controller-manager', namespace: 'openshift-cloud-controller-manager' },
+  spec: {
+    selector: { matchLabels: { 'k8s-app': 'aws-cloud-controller-manager' } },
+    template: { spec: { containers: [{ name: 'cloud-controller-manager', image: 'img:1' }, { name: 'sidecar', image: 'side:1' }] } },
+    ...over,
+  },
+});
+const role = (rules: Obj[]): Obj => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'cloud-controller-manager' }, rules });
+const cr = (permissions: string[]): Obj => ({
+  apiVersion: 'cloudcredential.openshift.io/v1', kind: 'CredentialsRequest',
+  metadata: { name: 'openshift-gcp-ccm', namespace: 'openshift-cloud-credential-operator' },
+  spec: { providerSpec: { kind: 'GCPProviderSpec', permissions } },
+});
+const fleetJson = (phase: string) => `${JSON.stringify({ clusters: [{ name: 'prod-1', platform: 'AWS', phase }] })}\n`;
+
+function tree(objects: Record<string, Obj>, extra: Record<string, string> = {}): Tree {
+  return new Map([...Object.entries(objects).map(([p, o]) => [p, stringify(o)] as [string, string]), ...Object.entries(extra)]);
+}
+
+describe('field-level comparison', () => {
+  test('list items with names are addressed by name', () => {
+    expect([...flatten(deployment()).keys()]).toContain('spec.template.spec.containers[cloud-controller-manager].image');
+    expect([...flatten({ args: ['a', 'b'] }).keys()]).toEqual(['args[0]', 'args[1]']);
+    expect([...flatten({ metadata: { annotations: { 'a/b': 'x' } } }).keys()]).toEqual(['metadata.annotations["a/b"]']);
+  });
+
+  test('reordering named list items is no change; changing one item names it', () => {
+    const reordered = deployment({ template: { spec: { containers: [{ name: 'sidecar', image: 'side:1' }, { name: 'cloud-controller-manager', image: 'img:1' }] } } });
+    expect(fieldChanges(deployment(), reordered)).toEqual([]);
+    const bumped = deployment({ template: { spec: { containers: [{ name: 'cloud-controller-manager', image: 'img:2' }, { name: 'sidecar', image: 'side:1' }] } } });
+    expect(fieldChanges(deployment(), bumped)).toEqual([{ path: 'spec.template.spec.containers[cloud-controller-manager].image', before: 'img:1', after: 'img:2' }]);
+  });
+
+  test('grants expand rules into verb, resource and name', () => {
+    expect([...grants([{ apiGroups: ['', 'apps'], resources: ['nodes'], verbs: ['get'], resourceNames: ['n1'] }, { nonResourceURLs: ['/healthz'], verbs: ['get'] }])])
+      .toEqual(['get nodes/n1', 'get apps/nodes/n1', 'get /healthz']);
+  });
+});
+
+describe('tree comparison', () => {
+  test('added, removed and changed objects, grouped by platform/cluster', () => {
+    const base = tree({
+      'prod-1/04-workloads/d.yaml': deployment(),
+      'prod-1/03-config/old.yaml': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'old', namespace: 'ns' } },
+    }, { '.fleet.json': fleetJson('external') });
+    const head = tree({
+      'prod-1/04-workloads/d.yaml': deployment({ template: { spec: { containers: [{ name: 'cloud-controller-manager', image: 'img:2' }, { name: 'sidecar', image: 'side:1' }] } } }),
+      'prod-1/03-config/new.yaml': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new', namespace: 'ns' } },
+    }, { '.fleet.json': fleetJson('external') });
+    const diff = diffTrees(base, head);
+    expect([...diff.clusters.keys()]).toEqual(['aws/prod-1']);
+    expect(diff.clusters.get('aws/prod-1')).toEqual([
+      { state: 'added', object: 'ConfigMap ns/new', cluster: 'aws/prod-1', fields: [] },
+      { state: 'removed', object: 'ConfigMap ns/old', cluster: 'aws/prod-1', fields: [] },
+      {
+        state: 'changed', object: 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager', cluster: 'aws/prod-1',
+        fields: [{ path: 'spec.template.spec.containers[cloud-controller-manager].image', before: 'img:1', after: 'img:2' }],
+      },
+    ]);
+    expect(diff.risks).toEqual([{ cluster: 'aws/prod-1', object: 'ConfigMap ns/old', message: 'removed: the GitOps engine deletes it on sync (unless it is prune-protected)' }]);
+  });
+
+  test('risky changes: selector, RBAC widened, credentials, phase, removed cluster', () => {
+    const base = tree({
+      'prod-1/04-workloads/d.yaml': deployment(),
+      'prod-1/01-rbac/r.yaml': role([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]),
+      'prod-1/02-credentials/cr.yaml': cr(['compute.zones.list']),
+      'old-1/04-workloads/d.yaml': deployment(),
+    }, { '.fleet.json': fleetJson('in-tree') });
+    const head = tree({
+      'prod-1/04-workloads/d.yaml': deployment({ selector: { matchLabels: { app: 'x' } } }),
+      'prod-1/01-rbac/r.yaml': role([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'update'] }]),
+      'prod-1/02-credentials/cr.yaml': cr(['compute.zones.list', 'compute.instances.get']),
+      'prod-1/01-rbac/b.yaml': { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'extra' }, roleRef: { kind: 'ClusterRole', name: 'admin' } },
+    }, { '.fleet.json': fleetJson('leader-migration-kcm') });
+    expect(diffTrees(base, head).risks).toEqual([
+      { cluster: 'aws/prod-1', object: '', message: 'migration phase changes from in-tree to leader-migration-kcm' },
+      { cluster: 'aws/prod-1', object: 'ClusterRole cloud-controller-manager', message: 'RBAC widened: grants update nodes' },
+      { cluster: 'aws/prod-1', object: 'ClusterRoleBinding extra', message: 'RBAC widened: new binding to ClusterRole admin' },
+      { cluster: 'aws/prod-1', object: 'CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm',
+        message: 'CredentialsRequest changed: the cloud permissions or the credentials Secret of the CCM change' },
+      { cluster: 'aws/prod-1', object: 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager',
+        message: 'selector changed: selectors are immutable, so the Deployment must be deleted and recreated (its pods go away meanwhile)' },
+      { cluster: 'old-1', object: '', message: 'cluster removed from the fleet: its GitOps objects are deleted, and with them the management of its CCM' },
+      { cluster: 'old-1', object: 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager', message: 'removed: the GitOps engine deletes it on sync (unless it is prune-protected)' },
+    ]);
+  });
+
+  test('narrowing RBAC is not flagged', () => {
+    const base = tree({ 'c/r.yaml': role([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }]) });
+    const head = tree({ 'c/r.yaml': role([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]) });
+    expect(diffTrees(base, head).risks).toEqual([]);
+  });
+});
+
+describe('Markdown for a pull-request comment', () => {
+  test('risky changes come first, then each cluster with field changes', () => {
+    const base = tree({ 'prod-1/d.yaml': deployment() }, { '.fleet.json': fleetJson('external') });
+    const head = tree({ 'prod-1/d.yaml': deployment({ selector: { matchLabels: { app: 'x' } } }) }, { '.fleet.json': fleetJson('external') });
+    expect(diffMarkdown(diffTrees(base, head))).toBe([
+      '## ccm-gitops diff',
+      '',
+      '1 cluster changed: 0 objects added, 0 removed, 1 changed.',
+      '',
+      '### ⚠️ Risky changes',
+      '',
+      '- `aws/prod-1` Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: selector changed: selectors are immutable, '
+        + 'so the Deployment must be deleted and recreated (its pods go away meanwhile)',
+      '',
+      '### aws/prod-1',
+      '',
+      '- Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: changed',
+      '  - `spec.selector.matchLabels.app` added: `x`',
+      '  - `spec.selector.matchLabels.k8s-app` removed (was `aws-cloud-controller-manager`)',
+      '',
+    ].join('\n'));
+  });
+
+  test('multi-line values show the lines that changed', () => {
+    const cm = (conf: string): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cloud-conf', namespace: 'n' }, data: { 'cloud.conf': conf } });
+    const md = diffMarkdown(diffTrees(tree({ 'c/cm.yaml': cm('[Global]\nZone = a\n') }), tree({ 'c/cm.yaml': cm('[Global]\nZone = b\n') })));
+    expect(md).toContain('  - `data["cloud.conf"]` changed:\n    ```diff\n    - Zone = a\n    + Zone = b\n    ```');
+  });
+
+  test('equal trees say so', () => {
+    expect(diffMarkdown(diffTrees(tree({ 'c/d.yaml': deployment() }), tree({ 'c/d.yaml': deployment() })))).toBe('## ccm-gitops diff\n\nNo changes to the rendered manifests.\n');
+  });
+});
+
+describe('ccm-gitops diff', () => {
+  const dir = useTempDir();
+
+  test('two folders: Markdown on stdout, exit 1 when they differ and 0 when equal', () => {
+    writeFile(dir(), 'a/c/d.yaml', deployment());
+    writeFile(dir(), 'b/c/d.yaml', deployment({ replicas: 3 }));
+    const changed = captureIo();
+    expect(runCli(['diff', path.join(dir(), 'a'), path.join(dir(), 'b')], changed.io, {})).toBe(EXIT_INVALID_INPUT);
+    expect(changed.stdout()).toContain('  - `spec.replicas` added: `3`');
+    const same = captureIo();
+    expect(runCli(['diff', path.join(dir(), 'a'), path.join(dir(), 'a')], same.io, {})).toBe(EXIT_OK);
+  });
+
+  test('a git range compares the committed output folder', () => {
+    const repo = dir();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' });
+    git('init', '-q');
+    writeFile(repo, 'out/c/d.yaml', deployment());
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    writeFile(repo, 'out/c/d.yaml', deployment({ replicas: 5 }));
+    git('commit', '-qam', 'two');
+    const cwd = process.cwd();
+    try {
+      process.chdir(repo);
+      const r = captureIo();
+      expect(runCli(['diff', '--git', 'HEAD~1..HEAD', '--path', 'out'], r.io, {})).toBe(EXIT_INVALID_INPUT);
+      expect(r.stdout()).toContain('  - `spec.replicas` added: `5`');
+      const working = captureIo();
+      expect(runCli(['diff', '--git', 'HEAD', '--path', 'out'], working.io, {})).toBe(EXIT_OK);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  test('usage errors exit 2', () => {
+    const r = captureIo();
+    expect(runCli(['diff', path.join(dir(), 'missing'), path.join(dir(), 'missing')], r.io, {})).toBe(EXIT_USAGE);
+    expect(r.stderr()).toBe(`error: ${path.join(dir(), 'missing')} is not a directory\n`);
+    const r2 = captureIo();
+    expect(runCli(['diff', 'only-one'], r2.io, {})).toBe(EXIT_USAGE);
+    expect(r2.stderr()).toBe('error: give the two folders to compare, or --git BASE[..HEAD]\n');
+    expect(fs.existsSync(path.join(dir(), 'missing'))).toBe(false);
+  });
+});
