@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import * as fs from 'fs';
 import { formatIssue, SpecValidationError } from './spec/errors';
 import { clusterSpecJsonSchema } from './spec/json-schema';
-import { InputWarning, loadSpecFiles } from './spec/load';
+import { InputWarning, listSpecFiles, loadSpecFiles } from './spec/load';
 import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
 import { staleFiles, SynthError, synthesize } from './synth';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
@@ -80,11 +81,18 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     });
 
   program.command('validate-spec')
-    .description('validate cluster spec files and their cloud configs without rendering; reports every problem of every file')
-    .argument('<files...>', 'cluster spec files')
-    .option('-c, --clusters <dir>', 'folder cloud config paths must stay inside', '.')
-    .action((files: string[], opts: { clusters: string }) => {
-      const fleet = loadSpecFiles(files, opts.clusters);
+    .description('validate cluster specs (files, or folders searched like synth) with their defaults and cloud configs, without rendering; '
+      + 'reports every problem of every file')
+    .argument('<paths...>', 'cluster spec files or folders')
+    .option('-c, --clusters <dir>', 'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")')
+    .action((paths: string[], opts: { clusters?: string }) => {
+      const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
+      const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : '.');
+      const files = paths.flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]));
+      if (files.length === 0) {
+        throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
+      }
+      const fleet = loadSpecFiles(files, root);
       printWarnings(fleet.warnings, io);
       io.out(`${files.length} spec file${files.length === 1 ? '' : 's'} valid\n`);
     });

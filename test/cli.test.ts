@@ -91,6 +91,22 @@ describe('ccm-gitops validate-spec', () => {
     ].join('\n'));
   });
 
+  test('a folder is searched like synth, with its defaults', () => {
+    writeFile(root, 'fleet/defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { controlPlaneTopology: 'SingleReplica' } });
+    writeFile(root, 'fleet/x/a.yaml', awsSpec('a'));
+    writeFile(root, 'fleet/b.yaml', awsSpec('b'));
+    const { io, stdout } = captureIo();
+    expect(runCli(['validate-spec', path.join(root, 'fleet')], io, {})).toBe(EXIT_OK);
+    expect(stdout()).toBe('2 spec files valid\n');
+  });
+
+  test('an empty folder is a usage error', () => {
+    fs.mkdirSync(path.join(root, 'empty'));
+    const { io, stderr } = captureIo();
+    expect(runCli(['validate-spec', path.join(root, 'empty')], io, {})).toBe(EXIT_USAGE);
+    expect(stderr()).toBe(`error: no cluster spec found in ${path.join(root, 'empty')}\n`);
+  });
+
   test('a file that does not exist', () => {
     const { io, stderr } = captureIo();
     expect(runCli(['validate-spec', path.join(root, 'nope.yaml')], io, {})).toBe(EXIT_INVALID_INPUT);
