@@ -3,24 +3,54 @@
  * A cloud config is committed to git, so such keys are refused: credentials
  * come from a CredentialsRequest Secret or an existing Secret instead.
  */
-const SECRET_KEY = /(pass(word|wd)?|secret|token|private[-_]?key|access[-_]?key|credential|api[-_]?key)/i;
+const SECRET_KEY = /(pass(word|wd|phrase)?|secret|token|private[-_]?key|access[-_]?key|credential|api[-_]?key)/i;
+
+/** Keys that only name or locate a credential (a Secret's name, a file path), which is fine to commit. */
+const REFERENCE_KEY = /(name|namespace|file|path|dir|directory|ref|reference|type|source|mode)$/i;
 
 /** True when a key name looks like it holds a credential. */
 export function looksLikeSecretKey(name: string): boolean {
-  return SECRET_KEY.test(name);
+  return SECRET_KEY.test(name) && !REFERENCE_KEY.test(name);
 }
 
 /**
- * The first `key = value` line of an INI-style text whose key looks like a
- * credential, with its 1-based line number. Scans raw lines, so it finds keys
- * a strict parser would reject before reading them.
+ * The first `key = value` (or `key: value`) line of an INI-style text whose key
+ * looks like a credential and whose value is not empty, with its 1-based line
+ * number. Scans raw lines, so it finds keys a strict parser would reject before
+ * reading them.
  */
 export function findSecretLikeIniKey(text: string): { key: string; line: number } | undefined {
   const lines = text.split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
-    const m = /^\s*([^\s=;#[\]]+)\s*=/.exec(lines[i]);
-    if (m && looksLikeSecretKey(m[1])) {
+    const m = /^\s*([^\s=:;#[\]]+)\s*[=:]\s*(\S.*)?$/.exec(lines[i]);
+    if (m && looksLikeSecretKey(m[1]) && (m[2] ?? '').replace(/^["']|["']$/g, '') !== '') {
       return { key: m[1], line: i + 1 };
+    }
+  }
+  return undefined;
+}
+
+/** The path of the first key holding a non-empty credential in parsed JSON or YAML data, e.g. `prismCentral.password`. */
+export function findSecretLikeField(data: unknown, prefix = ''): string | undefined {
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) {
+      const found = findSecretLikeField(data[i], `${prefix}[${i}]`);
+      if (found) {
+        return found;
+      }
+    }
+    return undefined;
+  }
+  if (data !== null && typeof data === 'object') {
+    for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+      const here = prefix ? `${prefix}.${key}` : key;
+      if (looksLikeSecretKey(key) && value !== '' && value !== null && value !== undefined && typeof value !== 'object' && typeof value !== 'boolean') {
+        return here;
+      }
+      const found = findSecretLikeField(value, here);
+      if (found) {
+        return found;
+      }
     }
   }
   return undefined;

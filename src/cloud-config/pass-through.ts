@@ -1,0 +1,38 @@
+import { parse as parseYaml } from 'yaml';
+import { CloudConfigError, TransformResult } from './errors';
+import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
+
+/**
+ * The operator passes these platforms' configs through unchanged (reference
+ * §3.8): GCP, IBM Cloud, Power VS, Nutanix and Alibaba Cloud. The only check
+ * added is that no credential is committed: JSON or YAML configs are checked
+ * by field, INI configs by key.
+ */
+export function passThroughCloudConfig(platform: string, source: string): TransformResult {
+  const trimmed = source.trimStart();
+  let structured: unknown;
+  if (trimmed.startsWith('{')) {
+    try {
+      structured = JSON.parse(source);
+    } catch {
+      structured = undefined;
+    }
+  } else if (/^[A-Za-z0-9_"'-]+\s*:/m.test(trimmed.split('\n')[0] ?? '')) {
+    try {
+      structured = parseYaml(source);
+    } catch {
+      structured = undefined;
+    }
+  }
+  const field = structured !== undefined ? findSecretLikeField(structured) : undefined;
+  if (field) {
+    throw new CloudConfigError(`"${field}" holds a credential; remove it: the ${platform} cloud controller manager reads its credentials from a Secret `
+      + '(created from the platform\'s CredentialsRequest), and credentials never go into git');
+  }
+  const key = structured === undefined ? findSecretLikeIniKey(source) : undefined;
+  if (key) {
+    throw new CloudConfigError(`'${key.key}' (line ${key.line}) holds a credential; remove it: the ${platform} cloud controller manager reads its `
+      + 'credentials from a Secret (created from the platform\'s CredentialsRequest), and credentials never go into git', key.line);
+  }
+  return { config: source, warnings: [] };
+}
