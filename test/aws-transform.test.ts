@@ -1,4 +1,5 @@
-import { AWS_NLB_SECURITY_GROUP_GATE, quoteGcfgValue, transformAwsCloudConfig } from '../src/cloud-config/aws';
+import { AWS_NLB_SECURITY_GROUP_GATE, transformAwsCloudConfig } from '../src/cloud-config/aws';
+import { quoteGcfgValue } from '../src/cloud-config/gcfg';
 import { CloudConfigError } from '../src/cloud-config/errors';
 
 const DEFAULT_OUTPUT = [

@@ -1,5 +1,5 @@
 import { CloudConfigError, TransformResult } from './errors';
-import { GcfgSection, parseGcfg } from './gcfg';
+import { GcfgSection, parseGcfg, quoteGcfgValue } from './gcfg';
 import { findSecretLikeIniKey, looksLikeSecretKey } from './secrets';
 
 /**
@@ -249,18 +249,4 @@ function writeSection(header: string, fields: readonly (readonly [string, FieldK
   }
   const width = Math.max(0, ...lines.map(([k]) => k.length));
   return `[${header}]\n${lines.map(([k, v]) => `${k.padEnd(width)} = ${quoteGcfgValue(v)}\n`).join('')}`;
-}
-
-/**
- * Writes a value so that gcfg (the reader of the AWS cloud provider) reads it
- * back unchanged. go-ini, which the operator writes with, quotes with
- * backticks or triple quotes that gcfg does not understand; plain values are
- * written the same way by both.
- */
-export function quoteGcfgValue(value: string): string {
-  if (!/[\\"#;\n\t\b]/.test(value) && value.trim() === value) {
-    return value;
-  }
-  const escaped = value.replace(/[\\"\n\t\b]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\b': '\\b' })[c]!);
-  return `"${escaped}"`;
 }

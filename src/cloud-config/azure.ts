@@ -87,6 +87,14 @@ function withCloud(source: string, cloud: AzureCloudName): { config: Record<stri
     throw new CloudConfigError('failed to read the cloud.conf: the Azure cloud config must be a JSON object');
   }
   const config = parsed as Record<string, unknown>;
+  const seen = new Map<string, string>();
+  for (const key of Object.keys(config)) {
+    const other = seen.get(key.toLowerCase());
+    if (other !== undefined) {
+      throw new CloudConfigError(`failed to read the cloud.conf: keys "${other}" and "${key}" differ only in case; keep one: the cloud provider reads them as the same field`);
+    }
+    seen.set(key.toLowerCase(), key);
+  }
   const secret = findSecretLikeField(config);
   if (secret) {
     throw new CloudConfigError(`"${secret}" holds a credential; remove it: the credentials injector adds the client credentials at pod start `

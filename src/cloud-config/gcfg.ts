@@ -159,3 +159,17 @@ function parseValue(raw: string, lineNo: number): string {
   }
   return out.slice(0, end);
 }
+
+/**
+ * Writes a value so that gcfg (the reader of the AWS cloud provider) reads it
+ * back unchanged. go-ini, which the operator writes with, quotes with
+ * backticks or triple quotes that gcfg does not understand; plain values are
+ * written the same way by both.
+ */
+export function quoteGcfgValue(value: string): string {
+  if (!/[\\"#;\n\t\b]/.test(value) && value.trim() === value) {
+    return value;
+  }
+  const escaped = value.replace(/[\\"\n\t\b]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\b': '\\b' })[c]!);
+  return `"${escaped}"`;
+}

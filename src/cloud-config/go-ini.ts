@@ -1,5 +1,6 @@
 import { unsafe } from 'ini';
 import { CloudConfigError } from './errors';
+import { quoteGcfgValue } from './gcfg';
 
 /**
  * A reader for the INI dialect of gopkg.in/ini.v1 (go-ini) as the operator
@@ -68,7 +69,11 @@ export function parseGoIni(text: string): IniSection[] {
       throw new CloudConfigError(`line ${lineNo}: key-value delimiter not found: ${line}`, lineNo);
     }
     const key = line.slice(0, delimiter).trim().replace(/^(["'`])(.*)\1$/, '$2');
-    const value = unsafe(line.slice(delimiter + 1).trim());
+    // ini.unsafe() unquotes before cutting an inline comment; go-ini cuts first, then unquotes, so unquote what is left too.
+    let value = unsafe(line.slice(delimiter + 1).trim());
+    if (/^(["']).*\1$/.test(value)) {
+      value = unsafe(value);
+    }
     const existing = current.entries.findIndex((e) => e.key === key);
     if (existing >= 0) {
       current.entries[existing] = { key, value, line: lineNo };
@@ -79,24 +84,15 @@ export function parseGoIni(text: string): IniSection[] {
   return sections.filter((s) => s.name !== 'DEFAULT' || s.entries.length > 0);
 }
 
-/** go-ini's value quoting on write (pretty format). */
-export function quoteGoIniValue(value: string): string {
-  if (/[\n`]/.test(value)) {
-    return `"""${value}"""`;
-  }
-  if (/[#;]/.test(value)) {
-    return `\`${value}\``;
-  }
-  if (value.trim() !== value) {
-    return `"${value}"`;
-  }
-  return value;
-}
-
-/** Writes sections in go-ini's pretty format: `=` aligned per section, a blank line between sections, one trailing newline. */
+/**
+ * Writes sections in go-ini's pretty format (`=` aligned per section, a blank
+ * line between sections, one trailing newline), with values quoted the way
+ * gcfg reads them: the CCMs read these files with gcfg, which does not
+ * understand go-ini's backtick and triple-quote quoting.
+ */
 export function writeGoIni(sections: readonly { readonly name: string; readonly entries: readonly { readonly key: string; readonly value: string }[] }[]): string {
   return sections.map((s) => {
     const width = Math.max(0, ...s.entries.map((e) => e.key.length));
-    return `[${s.name}]\n${s.entries.map((e) => `${e.key.padEnd(width)} = ${quoteGoIniValue(e.value)}\n`).join('')}`;
+    return `[${s.name}]\n${s.entries.map((e) => `${e.key.padEnd(width)} = ${quoteGcfgValue(e.value)}\n`).join('')}`;
   }).join('\n');
 }

@@ -63,6 +63,12 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
     }
     throw e;
   }
+  const outside = sections.find((s) => s.name === 'DEFAULT' && s.line === 0);
+  if (outside) {
+    const first = outside.entries[0];
+    throw new CloudConfigError(`failed to read the cloud.conf: line ${first.line}: '${first.key}' is outside any section; move it into its section `
+      + '(e.g. [Global]): the OpenStack CCM\'s reader rejects keys before the first section header', first.line);
+  }
   const warnings: string[] = [];
   const out = sections.map((s) => ({ name: s.name, line: s.line, entries: s.entries.map((e) => ({ ...e })) }));
 

@@ -1,0 +1,418 @@
+import { isMap, isScalar, parseDocument, stringify } from 'yaml';
+import { CloudConfigError, TransformResult } from './errors';
+import { GcfgSection, parseGcfg } from './gcfg';
+import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
+
+/**
+ * The vSphere cloud-config transform (reference §3.7), as a pure function:
+ * read the config as the vSphere CPI YAML, or as the legacy INI (converted
+ * with library-go's field mapping), then, when the Infrastructure has a
+ * vSphere platform spec, merge in its IP families, VIP exclusions, node
+ * networking, vCenters and failure domains, and write YAML with sorted keys
+ * and empty fields left out (sigs.k8s.io/yaml's output).
+ *
+ * Deviations from the operator (README): a failure domain on a vCenter the
+ * Infrastructure does not list gets that vCenter added (the operator
+ * dereferences a nil pointer); per-vCenter settings of the user config
+ * (insecureFlag, caFile, thumbprint, secret names, soapRoundtripCount, ipFamily)
+ * are kept for vCenters that remain (the operator replaces each vCenter with
+ * server, port and datacenters only); `nodes` fields are overwritten only by
+ * the node-networking fields the Infrastructure sets (the operator clears a
+ * user `[Nodes]` when the Infrastructure has none); passwords are refused.
+ */
+
+/** The vSphere part of the Infrastructure (spec.platformSpec.vsphere), and what else the transform reads. */
+export interface VSphereTransformOptions {
+  /**
+   * `spec.platformSpec.vsphere`; without it the config is only read and re-written.
+   *
+   * @default - none
+   */
+  readonly platformSpec?: VSpherePlatformSpec;
+  /**
+   * `status.platformStatus.vsphere.apiServerInternalIPs`.
+   *
+   * @default []
+   */
+  readonly apiServerInternalIPs?: readonly string[];
+  /**
+   * `status.platformStatus.vsphere.ingressIPs`.
+   *
+   * @default []
+   */
+  readonly ingressIPs?: readonly string[];
+  /**
+   * `Network.spec.serviceNetwork` CIDRs, in order.
+   *
+   * @default []
+   */
+  readonly serviceNetwork?: readonly string[];
+}
+
+/** Infrastructure `spec.platformSpec.vsphere`. */
+export interface VSpherePlatformSpec {
+  readonly vcenters?: readonly { readonly server: string; readonly port?: number; readonly datacenters?: readonly string[] }[];
+  readonly failureDomains?: readonly { readonly name?: string; readonly server: string; readonly topology: { readonly datacenter: string } }[];
+  readonly nodeNetworking?: {
+    readonly internal?: VSphereNodeNetwork;
+    readonly external?: VSphereNodeNetwork;
+  };
+}
+
+/** One side of `nodeNetworking`. */
+export interface VSphereNodeNetwork {
+  readonly network?: string;
+  readonly networkSubnetCidr?: readonly string[];
+  readonly excludeNetworkSubnetCidr?: readonly string[];
+}
+
+/** The CPI config fields, by section, with their kinds (as library-go's CPIConfig). */
+const VCENTER_FIELDS: Readonly<Record<string, Kind>> = {
+  user: 'string', password: 'string', server: 'string', port: 'uint', insecureFlag: 'bool', datacenters: 'list',
+  soapRoundtripCount: 'uint', caFile: 'string', thumbprint: 'string', secretName: 'string', secretNamespace: 'string', ipFamily: 'list',
+};
+const GLOBAL_FIELDS: Readonly<Record<string, Kind>> = { ...VCENTER_FIELDS, secretsDirectory: 'string' };
+const LABEL_FIELDS: Readonly<Record<string, Kind>> = { zone: 'string', region: 'string' };
+const NODE_FIELDS: Readonly<Record<string, Kind>> = {
+  internalNetworkSubnetCidr: 'string', externalNetworkSubnetCidr: 'string', internalVmNetworkName: 'string',
+  externalVmNetworkName: 'string', excludeInternalNetworkSubnetCidr: 'string', excludeExternalNetworkSubnetCidr: 'string',
+};
+type Kind = 'string' | 'uint' | 'bool' | 'list';
+type Section = Record<string, string | number | boolean | string[]>;
+
+/** The config in CPI YAML form. */
+interface CpiConfig {
+  global: Section;
+  vcenter: Record<string, Section>;
+  labels: Section;
+  nodes: Section;
+}
+
+/** INI key -> CPI field, for `[Global]` and `[VirtualCenter "..."]` (library-go's mapping). */
+const INI_KEYS: Readonly<Record<string, string>> = {
+  'user': 'user', 'password': 'password', 'server': 'server', 'port': 'port', 'insecure-flag': 'insecureFlag', 'datacenters': 'datacenters',
+  'soap-roundtrip-count': 'soapRoundtripCount', 'ca-file': 'caFile', 'thumbprint': 'thumbprint', 'secret-name': 'secretName',
+  'secret-namespace': 'secretNamespace', 'secrets-directory': 'secretsDirectory', 'ip-family': 'ipFamily',
+};
+const INI_NODE_KEYS: Readonly<Record<string, string>> = {
+  'internal-network-subnet-cidr': 'internalNetworkSubnetCidr', 'external-network-subnet-cidr': 'externalNetworkSubnetCidr',
+  'internal-vm-network-name': 'internalVmNetworkName', 'external-vm-network-name': 'externalVmNetworkName',
+  'exclude-internal-network-subnet-cidr': 'excludeInternalNetworkSubnetCidr', 'exclude-external-network-subnet-cidr': 'excludeExternalNetworkSubnetCidr',
+};
+/** `[Global]` keys the legacy provider had and the CPI reads but drops. */
+const INI_GLOBAL_DROPPED = ['api-disable', 'api-binding', 'ip-family'];
+
+/** Runs the vSphere transform. Throws CloudConfigError where the operator fails. */
+export function transformVSphereCloudConfig(source: string, options: VSphereTransformOptions = {}): TransformResult {
+  const warnings: string[] = [];
+  if (source.trim() === '') {
+    throw new CloudConfigError('failed to read the cloud.conf: vSphere config is empty; give the vSphere cloud config (YAML, or the legacy INI)');
+  }
+  const cfg = readCpiConfig(source, warnings);
+  if (options.platformSpec) {
+    merge(cfg, options, warnings);
+  }
+  return { config: writeCpiConfig(cfg), warnings };
+}
+
+function readCpiConfig(source: string, warnings: string[]): CpiConfig {
+  const doc = parseDocument(source, { uniqueKeys: false });
+  // As sigs.k8s.io/yaml: only a mapping with string keys is YAML; anything else is read as the legacy INI.
+  if (doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.every((p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value !== '')) {
+    return fromYaml(doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown>, warnings);
+  }
+  return fromIni(source, warnings);
+}
+
+/** `where` is `"field.path"` (YAML) or `'key' (line N)` (INI). */
+function refuseSecretField(where: string, line?: number): never {
+  throw new CloudConfigError(`${where} holds a credential; remove it: the vSphere cloud controller manager reads vCenter credentials from `
+    + 'the vsphere-cloud-credentials Secret (vSphere CredentialsRequest, or an existing Secret), and credentials never go into git', line);
+}
+
+function fromYaml(data: Record<string, unknown>, warnings: string[]): CpiConfig {
+  const secret = findSecretLikeField(data);
+  if (secret) {
+    refuseSecretField(`"${secret}"`);
+  }
+  const cfg: CpiConfig = { global: {}, vcenter: {}, labels: {}, nodes: {} };
+  for (const [key, value] of Object.entries(data)) {
+    const k = key.toLowerCase();
+    if (k === 'global') {
+      cfg.global = section(value, GLOBAL_FIELDS, 'global', warnings);
+    } else if (k === 'vcenter') {
+      for (const [name, vc] of Object.entries(asObject(value, 'vcenter'))) {
+        cfg.vcenter[name] = section(vc, VCENTER_FIELDS, `vcenter.${name}`, warnings);
+      }
+    } else if (k === 'labels') {
+      cfg.labels = section(value, LABEL_FIELDS, 'labels', warnings);
+    } else if (k === 'nodes') {
+      cfg.nodes = section(value, NODE_FIELDS, 'nodes', warnings);
+    } else {
+      warnings.push(`"${key}" is not a vSphere cloud provider field; dropped`);
+    }
+  }
+  return cfg;
+}
+
+function asObject(value: unknown, where: string): Record<string, unknown> {
+  if (value === null || value === undefined) {
+    return {};
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new CloudConfigError(`failed to read the cloud.conf: "${where}" must be a mapping`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Decodes one YAML section like encoding/json into the CPI struct: field names case-insensitive, unknown fields dropped. */
+function section(value: unknown, fields: Readonly<Record<string, Kind>>, where: string, warnings: string[]): Section {
+  const out: Section = {};
+  for (const [key, v] of Object.entries(asObject(value, where))) {
+    const field = Object.keys(fields).find((f) => f.toLowerCase() === key.toLowerCase());
+    if (!field) {
+      warnings.push(`"${where}.${key}" is not a vSphere cloud provider field; dropped`);
+      continue;
+    }
+    out[field] = coerce(v, fields[field], `${where}.${field}`);
+  }
+  return out;
+}
+
+function coerce(v: unknown, kind: Kind, where: string): string | number | boolean | string[] {
+  const bad = (what: string) => new CloudConfigError(`failed to read the cloud.conf: "${where}" must be ${what}, got ${JSON.stringify(v)}`);
+  switch (kind) {
+    case 'bool':
+      if (typeof v !== 'boolean') {
+        throw bad('true or false');
+      }
+      return v;
+    case 'uint':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+        throw bad('a whole number of at least 0');
+      }
+      return v;
+    case 'list':
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
+        throw bad('a list of strings');
+      }
+      return v as string[];
+    default:
+      if (typeof v !== 'string') {
+        throw bad('a string');
+      }
+      return v;
+  }
+}
+
+function fromIni(source: string, warnings: string[]): CpiConfig {
+  const secret = findSecretLikeIniKey(source);
+  if (secret) {
+    refuseSecretField(`'${secret.key}' (line ${secret.line})`, secret.line);
+  }
+  let sections: GcfgSection[];
+  try {
+    sections = parseGcfg(source);
+  } catch (e) {
+    if (e instanceof CloudConfigError) {
+      throw new CloudConfigError(`failed to read the cloud.conf: ini config parsing failed: ${e.message}`, e.line);
+    }
+    throw e;
+  }
+  const cfg: CpiConfig = { global: {}, vcenter: {}, labels: {}, nodes: {} };
+  for (const s of sections) {
+    const name = s.name.toLowerCase();
+    if (name === 'global' && s.subsection === undefined) {
+      for (const e of s.entries) {
+        const key = e.name.toLowerCase();
+        if (INI_GLOBAL_DROPPED.includes(key)) {
+          warnings.push(`'[Global] ${e.name}' (line ${e.line}) is read by the legacy provider only; dropped`);
+          continue;
+        }
+        iniField(cfg.global, e.name, e.value, e.line, '[Global]', 'global', warnings);
+      }
+    } else if (name === 'virtualcenter' && s.subsection !== undefined) {
+      const vc: Section = cfg.vcenter[s.subsection] ?? {};
+      for (const e of s.entries) {
+        iniField(vc, e.name, e.value, e.line, `[VirtualCenter "${s.subsection}"]`, `vc ${s.subsection}`, warnings);
+      }
+      if (!vc.server) {
+        vc.server = s.subsection;
+      }
+      cfg.vcenter[s.subsection] = vc;
+    } else if (name === 'labels') {
+      for (const e of s.entries) {
+        const key = e.name.toLowerCase();
+        if (key === 'zone' || key === 'region') {
+          cfg.labels[key] = e.value ?? '';
+        } else {
+          warnings.push(`'[Labels] ${e.name}' (line ${e.line}) is not a vSphere cloud provider option; dropped`);
+        }
+      }
+    } else if (name === 'nodes') {
+      for (const e of s.entries) {
+        const field = INI_NODE_KEYS[e.name.toLowerCase()];
+        if (field) {
+          cfg.nodes[field] = e.value ?? '';
+        } else {
+          warnings.push(`'[Nodes] ${e.name}' (line ${e.line}) is not a vSphere cloud provider option; dropped`);
+        }
+      }
+    } else {
+      warnings.push(`section '[${s.name}${s.subsection !== undefined ? ` "${s.subsection}"` : ''}]' (line ${s.line}) is not read by the vSphere cloud controller manager; dropped`);
+    }
+  }
+  return cfg;
+}
+
+function iniField(into: Section, key: string, value: string | null, line: number, header: string, portWhere: string, warnings: string[]): void {
+  const field = INI_KEYS[key.toLowerCase()];
+  if (!field || (field === 'secretsDirectory' && header !== '[Global]')) {
+    warnings.push(`'${header} ${key}' (line ${line}) is not a vSphere cloud provider option; dropped`);
+    return;
+  }
+  const v = value ?? '';
+  switch (field === 'ipFamily' || field === 'datacenters' ? 'list' : GLOBAL_FIELDS[field]) {
+    case 'bool': {
+      const b = v.toLowerCase();
+      if (value === null || ['true', 'yes', 'on', '1'].includes(b)) {
+        into[field] = true;
+      } else if (['false', 'no', 'off', '0'].includes(b)) {
+        into[field] = false;
+      } else {
+        throw new CloudConfigError(`failed to read the cloud.conf: ini config parsing failed: line ${line}: ${header} ${key}: failed to parse ${JSON.stringify(v)} as bool`, line);
+      }
+      break;
+    }
+    case 'uint': {
+      if (!/^[+-]?\d+$/.test(v.trim())) {
+        throw new CloudConfigError(`failed to read the cloud.conf: can not parse vCenter port from ini config: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`, line);
+      }
+      const n = Number(v.trim());
+      if (n < 0) {
+        throw new CloudConfigError(field === 'port' && header === '[Global]'
+          ? 'failed to read the cloud.conf: can not create CPIConfig, invalid global port parameter: parsed int bigger than zero'
+          : `failed to read the cloud.conf: invalid port parameter for ${portWhere}: parsed int bigger than zero`, line);
+      }
+      into[field] = n;
+      break;
+    }
+    case 'list':
+      into[field] = field === 'ipFamily' ? [v] : v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      break;
+    default:
+      into[field] = v;
+  }
+}
+
+function isIPv6(cidrOrIp: string): boolean {
+  return cidrOrIp.includes(':');
+}
+
+function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: string[]): void {
+  const spec = options.platformSpec!;
+  const serviceNetwork = options.serviceNetwork ?? [];
+  // 1. IP families from the service network.
+  if (serviceNetwork.length === 1 && isIPv6(serviceNetwork[0])) {
+    cfg.global.ipFamily = ['ipv6'];
+  } else if (serviceNetwork.length === 2) {
+    cfg.global.ipFamily = isIPv6(serviceNetwork[0]) ? ['ipv6', 'ipv4'] : ['ipv4', 'ipv6'];
+  }
+  // 2. With IPv6 services, the VIPs and the internal DNS address must never be taken for node addresses.
+  const internal = { ...spec.nodeNetworking?.internal };
+  const external = { ...spec.nodeNetworking?.external };
+  if (serviceNetwork.some(isIPv6)) {
+    const vips = [...(options.apiServerInternalIPs ?? []), ...(options.ingressIPs ?? [])].map((ip) => (ip.includes('/') ? ip : `${ip}${isIPv6(ip) ? '/128' : '/32'}`));
+    const exclusions = [...vips, 'fd69::2/128'];
+    internal.excludeNetworkSubnetCidr = [...(internal.excludeNetworkSubnetCidr ?? []), ...exclusions];
+    external.excludeNetworkSubnetCidr = [...(external.excludeNetworkSubnetCidr ?? []), ...exclusions];
+  }
+  // 3. Node networking: only the fields the Infrastructure sets.
+  const nodes: [string, string | readonly string[] | undefined][] = [
+    ['internalNetworkSubnetCidr', internal.networkSubnetCidr],
+    ['externalNetworkSubnetCidr', external.networkSubnetCidr],
+    ['internalVmNetworkName', internal.network],
+    ['externalVmNetworkName', external.network],
+    ['excludeInternalNetworkSubnetCidr', internal.excludeNetworkSubnetCidr],
+    ['excludeExternalNetworkSubnetCidr', external.excludeNetworkSubnetCidr],
+  ];
+  for (const [field, value] of nodes) {
+    const text = Array.isArray(value) ? value.join(',') : (value as string | undefined);
+    if (text) {
+      if (cfg.nodes[field] && cfg.nodes[field] !== text) {
+        warnings.push(`"nodes.${field}" = ${JSON.stringify(cfg.nodes[field])} is overridden with ${JSON.stringify(text)} from the Infrastructure node networking`);
+      }
+      cfg.nodes[field] = text;
+    }
+  }
+  // 4. vCenters: exactly the Infrastructure's, keeping the user's per-vCenter settings.
+  const previous = cfg.vcenter;
+  const vcenters: Record<string, Section> = {};
+  for (const vc of spec.vcenters ?? []) {
+    const user = previous[vc.server] ?? Object.values(previous).find((p) => p.server === vc.server) ?? {};
+    const entry: Section = { ...user, server: vc.server, datacenters: [...(vc.datacenters ?? [])] };
+    if (vc.port) {
+      entry.port = vc.port;
+    }
+    vcenters[vc.server] = entry;
+  }
+  if ((spec.vcenters ?? []).length > 0) {
+    for (const name of Object.keys(previous)) {
+      if (!vcenters[previous[name].server as string ?? name] && !vcenters[name]) {
+        warnings.push(`vCenter "${name}" is not in the Infrastructure's vcenters; dropped`);
+      }
+    }
+    cfg.vcenter = vcenters;
+  }
+  for (const fd of spec.failureDomains ?? []) {
+    let vc = cfg.vcenter[fd.server];
+    if (!vc) {
+      warnings.push(`failure domain ${fd.name ? `"${fd.name}" ` : ''}is on vCenter "${fd.server}", which the Infrastructure's vcenters do not list; added`);
+      vc = { server: fd.server, datacenters: [] };
+      cfg.vcenter[fd.server] = vc;
+    }
+    const dcs = (vc.datacenters as string[] | undefined) ?? [];
+    if (!dcs.includes(fd.topology.datacenter)) {
+      vc.datacenters = [...dcs, fd.topology.datacenter];
+    }
+  }
+  // 5. More than one failure domain: zone and region labels are the OpenShift tag categories.
+  if ((spec.failureDomains ?? []).length > 1) {
+    for (const [field, value] of [['zone', 'openshift-zone'], ['region', 'openshift-region']] as const) {
+      if (cfg.labels[field] && cfg.labels[field] !== value) {
+        warnings.push(`"labels.${field}" = ${JSON.stringify(cfg.labels[field])} is overridden with "${value}": with several failure domains OpenShift uses its own tag categories`);
+      }
+      cfg.labels[field] = value;
+    }
+  }
+}
+
+/** sigs.k8s.io/yaml's output: keys sorted at every level, empty values (false, 0, "", []) left out, sequences not indented. */
+function writeCpiConfig(cfg: CpiConfig): string {
+  const prune = (s: Section): Section | undefined => {
+    const out: Section = {};
+    for (const key of Object.keys(s).sort()) {
+      const v = s[key];
+      if (v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0)) {
+        continue;
+      }
+      out[key] = v;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  };
+  const doc: Record<string, unknown> = {};
+  doc.global = prune(cfg.global) ?? {};
+  const labels = prune(cfg.labels);
+  if (labels) {
+    doc.labels = labels;
+  }
+  const nodes = prune(cfg.nodes);
+  if (nodes) {
+    doc.nodes = nodes;
+  }
+  const names = Object.keys(cfg.vcenter).sort();
+  if (names.length > 0) {
+    doc.vcenter = Object.fromEntries(names.map((name) => [name, prune(cfg.vcenter[name]) ?? {}]));
+  }
+  return stringify(doc, { indentSeq: false, sortMapEntries: true, lineWidth: 0 });
+}
