@@ -2,7 +2,9 @@ import { Command, CommanderError } from 'commander';
 import * as fs from 'fs';
 import { formatIssue, SpecValidationError } from './spec/errors';
 import { clusterSpecJsonSchema } from './spec/json-schema';
-import { InputWarning, listSpecFiles, loadSpecFiles } from './spec/load';
+import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './spec/load';
+import { CLOUD_CONFIG_PLATFORMS, CloudConfigContext, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
+import { CloudConfigError } from './cloud-config/errors';
 import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
 import { staleFiles, SynthError, synthesize } from './synth';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
@@ -11,6 +13,9 @@ import { diffMarkdown } from './diff/markdown';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
+
+/** A config the transform refuses (exit 2, as the command documents). */
+class TransformCliError extends Error {}
 
 /** Default folder of cluster specs (the example fleet in this repository). */
 export const DEFAULT_CLUSTERS_DIR = 'clusters';
@@ -23,11 +28,18 @@ export interface CliIo {
   readonly out: (text: string) => void;
   /** Standard error. */
   readonly err: (text: string) => void;
+  /**
+   * Reads all of standard input.
+   *
+   * @default - reads file descriptor 0
+   */
+  readonly in?: () => string;
 }
 
 const PROCESS_IO: CliIo = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+  in: () => fs.readFileSync(0, 'utf8'),
 };
 
 /** Exit codes. */
@@ -126,6 +138,54 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       code = hasChanges(diff) ? EXIT_INVALID_INPUT : EXIT_OK;
     });
 
+  program.command('cloud-config')
+    .description('cloud config tools')
+    .command('transform')
+    .description('run a platform\'s cloud-config transform on standard input and write the result to standard output, '
+      + 'e.g. to check a config before an upgrade; exit 2 with the operator\'s message when it would refuse the config')
+    .requiredOption('-p, --platform <platform>', `one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`)
+    .option('--cluster <spec>', 'take the platform inputs (region, service endpoints, feature gates, …) from this cluster spec')
+    .option('-c, --clusters <dir>', 'with --cluster: the clusters folder, root of the defaults.yaml chain', '.')
+    .option('--azure-cloud-name <name>', 'Azure: the Infrastructure cloud name')
+    .option('--region <region>', 'AWS: the region (needed with service endpoints)')
+    .option('--feature-gate <gate...>', 'enabled OpenShift feature gates')
+    .action((opts: { platform: string; cluster?: string; clusters: string; azureCloudName?: string; region?: string; featureGate?: string[] }) => {
+      if (!(CLOUD_CONFIG_PLATFORMS as readonly string[]).includes(opts.platform)) {
+        throw new TransformCliError(`unknown platform "${opts.platform}"; use one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`);
+      }
+      const platform = opts.platform as CloudConfigPlatform;
+      let context: CloudConfigContext = { enabledFeatureGates: opts.featureGate, azureCloudName: opts.azureCloudName, aws: opts.region ? { region: opts.region } : undefined };
+      if (opts.cluster) {
+        const loaded = loadClusterSpec(opts.cluster, opts.clusters);
+        if (!loaded.spec) {
+          throw new TransformCliError(`the cluster spec is invalid:\n${loaded.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+        }
+        const spec = loaded.spec.spec;
+        if (spec.platform !== platform && !(platform === 'AzureStackHub' && spec.platform === 'Azure')) {
+          throw new TransformCliError(`--platform ${platform} does not match the platform of ${opts.cluster} (${spec.platform})`);
+        }
+        context = {
+          enabledFeatureGates: [...spec.featureGates.enabled, ...(opts.featureGate ?? [])],
+          aws: spec.aws ?? context.aws,
+          azureCloudName: context.azureCloudName,
+        };
+      }
+      const source = (io.in ?? PROCESS_IO.in!)();
+      let result;
+      try {
+        result = transformCloudConfig(platform, source, context);
+      } catch (e) {
+        if (e instanceof CloudConfigError) {
+          throw new TransformCliError(`${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);
+        }
+        throw e;
+      }
+      for (const w of result.warnings) {
+        io.err(`warning: ${w}\n`);
+      }
+      io.out(result.config);
+    });
+
   program.command('schema')
     .description('print the JSON Schema of the cluster spec')
     .action(() => {
@@ -147,7 +207,7 @@ function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
 }
 
 function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
-  if (e instanceof UsageError || e instanceof TreeReadError) {
+  if (e instanceof UsageError || e instanceof TreeReadError || e instanceof TransformCliError) {
     io.err(`error: ${e.message}\n`);
     return EXIT_USAGE;
   }

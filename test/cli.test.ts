@@ -187,3 +187,48 @@ describe('ccm-gitops synth --only and --check', () => {
     expect(readTree(out)).toEqual(before);
   });
 });
+
+describe('ccm-gitops cloud-config transform', () => {
+  const run = (args: string[], input: string) => {
+    let out = '';
+    let err = '';
+    const code = runCli(['cloud-config', 'transform', ...args], { out: (t) => { out += t; }, err: (t) => { err += t; }, in: () => input }, {});
+    return { code, out, err };
+  };
+
+  test('transforms standard input to standard output, warnings on standard error', () => {
+    const r = run(['--platform', 'OpenStack'], '[Global]\nsecret-name = openstack-credentials\n');
+    expect(r.code).toBe(EXIT_OK);
+    expect(r.out).toBe('[Global]\nuse-clouds  = true\nclouds-file = /etc/openstack/secret/clouds.yaml\ncloud       = openstack\n\n'
+      + '[LoadBalancer]\nmax-shared-lb          = 1\nmanage-security-groups = true\n');
+    expect(r.err).toBe('warning: \'[Global] secret-name\' (line 2) is dropped: the external CCM reads credentials from the cluster\'s clouds.yaml\n');
+  });
+
+  test('a refused config exits 2 with the operator\'s message and the line', () => {
+    const r = run(['-p', 'OpenStack'], '[Global]\nsecret-name = my-creds\n');
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toBe('error: line 2: \'[Global] secret-name\' is set to a non-default value "my-creds"; remove it or set it to "openstack-credentials": '
+      + 'the external CCM reads credentials from the cluster\'s clouds.yaml\n');
+  });
+
+  test('--cluster takes the region, endpoints and feature gates from the spec and its folder defaults', () => {
+    writeFile(root, 'defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { aws: { region: 'eu-west-1' } } });
+    const spec = writeFile(root, 'x/c.yaml', awsSpec('c', {
+      aws: { serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] }, featureGates: { enabled: ['AWSServiceLBNetworkSecurityGroup'] },
+    }));
+    const r = run(['-p', 'AWS', '--cluster', spec, '--clusters', root], '');
+    expect(r.code).toBe(EXIT_OK);
+    expect(r.out).toContain('NLBSecurityGroupMode                            = Managed\n');
+    expect(r.out).toContain('[ServiceOverride "0"]\nService       = ec2\nRegion        = eu-west-1\n');
+  });
+
+  test('other options, a mismatching spec and an unknown platform', () => {
+    expect(JSON.parse(run(['-p', 'Azure', '--azure-cloud-name', 'AzureChinaCloud'], '{}').out).cloud).toBe('AzureChinaCloud');
+    const spec = writeFile(root, 'c.yaml', awsSpec('c'));
+    expect(run(['-p', 'OpenStack', '--cluster', spec], '').err).toBe(`error: --platform OpenStack does not match the platform of ${spec} (AWS)\n`);
+    const bogus = run(['-p', 'Bogus'], '');
+    expect(bogus.code).toBe(2);
+    expect(bogus.err).toBe('error: unknown platform "Bogus"; use one of AWS, Azure, AzureStackHub, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud\n');
+  });
+});

@@ -355,3 +355,30 @@ describe('pass-through platforms (reference §3.8)', () => {
     expect(passThroughCloudConfig('Nutanix', '{"prismCentral":{"credentialRef":{"kind":"Secret","name":"nutanix-credentials"}}}').warnings).toEqual([]);
   });
 });
+
+describe('INI edge cases across transforms', () => {
+  test('a repeated section merges into the first, later keys winning (go-ini and gcfg alike)', () => {
+    expect(transformOpenStackCloudConfig('[Global]\nregion = A\n[Networking]\nx = 1\n[Global]\nregion = B\nzone = z\n').config)
+      .toContain('[Global]\nregion      = B\nzone        = z\nuse-clouds  = true\n');
+    expect(transformCloudConfig('AWS', '[Global]\nZone = a\n[Global]\nZone = b\nVPC = v\n').config)
+      .toContain('Zone                                            = b\nVPC                                             = v\n');
+  });
+
+  test('sections in odd order: [LoadBalancer] before [Global] keeps its place, [Global] keeps its own', () => {
+    const config = transformOpenStackCloudConfig('[LoadBalancer]\nlb-method = ROUND_ROBIN\n[Global]\nregion = A\n').config;
+    expect(config.split('\n').filter((l) => l.startsWith('['))).toEqual(['[LoadBalancer]', '[Global]']);
+  });
+
+  test('unicode and very long values survive', () => {
+    const long = 'ü'.repeat(5000);
+    expect(transformOpenStackCloudConfig(`[Global]\nregion = Région-${long}\n`).config).toContain(`region      = Région-${long}\n`);
+    expect(parseYaml(transformVSphereCloudConfig(`[Global]\nserver = vc-ä.example.com\n`).config).global.server).toBe('vc-ä.example.com');
+  });
+
+  test('values with quotes, backslashes and comment characters are written so the CCM reads them back', () => {
+    const config = transformOpenStackCloudConfig('[Global]\nregion = "a;b"\n[Networking]\nname = "x\\"y"\n').config;
+    expect(config).toContain('region      = "a;b"\n');
+    expect(config).toContain('name = "x\\"y"\n');
+    expect(transformOpenStackCloudConfig(config).config).toBe(config);
+  });
+});

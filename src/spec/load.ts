@@ -164,6 +164,15 @@ interface LoadedFile {
   readonly cloudConfigBase?: string;
 }
 
+/** Loads one spec merged over its folder defaults (from `root` down), without its cloud config; returns the spec or every problem. */
+export function loadClusterSpec(file: string, root: string): { spec?: ClusterSpec; issues: SpecIssue[] } {
+  const cache = new Map<string, DefaultsSource>();
+  const defaults = defaultsChain(file, root).map((d) => loadDefaults(d, cache));
+  const loaded = loadSpecFile(file, defaults);
+  const issues = dedupe([...defaults.flatMap((d) => d.issues), ...loaded.issues]);
+  return issues.length > 0 || !loaded.spec ? { issues } : { spec: loaded.spec, issues: [] };
+}
+
 /** The defaults files that apply to a spec: from `root` down to the spec's folder, each `defaults.yaml` or `defaults.yml`. */
 export function defaultsChain(specFile: string, root: string): string[] {
   const rel = path.relative(path.resolve(root), path.resolve(path.dirname(specFile)));
