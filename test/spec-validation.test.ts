@@ -123,6 +123,12 @@ describe('spec validation: each class of error, with file, line, field, value an
     ]);
   });
 
+  test('a spec file that is a symlink leaving the clusters directory is refused', () => {
+    writeFile(root, 'c.yaml', awsSpec('c'));
+    fs.symlinkSync('/etc/hostname', path.join(root, 'evil.yaml'));
+    expect(problems()).toEqual(['evil.yaml: is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead']);
+  });
+
   test('an absolute cloud config path is refused', () => {
     writeFile(root, 'c.yaml', awsSpec('c', { cloudConfig: { file: '/etc/passwd' } }));
     expect(problems()).toEqual([

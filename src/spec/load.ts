@@ -50,6 +50,8 @@ export function listSpecFiles(dir: string): string[] {
     throw new SpecValidationError([{ file: dir, path: '', message: 'is not a directory; pass --clusters DIR with the folder holding the cluster specs' }]);
   }
   const out: string[] = [];
+  const outside: SpecIssue[] = [];
+  const realRoot = fs.realpathSync(dir);
   const walk = (d: string): void => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (entry.name.startsWith('.')) {
@@ -59,11 +61,27 @@ export function listSpecFiles(dir: string): string[] {
       if (entry.isDirectory()) {
         walk(full);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
+        if (entry.isSymbolicLink()) {
+          let target: string | undefined;
+          try {
+            target = fs.realpathSync(full);
+          } catch {
+            target = undefined;
+          }
+          const rel = target === undefined ? '..' : path.relative(realRoot, target);
+          if (rel.startsWith('..') || path.isAbsolute(rel)) {
+            outside.push({ file: full, path: '', message: 'is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead' });
+            continue;
+          }
+        }
         out.push(full);
       }
     }
   };
   walk(dir);
+  if (outside.length > 0) {
+    throw new SpecValidationError(outside);
+  }
   return out;
 }
 
