@@ -46,15 +46,18 @@ function parent() {
   }
 }
 
-/** N copies of the example AWS cluster, with their cloud configs. */
+/** N copies of the example AWS cluster (with its folder defaults and cloud config). */
 function makeFleet(n, dir) {
-  fs.mkdirSync(dir, { recursive: true });
-  const spec = fs.readFileSync(path.join(root, 'clusters', 'aws-prod-1.yaml'), 'utf8');
-  const conf = fs.readFileSync(path.join(root, 'clusters', 'aws-prod-1.cloud.conf'), 'utf8');
+  const example = path.join(root, 'clusters');
+  fs.mkdirSync(path.join(dir, 'us-east-1'), { recursive: true });
+  fs.copyFileSync(path.join(example, 'defaults.yaml'), path.join(dir, 'defaults.yaml'));
+  fs.copyFileSync(path.join(example, 'us-east-1', 'defaults.yaml'), path.join(dir, 'us-east-1', 'defaults.yaml'));
+  const spec = fs.readFileSync(path.join(example, 'us-east-1', 'aws-prod-1.yaml'), 'utf8');
+  const conf = fs.readFileSync(path.join(example, 'us-east-1', 'aws-prod-1.cloud.conf'), 'utf8');
   for (let i = 0; i < n; i++) {
     const name = `aws-bench-${String(i).padStart(4, '0')}`;
-    fs.writeFileSync(path.join(dir, `${name}.yaml`), spec.replace(/aws-prod-1/g, name));
-    fs.writeFileSync(path.join(dir, `${name}.cloud.conf`), conf);
+    fs.writeFileSync(path.join(dir, 'us-east-1', `${name}.yaml`), spec.replace(/aws-prod-1/g, name));
+    fs.writeFileSync(path.join(dir, 'us-east-1', `${name}.cloud.conf`), conf);
   }
 }
 
