@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { RenderedFile } from './gitops/layout';
+import { readTreeFiles } from './util/read-tree';
 
 /** Marker file that identifies an output directory written by ccm-gitops. */
 export const OUTPUT_MARKER = '.ccm-gitops';
@@ -105,23 +106,7 @@ function isStale(name: string): boolean {
  * undefined when the folder does not exist or was not written by ccm-gitops.
  */
 export function readOutputTree(outDir: string): Map<string, string> | undefined {
-  if (!fs.existsSync(path.join(outDir, OUTPUT_MARKER))) {
-    return undefined;
-  }
-  const tree = new Map<string, string>();
-  const walk = (dir: string, rel: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        walk(full, relPath);
-      } else if (entry.isFile()) {
-        tree.set(relPath, fs.readFileSync(full, 'utf8'));
-      }
-    }
-  };
-  walk(outDir, '');
-  return tree;
+  return fs.existsSync(path.join(outDir, OUTPUT_MARKER)) ? readTreeFiles(outDir) : undefined;
 }
 
 /** The marker file written at the root of every output tree. */

@@ -1,6 +1,6 @@
 import { AWS_NLB_SECURITY_GROUP_GATE, transformAwsCloudConfig } from '../src/cloud-config/aws';
 import { quoteGcfgValue } from '../src/cloud-config/gcfg';
-import { CloudConfigError } from '../src/cloud-config/errors';
+import { errorOf } from './helpers';
 
 const DEFAULT_OUTPUT = [
   '[Global]',
@@ -10,17 +10,6 @@ const DEFAULT_OUTPUT = [
   '',
 ].join('\n');
 
-function errorOf(fn: () => unknown): CloudConfigError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CloudConfigError) {
-      return e;
-    }
-    throw e;
-  }
-  throw new Error('expected a CloudConfigError');
-}
 
 describe('AWS transform: the operator test cases (reference §3.3)', () => {
   test.each([

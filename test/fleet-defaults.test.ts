@@ -1,21 +1,10 @@
 import * as path from 'path';
-import { formatIssue, SpecValidationError } from '../src/spec/errors';
 import { defaultsChain, loadFleet, mergeDefaults } from '../src/spec/load';
-import { AWS_IMAGE, awsSpec, useTempDir, writeFile } from './helpers';
+import { AWS_IMAGE, awsSpec, fleetProblems, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
 
-function problems(root: string): string[] {
-  try {
-    loadFleet(root);
-  } catch (e) {
-    if (e instanceof SpecValidationError) {
-      return e.issues.map((i) => formatIssue(i).split(`${root}${path.sep}`).join(''));
-    }
-    throw e;
-  }
-  throw new Error('expected validation problems');
-}
+const problems = fleetProblems;
 
 const defaults = (spec: Record<string, unknown>, labels?: Record<string, string>) => ({
   apiVersion: 'ccm-gitops.io/v1alpha1',

@@ -2,7 +2,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { stringify } from 'yaml';
+import { CloudConfigError } from '../src/cloud-config/errors';
 import { PreparedCluster } from '../src/platforms/platform';
+import { formatIssue, SpecValidationError } from '../src/spec/errors';
+import { loadFleet } from '../src/spec/load';
 import { ClusterSpec, clusterSpecSchema } from '../src/spec/schema';
 
 export const AWS_IMAGE = 'quay.io/openshift/aws-ccm@sha256:' + 'a'.repeat(64);
@@ -81,4 +84,30 @@ export function captureIo(): { io: { out: (t: string) => void; err: (t: string) 
   let out = '';
   let err = '';
   return { io: { out: (t) => { out += t; }, err: (t) => { err += t; } }, stdout: () => out, stderr: () => err };
+}
+
+/** The CloudConfigError a function throws (fails the test when it throws nothing or something else). */
+export function errorOf(fn: () => unknown): CloudConfigError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof CloudConfigError) {
+      return e;
+    }
+    throw e;
+  }
+  throw new Error('expected a CloudConfigError');
+}
+
+/** Loads the fleet below root and returns its problems, formatted, with root stripped (fails when there are none). */
+export function fleetProblems(root: string): string[] {
+  try {
+    loadFleet(root);
+  } catch (e) {
+    if (e instanceof SpecValidationError) {
+      return e.issues.map((i) => formatIssue(i).split(`${root}${path.sep}`).join(''));
+    }
+    throw e;
+  }
+  throw new Error('expected validation problems');
 }

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { formatIssue, SpecValidationError } from '../src/spec/errors';
+import { SpecValidationError } from '../src/spec/errors';
 import { imagePinProblem } from '../src/spec/images';
 import { loadFleet, loadSpecFiles } from '../src/spec/load';
-import { AWS_IMAGE, awsSpec, useTempDir, writeFile } from './helpers';
+import { AWS_IMAGE, awsSpec, fleetProblems, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
 let root: string;
@@ -11,17 +11,8 @@ beforeEach(() => {
   root = dir();
 });
 
-/** Loads the fleet below root and returns the formatted problems, with root stripped. */
 function problems(): string[] {
-  try {
-    loadFleet(root);
-  } catch (e) {
-    if (e instanceof SpecValidationError) {
-      return e.issues.map((i) => formatIssue(i).split(`${root}${path.sep}`).join(''));
-    }
-    throw e;
-  }
-  throw new Error('expected validation problems');
+  return fleetProblems(root);
 }
 
 describe('spec validation: each class of error, with file, line, field, value and fix', () => {

@@ -1,22 +1,11 @@
 import { parse as parseYaml } from 'yaml';
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../src/cloud-config/azure';
-import { CloudConfigError } from '../src/cloud-config/errors';
 import { transformCloudConfig } from '../src/cloud-config';
 import { transformOpenStackCloudConfig } from '../src/cloud-config/openstack';
 import { passThroughCloudConfig } from '../src/cloud-config/pass-through';
 import { transformVSphereCloudConfig } from '../src/cloud-config/vsphere';
+import { errorOf } from './helpers';
 
-function errorOf(fn: () => unknown): CloudConfigError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CloudConfigError) {
-      return e;
-    }
-    throw e;
-  }
-  throw new Error('expected a CloudConfigError');
-}
 
 const OPENSTACK_DEFAULT = [
   '[Global]',

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Tree } from './diff-trees';
+import { readTreeFiles as readAll } from '../util/read-tree';
 
 /** Thrown when a tree to compare cannot be read. */
 export class TreeReadError extends Error {
@@ -17,20 +18,7 @@ export function readTreeFiles(dir: string): Tree {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     throw new TreeReadError(`${dir} is not a directory`);
   }
-  const tree = new Map<string, string>();
-  const walk = (d: string, rel: string): void => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(d, entry.name);
-      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        walk(full, relPath);
-      } else if (entry.isFile()) {
-        tree.set(relPath, fs.readFileSync(full, 'utf8'));
-      }
-    }
-  };
-  walk(dir, '');
-  return tree;
+  return readAll(dir);
 }
 
 /** The output folder `treePath` as committed at a git revision (read with `git archive`, no checkout). */
