@@ -18,14 +18,33 @@ export interface ArgoCdApplicationProps {
   readonly path: string;
   /** API server URL of the target cluster. */
   readonly destinationServer: string;
+  /**
+   * Namespace of the destination, for sources whose objects carry none.
+   *
+   * @default - none: every rendered object names its namespace
+   */
+  readonly destinationNamespace?: string;
+  /**
+   * Sync policy: `cluster` (server-side apply, prune last, retries) for a
+   * cluster's objects; `fleet` (plain automated sync) for an app-of-apps root
+   * that only applies Applications.
+   *
+   * @default "cluster"
+   */
+  readonly syncProfile?: 'cluster' | 'fleet';
 }
 
 /**
- * An Argo CD Application for one cluster. Argo CD builds the cluster
+ * An Argo CD Application. For a cluster, Argo CD builds the cluster
  * directory's kustomization and applies the objects wave by wave (the
- * `argocd.argoproj.io/sync-wave` of each stage). Server-side apply keeps
+ * `argocd.argoproj.io/sync-wave` of each stage); server-side apply keeps
  * fields written by other controllers (the injected trust bundle, defaults);
- * pruning runs last; Namespaces carry `Prune=false`.
+ * pruning runs last; protected kinds carry `Prune=false`.
+ *
+ * As the root of an app-of-apps tree (`syncProfile: 'fleet'`) it applies every
+ * cluster's Application from git and prunes those of clusters that leave the
+ * fleet; the child Applications carry no resources finalizer, so that never
+ * deletes a cluster's CCM.
  */
 export class ArgoCdApplication extends Construct {
   /** The Application object. */
@@ -38,12 +57,14 @@ export class ArgoCdApplication extends Construct {
       spec: {
         project: props.project,
         source: { repoUrl: props.repoURL, targetRevision: props.revision, path: props.path },
-        destination: { server: props.destinationServer },
-        syncPolicy: {
-          automated: { prune: true, selfHeal: true },
-          syncOptions: ['ServerSideApply=true', 'PruneLast=true'],
-          retry: { limit: 5, backoff: { duration: '10s', factor: 2, maxDuration: '5m' } },
-        },
+        destination: { server: props.destinationServer, namespace: props.destinationNamespace },
+        syncPolicy: (props.syncProfile ?? 'cluster') === 'fleet'
+          ? { automated: { prune: true, selfHeal: true } }
+          : {
+            automated: { prune: true, selfHeal: true },
+            syncOptions: ['ServerSideApply=true', 'PruneLast=true'],
+            retry: { limit: 5, backoff: { duration: '10s', factor: 2, maxDuration: '5m' } },
+          },
       },
     });
   }

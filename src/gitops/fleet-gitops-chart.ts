@@ -1,6 +1,6 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ArgoCdFleetRoot } from './argocd-fleet-root';
+import { ArgoCdApplication } from './argocd-application';
 import { ClusterSpec } from '../spec/schema';
 
 /** Folder of the fleet-level entry points, at the root of the output. */
@@ -68,13 +68,16 @@ export class FleetGitOpsChart extends Chart {
     super(scope, id, { disableResourceNameHashes: true });
     const { group } = props;
     const projects = [...new Set(group.clusters.map((c) => c.spec.gitops.argocd.project))];
-    new ArgoCdFleetRoot(this, 'Root', {
+    new ArgoCdApplication(this, 'Root', {
       name: group.rootName,
       namespace: group.namespace,
       project: projects.length === 1 ? projects[0] : 'default',
       repoURL: group.repoURL,
       revision: group.revision,
       path: `${group.outputPath === '.' ? '' : `${group.outputPath}/`}${FLEET_DIRECTORY}/argocd/${group.directory}`,
+      destinationServer: 'https://kubernetes.default.svc',
+      destinationNamespace: group.namespace,
+      syncProfile: 'fleet',
     });
   }
 }
