@@ -1,6 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { SYNC_WAVE_ANNOTATION, stageOf } from './gitops/stages';
+import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
 import { OpenShiftStaticSet } from './openshift/openshift-static-set';
 import { platformFor } from './platforms';
 import { PreparedCluster } from './platforms/platform';
@@ -43,8 +44,11 @@ export class ClusterChart extends Chart {
       managementMode: spec.managementMode,
       images: spec.images,
       proxy: spec.proxy,
+      cloudNodeManager: platform.cloudNodeManager,
     });
-    platform.renderCredentialsRequest?.(this, props.cluster);
+    if (platform.credentialsRequest) {
+      new CloudCredentialsRequest(this, 'CredentialsRequest', platform.credentialsRequest);
+    }
     if (spec.managementMode === 'gitops') {
       platform.renderOperands(this, props.cluster);
     }

@@ -196,7 +196,7 @@ describe('AWS operand: options', () => {
   });
 
   test('TLS 1.3 passes no cipher list', () => {
-    const s = script(render({ tls: { minVersion: 'VersionTLS13' } }));
+    const s = script(render({ tls: { minVersion: 'VersionTLS13', cipherSuites: [] } }));
     expect(s).toContain('--tls-min-version=VersionTLS13');
     expect(s).not.toContain('--tls-cipher-suites');
   });
@@ -207,7 +207,7 @@ describe('AWS operand: options', () => {
   });
 
   test('an empty image is refused', () => {
-    expect(() => render({ image: '' })).toThrow('\'image\' must be a pinned image reference, got ""');
+    expect(() => render({ image: '' })).toThrow('\'image\' of aws-cloud-controller-manager must be a pinned image reference, got ""');
   });
 });
 
@@ -215,7 +215,7 @@ describe('the operator\'s rendering invariants (reference §7.1) hold for every 
   const variants: [string, Record<string, unknown>][] = [
     ['HA', {}],
     ['single replica', { controlPlaneTopology: 'SingleReplica' }],
-    ['with proxy and TLS 1.3', { proxy: { httpProxy: 'http://p:3128' }, tls: { minVersion: 'VersionTLS13' } }],
+    ['with proxy and TLS 1.3', { proxy: { httpProxy: 'http://p:3128' }, tls: { profile: 'Modern' } }],
   ];
   test.each(variants)('%s', (_name, spec) => {
     const objects: Obj[] = new ClusterChart(new App(), 'c', { cluster: preparedCluster(awsSpec('c', spec)) }).toJson();

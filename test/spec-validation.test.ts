@@ -46,9 +46,11 @@ describe('spec validation: each class of error, with file, line, field, value an
     ]);
   });
 
-  test('a known platform this version does not render names the supported ones', () => {
+  test('a platform without its image names the image key', () => {
     writeFile(root, 'c.yaml', awsSpec('c', { platform: 'GCP', images: {} }));
-    expect(problems()).toEqual(['c.yaml:7: spec.platform: "GCP" is not rendered by this version yet; supported platforms: AWS']);
+    expect(problems()).toEqual([
+      'c.yaml:9: spec.images.cloudControllerManagerGCP: is required for platform GCP in gitops mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag',
+    ]);
   });
 
   test('a missing required field', () => {
@@ -196,9 +198,15 @@ describe('spec validation: each class of error, with file, line, field, value an
     ['spec.aws with another platform', { platform: 'AWS', aws: { region: 'us-east-1' } }, null],
     ['feature gate both enabled and disabled', { featureGates: { enabled: ['Foo'], disabled: ['Foo'] } },
       'c.yaml:13: spec.featureGates.enabled.0: "Foo" is listed as both enabled and disabled; keep it in one list'],
-    ['cipher suites with TLS 1.3', { tls: { minVersion: 'VersionTLS13', cipherSuites: ['TLS_AES_128_GCM_SHA256'] } },
-      'c.yaml:13: spec.tls.cipherSuites: cannot be set with minVersion VersionTLS13 (TLS 1.3 suites are not configurable); remove it'],
-    ['an unknown cipher suite', { tls: { cipherSuites: ['TLS_FAST'] } }, null],
+    ['a cipher list outside the Custom profile', { tls: { profile: 'Modern', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256'] } },
+      'c.yaml:13: spec.tls.ciphers: is only read with profile Custom (profile is Modern); remove it or set spec.tls.profile: Custom'],
+    ['a Custom profile without a minimum version', { tls: { profile: 'Custom', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256'] } },
+      'c.yaml:11: spec.tls.minTLSVersion: is required with profile Custom; set VersionTLS12 (the Intermediate minimum) or another version'],
+    ['an unknown cipher name', { tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256', 'TLS_FAST'] } },
+      'c.yaml:16: spec.tls.ciphers.1: "TLS_FAST" is not a TLS cipher suite name; use OpenSSL names as the APIServer profile does (e.g. ECDHE-RSA-AES128-GCM-SHA256) '
+      + 'or IANA names (e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)'],
+    ['a Custom profile with only ciphers Go lacks', { tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['DHE-RSA-AES128-GCM-SHA256'] } },
+      'c.yaml:14: spec.tls.ciphers: lists no cipher suite Go implements, so VersionTLS12 connections could not be served; add at least one ECDHE suite, e.g. ECDHE-RSA-AES128-GCM-SHA256'],
     ['a proxy with credentials', { proxy: { httpsProxy: 'http://me:secret@proxy:3128' } },
       'c.yaml:12: spec.proxy.httpsProxy: embeds credentials (user:password@); rendered env vars are committed to git, so use a proxy that authorises the cluster by address'],
     ['flux without a repository', { gitops: { engine: 'flux' } },
@@ -228,9 +236,8 @@ describe('spec validation: each class of error, with file, line, field, value an
   });
 
   test('spec.aws on a GCP cluster is refused', () => {
-    writeFile(root, 'c.yaml', awsSpec('c', { platform: 'GCP', images: {}, aws: { region: 'us-east-1' } }));
-    expect(problems()).toContain('c.yaml:7: spec.platform: "GCP" is not rendered by this version yet; supported platforms: AWS');
-    expect(problems()).toContain('c.yaml:10: spec.aws: is set but spec.platform is "GCP"; remove spec.aws or set spec.platform to AWS');
+    writeFile(root, 'c.yaml', awsSpec('c', { platform: 'GCP', images: { cloudControllerManagerGCP: 'quay.io/o/gcp:4.20' }, aws: { region: 'us-east-1' } }));
+    expect(problems()).toEqual(['c.yaml:11: spec.aws: is set but spec.platform is "GCP"; remove spec.aws or set spec.platform to AWS']);
   });
 
   test('every problem of every file is reported in one run, sorted by file and line', () => {
@@ -269,7 +276,7 @@ describe('spec loading: what a valid spec becomes', () => {
       argocd: { namespace: 'openshift-gitops', project: 'default', destinationServer: 'https://kubernetes.default.svc' },
       flux: { namespace: 'flux-system', interval: '10m', entrySourceRef: 'flux-system' },
     });
-    expect(cluster.spec.spec.tls).toEqual({ minVersion: 'VersionTLS12' });
+    expect(cluster.spec.spec.tls).toEqual({ profile: 'Intermediate' });
     expect(cluster.cloudConf.startsWith('[Global]\nZone                                            = us-east-1a\n')).toBe(true);
   });
 

@@ -8,6 +8,11 @@ const SECRET_KEY = /(pass(word|wd|phrase)?|secret|token|private[-_]?key|access[-
 /** Keys that only name or locate a credential (a Secret's name, a file path), which is fine to commit. */
 const REFERENCE_KEY = /(name|namespace|file|path|dir|directory|ref|reference|type|source|mode)$/i;
 
+/** Values that locate a credential instead of holding it: absolute file paths such as IBM's `g2Credentials = /etc/vpc/ibmcloud_api_key`. */
+function isFileReference(key: string, value: string): boolean {
+  return !/pass|secret/i.test(key) && /^\/[^\s]*$/.test(value);
+}
+
 /** True when a key name looks like it holds a credential. */
 export function looksLikeSecretKey(name: string): boolean {
   return SECRET_KEY.test(name) && !REFERENCE_KEY.test(name);
@@ -23,7 +28,8 @@ export function findSecretLikeIniKey(text: string): { key: string; line: number 
   const lines = text.split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
     const m = /^\s*([^\s=:;#[\]]+)\s*[=:]\s*(\S.*)?$/.exec(lines[i]);
-    if (m && looksLikeSecretKey(m[1]) && (m[2] ?? '').replace(/^["']|["']$/g, '') !== '') {
+    const value = (m?.[2] ?? '').trim().replace(/^["']|["']$/g, '');
+    if (m && looksLikeSecretKey(m[1]) && value !== '' && !isFileReference(m[1], value)) {
       return { key: m[1], line: i + 1 };
     }
   }
@@ -44,7 +50,8 @@ export function findSecretLikeField(data: unknown, prefix = ''): string | undefi
   if (data !== null && typeof data === 'object') {
     for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
       const here = prefix ? `${prefix}.${key}` : key;
-      if (looksLikeSecretKey(key) && value !== '' && value !== null && value !== undefined && typeof value !== 'object' && typeof value !== 'boolean') {
+      if (looksLikeSecretKey(key) && value !== '' && value !== null && value !== undefined && typeof value !== 'object' && typeof value !== 'boolean'
+        && !(typeof value === 'string' && isFileReference(key, value))) {
         return here;
       }
       const found = findSecretLikeField(value, here);

@@ -1,13 +1,38 @@
+import { ALIBABA_CLOUD_PLATFORM } from './alibabacloud';
 import { AWS_PLATFORM } from './aws';
+import { AZURE_PLATFORM } from './azure';
+import { GCP_PLATFORM } from './gcp';
+import { IBM_CLOUD_PLATFORM } from './ibmcloud';
+import { NUTANIX_PLATFORM } from './nutanix';
+import { OPENSTACK_PLATFORM } from './openstack';
 import { PlatformDefinition } from './platform';
+import { POWERVS_PLATFORM } from './powervs';
+import { VSPHERE_PLATFORM } from './vsphere';
 import { PlatformType } from '../spec/schema';
 
 export * from './platform';
+export * from './spec-sections';
+export * from './alibabacloud';
 export * from './aws';
+export * from './azure';
+export * from './gcp';
+export * from './ibmcloud';
+export * from './nutanix';
+export * from './openstack';
+export * from './powervs';
+export * from './vsphere';
 
 /** The platforms this version renders, by Infrastructure platform type. */
 export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition>>> = {
   AWS: AWS_PLATFORM,
+  Azure: AZURE_PLATFORM,
+  GCP: GCP_PLATFORM,
+  IBMCloud: IBM_CLOUD_PLATFORM,
+  PowerVS: POWERVS_PLATFORM,
+  OpenStack: OPENSTACK_PLATFORM,
+  VSphere: VSPHERE_PLATFORM,
+  Nutanix: NUTANIX_PLATFORM,
+  AlibabaCloud: ALIBABA_CLOUD_PLATFORM,
 };
 
 /** The platform definition for a type, or undefined when it is not rendered yet. */

@@ -1,7 +1,11 @@
 import { Construct } from 'constructs';
+import { PlatformSectionKey } from './spec-sections';
 import { TransformResult } from '../cloud-config/errors';
+import { CloudCredentialsRequestProps } from '../openshift/cloud-credentials-request';
+import { OperandProps } from '../openshift/operand-props';
 import { ImageKey } from '../spec/images';
 import { ClusterSpec, PlatformType } from '../spec/schema';
+import { resolveTlsProfile } from '../spec/tls';
 
 /** A problem a platform finds in a spec: field path and message (with the fix). */
 export interface PlatformSpecProblem {
@@ -23,6 +27,12 @@ export interface PreparedCluster {
   readonly cloudConfigFile?: string;
   /** The `cloud.conf` content to render, after the platform transform. */
   readonly cloudConf: string;
+  /**
+   * Other `cloud-conf` keys (spec.cloudConfig.extraKeys), read from their files.
+   *
+   * @default - none
+   */
+  readonly cloudConfExtraData?: Readonly<Record<string, string>>;
   /** Warnings of the transform (dropped or overridden keys). */
   readonly warnings: readonly string[];
 }
@@ -30,19 +40,72 @@ export interface PreparedCluster {
 /**
  * Everything the generator knows about one platform. Adding a platform is a
  * new folder under `src/platforms/` exporting one of these, plus its entry in
- * the registry (`src/platforms/index.ts`).
+ * the registry (`src/platforms/index.ts`) and, when it has inputs of its own,
+ * its spec section (`src/platforms/spec-sections.ts`).
  */
 export interface PlatformDefinition {
   /** Infrastructure `status.platformStatus.type`. */
   readonly type: PlatformType;
+  /**
+   * The key of the platform's own section of `spec`, when it has one.
+   *
+   * @default - none
+   */
+  readonly specSection?: PlatformSectionKey;
   /** Images the operands of this platform use (images.json keys). */
   readonly requiredImages: readonly ImageKey[];
+  /**
+   * Whether the platform runs a cloud node manager DaemonSet (its identity is part of the static RBAC).
+   *
+   * @default false
+   */
+  readonly cloudNodeManager?: boolean;
+  /**
+   * Tech preview: the operator no longer ships it; rendered from its last shipped assets.
+   *
+   * @default false
+   */
+  readonly techPreview?: boolean;
+  /**
+   * The platform's CredentialsRequest (reference §1.10), when it has one.
+   *
+   * @default - none (the CCM uses the instance identity)
+   */
+  readonly credentialsRequest?: CloudCredentialsRequestProps;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws CloudConfigError. */
   transformCloudConfig(source: string, spec: ClusterSpec): TransformResult;
   /** Renders the platform's operands (CCM workloads, RBAC, admission policies, PDB, Service, cloud-conf). */
   renderOperands(scope: Construct, cluster: PreparedCluster): void;
-  /** Renders the platform's CredentialsRequest, when it has one. */
-  renderCredentialsRequest?(scope: Construct, cluster: PreparedCluster): void;
+}
+
+/** The props every platform construct takes from a prepared cluster. */
+export function operandProps(cluster: PreparedCluster): OperandProps {
+  const s = cluster.spec.spec;
+  return {
+    cloudConf: cluster.cloudConf,
+    cloudConfExtraData: cluster.cloudConfExtraData,
+    singleReplica: s.controlPlaneTopology === 'SingleReplica',
+    proxy: s.proxy,
+    tls: resolveTlsProfile(s.tls),
+  };
+}
+
+/** The upstream controller-manager feature gates the operator passes through to `--feature-gates` (reference §2.5). */
+export const UPSTREAM_CLOUD_FEATURE_GATES: readonly string[] = [
+  'AllAlpha',
+  'AllBeta',
+  'CloudControllerManagerWatchBasedRoutesReconciliation',
+  'CloudControllerManagerWebhook',
+  'ControllerManagerReleaseLeaderElectionLockOnExit',
+];
+
+/**
+ * The `--feature-gates` value of OpenStack and vSphere: enabled OpenShift
+ * gates that are upstream cloud gates, as `Name=true`, sorted (the operator
+ * follows the FeatureGate status order; sorting keeps the output stable).
+ */
+export function upstreamFeatureGatesFlag(enabled: readonly string[]): string {
+  return [...new Set(enabled.filter((g) => UPSTREAM_CLOUD_FEATURE_GATES.includes(g)))].sort().map((g) => `${g}=true`).join(',');
 }

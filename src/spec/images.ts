@@ -14,6 +14,7 @@ export const IMAGE_KEYS = [
   'cloudControllerManagerPowerVS',
   'cloudControllerManagerVSphere',
   'cloudControllerManagerNutanix',
+  'cloudControllerManagerAlibaba',
 ] as const;
 
 export type ImageKey = (typeof IMAGE_KEYS)[number];

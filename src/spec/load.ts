@@ -3,10 +3,12 @@ import * as path from 'path';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, Node } from 'yaml';
 import { describeValue, SpecIssue, SpecValidationError } from './errors';
 import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from './images';
-import { ClusterSpec, clusterSpecSchema, PLATFORM_SECTIONS, PlatformType, SPEC_API_VERSION } from './schema';
+import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from './schema';
+import { tlsProblems } from './tls';
 import { schemaProblems } from './zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
-import { platformFor, supportedPlatforms } from '../platforms';
+import { passThroughCloudConfig } from '../cloud-config/pass-through';
+import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
 import { PreparedCluster } from '../platforms/platform';
 
 /** Largest spec or cloud config file read, in bytes. */
@@ -380,9 +382,10 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
   if (!platform) {
     problems.push({ path: ['spec', 'platform'], message: `"${s.platform}" is not rendered by this version yet; supported platforms: ${supportedPlatforms().join(', ')}` });
   }
-  for (const [type, key] of Object.entries(PLATFORM_SECTIONS) as [PlatformType, string][]) {
-    if ((s as Record<string, unknown>)[key] !== undefined && type !== s.platform) {
-      problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${type}` });
+  for (const definition of Object.values(PLATFORMS)) {
+    const key = definition?.specSection;
+    if (key && s[key] !== undefined && definition.type !== s.platform) {
+      problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${definition.type}` });
     }
   }
   const required = [...(platform?.requiredImages ?? [])];
@@ -410,9 +413,7 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
       problems.push({ path: ['spec', 'featureGates', 'enabled', i], message: `"${gate}" is listed as both enabled and disabled; keep it in one list` });
     }
   });
-  if (s.tls.minVersion === 'VersionTLS13' && s.tls.cipherSuites !== undefined) {
-    problems.push({ path: ['spec', 'tls', 'cipherSuites'], message: 'cannot be set with minVersion VersionTLS13 (TLS 1.3 suites are not configurable); remove it' });
-  }
+  problems.push(...tlsProblems(s.tls));
   for (const key of ['httpProxy', 'httpsProxy'] as const) {
     const url = s.proxy?.[key];
     if (url && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url)) {
@@ -443,8 +444,8 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
 
 /** Whether a field feeds the cloud-config transform, so a problem there makes the transform's own error redundant. */
 function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
-  const section = PLATFORM_SECTIONS[spec.spec.platform];
-  return ['spec.cloudConfig', 'spec.featureGates', ...(section ? [`spec.${section}`] : [])]
+  const section = platformFor(spec.spec.platform)?.specSection;
+  return ['spec.cloudConfig', 'spec.featureGates', 'spec.network', ...(section ? [`spec.${section}`] : [])]
     .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
 }
 
@@ -467,13 +468,42 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
     }
     source = text;
   }
+  const extraData: Record<string, string> = {};
+  for (const [key, extraRef] of Object.entries(spec.spec.cloudConfig?.extraKeys ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const field = `spec.cloudConfig.extraKeys.${key}`;
+    const resolved = resolveInside(root, base, extraRef);
+    if ('problem' in resolved) {
+      issue({ file, path: field, message: `${describeValue(extraRef)} ${resolved.problem}` });
+      return undefined;
+    }
+    const text = readInput(resolved.file);
+    if (typeof text !== 'string') {
+      issue({ ...text, message: `${text.message} (referenced by ${file} ${field})` });
+      return undefined;
+    }
+    if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
+      issue({ file: resolved.file, path: '', message: `cluster ${spec.metadata.name}: holds a private key; remove it: cloud-conf is committed to git and never carries credentials` });
+      return undefined;
+    }
+    try {
+      passThroughCloudConfig(spec.spec.platform, text);
+    } catch (e) {
+      if (e instanceof CloudConfigError) {
+        issue({ file: resolved.file, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
+        return undefined;
+      }
+      throw e;
+    }
+    extraData[key] = text;
+  }
   try {
     const result = platform.transformCloudConfig(source, spec);
     for (const w of result.warnings) {
       warn({ file: cloudConfigFile ?? file, message: `cluster ${spec.metadata.name}: ${w}` });
     }
     const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
-    return { spec, specFile: file, specPath, cloudConfigFile, cloudConf: result.config, warnings: result.warnings };
+    const cloudConfExtraData = Object.keys(extraData).length > 0 ? extraData : undefined;
+    return { spec, specFile: file, specPath, cloudConfigFile, cloudConf: result.config, cloudConfExtraData, warnings: result.warnings };
   } catch (e) {
     if (e instanceof CloudConfigError) {
       issue({

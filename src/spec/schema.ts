@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IMAGE_KEYS } from './images';
-import { TLS_CIPHER_SUITES, TLS_VERSIONS } from './tls';
-import { awsSpecSection } from '../platforms/aws/spec-section';
+import { TLS_PROFILE_TYPES, TLS_VERSIONS } from './tls';
+import { PLATFORM_SPEC_SECTIONS } from '../platforms/spec-sections';
+import { cidrSchema } from '../platforms/vsphere/spec-section';
 
 export const SPEC_API_VERSION = 'ccm-gitops.io/v1alpha1';
 export const SPEC_KIND = 'CloudControllerManagerCluster';
@@ -45,6 +46,10 @@ export const clusterSpecSchema = z.strictObject({
     images: imagesSchema,
     cloudConfig: z.strictObject({
       file: z.string().min(1).describe('Path of the cloud config, relative to this spec file.'),
+      extraKeys: z.record(
+        z.string().regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap key' }).refine((k) => k !== 'cloud.conf', { message: 'is the key of the cloud config itself; use spec.cloudConfig.file' }),
+        z.string().min(1),
+      ).optional().describe('Other keys of the cloud-provider-config ConfigMap (e.g. Azure Stack Hub "endpoints"), as paths relative to this spec file; passed to cloud-conf unchanged.'),
     }).optional().describe('The user cloud config (openshift-config/cloud-provider-config, key "config").'),
     proxy: z.strictObject({
       httpProxy: proxyUrl.optional(),
@@ -56,10 +61,14 @@ export const clusterSpecSchema = z.strictObject({
       disabled: z.array(z.string().regex(FEATURE_GATE, { message: 'is not a feature gate name' })).default([]),
     }).prefault({}).describe('OpenShift feature gates as the FeatureGate status reports them.'),
     tls: z.strictObject({
-      minVersion: z.enum(TLS_VERSIONS).default('VersionTLS12'),
-      cipherSuites: z.array(z.enum(TLS_CIPHER_SUITES)).optional()
-        .describe('Defaults to the Intermediate profile list when minVersion is below TLS 1.3.'),
-    }).prefault({}).describe('TLS settings of the serving endpoints (APIServer TLS profile).'),
+      profile: z.enum(TLS_PROFILE_TYPES).default('Intermediate')
+        .describe('APIServer spec.tlsSecurityProfile.type.'),
+      minTLSVersion: z.enum(TLS_VERSIONS).optional().describe('Custom profile only: minimum TLS version.'),
+      ciphers: z.array(z.string().min(1)).optional().describe('Custom profile only: cipher names, OpenSSL (as the APIServer) or IANA.'),
+    }).prefault({}).describe('TLS security profile of the serving endpoints (APIServer spec.tlsSecurityProfile).'),
+    network: z.strictObject({
+      serviceNetwork: z.array(cidrSchema).max(2).default([]).describe('Network spec.serviceNetwork, in order.'),
+    }).optional().describe('The cluster Network configuration the transforms read (vSphere IP families).'),
     gitops: z.strictObject({
       engine: z.enum(['argocd', 'flux', 'plain']).default('plain'),
       repoURL: z.string().min(1).optional(),
@@ -79,7 +88,7 @@ export const clusterSpecSchema = z.strictObject({
           .describe('GitRepository (in the Flux namespace, existing before ccm-gitops) the entry Kustomization reads the stage chain from.'),
       }).prefault({}),
     }).prefault({}).describe('How the GitOps engine finds and applies the rendered stages.'),
-    aws: awsSpecSection.optional(),
+    ...PLATFORM_SPEC_SECTIONS,
   }),
 });
 
@@ -87,8 +96,3 @@ export const clusterSpecSchema = z.strictObject({
 export type ClusterSpecInput = z.input<typeof clusterSpecSchema>;
 /** A validated cluster spec with defaults applied. */
 export type ClusterSpec = z.output<typeof clusterSpecSchema>;
-
-/** The spec keys that belong to one platform, by platform type. */
-export const PLATFORM_SECTIONS: Readonly<Partial<Record<PlatformType, keyof ClusterSpec['spec']>>> = {
-  AWS: 'aws',
-};

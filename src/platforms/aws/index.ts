@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { AwsCloudControllerManager } from './aws-cloud-controller-manager';
 import { transformAwsCloudConfig } from '../../cloud-config/aws';
 import { ClusterSpec } from '../../spec/schema';
-import { PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
+import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
 
 export * from './aws-cloud-controller-manager';
 export * from './spec-section';
@@ -10,6 +10,7 @@ export * from './spec-section';
 /** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
 export const AWS_PLATFORM: PlatformDefinition = {
   type: 'AWS',
+  specSection: 'aws',
   requiredImages: ['cloudControllerManagerAWS'],
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
@@ -48,11 +49,8 @@ export const AWS_PLATFORM: PlatformDefinition = {
 
   renderOperands(scope: Construct, cluster: PreparedCluster): void {
     new AwsCloudControllerManager(scope, 'AwsCloudControllerManager', {
+      ...operandProps(cluster),
       image: cluster.spec.spec.images.cloudControllerManagerAWS!,
-      cloudConf: cluster.cloudConf,
-      singleReplica: cluster.spec.spec.controlPlaneTopology === 'SingleReplica',
-      proxy: cluster.spec.spec.proxy,
-      tls: cluster.spec.spec.tls,
     });
   },
 };

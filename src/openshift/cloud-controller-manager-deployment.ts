@@ -1,0 +1,145 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { configHash, MountedConfig } from './config-hash';
+import { CCM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from './constants';
+import {
+  bashCommand, CCM_PLATFORM_LABEL, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeMount, hostEtcKubeVolume, hostnameAntiAffinity,
+  MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolume, waitForTrustBundle,
+} from './pod-conventions';
+
+/** Properties for `CloudControllerManagerDeployment`. */
+export interface CloudControllerManagerDeploymentProps {
+  /** Deployment name, e.g. `gcp-cloud-controller-manager`; also the `k8s-app` label. */
+  readonly name: string;
+  /** Value of the `infrastructure.openshift.io/cloud-controller-manager` label: the platform type. */
+  readonly platformLabel: string;
+  /** The CCM image. */
+  readonly image: string;
+  /** Path of the CCM binary in the image, run with `exec` after the API server URL preamble. */
+  readonly binary: string;
+  /** Flags of the CCM, in order. */
+  readonly flags: readonly string[];
+  /**
+   * Container env before the proxy variables.
+   *
+   * @default - none
+   */
+  readonly env?: readonly k8s.EnvVar[];
+  /**
+   * Platform volumes; `trusted-ca` and `host-etc-kube` are added.
+   *
+   * @default - none
+   */
+  readonly volumes?: readonly k8s.Volume[];
+  /**
+   * Platform mounts of the CCM container; `trusted-ca` and `host-etc-kube` are added.
+   *
+   * @default - none
+   */
+  readonly volumeMounts?: readonly k8s.VolumeMount[];
+  /**
+   * Init containers that run before `wait-for-trust-bundle` (e.g. the Azure credentials injector).
+   *
+   * @default - none
+   */
+  readonly initContainers?: readonly k8s.Container[];
+  /** CPU request, e.g. `200m`. */
+  readonly cpu: string;
+  /** Memory request, e.g. `50Mi`. */
+  readonly memory: string;
+  /**
+   * Liveness probe of the CCM container.
+   *
+   * @default - none
+   */
+  readonly livenessProbe?: k8s.Probe;
+  /**
+   * Pod termination grace period in seconds.
+   *
+   * @default - the Kubernetes default (30)
+   */
+  readonly terminationGracePeriodSeconds?: number;
+  /**
+   * Tolerations.
+   *
+   * @default - the standard set (`standardTolerations()`)
+   */
+  readonly tolerations?: readonly k8s.Toleration[];
+  /** ConfigMaps and Secrets the pods mount whose content the generator knows; hashed into the pod template. */
+  readonly mountedConfig: MountedConfig;
+  /**
+   * One replica instead of two (single-replica control planes).
+   *
+   * @default false
+   */
+  readonly singleReplica?: boolean;
+  /**
+   * Proxy env appended to the CCM container (not to init containers).
+   *
+   * @default - no proxy
+   */
+  readonly proxy?: ProxySettings;
+}
+
+/**
+ * A CCM Deployment with the conventions the operator gives every platform
+ * (reference §2.3): labels equal to the selector, `Recreate`, two replicas
+ * (one on single-replica topology), host network on the control plane with
+ * hostname anti-affinity, `system-cluster-critical`, the API server URL
+ * preamble, port 10258, the trust bundle and the host's /etc/kubernetes
+ * mounted read-only, requests without limits, and the config-hash annotation.
+ * Each platform supplies its binary, flags, env, volumes and requests.
+ */
+export class CloudControllerManagerDeployment extends Construct {
+  /** The Deployment object. */
+  public readonly apiObject: ApiObject;
+
+  constructor(scope: Construct, id: string, props: CloudControllerManagerDeploymentProps) {
+    super(scope, id);
+    if (!props.image) {
+      throw new Error(`'image' of ${props.name} must be a pinned image reference, got ""`);
+    }
+    if (props.flags.length === 0) {
+      throw new Error(`'flags' of ${props.name} must list the CCM flags, got none`);
+    }
+    const labels = { 'k8s-app': props.name, [CCM_PLATFORM_LABEL]: props.platformLabel };
+    this.apiObject = new k8s.KubeDeployment(this, 'Resource', {
+      metadata: { name: props.name, namespace: OPERAND_NAMESPACE, labels: { ...labels } },
+      spec: {
+        replicas: props.singleReplica ? 1 : 2,
+        selector: { matchLabels: { ...labels } },
+        strategy: { type: 'Recreate' },
+        template: {
+          metadata: {
+            labels: { ...labels },
+            annotations: { ...MANAGEMENT_WORKLOAD_ANNOTATION, [CONFIG_HASH_ANNOTATION]: configHash(props.mountedConfig) },
+          },
+          spec: {
+            hostNetwork: true,
+            serviceAccountName: CCM_SERVICE_ACCOUNT,
+            priorityClassName: 'system-cluster-critical',
+            nodeSelector: { ...CONTROL_PLANE_NODE_SELECTOR },
+            affinity: hostnameAntiAffinity({ ...labels }),
+            tolerations: [...(props.tolerations ?? standardTolerations())],
+            terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
+            initContainers: [...(props.initContainers ?? []), waitForTrustBundle(props.image)],
+            containers: [{
+              name: 'cloud-controller-manager',
+              image: props.image,
+              imagePullPolicy: 'IfNotPresent',
+              command: bashCommand(props.binary, props.flags),
+              env: [...(props.env ?? []), ...proxyEnv(props.proxy)],
+              ports: [{ containerPort: 10258, name: 'https', protocol: 'TCP' }],
+              resources: requests(props.cpu, props.memory),
+              livenessProbe: props.livenessProbe,
+              terminationMessagePolicy: 'FallbackToLogsOnError',
+              volumeMounts: [...(props.volumeMounts ?? []), trustedCaMount(), hostEtcKubeMount()],
+            }],
+            volumes: [...(props.volumes ?? []), trustedCaVolume(), hostEtcKubeVolume()],
+          },
+        },
+      },
+    });
+  }
+}

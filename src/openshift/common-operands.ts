@@ -1,0 +1,44 @@
+import { Construct } from 'constructs';
+import { CloudConfConfigMap } from './cloud-conf-config-map';
+import { CloudControllerManagerPodDisruptionBudget } from './cloud-controller-manager-pod-disruption-budget';
+import { CloudControllerManagerService } from './cloud-controller-manager-service';
+import { PlatformType } from '../spec/schema';
+
+/** Properties for `CommonOperands`. */
+export interface CommonOperandsProps {
+  /** Platform type: names the PDB and Service `<lower-case type>-cloud-controller-manager` and selects the CCM pods. */
+  readonly platformType: PlatformType;
+  /** The transformed `cloud.conf`. */
+  readonly cloudConf: string;
+  /**
+   * Other `cloud-conf` keys passed through from the user ConfigMap.
+   *
+   * @default - none
+   */
+  readonly cloudConfExtraData?: Readonly<Record<string, string>>;
+  /**
+   * Single-replica control plane: no PodDisruptionBudget.
+   *
+   * @default false
+   */
+  readonly singleReplica?: boolean;
+}
+
+/**
+ * What the operator adds to every platform's own assets (reference §2.1
+ * step 6 and §3.1): the `cloud-conf` ConfigMap, the PodDisruptionBudget
+ * (not on single-replica control planes) and the Service on 10258.
+ */
+export class CommonOperands extends Construct {
+  /** The `cloud-conf` ConfigMap. */
+  public readonly cloudConf: CloudConfConfigMap;
+
+  constructor(scope: Construct, id: string, props: CommonOperandsProps) {
+    super(scope, id);
+    this.cloudConf = new CloudConfConfigMap(this, 'CloudConf', { cloudConf: props.cloudConf, extraData: props.cloudConfExtraData });
+    if (!props.singleReplica) {
+      new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', { platformType: props.platformType });
+    }
+    new CloudControllerManagerService(this, 'Service', { platformType: props.platformType });
+  }
+}

@@ -1,0 +1,147 @@
+import { Construct } from 'constructs';
+import { AzureCloudNodeManager } from './azure-cloud-node-manager';
+import { AzureCloudProviderRbac } from './azure-cloud-provider-rbac';
+import {
+  azureCloudConfVolume, azureCredentialsMount, azureCredentialsVolume, azureInjectCredentials,
+  boundServiceAccountTokenMount, boundServiceAccountTokenVolume, emptyDirVolume,
+} from './credentials-injector';
+import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
+import { CommonOperands } from '../../openshift/common-operands';
+import { CLOUD_CONF_CONFIG_MAP, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../../openshift/constants';
+import { OperandProps } from '../../openshift/operand-props';
+import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
+import { ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
+import { ccmTlsFlags } from '../../spec/tls';
+
+/** Service annotation whose value the Azure admission policy checks. */
+export const AZURE_TCP_IDLE_TIMEOUT_ANNOTATION = 'service.beta.kubernetes.io/azure-load-balancer-tcp-idle-timeout';
+
+/** Properties for `AzureCloudControllerManager`. */
+export interface AzureCloudControllerManagerProps extends OperandProps {
+  /** The Azure CCM image (images.json `cloudControllerManagerAzure`). */
+  readonly image: string;
+  /** The cloud node manager image (images.json `cloudNodeManagerAzure`). */
+  readonly nodeManagerImage: string;
+  /** The operator image, which carries the credentials injector (images.json `cloudControllerManagerOperator`). */
+  readonly operatorImage: string;
+  /** Infrastructure `status.infrastructureName` (the `--cluster-name`). */
+  readonly infrastructureName: string;
+}
+
+/**
+ * Everything the operator renders for Azure public, US Government, China and
+ * German clouds (reference §2.4.2): the CCM Deployment with the credentials
+ * injector merging `azure-cloud-credentials` into the config, the
+ * `azure-cloud-node-manager` DaemonSet, the platform RBAC, the node-admission
+ * policy (a node manager may only update its own Node) and the TCP idle
+ * timeout policy, `cloud-conf`, the PDB and the Service.
+ */
+export class AzureCloudControllerManager extends Construct {
+  /** The CCM Deployment. */
+  public readonly deployment: CloudControllerManagerDeployment;
+  /** The node manager DaemonSet. */
+  public readonly nodeManager: AzureCloudNodeManager;
+
+  constructor(scope: Construct, id: string, props: AzureCloudControllerManagerProps) {
+    super(scope, id);
+    if (!props.infrastructureName) {
+      throw new Error('\'infrastructureName\' must be set for Azure, got ""');
+    }
+    const common = new CommonOperands(this, 'Common', { platformType: 'Azure', ...props });
+    this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
+      name: 'azure-cloud-controller-manager',
+      platformLabel: 'Azure',
+      image: props.image,
+      binary: '/bin/azure-cloud-controller-manager',
+      flags: [
+        '--v=3',
+        '--cloud-config=$(CLOUD_CONFIG)',
+        '--cloud-provider=azure',
+        '--concurrent-service-syncs=10',
+        '--controllers=*,-cloud-node',
+        '--configure-cloud-routes=false',
+        '--use-service-account-credentials=true',
+        '--bind-address=127.0.0.1',
+        '--cluster-name=$(OCP_INFRASTRUCTURE_NAME)',
+        ...LEADER_ELECTION_FLAGS,
+        ...ccmTlsFlags(props.tls),
+        '--secure-port=0',
+      ],
+      env: [
+        { name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' },
+        { name: 'OCP_INFRASTRUCTURE_NAME', value: props.infrastructureName },
+      ],
+      initContainers: [azureInjectCredentials(props.operatorImage, 'config-accm')],
+      volumes: [azureCloudConfVolume(false), azureCredentialsVolume(), boundServiceAccountTokenVolume(), emptyDirVolume('merged-cloud-config')],
+      volumeMounts: [
+        { name: 'merged-cloud-config', mountPath: '/etc/kubernetes-cloud-config', readOnly: true },
+        azureCredentialsMount(),
+        boundServiceAccountTokenMount(),
+      ],
+      cpu: '200m',
+      memory: '50Mi',
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      singleReplica: props.singleReplica,
+      proxy: props.proxy,
+    });
+    this.nodeManager = new AzureCloudNodeManager(this, 'NodeManager', {
+      image: props.nodeManagerImage,
+      operatorImage: props.operatorImage,
+      mountedConfig: {},
+      proxy: props.proxy,
+    });
+    new AzureCloudProviderRbac(this, 'Rbac');
+
+    const nodeName = "'authentication.kubernetes.io/node-name'";
+    new ValidatingAdmissionPolicy(this, 'NodeAdmissionPolicy', {
+      name: 'openshift-cloud-controller-manager-cloud-provider-azure-node-admission',
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['nodes'] }] },
+        matchConditions: [{
+          name: 'check-only-machine-config-daemon-requests',
+          expression: `request.userInfo.username == 'system:serviceaccount:${OPERAND_NAMESPACE}:${CNM_SERVICE_ACCOUNT}'`,
+        }],
+        validations: [
+          {
+            expression: `has(request.userInfo.extra) && ${nodeName} in request.userInfo.extra`,
+            message: 'this user must have a "authentication.kubernetes.io/node-name" claim',
+          },
+          {
+            expression: `request.userInfo.extra[${nodeName}][0] == object.metadata.name`,
+            messageExpression: "'updates to Node ' + string(object.metadata.name) + ' may only be effected from the cloud node manager running on the same node'",
+          },
+        ],
+      },
+    });
+
+    const key = `'${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}'`;
+    new ValidatingAdmissionPolicy(this, 'TcpIdleTimeoutPolicy', {
+      name: 'azure-load-balancer-tcp-idle-timeout-annotation-validation-policy',
+      bindingName: 'azure-load-balancer-tcp-idle-timeout-validation-annotation-binding',
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['services'] }] },
+        variables: [
+          { name: 'timeout', expression: `object.metadata.?annotations[${key}].orValue('')` },
+          { name: 'hasTimeout', expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
+          { name: 'previousTimeout', expression: `oldObject == null ? '' : oldObject.metadata.?annotations[${key}].orValue('')` },
+          {
+            name: 'changed',
+            expression: `variables.hasTimeout && (oldObject == null || !has(oldObject.metadata.annotations) || !(${key} in oldObject.metadata.annotations) || variables.previousTimeout != variables.timeout)`,
+          },
+        ],
+        validations: [
+          {
+            expression: "!variables.changed || variables.timeout.matches('^[0-9]+$')",
+            message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be an integer`,
+          },
+          {
+            expression: "!variables.changed || !variables.timeout.matches('^[0-9]+$') || (int(variables.timeout) >= 4 && int(variables.timeout) <= 100)",
+            message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be no less than 4 and no more than 100`,
+          },
+        ],
+      },
+    });
+  }
+}

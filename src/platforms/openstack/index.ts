@@ -1,0 +1,28 @@
+import { Construct } from 'constructs';
+import { OPENSTACK_CREDENTIALS_SECRET, OpenStackCloudControllerManager } from './openstack-cloud-controller-manager';
+import { transformOpenStackCloudConfig } from '../../cloud-config/openstack';
+import { operandProps, PlatformDefinition, PreparedCluster, upstreamFeatureGatesFlag } from '../platform';
+
+export * from './openstack-cloud-controller-manager';
+
+/** OpenStack on OpenShift: the operator's `pkg/cloud/openstack`, with the OpenStack cloud-config transform. */
+export const OPENSTACK_PLATFORM: PlatformDefinition = {
+  type: 'OpenStack',
+  requiredImages: ['cloudControllerManagerOpenStack'],
+  credentialsRequest: {
+    name: 'openshift-openstack-cloud-controller-manager',
+    secretName: OPENSTACK_CREDENTIALS_SECRET,
+    providerSpec: { kind: 'OpenStackProviderSpec' },
+  },
+  validate: () => [],
+  transformCloudConfig: (source) => transformOpenStackCloudConfig(source),
+  renderOperands(scope: Construct, cluster: PreparedCluster): void {
+    const s = cluster.spec.spec;
+    new OpenStackCloudControllerManager(scope, 'OpenStackCloudControllerManager', {
+      ...operandProps(cluster),
+      image: s.images.cloudControllerManagerOpenStack!,
+      infrastructureName: s.infrastructureName,
+      featureGates: upstreamFeatureGatesFlag(s.featureGates.enabled),
+    });
+  },
+};
