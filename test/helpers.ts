@@ -111,3 +111,19 @@ export function fleetProblems(root: string): string[] {
   }
   throw new Error('expected validation problems');
 }
+
+/** A pinned image reference for an images.json key (deterministic, distinct per key). */
+export function imageFor(key: string): string {
+  const hex = Buffer.from(key).toString('hex').padEnd(64, '0').slice(0, 64);
+  return `quay.io/openshift/${key.toLowerCase()}@sha256:${hex}`;
+}
+
+/** A minimal valid spec of any platform as a plain object, every image pinned; `spec` keys override. */
+export function platformSpec(platform: string, name = 'test', spec: Record<string, unknown> = {}): Record<string, any> {
+  const keys = [
+    'cloudControllerManagerOperator', 'cloudControllerManagerAWS', 'cloudControllerManagerAzure', 'cloudNodeManagerAzure',
+    'cloudControllerManagerGCP', 'cloudControllerManagerIBM', 'cloudControllerManagerOpenStack', 'cloudControllerManagerPowerVS',
+    'cloudControllerManagerVSphere', 'cloudControllerManagerNutanix', 'cloudControllerManagerAlibaba',
+  ];
+  return awsSpec(name, { platform, images: Object.fromEntries(keys.map((k) => [k, imageFor(k)])), ...spec });
+}

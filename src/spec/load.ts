@@ -414,6 +414,9 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
     }
   });
   problems.push(...tlsProblems(s.tls));
+  if (s.cloudConfig?.extraKeys?.['cloud.conf'] !== undefined) {
+    problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', 'cloud.conf'], message: 'is the key of the cloud config itself; use spec.cloudConfig.file' });
+  }
   for (const key of ['httpProxy', 'httpsProxy'] as const) {
     const url = s.proxy?.[key];
     if (url && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url)) {

@@ -47,7 +47,7 @@ export const clusterSpecSchema = z.strictObject({
     cloudConfig: z.strictObject({
       file: z.string().min(1).describe('Path of the cloud config, relative to this spec file.'),
       extraKeys: z.record(
-        z.string().regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap key' }).refine((k) => k !== 'cloud.conf', { message: 'is the key of the cloud config itself; use spec.cloudConfig.file' }),
+        z.string().regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap key' }),
         z.string().min(1),
       ).optional().describe('Other keys of the cloud-provider-config ConfigMap (e.g. Azure Stack Hub "endpoints"), as paths relative to this spec file; passed to cloud-conf unchanged.'),
     }).optional().describe('The user cloud config (openshift-config/cloud-provider-config, key "config").'),
