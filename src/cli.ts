@@ -1,5 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import * as fs from 'fs';
+import * as path from 'path';
+import { stringify } from 'yaml';
+import { ImportError, importLiveCluster } from './import/live-cluster';
+import { readExport } from './import/read-export';
 import { formatIssue, SpecValidationError } from './spec/errors';
 import { clusterSpecJsonSchema } from './spec/json-schema';
 import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './spec/load';
@@ -186,6 +190,35 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       io.out(result.config);
     });
 
+  program.command('import')
+    .description('write a cluster spec (and its cloud config) from what oc get -o yaml exports of a live cluster: Infrastructure, Network, Proxy, '
+      + 'FeatureGate, APIServer, the openshift-config cloud config ConfigMap and the operator images ConfigMap (single files or Lists)')
+    .requiredOption('--from <path>', 'folder (or file) of the export')
+    .option('-o, --out <dir>', 'folder to write the spec into', DEFAULT_CLUSTERS_DIR)
+    .option('--name <name>', 'cluster name (default: the infrastructure name without its random suffix)')
+    .option('--force', 'replace files that exist')
+    .action((opts: { from: string; out: string; name?: string; force?: boolean }) => {
+      const result = importLiveCluster(readExport(opts.from), { name: opts.name });
+      const specFile = `${result.name}.yaml`;
+      const files = [...result.files, { name: specFile, content: importedSpecYaml(result.spec, opts.from) }];
+      const existing = files.map((f) => path.join(opts.out, f.name)).filter((f) => fs.existsSync(f));
+      if (existing.length > 0 && !opts.force) {
+        throw new UsageError(`${existing.join(', ')} exist${existing.length === 1 ? 's' : ''}; pass --force to replace, or --name for another cluster name`);
+      }
+      fs.mkdirSync(opts.out, { recursive: true });
+      for (const f of files) {
+        const target = path.join(opts.out, f.name);
+        const staging = `${target}.ccm-gitops-import`;
+        fs.writeFileSync(staging, f.content);
+        fs.renameSync(staging, target);
+      }
+      for (const w of result.warnings) {
+        io.err(`warning: ${w}\n`);
+      }
+      io.out(`wrote ${files.map((f) => path.join(opts.out, f.name)).join(', ')}\n`);
+      io.out(`next: ccm-gitops validate-spec ${path.join(opts.out, specFile)}\n`);
+    });
+
   program.command('schema')
     .description('print the JSON Schema of the cluster spec')
     .action(() => {
@@ -200,6 +233,12 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
   return code;
 }
 
+/** The imported spec as YAML, with a header saying where it came from. */
+function importedSpecYaml(spec: Record<string, unknown>, from: string): string {
+  return `# Imported with ccm-gitops import from ${path.basename(path.resolve(from))}. Review it, then move shared values to a defaults.yaml.\n`
+    + stringify(spec, { lineWidth: 0 });
+}
+
 function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
   for (const w of warnings) {
     io.err(`warning: ${w.file}: ${w.message}\n`);
@@ -207,6 +246,10 @@ function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
 }
 
 function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
+  if (e instanceof ImportError) {
+    io.err(`error: ${e.message}; nothing was written\n`);
+    return EXIT_INVALID_INPUT;
+  }
   if (e instanceof UsageError || e instanceof TreeReadError || e instanceof TransformCliError) {
     io.err(`error: ${e.message}\n`);
     return EXIT_USAGE;

@@ -1,0 +1,285 @@
+import { passThroughCloudConfig } from '../cloud-config/pass-through';
+import { CloudConfigError } from '../cloud-config/errors';
+import { platformFor } from '../platforms';
+import { UPSTREAM_CLOUD_FEATURE_GATES } from '../platforms/platform';
+import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../spec/images';
+import { PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../spec/schema';
+import { TLS_PROFILE_TYPES } from '../spec/tls';
+
+/**
+ * Turns what `oc get -o yaml` exports from a live OpenShift cluster
+ * (Infrastructure, Network, Proxy, FeatureGate, APIServer, the user cloud
+ * config ConfigMap and, when present, the operator's images ConfigMap) into a
+ * cluster spec and the files it references. Pure: objects in, files out.
+ */
+
+/** A Kubernetes object as exported. */
+export interface ExportedObject {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: { readonly name?: string; readonly namespace?: string };
+  readonly spec?: any;
+  readonly status?: any;
+  readonly data?: Record<string, string>;
+  readonly items?: readonly ExportedObject[];
+}
+
+/** A file the import writes next to the spec. */
+export interface ImportedFile {
+  /** File name (no folder). */
+  readonly name: string;
+  /** Content. */
+  readonly content: string;
+}
+
+/** What an import produces. */
+export interface ImportResult {
+  /** Cluster name (the spec file is `<name>.yaml`). */
+  readonly name: string;
+  /** The cluster spec as a plain object. */
+  readonly spec: Record<string, any>;
+  /** The spec and every file it references, spec last. */
+  readonly files: readonly ImportedFile[];
+  /** What the user should know: defaults taken, inputs missing. */
+  readonly warnings: readonly string[];
+}
+
+/** The exported objects cannot become a spec; the message says why and what to do. */
+export class ImportError extends Error {}
+
+/** Platforms the operator renders nothing for. */
+const NO_CCM_PLATFORMS = ['BareMetal', 'None', 'Libvirt', 'Ovirt', 'Kubevirt', 'EquinixMetal', 'PowerVC'];
+
+/** OpenShift feature gates that change what ccm-gitops renders (the rest of the FeatureGate status does not matter here). */
+export const RENDERING_FEATURE_GATES: readonly string[] = [
+  'AWSServiceLBNetworkSecurityGroup', 'VSphereMixedNodeEnv', 'VSphereMultiVCenterDay2', ...UPSTREAM_CLOUD_FEATURE_GATES,
+];
+
+/** Options of `importLiveCluster`. */
+export interface ImportOptions {
+  /**
+   * Cluster name.
+   *
+   * @default - the infrastructure name without its random suffix
+   */
+  readonly name?: string;
+}
+
+/** Every object of the export, `List`s flattened. */
+export function flattenObjects(objects: readonly ExportedObject[]): ExportedObject[] {
+  return objects.flatMap((o) => (o && Array.isArray(o.items) && /List$/.test(o.kind ?? '') ? flattenObjects(o.items) : o ? [o] : []));
+}
+
+/** Imports one cluster. Throws ImportError. */
+export function importLiveCluster(exported: readonly ExportedObject[], options: ImportOptions = {}): ImportResult {
+  const objects = flattenObjects(exported);
+  const find = (kind: string, name: string, namespace?: string, group = 'config.openshift.io/') => objects.find((o) => o.kind === kind
+    && o.metadata?.name === name && (namespace === undefined || o.metadata?.namespace === namespace)
+    && (group === '' ? o.apiVersion === 'v1' : (o.apiVersion ?? '').startsWith(group)));
+  const warnings: string[] = [];
+
+  const infra = find('Infrastructure', 'cluster');
+  if (!infra) {
+    throw new ImportError('no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
+  }
+  const status = infra.status ?? {};
+  const type: string | undefined = status.platformStatus?.type ?? status.platform;
+  if (!type) {
+    throw new ImportError('Infrastructure "cluster" has no status.platformStatus.type; export it with its status (oc get infrastructure cluster -o yaml)');
+  }
+  if (type === 'External') {
+    const state = status.platformStatus?.external?.cloudControllerManager?.state;
+    throw new ImportError(state === 'External'
+      ? 'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies '
+        + 'the cloud controller manager; OpenShift renders none, so there is nothing to import; deploy the partner\'s CCM as the partner documents'
+      : 'platform External without an external cloud controller manager: the kubelets run without a cloud provider and no CCM is needed; nothing to import');
+  }
+  if (NO_CCM_PLATFORMS.includes(type)) {
+    throw new ImportError(`platform ${type} needs no cloud controller manager: the operator renders nothing for it and the kubelets run without `
+      + '--cloud-provider=external; nothing to import');
+  }
+  if (!(PLATFORM_TYPES as readonly string[]).includes(type)) {
+    throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${[...PLATFORM_TYPES].sort().join(', ')}`);
+  }
+  const platform = type as PlatformType;
+  const infrastructureName: string | undefined = status.infrastructureName;
+  if (!infrastructureName) {
+    throw new ImportError('Infrastructure "cluster" has no status.infrastructureName; export it with its status (oc get infrastructure cluster -o yaml)');
+  }
+  const topology: string = status.controlPlaneTopology ?? 'HighlyAvailable';
+  if (topology === 'External') {
+    throw new ImportError('controlPlaneTopology External (hosted control plane): the cloud controller manager runs in the management cluster, '
+      + 'not on this cluster; nothing to import here');
+  }
+  const name = options.name ?? defaultName(infrastructureName);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
+    throw new ImportError(`cluster name "${name}" is not a DNS-1123 label of at most 40 characters; pass one with --name`);
+  }
+
+  const spec: Record<string, any> = { distribution: 'openshift', platform, infrastructureName };
+  if (topology !== 'HighlyAvailable') {
+    spec.controlPlaneTopology = topology;
+  }
+  const files: ImportedFile[] = [];
+
+  // images: the operator's images.json, when exported
+  const imagesCm = find('ConfigMap', 'cloud-controller-manager-images', 'openshift-cloud-controller-manager-operator', '');
+  const imagesJson = imagesCm?.data?.['images.json'];
+  if (imagesJson) {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(imagesJson);
+    } catch (e) {
+      throw new ImportError(`ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images: images.json is not JSON (${(e as Error).message})`);
+    }
+    const images: Record<string, string> = {};
+    const needed: readonly string[] = platformFor(platform)?.requiredImages ?? [];
+    for (const key of IMAGE_KEYS) {
+      if (typeof parsed[key] === 'string' && (key === OPERATOR_IMAGE_KEY || needed.includes(key))) {
+        images[key] = parsed[key] as string;
+      }
+    }
+    spec.images = images;
+  } else {
+    spec.images = {};
+    warnings.push('no cloud-controller-manager-images ConfigMap in the export: pin spec.images here or in a defaults.yaml '
+      + '(oc get cm -n openshift-cloud-controller-manager-operator cloud-controller-manager-images -o yaml)');
+  }
+
+  // cloud config: openshift-config/<infra.spec.cloudConfig.name>, key <infra.spec.cloudConfig.key>
+  const ref = infra.spec?.cloudConfig ?? {};
+  if (ref.name) {
+    const cm = find('ConfigMap', ref.name, 'openshift-config', '');
+    if (!cm) {
+      throw new ImportError(`Infrastructure spec.cloudConfig names ConfigMap openshift-config/${ref.name}, which is not in the export; add it: `
+        + `oc get cm -n openshift-config ${ref.name} -o yaml`);
+    }
+    const data = { ...(cm.data ?? {}) };
+    let text: string | undefined;
+    if ('cloud.conf' in data) {
+      text = data['cloud.conf'];
+      delete data['cloud.conf'];
+    } else if (ref.key) {
+      if (!(ref.key in data)) {
+        throw new ImportError(`key ${ref.key} specified in infra resource does not exist in source configmap openshift-config/${ref.name}`);
+      }
+      text = data[ref.key];
+      delete data[ref.key];
+    }
+    if (text !== undefined && text !== '') {
+      checkNoCredentials(platform, `ConfigMap openshift-config/${ref.name}`, text);
+      files.push({ name: `${name}.cloud.conf`, content: text });
+      spec.cloudConfig = { file: `${name}.cloud.conf` };
+    }
+    const extraKeys: Record<string, string> = {};
+    for (const key of Object.keys(data).sort()) {
+      checkNoCredentials(platform, `ConfigMap openshift-config/${ref.name} key ${key}`, data[key]!);
+      const file = `${name}.${key}`;
+      files.push({ name: file, content: data[key]! });
+      extraKeys[key] = file;
+    }
+    if (Object.keys(extraKeys).length > 0) {
+      spec.cloudConfig = { ...(spec.cloudConfig ?? { file: `${name}.cloud.conf` }), extraKeys };
+      if (!files.some((f) => f.name === `${name}.cloud.conf`)) {
+        files.push({ name: `${name}.cloud.conf`, content: '' });
+      }
+    }
+  }
+
+  // platform status and spec
+  const ps = status.platformStatus ?? {};
+  if (platform === 'AWS' && ps.aws && (ps.aws.region || ps.aws.serviceEndpoints?.length)) {
+    spec.aws = {
+      ...(ps.aws.region ? { region: ps.aws.region } : {}),
+      ...(ps.aws.serviceEndpoints?.length ? { serviceEndpoints: ps.aws.serviceEndpoints.map((e: any) => ({ name: e.name, url: e.url })) } : {}),
+    };
+  }
+  if (platform === 'Azure' && ps.azure?.cloudName) {
+    spec.azure = { cloudName: ps.azure.cloudName };
+  }
+  if (platform === 'VSphere') {
+    const vs = infra.spec?.platformSpec?.vsphere;
+    if (vs?.vcenters?.length) {
+      spec.vsphere = {
+        vcenters: vs.vcenters.map((v: any) => ({ server: v.server, ...(v.port ? { port: v.port } : {}), datacenters: v.datacenters ?? [] })),
+        ...(vs.failureDomains?.length ? {
+          failureDomains: vs.failureDomains.map((fd: any) => ({
+            name: fd.name, region: fd.region, zone: fd.zone, server: fd.server, topology: pick(fd.topology ?? {}, ['datacenter', 'computeCluster', 'datastore', 'networks', 'resourcePool', 'folder']),
+          })),
+        } : {}),
+        ...(vs.nodeNetworking && Object.keys(vs.nodeNetworking).length ? { nodeNetworking: vs.nodeNetworking } : {}),
+        ...(ps.vsphere?.apiServerInternalIPs?.length ? { apiServerInternalIPs: ps.vsphere.apiServerInternalIPs } : {}),
+        ...(ps.vsphere?.ingressIPs?.length ? { ingressIPs: ps.vsphere.ingressIPs } : {}),
+      };
+    }
+    const network = find('Network', 'cluster');
+    if (network?.spec?.serviceNetwork?.length) {
+      spec.network = { serviceNetwork: network.spec.serviceNetwork };
+    } else if (!network) {
+      warnings.push('no Network "cluster" in the export: IP families of the vSphere config are not set (oc get network.config cluster -o yaml)');
+    }
+  }
+
+  // proxy status
+  const proxy = find('Proxy', 'cluster')?.status ?? {};
+  const proxySpec = pick(proxy, ['httpProxy', 'httpsProxy', 'noProxy']);
+  if (Object.keys(proxySpec).length > 0) {
+    spec.proxy = proxySpec;
+  }
+
+  // feature gates: the current version's enabled and disabled gates that change rendering
+  const fg = find('FeatureGate', 'cluster');
+  const current = fg?.status?.featureGates?.[0];
+  if (current) {
+    const names = (list: any[] | undefined) => (list ?? []).map((g: any) => g.name).filter((n: string) => RENDERING_FEATURE_GATES.includes(n)).sort();
+    const enabled = names(current.enabled);
+    const disabled = names(current.disabled);
+    if (enabled.length || disabled.length) {
+      spec.featureGates = { ...(enabled.length ? { enabled } : {}), ...(disabled.length ? { disabled } : {}) };
+    }
+  } else {
+    warnings.push('no FeatureGate "cluster" with status in the export: no feature gate is assumed enabled (oc get featuregate cluster -o yaml)');
+  }
+
+  // TLS profile of the API server
+  const apiserver = find('APIServer', 'cluster');
+  const profile = apiserver?.spec?.tlsSecurityProfile;
+  const adherence = apiserver?.spec?.tlsAdherence;
+  if (profile?.type && profile.type !== 'Intermediate' && adherence !== 'NoOpinion' && adherence !== 'LegacyAdheringComponentsOnly') {
+    if (!(TLS_PROFILE_TYPES as readonly string[]).includes(profile.type)) {
+      throw new ImportError(`APIServer spec.tlsSecurityProfile.type "${profile.type}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
+    }
+    spec.tls = profile.type === 'Custom'
+      ? { profile: 'Custom', minTLSVersion: profile.custom?.minTLSVersion, ciphers: profile.custom?.ciphers ?? [] }
+      : { profile: profile.type };
+  } else if (!apiserver) {
+    warnings.push('no APIServer "cluster" in the export: the Intermediate TLS profile is assumed (oc get apiserver cluster -o yaml)');
+  }
+
+  const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec };
+  return { name, spec: document, files, warnings };
+}
+
+/** `aws-prod-1-x7k2p` → `aws-prod-1`: the installer appends a dash and five random characters. */
+export function defaultName(infrastructureName: string): string {
+  const trimmed = infrastructureName.replace(/-[a-z0-9]{5}$/, '');
+  return trimmed.slice(0, 40).replace(/-+$/, '');
+}
+
+function pick(source: Record<string, any>, keys: readonly string[]): Record<string, any> {
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined && source[k] !== '').map((k) => [k, source[k]]));
+}
+
+function checkNoCredentials(platform: PlatformType, where: string, text: string): void {
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
+    throw new ImportError(`${where} holds a private key; remove it from the export: credentials never go into git`);
+  }
+  try {
+    passThroughCloudConfig(platform, text);
+  } catch (e) {
+    if (e instanceof CloudConfigError) {
+      throw new ImportError(`${where}: ${e.message}`);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,44 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
+import { ExportedObject, ImportError } from './live-cluster';
+
+/** Largest export file read. */
+const MAX_EXPORT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads the objects of an `oc get -o yaml` (or `-o json`) export: one file,
+ * or every `.yaml`, `.yml` and `.json` file of a folder (not recursive), in
+ * name order; multi-document files and `List`s are accepted.
+ */
+export function readExport(from: string): ExportedObject[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(from);
+  } catch {
+    throw new ImportError(`${from} does not exist; pass the folder (or file) holding the oc get -o yaml output`);
+  }
+  const files = stat.isDirectory()
+    ? fs.readdirSync(from).filter((f) => /\.(ya?ml|json)$/i.test(f)).sort().map((f) => path.join(from, f))
+    : [from];
+  if (files.length === 0) {
+    throw new ImportError(`${from} holds no .yaml, .yml or .json file`);
+  }
+  const objects: ExportedObject[] = [];
+  for (const file of files) {
+    if (fs.statSync(file).size > MAX_EXPORT_BYTES) {
+      throw new ImportError(`${file} is over ${MAX_EXPORT_BYTES} bytes; export only the objects the import reads`);
+    }
+    const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'));
+    for (const doc of Array.isArray(docs) ? docs : [docs]) {
+      if (doc.errors.length > 0) {
+        throw new ImportError(`${file}: not YAML or JSON: ${doc.errors[0]!.message.split('\n')[0]}`);
+      }
+      const value = doc.toJS({ maxAliasCount: 100 });
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        objects.push(value as ExportedObject);
+      }
+    }
+  }
+  return objects;
+}

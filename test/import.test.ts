@@ -1,0 +1,148 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { runCli } from '../src/cli';
+import { ExportedObject, ImportError, importLiveCluster, defaultName } from '../src/import/live-cluster';
+import { loadFleet } from '../src/spec/load';
+import { captureIo, readTree, useTempDir, writeFile } from './helpers';
+
+const REPO = path.resolve(__dirname, '..');
+const dir = useTempDir();
+
+function infrastructure(platformStatus: Record<string, unknown>, extra: Record<string, unknown> = {}): ExportedObject {
+  return {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'Infrastructure',
+    metadata: { name: 'cluster' },
+    spec: { cloudConfig: { name: 'cloud-provider-config', key: 'config' } },
+    status: { infrastructureName: 'prod-eu-1-ab12c', controlPlaneTopology: 'HighlyAvailable', platformStatus, ...extra },
+  };
+}
+
+function cloudProviderConfig(data: Record<string, string>): ExportedObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cloud-provider-config', namespace: 'openshift-config' }, data };
+}
+
+function importError(objects: ExportedObject[]): string {
+  try {
+    importLiveCluster(objects);
+  } catch (e) {
+    if (e instanceof ImportError) {
+      return e.message;
+    }
+    throw e;
+  }
+  throw new Error('expected an ImportError');
+}
+
+describe('import: from oc get -o yaml to a cluster spec', () => {
+  test('the vSphere example export becomes a valid spec with every input the operator reads', () => {
+    // GIVEN the example export (Infrastructure, a List of Network, Proxy, FeatureGate, APIServer and ConfigMaps)
+    const out = dir();
+    const cap = captureIo();
+    // WHEN it is imported
+    const code = runCli(['import', '--from', path.join(REPO, 'examples', 'import', 'vsphere-live'), '--out', out], cap.io);
+    // THEN the spec and its cloud config are written and validate
+    expect(code).toBe(0);
+    expect(Object.keys(readTree(out)).sort()).toEqual(['vsphere-lab-7.cloud.conf', 'vsphere-lab-7.yaml']);
+    const spec = parse(fs.readFileSync(path.join(out, 'vsphere-lab-7.yaml'), 'utf8'));
+    expect(spec.spec).toMatchObject({
+      distribution: 'openshift',
+      platform: 'VSphere',
+      infrastructureName: 'vsphere-lab-7-q2w3e',
+      cloudConfig: { file: 'vsphere-lab-7.cloud.conf' },
+      network: { serviceNetwork: ['172.30.0.0/16'] },
+      proxy: { httpProxy: 'http://proxy.lab.example.com:3128', httpsProxy: 'http://proxy.lab.example.com:3128', noProxy: '.cluster.local,.svc,10.30.0.0/16,127.0.0.1,localhost' },
+      featureGates: { enabled: ['VSphereMixedNodeEnv'], disabled: ['VSphereMultiVCenterDay2'] },
+      tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256'] },
+    });
+    expect(Object.keys(spec.spec.images)).toEqual(['cloudControllerManagerOperator', 'cloudControllerManagerVSphere']);
+    expect(spec.spec.vsphere.failureDomains[0].topology.datacenter).toBe('dc1');
+    expect(fs.readFileSync(path.join(out, 'vsphere-lab-7.cloud.conf'), 'utf8')).toContain('[VirtualCenter "vcenter.example.com"]');
+    expect(loadFleet(out).clusters.map((c) => c.spec.metadata.name)).toEqual(['vsphere-lab-7']);
+    expect(cap.stdout()).toContain('next: ccm-gitops validate-spec');
+  });
+
+  test('AWS: region and service endpoints from the platform status; defaults for what is missing, with warnings', () => {
+    const result = importLiveCluster([infrastructure({ type: 'AWS', aws: { region: 'eu-west-1', serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] } }),
+      cloudProviderConfig({ config: '[Global]\n' })]);
+    expect(result.name).toBe('prod-eu-1');
+    expect(result.spec.spec).toEqual({
+      distribution: 'openshift', platform: 'AWS', infrastructureName: 'prod-eu-1-ab12c', images: {},
+      cloudConfig: { file: 'prod-eu-1.cloud.conf' },
+      aws: { region: 'eu-west-1', serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] },
+    });
+    expect(result.warnings.map((w) => w.split(':')[0])).toEqual([
+      'no cloud-controller-manager-images ConfigMap in the export', 'no FeatureGate "cluster" with status in the export', 'no APIServer "cluster" in the export',
+    ]);
+  });
+
+  test('Azure Stack Hub: the cloud name and the endpoints key become spec.azure and spec.cloudConfig.extraKeys', () => {
+    const result = importLiveCluster([infrastructure({ type: 'Azure', azure: { cloudName: 'AzureStackCloud' } }),
+      cloudProviderConfig({ config: '{"cloud":"AzureStackCloud"}', endpoints: '{"name":"AzureStackCloud"}' })]);
+    expect(result.spec.spec.azure).toEqual({ cloudName: 'AzureStackCloud' });
+    expect(result.spec.spec.cloudConfig).toEqual({ file: 'prod-eu-1.cloud.conf', extraKeys: { endpoints: 'prod-eu-1.endpoints' } });
+    expect(result.files).toEqual([
+      { name: 'prod-eu-1.cloud.conf', content: '{"cloud":"AzureStackCloud"}' },
+      { name: 'prod-eu-1.endpoints', content: '{"name":"AzureStackCloud"}' },
+    ]);
+  });
+
+  test('single-replica topology and TLS adherence that ignores the profile', () => {
+    const result = importLiveCluster([
+      infrastructure({ type: 'GCP' }, { controlPlaneTopology: 'SingleReplica' }),
+      cloudProviderConfig({ config: '[global]\nproject-id = p\n' }),
+      { apiVersion: 'config.openshift.io/v1', kind: 'APIServer', metadata: { name: 'cluster' }, spec: { tlsAdherence: 'NoOpinion', tlsSecurityProfile: { type: 'Modern' } } },
+    ]);
+    expect(result.spec.spec.controlPlaneTopology).toBe('SingleReplica');
+    expect(result.spec.spec.tls).toBeUndefined();
+  });
+
+  test.each([
+    ['BareMetal', { type: 'BareMetal' }, 'platform BareMetal needs no cloud controller manager: the operator renders nothing for it and the kubelets run without --cloud-provider=external; nothing to import'],
+    ['None', { type: 'None' }, 'platform None needs no cloud controller manager: the operator renders nothing for it and the kubelets run without --cloud-provider=external; nothing to import'],
+    ['External with a partner CCM', { type: 'External', external: { cloudControllerManager: { state: 'External' } } },
+      'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies the cloud '
+      + 'controller manager; OpenShift renders none, so there is nothing to import; deploy the partner\'s CCM as the partner documents'],
+    ['External without', { type: 'External' }, 'platform External without an external cloud controller manager: the kubelets run without a cloud provider and no CCM is needed; nothing to import'],
+    ['unknown', { type: 'Moon' }, 'platform Moon is not one ccm-gitops renders; supported: AWS, AlibabaCloud, Azure, GCP, IBMCloud, Nutanix, OpenStack, PowerVS, VSphere'],
+  ])('%s platform: a clear message and nothing imported', (_name, platformStatus, message) => {
+    expect(importError([infrastructure(platformStatus)])).toBe(message);
+  });
+
+  test('missing objects and keys name what to export', () => {
+    expect(importError([])).toBe('no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
+    expect(importError([infrastructure({ type: 'AWS' })])).toBe('Infrastructure spec.cloudConfig names ConfigMap openshift-config/cloud-provider-config, which is not in the export; '
+      + 'add it: oc get cm -n openshift-config cloud-provider-config -o yaml');
+    expect(importError([infrastructure({ type: 'AWS' }), cloudProviderConfig({ other: 'x' })]))
+      .toBe('key config specified in infra resource does not exist in source configmap openshift-config/cloud-provider-config');
+    expect(importError([infrastructure({ type: 'AWS' }, { controlPlaneTopology: 'External' })])).toContain('controlPlaneTopology External (hosted control plane)');
+  });
+
+  test('a credential in the live cloud config is refused and nothing is written', () => {
+    const from = dir();
+    writeFile(from, 'export.yaml', [infrastructure({ type: 'OpenStack' }), cloudProviderConfig({ config: '[Global]\npassword = s3cret\n' })]
+      .map((o) => JSON.stringify(o)).join('\n---\n'));
+    const out = path.join(from, 'out');
+    const cap = captureIo();
+    expect(runCli(['import', '--from', from, '--out', out], cap.io)).toBe(1);
+    expect(cap.stderr()).toBe('error: ConfigMap openshift-config/cloud-provider-config: \'password\' (line 2) holds a credential; remove it: the OpenStack cloud controller '
+      + 'manager reads its credentials from a Secret (created from the platform\'s CredentialsRequest), and credentials never go into git; nothing was written\n');
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test('existing files are not replaced without --force', () => {
+    const out = dir();
+    const from = path.join(REPO, 'examples', 'import', 'vsphere-live');
+    expect(runCli(['import', '--from', from, '--out', out], captureIo().io)).toBe(0);
+    const cap = captureIo();
+    expect(runCli(['import', '--from', from, '--out', out], cap.io)).toBe(2);
+    expect(cap.stderr()).toContain('exist; pass --force to replace, or --name for another cluster name');
+    expect(runCli(['import', '--from', from, '--out', out, '--force'], captureIo().io)).toBe(0);
+  });
+
+  test('the default name drops the installer\'s random suffix', () => {
+    expect(defaultName('aws-prod-1-x7k2p')).toBe('aws-prod-1');
+    expect(defaultName('short')).toBe('short');
+  });
+});
