@@ -48,3 +48,21 @@ export class ValidatingAdmissionPolicy extends Construct {
     });
   }
 }
+
+/**
+ * CEL variables for a policy that checks a Service annotation only when it is
+ * set or changed: `value` (the annotation, or ""), and `changed` (set now, and
+ * absent before or different).
+ */
+export function changedAnnotationVariables(annotation: string): k8s.VariableV1Beta1[] {
+  const key = `'${annotation}'`;
+  return [
+    { name: 'value', expression: `object.metadata.?annotations[${key}].orValue('')` },
+    { name: 'isSet', expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
+    { name: 'previous', expression: `oldObject == null ? '' : oldObject.metadata.?annotations[${key}].orValue('')` },
+    {
+      name: 'changed',
+      expression: `variables.isSet && (oldObject == null || !has(oldObject.metadata.annotations) || !(${key} in oldObject.metadata.annotations) || variables.previous != variables.value)`,
+    },
+  ];
+}

@@ -10,7 +10,7 @@ import { CommonOperands } from '../../openshift/common-operands';
 import { CLOUD_CONF_CONFIG_MAP, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
+import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
 import { ccmTlsFlags } from '../../spec/tls';
 
 /** Service annotation whose value the Azure admission policy checks. */
@@ -115,29 +115,20 @@ export class AzureCloudControllerManager extends Construct {
       },
     });
 
-    const key = `'${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}'`;
     new ValidatingAdmissionPolicy(this, 'TcpIdleTimeoutPolicy', {
       name: 'azure-load-balancer-tcp-idle-timeout-annotation-validation-policy',
       bindingName: 'azure-load-balancer-tcp-idle-timeout-validation-annotation-binding',
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['services'] }] },
-        variables: [
-          { name: 'timeout', expression: `object.metadata.?annotations[${key}].orValue('')` },
-          { name: 'hasTimeout', expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
-          { name: 'previousTimeout', expression: `oldObject == null ? '' : oldObject.metadata.?annotations[${key}].orValue('')` },
-          {
-            name: 'changed',
-            expression: `variables.hasTimeout && (oldObject == null || !has(oldObject.metadata.annotations) || !(${key} in oldObject.metadata.annotations) || variables.previousTimeout != variables.timeout)`,
-          },
-        ],
+        variables: changedAnnotationVariables(AZURE_TCP_IDLE_TIMEOUT_ANNOTATION),
         validations: [
           {
-            expression: "!variables.changed || variables.timeout.matches('^[0-9]+$')",
+            expression: "!variables.changed || variables.value.matches('^[0-9]+$')",
             message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be an integer`,
           },
           {
-            expression: "!variables.changed || !variables.timeout.matches('^[0-9]+$') || (int(variables.timeout) >= 4 && int(variables.timeout) <= 100)",
+            expression: "!variables.changed || !variables.value.matches('^[0-9]+$') || (int(variables.value) >= 4 && int(variables.value) <= 100)",
             message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be no less than 4 and no more than 100`,
           },
         ],

@@ -5,7 +5,7 @@ import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
 import { PlatformRole } from '../../openshift/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
+import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
 import { ccmTlsFlags } from '../../spec/tls';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-gcp-ccm`. */
@@ -86,24 +86,15 @@ export class GcpCloudControllerManager extends Construct {
       bindingName: 'gcp-cloud-controller-manager:cloud-provider',
       serviceAccounts: ['kube-system/cloud-provider'],
     });
-    const key = `'${GCP_NETWORK_TIER_ANNOTATION}'`;
     new ValidatingAdmissionPolicy(this, 'NetworkTierPolicy', {
       name: 'network-tier-annotation-validation-policy',
       bindingName: 'network-tier-annotation-binding',
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['services'] }] },
-        variables: [
-          { name: 'tier', expression: `object.metadata.?annotations[${key}].orValue('')` },
-          { name: 'hasTier', expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
-          { name: 'previousTier', expression: `oldObject == null ? '' : oldObject.metadata.?annotations[${key}].orValue('')` },
-          {
-            name: 'changed',
-            expression: `variables.hasTier && (oldObject == null || !has(oldObject.metadata.annotations) || !(${key} in oldObject.metadata.annotations) || variables.previousTier != variables.tier)`,
-          },
-        ],
+        variables: changedAnnotationVariables(GCP_NETWORK_TIER_ANNOTATION),
         validations: [{
-          expression: "!variables.changed || variables.tier in ['Standard', 'Premium']",
+          expression: "!variables.changed || variables.value in ['Standard', 'Premium']",
           message: `The annotation '${GCP_NETWORK_TIER_ANNOTATION}', if specified, must be either 'Standard' or 'Premium'.`,
         }],
       },
