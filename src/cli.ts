@@ -7,8 +7,10 @@ import { readExport } from './import/read-export';
 import { formatIssue, SpecValidationError } from './spec/errors';
 import { clusterSpecJsonSchema } from './spec/json-schema';
 import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './spec/load';
-import { CLOUD_CONFIG_PLATFORMS, CloudConfigContext, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
-import { CloudConfigError } from './cloud-config/errors';
+import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
+import { CloudConfigError, TransformResult } from './cloud-config/errors';
+import { AzureSpecSection, isAzureStackHub, platformFor } from './platforms';
+import { ClusterSpec } from './spec/schema';
 import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
 import { staleFiles, SynthError, synthesize } from './synth';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
@@ -158,26 +160,35 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         throw new TransformCliError(`unknown platform "${opts.platform}"; use one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`);
       }
       const platform = opts.platform as CloudConfigPlatform;
-      let context: CloudConfigContext = { enabledFeatureGates: opts.featureGate, azureCloudName: opts.azureCloudName, aws: opts.region ? { region: opts.region } : undefined };
+      const source = (io.in ?? PROCESS_IO.in!)();
+      let transform: () => TransformResult = () => transformCloudConfig(platform, source, {
+        enabledFeatureGates: opts.featureGate, azureCloudName: opts.azureCloudName, aws: opts.region ? { region: opts.region } : undefined,
+      });
       if (opts.cluster) {
         const loaded = loadClusterSpec(opts.cluster, opts.clusters);
         if (!loaded.spec) {
           throw new TransformCliError(`the cluster spec is invalid:\n${loaded.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
         }
-        const spec = loaded.spec.spec;
-        if (spec.platform !== platform && !(platform === 'AzureStackHub' && spec.platform === 'Azure')) {
-          throw new TransformCliError(`--platform ${platform} does not match the platform of ${opts.cluster} (${spec.platform})`);
-        }
-        context = {
-          enabledFeatureGates: [...spec.featureGates.enabled, ...(opts.featureGate ?? [])],
-          aws: spec.aws ?? context.aws,
-          azureCloudName: context.azureCloudName,
+        const s = loaded.spec.spec;
+        // the spec, with the command line's extra gates and cloud name, through the same transform synth runs
+        const spec: ClusterSpec = {
+          ...loaded.spec,
+          spec: {
+            ...s,
+            featureGates: { ...s.featureGates, enabled: [...s.featureGates.enabled, ...(opts.featureGate ?? [])] },
+            ...(opts.azureCloudName ? { azure: { cloudName: opts.azureCloudName as AzureSpecSection['cloudName'] } } : {}),
+            ...(opts.region && !s.aws?.region ? { aws: { ...s.aws, region: opts.region } } : {}),
+          },
         };
+        const specPlatform = spec.spec.platform === 'Azure' && isAzureStackHub(spec) ? 'AzureStackHub' : spec.spec.platform;
+        if (specPlatform !== platform) {
+          throw new TransformCliError(`--platform ${platform} does not match the platform of ${opts.cluster} (${specPlatform})`);
+        }
+        transform = () => platformFor(spec.spec.platform)!.transformCloudConfig(source, spec);
       }
-      const source = (io.in ?? PROCESS_IO.in!)();
-      let result;
+      let result: TransformResult;
       try {
-        result = transformCloudConfig(platform, source, context);
+        result = transform();
       } catch (e) {
         if (e instanceof CloudConfigError) {
           throw new TransformCliError(`${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
-import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
+import { awsSpec, platformSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
 let root: string;
@@ -221,6 +221,20 @@ describe('ccm-gitops cloud-config transform', () => {
     expect(r.code).toBe(EXIT_OK);
     expect(r.out).toContain('NLBSecurityGroupMode                            = Managed\n');
     expect(r.out).toContain('[ServiceOverride "0"]\nService       = ec2\nRegion        = eu-west-1\n');
+  });
+
+  test('--cluster runs the same transform as synth: vSphere vCenters and the Azure cloud come from the spec', () => {
+    const vsphere = writeFile(root, 'v.yaml', platformSpec('VSphere', 'v', { vsphere: { vcenters: [{ server: 'vc1', datacenters: ['dc1'] }] } }));
+    const v = run(['-p', 'VSphere', '--cluster', vsphere], '[Global]\ninsecure-flag = 1\n');
+    expect(v.code).toBe(EXIT_OK);
+    expect(v.out).toBe('global:\n  insecureFlag: true\nvcenter:\n  vc1:\n    datacenters:\n    - dc1\n    server: vc1\n');
+    const azure = writeFile(root, 'a.yaml', platformSpec('Azure', 'a', { azure: { cloudName: 'AzureUSGovernmentCloud' } }));
+    expect(JSON.parse(run(['-p', 'Azure', '--cluster', azure], '{}').out).cloud).toBe('AzureUSGovernmentCloud');
+    writeFile(root, 'h.json', '{}');
+    writeFile(root, 'e.json', '{}');
+    const ash = writeFile(root, 'h.yaml', platformSpec('Azure', 'h', { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'h.json', extraKeys: { endpoints: 'e.json' } } }));
+    expect(run(['-p', 'Azure', '--cluster', ash], '{}').err).toBe(`error: --platform Azure does not match the platform of ${ash} (AzureStackHub)\n`);
+    expect(run(['-p', 'AzureStackHub', '--cluster', ash], '{}').code).toBe(EXIT_OK);
   });
 
   test('other options, a mismatching spec and an unknown platform', () => {
