@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { CloudConfigError } from '../src/cloud-config/errors';
 import { PreparedCluster } from '../src/platforms/platform';
 import { formatIssue, SpecValidationError } from '../src/spec/errors';
+import { IMAGE_KEYS } from '../src/spec/images';
 import { loadFleet } from '../src/spec/load';
 import { ClusterSpec, clusterSpecSchema } from '../src/spec/schema';
 
@@ -120,10 +121,5 @@ export function imageFor(key: string): string {
 
 /** A minimal valid spec of any platform as a plain object, every image pinned; `spec` keys override. */
 export function platformSpec(platform: string, name = 'test', spec: Record<string, unknown> = {}): Record<string, any> {
-  const keys = [
-    'cloudControllerManagerOperator', 'cloudControllerManagerAWS', 'cloudControllerManagerAzure', 'cloudNodeManagerAzure',
-    'cloudControllerManagerGCP', 'cloudControllerManagerIBM', 'cloudControllerManagerOpenStack', 'cloudControllerManagerPowerVS',
-    'cloudControllerManagerVSphere', 'cloudControllerManagerNutanix', 'cloudControllerManagerAlibaba',
-  ];
-  return awsSpec(name, { platform, images: Object.fromEntries(keys.map((k) => [k, imageFor(k)])), ...spec });
+  return awsSpec(name, { platform, images: Object.fromEntries(IMAGE_KEYS.map((k) => [k, imageFor(k)])), ...spec });
 }

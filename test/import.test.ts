@@ -131,6 +131,11 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     expect(fs.existsSync(out)).toBe(false);
   });
 
+  test('a private key in an extra key of the live config is refused', () => {
+    expect(importError([infrastructure({ type: 'GCP' }), cloudProviderConfig({ config: '[global]\n', 'tls.key': '-----BEGIN EC PRIVATE KEY-----\nx\n-----END EC PRIVATE KEY-----\n' })]))
+      .toBe('ConfigMap openshift-config/cloud-provider-config key tls.key: holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
+  });
+
   test('existing files are not replaced without --force', () => {
     const out = dir();
     const from = path.join(REPO, 'examples', 'import', 'vsphere-live');

@@ -36,3 +36,14 @@ export function passThroughCloudConfig(platform: string, source: string): Transf
   }
   return { config: source, warnings: [] };
 }
+
+/**
+ * Refuses a file that goes into `cloud-conf` unchanged when it holds a
+ * private key or a credential (the pass-through checks). Throws CloudConfigError.
+ */
+export function refuseCredentials(platform: string, text: string): void {
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
+    throw new CloudConfigError('holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
+  }
+  passThroughCloudConfig(platform, text);
+}

@@ -1,4 +1,4 @@
-import { passThroughCloudConfig } from '../cloud-config/pass-through';
+import { refuseCredentials } from '../cloud-config/pass-through';
 import { CloudConfigError } from '../cloud-config/errors';
 import { platformFor } from '../platforms';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../platforms/platform';
@@ -271,11 +271,8 @@ function pick(source: Record<string, any>, keys: readonly string[]): Record<stri
 }
 
 function checkNoCredentials(platform: PlatformType, where: string, text: string): void {
-  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
-    throw new ImportError(`${where} holds a private key; remove it from the export: credentials never go into git`);
-  }
   try {
-    passThroughCloudConfig(platform, text);
+    refuseCredentials(platform, text);
   } catch (e) {
     if (e instanceof CloudConfigError) {
       throw new ImportError(`${where}: ${e.message}`);

@@ -7,7 +7,7 @@ import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from './schema';
 import { tlsProblems } from './tls';
 import { schemaProblems } from './zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
-import { passThroughCloudConfig } from '../cloud-config/pass-through';
+import { refuseCredentials } from '../cloud-config/pass-through';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
 import { PreparedCluster } from '../platforms/platform';
 
@@ -484,12 +484,8 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
       issue({ ...text, message: `${text.message} (referenced by ${file} ${field})` });
       return undefined;
     }
-    if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
-      issue({ file: resolved.file, path: '', message: `cluster ${spec.metadata.name}: holds a private key; remove it: cloud-conf is committed to git and never carries credentials` });
-      return undefined;
-    }
     try {
-      passThroughCloudConfig(spec.spec.platform, text);
+      refuseCredentials(spec.spec.platform, text);
     } catch (e) {
       if (e instanceof CloudConfigError) {
         issue({ file: resolved.file, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
