@@ -217,11 +217,18 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         throw new UsageError(`${existing.join(', ')} exist${existing.length === 1 ? 's' : ''}; pass --force to replace, or --name for another cluster name`);
       }
       fs.mkdirSync(opts.out, { recursive: true });
-      for (const f of files) {
-        const target = path.join(opts.out, f.name);
-        const staging = `${target}.ccm-gitops-import`;
-        fs.writeFileSync(staging, f.content);
-        fs.renameSync(staging, target);
+      // every file is staged first, then renamed into place: a failed write leaves no partial import
+      const staged = files.map((f) => ({ target: path.join(opts.out, f.name), staging: path.join(opts.out, `.${f.name}.ccm-gitops-import`), content: f.content }));
+      try {
+        for (const f of staged) {
+          fs.writeFileSync(f.staging, f.content);
+        }
+      } catch (e) {
+        staged.forEach((f) => fs.rmSync(f.staging, { force: true }));
+        throw e;
+      }
+      for (const f of staged) {
+        fs.renameSync(f.staging, f.target);
       }
       for (const w of result.warnings) {
         io.err(`warning: ${w}\n`);
