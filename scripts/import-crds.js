@@ -14,6 +14,8 @@ const crdsDir = path.resolve(root, process.env.CCM_GITOPS_CRDS_DIR || path.join(
 const IMPORTS = {
   credentialsrequests: 'cloudcredential.openshift.io_credentialsrequests.yaml',
   clusteroperators: 'config.openshift.io_clusteroperators.yaml',
+  featuregates: 'config.openshift.io_featuregates.yaml',
+  machineconfigs: 'machineconfiguration.openshift.io_machineconfigs.yaml',
   servicemonitors: 'monitoring.coreos.com_servicemonitors.yaml',
   applications: 'argoproj.io_applications.yaml',
   applicationsets: 'argoproj.io_applicationsets.yaml',

@@ -1,4 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import { CONTROL_PLANE_FORMATS, controlPlaneChange } from './migration/control-plane';
+import { MigrationInput } from './migration/flags';
+import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from './migration/phases';
+import { migrationProblems } from './migration/validate';
 import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'yaml';
@@ -10,7 +14,7 @@ import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './s
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
 import { AzureSpecSection, isAzureStackHub, platformFor } from './platforms';
-import { ClusterSpec } from './spec/schema';
+import { ClusterSpec, PLATFORM_TYPES } from './spec/schema';
 import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
 import { staleFiles, SynthError, synthesize } from './synth';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
@@ -237,6 +241,25 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       io.out(`next: ccm-gitops validate-spec ${path.join(opts.out, specFile)}\n`);
     });
 
+  program.command('migration')
+    .description('migration from the in-tree cloud provider')
+    .command('control-plane')
+    .description('print the control-plane change of a migration phase for a kubeadm, Cluster API or hand-run control plane '
+      + '(OpenShift clusters get theirs in dist/<cluster>/MIGRATION.md)')
+    .requiredOption('--platform <type>', 'platform type: AWS, GCP, OpenStack, VSphere or Azure')
+    .requiredOption('--phase <phase>', `migration phase: ${MIGRATION_PHASES.join(', ')}`)
+    .requiredOption('--kubernetes-version <1.NN>', 'minor version of the kube-controller-manager (N)')
+    .option('--ccm-version <1.NN>', 'minor of the CCM\'s k8s.io/controller-manager (default: N+1)')
+    .option('--format <format>', `output form: ${CONTROL_PLANE_FORMATS.join(', ')}`, 'static-pod')
+    .option('--node-ipam', 'node IPAM moves to the CCM too')
+    .option('--no-in-tree-volumes', 'drop the in-tree volume plugins at the switch (CSI migration is complete)')
+    .option('--wildcard', 'write component "*" instead of naming the owner')
+    .option('--leader-name <name>', 'migration Lease name', DEFAULT_LEADER_NAME)
+    .option('--lease-namespace <ns>', 'lease namespace of both controller managers', DEFAULT_LEASE_NAMESPACE)
+    .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
+      code = migrationControlPlane(opts, io);
+    });
+
   program.command('schema')
     .description('print the JSON Schema of the cluster spec')
     .action(() => {
@@ -249,6 +272,49 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     code = handleError(e, io, env);
   }
   return code;
+}
+
+/** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */
+function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
+  const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
+  if (!platform) {
+    throw new UsageError(`--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
+  }
+  const phase = MIGRATION_PHASES.find((p) => p === opts.phase);
+  if (!phase) {
+    throw new UsageError(`--phase ${JSON.stringify(opts.phase)} is not a phase; use one of ${MIGRATION_PHASES.join(', ')}`);
+  }
+  for (const [flag, value] of [['--kubernetes-version', opts.kubernetesVersion], ['--ccm-version', opts.ccmVersion]] as const) {
+    if (value !== undefined && !KUBERNETES_MINOR.test(value)) {
+      throw new UsageError(`${flag} ${JSON.stringify(value)} is not a Kubernetes minor version like "1.26"`);
+    }
+  }
+  const format = CONTROL_PLANE_FORMATS.find((f) => f === opts.format);
+  if (!format) {
+    throw new UsageError(`--format ${JSON.stringify(opts.format)} is not a form; use one of ${CONTROL_PLANE_FORMATS.join(', ')}`);
+  }
+  const definition = platformFor(platform);
+  const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
+  const kubernetesMinor = minorOf(opts.kubernetesVersion);
+  const input: MigrationInput = {
+    platform, support, phase, kubernetesMinor,
+    ccmMinor: opts.ccmVersion ? minorOf(opts.ccmVersion) : kubernetesMinor + 1,
+    leaderName: opts.leaderName,
+    leaseNamespace: opts.leaseNamespace,
+    nodeIpam: opts.nodeIpam ?? false,
+    inTreeVolumes: opts.inTreeVolumes && support !== undefined && kubernetesMinor <= support.lastInTreeMinor,
+    wildcard: opts.wildcard ?? false,
+    leaderElect: true,
+  };
+  const problems = migrationProblems({ ...input, distribution: 'kubernetes', managementMode: 'gitops', inTreeVolumes: undefined, enabledFeatureGates: [] });
+  if (problems.length > 0) {
+    for (const p of problems) {
+      io.err(`error: ${p.path.join('.')}: ${p.message}\n`);
+    }
+    return EXIT_INVALID_INPUT;
+  }
+  io.out(controlPlaneChange(input, format));
+  return EXIT_OK;
 }
 
 /** The imported spec as YAML, with a header saying where it came from. */

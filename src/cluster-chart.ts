@@ -1,5 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { MigrationObjects } from './migration/migration-objects';
 import { SYNC_WAVE_ANNOTATION, stageOf } from './gitops/stages';
 import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
 import { OpenShiftStaticSet } from './openshift/openshift-static-set';
@@ -16,9 +17,13 @@ export const PRUNE_PROTECTION: Readonly<Record<string, string>> = {
  * Kinds never pruned: deleting a Namespace deletes all it holds; deleting a
  * CredentialsRequest makes the cloud-credential-operator delete the
  * credentials Secret the CCM runs with; the ClusterOperator belongs to the
- * cluster-version operator's bookkeeping.
+ * cluster-version operator's bookkeeping; the FeatureGate is the cluster's
+ * singleton (a feature set cannot be turned off again).
  */
-export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator'];
+export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator', 'FeatureGate'];
+
+/** Kinds rendered ahead of the move in phase in-tree with `preStage`. */
+export const PRE_STAGED_KINDS: readonly string[] = ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
 
 /** Properties for `ClusterChart`. */
 export interface ClusterChartProps {
@@ -32,6 +37,9 @@ export interface ClusterChartProps {
  * operands. Each object is annotated with the sync wave of its stage.
  */
 export class ClusterChart extends Chart {
+  /** The migration objects, when the spec declares a migration. */
+  public readonly migration?: MigrationObjects;
+
   constructor(scope: Construct, id: string, props: ClusterChartProps) {
     super(scope, id, { disableResourceNameHashes: true });
     const { spec } = props.cluster.spec;
@@ -46,11 +54,34 @@ export class ClusterChart extends Chart {
       proxy: spec.proxy,
       cloudNodeManager: platform.cloudNodeManager,
     });
-    if (platform.credentialsRequest) {
-      new CloudCredentialsRequest(this, 'CredentialsRequest', platform.credentialsRequest);
+    const migration = props.cluster.migration;
+    const phase = migration?.phase ?? 'external';
+    const preStage = spec.migration?.preStage ?? false;
+    if (phase !== 'in-tree' || preStage) {
+      if (platform.credentialsRequest) {
+        new CloudCredentialsRequest(this, 'CredentialsRequest', platform.credentialsRequest);
+      }
     }
-    if (spec.managementMode === 'gitops') {
+    if (spec.managementMode === 'gitops' && phase !== 'in-tree') {
       platform.renderOperands(this, props.cluster);
+    } else if (spec.managementMode === 'gitops' && preStage) {
+      // in-tree, pre-staged: the operands' RBAC only; the CCM does not run yet
+      const staged = new Construct(this, 'PreStaged');
+      platform.renderOperands(staged, props.cluster);
+      for (const child of staged.node.findAll().reverse()) {
+        if (child instanceof ApiObject && !PRE_STAGED_KINDS.includes(child.kind)) {
+          child.node.scope!.node.tryRemoveChild(child.node.id);
+        }
+      }
+    }
+    if (migration) {
+      this.migration = new MigrationObjects(this, 'Migration', {
+        migration,
+        distribution: spec.distribution,
+        preStage,
+        ccmRendered: spec.managementMode === 'gitops',
+        featureSet: spec.migration!.featureSet,
+      });
     }
   }
 

@@ -20,6 +20,7 @@ export * from './diff/diff-trees';
 export * from './diff/markdown';
 export * from './fleet-summary';
 export * from './synth';
+export * from './migration';
 export * from './openshift/cloud-conf-config-map';
 export * from './openshift/cloud-controller-manager-cluster-operator';
 export * from './openshift/cloud-controller-manager-namespace';

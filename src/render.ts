@@ -1,5 +1,7 @@
 import { App, Chart } from 'cdk8s';
+import { ApiObject } from 'cdk8s';
 import { ClusterChart } from './cluster-chart';
+import { migrationPlanFiles } from './migration/plan-files';
 import { FleetEntry, fleetSummaryFiles } from './fleet-summary';
 import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
 import { FluxEntryKustomization } from './gitops/flux-entry-kustomization';
@@ -35,7 +37,8 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
   const { spec } = cluster;
   const name = spec.metadata.name;
   const app = new App({ outdir: 'unused' });
-  const objects = new ClusterChart(app, name, { cluster }).toJson() as RenderedObject[];
+  const chart = new ClusterChart(app, name, { cluster });
+  const objects = chart.toJson() as RenderedObject[];
   const groups = groupByStage(objects);
   const files: RenderedFile[] = [];
   for (const group of groups) {
@@ -66,6 +69,15 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
     files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, chart.toJson() as RenderedObject[]));
   }
 
+  if (cluster.migration) {
+    const inTree = cluster.migration.phase === 'in-tree';
+    const staticSet = chart.node.tryFindChild('StaticSet');
+    const rendered = inTree
+      ? chart.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && !(staticSet && c.node.path.startsWith(`${staticSet.node.path}/`)))
+      : chart.migration?.objects ?? [];
+    files.push(...migrationPlanFiles(name, cluster, objects, rendered, chart.migration?.openshift));
+  }
+
   const entry: FleetEntry = {
     name,
     spec: cluster.specPath,
@@ -74,7 +86,7 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
     topology: spec.spec.controlPlaneTopology,
     managementMode: spec.spec.managementMode,
     engine: g.engine,
-    phase: 'external',
+    phase: cluster.migration?.phase ?? 'external',
     objects: objects.length,
     stages: groups.map((gr) => gr.stage.directory),
     images: Object.fromEntries(Object.entries(spec.spec.images).filter(([, v]) => v).sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>,

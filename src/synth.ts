@@ -2,7 +2,14 @@ import { FleetEntry, FLEET_JSON, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { markerFile, readOutputTree } from './output';
 import { fleetFiles, renderCluster } from './render';
-import { InputWarning, loadFleet } from './spec/load';
+import * as fs from 'fs';
+import * as path from 'path';
+import { phasesFor } from './migration/cluster-migration';
+import { MIGRATION_JSON } from './migration/plan-files';
+import { transitionProblem } from './migration/phases';
+import { OUTPUT_MARKER } from './output';
+import { SpecIssue, SpecValidationError } from './spec/errors';
+import { Fleet, InputWarning, loadFleet } from './spec/load';
 
 /** Thrown for a synth request that cannot be served (e.g. `--only` matching nothing). */
 export class SynthError extends Error {
@@ -53,6 +60,7 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
  */
 export function synthesize(options: SynthOptions): SynthResult {
   const fleet = loadFleet(options.clusters);
+  checkPhaseTransitions(fleet, options.out);
   const matchers = (options.only ?? []).map(nameMatcher);
   const selected = (name: string) => matchers.length === 0 || matchers.some((m) => m(name));
   if (matchers.length > 0 && !fleet.clusters.some((c) => selected(c.spec.metadata.name))) {
@@ -129,4 +137,37 @@ export function staleFiles(files: readonly RenderedFile[], out: string): StaleFi
     }
   }
   return stale.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The phase a cluster's last render in `out` recorded, if any. */
+export function renderedPhase(out: string, name: string): string | undefined {
+  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
+    return undefined;
+  }
+  try {
+    const plan = JSON.parse(fs.readFileSync(path.join(out, name, MIGRATION_JSON), 'utf8')) as { phase?: unknown };
+    return typeof plan.phase === 'string' ? plan.phase : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a phase change that skips a phase (forward or back) against the
+ * phase the output folder recorded at the last render: each phase is its own
+ * reviewed change.
+ */
+export function checkPhaseTransitions(fleet: Fleet, out: string): void {
+  const issues: SpecIssue[] = [];
+  for (const cluster of fleet.clusters) {
+    const m = cluster.migration;
+    const previous = m ? renderedPhase(out, cluster.spec.metadata.name) : undefined;
+    const problem = m && previous !== undefined ? transitionProblem(phasesFor(m.support), previous, m.phase) : undefined;
+    if (problem) {
+      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${path.join(out, cluster.spec.metadata.name, MIGRATION_JSON)})` });
+    }
+  }
+  if (issues.length > 0) {
+    throw new SpecValidationError(issues);
+  }
 }

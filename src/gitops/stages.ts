@@ -39,6 +39,7 @@ const STAGE_BY_KIND: Readonly<Record<string, Stage>> = {
   'rbac.authorization.k8s.io/RoleBinding': STAGE_NAMESPACES_RBAC,
   'cloudcredential.openshift.io/CredentialsRequest': STAGE_CREDENTIALS,
   '/ConfigMap': STAGE_CONFIG,
+  'machineconfiguration.openshift.io/MachineConfig': STAGE_CONFIG,
   'apps/Deployment': STAGE_WORKLOADS,
   'apps/DaemonSet': STAGE_WORKLOADS,
   'policy/PodDisruptionBudget': STAGE_POLICIES,
@@ -46,6 +47,8 @@ const STAGE_BY_KIND: Readonly<Record<string, Stage>> = {
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': STAGE_POLICIES,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': STAGE_POLICIES,
   'config.openshift.io/ClusterOperator': STAGE_POLICIES,
+  // after the CCM is ready: the gate makes the operators switch kube-controller-manager and the kubelets to external
+  'config.openshift.io/FeatureGate': STAGE_POLICIES,
 };
 
 /** The stage of an object by apiVersion and kind. Throws for a kind no stage is declared for. */

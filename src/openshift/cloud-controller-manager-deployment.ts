@@ -1,8 +1,10 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { ccmLeaderMigrationFlags } from '../migration/flags';
 import { configHash, MountedConfig } from './config-hash';
 import { CCM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from './constants';
+import { CcmLeaderMigrationMount } from './operand-props';
 import {
   bashCommand, CCM_PLATFORM_LABEL, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeMount, hostEtcKubeVolume, hostnameAntiAffinity,
   MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolume, waitForTrustBundle,
@@ -80,6 +82,14 @@ export interface CloudControllerManagerDeploymentProps {
    * @default - no proxy
    */
   readonly proxy?: ProxySettings;
+  /**
+   * Leader migration: the lease namespace becomes the KCM's, the migration
+   * flags are added and the configuration is mounted (its content is part of
+   * the config hash, so a new owner restarts the pods).
+   *
+   * @default - no leader migration
+   */
+  readonly leaderMigration?: CcmLeaderMigrationMount;
 }
 
 /**
@@ -103,6 +113,16 @@ export class CloudControllerManagerDeployment extends Construct {
     if (props.flags.length === 0) {
       throw new Error(`'flags' of ${props.name} must list the CCM flags, got none`);
     }
+    const lm = props.leaderMigration;
+    if (lm && !lm.configPath.startsWith(`${lm.mountPath}/`)) {
+      throw new Error(`'leaderMigration.configPath' must be inside 'leaderMigration.mountPath' ${JSON.stringify(lm.mountPath)}, got ${JSON.stringify(lm.configPath)}`);
+    }
+    const flags = lm ? ccmLeaderMigrationFlags(props.flags, lm) : props.flags;
+    const mounted: MountedConfig = lm
+      ? { ...props.mountedConfig, configMaps: { ...props.mountedConfig.configMaps, [lm.configMapName]: lm.configMapData } }
+      : props.mountedConfig;
+    const lmVolumes: k8s.Volume[] = lm ? [{ name: 'leader-migration', configMap: { name: lm.configMapName } }] : [];
+    const lmMounts: k8s.VolumeMount[] = lm ? [{ name: 'leader-migration', mountPath: lm.mountPath, readOnly: true }] : [];
     const labels = { 'k8s-app': props.name, [CCM_PLATFORM_LABEL]: props.platformLabel };
     this.apiObject = new k8s.KubeDeployment(this, 'Resource', {
       metadata: { name: props.name, namespace: OPERAND_NAMESPACE, labels: { ...labels } },
@@ -113,7 +133,7 @@ export class CloudControllerManagerDeployment extends Construct {
         template: {
           metadata: {
             labels: { ...labels },
-            annotations: { ...MANAGEMENT_WORKLOAD_ANNOTATION, [CONFIG_HASH_ANNOTATION]: configHash(props.mountedConfig) },
+            annotations: { ...MANAGEMENT_WORKLOAD_ANNOTATION, [CONFIG_HASH_ANNOTATION]: configHash(mounted) },
           },
           spec: {
             hostNetwork: true,
@@ -128,15 +148,15 @@ export class CloudControllerManagerDeployment extends Construct {
               name: 'cloud-controller-manager',
               image: props.image,
               imagePullPolicy: 'IfNotPresent',
-              command: bashCommand(props.binary, props.flags),
+              command: bashCommand(props.binary, flags),
               env: [...(props.env ?? []), ...proxyEnv(props.proxy)],
               ports: [{ containerPort: 10258, name: 'https', protocol: 'TCP' }],
               resources: requests(props.cpu, props.memory),
               livenessProbe: props.livenessProbe,
               terminationMessagePolicy: 'FallbackToLogsOnError',
-              volumeMounts: [...(props.volumeMounts ?? []), trustedCaMount(), hostEtcKubeMount()],
+              volumeMounts: [...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()],
             }],
-            volumes: [...(props.volumes ?? []), trustedCaVolume(), hostEtcKubeVolume()],
+            volumes: [...(props.volumes ?? []), ...lmVolumes, trustedCaVolume(), hostEtcKubeVolume()],
           },
         },
       },

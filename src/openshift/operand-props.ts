@@ -1,4 +1,5 @@
 import { ProxySettings } from './pod-conventions';
+import { CcmLeaderMigration } from '../migration/flags';
 import { ResolvedTls } from '../spec/tls';
 
 /**
@@ -32,4 +33,21 @@ export interface OperandProps {
    * @default - the Intermediate profile
    */
   readonly tls?: ResolvedTls;
+  /**
+   * Leader migration of the CCM (phases leader-migration-kcm / -ccm); only
+   * platforms whose CCM implements it pass it to their Deployment.
+   *
+   * @default - no leader migration
+   */
+  readonly leaderMigration?: CcmLeaderMigrationMount;
+}
+
+/** The CCM side of leader migration: flags plus the mounted configuration. */
+export interface CcmLeaderMigrationMount extends CcmLeaderMigration {
+  /** The ConfigMap holding the configuration. */
+  readonly configMapName: string;
+  /** Its data, for the config hash (a new owner restarts the pods). */
+  readonly configMapData: Readonly<Record<string, string>>;
+  /** The directory the ConfigMap is mounted at (`configPath` is inside it). */
+  readonly mountPath: string;
 }

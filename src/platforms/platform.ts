@@ -1,6 +1,9 @@
 import { Construct } from 'constructs';
 import { PlatformSectionKey } from './spec-sections';
 import { TransformResult } from '../cloud-config/errors';
+import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
+import { MigrationInput } from '../migration/flags';
+import { MigrationSupport } from '../migration/phases';
 import { CloudCredentialsRequestProps } from '../openshift/cloud-credentials-request';
 import { OperandProps } from '../openshift/operand-props';
 import { ImageKey } from '../spec/images';
@@ -33,6 +36,12 @@ export interface PreparedCluster {
    * @default - none
    */
   readonly cloudConfExtraData?: Readonly<Record<string, string>>;
+  /**
+   * The migration from the in-tree provider, when the spec declares one.
+   *
+   * @default - none: the cluster runs its external CCM
+   */
+  readonly migration?: MigrationInput;
   /** Warnings of the transform (dropped or overridden keys). */
   readonly warnings: readonly string[];
 }
@@ -72,6 +81,12 @@ export interface PlatformDefinition {
    * @default - none (the CCM uses the instance identity)
    */
   readonly credentialsRequest?: CloudCredentialsRequestProps;
+  /**
+   * What migration from the in-tree provider allows on this platform (reference §2.5, seed 000).
+   *
+   * @default - the platform never had an in-tree provider: only phase `external`
+   */
+  migrationSupport?(spec: ClusterSpec): MigrationSupport | undefined;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws CloudConfigError. */
@@ -89,6 +104,7 @@ export function operandProps(cluster: PreparedCluster): OperandProps {
     singleReplica: s.controlPlaneTopology === 'SingleReplica',
     proxy: s.proxy,
     tls: resolveTlsProfile(s.tls),
+    leaderMigration: ccmLeaderMigrationMount(cluster.migration),
   };
 }
 

@@ -7,6 +7,8 @@ import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from './schema';
 import { tlsProblems } from './tls';
 import { schemaProblems } from './zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
+import { migrationInputFor } from '../migration/cluster-migration';
+import { migrationProblems } from '../migration/validate';
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
 import { PreparedCluster } from '../platforms/platform';
@@ -441,6 +443,16 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
   }
   if (platform) {
     problems.push(...platform.validate(spec).map((p) => ({ path: [...p.path], message: p.message })));
+    const migration = migrationInputFor(spec, platform.migrationSupport?.(spec));
+    if (migration) {
+      problems.push(...migrationProblems({
+        ...migration,
+        distribution: s.distribution,
+        managementMode: s.managementMode,
+        inTreeVolumes: s.migration?.inTreeVolumes,
+        enabledFeatureGates: s.featureGates.enabled,
+      }).map((p) => ({ path: [...p.path], message: p.message })));
+    }
   }
   return problems;
 }
@@ -502,7 +514,8 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
     }
     const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
     const cloudConfExtraData = Object.keys(extraData).length > 0 ? extraData : undefined;
-    return { spec, specFile: file, specPath, cloudConfigFile, cloudConf: result.config, cloudConfExtraData, warnings: result.warnings };
+    const migration = migrationInputFor(spec, platform.migrationSupport?.(spec));
+    return { spec, specFile: file, specPath, cloudConfigFile, cloudConf: result.config, cloudConfExtraData, migration, warnings: result.warnings };
   } catch (e) {
     if (e instanceof CloudConfigError) {
       issue({

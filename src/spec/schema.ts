@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IMAGE_KEYS } from './images';
 import { TLS_PROFILE_TYPES, TLS_VERSIONS } from './tls';
+import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES } from '../migration/phases';
 import { PLATFORM_SPEC_SECTIONS } from '../platforms/spec-sections';
 import { cidrSchema } from '../platforms/vsphere/spec-section';
 
@@ -69,6 +70,26 @@ export const clusterSpecSchema = z.strictObject({
     network: z.strictObject({
       serviceNetwork: z.array(cidrSchema).max(2).default([]).describe('Network spec.serviceNetwork, in order.'),
     }).optional().describe('The cluster Network configuration the transforms read (vSphere IP families).'),
+    migration: z.strictObject({
+      phase: z.enum(MIGRATION_PHASES)
+        .describe('The phase to render: in-tree, leader-migration-kcm, leader-migration-ccm or external; one step forward or back per change.'),
+      kubernetesVersion: z.string().regex(KUBERNETES_MINOR, { message: 'is not a Kubernetes minor version like "1.26"' })
+        .describe('Minor version of the kube-controller-manager the control plane runs now (N).'),
+      ccmVersion: z.string().regex(KUBERNETES_MINOR, { message: 'is not a Kubernetes minor version like "1.27"' }).optional()
+        .describe('Minor of the k8s.io/controller-manager the CCM is built with. Defaults to kubernetesVersion + 1.'),
+      preStage: z.boolean().default(false).describe('Phase in-tree: render the CCM RBAC, the migration lease RBAC and the CredentialsRequest ahead of the move.'),
+      inTreeVolumes: z.boolean().optional()
+        .describe('Phase external: keep the in-tree volume plugins in kube-controller-manager (--external-cloud-volume-plugin). Defaults to true while the KCM still has them.'),
+      nodeIpam: z.boolean().default(false).describe('Node IPAM moves to the CCM too (never on OpenShift).'),
+      wildcard: z.boolean().default(false).describe('Write component "*" (whoever holds the lease) instead of naming the owner in each phase.'),
+      leaderName: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: 'is not a DNS-1123 subdomain (the Lease name)' })
+        .default(DEFAULT_LEADER_NAME).describe('The migration Lease name.'),
+      leaseNamespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default(DEFAULT_LEASE_NAMESPACE)
+        .describe('The namespace kube-controller-manager elects its leader in; the CCM uses the same during leader migration.'),
+      leaderElect: z.boolean().default(true).describe('Whether kube-controller-manager runs with --leader-elect=true (leader migration needs it).'),
+      featureSet: z.enum(['CustomNoUpgrade', 'TechPreviewNoUpgrade']).default('CustomNoUpgrade')
+        .describe('OpenShift, phase external on a release that is not external by default: the feature set of the rendered FeatureGate.'),
+    }).optional().describe('Migration from the in-tree cloud provider; absent means the cluster already runs the external CCM.'),
     gitops: z.strictObject({
       engine: z.enum(['argocd', 'flux', 'plain']).default('plain'),
       repoURL: z.string().min(1).optional(),

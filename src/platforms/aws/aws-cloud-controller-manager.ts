@@ -53,6 +53,7 @@ export class AwsCloudControllerManager extends Construct {
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
       singleReplica: props.singleReplica,
+      leaderMigration: props.leaderMigration,
       proxy: props.proxy,
     });
 

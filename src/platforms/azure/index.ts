@@ -67,6 +67,20 @@ export const AZURE_PLATFORM: PlatformDefinition = {
   type: 'Azure',
   specSection: 'azure',
   requiredImages: ['cloudControllerManagerAzure', 'cloudNodeManagerAzure', 'cloudControllerManagerOperator'],
+
+  /**
+   * In-tree Azure left Kubernetes in 1.31; OpenShift 4.14 (1.27) runs the external CCM by default.
+   * Azure Stack Hub always ran the external CCM on OpenShift.
+   */
+  migrationSupport: (spec) => (isAzureStackHub(spec) ? undefined : {
+    inTreeProvider: 'azure',
+    volumePlugin: 'azure',
+    lastInTreeMinor: 30,
+    openshiftExternalSinceMinor: 27,
+    openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderAzure'],
+    inTreeCloudConfig: true,
+    noLeaderMigration: 'the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app)',
+  }),
   cloudNodeManager: true,
   credentialsRequest: {
     name: 'openshift-azure-cloud-controller-manager',

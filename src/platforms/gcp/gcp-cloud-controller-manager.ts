@@ -75,6 +75,7 @@ export class GcpCloudControllerManager extends Construct {
       memory: '128Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
       singleReplica: props.singleReplica,
+      leaderMigration: props.leaderMigration,
       proxy: props.proxy,
     });
     new PlatformRole(this, 'CloudProviderRole', {

@@ -26,6 +26,9 @@ export const GCP_CCM_PERMISSIONS: readonly string[] = [
 export const GCP_PLATFORM: PlatformDefinition = {
   type: 'GCP',
   requiredImages: ['cloudControllerManagerGCP'],
+
+  /** In-tree GCE left Kubernetes in 1.31; OpenShift runs the external CCM by default from 4.16 (1.29), when library-go stopped gating GCP. */
+  migrationSupport: () => ({ inTreeProvider: 'gce', volumePlugin: 'gce', lastInTreeMinor: 30, openshiftExternalSinceMinor: 29, openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderGCP'], inTreeCloudConfig: true }),
   credentialsRequest: {
     name: 'openshift-gcp-ccm',
     secretName: GCP_CREDENTIALS_SECRET,

@@ -79,6 +79,7 @@ export class OpenStackCloudControllerManager extends Construct {
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
       singleReplica: props.singleReplica,
+      leaderMigration: props.leaderMigration,
       proxy: props.proxy,
     });
   }

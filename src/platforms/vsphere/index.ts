@@ -32,6 +32,9 @@ export const VSPHERE_PLATFORM: PlatformDefinition = {
   type: 'VSphere',
   specSection: 'vsphere',
   requiredImages: ['cloudControllerManagerVSphere'],
+
+  /** In-tree vSphere left Kubernetes in 1.31; OpenShift 4.13 (1.26) runs the external CCM by default. */
+  migrationSupport: () => ({ inTreeProvider: 'vsphere', volumePlugin: 'vsphere', lastInTreeMinor: 30, openshiftExternalSinceMinor: 26, openshiftFeatureGates: ['ExternalCloudProvider'], inTreeCloudConfig: true }),
   credentialsRequest: {
     name: 'openshift-vsphere-cloud-controller-manager',
     secretName: VSPHERE_CREDENTIALS_SECRET,

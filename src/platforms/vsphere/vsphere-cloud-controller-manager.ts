@@ -93,6 +93,7 @@ export class VSphereCloudControllerManager extends Construct {
       memory: '128Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
       singleReplica: props.singleReplica,
+      leaderMigration: props.leaderMigration,
       proxy: props.proxy,
     });
     new PlatformRole(this, 'CredentialsRole', {

@@ -1,0 +1,74 @@
+/**
+ * From a cluster spec to the migration inputs: the phase logic's input, the
+ * CCM's leader-migration mount, and the OpenShift host-file locations.
+ * Pure: no cdk8s import.
+ */
+import { MigrationInput, phaseLeaderMigrationConfig } from './flags';
+import { leaderMigrationConfigYaml } from './leader-migration-config';
+import { minorOf, MigrationSupport, phaseSequence, MigrationPhase } from './phases';
+import { CcmLeaderMigrationMount } from '../openshift/operand-props';
+import { ClusterSpec } from '../spec/schema';
+
+/** ConfigMap (in the CCM namespace) holding the CCM's LeaderMigrationConfiguration. */
+export const CCM_LEADER_MIGRATION_CONFIG_MAP = 'ccm-leader-migration';
+/** Where the CCM container sees it. */
+export const CCM_LEADER_MIGRATION_MOUNT = '/etc/leader-migration';
+/** The file the CCM reads. */
+export const CCM_LEADER_MIGRATION_PATH = `${CCM_LEADER_MIGRATION_MOUNT}/config.yaml`;
+/** The CCM's own leader-election Lease (the controller-manager default name). */
+export const CCM_LEASE_NAME = 'cloud-controller-manager';
+/**
+ * OpenShift: where the MachineConfig writes the KCM's file on control-plane
+ * hosts, and where the KCM pod sees it. The operator mounts the host's
+ * `…/kube-controller-manager-certs` at `/etc/kubernetes/static-pod-certs`.
+ */
+export const OPENSHIFT_KCM_HOST_PATH = '/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/leader-migration/config.yaml';
+export const OPENSHIFT_KCM_POD_PATH = '/etc/kubernetes/static-pod-certs/leader-migration/config.yaml';
+/** Name of that MachineConfig. */
+export const OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG = '99-master-kcm-leader-migration';
+
+/** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
+export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {
+  const m = spec.spec.migration;
+  if (!m) {
+    return undefined;
+  }
+  const kubernetesMinor = minorOf(m.kubernetesVersion);
+  const openshift = spec.spec.distribution === 'openshift';
+  return {
+    platform: spec.spec.platform,
+    support,
+    phase: m.phase,
+    kubernetesMinor,
+    // OpenShift ships the CCM of the same release; elsewhere the CCM is the N+1 side
+    ccmMinor: m.ccmVersion !== undefined ? minorOf(m.ccmVersion) : openshift ? kubernetesMinor : kubernetesMinor + 1,
+    leaderName: m.leaderName,
+    leaseNamespace: m.leaseNamespace,
+    nodeIpam: m.nodeIpam,
+    inTreeVolumes: m.inTreeVolumes ?? (support !== undefined && kubernetesMinor <= support.lastInTreeMinor),
+    wildcard: m.wildcard,
+    leaderElect: m.leaderElect,
+    ...(openshift ? { kcmConfigPath: OPENSHIFT_KCM_POD_PATH } : {}),
+  };
+}
+
+/** The phases of a cluster's platform. */
+export function phasesFor(support: MigrationSupport | undefined): readonly MigrationPhase[] {
+  return phaseSequence(support);
+}
+
+/** The CCM's leader-migration mount in a leader-migration phase, else undefined. */
+export function ccmLeaderMigrationMount(input: MigrationInput | undefined): CcmLeaderMigrationMount | undefined {
+  const config = input ? phaseLeaderMigrationConfig(input) : undefined;
+  if (!input || !config) {
+    return undefined;
+  }
+  return {
+    configMapName: CCM_LEADER_MIGRATION_CONFIG_MAP,
+    configMapData: { 'config.yaml': leaderMigrationConfigYaml(config) },
+    mountPath: CCM_LEADER_MIGRATION_MOUNT,
+    configPath: CCM_LEADER_MIGRATION_PATH,
+    leaseNamespace: input.leaseNamespace,
+    ccmMinor: input.ccmMinor,
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * The flag changes of each control-plane component in each migration phase
+ * (reference §2.3, §2.6; seed 000 "Kubelet", "Kube Controller Manager").
+ * Pure: no cdk8s import.
+ */
+import { ANY_COMPONENT, buildLeaderMigrationConfig, CLOUD_CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, LeaderMigrationConfiguration } from './leader-migration-config';
+import { isLeaderMigrationPhase, MigrationPhase, MigrationSupport } from './phases';
+
+/** Everything the phase logic needs about one cluster's migration. */
+export interface MigrationInput {
+  /** The platform type, for messages. */
+  readonly platform: string;
+  /** What the platform allows; undefined when it never had an in-tree provider. */
+  readonly support?: MigrationSupport;
+  /** The phase to render. */
+  readonly phase: MigrationPhase;
+  /** The kube-controller-manager minor (1.NN → NN). */
+  readonly kubernetesMinor: number;
+  /** The CCM's k8s.io/controller-manager minor. */
+  readonly ccmMinor: number;
+  /** The migration Lease name. */
+  readonly leaderName: string;
+  /** The namespace both controller managers elect leaders in. */
+  readonly leaseNamespace: string;
+  /** Node IPAM moves to the CCM. */
+  readonly nodeIpam: boolean;
+  /** Keep the in-tree volume plugins in the KCM after the switch. */
+  readonly inTreeVolumes: boolean;
+  /** Use `component: "*"` (whoever holds the lease) instead of naming the owner. */
+  readonly wildcard: boolean;
+  /** The KCM runs with `--leader-elect=true`. */
+  readonly leaderElect: boolean;
+  /**
+   * Where the kube-controller-manager pod reads the leader-migration file.
+   *
+   * @default KCM_LEADER_MIGRATION_PATH
+   */
+  readonly kcmConfigPath?: string;
+}
+
+/** Thrown when a flag would be emitted that the component no longer has. */
+export class RemovedFlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RemovedFlagError';
+  }
+}
+
+/** Where the leader migration file lives on a control-plane host and in the KCM pod (kubeadm, static pods). */
+export const KCM_LEADER_MIGRATION_PATH = '/etc/kubernetes/leader-migration.yaml';
+/** Where the in-tree cloud config lives on hosts (kubeadm convention). */
+export const HOST_CLOUD_CONFIG_PATH = '/etc/kubernetes/cloud.conf';
+/** The alpha gate of leader migration: needed on 1.21 only, gone from 1.27. */
+export const LEADER_MIGRATION_GATE = 'ControllerManagerLeaderMigration';
+/** The last minor that knows the leader-migration gate. */
+export const LEADER_MIGRATION_GATE_LAST_MINOR = 26;
+
+/** The cloud flags of one component in one phase. */
+export interface ComponentFlags {
+  /** The flags this phase runs with (cloud-related ones only), in order. */
+  readonly flags: readonly string[];
+  /** Flag names (`--name`) the previous phase had and this one must drop. */
+  readonly remove: readonly string[];
+}
+
+/** The component that owns the migrated controllers in a phase (or `*`). */
+export function ownerComponent(input: Pick<MigrationInput, 'phase' | 'wildcard'>): string {
+  if (input.wildcard) {
+    return ANY_COMPONENT;
+  }
+  return input.phase === 'leader-migration-ccm' ? CLOUD_CONTROLLER_MANAGER : KUBE_CONTROLLER_MANAGER;
+}
+
+/** The phase's LeaderMigrationConfiguration, or undefined outside the leader-migration phases. */
+export function phaseLeaderMigrationConfig(input: MigrationInput): LeaderMigrationConfiguration | undefined {
+  if (!isLeaderMigrationPhase(input.phase)) {
+    return undefined;
+  }
+  return buildLeaderMigrationConfig({
+    kubernetesMinor: input.kubernetesMinor,
+    leaderName: input.leaderName,
+    component: ownerComponent(input),
+    nodeIpam: input.nodeIpam,
+  });
+}
+
+/** Whether the in-tree provider of 1.29–1.30 must be re-enabled (DisableCloudProviders is on by default there). */
+function needsCloudProvidersGate(input: MigrationInput): boolean {
+  return input.phase !== 'external' && input.kubernetesMinor >= 29;
+}
+
+function gates(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'): string[] {
+  const list: string[] = [];
+  if (needsCloudProvidersGate(input)) {
+    list.push('DisableCloudProviders=false');
+  }
+  if (component === 'kcm' && isLeaderMigrationPhase(input.phase) && input.kubernetesMinor === 21) {
+    list.push(`${LEADER_MIGRATION_GATE}=true`);
+  }
+  return list.length > 0 ? [`--feature-gates=${list.join(',')}`] : [];
+}
+
+/** kube-controller-manager: in-tree provider, then leader migration, then external (with in-tree volumes if asked). */
+export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlags {
+  const support = input.support;
+  if (!support) {
+    return { flags: ['--cloud-provider=external'], remove: [] };
+  }
+  const cloudConfig = support.inTreeCloudConfig ? [`--cloud-config=${HOST_CLOUD_CONFIG_PATH}`] : [];
+  if (input.phase === 'external') {
+    const volumes = input.inTreeVolumes ? [`--external-cloud-volume-plugin=${support.volumePlugin}`, ...cloudConfig] : [];
+    return {
+      flags: ['--cloud-provider=external', ...volumes, ...(input.nodeIpam ? ['--controllers=*,-nodeipam'] : [])],
+      remove: ['--enable-leader-migration', '--leader-migration-config', ...(input.inTreeVolumes || !support.inTreeCloudConfig ? [] : ['--cloud-config'])],
+    };
+  }
+  const base = [`--cloud-provider=${support.inTreeProvider}`, ...cloudConfig, ...gates(input, 'kcm')];
+  if (input.phase === 'in-tree') {
+    return { flags: base, remove: ['--enable-leader-migration', '--leader-migration-config'] };
+  }
+  return {
+    flags: [...base, '--leader-elect=true', `--leader-elect-resource-namespace=${input.leaseNamespace}`, '--enable-leader-migration', `--leader-migration-config=${input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH}`],
+    remove: [],
+  };
+}
+
+/** kubelet: in-tree until the switch, then `--cloud-provider=external` without a cloud config. */
+export function kubeletFlags(input: MigrationInput): ComponentFlags {
+  const support = input.support;
+  if (!support || input.phase === 'external') {
+    return { flags: ['--cloud-provider=external'], remove: support?.inTreeCloudConfig ? ['--cloud-config'] : [] };
+  }
+  const flags = [`--cloud-provider=${support.inTreeProvider}`, ...gates(input, 'kubelet')];
+  if (support.inTreeCloudConfig) {
+    if (input.kubernetesMinor >= 34) {
+      throw new RemovedFlagError(`kubelet --cloud-config was removed in Kubernetes 1.34; a 1.${input.kubernetesMinor} kubelet cannot run the in-tree ${support.inTreeProvider} provider`);
+    }
+    flags.splice(1, 0, `--cloud-config=${HOST_CLOUD_CONFIG_PATH}`);
+  }
+  return { flags, remove: [] };
+}
+
+/** kube-apiserver: its `--cloud-provider` goes away at the switch (and does not exist from 1.33). */
+export function kubeApiserverFlags(input: MigrationInput): ComponentFlags {
+  const support = input.support;
+  if (!support || input.phase === 'external') {
+    return { flags: [], remove: support ? ['--cloud-provider', ...(support.inTreeCloudConfig ? ['--cloud-config'] : [])] : [] };
+  }
+  if (input.kubernetesMinor >= 33) {
+    throw new RemovedFlagError(`kube-apiserver --cloud-provider was removed in Kubernetes 1.33; a 1.${input.kubernetesMinor} kube-apiserver fails with "unknown flag: --cloud-provider"`);
+  }
+  return {
+    flags: [`--cloud-provider=${support.inTreeProvider}`, ...(support.inTreeCloudConfig ? [`--cloud-config=${HOST_CLOUD_CONFIG_PATH}`] : []), ...gates(input, 'kas')],
+    remove: [],
+  };
+}
+
+/** How the CCM joins leader migration. */
+export interface CcmLeaderMigration {
+  /** The path of the configuration inside the CCM container. */
+  readonly configPath: string;
+  /** The namespace both controller managers elect leaders in. */
+  readonly leaseNamespace: string;
+  /** The CCM's k8s.io/controller-manager minor (1.21 needs the alpha gate). */
+  readonly ccmMinor: number;
+}
+
+/**
+ * Rewrites a CCM's flags for leader migration: the lease namespace becomes
+ * the KCM's, `--leader-elect=true` is ensured, and `--enable-leader-migration`
+ * and `--leader-migration-config` are appended (plus the alpha gate for a
+ * 1.21 CCM, merged into an existing `--feature-gates`; never after 1.26).
+ */
+export function ccmLeaderMigrationFlags(flags: readonly string[], lm: CcmLeaderMigration): string[] {
+  const out = flags.filter((f) => !f.startsWith('--leader-elect-resource-namespace=') && !f.startsWith('--leader-elect=')
+    && !f.startsWith('--enable-leader-migration') && !f.startsWith('--leader-migration-config='));
+  const at = flags.findIndex((f) => f.startsWith('--leader-elect'));
+  const insert = ['--leader-elect=true', `--leader-elect-resource-namespace=${lm.leaseNamespace}`, '--enable-leader-migration', `--leader-migration-config=${lm.configPath}`];
+  out.splice(at < 0 ? out.length : Math.min(at, out.length), 0, ...insert);
+  if (lm.ccmMinor === 21) {
+    const gateAt = out.findIndex((f) => f.startsWith('--feature-gates='));
+    if (gateAt >= 0) {
+      out[gateAt] = `${out[gateAt]},${LEADER_MIGRATION_GATE}=true`;
+    } else {
+      out.push(`--feature-gates=${LEADER_MIGRATION_GATE}=true`);
+    }
+  }
+  return out;
+}

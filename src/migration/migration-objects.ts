@@ -1,0 +1,96 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { CcmLeaseNamespaceRbac } from './ccm-lease-namespace-rbac';
+import {
+  CCM_LEASE_NAME, ccmLeaderMigrationMount, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_KCM_POD_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
+} from './cluster-migration';
+import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
+import { MigrationInput, phaseLeaderMigrationConfig } from './flags';
+import { LeaderMigrationConfigMap } from './leader-migration-config-map';
+import { leaderMigrationConfigYaml } from './leader-migration-config';
+import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
+import { LeaderMigrationRbac } from './leader-migration-rbac';
+import { OpenShiftPlanInput } from './plan';
+import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../openshift/constants';
+
+/** Name of the Role and RoleBinding granting both controller managers the migration lease. */
+export const LEADER_MIGRATION_RBAC_NAME = 'cloud-provider-leader-migration';
+/** Name of the Role and RoleBinding for the CCM's own lease in the KCM's lease namespace. */
+export const CCM_LEASE_NAMESPACE_RBAC_NAME = 'cloud-controller-manager-leader-election';
+
+/** Properties for `MigrationObjects`. */
+export interface MigrationObjectsProps {
+  /** The cluster's migration. */
+  readonly migration: MigrationInput;
+  /** The target distribution. */
+  readonly distribution: string;
+  /** Phase in-tree: render the lease RBAC ahead of the move. */
+  readonly preStage: boolean;
+  /** Whether the CCM Deployment is rendered here (gitops mode). */
+  readonly ccmRendered: boolean;
+  /** Feature set of the FeatureGate, when one is rendered. */
+  readonly featureSet: ExternalCloudProviderFeatureSet;
+}
+
+/**
+ * The objects a migration phase adds to a cluster's operands (the CCM
+ * Deployment's own flags and mount are set by the platform construct):
+ * - leader-migration phases: the CCM's LeaderMigrationConfiguration
+ *   ConfigMap, the migration-lease Role/RoleBinding for both controller
+ *   managers, the CCM's Role in the lease namespace and, on OpenShift, the
+ *   MachineConfig writing the kube-controller-manager's file;
+ * - in-tree with pre-staging: the lease RBAC;
+ * - external on an OpenShift release where the platform is not external by
+ *   default: the FeatureGate that makes the operators switch.
+ */
+export class MigrationObjects extends Construct {
+  /** The objects rendered. */
+  public readonly objects: ApiObject[] = [];
+  /** OpenShift specifics for the plan. */
+  public readonly openshift?: OpenShiftPlanInput;
+
+  constructor(scope: Construct, id: string, props: MigrationObjectsProps) {
+    super(scope, id);
+    const m = props.migration;
+    const support = m.support;
+    const openshift = props.distribution === 'openshift';
+    const ccmSa = `${OPERAND_NAMESPACE}/${CCM_SERVICE_ACCOUNT}`;
+    const config = phaseLeaderMigrationConfig(m);
+    const lease = () => {
+      const rbac = new LeaderMigrationRbac(this, 'LeaseRbac', {
+        name: LEADER_MIGRATION_RBAC_NAME, leaseNamespace: m.leaseNamespace, leaderName: m.leaderName, ccmServiceAccount: ccmSa,
+      });
+      this.objects.push(rbac.role, rbac.binding);
+    };
+    let machineConfig: OpenShiftPlanInput['machineConfig'];
+    let gates: readonly string[] = [];
+
+    if (config) {
+      const mount = ccmLeaderMigrationMount(m)!;
+      if (props.ccmRendered) {
+        this.objects.push(new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: OPERAND_NAMESPACE, config }).apiObject);
+        if (m.leaseNamespace !== OPERAND_NAMESPACE) {
+          const rbac = new CcmLeaseNamespaceRbac(this, 'CcmLeaseRbac', {
+            name: CCM_LEASE_NAMESPACE_RBAC_NAME, leaseNamespace: m.leaseNamespace, leaseName: CCM_LEASE_NAME, ccmServiceAccount: ccmSa,
+          });
+          this.objects.push(rbac.role, rbac.binding);
+        }
+      }
+      lease();
+      if (openshift) {
+        this.objects.push(new LeaderMigrationMachineConfig(this, 'MachineConfig', {
+          name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: leaderMigrationConfigYaml(config),
+        }).apiObject);
+        machineConfig = { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH };
+      }
+    } else if (m.phase === 'in-tree' && props.preStage && support && !support.noLeaderMigration) {
+      lease();
+    } else if (m.phase === 'external' && openshift && support && m.kubernetesMinor < support.openshiftExternalSinceMinor) {
+      gates = support.openshiftFeatureGates;
+      this.objects.push(new ExternalCloudProviderFeatureGate(this, 'FeatureGate', { gates, featureSet: props.featureSet }).apiObject);
+    }
+    if (openshift) {
+      this.openshift = { featureGates: gates, featureSet: props.featureSet, machineConfig };
+    }
+  }
+}
