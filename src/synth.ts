@@ -162,7 +162,12 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
     const previous = m ? renderedPhase(out, cluster.spec.metadata.name) : undefined;
-    const problem = m && previous !== undefined ? transitionProblem(phasesFor(m.support), previous, m.phase) : undefined;
+    let problem = m && previous !== undefined ? transitionProblem(phasesFor(m.support), previous, m.phase) : undefined;
+    const gated = m?.support !== undefined && cluster.spec.spec.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
+    if (!problem && m && previous === 'external' && m.phase !== 'external' && gated) {
+      problem = `moves from "external" back to "${m.phase}", but phase "external" set the FeatureGate to ${cluster.spec.spec.migration!.featureSet}, which OpenShift cannot turn off: `
+        + 'the operators keep kube-controller-manager and the kubelets external, so this cluster stays "external"';
+    }
     if (problem) {
       issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${path.join(out, cluster.spec.metadata.name, MIGRATION_JSON)})` });
     }

@@ -68,7 +68,7 @@ export function kubeadmConfig(input: MigrationInput): string {
   const kubelet = { kubeletExtraArgs: extraArgs(kubeletFlags(input), v1beta4) };
   const docs = [cluster, { apiVersion, kind: 'InitConfiguration', nodeRegistration: kubelet }, { apiVersion, kind: 'JoinConfiguration', nodeRegistration: kubelet }];
   const lmc = phaseLeaderMigrationConfig(input);
-  const file = lmc ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before kubeadm upgrade:\n${leaderMigrationConfigYaml(lmc).replace(/^/gm, '#   ')}` : '';
+  const file = lmc ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before kubeadm upgrade:\n${leaderMigrationConfigYaml(lmc).trimEnd().replace(/^/gm, '#   ')}\n` : '';
   return `${header(input, 'kubeadm configuration')}${file}${docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n')}`;
 }
 

@@ -1,0 +1,414 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse, parseAllDocuments } from 'yaml';
+import { runCli } from '../src/cli';
+import {
+  buildLeaderMigrationConfig, ccmLeaderMigrationFlags, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags,
+  leaderMigrationApiVersion, leaderMigrationConfigYaml, MigrationInput, MigrationPhase, migrationProblems,
+  parseLeaderMigrationConfig, RemovedFlagError, transitionProblem, MIGRATION_PHASES,
+} from '../src/migration';
+import { PLATFORMS } from '../src/platforms';
+import { captureIo, platformSpec, tempDir, useTempDir, writeFile } from './helpers';
+
+const CONTROLLERS = ['route', 'service', 'cloud-node-lifecycle', 'node-route-controller', 'service-lb-controller', 'cloud-node-lifecycle-controller'];
+const NS = 'openshift-cloud-controller-manager';
+
+/** The KEP walkthrough per platform: a release where the platform is still in-tree on OpenShift. */
+const WALKTHROUGH: Record<string, { version: string; cloudConf?: string; deployment: string; provider: string; gates: string[] }> = {
+  AWS: { version: '1.26', deployment: 'aws-cloud-controller-manager', provider: 'aws', gates: ['ExternalCloudProvider'] },
+  GCP: { version: '1.28', cloudConf: '[global]\nproject-id = p\n', deployment: 'gcp-cloud-controller-manager', provider: 'gce', gates: ['ExternalCloudProvider', 'ExternalCloudProviderGCP'] },
+  OpenStack: { version: '1.24', cloudConf: '[Global]\n', deployment: 'openstack-cloud-controller-manager', provider: 'openstack', gates: ['ExternalCloudProvider'] },
+  VSphere: { version: '1.25', cloudConf: 'global:\n  port: 443\n', deployment: 'vsphere-cloud-controller-manager', provider: 'vsphere', gates: ['ExternalCloudProvider'] },
+};
+
+function writeCluster(dir: string, platform: string, phase: string, migration: Record<string, unknown> = {}): void {
+  const w = WALKTHROUGH[platform]!;
+  const extra: Record<string, unknown> = {};
+  if (w.cloudConf !== undefined) {
+    writeFile(dir, 'c.conf', w.cloudConf);
+    extra.cloudConfig = { file: 'c.conf' };
+  }
+  writeFile(dir, 'c.yaml', platformSpec(platform, 'c', { ...extra, migration: { phase, kubernetesVersion: w.version, ...migration } }));
+}
+
+function synth(clusters: string, out: string): { code: number; stderr: string } {
+  const cap = captureIo();
+  const code = runCli(['synth', '--clusters', clusters, '--out', out, '-q'], cap.io, {});
+  return { code, stderr: cap.stderr() };
+}
+
+function objects(out: string): Map<string, any> {
+  const found = new Map<string, any>();
+  const walk = (dir: string) => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (fs.statSync(full).isDirectory()) {
+        if (name !== 'gitops') {
+          walk(full);
+        }
+      } else if (name.endsWith('.yaml') && name !== 'kustomization.yaml') {
+        const o = parse(fs.readFileSync(full, 'utf8'));
+        found.set(`${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`, o);
+      }
+    }
+  };
+  walk(path.join(out, 'c'));
+  return found;
+}
+
+function ccmScript(o: any): string {
+  return o.spec.template.spec.containers[0].command[2];
+}
+
+function plan(out: string): any {
+  return JSON.parse(fs.readFileSync(path.join(out, 'c', '.migration.json'), 'utf8'));
+}
+
+function input(overrides: Partial<MigrationInput> = {}): MigrationInput {
+  return {
+    platform: 'AWS',
+    support: PLATFORMS.AWS!.migrationSupport!({} as never),
+    phase: 'leader-migration-kcm',
+    kubernetesMinor: 26,
+    ccmMinor: 27,
+    leaderName: 'cloud-provider-extraction-migration',
+    leaseNamespace: 'kube-system',
+    nodeIpam: false,
+    inTreeVolumes: true,
+    wildcard: false,
+    leaderElect: true,
+    ...overrides,
+  };
+}
+
+describe('the KEP walkthrough, phase by phase, forward and back', () => {
+  const tmp = useTempDir();
+
+  test.each(Object.keys(WALKTHROUGH))('%s: in-tree → leader-migration-kcm → leader-migration-ccm, back to in-tree, forward to external', (platform) => {
+    // GIVEN a cluster spec of the platform at a release where its provider is still in-tree
+    const w = WALKTHROUGH[platform]!;
+    const clusters = path.join(tmp(), 'clusters');
+    const out = path.join(tmp(), 'dist');
+    fs.mkdirSync(clusters);
+    const seen: Record<string, Map<string, any>> = {};
+    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'leader-migration-kcm', 'in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external']) {
+      // WHEN each phase is rendered into the same output, one change at a time
+      writeCluster(clusters, platform, phase);
+      const r = synth(clusters, out);
+      // THEN every step renders
+      expect(r).toEqual({ code: 0, stderr: '' });
+      expect(plan(out).phase).toBe(phase);
+      seen[phase] = objects(out);
+    }
+
+    // in-tree: no CCM, no migration objects
+    const inTree = seen['in-tree']!;
+    expect([...inTree.keys()].filter((k) => k.startsWith('Deployment') || k.includes('leader-migration') || k.startsWith('FeatureGate'))).toEqual([]);
+
+    // leader-migration-kcm and -ccm: the CCM waits on the lock with the same lease name and namespace, the config names the owner
+    for (const [phase, owner] of [['leader-migration-kcm', 'kube-controller-manager'], ['leader-migration-ccm', 'cloud-controller-manager']] as const) {
+      const set = seen[phase]!;
+      const cm = set.get(`ConfigMap ${NS}/ccm-leader-migration`);
+      const parsed = parseLeaderMigrationConfig(cm.data['config.yaml']);
+      expect(parsed.problems).toEqual([]);
+      expect(parsed.config!.leaderName).toBe('cloud-provider-extraction-migration');
+      expect(parsed.config!.controllerLeaders).toEqual(CONTROLLERS.map((name) => ({ name, component: owner })));
+      const script = ccmScript(set.get(`Deployment ${NS}/${w.deployment}`));
+      expect(script).toContain('--leader-elect=true \\\n  --leader-elect-resource-namespace=kube-system \\\n  --enable-leader-migration \\\n  --leader-migration-config=/etc/leader-migration/config.yaml');
+      expect(script).not.toContain(`--leader-elect-resource-namespace=${NS}`);
+      const pod = set.get(`Deployment ${NS}/${w.deployment}`).spec.template.spec;
+      expect(pod.volumes).toContainEqual({ name: 'leader-migration', configMap: { name: 'ccm-leader-migration' } });
+      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'leader-migration', mountPath: '/etc/leader-migration', readOnly: true });
+      // the KCM side: the same file on the control-plane hosts
+      const mc = set.get('MachineConfig 99-master-kcm-leader-migration');
+      expect(mc.metadata.labels).toEqual({ 'machineconfiguration.openshift.io/role': 'master' });
+      const file = mc.spec.config.storage.files[0];
+      expect(file.path).toBe('/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/leader-migration/config.yaml');
+      expect(decodeURIComponent(file.contents.source.replace(/^data:text\/plain;charset=utf-8,/, ''))).toBe(cm.data['config.yaml']);
+      // lease RBAC for both controller managers, as a Role of its own
+      const role = set.get('Role kube-system/cloud-provider-leader-migration');
+      expect(role.rules).toEqual([
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-provider-extraction-migration'], verbs: ['get', 'list', 'watch', 'update'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      ]);
+      expect(set.get('RoleBinding kube-system/cloud-provider-leader-migration').subjects).toEqual([
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:kube-controller-manager' },
+        { kind: 'ServiceAccount', name: 'kube-controller-manager', namespace: 'kube-system' },
+        { kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: NS },
+      ]);
+      expect(set.get('Role kube-system/cloud-controller-manager-leader-election').rules[0].resourceNames).toEqual(['cloud-controller-manager']);
+    }
+    // a new owner changes the pods' config hash, so the CCM restarts and reads it
+    const hash = (p: string) => seen[p]!.get(`Deployment ${NS}/${w.deployment}`).spec.template.metadata.annotations['ccm-gitops.io/config-hash'];
+    expect(hash('leader-migration-kcm')).not.toBe(hash('leader-migration-ccm'));
+
+    // external: migration off on both sides, the gate that switches the operators, no host file
+    const ext = seen.external!;
+    expect(ccmScript(ext.get(`Deployment ${NS}/${w.deployment}`))).not.toContain('leader-migration');
+    expect([...ext.keys()].filter((k) => k.includes('leader-migration'))).toEqual([]);
+    expect(ext.get('FeatureGate cluster').spec).toEqual({ featureSet: 'CustomNoUpgrade', customNoUpgrade: { enabled: w.gates } });
+    expect(ext.get('FeatureGate cluster').metadata.annotations['argocd.argoproj.io/sync-options']).toBe('Prune=false');
+  });
+});
+
+describe('phase changes are one step at a time', () => {
+  const tmp = useTempDir();
+
+  test.each([
+    ['in-tree', 'leader-migration-ccm', 'moves from "in-tree" to "leader-migration-ccm" in one change, which skips "leader-migration-kcm"; each phase is its own reviewed change: the legal next step is "leader-migration-kcm"'],
+    ['in-tree', 'external', 'moves from "in-tree" to "external" in one change, which skips "leader-migration-kcm", "leader-migration-ccm"; each phase is its own reviewed change: the legal next step is "leader-migration-kcm"'],
+    ['external', 'leader-migration-kcm', 'moves from "external" to "leader-migration-kcm" in one change, which rolls back past "leader-migration-ccm"; each phase is its own reviewed change: the legal next step is "leader-migration-ccm"'],
+  ])('%s → %s is refused with the legal next step, and the output is kept', (from, to, message) => {
+    // GIVEN a cluster rendered at phase `from` (GCP on 1.28 allows every phase)
+    const clusters = path.join(tmp(), 'clusters');
+    const out = path.join(tmp(), 'dist');
+    fs.mkdirSync(clusters);
+    writeCluster(clusters, 'GCP', from);
+    expect(synth(clusters, out).code).toBe(0);
+    // WHEN the spec jumps to `to`
+    writeCluster(clusters, 'GCP', to);
+    const r = synth(clusters, out);
+    // THEN synth refuses, naming the file, the field and the legal step, and dist/ is as it was
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`c.yaml: spec.migration.phase: ${message} (last render: `);
+    expect(plan(out).phase).toBe(from);
+  });
+
+  test('OpenShift refuses to roll back from external once the FeatureGate set a feature set that cannot be turned off', () => {
+    const clusters = path.join(tmp(), 'clusters');
+    const out = path.join(tmp(), 'dist');
+    fs.mkdirSync(clusters);
+    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external']) {
+      writeCluster(clusters, 'AWS', phase);
+      expect(synth(clusters, out).code).toBe(0);
+    }
+    writeCluster(clusters, 'AWS', 'leader-migration-ccm');
+    const r = synth(clusters, out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('c.yaml: spec.migration.phase: moves from "external" back to "leader-migration-ccm", but phase "external" set the FeatureGate to CustomNoUpgrade, '
+      + 'which OpenShift cannot turn off: the operators keep kube-controller-manager and the kubelets external, so this cluster stays "external"');
+  });
+
+  test('rollback from external is one step back where no feature set was needed', () => {
+    expect(transitionProblem(MIGRATION_PHASES, 'external', 'leader-migration-ccm')).toBeUndefined();
+    expect(transitionProblem(MIGRATION_PHASES, 'leader-migration-ccm', 'leader-migration-kcm')).toBeUndefined();
+  });
+
+  test('Azure has no leader-migration phases: in-tree → external is its one step', () => {
+    const seq = ['in-tree', 'external'] as const;
+    expect(transitionProblem(seq, 'in-tree', 'external')).toBeUndefined();
+    expect(transitionProblem(seq, 'leader-migration-kcm', 'external')).toBe(
+      'the last render has phase "leader-migration-kcm", which this platform does not have (its phases: in-tree → external); '
+      + 'set the phase back to "leader-migration-kcm" only if the cluster really is there, or remove the cluster\'s output to start over at "external"');
+  });
+});
+
+describe('refused migrations', () => {
+  const gcp = PLATFORMS.GCP!.migrationSupport!({} as never);
+  const azure = PLATFORMS.Azure!.migrationSupport!({ spec: {} } as never);
+  const base = { distribution: 'openshift', platform: 'GCP', support: gcp, managementMode: 'gitops', phase: 'leader-migration-kcm' as MigrationPhase, kubernetesMinor: 28, ccmMinor: 28, nodeIpam: false, leaderElect: true, enabledFeatureGates: [] as string[] };
+
+  test.each<[string, Record<string, unknown>, string, string]>([
+    ['a platform that never was in-tree', { platform: 'Nutanix', support: undefined, phase: 'in-tree' }, 'spec.migration.phase',
+      '"in-tree" is not possible on Nutanix: it never had an in-tree cloud provider, so there is nothing to migrate; set phase to "external" or remove spec.migration'],
+    ['a CCM without leader migration', { platform: 'Azure', support: azure, kubernetesMinor: 26 }, 'spec.migration.phase',
+      '"leader-migration-kcm" is not possible on Azure: the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app); Azure moves from "in-tree" straight to "external"'],
+    ['a KCM with no in-tree provider left', { distribution: 'kubernetes', kubernetesMinor: 31, ccmMinor: 32 }, 'spec.migration.kubernetesVersion',
+      '"1.31": kube-controller-manager 1.31 has no in-tree gce provider (the last one is in 1.30), so nothing is left to hand over in phase "leader-migration-kcm"; the cluster can only be "external"'],
+    ['an OpenShift release that is external by default', { kubernetesMinor: 29, ccmMinor: 29 }, 'spec.migration.kubernetesVersion',
+      '"1.29": OpenShift 4.16 runs the external CCM on GCP by default (since 4.16), so the operators have already migrated it and phase "leader-migration-kcm" cannot be rendered; set phase to "external"'],
+    ['leader election off', { leaderElect: false }, 'spec.migration.leaderElect',
+      'is false: leader migration only runs when the kube-controller-manager has --leader-elect=true (with it off, migration is silently disabled and both sides run the cloud controllers); turn leader election on before phase "leader-migration-kcm"'],
+    ['a KCM older than 1.21', { distribution: 'kubernetes', kubernetesMinor: 20, ccmMinor: 21 }, 'spec.migration.kubernetesVersion',
+      '"1.20": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "leader-migration-kcm"'],
+    ['a CCM older than the KCM', { ccmMinor: 27 }, 'spec.migration.ccmVersion',
+      '"1.27" is older than kubernetesVersion "1.28"; the CCM is the newer side (N+1) of the migration'],
+    ['operator mode', { managementMode: 'operator' }, 'spec.managementMode',
+      '"operator": the operator renders the CCM itself and never enables leader migration; use managementMode "gitops" for phase "leader-migration-kcm"'],
+    ['node IPAM on OpenShift', { nodeIpam: true }, 'spec.migration.nodeIpam',
+      'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false'],
+    ['in-tree volumes the KCM no longer has', { phase: 'external', kubernetesMinor: 31, ccmMinor: 31, inTreeVolumes: true }, 'spec.migration.inTreeVolumes',
+      'is true but kube-controller-manager 1.31 has no in-tree gce volume plugin (the last one is in 1.30); finish CSI migration and set it to false'],
+    ['the removed feature gate', { enabledFeatureGates: ['ControllerManagerLeaderMigration'] }, 'spec.featureGates.enabled.0',
+      '"ControllerManagerLeaderMigration" is on by default from 1.22 and unknown from 1.27 (a controller manager given it fails with "unrecognized feature gate"); remove it, ccm-gitops adds it where 1.21 needs it'],
+  ])('%s', (_name, overrides, field, message) => {
+    expect(migrationProblems({ ...base, ...overrides } as never).map((p) => [p.path.join('.'), p.message])).toEqual([[field, message]]);
+  });
+
+  test('the same rules stop synth, with file, line and field, and nothing is written', () => {
+    // GIVEN a spec asking for leader migration with leader election off
+    const dir = tempDir();
+    try {
+      writeFile(dir, 'c.yaml', platformSpec('AWS', 'c', { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26', leaderElect: false } }));
+      // WHEN it is rendered
+      const r = synth(dir, path.join(dir, 'dist'));
+      // THEN synth fails with the rule and writes nothing
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/c\.yaml:\d+: spec\.migration\.leaderElect: is false: leader migration only runs when the kube-controller-manager has --leader-elect=true/);
+      expect(fs.existsSync(path.join(dir, 'dist'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('kube-apiserver --cloud-provider is never emitted on 1.33+, kubelet --cloud-config never on 1.34+', () => {
+    const vsphere = PLATFORMS.VSphere!.migrationSupport!({} as never)!;
+    const at = (minor: number) => input({ platform: 'VSphere', support: { ...vsphere, lastInTreeMinor: 99 }, phase: 'in-tree', kubernetesMinor: minor });
+    expect(kubeApiserverFlags(at(32)).flags).toEqual(['--cloud-provider=vsphere', '--cloud-config=/etc/kubernetes/cloud.conf', '--feature-gates=DisableCloudProviders=false']);
+    expect(() => kubeApiserverFlags(at(33))).toThrow(new RemovedFlagError('kube-apiserver --cloud-provider was removed in Kubernetes 1.33; a 1.33 kube-apiserver fails with "unknown flag: --cloud-provider"'));
+    expect(() => kubeletFlags(at(34))).toThrow(new RemovedFlagError('kubelet --cloud-config was removed in Kubernetes 1.34; a 1.34 kubelet cannot run the in-tree vsphere provider'));
+    expect(kubeApiserverFlags({ ...at(35), phase: 'external' }).flags).toEqual([]);
+    expect(kubeletFlags({ ...at(35), phase: 'external' })).toEqual({ flags: ['--cloud-provider=external'], remove: ['--cloud-config'] });
+  });
+
+  test('the leader-migration gate appears only for 1.21 components', () => {
+    expect(kubeControllerManagerFlags(input({ kubernetesMinor: 21 })).flags).toContain('--feature-gates=ControllerManagerLeaderMigration=true');
+    for (const minor of [22, 24, 26]) {
+      expect(kubeControllerManagerFlags(input({ kubernetesMinor: minor })).flags.join(' ')).not.toContain('ControllerManagerLeaderMigration');
+    }
+    const mount = { configPath: '/etc/lm/config.yaml', leaseNamespace: 'kube-system' };
+    expect(ccmLeaderMigrationFlags(['--feature-gates=A=true'], { ...mount, ccmMinor: 21 })).toContain('--feature-gates=A=true,ControllerManagerLeaderMigration=true');
+    expect(ccmLeaderMigrationFlags(['--feature-gates=A=true'], { ...mount, ccmMinor: 27 }).join(' ')).not.toContain('ControllerManagerLeaderMigration');
+  });
+});
+
+describe('the control-plane flags per phase', () => {
+  test('kube-controller-manager: in-tree, leader migration, then external with in-tree volumes and node IPAM', () => {
+    expect(kubeControllerManagerFlags(input({ phase: 'in-tree' }))).toEqual({ flags: ['--cloud-provider=aws'], remove: ['--enable-leader-migration', '--leader-migration-config'] });
+    expect(kubeControllerManagerFlags(input()).flags).toEqual(['--cloud-provider=aws', '--leader-elect=true', '--leader-elect-resource-namespace=kube-system',
+      '--enable-leader-migration', '--leader-migration-config=/etc/kubernetes/leader-migration.yaml']);
+    expect(kubeControllerManagerFlags(input({ phase: 'external', nodeIpam: true }))).toEqual({
+      flags: ['--cloud-provider=external', '--external-cloud-volume-plugin=aws', '--controllers=*,-nodeipam'],
+      remove: ['--enable-leader-migration', '--leader-migration-config'],
+    });
+    const gcp = PLATFORMS.GCP!.migrationSupport!({} as never);
+    expect(kubeControllerManagerFlags(input({ support: gcp, phase: 'external', inTreeVolumes: false, kubernetesMinor: 31 }))).toEqual({
+      flags: ['--cloud-provider=external'], remove: ['--enable-leader-migration', '--leader-migration-config', '--cloud-config'],
+    });
+    expect(kubeControllerManagerFlags(input({ support: gcp, phase: 'in-tree', kubernetesMinor: 29 })).flags).toEqual(['--cloud-provider=gce', '--cloud-config=/etc/kubernetes/cloud.conf', '--feature-gates=DisableCloudProviders=false']);
+  });
+
+  test('kubelets switch only in phase external', () => {
+    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm'] as const) {
+      expect(kubeletFlags(input({ phase })).flags).toEqual(['--cloud-provider=aws']);
+    }
+    expect(kubeletFlags(input({ phase: 'external' })).flags).toEqual(['--cloud-provider=external']);
+  });
+});
+
+describe('LeaderMigrationConfiguration', () => {
+  test.each([[21, 'controllermanager.config.k8s.io/v1alpha1', 'leases'], [22, 'controllermanager.config.k8s.io/v1beta1', 'leases'],
+    [23, 'controllermanager.config.k8s.io/v1beta1', 'leases'], [24, 'controllermanager.config.k8s.io/v1', undefined], [30, 'controllermanager.config.k8s.io/v1', undefined]])(
+    'kube-controller-manager 1.%i gets %s (resourceLock %s), and it parses back without problems', (minor, apiVersion, lock) => {
+      const config = buildLeaderMigrationConfig({ kubernetesMinor: minor, leaderName: 'cloud-provider-extraction-migration', component: '*', nodeIpam: true });
+      expect(config.apiVersion).toBe(apiVersion);
+      expect(config.resourceLock).toBe(lock);
+      const text = leaderMigrationConfigYaml(config);
+      expect(text).toContain('    component: "*"\n');
+      expect(text).not.toMatch(/component: \*/);
+      const parsed = parseLeaderMigrationConfig(text);
+      expect(parsed.problems).toEqual([]);
+      expect(parsed.config).toEqual(config);
+      expect(config.controllerLeaders.map((c) => c.name)).toEqual([...CONTROLLERS, 'nodeipam', 'node-ipam-controller']);
+    });
+
+  test('no version exists before 1.21', () => {
+    expect(() => leaderMigrationApiVersion(20)).toThrow('leader migration needs kube-controller-manager 1.21 or newer, got 1.20');
+  });
+
+  const V1 = 'apiVersion: controllermanager.config.k8s.io/v1\nkind: LeaderMigrationConfiguration\n';
+  const V1B = 'apiVersion: controllermanager.config.k8s.io/v1beta1\nkind: LeaderMigrationConfiguration\n';
+  test.each([
+    ['empty file', '', ['decode: the file is empty']],
+    ['wrong kind', 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n',
+      ['decode: unexpected config type "kubelet.config.k8s.io/v1beta1", kind "KubeletConfiguration"; want controllermanager.config.k8s.io/{v1alpha1,v1beta1,v1} LeaderMigrationConfiguration']],
+    ['resourceLock under v1', `${V1}leaderName: x\nresourceLock: leases\ncontrollerLeaders: []\n`, ['decode: strict decoding error: unknown field "resourceLock" (v1 has no resourceLock; it always uses leases)']],
+    ['empty leaderName', `${V1}leaderName: ""\ncontrollerLeaders: []\n`, ['leaderName: Required value: leaderName must be set for LeaderMigrationConfiguration']],
+    ['invalid resourceLock', `${V1B}leaderName: x\nresourceLock: configmaps\ncontrollerLeaders: []\n`, ['resourceLock: Invalid value: "configmaps": resource Lock must be one of \'leases\' or \'endpoints\'']],
+    ['missing resourceLock in v1beta1', `${V1B}leaderName: x\ncontrollerLeaders: []\n`, ['resourceLock: Invalid value: "": resource Lock must be one of \'leases\' or \'endpoints\'']],
+    ['endpoints lock', `${V1B}leaderName: x\nresourceLock: endpoints\ncontrollerLeaders: []\n`, ['resourceLock: "endpoints" passes validation but client-go 0.25 and newer removed the endpoints lock; use "leases"']],
+    ['empty name and component', `${V1}leaderName: x\ncontrollerLeaders:\n  - name: ""\n    component: ""\n`, ['controllerLeaders[0].component: Required value', 'controllerLeaders[0].name: Required value']],
+    ['unknown controller and component', `${V1}leaderName: x\ncontrollerLeaders:\n  - name: route-controller\n    component: ccm\n`, [
+      'controllerLeaders[0].component: "ccm" is neither kube-controller-manager, cloud-controller-manager nor "*"; the controller would run nowhere',
+      'controllerLeaders[0].name: "route-controller" is no canonical cloud controller name; it would run under the main lock on both sides']],
+    ['duplicate names', `${V1}leaderName: x\ncontrollerLeaders:\n  - name: route\n    component: "*"\n  - name: route\n    component: "*"\n`, ['controllerLeaders[1].name: "route" is listed twice; the last entry wins']],
+    ['leaderName not a DNS subdomain', `${V1}leaderName: Bad_Name\ncontrollerLeaders: []\n`, ['leaderName: "Bad_Name" is not a DNS-1123 subdomain; the API server rejects the Lease']],
+    ['empty controllerLeaders (valid)', `${V1}leaderName: x\ncontrollerLeaders: []\n`, []],
+  ])('%s', (_name, text, problems) => {
+    expect(parseLeaderMigrationConfig(text).problems).toEqual(problems);
+  });
+
+  test('an unquoted "*" is a YAML error', () => {
+    const problems = parseLeaderMigrationConfig(`${V1}leaderName: x\ncontrollerLeaders:\n  - name: route\n    component: *\n`).problems;
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^yaml: /);
+  });
+});
+
+describe('MIGRATION.md', () => {
+  const tmp = useTempDir();
+
+  test.each(MIGRATION_PHASES)('phase %s (AWS, OpenShift 4.13)', (phase) => {
+    const clusters = path.join(tmp(), 'clusters');
+    const out = path.join(tmp(), 'dist');
+    fs.mkdirSync(clusters);
+    writeCluster(clusters, 'AWS', phase);
+    expect(synth(clusters, out).code).toBe(0);
+    const md = fs.readFileSync(path.join(out, 'c', 'MIGRATION.md'), 'utf8');
+    expect(md).toContain(`# Migration of c: phase \`${phase}\``);
+    expect(md).toMatchSnapshot();
+  });
+
+  test('in-tree with preStage renders RBAC and the CredentialsRequest but no CCM', () => {
+    const clusters = path.join(tmp(), 'clusters');
+    const out = path.join(tmp(), 'dist');
+    fs.mkdirSync(clusters);
+    writeCluster(clusters, 'GCP', 'in-tree', { preStage: true });
+    expect(synth(clusters, out).code).toBe(0);
+    const keys = [...objects(out).keys()];
+    expect(keys).toContain('CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm');
+    expect(keys).toContain('Role kube-system/cloud-provider-leader-migration');
+    expect(keys).toContain('ClusterRole gcp-cloud-controller-manager');
+    expect(keys.filter((k) => /^(Deployment|ConfigMap openshift-cloud-controller-manager\/cloud-conf|Service |PodDisruptionBudget)/.test(k))).toEqual([]);
+    expect(plan(out).rendered).toContainEqual({ kind: 'CredentialsRequest', name: 'openshift-gcp-ccm', namespace: 'openshift-cloud-credential-operator' });
+  });
+});
+
+describe('ccm-gitops migration control-plane', () => {
+  test('kubeadm v1beta3 for a 1.26 control plane in leader-migration-kcm', () => {
+    const cap = captureIo();
+    expect(runCli(['migration', 'control-plane', '--platform', 'aws', '--phase', 'leader-migration-kcm', '--kubernetes-version', '1.26', '--format', 'kubeadm'], cap.io)).toBe(0);
+    const docs = parseAllDocuments(cap.stdout()).map((d) => d.toJS());
+    expect(docs.map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(['kubeadm.k8s.io/v1beta3 ClusterConfiguration', 'kubeadm.k8s.io/v1beta3 InitConfiguration', 'kubeadm.k8s.io/v1beta3 JoinConfiguration']);
+    expect(docs[0].controllerManager.extraArgs).toEqual({
+      'cloud-provider': 'aws', 'leader-elect': 'true', 'leader-elect-resource-namespace': 'kube-system',
+      'enable-leader-migration': 'true', 'leader-migration-config': '/etc/kubernetes/leader-migration.yaml',
+    });
+    expect(docs[0].controllerManager.extraVolumes).toEqual([{ name: 'leader-migration', hostPath: '/etc/kubernetes/leader-migration.yaml', mountPath: '/etc/kubernetes/leader-migration.yaml', readOnly: true, pathType: 'File' }]);
+    expect(docs[2].nodeRegistration.kubeletExtraArgs).toEqual({ 'cloud-provider': 'aws' });
+  });
+
+  test('a Cluster API patch carries the file and the kubelet switch', () => {
+    const cap = captureIo();
+    expect(runCli(['migration', 'control-plane', '--platform', 'OpenStack', '--phase', 'external', '--kubernetes-version', '1.25', '--format', 'cluster-api'], cap.io)).toBe(0);
+    const patch = parse(cap.stdout());
+    expect(patch.kind).toBe('KubeadmControlPlane');
+    expect(patch.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs).toEqual({
+      'cloud-provider': 'external', 'external-cloud-volume-plugin': 'openstack', 'cloud-config': '/etc/kubernetes/cloud.conf',
+    });
+    expect(patch.spec.kubeadmConfigSpec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual({ 'cloud-provider': 'external' });
+    expect(patch.spec.kubeadmConfigSpec.files).toBeUndefined();
+  });
+
+  test('kubeadm v1beta4 lists extra args as name/value pairs on 1.31+', () => {
+    const cap = captureIo();
+    expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.31', '--format', 'kubeadm'], cap.io)).toBe(0);
+    expect(parseAllDocuments(cap.stdout())[0]!.toJS().controllerManager.extraArgs).toEqual([{ name: 'cloud-provider', value: 'external' }]);
+  });
+
+  test('a refused migration exits 1 with the rule', () => {
+    const cap = captureIo();
+    expect(runCli(['migration', 'control-plane', '--platform', 'Nutanix', '--phase', 'in-tree', '--kubernetes-version', '1.28'], cap.io)).toBe(1);
+    expect(cap.stderr()).toBe('error: spec.migration.phase: "in-tree" is not possible on Nutanix: it never had an in-tree cloud provider, so there is nothing to migrate; set phase to "external" or remove spec.migration\n');
+  });
+});
