@@ -4,9 +4,8 @@ import { markerFile, readOutputTree } from './output';
 import { fleetFiles, renderCluster } from './render';
 import * as fs from 'fs';
 import * as path from 'path';
-import { phasesFor } from './migration/cluster-migration';
 import { MIGRATION_JSON } from './migration/plan-files';
-import { transitionProblem } from './migration/phases';
+import { phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
 import { Fleet, InputWarning, loadFleet } from './spec/load';
@@ -162,7 +161,7 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
     const previous = m ? renderedPhase(out, cluster.spec.metadata.name) : undefined;
-    let problem = m && previous !== undefined ? transitionProblem(phasesFor(m.support), previous, m.phase) : undefined;
+    let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
     const gated = m?.support !== undefined && cluster.spec.spec.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
     if (!problem && m && previous === 'external' && m.phase !== 'external' && gated) {
       problem = `moves from "external" back to "${m.phase}", but phase "external" set the FeatureGate to ${cluster.spec.spec.migration!.featureSet}, which OpenShift cannot turn off: `

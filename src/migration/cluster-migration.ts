@@ -5,7 +5,7 @@
  */
 import { MigrationInput, phaseLeaderMigrationConfig } from './flags';
 import { leaderMigrationConfigYaml } from './leader-migration-config';
-import { minorOf, MigrationSupport, phaseSequence, MigrationPhase } from './phases';
+import { minorOf, MigrationSupport } from './phases';
 import { CcmLeaderMigrationMount } from '../openshift/operand-props';
 import { ClusterSpec } from '../spec/schema';
 
@@ -50,11 +50,6 @@ export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport |
     leaderElect: m.leaderElect,
     ...(openshift ? { kcmConfigPath: OPENSHIFT_KCM_POD_PATH } : {}),
   };
-}
-
-/** The phases of a cluster's platform. */
-export function phasesFor(support: MigrationSupport | undefined): readonly MigrationPhase[] {
-  return phaseSequence(support);
 }
 
 /** The CCM's leader-migration mount in a leader-migration phase, else undefined. */

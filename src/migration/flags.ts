@@ -52,8 +52,6 @@ export const KCM_LEADER_MIGRATION_PATH = '/etc/kubernetes/leader-migration.yaml'
 export const HOST_CLOUD_CONFIG_PATH = '/etc/kubernetes/cloud.conf';
 /** The alpha gate of leader migration: needed on 1.21 only, gone from 1.27. */
 export const LEADER_MIGRATION_GATE = 'ControllerManagerLeaderMigration';
-/** The last minor that knows the leader-migration gate. */
-export const LEADER_MIGRATION_GATE_LAST_MINOR = 26;
 
 /** The cloud flags of one component in one phase. */
 export interface ComponentFlags {

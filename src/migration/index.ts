@@ -1,4 +1,3 @@
-export * from './ccm-lease-namespace-rbac';
 export * from './cluster-migration';
 export * from './control-plane';
 export * from './external-cloud-provider-feature-gate';

@@ -1,6 +1,5 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { CcmLeaseNamespaceRbac } from './ccm-lease-namespace-rbac';
 import {
   CCM_LEASE_NAME, ccmLeaderMigrationMount, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_KCM_POD_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
 } from './cluster-migration';
@@ -12,6 +11,7 @@ import { LeaderMigrationMachineConfig } from './leader-migration-machine-config'
 import { LeaderMigrationRbac } from './leader-migration-rbac';
 import { OpenShiftPlanInput } from './plan';
 import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../openshift/constants';
+import { PlatformRole } from '../openshift/platform-role';
 
 /** Name of the Role and RoleBinding granting both controller managers the migration lease. */
 export const LEADER_MIGRATION_RBAC_NAME = 'cloud-provider-leader-migration';
@@ -70,10 +70,19 @@ export class MigrationObjects extends Construct {
       if (props.ccmRendered) {
         this.objects.push(new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: OPERAND_NAMESPACE, config }).apiObject);
         if (m.leaseNamespace !== OPERAND_NAMESPACE) {
-          const rbac = new CcmLeaseNamespaceRbac(this, 'CcmLeaseRbac', {
-            name: CCM_LEASE_NAMESPACE_RBAC_NAME, leaseNamespace: m.leaseNamespace, leaseName: CCM_LEASE_NAME, ccmServiceAccount: ccmSa,
+          // the CCM's own lease and leader-election events in the KCM's lease namespace, where its usual role does not reach
+          const rbac = new PlatformRole(this, 'CcmLeaseRbac', {
+            name: CCM_LEASE_NAMESPACE_RBAC_NAME,
+            namespace: m.leaseNamespace,
+            bindingName: CCM_LEASE_NAMESPACE_RBAC_NAME,
+            serviceAccounts: [ccmSa],
+            rules: [
+              { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [CCM_LEASE_NAME], verbs: ['get', 'list', 'watch', 'update'] },
+              { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+              { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+            ],
           });
-          this.objects.push(rbac.role, rbac.binding);
+          this.objects.push(rbac.apiObject, rbac.binding.apiObject);
         }
       }
       lease();

@@ -4,7 +4,8 @@ import { CCM_PLATFORM_LABEL } from '../openshift/pod-conventions';
 import { RenderedFile, RenderedObject } from '../gitops/layout';
 import { PreparedCluster } from '../platforms/platform';
 import { ccmLeaderMigrationFlags } from './flags';
-import { ccmLeaderMigrationMount, phasesFor } from './cluster-migration';
+import { ccmLeaderMigrationMount } from './cluster-migration';
+import { phaseSequence } from './phases';
 import { buildMigrationPlan, migrationMarkdown, MigrationPlan, OpenShiftPlanInput, PlannedObject } from './plan';
 
 /** File names of the plan, in the cluster's output folder. */
@@ -31,7 +32,7 @@ export function clusterMigrationPlan(name: string, cluster: PreparedCluster, obj
     ...m,
     cluster: name,
     distribution: cluster.spec.spec.distribution,
-    phases: phasesFor(m.support),
+    phases: phaseSequence(m.support),
     rendered: rendered.map((o) => identity({ kind: o.kind, metadata: { name: o.metadata.name, namespace: o.metadata.namespace } })).sort(byIdentity),
     ccm: {
       deployment: ccm?.metadata.name,

@@ -25,6 +25,8 @@ export interface PlatformRoleProps {
 export class PlatformRole extends Construct {
   /** The role object. */
   public readonly apiObject: ApiObject;
+  /** The binding. */
+  public readonly binding: PlatformRoleBinding;
 
   constructor(scope: Construct, id: string, props: PlatformRoleProps) {
     super(scope, id);
@@ -35,7 +37,7 @@ export class PlatformRole extends Construct {
     this.apiObject = props.namespace === undefined
       ? new k8s.KubeClusterRole(this, 'Resource', { metadata: { name: props.name }, rules })
       : new k8s.KubeRole(this, 'Resource', { metadata: { name: props.name, namespace: props.namespace }, rules });
-    new PlatformRoleBinding(this, 'Binding', {
+    this.binding = new PlatformRoleBinding(this, 'Binding', {
       name: props.bindingName,
       namespace: props.namespace,
       roleKind: props.namespace === undefined ? 'ClusterRole' : 'Role',
