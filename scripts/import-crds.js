@@ -21,6 +21,7 @@ const IMPORTS = {
   applicationsets: 'argoproj.io_applicationsets.yaml',
   kustomizations: 'kustomize.toolkit.fluxcd.io_kustomizations.yaml',
   gitrepositories: 'source.toolkit.fluxcd.io_gitrepositories.yaml',
+  clusterresourcesets: 'addons.cluster.x-k8s.io_clusterresourcesets.yaml',
 };
 
 if (!fs.existsSync(crdsDir)) {

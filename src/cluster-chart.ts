@@ -1,5 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { KubernetesCloudControllerManager } from './kubernetes/kubernetes-cloud-controller-manager';
+import { UPSTREAM_CCM_SERVICE_ACCOUNT } from './kubernetes/workload-plan';
 import { MigrationObjects } from './migration/migration-objects';
 import { SYNC_WAVE_ANNOTATION, stageOf } from './gitops/stages';
 import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
@@ -43,31 +45,37 @@ export class ClusterChart extends Chart {
   constructor(scope: Construct, id: string, props: ClusterChartProps) {
     super(scope, id, { disableResourceNameHashes: true });
     const { spec } = props.cluster.spec;
-    const platform = platformFor(spec.platform);
-    if (!platform) {
-      throw new Error(`'spec.platform' "${spec.platform}" is not rendered by this version`);
-    }
-    new OpenShiftStaticSet(this, 'StaticSet', {
-      platformType: spec.platform,
-      managementMode: spec.managementMode,
-      images: spec.images,
-      proxy: spec.proxy,
-      cloudNodeManager: platform.cloudNodeManager,
-    });
-    const migration = props.cluster.migration;
-    const phase = migration?.phase ?? 'external';
-    const preStage = spec.migration?.preStage ?? false;
-    if (phase !== 'in-tree' || preStage) {
-      if (platform.credentialsRequest) {
+    const kubernetes = spec.distribution === 'kubernetes';
+    let renderOperands: (scope: Construct) => void;
+    if (kubernetes) {
+      renderOperands = (scope) => new KubernetesCloudControllerManager(scope, 'Kubernetes', { cluster: props.cluster });
+    } else {
+      const platform = platformFor(spec.platform);
+      if (!platform) {
+        throw new Error(`'spec.platform' "${spec.platform}" is not rendered by this version`);
+      }
+      new OpenShiftStaticSet(this, 'StaticSet', {
+        platformType: spec.platform,
+        managementMode: spec.managementMode,
+        images: spec.images,
+        proxy: spec.proxy,
+        cloudNodeManager: platform.cloudNodeManager,
+      });
+      renderOperands = (scope) => platform.renderOperands(scope, props.cluster);
+      const phase = props.cluster.migration?.phase ?? 'external';
+      if ((phase !== 'in-tree' || spec.migration?.preStage) && platform.credentialsRequest) {
         new CloudCredentialsRequest(this, 'CredentialsRequest', platform.credentialsRequest);
       }
     }
+    const migration = props.cluster.migration;
+    const phase = migration?.phase ?? 'external';
+    const preStage = spec.migration?.preStage ?? false;
     if (spec.managementMode === 'gitops' && phase !== 'in-tree') {
-      platform.renderOperands(this, props.cluster);
+      renderOperands(this);
     } else if (spec.managementMode === 'gitops' && preStage) {
       // in-tree, pre-staged: the operands' RBAC only; the CCM does not run yet
       const staged = new Construct(this, 'PreStaged');
-      platform.renderOperands(staged, props.cluster);
+      renderOperands(staged);
       for (const child of staged.node.findAll().reverse()) {
         if (child instanceof ApiObject && !PRE_STAGED_KINDS.includes(child.kind)) {
           child.node.scope!.node.tryRemoveChild(child.node.id);
@@ -81,6 +89,7 @@ export class ClusterChart extends Chart {
         preStage,
         ccmRendered: spec.managementMode === 'gitops',
         featureSet: spec.migration!.featureSet,
+        ...(kubernetes ? { ccmNamespace: spec.kubernetes!.namespace, ccmServiceAccount: UPSTREAM_CCM_SERVICE_ACCOUNT } : {}),
       });
     }
   }

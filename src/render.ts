@@ -7,13 +7,17 @@ import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
 import { FluxEntryKustomization } from './gitops/flux-entry-kustomization';
 import { FluxHealthCheck } from './gitops/flux-stage-chain';
 import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart } from './gitops/fleet-gitops-chart';
-import { directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from './gitops/layout';
-import { STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
+import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from './gitops/layout';
+import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
+import { CLUSTER_SELECTOR_LABEL, ClusterResourceSetChart } from './kubernetes/cluster-resource-set-chart';
+import { CONTROL_PLANE_FILE, controlPlaneMarkdown } from './kubernetes/control-plane-plan';
 import { PreparedCluster } from './platforms/platform';
 import { Fleet } from './spec/load';
 
 /** Directory of a cluster's GitOps engine objects, beside its stages. */
 export const GITOPS_DIRECTORY = 'gitops';
+/** Directory of the single manifest of output mode manifest-dir (k3s/RKE2). */
+export const MANIFESTS_DIRECTORY = 'manifests';
 /** Directory of a Flux cluster's entry Kustomization. */
 export const FLUX_ENTRY_DIRECTORY = 'flux-entry';
 
@@ -39,12 +43,32 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
   const app = new App({ outdir: 'unused' });
   const chart = new ClusterChart(app, name, { cluster });
   const objects = chart.toJson() as RenderedObject[];
-  const groups = groupByStage(objects);
+  const section = spec.spec.distribution === 'kubernetes' ? spec.spec.kubernetes : undefined;
+  const mode = section?.output.mode ?? 'plain';
   const files: RenderedFile[] = [];
-  for (const group of groups) {
-    files.push(...directoryFiles(`${name}/${group.stage.directory}`, group.objects));
+  let groups: { stage: Stage; objects: RenderedObject[] }[] = [];
+  let manifestFile: string | undefined;
+  if (mode === 'manifest-dir') {
+    // k3s / RKE2 apply each file of server/manifests themselves: one file, stages in order
+    manifestFile = `${MANIFESTS_DIRECTORY}/ccm-gitops-${name}.yaml`;
+    files.push({ path: `${name}/${manifestFile}`, content: bundleYaml(objects) });
+    files.push({ path: `${name}/kustomization.yaml`, content: kustomization([manifestFile]) });
+  } else {
+    const applied = mode === 'cluster-resource-set'
+      ? new ClusterResourceSetChart(app, `${name}-crs`, {
+        clusterName: name,
+        namespace: section!.output.clusterResourceSet.namespace,
+        clusterSelector: section!.output.clusterResourceSet.clusterSelector ?? { [CLUSTER_SELECTOR_LABEL]: name },
+        strategy: section!.output.clusterResourceSet.strategy,
+        stages: groupByStage(objects).map((g) => ({ directory: g.stage.directory, yaml: bundleYaml(g.objects) })),
+      }).toJson() as RenderedObject[]
+      : objects;
+    groups = groupByStage(applied);
+    for (const group of groups) {
+      files.push(...directoryFiles(`${name}/${group.stage.directory}`, group.objects));
+    }
+    files.push({ path: `${name}/kustomization.yaml`, content: kustomization(groups.map((g) => g.stage.directory)) });
   }
-  files.push({ path: `${name}/kustomization.yaml`, content: kustomization(groups.map((g) => g.stage.directory)) });
 
   const stages = groups.map((g) => ({
     stage: g.stage,
@@ -69,6 +93,20 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
     files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, chart.toJson() as RenderedObject[]));
   }
 
+  if (section) {
+    files.push({
+      path: `${name}/${CONTROL_PLANE_FILE}`,
+      content: controlPlaneMarkdown({
+        clusterName: name,
+        platform: spec.spec.platform,
+        section,
+        migration: cluster.migration,
+        outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
+        manifestFile,
+      }),
+    });
+  }
+
   if (cluster.migration) {
     const inTree = cluster.migration.phase === 'in-tree';
     const staticSet = chart.node.tryFindChild('StaticSet');
@@ -88,7 +126,7 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
     engine: g.engine,
     phase: cluster.migration?.phase ?? 'external',
     objects: objects.length,
-    stages: groups.map((gr) => gr.stage.directory),
+    stages: manifestFile ? [MANIFESTS_DIRECTORY] : groups.map((gr) => gr.stage.directory),
     images: Object.fromEntries(Object.entries(spec.spec.images).filter(([, v]) => v).sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>,
   };
   return { name, files, entry };

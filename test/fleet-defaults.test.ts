@@ -83,7 +83,7 @@ describe('folder defaults', () => {
     const root = dir();
     writeFile(root, 'defaults.yaml', defaults({ distribution: 'openshift', images: { cloudControllerManagerAWS: AWS_IMAGE } }));
     writeFile(root, 'a.yaml', thin('a'));
-    expect(problems(root)).toEqual(['a.yaml:5: spec.platform: is required; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud; set the Infrastructure status.platformStatus.type of the cluster']);
+    expect(problems(root)).toEqual(['a.yaml:5: spec.platform: is required; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; set the Infrastructure status.platformStatus.type of the cluster']);
   });
 
   test.each([

@@ -19,7 +19,7 @@ describe('published JSON Schema', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(spec.additionalProperties).toBe(false);
     expect(schema.required).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
-    expect(spec.required).toEqual(['distribution', 'platform', 'infrastructureName', 'images']);
+    expect(spec.required).toEqual(['distribution', 'platform', 'images']);
     expect(Object.keys(spec.properties.images.properties)).toEqual([...IMAGE_KEYS]);
     expect(spec.properties.controlPlaneTopology.default).toBe('HighlyAvailable');
     expect(spec.properties.gitops.properties.engine.enum).toEqual(['argocd', 'flux', 'plain']);

@@ -41,7 +41,7 @@ describe('spec validation: each class of error, with file, line, field, value an
   test('an unknown platform lists the platform types', () => {
     writeFile(root, 'c.yaml', awsSpec('c', { platform: 'AWZ' }));
     expect(problems()).toEqual([
-      'c.yaml:7: spec.platform: "AWZ" is not allowed; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud; '
+      'c.yaml:7: spec.platform: "AWZ" is not allowed; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; '
       + 'set the Infrastructure status.platformStatus.type of the cluster',
     ]);
   });
@@ -58,7 +58,7 @@ describe('spec validation: each class of error, with file, line, field, value an
     delete spec.spec.infrastructureName;
     writeFile(root, 'c.yaml', spec);
     expect(problems()).toEqual([
-      'c.yaml:5: spec.infrastructureName: is required; set the Infrastructure status.infrastructureName '
+      'c.yaml:5: spec.infrastructureName: is required with distribution openshift; set the Infrastructure status.infrastructureName '
       + '(oc get infrastructure cluster -o jsonpath=\'{.status.infrastructureName}\')',
     ]);
   });

@@ -8,7 +8,7 @@ import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
  * added is that no credential is committed: JSON or YAML configs are checked
  * by field, INI configs by key.
  */
-export function passThroughCloudConfig(platform: string, source: string): TransformResult {
+export function passThroughCloudConfig(platform: string, source: string, secretFrom = 'created from the platform\'s CredentialsRequest'): TransformResult {
   const trimmed = source.trimStart();
   let structured: unknown;
   if (trimmed.startsWith('{')) {
@@ -27,12 +27,12 @@ export function passThroughCloudConfig(platform: string, source: string): Transf
   const field = structured !== undefined ? findSecretLikeField(structured) : undefined;
   if (field) {
     throw new CloudConfigError(`"${field}" holds a credential; remove it: the ${platform} cloud controller manager reads its credentials from a Secret `
-      + '(created from the platform\'s CredentialsRequest), and credentials never go into git');
+      + `(${secretFrom}), and credentials never go into git`);
   }
   const key = structured === undefined ? findSecretLikeIniKey(source) : undefined;
   if (key) {
     throw new CloudConfigError(`'${key.key}' (line ${key.line}) holds a credential; remove it: the ${platform} cloud controller manager reads its `
-      + 'credentials from a Secret (created from the platform\'s CredentialsRequest), and credentials never go into git', key.line);
+      + `credentials from a Secret (${secretFrom}), and credentials never go into git`, key.line);
   }
   return { config: source, warnings: [] };
 }
@@ -41,9 +41,9 @@ export function passThroughCloudConfig(platform: string, source: string): Transf
  * Refuses a file that goes into `cloud-conf` unchanged when it holds a
  * private key or a credential (the pass-through checks). Throws CloudConfigError.
  */
-export function refuseCredentials(platform: string, text: string): void {
+export function refuseCredentials(platform: string, text: string, secretFrom?: string): void {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
     throw new CloudConfigError('holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
   }
-  passThroughCloudConfig(platform, text);
+  passThroughCloudConfig(platform, text, secretFrom);
 }

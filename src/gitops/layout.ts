@@ -1,5 +1,5 @@
 import { Yaml } from 'cdk8s';
-import { Stage, stageOf, STAGES } from './stages';
+import { Stage, stageOf, STAGES, SYNC_WAVE_ANNOTATION } from './stages';
 
 /** One file of the rendered tree. */
 export interface RenderedFile {
@@ -66,4 +66,28 @@ export function groupByStage(objects: readonly RenderedObject[]): { stage: Stage
     groups.set(stage, [...(groups.get(stage) ?? []), obj]);
   }
   return STAGES.filter((s) => groups.has(s)).map((stage) => ({ stage, objects: groups.get(stage)! }));
+}
+
+/**
+ * Objects as one multi-document YAML for tools that apply a single file
+ * (k3s/RKE2 server/manifests, a ClusterResourceSet ConfigMap): in stage
+ * order, by file name within a stage, without the Argo CD sync-wave
+ * annotation (the order of the documents replaces it).
+ */
+export function bundleYaml(objects: readonly RenderedObject[]): string {
+  const docs: string[] = [];
+  for (const group of groupByStage(objects)) {
+    const sorted = [...group.objects].sort((a, b) => (fileNameOf(a) < fileNameOf(b) ? -1 : fileNameOf(a) > fileNameOf(b) ? 1 : 0));
+    for (const obj of sorted) {
+      docs.push(toYaml(withoutSyncWave(obj)));
+    }
+  }
+  return docs.join('---\n');
+}
+
+function withoutSyncWave(obj: RenderedObject): RenderedObject {
+  const annotations = { ...((obj.metadata as { annotations?: Record<string, string> }).annotations ?? {}) };
+  delete annotations[SYNC_WAVE_ANNOTATION];
+  const { annotations: _drop, ...metadata } = obj.metadata as { annotations?: Record<string, string>; name: string };
+  return { ...obj, metadata: Object.keys(annotations).length > 0 ? { ...metadata, annotations } : metadata } as RenderedObject;
 }

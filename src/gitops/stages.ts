@@ -44,6 +44,9 @@ const STAGE_BY_KIND: Readonly<Record<string, Stage>> = {
   'apps/DaemonSet': STAGE_WORKLOADS,
   'policy/PodDisruptionBudget': STAGE_POLICIES,
   '/Service': STAGE_POLICIES,
+  'monitoring.coreos.com/ServiceMonitor': STAGE_POLICIES,
+  // Cluster API: the ConfigMaps holding the workload cluster's objects come first (config stage)
+  'addons.cluster.x-k8s.io/ClusterResourceSet': STAGE_WORKLOADS,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': STAGE_POLICIES,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': STAGE_POLICIES,
   'config.openshift.io/ClusterOperator': STAGE_POLICIES,

@@ -1,6 +1,6 @@
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { CloudConfigError } from '../cloud-config/errors';
-import { platformFor } from '../platforms';
+import { platformFor, supportedPlatforms } from '../platforms';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../platforms/platform';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../spec/images';
 import { PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../spec/schema';
@@ -98,8 +98,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     throw new ImportError(`platform ${type} needs no cloud controller manager: the operator renders nothing for it and the kubelets run without `
       + '--cloud-provider=external; nothing to import');
   }
-  if (!(PLATFORM_TYPES as readonly string[]).includes(type)) {
-    throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${[...PLATFORM_TYPES].sort().join(', ')}`);
+  if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFor(type as PlatformType)) {
+    throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
   }
   const platform = type as PlatformType;
   const infrastructureName: string | undefined = status.infrastructureName;

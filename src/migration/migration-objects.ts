@@ -30,6 +30,18 @@ export interface MigrationObjectsProps {
   readonly ccmRendered: boolean;
   /** Feature set of the FeatureGate, when one is rendered. */
   readonly featureSet: ExternalCloudProviderFeatureSet;
+  /**
+   * Namespace of the CCM (where its LeaderMigrationConfiguration ConfigMap goes).
+   *
+   * @default OPERAND_NAMESPACE (openshift-cloud-controller-manager)
+   */
+  readonly ccmNamespace?: string;
+  /**
+   * The CCM's ServiceAccount name.
+   *
+   * @default CCM_SERVICE_ACCOUNT (cloud-controller-manager)
+   */
+  readonly ccmServiceAccount?: string;
 }
 
 /**
@@ -54,7 +66,8 @@ export class MigrationObjects extends Construct {
     const m = props.migration;
     const support = m.support;
     const openshift = props.distribution === 'openshift';
-    const ccmSa = `${OPERAND_NAMESPACE}/${CCM_SERVICE_ACCOUNT}`;
+    const ccmNamespace = props.ccmNamespace ?? OPERAND_NAMESPACE;
+    const ccmSa = `${ccmNamespace}/${props.ccmServiceAccount ?? CCM_SERVICE_ACCOUNT}`;
     const config = phaseLeaderMigrationConfig(m);
     const lease = () => {
       const rbac = new LeaderMigrationRbac(this, 'LeaseRbac', {
@@ -68,8 +81,8 @@ export class MigrationObjects extends Construct {
     if (config) {
       const mount = ccmLeaderMigrationMount(m)!;
       if (props.ccmRendered) {
-        this.objects.push(new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: OPERAND_NAMESPACE, config }).apiObject);
-        if (m.leaseNamespace !== OPERAND_NAMESPACE) {
+        this.objects.push(new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: ccmNamespace, config }).apiObject);
+        if (m.leaseNamespace !== ccmNamespace) {
           // the CCM's own lease and leader-election events in the KCM's lease namespace, where its usual role does not reach
           const rbac = new PlatformRole(this, 'CcmLeaseRbac', {
             name: CCM_LEASE_NAMESPACE_RBAC_NAME,

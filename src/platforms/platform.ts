@@ -108,6 +108,15 @@ export function operandProps(cluster: PreparedCluster): OperandProps {
   };
 }
 
+/** The Infrastructure name of an OpenShift cluster (the loader requires it with distribution openshift). */
+export function infrastructureNameOf(cluster: PreparedCluster): string {
+  const name = cluster.spec.spec.infrastructureName;
+  if (name === undefined) {
+    throw new Error(`'spec.infrastructureName' is required with distribution openshift, got none (cluster ${cluster.spec.metadata.name})`);
+  }
+  return name;
+}
+
 /** The upstream controller-manager feature gates the operator passes through to `--feature-gates` (reference §2.5). */
 export const UPSTREAM_CLOUD_FEATURE_GATES: readonly string[] = [
   'AllAlpha',

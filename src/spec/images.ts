@@ -1,7 +1,8 @@
 /**
  * The keys of the operator's `images.json` (ConfigMap
- * `openshift-cloud-controller-manager-operator/cloud-controller-manager-images`).
- * A cluster spec pins each image it needs under the same key.
+ * `openshift-cloud-controller-manager-operator/cloud-controller-manager-images`),
+ * plus the upstream-only DigitalOcean and Equinix Metal CCMs of the
+ * kubernetes distribution. A cluster spec pins each image it needs under its key.
  */
 export const IMAGE_KEYS = [
   'cloudControllerManagerOperator',
@@ -15,6 +16,8 @@ export const IMAGE_KEYS = [
   'cloudControllerManagerVSphere',
   'cloudControllerManagerNutanix',
   'cloudControllerManagerAlibaba',
+  'cloudControllerManagerDigitalOcean',
+  'cloudControllerManagerEquinixMetal',
 ] as const;
 
 export type ImageKey = (typeof IMAGE_KEYS)[number];

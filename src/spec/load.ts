@@ -10,6 +10,8 @@ import { CloudConfigError } from '../cloud-config/errors';
 import { migrationInputFor } from '../migration/cluster-migration';
 import { migrationProblems } from '../migration/validate';
 import { refuseCredentials } from '../cloud-config/pass-through';
+import { kubernetesProblems } from '../kubernetes/validate';
+import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
 import { PreparedCluster } from '../platforms/platform';
 
@@ -137,7 +139,7 @@ export function loadSpecFiles(files: readonly string[], root: string): Fleet {
   // Cloud configs are checked for every spec that passed the schema, so one run reports everything.
   const clusters: PreparedCluster[] = [];
   for (const { file, result } of results) {
-    if (!result.spec || !platformFor(result.spec.spec.platform) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
+    if (!result.spec || !renderable(result.spec) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
       continue;
     }
     const prepared = prepare(file, result.spec, result.cloudConfigBase ?? path.dirname(file), root, (i) => issues.push(i), (w) => warnings.push(w));
@@ -376,32 +378,36 @@ export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] =
   };
 }
 
-/** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps. */
+/** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps, migration. */
 export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const s = spec.spec;
+  const problems = commonProblems(spec);
+  if (s.distribution === 'kubernetes') {
+    problems.push(...kubernetesProblems(spec));
+  } else {
+    problems.push(...openshiftProblems(spec));
+  }
+  const platform = platformFor(s.platform);
+  const rendered = s.distribution === 'kubernetes' ? upstreamProviderFor(s.platform) !== undefined : platform !== undefined;
+  if (rendered) {
+    const migration = migrationInputFor(spec, platform?.migrationSupport?.(spec));
+    if (migration) {
+      problems.push(...migrationProblems({
+        ...migration,
+        distribution: s.distribution,
+        managementMode: s.managementMode,
+        inTreeVolumes: s.migration?.inTreeVolumes,
+        enabledFeatureGates: s.featureGates.enabled,
+      }).map((p) => ({ path: [...p.path], message: p.message })));
+    }
+  }
+  return problems;
+}
+
+/** Checks of every distribution: image pins, gate lists, TLS, proxy and GitOps settings. */
+function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const s = spec.spec;
-  const platform = platformFor(s.platform);
-  if (!platform) {
-    problems.push({ path: ['spec', 'platform'], message: `"${s.platform}" is not rendered by this version yet; supported platforms: ${supportedPlatforms().join(', ')}` });
-  }
-  for (const definition of Object.values(PLATFORMS)) {
-    const key = definition?.specSection;
-    if (key && s[key] !== undefined && definition.type !== s.platform) {
-      problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${definition.type}` });
-    }
-  }
-  const required = [...(platform?.requiredImages ?? [])];
-  if (s.managementMode === 'operator') {
-    required.push(OPERATOR_IMAGE_KEY);
-  }
-  for (const key of required) {
-    if (!s.images[key]) {
-      problems.push({
-        path: ['spec', 'images', key],
-        message: `is required for platform ${s.platform} in ${s.managementMode} mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
-      });
-    }
-  }
   for (const key of IMAGE_KEYS) {
     const ref = s.images[key];
     const problem = ref === undefined ? undefined : imagePinProblem(ref);
@@ -416,9 +422,6 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
     }
   });
   problems.push(...tlsProblems(s.tls));
-  if (s.cloudConfig?.extraKeys?.['cloud.conf'] !== undefined) {
-    problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', 'cloud.conf'], message: 'is the key of the cloud config itself; use spec.cloudConfig.file' });
-  }
   for (const key of ['httpProxy', 'httpsProxy'] as const) {
     const url = s.proxy?.[key];
     if (url && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url)) {
@@ -441,18 +444,47 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
   if (gitPath !== undefined && (path.isAbsolute(gitPath) || gitPath.split(/[\\/]/).includes('..'))) {
     problems.push({ path: ['spec', 'gitops', 'path'], message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."` });
   }
+  return problems;
+}
+
+/** Checks of distribution openshift: a platform the operator renders, its sections and images, the infrastructure name. */
+function openshiftProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const s = spec.spec;
+  const platform = platformFor(s.platform);
+  if (!platform) {
+    const upstream = upstreamProviderFor(s.platform) ? '; it is rendered with distribution kubernetes' : '';
+    problems.push({ path: ['spec', 'platform'], message: `"${s.platform}" is not rendered for distribution openshift${upstream}; supported platforms: ${supportedPlatforms().join(', ')}` });
+  }
+  if (s.infrastructureName === undefined) {
+    problems.push({ path: ['spec', 'infrastructureName'], message: 'is required with distribution openshift; set the Infrastructure status.infrastructureName (oc get infrastructure cluster -o jsonpath=\'{.status.infrastructureName}\')' });
+  }
+  if (s.kubernetes !== undefined) {
+    problems.push({ path: ['spec', 'kubernetes'], message: 'holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes' });
+  }
+  for (const definition of Object.values(PLATFORMS)) {
+    const key = definition?.specSection;
+    if (key && s[key] !== undefined && definition.type !== s.platform) {
+      problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${definition.type}` });
+    }
+  }
+  const required = [...(platform?.requiredImages ?? [])];
+  if (s.managementMode === 'operator') {
+    required.push(OPERATOR_IMAGE_KEY);
+  }
+  for (const key of required) {
+    if (!s.images[key]) {
+      problems.push({
+        path: ['spec', 'images', key],
+        message: `is required for platform ${s.platform} in ${s.managementMode} mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
+      });
+    }
+  }
+  if (s.cloudConfig?.extraKeys?.['cloud.conf'] !== undefined) {
+    problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', 'cloud.conf'], message: 'is the key of the cloud config itself; use spec.cloudConfig.file' });
+  }
   if (platform) {
     problems.push(...platform.validate(spec).map((p) => ({ path: [...p.path], message: p.message })));
-    const migration = migrationInputFor(spec, platform.migrationSupport?.(spec));
-    if (migration) {
-      problems.push(...migrationProblems({
-        ...migration,
-        distribution: s.distribution,
-        managementMode: s.managementMode,
-        inTreeVolumes: s.migration?.inTreeVolumes,
-        enabledFeatureGates: s.featureGates.enabled,
-      }).map((p) => ({ path: [...p.path], message: p.message })));
-    }
   }
   return problems;
 }
@@ -464,7 +496,59 @@ function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
     .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
 }
 
+/** Whether the spec's distribution renders its platform. */
+function renderable(spec: ClusterSpec): boolean {
+  return spec.spec.distribution === 'kubernetes' ? upstreamProviderFor(spec.spec.platform) !== undefined : platformFor(spec.spec.platform) !== undefined;
+}
+
+/** Where the kubernetes distribution takes credentials from, for the refusal message. */
+const KUBERNETES_SECRET_FROM = 'an existing Secret named in spec.kubernetes.cloudConfig.existingSecret';
+
+/** Prepares a kubernetes-distribution cluster: the inline cloud config (checked for credentials, never transformed) and the deprecation warning. */
+function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  const provider = upstreamProviderFor(spec.spec.platform)!;
+  const warnings: string[] = [];
+  if (provider.deprecated) {
+    warnings.push(`platform ${spec.spec.platform}: ${provider.deprecated}`);
+  }
+  let cloudConf = '';
+  let cloudConfigFile: string | undefined;
+  const ref = spec.spec.cloudConfig?.file;
+  if (ref !== undefined) {
+    const resolved = resolveInside(root, base, ref);
+    if ('problem' in resolved) {
+      issue({ file, path: 'spec.cloudConfig.file', message: `${describeValue(ref)} ${resolved.problem}` });
+      return undefined;
+    }
+    cloudConfigFile = resolved.file;
+    const text = readInput(cloudConfigFile);
+    if (typeof text !== 'string') {
+      issue({ ...text, message: `${text.message} (referenced by ${file} spec.cloudConfig.file)` });
+      return undefined;
+    }
+    try {
+      refuseCredentials(spec.spec.platform, text, KUBERNETES_SECRET_FROM);
+    } catch (e) {
+      if (e instanceof CloudConfigError) {
+        issue({ file: cloudConfigFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
+        return undefined;
+      }
+      throw e;
+    }
+    cloudConf = text;
+  }
+  for (const w of warnings) {
+    warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
+  }
+  const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+  const migration = migrationInputFor(spec, platformFor(spec.spec.platform)?.migrationSupport?.(spec));
+  return { spec, specFile: file, specPath, cloudConfigFile, cloudConf, migration, warnings };
+}
+
 function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  if (spec.spec.distribution === 'kubernetes') {
+    return prepareKubernetes(file, spec, base, root, issue, warn);
+  }
   const platform = platformFor(spec.spec.platform)!;
   let source = '';
   let cloudConfigFile: string | undefined;

@@ -2,18 +2,24 @@ import { z } from 'zod';
 import { IMAGE_KEYS } from './images';
 import { TLS_PROFILE_TYPES, TLS_VERSIONS } from './tls';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES } from '../migration/phases';
+import { kubernetesSectionSchema } from '../kubernetes/spec-section';
 import { PLATFORM_SPEC_SECTIONS } from '../platforms/spec-sections';
 import { cidrSchema } from '../platforms/vsphere/spec-section';
 
 export const SPEC_API_VERSION = 'ccm-gitops.io/v1alpha1';
 export const SPEC_KIND = 'CloudControllerManagerCluster';
 
+/** The target distributions. */
+export const DISTRIBUTIONS = ['openshift', 'kubernetes'] as const;
+export type Distribution = (typeof DISTRIBUTIONS)[number];
+
 /**
- * Every platform type the operator knows (Infrastructure
- * `status.platformStatus.type`) that runs a CCM. Which of them this version
- * renders is decided by the platform registry.
+ * Every platform type that runs a CCM: the operator's (Infrastructure
+ * `status.platformStatus.type`) plus the upstream-only DigitalOcean and
+ * Equinix Metal. Which of them a distribution renders is decided by the
+ * platform registry (openshift) and the upstream provider table (kubernetes).
  */
-export const PLATFORM_TYPES = ['AWS', 'Azure', 'GCP', 'IBMCloud', 'PowerVS', 'OpenStack', 'VSphere', 'Nutanix', 'AlibabaCloud'] as const;
+export const PLATFORM_TYPES = ['AWS', 'Azure', 'GCP', 'IBMCloud', 'PowerVS', 'OpenStack', 'VSphere', 'Nutanix', 'AlibabaCloud', 'DigitalOcean', 'EquinixMetal'] as const;
 export type PlatformType = (typeof PLATFORM_TYPES)[number];
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -35,11 +41,12 @@ export const clusterSpecSchema = z.strictObject({
     labels: z.record(z.string(), z.string()).optional().describe('Free-form labels, for fleet selection.'),
   }),
   spec: z.strictObject({
-    distribution: z.literal('openshift').describe('Target distribution.'),
+    distribution: z.enum(DISTRIBUTIONS)
+      .describe('openshift: what the cluster-cloud-controller-manager-operator renders; kubernetes: the upstream CCMs in kube-system (spec.kubernetes).'),
     platform: z.enum(PLATFORM_TYPES).describe('Infrastructure status.platformStatus.type.'),
     infrastructureName: z.string().max(63, { message: 'is longer than 63 characters' })
       .regex(DNS_LABEL, { message: 'is not a DNS-1123 label' })
-      .describe('Infrastructure status.infrastructureName.'),
+      .optional().describe('Infrastructure status.infrastructureName (openshift; required there).'),
     controlPlaneTopology: z.enum(['HighlyAvailable', 'SingleReplica']).default('HighlyAvailable')
       .describe('Infrastructure status.controlPlaneTopology; SingleReplica renders 1 replica and no PodDisruptionBudget.'),
     managementMode: z.enum(['gitops', 'operator']).default('gitops')
@@ -109,6 +116,7 @@ export const clusterSpecSchema = z.strictObject({
           .describe('GitRepository (in the Flux namespace, existing before ccm-gitops) the entry Kustomization reads the stage chain from.'),
       }).prefault({}),
     }).prefault({}).describe('How the GitOps engine finds and applies the rendered stages.'),
+    kubernetes: kubernetesSectionSchema.optional().describe('The knobs of distribution kubernetes (required there, refused with openshift).'),
     ...PLATFORM_SPEC_SECTIONS,
   }),
 });

@@ -5,7 +5,7 @@ import { AZURE_CREDENTIALS_SECRET } from './credentials-injector';
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
 import { CCM_SERVICE_ACCOUNT } from '../../openshift/constants';
 import { ClusterSpec } from '../../spec/schema';
-import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
+import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, infrastructureNameOf } from '../platform';
 
 export * from './azure-cloud-controller-manager';
 export * from './azure-cloud-node-manager';
@@ -114,7 +114,7 @@ export const AZURE_PLATFORM: PlatformDefinition = {
       image: s.images.cloudControllerManagerAzure!,
       nodeManagerImage: s.images.cloudNodeManagerAzure!,
       operatorImage: s.images.cloudControllerManagerOperator!,
-      infrastructureName: s.infrastructureName,
+      infrastructureName: infrastructureNameOf(cluster),
     };
     if (isAzureStackHub(cluster.spec)) {
       new AzureStackHubCloudControllerManager(scope, 'AzureStackHubCloudControllerManager', props);

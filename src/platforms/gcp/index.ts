@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { GCP_CREDENTIALS_SECRET, GcpCloudControllerManager } from './gcp-cloud-controller-manager';
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
 import { CCM_SERVICE_ACCOUNT } from '../../openshift/constants';
-import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
+import { operandProps, PlatformDefinition, PreparedCluster, infrastructureNameOf } from '../platform';
 
 export * from './gcp-cloud-controller-manager';
 
@@ -41,7 +41,7 @@ export const GCP_PLATFORM: PlatformDefinition = {
     new GcpCloudControllerManager(scope, 'GcpCloudControllerManager', {
       ...operandProps(cluster),
       image: cluster.spec.spec.images.cloudControllerManagerGCP!,
-      infrastructureName: cluster.spec.spec.infrastructureName,
+      infrastructureName: infrastructureNameOf(cluster),
     });
   },
 };

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { NUTANIX_CREDENTIALS_SECRET, NutanixCloudControllerManager } from './nutanix-cloud-controller-manager';
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
-import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
+import { operandProps, PlatformDefinition, PreparedCluster, infrastructureNameOf } from '../platform';
 
 export * from './nutanix-cloud-controller-manager';
 
@@ -20,7 +20,7 @@ export const NUTANIX_PLATFORM: PlatformDefinition = {
     new NutanixCloudControllerManager(scope, 'NutanixCloudControllerManager', {
       ...operandProps(cluster),
       image: cluster.spec.spec.images.cloudControllerManagerNutanix!,
-      infrastructureName: cluster.spec.spec.infrastructureName,
+      infrastructureName: infrastructureNameOf(cluster),
     });
   },
 };

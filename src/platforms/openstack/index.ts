@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { OPENSTACK_CREDENTIALS_SECRET, OpenStackCloudControllerManager } from './openstack-cloud-controller-manager';
 import { transformOpenStackCloudConfig } from '../../cloud-config/openstack';
-import { operandProps, PlatformDefinition, PreparedCluster, upstreamFeatureGatesFlag } from '../platform';
+import { operandProps, PlatformDefinition, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
 
 export * from './openstack-cloud-controller-manager';
 
@@ -24,7 +24,7 @@ export const OPENSTACK_PLATFORM: PlatformDefinition = {
     new OpenStackCloudControllerManager(scope, 'OpenStackCloudControllerManager', {
       ...operandProps(cluster),
       image: s.images.cloudControllerManagerOpenStack!,
-      infrastructureName: s.infrastructureName,
+      infrastructureName: infrastructureNameOf(cluster),
       featureGates: upstreamFeatureGatesFlag(s.featureGates.enabled),
     });
   },

@@ -3,7 +3,7 @@ import { VSphereSpecSection } from './spec-section';
 import { VSPHERE_CREDENTIALS_SECRET, VSphereCloudControllerManager } from './vsphere-cloud-controller-manager';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
 import { ClusterSpec } from '../../spec/schema';
-import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, upstreamFeatureGatesFlag } from '../platform';
+import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
 
 export * from './spec-section';
 export * from './vsphere-cloud-controller-manager';
@@ -76,7 +76,7 @@ export const VSPHERE_PLATFORM: PlatformDefinition = {
     new VSphereCloudControllerManager(scope, 'VSphereCloudControllerManager', {
       ...operandProps(cluster),
       image: s.images.cloudControllerManagerVSphere!,
-      infrastructureName: s.infrastructureName,
+      infrastructureName: infrastructureNameOf(cluster),
       featureGates: upstreamFeatureGatesFlag(s.featureGates.enabled),
       mixedNodeEnv: s.featureGates.enabled.includes('VSphereMixedNodeEnv'),
     });

@@ -1,0 +1,78 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { ClusterResourceSet, ClusterResourceSetSpecResourcesKind, ClusterResourceSetSpecStrategy } from '../../imports/clusterresourcesets-addons.cluster.x-k8s.io';
+import { SYNC_WAVE_ANNOTATION, stageOf } from '../gitops/stages';
+
+/** The default label selecting the Cluster a cluster's ClusterResourceSet applies to. */
+export const CLUSTER_SELECTOR_LABEL = 'ccm-gitops.io/cluster';
+
+/** One stage of the workload cluster's objects, serialized. */
+export interface WrappedStage {
+  /** The stage directory name (`NN-name`): names the ConfigMap and its key. */
+  readonly directory: string;
+  /** The stage's objects as one multi-document YAML. */
+  readonly yaml: string;
+}
+
+/** Properties for `ClusterResourceSetChart`. */
+export interface ClusterResourceSetChartProps {
+  /** The cluster name (metadata.name of the spec). */
+  readonly clusterName: string;
+  /** Namespace of the Cluster object on the management cluster. */
+  readonly namespace: string;
+  /** Labels of the Cluster(s) to apply to. */
+  readonly clusterSelector: Readonly<Record<string, string>>;
+  /** ApplyOnce or Reconcile. */
+  readonly strategy: 'ApplyOnce' | 'Reconcile';
+  /** The workload cluster's objects, by stage in apply order. */
+  readonly stages: readonly WrappedStage[];
+}
+
+/**
+ * Output mode `cluster-resource-set` (Cluster API, reference §5): the objects
+ * a workload cluster needs, one ConfigMap per stage on the management
+ * cluster, and a ClusterResourceSet listing them in apply order for the
+ * Clusters its selector matches. Objects carry their stage's sync wave.
+ */
+export class ClusterResourceSetChart extends Chart {
+  /** The ClusterResourceSet. */
+  public readonly clusterResourceSet: ApiObject;
+
+  constructor(scope: Construct, id: string, props: ClusterResourceSetChartProps) {
+    super(scope, id, { disableResourceNameHashes: true });
+    if (props.stages.length === 0) {
+      throw new Error(`'stages' of the ClusterResourceSet of ${props.clusterName} must hold at least one stage, got none`);
+    }
+    if (Object.keys(props.clusterSelector).length === 0) {
+      throw new Error(`'clusterSelector' of the ClusterResourceSet of ${props.clusterName} must hold at least one label, got none (it would match every Cluster)`);
+    }
+    const names: string[] = [];
+    for (const stage of props.stages) {
+      const name = `ccm-${props.clusterName}-${stage.directory}`;
+      names.push(name);
+      new k8s.KubeConfigMap(this, `Stage-${stage.directory}`, {
+        metadata: { name, namespace: props.namespace },
+        data: { [`${stage.directory}.yaml`]: stage.yaml },
+      });
+    }
+    this.clusterResourceSet = new ClusterResourceSet(this, 'Resource', {
+      metadata: { name: `ccm-${props.clusterName}`, namespace: props.namespace },
+      spec: {
+        clusterSelector: { matchLabels: { ...props.clusterSelector } },
+        strategy: props.strategy === 'Reconcile' ? ClusterResourceSetSpecStrategy.RECONCILE : ClusterResourceSetSpecStrategy.APPLY_ONCE,
+        resources: names.map((name) => ({ kind: ClusterResourceSetSpecResourcesKind.CONFIG_MAP, name })),
+      },
+    });
+  }
+
+  /** Adds each object's sync wave before rendering. */
+  public override toJson(): any[] {
+    for (const child of this.node.findAll()) {
+      if (child instanceof ApiObject) {
+        child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind).order));
+      }
+    }
+    return super.toJson();
+  }
+}

@@ -1,0 +1,99 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { InlineCloudConfigMap } from './inline-cloud-config-map';
+import { upstreamProviderFor } from './providers';
+import { ccmRbac } from './rbac-rules';
+import { UpstreamCcmMetrics } from './upstream-ccm-metrics';
+import { UpstreamCcmPodDisruptionBudget } from './upstream-ccm-pod-disruption-budget';
+import { UpstreamCcmRbac } from './upstream-ccm-rbac';
+import { UpstreamCcmWorkload } from './upstream-ccm-workload';
+import { UpstreamCloudNodeManager } from './upstream-cloud-node-manager';
+import { ccmWorkloadPlan, CcmWorkloadPlan } from './workload-plan';
+import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
+import { PreparedCluster } from '../platforms/platform';
+import { resolveTlsProfile } from '../spec/tls';
+
+/** Properties for `KubernetesCloudControllerManager`. */
+export interface KubernetesCloudControllerManagerProps {
+  /** The validated cluster (distribution kubernetes). */
+  readonly cluster: PreparedCluster;
+}
+
+/**
+ * Everything an upstream CCM needs on a vanilla cluster: its namespace (when
+ * not kube-system), ServiceAccount and RBAC profile, the inline cloud config
+ * (non-secret only), the Deployment or DaemonSet, its PDB, the metrics
+ * Service / ServiceMonitor, and Azure's cloud-node-manager.
+ */
+export class KubernetesCloudControllerManager extends Construct {
+  /** The pod plan the workload was rendered from. */
+  public readonly plan: CcmWorkloadPlan;
+
+  constructor(scope: Construct, id: string, props: KubernetesCloudControllerManagerProps) {
+    super(scope, id);
+    const { spec } = props.cluster;
+    const s = spec.spec;
+    const section = s.kubernetes;
+    const provider = upstreamProviderFor(s.platform);
+    if (!section || !provider) {
+      throw new Error(`'spec.kubernetes' and a kubernetes provider are required, got platform "${s.platform}"${section ? '' : ' without spec.kubernetes'}`);
+    }
+    const inline = props.cluster.cloudConf !== '';
+    const lm = ccmLeaderMigrationMount(props.cluster.migration);
+    this.plan = ccmWorkloadPlan({
+      provider,
+      section,
+      clusterName: spec.metadata.name,
+      image: s.images[provider.imageKey] ?? '',
+      singleReplica: s.controlPlaneTopology === 'SingleReplica',
+      inlineCloudConfig: inline,
+      proxy: s.proxy,
+      tls: resolveTlsProfile(s.tls),
+      leaderMigration: lm,
+    });
+    const plan = this.plan;
+    if (section.namespace !== 'kube-system') {
+      new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: section.namespace } });
+    }
+    new UpstreamCcmRbac(this, 'Rbac', {
+      namespace: plan.namespace,
+      serviceAccountName: plan.serviceAccountName,
+      serviceAccountLabels: section.serviceAccount.labels,
+      serviceAccountAnnotations: section.serviceAccount.annotations,
+      rbac: ccmRbac({ provider, useServiceAccountCredentials: section.useServiceAccountCredentials, namespace: plan.namespace, serviceAccount: plan.serviceAccountName }),
+      authenticationReader: provider.authenticationReader || section.metrics.enabled,
+    });
+    const configMaps: Record<string, Record<string, string>> = {};
+    if (inline && plan.cloudConfig?.rendered) {
+      new InlineCloudConfigMap(this, 'CloudConfig', { name: plan.cloudConfig.name, namespace: plan.namespace, key: plan.cloudConfig.key, content: props.cluster.cloudConf });
+      configMaps[plan.cloudConfig.name] = { [plan.cloudConfig.key]: props.cluster.cloudConf };
+    }
+    if (lm) {
+      configMaps[lm.configMapName] = { ...lm.configMapData };
+    }
+    new UpstreamCcmWorkload(this, 'Workload', { plan, mountedConfig: { configMaps } });
+    if (plan.podDisruptionBudget) {
+      new UpstreamCcmPodDisruptionBudget(this, 'PodDisruptionBudget', { name: plan.name, namespace: plan.namespace, selector: plan.selector });
+    }
+    if (section.metrics.enabled) {
+      new UpstreamCcmMetrics(this, 'Metrics', {
+        name: plan.name, namespace: plan.namespace, selector: plan.selector, port: plan.port, serviceMonitor: section.metrics.serviceMonitor, scraper: section.metrics.scraper,
+      });
+    }
+    if (provider.cloudNodeManager && section.cloudNodeManager.enabled) {
+      new UpstreamCloudNodeManager(this, 'CloudNodeManager', {
+        image: s.images.cloudNodeManagerAzure ?? '',
+        namespace: plan.namespace,
+        waitRoutes: section.configureCloudRoutes,
+        imagePullSecrets: section.imagePullSecrets,
+        proxyEnv: plan.env.filter((e) => /^(HTTPS?|NO)_PROXY$/.test(e.name) && e.value !== undefined).map((e) => ({ name: e.name, value: e.value! })),
+      });
+    }
+  }
+
+  /** Every API object rendered, in construct order. */
+  public get objects(): ApiObject[] {
+    return this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
+  }
+}

@@ -1,0 +1,31 @@
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+
+/** Properties for `UpstreamCcmPodDisruptionBudget`. */
+export interface UpstreamCcmPodDisruptionBudgetProps {
+  /** Name (the workload's). */
+  readonly name: string;
+  /** Namespace of the CCM. */
+  readonly namespace: string;
+  /** The workload's selector labels. */
+  readonly selector: Readonly<Record<string, string>>;
+}
+
+/** At most one CCM replica down at a time; unhealthy pods may always be evicted so a broken rollout never blocks a drain. */
+export class UpstreamCcmPodDisruptionBudget extends Construct {
+  /** The PDB. */
+  public readonly apiObject: ApiObject;
+
+  constructor(scope: Construct, id: string, props: UpstreamCcmPodDisruptionBudgetProps) {
+    super(scope, id);
+    this.apiObject = new k8s.KubePodDisruptionBudget(this, 'Resource', {
+      metadata: { name: props.name, namespace: props.namespace },
+      spec: {
+        maxUnavailable: k8s.IntOrString.fromNumber(1),
+        unhealthyPodEvictionPolicy: 'AlwaysAllow',
+        selector: { matchLabels: { ...props.selector } },
+      },
+    });
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Checks of a `kubernetes` distribution spec beyond its schema: fields that
+ * only OpenShift reads, the provider's config and image, and the knob
+ * combinations that cannot work. Each problem names the field and the fix.
+ * Pure: no cdk8s import.
+ */
+import { kubernetesPlatforms, upstreamProviderFor } from './providers';
+import { bindAddress, workloadShape } from './workload-plan';
+import { looksLikeSecretKey } from '../cloud-config/secrets';
+import { ClusterSpec } from '../spec/schema';
+
+/** A problem: field path and message. */
+export interface KubernetesProblem {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/** Flags a typed knob renders: extraArgs may not set them (the knob changes RBAC, mounts or probes too). */
+export const KNOB_FLAGS: Readonly<Record<string, string>> = {
+  'cloud-provider': 'spec.platform',
+  'cloud-config': 'spec.kubernetes.cloudConfig (or spec.cloudConfig.file)',
+  'cluster-name': 'spec.kubernetes.clusterName',
+  'controllers': 'spec.kubernetes.controllers',
+  'configure-cloud-routes': 'spec.kubernetes.configureCloudRoutes',
+  'allocate-node-cidrs': 'spec.kubernetes.allocateNodeCidrs',
+  'cluster-cidr': 'spec.kubernetes.clusterCIDR',
+  'use-service-account-credentials': 'spec.kubernetes.useServiceAccountCredentials',
+  'leader-elect': 'spec.kubernetes.leaderElect',
+  'leader-elect-resource-namespace': 'spec.kubernetes.namespace',
+  'bind-address': 'spec.kubernetes.secureServing.bindAddress',
+  'secure-port': 'spec.kubernetes.secureServing.port',
+  'tls-cipher-suites': 'spec.tls',
+  'tls-min-version': 'spec.tls',
+  'enable-leader-migration': 'spec.migration',
+  'leader-migration-config': 'spec.migration',
+};
+
+/** OpenShift-only fields of the spec, with why. */
+const OPENSHIFT_ONLY: readonly [string, string][] = [
+  ['infrastructureName', 'the OpenShift Infrastructure name'],
+  ['network', 'read by the OpenShift cloud-config transforms'],
+];
+
+/** Whether a flag value is a file path (credential flags that name a file are fine). */
+function isPath(value: string): boolean {
+  return /^\/[^\s]*$/.test(value);
+}
+
+/** Problems of a spec with `distribution: kubernetes`. */
+export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
+  const provider = upstreamProviderFor(s.platform);
+  if (!provider) {
+    at(['spec', 'platform'], `"${s.platform}" is rendered for distribution openshift only; the kubernetes distribution renders ${kubernetesPlatforms().join(', ')}`);
+  }
+  const k = s.kubernetes;
+  if (!k) {
+    at(['spec', 'kubernetes'], 'is required with distribution kubernetes; set at least spec.kubernetes.version (the cluster\'s Kubernetes minor, e.g. "1.33")');
+    return problems;
+  }
+  if (s.managementMode !== 'gitops') {
+    at(['spec', 'managementMode'], `"${s.managementMode}" is OpenShift's operator mode; distribution kubernetes renders the CCM directly: remove the field or set "gitops"`);
+  }
+  for (const [field, why] of OPENSHIFT_ONLY) {
+    if ((s as Record<string, unknown>)[field] !== undefined) {
+      at(['spec', field], `is ${why} and is not read with distribution kubernetes; remove it`);
+    }
+  }
+  for (const key of ['aws', 'azure', 'vsphere', 'ibmcloud'] as const) {
+    if ((s as Record<string, unknown>)[key] !== undefined) {
+      at(['spec', key], `is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file`);
+    }
+  }
+  if (s.featureGates.enabled.length > 0 || s.featureGates.disabled.length > 0) {
+    at(['spec', 'featureGates'], 'lists OpenShift FeatureGate status, which distribution kubernetes does not read; pass upstream gates as spec.kubernetes.extraArgs.feature-gates');
+  }
+  if (s.cloudConfig?.extraKeys) {
+    at(['spec', 'cloudConfig', 'extraKeys'], 'are keys of the OpenShift cloud-conf ConfigMap; with distribution kubernetes mount other files with spec.kubernetes.extraVolumes');
+  }
+  if (!provider) {
+    return problems;
+  }
+
+  // image
+  if (!s.images[provider.imageKey]) {
+    at(['spec', 'images', provider.imageKey], `is required for platform ${s.platform}; pin the upstream image by digest or explicit tag (ccm-gitops never derives it from the Kubernetes version)`);
+  }
+  if (provider.cloudNodeManager && k.cloudNodeManager.enabled && !s.images.cloudNodeManagerAzure) {
+    at(['spec', 'images', 'cloudNodeManagerAzure'], 'is required for the Azure cloud-node-manager DaemonSet; pin it, or set spec.kubernetes.cloudNodeManager.enabled: false');
+  }
+
+  // cloud config
+  const c = k.cloudConfig;
+  if (c?.existingSecret && c.existingConfigMap) {
+    at(['spec', 'kubernetes', 'cloudConfig'], 'names both existingSecret and existingConfigMap; keep one');
+  }
+  if (s.cloudConfig?.file !== undefined) {
+    if (!provider.config.inline) {
+      at(['spec', 'cloudConfig', 'file'], `is refused for ${s.platform}: its ${provider.config.what} always holds a credential; create a Secret and name it in spec.kubernetes.cloudConfig.existingSecret`);
+    } else if (c?.existingSecret || c?.existingConfigMap) {
+      at(['spec', 'cloudConfig', 'file'], 'is set together with spec.kubernetes.cloudConfig; use the inline file or the existing object, not both');
+    }
+  }
+  if (c?.existingConfigMap && !provider.config.configMapAllowed) {
+    at(['spec', 'kubernetes', 'cloudConfig', 'existingConfigMap'], `is refused for ${s.platform}: its ${provider.config.what} is a credential; keep it in a Secret (existingSecret)`);
+  }
+
+  // workload
+  const shape = workloadShape(provider, k, s.controlPlaneTopology === 'SingleReplica');
+  if (shape.kind === 'DaemonSet') {
+    if (k.workload.replicas !== undefined) {
+      at(['spec', 'kubernetes', 'workload', 'replicas'], 'applies to a Deployment only; a DaemonSet runs one pod per matching node: remove it or set workload.kind: Deployment');
+    }
+    if (k.workload.podDisruptionBudget) {
+      at(['spec', 'kubernetes', 'workload', 'podDisruptionBudget'], 'applies to a Deployment only; remove it or set workload.kind: Deployment');
+    }
+  } else if (k.workload.podDisruptionBudget && (shape.replicas ?? 1) < 2) {
+    at(['spec', 'kubernetes', 'workload', 'podDisruptionBudget'], `with ${shape.replicas} replica would block every node drain; set replicas to 2 or more, or remove it`);
+  }
+  if (!k.leaderElect && (shape.kind === 'DaemonSet' || (shape.replicas ?? 1) > 1)) {
+    at(['spec', 'kubernetes', 'leaderElect'], `is false with ${shape.kind === 'DaemonSet' ? 'a DaemonSet' : `${shape.replicas} replicas`}: several CCMs would reconcile at once; keep leader election, or run one Deployment replica`);
+  }
+  if (k.allocateNodeCidrs && !k.clusterCIDR) {
+    at(['spec', 'kubernetes', 'clusterCIDR'], 'is required with allocateNodeCidrs: true; set the pod network CIDR(s)');
+  }
+  if (!k.hostNetwork && k.secureServing.bindAddress === '127.0.0.1') {
+    at(['spec', 'kubernetes', 'secureServing', 'bindAddress'], '"127.0.0.1" off the host network leaves the port unreachable for the kubelet\'s probe; remove it or set hostNetwork: true');
+  }
+  if (k.metrics.serviceMonitor && !k.metrics.enabled) {
+    at(['spec', 'kubernetes', 'metrics', 'serviceMonitor'], 'needs metrics.enabled: true (the ServiceMonitor selects the metrics Service)');
+  }
+  if (k.metrics.scraper && !k.metrics.enabled) {
+    at(['spec', 'kubernetes', 'metrics', 'scraper'], 'needs metrics.enabled: true');
+  }
+  if (k.metrics.enabled && bindAddress(k) === '127.0.0.1') {
+    at(['spec', 'kubernetes', 'secureServing', 'bindAddress'], '"127.0.0.1" with metrics.enabled: a Service cannot reach a loopback port; remove it (metrics bind 0.0.0.0)');
+  }
+  if (provider.framework === 'controller-runtime') {
+    const why = `the ${s.platform} CCM is built on controller-runtime, not k8s.io/cloud-provider`;
+    if (k.useServiceAccountCredentials) {
+      at(['spec', 'kubernetes', 'useServiceAccountCredentials'], `is not supported: ${why}; remove it`);
+    }
+    if (k.secureServing.port !== undefined || k.secureServing.bindAddress !== undefined) {
+      at(['spec', 'kubernetes', 'secureServing'], `is not supported: ${why} and serves a plain HTTP health probe; remove it`);
+    }
+    if (k.metrics.enabled) {
+      at(['spec', 'kubernetes', 'metrics', 'enabled'], `is not supported: ${why} (its metrics listener is off, --metrics-bind-addr=0); remove it`);
+    }
+  }
+
+  // merged lists
+  for (const [name, value] of Object.entries(k.extraArgs).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const knob = KNOB_FLAGS[name];
+    if (knob) {
+      at(['spec', 'kubernetes', 'extraArgs', name], `is rendered from ${knob}; set it there (it changes more than the flag)`);
+    } else if (looksLikeSecretKey(name) && !(typeof value === 'string' && isPath(value))) {
+      at(['spec', 'kubernetes', 'extraArgs', name], 'looks like a credential; flags are committed to git: put it in a Secret and mount it (spec.kubernetes.extraVolumes)');
+    }
+  }
+  const envNames = new Set<string>();
+  k.extraEnv.forEach((e, i) => {
+    const sources = e.valueFrom ? Object.values(e.valueFrom).filter((v) => v !== undefined).length : 0;
+    if ((e.value !== undefined) === (e.valueFrom !== undefined) || (e.valueFrom && sources !== 1)) {
+      at(['spec', 'kubernetes', 'extraEnv', i], `"${e.name}" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)`);
+    } else if (e.value !== undefined && e.value !== '' && looksLikeSecretKey(e.name)) {
+      at(['spec', 'kubernetes', 'extraEnv', i, 'value'], `"${e.name}" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef`);
+    }
+    if (envNames.has(e.name)) {
+      at(['spec', 'kubernetes', 'extraEnv', i, 'name'], `"${e.name}" is listed twice; keep one`);
+    }
+    envNames.add(e.name);
+  });
+  const volumeNames = new Set<string>();
+  const mountPaths = new Set<string>();
+  k.extraVolumes.forEach((v, i) => {
+    const sources = [v.secret, v.configMap, v.hostPath, v.emptyDir ? true : undefined].filter((x) => x !== undefined).length;
+    if (sources !== 1) {
+      at(['spec', 'kubernetes', 'extraVolumes', i], `"${v.name}" must have exactly one of secret, configMap, hostPath or emptyDir`);
+    }
+    if (volumeNames.has(v.name)) {
+      at(['spec', 'kubernetes', 'extraVolumes', i, 'name'], `"${v.name}" is listed twice; keep one`);
+    }
+    if (mountPaths.has(v.mountPath)) {
+      at(['spec', 'kubernetes', 'extraVolumes', i, 'mountPath'], `"${v.mountPath}" is mounted twice; give each volume its own path`);
+    }
+    volumeNames.add(v.name);
+    mountPaths.add(v.mountPath);
+  });
+
+  // output
+  if (k.output.mode === 'manifest-dir' && s.gitops.engine !== 'plain') {
+    at(['spec', 'gitops', 'engine'], `"${s.gitops.engine}" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain`);
+  }
+  if (s.migration && s.migration.kubernetesVersion !== k.version) {
+    at(['spec', 'migration', 'kubernetesVersion'], `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`);
+  }
+  return problems;
+}
