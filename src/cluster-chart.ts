@@ -34,9 +34,11 @@ export interface ClusterChartProps {
 }
 
 /**
- * Every object one cluster needs on the cluster itself: the OpenShift static
- * set, the platform's CredentialsRequest and, in `gitops` mode, the platform
- * operands. Each object is annotated with the sync wave of its stage.
+ * Every object one cluster needs on the cluster itself. OpenShift: the
+ * static set, the platform's CredentialsRequest and, in `gitops` mode, the
+ * platform operands. Kubernetes: the upstream CCM (`KubernetesCloudControllerManager`).
+ * Both: the migration objects of the phase. Each object is annotated with
+ * the sync wave of its stage.
  */
 export class ClusterChart extends Chart {
   /** The migration objects, when the spec declares a migration. */

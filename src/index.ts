@@ -21,6 +21,7 @@ export * from './diff/markdown';
 export * from './fleet-summary';
 export * from './synth';
 export * from './migration';
+export * from './kubernetes';
 export * from './openshift/cloud-conf-config-map';
 export * from './openshift/cloud-controller-manager-cluster-operator';
 export * from './openshift/cloud-controller-manager-namespace';

@@ -422,6 +422,12 @@ describe('distribution kubernetes: validation', () => {
     ]);
   });
 
+  test('an empty inline cloud config is an error, not a silent fallback to the default Secret', () => {
+    writeFile(dir(), 'c.conf', '\n');
+    writeFile(dir(), 'c.yaml', k8sSpec('AWS', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
+    expect(fleetProblems(dir())).toEqual(['c.conf: cluster k: is empty; fill it, or remove spec.cloudConfig.file to read the provider\'s existing config object']);
+  });
+
   test('spec.kubernetes is refused with distribution openshift', () => {
     writeFile(dir(), 'c.yaml', { ...k8sSpec('AWS'), spec: { ...(k8sSpec('AWS').spec as object), distribution: 'openshift', infrastructureName: 'k-1' } });
     expect(fleetProblems(dir())).toContain('c.yaml:19: spec.kubernetes: holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes');

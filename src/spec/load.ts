@@ -501,6 +501,25 @@ function renderable(spec: ClusterSpec): boolean {
   return spec.spec.distribution === 'kubernetes' ? upstreamProviderFor(spec.spec.platform) !== undefined : platformFor(spec.spec.platform) !== undefined;
 }
 
+/** Reads spec.cloudConfig.file (inside the clusters folder): its path and text, '' without one; undefined after reporting a problem. */
+function readCloudConfig(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void): { cloudConfigFile?: string; text: string } | undefined {
+  const ref = spec.spec.cloudConfig?.file;
+  if (ref === undefined) {
+    return { text: '' };
+  }
+  const resolved = resolveInside(root, base, ref);
+  if ('problem' in resolved) {
+    issue({ file, path: 'spec.cloudConfig.file', message: `${describeValue(ref)} ${resolved.problem}` });
+    return undefined;
+  }
+  const text = readInput(resolved.file);
+  if (typeof text !== 'string') {
+    issue({ ...text, message: `${text.message} (referenced by ${file} spec.cloudConfig.file)` });
+    return undefined;
+  }
+  return { cloudConfigFile: resolved.file, text };
+}
+
 /** Where the kubernetes distribution takes credentials from, for the refusal message. */
 const KUBERNETES_SECRET_FROM = 'an existing Secret named in spec.kubernetes.cloudConfig.existingSecret';
 
@@ -511,23 +530,18 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
   if (provider.deprecated) {
     warnings.push(`platform ${spec.spec.platform}: ${provider.deprecated}`);
   }
-  let cloudConf = '';
-  let cloudConfigFile: string | undefined;
-  const ref = spec.spec.cloudConfig?.file;
-  if (ref !== undefined) {
-    const resolved = resolveInside(root, base, ref);
-    if ('problem' in resolved) {
-      issue({ file, path: 'spec.cloudConfig.file', message: `${describeValue(ref)} ${resolved.problem}` });
-      return undefined;
-    }
-    cloudConfigFile = resolved.file;
-    const text = readInput(cloudConfigFile);
-    if (typeof text !== 'string') {
-      issue({ ...text, message: `${text.message} (referenced by ${file} spec.cloudConfig.file)` });
-      return undefined;
-    }
+  const read = readCloudConfig(file, spec, base, root, issue);
+  if (!read) {
+    return undefined;
+  }
+  const { cloudConfigFile, text: cloudConf } = read;
+  if (cloudConfigFile && cloudConf.trim() === '') {
+    issue({ file: cloudConfigFile, path: '', message: `cluster ${spec.metadata.name}: is empty; fill it, or remove spec.cloudConfig.file to read the provider's existing config object` });
+    return undefined;
+  }
+  if (cloudConfigFile) {
     try {
-      refuseCredentials(spec.spec.platform, text, KUBERNETES_SECRET_FROM);
+      refuseCredentials(spec.spec.platform, cloudConf, KUBERNETES_SECRET_FROM);
     } catch (e) {
       if (e instanceof CloudConfigError) {
         issue({ file: cloudConfigFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
@@ -535,7 +549,6 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
       }
       throw e;
     }
-    cloudConf = text;
   }
   for (const w of warnings) {
     warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
@@ -550,23 +563,11 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
     return prepareKubernetes(file, spec, base, root, issue, warn);
   }
   const platform = platformFor(spec.spec.platform)!;
-  let source = '';
-  let cloudConfigFile: string | undefined;
-  const ref = spec.spec.cloudConfig?.file;
-  if (ref !== undefined) {
-    const resolved = resolveInside(root, base, ref);
-    if ('problem' in resolved) {
-      issue({ file, path: 'spec.cloudConfig.file', message: `${describeValue(ref)} ${resolved.problem}` });
-      return undefined;
-    }
-    cloudConfigFile = resolved.file;
-    const text = readInput(cloudConfigFile);
-    if (typeof text !== 'string') {
-      issue({ ...text, message: `${text.message} (referenced by ${file} spec.cloudConfig.file)` });
-      return undefined;
-    }
-    source = text;
+  const read = readCloudConfig(file, spec, base, root, issue);
+  if (!read) {
+    return undefined;
   }
+  const { cloudConfigFile, text: source } = read;
   const extraData: Record<string, string> = {};
   for (const [key, extraRef] of Object.entries(spec.spec.cloudConfig?.extraKeys ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const field = `spec.cloudConfig.extraKeys.${key}`;
