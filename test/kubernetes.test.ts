@@ -3,6 +3,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { parse, parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
+import { diffTrees } from '../src/diff/diff-trees';
 import { renderCluster, renderFleet } from '../src/render';
 import { ccmRbac } from '../src/kubernetes/rbac-rules';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
@@ -482,6 +483,18 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     expect(out['k/manifests/ccm-gitops-k.yaml']).not.toContain('sync-wave');
     expect(out['k/CONTROL-PLANE.md']).toContain('disable-cloud-controller: true\nkubelet-arg:\n  - cloud-provider=external\nkube-controller-manager-arg:\n  - cloud-provider=external');
     expect(out['k/CONTROL-PLANE.md']).toContain('Copy `dist/k/manifests/ccm-gitops-k.yaml` to `/var/lib/rancher/rke2/server/manifests/` on every server node');
+  });
+
+  test('the pull-request diff reads the manifest-dir bundle object by object', () => {
+    const tree = (image: string) => {
+      const spec = k8sSpec('VSphere', 'k', { output: { mode: 'manifest-dir' } }) as any;
+      spec.spec.images.cloudControllerManagerVSphere = image;
+      writeFile(dir(), 'c.yaml', spec);
+      return new Map(renderFleet(loadFleet(dir())).map((f) => [f.path, f.content]));
+    };
+    const diff = diffTrees(tree('registry.example.com/vsphere:v1.35.0'), tree('registry.example.com/vsphere:v1.36.0'));
+    const changes = [...diff.clusters.values()].flat();
+    expect(changes.map((c) => [c.state, c.object])).toEqual([['changed', 'DaemonSet kube-system/vsphere-cloud-controller-manager']]);
   });
 
   test('CONTROL-PLANE.md gives the kubeadm v1beta4 change to external for 1.31+, and v1beta3 before', () => {

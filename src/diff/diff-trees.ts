@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { flatten } from './flatten';
 import { FLEET_JSON, parseFleetJson } from '../fleet-summary';
 
@@ -71,25 +71,27 @@ export function treeObjects(tree: Tree): TreeObject[] {
     if (!/\.ya?ml$/.test(file) || /(^|\/)kustomization\.ya?ml$/.test(file)) {
       continue;
     }
-    let body: unknown;
-    try {
-      body = parse(content);
-    } catch (e) {
-      throw new Error(`${file}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    // one object per file, except the single manifest of output mode manifest-dir
+    const docs = parseAllDocuments(content);
+    for (const doc of docs) {
+      if (doc.errors.length > 0) {
+        throw new Error(`${file}: not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+      }
+      const body = doc.toJS() as unknown;
+      const o = body as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };
+      if (!o || typeof o !== 'object' || !o.kind || !o.metadata?.name) {
+        continue;
+      }
+      objects.push({
+        cluster: file.split('/')[0],
+        file,
+        apiVersion: String(o.apiVersion ?? ''),
+        kind: o.kind,
+        namespace: o.metadata.namespace,
+        name: o.metadata.name,
+        body: body as Record<string, unknown>,
+      });
     }
-    const o = body as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };
-    if (!o || typeof o !== 'object' || !o.kind || !o.metadata?.name) {
-      continue;
-    }
-    objects.push({
-      cluster: file.split('/')[0],
-      file,
-      apiVersion: String(o.apiVersion ?? ''),
-      kind: o.kind,
-      namespace: o.metadata.namespace,
-      name: o.metadata.name,
-      body: body as Record<string, unknown>,
-    });
   }
   return objects;
 }
