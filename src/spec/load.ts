@@ -17,6 +17,8 @@ import { PreparedCluster } from '../platforms/platform';
 
 /** Largest spec or cloud config file read, in bytes. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
+/** Deepest nesting of mappings and lists a spec may have (the schema needs 7). */
+const MAX_DEPTH = 16;
 /** Most YAML aliases one spec may expand (guards against alias bombs). */
 const MAX_ALIASES = 50;
 
@@ -266,6 +268,25 @@ function checkDefaultsEnvelope(src: YamlSource): SpecIssue[] {
   return issues;
 }
 
+/** Nesting depth of parsed YAML data (iterative, so hostile input cannot exhaust the stack). */
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v !== null && typeof v === 'object') {
+      max = Math.max(max, d + 1);
+      if (max > MAX_DEPTH) {
+        return max;
+      }
+      for (const child of Object.values(v as object)) {
+        stack.push([child, d + 1]);
+      }
+    }
+  }
+  return max;
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -297,6 +318,9 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
   }
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
+    if (/Maximum call stack size exceeded/.test(err.message)) {
+      return { issue: { file, path: '', message: `nests deeper than the YAML reader can follow; a cluster spec is at most ${MAX_DEPTH} levels deep` } };
+    }
     const multi = err.code === 'MULTIPLE_DOCS';
     return {
       issue: {
@@ -319,6 +343,9 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
   }
   if (!isPlainObject(data)) {
     return { issue: { file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` } };
+  }
+  if (depthOf(data) > MAX_DEPTH) {
+    return { issue: { file, path: '', message: `nests more than ${MAX_DEPTH} levels deep; a cluster spec is at most ${MAX_DEPTH} levels deep, so this is not one` } };
   }
   return { source: { file, doc, lines, data } };
 }

@@ -1,0 +1,205 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import { runCli } from '../src/cli';
+import { loadFleet } from '../src/spec/load';
+import { SpecValidationError } from '../src/spec/errors';
+import { awsSpec, captureIo, imageFor, platformSpec, readTree, tempDir, useTempDir, writeFile } from './helpers';
+
+/**
+ * Hostile and broken inputs, table-driven: each must give one clear error
+ * naming the file and the field, exit 1, print no stack trace, and leave the
+ * previous output exactly as it was.
+ */
+
+type Setup = (clusters: string, root: string) => void;
+
+const k8s = (name: string, kubernetes: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'ccm-gitops.io/v1alpha1',
+  kind: 'CloudControllerManagerCluster',
+  metadata: { name },
+  spec: { distribution: 'kubernetes', platform: 'AWS', images: { cloudControllerManagerAWS: imageFor('cloudControllerManagerAWS') }, kubernetes: { version: '1.33', ...kubernetes }, ...spec },
+});
+const text = (name: string, content: string): Setup => (c) => writeFile(c, name, content);
+const spec = (raw: Record<string, unknown>, extra: Record<string, string> = {}): Setup => (c) => {
+  writeFile(c, 'c.yaml', raw);
+  for (const [f, content] of Object.entries(extra)) {
+    writeFile(c, f, content);
+  }
+};
+const HEAD = 'apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerCluster\nmetadata:\n  name: c\n';
+
+/** [case, setup, what stderr must contain (file, line and field where the input has them)] */
+const CASES: [string, Setup, string][] = [
+  // malformed YAML
+  ['unclosed flow sequence', text('c.yaml', `${HEAD}spec: [a, b\n`), 'c.yaml:6: is not valid YAML:'],
+  ['tab indentation', text('c.yaml', `${HEAD}spec:\n\tplatform: AWS\n`), 'c.yaml:6: is not valid YAML:'],
+  ['duplicate key', text('c.yaml', `${HEAD}spec:\n  platform: AWS\n  platform: GCP\n`), 'c.yaml:7: is not valid YAML: Map keys must be unique'],
+  ['two documents', text('c.yaml', `${HEAD}---\n${HEAD}`), 'c.yaml:5: holds more than one YAML document; put one cluster spec per file'],
+  ['empty file', text('c.yaml', ''), 'c.yaml: is empty; write a CloudControllerManagerCluster spec'],
+  ['a scalar', text('c.yaml', 'hello\n'), 'c.yaml: must be a YAML mapping, got "hello"'],
+  ['a list', text('c.yaml', '- a\n- b\n'), 'c.yaml: must be a YAML mapping, got a list (["a","b"])'],
+  ['binary content', text('c.yaml', `${HEAD}\u0000\u0001`), 'c.yaml: is binary (contains NUL bytes); inputs must be UTF-8 text'],
+  ['not UTF-8 text at all', (c) => fs.writeFileSync(path.join(c, 'c.yaml'), Buffer.from([0xff, 0xfe, 0x00, 0x41])), 'c.yaml: is binary'],
+  // resource exhaustion
+  ['alias bomb', text('c.yaml', `${HEAD}a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n`),
+    'c.yaml: cannot be read: Excessive alias count'],
+  ['a file over 1 MiB', text('c.yaml', `${HEAD}spec:\n  x: "${'a'.repeat(1024 * 1024)}"\n`), 'c.yaml: is 1048681 bytes, over the 1048576-byte limit'],
+  ['deep nesting beyond the parser', text('c.yaml', `${HEAD}spec: ${'['.repeat(20000)}${']'.repeat(20000)}\n`), 'c.yaml: nests deeper than the YAML reader can follow'],
+  ['deep nesting within the parser', text('c.yaml', `${HEAD}spec: ${'['.repeat(40)}${']'.repeat(40)}\n`), 'c.yaml: nests more than 16 levels deep'],
+  ['a huge cloud config', spec(awsSpec('c', { cloudConfig: { file: 'c.conf' } }), { 'c.conf': `[Global]\n${'#'.repeat(1100 * 1024)}\n` }), 'c.conf: is 1126410 bytes, over the 1048576-byte limit'],
+  // envelope and types
+  ['wrong apiVersion', spec({ ...awsSpec('c'), apiVersion: 'v1' }), 'c.yaml:1: apiVersion:'],
+  ['wrong kind', spec({ ...awsSpec('c'), kind: 'Deployment' }), 'c.yaml:2: kind:'],
+  ['no metadata.name', spec({ ...awsSpec('c'), metadata: {} }), 'c.yaml:3: metadata.name: is required'],
+  ['upper-case name', spec(awsSpec('Prod_1')), 'c.yaml:4: metadata.name: "Prod_1" is not a DNS-1123 label'],
+  ['name longer than 40', spec(awsSpec('a'.repeat(41))), `c.yaml:4: metadata.name: "${'a'.repeat(41)}" is longer than 40 characters`],
+  ['name with a dot', spec(awsSpec('prod.1')), 'c.yaml:4: metadata.name: "prod.1" is not a DNS-1123 label'],
+  ['a number as the name', text('c.yaml', 'apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerCluster\nmetadata:\n  name: 42\nspec: {}\n'), 'c.yaml:4: metadata.name: expected string, got number 42'],
+  ['unknown top-level field', spec({ ...awsSpec('c'), status: {} }), 'c.yaml:11: status: unknown field; remove it (known fields: apiVersion, kind, metadata, spec)'],
+  ['misspelt spec field', spec(awsSpec('c', { platfrom: 'AWS' })), 'c.yaml:11: spec.platfrom: unknown field; did you mean "platform"?'],
+  ['images as a list', spec(awsSpec('c', { images: ['x'] })), 'c.yaml:9: spec.images: expected object, got a list (["x"])'],
+  ['replicas as a string', spec(k8s('c', { workload: { kind: 'Deployment', replicas: 'two' } })), 'c.yaml:14: spec.kubernetes.workload.replicas: expected number, got "two"'],
+  ['unknown platform', spec(awsSpec('c', { platform: 'Moon' })), 'c.yaml:7: spec.platform: "Moon" is not allowed; expected one of:'],
+  ['unknown distribution', spec(awsSpec('c', { distribution: 'eks' })), 'c.yaml:6: spec.distribution: "eks" is not allowed; expected one of: openshift, kubernetes'],
+  ['duplicate names in two files', (c) => { writeFile(c, 'a.yaml', awsSpec('same')); writeFile(c, 'b/b.yaml', awsSpec('same')); }, 'a.yaml:4: metadata.name: "same" is also used by'],
+  ['a defaults file that names a cluster', (c) => { writeFile(c, 'defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', metadata: { name: 'x' } }); writeFile(c, 'c.yaml', awsSpec('c')); },
+    'defaults.yaml:4: metadata.name: cannot be set in a defaults file'],
+  // images
+  ['an image on "latest"', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/x/ccm:latest' } })), 'c.yaml:10: spec.images.cloudControllerManagerAWS: "quay.io/x/ccm:latest" is pinned to the moving tag "latest"'],
+  ['an image with a malformed digest', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/x/ccm@sha256:abc' } })), 'c.yaml:10: spec.images.cloudControllerManagerAWS: "quay.io/x/ccm@sha256:abc" has a malformed digest'],
+  ['an unpinned image', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/x/ccm' } })), 'is not pinned (no tag or digest)'],
+  // file references
+  ['cloud config ../../etc/passwd', spec(awsSpec('c', { cloudConfig: { file: '../../etc/passwd' } })), 'spec.cloudConfig.file: "../../etc/passwd"'],
+  ['cloud config absolute path', spec(awsSpec('c', { cloudConfig: { file: '/etc/passwd' } })), 'c.yaml: spec.cloudConfig.file: "/etc/passwd" is an absolute path'],
+  ['cloud config symlink leaving the folder', (c, root) => {
+    fs.writeFileSync(path.join(root, 'outside.conf'), '[Global]\n');
+    fs.symlinkSync(path.join(root, 'outside.conf'), path.join(c, 'c.conf'));
+    writeFile(c, 'c.yaml', awsSpec('c', { cloudConfig: { file: 'c.conf' } }));
+  }, 'c.yaml: spec.cloudConfig.file: "c.conf" resolves outside the clusters directory'],
+  ['spec symlink leaving the folder', (c, root) => {
+    writeFile(root, 'outside.yaml', awsSpec('c'));
+    fs.symlinkSync(path.join(root, 'outside.yaml'), path.join(c, 'c.yaml'));
+  }, 'c.yaml: is a symbolic link to a file outside the clusters directory'],
+  ['cloud config missing', spec(awsSpec('c', { cloudConfig: { file: 'nope.conf' } })), 'c.yaml: spec.cloudConfig.file: "nope.conf" does not exist'],
+  ['cloud config is a folder', (c) => { fs.mkdirSync(path.join(c, 'dir.conf')); writeFile(c, 'c.yaml', awsSpec('c', { cloudConfig: { file: 'dir.conf' } })); }, 'dir.conf: is not a regular file'],
+  ['extra key traversal', spec(platformSpec('Azure', 'c', { cloudConfig: { file: 'c.json', extraKeys: { endpoints: '../../../etc/hosts' } } }), { 'c.json': '{"cloud": "AzurePublicCloud"}' }),
+    'spec.cloudConfig.extraKeys.endpoints: "../../../etc/hosts"'],
+  // secrets
+  ['a credential in a cloud config', spec(awsSpec('c', { cloudConfig: { file: 'c.conf' } }), { 'c.conf': '[Global]\nSecretAccessKey = abc123\n' }), 'c.conf:2: cluster c:'],
+  ['a private key in an extra key', spec(platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf', extraKeys: { 'tls.key': 'k.pem' } } }), { 'c.conf': '[global]\n', 'k.pem': '-----BEGIN RSA PRIVATE KEY-----\nMII\n-----END RSA PRIVATE KEY-----\n' }),
+    'k.pem: cluster c: holds a private key'],
+  ['a proxy with credentials', spec(awsSpec('c', { proxy: { httpsProxy: 'http://user:pass@proxy:3128' } })), 'c.yaml:12: spec.proxy.httpsProxy: embeds credentials'],
+  ['a repository URL with credentials', spec(awsSpec('c', { gitops: { engine: 'argocd', repoURL: 'https://user:token@git.example.com/x.git' } })), 'c.yaml:13: spec.gitops.repoURL: embeds credentials'],
+  ['a GitOps path leaving the repository', spec(awsSpec('c', { gitops: { path: '../../other' } })), 'c.yaml:12: spec.gitops.path: "../../other" must be a relative path inside the repository'],
+  ['a literal token in kubernetes env', spec(k8s('c', { extraEnv: [{ name: 'API_TOKEN', value: 'abcdef' }] })), 'c.yaml:14: spec.kubernetes.extraEnv.0.value: "API_TOKEN" looks like a credential'],
+  ['a credential in a kubernetes flag', spec(k8s('c', { extraArgs: { password: 'hunter2' } })), 'c.yaml:13: spec.kubernetes.extraArgs.password: looks like a credential'],
+  // unsupported combinations
+  ['leader migration on a platform that never had an in-tree provider', spec(platformSpec('Nutanix', 'c', { cloudConfig: { file: 'c.json' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.27' } }), { 'c.json': '{}' }),
+    'spec.migration.phase: "leader-migration-kcm" is not possible on Nutanix'],
+  ['in-tree AWS on a Kubernetes without it', spec(awsSpec('c', { migration: { phase: 'in-tree', kubernetesVersion: '1.29' } })), 'spec.migration.kubernetesVersion: "1.29"'],
+  ['a migration version that is not a version', spec(awsSpec('c', { migration: { phase: 'in-tree', kubernetesVersion: '1.x' } })), 'c.yaml:13: spec.migration.kubernetesVersion: "1.x" is not a Kubernetes minor version'],
+  ['an OpenShift-only platform on kubernetes', spec(k8s('c', {}, { platform: 'PowerVS' })), 'c.yaml:7: spec.platform: "PowerVS" is rendered for distribution openshift only'],
+  ['a kubernetes-only platform on OpenShift', spec(awsSpec('c', { platform: 'DigitalOcean' })), 'c.yaml:7: spec.platform: "DigitalOcean" is not rendered for distribution openshift; it is rendered with distribution kubernetes'],
+  ['Custom TLS without a version', spec(awsSpec('c', { tls: { profile: 'Custom' } })), 'spec.tls.minTLSVersion: is required with profile Custom'],
+  ['a gate both enabled and disabled', spec(awsSpec('c', { featureGates: { enabled: ['Foo'], disabled: ['Foo'] } })), 'spec.featureGates.enabled.0: "Foo" is listed as both enabled and disabled'],
+];
+
+describe('hostile and broken input: one clear error, exit 1, no stack trace, no partial output', () => {
+  const dir = useTempDir();
+
+  test('there are at least 40 cases', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  test.each(CASES)('%s', (_name, setup, expected) => {
+    // GIVEN a previous good render in the output folder
+    const root = dir();
+    const good = path.join(root, 'good');
+    writeFile(good, 'g.yaml', awsSpec('g'));
+    const out = path.join(root, 'dist');
+    expect(runCli(['synth', '--clusters', good, '--out', out, '-q'], captureIo().io, {})).toBe(0);
+    const before = readTree(out);
+    // AND a clusters folder with the hostile input
+    const clusters = path.join(root, 'clusters');
+    fs.mkdirSync(clusters);
+    setup(clusters, root);
+    // WHEN synth runs on it
+    const cap = captureIo();
+    const code = runCli(['synth', '--clusters', clusters, '--out', out], cap.io, {});
+    // THEN it fails with the error naming file and field, no stack trace, and the output is untouched
+    const stderr = cap.stderr().split(`${clusters}${path.sep}`).join('').split(`${root}${path.sep}`).join('');
+    expect({ code, mentions: stderr.includes(expected) ? expected : stderr }).toEqual({ code: 1, mentions: expected });
+    expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    expect(stderr).not.toContain('internal error');
+    expect(stderr).toMatch(/^error: \d+ problems? found; nothing was written\n/);
+    expect(readTree(out)).toEqual(before);
+    expect(fs.readdirSync(root).filter((n) => n.startsWith('.dist'))).toEqual([]);
+  });
+});
+
+describe('property: the spec loader never crashes', () => {
+  const SPEC_KEYS = ['apiVersion', 'kind', 'metadata', 'spec', 'distribution', 'platform', 'images', 'kubernetes', 'migration', 'cloudConfig', 'name'];
+  const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constantFrom(null, true, 0, -1, 1.5, '', 'AWS', 'kubernetes', 'openshift', '1.33', 'external', '../x', '/etc/passwd', 'a'.repeat(300)),
+      fc.string(),
+      fc.array(tie('v'), { maxLength: 4 }),
+      fc.dictionary(fc.oneof(fc.constantFrom(...SPEC_KEYS), fc.string()), tie('v'), { maxKeys: 5 }),
+    ),
+  })).v;
+
+  test('arbitrary YAML-able data gives a spec or a SpecValidationError, never another exception', () => {
+    const root = tempDir();
+    try {
+      fc.assert(fc.property(value, fc.boolean(), (data, asText) => {
+        fs.rmSync(path.join(root, 'c'), { recursive: true, force: true });
+        fs.mkdirSync(path.join(root, 'c'));
+        fs.writeFileSync(path.join(root, 'c', 'c.yaml'), asText ? (typeof data === 'string' ? data : JSON.stringify(data) ?? '') : stringify(data));
+        try {
+          loadFleet(path.join(root, 'c'));
+        } catch (e) {
+          if (!(e instanceof SpecValidationError)) {
+            throw e;
+          }
+          for (const issue of e.issues) {
+            expect(issue.message.length).toBeGreaterThan(0);
+            expect(issue.file).toContain('c.yaml');
+          }
+        }
+      }), { numRuns: 300, seed: 42 });
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('mutations of a valid kubernetes spec give a spec or field errors, never another exception', () => {
+    const root = tempDir();
+    const base = k8s('c', { workload: { kind: 'Deployment', replicas: 2 }, extraArgs: { v: 3 } });
+    const paths = [['spec', 'kubernetes', 'workload', 'replicas'], ['spec', 'kubernetes', 'extraArgs'], ['spec', 'kubernetes', 'scheduling'], ['spec', 'platform'],
+      ['spec', 'kubernetes', 'extraEnv'], ['spec', 'kubernetes', 'output'], ['spec', 'migration'], ['metadata', 'name'], ['spec', 'kubernetes', 'version']];
+    try {
+      fc.assert(fc.property(fc.constantFrom(...paths), value, (at, v) => {
+        const raw = JSON.parse(JSON.stringify(base));
+        let node = raw;
+        for (const key of at.slice(0, -1)) {
+          node = node[key] ??= {};
+        }
+        node[at[at.length - 1]] = v;
+        fs.rmSync(path.join(root, 'c'), { recursive: true, force: true });
+        writeFile(path.join(root, 'c'), 'c.yaml', raw);
+        try {
+          loadFleet(path.join(root, 'c'));
+        } catch (e) {
+          if (!(e instanceof SpecValidationError)) {
+            throw e;
+          }
+        }
+      }), { numRuns: 300, seed: 7 });
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
