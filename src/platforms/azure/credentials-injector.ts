@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
+import { requests } from '../../openshift/pod-conventions';
 
 /**
  * The pieces the Azure operands share (reference §2.4.2, §2.4.3, §6.3): the
@@ -73,6 +74,8 @@ export function azureInjectCredentials(image: string, sourceVolume: 'config-accm
       `  --creds-path=${AZURE_CREDENTIALS_PATH}`,
       '',
     ].join('\n')],
+    // the operator sets none; every container requests something so the scheduler and quotas count it
+    resources: requests('10m', '10Mi'),
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [
       { name: sourceVolume, mountPath: '/etc/cloud-config', readOnly: true },
@@ -93,6 +96,7 @@ export function azureStackHubInjectCredentials(image: string): k8s.Container {
       '--output-file-path=/tmp/merged-cloud-config/cloud.conf',
       `--creds-path=${AZURE_CREDENTIALS_PATH}`,
     ],
+    resources: requests('10m', '10Mi'),
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [
       { name: 'config-accm', mountPath: '/tmp/cloud-config', readOnly: true },
