@@ -27,15 +27,19 @@ module.exports = { exampleTemplates, makeFleet };
 function parent(argv) {
   const jsonAt = argv.indexOf('--json');
   const jsonFile = path.resolve(jsonAt >= 0 ? argv[jsonAt + 1] : 'bench-results.json');
+  // --tmp DIR: where the generated fleets and their output go (default: the OS temp folder); /dev/shm takes the disk out of the figures
+  const tmpAt = argv.indexOf('--tmp');
+  const tmp = tmpAt >= 0 ? path.resolve(argv[tmpAt + 1]) : os.tmpdir();
   // --cpu-prof: each fleet's process writes a V8 CPU profile into bench-profiles/ (open it in Chrome DevTools)
   const profile = argv.includes('--cpu-prof');
-  const sizes = argv.filter((_a, i) => jsonAt < 0 || (i !== jsonAt && i !== jsonAt + 1)).map(Number).filter((n) => n > 0);
+  const flagArgs = new Set([jsonAt, tmpAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
+  const sizes = argv.filter((_a, i) => !flagArgs.has(i)).map(Number).filter((n) => n > 0);
   const ns = sizes.length > 0 ? sizes : [1, 10, 100, 1000];
   const templates = exampleTemplates();
   const rows = [];
   let kustomize;
   for (const n of ns) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-bench-'));
+    const dir = fs.mkdtempSync(path.join(tmp, 'ccm-gitops-bench-'));
     try {
       makeFleet(n, templates, path.join(dir, 'clusters'));
       const start = process.hrtime.bigint();
@@ -59,6 +63,7 @@ function parent(argv) {
     }
   }
   const fit = linearFit(rows.map((r) => [r.n, r.loadMs + r.renderMs + r.writeMs]));
+  const cpuFit = linearFit(rows.map((r) => [r.n, r.loadMs + r.renderMs]));
   const example = exampleSynth();
   const marginal = rows.length > 1 ? fit.slope : (rows[0].loadMs + rows[0].renderMs + rows[0].writeMs) / rows[0].n;
   const result = {
@@ -79,6 +84,8 @@ function parent(argv) {
       perClusterMs: round((r.loadMs + r.renderMs + r.writeMs) / r.n, 2),
     })),
     slopeMsPerCluster: round(fit.slope, 3),
+    slopeWithoutWriteMsPerCluster: round(cpuFit.slope, 3),
+    tmp,
     interceptMs: round(fit.intercept),
     r2: round(fit.r2, 4),
     kustomize: kustomize ? { ...kustomize, ratio: round(marginal / kustomize.msPerCluster, 3) } : undefined,
@@ -96,6 +103,7 @@ function parent(argv) {
   }
   console.log('');
   console.log(`marginal cost (slope of load+render+write over clusters): ${result.slopeMsPerCluster} ms/cluster, intercept ${result.interceptMs} ms, R² ${result.r2}`);
+  console.log(`marginal cost without the write (load+render): ${result.slopeWithoutWriteMsPerCluster} ms/cluster; fleets written under ${tmp}`);
   if (result.kustomize) {
     console.log(`kubectl kustomize of one cluster's output: ${result.kustomize.msPerCluster} ms (mean of ${result.kustomize.sample} clusters); `
       + `our per-cluster cost / kustomize: ${result.kustomize.ratio}`);

@@ -1,4 +1,5 @@
 import { Yaml } from 'cdk8s';
+import { stringify } from 'yaml';
 import { Stage, stageOf, STAGES, SYNC_WAVE_ANNOTATION } from './stages';
 
 /** One file of the rendered tree. */
@@ -38,8 +39,16 @@ export function kustomization(resources: readonly string[]): string {
 
 /** Serializes one object (YAML 1.1 scalars, as kubectl reads them, no line wrapping). */
 export function toYaml(obj: RenderedObject): string {
-  return Yaml.stringify(obj);
+  return stringify(obj, YAML_OPTIONS);
 }
+
+/**
+ * cdk8s's `Yaml.stringify` options (YAML 1.1 scalars as kubectl reads them,
+ * no line wrapping, undefined kept as null), plus no alias detection: the
+ * objects come from JSON, so no value is shared and the output is the same,
+ * without a walk over every node looking for repeats.
+ */
+const YAML_OPTIONS = { keepUndefined: true, lineWidth: 0, version: '1.1', aliasDuplicateObjects: false } as const;
 
 /** Files of objects grouped into one directory: one object per file, sorted, plus its kustomization. */
 export function directoryFiles(dir: string, objects: readonly RenderedObject[]): RenderedFile[] {
