@@ -2,6 +2,8 @@
 // npm run synth: compiles src/ only when a source is newer than the last
 // build (a no-op `tsc` alone takes about 1.5 s, most of a synth of the example
 // fleet), then runs the app in this process with the given arguments.
+// npm run compile: `node scripts/synth.js --compile`, always compiles and
+// stamps the build, and renders nothing.
 'use strict';
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -28,14 +30,22 @@ function newestSource() {
   return newest;
 }
 
-let built = 0;
-try {
-  built = fs.statSync(stamp).mtimeMs;
-} catch {
-  built = 0;
-}
-if (built === 0 || newestSource() > built || !fs.existsSync(path.join(root, 'lib', 'src', 'main.js'))) {
+function compile() {
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  fs.writeFileSync(stamp, "");
+  fs.writeFileSync(stamp, '');
 }
-require(path.join(root, 'lib', 'src', 'main.js'));
+
+if (process.argv[2] === '--compile') {
+  compile();
+} else {
+  let built = 0;
+  try {
+    built = fs.statSync(stamp).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built === 0 || newestSource() > built || !fs.existsSync(path.join(root, 'lib', 'src', 'main.js'))) {
+    compile();
+  }
+  require(path.join(root, 'lib', 'src', 'main.js'));
+}

@@ -3,26 +3,13 @@ import { Construct } from 'constructs';
 import { KubernetesCloudControllerManager } from './kubernetes/kubernetes-cloud-controller-manager';
 import { UPSTREAM_CCM_SERVICE_ACCOUNT } from './kubernetes/workload-plan';
 import { MigrationObjects } from './migration/migration-objects';
-import { SYNC_WAVE_ANNOTATION, stageOf } from './gitops/stages';
+import { annotateStages } from './gitops/stage-annotations';
 import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
 import { OpenShiftStaticSet } from './openshift/openshift-static-set';
 import { platformFor } from './platforms';
 import { PreparedCluster } from './platforms/platform';
 
-/** Annotations that keep Argo CD and Flux from deleting an object when it leaves git. */
-export const PRUNE_PROTECTION: Readonly<Record<string, string>> = {
-  'argocd.argoproj.io/sync-options': 'Prune=false',
-  'kustomize.toolkit.fluxcd.io/prune': 'disabled',
-};
-
-/**
- * Kinds never pruned: deleting a Namespace deletes all it holds; deleting a
- * CredentialsRequest makes the cloud-credential-operator delete the
- * credentials Secret the CCM runs with; the ClusterOperator belongs to the
- * cluster-version operator's bookkeeping; the FeatureGate is the cluster's
- * singleton (a feature set cannot be turned off again).
- */
-export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator', 'FeatureGate'];
+export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './gitops/stage-annotations';
 
 /** Kinds rendered ahead of the move in phase in-tree with `preStage`. */
 export const PRE_STAGED_KINDS: readonly string[] = ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
@@ -98,16 +85,7 @@ export class ClusterChart extends Chart {
 
   /** Adds each object's sync wave (and prune protection) before rendering. */
   public override toJson(): any[] {
-    for (const child of this.node.findAll()) {
-      if (child instanceof ApiObject) {
-        child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind).order));
-        if (PRUNE_PROTECTED_KINDS.includes(child.kind)) {
-          for (const [key, value] of Object.entries(PRUNE_PROTECTION)) {
-            child.metadata.addAnnotation(key, value);
-          }
-        }
-      }
-    }
+    annotateStages(this);
     return super.toJson();
   }
 }

@@ -6,6 +6,7 @@ export * from './spec/json-schema';
 export * from './spec/load';
 export * from './spec/schema';
 export * from './spec/tls';
+export * from './spec/proxy';
 export * from './cloud-config';
 export * from './cloud-config/aws';
 export * from './cloud-config/azure';

@@ -8,6 +8,7 @@ import { formatIssue, SpecValidationError } from '../src/spec/errors';
 import { IMAGE_KEYS } from '../src/spec/images';
 import { loadFleet } from '../src/spec/load';
 import { ClusterSpec, clusterSpecSchema } from '../src/spec/schema';
+import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 
 export const AWS_IMAGE = 'quay.io/openshift/aws-ccm@sha256:' + 'a'.repeat(64);
 export const OPERATOR_IMAGE = 'quay.io/openshift/ccm-operator@sha256:' + 'b'.repeat(64);
@@ -122,4 +123,18 @@ export function imageFor(key: string): string {
 /** A minimal valid spec of any platform as a plain object, every image pinned; `spec` keys override. */
 export function platformSpec(platform: string, name = 'test', spec: Record<string, unknown> = {}): Record<string, any> {
   return awsSpec(name, { platform, images: Object.fromEntries(IMAGE_KEYS.map((k) => [k, imageFor(k)])), ...spec });
+}
+
+/**
+ * A distribution-kubernetes spec: `spec.kubernetes` merged over version 1.33.
+ * Images default to every upstream provider's (and Azure's node manager), pinned.
+ */
+export function kubernetesSpec(platform: string, name = 'k', kubernetes: Record<string, unknown> = {}, spec: Record<string, unknown> = {},
+  images: Record<string, string> = Object.fromEntries([...Object.values(UPSTREAM_PROVIDERS).map((p) => p!.imageKey), 'cloudNodeManagerAzure'].map((k) => [k, imageFor(k)]))): Record<string, unknown> {
+  return {
+    apiVersion: 'ccm-gitops.io/v1alpha1',
+    kind: 'CloudControllerManagerCluster',
+    metadata: { name },
+    spec: { distribution: 'kubernetes', platform, images, kubernetes: { version: '1.33', ...kubernetes }, ...spec },
+  };
 }

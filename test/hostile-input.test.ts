@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { runCli } from '../src/cli';
 import { loadFleet } from '../src/spec/load';
 import { SpecValidationError } from '../src/spec/errors';
-import { awsSpec, captureIo, imageFor, platformSpec, readTree, tempDir, useTempDir, writeFile } from './helpers';
+import { awsSpec, captureIo, imageFor, kubernetesSpec, platformSpec, readTree, tempDir, useTempDir, writeFile } from './helpers';
 
 /**
  * Hostile and broken inputs, table-driven: each must give one clear error
@@ -15,12 +15,8 @@ import { awsSpec, captureIo, imageFor, platformSpec, readTree, tempDir, useTempD
 
 type Setup = (clusters: string, root: string) => void;
 
-const k8s = (name: string, kubernetes: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) => ({
-  apiVersion: 'ccm-gitops.io/v1alpha1',
-  kind: 'CloudControllerManagerCluster',
-  metadata: { name },
-  spec: { distribution: 'kubernetes', platform: 'AWS', images: { cloudControllerManagerAWS: imageFor('cloudControllerManagerAWS') }, kubernetes: { version: '1.33', ...kubernetes }, ...spec },
-});
+const k8s = (name: string, kubernetes: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) =>
+  kubernetesSpec('AWS', name, kubernetes, spec, { cloudControllerManagerAWS: imageFor('cloudControllerManagerAWS') });
 const text = (name: string, content: string): Setup => (c) => writeFile(c, name, content);
 const spec = (raw: Record<string, unknown>, extra: Record<string, string> = {}): Setup => (c) => {
   writeFile(c, 'c.yaml', raw);

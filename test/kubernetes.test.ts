@@ -11,26 +11,10 @@ import { schedulingPlan } from '../src/kubernetes/scheduling';
 import { mergeArgs, mergeByName } from '../src/kubernetes/workload-plan';
 import { loadFleet } from '../src/spec/load';
 import { ccmTlsFlags } from '../src/spec/tls';
-import { fleetProblems, imageFor, useTempDir, writeFile } from './helpers';
+import { fleetProblems, imageFor, kubernetesSpec, useTempDir, writeFile } from './helpers';
 
 const TLS = ccmTlsFlags();
 const REPO = path.resolve(__dirname, '..');
-
-/** A kubernetes-distribution spec: every provider image pinned, `spec.kubernetes` merged over version 1.33. */
-function k8sSpec(platform: string, name = 'k', kubernetes: Record<string, unknown> = {}, spec: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    apiVersion: 'ccm-gitops.io/v1alpha1',
-    kind: 'CloudControllerManagerCluster',
-    metadata: { name },
-    spec: {
-      distribution: 'kubernetes',
-      platform,
-      images: Object.fromEntries(Object.values(UPSTREAM_PROVIDERS).map((p) => [p!.imageKey, imageFor(p!.imageKey)]).concat([['cloudNodeManagerAzure', imageFor('cloudNodeManagerAzure')]])),
-      kubernetes: { version: '1.33', ...kubernetes },
-      ...spec,
-    },
-  };
-}
 
 /** Loads one spec (and its files) from `dir` and renders its objects. */
 function render(dir: string, spec: Record<string, unknown>, files: Record<string, string> = {}): any[] {
@@ -82,7 +66,7 @@ describe('distribution kubernetes: each upstream provider', () => {
 
   test.each(CASES)('%s renders the upstream workload kind and the exact flags', (platform, kind, name, args) => {
     // GIVEN a spec with default knobs WHEN it renders
-    const objects = render(dir(), k8sSpec(platform));
+    const objects = render(dir(), kubernetesSpec(platform));
     // THEN the workload is the upstream kind in kube-system, with the provider's image and flags in order
     const w = workload(objects);
     expect([w.kind, w.metadata.name, w.metadata.namespace]).toEqual([kind, name, 'kube-system']);
@@ -99,7 +83,7 @@ describe('distribution kubernetes: each upstream provider', () => {
   test('the cloud config comes from the provider\'s usual Secret or ConfigMap, mounted as the file the flag names', () => {
     const mounts: Record<string, unknown> = {};
     for (const platform of ['Azure', 'VSphere', 'OpenStack', 'AlibabaCloud', 'Nutanix', 'EquinixMetal']) {
-      const objects = render(dir(), k8sSpec(platform));
+      const objects = render(dir(), kubernetesSpec(platform));
       const v = workload(objects).spec.template.spec.volumes.find((x: any) => x.name === 'cloud-config');
       const m = container(objects).volumeMounts.find((x: any) => x.name === 'cloud-config');
       mounts[platform] = { source: v.secret ?? v.configMap, mountPath: m.mountPath, readOnly: m.readOnly };
@@ -115,13 +99,13 @@ describe('distribution kubernetes: each upstream provider', () => {
   });
 
   test('DigitalOcean reads its API token as env from the Secret, never as a file', () => {
-    const objects = render(dir(), k8sSpec('DigitalOcean', 'k', { cloudConfig: { existingSecret: 'do-token', key: 'token' } }));
+    const objects = render(dir(), kubernetesSpec('DigitalOcean', 'k', { cloudConfig: { existingSecret: 'do-token', key: 'token' } }));
     expect(container(objects).env).toEqual([{ name: 'DO_ACCESS_TOKEN', valueFrom: { secretKeyRef: { name: 'do-token', key: 'token' } } }]);
     expect(workload(objects).spec.template.spec.volumes).toBeUndefined();
   });
 
   test('Azure adds the cloud-node-manager DaemonSet with its own identity, tolerating every taint', () => {
-    const objects = render(dir(), k8sSpec('Azure'));
+    const objects = render(dir(), kubernetesSpec('Azure'));
     const cnm = find(objects, 'DaemonSet', 'azure-cloud-node-manager');
     expect(cnm.spec.template.spec.containers[0].args).toEqual(['--node-name=$(NODE_NAME)', '--wait-routes=false', '--use-instance-metadata=true', '--v=2']);
     expect(cnm.spec.template.spec.tolerations).toEqual([{ operator: 'Exists' }]);
@@ -131,13 +115,13 @@ describe('distribution kubernetes: each upstream provider', () => {
       { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
     ]);
     // WHEN disabled THEN no node manager and no image needed
-    const spec = k8sSpec('Azure', 'k', { cloudNodeManager: { enabled: false } }) as any;
+    const spec = kubernetesSpec('Azure', 'k', { cloudNodeManager: { enabled: false } }) as any;
     delete spec.spec.images.cloudNodeManagerAzure;
     expect(find(render(dir(), spec), 'DaemonSet', 'azure-cloud-node-manager')).toBeUndefined();
   });
 
   test('Equinix Metal renders with a deprecation warning', () => {
-    writeFile(dir(), 'c.yaml', k8sSpec('EquinixMetal'));
+    writeFile(dir(), 'c.yaml', kubernetesSpec('EquinixMetal'));
     const fleet = loadFleet(dir());
     expect(fleet.warnings.map((w) => w.message)).toEqual([
       'cluster k: platform EquinixMetal: the Equinix Metal CCM is deprecated upstream (Equinix Metal is sunset in June 2026) and no longer maintained; plan the move off the platform',
@@ -199,8 +183,8 @@ describe('distribution kubernetes: RBAC profiles', () => {
   });
 
   test('the rendered objects switch with the knob and bind every ServiceAccount the roles name', () => {
-    const superset = render(dir(), k8sSpec('AWS'));
-    const least = render(dir(), k8sSpec('AWS', 'k', { useServiceAccountCredentials: true }));
+    const superset = render(dir(), kubernetesSpec('AWS'));
+    const least = render(dir(), kubernetesSpec('AWS', 'k', { useServiceAccountCredentials: true }));
     const names = (objects: any[]) => objects.filter((o) => /Role/.test(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`).sort();
     expect(names(superset)).toEqual([
       'ClusterRole/system:cloud-controller-manager', 'ClusterRoleBinding/system:cloud-controller-manager',
@@ -278,7 +262,7 @@ describe('distribution kubernetes: knobs', () => {
   });
 
   test('a Deployment gets replicas, required hostname anti-affinity, a surge-free rollout and a PDB; a DaemonSet none of them', () => {
-    const objects = render(dir(), k8sSpec('AWS', 'k', { workload: { kind: 'Deployment', replicas: 3 } }));
+    const objects = render(dir(), kubernetesSpec('AWS', 'k', { workload: { kind: 'Deployment', replicas: 3 } }));
     const d = find(objects, 'Deployment');
     expect(d.spec.replicas).toBe(3);
     expect(d.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
@@ -288,16 +272,16 @@ describe('distribution kubernetes: knobs', () => {
     expect(find(objects, 'PodDisruptionBudget').spec).toEqual({
       maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow', selector: { matchLabels: { 'k8s-app': 'aws-cloud-controller-manager' } },
     });
-    const ds = render(dir(), k8sSpec('AWS'));
+    const ds = render(dir(), kubernetesSpec('AWS'));
     expect(find(ds, 'PodDisruptionBudget')).toBeUndefined();
     expect(workload(ds).spec.template.spec.affinity.podAntiAffinity).toBeUndefined();
     // single-replica topology: one replica, no PDB
-    const sno = render(dir(), k8sSpec('Nutanix', 'k', {}, { controlPlaneTopology: 'SingleReplica' }));
+    const sno = render(dir(), kubernetesSpec('Nutanix', 'k', {}, { controlPlaneTopology: 'SingleReplica' }));
     expect([find(sno, 'Deployment').spec.replicas, find(sno, 'PodDisruptionBudget')]).toEqual([1, undefined]);
   });
 
   test('every knob lands where it belongs', () => {
-    const objects = render(dir(), k8sSpec('AWS', 'k', {
+    const objects = render(dir(), kubernetesSpec('AWS', 'k', {
       namespace: 'cloud-system',
       hostNetwork: false,
       priorityClassName: 'system-node-critical',
@@ -339,12 +323,12 @@ describe('distribution kubernetes: knobs', () => {
   });
 
   test('an extra volume named like a rendered one replaces it (e.g. a cloud config from a hostPath)', () => {
-    const objects = render(dir(), k8sSpec('OpenStack', 'k', { extraVolumes: [{ name: 'cloud-config', mountPath: '/etc/config', hostPath: '/etc/kubernetes/openstack' }] }));
+    const objects = render(dir(), kubernetesSpec('OpenStack', 'k', { extraVolumes: [{ name: 'cloud-config', mountPath: '/etc/config', hostPath: '/etc/kubernetes/openstack' }] }));
     expect(workload(objects).spec.template.spec.volumes).toEqual([{ name: 'cloud-config', hostPath: { path: '/etc/kubernetes/openstack' } }]);
   });
 
   test('metrics: a Service on the secure port, a ServiceMonitor over HTTPS, the reader ClusterRole bound to the scraper', () => {
-    const objects = render(dir(), k8sSpec('AWS', 'k', { metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus-k8s' } }));
+    const objects = render(dir(), kubernetesSpec('AWS', 'k', { metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus-k8s' } }));
     expect(container(objects).args).toContain('--bind-address=0.0.0.0');
     expect(find(objects, 'Service').spec.ports).toEqual([{ name: 'https', port: 10258, targetPort: 'https', protocol: 'TCP' }]);
     expect(find(objects, 'ServiceMonitor').spec.endpoints[0]).toMatchObject({ port: 'https', scheme: 'https', path: '/metrics' });
@@ -353,8 +337,8 @@ describe('distribution kubernetes: knobs', () => {
   });
 
   test('an inline cloud config becomes a ConfigMap whose content rolls the pods', () => {
-    const a = render(dir(), k8sSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 443\n' });
-    const b = render(dir(), k8sSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 8443\n' });
+    const a = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 443\n' });
+    const b = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 8443\n' });
     expect(find(a, 'ConfigMap', 'vsphere-cloud-config').data).toEqual({ 'vsphere.conf': 'global:\n  port: 443\n' });
     const hash = (o: any[]) => workload(o).spec.template.metadata.annotations['ccm-gitops.io/config-hash'];
     expect(hash(a)).not.toBe(hash(b));
@@ -365,47 +349,47 @@ describe('distribution kubernetes: validation', () => {
   const dir = useTempDir();
 
   test.each([
-    ['OpenShift-only fields', k8sSpec('AWS', 'k', {}, { infrastructureName: 'x', managementMode: 'operator', featureGates: { enabled: ['Foo'] }, aws: { region: 'us-east-1' } }), [
+    ['OpenShift-only fields', kubernetesSpec('AWS', 'k', {}, { infrastructureName: 'x', managementMode: 'operator', featureGates: { enabled: ['Foo'] }, aws: { region: 'us-east-1' } }), [
       'c.yaml:21: spec.infrastructureName: is the OpenShift Infrastructure name and is not read with distribution kubernetes; remove it',
       'c.yaml:22: spec.managementMode: "operator" is OpenShift\'s operator mode; distribution kubernetes renders the CCM directly: remove the field or set "gitops"',
       'c.yaml:23: spec.featureGates: lists OpenShift FeatureGate status, which distribution kubernetes does not read; pass upstream gates as spec.kubernetes.extraArgs.feature-gates',
       'c.yaml:26: spec.aws: is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file',
     ]],
-    ['an OpenShift-only platform', k8sSpec('IBMCloud'), [
+    ['an OpenShift-only platform', kubernetesSpec('IBMCloud'), [
       'c.yaml:7: spec.platform: "IBMCloud" is rendered for distribution openshift only; the kubernetes distribution renders AWS, AlibabaCloud, Azure, DigitalOcean, EquinixMetal, GCP, Nutanix, OpenStack, VSphere',
     ]],
-    ['no spec.kubernetes', { ...k8sSpec('AWS'), spec: { ...(k8sSpec('AWS').spec as object), kubernetes: undefined } }, [
+    ['no spec.kubernetes', { ...kubernetesSpec('AWS'), spec: { ...(kubernetesSpec('AWS').spec as object), kubernetes: undefined } }, [
       'c.yaml:5: spec.kubernetes: is required with distribution kubernetes; set at least spec.kubernetes.version (the cluster\'s Kubernetes minor, e.g. "1.33")',
     ]],
-    ['DaemonSet knobs and leader election', k8sSpec('AWS', 'k', { workload: { replicas: 2, podDisruptionBudget: true }, leaderElect: false }), [
+    ['DaemonSet knobs and leader election', kubernetesSpec('AWS', 'k', { workload: { replicas: 2, podDisruptionBudget: true }, leaderElect: false }), [
       'c.yaml:22: spec.kubernetes.workload.replicas: applies to a Deployment only; a DaemonSet runs one pod per matching node: remove it or set workload.kind: Deployment',
       'c.yaml:23: spec.kubernetes.workload.podDisruptionBudget: applies to a Deployment only; remove it or set workload.kind: Deployment',
       'c.yaml:24: spec.kubernetes.leaderElect: is false with a DaemonSet: several CCMs would reconcile at once; keep leader election, or run one Deployment replica',
     ]],
-    ['a PDB over one replica, node CIDRs without a CIDR', k8sSpec('Nutanix', 'k', { workload: { replicas: 1, podDisruptionBudget: true }, allocateNodeCidrs: true }), [
+    ['a PDB over one replica, node CIDRs without a CIDR', kubernetesSpec('Nutanix', 'k', { workload: { replicas: 1, podDisruptionBudget: true }, allocateNodeCidrs: true }), [
       'c.yaml:19: spec.kubernetes.clusterCIDR: is required with allocateNodeCidrs: true; set the pod network CIDR(s)',
       'c.yaml:23: spec.kubernetes.workload.podDisruptionBudget: with 1 replica would block every node drain; set replicas to 2 or more, or remove it',
     ]],
-    ['extraArgs that a knob owns, or that carry a credential', k8sSpec('AWS', 'k', { extraArgs: { 'use-service-account-credentials': true, 'api-token': 'abc', 'tls-private-key-file': '/etc/tls/key.pem' } }), [
+    ['extraArgs that a knob owns, or that carry a credential', kubernetesSpec('AWS', 'k', { extraArgs: { 'use-service-account-credentials': true, 'api-token': 'abc', 'tls-private-key-file': '/etc/tls/key.pem' } }), [
       'c.yaml:22: spec.kubernetes.extraArgs.use-service-account-credentials: is rendered from spec.kubernetes.useServiceAccountCredentials; set it there (it changes more than the flag)',
       'c.yaml:23: spec.kubernetes.extraArgs.api-token: looks like a credential; flags are committed to git: put it in a Secret and mount it (spec.kubernetes.extraVolumes)',
     ]],
-    ['extraEnv with a literal credential or no value', k8sSpec('AWS', 'k', { extraEnv: [{ name: 'AWS_SECRET_ACCESS_KEY', value: 'x' }, { name: 'EMPTY' }] }), [
+    ['extraEnv with a literal credential or no value', kubernetesSpec('AWS', 'k', { extraEnv: [{ name: 'AWS_SECRET_ACCESS_KEY', value: 'x' }, { name: 'EMPTY' }] }), [
       'c.yaml:23: spec.kubernetes.extraEnv.0.value: "AWS_SECRET_ACCESS_KEY" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef',
       'c.yaml:24: spec.kubernetes.extraEnv.1: "EMPTY" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)',
     ]],
-    ['a token provider given an inline file or a ConfigMap', k8sSpec('DigitalOcean', 'k', { cloudConfig: { existingConfigMap: 'x' } }, { cloudConfig: { file: 't.txt' } }), [
+    ['a token provider given an inline file or a ConfigMap', kubernetesSpec('DigitalOcean', 'k', { cloudConfig: { existingConfigMap: 'x' } }, { cloudConfig: { file: 't.txt' } }), [
       'c.yaml:22: spec.kubernetes.cloudConfig.existingConfigMap: is refused for DigitalOcean: its API token is a credential; keep it in a Secret (existingSecret)',
       'c.yaml:24: spec.cloudConfig.file: is refused for DigitalOcean: its API token always holds a credential; create a Secret and name it in spec.kubernetes.cloudConfig.existingSecret',
     ]],
-    ['controller-runtime Alibaba with cloud-provider knobs', k8sSpec('AlibabaCloud', 'k', { useServiceAccountCredentials: true, metrics: { enabled: true } }), [
+    ['controller-runtime Alibaba with cloud-provider knobs', kubernetesSpec('AlibabaCloud', 'k', { useServiceAccountCredentials: true, metrics: { enabled: true } }), [
       'c.yaml:21: spec.kubernetes.useServiceAccountCredentials: is not supported: the AlibabaCloud CCM is built on controller-runtime, not k8s.io/cloud-provider; remove it',
       'c.yaml:23: spec.kubernetes.metrics.enabled: is not supported: the AlibabaCloud CCM is built on controller-runtime, not k8s.io/cloud-provider (its metrics listener is off, --metrics-bind-addr=0); remove it',
     ]],
-    ['manifest-dir with a GitOps engine', k8sSpec('AWS', 'k', { output: { mode: 'manifest-dir' } }, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/x.git' } }), [
+    ['manifest-dir with a GitOps engine', kubernetesSpec('AWS', 'k', { output: { mode: 'manifest-dir' } }, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/x.git' } }), [
       'c.yaml:24: spec.gitops.engine: "argocd" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain',
     ]],
-    ['a missing image', (() => { const s = k8sSpec('GCP') as any; delete s.spec.images.cloudControllerManagerGCP; return s; })(), [
+    ['a missing image', (() => { const s = kubernetesSpec('GCP') as any; delete s.spec.images.cloudControllerManagerGCP; return s; })(), [
       'c.yaml:8: spec.images.cloudControllerManagerGCP: is required for platform GCP; pin the upstream image by digest or explicit tag (ccm-gitops never derives it from the Kubernetes version)',
     ]],
   ])('%s: one error per field, with the fix', (_name, spec, expected) => {
@@ -416,7 +400,7 @@ describe('distribution kubernetes: validation', () => {
 
   test('a credential in an inline cloud config is refused, pointing at an existing Secret', () => {
     writeFile(dir(), 'c.conf', '[Global]\nauth-url = https://keystone\napplication-credential-secret = s3cr3t\n');
-    writeFile(dir(), 'c.yaml', k8sSpec('OpenStack', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
+    writeFile(dir(), 'c.yaml', kubernetesSpec('OpenStack', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
     expect(fleetProblems(dir())).toEqual([
       'c.conf:3: cluster k: \'application-credential-secret\' (line 3) holds a credential; remove it: the OpenStack cloud controller manager reads its credentials from a Secret '
       + '(an existing Secret named in spec.kubernetes.cloudConfig.existingSecret), and credentials never go into git',
@@ -425,12 +409,12 @@ describe('distribution kubernetes: validation', () => {
 
   test('an empty inline cloud config is an error, not a silent fallback to the default Secret', () => {
     writeFile(dir(), 'c.conf', '\n');
-    writeFile(dir(), 'c.yaml', k8sSpec('AWS', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
+    writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
     expect(fleetProblems(dir())).toEqual(['c.conf: cluster k: is empty; fill it, or remove spec.cloudConfig.file to read the provider\'s existing config object']);
   });
 
   test('spec.kubernetes is refused with distribution openshift', () => {
-    writeFile(dir(), 'c.yaml', { ...k8sSpec('AWS'), spec: { ...(k8sSpec('AWS').spec as object), distribution: 'openshift', infrastructureName: 'k-1' } });
+    writeFile(dir(), 'c.yaml', { ...kubernetesSpec('AWS'), spec: { ...(kubernetesSpec('AWS').spec as object), distribution: 'openshift', infrastructureName: 'k-1' } });
     expect(fleetProblems(dir())).toContain('c.yaml:19: spec.kubernetes: holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes');
   });
 });
@@ -452,8 +436,8 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     .filter(([p]) => /^k\/0\d-[^/]+\/(?!kustomization)/.test(p)).map(([, c]) => stripWave(parse(c)));
 
   test('cluster-resource-set: one ConfigMap per stage holding exactly the plain objects, listed in apply order', () => {
-    const plain = plainObjects(files(k8sSpec('Azure')));
-    const crs = files(k8sSpec('Azure', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } } }));
+    const plain = plainObjects(files(kubernetesSpec('Azure')));
+    const crs = files(kubernetesSpec('Azure', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } } }));
     expect(Object.keys(crs).filter((p) => /ya?ml$/.test(p) && !p.endsWith('kustomization.yaml')).sort()).toEqual([
       'k/03-config/configmap.capi.ccm-k-01-namespaces-rbac.yaml',
       'k/03-config/configmap.capi.ccm-k-04-workloads.yaml',
@@ -476,7 +460,7 @@ describe('distribution kubernetes: output modes and the control plane', () => {
   });
 
   test('manifest-dir: one file, stages in order, no sync waves, and the k3s/RKE2 server config in CONTROL-PLANE.md', () => {
-    const out = files(k8sSpec('VSphere', 'k', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }));
+    const out = files(kubernetesSpec('VSphere', 'k', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }));
     expect(Object.keys(out).sort()).toEqual(['k/CONTROL-PLANE.md', 'k/kustomization.yaml', 'k/manifests/ccm-gitops-k.yaml']);
     const docs = parseAllDocuments(out['k/manifests/ccm-gitops-k.yaml']).map((d) => d.toJS());
     expect(docs.map((d) => d.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'RoleBinding', 'ServiceAccount', 'DaemonSet']);
@@ -487,7 +471,7 @@ describe('distribution kubernetes: output modes and the control plane', () => {
 
   test('the pull-request diff reads the manifest-dir bundle object by object', () => {
     const tree = (image: string) => {
-      const spec = k8sSpec('VSphere', 'k', { output: { mode: 'manifest-dir' } }) as any;
+      const spec = kubernetesSpec('VSphere', 'k', { output: { mode: 'manifest-dir' } }) as any;
       spec.spec.images.cloudControllerManagerVSphere = image;
       writeFile(dir(), 'c.yaml', spec);
       return new Map(renderFleet(loadFleet(dir())).map((f) => [f.path, f.content]));
@@ -498,15 +482,15 @@ describe('distribution kubernetes: output modes and the control plane', () => {
   });
 
   test('CONTROL-PLANE.md gives the kubeadm v1beta4 change to external for 1.31+, and v1beta3 before', () => {
-    const v133 = files(k8sSpec('AWS'))['k/CONTROL-PLANE.md'];
+    const v133 = files(kubernetesSpec('AWS'))['k/CONTROL-PLANE.md'];
     expect(v133).toContain('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    - name: cloud-provider\n      value: external');
     expect(v133).toContain('kind: KubeadmControlPlane\nmetadata:\n  name: k-control-plane');
-    const v130 = files(k8sSpec('AWS', 'k', { version: '1.30' }))['k/CONTROL-PLANE.md'];
+    const v130 = files(kubernetesSpec('AWS', 'k', { version: '1.30' }))['k/CONTROL-PLANE.md'];
     expect(v130).toContain('apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    cloud-provider: external');
   });
 
   test('leader migration on kubeadm: the CCM joins in kube-system, the lease RBAC names both controller managers, the plan and snippets follow the phase', () => {
-    const out = files(k8sSpec('AWS', 'k', { version: '1.26' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } }));
+    const out = files(kubernetesSpec('AWS', 'k', { version: '1.26' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } }));
     const cm = parse(out['k/03-config/configmap.kube-system.ccm-leader-migration.yaml']);
     expect(parse(cm.data['config.yaml']).controllerLeaders[0]).toEqual({ name: 'route', component: 'kube-controller-manager' });
     const binding = parse(out['k/01-namespaces-rbac/rolebinding.kube-system.cloud-provider-leader-migration.yaml']);
@@ -518,8 +502,8 @@ describe('distribution kubernetes: output modes and the control plane', () => {
   });
 
   test('migration rules per provider: Azure goes in-tree → external, DigitalOcean never had an in-tree provider', () => {
-    writeFile(dir(), 'a.yaml', k8sSpec('Azure', 'a', { version: '1.30' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.30' } }));
-    writeFile(dir(), 'd.yaml', k8sSpec('DigitalOcean', 'd', {}, { migration: { phase: 'in-tree', kubernetesVersion: '1.33' } }));
+    writeFile(dir(), 'a.yaml', kubernetesSpec('Azure', 'a', { version: '1.30' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.30' } }));
+    writeFile(dir(), 'd.yaml', kubernetesSpec('DigitalOcean', 'd', {}, { migration: { phase: 'in-tree', kubernetesVersion: '1.33' } }));
     const problems = fleetProblems(dir());
     expect(problems.some((p) => p.startsWith('a.yaml') && p.includes('spec.migration.phase'))).toBe(true);
     expect(problems.some((p) => p.startsWith('d.yaml') && p.includes('spec.migration.phase'))).toBe(true);

@@ -2,7 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ClusterResourceSet, ClusterResourceSetSpecResourcesKind, ClusterResourceSetSpecStrategy } from '../../imports/clusterresourcesets-addons.cluster.x-k8s.io';
-import { SYNC_WAVE_ANNOTATION, stageOf } from '../gitops/stages';
+import { annotateStages } from '../gitops/stage-annotations';
 
 /** The default label selecting the Cluster a cluster's ClusterResourceSet applies to. */
 export const CLUSTER_SELECTOR_LABEL = 'ccm-gitops.io/cluster';
@@ -68,11 +68,7 @@ export class ClusterResourceSetChart extends Chart {
 
   /** Adds each object's sync wave before rendering. */
   public override toJson(): any[] {
-    for (const child of this.node.findAll()) {
-      if (child instanceof ApiObject) {
-        child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind).order));
-      }
-    }
+    annotateStages(this);
     return super.toJson();
   }
 }

@@ -1,4 +1,3 @@
-import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { InlineCloudConfigMap } from './inline-cloud-config-map';
@@ -12,6 +11,7 @@ import { UpstreamCloudNodeManager } from './upstream-cloud-node-manager';
 import { ccmWorkloadPlan, CcmWorkloadPlan } from './workload-plan';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
 import { PreparedCluster } from '../platforms/platform';
+import { proxyEnv } from '../spec/proxy';
 import { resolveTlsProfile } from '../spec/tls';
 
 /** Properties for `KubernetesCloudControllerManager`. */
@@ -87,13 +87,8 @@ export class KubernetesCloudControllerManager extends Construct {
         namespace: plan.namespace,
         waitRoutes: section.configureCloudRoutes,
         imagePullSecrets: section.imagePullSecrets,
-        proxyEnv: plan.env.filter((e) => /^(HTTPS?|NO)_PROXY$/.test(e.name) && e.value !== undefined).map((e) => ({ name: e.name, value: e.value! })),
+        proxyEnv: proxyEnv(s.proxy),
       });
     }
-  }
-
-  /** Every API object rendered, in construct order. */
-  public get objects(): ApiObject[] {
-    return this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
   }
 }

@@ -7,6 +7,7 @@
 import { kubernetesPlatforms, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
+import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../platforms/spec-sections';
 import { ClusterSpec } from '../spec/schema';
 
 /** A problem: field path and message. */
@@ -68,7 +69,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       at(['spec', field], `is ${why} and is not read with distribution kubernetes; remove it`);
     }
   }
-  for (const key of ['aws', 'azure', 'vsphere', 'ibmcloud'] as const) {
+  for (const key of Object.keys(PLATFORM_SPEC_SECTIONS) as PlatformSectionKey[]) {
     if ((s as Record<string, unknown>)[key] !== undefined) {
       at(['spec', key], `is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file`);
     }

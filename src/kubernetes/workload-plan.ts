@@ -8,8 +8,8 @@ import { UpstreamProvider } from './providers';
 import { schedulingPlan, SchedulingPlan } from './scheduling';
 import { KubernetesSection } from './spec-section';
 import { ccmLeaderMigrationFlags, CcmLeaderMigration } from '../migration/flags';
-import { ccmTlsFlags } from '../spec/tls';
-import { ResolvedTls } from '../spec/tls';
+import { proxyEnv, ProxySettings } from '../spec/proxy';
+import { ccmTlsFlags, ResolvedTls } from '../spec/tls';
 
 /** The CCM ServiceAccount of every upstream manifest. */
 export const UPSTREAM_CCM_SERVICE_ACCOUNT = 'cloud-controller-manager';
@@ -97,7 +97,7 @@ export interface CcmWorkloadInput {
   readonly singleReplica: boolean;
   /** Whether an inline cloud config (spec.cloudConfig.file) is rendered. */
   readonly inlineCloudConfig: boolean;
-  readonly proxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
+  readonly proxy?: ProxySettings;
   readonly tls?: ResolvedTls;
   /** Leader migration of the CCM, in a leader-migration phase. */
   readonly leaderMigration?: CcmLeaderMigration & { readonly mountPath: string; readonly configMapName: string };
@@ -156,7 +156,7 @@ export function cloudConfigSource(provider: UpstreamProvider, section: Kubernete
     return { kind: 'ConfigMap', name: c.existingConfigMap, key, rendered: false };
   }
   const d = provider.config.defaultSource;
-  return d ? { kind: d.kind, name: d.name, key: c?.key ?? d.key, rendered: false } : undefined;
+  return d ? { kind: d.kind, name: d.name, key, rendered: false } : undefined;
 }
 
 /** The replicas, kind and PDB a section selects. */
@@ -228,12 +228,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
   if (source && provider.config.envVar) {
     env.push({ name: provider.config.envVar, valueFrom: { secretKeyRef: { name: source.name, key: source.key } } });
   }
-  const p = input.proxy;
-  for (const [n, v] of [['HTTP_PROXY', p?.httpProxy], ['HTTPS_PROXY', p?.httpsProxy], ['NO_PROXY', p?.noProxy]] as const) {
-    if (v) {
-      env.push({ name: n, value: v });
-    }
-  }
+  env.push(...proxyEnv(input.proxy));
 
   const volumes: MountedVolume[] = [];
   if (source && !provider.config.envVar) {

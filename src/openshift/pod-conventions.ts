@@ -111,30 +111,8 @@ export function hostEtcKubeMount(): k8s.VolumeMount {
   return { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true };
 }
 
-/** Proxy settings (Proxy status). */
-export interface ProxySettings {
-  /** HTTP proxy URL. */
-  readonly httpProxy?: string;
-  /** HTTPS proxy URL. */
-  readonly httpsProxy?: string;
-  /** Comma-separated no-proxy list. */
-  readonly noProxy?: string;
-}
-
-/** `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`, each only when set, in that order (reference §2.1 step 5). */
-export function proxyEnv(proxy: ProxySettings | undefined): k8s.EnvVar[] {
-  const env: k8s.EnvVar[] = [];
-  if (proxy?.httpProxy) {
-    env.push({ name: 'HTTP_PROXY', value: proxy.httpProxy });
-  }
-  if (proxy?.httpsProxy) {
-    env.push({ name: 'HTTPS_PROXY', value: proxy.httpsProxy });
-  }
-  if (proxy?.noProxy) {
-    env.push({ name: 'NO_PROXY', value: proxy.noProxy });
-  }
-  return env;
-}
+export type { ProxySettings } from '../spec/proxy';
+export { proxyEnv } from '../spec/proxy';
 
 /** Resource requests (no limits, as the operator). */
 export function requests(cpu: string, memory: string): k8s.ResourceRequirements {

@@ -414,10 +414,8 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
   } else {
     problems.push(...openshiftProblems(spec));
   }
-  const platform = platformFor(s.platform);
-  const rendered = s.distribution === 'kubernetes' ? upstreamProviderFor(s.platform) !== undefined : platform !== undefined;
-  if (rendered) {
-    const migration = migrationInputFor(spec, platform?.migrationSupport?.(spec));
+  if (renderable(spec)) {
+    const migration = migrationInputFor(spec, platformFor(s.platform)?.migrationSupport?.(spec));
     if (migration) {
       problems.push(...migrationProblems({
         ...migration,

@@ -1,0 +1,32 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { SYNC_WAVE_ANNOTATION, stageOf } from './stages';
+
+/** Annotations that keep Argo CD and Flux from deleting an object when it leaves git. */
+export const PRUNE_PROTECTION: Readonly<Record<string, string>> = {
+  'argocd.argoproj.io/sync-options': 'Prune=false',
+  'kustomize.toolkit.fluxcd.io/prune': 'disabled',
+};
+
+/**
+ * Kinds never pruned: deleting a Namespace deletes all it holds; deleting a
+ * CredentialsRequest makes the cloud-credential-operator delete the
+ * credentials Secret the CCM runs with; the ClusterOperator belongs to the
+ * cluster-version operator's bookkeeping; the FeatureGate is the cluster's
+ * singleton (a feature set cannot be turned off again).
+ */
+export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator', 'FeatureGate'];
+
+/** Annotates every object below `root` with the sync wave of its stage, and the prune-protected kinds with PRUNE_PROTECTION. */
+export function annotateStages(root: Construct): void {
+  for (const child of root.node.findAll()) {
+    if (child instanceof ApiObject) {
+      child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind).order));
+      if (PRUNE_PROTECTED_KINDS.includes(child.kind)) {
+        for (const [key, value] of Object.entries(PRUNE_PROTECTION)) {
+          child.metadata.addAnnotation(key, value);
+        }
+      }
+    }
+  }
+}
