@@ -20,6 +20,8 @@ import { staleFiles, SynthError, synthesize } from './synth';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
 import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
+import { initCommand } from './init/command';
+import { packageVersion } from './init/package-info';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
@@ -68,7 +70,8 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .description('Render external cloud controller managers as GitOps-ready YAML.')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .version(packageVersion(), '-V, --version', 'print the ccm-gitops version');
 
   program.command('synth')
     .description('validate every cluster spec, then render them all into the output directory (replaced atomically)')
@@ -258,6 +261,19 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('--lease-namespace <ns>', 'lease namespace of both controller managers', DEFAULT_LEASE_NAMESPACE)
     .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
       code = migrationControlPlane(opts, io);
+    });
+
+  program.command('init')
+    .description('scaffold a fleet repository: clusters/ with commented defaults and one example per distribution and platform, '
+      + '.gitignore, the CI workflow and the GitOps entry point; never overwrites a file that exists')
+    .argument('[dir]', 'the fleet repository', '.')
+    .option('-d, --distribution <name...>', 'openshift and/or kubernetes (default: openshift)')
+    .option('-p, --platform <type...>', 'platform types to write an example for (default: AWS)')
+    .option('-e, --engine <engine>', 'GitOps engine: argocd (app of apps), flux (one entry per cluster) or plain', 'argocd')
+    .option('--repo-url <url>', 'URL the GitOps engine clones the fleet repository from (default: a placeholder to replace)')
+    .option('--no-ci', 'do not write .github/workflows/ccm-gitops.yml')
+    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine: string; repoUrl?: string; ci: boolean }) => {
+      code = initCommand(dir, opts, io);
     });
 
   program.command('schema')

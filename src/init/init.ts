@@ -1,0 +1,97 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../spec/schema';
+import { INIT_ENGINES, InitEngine, InitError, Scaffold, scaffold, ScaffoldFile } from './scaffold';
+import { PACKAGE_NAME, packageRoot } from './package-info';
+
+/** The package's JSON Schema, relative to the package root. */
+export const SCHEMA_FILE = 'schema/cluster-spec.schema.json';
+/** The CI workflow the package ships, relative to the package root. */
+export const WORKFLOW_FILE = 'examples/ci/ccm-gitops.yml';
+
+/** What `initFleet` did. */
+export interface InitResult {
+  /** Files written, relative to the folder, `/`-separated. */
+  readonly written: string[];
+  /** Files that existed and were left as they were. */
+  readonly kept: string[];
+  /** The scaffold (with the combinations it left out). */
+  readonly scaffold: Scaffold;
+}
+
+/** Command-line options of `ccm-gitops init`, as given. */
+export interface InitOptions {
+  readonly distribution?: readonly string[];
+  readonly platform?: readonly string[];
+  readonly engine?: string;
+  readonly repoUrl?: string;
+  readonly ci?: boolean;
+}
+
+/**
+ * The schema modeline target, from the fleet repository root: the installed
+ * package when it sits in a node_modules folder of `dir` or of a folder
+ * above it, else where `npm install ccm-gitops` in `dir` puts it. Never an
+ * absolute path (the files are committed).
+ */
+export function schemaPathFor(dir: string, root: string = packageRoot()): string {
+  const absDir = path.resolve(dir);
+  const rel = path.relative(absDir, path.join(root, SCHEMA_FILE)).split(path.sep).join('/');
+  const viaNodeModules = /^(\.\.\/)*node_modules\//.test(rel);
+  return viaNodeModules ? rel : `node_modules/${PACKAGE_NAME}/${SCHEMA_FILE}`;
+}
+
+/** Parses the command-line options (case-insensitive names). Throws InitError. */
+export function parseInitOptions(opts: InitOptions): { distributions: Distribution[]; platforms: PlatformType[]; engine: InitEngine; repoURL?: string } {
+  const pick = <T extends string>(what: string, values: readonly T[], given: string): T => {
+    const found = values.find((v) => v.toLowerCase() === given.toLowerCase());
+    if (!found) {
+      throw new InitError(`${what} ${JSON.stringify(given)} is not known; use one of ${values.join(', ')}`);
+    }
+    return found;
+  };
+  const split = (list: readonly string[] | undefined): string[] | undefined => list?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v);
+  const distributions = (split(opts.distribution) ?? ['openshift']).map((d) => pick('--distribution', DISTRIBUTIONS, d));
+  const platforms = (split(opts.platform) ?? ['AWS']).map((p) => pick('--platform', PLATFORM_TYPES, p));
+  const engine = pick('--engine', INIT_ENGINES, opts.engine ?? 'argocd');
+  if (opts.repoUrl !== undefined && (!/^(https:\/\/|ssh:\/\/|git@)\S+$/.test(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
+    throw new InitError(`--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL without credentials`);
+  }
+  return { distributions, platforms, engine, repoURL: opts.repoUrl };
+}
+
+/**
+ * Writes the scaffold of a fleet repository into `dir`. Never overwrites:
+ * each file is created exclusively, an existing one is kept as it is.
+ */
+export function initFleet(dir: string, opts: InitOptions): InitResult {
+  const parsed = parseInitOptions(opts);
+  const root = packageRoot();
+  const workflowFile = path.join(root, WORKFLOW_FILE);
+  const result = scaffold({
+    ...parsed,
+    schemaPath: schemaPathFor(dir, root),
+    workflow: opts.ci === false ? undefined : fs.readFileSync(workflowFile, 'utf8'),
+  });
+  const written: string[] = [];
+  const kept: string[] = [];
+  for (const file of result.files) {
+    (writeNew(dir, file) ? written : kept).push(file.path);
+  }
+  return { written, kept, scaffold: result };
+}
+
+/** Creates the file unless it exists; returns whether it wrote it. */
+function writeNew(dir: string, file: ScaffoldFile): boolean {
+  const target = path.join(dir, ...file.path.split('/'));
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  try {
+    fs.writeFileSync(target, file.content, { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      return false;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,341 @@
+import * as path from 'path';
+import { platformFor } from '../platforms';
+import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/providers';
+import { ImageKey } from '../spec/images';
+import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../spec/schema';
+import { DEFAULTS_KIND } from '../spec/load';
+import { supportedPlatforms } from '../platforms';
+
+/** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
+export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
+export type InitEngine = (typeof INIT_ENGINES)[number];
+
+/** The folder of cluster specs in a scaffolded fleet repository. */
+export const INIT_CLUSTERS_DIR = 'clusters';
+/** The folder the scaffolded CI renders into. */
+export const INIT_OUT_DIR = 'dist';
+/** Where the CI workflow goes (GitHub Actions). */
+export const INIT_WORKFLOW_PATH = '.github/workflows/ccm-gitops.yml';
+/** The repository URL written when none is given: a placeholder to replace. */
+export const PLACEHOLDER_REPO_URL = 'https://git.example.com/platform/fleet.git';
+
+/**
+ * `.gitignore` lines of a fleet repository: dependencies, and what a killed
+ * run leaves beside the output folder (`writeTreeAtomically` in src/output.ts
+ * stages into `.<out>.new-<pid>` and moves the old tree to `.<out>.old-<pid>`;
+ * `ccm-gitops import` stages `.<file>.ccm-gitops-import`). The next synth
+ * cleans both up; they must never be committed.
+ */
+export const INIT_GITIGNORE: readonly string[] = [
+  'node_modules/',
+  `.${INIT_OUT_DIR}.new-*/`,
+  `.${INIT_OUT_DIR}.old-*/`,
+  '.*.ccm-gitops-import',
+];
+
+/**
+ * Upstream CCM images of the kubernetes distribution, pinned by release tag:
+ * the same pins as this repository's example fleet
+ * (`clusters/kubernetes/defaults.yaml`, checked by test/init.test.ts).
+ */
+export const KUBERNETES_EXAMPLE_IMAGES: Readonly<Partial<Record<ImageKey, string>>> = {
+  cloudControllerManagerAWS: 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.35.0',
+  cloudControllerManagerAzure: 'mcr.microsoft.com/oss/v2/kubernetes/azure-cloud-controller-manager:v1.33.2',
+  cloudNodeManagerAzure: 'mcr.microsoft.com/oss/v2/kubernetes/azure-cloud-node-manager:v1.33.2',
+  cloudControllerManagerGCP: 'registry.k8s.io/cloud-provider-gcp/cloud-controller-manager:v35.0.0',
+  cloudControllerManagerVSphere: 'registry.k8s.io/cloud-pv-vsphere/cloud-provider-vsphere:v1.36.0',
+  cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.36.0',
+  cloudControllerManagerAlibaba: 'registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64:v2.12.0',
+  cloudControllerManagerNutanix: 'ghcr.io/nutanix-cloud-native/cloud-provider-nutanix/controller:v0.5.2',
+  cloudControllerManagerDigitalOcean: 'digitalocean/digitalocean-cloud-controller-manager:v0.1.68',
+  cloudControllerManagerEquinixMetal: 'ghcr.io/equinix/cloud-provider-equinix-metal:v3.8.1',
+};
+
+/**
+ * OpenShift images come from the release payload the cluster runs
+ * (`oc adm release info --pullspecs <release>`); there is no sensible
+ * default, so the scaffold writes a digest of zeros the user must replace.
+ */
+export const OPENSHIFT_PLACEHOLDER_IMAGE = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'0'.repeat(64)}`;
+
+/** Options of `ccm-gitops init`. */
+export interface ScaffoldOptions {
+  /**
+   * Distributions to write an example for.
+   *
+   * @default ['openshift']
+   */
+  readonly distributions?: readonly Distribution[];
+  /**
+   * Platforms to write an example for (one per distribution that renders it).
+   *
+   * @default ['AWS']
+   */
+  readonly platforms?: readonly PlatformType[];
+  /**
+   * GitOps engine of the fleet (the fleet model: Argo CD app-of-apps, one Flux entry per cluster, or plain kustomize).
+   *
+   * @default 'argocd'
+   */
+  readonly engine?: InitEngine;
+  /**
+   * The fleet repository's URL, as the GitOps engine clones it.
+   *
+   * @default PLACEHOLDER_REPO_URL
+   */
+  readonly repoURL?: string;
+  /**
+   * Path from the fleet repository root to the installed package's JSON Schema,
+   * used for the editor modeline of every spec.
+   *
+   * @default 'node_modules/ccm-gitops/schema/cluster-spec.schema.json'
+   */
+  readonly schemaPath?: string;
+  /**
+   * The CI workflow to write at INIT_WORKFLOW_PATH (the content of the package's examples/ci/ccm-gitops.yml).
+   *
+   * @default - no workflow
+   */
+  readonly workflow?: string;
+}
+
+/** One file of the scaffold, relative to the fleet repository root, `/`-separated. */
+export interface ScaffoldFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+/** A distribution and platform pair the scaffold cannot write, with the reason. */
+export interface SkippedExample {
+  readonly distribution: Distribution;
+  readonly platform: PlatformType;
+  readonly reason: string;
+}
+
+/** What `scaffold` returns: the files, and the combinations left out. */
+export interface Scaffold {
+  readonly files: ScaffoldFile[];
+  readonly skipped: SkippedExample[];
+}
+
+/** An error in the options of `init` (an unknown platform, no example left). */
+export class InitError extends Error {}
+
+/** Platforms a distribution renders in this version. */
+export function platformsOf(distribution: Distribution): PlatformType[] {
+  return distribution === 'kubernetes' ? kubernetesPlatforms() : supportedPlatforms();
+}
+
+/** The example cluster name for a distribution and platform (unique across the scaffold). */
+export function exampleClusterName(distribution: Distribution, platform: PlatformType): string {
+  return `${distribution === 'kubernetes' ? 'k8s-' : ''}${platform.toLowerCase()}-example-1`;
+}
+
+/**
+ * The files of a new fleet repository (pure: no file system access). Every
+ * spec validates and renders as written; values to replace are marked
+ * `REPLACE`.
+ */
+export function scaffold(options: ScaffoldOptions = {}): Scaffold {
+  const distributions: Distribution[] = [...new Set<Distribution>(options.distributions ?? ['openshift'])].sort((a, b) => DISTRIBUTIONS.indexOf(a) - DISTRIBUTIONS.indexOf(b));
+  const platforms: PlatformType[] = [...new Set<PlatformType>(options.platforms ?? ['AWS'])].sort();
+  const engine = options.engine ?? 'argocd';
+  const repoURL = options.repoURL ?? PLACEHOLDER_REPO_URL;
+  const schemaPath = options.schemaPath ?? 'node_modules/ccm-gitops/schema/cluster-spec.schema.json';
+  const modeline = (file: string): string =>
+    `# yaml-language-server: $schema=${path.posix.relative(path.posix.dirname(file), schemaPath)}\n`;
+
+  const files: ScaffoldFile[] = [];
+  const skipped: SkippedExample[] = [];
+  const clusters: string[] = [];
+  for (const platform of platforms) {
+    if (!distributions.some((d) => platformsOf(d).includes(platform))) {
+      throw new InitError(`platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; `
+        + `choose from ${[...new Set(distributions.flatMap(platformsOf))].sort().join(', ')}`);
+    }
+  }
+  const argoNamespace = distributions.includes('openshift') ? 'openshift-gitops' : 'argocd';
+
+  const defaultsFile = `${INIT_CLUSTERS_DIR}/defaults.yaml`;
+  files.push({ path: defaultsFile, content: modeline(defaultsFile) + fleetDefaults(engine, repoURL, argoNamespace) });
+
+  for (const distribution of distributions) {
+    const chosen = platforms.filter((p) => {
+      if (platformsOf(distribution).includes(p)) {
+        return true;
+      }
+      skipped.push({ distribution, platform: p, reason: `distribution ${distribution} does not render ${p}` });
+      return false;
+    });
+    if (chosen.length === 0) {
+      continue;
+    }
+    const folder = `${INIT_CLUSTERS_DIR}/${distribution}`;
+    const distDefaults = `${folder}/defaults.yaml`;
+    files.push({ path: distDefaults, content: modeline(distDefaults) + distributionDefaults(distribution, chosen) });
+    for (const platform of chosen) {
+      const name = exampleClusterName(distribution, platform);
+      clusters.push(name);
+      const specFile = `${folder}/${name}.yaml`;
+      const cloudConf = distribution === 'openshift' ? OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform] : undefined;
+      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined) });
+      if (cloudConf) {
+        files.push({ path: `${folder}/${name}.cloud.conf`, content: cloudConf(name) });
+      }
+    }
+  }
+
+  files.push({ path: '.gitignore', content: gitignore() });
+  if (options.workflow !== undefined) {
+    files.push({ path: INIT_WORKFLOW_PATH, content: options.workflow });
+  }
+  files.push(...entryPoint(engine, argoNamespace, clusters.sort()));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, skipped };
+}
+
+/** The `.gitignore` of a fleet repository. */
+export function gitignore(): string {
+  return '# ccm-gitops: dependencies, and the staging folders a killed synth or import leaves (the next run removes them)\n'
+    + `${INIT_GITIGNORE.join('\n')}\n`;
+}
+
+function fleetDefaults(engine: InitEngine, repoURL: string, argoNamespace: string): string {
+  const placeholder = repoURL === PLACEHOLDER_REPO_URL ? '   # REPLACE with this repository\'s URL' : '';
+  return `# Fleet-wide defaults: merged into every cluster spec below clusters/.
+# A deeper defaults.yaml wins over this one; a cluster spec wins over all.
+# Mappings merge key by key; a list or a scalar replaces the inherited one.
+# Every field: node_modules/ccm-gitops/docs/spec-reference.md
+apiVersion: ${SPEC_API_VERSION}
+kind: ${DEFAULTS_KIND}
+metadata:
+  labels:
+    owner: platform-team              # free-form; shown nowhere but kept on the spec
+spec:
+  # managementMode: gitops            # gitops (default): ccm-gitops renders the CCM; operator: the in-cluster operator does
+  # controlPlaneTopology: HighlyAvailable   # or SingleReplica: one replica, no PodDisruptionBudget
+  # tls:
+  #   profile: Intermediate           # APIServer TLS profile: Old | Intermediate | Modern | Custom
+  # proxy:                            # cluster-wide proxy (no credentials in the URL)
+  #   httpProxy: http://proxy.example.com:3128
+  #   httpsProxy: http://proxy.example.com:3128
+  #   noProxy: .cluster.local,.svc,169.254.169.254
+  gitops:
+    engine: ${engine}${' '.repeat(Math.max(1, 22 - engine.length))}# argocd | flux | plain
+    repoURL: ${repoURL}${placeholder}
+    revision: main
+${engine === 'argocd' ? `    argocd:
+      namespace: ${argoNamespace}
+      # project: default
+` : ''}${engine === 'flux' ? `    flux:
+      namespace: flux-system
+      # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
+` : ''}`;
+}
+
+function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[]): string {
+  const keys = new Set<ImageKey>();
+  for (const p of platforms) {
+    if (distribution === 'openshift') {
+      platformFor(p)!.requiredImages.forEach((k) => keys.add(k));
+    } else {
+      const provider = upstreamProviderFor(p)!;
+      keys.add(provider.imageKey);
+      if (provider.cloudNodeManager) {
+        keys.add('cloudNodeManagerAzure');
+      }
+    }
+  }
+  const images = [...keys].sort().map((k) => `    ${k}: ${distribution === 'openshift' ? OPENSHIFT_PLACEHOLDER_IMAGE : KUBERNETES_EXAMPLE_IMAGES[k]}`).join('\n');
+  const header = distribution === 'openshift'
+    ? `# OpenShift clusters: the CCMs of the release payload, in the operator's namespaces.
+# REPLACE every image with the digest of the release your clusters run:
+#   oc adm release info --pullspecs quay.io/openshift-release-dev/ocp-release:<version>-x86_64
+# (key names are the operator's images.json keys). Zeros render, but never pull.`
+    : `# Vanilla Kubernetes clusters (kubeadm, Cluster API, RKE2, k3s): the upstream CCMs in kube-system.
+# Images are upstream release tags; pin them by digest in production.`;
+  return `${header}
+apiVersion: ${SPEC_API_VERSION}
+kind: ${DEFAULTS_KIND}
+spec:
+  distribution: ${distribution}
+  images:
+${images}
+`;
+}
+
+function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined): string {
+  const body = distribution === 'openshift'
+    ? `  # Infrastructure status.infrastructureName: oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'
+  infrastructureName: ${name}-abcde   # REPLACE
+${cloudConfigFile ? `  cloudConfig:
+    file: ${cloudConfigFile}   # openshift-config/cloud-provider-config, key "config"
+` : `  # cloudConfig:
+  #   file: ${name}.cloud.conf   # openshift-config/cloud-provider-config, key "config", next to this file
+`}`
+    : `  kubernetes:
+    version: "1.33"                   # minor version of the cluster's kube-controller-manager
+`;
+  return `# An example ${distribution} cluster on ${platform}. What is not here comes from
+# ../defaults.yaml and ./defaults.yaml. Copy this file for each cluster.
+apiVersion: ${SPEC_API_VERSION}
+kind: ${SPEC_KIND}
+metadata:
+  name: ${name}                       # unique in the fleet: rendered into dist/${name}/
+spec:
+  platform: ${platform}
+${body}`;
+}
+
+/** Cloud configs the OpenShift platforms cannot render without. */
+const OPENSHIFT_EXAMPLE_CLOUD_CONFIGS: Partial<Record<PlatformType, (name: string) => string>> = {
+  VSphere: () => `# REPLACE: the cluster's openshift-config/cloud-provider-config "config" (vSphere INI or YAML).
+[Global]
+secret-name = vsphere-creds
+secret-namespace = kube-system
+insecure-flag = 1
+
+[VirtualCenter "vcenter.example.com"]
+datacenters = dc1
+`,
+};
+
+/** The entry point of the fleet model: applied once by hand, then everything comes from git. */
+function entryPoint(engine: InitEngine, argoNamespace: string, clusters: readonly string[]): ScaffoldFile[] {
+  if (engine === 'argocd') {
+    return [{
+      path: 'bootstrap/argocd/kustomization.yaml',
+      content: `# Argo CD app-of-apps: apply once on the cluster that runs Argo CD
+#   kubectl apply -k bootstrap/argocd
+# after the first rendered ${INIT_OUT_DIR}/ is on the default branch. The root Application
+# ccm-fleet then applies every cluster's Application; adding a cluster is a commit.
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - ../../${INIT_OUT_DIR}/_fleet/argocd/${argoNamespace}/root
+`,
+    }];
+  }
+  if (engine === 'flux') {
+    return clusters.map((c) => ({
+      path: `bootstrap/flux/${c}/kustomization.yaml`,
+      content: `# Flux entry of cluster ${c}: add this folder to that cluster's flux-system
+# kustomization (or kubectl apply -k it once). The entry Kustomization ccm-${c}
+# then applies the rendered stages in order from git.
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - ../../../${INIT_OUT_DIR}/${c}/flux-entry
+`,
+    }));
+  }
+  return [{
+    path: 'bootstrap/README.md',
+    content: `# Applying the rendered clusters
+
+The fleet uses \`gitops.engine: plain\`: apply each cluster's stages in order
+with \`kubectl apply -k ${INIT_OUT_DIR}/<cluster>\` (or stage by stage,
+\`kubectl apply -k ${INIT_OUT_DIR}/<cluster>/01-namespaces-rbac\` …).
+`,
+  }];
+}

@@ -1,0 +1,166 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
+import { schemaPathFor } from '../src/init/init';
+import { exampleClusterName, KUBERNETES_EXAMPLE_IMAGES, platformsOf, scaffold } from '../src/init/scaffold';
+import { Distribution } from '../src/spec/schema';
+import { captureIo, readTree, useTempDir, writeFile } from './helpers';
+
+const dir = useTempDir();
+const REPO = path.resolve(__dirname, '..');
+
+function run(args: string[]): { code: number; stdout: string; stderr: string } {
+  const { io, stdout, stderr } = captureIo();
+  const code = runCli(args, io, {});
+  return { code, stdout: stdout(), stderr: stderr() };
+}
+
+describe('ccm-gitops init', () => {
+  test('GIVEN an empty folder WHEN init runs with the defaults THEN it writes the fleet skeleton, and the skeleton validates and renders', () => {
+    const root = dir();
+    const init = run(['init', root]);
+    expect(init.code).toBe(EXIT_OK);
+    expect(init.stderr).toBe('');
+    expect(Object.keys(readTree(root)).sort()).toEqual([
+      '.github/workflows/ccm-gitops.yml',
+      '.gitignore',
+      'bootstrap/argocd/kustomization.yaml',
+      'clusters/defaults.yaml',
+      'clusters/openshift/aws-example-1.yaml',
+      'clusters/openshift/defaults.yaml',
+    ]);
+    expect(init.stdout).toContain(`wrote ${path.join(root, 'clusters/openshift/aws-example-1.yaml')}\n`);
+    expect(init.stdout).toContain('next: replace the values marked REPLACE in clusters/');
+    // the CI workflow is the one the package ships
+    expect(fs.readFileSync(path.join(root, '.github/workflows/ccm-gitops.yml'), 'utf8'))
+      .toBe(fs.readFileSync(path.join(REPO, 'examples/ci/ccm-gitops.yml'), 'utf8'));
+
+    expect(run(['validate-spec', path.join(root, 'clusters')])).toEqual({ code: EXIT_OK, stdout: '1 spec file valid\n', stderr: '' });
+    const synth = run(['synth', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')]);
+    expect(synth.code).toBe(EXIT_OK);
+    expect(synth.stderr).toBe('');
+    const rendered = readTree(path.join(root, 'dist'));
+    expect(rendered['aws-example-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toBeDefined();
+    // the Argo CD entry point names the root the synth wrote
+    const bootstrap = parse(fs.readFileSync(path.join(root, 'bootstrap/argocd/kustomization.yaml'), 'utf8'));
+    expect(bootstrap.resources).toEqual(['../../dist/_fleet/argocd/openshift-gitops/root']);
+    expect(fs.existsSync(path.join(root, 'bootstrap/argocd', bootstrap.resources[0], 'kustomization.yaml'))).toBe(true);
+  });
+
+  test('GIVEN defaults.yaml and .gitignore exist WHEN init runs THEN both are kept byte for byte, and the missing ignore lines are named', () => {
+    const root = dir();
+    writeFile(root, 'clusters/defaults.yaml', '# mine\n');
+    writeFile(root, '.gitignore', 'node_modules/\n');
+    const init = run(['init', root, '--no-ci']);
+    expect(init.code).toBe(EXIT_OK);
+    expect(fs.readFileSync(path.join(root, 'clusters/defaults.yaml'), 'utf8')).toBe('# mine\n');
+    expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toBe('node_modules/\n');
+    expect(init.stdout).toContain(`kept  ${path.join(root, 'clusters/defaults.yaml')} (exists; not changed)\n`);
+    expect(init.stdout).toContain(`add to ${path.join(root, '.gitignore')}: .dist.new-*/ .dist.old-*/ .*.ccm-gitops-import\n`);
+    expect(fs.existsSync(path.join(root, '.github'))).toBe(false);
+
+    // a second init over a complete skeleton writes nothing
+    const before = readTree(root);
+    const again = run(['init', root, '--no-ci']);
+    expect(again.code).toBe(EXIT_OK);
+    expect(again.stdout).not.toContain('wrote ');
+    expect(readTree(root)).toEqual(before);
+  });
+
+  test('GIVEN every platform of both distributions WHEN init runs THEN each rendered combination has its example, and the fleet validates and renders', () => {
+    const root = dir();
+    const all = [...new Set([...platformsOf('openshift'), ...platformsOf('kubernetes')])];
+    const init = run(['init', root, '-d', 'openshift', 'kubernetes', '-p', all.join(','), '--engine', 'flux', '--repo-url', 'https://git.example.com/x/fleet.git']);
+    expect(init.code).toBe(EXIT_OK);
+    // combinations a distribution does not render are named, not written
+    expect(init.stderr).toContain('note: no openshift example on DigitalOcean: distribution openshift does not render DigitalOcean\n');
+    expect(init.stderr).toContain('note: no kubernetes example on IBMCloud: distribution kubernetes does not render IBMCloud\n');
+    const names: string[] = [];
+    for (const d of ['openshift', 'kubernetes'] as Distribution[]) {
+      for (const p of platformsOf(d)) {
+        names.push(exampleClusterName(d, p));
+        expect(fs.existsSync(path.join(root, 'clusters', d, `${exampleClusterName(d, p)}.yaml`))).toBe(true);
+      }
+    }
+    expect(run(['validate-spec', path.join(root, 'clusters')]).code).toBe(EXIT_OK);
+    const synth = run(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist'), '-q']);
+    // the only warning: Equinix Metal's CCM is deprecated upstream
+    expect(synth.stderr.split('\n').filter((l) => l)).toEqual([expect.stringMatching(/k8s-equinixmetal-example-1: platform EquinixMetal: the Equinix Metal CCM is deprecated upstream/)]);
+    expect(synth.code).toBe(EXIT_OK);
+    // one Flux entry per cluster, pointing at the entry Kustomization the synth wrote
+    for (const name of names) {
+      const entry = parse(fs.readFileSync(path.join(root, 'bootstrap/flux', name, 'kustomization.yaml'), 'utf8'));
+      expect(entry.resources).toEqual([`../../../dist/${name}/flux-entry`]);
+      expect(fs.existsSync(path.join(root, 'bootstrap/flux', name, entry.resources[0], 'kustomization.yaml'))).toBe(true);
+    }
+  });
+
+  test('every spec starts with a schema modeline that resolves, from its own folder, to the installed package\'s schema', () => {
+    const root = dir();
+    expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS']).code).toBe(EXIT_OK);
+    // as npm install puts the package into the fleet repository
+    const installed = path.join(root, 'node_modules', 'ccm-gitops', 'schema', 'cluster-spec.schema.json');
+    writeFile(root, 'node_modules/ccm-gitops/schema/cluster-spec.schema.json', '{}');
+    for (const file of ['clusters/defaults.yaml', 'clusters/openshift/defaults.yaml', 'clusters/kubernetes/k8s-aws-example-1.yaml']) {
+      const first = fs.readFileSync(path.join(root, file), 'utf8').split('\n')[0];
+      const m = /^# yaml-language-server: \$schema=(\S+)$/.exec(first);
+      expect(m).not.toBeNull();
+      expect(path.resolve(path.dirname(path.join(root, file)), m![1])).toBe(installed);
+    }
+  });
+
+  test('the modeline follows the installed package when it sits in a node_modules above the folder, and never is an absolute path', () => {
+    const project = dir();
+    const pkg = path.join(project, 'node_modules', 'ccm-gitops');
+    expect(schemaPathFor(path.join(project, 'fleet'), pkg)).toBe('../node_modules/ccm-gitops/schema/cluster-spec.schema.json');
+    expect(schemaPathFor(project, pkg)).toBe('node_modules/ccm-gitops/schema/cluster-spec.schema.json');
+    // run from a clone or a global install: where npm install will put it
+    expect(schemaPathFor(project, REPO)).toBe('node_modules/ccm-gitops/schema/cluster-spec.schema.json');
+    expect(schemaPathFor(project, '/usr/lib/node_modules/ccm-gitops')).toBe('node_modules/ccm-gitops/schema/cluster-spec.schema.json');
+  });
+
+  test('GIVEN a git repository WHEN a killed synth or import left its staging folders THEN the scaffolded .gitignore ignores them', () => {
+    const root = dir();
+    expect(run(['init', root, '--no-ci']).code).toBe(EXIT_OK);
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    // the names writeTreeAtomically (src/output.ts) and import (src/cli.ts) stage into
+    for (const f of ['.dist.new-4242/a/kustomization.yaml', '.dist.old-4242/a/kustomization.yaml', 'clusters/.c.yaml.ccm-gitops-import', 'node_modules/x/index.js']) {
+      writeFile(root, f, 'x');
+    }
+    writeFile(root, 'dist/a/kustomization.yaml', 'x');
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+    expect(status).not.toMatch(/\.dist\.(new|old)-|ccm-gitops-import|node_modules/);
+    expect(status).toContain('dist/a/kustomization.yaml');
+  });
+
+  test('unknown platform, distribution or engine, and a URL with credentials: exit 2, nothing written', () => {
+    const root = dir();
+    expect(run(['init', root, '-p', 'AWZ'])).toEqual({ code: EXIT_USAGE, stdout: '', stderr: `error: --platform "AWZ" is not known; use one of AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; nothing was written\n` });
+    expect(run(['init', root, '-d', 'k3s']).stderr).toBe('error: --distribution "k3s" is not known; use one of openshift, kubernetes; nothing was written\n');
+    expect(run(['init', root, '-e', 'fleet']).stderr).toBe('error: --engine "fleet" is not known; use one of argocd, flux, plain; nothing was written\n');
+    expect(run(['init', root, '-p', 'PowerVS', '-d', 'kubernetes']).stderr)
+      .toBe('error: platform PowerVS is not rendered by distribution kubernetes; choose from AWS, AlibabaCloud, Azure, DigitalOcean, EquinixMetal, GCP, Nutanix, OpenStack, VSphere; nothing was written\n');
+    expect(run(['init', root, '--repo-url', 'https://user:pw@git.example.com/f.git']).code).toBe(EXIT_USAGE);
+    expect(fs.readdirSync(root)).toEqual([]);
+  });
+
+  test('the kubernetes image pins are those of the example fleet (clusters/kubernetes/defaults.yaml)', () => {
+    const defaults = parse(fs.readFileSync(path.join(REPO, 'clusters/kubernetes/defaults.yaml'), 'utf8'));
+    expect(KUBERNETES_EXAMPLE_IMAGES).toEqual(defaults.spec.images);
+  });
+
+  test('the scaffold is the same whatever the order of the options', () => {
+    const a = scaffold({ distributions: ['kubernetes', 'openshift'], platforms: ['GCP', 'AWS'], engine: 'flux' });
+    const b = scaffold({ distributions: ['openshift', 'kubernetes'], platforms: ['AWS', 'GCP'], engine: 'flux' });
+    expect(a.files).toEqual(b.files);
+  });
+});
+
+describe('ccm-gitops --version', () => {
+  test('prints the version of package.json', () => {
+    const version = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version;
+    expect(run(['--version'])).toEqual({ code: EXIT_OK, stdout: `${version}\n`, stderr: '' });
+  });
+});
