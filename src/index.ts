@@ -50,5 +50,6 @@ export * from './gitops/layout';
 export * from './gitops/stages';
 export * from './cluster-chart';
 export * from './render';
+export * from './api/load-cluster';
 export * from './output';
 export { runCli } from './cli';
