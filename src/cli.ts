@@ -22,6 +22,7 @@ import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tr
 import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { packageVersion } from './init/package-info';
+import { migrateSpecCommand } from './spec-migrations/command';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
@@ -274,6 +275,15 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('--no-ci', 'do not write .github/workflows/ccm-gitops.yml')
     .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine: string; repoUrl?: string; ci: boolean }) => {
       code = initCommand(dir, opts, io);
+    });
+
+  program.command('migrate-spec')
+    .description('convert cluster specs and defaults files written for an earlier form of the spec (docs/versioning.md); '
+      + 'without --write, list the conversions and exit 1 when a file needs one')
+    .argument('<paths...>', 'spec or defaults files, or folders searched for *.yaml')
+    .option('--write', 'apply the conversions in place (comments and field order kept)')
+    .action((paths: string[], opts: { write?: boolean }) => {
+      code = migrateSpecCommand(paths, opts, io);
     });
 
   program.command('schema')

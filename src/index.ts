@@ -1,5 +1,8 @@
-// Public API of ccm-gitops: the cluster spec, the pure cloud-config transforms,
-// the constructs, and the renderer.
+// The public API of ccm-gitops: everything `import { … } from 'ccm-gitops'`
+// gives, in one place. docs/api.md describes each group; test/docs.test.ts
+// checks that every module exported here is listed there.
+
+// Cluster specs: schema and types, loading with folder defaults, errors.
 export * from './spec/errors';
 export * from './spec/images';
 export * from './spec/json-schema';
@@ -7,6 +10,10 @@ export * from './spec/load';
 export * from './spec/schema';
 export * from './spec/tls';
 export * from './spec/proxy';
+export * from './api/load-cluster';
+export * from './spec-migrations/migrate-spec';
+
+// Cloud-config transforms (pure functions, no cdk8s).
 export * from './cloud-config';
 export * from './cloud-config/aws';
 export * from './cloud-config/azure';
@@ -17,10 +24,9 @@ export * from './cloud-config/openstack';
 export * from './cloud-config/pass-through';
 export * from './cloud-config/secrets';
 export * from './cloud-config/vsphere';
-export * from './diff/diff-trees';
-export * from './diff/markdown';
-export * from './fleet-summary';
-export * from './synth';
+
+// Constructs: the cluster chart, then its parts per distribution and platform.
+export * from './cluster-chart';
 export * from './migration';
 export * from './kubernetes';
 export * from './openshift/cloud-conf-config-map';
@@ -48,8 +54,18 @@ export * from './gitops/cluster-gitops-chart';
 export * from './gitops/flux-stage-chain';
 export * from './gitops/layout';
 export * from './gitops/stages';
-export * from './cluster-chart';
+
+// Rendering and writing a fleet, the fleet summary, the semantic diff.
 export * from './render';
-export * from './api/load-cluster';
+export * from './synth';
 export * from './output';
+export * from './fleet-summary';
+export * from './diff/diff-trees';
+export * from './diff/markdown';
+
+// The command line, the fleet scaffold, the generated docs.
 export { runCli } from './cli';
+export * from './init/scaffold';
+export * from './init/init';
+export * from './init/package-info';
+export * from './docs/spec-reference';

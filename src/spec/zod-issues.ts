@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeValue } from './errors';
 import { hintFor } from './hints';
+import { retiredFieldMessage } from '../spec-migrations/migrate-spec';
 
 /** A schema problem turned into a path and a user-facing message. */
 export interface SchemaProblem {
@@ -21,7 +22,7 @@ export function schemaProblems(schema: z.ZodType, issues: readonly z.core.$ZodIs
       for (const key of issue.keys) {
         const suggestion = closest(key, known);
         const fix = suggestion ? `did you mean "${suggestion}"?` : `remove it${known.length ? ` (known fields: ${known.join(', ')})` : ''}`;
-        problems.push({ path: [...path, key], message: `unknown field; ${fix}` });
+        problems.push({ path: [...path, key], message: retiredFieldMessage([...path, key]) ?? `unknown field; ${fix}` });
       }
       continue;
     }
