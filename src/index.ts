@@ -61,10 +61,12 @@ export * from './synth';
 export * from './output';
 export * from './fleet-summary';
 export * from './diff/diff-trees';
+export * from './diff/load-tree';
 export * from './diff/markdown';
 
 // The command line, the fleet scaffold, the generated docs.
 export { runCli } from './cli';
+export type { CliIo } from './cli';
 export * from './init/scaffold';
 export * from './init/init';
 export * from './init/package-info';

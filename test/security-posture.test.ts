@@ -7,7 +7,7 @@ import { loadFleet } from '../src/spec/load';
 /**
  * The security posture of everything the examples render: no Secrets, no
  * wildcard RBAC, requests on every container, and host access only where a
- * CCM needs it, each listed (with its reason) in the README.
+ * CCM needs it, each listed (with its reason) in docs/security.md.
  */
 
 const REPO = path.resolve(__dirname, '..');
@@ -36,9 +36,9 @@ function renderedObjects(): { file: string; obj: any }[] {
 const OBJECTS = renderedObjects();
 const WORKLOADS = OBJECTS.filter(({ obj }) => obj.spec?.template?.spec);
 
-/** Workloads that run on the host network, and why (README "Security posture"). */
+/** Workloads that run on the host network, and why (docs/security.md). */
 const HOST_NETWORK = /^((alibaba|aws|azure|gcp|ibm|powervs|openstack|vsphere|nutanix|digitalocean|equinix-metal)-cloud-(controller|node)-manager|cluster-cloud-controller-manager-operator)$/;
-/** hostPath volumes allowed, by path (README "Security posture"). */
+/** hostPath volumes allowed, by path (docs/security.md). */
 const HOST_PATHS = ['/etc/kubernetes'];
 
 describe('security posture of every rendered example', () => {
@@ -54,7 +54,7 @@ describe('security posture of every rendered example', () => {
   test('no wildcard verbs, resources or API groups in any Role or ClusterRole', () => {
     const wild = OBJECTS.filter(({ obj }) => /Role$/.test(obj.kind) && obj.rules)
       .flatMap(({ obj }) => obj.rules.filter((r: any) => [r.verbs, r.resources, r.apiGroups].some((l) => (l ?? []).includes('*'))).map(() => `${obj.kind}/${obj.metadata.name}`));
-    // no upstream CCM we render documents a need for one (GCP's */* list/watch is left out, see the README)
+    // no upstream CCM we render documents a need for one (GCP's */* list/watch is left out, see docs/security.md)
     expect(wild).toEqual([]);
   });
 
@@ -100,9 +100,8 @@ describe('security posture of every rendered example', () => {
     expect(found.filter((f) => !f.readOnly)).toEqual([]);
   });
 
-  test('the README lists each host-level setting with its reason', () => {
-    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Security posture'));
+  test('docs/security.md lists each host-level setting with its reason', () => {
+    const section = fs.readFileSync(path.join(REPO, 'docs', 'security.md'), 'utf8');
     expect(section.length).toBeGreaterThan(0);
     for (const needle of ['`hostNetwork: true`', '`hostPath: /etc/kubernetes`', 'wildcard', '`Secret`', 'requests']) {
       expect(section).toContain(needle);

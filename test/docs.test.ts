@@ -1,0 +1,138 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { anchor, SPEC_REFERENCE_PATH, specReferenceMarkdown } from '../src/docs/spec-reference';
+import * as api from '../src/index';
+// The supported types of docs/api.md: this import fails the type-check when one is no longer exported.
+import type {
+  CliIo, ClusterChartProps, ClusterSpec, Distribution, Fleet, LoadClusterOptions, PlatformDefinition, PlatformType, PreparedCluster,
+  RenderedCluster, RenderedFile, ScaffoldOptions, SpecIssue, Stage, SynthResult, Tree,
+} from '../src/index';
+
+export type SupportedTypes = [CliIo, ClusterChartProps, ClusterSpec, Distribution, Fleet, LoadClusterOptions, PlatformDefinition, PlatformType,
+  PreparedCluster, RenderedCluster, RenderedFile, ScaffoldOptions, SpecIssue, Stage, SynthResult, Tree];
+
+const REPO = path.resolve(__dirname, '..');
+const read = (f: string): string => fs.readFileSync(path.join(REPO, f), 'utf8');
+const DOCS = fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).sort();
+
+/**
+ * Pages other branches add (issues 17, 18 and others write them); linked from
+ * the README and docs/README.md already. Remove a name once its page is merged.
+ */
+const PAGES_FROM_OTHER_BRANCHES = ['docs/kubernetes.md', 'docs/migration.md', 'docs/gitops.md', 'docs/openshift-handover.md', 'docs/performance.md'];
+
+/** The sections of the README before it became a landing page, and where each went. */
+const MOVED_SECTIONS: readonly [string, string][] = [
+  ['Rendering', 'rendering.md'], ['Writing a cluster spec', 'writing-specs.md'], ['Fleets: folders and defaults', 'writing-specs.md'],
+  ['Platforms', 'platforms.md'], ['Importing a live cluster', 'importing.md'], ['Migrating from the in-tree provider', 'migrating.md'],
+  ['Vanilla Kubernetes (distribution `kubernetes`)', 'kubernetes-distribution.md'], ['Cloud-config transforms', 'cloud-config.md'],
+  ['Output layout', 'output-layout.md'], ['Pointing Argo CD or Flux at it', 'gitops-engines.md'], ['Reviewing changes', 'reviewing-changes.md'],
+  ['Management modes and handing over from the operator', 'operator-handover.md'], ['Security posture', 'security.md'],
+  ['Error catalogue', 'errors.md'], ['Deviations from the operator', 'deviations.md'], ['Development', 'development.md'],
+  ['Performance', 'performance-figures.md'], ['Determinism and robustness', 'determinism.md'],
+];
+
+/** Markdown links outside code blocks: [text](target). */
+function links(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+}
+
+function headings(markdown: string): string[] {
+  return [...markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.*)$/gm)].map((m) => anchor(m[1]));
+}
+
+describe('README: the landing page', () => {
+  const readme = read('README.md');
+
+  test('is under 10 KB', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThan(10_000);
+  });
+
+  test('shows the two set-up commands on the first screen', () => {
+    const firstScreen = readme.split('\n').slice(0, 25).join('\n');
+    expect(firstScreen).toContain('npm ci && npm run synth');
+    expect(firstScreen).toContain('npm ci && npm test');
+  });
+
+  test('has the walkthrough from init to a reviewed pull request', () => {
+    const walkthrough = readme.slice(readme.indexOf('## Five minutes from `init` to a reviewed pull request'));
+    for (const step of ['npm install', 'npx ccm-gitops init', 'npx ccm-gitops validate-spec clusters', 'npx ccm-gitops synth', 'npx ccm-gitops diff', 'kubectl apply -k bootstrap/argocd']) {
+      expect(walkthrough).toContain(step);
+    }
+  });
+
+  test('links every page of docs/', () => {
+    const targets = new Set(links(readme).map((l) => l.split('#')[0]));
+    expect(DOCS.map((f) => `docs/${f}`).filter((f) => !targets.has(f))).toEqual([]);
+  });
+});
+
+describe('docs/', () => {
+  test('every section moved out of the README is a section of its page', () => {
+    for (const [title, page] of MOVED_SECTIONS) {
+      expect([page, headings(read(`docs/${page}`))]).toEqual([page, expect.arrayContaining([anchor(title)])]);
+    }
+  });
+
+  test('each page starts from what the reader wants to do', () => {
+    for (const f of DOCS) {
+      const text = read(`docs/${f}`).replace(/^<!--.*-->\n/, '');
+      const intro = text.split('\n\n')[1] ?? '';
+      expect([f, /^# /.test(text), /\byou\b/i.test(intro)]).toEqual([f, true, true]);
+    }
+  });
+
+  test('every relative link in README, CHANGELOG, docs/ and the example READMEs resolves, anchors included', () => {
+    const files = ['README.md', 'CHANGELOG.md', 'examples/cdk8s-app/README.md', ...DOCS.map((f) => `docs/${f}`)];
+    const broken: string[] = [];
+    for (const file of files) {
+      for (const link of links(read(file))) {
+        if (/^[a-z]+:/.test(link)) {
+          continue;
+        }
+        const [target, hash] = link.split('#');
+        const resolved = target === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
+        if (PAGES_FROM_OTHER_BRANCHES.includes(resolved) && !fs.existsSync(path.join(REPO, resolved))) {
+          continue;
+        }
+        if (!fs.existsSync(path.join(REPO, resolved))) {
+          broken.push(`${file}: ${link} (no ${resolved})`);
+        } else if (hash && resolved.endsWith('.md') && !headings(read(resolved)).includes(hash)) {
+          broken.push(`${file}: ${link} (no heading #${hash} in ${resolved})`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  test(`${SPEC_REFERENCE_PATH} is what the JSON Schema generates (run npm run docs when this fails)`, () => {
+    expect(read(SPEC_REFERENCE_PATH)).toBe(specReferenceMarkdown());
+  });
+
+  test('the spec reference lists every field of the schema', () => {
+    const reference = read(SPEC_REFERENCE_PATH);
+    for (const field of ['metadata.name', 'spec.platform', 'spec.tls.profile', 'spec.tls.ciphers', 'spec.gitops.argocd.namespace', 'spec.aws.serviceEndpoints[].url',
+      'spec.kubernetes.version', 'spec.vsphere.failureDomains[].topology.datacenter']) {
+      expect(reference).toContain(`| \`${field}\``);
+    }
+  });
+});
+
+describe('docs/api.md: the public API in one place', () => {
+  const doc = read('docs/api.md');
+
+  test('lists every module src/index.ts exports', () => {
+    const modules = [...read('src/index.ts').matchAll(/^export (?:\*|\{[^}]*\}) from '\.\/([^']+)';$/gm)].map((m) => m[1]);
+    const table = doc.slice(doc.indexOf('## Modules'));
+    expect(modules.filter((m) => !table.includes(`\`${m}\``))).toEqual([]);
+  });
+
+  test('every supported name is exported by the package root', () => {
+    const supported = doc.slice(doc.indexOf('## Supported API'), doc.indexOf('## Modules'));
+    const names = [...supported.matchAll(/^\| (.*?) \| /gm)].flatMap((m) => [...m[1].matchAll(/`([A-Za-z_]+)/g)].map((n) => n[1]))
+      .filter((n) => n !== 'name');
+    expect(names.length).toBeGreaterThan(30);
+    expect(names.filter((n) => !(n in api))).toEqual([]);
+  });
+});
