@@ -116,6 +116,9 @@ describe('ccm-gitops init', () => {
     const pkg = path.join(project, 'node_modules', 'ccm-gitops');
     expect(schemaPathFor(path.join(project, 'fleet'), pkg)).toBe('../node_modules/ccm-gitops/schema/cluster-spec.schema.json');
     expect(schemaPathFor(project, pkg)).toBe('node_modules/ccm-gitops/schema/cluster-spec.schema.json');
+    // pnpm: the store path changes with every version; the node_modules/ccm-gitops link does not
+    expect(schemaPathFor(path.join(project, 'fleet'), path.join(project, 'node_modules/.pnpm/ccm-gitops@0.1.0/node_modules/ccm-gitops')))
+      .toBe('../node_modules/ccm-gitops/schema/cluster-spec.schema.json');
     // run from a clone or a global install: where npm install will put it
     expect(schemaPathFor(project, REPO)).toBe('node_modules/ccm-gitops/schema/cluster-spec.schema.json');
     expect(schemaPathFor(project, '/usr/lib/node_modules/ccm-gitops')).toBe('node_modules/ccm-gitops/schema/cluster-spec.schema.json');

@@ -37,8 +37,9 @@ export interface InitOptions {
 export function schemaPathFor(dir: string, root: string = packageRoot()): string {
   const absDir = path.resolve(dir);
   const rel = path.relative(absDir, path.join(root, SCHEMA_FILE)).split(path.sep).join('/');
-  const viaNodeModules = /^(\.\.\/)*node_modules\//.test(rel);
-  return viaNodeModules ? rel : `node_modules/${PACKAGE_NAME}/${SCHEMA_FILE}`;
+  // the node_modules folder it is installed in; always through node_modules/ccm-gitops (pnpm links it there from its store)
+  const up = /^((?:\.\.\/)*)node_modules\//.exec(rel);
+  return `${up ? up[1] : ''}node_modules/${PACKAGE_NAME}/${SCHEMA_FILE}`;
 }
 
 /** Parses the command-line options (case-insensitive names). Throws InitError. */
