@@ -1,4 +1,4 @@
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
@@ -10,6 +10,7 @@ import { captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
 const REPO = path.resolve(__dirname, '..');
+const KUBECTL = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 function run(args: string[]): { code: number; stdout: string; stderr: string } {
   const { io, stdout, stderr } = captureIo();
@@ -47,6 +48,11 @@ describe('ccm-gitops init', () => {
     const bootstrap = parse(fs.readFileSync(path.join(root, 'bootstrap/argocd/kustomization.yaml'), 'utf8'));
     expect(bootstrap.resources).toEqual(['../../dist/_fleet/argocd/openshift-gitops/root']);
     expect(fs.existsSync(path.join(root, 'bootstrap/argocd', bootstrap.resources[0], 'kustomization.yaml'))).toBe(true);
+    // and builds, as `kubectl apply -k bootstrap/argocd` will (when kubectl is installed)
+    if (KUBECTL) {
+      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'bootstrap/argocd')], { encoding: 'utf8' }));
+      expect([built.kind, built.metadata.name, built.spec.source.path]).toEqual(['Application', 'ccm-fleet', 'dist/_fleet/argocd/openshift-gitops']);
+    }
   });
 
   test('GIVEN defaults.yaml and .gitignore exist WHEN init runs THEN both are kept byte for byte, and the missing ignore lines are named', () => {
@@ -94,6 +100,10 @@ describe('ccm-gitops init', () => {
       const entry = parse(fs.readFileSync(path.join(root, 'bootstrap/flux', name, 'kustomization.yaml'), 'utf8'));
       expect(entry.resources).toEqual([`../../../dist/${name}/flux-entry`]);
       expect(fs.existsSync(path.join(root, 'bootstrap/flux', name, entry.resources[0], 'kustomization.yaml'))).toBe(true);
+    }
+    if (KUBECTL) {
+      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'bootstrap/flux', names[0])], { encoding: 'utf8' }));
+      expect([built.kind, built.metadata.name, built.spec.path]).toEqual(['Kustomization', `ccm-${names[0]}`, `./dist/${names[0]}/gitops`]);
     }
   });
 
