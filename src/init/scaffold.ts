@@ -1,10 +1,9 @@
 import * as path from 'path';
-import { platformFor } from '../platforms';
+import { platformFor, supportedPlatforms } from '../platforms';
 import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/providers';
 import { ImageKey } from '../spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../spec/schema';
 import { DEFAULTS_KIND } from '../spec/load';
-import { supportedPlatforms } from '../platforms';
 
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
