@@ -15,8 +15,8 @@ import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } fro
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
 import { AzureSpecSection, isAzureStackHub, platformFor } from './platforms';
 import { ClusterSpec, PLATFORM_TYPES } from './spec/schema';
-import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
-import { staleFiles, SynthError, synthesize } from './synth';
+import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
+import { SynthError, synthesizeInto, SynthSummary } from './synth';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
 import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
@@ -77,12 +77,15 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-q, --quiet', 'print only errors and warnings')
     .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean }) => {
+    .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
-      const result = synthesize({ clusters: opts.clusters, out, only: opts.only });
-      printWarnings(result.warnings, io);
+      checkOutputOutside(out, opts.clusters);
       if (opts.check) {
-        const stale = staleFiles(result.files, out);
+        const check = new OutputCheck(out);
+        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only }, check);
+        printWarnings(result.warnings, io);
+        const stale = check.finish();
         if (stale.length > 0) {
           io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
           for (const f of stale) {
@@ -94,11 +97,21 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         }
         return;
       }
-      writeTreeAtomically(out, result.files.filter((f) => f.path !== OUTPUT_MARKER));
+      // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
+      const tree = OutputTree.open(out, { force: opts.force });
+      let result: SynthSummary;
+      try {
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only }, tree);
+      } catch (e) {
+        tree.close();
+        throw e;
+      }
+      printWarnings(result.warnings, io);
+      const commit = tree.commit();
       if (!opts.quiet) {
         const n = result.rendered.length;
-        const kept = result.clusters - n;
-        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${kept > 0 ? ` (${kept} kept from ${out})` : ''} (${result.files.length - 1} files) into ${out}\n`);
+        const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
+        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${result.kept > 0 ? ` (${result.kept} kept from ${out})` : ''} into ${out} (${written})\n`);
       }
     });
 
@@ -351,8 +364,18 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
     }
     return EXIT_INVALID_INPUT;
   }
+  if (e instanceof OutputLocationError) {
+    io.err(`error: ${e.message}\n`);
+    return EXIT_USAGE;
+  }
   if (e instanceof OutputError || e instanceof SynthError) {
     io.err(`error: ${e.message}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  if (isErrnoError(e)) {
+    // an environment problem met outside the output writer (which names its own): reading the specs, a folder
+    io.err(`error: cannot ${e.syscall === 'scandir' || e.syscall === 'open' || e.syscall === 'read' || e.syscall === 'stat' || e.syscall === 'lstat' ? 'read' : 'access'} `
+      + `${e.path ?? 'a file'}: ${errnoText(e)}; nothing was written\n`);
     return EXIT_INVALID_INPUT;
   }
   const err = e as Error;

@@ -1,6 +1,7 @@
 import { FleetEntry, FLEET_JSON, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
-import { markerFile, readOutputTree } from './output';
+import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output';
+import { readTreeFiles } from './util/read-tree';
 import { fleetFiles, renderCluster } from './render';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -46,6 +47,18 @@ export interface SynthResult {
   readonly warnings: readonly InputWarning[];
 }
 
+/** What a streamed synth did. */
+export interface SynthSummary {
+  /** Names of the clusters rendered in this run, sorted. */
+  readonly rendered: readonly string[];
+  /** Number of clusters in the fleet. */
+  readonly clusters: number;
+  /** Clusters kept from the output as they were (`only`). */
+  readonly kept: number;
+  /** Transform warnings. */
+  readonly warnings: readonly InputWarning[];
+}
+
 /** Turns a name or glob into a matcher over cluster names. */
 export function nameMatcher(pattern: string): (name: string) => boolean {
   const re = new RegExp(`^${pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
@@ -53,11 +66,13 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
 }
 
 /**
- * Validates the whole fleet and computes the complete output tree. With
- * `only`, clusters outside the selection are taken from the existing output
- * (files and fleet summary line), so the tree stays whole.
+ * Validates the whole fleet, then renders it into `sink` one cluster at a
+ * time (the tree is never held whole): each cluster's folder, then the fleet
+ * files. With `only`, clusters outside the selection that have output in
+ * `out` are kept as they are (their fleet summary line is read back from
+ * `.fleet.json`, once), the others are rendered.
  */
-export function synthesize(options: SynthOptions): SynthResult {
+export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
   const fleet = loadFleet(options.clusters);
   checkPhaseTransitions(fleet, options.out);
   const matchers = (options.only ?? []).map(nameMatcher);
@@ -65,77 +80,64 @@ export function synthesize(options: SynthOptions): SynthResult {
   if (matchers.length > 0 && !fleet.clusters.some((c) => selected(c.spec.metadata.name))) {
     throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${fleet.clusters.map((c) => c.spec.metadata.name).join(', ')}`);
   }
-  const existing = matchers.length > 0 ? readOutputTree(options.out) : undefined;
-  const existingEntries = new Map<string, FleetEntry>(parseExistingEntries(existing).map((e) => [e.name, e]));
+  const existingEntries = matchers.length > 0 ? existingFleetEntries(options.out) : new Map<string, FleetEntry>();
 
-  const files: RenderedFile[] = [];
   const entries: FleetEntry[] = [];
   const rendered: string[] = [];
   for (const cluster of fleet.clusters) {
     const name = cluster.spec.metadata.name;
-    const kept = selected(name) ? undefined : keptOutput(existing, existingEntries, name);
-    if (kept) {
-      files.push(...kept.files);
-      entries.push(kept.entry);
+    const kept = selected(name) ? undefined : existingEntries.get(name);
+    if (kept && sink.hasUnit(name)) {
+      sink.keepUnit(name);
+      entries.push(kept);
     } else {
       const r = renderCluster(cluster);
-      files.push(...r.files);
+      sink.putUnit(name, r.files);
       entries.push(r.entry);
       rendered.push(name);
     }
   }
-  files.push(...fleetFiles(fleet, entries));
-  return { files: [markerFile(), ...files], rendered, clusters: fleet.clusters.length, warnings: fleet.warnings };
+  putFiles(sink, fleetFiles(fleet, entries));
+  return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
 }
 
-function parseExistingEntries(tree: Map<string, string> | undefined): FleetEntry[] {
-  const json = tree?.get(FLEET_JSON);
-  if (json === undefined) {
-    return [];
+/**
+ * Validates the whole fleet and computes the complete output tree in memory
+ * (for tools and tests; the CLI streams with {@link synthesizeInto}).
+ */
+export function synthesize(options: SynthOptions): SynthResult {
+  const files: RenderedFile[] = [];
+  const collect: TreeSink = {
+    hasUnit: (unit) => fs.existsSync(path.join(options.out, unit)),
+    putUnit: (_unit, unitFiles) => files.push(...unitFiles),
+    keepUnit: (unit) => {
+      const tree = readTreeFiles(path.join(options.out, unit));
+      files.push(...[...tree.entries()].map(([p, content]) => ({ path: `${unit}/${p}`, content })));
+    },
+    putRootFile: (file) => files.push(file),
+  };
+  const summary = synthesizeInto(options, collect);
+  return { files: [markerFile(), ...files], rendered: summary.rendered, clusters: summary.clusters, warnings: summary.warnings };
+}
+
+/** The fleet summary lines of the output's `.fleet.json`, by name (empty when there is none). */
+function existingFleetEntries(out: string): Map<string, FleetEntry> {
+  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
+    return new Map();
   }
   try {
-    return parseFleetJson(json);
+    return new Map(parseFleetJson(fs.readFileSync(path.join(out, FLEET_JSON), 'utf8')).map((e) => [e.name, e]));
   } catch {
-    return [];
+    return new Map();
   }
 }
 
-function keptOutput(tree: Map<string, string> | undefined, entries: Map<string, FleetEntry>, name: string): { files: RenderedFile[]; entry: FleetEntry } | undefined {
-  const entry = entries.get(name);
-  if (!tree || !entry) {
-    return undefined;
-  }
-  const files = [...tree.entries()].filter(([p]) => p.startsWith(`${name}/`)).map(([p, content]) => ({ path: p, content }));
-  return files.length > 0 ? { files, entry } : undefined;
-}
-
-/** Differences between a computed tree and the files on disk. */
-export interface StaleFile {
-  /** Path relative to the output folder. */
-  readonly path: string;
-  /** How it differs. */
-  readonly state: 'changed' | 'missing' | 'extra';
-}
 
 /** Compares a computed tree with the output folder; empty when up to date. */
 export function staleFiles(files: readonly RenderedFile[], out: string): StaleFile[] {
-  const onDisk = readOutputTree(out) ?? new Map<string, string>();
-  const stale: StaleFile[] = [];
-  const expected = new Map(files.map((f) => [f.path, f.content]));
-  for (const [p, content] of expected) {
-    const actual = onDisk.get(p);
-    if (actual === undefined) {
-      stale.push({ path: p, state: 'missing' });
-    } else if (actual !== content) {
-      stale.push({ path: p, state: 'changed' });
-    }
-  }
-  for (const p of onDisk.keys()) {
-    if (!expected.has(p)) {
-      stale.push({ path: p, state: 'extra' });
-    }
-  }
-  return stale.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const check = new OutputCheck(out);
+  putFiles(check, files.filter((f) => f.path !== OUTPUT_MARKER));
+  return check.finish();
 }
 
 /** The phase a cluster's last render in `out` recorded, if any. */
