@@ -78,12 +78,17 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean }) => {
+    .option('-j, --jobs <n>', 'worker threads rendering clusters in parallel (default: one per core; 1: none)')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
+      if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
+        throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
+      }
       checkOutputOutside(out, opts.clusters);
       if (opts.check) {
         const check = new OutputCheck(out);
-        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only }, check);
+        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs }, check);
         printWarnings(result.warnings, io);
         const stale = check.finish();
         if (stale.length > 0) {
@@ -101,7 +106,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       const tree = OutputTree.open(out, { force: opts.force });
       let result: SynthSummary;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs }, tree);
       } catch (e) {
         tree.close();
         throw e;

@@ -63,6 +63,68 @@ export interface TreeSink {
   keepUnit(unit: string): void;
   /** A file at the root of the output. */
   putRootFile(file: RenderedFile): void;
+  /**
+   * For rendering in worker threads: where workers compare and stage units
+   * themselves ({@link compareAndStageUnit}, {@link compareUnitFiles}); their results
+   * come back through {@link TreeSink.acceptUnit}.
+   */
+  readonly remote?: RemoteSink;
+  /** Takes a unit's result computed by a worker. */
+  acceptUnit?(unit: string, result: UnitResult): void;
+  /** Rethrows an error a worker met comparing or staging a unit, as the sink would have thrown it. */
+  rethrow?(e: unknown): never;
+}
+
+/** What workers need to compare (and stage) units for a sink. */
+export interface RemoteSink {
+  /** `write`: compare, then stage when different; `check`: compare only. */
+  readonly mode: 'write' | 'check';
+  /** The real output folder. */
+  readonly target: string;
+  /** The staging folder (mode `write`). */
+  readonly staging: string;
+}
+
+/** A unit compared (and staged) away from the sink. */
+export interface UnitResult {
+  /** Mode write: whether the unit on disk already had exactly these files. */
+  readonly same?: boolean;
+  /** Mode write: files on disk the unit does not have. */
+  readonly extra?: readonly string[];
+  /** Mode write: files staged. */
+  readonly written?: number;
+  /** Mode check: the differences. */
+  readonly stale?: readonly StaleFile[];
+}
+
+/** Compares a unit with the output and stages it, when it differs, below `staging` (safe in a worker thread). */
+export function compareAndStageUnit(target: string, staging: string, unit: string, files: readonly RenderedFile[]): UnitResult {
+  checkUnit(unit, files);
+  const state = compareUnit(path.join(target, unit), unit, files);
+  if (state.same) {
+    return { same: true, extra: [], written: 0 };
+  }
+  fs.mkdirSync(staging, { recursive: true });
+  writeFiles(staging, files);
+  return { same: false, extra: state.extra, written: files.length };
+}
+
+/** Every difference between a unit on disk and its computed files (safe in a worker thread). */
+export function compareUnitFiles(target: string, unit: string, files: readonly RenderedFile[]): StaleFile[] {
+  const stale: StaleFile[] = [];
+  const onDisk = new Set(listFiles(path.join(target, unit), unit));
+  for (const f of files) {
+    if (!onDisk.has(f.path)) {
+      stale.push({ path: f.path, state: 'missing' });
+    } else if (!sameContent(path.join(target, ...f.path.split('/')), f.content)) {
+      stale.push({ path: f.path, state: 'changed' });
+    }
+    onDisk.delete(f.path);
+  }
+  for (const rel of onDisk) {
+    stale.push({ path: rel, state: 'extra' });
+  }
+  return stale;
 }
 
 /**
@@ -101,7 +163,6 @@ export class OutputTree implements TreeSink {
   private readonly knownClusters: ReadonlySet<string>;
   private readonly existed: boolean;
   private written = 0;
-  private stagingMade = false;
   private closed = false;
 
   private constructor(private readonly dir: string, private readonly options: OutputOptions) {
@@ -116,6 +177,8 @@ export class OutputTree implements TreeSink {
     envErrors(dir, 'write', () => takeLock(this.lock, dir));
     try {
       envErrors(dir, 'write', () => recoverInterruptedRun(this.parent, base, this.target, this.journal));
+      // a leftover of an earlier process that had this process id
+      fs.rmSync(this.staging, { recursive: true, force: true });
       this.existed = fs.existsSync(this.target);
       if (this.existed) {
         const entries = fs.readdirSync(this.target);
@@ -134,21 +197,29 @@ export class OutputTree implements TreeSink {
     return fs.existsSync(path.join(this.target, unit));
   }
 
+  get remote(): RemoteSink {
+    return { mode: 'write', target: this.target, staging: this.staging };
+  }
+
   putUnit(unit: string, files: readonly RenderedFile[]): void {
-    checkUnit(unit, files);
+    this.acceptUnit(unit, envErrors(this.dir, 'write', () => compareAndStageUnit(this.target, this.staging, unit, files)));
+  }
+
+  acceptUnit(unit: string, result: UnitResult): void {
     this.units.add(unit);
-    const current = path.join(this.target, unit);
-    const state = compareUnit(current, unit, files);
-    if (state.same) {
+    if (result.same) {
       return;
     }
-    this.foreign.push(...state.extra.filter((rel) => !this.writtenByUs(rel)));
-    envErrors(this.dir, 'write', () => {
-      this.makeStaging();
-      writeFiles(this.staging, files);
-    });
-    this.written += files.length;
+    this.foreign.push(...(result.extra ?? []).filter((rel) => !this.writtenByUs(rel)));
+    this.written += result.written ?? 0;
     this.replaced.push(unit);
+  }
+
+  /** Rethrows an error a worker met while staging, as this writer would have. */
+  rethrow(e: unknown): never {
+    return envErrors(this.dir, 'write', () => {
+      throw e;
+    });
   }
 
   keepUnit(unit: string): void {
@@ -240,11 +311,7 @@ export class OutputTree implements TreeSink {
   }
 
   private makeStaging(): void {
-    if (!this.stagingMade) {
-      fs.rmSync(this.staging, { recursive: true, force: true });
-      fs.mkdirSync(this.staging);
-      this.stagingMade = true;
-    }
+    fs.mkdirSync(this.staging, { recursive: true });
   }
 
   /**
@@ -297,21 +364,17 @@ export class OutputCheck implements TreeSink {
     return fs.existsSync(path.join(this.target, unit));
   }
 
+  get remote(): RemoteSink {
+    return { mode: 'check', target: this.target, staging: '' };
+  }
+
   putUnit(unit: string, files: readonly RenderedFile[]): void {
+    this.acceptUnit(unit, { stale: compareUnitFiles(this.target, unit, files) });
+  }
+
+  acceptUnit(unit: string, result: UnitResult): void {
     this.units.add(unit);
-    const dir = path.join(this.target, unit);
-    const onDisk = new Set(listFiles(dir, unit));
-    for (const f of files) {
-      if (!onDisk.has(f.path)) {
-        this.stale.push({ path: f.path, state: 'missing' });
-      } else if (!sameContent(path.join(this.target, ...f.path.split('/')), f.content)) {
-        this.stale.push({ path: f.path, state: 'changed' });
-      }
-      onDisk.delete(f.path);
-    }
-    for (const rel of onDisk) {
-      this.stale.push({ path: rel, state: 'extra' });
-    }
+    this.stale.push(...(result.stale ?? []));
   }
 
   keepUnit(unit: string): void {

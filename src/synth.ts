@@ -3,6 +3,7 @@ import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output';
 import { readTreeFiles } from './util/read-tree';
 import { fleetFiles, renderCluster } from './render';
+import { canRenderInParallel, defaultJobs, renderInParallel } from './render-pool';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
@@ -33,6 +34,13 @@ export interface SynthOptions {
    * @default - every cluster
    */
   readonly only?: readonly string[];
+  /**
+   * Worker threads that render (and compare and stage) clusters in parallel;
+   * 1 renders on the main thread. Small fleets always render on the main thread.
+   *
+   * @default - one per core
+   */
+  readonly jobs?: number;
 }
 
 /** The result: the complete tree to write and what was rendered. */
@@ -82,21 +90,39 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   }
   const existingEntries = matchers.length > 0 ? existingFleetEntries(options.out) : new Map<string, FleetEntry>();
 
-  const entries: FleetEntry[] = [];
-  const rendered: string[] = [];
-  for (const cluster of fleet.clusters) {
+  const entries: FleetEntry[] = new Array<FleetEntry>(fleet.clusters.length);
+  const toRender: number[] = [];
+  fleet.clusters.forEach((cluster, i) => {
     const name = cluster.spec.metadata.name;
     const kept = selected(name) ? undefined : existingEntries.get(name);
     if (kept && sink.hasUnit(name)) {
       sink.keepUnit(name);
-      entries.push(kept);
+      entries[i] = kept;
     } else {
-      const r = renderCluster(cluster);
-      sink.putUnit(name, r.files);
-      entries.push(r.entry);
-      rendered.push(name);
+      toRender.push(i);
+    }
+  });
+  const jobs = options.jobs ?? defaultJobs();
+  if (sink.remote && sink.acceptUnit && canRenderInParallel(jobs, toRender.length, options.jobs !== undefined)) {
+    const accept = sink.acceptUnit.bind(sink);
+    try {
+      renderInParallel(toRender.map((i) => fleet.clusters[i]), jobs, sink.remote, (o) => {
+        entries[toRender[o.index]] = o.entry;
+        accept(o.unit, o.result);
+      });
+    } catch (e) {
+      sink.rethrow?.(e);
+      throw e;
+    }
+  } else {
+    // one cluster at a time: its files are compared or written, then dropped
+    for (const i of toRender) {
+      const r = renderCluster(fleet.clusters[i]);
+      sink.putUnit(r.name, r.files);
+      entries[i] = r.entry;
     }
   }
+  const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
   putFiles(sink, fleetFiles(fleet, entries));
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
 }
