@@ -17,6 +17,7 @@ import { AzureSpecSection, isAzureStackHub, platformFor } from './platforms';
 import { ClusterSpec, PLATFORM_TYPES } from './spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
 import { SynthError, synthesizeInto, SynthSummary } from './synth';
+import { RenderCache } from './render-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
 import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
@@ -79,16 +80,21 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
     .option('-j, --jobs <n>', 'worker threads rendering clusters in parallel (default: one per core; 1: none)')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string }) => {
+    .option('--no-cache', 'render every cluster (by default, a cluster whose inputs and output folder are as the last synth left them is not rendered again; '
+      + 'the cache is in $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops)')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
       const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
         throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
       }
       checkOutputOutside(out, opts.clusters);
+      const cacheDir = opts.cache ? renderCacheDir(env) : undefined;
       if (opts.check) {
         const check = new OutputCheck(out);
-        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs }, check);
+        const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
+        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache }, check);
+        cache?.save();
         printWarnings(result.warnings, io);
         const stale = check.finish();
         if (stale.length > 0) {
@@ -105,14 +111,16 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
       const tree = OutputTree.open(out, { force: opts.force });
       let result: SynthSummary;
+      const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache }, tree);
       } catch (e) {
         tree.close();
         throw e;
       }
       printWarnings(result.warnings, io);
       const commit = tree.commit();
+      cache?.save();
       if (!opts.quiet) {
         const n = result.rendered.length;
         const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
@@ -290,6 +298,17 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     code = handleError(e, io, env);
   }
   return code;
+}
+
+/** Folder of the render cache: $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops; none without any. */
+function renderCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.CCM_GITOPS_CACHE_DIR) {
+    return env.CCM_GITOPS_CACHE_DIR;
+  }
+  if (env.XDG_CACHE_HOME) {
+    return path.join(env.XDG_CACHE_HOME, 'ccm-gitops');
+  }
+  return env.HOME ? path.join(env.HOME, '.cache', 'ccm-gitops') : undefined;
 }
 
 /** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */

@@ -353,8 +353,9 @@ export class OutputCheck implements TreeSink {
   private readonly rootFiles = new Set<string>();
 
   constructor(dir: string) {
-    this.target = path.resolve(dir);
-    const journal = path.join(path.dirname(fs.existsSync(this.target) ? fs.realpathSync(this.target) : this.target), `.${path.basename(this.target)}.journal`);
+    const abs = path.resolve(dir);
+    this.target = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+    const journal = path.join(path.dirname(this.target), `.${path.basename(this.target)}.journal`);
     if (fs.existsSync(journal)) {
       throw new OutputError(`${dir} is half-written by an interrupted synth (${journal}); run ccm-gitops synth to complete it`);
     }

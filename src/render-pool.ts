@@ -4,6 +4,7 @@ import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
 import { PreparedCluster } from './platforms/platform';
 import { RemoteSink } from './output';
+import { CachedCluster } from './render-cache';
 import { RenderOutcome, RenderReply } from './render-worker';
 
 /** Clusters per message to a worker (fewer, larger messages; small enough to keep both busy). */
@@ -34,7 +35,8 @@ export function canRenderInParallel(jobs: number, count: number, force = false):
  * thread blocks on a shared counter between results. Throws the first
  * error a worker met, after stopping the workers.
  */
-export function renderInParallel(clusters: readonly PreparedCluster[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => void): void {
+export function renderInParallel(clusters: readonly PreparedCluster[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => void,
+  cached?: (index: number) => CachedCluster | null | undefined): void {
   const script = workerScript()!;
   const signal = new SharedArrayBuffer(4);
   const counter = new Int32Array(signal);
@@ -51,7 +53,7 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
     if (next < clusters.length) {
       const batch = [];
       for (let i = next; i < Math.min(next + BATCH, clusters.length); i++) {
-        batch.push({ index: i, cluster: clusters[i] });
+        batch.push({ index: i, cluster: clusters[i], cached: cached?.(i) });
       }
       next += batch.length;
       w.port.postMessage({ clusters: batch });

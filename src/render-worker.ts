@@ -7,10 +7,11 @@ import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from '.
 import { PreparedCluster } from './platforms/platform';
 import { renderCluster } from './render';
 import { FleetEntry } from './fleet-summary';
+import { CachedCluster, clusterKey, diskDigest, unitDigest } from './render-cache';
 
 /** A batch of clusters to render, by their index in the fleet. */
 export interface RenderJob {
-  readonly clusters: readonly { readonly index: number; readonly cluster: PreparedCluster }[];
+  readonly clusters: readonly { readonly index: number; readonly cluster: PreparedCluster; readonly cached?: CachedCluster | null }[];
 }
 
 /** One cluster's outcome. */
@@ -19,6 +20,10 @@ export interface RenderOutcome {
   readonly unit: string;
   readonly entry: FleetEntry;
   readonly result: UnitResult;
+  /** Digest of the inputs and of the rendered folder, for the render cache (when it is on). */
+  readonly cache?: CachedCluster;
+  /** Whether the folder on disk matched the cache, so nothing was rendered. */
+  readonly fromCache?: boolean;
 }
 
 /** What a worker sends back for a job: outcomes, or the first error. */
@@ -27,13 +32,22 @@ export interface RenderReply {
   readonly error?: { readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
 }
 
-/** Renders one cluster and compares (and, to write, stages) its folder. */
-export function renderAndCompare(cluster: PreparedCluster, index: number, sink: RemoteSink): RenderOutcome {
+/**
+ * Renders one cluster and compares (and, to write, stages) its folder. With
+ * the cluster's cache record: when its inputs digest the same and its folder
+ * on disk digests as recorded, nothing is rendered.
+ */
+export function renderAndCompare(cluster: PreparedCluster, index: number, sink: RemoteSink, cached?: CachedCluster | null): RenderOutcome {
+  const unit = cluster.spec.metadata.name;
+  const key = cached !== undefined ? clusterKey(cluster) : undefined;
+  if (cached && key === cached.key && diskDigest(sink.target, unit) === cached.digest) {
+    return { index, unit, entry: cached.entry, result: sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] }, cache: cached, fromCache: true };
+  }
   const r = renderCluster(cluster);
   const result = sink.mode === 'write'
     ? compareAndStageUnit(sink.target, sink.staging, r.name, r.files)
     : { stale: compareUnitFiles(sink.target, r.name, r.files) };
-  return { index, unit: r.name, entry: r.entry, result };
+  return { index, unit: r.name, entry: r.entry, result, cache: key ? { key, digest: unitDigest(r.files), entry: r.entry } : undefined };
 }
 
 if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsRenderWorker) {
@@ -43,8 +57,8 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
     const outcomes: RenderOutcome[] = [];
     let reply: RenderReply;
     try {
-      for (const { index, cluster } of job.clusters) {
-        outcomes.push(renderAndCompare(cluster, index, sink));
+      for (const { index, cluster, cached } of job.clusters) {
+        outcomes.push(renderAndCompare(cluster, index, sink, cached));
       }
       reply = { outcomes };
     } catch (e) {

@@ -4,6 +4,8 @@ import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output
 import { readTreeFiles } from './util/read-tree';
 import { fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, renderInParallel } from './render-pool';
+import { RenderCache } from './render-cache';
+import { renderAndCompare, RenderOutcome } from './render-worker';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
@@ -41,6 +43,13 @@ export interface SynthOptions {
    * @default - one per core
    */
   readonly jobs?: number;
+  /**
+   * The render cache: clusters whose inputs and folder on disk are as the
+   * cache recorded are not rendered again. Updated, not saved, by the synth.
+   *
+   * @default - no cache: every cluster is rendered
+   */
+  readonly cache?: RenderCache;
 }
 
 /** The result: the complete tree to write and what was rendered. */
@@ -103,25 +112,38 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     }
   });
   const jobs = options.jobs ?? defaultJobs();
-  if (sink.remote && sink.acceptUnit && canRenderInParallel(jobs, toRender.length, options.jobs !== undefined)) {
-    const accept = sink.acceptUnit.bind(sink);
+  const cache = options.cache;
+  const cachedFor = (i: number) => (cache ? cache.get(fleet.clusters[i].spec.metadata.name) ?? null : undefined);
+  const take = (i: number, o: RenderOutcome) => {
+    entries[i] = o.entry;
+    if (o.cache) {
+      cache?.record(o.unit, o.cache);
+    }
+    sink.acceptUnit!(o.unit, o.result);
+  };
+  const remote = sink.remote && sink.acceptUnit ? sink.remote : undefined;
+  if (remote) {
     try {
-      renderInParallel(toRender.map((i) => fleet.clusters[i]), jobs, sink.remote, (o) => {
-        entries[toRender[o.index]] = o.entry;
-        accept(o.unit, o.result);
-      });
+      if (canRenderInParallel(jobs, toRender.length, options.jobs !== undefined)) {
+        renderInParallel(toRender.map((i) => fleet.clusters[i]), jobs, remote, (o) => take(toRender[o.index], o), (j) => cachedFor(toRender[j]));
+      } else {
+        // one cluster at a time: its files are compared or staged, then dropped
+        for (const i of toRender) {
+          take(i, renderAndCompare(fleet.clusters[i], i, remote, cachedFor(i)));
+        }
+      }
     } catch (e) {
       sink.rethrow?.(e);
       throw e;
     }
   } else {
-    // one cluster at a time: its files are compared or written, then dropped
     for (const i of toRender) {
       const r = renderCluster(fleet.clusters[i]);
       sink.putUnit(r.name, r.files);
       entries[i] = r.entry;
     }
   }
+  cache?.retain(new Set(fleet.clusters.map((c) => c.spec.metadata.name)));
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
   putFiles(sink, fleetFiles(fleet, entries));
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
