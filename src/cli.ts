@@ -19,7 +19,7 @@ import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, 
 import { SynthError, synthesizeInto, SynthSummary } from './synth';
 import { RenderCache } from './render-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
-import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tree';
+import { readChangedTrees, readTreeAtRevision, readTreeFiles, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
 
 /** A command line that cannot be run as given. */
@@ -166,10 +166,10 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         if (base === undefined || head === undefined) {
           throw new UsageError('give the two folders to compare, or --git BASE[..HEAD]');
         }
-        before = readTreeFiles(base);
-        after = readTreeFiles(head);
+        [before, after] = readChangedTrees(base, head);
       }
-      const diff = diffTrees(before, after);
+      // identical cluster folders cannot differ: only the changed ones are parsed
+      const diff = diffTrees(...withoutIdenticalUnits(before, after));
       io.out(diffMarkdown(diff));
       code = hasChanges(diff) ? EXIT_INVALID_INPUT : EXIT_OK;
     });
