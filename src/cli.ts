@@ -16,7 +16,7 @@ import { CloudConfigError, TransformResult } from './cloud-config/errors';
 import { AzureSpecSection, isAzureStackHub, platformFor } from './platforms';
 import { ClusterSpec, PLATFORM_TYPES } from './spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
-import { SynthError, synthesizeInto, SynthSummary } from './synth';
+import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
 import { RenderCache } from './render-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
 import { readChangedTrees, readTreeAtRevision, readTreeFiles, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
@@ -82,8 +82,14 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-j, --jobs <n>', 'worker threads rendering clusters in parallel (default: one per core; 1: none)')
     .option('--no-cache', 'render every cluster (by default, a cluster whose inputs and output folder are as the last synth left them is not rendered again; '
       + 'the cache is in $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops)')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean }) => {
+    .option('--shard <i/n>', 'render only shard I of N of the fleet (clusters split by a hash of their name), for a CI job matrix; '
+      + 'then put the shards\' outputs together with ccm-gitops assemble')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+      if (opts.shard !== undefined && !shard) {
+        throw new UsageError(`--shard ${JSON.stringify(opts.shard)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4`);
+      }
       const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
         throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
@@ -93,7 +99,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       if (opts.check) {
         const check = new OutputCheck(out);
         const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
-        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache }, check);
+        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard }, check);
         cache?.save();
         printWarnings(result.warnings, io);
         const stale = check.finish();
@@ -113,7 +119,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       let result: SynthSummary;
       const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard }, tree);
       } catch (e) {
         tree.close();
         throw e;
@@ -125,6 +131,32 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         const n = result.rendered.length;
         const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
         io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${result.kept > 0 ? ` (${result.kept} kept from ${out})` : ''} into ${out} (${written})\n`);
+      }
+    });
+
+  program.command('assemble')
+    .description('put the outputs of synth --shard I/N runs together into the output folder: every cluster\'s folder, '
+      + 'and the fleet files (FLEET.md, .fleet.json, Argo CD roots) for the whole fleet; validates the specs like synth')
+    .argument('<shard-outputs...>', 'the --out folders of the shard runs')
+    .option('-c, --clusters <dir>', 'folder of cluster specs (the same the shards rendered)', DEFAULT_CLUSTERS_DIR)
+    .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
+    .option('-q, --quiet', 'print only errors and warnings')
+    .option('--force', 'delete files in the output folder that ccm-gitops did not write')
+    .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean }) => {
+      const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      checkOutputOutside(out, opts.clusters);
+      const tree = OutputTree.open(out, { force: opts.force });
+      let result: SynthSummary;
+      try {
+        result = synthesizeInto({ clusters: opts.clusters, out, assembleFrom: shards }, tree);
+      } catch (e) {
+        tree.close();
+        throw e;
+      }
+      const commit = tree.commit();
+      if (!opts.quiet) {
+        const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
+        io.out(`assembled ${result.clusters} cluster${result.clusters === 1 ? '' : 's'} from ${shards.length} shard output${shards.length === 1 ? '' : 's'} into ${out} (${written})\n`);
       }
     });
 

@@ -6,6 +6,7 @@ import { fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, renderInParallel } from './render-pool';
 import { RenderCache } from './render-cache';
 import { renderAndCompare, RenderOutcome } from './render-worker';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
@@ -50,6 +51,46 @@ export interface SynthOptions {
    * @default - no cache: every cluster is rendered
    */
   readonly cache?: RenderCache;
+  /**
+   * Render only this share of the fleet (for a CI job matrix): the clusters
+   * whose name hashes to shard `index` of `count` ({@link shardOf}). The
+   * output holds their folders and fleet files covering them only; `assemble`
+   * puts the shards' outputs together.
+   *
+   * @default - the whole fleet
+   */
+  readonly shard?: Shard;
+  /**
+   * Assemble instead of render: take every cluster's folder and summary line
+   * from these outputs of `--shard` runs (each cluster must be in exactly one),
+   * and write the fleet files for the whole fleet.
+   *
+   * @default - render
+   */
+  readonly assembleFrom?: readonly string[];
+}
+
+/** One share of a fleet: shard `index` (1-based) of `count`. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Parses `I/N` (1 <= I <= N <= 1000); undefined when malformed. */
+export function parseShard(text: string): Shard | undefined {
+  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
+  const index = m ? Number(m[1]) : 0;
+  const count = m ? Number(m[2]) : 0;
+  return m && index >= 1 && count >= 1 && index <= count && count <= 1000 ? { index, count } : undefined;
+}
+
+/**
+ * The shard (1-based) a cluster belongs to among `count`: from a SHA-256 of
+ * its name, so the split depends neither on the input order nor on the other
+ * clusters, and a cluster stays in its shard while the fleet grows.
+ */
+export function shardOf(name: string, count: number): number {
+  return (createHash('sha256').update(name).digest().readUInt32BE(0) % count) + 1;
 }
 
 /** The result: the complete tree to write and what was rendered. */
@@ -90,8 +131,13 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
  * `.fleet.json`, once), the others are rendered.
  */
 export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
-  const fleet = loadFleet(options.clusters);
-  checkPhaseTransitions(fleet, options.out);
+  const loaded = loadFleet(options.clusters);
+  checkPhaseTransitions(loaded, options.out);
+  const shard = options.shard;
+  const fleet: Fleet = shard ? { ...loaded, clusters: loaded.clusters.filter((c) => shardOf(c.spec.metadata.name, shard.count) === shard.index) } : loaded;
+  if (options.assembleFrom) {
+    return assembleInto(fleet, options.assembleFrom, sink);
+  }
   const matchers = (options.only ?? []).map(nameMatcher);
   const selected = (name: string) => matchers.length === 0 || matchers.some((m) => m(name));
   if (matchers.length > 0 && !fleet.clusters.some((c) => selected(c.spec.metadata.name))) {
@@ -147,6 +193,43 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
   putFiles(sink, fleetFiles(fleet, entries));
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
+}
+
+/** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
+function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink): SynthSummary {
+  const found = new Map<string, { dir: string; entry: FleetEntry }>();
+  for (const dir of from) {
+    if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
+      throw new SynthError(`${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
+    }
+    for (const entry of existingFleetEntries(dir).values()) {
+      const other = found.get(entry.name);
+      if (other) {
+        throw new SynthError(`cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`);
+      }
+      found.set(entry.name, { dir, entry });
+    }
+  }
+  const missing = fleet.clusters.map((c) => c.spec.metadata.name).filter((n) => !found.has(n));
+  if (missing.length > 0) {
+    throw new SynthError(`${missing.length} cluster${missing.length === 1 ? ' is' : 's are'} in no shard output (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}); `
+      + 'run every shard of the split and pass all their outputs');
+  }
+  const names = new Set(fleet.clusters.map((c) => c.spec.metadata.name));
+  const stray = [...found.keys()].filter((n) => !names.has(n)).sort();
+  if (stray.length > 0) {
+    throw new SynthError(`the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`);
+  }
+  const entries: FleetEntry[] = [];
+  for (const cluster of fleet.clusters) {
+    const name = cluster.spec.metadata.name;
+    const { dir, entry } = found.get(name)!;
+    const files = [...readTreeFiles(path.join(dir, name)).entries()].map(([p, content]) => ({ path: `${name}/${p}`, content }));
+    sink.putUnit(name, files);
+    entries.push(entry);
+  }
+  putFiles(sink, fleetFiles(fleet, entries));
+  return { rendered: [], clusters: fleet.clusters.length, kept: 0, warnings: fleet.warnings };
 }
 
 /**
