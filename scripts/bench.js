@@ -1,117 +1,209 @@
 #!/usr/bin/env node
-// npm run bench [-- N ...] [--json FILE]: renders generated fleets of N mixed
-// clusters (N = 1, 10, 100, 1000 by default), each fleet in one fresh process,
-// and prints per N: wall and CPU time, peak RSS, objects and files written,
-// and the per-cluster marginal cost; then the slope of render time over N
-// (linear fit), the ratio of our per-cluster cost to `kubectl kustomize`
-// building that cluster's output (skipped without kubectl), and the example
-// fleet's `synth` time. Writes the same as JSON (default bench-results.json);
-// `--cpu-prof` also writes one V8 CPU profile per fleet into bench-profiles/.
-// The clusters are copies of every example in clusters/ (both distributions,
-// all platforms and output modes), renamed. Needs lib/ (npm run bench compiles).
+// npm run bench [-- N ...] [--tmp DIR] [--jobs J] [--json FILE]: fleet-scale
+// figures of `ccm-gitops synth`, each run in a fresh process through the CLI,
+// as a pipeline runs it.
+//
+// For each N (default 100, 1000, 10000): a generated fleet of N mixed
+// clusters (every example in clusters/ in turn, renamed: both distributions,
+// all platforms and output modes) is synthesized into an empty folder; the
+// bench prints wall and CPU time, peak RSS (worker threads included) and the
+// files written. At the largest N it then measures, on that output:
+//   no-op       the same fleet again: must write no file;
+//   --only      one cluster's spec changed, `synth --only NAME`;
+//   one change  another cluster's spec changed, plain `synth`: files written;
+//   --check     a third change, `synth --check` (exit 1, one stale cluster);
+//   diff        `ccm-gitops diff` of the output before and after "one change";
+//   shards      `--shard I/2` twice, then `assemble` of the two outputs;
+//   write floor a plain Node loop writing as many files of the same sizes.
+// The render cache lives in the bench folder (warm after the first synth).
+// `--tmp DIR` puts fleets and outputs elsewhere (`/dev/shm` takes the disk
+// out). Writes the figures as JSON (default bench-results.json). Needs lib/
+// (npm run bench compiles).
 'use strict';
-const { execFileSync, spawnSync } = require('child_process');
+const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
 const root = path.resolve(__dirname, '..');
 
-if (process.env.CCM_GITOPS_BENCH_CHILD) {
-  child(process.env.CCM_GITOPS_BENCH_DIR);
+if (process.env.CCM_GITOPS_BENCH_CLI) {
+  cliChild(JSON.parse(process.env.CCM_GITOPS_BENCH_CLI));
 } else if (require.main === module) {
   parent(process.argv.slice(2));
 }
 module.exports = { exampleTemplates, makeFleet };
 
+function option(argv, name) {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
 function parent(argv) {
-  const jsonAt = argv.indexOf('--json');
-  const jsonFile = path.resolve(jsonAt >= 0 ? argv[jsonAt + 1] : 'bench-results.json');
-  // --tmp DIR: where the generated fleets and their output go (default: the OS temp folder); /dev/shm takes the disk out of the figures
-  const tmpAt = argv.indexOf('--tmp');
-  const tmp = tmpAt >= 0 ? path.resolve(argv[tmpAt + 1]) : os.tmpdir();
-  // --cpu-prof: each fleet's process writes a V8 CPU profile into bench-profiles/ (open it in Chrome DevTools)
-  const profile = argv.includes('--cpu-prof');
-  const flagArgs = new Set([jsonAt, tmpAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
-  const sizes = argv.filter((_a, i) => !flagArgs.has(i)).map(Number).filter((n) => n > 0);
-  const ns = sizes.length > 0 ? sizes : [1, 10, 100, 1000];
+  const jsonFile = path.resolve(option(argv, '--json') ?? 'bench-results.json');
+  const tmp = path.resolve(option(argv, '--tmp') ?? os.tmpdir());
+  const jobs = option(argv, '--jobs');
+  const valued = new Set(['--json', '--tmp', '--jobs']);
+  const sizes = argv.filter((a, i) => !valued.has(a) && !valued.has(argv[i - 1])).map(Number).filter((n) => n > 0);
+  const ns = sizes.length > 0 ? sizes : [100, 1000, 10000];
   const templates = exampleTemplates();
+  const jobArgs = jobs ? ['--jobs', jobs] : [];
   const rows = [];
-  let kustomize;
+  let scenarios;
+  const largest = Math.max(...ns);
   for (const n of ns) {
     const dir = fs.mkdtempSync(path.join(tmp, 'ccm-gitops-bench-'));
     try {
-      makeFleet(n, templates, path.join(dir, 'clusters'));
-      const start = process.hrtime.bigint();
-      const flags = profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve('bench-profiles'), '--cpu-prof-name', `synth-${n}.cpuprofile`] : [];
-      const out = execFileSync(process.execPath, [...flags, __filename], {
-        env: { ...process.env, CCM_GITOPS_BENCH_CHILD: '1', CCM_GITOPS_BENCH_DIR: dir },
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-      const r = JSON.parse(out);
-      if (r.clusters !== n) {
-        throw new Error(`expected ${n} clusters, rendered ${r.clusters}`);
-      }
-      rows.push({ n, wallMs, ...r });
-      if (!kustomize && n >= templates.length) {
-        kustomize = kustomizeSample(path.join(dir, 'dist'), templates.length);
+      const clusters = path.join(dir, 'clusters');
+      const names = makeFleet(n, templates, clusters);
+      const out = path.join(dir, 'dist');
+      const env = { CCM_GITOPS_CACHE_DIR: path.join(dir, 'cache') };
+      const full = cli(['synth', '-c', clusters, '-o', out, ...jobArgs], env);
+      expectCode(full, 0, 'full synth');
+      rows.push({ clusters: n, ...figures(full), objects: fleetObjects(out) });
+      if (n === largest) {
+        scenarios = runScenarios({ dir, clusters, out, names, env, jobArgs, templates });
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
-  const fit = linearFit(rows.map((r) => [r.n, r.loadMs + r.renderMs + r.writeMs]));
-  const cpuFit = linearFit(rows.map((r) => [r.n, r.loadMs + r.renderMs]));
-  const example = exampleSynth();
-  const marginal = rows.length > 1 ? fit.slope : (rows[0].loadMs + rows[0].renderMs + rows[0].writeMs) / rows[0].n;
   const result = {
     node: process.version,
     platform: `${os.platform()} ${os.arch()}`,
     cores: os.cpus().length,
-    rows: rows.map((r) => ({
-      clusters: r.n,
-      wallMs: round(r.wallMs),
-      cpuMs: round(r.cpuMs),
-      peakRssMiB: round(r.maxRssKiB / 1024),
-      objects: r.objects,
-      files: r.files,
-      requireMs: round(r.requireMs),
-      loadMs: round(r.loadMs),
-      renderMs: round(r.renderMs),
-      writeMs: round(r.writeMs),
-      perClusterMs: round((r.loadMs + r.renderMs + r.writeMs) / r.n, 2),
-    })),
-    slopeMsPerCluster: round(fit.slope, 3),
-    slopeWithoutWriteMsPerCluster: round(cpuFit.slope, 3),
+    loadAverage: os.loadavg().map((l) => round(l, 2)),
     tmp,
-    interceptMs: round(fit.intercept),
-    r2: round(fit.r2, 4),
-    kustomize: kustomize ? { ...kustomize, ratio: round(marginal / kustomize.msPerCluster, 3) } : undefined,
-    exampleFleetSynthMs: round(example.ms),
-    exampleFleetClusters: example.clusters,
+    jobs: jobs ? Number(jobs) : 'one per core',
+    full: rows,
+    largest,
+    scenarios,
   };
   fs.writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
 
-  const f = (x) => x.toFixed(0);
-  console.log(`ccm-gitops synth benchmark (node ${process.version}, ${os.cpus().length} cores, ${templates.length} example clusters as templates)\n`);
-  console.log('| clusters | objects | files | wall ms | CPU ms | peak RSS MiB | require ms | load+validate ms | render ms | write ms | ms/cluster |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of result.rows) {
-    console.log(`| ${r.clusters} | ${r.objects} | ${r.files} | ${f(r.wallMs)} | ${f(r.cpuMs)} | ${f(r.peakRssMiB)} | ${f(r.requireMs)} | ${f(r.loadMs)} | ${f(r.renderMs)} | ${f(r.writeMs)} | ${r.perClusterMs.toFixed(2)} |`);
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`ccm-gitops synth benchmark (node ${process.version}, ${result.cores} cores, load average ${result.loadAverage.join(' ')}, under ${tmp})\n`);
+  console.log('| clusters | objects | files written | wall | CPU | peak RSS |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.clusters} | ${r.objects} | ${r.written} | ${s(r.wallMs)} | ${s(r.cpuMs)} | ${r.peakRssMiB} MiB |`);
   }
-  console.log('');
-  console.log(`marginal cost (slope of load+render+write over clusters): ${result.slopeMsPerCluster} ms/cluster, intercept ${result.interceptMs} ms, R² ${result.r2}`);
-  console.log(`marginal cost without the write (load+render): ${result.slopeWithoutWriteMsPerCluster} ms/cluster; fleets written under ${tmp}`);
-  if (result.kustomize) {
-    console.log(`kubectl kustomize of one cluster's output: ${result.kustomize.msPerCluster} ms (mean of ${result.kustomize.sample} clusters); `
-      + `our per-cluster cost / kustomize: ${result.kustomize.ratio}`);
-  } else {
-    console.log('kubectl kustomize: skipped (kubectl not found, or no fleet large enough to sample)');
+  if (scenarios) {
+    console.log(`\nOn the ${largest}-cluster output:\n`);
+    console.log('| run | wall | files written | peak RSS | note |');
+    console.log('|---|---:|---:|---:|---|');
+    for (const [name, f] of Object.entries(scenarios.runs)) {
+      console.log(`| ${name} | ${s(f.wallMs)} | ${f.written ?? '-'} | ${f.peakRssMiB ?? '-'} MiB | ${f.note ?? ''} |`);
+    }
+    console.log(`| write floor | ${s(scenarios.writeFloorMs)} | ${scenarios.writeFloorFiles} | - | a plain Node loop writing files of the same sizes |`);
   }
-  console.log(`example fleet (clusters/, ${result.exampleFleetClusters} clusters) via the CLI synth: ${result.exampleFleetSynthMs} ms`);
   console.log(`\nJSON: ${path.relative(process.cwd(), jsonFile) || jsonFile}`);
+}
+
+/** The scenarios on the largest output. */
+function runScenarios({ dir, clusters, out, names, env, jobArgs }) {
+  const runs = {};
+  const noop = cli(['synth', '-c', clusters, '-o', out, ...jobArgs], env);
+  expectCode(noop, 0, 'no-op synth');
+  if (!/no file written/.test(noop.stdout)) {
+    throw new Error(`the no-op synth wrote files: ${noop.stdout}`);
+  }
+  runs['no-op (unchanged fleet)'] = { ...figures(noop), note: 'render cache warm' };
+
+  // copies of the highly available AWS example: a topology change changes their output
+  const candidates = names.filter((c) => c.file.includes(`${path.sep}us-east-1${path.sep}`));
+  const pick = (i) => candidates[Math.floor((candidates.length * i) / 4)];
+  changeSpec(clusters, pick(1));
+  const only = cli(['synth', '-c', clusters, '-o', out, '--only', pick(1).name, ...jobArgs], env);
+  expectCode(only, 0, '--only');
+  runs['--only NAME (its spec changed)'] = figures(only);
+
+  const before = path.join(dir, 'dist-before');
+  fs.cpSync(out, before, { recursive: true });
+  changeSpec(clusters, pick(2));
+  const one = cli(['synth', '-c', clusters, '-o', out, ...jobArgs], env);
+  expectCode(one, 0, 'one change');
+  runs['one spec changed, no --only'] = figures(one);
+
+  changeSpec(clusters, pick(3));
+  const check = cli(['synth', '-c', clusters, '-o', out, '--check', ...jobArgs], env);
+  expectCode(check, 1, '--check');
+  runs['--check, one cluster stale'] = { ...figures(check), written: 0, note: `${check.stderr.split('\n').filter((l) => /^ {2}\w+: /.test(l)).length} stale files listed` };
+
+  const diff = cli(['diff', before, out], env);
+  expectCode(diff, 1, 'diff');
+  runs['diff of two trees, one cluster changed'] = { ...figures(diff), written: 0 };
+
+  const nocache = cli(['synth', '-c', clusters, '-o', out, '--no-cache', ...jobArgs], env);
+  expectCode(nocache, 0, 'no-cache synth');
+  runs['--no-cache after one change'] = { ...figures(nocache), note: 'every cluster rendered and compared' };
+
+  const shardOuts = [];
+  let shardMs = 0;
+  for (const i of [1, 2]) {
+    const shardOut = path.join(dir, `shard-${i}`);
+    const r = cli(['synth', '-c', clusters, '-o', shardOut, '--shard', `${i}/2`, '--no-cache', ...jobArgs], {});
+    if (r.code !== 0) {
+      runs['--shard 1/2, 2/2, assemble'] = { wallMs: 0, note: `not available: ${r.stderr.split('\n')[0]}` };
+      break;
+    }
+    shardMs = Math.max(shardMs, r.wallMs);
+    shardOuts.push(shardOut);
+  }
+  if (shardOuts.length === 2) {
+    const assembled = path.join(dir, 'assembled');
+    const a = cli(['assemble', '-o', assembled, ...shardOuts], {});
+    expectCode(a, 0, 'assemble');
+    runs['--shard I/2 (slowest shard)'] = { wallMs: shardMs, note: 'one CI job of two, cold cache' };
+    runs['assemble of 2 shards'] = figures(a);
+  }
+
+  const floor = writeFloor(out, path.join(dir, 'floor'));
+  return { runs, writeFloorMs: floor.ms, writeFloorFiles: floor.files };
+}
+
+/** Runs the CLI in a fresh process; returns its exit code, output, wall and CPU time and peak RSS. */
+function cli(args, env) {
+  const start = process.hrtime.bigint();
+  let stdout;
+  try {
+    stdout = execFileSync(process.execPath, [__filename], {
+      env: { PATH: process.env.PATH, ...env, CCM_GITOPS_BENCH_CLI: JSON.stringify(args) },
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+  } catch (e) {
+    throw new Error(`bench child failed: ${e.stderr || e.message}`);
+  }
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  return { wallMs, ...JSON.parse(stdout) };
+}
+
+function cliChild(args) {
+  const cpu0 = process.cpuUsage();
+  const { runCli } = require(path.join(root, 'lib', 'src', 'cli.js'));
+  let out = '';
+  let err = '';
+  const code = runCli(args, { out: (t) => { out += t; }, err: (t) => { err += t; } }, process.env);
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(JSON.stringify({
+    code,
+    stdout: out.slice(0, 10000),
+    stderr: err.slice(0, 100000),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssKiB: process.resourceUsage().maxRSS,
+  }));
+}
+
+function figures(r) {
+  const m = /\((\d+) files? written\)/.exec(r.stdout);
+  return { wallMs: round(r.wallMs), cpuMs: round(r.cpuMs), peakRssMiB: Math.round(r.maxRssKiB / 1024), written: m ? Number(m[1]) : /no file written/.test(r.stdout) ? 0 : undefined };
+}
+
+function expectCode(r, code, what) {
+  if (r.code !== code) {
+    throw new Error(`${what}: exit ${r.code}, expected ${code}\n${r.stdout}${r.stderr.slice(0, 2000)}`);
+  }
 }
 
 function round(x, digits = 1) {
@@ -119,18 +211,47 @@ function round(x, digits = 1) {
   return Math.round(x * p) / p;
 }
 
-/** Least-squares line through (x, y) points, with R². */
-function linearFit(points) {
-  const n = points.length;
-  const mx = points.reduce((s, [x]) => s + x, 0) / n;
-  const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
-  const slope = sxx === 0 ? 0 : sxy / sxx;
-  const intercept = my - slope * mx;
-  const ssTot = points.reduce((s, [, y]) => s + (y - my) ** 2, 0);
-  const ssRes = points.reduce((s, [x, y]) => s + (y - (intercept + slope * x)) ** 2, 0);
-  return { slope, intercept, r2: ssTot === 0 ? 1 : 1 - ssRes / ssTot };
+/** Objects in the fleet summary of an output. */
+function fleetObjects(out) {
+  return JSON.parse(fs.readFileSync(path.join(out, '.fleet.json'), 'utf8')).clusters.reduce((s, c) => s + c.objects, 0);
+}
+
+/** Changes a copy of the highly available AWS example to a single replica. */
+function changeSpec(clusters, { file }) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (!/controlPlaneTopology: HighlyAvailable/.test(text)) {
+    throw new Error(`${file}: no controlPlaneTopology to change`);
+  }
+  fs.writeFileSync(file, text.replace('controlPlaneTopology: HighlyAvailable', 'controlPlaneTopology: SingleReplica'));
+}
+
+/** Writes as many files, of the same sizes, as an output holds, with one mkdir per folder: what the disk alone costs. */
+function writeFloor(out, dest) {
+  const files = [];
+  const walk = (d, rel) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) {
+        walk(path.join(d, e.name), `${rel}/${e.name}`);
+      } else {
+        files.push({ rel: `${rel}/${e.name}`, size: fs.statSync(path.join(d, e.name)).size });
+      }
+    }
+  };
+  walk(out, '');
+  const start = process.hrtime.bigint();
+  const made = new Set();
+  for (const f of files) {
+    const p = path.join(dest, f.rel);
+    const d = path.dirname(p);
+    if (!made.has(d)) {
+      fs.mkdirSync(d, { recursive: true });
+      made.add(d);
+    }
+    fs.writeFileSync(p, 'x'.repeat(f.size));
+  }
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  fs.rmSync(dest, { recursive: true, force: true });
+  return { ms: round(ms), files: files.length };
 }
 
 /** Every example spec under clusters/ (relative path, text), sorted. */
@@ -150,74 +271,25 @@ function exampleTemplates() {
   return out;
 }
 
-/** N clusters: the example tree (defaults, cloud configs) with the specs replaced by renamed copies, cycling over the examples. */
+/** N clusters: the example tree (defaults, cloud configs) with the specs replaced by renamed copies, cycling over the examples. Returns names and files. */
 function makeFleet(n, templates, dir) {
   fs.cpSync(path.join(root, 'clusters'), dir, { recursive: true });
   for (const t of templates) {
     fs.rmSync(path.join(dir, t.rel));
   }
+  const names = [];
+  const width = Math.max(4, String(n - 1).length);
   for (let i = 0; i < n; i++) {
     const t = templates[i % templates.length];
-    const name = `b${String(i).padStart(4, '0')}`;
-    const text = t.text.replace(/(metadata:\n {2}name: )(\S+)/, (_m, head, old) => `${head}${old.slice(0, 34)}-${name}`);
-    fs.writeFileSync(path.join(dir, path.dirname(t.rel), `${name}-${path.basename(t.rel)}`), text);
+    const suffix = `b${String(i).padStart(width, '0')}`;
+    let name = '';
+    const text = t.text.replace(/(metadata:\n {2}name: )(\S+)/, (_m, head, old) => {
+      name = `${old.slice(0, 34)}-${suffix}`;
+      return `${head}${name}`;
+    });
+    const file = path.join(dir, path.dirname(t.rel), `${suffix}-${path.basename(t.rel)}`);
+    fs.writeFileSync(file, text);
+    names.push({ name, file });
   }
-}
-
-/** Mean `kubectl kustomize` time over a sample of rendered clusters (one per template), or undefined without kubectl. */
-function kustomizeSample(dist, count) {
-  const probe = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    return undefined;
-  }
-  const clusters = fs.readdirSync(dist).filter((d) => !d.startsWith('_') && fs.existsSync(path.join(dist, d, 'kustomization.yaml'))).sort().slice(0, count);
-  let total = 0;
-  for (const c of clusters) {
-    const start = process.hrtime.bigint();
-    const r = spawnSync('kubectl', ['kustomize', path.join(dist, c)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    total += Number(process.hrtime.bigint() - start) / 1e6;
-    if (r.status !== 0) {
-      throw new Error(`kubectl kustomize ${c} failed: ${r.stderr}`);
-    }
-  }
-  return { sample: clusters.length, msPerCluster: round(total / clusters.length) };
-}
-
-/** The example fleet through the CLI, as `npm run synth` runs it (without the compile), into a temporary folder. */
-function exampleSynth() {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-bench-example-'));
-  try {
-    const start = process.hrtime.bigint();
-    execFileSync(process.execPath, [path.join(root, 'bin', 'ccm-gitops'), 'synth', '--clusters', path.join(root, 'clusters'), '--out', path.join(out, 'dist'), '-q'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    return { ms, clusters: fs.readdirSync(path.join(out, 'dist')).filter((d) => !d.startsWith('_') && !d.startsWith('.') && !/\.(md|json)$/.test(d)).length };
-  } finally {
-    fs.rmSync(out, { recursive: true, force: true });
-  }
-}
-
-function child(dir) {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const lib = require(path.join(root, 'lib', 'src', 'index.js'));
-  const t1 = performance.now();
-  const fleet = lib.loadFleet(path.join(dir, 'clusters'));
-  const t2 = performance.now();
-  const rendered = fleet.clusters.map(lib.renderCluster);
-  const files = [...rendered.flatMap((c) => c.files), ...lib.fleetFiles(fleet, rendered.map((c) => c.entry))];
-  const t3 = performance.now();
-  lib.writeTreeAtomically(path.join(dir, 'dist'), files);
-  const t4 = performance.now();
-  const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(JSON.stringify({
-    clusters: fleet.clusters.length,
-    objects: rendered.reduce((s, c) => s + c.entry.objects, 0),
-    files: files.length,
-    requireMs: t1 - t0,
-    loadMs: t2 - t1,
-    renderMs: t3 - t2,
-    writeMs: t4 - t3,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    maxRssKiB: process.resourceUsage().maxRSS,
-  }));
+  return names;
 }

@@ -15,10 +15,11 @@ import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } fro
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
 import { AzureSpecSection, isAzureStackHub, platformFor } from './platforms';
 import { ClusterSpec, PLATFORM_TYPES } from './spec/schema';
-import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
-import { staleFiles, SynthError, synthesize } from './synth';
+import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
+import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
+import { RenderCache } from './render-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
-import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tree';
+import { readChangedTrees, readTreeAtRevision, readTreeFiles, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { packageVersion } from './init/package-info';
@@ -81,12 +82,31 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-q, --quiet', 'print only errors and warnings')
     .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean }) => {
+    .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
+    .option('-j, --jobs <n>', 'worker threads rendering clusters in parallel (default: one per core; 1: none)')
+    .option('--no-cache', 'render every cluster (by default, a cluster whose inputs and output folder are as the last synth left them is not rendered again; '
+      + 'the cache is in $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops)')
+    .option('--shard <i/n>', 'render only shard I of N of the fleet (clusters split by a hash of their name), for a CI job matrix; '
+      + 'then put the shards\' outputs together with ccm-gitops assemble')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
-      const result = synthesize({ clusters: opts.clusters, out, only: opts.only });
-      printWarnings(result.warnings, io);
+      const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+      if (opts.shard !== undefined && !shard) {
+        throw new UsageError(`--shard ${JSON.stringify(opts.shard)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4`);
+      }
+      const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
+      if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
+        throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
+      }
+      checkOutputOutside(out, opts.clusters);
+      const cacheDir = opts.cache ? renderCacheDir(env) : undefined;
       if (opts.check) {
-        const stale = staleFiles(result.files, out);
+        const check = new OutputCheck(out);
+        const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
+        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard }, check);
+        cache?.save();
+        printWarnings(result.warnings, io);
+        const stale = check.finish();
         if (stale.length > 0) {
           io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
           for (const f of stale) {
@@ -98,11 +118,49 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         }
         return;
       }
-      writeTreeAtomically(out, result.files.filter((f) => f.path !== OUTPUT_MARKER));
+      // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
+      const tree = OutputTree.open(out, { force: opts.force });
+      let result: SynthSummary;
+      const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
+      try {
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard }, tree);
+      } catch (e) {
+        tree.close();
+        throw e;
+      }
+      printWarnings(result.warnings, io);
+      const commit = tree.commit();
+      cache?.save();
       if (!opts.quiet) {
         const n = result.rendered.length;
-        const kept = result.clusters - n;
-        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${kept > 0 ? ` (${kept} kept from ${out})` : ''} (${result.files.length - 1} files) into ${out}\n`);
+        const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
+        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${result.kept > 0 ? ` (${result.kept} kept from ${out})` : ''} into ${out} (${written})\n`);
+      }
+    });
+
+  program.command('assemble')
+    .description('put the outputs of synth --shard I/N runs together into the output folder: every cluster\'s folder, '
+      + 'and the fleet files (FLEET.md, .fleet.json, Argo CD roots) for the whole fleet; validates the specs like synth')
+    .argument('<shard-outputs...>', 'the --out folders of the shard runs')
+    .option('-c, --clusters <dir>', 'folder of cluster specs (the same the shards rendered)', DEFAULT_CLUSTERS_DIR)
+    .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
+    .option('-q, --quiet', 'print only errors and warnings')
+    .option('--force', 'delete files in the output folder that ccm-gitops did not write')
+    .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean }) => {
+      const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      checkOutputOutside(out, opts.clusters);
+      const tree = OutputTree.open(out, { force: opts.force });
+      let result: SynthSummary;
+      try {
+        result = synthesizeInto({ clusters: opts.clusters, out, assembleFrom: shards }, tree);
+      } catch (e) {
+        tree.close();
+        throw e;
+      }
+      const commit = tree.commit();
+      if (!opts.quiet) {
+        const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
+        io.out(`assembled ${result.clusters} cluster${result.clusters === 1 ? '' : 's'} from ${shards.length} shard output${shards.length === 1 ? '' : 's'} into ${out} (${written})\n`);
       }
     });
 
@@ -144,10 +202,10 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         if (base === undefined || head === undefined) {
           throw new UsageError('give the two folders to compare, or --git BASE[..HEAD]');
         }
-        before = readTreeFiles(base);
-        after = readTreeFiles(head);
+        [before, after] = readChangedTrees(base, head);
       }
-      const diff = diffTrees(before, after);
+      // identical cluster folders cannot differ: only the changed ones are parsed
+      const diff = diffTrees(...withoutIdenticalUnits(before, after));
       io.out(diffMarkdown(diff));
       code = hasChanges(diff) ? EXIT_INVALID_INPUT : EXIT_OK;
     });
@@ -300,6 +358,17 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
   return code;
 }
 
+/** Folder of the render cache: $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops; none without any. */
+function renderCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.CCM_GITOPS_CACHE_DIR) {
+    return env.CCM_GITOPS_CACHE_DIR;
+  }
+  if (env.XDG_CACHE_HOME) {
+    return path.join(env.XDG_CACHE_HOME, 'ccm-gitops');
+  }
+  return env.HOME ? path.join(env.HOME, '.cache', 'ccm-gitops') : undefined;
+}
+
 /** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */
 function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
   const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
@@ -349,9 +418,34 @@ function importedSpecYaml(spec: Record<string, unknown>, from: string): string {
     + stringify(spec, { lineWidth: 0 });
 }
 
+/**
+ * Prints warnings, each distinct one once: a warning that repeats for
+ * several clusters (the same message but for the cluster name, as in a fleet
+ * of copies) is one line with the count, the first names and the files.
+ */
 function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
+  const groups = new Map<string, { rest: string; names: string[]; files: string[]; first: InputWarning }>();
   for (const w of warnings) {
-    io.err(`warning: ${w.file}: ${w.message}\n`);
+    const m = /^cluster (\S+): ([\s\S]*)$/.exec(w.message);
+    const key = m ? m[2] : `\0${w.file}\0${w.message}`;
+    const g = groups.get(key) ?? { rest: m ? m[2] : w.message, names: [], files: [], first: w };
+    groups.set(key, g);
+    if (m && !g.names.includes(m[1])) {
+      g.names.push(m[1]);
+    }
+    if (!g.files.includes(w.file)) {
+      g.files.push(w.file);
+    }
+  }
+  for (const g of groups.values()) {
+    if (g.names.length <= 1) {
+      io.err(`warning: ${g.first.file}: ${g.first.message}\n`);
+      continue;
+    }
+    const n = g.names.length;
+    const names = `${g.names.slice(0, 3).join(', ')}${n > 3 ? ` and ${n - 3} more` : ''}`;
+    const files = g.files.length === 1 ? g.files[0] : `${g.files[0]} and ${g.files.length - 1} other file${g.files.length === 2 ? '' : 's'}`;
+    io.err(`warning: ${files}: ${n} clusters (${names}): ${g.rest}\n`);
   }
 }
 
@@ -377,8 +471,18 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
     }
     return EXIT_INVALID_INPUT;
   }
+  if (e instanceof OutputLocationError) {
+    io.err(`error: ${e.message}\n`);
+    return EXIT_USAGE;
+  }
   if (e instanceof OutputError || e instanceof SynthError) {
     io.err(`error: ${e.message}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  if (isErrnoError(e)) {
+    // an environment problem met outside the output writer (which names its own): reading the specs, a folder
+    io.err(`error: cannot ${e.syscall === 'scandir' || e.syscall === 'open' || e.syscall === 'read' || e.syscall === 'stat' || e.syscall === 'lstat' ? 'read' : 'access'} `
+      + `${e.path ?? 'a file'}: ${errnoText(e)}; nothing was written\n`);
     return EXIT_INVALID_INPUT;
   }
   const err = e as Error;

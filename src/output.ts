@@ -1,11 +1,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { parse } from 'yaml';
+import { FLEET_JSON, parseFleetJson } from './fleet-summary';
+import { FLEET_DIRECTORY } from './gitops/fleet-gitops-chart';
 import { RenderedFile } from './gitops/layout';
 import { readTreeFiles } from './util/read-tree';
 
 /** Marker file that identifies an output directory written by ccm-gitops. */
 export const OUTPUT_MARKER = '.ccm-gitops';
+// The text is part of every committed output tree: changing it changes every dist/.
 const MARKER_TEXT = 'This directory is written by ccm-gitops and replaced as a whole on every synth; do not edit files here.\n';
+/** Most paths listed in one error message. */
+const MAX_LISTED = 50;
 
 /** Thrown when the output directory cannot be replaced safely. */
 export class OutputError extends Error {
@@ -15,96 +21,434 @@ export class OutputError extends Error {
   }
 }
 
+/** The output folder given cannot be one (a file, or below a file): a usage error. */
+export class OutputLocationError extends OutputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputLocationError';
+  }
+}
+
+/** Options of an output tree. */
+export interface OutputOptions {
+  /**
+   * Delete files in the output folder that ccm-gitops did not write (without it,
+   * such files make the write fail, listing them).
+   *
+   * @default false
+   */
+  readonly force?: boolean;
+}
+
+/** What a commit changed. */
+export interface CommitResult {
+  /** Top-level folders (clusters, `_fleet`) replaced or added. */
+  readonly replaced: readonly string[];
+  /** Top-level folders removed. */
+  readonly removed: readonly string[];
+  /** Files written (in replaced folders and at the root). */
+  readonly written: number;
+}
+
 /**
- * Writes the rendered tree to `outDir` atomically: everything is written to a
- * sibling temporary directory first, then swapped in with two renames. A
- * failure while writing leaves `outDir` as it was. A run killed between the
- * two renames is repaired by the next run (the previous tree is restored).
- * Refuses to replace a non-empty directory that ccm-gitops did not write.
+ * Where a synth puts what it renders. The tree is made of top-level
+ * folders ("units": one per cluster, `_fleet`) and a few root files.
  */
-export function writeTreeAtomically(outDir: string, files: readonly RenderedFile[]): void {
-  const target = path.resolve(outDir);
-  const parent = path.dirname(target);
-  const base = path.basename(target);
-  fs.mkdirSync(parent, { recursive: true });
-  recoverInterruptedRun(parent, base, target);
-
-  if (fs.existsSync(target)) {
-    const entries = fs.readdirSync(target);
-    if (entries.length > 0 && !entries.includes(OUTPUT_MARKER)) {
-      throw new OutputError(`refusing to replace ${outDir}: it is not empty and was not written by ccm-gitops (no ${OUTPUT_MARKER} file); remove it or pass another --out`);
-    }
-  }
-
-  const staging = path.join(parent, `.${base}.new-${process.pid}`);
-  const backup = path.join(parent, `.${base}.old-${process.pid}`);
-  fs.rmSync(staging, { recursive: true, force: true });
-  try {
-    fs.mkdirSync(staging);
-    // each folder is created once (a mkdir per file was a sixth of the write time at 1000 clusters)
-    const made = new Set<string>([staging]);
-    for (const file of [markerFile(), ...files]) {
-      if (file.path.split('/').some((p) => p === '..' || p === '') || path.isAbsolute(file.path)) {
-        throw new OutputError(`internal error: unsafe output path ${JSON.stringify(file.path)}`);
-      }
-      const dest = path.join(staging, ...file.path.split('/'));
-      const dir = path.dirname(dest);
-      if (!made.has(dir)) {
-        fs.mkdirSync(dir, { recursive: true });
-        made.add(dir);
-      }
-      fs.writeFileSync(dest, file.content);
-    }
-  } catch (e) {
-    fs.rmSync(staging, { recursive: true, force: true });
-    throw e;
-  }
-  const hadPrevious = fs.existsSync(target);
-  if (hadPrevious) {
-    fs.renameSync(target, backup);
-  }
-  try {
-    fs.renameSync(staging, target);
-  } catch (e) {
-    if (hadPrevious) {
-      fs.renameSync(backup, target);
-    }
-    fs.rmSync(staging, { recursive: true, force: true });
-    throw e;
-  }
-  fs.rmSync(backup, { recursive: true, force: true });
+export interface TreeSink {
+  /** Whether the output holds a unit now (for `--only`: kept units need one). */
+  hasUnit(unit: string): boolean;
+  /** The complete files of one unit (paths relative to the output, all below `unit/`). */
+  putUnit(unit: string, files: readonly RenderedFile[]): void;
+  /** A unit that stays as it is on disk. */
+  keepUnit(unit: string): void;
+  /** A file at the root of the output. */
+  putRootFile(file: RenderedFile): void;
+  /**
+   * For rendering in worker threads: where workers compare and stage units
+   * themselves ({@link compareAndStageUnit}, {@link compareUnitFiles}); their results
+   * come back through {@link TreeSink.acceptUnit}.
+   */
+  readonly remote?: RemoteSink;
+  /** Takes a unit's result computed by a worker. */
+  acceptUnit?(unit: string, result: UnitResult): void;
+  /** Rethrows an error a worker met comparing or staging a unit, as the sink would have thrown it. */
+  rethrow?(e: unknown): never;
 }
 
-/** Removes staging directories of killed runs and restores a tree left renamed away. */
-function recoverInterruptedRun(parent: string, base: string, target: string): void {
-  const leftovers = fs.readdirSync(parent).filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`)).sort();
-  const backups = leftovers.filter((n) => n.startsWith(`.${base}.old-`));
-  if (!fs.existsSync(target) && backups.length > 0) {
-    fs.renameSync(path.join(parent, backups[backups.length - 1]), target);
+/** What workers need to compare (and stage) units for a sink. */
+export interface RemoteSink {
+  /** `write`: compare, then stage when different; `check`: compare only. */
+  readonly mode: 'write' | 'check';
+  /** The real output folder. */
+  readonly target: string;
+  /** The staging folder (mode `write`). */
+  readonly staging: string;
+}
+
+/** A unit compared (and staged) away from the sink. */
+export interface UnitResult {
+  /** Mode write: whether the unit on disk already had exactly these files. */
+  readonly same?: boolean;
+  /** Mode write: files on disk the unit does not have. */
+  readonly extra?: readonly string[];
+  /** Mode write: files staged. */
+  readonly written?: number;
+  /** Mode check: the differences. */
+  readonly stale?: readonly StaleFile[];
+}
+
+/** Compares a unit with the output and stages it, when it differs, below `staging` (safe in a worker thread). */
+export function compareAndStageUnit(target: string, staging: string, unit: string, files: readonly RenderedFile[]): UnitResult {
+  checkUnit(unit, files);
+  const state = compareUnit(path.join(target, unit), unit, files);
+  if (state.same) {
+    return { same: true, extra: [], written: 0 };
   }
-  for (const name of leftovers) {
-    const full = path.join(parent, name);
-    if (full !== target && isStale(name)) {
-      fs.rmSync(full, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  writeFiles(staging, files);
+  return { same: false, extra: state.extra, written: files.length };
+}
+
+/** Every difference between a unit on disk and its computed files (safe in a worker thread). */
+export function compareUnitFiles(target: string, unit: string, files: readonly RenderedFile[]): StaleFile[] {
+  const stale: StaleFile[] = [];
+  const onDisk = new Set(listFiles(path.join(target, unit), unit));
+  for (const f of files) {
+    if (!onDisk.has(f.path)) {
+      stale.push({ path: f.path, state: 'missing' });
+    } else if (!sameContent(path.join(target, ...f.path.split('/')), f.content)) {
+      stale.push({ path: f.path, state: 'changed' });
     }
+    onDisk.delete(f.path);
+  }
+  for (const rel of onDisk) {
+    stale.push({ path: rel, state: 'extra' });
+  }
+  return stale;
+}
+
+/**
+ * A journaled, incremental writer of an output tree.
+ *
+ * Each unit is compared with the output first and staged, in a sibling
+ * folder `.<out>.new-<pid>`, only when it differs: an unchanged fleet writes
+ * no file, and a change to one cluster writes that cluster's folder (and the
+ * fleet files when they change). `commit` then swaps the staged units in,
+ * each with two renames, under a journal `.<out>.journal`: a run that fails
+ * before the commit leaves the output as it was; a run killed during the
+ * commit leaves a journal that the next run completes before anything else.
+ * A lock file `.<out>.lock` keeps two synths from writing one output at once.
+ *
+ * Refuses a non-empty folder without the marker, and files in the output
+ * that ccm-gitops did not write unless `force` is set. A symbolic link as
+ * output stays a link: the tree is written into its target.
+ */
+export class OutputTree implements TreeSink {
+  /** Opens (locks, and completes an interrupted commit of) the output folder `dir`. */
+  static open(dir: string, options: OutputOptions = {}): OutputTree {
+    return new OutputTree(dir, options);
+  }
+
+  private readonly target: string;
+  private readonly parent: string;
+  private readonly staging: string;
+  private readonly backup: string;
+  private readonly journal: string;
+  private readonly lock: string;
+  private readonly units = new Set<string>();
+  private readonly replaced: string[] = [];
+  private readonly rootFiles = new Set<string>();
+  private readonly stagedRootFiles: string[] = [];
+  private readonly foreign: string[] = [];
+  private readonly knownClusters: ReadonlySet<string>;
+  private readonly existed: boolean;
+  private written = 0;
+  private closed = false;
+
+  private constructor(private readonly dir: string, private readonly options: OutputOptions) {
+    this.target = resolveOutput(dir);
+    this.parent = path.dirname(this.target);
+    const base = path.basename(this.target);
+    this.staging = path.join(this.parent, `.${base}.new-${process.pid}`);
+    this.backup = path.join(this.parent, `.${base}.old-${process.pid}`);
+    this.journal = path.join(this.parent, `.${base}.journal`);
+    this.lock = path.join(this.parent, `.${base}.lock`);
+    envErrors(dir, 'write', () => fs.mkdirSync(this.parent, { recursive: true }));
+    envErrors(dir, 'write', () => takeLock(this.lock, dir));
+    try {
+      envErrors(dir, 'write', () => recoverInterruptedRun(this.parent, base, this.target, this.journal));
+      // a leftover of an earlier process that had this process id
+      fs.rmSync(this.staging, { recursive: true, force: true });
+      this.existed = fs.existsSync(this.target);
+      if (this.existed) {
+        const entries = fs.readdirSync(this.target);
+        if (entries.length > 0 && !entries.includes(OUTPUT_MARKER)) {
+          throw new OutputError(`refusing to replace ${dir}: it is not empty and was not written by ccm-gitops (no ${OUTPUT_MARKER} file); remove it or pass another --out`);
+        }
+      }
+      this.knownClusters = previousClusters(this.target);
+    } catch (e) {
+      releaseLock(this.lock);
+      throw e;
+    }
+  }
+
+  hasUnit(unit: string): boolean {
+    return fs.existsSync(path.join(this.target, unit));
+  }
+
+  get remote(): RemoteSink {
+    return { mode: 'write', target: this.target, staging: this.staging };
+  }
+
+  putUnit(unit: string, files: readonly RenderedFile[]): void {
+    this.acceptUnit(unit, envErrors(this.dir, 'write', () => compareAndStageUnit(this.target, this.staging, unit, files)));
+  }
+
+  acceptUnit(unit: string, result: UnitResult): void {
+    this.units.add(unit);
+    if (result.same) {
+      return;
+    }
+    this.foreign.push(...(result.extra ?? []).filter((rel) => !this.writtenByUs(rel)));
+    this.written += result.written ?? 0;
+    this.replaced.push(unit);
+  }
+
+  /** Rethrows an error a worker met while staging, as this writer would have. */
+  rethrow(e: unknown): never {
+    return envErrors(this.dir, 'write', () => {
+      throw e;
+    });
+  }
+
+  keepUnit(unit: string): void {
+    this.units.add(unit);
+  }
+
+  putRootFile(file: RenderedFile): void {
+    checkPath(file.path);
+    if (file.path.includes('/')) {
+      throw new OutputError(`internal error: ${JSON.stringify(file.path)} is not a root file`);
+    }
+    this.rootFiles.add(file.path);
+    const current = path.join(this.target, file.path);
+    if (sameContent(current, file.content)) {
+      return;
+    }
+    envErrors(this.dir, 'write', () => {
+      this.makeStaging();
+      fs.writeFileSync(path.join(this.staging, file.path), file.content);
+    });
+    this.written++;
+    this.stagedRootFiles.push(file.path);
+  }
+
+  /**
+   * Swaps the staged units and files in, removes the units and root files
+   * this run did not put or keep, and releases the output. Throws, changing
+   * nothing, when that would delete files ccm-gitops did not write (unless
+   * `force`).
+   */
+  commit(): CommitResult {
+    try {
+      this.putRootFile(markerFile());
+      const removed: string[] = [];
+      const deletedFiles: string[] = [];
+      if (this.existed) {
+        for (const entry of fs.readdirSync(this.target, { withFileTypes: true })) {
+          if (entry.isDirectory() && !this.units.has(entry.name)) {
+            removed.push(entry.name);
+            this.foreign.push(...listFiles(path.join(this.target, entry.name), entry.name).filter((rel) => !this.writtenByUs(rel)));
+          } else if (!entry.isDirectory() && !this.rootFiles.has(entry.name) && !this.units.has(entry.name)) {
+            deletedFiles.push(entry.name);
+            this.foreign.push(entry.name);
+          }
+        }
+      }
+      if (this.foreign.length > 0 && !this.options.force) {
+        const sorted = [...this.foreign].sort(byCodePoint);
+        const listed = sorted.slice(0, MAX_LISTED).map((rel) => `  ${this.dir}/${rel}\n`).join('');
+        const more = sorted.length > MAX_LISTED ? `  … and ${sorted.length - MAX_LISTED} more\n` : '';
+        throw new OutputError(`refusing to delete ${sorted.length} file${sorted.length === 1 ? '' : 's'} in ${this.dir} that ccm-gitops did not write:\n${listed}${more}`
+          + 'move them out of the output folder, or pass --force to delete them; nothing was written');
+      }
+      removed.sort(byCodePoint);
+      const journal: Journal = {
+        staging: path.basename(this.staging),
+        backup: path.basename(this.backup),
+        units: [...this.replaced].sort(byCodePoint),
+        removed: [...removed, ...deletedFiles],
+        rootFiles: [...this.stagedRootFiles].sort(byCodePoint),
+      };
+      if (journal.units.length + journal.removed.length + journal.rootFiles.length > 0) {
+        envErrors(this.dir, 'write', () => {
+          fs.mkdirSync(this.target, { recursive: true });
+          const tmp = `${this.journal}.tmp`;
+          fs.writeFileSync(tmp, `${JSON.stringify(journal)}\n`);
+          fs.renameSync(tmp, this.journal);
+        });
+        // from here on the new tree is decided: a failure or kill is completed by the next run
+        envErrors(this.dir, 'commit', () => applyJournal(this.parent, this.target, journal, this.journal));
+      }
+      return { replaced: journal.units, removed, written: this.written };
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Drops what was staged and releases the output (after a failure); the output stays as it was. */
+  close(): void {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    if (!fs.existsSync(this.journal)) {
+      fs.rmSync(this.staging, { recursive: true, force: true });
+      fs.rmSync(this.backup, { recursive: true, force: true });
+    }
+    releaseLock(this.lock);
+  }
+
+  private makeStaging(): void {
+    fs.mkdirSync(this.staging, { recursive: true });
+  }
+
+  /**
+   * Whether a file found in the output, that this run does not render, was
+   * written by an earlier run: anything in `_fleet/`; in the folder of a
+   * cluster of the previous fleet summary, kustomizations, the files a
+   * kustomization in the same folder lists, and the cluster's plan files
+   * (`MIGRATION.md`, `.migration.json`, ...).
+   */
+  private writtenByUs(rel: string): boolean {
+    const parts = rel.split('/');
+    if (parts[0] === FLEET_DIRECTORY) {
+      return true;
+    }
+    if (!this.knownClusters.has(parts[0]) || parts.length < 2) {
+      return false;
+    }
+    const name = parts[parts.length - 1];
+    if (name === 'kustomization.yaml') {
+      return true;
+    }
+    if (parts.length === 2 && /^(\.[a-z0-9-]+\.json|[A-Z][A-Z0-9-]*\.md)$/.test(name)) {
+      return true;
+    }
+    const dir = path.join(this.target, ...parts.slice(0, -1));
+    return kustomizationResources(dir).has(name);
   }
 }
 
-/** A leftover belongs to a process that no longer runs (a live one may be another synth running now). */
-function isStale(name: string): boolean {
-  const pid = Number(name.slice(name.lastIndexOf('-') + 1));
-  if (!Number.isInteger(pid) || pid <= 0) {
-    return true;
+/**
+ * Compares computed units with an output folder without writing: collects
+ * every missing, changed and extra file.
+ */
+export class OutputCheck implements TreeSink {
+  /** Differences found so far, in the order found. */
+  readonly stale: StaleFile[] = [];
+  private readonly target: string;
+  private readonly units = new Set<string>();
+  private readonly rootFiles = new Set<string>();
+
+  constructor(dir: string) {
+    const abs = path.resolve(dir);
+    this.target = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+    const journal = path.join(path.dirname(this.target), `.${path.basename(this.target)}.journal`);
+    if (fs.existsSync(journal)) {
+      throw new OutputError(`${dir} is half-written by an interrupted synth (${journal}); run ccm-gitops synth to complete it`);
+    }
   }
-  if (pid === process.pid) {
-    return false;
+
+  hasUnit(unit: string): boolean {
+    return fs.existsSync(path.join(this.target, unit));
   }
+
+  get remote(): RemoteSink {
+    return { mode: 'check', target: this.target, staging: '' };
+  }
+
+  putUnit(unit: string, files: readonly RenderedFile[]): void {
+    this.acceptUnit(unit, { stale: compareUnitFiles(this.target, unit, files) });
+  }
+
+  acceptUnit(unit: string, result: UnitResult): void {
+    this.units.add(unit);
+    this.stale.push(...(result.stale ?? []));
+  }
+
+  keepUnit(unit: string): void {
+    this.units.add(unit);
+  }
+
+  putRootFile(file: RenderedFile): void {
+    this.rootFiles.add(file.path);
+    const full = path.join(this.target, file.path);
+    if (!fs.existsSync(full)) {
+      this.stale.push({ path: file.path, state: 'missing' });
+    } else if (!sameContent(full, file.content)) {
+      this.stale.push({ path: file.path, state: 'changed' });
+    }
+  }
+
+  /** Every difference, sorted by path (extra units and root files included). */
+  finish(): StaleFile[] {
+    this.putRootFile(markerFile());
+    if (fs.existsSync(this.target) && fs.statSync(this.target).isDirectory()) {
+      for (const entry of fs.readdirSync(this.target, { withFileTypes: true })) {
+        if (entry.isDirectory() && !this.units.has(entry.name)) {
+          this.stale.push(...listFiles(path.join(this.target, entry.name), entry.name).map((p) => ({ path: p, state: 'extra' as const })));
+        } else if (!entry.isDirectory() && !this.rootFiles.has(entry.name)) {
+          this.stale.push({ path: entry.name, state: 'extra' });
+        }
+      }
+    }
+    return [...this.stale].sort((a, b) => byCodePoint(a.path, b.path));
+  }
+}
+
+/** Differences between a computed tree and the files on disk. */
+export interface StaleFile {
+  /** Path relative to the output folder. */
+  readonly path: string;
+  /** How it differs. */
+  readonly state: 'changed' | 'missing' | 'extra';
+}
+
+/** Puts a list of files into a sink: root files one by one, the others grouped by top-level folder. */
+export function putFiles(sink: TreeSink, files: readonly RenderedFile[]): void {
+  const units = new Map<string, RenderedFile[]>();
+  for (const f of files) {
+    checkPath(f.path);
+    const slash = f.path.indexOf('/');
+    if (slash < 0) {
+      sink.putRootFile(f);
+    } else {
+      const unit = f.path.slice(0, slash);
+      units.set(unit, [...(units.get(unit) ?? []), f]);
+    }
+  }
+  for (const [unit, unitFiles] of units) {
+    sink.putUnit(unit, unitFiles);
+  }
+}
+
+/**
+ * Writes the rendered tree to `outDir` as a whole (files it does not list are
+ * deleted, even those ccm-gitops did not write), through an {@link OutputTree}:
+ * a failure leaves `outDir` as it was. Refuses to replace a non-empty
+ * directory that ccm-gitops did not write.
+ */
+export function writeTreeAtomically(outDir: string, files: readonly RenderedFile[]): CommitResult {
+  const out = OutputTree.open(outDir, { force: true });
   try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
+    putFiles(out, files.filter((f) => f.path !== OUTPUT_MARKER));
+  } catch (e) {
+    out.close();
+    throw e;
   }
+  return out.commit();
 }
 
 /**
@@ -118,4 +462,345 @@ export function readOutputTree(outDir: string): Map<string, string> | undefined 
 /** The marker file written at the root of every output tree. */
 export function markerFile(): RenderedFile {
   return { path: OUTPUT_MARKER, content: MARKER_TEXT };
+}
+
+/** Ordinal string order (locale-independent). */
+export function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The commit in progress, as the journal records it (names relative to the output's parent and root). */
+interface Journal {
+  readonly staging: string;
+  readonly backup: string;
+  /** Units to swap in from staging. */
+  readonly units: readonly string[];
+  /** Top-level entries to remove. */
+  readonly removed: readonly string[];
+  /** Root files to move in from staging. */
+  readonly rootFiles: readonly string[];
+}
+
+/**
+ * Applies a journal; every step can run again after a kill (roll forward):
+ * a unit still in staging is swapped in (the current one moved to the backup
+ * first), removed entries are moved to the backup, staged root files renamed
+ * over the old ones. Then the backup, the staging folder and the journal go.
+ */
+function applyJournal(parent: string, target: string, journal: Journal, journalFile: string): void {
+  const staging = path.join(parent, journal.staging);
+  const backup = path.join(parent, journal.backup);
+  fs.mkdirSync(backup, { recursive: true });
+  for (const unit of journal.units) {
+    const staged = path.join(staging, unit);
+    if (!fs.existsSync(staged)) {
+      continue; // swapped in before the kill
+    }
+    const current = path.join(target, unit);
+    if (fs.existsSync(current)) {
+      fs.rmSync(path.join(backup, unit), { recursive: true, force: true });
+      fs.renameSync(current, path.join(backup, unit));
+    }
+    fs.renameSync(staged, current);
+  }
+  for (const entry of journal.removed) {
+    const current = path.join(target, entry);
+    if (fs.existsSync(current) || isLink(current)) {
+      fs.rmSync(path.join(backup, entry), { recursive: true, force: true });
+      fs.renameSync(current, path.join(backup, entry));
+    }
+  }
+  for (const file of journal.rootFiles) {
+    const staged = path.join(staging, file);
+    if (fs.existsSync(staged)) {
+      fs.renameSync(staged, path.join(target, file));
+    }
+  }
+  fs.unlinkSync(journalFile);
+  fs.rmSync(backup, { recursive: true, force: true });
+  fs.rmSync(staging, { recursive: true, force: true });
+}
+
+/**
+ * Completes a commit a killed run left (its journal), removes staging and
+ * backup folders of runs that no longer run, and restores a tree the
+ * whole-tree swap of earlier versions left renamed away.
+ */
+function recoverInterruptedRun(parent: string, base: string, target: string, journalFile: string): void {
+  if (fs.existsSync(journalFile)) {
+    applyJournal(parent, target, JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal, journalFile);
+  }
+  const leftovers = fs.readdirSync(parent).filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`)).sort();
+  const backups = leftovers.filter((n) => n.startsWith(`.${base}.old-`));
+  if (!fs.existsSync(target) && backups.length > 0) {
+    fs.renameSync(path.join(parent, backups[backups.length - 1]), target);
+  }
+  for (const name of leftovers) {
+    const full = path.join(parent, name);
+    if (full !== target && !isRunning(name)) {
+      fs.rmSync(full, { recursive: true, force: true });
+    }
+  }
+  fs.rmSync(`${journalFile}.tmp`, { force: true });
+}
+
+/** Takes the output's lock file, or throws naming the synth that holds it. A lock of a process that no longer runs is taken over. */
+function takeLock(lock: string, dir: string): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(lock, 'wx');
+      fs.writeSync(fd, `${process.pid}\n`);
+      fs.closeSync(fd);
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw e;
+      }
+    }
+    let holder = '';
+    try {
+      holder = fs.readFileSync(lock, 'utf8').trim();
+    } catch {
+      holder = '';
+    }
+    if (holder !== '' && isRunning(`-${holder}`)) {
+      throw new OutputError(`another ccm-gitops synth (pid ${holder}) is writing ${dir}; wait for it to finish (or remove ${lock} if it is not running)`);
+    }
+    fs.rmSync(lock, { force: true });
+  }
+  throw new OutputError(`cannot lock ${dir}: ${lock} keeps reappearing; is another synth starting?`);
+}
+
+function releaseLock(lock: string): void {
+  try {
+    if (fs.readFileSync(lock, 'utf8').trim() === String(process.pid)) {
+      fs.unlinkSync(lock);
+    }
+  } catch {
+    // already gone
+  }
+}
+
+/** Whether the process whose id ends a name (`…-<pid>`) still runs; this process counts as running. */
+function isRunning(name: string): boolean {
+  const pid = Number(name.slice(name.lastIndexOf('-') + 1));
+  if (!Number.isInteger(pid) || pid <= 0) {
+    return false;
+  }
+  if (pid === process.pid) {
+    return true;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The real folder to write: the target of a symbolic link (so the link stays
+ * one), else the path itself. Throws an OutputLocationError when the path or
+ * one of its parents is a file.
+ */
+function resolveOutput(dir: string): string {
+  const abs = path.resolve(dir);
+  let existing = abs;
+  while (!fs.existsSync(existing) && !isLink(existing) && path.dirname(existing) !== existing) {
+    existing = path.dirname(existing);
+  }
+  if (isLink(existing) && !fs.existsSync(existing)) {
+    throw new OutputLocationError(`--out ${dir}: ${existing} is a symbolic link to nothing; point it at a folder or pass another --out`);
+  }
+  const stat = fs.statSync(existing);
+  if (!stat.isDirectory()) {
+    throw new OutputLocationError(existing === abs ? `--out ${dir} is a file, not a folder; pass a folder` : `--out ${dir}: ${existing} is a file, not a folder; pass a folder`);
+  }
+  return path.join(fs.realpathSync(existing), path.relative(existing, abs));
+}
+
+function isLink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Names of the clusters of the fleet summary in the output (empty when there is none). */
+function previousClusters(target: string): Set<string> {
+  try {
+    return new Set(parseFleetJson(fs.readFileSync(path.join(target, FLEET_JSON), 'utf8')).map((e) => e.name));
+  } catch {
+    return new Set();
+  }
+}
+
+/** The file names the kustomization.yaml of a folder lists (empty when there is none). */
+function kustomizationResources(dir: string): Set<string> {
+  try {
+    const k = parse(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')) as { resources?: unknown };
+    return new Set(Array.isArray(k.resources) ? k.resources.filter((r): r is string => typeof r === 'string').map((r) => r.split('/')[0]) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Every file below a folder (not following links), as `prefix/relative/path`; empty when it does not exist. */
+export function listFiles(dir: string, prefix: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string, rel: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+        return;
+      }
+      throw e;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory()) {
+        walk(path.join(d, entry.name), `${rel}/${entry.name}`);
+      } else {
+        out.push(`${rel}/${entry.name}`);
+      }
+    }
+  };
+  walk(dir, prefix);
+  return out;
+}
+
+/** Compares one unit on disk with its computed files; `extra` lists the files on disk it does not have. */
+function compareUnit(dir: string, unit: string, files: readonly RenderedFile[]): { same: boolean; extra: string[] } {
+  const onDisk = new Set(listFiles(dir, unit));
+  if (onDisk.size === 0) {
+    return { same: false, extra: [] };
+  }
+  let same = onDisk.size === files.length;
+  const root = path.dirname(dir);
+  for (const f of files) {
+    if (!onDisk.delete(f.path)) {
+      same = false;
+    } else if (same && !sameContent(path.join(root, ...f.path.split('/')), f.content)) {
+      same = false;
+    }
+  }
+  return { same, extra: [...onDisk] };
+}
+
+/** Whether a file exists with exactly this content. */
+function sameContent(file: string, content: string): boolean {
+  let buffer: Buffer;
+  try {
+    buffer = fs.readFileSync(file);
+  } catch {
+    return false;
+  }
+  return buffer.length === Buffer.byteLength(content) && buffer.equals(Buffer.from(content));
+}
+
+function checkPath(p: string): void {
+  if (p.split('/').some((s) => s === '..' || s === '' || s === '.') || path.isAbsolute(p)) {
+    throw new OutputError(`internal error: unsafe output path ${JSON.stringify(p)}`);
+  }
+}
+
+function checkUnit(unit: string, files: readonly RenderedFile[]): void {
+  checkPath(unit);
+  for (const f of files) {
+    checkPath(f.path);
+    if (!f.path.startsWith(`${unit}/`)) {
+      throw new OutputError(`internal error: ${JSON.stringify(f.path)} is not in ${unit}/`);
+    }
+  }
+}
+
+/** Writes files below a root, each folder created once. */
+function writeFiles(root: string, files: readonly RenderedFile[]): void {
+  const made = new Set<string>();
+  for (const file of files) {
+    const dest = path.join(root, ...file.path.split('/'));
+    const dir = path.dirname(dest);
+    if (!made.has(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    fs.writeFileSync(dest, file.content);
+  }
+}
+
+/** Error texts of the file-system errors a user can meet, by code. */
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EDQUOT: 'disk quota exceeded',
+  ENOTDIR: 'not a directory',
+  EISDIR: 'is a directory',
+  ENOENT: 'no such file or directory',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  ELOOP: 'too many levels of symbolic links',
+  EIO: 'input/output error',
+  EBUSY: 'resource busy',
+  EEXIST: 'file exists',
+  ENAMETOOLONG: 'file name too long',
+  EXDEV: 'cross-device link',
+  ENOTEMPTY: 'directory not empty',
+};
+
+/** A file-system error (errno code), as Node throws them. */
+export function isErrnoError(e: unknown): e is NodeJS.ErrnoException & { code: string } {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((e as NodeJS.ErrnoException).code!);
+}
+
+/** `<text> (<CODE>)` for a file-system error. */
+export function errnoText(e: NodeJS.ErrnoException & { code: string }): string {
+  const text = ERRNO_TEXT[e.code] ?? e.message.replace(/^E[A-Z0-9]+: /, '').replace(/,.*$/s, '');
+  return `${text} (${e.code})`;
+}
+
+/** The file system refused a write (disk full, read-only, permissions): an environment problem, not a bug. */
+export class OutputEnvironmentError extends OutputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputEnvironmentError';
+  }
+}
+
+/** Runs a file-system step, turning errno errors into an OutputEnvironmentError that names the cause. */
+function envErrors<T>(dir: string, phase: 'write' | 'commit', step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    if (!isErrnoError(e) || e instanceof OutputError) {
+      throw e;
+    }
+    const where = e.path ? ` at ${e.path}` : '';
+    throw new OutputEnvironmentError(phase === 'write'
+      ? `cannot write ${dir}: ${errnoText(e)}${where}; ${dir} is unchanged`
+      : `cannot write ${dir}: ${errnoText(e)}${where}; the commit is journaled and the next synth completes it once the cause is fixed`);
+  }
+}
+
+/**
+ * Refuses an output folder inside the clusters folder (or the same folder):
+ * the next synth would read its own output as cluster specs. Compares real
+ * paths, so symbolic links do not hide it.
+ */
+export function checkOutputOutside(out: string, clusters: string): void {
+  const real = (p: string): string => {
+    const abs = path.resolve(p);
+    let existing = abs;
+    while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+      existing = path.dirname(existing);
+    }
+    return path.join(fs.realpathSync(existing), path.relative(existing, abs));
+  };
+  const rel = path.relative(real(clusters), real(out));
+  if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) {
+    throw new OutputLocationError(`--out ${out} is inside the clusters folder ${clusters}: synth would read its own output as cluster specs; pass an --out outside it`);
+  }
 }

@@ -1,7 +1,12 @@
 import { FleetEntry, FLEET_JSON, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
-import { markerFile, readOutputTree } from './output';
+import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output';
+import { readTreeFiles } from './util/read-tree';
 import { fleetFiles, renderCluster } from './render';
+import { canRenderInParallel, defaultJobs, renderInParallel } from './render-pool';
+import { RenderCache } from './render-cache';
+import { renderAndCompare, RenderOutcome } from './render-worker';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
@@ -32,6 +37,60 @@ export interface SynthOptions {
    * @default - every cluster
    */
   readonly only?: readonly string[];
+  /**
+   * Worker threads that render (and compare and stage) clusters in parallel;
+   * 1 renders on the main thread. Small fleets always render on the main thread.
+   *
+   * @default - one per core
+   */
+  readonly jobs?: number;
+  /**
+   * The render cache: clusters whose inputs and folder on disk are as the
+   * cache recorded are not rendered again. Updated, not saved, by the synth.
+   *
+   * @default - no cache: every cluster is rendered
+   */
+  readonly cache?: RenderCache;
+  /**
+   * Render only this share of the fleet (for a CI job matrix): the clusters
+   * whose name hashes to shard `index` of `count` ({@link shardOf}). The
+   * output holds their folders and fleet files covering them only; `assemble`
+   * puts the shards' outputs together.
+   *
+   * @default - the whole fleet
+   */
+  readonly shard?: Shard;
+  /**
+   * Assemble instead of render: take every cluster's folder and summary line
+   * from these outputs of `--shard` runs (each cluster must be in exactly one),
+   * and write the fleet files for the whole fleet.
+   *
+   * @default - render
+   */
+  readonly assembleFrom?: readonly string[];
+}
+
+/** One share of a fleet: shard `index` (1-based) of `count`. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Parses `I/N` (1 <= I <= N <= 1000); undefined when malformed. */
+export function parseShard(text: string): Shard | undefined {
+  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
+  const index = m ? Number(m[1]) : 0;
+  const count = m ? Number(m[2]) : 0;
+  return m && index >= 1 && count >= 1 && index <= count && count <= 1000 ? { index, count } : undefined;
+}
+
+/**
+ * The shard (1-based) a cluster belongs to among `count`: from a SHA-256 of
+ * its name, so the split depends neither on the input order nor on the other
+ * clusters, and a cluster stays in its shard while the fleet grows.
+ */
+export function shardOf(name: string, count: number): number {
+  return (createHash('sha256').update(name).digest().readUInt32BE(0) % count) + 1;
 }
 
 /** The result: the complete tree to write and what was rendered. */
@@ -46,6 +105,18 @@ export interface SynthResult {
   readonly warnings: readonly InputWarning[];
 }
 
+/** What a streamed synth did. */
+export interface SynthSummary {
+  /** Names of the clusters rendered in this run, sorted. */
+  readonly rendered: readonly string[];
+  /** Number of clusters in the fleet. */
+  readonly clusters: number;
+  /** Clusters kept from the output as they were (`only`). */
+  readonly kept: number;
+  /** Transform warnings. */
+  readonly warnings: readonly InputWarning[];
+}
+
 /** Turns a name or glob into a matcher over cluster names. */
 export function nameMatcher(pattern: string): (name: string) => boolean {
   const re = new RegExp(`^${pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
@@ -53,89 +124,151 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
 }
 
 /**
- * Validates the whole fleet and computes the complete output tree. With
- * `only`, clusters outside the selection are taken from the existing output
- * (files and fleet summary line), so the tree stays whole.
+ * Validates the whole fleet, then renders it into `sink` one cluster at a
+ * time (the tree is never held whole): each cluster's folder, then the fleet
+ * files. With `only`, clusters outside the selection that have output in
+ * `out` are kept as they are (their fleet summary line is read back from
+ * `.fleet.json`, once), the others are rendered.
  */
-export function synthesize(options: SynthOptions): SynthResult {
-  const fleet = loadFleet(options.clusters);
-  checkPhaseTransitions(fleet, options.out);
+export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
+  const loaded = loadFleet(options.clusters);
+  checkPhaseTransitions(loaded, options.out);
+  const shard = options.shard;
+  const fleet: Fleet = shard ? { ...loaded, clusters: loaded.clusters.filter((c) => shardOf(c.spec.metadata.name, shard.count) === shard.index) } : loaded;
+  if (options.assembleFrom) {
+    return assembleInto(fleet, options.assembleFrom, sink);
+  }
   const matchers = (options.only ?? []).map(nameMatcher);
   const selected = (name: string) => matchers.length === 0 || matchers.some((m) => m(name));
   if (matchers.length > 0 && !fleet.clusters.some((c) => selected(c.spec.metadata.name))) {
     throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${fleet.clusters.map((c) => c.spec.metadata.name).join(', ')}`);
   }
-  const existing = matchers.length > 0 ? readOutputTree(options.out) : undefined;
-  const existingEntries = new Map<string, FleetEntry>(parseExistingEntries(existing).map((e) => [e.name, e]));
+  const existingEntries = matchers.length > 0 ? existingFleetEntries(options.out) : new Map<string, FleetEntry>();
 
-  const files: RenderedFile[] = [];
-  const entries: FleetEntry[] = [];
-  const rendered: string[] = [];
-  for (const cluster of fleet.clusters) {
+  const entries: FleetEntry[] = new Array<FleetEntry>(fleet.clusters.length);
+  const toRender: number[] = [];
+  fleet.clusters.forEach((cluster, i) => {
     const name = cluster.spec.metadata.name;
-    const kept = selected(name) ? undefined : keptOutput(existing, existingEntries, name);
-    if (kept) {
-      files.push(...kept.files);
-      entries.push(kept.entry);
+    const kept = selected(name) ? undefined : existingEntries.get(name);
+    if (kept && sink.hasUnit(name)) {
+      sink.keepUnit(name);
+      entries[i] = kept;
     } else {
-      const r = renderCluster(cluster);
-      files.push(...r.files);
-      entries.push(r.entry);
-      rendered.push(name);
+      toRender.push(i);
+    }
+  });
+  const jobs = options.jobs ?? defaultJobs();
+  const cache = options.cache;
+  const cachedFor = (i: number) => (cache ? cache.get(fleet.clusters[i].spec.metadata.name) ?? null : undefined);
+  const take = (i: number, o: RenderOutcome) => {
+    entries[i] = o.entry;
+    if (o.cache) {
+      cache?.record(o.unit, o.cache);
+    }
+    sink.acceptUnit!(o.unit, o.result);
+  };
+  const remote = sink.remote && sink.acceptUnit ? sink.remote : undefined;
+  if (remote) {
+    try {
+      if (canRenderInParallel(jobs, toRender.length, options.jobs !== undefined)) {
+        renderInParallel(toRender.map((i) => fleet.clusters[i]), jobs, remote, (o) => take(toRender[o.index], o), (j) => cachedFor(toRender[j]));
+      } else {
+        // one cluster at a time: its files are compared or staged, then dropped
+        for (const i of toRender) {
+          take(i, renderAndCompare(fleet.clusters[i], i, remote, cachedFor(i)));
+        }
+      }
+    } catch (e) {
+      sink.rethrow?.(e);
+      throw e;
+    }
+  } else {
+    for (const i of toRender) {
+      const r = renderCluster(fleet.clusters[i]);
+      sink.putUnit(r.name, r.files);
+      entries[i] = r.entry;
     }
   }
-  files.push(...fleetFiles(fleet, entries));
-  return { files: [markerFile(), ...files], rendered, clusters: fleet.clusters.length, warnings: fleet.warnings };
+  cache?.retain(new Set(fleet.clusters.map((c) => c.spec.metadata.name)));
+  const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
+  putFiles(sink, fleetFiles(fleet, entries));
+  return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
 }
 
-function parseExistingEntries(tree: Map<string, string> | undefined): FleetEntry[] {
-  const json = tree?.get(FLEET_JSON);
-  if (json === undefined) {
-    return [];
+/** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
+function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink): SynthSummary {
+  const found = new Map<string, { dir: string; entry: FleetEntry }>();
+  for (const dir of from) {
+    if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
+      throw new SynthError(`${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
+    }
+    for (const entry of existingFleetEntries(dir).values()) {
+      const other = found.get(entry.name);
+      if (other) {
+        throw new SynthError(`cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`);
+      }
+      found.set(entry.name, { dir, entry });
+    }
+  }
+  const missing = fleet.clusters.map((c) => c.spec.metadata.name).filter((n) => !found.has(n));
+  if (missing.length > 0) {
+    throw new SynthError(`${missing.length} cluster${missing.length === 1 ? ' is' : 's are'} in no shard output (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}); `
+      + 'run every shard of the split and pass all their outputs');
+  }
+  const names = new Set(fleet.clusters.map((c) => c.spec.metadata.name));
+  const stray = [...found.keys()].filter((n) => !names.has(n)).sort();
+  if (stray.length > 0) {
+    throw new SynthError(`the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`);
+  }
+  const entries: FleetEntry[] = [];
+  for (const cluster of fleet.clusters) {
+    const name = cluster.spec.metadata.name;
+    const { dir, entry } = found.get(name)!;
+    const files = [...readTreeFiles(path.join(dir, name)).entries()].map(([p, content]) => ({ path: `${name}/${p}`, content }));
+    sink.putUnit(name, files);
+    entries.push(entry);
+  }
+  putFiles(sink, fleetFiles(fleet, entries));
+  return { rendered: [], clusters: fleet.clusters.length, kept: 0, warnings: fleet.warnings };
+}
+
+/**
+ * Validates the whole fleet and computes the complete output tree in memory
+ * (for tools and tests; the CLI streams with {@link synthesizeInto}).
+ */
+export function synthesize(options: SynthOptions): SynthResult {
+  const files: RenderedFile[] = [];
+  const collect: TreeSink = {
+    hasUnit: (unit) => fs.existsSync(path.join(options.out, unit)),
+    putUnit: (_unit, unitFiles) => files.push(...unitFiles),
+    keepUnit: (unit) => {
+      const tree = readTreeFiles(path.join(options.out, unit));
+      files.push(...[...tree.entries()].map(([p, content]) => ({ path: `${unit}/${p}`, content })));
+    },
+    putRootFile: (file) => files.push(file),
+  };
+  const summary = synthesizeInto(options, collect);
+  return { files: [markerFile(), ...files], rendered: summary.rendered, clusters: summary.clusters, warnings: summary.warnings };
+}
+
+/** The fleet summary lines of the output's `.fleet.json`, by name (empty when there is none). */
+function existingFleetEntries(out: string): Map<string, FleetEntry> {
+  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
+    return new Map();
   }
   try {
-    return parseFleetJson(json);
+    return new Map(parseFleetJson(fs.readFileSync(path.join(out, FLEET_JSON), 'utf8')).map((e) => [e.name, e]));
   } catch {
-    return [];
+    return new Map();
   }
 }
 
-function keptOutput(tree: Map<string, string> | undefined, entries: Map<string, FleetEntry>, name: string): { files: RenderedFile[]; entry: FleetEntry } | undefined {
-  const entry = entries.get(name);
-  if (!tree || !entry) {
-    return undefined;
-  }
-  const files = [...tree.entries()].filter(([p]) => p.startsWith(`${name}/`)).map(([p, content]) => ({ path: p, content }));
-  return files.length > 0 ? { files, entry } : undefined;
-}
-
-/** Differences between a computed tree and the files on disk. */
-export interface StaleFile {
-  /** Path relative to the output folder. */
-  readonly path: string;
-  /** How it differs. */
-  readonly state: 'changed' | 'missing' | 'extra';
-}
 
 /** Compares a computed tree with the output folder; empty when up to date. */
 export function staleFiles(files: readonly RenderedFile[], out: string): StaleFile[] {
-  const onDisk = readOutputTree(out) ?? new Map<string, string>();
-  const stale: StaleFile[] = [];
-  const expected = new Map(files.map((f) => [f.path, f.content]));
-  for (const [p, content] of expected) {
-    const actual = onDisk.get(p);
-    if (actual === undefined) {
-      stale.push({ path: p, state: 'missing' });
-    } else if (actual !== content) {
-      stale.push({ path: p, state: 'changed' });
-    }
-  }
-  for (const p of onDisk.keys()) {
-    if (!expected.has(p)) {
-      stale.push({ path: p, state: 'extra' });
-    }
-  }
-  return stale.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const check = new OutputCheck(out);
+  putFiles(check, files.filter((f) => f.path !== OUTPUT_MARKER));
+  return check.finish();
 }
 
 /** The phase a cluster's last render in `out` recorded, if any. */

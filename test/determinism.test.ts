@@ -58,6 +58,21 @@ describe('deterministic output', () => {
   });
 });
 
+describe('parallel rendering', () => {
+  test('worker threads render the same bytes as the main thread, and --check in workers agrees', () => {
+    const main = path.join(REPO, 'lib', 'src', 'main.js');
+    const clusters = path.join(REPO, 'clusters');
+    // GIVEN the example fleet rendered on the main thread (-j 1) and by two worker threads (-j 2)
+    execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial'), '--quiet', '--jobs', '1']);
+    execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'parallel'), '--quiet', '--jobs', '2']);
+    // THEN the trees are byte-identical
+    expect(readTree(path.join(root, 'parallel'))).toEqual(readTree(path.join(root, 'serial')));
+    // AND a check by worker threads finds the serial tree up to date
+    expect(execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial'), '--check', '--jobs', '2'], { encoding: 'utf8' }))
+      .toBe(`${path.join(root, 'serial')} is up to date (${fs.readdirSync(path.join(REPO, 'dist')).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length} clusters)\n`);
+  });
+});
+
 describe('the committed example output', () => {
   test('dist/ is what the example fleet renders to (regenerate with npm run synth)', () => {
     const fresh = synthTo(path.join(REPO, 'clusters'), path.join(root, 'dist'));

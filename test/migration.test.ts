@@ -239,9 +239,9 @@ describe('refused migrations', () => {
     // GIVEN a spec asking for leader migration with leader election off
     const dir = tempDir();
     try {
-      writeFile(dir, 'c.yaml', platformSpec('AWS', 'c', { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26', leaderElect: false } }));
-      // WHEN it is rendered
-      const r = synth(dir, path.join(dir, 'dist'));
+      writeFile(dir, 'clusters/c.yaml', platformSpec('AWS', 'c', { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26', leaderElect: false } }));
+      // WHEN it is rendered (into a folder beside the clusters folder: synth refuses one inside it)
+      const r = synth(path.join(dir, 'clusters'), path.join(dir, 'dist'));
       // THEN synth fails with the rule and writes nothing
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/c\.yaml:\d+: spec\.migration\.leaderElect: is false: leader migration only runs when the kube-controller-manager has --leader-elect=true/);

@@ -43,3 +43,90 @@ export function readTreeAtRevision(revision: string, treePath: string, cwd = pro
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/**
+ * Both trees without their identical top-level folders (clusters, `_fleet`):
+ * a one-cluster change in a fleet of thousands is then parsed and compared
+ * for that cluster only. Root files (the fleet summary the diff reads) stay.
+ */
+export function withoutIdenticalUnits(base: Tree, head: Tree): [Tree, Tree] {
+  const units = (tree: Tree) => {
+    const byUnit = new Map<string, [string, string][]>();
+    for (const [p, content] of tree) {
+      const slash = p.indexOf('/');
+      const unit = slash < 0 ? '' : p.slice(0, slash);
+      byUnit.set(unit, [...(byUnit.get(unit) ?? []), [p, content]]);
+    }
+    return byUnit;
+  };
+  const b = units(base);
+  const h = units(head);
+  const same = (x: [string, string][] | undefined, y: [string, string][] | undefined) =>
+    x !== undefined && y !== undefined && x.length === y.length && x.every(([p, c], i) => y[i][0] === p && y[i][1] === c);
+  const keep = (tree: Map<string, [string, string][]>) => new Map([...tree.entries()]
+    .filter(([unit]) => unit === '' || !same(b.get(unit), h.get(unit)))
+    .flatMap(([, files]) => files));
+  return [keep(b), keep(h)];
+}
+
+/**
+ * Reads two folders for a diff, skipping the top-level folders that are
+ * byte-identical in both (compared file by file, never held): the result is
+ * what {@link withoutIdenticalUnits} gives for the whole trees, without
+ * reading thousands of unchanged clusters into memory.
+ */
+export function readChangedTrees(baseDir: string, headDir: string): [Tree, Tree] {
+  for (const dir of [baseDir, headDir]) {
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+      throw new TreeReadError(`${dir} is not a directory`);
+    }
+  }
+  const base = new Map<string, string>();
+  const head = new Map<string, string>();
+  const entries = (dir: string) => new Map(fs.readdirSync(dir, { withFileTypes: true }).map((e) => [e.name, e.isDirectory()]));
+  const b = entries(baseDir);
+  const h = entries(headDir);
+  const names = [...new Set([...b.keys(), ...h.keys()])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const readInto = (tree: Map<string, string>, dir: string, name: string, isDir: boolean | undefined) => {
+    if (isDir === undefined) {
+      return;
+    }
+    if (!isDir) {
+      tree.set(name, fs.readFileSync(path.join(dir, name), 'utf8'));
+      return;
+    }
+    for (const [p, content] of readAll(path.join(dir, name))) {
+      tree.set(`${name}/${p}`, content);
+    }
+  };
+  for (const name of names) {
+    const bd = b.get(name);
+    const hd = h.get(name);
+    if (bd === true && hd === true && sameFolder(path.join(baseDir, name), path.join(headDir, name))) {
+      continue;
+    }
+    readInto(base, baseDir, name, bd);
+    readInto(head, headDir, name, hd);
+  }
+  return [base, head];
+}
+
+/** Whether two folders hold the same files with the same bytes (symbolic links and other entries compare by name only). */
+function sameFolder(a: string, b: string): boolean {
+  const x = fs.readdirSync(a, { withFileTypes: true }).sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
+  const y = fs.readdirSync(b, { withFileTypes: true }).sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
+  if (x.length !== y.length) {
+    return false;
+  }
+  for (let i = 0; i < x.length; i++) {
+    if (x[i].name !== y[i].name || x[i].isDirectory() !== y[i].isDirectory() || x[i].isFile() !== y[i].isFile()) {
+      return false;
+    }
+    const pa = path.join(a, x[i].name);
+    const pb = path.join(b, y[i].name);
+    if (x[i].isDirectory() ? !sameFolder(pa, pb) : x[i].isFile() && !fs.readFileSync(pa).equals(fs.readFileSync(pb))) {
+      return false;
+    }
+  }
+  return true;
+}
