@@ -84,7 +84,7 @@ describeWithNpm('the packed package, installed into an empty project', () => {
 
     // AND the specs validate and render with the defaults (clusters/ into dist/)
     expect(ok('npx', ['ccm-gitops', 'validate-spec', 'clusters'], project)).toBe('1 spec file valid\n');
-    expect(ok('npx', ['ccm-gitops', 'synth'], project)).toMatch(/^rendered 1 cluster \(\d+ files\) into dist\n$/);
+    expect(ok('npx', ['ccm-gitops', 'synth'], project)).toMatch(/^rendered 1 cluster into dist \(\d+ files written\)\n$/);
     expect(fs.existsSync(path.join(project, 'dist/aws-example-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'))).toBe(true);
     expect(ok('npx', ['ccm-gitops', 'synth', '--check'], project)).toBe('dist is up to date (1 cluster)\n');
 
