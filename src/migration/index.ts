@@ -11,3 +11,4 @@ export * from './phases';
 export * from './plan';
 export * from './plan-files';
 export * from './validate';
+export * from './steps';
