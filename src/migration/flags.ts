@@ -110,6 +110,11 @@ function gates(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'): str
   const list: string[] = [];
   if (needsCloudProvidersGate(input)) {
     list.push('DisableCloudProviders=false');
+    if (component === 'kubelet') {
+      // KEP-2395: DisableKubeletCloudCredentialProviders is on by default from 1.29; an in-tree
+      // kubelet would lose its registry credentials (ECR/GCR/ACR) without it
+      list.push('DisableKubeletCloudCredentialProviders=false');
+    }
   }
   if (component === 'kcm' && kcmLeaderMigrationIn(input.phase) && input.kubernetesMinor === 21) {
     list.push(`${LEADER_MIGRATION_GATE}=true`);
