@@ -8,6 +8,10 @@ import {
   openshiftOverrideRemove, staticPodFlags, transitionSteps, StepContext,
 } from '../src/migration';
 import { PLATFORMS } from '../src/platforms';
+import * as fs from 'fs';
+import { runCli } from '../src/cli';
+import { migrationWarnings } from '../src/migration';
+import { captureIo, kubernetesSpec, tempDir, writeFile } from './helpers';
 
 function input(platform: string, overrides: Partial<MigrationInput> = {}): MigrationInput {
   return {
@@ -143,5 +147,44 @@ describe('4. kubeadm and Cluster API snippets', () => {
     for (const phase of ['leader-migration-kcm', 'leader-migration-ccm'] as const) {
       expect(kubeControllerManagerFlags(input('AWS', { phase, leaseNamespace: 'cloud-migration' })).flags.some((f) => f.startsWith('--leader-elect-resource-namespace'))).toBe(false);
     }
+  });
+});
+
+describe('5. consistency checks stop synth (kubernetes distribution)', () => {
+  // GIVEN specs whose CCM settings disagree with the migration
+  const cases: [string, Record<string, unknown>, Record<string, unknown>, string][] = [
+    ['IPAM moves but the CCM does not allocate', { version: '1.28', clusterName: 'kubernetes' }, { nodeIpam: true },
+      'spec.migration.nodeIpam: is true but spec.kubernetes.allocateNodeCidrs is false: node IPAM moves to the CCM, so the CCM must allocate node CIDRs; set spec.kubernetes.allocateNodeCidrs to true (with spec.kubernetes.clusterCIDR), or nodeIpam to false if kube-controller-manager never allocated them'],
+    ['the CCM allocates but IPAM does not move', { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, clusterCIDR: ['10.64.0.0/14'] }, {},
+      'spec.migration.nodeIpam: is false but spec.kubernetes.allocateNodeCidrs is true: the CCM would allocate node CIDRs while kube-controller-manager keeps its own node IPAM controller (two allocators); set nodeIpam to true so IPAM moves under the migration lease and kube-controller-manager gets -nodeipam, or allocateNodeCidrs to false'],
+    ['no cluster name', { version: '1.28' }, {},
+      'spec.kubernetes.clusterName: is not set: during a migration the CCM must run with kube-controller-manager\'s --cluster-name (its default is "kubernetes"; GCP names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with'],
+    ['a lease namespace the CCM does not run in', { version: '1.28', clusterName: 'kubernetes' }, { leaseNamespace: 'cloud-migration' },
+      'spec.migration.leaseNamespace: "cloud-migration" differs from spec.kubernetes.namespace "kube-system": the CCM elects its leader in the lease namespace while it runs leader migration and in its own namespace afterwards, and a rolling update between the two elects two CCM leaders that both run the cloud controllers; run the CCM in "cloud-migration"'],
+  ];
+  test.each(cases)('%s', (_name, kubernetes, migration, message) => {
+    const dir = tempDir();
+    try {
+      writeFile(dir, 'c.yaml', kubernetesSpec('GCP', 'c', kubernetes, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.28', ...migration } }));
+      const cap = captureIo();
+      // WHEN synth runs
+      const code = runCli(['synth', '--clusters', dir, '--out', `${dir}/dist`, '-q'], cap.io, {});
+      // THEN it refuses with the rule
+      expect(code).toBe(1);
+      expect(cap.stderr()).toContain(message);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('warnings: a non-default lease namespace must be the KCM\'s; routes after IPAM moves', () => {
+    const w = migrationWarnings({
+      ...input('GCP', { nodeIpam: true, leaseNamespace: 'cloud-migration' }), distribution: 'kubernetes', managementMode: 'gitops', enabledFeatureGates: [],
+      kubernetes: { allocateNodeCidrs: true, configureCloudRoutes: false, namespace: 'cloud-migration', clusterName: 'kubernetes', clusterNameFlag: true },
+    }).map((p) => `${p.path.join('.')}: ${p.message}`);
+    expect(w).toEqual([
+      'spec.migration.leaseNamespace: "cloud-migration" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases',
+      'spec.kubernetes.configureCloudRoutes: is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
+    ]);
   });
 });
