@@ -5,7 +5,7 @@
 import { parse, parseAllDocuments } from 'yaml';
 import {
   kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems, minorSkewProblem,
-  openshiftOverrideRemove, staticPodFlags, transitionSteps, StepContext,
+  openshiftOverrideRemove, phasePlan, staticPodFlags, transitionSteps, StepContext,
 } from '../src/migration';
 import { PLATFORMS } from '../src/platforms';
 import * as fs from 'fs';
@@ -186,5 +186,34 @@ describe('5. consistency checks stop synth (kubernetes distribution)', () => {
       'spec.migration.leaseNamespace: "cloud-migration" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases',
       'spec.kubernetes.configureCloudRoutes: is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
     ]);
+  });
+});
+
+describe('8. one plan per cluster and phase', () => {
+  test('phasePlan is computed once per input and carries both sides\' files', () => {
+    const m = input('GCP', { phase: 'leader-migration-ccm', kubernetesMinor: 27, ccmMinor: 27 });
+    const p = phasePlan(m);
+    expect(phasePlan(m)).toBe(p);
+    expect(p.kcm.file).toContain('component: kube-controller-manager');
+    expect(p.ccm.file).toContain('component: cloud-controller-manager');
+    expect(p.ccm.deployed).toBe(true);
+    expect(p.kcm.path).toBe('/etc/kubernetes/leader-migration.yaml');
+    // the control-plane snippet writes exactly the KCM file of the plan
+    expect(kubeadmConfig(m)).toContain(p.kcm.file!.trimEnd().replace(/^/gm, '#   '));
+  });
+
+  test('MIGRATION.md of the kubernetes distribution names the KCM file path and has no OpenShift wording', () => {
+    const dir = tempDir();
+    try {
+      writeFile(dir, 'c.yaml', kubernetesSpec('GCP', 'c', { version: '1.27', clusterName: 'kubernetes' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.27' } }));
+      const cap = captureIo();
+      expect(runCli(['synth', '--clusters', dir, '--out', `${dir}/dist`, '-q'], cap.io, {})).toBe(0);
+      const md = fs.readFileSync(`${dir}/dist/c/MIGRATION.md`, 'utf8');
+      expect(md).toContain('kube-controller-manager (`/etc/kubernetes/leader-migration.yaml`):');
+      expect(md).toContain('| cloud-controller-manager | - | - | not deployed in this phase |');
+      expect(md.toLowerCase()).not.toMatch(/openshift|machineconfig|oc patch/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,8 +3,8 @@
  * CCM's leader-migration mount, and the OpenShift host-file locations.
  * Pure: no cdk8s import.
  */
-import { ccmLeaderMigrationConfig, MigrationInput } from './flags';
-import { leaderMigrationConfigYaml } from './leader-migration-config';
+import { MigrationInput } from './flags';
+import { phasePlan } from './phase-plan';
 import { minorOf, MigrationSupport } from './phases';
 import { CcmLeaderMigrationMount } from '../openshift/operand-props';
 import { ClusterSpec } from '../spec/schema';
@@ -55,13 +55,13 @@ export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport |
 
 /** The CCM's leader-migration mount (its own file) in the phases where the CCM runs leader migration, else undefined. */
 export function ccmLeaderMigrationMount(input: MigrationInput | undefined): CcmLeaderMigrationMount | undefined {
-  const config = input ? ccmLeaderMigrationConfig(input) : undefined;
-  if (!input || !config) {
+  const ccm = input ? phasePlan(input).ccm : undefined;
+  if (!input || !ccm?.config || !ccm.file) {
     return undefined;
   }
   return {
     configMapName: CCM_LEADER_MIGRATION_CONFIG_MAP,
-    configMapData: { 'config.yaml': leaderMigrationConfigYaml(config) },
+    configMapData: { 'config.yaml': ccm.file },
     mountPath: CCM_LEADER_MIGRATION_MOUNT,
     configPath: CCM_LEADER_MIGRATION_PATH,
     leaseNamespace: input.leaseNamespace,

@@ -5,8 +5,9 @@
  * Pure: no cdk8s import.
  */
 import { stringify } from 'yaml';
-import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kcmLeaderMigrationConfig, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from './flags';
+import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from './flags';
 import { leaderMigrationConfigYaml } from './leader-migration-config';
+import { phasePlan } from './phase-plan';
 
 /** The forms the control-plane change is printed in. */
 export const CONTROL_PLANE_FORMATS = ['kubeadm', 'cluster-api', 'static-pod'] as const;
@@ -47,7 +48,7 @@ function extraArgs(flags: ComponentFlags, list: boolean): Record<string, string>
 }
 
 function leaderMigrationVolume(input: MigrationInput): object[] {
-  return kcmLeaderMigrationConfig(input)
+  return phasePlan(input).kcm.config
     ? [{ name: LEADER_MIGRATION_VOLUME, hostPath: KCM_LEADER_MIGRATION_PATH, mountPath: KCM_LEADER_MIGRATION_PATH, readOnly: true, pathType: 'File' }]
     : [];
 }
@@ -59,7 +60,7 @@ function removals(input: MigrationInput): string[] {
     ['kubelet', kubeletFlags(input)],
   ];
   const lines = parts.filter(([, f]) => f.remove.length > 0).map(([c, f]) => `# ${c}: remove ${f.remove.join(', ')} if present`);
-  if (input.support && !input.support.noLeaderMigration && !kcmLeaderMigrationConfig(input) && input.phase !== 'in-tree') {
+  if (input.support && !input.support.noLeaderMigration && !phasePlan(input).kcm.config && input.phase !== 'in-tree') {
     lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) and the file itself if present`);
   } else if (input.phase === 'in-tree' && input.support && !input.support.noLeaderMigration) {
     lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) if present`);
@@ -97,7 +98,7 @@ export function kubeadmConfig(input: MigrationInput): string {
   };
   const kubelet = { kubeletExtraArgs: extraArgs(kubeletFlags(input), list) };
   const docs = [cluster, { apiVersion, kind: 'InitConfiguration', nodeRegistration: kubelet }, { apiVersion, kind: 'JoinConfiguration', nodeRegistration: kubelet }];
-  const lmc = kcmLeaderMigrationConfig(input);
+  const lmc = phasePlan(input).kcm.config;
   const file = lmc ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before the kube-controller-manager restarts:\n${leaderMigrationConfigYaml(lmc).trimEnd().replace(/^/gm, '#   ')}\n` : '';
   const merge = [
     '# Cloud-related settings only: merge them into your configuration. Append to extraVolumes (keep existing entries',
@@ -139,7 +140,7 @@ export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-
   }
   args(`${base}/initConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
   args(`${base}/joinConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
-  const lmc = kcmLeaderMigrationConfig(input);
+  const lmc = phasePlan(input).kcm.config;
   if (lmc) {
     ops.push({ op: 'add', path: `${base}/files/-`, value: { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) } });
   }
@@ -172,7 +173,7 @@ export function staticPodFlags(input: MigrationInput): string {
   if (input.nodeIpam) {
     lines.push('--controllers: keep your existing list and append -nodeipam (kubeadm\'s default is *,bootstrapsigner,tokencleaner).', '');
   }
-  const lmc = kcmLeaderMigrationConfig(input);
+  const lmc = phasePlan(input).kcm.config;
   if (lmc) {
     lines.push(`${KCM_LEADER_MIGRATION_PATH} (mount it read-only into the kube-controller-manager pod at the same path):`, ...leaderMigrationConfigYaml(lmc).trimEnd().split('\n').map((l) => `  ${l}`), '');
   }

@@ -12,3 +12,4 @@ export * from './plan';
 export * from './plan-files';
 export * from './validate';
 export * from './steps';
+export * from './phase-plan';

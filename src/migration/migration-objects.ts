@@ -4,9 +4,9 @@ import {
   CCM_LEASE_NAME, ccmLeaderMigrationMount, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_KCM_POD_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
 } from './cluster-migration';
 import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
-import { ccmLeaderMigrationConfig, kcmLeaderMigrationConfig, MigrationInput } from './flags';
+import { MigrationInput } from './flags';
+import { phasePlan } from './phase-plan';
 import { LeaderMigrationConfigMap } from './leader-migration-config-map';
-import { buildLeaderMigrationConfig, KUBE_CONTROLLER_MANAGER, ANY_COMPONENT, leaderMigrationConfigYaml } from './leader-migration-config';
 import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
 import { LeaderMigrationRbac } from './leader-migration-rbac';
 import { OpenShiftPlanInput } from './plan';
@@ -69,7 +69,7 @@ export class MigrationObjects extends Construct {
     const openshift = props.distribution === 'openshift';
     const ccmNamespace = props.ccmNamespace ?? OPERAND_NAMESPACE;
     const ccmSa = `${ccmNamespace}/${props.ccmServiceAccount ?? CCM_SERVICE_ACCOUNT}`;
-    const ccmConfig = ccmLeaderMigrationConfig(m);
+    const ccmConfig = phasePlan(m).ccm.config;
     const lease = () => {
       const rbac = new LeaderMigrationRbac(this, 'LeaseRbac', {
         name: LEADER_MIGRATION_RBAC_NAME, leaseNamespace: m.leaseNamespace, leaderName: m.leaderName, ccmServiceAccount: ccmSa,
@@ -109,11 +109,9 @@ export class MigrationObjects extends Construct {
       // The KCM's own file. It outlives the override that points at it: it is rendered from
       // leader-migration-kcm through external-leader-migration, where the override is removed,
       // and pruned only in external (or, on rollback, after the override is gone).
-      const kcmFile = kcmLeaderMigrationConfig({ ...m, phase: 'leader-migration-kcm' }) ?? buildLeaderMigrationConfig({
-        kubernetesMinor: m.kubernetesMinor, leaderName: m.leaderName, component: m.wildcard ? ANY_COMPONENT : KUBE_CONTROLLER_MANAGER, nodeIpam: m.nodeIpam,
-      });
+      const kcmFile = phasePlan({ ...m, phase: 'leader-migration-kcm' }).kcm.file!;
       this.objects.push(new LeaderMigrationMachineConfig(this, 'MachineConfig', {
-        name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: leaderMigrationConfigYaml(kcmFile),
+        name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: kcmFile,
       }).apiObject);
     }
     if (externalIn(m.phase) && openshift && support && m.kubernetesMinor < support.openshiftExternalSinceMinor) {

@@ -5,7 +5,8 @@
  * this phase and of its rollback. Rendered as MIGRATION.md for reviewers and
  * as JSON for tools; the protocol simulator checks its steps. Pure: no cdk8s import.
  */
-import { kubeApiserverFlags, kubeletFlags, MigrationInput } from './flags';
+import { MigrationInput } from './flags';
+import { phasePlan } from './phase-plan';
 import { ccmDeployedIn, MigrationPhase, nextPhase, openshiftRelease, previousPhase } from './phases';
 import { ccmFile, CcmLocation, kcmMode, kcmProcess, PhaseTransition, PlanCheck, StepContext, transitionSteps } from './steps';
 
@@ -130,8 +131,9 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
   const { phase } = input;
   const openshift = input.distribution === 'openshift';
   const os = input.openshift;
-  const kubelet = kubeletFlags(input);
-  const kas = kubeApiserverFlags(input);
+  const phased = phasePlan(input);
+  const kubelet = phased.kubelet();
+  const kas = phased.apiServer();
   const kcm = kcmProcess(input, phase);
   const ctx: StepContext = {
     distribution: input.distribution,
@@ -161,7 +163,7 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
 
   const configurations: PlannedConfiguration[] = [];
   if (kcm.file) {
-    configurations.push({ component: 'kube-controller-manager', path: input.kcmConfigPath ?? '', file: kcm.file });
+    configurations.push({ component: 'kube-controller-manager', path: phased.kcm.path, file: kcm.file });
   }
   const ccmOwn = ccmFile(input, phase);
   if (ccmOwn) {
@@ -233,13 +235,14 @@ function kcmRemovals(input: PlanInput): readonly string[] {
 }
 
 function kubeControllerManagerRemove(input: PlanInput): readonly string[] {
-  // the flags of the neighbouring phases that this phase does not have
+  // the flags of the neighbouring phases (where a change into this one comes from) that this phase does not have
   const here = new Set(kcmProcess(input, input.phase).flags.map((f) => f.split('=')[0]));
   const out = new Set<string>();
-  for (const p of input.phases) {
+  const neighbours = [previousPhase(input.phases, input.phase), nextPhase(input.phases, input.phase)].filter((p): p is MigrationPhase => p !== undefined);
+  for (const p of neighbours) {
     for (const f of kcmProcess(input, p).flags) {
       const name = f.split('=')[0]!;
-      if (!here.has(name)) {
+      if (!here.has(name) && name !== '--leader-elect') {
         out.add(name);
       }
     }
@@ -281,7 +284,7 @@ export function migrationMarkdown(plan: MigrationPlan): string {
       lines.push(`${c.component} (\`${c.path}\`):`, '', '```yaml', c.file.trimEnd(), '```', '');
     }
   }
-  lines.push('## What this phase runs', '', '| component | flags in this phase | flags to remove | applied by |', '|---|---|---|---|');
+  lines.push('## What this phase runs', '', '| component | flags in this phase | flags to remove (if present) | applied by |', '|---|---|---|---|');
   for (const c of plan.components) {
     const cell = (xs: readonly string[]) => (xs.length === 0 ? '-' : xs.map((x) => `\`${x}\``).join('<br>'));
     lines.push(`| ${c.component} | ${cell(c.flags)} | ${cell(c.remove)} | ${c.appliedBy} |`);

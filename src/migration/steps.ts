@@ -10,8 +10,8 @@
  * the KCMs to `--cloud-provider=external` without leader migration; then,
  * optionally, leader migration off on the CCM. Rollbacks reverse it.
  */
-import { ccmLeaderMigrationConfig, kcmLeaderMigrationConfig, kubeControllerManagerFlags, MigrationInput } from './flags';
-import { leaderMigrationConfigYaml } from './leader-migration-config';
+import { MigrationInput } from './flags';
+import { phasePlan } from './phase-plan';
 import { externalIn, kcmLeaderMigrationIn, MigrationPhase } from './phases';
 
 /** How one controller manager runs: its cloud and leader-election flags and its LeaderMigrationConfiguration. */
@@ -75,15 +75,13 @@ export interface StepContext {
 
 /** The KCM as it runs in a phase (the OpenShift KCM gets the same flags through the operator and the override). */
 export function kcmProcess(input: MigrationInput, phase: MigrationPhase): ProcessConfig {
-  const at = { ...input, phase };
-  const file = kcmLeaderMigrationConfig(at);
-  return { flags: kubeControllerManagerFlags(at).flags, ...(file ? { file: leaderMigrationConfigYaml(file) } : {}) };
+  const kcm = phasePlan(input.phase === phase ? input : { ...input, phase }).kcm;
+  return { flags: kcm.flags.flags, ...(kcm.file ? { file: kcm.file } : {}) };
 }
 
 /** The CCM's own file in a phase, if it runs leader migration there. */
 export function ccmFile(input: MigrationInput, phase: MigrationPhase): string | undefined {
-  const file = ccmLeaderMigrationConfig({ ...input, phase });
-  return file ? leaderMigrationConfigYaml(file) : undefined;
+  return phasePlan(input.phase === phase ? input : { ...input, phase }).ccm.file;
 }
 
 /** The leader-migration keys ccm-gitops adds to the OpenShift KubeControllerManager's `unsupportedConfigOverrides.extendedArguments`. */
@@ -207,7 +205,7 @@ export function transitionSteps(input: MigrationInput, ctx: StepContext, from: M
         steps.push({ ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"'), command: openshiftOverrideRemove() });
       } else {
         steps.push(merge('nothing changes in the rendered CCM', []));
-        steps.push(kcmRoll('after-merge', 'switch every kube-controller-manager to --cloud-provider=external WITHOUT leader migration (and each node\'s kubelet to --cloud-provider=external)'));
+        steps.push(kcmRoll('after-merge', 'switch every kube-controller-manager to --cloud-provider=external WITHOUT leader migration (and each node\'s kubelet to --cloud-provider=external; from 1.29 give it --image-credential-provider-config and --image-credential-provider-bin-dir for the cloud registry)'));
       }
       steps[steps.length - 1] = { ...steps[steps.length - 1]!, checks: [...steps[steps.length - 1]!.checks, ccmHolds] };
       break;
