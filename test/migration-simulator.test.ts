@@ -4,7 +4,7 @@
  * acquisitions, one-by-one restarts, CCM rollouts and leader failovers, for
  * 3 KCMs and 2 CCMs.
  */
-import { MigrationInput, MigrationPhase, migrationProblems, phaseSequence, adjacentTransitions, StepContext } from '../src/migration';
+import { MigrationInput, MigrationPhase, migrationProblems, phaseSequence, adjacentTransitions, StepContext, transitionSteps } from '../src/migration';
 import { PLATFORMS } from '../src/platforms';
 import { formatViolation, simulate, SimScenario } from './oracle/leader-migration/simulator';
 import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, planScenario } from './oracle/leader-migration/scenario';
@@ -204,5 +204,33 @@ describe('the simulator catches each broken order or configuration (it can fail)
   test('the exploration is exhaustive, not trivial: a leader-migration phase change visits hundreds of distinct states (after symmetry reduction)', () => {
     const c = matrix().find((m) => m.name === 'AWS kubernetes 1.26 ccm 1.26: leader-migration-ccm → external-leader-migration')!;
     expect(simulate(c.scenario).states).toBeGreaterThan(300);
+  });
+});
+
+describe('the plan gives the simulator\'s assumption a check', () => {
+  test('every step that restarts the KCMs or applies the CCM has a check that its rollout completed, so the next step waits for it', () => {
+    // GIVEN the plan's steps of every phase change the matrix explores
+    const missing: string[] = [];
+    for (const [platform, distribution] of [['AWS', 'openshift'], ['AWS', 'kubernetes'], ['Azure', 'openshift'], ['Azure', 'kubernetes']] as const) {
+      const support = PLATFORMS[platform]!.migrationSupport!({ spec: { platform } } as never)!;
+      const base: MigrationInput = {
+        platform, support, phase: 'in-tree', kubernetesMinor: 26, ccmMinor: 26, leaderName: 'cloud-provider-extraction-migration', leaseNamespace: 'kube-system',
+        nodeIpam: false, inTreeVolumes: true, wildcard: false, leaderElect: true,
+      };
+      const ctx: StepContext = { distribution, ccm: { namespace: 'kube-system', serviceAccount: 'cloud-controller-manager', workload: 'deployment/ccm' }, featureGates: ['ExternalCloudProvider'], featureSet: 'CustomNoUpgrade', machineConfig: 'mc' };
+      for (const [from, to] of adjacentTransitions(phaseSequence(support))) {
+        // WHEN the steps are listed
+        for (const step of transitionSteps({ ...base, phase: to }, ctx, from, to).steps) {
+          // THEN a KCM roll is confirmed on every instance, a CCM change by its rollout or removal
+          if (step.kcm && !step.checks.some((c) => /every kube-controller-manager/.test(c.check))) {
+            missing.push(`${platform} ${distribution} ${from} → ${to}: ${step.action}`);
+          }
+          if (step.ccm && !step.checks.some((c) => /CCM is rolled out|no CCM pod is left/.test(c.check))) {
+            missing.push(`${platform} ${distribution} ${from} → ${to}: ${step.action}`);
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });

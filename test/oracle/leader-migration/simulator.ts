@@ -16,8 +16,10 @@
  *   only once it holds it does it contend for the migration lease
  *   (kubernetes/cloud-provider@v0.30.0 app/controllermanager.go `Run`: the
  *   migration `leaderElectAndRun` starts after `<-leaderMigrator.MigrationReady`,
- *   which `OnStartedLeading` of the main lock closes; the KCM does the same in
- *   kubernetes/kubernetes cmd/kube-controller-manager/app/controllermanager.go).
+ *   which `OnStartedLeading` of the main lock closes; the KCM, in
+ *   kubernetes/kubernetes cmd/kube-controller-manager/app/controllermanager.go, closes
+ *   `MigrationReady` after its main-lease run has started the service-account token
+ *   controller, and passes the identity "kube-controller-manager").
  * - R2 leader migration is on only with leader election:
  *   kubernetes/controller-manager@v0.30.0 pkg/leadermigration/util.go `Enabled`:
  *   `LeaderElection.LeaderElect && LeaderMigrationEnabled`.
