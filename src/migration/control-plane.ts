@@ -149,6 +149,8 @@ export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-
     '# (a JSON patch: list entries are appended with "add …/-", so existing files, extraVolumes and args stay;',
     `# a path whose parent list or map does not exist yet needs an "add" of ${list ? '[]' : '{}'} first).`,
     ...(list ? [] : ['# On Cluster API v1beta1 a key already set is replaced, not duplicated.']),
+    '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
+    '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
     '# Entries to drop (the removals above) are removed by index: find it with',
     `# kubectl get kubeadmcontrolplane ${name} -o jsonpath='{.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraVolumes}'`,
     '# Kubelets: the KubeadmControlPlane rollout replaces control-plane machines; for workers create a new',
