@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { CONTROL_PLANE_FORMATS, controlPlaneChange } from './migration/control-plane';
+import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from './migration/control-plane';
 import { MigrationInput } from './migration/flags';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from './migration/phases';
 import { migrationProblems } from './migration/validate';
@@ -311,14 +311,15 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .requiredOption('--platform <type>', 'platform type: AWS, GCP, OpenStack, VSphere or Azure')
     .requiredOption('--phase <phase>', `migration phase: ${MIGRATION_PHASES.join(', ')}`)
     .requiredOption('--kubernetes-version <1.NN>', 'minor version of the kube-controller-manager (N)')
-    .option('--ccm-version <1.NN>', 'minor of the CCM\'s k8s.io/controller-manager (default: N+1)')
+    .option('--ccm-version <1.NN>', 'minor of the CCM\'s k8s.io/controller-manager (default: N; N-1 is allowed, N+1 is not)')
     .option('--format <format>', `output form: ${CONTROL_PLANE_FORMATS.join(', ')}`, 'static-pod')
+    .option('--cluster-api <version>', `KubeadmControlPlane API of --format cluster-api: ${CLUSTER_API_VERSIONS.join(', ')}`, 'v1beta1')
     .option('--node-ipam', 'node IPAM moves to the CCM too')
     .option('--no-in-tree-volumes', 'drop the in-tree volume plugins at the switch (CSI migration is complete)')
     .option('--wildcard', 'write component "*" instead of naming the owner')
     .option('--leader-name <name>', 'migration Lease name', DEFAULT_LEADER_NAME)
     .option('--lease-namespace <ns>', 'lease namespace of both controller managers', DEFAULT_LEASE_NAMESPACE)
-    .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
+    .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
       code = migrationControlPlane(opts, io);
     });
 
@@ -370,7 +371,7 @@ function renderCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */
-function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
+function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
   const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
   if (!platform) {
     throw new UsageError(`--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
@@ -388,12 +389,16 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
   if (!format) {
     throw new UsageError(`--format ${JSON.stringify(opts.format)} is not a form; use one of ${CONTROL_PLANE_FORMATS.join(', ')}`);
   }
+  const capi = CLUSTER_API_VERSIONS.find((v) => v === (opts.clusterApi ?? 'v1beta1'));
+  if (!capi) {
+    throw new UsageError(`--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`);
+  }
   const definition = platformFor(platform);
   const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
   const kubernetesMinor = minorOf(opts.kubernetesVersion);
   const input: MigrationInput = {
     platform, support, phase, kubernetesMinor,
-    ccmMinor: opts.ccmVersion ? minorOf(opts.ccmVersion) : kubernetesMinor + 1,
+    ccmMinor: opts.ccmVersion ? minorOf(opts.ccmVersion) : kubernetesMinor,
     leaderName: opts.leaderName,
     leaseNamespace: opts.leaseNamespace,
     nodeIpam: opts.nodeIpam ?? false,
@@ -408,7 +413,7 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
     }
     return EXIT_INVALID_INPUT;
   }
-  io.out(controlPlaneChange(input, format));
+  io.out(controlPlaneChange(input, format, capi));
   return EXIT_OK;
 }
 

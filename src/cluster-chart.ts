@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { KubernetesCloudControllerManager } from './kubernetes/kubernetes-cloud-controller-manager';
 import { UPSTREAM_CCM_SERVICE_ACCOUNT } from './kubernetes/workload-plan';
 import { MigrationObjects } from './migration/migration-objects';
+import { ccmDeployedIn } from './migration/phases';
 import { annotateStages } from './gitops/stage-annotations';
 import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
 import { OpenShiftStaticSet } from './openshift/openshift-static-set';
@@ -59,10 +60,10 @@ export class ClusterChart extends Chart {
     const migration = props.cluster.migration;
     const phase = migration?.phase ?? 'external';
     const preStage = spec.migration?.preStage ?? false;
-    if (spec.managementMode === 'gitops' && phase !== 'in-tree') {
+    if (spec.managementMode === 'gitops' && ccmDeployedIn(phase)) {
       renderOperands(this);
-    } else if (spec.managementMode === 'gitops' && preStage) {
-      // in-tree, pre-staged: the operands' RBAC only; the CCM does not run yet
+    } else if (spec.managementMode === 'gitops' && (preStage || phase === 'leader-migration-kcm')) {
+      // in-tree pre-staged, or leader-migration-kcm: the operands' RBAC only; the CCM does not run yet
       const staged = new Construct(this, 'PreStaged');
       renderOperands(staged);
       for (const child of staged.node.findAll().reverse()) {

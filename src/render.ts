@@ -2,6 +2,7 @@ import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
 import { ClusterChart } from './cluster-chart';
 import { migrationPlanFiles } from './migration/plan-files';
+import { ccmDeployedIn } from './migration/phases';
 import { FleetEntry, fleetSummaryFiles } from './fleet-summary';
 import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
 import { FluxEntryKustomization } from './gitops/flux-entry-kustomization';
@@ -108,7 +109,7 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
   }
 
   if (cluster.migration) {
-    const inTree = cluster.migration.phase === 'in-tree';
+    const inTree = !ccmDeployedIn(cluster.migration.phase);
     const staticSet = chart.node.tryFindChild('StaticSet');
     const rendered = inTree
       ? chart.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && !(staticSet && c.node.path.startsWith(`${staticSet.node.path}/`)))

@@ -10,7 +10,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
-import { phaseSequence, transitionProblem } from './migration/phases';
+import { externalIn, MigrationPhase, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
 import { Fleet, InputWarning, loadFleet } from './spec/load';
@@ -296,9 +296,9 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
     const previous = m ? renderedPhase(out, cluster.spec.metadata.name) : undefined;
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
     const gated = m?.support !== undefined && cluster.spec.spec.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
-    if (!problem && m && previous === 'external' && m.phase !== 'external' && gated) {
-      problem = `moves from "external" back to "${m.phase}", but phase "external" set the FeatureGate to ${cluster.spec.spec.migration!.featureSet}, which OpenShift cannot turn off: `
-        + 'the operators keep kube-controller-manager and the kubelets external, so this cluster stays "external"';
+    if (!problem && m && previous !== undefined && externalIn(previous as MigrationPhase) && !externalIn(m.phase) && gated) {
+      problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.spec.spec.migration!.featureSet}, which OpenShift cannot turn off: `
+        + `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;
     }
     if (problem) {
       issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${path.join(out, cluster.spec.metadata.name, MIGRATION_JSON)})` });

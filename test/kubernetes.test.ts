@@ -484,21 +484,26 @@ describe('distribution kubernetes: output modes and the control plane', () => {
   test('CONTROL-PLANE.md gives the kubeadm v1beta4 change to external for 1.31+, and v1beta3 before', () => {
     const v133 = files(kubernetesSpec('AWS'))['k/CONTROL-PLANE.md'];
     expect(v133).toContain('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    - name: cloud-provider\n      value: external');
-    expect(v133).toContain('kind: KubeadmControlPlane\nmetadata:\n  name: k-control-plane');
+    expect(v133).toContain('kubectl patch kubeadmcontrolplane k-control-plane --type=json');
     const v130 = files(kubernetesSpec('AWS', 'k', { version: '1.30' }))['k/CONTROL-PLANE.md'];
     expect(v130).toContain('apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    cloud-provider: external');
   });
 
   test('leader migration on kubeadm: the CCM joins in kube-system, the lease RBAC names both controller managers, the plan and snippets follow the phase', () => {
-    const out = files(kubernetesSpec('AWS', 'k', { version: '1.26' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } }));
+    const out = files(kubernetesSpec('AWS', 'k', { version: '1.26' }, { migration: { phase: 'leader-migration-ccm', kubernetesVersion: '1.26' } }));
     const cm = parse(out['k/03-config/configmap.kube-system.ccm-leader-migration.yaml']);
-    expect(parse(cm.data['config.yaml']).controllerLeaders[0]).toEqual({ name: 'route', component: 'kube-controller-manager' });
+    // the CCM's own file names cloud-controller-manager; the KCM's (in CONTROL-PLANE.md) names kube-controller-manager
+    expect(parse(cm.data['config.yaml']).controllerLeaders[0]).toEqual({ name: 'route', component: 'cloud-controller-manager' });
+    expect(out['k/CONTROL-PLANE.md']).toContain('#       component: kube-controller-manager');
     const binding = parse(out['k/01-namespaces-rbac/rolebinding.kube-system.cloud-provider-leader-migration.yaml']);
     expect(binding.subjects).toContainEqual({ kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: 'kube-system' });
     const args = parse(out['k/04-workloads/daemonset.kube-system.aws-cloud-controller-manager.yaml']).spec.template.spec.containers[0].args;
     expect(args).toEqual(expect.arrayContaining(['--enable-leader-migration', '--leader-migration-config=/etc/leader-migration/config.yaml']));
     expect(out['k/CONTROL-PLANE.md']).toContain('enable-leader-migration: "true"');
-    expect(out['k/MIGRATION.md']).toContain('leader-migration-kcm');
+    expect(out['k/MIGRATION.md']).toContain('leader-migration-ccm');
+    // the can-i check impersonates the kubernetes distribution's CCM, not OpenShift's
+    expect(out['k/MIGRATION.md']).toContain('--as=system:serviceaccount:kube-system:cloud-controller-manager');
+    expect(out['k/MIGRATION.md']).not.toContain('openshift');
   });
 
   test('migration rules per provider: Azure goes in-tree → external, DigitalOcean never had an in-tree provider', () => {

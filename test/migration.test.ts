@@ -16,7 +16,7 @@ const NS = 'openshift-cloud-controller-manager';
 /** The KEP walkthrough per platform: a release where the platform is still in-tree on OpenShift. */
 const WALKTHROUGH: Record<string, { version: string; cloudConf?: string; deployment: string; provider: string; gates: string[] }> = {
   AWS: { version: '1.26', deployment: 'aws-cloud-controller-manager', provider: 'aws', gates: ['ExternalCloudProvider'] },
-  GCP: { version: '1.28', cloudConf: '[global]\nproject-id = p\n', deployment: 'gcp-cloud-controller-manager', provider: 'gce', gates: ['ExternalCloudProvider', 'ExternalCloudProviderGCP'] },
+  GCP: { version: '1.27', cloudConf: '[global]\nproject-id = p\n', deployment: 'gcp-cloud-controller-manager', provider: 'gce', gates: ['ExternalCloudProvider', 'ExternalCloudProviderGCP'] },
   OpenStack: { version: '1.24', cloudConf: '[Global]\n', deployment: 'openstack-cloud-controller-manager', provider: 'openstack', gates: ['ExternalCloudProvider'] },
   VSphere: { version: '1.25', cloudConf: 'global:\n  port: 443\n', deployment: 'vsphere-cloud-controller-manager', provider: 'vsphere', gates: ['ExternalCloudProvider'] },
 };
@@ -84,14 +84,15 @@ function input(overrides: Partial<MigrationInput> = {}): MigrationInput {
 describe('the KEP walkthrough, phase by phase, forward and back', () => {
   const tmp = useTempDir();
 
-  test.each(Object.keys(WALKTHROUGH))('%s: in-tree → leader-migration-kcm → leader-migration-ccm, back to in-tree, forward to external', (platform) => {
+  test.each(Object.keys(WALKTHROUGH))('%s: each side gets its own file, KCM first, then the CCM, then the KCMs external; rollbacks on the way', (platform) => {
     // GIVEN a cluster spec of the platform at a release where its provider is still in-tree
     const w = WALKTHROUGH[platform]!;
     const clusters = path.join(tmp(), 'clusters');
     const out = path.join(tmp(), 'dist');
     fs.mkdirSync(clusters);
     const seen: Record<string, Map<string, any>> = {};
-    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'leader-migration-kcm', 'in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external']) {
+    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'leader-migration-kcm', 'in-tree', 'leader-migration-kcm', 'leader-migration-ccm',
+      'external-leader-migration', 'external', 'external-leader-migration', 'external']) {
       // WHEN each phase is rendered into the same output, one change at a time
       writeCluster(clusters, platform, phase);
       const r = synth(clusters, out);
@@ -100,49 +101,52 @@ describe('the KEP walkthrough, phase by phase, forward and back', () => {
       expect(plan(out).phase).toBe(phase);
       seen[phase] = objects(out);
     }
+    const kcmFile = (set: Map<string, any>) => decodeURIComponent(set.get('MachineConfig 99-master-kcm-leader-migration').spec.config.storage.files[0].contents.source.replace(/^data:text\/plain;charset=utf-8,/, ''));
 
     // in-tree: no CCM, no migration objects
     const inTree = seen['in-tree']!;
     expect([...inTree.keys()].filter((k) => k.startsWith('Deployment') || k.includes('leader-migration') || k.startsWith('FeatureGate'))).toEqual([]);
 
-    // leader-migration-kcm and -ccm: the CCM waits on the lock with the same lease name and namespace, the config names the owner
-    for (const [phase, owner] of [['leader-migration-kcm', 'kube-controller-manager'], ['leader-migration-ccm', 'cloud-controller-manager']] as const) {
+    // leader-migration-kcm: the KCM's own file on the hosts (component kube-controller-manager) and the lease RBAC; no CCM yet
+    const kcmPhase = seen['leader-migration-kcm']!;
+    expect([...kcmPhase.keys()].filter((k) => k.startsWith('Deployment') || k.startsWith('FeatureGate') || k.includes('ccm-leader-migration'))).toEqual([]);
+    const mc = kcmPhase.get('MachineConfig 99-master-kcm-leader-migration');
+    expect(mc.metadata.labels).toEqual({ 'machineconfiguration.openshift.io/role': 'master' });
+    expect(mc.spec.config.storage.files[0].path).toBe('/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/leader-migration/config.yaml');
+    const kcmParsed = parseLeaderMigrationConfig(kcmFile(kcmPhase));
+    expect(kcmParsed.problems).toEqual([]);
+    expect(kcmParsed.config!.controllerLeaders).toEqual(CONTROLLERS.map((name) => ({ name, component: 'kube-controller-manager' })));
+    expect(kcmPhase.get('Role kube-system/cloud-provider-leader-migration').rules).toEqual([
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-provider-extraction-migration'], verbs: ['get', 'list', 'watch', 'update'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+    ]);
+    expect(kcmPhase.get('RoleBinding kube-system/cloud-provider-leader-migration').subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:kube-controller-manager' },
+      { kind: 'ServiceAccount', name: 'kube-controller-manager', namespace: 'kube-system' },
+      { kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: NS },
+    ]);
+
+    // leader-migration-ccm and external-leader-migration: the CCM with its OWN file (component cloud-controller-manager), same lease name and namespace
+    for (const phase of ['leader-migration-ccm', 'external-leader-migration']) {
       const set = seen[phase]!;
-      const cm = set.get(`ConfigMap ${NS}/ccm-leader-migration`);
-      const parsed = parseLeaderMigrationConfig(cm.data['config.yaml']);
+      const parsed = parseLeaderMigrationConfig(set.get(`ConfigMap ${NS}/ccm-leader-migration`).data['config.yaml']);
       expect(parsed.problems).toEqual([]);
       expect(parsed.config!.leaderName).toBe('cloud-provider-extraction-migration');
-      expect(parsed.config!.controllerLeaders).toEqual(CONTROLLERS.map((name) => ({ name, component: owner })));
+      expect(parsed.config!.controllerLeaders).toEqual(CONTROLLERS.map((name) => ({ name, component: 'cloud-controller-manager' })));
       const script = ccmScript(set.get(`Deployment ${NS}/${w.deployment}`));
       expect(script).toContain('--leader-elect=true \\\n  --leader-elect-resource-namespace=kube-system \\\n  --enable-leader-migration \\\n  --leader-migration-config=/etc/leader-migration/config.yaml');
-      expect(script).not.toContain(`--leader-elect-resource-namespace=${NS}`);
       const pod = set.get(`Deployment ${NS}/${w.deployment}`).spec.template.spec;
       expect(pod.volumes).toContainEqual({ name: 'leader-migration', configMap: { name: 'ccm-leader-migration' } });
-      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'leader-migration', mountPath: '/etc/leader-migration', readOnly: true });
-      // the KCM side: the same file on the control-plane hosts
-      const mc = set.get('MachineConfig 99-master-kcm-leader-migration');
-      expect(mc.metadata.labels).toEqual({ 'machineconfiguration.openshift.io/role': 'master' });
-      const file = mc.spec.config.storage.files[0];
-      expect(file.path).toBe('/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/leader-migration/config.yaml');
-      expect(decodeURIComponent(file.contents.source.replace(/^data:text\/plain;charset=utf-8,/, ''))).toBe(cm.data['config.yaml']);
-      // lease RBAC for both controller managers, as a Role of its own
-      const role = set.get('Role kube-system/cloud-provider-leader-migration');
-      expect(role.rules).toEqual([
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-provider-extraction-migration'], verbs: ['get', 'list', 'watch', 'update'] },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      ]);
-      expect(set.get('RoleBinding kube-system/cloud-provider-leader-migration').subjects).toEqual([
-        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:kube-controller-manager' },
-        { kind: 'ServiceAccount', name: 'kube-controller-manager', namespace: 'kube-system' },
-        { kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: NS },
-      ]);
       expect(set.get('Role kube-system/cloud-controller-manager-leader-election').rules[0].resourceNames).toEqual(['cloud-controller-manager']);
+      // the KCM's file does not change: no second reboot round of the masters
+      expect(kcmFile(set)).toBe(kcmFile(kcmPhase));
     }
-    // a new owner changes the pods' config hash, so the CCM restarts and reads it
-    const hash = (p: string) => seen[p]!.get(`Deployment ${NS}/${w.deployment}`).spec.template.metadata.annotations['ccm-gitops.io/config-hash'];
-    expect(hash('leader-migration-kcm')).not.toBe(hash('leader-migration-ccm'));
+    expect(seen['leader-migration-ccm']!.has('FeatureGate cluster')).toBe(false);
 
-    // external: migration off on both sides, the gate that switches the operators, no host file
+    // external-leader-migration: the gate that switches the operators; the MachineConfig outlives the override
+    expect(seen['external-leader-migration']!.get('FeatureGate cluster').spec).toEqual({ featureSet: 'CustomNoUpgrade', customNoUpgrade: { enabled: w.gates } });
+
+    // external: migration off on the CCM, no host file, the gate stays (never pruned)
     const ext = seen.external!;
     expect(ccmScript(ext.get(`Deployment ${NS}/${w.deployment}`))).not.toContain('leader-migration');
     expect([...ext.keys()].filter((k) => k.includes('leader-migration'))).toEqual([]);
@@ -156,10 +160,10 @@ describe('phase changes are one step at a time', () => {
 
   test.each([
     ['in-tree', 'leader-migration-ccm', 'moves from "in-tree" to "leader-migration-ccm" in one change, which skips "leader-migration-kcm"; each phase is its own reviewed change: the legal next step is "leader-migration-kcm"'],
-    ['in-tree', 'external', 'moves from "in-tree" to "external" in one change, which skips "leader-migration-kcm", "leader-migration-ccm"; each phase is its own reviewed change: the legal next step is "leader-migration-kcm"'],
-    ['external', 'leader-migration-kcm', 'moves from "external" to "leader-migration-kcm" in one change, which rolls back past "leader-migration-ccm"; each phase is its own reviewed change: the legal next step is "leader-migration-ccm"'],
+    ['in-tree', 'external', 'moves from "in-tree" to "external" in one change, which skips "leader-migration-kcm", "leader-migration-ccm", "external-leader-migration"; each phase is its own reviewed change: the legal next step is "leader-migration-kcm"'],
+    ['external', 'leader-migration-ccm', 'moves from "external" to "leader-migration-ccm" in one change, which rolls back past "external-leader-migration"; each phase is its own reviewed change: the legal next step is "external-leader-migration"'],
   ])('%s → %s is refused with the legal next step, and the output is kept', (from, to, message) => {
-    // GIVEN a cluster rendered at phase `from` (GCP on 1.28 allows every phase)
+    // GIVEN a cluster rendered at phase `from` (GCP on 1.27 allows every phase)
     const clusters = path.join(tmp(), 'clusters');
     const out = path.join(tmp(), 'dist');
     fs.mkdirSync(clusters);
@@ -174,23 +178,24 @@ describe('phase changes are one step at a time', () => {
     expect(plan(out).phase).toBe(from);
   });
 
-  test('OpenShift refuses to roll back from external once the FeatureGate set a feature set that cannot be turned off', () => {
+  test('OpenShift refuses to roll back past external-leader-migration once the FeatureGate set a feature set that cannot be turned off', () => {
     const clusters = path.join(tmp(), 'clusters');
     const out = path.join(tmp(), 'dist');
     fs.mkdirSync(clusters);
-    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external']) {
+    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external-leader-migration']) {
       writeCluster(clusters, 'AWS', phase);
       expect(synth(clusters, out).code).toBe(0);
     }
     writeCluster(clusters, 'AWS', 'leader-migration-ccm');
     const r = synth(clusters, out);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('c.yaml: spec.migration.phase: moves from "external" back to "leader-migration-ccm", but phase "external" set the FeatureGate to CustomNoUpgrade, '
-      + 'which OpenShift cannot turn off: the operators keep kube-controller-manager and the kubelets external, so this cluster stays "external"');
+    expect(r.stderr).toContain('c.yaml: spec.migration.phase: moves from "external-leader-migration" back to "leader-migration-ccm", but phase "external-leader-migration" set the FeatureGate to CustomNoUpgrade, '
+      + 'which OpenShift cannot turn off: the operators keep kube-controller-manager and the kubelets external, so this cluster stays "external-leader-migration" or moves on');
   });
 
-  test('rollback from external is one step back where no feature set was needed', () => {
-    expect(transitionProblem(MIGRATION_PHASES, 'external', 'leader-migration-ccm')).toBeUndefined();
+  test('rollback is one step back', () => {
+    expect(transitionProblem(MIGRATION_PHASES, 'external', 'external-leader-migration')).toBeUndefined();
+    expect(transitionProblem(MIGRATION_PHASES, 'external-leader-migration', 'leader-migration-ccm')).toBeUndefined();
     expect(transitionProblem(MIGRATION_PHASES, 'leader-migration-ccm', 'leader-migration-kcm')).toBeUndefined();
   });
 
@@ -206,23 +211,23 @@ describe('phase changes are one step at a time', () => {
 describe('refused migrations', () => {
   const gcp = PLATFORMS.GCP!.migrationSupport!({} as never);
   const azure = PLATFORMS.Azure!.migrationSupport!({ spec: {} } as never);
-  const base = { distribution: 'openshift', platform: 'GCP', support: gcp, managementMode: 'gitops', phase: 'leader-migration-kcm' as MigrationPhase, kubernetesMinor: 28, ccmMinor: 28, nodeIpam: false, leaderElect: true, enabledFeatureGates: [] as string[] };
+  const base = { distribution: 'openshift', platform: 'GCP', support: gcp, managementMode: 'gitops', phase: 'leader-migration-kcm' as MigrationPhase, kubernetesMinor: 27, ccmMinor: 27, nodeIpam: false, leaderElect: true, enabledFeatureGates: [] as string[] };
 
   test.each<[string, Record<string, unknown>, string, string]>([
     ['a platform that never was in-tree', { platform: 'Nutanix', support: undefined, phase: 'in-tree' }, 'spec.migration.phase',
       '"in-tree" is not possible on Nutanix: it never had an in-tree cloud provider, so there is nothing to migrate; set phase to "external" or remove spec.migration'],
-    ['a CCM without leader migration', { platform: 'Azure', support: azure, kubernetesMinor: 26 }, 'spec.migration.phase',
+    ['a CCM without leader migration', { platform: 'Azure', support: azure, kubernetesMinor: 26, ccmMinor: 26 }, 'spec.migration.phase',
       '"leader-migration-kcm" is not possible on Azure: the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app); Azure moves from "in-tree" straight to "external"'],
-    ['a KCM with no in-tree provider left', { distribution: 'kubernetes', kubernetesMinor: 31, ccmMinor: 32 }, 'spec.migration.kubernetesVersion',
+    ['a KCM with no in-tree provider left', { distribution: 'kubernetes', kubernetesMinor: 31, ccmMinor: 31 }, 'spec.migration.kubernetesVersion',
       '"1.31": kube-controller-manager 1.31 has no in-tree gce provider (the last one is in 1.30), so nothing is left to hand over in phase "leader-migration-kcm"; the cluster can only be "external"'],
-    ['an OpenShift release that is external by default', { kubernetesMinor: 29, ccmMinor: 29 }, 'spec.migration.kubernetesVersion',
-      '"1.29": OpenShift 4.16 runs the external CCM on GCP by default (since 4.16), so the operators have already migrated it and phase "leader-migration-kcm" cannot be rendered; set phase to "external"'],
+    ['an OpenShift release that is external by default', { kubernetesMinor: 28, ccmMinor: 28 }, 'spec.migration.kubernetesVersion',
+      '"1.28": OpenShift 4.15 runs the external CCM on GCP by default (since 4.15), so the operators have already migrated it and phase "leader-migration-kcm" cannot be rendered; set phase to "external"'],
     ['leader election off', { leaderElect: false }, 'spec.migration.leaderElect',
       'is false: leader migration only runs when the kube-controller-manager has --leader-elect=true (with it off, migration is silently disabled and both sides run the cloud controllers); turn leader election on before phase "leader-migration-kcm"'],
-    ['a KCM older than 1.21', { distribution: 'kubernetes', kubernetesMinor: 20, ccmMinor: 21 }, 'spec.migration.kubernetesVersion',
+    ['a KCM older than 1.21', { distribution: 'kubernetes', kubernetesMinor: 20, ccmMinor: 20 }, 'spec.migration.kubernetesVersion',
       '"1.20": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "leader-migration-kcm"'],
-    ['a CCM older than the KCM', { ccmMinor: 27 }, 'spec.migration.ccmVersion',
-      '"1.27" is older than kubernetesVersion "1.28"; the CCM is the newer side (N+1) of the migration'],
+    ['a CCM newer than kube-apiserver (the skew policy forbids N+1)', { ccmMinor: 28 }, 'spec.migration.ccmVersion',
+      '"1.28": cloud-controller-manager 1.28 is newer than kube-apiserver 1.27; the version skew policy allows 1.27 or 1.26 (kubernetes/website content/en/releases/version-skew-policy.md)'],
     ['operator mode', { managementMode: 'operator' }, 'spec.managementMode',
       '"operator": the operator renders the CCM itself and never enables leader migration; use managementMode "gitops" for phase "leader-migration-kcm"'],
     ['node IPAM on OpenShift', { nodeIpam: true }, 'spec.migration.nodeIpam',
@@ -275,10 +280,11 @@ describe('refused migrations', () => {
 describe('the control-plane flags per phase', () => {
   test('kube-controller-manager: in-tree, leader migration, then external with in-tree volumes and node IPAM', () => {
     expect(kubeControllerManagerFlags(input({ phase: 'in-tree' }))).toEqual({ flags: ['--cloud-provider=aws'], remove: ['--enable-leader-migration', '--leader-migration-config'] });
-    expect(kubeControllerManagerFlags(input()).flags).toEqual(['--cloud-provider=aws', '--leader-elect=true', '--leader-elect-resource-namespace=kube-system',
+    expect(kubeControllerManagerFlags(input()).flags).toEqual(['--cloud-provider=aws', '--leader-elect=true',
       '--enable-leader-migration', '--leader-migration-config=/etc/kubernetes/leader-migration.yaml']);
-    expect(kubeControllerManagerFlags(input({ phase: 'external', nodeIpam: true }))).toEqual({
-      flags: ['--cloud-provider=external', '--external-cloud-volume-plugin=aws', '--controllers=*,-nodeipam'],
+    expect(kubeControllerManagerFlags(input({ phase: 'leader-migration-ccm' })).flags).toEqual(kubeControllerManagerFlags(input()).flags);
+    expect(kubeControllerManagerFlags(input({ phase: 'external-leader-migration', nodeIpam: true }))).toEqual({
+      flags: ['--cloud-provider=external', '--external-cloud-volume-plugin=aws', '--controllers=*,bootstrapsigner,tokencleaner,-nodeipam'],
       remove: ['--enable-leader-migration', '--leader-migration-config'],
     });
     const gcp = PLATFORMS.GCP!.migrationSupport!({} as never);
@@ -288,10 +294,11 @@ describe('the control-plane flags per phase', () => {
     expect(kubeControllerManagerFlags(input({ support: gcp, phase: 'in-tree', kubernetesMinor: 29 })).flags).toEqual(['--cloud-provider=gce', '--cloud-config=/etc/kubernetes/cloud.conf', '--feature-gates=DisableCloudProviders=false']);
   });
 
-  test('kubelets switch only in phase external', () => {
+  test('kubelets switch with the KCMs, in external-leader-migration', () => {
     for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm'] as const) {
       expect(kubeletFlags(input({ phase })).flags).toEqual(['--cloud-provider=aws']);
     }
+    expect(kubeletFlags(input({ phase: 'external-leader-migration' })).flags).toEqual(['--cloud-provider=external']);
     expect(kubeletFlags(input({ phase: 'external' })).flags).toEqual(['--cloud-provider=external']);
   });
 });
@@ -381,23 +388,37 @@ describe('ccm-gitops migration control-plane', () => {
     const docs = parseAllDocuments(cap.stdout()).map((d) => d.toJS());
     expect(docs.map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(['kubeadm.k8s.io/v1beta3 ClusterConfiguration', 'kubeadm.k8s.io/v1beta3 InitConfiguration', 'kubeadm.k8s.io/v1beta3 JoinConfiguration']);
     expect(docs[0].controllerManager.extraArgs).toEqual({
-      'cloud-provider': 'aws', 'leader-elect': 'true', 'leader-elect-resource-namespace': 'kube-system',
+      'cloud-provider': 'aws', 'leader-elect': 'true',
       'enable-leader-migration': 'true', 'leader-migration-config': '/etc/kubernetes/leader-migration.yaml',
     });
+    // the file the KCM reads names kube-controller-manager: its own file
+    expect(cap.stdout()).toContain('#       component: kube-controller-manager');
+    expect(cap.stdout()).not.toContain('cloud-controller-manager\n');
     expect(docs[0].controllerManager.extraVolumes).toEqual([{ name: 'leader-migration', hostPath: '/etc/kubernetes/leader-migration.yaml', mountPath: '/etc/kubernetes/leader-migration.yaml', readOnly: true, pathType: 'File' }]);
     expect(docs[2].nodeRegistration.kubeletExtraArgs).toEqual({ 'cloud-provider': 'aws' });
   });
 
-  test('a Cluster API patch carries the file and the kubelet switch', () => {
+  test('a Cluster API JSON patch carries the kubelet switch and no leader-migration file in external', () => {
     const cap = captureIo();
     expect(runCli(['migration', 'control-plane', '--platform', 'OpenStack', '--phase', 'external', '--kubernetes-version', '1.25', '--format', 'cluster-api'], cap.io)).toBe(0);
-    const patch = parse(cap.stdout());
-    expect(patch.kind).toBe('KubeadmControlPlane');
-    expect(patch.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs).toEqual({
-      'cloud-provider': 'external', 'external-cloud-volume-plugin': 'openstack', 'cloud-config': '/etc/kubernetes/cloud.conf',
-    });
-    expect(patch.spec.kubeadmConfigSpec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual({ 'cloud-provider': 'external' });
-    expect(patch.spec.kubeadmConfigSpec.files).toBeUndefined();
+    const ops = parse(cap.stdout());
+    const kcm = '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs';
+    expect(ops.filter((o: { path: string }) => o.path.startsWith(kcm))).toEqual([
+      { op: 'add', path: `${kcm}/cloud-provider`, value: 'external' },
+      { op: 'add', path: `${kcm}/external-cloud-volume-plugin`, value: 'openstack' },
+      { op: 'add', path: `${kcm}/cloud-config`, value: '/etc/kubernetes/cloud.conf' },
+    ]);
+    expect(ops).toContainEqual({ op: 'add', path: '/spec/kubeadmConfigSpec/joinConfiguration/nodeRegistration/kubeletExtraArgs/cloud-provider', value: 'external' });
+    expect(ops.some((o: { path: string }) => o.path.includes('/files'))).toBe(false);
+  });
+
+  test('--cluster-api v1beta2 writes name/value extra args; an unknown version is a usage error', () => {
+    const cap = captureIo();
+    expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1beta2'], cap.io)).toBe(0);
+    expect(parse(cap.stdout())).toContainEqual({ op: 'add', path: '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/-', value: { name: 'cloud-provider', value: 'external' } });
+    const bad = captureIo();
+    expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1'], bad.io)).not.toBe(0);
+    expect(bad.stderr()).toContain('--cluster-api "v1" is not a Cluster API version; use one of v1beta1, v1beta2');
   });
 
   test('kubeadm v1beta4 lists extra args as name/value pairs on 1.31+', () => {

@@ -68,7 +68,7 @@ export function controlPlaneMarkdown(input: ControlPlanePlanInput): string {
   lines.push('## Flags per component', '', ...fence('text', staticPodFlags(phaseInput)), '');
   lines.push('## kubeadm', '', 'Merge into the `kubeadm` configuration (`kubeadm init/join --config`, or `kubeadm upgrade` with the edited ClusterConfiguration):', '',
     ...fence('yaml', kubeadmConfig(phaseInput)), '');
-  lines.push('## Cluster API', '', 'Merge into the KubeadmControlPlane (the control-plane machines roll one by one); set the same kubelet argument in the KubeadmConfigTemplate of each MachineDeployment:', '',
+  lines.push('## Cluster API', '', 'Apply to the KubeadmControlPlane as a JSON patch (list entries are appended, so existing files and mounts stay; the control-plane machines roll one by one); set the same kubelet argument in a new KubeadmConfigTemplate for each MachineDeployment:', '',
     ...fence('yaml', kubeadmControlPlanePatch(phaseInput, `${input.clusterName}-control-plane`)), '');
   const preset = s.scheduling.preset;
   if (preset === 'k3s' || preset === 'rke2' || s.output.mode === 'manifest-dir') {

@@ -3,8 +3,8 @@
  * CCM's leader-migration mount, and the OpenShift host-file locations.
  * Pure: no cdk8s import.
  */
-import { MigrationInput, phaseLeaderMigrationConfig } from './flags';
-import { leaderMigrationConfigYaml } from './leader-migration-config';
+import { MigrationInput } from './flags';
+import { phasePlan } from './phase-plan';
 import { minorOf, MigrationSupport } from './phases';
 import { CcmLeaderMigrationMount } from '../openshift/operand-props';
 import { ClusterSpec } from '../spec/schema';
@@ -40,8 +40,9 @@ export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport |
     support,
     phase: m.phase,
     kubernetesMinor,
-    // OpenShift ships the CCM of the same release; elsewhere the CCM is the N+1 side
-    ccmMinor: m.ccmVersion !== undefined ? minorOf(m.ccmVersion) : openshift ? kubernetesMinor : kubernetesMinor + 1,
+    // OpenShift ships the CCM of the same release; elsewhere the CCM defaults to the API server's
+    // minor (the version skew policy allows N and N-1 against kube-apiserver N, never N+1)
+    ccmMinor: m.ccmVersion !== undefined ? minorOf(m.ccmVersion) : kubernetesMinor,
     leaderName: m.leaderName,
     leaseNamespace: m.leaseNamespace,
     nodeIpam: m.nodeIpam,
@@ -52,15 +53,15 @@ export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport |
   };
 }
 
-/** The CCM's leader-migration mount in a leader-migration phase, else undefined. */
+/** The CCM's leader-migration mount (its own file) in the phases where the CCM runs leader migration, else undefined. */
 export function ccmLeaderMigrationMount(input: MigrationInput | undefined): CcmLeaderMigrationMount | undefined {
-  const config = input ? phaseLeaderMigrationConfig(input) : undefined;
-  if (!input || !config) {
+  const ccm = input ? phasePlan(input).ccm : undefined;
+  if (!input || !ccm?.config || !ccm.file) {
     return undefined;
   }
   return {
     configMapName: CCM_LEADER_MIGRATION_CONFIG_MAP,
-    configMapData: { 'config.yaml': leaderMigrationConfigYaml(config) },
+    configMapData: { 'config.yaml': ccm.file },
     mountPath: CCM_LEADER_MIGRATION_MOUNT,
     configPath: CCM_LEADER_MIGRATION_PATH,
     leaseNamespace: input.leaseNamespace,

@@ -1,16 +1,34 @@
 /**
  * The control-plane side of a phase for clusters whose control plane is not
  * run by an operator: kubeadm configuration, a Cluster API
- * KubeadmControlPlane patch, and the flag list for hand-run static pods.
+ * KubeadmControlPlane JSON patch, and the flag list for hand-run static pods.
  * Pure: no cdk8s import.
  */
 import { stringify } from 'yaml';
-import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput, phaseLeaderMigrationConfig } from './flags';
+import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from './flags';
 import { leaderMigrationConfigYaml } from './leader-migration-config';
+import { phasePlan } from './phase-plan';
 
 /** The forms the control-plane change is printed in. */
 export const CONTROL_PLANE_FORMATS = ['kubeadm', 'cluster-api', 'static-pod'] as const;
 export type ControlPlaneFormat = (typeof CONTROL_PLANE_FORMATS)[number];
+
+/** The Cluster API versions of KubeadmControlPlane the patch is written for. */
+export const CLUSTER_API_VERSIONS = ['v1beta1', 'v1beta2'] as const;
+export type ClusterApiVersion = (typeof CLUSTER_API_VERSIONS)[number];
+
+/** The name of the kube-controller-manager extraVolume carrying the leader-migration file. */
+export const LEADER_MIGRATION_VOLUME = 'leader-migration';
+
+/**
+ * The kubeadm configuration API a kubeadm of this minor reads:
+ * `v1beta2` up to 1.21 (`v1beta3` arrived in 1.22; `v1beta2` was removed in
+ * 1.26, kubernetes/kubernetes PR #114540), `v1beta3` from 1.22 to 1.30,
+ * `v1beta4` from 1.31 (kubernetes/website content/en/docs/reference/config-api/kubeadm-config.v1beta4.md).
+ */
+export function kubeadmApiVersion(kubernetesMinor: number): string {
+  return `kubeadm.k8s.io/${kubernetesMinor <= 21 ? 'v1beta2' : kubernetesMinor <= 30 ? 'v1beta3' : 'v1beta4'}`;
+}
 
 /** `--name=value` / `--name` → [name, value]. */
 function splitFlag(flag: string): [string, string] {
@@ -23,15 +41,15 @@ function argMap(flags: ComponentFlags): Record<string, string> {
   return Object.fromEntries(flags.flags.map(splitFlag));
 }
 
-/** kubeadm v1beta4 (kubeadm 1.31+) lists extra args as name/value pairs; v1beta3 as a map. */
-function extraArgs(flags: ComponentFlags, v1beta4: boolean): Record<string, string> | { name: string; value: string }[] {
+/** kubeadm v1beta4 and Cluster API v1beta2 list extra args as name/value pairs; older versions as a map. */
+function extraArgs(flags: ComponentFlags, list: boolean): Record<string, string> | { name: string; value: string }[] {
   const map = argMap(flags);
-  return v1beta4 ? Object.entries(map).map(([name, value]) => ({ name, value })) : map;
+  return list ? Object.entries(map).map(([name, value]) => ({ name, value })) : map;
 }
 
 function leaderMigrationVolume(input: MigrationInput): object[] {
-  return phaseLeaderMigrationConfig(input)
-    ? [{ name: 'leader-migration', hostPath: KCM_LEADER_MIGRATION_PATH, mountPath: KCM_LEADER_MIGRATION_PATH, readOnly: true, pathType: 'File' }]
+  return phasePlan(input).kcm.config
+    ? [{ name: LEADER_MIGRATION_VOLUME, hostPath: KCM_LEADER_MIGRATION_PATH, mountPath: KCM_LEADER_MIGRATION_PATH, readOnly: true, pathType: 'File' }]
     : [];
 }
 
@@ -41,60 +59,104 @@ function removals(input: MigrationInput): string[] {
     ['kube-apiserver', kubeApiserverFlags(input)],
     ['kubelet', kubeletFlags(input)],
   ];
-  return parts.filter(([, f]) => f.remove.length > 0).map(([c, f]) => `# ${c}: remove ${f.remove.join(', ')} if present`);
+  const lines = parts.filter(([, f]) => f.remove.length > 0).map(([c, f]) => `# ${c}: remove ${f.remove.join(', ')} if present`);
+  if (input.support && !input.support.noLeaderMigration && !phasePlan(input).kcm.config && input.phase !== 'in-tree') {
+    lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) and the file itself if present`);
+  } else if (input.phase === 'in-tree' && input.support && !input.support.noLeaderMigration) {
+    lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) if present`);
+  }
+  return lines;
 }
 
-function header(input: MigrationInput, what: string): string {
+/** How kubelet flags reach nodes that already exist. */
+const KUBELET_EXISTING_NODES = [
+  '# Kubelet flags: nodeRegistration.kubeletExtraArgs is read only by kubeadm init and join; kubeadm upgrade does not',
+  '# rewrite it. On existing nodes edit KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env and run',
+  '# `systemctl restart kubelet`, one node at a time (Cluster API replaces machines instead, see its patch).',
+];
+
+function header(input: MigrationInput, what: string, extra: readonly string[] = []): string {
   return [
     `# ${what} for phase "${input.phase}" (${input.platform}, Kubernetes 1.${input.kubernetesMinor}), generated by ccm-gitops.`,
-    '# Cloud-related settings only: merge them into your configuration.',
     ...removals(input),
+    ...extra,
     '',
   ].join('\n');
 }
 
-/** The kubeadm ClusterConfiguration and JoinConfiguration parts of a phase. */
+/** The kubeadm ClusterConfiguration, InitConfiguration and JoinConfiguration parts of a phase. */
 export function kubeadmConfig(input: MigrationInput): string {
-  const v1beta4 = input.kubernetesMinor >= 31;
-  const apiVersion = `kubeadm.k8s.io/${v1beta4 ? 'v1beta4' : 'v1beta3'}`;
+  const apiVersion = kubeadmApiVersion(input.kubernetesMinor);
+  const list = apiVersion.endsWith('v1beta4');
   const kas = kubeApiserverFlags(input);
   const volumes = leaderMigrationVolume(input);
   const cluster = {
     apiVersion,
     kind: 'ClusterConfiguration',
-    controllerManager: { extraArgs: extraArgs(kubeControllerManagerFlags(input), v1beta4), ...(volumes.length > 0 ? { extraVolumes: volumes } : {}) },
-    ...(kas.flags.length > 0 ? { apiServer: { extraArgs: extraArgs(kas, v1beta4) } } : {}),
+    controllerManager: { extraArgs: extraArgs(kubeControllerManagerFlags(input), list), ...(volumes.length > 0 ? { extraVolumes: volumes } : {}) },
+    ...(kas.flags.length > 0 ? { apiServer: { extraArgs: extraArgs(kas, list) } } : {}),
   };
-  const kubelet = { kubeletExtraArgs: extraArgs(kubeletFlags(input), v1beta4) };
+  const kubelet = { kubeletExtraArgs: extraArgs(kubeletFlags(input), list) };
   const docs = [cluster, { apiVersion, kind: 'InitConfiguration', nodeRegistration: kubelet }, { apiVersion, kind: 'JoinConfiguration', nodeRegistration: kubelet }];
-  const lmc = phaseLeaderMigrationConfig(input);
-  const file = lmc ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before kubeadm upgrade:\n${leaderMigrationConfigYaml(lmc).trimEnd().replace(/^/gm, '#   ')}\n` : '';
-  return `${header(input, 'kubeadm configuration')}${file}${docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n')}`;
+  const lmc = phasePlan(input).kcm.config;
+  const file = lmc ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before the kube-controller-manager restarts:\n${leaderMigrationConfigYaml(lmc).trimEnd().replace(/^/gm, '#   ')}\n` : '';
+  const merge = [
+    '# Cloud-related settings only: merge them into your configuration. Append to extraVolumes (keep existing entries',
+    '# such as the cloud-config mount); keep the other extraArgs.',
+    ...KUBELET_EXISTING_NODES,
+  ];
+  return `${header(input, 'kubeadm configuration', merge)}${file}${docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n')}`;
 }
 
-/** A Cluster API KubeadmControlPlane merge patch: rolling it out replaces control-plane machines one by one. */
-export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-control-plane'): string {
-  const kas = kubeApiserverFlags(input);
-  const volumes = leaderMigrationVolume(input);
-  const lmc = phaseLeaderMigrationConfig(input);
-  const kubelet = { nodeRegistration: { kubeletExtraArgs: argMap(kubeletFlags(input)) } };
-  const patch = {
-    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1',
-    kind: 'KubeadmControlPlane',
-    metadata: { name },
-    spec: {
-      kubeadmConfigSpec: {
-        clusterConfiguration: {
-          controllerManager: { extraArgs: argMap(kubeControllerManagerFlags(input)), ...(volumes.length > 0 ? { extraVolumes: volumes } : {}) },
-          ...(kas.flags.length > 0 ? { apiServer: { extraArgs: argMap(kas) } } : {}),
-        },
-        initConfiguration: kubelet,
-        joinConfiguration: kubelet,
-        ...(lmc ? { files: [{ path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) }] } : {}),
-      },
-    },
+/** JSON-pointer escape of one path segment (RFC 6901). */
+function pointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * A Cluster API KubeadmControlPlane change as a JSON patch (RFC 6902) for
+ * `kubectl patch kcp NAME --type=json`: list entries (files, extraVolumes,
+ * and the extra args of v1beta2) are appended with `add …/-`, so the
+ * existing cloud.conf file and mount stay; map entries (v1beta1 extraArgs)
+ * are set key by key. Rolling it out replaces the control-plane machines one
+ * by one.
+ */
+export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-control-plane', capi: ClusterApiVersion = 'v1beta1'): string {
+  const list = capi === 'v1beta2';
+  const base = '/spec/kubeadmConfigSpec';
+  const ops: object[] = [];
+  const args = (path: string, flags: ComponentFlags) => {
+    for (const [k, v] of Object.entries(argMap(flags))) {
+      ops.push(list ? { op: 'add', path: `${path}/-`, value: { name: k, value: v } } : { op: 'add', path: `${path}/${pointer(k)}`, value: v });
+    }
   };
-  return `${header(input, 'Cluster API KubeadmControlPlane merge patch')}${stringify(patch, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  args(`${base}/clusterConfiguration/controllerManager/extraArgs`, kubeControllerManagerFlags(input));
+  for (const v of leaderMigrationVolume(input)) {
+    ops.push({ op: 'add', path: `${base}/clusterConfiguration/controllerManager/extraVolumes/-`, value: v });
+  }
+  const kas = kubeApiserverFlags(input);
+  if (kas.flags.length > 0) {
+    args(`${base}/clusterConfiguration/apiServer/extraArgs`, kas);
+  }
+  args(`${base}/initConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
+  args(`${base}/joinConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
+  const lmc = phasePlan(input).kcm.config;
+  if (lmc) {
+    ops.push({ op: 'add', path: `${base}/files/-`, value: { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) } });
+  }
+  const notes = [
+    `# Cluster API ${capi} KubeadmControlPlane ${name}: kubectl patch kubeadmcontrolplane ${name} --type=json --patch-file THIS-FILE`,
+    '# (a JSON patch: list entries are appended with "add …/-", so existing files, extraVolumes and args stay;',
+    `# a path whose parent list or map does not exist yet needs an "add" of ${list ? '[]' : '{}'} first).`,
+    ...(list ? [] : ['# On Cluster API v1beta1 a key already set is replaced, not duplicated.']),
+    '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
+    '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
+    '# Entries to drop (the removals above) are removed by index: find it with',
+    `# kubectl get kubeadmcontrolplane ${name} -o jsonpath='{.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraVolumes}'`,
+    '# Kubelets: the KubeadmControlPlane rollout replaces control-plane machines; for workers create a new',
+    '# KubeadmConfigTemplate with the same kubeletExtraArgs and point each MachineDeployment at it (templates are immutable).',
+  ];
+  return `${header(input, `Cluster API KubeadmControlPlane JSON patch (${capi})`, notes)}${stringify(ops, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 
 /** The flags of each static pod (and the kubelet) in a phase, for control planes run by hand. */
@@ -110,7 +172,10 @@ export function staticPodFlags(input: MigrationInput): string {
     lines.push(...(flags.flags.length === 0 ? ['  (no cloud flags)'] : flags.flags.map((f) => `  ${f}`)));
     lines.push(...flags.remove.map((f) => `  remove ${f}`), '');
   }
-  const lmc = phaseLeaderMigrationConfig(input);
+  if (input.nodeIpam) {
+    lines.push('--controllers: keep your existing list and append -nodeipam (kubeadm\'s default is *,bootstrapsigner,tokencleaner).', '');
+  }
+  const lmc = phasePlan(input).kcm.config;
   if (lmc) {
     lines.push(`${KCM_LEADER_MIGRATION_PATH} (mount it read-only into the kube-controller-manager pod at the same path):`, ...leaderMigrationConfigYaml(lmc).trimEnd().split('\n').map((l) => `  ${l}`), '');
   }
@@ -118,12 +183,12 @@ export function staticPodFlags(input: MigrationInput): string {
 }
 
 /** The control-plane change in one format. */
-export function controlPlaneChange(input: MigrationInput, format: ControlPlaneFormat): string {
+export function controlPlaneChange(input: MigrationInput, format: ControlPlaneFormat, capi: ClusterApiVersion = 'v1beta1'): string {
   switch (format) {
     case 'kubeadm':
       return kubeadmConfig(input);
     case 'cluster-api':
-      return kubeadmControlPlanePatch(input);
+      return kubeadmControlPlanePatch(input, undefined, capi);
     case 'static-pod':
       return staticPodFlags(input);
   }

@@ -4,7 +4,7 @@
  * Pure: no cdk8s import.
  */
 import { ANY_COMPONENT, buildLeaderMigrationConfig, CLOUD_CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, LeaderMigrationConfiguration } from './leader-migration-config';
-import { isLeaderMigrationPhase, MigrationPhase, MigrationSupport } from './phases';
+import { externalIn, kcmLeaderMigrationIn, ccmLeaderMigrationIn, MigrationPhase, MigrationSupport } from './phases';
 
 /** Everything the phase logic needs about one cluster's migration. */
 export interface MigrationInput {
@@ -61,63 +61,103 @@ export interface ComponentFlags {
   readonly remove: readonly string[];
 }
 
-/** The component that owns the migrated controllers in a phase (or `*`). */
-export function ownerComponent(input: Pick<MigrationInput, 'phase' | 'wildcard'>): string {
-  if (input.wildcard) {
-    return ANY_COMPONENT;
-  }
-  return input.phase === 'leader-migration-ccm' ? CLOUD_CONTROLLER_MANAGER : KUBE_CONTROLLER_MANAGER;
-}
-
-/** The phase's LeaderMigrationConfiguration, or undefined outside the leader-migration phases. */
-export function phaseLeaderMigrationConfig(input: MigrationInput): LeaderMigrationConfiguration | undefined {
-  if (!isLeaderMigrationPhase(input.phase)) {
+/**
+ * The kube-controller-manager's own LeaderMigrationConfiguration: the migrated
+ * controllers assigned to `kube-controller-manager` (or `"*"`), in the phases
+ * where the KCMs run leader migration. A controller manager that holds the
+ * migration lease runs only the controllers its own file assigns to it
+ * (kubernetes/controller-manager@v0.30.0 pkg/leadermigration/migrator.go
+ * `NewLeaderMigrator`: `leader.Component == component || leader.Component == "*"`),
+ * so each side needs its own file (kubernetes/website
+ * content/en/docs/tasks/administer-cluster/controller-manager-leader-migration.md).
+ */
+export function kcmLeaderMigrationConfig(input: MigrationInput): LeaderMigrationConfiguration | undefined {
+  if (!kcmLeaderMigrationIn(input.phase) || !input.support || input.support.noLeaderMigration) {
     return undefined;
   }
   return buildLeaderMigrationConfig({
     kubernetesMinor: input.kubernetesMinor,
     leaderName: input.leaderName,
-    component: ownerComponent(input),
+    component: input.wildcard ? ANY_COMPONENT : KUBE_CONTROLLER_MANAGER,
+    nodeIpam: input.nodeIpam,
+  });
+}
+
+/**
+ * The CCM's own LeaderMigrationConfiguration: the migrated controllers
+ * assigned to `cloud-controller-manager` (or `"*"`), in the phases where the
+ * CCM runs leader migration. Its API version is the one the CCM's
+ * k8s.io/controller-manager decodes (by `ccmMinor`).
+ */
+export function ccmLeaderMigrationConfig(input: MigrationInput): LeaderMigrationConfiguration | undefined {
+  if (!ccmLeaderMigrationIn(input.phase) || !input.support || input.support.noLeaderMigration) {
+    return undefined;
+  }
+  return buildLeaderMigrationConfig({
+    kubernetesMinor: input.ccmMinor,
+    leaderName: input.leaderName,
+    component: input.wildcard ? ANY_COMPONENT : CLOUD_CONTROLLER_MANAGER,
     nodeIpam: input.nodeIpam,
   });
 }
 
 /** Whether the in-tree provider of 1.29–1.30 must be re-enabled (DisableCloudProviders is on by default there). */
 function needsCloudProvidersGate(input: MigrationInput): boolean {
-  return input.phase !== 'external' && input.kubernetesMinor >= 29;
+  return !externalIn(input.phase) && input.kubernetesMinor >= 29;
 }
 
 function gates(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'): string[] {
   const list: string[] = [];
   if (needsCloudProvidersGate(input)) {
     list.push('DisableCloudProviders=false');
+    if (component === 'kubelet') {
+      // KEP-2395: DisableKubeletCloudCredentialProviders is on by default from 1.29; an in-tree
+      // kubelet would lose its registry credentials (ECR/GCR/ACR) without it
+      list.push('DisableKubeletCloudCredentialProviders=false');
+    }
   }
-  if (component === 'kcm' && isLeaderMigrationPhase(input.phase) && input.kubernetesMinor === 21) {
+  if (component === 'kcm' && kcmLeaderMigrationIn(input.phase) && input.kubernetesMinor === 21) {
     list.push(`${LEADER_MIGRATION_GATE}=true`);
   }
   return list.length > 0 ? [`--feature-gates=${list.join(',')}`] : [];
 }
 
-/** kube-controller-manager: in-tree provider, then leader migration, then external (with in-tree volumes if asked). */
+/**
+ * The `--controllers` value of a KCM that no longer allocates node CIDRs:
+ * kubeadm's default list (kubernetes/kubernetes cmd/kubeadm/app/phases/controlplane/manifests.go
+ * `getControllerManagerCommand`: `"controllers": "*,bootstrapsigner,tokencleaner"`) with
+ * `-nodeipam`: replacing it by `*,-nodeipam` would turn off the bootstrap-token
+ * controllers kubeadm joins rely on.
+ */
+export const KCM_CONTROLLERS_WITHOUT_NODE_IPAM = '*,bootstrapsigner,tokencleaner,-nodeipam';
+
+/**
+ * kube-controller-manager: in-tree provider, then in-tree with leader
+ * migration and its own file, then external without leader migration (with
+ * the in-tree volume plugin if asked). It never gets
+ * `--leader-elect-resource-namespace`: that flag moves the KCM's main lease
+ * too, and during a roll the KCMs with and without it would elect two leaders.
+ */
 export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlags {
   const support = input.support;
   if (!support) {
     return { flags: ['--cloud-provider=external'], remove: [] };
   }
   const cloudConfig = support.inTreeCloudConfig ? [`--cloud-config=${HOST_CLOUD_CONFIG_PATH}`] : [];
-  if (input.phase === 'external') {
+  const lmFlags = ['--enable-leader-migration', '--leader-migration-config'];
+  if (externalIn(input.phase)) {
     const volumes = input.inTreeVolumes ? [`--external-cloud-volume-plugin=${support.volumePlugin}`, ...cloudConfig] : [];
     return {
-      flags: ['--cloud-provider=external', ...volumes, ...(input.nodeIpam ? ['--controllers=*,-nodeipam'] : [])],
-      remove: ['--enable-leader-migration', '--leader-migration-config', ...(input.inTreeVolumes || !support.inTreeCloudConfig ? [] : ['--cloud-config'])],
+      flags: ['--cloud-provider=external', ...volumes, ...(input.nodeIpam ? [`--controllers=${KCM_CONTROLLERS_WITHOUT_NODE_IPAM}`] : [])],
+      remove: [...lmFlags, ...(input.inTreeVolumes || !support.inTreeCloudConfig ? [] : ['--cloud-config'])],
     };
   }
   const base = [`--cloud-provider=${support.inTreeProvider}`, ...cloudConfig, ...gates(input, 'kcm')];
-  if (input.phase === 'in-tree') {
-    return { flags: base, remove: ['--enable-leader-migration', '--leader-migration-config'] };
+  if (!kcmLeaderMigrationIn(input.phase) || support.noLeaderMigration) {
+    return { flags: base, remove: lmFlags };
   }
   return {
-    flags: [...base, '--leader-elect=true', `--leader-elect-resource-namespace=${input.leaseNamespace}`, '--enable-leader-migration', `--leader-migration-config=${input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH}`],
+    flags: [...base, '--leader-elect=true', '--enable-leader-migration', `--leader-migration-config=${input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH}`],
     remove: [],
   };
 }
@@ -125,7 +165,7 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
 /** kubelet: in-tree until the switch, then `--cloud-provider=external` without a cloud config. */
 export function kubeletFlags(input: MigrationInput): ComponentFlags {
   const support = input.support;
-  if (!support || input.phase === 'external') {
+  if (!support || externalIn(input.phase)) {
     return { flags: ['--cloud-provider=external'], remove: support?.inTreeCloudConfig ? ['--cloud-config'] : [] };
   }
   const flags = [`--cloud-provider=${support.inTreeProvider}`, ...gates(input, 'kubelet')];
@@ -141,7 +181,7 @@ export function kubeletFlags(input: MigrationInput): ComponentFlags {
 /** kube-apiserver: its `--cloud-provider` goes away at the switch (and does not exist from 1.33). */
 export function kubeApiserverFlags(input: MigrationInput): ComponentFlags {
   const support = input.support;
-  if (!support || input.phase === 'external') {
+  if (!support || externalIn(input.phase)) {
     return { flags: [], remove: support ? ['--cloud-provider', ...(support.inTreeCloudConfig ? ['--cloud-config'] : [])] : [] };
   }
   if (input.kubernetesMinor >= 33) {

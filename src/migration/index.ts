@@ -11,3 +11,5 @@ export * from './phases';
 export * from './plan';
 export * from './plan-files';
 export * from './validate';
+export * from './steps';
+export * from './phase-plan';

@@ -4,12 +4,13 @@ import {
   CCM_LEASE_NAME, ccmLeaderMigrationMount, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_KCM_POD_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
 } from './cluster-migration';
 import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
-import { MigrationInput, phaseLeaderMigrationConfig } from './flags';
+import { MigrationInput } from './flags';
+import { phasePlan } from './phase-plan';
 import { LeaderMigrationConfigMap } from './leader-migration-config-map';
-import { leaderMigrationConfigYaml } from './leader-migration-config';
 import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
 import { LeaderMigrationRbac } from './leader-migration-rbac';
 import { OpenShiftPlanInput } from './plan';
+import { ccmLeaderMigrationIn, externalIn, isLeaderMigrationPhase } from './phases';
 import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../openshift/constants';
 import { PlatformRole } from '../openshift/platform-role';
 
@@ -68,7 +69,7 @@ export class MigrationObjects extends Construct {
     const openshift = props.distribution === 'openshift';
     const ccmNamespace = props.ccmNamespace ?? OPERAND_NAMESPACE;
     const ccmSa = `${ccmNamespace}/${props.ccmServiceAccount ?? CCM_SERVICE_ACCOUNT}`;
-    const config = phaseLeaderMigrationConfig(m);
+    const ccmConfig = phasePlan(m).ccm.config;
     const lease = () => {
       const rbac = new LeaderMigrationRbac(this, 'LeaseRbac', {
         name: LEADER_MIGRATION_RBAC_NAME, leaseNamespace: m.leaseNamespace, leaderName: m.leaderName, ccmServiceAccount: ccmSa,
@@ -77,37 +78,43 @@ export class MigrationObjects extends Construct {
     };
     let machineConfig: OpenShiftPlanInput['machineConfig'];
     let gates: readonly string[] = [];
+    const migrates = support !== undefined && !support.noLeaderMigration;
 
-    if (config) {
+    if (ccmConfig && props.ccmRendered) {
       const mount = ccmLeaderMigrationMount(m)!;
-      if (props.ccmRendered) {
-        this.objects.push(new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: ccmNamespace, config }).apiObject);
-        if (m.leaseNamespace !== ccmNamespace) {
-          // the CCM's own lease and leader-election events in the KCM's lease namespace, where its usual role does not reach
-          const rbac = new PlatformRole(this, 'CcmLeaseRbac', {
-            name: CCM_LEASE_NAMESPACE_RBAC_NAME,
-            namespace: m.leaseNamespace,
-            bindingName: CCM_LEASE_NAMESPACE_RBAC_NAME,
-            serviceAccounts: [ccmSa],
-            rules: [
-              { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [CCM_LEASE_NAME], verbs: ['get', 'list', 'watch', 'update'] },
-              { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-              { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
-            ],
-          });
-          this.objects.push(rbac.apiObject, rbac.binding.apiObject);
-        }
-      }
+      this.objects.push(new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: ccmNamespace, config: ccmConfig }).apiObject);
+    }
+    if (ccmLeaderMigrationIn(m.phase) && migrates && props.ccmRendered && m.leaseNamespace !== ccmNamespace) {
+      // the CCM's own lease and leader-election events in the KCM's lease namespace, where its usual role does not reach
+      const rbac = new PlatformRole(this, 'CcmLeaseRbac', {
+        name: CCM_LEASE_NAMESPACE_RBAC_NAME,
+        namespace: m.leaseNamespace,
+        bindingName: CCM_LEASE_NAMESPACE_RBAC_NAME,
+        serviceAccounts: [ccmSa],
+        rules: [
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [CCM_LEASE_NAME], verbs: ['get', 'list', 'watch', 'update'] },
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+          { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        ],
+      });
+      this.objects.push(rbac.apiObject, rbac.binding.apiObject);
+    }
+    if (migrates && (isLeaderMigrationPhase(m.phase) || (m.phase === 'in-tree' && props.preStage))) {
       lease();
-      if (openshift) {
-        this.objects.push(new LeaderMigrationMachineConfig(this, 'MachineConfig', {
-          name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: leaderMigrationConfigYaml(config),
-        }).apiObject);
-        machineConfig = { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH };
-      }
-    } else if (m.phase === 'in-tree' && props.preStage && support && !support.noLeaderMigration) {
-      lease();
-    } else if (m.phase === 'external' && openshift && support && m.kubernetesMinor < support.openshiftExternalSinceMinor) {
+    }
+    if (openshift && migrates) {
+      machineConfig = { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH };
+    }
+    if (openshift && migrates && isLeaderMigrationPhase(m.phase)) {
+      // The KCM's own file. It outlives the override that points at it: it is rendered from
+      // leader-migration-kcm through external-leader-migration, where the override is removed,
+      // and pruned only in external (or, on rollback, after the override is gone).
+      const kcmFile = phasePlan({ ...m, phase: 'leader-migration-kcm' }).kcm.file!;
+      this.objects.push(new LeaderMigrationMachineConfig(this, 'MachineConfig', {
+        name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: kcmFile,
+      }).apiObject);
+    }
+    if (externalIn(m.phase) && openshift && support && m.kubernetesMinor < support.openshiftExternalSinceMinor) {
       gates = support.openshiftFeatureGates;
       this.objects.push(new ExternalCloudProviderFeatureGate(this, 'FeatureGate', { gates, featureSet: props.featureSet }).apiObject);
     }

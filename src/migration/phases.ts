@@ -3,16 +3,52 @@
  * its external CCM, and what each platform allows. Pure: no cdk8s import.
  */
 
-/** The four phases, in migration order; rollback walks them backwards. */
-export const MIGRATION_PHASES = ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external'] as const;
+/**
+ * The phases, in migration order; rollback walks them backwards. They follow
+ * the order of the implemented KEP-2436 and the kubernetes.io task "Migrate
+ * Replicated Control Plane To Use Cloud Controller Manager"
+ * (kubernetes/website content/en/docs/tasks/administer-cluster/controller-manager-leader-migration.md;
+ * kubernetes/enhancements keps/sig-cloud-provider/2436-controller-manager-leader-migration/README.md):
+ * - `in-tree`: the kube-controller-managers (KCMs) run the cloud controllers with the in-tree provider;
+ * - `leader-migration-kcm`: leader migration on every KCM, with the KCM's own file
+ *   (`component: kube-controller-manager`); no CCM yet;
+ * - `leader-migration-ccm`: the CCM is deployed with leader migration and its own file
+ *   (`component: cloud-controller-manager`); whoever holds the migration lease runs the controllers;
+ * - `external-leader-migration`: the KCMs (and kubelets) move to `--cloud-provider=external`
+ *   WITHOUT leader migration ("kube-controller-manager of version N+1 MUST NOT have Leader
+ *   Migration enabled"); the last KCM that held the migration lease gives it up and the CCM takes it;
+ * - `external`: leader migration off on the CCM too (optional upstream; a cluster may stay in
+ *   `external-leader-migration`).
+ */
+export const MIGRATION_PHASES = ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external-leader-migration', 'external'] as const;
 export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
 
-/** The phases in which the controller managers coordinate through the migration lease. */
-export const LEADER_MIGRATION_PHASES: readonly MigrationPhase[] = ['leader-migration-kcm', 'leader-migration-ccm'];
+/** The phases in which at least one controller manager runs with leader migration. */
+export const LEADER_MIGRATION_PHASES: readonly MigrationPhase[] = ['leader-migration-kcm', 'leader-migration-ccm', 'external-leader-migration'];
 
-/** Whether a phase runs leader migration. */
+/** Whether a phase runs leader migration on either side. */
 export function isLeaderMigrationPhase(phase: MigrationPhase): boolean {
   return LEADER_MIGRATION_PHASES.includes(phase);
+}
+
+/** Whether the KCMs run with leader migration (and their own file) in a phase. */
+export function kcmLeaderMigrationIn(phase: MigrationPhase): boolean {
+  return phase === 'leader-migration-kcm' || phase === 'leader-migration-ccm';
+}
+
+/** Whether the CCM runs with leader migration (and its own file) in a phase. */
+export function ccmLeaderMigrationIn(phase: MigrationPhase): boolean {
+  return phase === 'leader-migration-ccm' || phase === 'external-leader-migration';
+}
+
+/** Whether the CCM is deployed in a phase. */
+export function ccmDeployedIn(phase: MigrationPhase): boolean {
+  return phase === 'leader-migration-ccm' || phase === 'external-leader-migration' || phase === 'external';
+}
+
+/** Whether the KCMs, kubelets and API servers run `--cloud-provider=external` in a phase. */
+export function externalIn(phase: MigrationPhase): boolean {
+  return phase === 'external-leader-migration' || phase === 'external';
 }
 
 /** The default migration lease name (k8s.io/controller-manager default configuration). */

@@ -3,6 +3,8 @@ import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../openshift/constants';
 import { CCM_PLATFORM_LABEL } from '../openshift/pod-conventions';
 import { RenderedFile, RenderedObject } from '../gitops/layout';
 import { PreparedCluster } from '../platforms/platform';
+import { upstreamProviderFor } from '../kubernetes/providers';
+import { UPSTREAM_CCM_SERVICE_ACCOUNT } from '../kubernetes/workload-plan';
 import { ccmLeaderMigrationFlags } from './flags';
 import { ccmLeaderMigrationMount } from './cluster-migration';
 import { phaseSequence } from './phases';
@@ -26,8 +28,12 @@ function byIdentity(a: PlannedObject, b: PlannedObject): number {
 /** The plan of a cluster that declares a migration. */
 export function clusterMigrationPlan(name: string, cluster: PreparedCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[], openshift?: OpenShiftPlanInput): MigrationPlan {
   const m = cluster.migration!;
-  const ccm = objects.find((o) => o.kind === 'Deployment' && (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined);
+  const kubernetes = cluster.spec.spec.kubernetes;
+  const isCcm = (o: RenderedObject) => ((o.kind === 'Deployment' || o.kind === 'DaemonSet')
+    && (kubernetes ? /cloud-controller-manager$/.test(o.metadata.name ?? '') : (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined));
+  const ccm = objects.find(isCcm);
   const mount = ccmLeaderMigrationMount(m);
+  const workload = ccm ? `${ccm.kind.toLowerCase()}/${ccm.metadata.name}` : kubernetes ? `${kubernetes.workload.kind === 'DaemonSet' ? 'daemonset' : 'deployment'}/${upstreamProviderFor(cluster.spec.spec.platform as never)?.name ?? 'cloud'}-cloud-controller-manager` : 'deployment/cloud-controller-manager';
   return buildMigrationPlan({
     ...m,
     cluster: name,
@@ -35,9 +41,9 @@ export function clusterMigrationPlan(name: string, cluster: PreparedCluster, obj
     phases: phaseSequence(m.support),
     rendered: rendered.map((o) => identity({ kind: o.kind, metadata: { name: o.metadata.name, namespace: o.metadata.namespace } })).sort(byIdentity),
     ccm: {
-      deployment: ccm?.metadata.name,
-      namespace: OPERAND_NAMESPACE,
-      serviceAccount: CCM_SERVICE_ACCOUNT,
+      workload,
+      namespace: kubernetes ? kubernetes.namespace : OPERAND_NAMESPACE,
+      serviceAccount: kubernetes ? UPSTREAM_CCM_SERVICE_ACCOUNT : CCM_SERVICE_ACCOUNT,
       leaderMigrationFlags: ccm && mount ? ccmLeaderMigrationFlags([], mount) : [],
     },
     openshift,

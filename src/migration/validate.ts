@@ -26,6 +26,45 @@ export interface MigrationCheckInput {
   readonly nodeIpam: boolean;
   readonly leaderElect: boolean;
   readonly enabledFeatureGates: readonly string[];
+  /** The migration lease namespace. */
+  readonly leaseNamespace?: string;
+  /** Distribution kubernetes: the CCM settings the migration must agree with. */
+  readonly kubernetes?: KubernetesMigrationCheck;
+}
+
+/** What the kubernetes distribution renders for the CCM that the migration depends on. */
+export interface KubernetesMigrationCheck {
+  /** spec.kubernetes.allocateNodeCidrs (the CCM's --allocate-node-cidrs). */
+  readonly allocateNodeCidrs: boolean;
+  /** spec.kubernetes.configureCloudRoutes (the CCM's --configure-cloud-routes). */
+  readonly configureCloudRoutes: boolean;
+  /** spec.kubernetes.namespace: where the CCM elects its leader outside leader migration. */
+  readonly namespace: string;
+  /** spec.kubernetes.clusterName as written. */
+  readonly clusterName?: string;
+  /** Whether the provider's CCM takes --cluster-name. */
+  readonly clusterNameFlag: boolean;
+}
+
+/** The version skew policy link cited in messages. */
+const SKEW_POLICY = 'kubernetes/website content/en/releases/version-skew-policy.md';
+
+/**
+ * Why a controller manager of `componentMinor` may not run against
+ * kube-apiserver `apiServerMinor`, or undefined when it may: kube-controller-manager,
+ * kube-scheduler and cloud-controller-manager "must not be newer than the
+ * kube-apiserver instances they communicate with" and may be "up to one minor
+ * version older" (kubernetes/website content/en/releases/version-skew-policy.md).
+ */
+export function minorSkewProblem(component: string, componentMinor: number, apiServerMinor: number): string | undefined {
+  const allowed = `the version skew policy allows 1.${apiServerMinor} or 1.${apiServerMinor - 1} (${SKEW_POLICY})`;
+  if (componentMinor > apiServerMinor) {
+    return `${component} 1.${componentMinor} is newer than kube-apiserver 1.${apiServerMinor}; ${allowed}`;
+  }
+  if (componentMinor < apiServerMinor - 1) {
+    return `${component} 1.${componentMinor} is more than one minor older than kube-apiserver 1.${apiServerMinor}; ${allowed}`;
+  }
+  return undefined;
 }
 
 const M = ['spec', 'migration'];
@@ -65,10 +104,16 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
   }
   if (lm && input.kubernetesMinor < 21) {
     problems.push({ path: [...M, 'kubernetesVersion'], message: `"${version}": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "${phase}"` });
+  } else if (lm && input.distribution === 'openshift' && input.kubernetesMinor < 22 && support && !support.noLeaderMigration) {
+    problems.push({
+      path: [...M, 'kubernetesVersion'],
+      message: `"${version}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${phase}"`,
+    });
   }
-  if (input.ccmMinor < input.kubernetesMinor) {
-    problems.push({ path: [...M, 'ccmVersion'], message: `"1.${input.ccmMinor}" is older than kubernetesVersion "${version}"; the CCM is the newer side (N+1) of the migration` });
-  } else if (lm && input.ccmMinor < 21) {
+  const skew = minorSkewProblem('cloud-controller-manager', input.ccmMinor, input.kubernetesMinor);
+  if (skew) {
+    problems.push({ path: [...M, 'ccmVersion'], message: `"1.${input.ccmMinor}": ${skew}` });
+  } else if (lm && input.ccmMinor < 21 && input.kubernetesMinor >= 21) {
     problems.push({ path: [...M, 'ccmVersion'], message: `"1.${input.ccmMinor}": leader migration needs a CCM built with k8s.io/controller-manager 1.21 or newer` });
   }
   if (lm && !input.leaderElect) {
@@ -83,6 +128,27 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
   if (input.nodeIpam && input.distribution === 'openshift') {
     problems.push({ path: [...M, 'nodeIpam'], message: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false' });
   }
+  const k = input.kubernetes;
+  if (k && support && !support.noLeaderMigration && k.allocateNodeCidrs !== input.nodeIpam) {
+    problems.push({
+      path: [...M, 'nodeIpam'],
+      message: input.nodeIpam
+        ? 'is true but spec.kubernetes.allocateNodeCidrs is false: node IPAM moves to the CCM, so the CCM must allocate node CIDRs; set spec.kubernetes.allocateNodeCidrs to true (with spec.kubernetes.clusterCIDR), or nodeIpam to false if kube-controller-manager never allocated them'
+        : 'is false but spec.kubernetes.allocateNodeCidrs is true: the CCM would allocate node CIDRs while kube-controller-manager keeps its own node IPAM controller (two allocators); set nodeIpam to true so IPAM moves under the migration lease and kube-controller-manager gets -nodeipam, or allocateNodeCidrs to false',
+    });
+  }
+  if (k && support && k.clusterNameFlag && k.clusterName === undefined) {
+    problems.push({
+      path: ['spec', 'kubernetes', 'clusterName'],
+      message: `is not set: during a migration the CCM must run with kube-controller-manager's --cluster-name (its default is "kubernetes"; ${platform} names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with`,
+    });
+  }
+  if (k && support && !support.noLeaderMigration && input.leaseNamespace !== undefined && k.namespace !== input.leaseNamespace) {
+    problems.push({
+      path: [...M, 'leaseNamespace'],
+      message: `"${input.leaseNamespace}" differs from spec.kubernetes.namespace "${k.namespace}": the CCM elects its leader in the lease namespace while it runs leader migration and in its own namespace afterwards, and a rolling update between the two elects two CCM leaders that both run the cloud controllers; run the CCM in "${input.leaseNamespace}"`,
+    });
+  }
   input.enabledFeatureGates.forEach((gate, i) => {
     if (gate === LEADER_MIGRATION_GATE) {
       problems.push({
@@ -92,4 +158,29 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
     }
   });
   return problems;
+}
+
+/**
+ * What a migration may get wrong that the spec cannot decide: each a warning
+ * with the field and what to check (the plan repeats them as checks).
+ */
+export function migrationWarnings(input: MigrationCheckInput): MigrationProblem[] {
+  const warnings: MigrationProblem[] = [];
+  const k = input.kubernetes;
+  if (!input.support || input.support.noLeaderMigration) {
+    return warnings;
+  }
+  if (input.leaseNamespace !== undefined && input.leaseNamespace !== 'kube-system') {
+    warnings.push({
+      path: [...M, 'leaseNamespace'],
+      message: `"${input.leaseNamespace}" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases`,
+    });
+  }
+  if (k && input.nodeIpam && !k.configureCloudRoutes) {
+    warnings.push({
+      path: ['spec', 'kubernetes', 'configureCloudRoutes'],
+      message: 'is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
+    });
+  }
+  return warnings;
 }

@@ -8,7 +8,8 @@ import { tlsProblems } from './tls';
 import { schemaProblems } from './zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
 import { migrationInputFor } from '../migration/cluster-migration';
-import { migrationProblems } from '../migration/validate';
+import { MigrationCheckInput, migrationProblems, migrationWarnings } from '../migration/validate';
+import { MigrationInput } from '../migration/flags';
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { kubernetesProblems } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
@@ -417,13 +418,7 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
   if (renderable(spec)) {
     const migration = migrationInputFor(spec, platformFor(s.platform)?.migrationSupport?.(spec));
     if (migration) {
-      problems.push(...migrationProblems({
-        ...migration,
-        distribution: s.distribution,
-        managementMode: s.managementMode,
-        inTreeVolumes: s.migration?.inTreeVolumes,
-        enabledFeatureGates: s.featureGates.enabled,
-      }).map((p) => ({ path: [...p.path], message: p.message })));
+      problems.push(...migrationProblems(migrationCheckInput(spec, migration)).map((p) => ({ path: [...p.path], message: p.message })));
     }
   }
   return problems;
@@ -583,7 +578,35 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
   return { spec, specFile: file, specPath, cloudConfigFile, cloudConf, migration, warnings };
 }
 
+/** What the migration checks read from a spec (issue 15). */
+function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): MigrationCheckInput {
+  const s = spec.spec;
+  const k = s.kubernetes;
+  return {
+    ...migration,
+    distribution: s.distribution,
+    managementMode: s.managementMode,
+    inTreeVolumes: s.migration?.inTreeVolumes,
+    enabledFeatureGates: s.featureGates.enabled,
+    ...(s.distribution === 'kubernetes' && k ? {
+      kubernetes: {
+        allocateNodeCidrs: k.allocateNodeCidrs,
+        configureCloudRoutes: k.configureCloudRoutes,
+        namespace: k.namespace,
+        clusterName: k.clusterName,
+        clusterNameFlag: upstreamProviderFor(s.platform)?.clusterNameFlag ?? false,
+      },
+    } : {}),
+  };
+}
+
 function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  const declared = migrationInputFor(spec, platformFor(spec.spec.platform)?.migrationSupport?.(spec));
+  if (declared) {
+    for (const w of migrationWarnings(migrationCheckInput(spec, declared))) {
+      warn({ file, message: `cluster ${spec.metadata.name}: ${w.path.join('.')}: ${w.message}` });
+    }
+  }
   if (spec.spec.distribution === 'kubernetes') {
     return prepareKubernetes(file, spec, base, root, issue, warn);
   }

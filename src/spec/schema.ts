@@ -79,16 +79,16 @@ export const clusterSpecSchema = z.strictObject({
     }).optional().describe('The cluster Network configuration the transforms read (vSphere IP families).'),
     migration: z.strictObject({
       phase: z.enum(MIGRATION_PHASES)
-        .describe('The phase to render: in-tree, leader-migration-kcm, leader-migration-ccm or external; one step forward or back per change.'),
+        .describe('The phase to render: in-tree, leader-migration-kcm, leader-migration-ccm, external-leader-migration or external (docs/migration.md); one step forward or back per change.'),
       kubernetesVersion: z.string().regex(KUBERNETES_MINOR, { message: 'is not a Kubernetes minor version like "1.26"' })
         .describe('Minor version of the kube-controller-manager the control plane runs now (N).'),
       ccmVersion: z.string().regex(KUBERNETES_MINOR, { message: 'is not a Kubernetes minor version like "1.27"' }).optional()
-        .describe('Minor of the k8s.io/controller-manager the CCM is built with. Defaults to kubernetesVersion + 1.'),
+        .describe('Minor of the k8s.io/controller-manager the CCM is built with. Defaults to kubernetesVersion; the version skew policy allows N and N-1, not N+1.'),
       preStage: z.boolean().default(false).describe('Phase in-tree: render the CCM RBAC, the migration lease RBAC and the CredentialsRequest ahead of the move.'),
       inTreeVolumes: z.boolean().optional()
         .describe('Phase external: keep the in-tree volume plugins in kube-controller-manager (--external-cloud-volume-plugin). Defaults to true while the KCM still has them.'),
       nodeIpam: z.boolean().default(false).describe('Node IPAM moves to the CCM too (never on OpenShift).'),
-      wildcard: z.boolean().default(false).describe('Write component "*" (whoever holds the lease) instead of naming the owner in each phase.'),
+      wildcard: z.boolean().default(false).describe('Both sides\' files name component "*" (whoever holds the migration lease runs the controllers) instead of each naming its own component.'),
       leaderName: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: 'is not a DNS-1123 subdomain (the Lease name)' })
         .default(DEFAULT_LEADER_NAME).describe('The migration Lease name.'),
       leaseNamespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default(DEFAULT_LEASE_NAMESPACE)

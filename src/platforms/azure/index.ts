@@ -69,13 +69,14 @@ export const AZURE_PLATFORM: PlatformDefinition = {
   requiredImages: ['cloudControllerManagerAzure', 'cloudNodeManagerAzure', 'cloudControllerManagerOperator'],
 
   /**
-   * In-tree Azure left Kubernetes in 1.31; OpenShift 4.14 (1.27) runs the external CCM by default.
+   * In-tree Azure left Kubernetes in 1.30 (kubernetes/legacy-cloud-providers: `azure/` at v0.29.0, gone at v0.30.0);
+   * OpenShift 4.14 (1.27) runs the external CCM by default.
    * Azure Stack Hub always ran the external CCM on OpenShift.
    */
   migrationSupport: (spec) => (isAzureStackHub(spec) ? undefined : {
     inTreeProvider: 'azure',
     volumePlugin: 'azure',
-    lastInTreeMinor: 30,
+    lastInTreeMinor: 29,
     openshiftExternalSinceMinor: 27,
     openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderAzure'],
     inTreeCloudConfig: true,

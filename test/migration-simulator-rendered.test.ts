@@ -1,0 +1,133 @@
+/**
+ * The simulator driven by what `ccm-gitops synth` actually writes: for each
+ * phase, the CCM's container flags and LeaderMigrationConfiguration from the
+ * rendered Deployment/DaemonSet and ConfigMap, its rollout strategy, the KCM's
+ * flags and file from the rendered plan (.migration.json; on OpenShift the
+ * MachineConfig must carry the same file), and the ordered steps of the
+ * plan's `enter` (forward) and `rollback` (back) transitions.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { runCli } from '../src/cli';
+import { MIGRATION_PHASES } from '../src/migration';
+import { captureIo, kubernetesSpec, platformSpec, useTempDir, writeFile } from './helpers';
+import { formatViolation, simulate, SimProcess, SimScenario } from './oracle/leader-migration/simulator';
+import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
+
+interface Rendered {
+  readonly plan: any;
+  readonly kcm: SimProcess;
+  readonly ccm?: SimProcess;
+  readonly strategy: 'Recreate' | 'RollingUpdate';
+  readonly machineConfigFile?: string;
+}
+
+const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
+const RELEVANT = /^--(leader-elect|leader-elect-resource-namespace|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
+
+function render(dir: string, spec: Record<string, unknown>, files: Record<string, string>): Rendered {
+  const clusters = path.join(dir, 'clusters');
+  const out = path.join(dir, 'dist');
+  fs.mkdirSync(clusters, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    writeFile(clusters, name, content);
+  }
+  writeFile(clusters, 'c.yaml', spec);
+  const cap = captureIo();
+  expect([runCli(['synth', '--clusters', clusters, '--out', out, '-q'], cap.io, {}), cap.stderr()]).toEqual([0, '']);
+  const all = new Map<string, any>();
+  const walk = (d: string) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const full = path.join(d, name);
+      if (fs.statSync(full).isDirectory()) {
+        walk(full);
+      } else if (name.endsWith('.yaml') && name !== 'kustomization.yaml') {
+        const o = parse(fs.readFileSync(full, 'utf8'));
+        all.set(`${o.kind} ${o.metadata.name}`, o);
+      }
+    }
+  };
+  walk(path.join(out, 'c'));
+  const plan = JSON.parse(fs.readFileSync(path.join(out, 'c', '.migration.json'), 'utf8'));
+  const workload = [...all.values()].find((o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet') && /cloud-controller-manager$/.test(o.metadata.name));
+  let ccm: SimProcess | undefined;
+  if (workload) {
+    const c = workload.spec.template.spec.containers[0];
+    const text = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+    const flags = (text.match(FLAG) ?? []).filter((f) => RELEVANT.test(f) && !f.startsWith('--cloud-provider'));
+    const cm = [...all.values()].find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'ccm-leader-migration');
+    ccm = { flags, ...(cm ? { file: cm.data['config.yaml'] } : {}) };
+  }
+  const kcmPart = plan.components.find((x: any) => x.component === 'kube-controller-manager');
+  const kcmFile = plan.leaderMigration?.configurations.find((x: any) => x.component === 'kube-controller-manager')?.file;
+  const mc = all.get('MachineConfig 99-master-kcm-leader-migration');
+  return {
+    plan,
+    kcm: { flags: kcmPart.flags, ...(kcmFile ? { file: kcmFile } : {}) },
+    ...(ccm ? { ccm } : {}),
+    strategy: workload?.spec.strategy?.type === 'Recreate' ? 'Recreate' : 'RollingUpdate',
+    ...(mc ? { machineConfigFile: decodeURIComponent(mc.spec.config.storage.files[0].contents.source.replace(/^data:text\/plain;charset=utf-8,/, '')) } : {}),
+  };
+}
+
+function scenario(from: Rendered, to: Rendered, steps: any[], kcmMinor: number, ccmMinor: number, kcmBaseFlags: string[]): SimScenario {
+  return {
+    kcmMinor, ccmMinor, kcmBaseFlags, ccmStrategy: (to.ccm ? to : from).strategy,
+    kcm: from.kcm,
+    ...(from.ccm ? { ccm: from.ccm } : {}),
+    steps: steps.map((s) => ({ label: `${s.when}: ${s.action}`, ...(s.kcm ? { kcm: s.kcm } : {}), ...(s.ccm ? { ccm: to.ccm ?? null } : {}) })),
+  };
+}
+
+const GCP_CONF = '[global]\nproject-id = p\n';
+const CASES: { name: string; minor: number; spec: (phase: string) => Record<string, unknown>; files: Record<string, string>; kcmBase: string[] }[] = [
+  { name: 'OpenShift AWS 4.13', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
+  { name: 'OpenShift GCP 4.14', minor: 27, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }) },
+  { name: 'OpenShift vSphere 4.12 wildcard', minor: 25, files: { 'c.conf': 'global:\n  port: 443\n' }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.25', wildcard: true } }) },
+  { name: 'kubernetes AWS 1.26 (DaemonSet, rolling)', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26' } }) },
+  {
+    name: 'kubernetes GCP 1.28 with node IPAM and routes', minor: 28, files: {}, kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+    spec: (phase) => kubernetesSpec('GCP', 'c', { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase, kubernetesVersion: '1.28', nodeIpam: true } }),
+  },
+];
+
+describe('the simulator on the rendered output: every phase change forward and back', () => {
+  const tmp = useTempDir();
+
+  test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    // GIVEN each phase rendered by synth
+    const rendered = new Map<string, Rendered>();
+    for (const phase of MIGRATION_PHASES) {
+      rendered.set(phase, render(path.join(tmp(), phase), c.spec(phase), c.files));
+    }
+    // the pure model of the OpenShift CCM flags is the rendered one (--controllers aside: `*` or `*,-nodeipam` without
+    // --allocate-node-cidrs changes none of the migrated controllers); the MachineConfig carries the plan's KCM file
+    for (const r of rendered.values()) {
+      if (c.name.startsWith('OpenShift') && r.ccm && !r.ccm.file) {
+        expect(r.ccm.flags.filter((f) => !f.startsWith('--controllers='))).toEqual(OPENSHIFT_CCM_BASE);
+      }
+      if (r.machineConfigFile) {
+        expect(r.machineConfigFile).toBe(rendered.get('leader-migration-kcm')!.kcm.file);
+      }
+    }
+    const failures: string[] = [];
+    let transitions = 0;
+    for (let i = 0; i + 1 < MIGRATION_PHASES.length; i++) {
+      const a = rendered.get(MIGRATION_PHASES[i]!)!;
+      const b = rendered.get(MIGRATION_PHASES[i + 1]!)!;
+      // WHEN the forward change runs the steps of b's plan, and the rollback the rollback steps of b's plan
+      const moves: [string, SimScenario][] = [[`${MIGRATION_PHASES[i]} → ${MIGRATION_PHASES[i + 1]}`, scenario(a, b, b.plan.enter.steps, c.minor, c.minor, c.kcmBase)]];
+      if (b.plan.rollback) {
+        moves.push([`${MIGRATION_PHASES[i + 1]} → ${MIGRATION_PHASES[i]}`, scenario(b, a, b.plan.rollback.steps, c.minor, c.minor, c.kcmBase)]);
+      }
+      for (const [label, sc] of moves) {
+        transitions++;
+        failures.push(...simulate(sc).violations.map((v) => `${label}: ${formatViolation(v)}`));
+      }
+    }
+    // THEN no controller ever runs twice, and each runs exactly once when the change settles
+    expect(failures).toEqual([]);
+    expect(transitions).toBeGreaterThanOrEqual(c.name.startsWith('OpenShift') ? 7 : 8);
+  });
+});
