@@ -168,12 +168,13 @@ describe('5. consistency checks stop synth (kubernetes distribution)', () => {
       writeFile(dir, 'c.yaml', kubernetesSpec('GCP', 'c', kubernetes, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.28', ...migration } }));
       const cap = captureIo();
       // WHEN synth runs
-      const code = runCli(['synth', '--clusters', dir, '--out', `${dir}/dist`, '-q'], cap.io, {});
+      const code = runCli(['synth', '--clusters', dir, '--out', `${dir}.out`, '-q'], cap.io, {});
       // THEN it refuses with the rule
       expect(code).toBe(1);
       expect(cap.stderr()).toContain(message);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(`${dir}.out`, { recursive: true, force: true });
     }
   });
 
@@ -207,13 +208,14 @@ describe('8. one plan per cluster and phase', () => {
     try {
       writeFile(dir, 'c.yaml', kubernetesSpec('GCP', 'c', { version: '1.27', clusterName: 'kubernetes' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.27' } }));
       const cap = captureIo();
-      expect(runCli(['synth', '--clusters', dir, '--out', `${dir}/dist`, '-q'], cap.io, {})).toBe(0);
-      const md = fs.readFileSync(`${dir}/dist/c/MIGRATION.md`, 'utf8');
+      expect(runCli(['synth', '--clusters', dir, '--out', `${dir}.out`, '-q'], cap.io, {})).toBe(0);
+      const md = fs.readFileSync(`${dir}.out/c/MIGRATION.md`, 'utf8');
       expect(md).toContain('kube-controller-manager (`/etc/kubernetes/leader-migration.yaml`):');
       expect(md).toContain('| cloud-controller-manager | - | - | not deployed in this phase |');
       expect(md.toLowerCase()).not.toMatch(/openshift|machineconfig|oc patch/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(`${dir}.out`, { recursive: true, force: true });
     }
   });
 });
