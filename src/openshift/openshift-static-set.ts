@@ -46,6 +46,13 @@ export interface OpenShiftStaticSetProps {
    * @default - no proxy
    */
   readonly proxy?: ProxySettings;
+  /**
+   * The cluster's OpenShift release (`spec.openshift.release`); required in
+   * `operator` mode, where the operator reports it.
+   *
+   * @default - none
+   */
+  readonly release?: string;
 }
 
 /**
@@ -78,9 +85,12 @@ export class OpenShiftStaticSet extends Construct {
     if (!image) {
       throw new Error('\'images.cloudControllerManagerOperator\' is required in operator mode, got none');
     }
-    new OperatorRbac(this, 'OperatorRbac');
+    if (!props.release) {
+      throw new Error('\'spec.openshift.release\' is required in operator mode, got none');
+    }
+    new OperatorRbac(this, 'OperatorRbac', { release: props.release });
     new OperatorMetricsService(this, 'MetricsService');
     const images = new OperatorImagesConfigMap(this, 'Images', { images: props.images ?? {} });
-    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy });
+    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy, releaseVersion: props.release });
   }
 }
