@@ -95,6 +95,12 @@ describe('item 4: the release decides the default feature gates', () => {
       .toEqual(['AWSServiceLBNetworkSecurityGroup', 'VSphereMultiVCenterDay2']);
   });
 
+  test('an explicitly enabled rendering gate changes nothing on a release whose operator does not read it yet', () => {
+    // openshift/cluster-cloud-controller-manager-operator@release-4.20 reads neither gate
+    expect(effectiveEnabledGates({ release: '4.20.3', enabled: ['VSphereMixedNodeEnv', 'CloudControllerManagerWebhook'], disabled: [] })).toEqual(['CloudControllerManagerWebhook']);
+    expect(effectiveEnabledGates({ enabled: ['VSphereMixedNodeEnv'], disabled: [] })).toEqual(['VSphereMixedNodeEnv']);
+  });
+
   test('GIVEN an AWS spec naming release 4.22.1 and no gates WHEN the cloud config is transformed THEN NLBSecurityGroupMode = Managed', () => {
     const spec = parsedSpec(platformSpec('AWS', 'a', { openshift: { release: '4.22.1' } }));
     const result = platformFor('AWS')!.transformCloudConfig('[Global]\n', spec);

@@ -175,12 +175,15 @@ export interface GateInputs {
 /**
  * The enabled feature gates the render uses: the release's defaults for its
  * feature set (none when the spec names no release), plus `enabled`, minus
- * `disabled`. Sorted, without duplicates.
+ * `disabled`, minus the rendering gates the release's operator does not read
+ * yet (`RENDERING_GATES_READ_SINCE`). Sorted, without duplicates.
  */
 export function effectiveEnabledGates(inputs: GateInputs): string[] {
-  const base = inputs.release ? releaseDefaultGates(inputs.release, inputs.featureSet ?? 'Default') : [];
+  const release = inputs.release;
+  const base = release ? releaseDefaultGates(release, inputs.featureSet ?? 'Default') : [];
   const disabled = new Set(inputs.disabled);
-  return [...new Set([...base, ...inputs.enabled])].filter((g) => !disabled.has(g)).sort();
+  const read = (g: string) => !release || RENDERING_GATES_READ_SINCE[g] === undefined || releaseAtLeast(release, RENDERING_GATES_READ_SINCE[g]!);
+  return [...new Set([...base, ...inputs.enabled])].filter((g) => !disabled.has(g) && read(g)).sort();
 }
 
 /**
