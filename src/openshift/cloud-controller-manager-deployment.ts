@@ -7,7 +7,7 @@ import { CCM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from '
 import { CcmLeaderMigrationMount } from './operand-props';
 import {
   bashCommand, CCM_PLATFORM_LABEL, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeMount, hostEtcKubeVolume, hostnameAntiAffinity,
-  MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolume, waitForTrustBundle,
+  MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolumes, waitForTrustBundle, hasCloudCaBundle,
 } from './pod-conventions';
 
 /** Properties for `CloudControllerManagerDeployment`. */
@@ -124,6 +124,7 @@ export class CloudControllerManagerDeployment extends Construct {
     const lmVolumes: k8s.Volume[] = lm ? [{ name: 'leader-migration', configMap: { name: lm.configMapName } }] : [];
     const lmMounts: k8s.VolumeMount[] = lm ? [{ name: 'leader-migration', mountPath: lm.mountPath, readOnly: true }] : [];
     const labels = { 'k8s-app': props.name, [CCM_PLATFORM_LABEL]: props.platformLabel };
+    const cloudCa = hasCloudCaBundle(props.mountedConfig);
     this.apiObject = new k8s.KubeDeployment(this, 'Resource', {
       metadata: { name: props.name, namespace: OPERAND_NAMESPACE, labels: { ...labels } },
       spec: {
@@ -143,7 +144,7 @@ export class CloudControllerManagerDeployment extends Construct {
             affinity: hostnameAntiAffinity({ ...labels }),
             tolerations: [...(props.tolerations ?? standardTolerations())],
             terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
-            initContainers: [...(props.initContainers ?? []), waitForTrustBundle(props.image)],
+            initContainers: [...(props.initContainers ?? []), waitForTrustBundle(props.image, cloudCa)],
             containers: [{
               name: 'cloud-controller-manager',
               image: props.image,
@@ -156,7 +157,7 @@ export class CloudControllerManagerDeployment extends Construct {
               terminationMessagePolicy: 'FallbackToLogsOnError',
               volumeMounts: [...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()],
             }],
-            volumes: [...(props.volumes ?? []), ...lmVolumes, trustedCaVolume(), hostEtcKubeVolume()],
+            volumes: [...(props.volumes ?? []), ...lmVolumes, ...trustedCaVolumes(cloudCa), hostEtcKubeVolume()],
           },
         },
       },

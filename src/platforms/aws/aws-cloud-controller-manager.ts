@@ -63,12 +63,12 @@ export class AwsCloudControllerManager extends Construct {
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }] },
-        variables: [
-          { name: 'typeIsSet', expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
-          { name: 'typeWasSet', expression: `has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations` },
-        ],
+        // the operator's expression as written (…@main pkg/cloud/aws/assets/validating-admission-policy.yaml)
         validations: [{
-          expression: `variables.typeIsSet == variables.typeWasSet && (!variables.typeIsSet || object.metadata.annotations[${key}] == oldObject.metadata.annotations[${key}])`,
+          expression: `(has(object.metadata.annotations) && ${key} in object.metadata.annotations) ==\n`
+            + `  (has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations) &&\n`
+            + `  (has(object.metadata.annotations) && ${key} in object.metadata.annotations ?\n`
+            + `  object.metadata.annotations[${key}] == oldObject.metadata.annotations[${key}] : true)\n`,
           message: `The annotation '${AWS_LOAD_BALANCER_TYPE_ANNOTATION}' may not be added, removed, or have its value changed. Changing the type of an existing load balancer is not supported.`,
           reason: 'Invalid',
         }],
