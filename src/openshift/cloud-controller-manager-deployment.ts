@@ -90,6 +90,28 @@ export interface CloudControllerManagerDeploymentProps {
    * @default - no leader migration
    */
   readonly leaderMigration?: CcmLeaderMigrationMount;
+  /**
+   * Order of the CCM container's mounts, by volume name, as the operator's
+   * asset lists them (names not listed follow, in their given order).
+   *
+   * @default - platform mounts, then trusted-ca, then host-etc-kube
+   */
+  readonly mountOrder?: readonly string[];
+  /**
+   * Order of the pod's volumes, by name, as the operator's asset lists them.
+   *
+   * @default - platform volumes, then trusted-ca, then host-etc-kube
+   */
+  readonly volumeOrder?: readonly string[];
+}
+
+/** Items sorted by the position of their name in `order`; names not in it keep their order, after the listed ones. */
+export function inOperatorOrder<T extends { readonly name: string }>(items: readonly T[], order?: readonly string[]): T[] {
+  if (!order) {
+    return [...items];
+  }
+  const rank = (i: T) => (order.includes(i.name) ? order.indexOf(i.name) : order.length);
+  return items.map((item, index) => ({ item, index })).sort((a, b) => rank(a.item) - rank(b.item) || a.index - b.index).map((x) => x.item);
 }
 
 /**
@@ -155,9 +177,9 @@ export class CloudControllerManagerDeployment extends Construct {
               resources: requests(props.cpu, props.memory),
               livenessProbe: props.livenessProbe,
               terminationMessagePolicy: 'FallbackToLogsOnError',
-              volumeMounts: [...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()],
+              volumeMounts: inOperatorOrder([...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()], props.mountOrder),
             }],
-            volumes: [...(props.volumes ?? []), ...lmVolumes, ...trustedCaVolumes(cloudCa), hostEtcKubeVolume()],
+            volumes: inOperatorOrder([...(props.volumes ?? []), ...lmVolumes, ...trustedCaVolumes(cloudCa), hostEtcKubeVolume()], props.volumeOrder),
           },
         },
       },

@@ -49,6 +49,9 @@ export class AwsCloudControllerManager extends Construct {
       env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
       volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
       volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/aws/assets/deployment.yaml
+      mountOrder: ['host-etc-kube', 'config-accm', 'trusted-ca'],
+      volumeOrder: ['config-accm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },

@@ -78,6 +78,9 @@ export class AzureCloudControllerManager extends Construct {
         azureCredentialsMount(),
         boundServiceAccountTokenMount(),
       ],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/azure/assets/cloud-controller-manager-deployment.yaml
+      mountOrder: ['host-etc-kube', 'merged-cloud-config', 'cloud-sa-volume', 'trusted-ca', 'bound-sa-token'],
+      volumeOrder: ['config-accm', 'cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config'],
       cpu: '200m',
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },

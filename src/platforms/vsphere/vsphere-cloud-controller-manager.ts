@@ -89,6 +89,9 @@ export class VSphereCloudControllerManager extends Construct {
       ],
       volumes: [{ name: 'config-vccm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
       volumeMounts: [{ name: 'config-vccm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml
+      mountOrder: ['host-etc-kube', 'config-vccm', 'trusted-ca'],
+      volumeOrder: ['config-vccm', 'secret-vccm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '128Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
