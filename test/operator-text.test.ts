@@ -110,3 +110,26 @@ describe('item 8: Alibaba Cloud renders release 4.16 exactly', () => {
     expect(all.filter((o: Obj) => o.kind === 'NetworkPolicy')).toEqual([]);
   });
 });
+
+describe('item 6: vSphere with VSphereMultiVCenterDay2 writes openshift-config-managed/kube-cloud-config', () => {
+  // openshift/cluster-cloud-controller-manager-operator@main pkg/controllers/cloud_config_sync_controller.go
+  // shouldManageManagedConfigMap / syncManagedCloudConfig: the transformed data, also written to kube-cloud-config
+  const conf = 'global:\n  port: 443\n';
+
+  test('GIVEN the gate enabled WHEN rendered THEN kube-cloud-config holds the same data as cloud-conf', () => {
+    const objects = operands('VSphere', { featureGates: { enabled: ['VSphereMultiVCenterDay2'] } }, conf);
+    const cloudConf = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf')!;
+    const managed = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'kube-cloud-config');
+    expect(managed?.metadata.namespace).toBe('openshift-config-managed');
+    expect(managed?.data).toEqual(cloudConf.data);
+  });
+
+  test('GIVEN release 4.23 TechPreviewNoUpgrade (the gate by default) WHEN rendered THEN kube-cloud-config is rendered', () => {
+    const objects = operands('VSphere', { openshift: { release: '4.23.1', featureSet: 'TechPreviewNoUpgrade' } }, conf);
+    expect(objects.some((o) => o.metadata.name === 'kube-cloud-config')).toBe(true);
+  });
+
+  test('GIVEN the gate off WHEN rendered THEN no kube-cloud-config (the cluster-config-operator writes it)', () => {
+    expect(operands('VSphere', {}, conf).some((o) => o.metadata.name === 'kube-cloud-config')).toBe(false);
+  });
+});

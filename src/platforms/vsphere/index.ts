@@ -79,6 +79,7 @@ export const VSPHERE_PLATFORM: PlatformDefinition = {
       infrastructureName: infrastructureNameOf(cluster),
       featureGates: upstreamFeatureGatesFlag(enabledFeatureGatesOf(cluster.spec)),
       mixedNodeEnv: enabledFeatureGatesOf(cluster.spec).includes('VSphereMixedNodeEnv'),
+      multiVCenterDay2: enabledFeatureGatesOf(cluster.spec).includes('VSphereMultiVCenterDay2'),
     });
   },
 };
