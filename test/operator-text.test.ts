@@ -133,3 +133,12 @@ describe('item 6: vSphere with VSphereMultiVCenterDay2 writes openshift-config-m
     expect(operands('VSphere', {}, conf).some((o) => o.metadata.name === 'kube-cloud-config')).toBe(false);
   });
 });
+
+describe('item 10: a lower-case OpenStack [global] next to the new [Global] is warned about', () => {
+  test('GIVEN [global] only WHEN transformed THEN a warning names the line and the fix', () => {
+    const result = platformFor('OpenStack')!.transformCloudConfig('[global]\nregion = r1\n', preparedCluster(platformSpec('OpenStack', 'o')).spec);
+    expect(result.config.startsWith('[Global]\n')).toBe(true);
+    expect(result.warnings).toContain('section \'[global]\' (line 1) is kept next to the new [Global]: the operator matches section names case-sensitively and adds [Global], '
+      + 'while the CCM\'s gcfg reader reads both as one section; rename it to [Global]');
+  });
+});
