@@ -37,13 +37,20 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     ]);
   });
 
-  test('GIVEN gitops mode on 4.21 WHEN rendered THEN the objects whose payload content changed later are overridden', () => {
+  test('GIVEN gitops mode on 4.21 WHEN rendered THEN ClusterRole cloud-controller-manager is 4.21\'s (no metrics rules) and only the operator is overridden', () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.21.5' } }));
+    // …@release-4.21 manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
+    expect(objects.find((o) => o.kind === 'ClusterRole' && o.metadata.name === 'cloud-controller-manager')!.rules.map((r: Obj) => r.resources.join(','))).toEqual(['nodes,services', 'events']);
     const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.21.5' });
     expect(own.overrides.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual([
-      'ClusterRole /cloud-controller-manager',
       'Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator',
     ]);
+  });
+
+  test('GIVEN operator mode on 4.21 WHEN rendered THEN the operator ClusterRole (metrics rules from 4.22) is overridden', () => {
+    const { objects } = rendered(platformSpec('AWS', 'o', { managementMode: 'operator', openshift: { release: '4.21.5' } }));
+    const own = clusterOwnership(objects as any, { mode: 'operator', release: '4.21.5' });
+    expect(own.overrides.map((o) => o.name)).toContain('system:openshift:operator:cloud-controller-manager');
   });
 
   test('GIVEN operator mode WHEN rendered THEN the operator Deployment and the images ConfigMap (pinned images) are overridden, the RBAC is the release\'s', () => {

@@ -94,7 +94,8 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('03_rbac_provider.yaml', '4.16', 'RoleBinding', RBAC, CCM, OPERAND_NAMESPACE),
   p('03_rbac_provider.yaml', '4.16', 'Role', RBAC, CCM, 'kube-system'),
   p('03_rbac_provider.yaml', '4.16', 'RoleBinding', RBAC, CCM, 'kube-system'),
-  p('03_rbac_provider.yaml', '4.22', 'ClusterRole', RBAC, CCM),
+  // metrics rules added in 4.22; ProviderRbac renders each release's rules
+  p('03_rbac_provider.yaml', '4.16', 'ClusterRole', RBAC, CCM),
   p('03_rbac_provider.yaml', '4.16', 'ClusterRoleBinding', RBAC, CCM),
   p('03_rbac_provider.yaml', '4.16', 'RoleBinding', RBAC, 'cloud-controller-manager:apiserver-authentication-reader', 'kube-system'),
   p('03_rbac_provider.yaml', '4.16', 'ServiceAccount', '', 'cloud-node-manager', OPERAND_NAMESPACE),

@@ -76,7 +76,7 @@ export class OpenShiftStaticSet extends Construct {
       new DefaultDenyNetworkPolicy(this, 'OperatorNamespaceDefaultDeny', { namespace: OPERATOR_NAMESPACE });
       new DefaultDenyNetworkPolicy(this, 'OperandNamespaceDefaultDeny', { namespace: OPERAND_NAMESPACE });
     }
-    new ProviderRbac(this, 'ProviderRbac', { cloudNodeManager: props.cloudNodeManager });
+    new ProviderRbac(this, 'ProviderRbac', { cloudNodeManager: props.cloudNodeManager, release: props.release });
     if (props.platformType === 'OpenStack') {
       new OpenStackRbac(this, 'OpenStackRbac');
     }

@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { releaseAtLeast } from './release';
 import { CCM_SERVICE_ACCOUNT, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, releaseMetadata } from './constants';
 
 /** Properties for `ProviderRbac`. */
@@ -11,6 +12,15 @@ export interface ProviderRbacProps {
    * @default false
    */
   readonly cloudNodeManager?: boolean;
+  /**
+   * The cluster's OpenShift release: before 4.22 the payload's ClusterRole
+   * `cloud-controller-manager` has no metrics rules (tokenreviews,
+   * subjectaccessreviews; …@release-4.21 manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml),
+   * and it is rendered that way.
+   *
+   * @default - the current release's rules
+   */
+  readonly release?: string;
 }
 
 /**
@@ -67,8 +77,10 @@ export class ProviderRbac extends Construct {
       rules: [
         { apiGroups: [''], resources: ['nodes', 'services'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        ...(props.release && !releaseAtLeast(props.release, '4.22') ? [] : [
+          { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+          { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        ]),
       ],
     });
     new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
