@@ -74,6 +74,12 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     expect(own.rendered.find((d) => d.object.name === 'system:openshift:scc:hostaccess:cloud-controller-manager-operator')?.decision).toBe('not-in-release');
   });
 
+  test('GIVEN no release WHEN rendered THEN objects that are identical wherever the payload has them (the NetworkPolicies) need no override', () => {
+    const { objects } = rendered(platformSpec('AWS', 'g'));
+    const own = clusterOwnership(objects as any, { mode: 'gitops' });
+    expect(own.overrides.map((o) => o.kind)).toEqual(['Deployment']);
+  });
+
   test('every payload object is known by group, kind, namespace and name once', () => {
     const keys = PAYLOAD_OBJECTS.map((o) => `${o.group}/${o.kind}/${o.namespace ?? ''}/${o.name}`);
     expect(new Set(keys).size).toBe(keys.length);

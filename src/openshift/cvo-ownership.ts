@@ -189,8 +189,8 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
     if (payload.sameSince === 'never') {
       decisions.push({ object: payload, decision: 'override', reason: 'pinned images and settings from the spec instead of the payload\'s' });
     } else if (minor === undefined) {
-      decisions.push(payload.sameSince === '4.16'
-        ? { object: payload, decision: 'release', reason: 'as every release since 4.16 ships it' }
+      decisions.push(payload.sameSince === '4.16' || payload.addedIn
+        ? { object: payload, decision: 'release', reason: payload.addedIn ? `as every release that ships it (${payload.sameSince} on) ships it` : 'as every release since 4.16 ships it' }
         : { object: payload, decision: 'override', reason: `the payload's content changed in ${payload.sameSince}; name spec.openshift.release to drop this override on ${payload.sameSince} or later` });
     } else if (compareMinor(minor, payload.sameSince) >= 0) {
       decisions.push({ object: payload, decision: 'release', reason: `as release ${minor} ships it` });
