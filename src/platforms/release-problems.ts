@@ -1,5 +1,12 @@
 import { PlatformDefinition, PlatformSpecProblem } from './platform';
-import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseTable } from '../openshift/release';
+import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast, releaseTable } from '../openshift/release';
+
+/**
+ * The first release whose operator Deployment is the one `OperatorDeployment` renders: release-4.22
+ * manifests/0000_26_cloud-controller-manager-operator_50_deployment.yaml (no kube-rbac-proxy,
+ * --webhook-port=9443, --metrics-bind-address=:9258); release-4.21 and earlier differ.
+ */
+export const OPERATOR_DEPLOYMENT_SINCE = '4.22';
 import { ClusterSpec } from '../spec/schema';
 
 /**
@@ -30,6 +37,13 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformDefinition)
     problems.push({
       path: at,
       message: `"${release}" is a release this version has no feature-gate table for (known: ${known[0]} to ${known[known.length - 1]}); name a known release or upgrade ccm-gitops`,
+    });
+  }
+  if (s.managementMode === 'operator' && releaseTable(release) && !releaseAtLeast(release, OPERATOR_DEPLOYMENT_SINCE)) {
+    problems.push({
+      path: at,
+      message: `"${release}": operator mode renders the operator Deployment of release ${OPERATOR_DEPLOYMENT_SINCE} and later `
+        + `(${parseRelease(release).minor} and earlier run it with kube-rbac-proxy and other flags); use gitops mode, or leave the operator to the cluster-version operator`,
     });
   }
   if (platform.type === 'AlibabaCloud' && parseRelease(release).minor !== ALIBABA_RELEASE_MINOR) {
