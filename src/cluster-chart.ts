@@ -50,6 +50,7 @@ export class ClusterChart extends Chart {
         images: spec.images,
         proxy: spec.proxy,
         cloudNodeManager: platform.cloudNodeManager,
+        release: spec.openshift?.release,
       });
       renderOperands = (scope) => platform.renderOperands(scope, props.cluster);
       const phase = props.cluster.migration?.phase ?? 'external';

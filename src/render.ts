@@ -13,6 +13,8 @@ import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
 import { CLUSTER_SELECTOR_LABEL, ClusterResourceSetChart } from './kubernetes/cluster-resource-set-chart';
 import { CONTROL_PLANE_FILE, controlPlaneMarkdown } from './kubernetes/control-plane-plan';
 import { PreparedCluster } from './platforms/platform';
+import { clusterOwnership } from './openshift/cvo-ownership';
+import { HANDOVER_FILE, handoverMarkdown } from './openshift/handover';
 import { Fleet } from './spec/load';
 
 /** Directory of a cluster's GitOps engine objects, beside its stages. */
@@ -104,6 +106,21 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
         migration: cluster.migration,
         outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
         manifestFile,
+      }),
+    });
+  }
+
+  if (spec.spec.distribution === 'openshift') {
+    const openshift = spec.spec.openshift;
+    files.push({
+      path: `${name}/${HANDOVER_FILE}`,
+      content: handoverMarkdown({
+        cluster: name,
+        mode: spec.spec.managementMode,
+        release: openshift?.release,
+        engine: g.engine,
+        outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
+        ownership: clusterOwnership(objects, { mode: spec.spec.managementMode, release: openshift?.release }),
       }),
     });
   }

@@ -92,10 +92,11 @@ describe('AWS operand: what the operator renders (reference §2.4.1)', () => {
     expect(c.ports).toEqual([{ containerPort: 10258, name: 'https', protocol: 'TCP' }]);
     expect(c.resources).toEqual({ requests: { cpu: '200m', memory: '50Mi' } });
     expect(c.terminationMessagePolicy).toBe('FallbackToLogsOnError');
+    // in the order of openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/aws/assets/deployment.yaml
     expect(c.volumeMounts).toEqual([
+      { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true },
       { name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true },
       { name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem', readOnly: true },
-      { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true },
     ]);
   });
 
@@ -144,7 +145,7 @@ describe('AWS operand: what the operator renders (reference §2.4.1)', () => {
     expect(vap.spec.failurePolicy).toBe('Fail');
     expect(vap.spec.matchConstraints).toEqual({ resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }] });
     expect(vap.spec.validations).toEqual([{
-      expression: expect.stringContaining('variables.typeIsSet == variables.typeWasSet'),
+      expression: expect.stringContaining("(has(object.metadata.annotations) && 'service.beta.kubernetes.io/aws-load-balancer-type' in object.metadata.annotations) ==\n"),
       message: 'The annotation \'service.beta.kubernetes.io/aws-load-balancer-type\' may not be added, removed, or have its value changed. '
         + 'Changing the type of an existing load balancer is not supported.',
       reason: 'Invalid',

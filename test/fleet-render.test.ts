@@ -23,7 +23,7 @@ function mixedFleet(root: string): Record<string, string> {
     apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerCluster', metadata: { name }, spec: { infrastructureName: `${name}-x`, ...extra },
   });
   writeFile(root, 'argo/a-1.yaml', spec('a-1'));
-  writeFile(root, 'argo/a-2.yaml', spec('a-2', { managementMode: 'operator' }));
+  writeFile(root, 'argo/a-2.yaml', spec('a-2', { managementMode: 'operator', openshift: { release: '4.23.1' } }));
   writeFile(root, 'flux/f-1.yaml', spec('f-1', { controlPlaneTopology: 'SingleReplica' }));
   writeFile(root, 'plain/p-1.yaml', spec('p-1', { gitops: { engine: 'plain' } }));
   return Object.fromEntries(renderFleet(loadFleet(root)).map((f) => [f.path, f.content]));
@@ -35,7 +35,7 @@ describe('a mixed fleet with folder defaults', () => {
     const summary = JSON.parse(out['.fleet.json']);
     expect(summary.clusters.map((c: any) => [c.name, c.spec, c.engine, c.topology, c.managementMode, c.phase, c.objects])).toEqual([
       ['a-1', 'argo/a-1.yaml', 'argocd', 'HighlyAvailable', 'gitops', 'external', 20],
-      ['a-2', 'argo/a-2.yaml', 'argocd', 'HighlyAvailable', 'operator', 'external', 30],
+      ['a-2', 'argo/a-2.yaml', 'argocd', 'HighlyAvailable', 'operator', 'external', 29],
       ['f-1', 'flux/f-1.yaml', 'flux', 'SingleReplica', 'gitops', 'external', 19],
       ['p-1', 'plain/p-1.yaml', 'plain', 'HighlyAvailable', 'gitops', 'external', 20],
     ]);
@@ -44,7 +44,7 @@ describe('a mixed fleet with folder defaults', () => {
     expect(md.slice(0, 7)).toEqual([
       '# Fleet',
       '',
-      '4 clusters, 89 objects.',
+      '4 clusters, 88 objects.',
       'Platforms: AWS 4. Engines: argocd 2, flux 1, plain 1. Modes: gitops 3, operator 1.',
       '',
       '| cluster | platform | distribution | topology | mode | engine | phase | objects | images |',
@@ -84,7 +84,7 @@ describe('a mixed fleet with folder defaults', () => {
   test('plain clusters get only their stages', () => {
     const out = mixedFleet(dir());
     expect([...new Set(Object.keys(out).filter((p) => p.startsWith('p-1/')).map((p) => p.split('/')[1]))].sort())
-      .toEqual(['01-namespaces-rbac', '03-config', '04-workloads', '05-policies', 'kustomization.yaml']);
+      .toEqual(['01-namespaces-rbac', '03-config', '04-workloads', '05-policies', 'HANDOVER.md', 'kustomization.yaml']);
   });
 
   test('clusters of two repositories in one Argo CD namespace get a root each', () => {

@@ -73,7 +73,7 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
       aws: { region: 'eu-west-1', serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] },
     });
     expect(result.warnings.map((w) => w.split(':')[0])).toEqual([
-      'no cloud-controller-manager-images ConfigMap in the export', 'no FeatureGate "cluster" with status in the export', 'no APIServer "cluster" in the export',
+      'no cloud-controller-manager-images ConfigMap in the export', 'no FeatureGate "cluster" with status in the export', 'no ClusterVersion "version" in the export', 'no APIServer "cluster" in the export',
     ]);
   });
 
@@ -88,11 +88,11 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     ]);
   });
 
-  test('single-replica topology and TLS adherence that ignores the profile', () => {
+  test('single-replica topology and TLS adherence omitted (NoOpinion), which ignores the profile', () => {
     const result = importLiveCluster([
       infrastructure({ type: 'GCP' }, { controlPlaneTopology: 'SingleReplica' }),
       cloudProviderConfig({ config: '[global]\nproject-id = p\n' }),
-      { apiVersion: 'config.openshift.io/v1', kind: 'APIServer', metadata: { name: 'cluster' }, spec: { tlsAdherence: 'NoOpinion', tlsSecurityProfile: { type: 'Modern' } } },
+      { apiVersion: 'config.openshift.io/v1', kind: 'APIServer', metadata: { name: 'cluster' }, spec: { tlsSecurityProfile: { type: 'Modern' } } },
     ]);
     expect(result.spec.spec.controlPlaneTopology).toBe('SingleReplica');
     expect(result.spec.spec.tls).toBeUndefined();

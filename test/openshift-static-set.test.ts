@@ -70,15 +70,17 @@ describe('OpenShift static set, gitops mode', () => {
     expect(find(objects, 'NetworkPolicy', 'default-deny', 'openshift-cloud-controller-manager').spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
   });
 
-  test('the lease Role grants get/update on the named lease and create, never list with resourceNames', () => {
+  test('the lease Role is the release payload\'s (CVO applies the same Role; any other rule set would flip forever)', () => {
+    // openshift/cluster-cloud-controller-manager-operator@main manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
     expect(find(objects, 'Role', 'cloud-controller-manager', 'openshift-cloud-controller-manager').rules).toEqual([
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'update'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'list', 'update'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
     ]);
   });
 
-  test('no rule anywhere combines list or watch with resourceNames', () => {
-    const rules = objects.filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole').flatMap((o) => o.rules);
+  test('no rule combines list or watch with resourceNames, except in the objects CVO applies from the release payload', () => {
+    const rules = objects.filter((o) => (o.kind === 'Role' || o.kind === 'ClusterRole')
+      && !(o.metadata.name === 'cloud-controller-manager' && o.metadata.namespace === 'openshift-cloud-controller-manager')).flatMap((o) => o.rules);
     expect(rules.filter((r: Obj) => r.resourceNames && r.verbs.some((v: string) => v === 'list' || v === 'watch'))).toEqual([]);
   });
 
@@ -154,7 +156,7 @@ describe('OpenShift static set, gitops mode', () => {
 
 describe('OpenShift static set, operator mode', () => {
   const images = { cloudControllerManagerOperator: OPERATOR_IMAGE, cloudControllerManagerAWS: AWS_IMAGE };
-  const objects = render((c) => new OpenShiftStaticSet(c, 'S', { platformType: 'AWS', managementMode: 'operator', images }));
+  const objects = render((c) => new OpenShiftStaticSet(c, 'S', { platformType: 'AWS', managementMode: 'operator', images, release: '4.23.1' }));
 
   test('adds the operator, its RBAC, metrics Service and images, and leaves the trust bundle to the operator', () => {
     const gitops = ids(render((c) => new OpenShiftStaticSet(c, 'S', { platformType: 'AWS' })));
@@ -167,7 +169,6 @@ describe('OpenShift static set, operator mode', () => {
       'Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator',
       'Role kube-system/cluster-cloud-controller-manager',
       'Role openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager',
-      'Role openshift-cloud-controller-manager/cluster-cloud-controller-manager',
       'Role openshift-config-managed/cluster-cloud-controller-manager',
       'Role openshift-config/cluster-cloud-controller-manager',
       'RoleBinding kube-system/cluster-cloud-controller-manager',
@@ -200,23 +201,36 @@ describe('OpenShift static set, operator mode', () => {
     expect(pod.containers[0].command[2]).toContain('--images-json=/etc/cloud-controller-manager-config/images.json');
     expect(pod.containers[0].command[2]).toContain('URL_ONLY_KUBECONFIG=/etc/kubernetes/kubeconfig');
     expect(pod.containers[1].command[2]).toContain('--health-addr=127.0.0.1:9260');
-    expect(pod.containers[0].env).toEqual([{ name: 'RELEASE_VERSION', value: '0.0.1-snapshot' }]);
+    expect(pod.containers[0].env).toEqual([{ name: 'RELEASE_VERSION', value: '4.23.1' }]);
     expect(d.spec.template.metadata.annotations['openshift.io/required-scc']).toBe('hostaccess');
   });
 
-  test('the operator RBAC drops the stale endpoints rule and replaces the admin binding with a Role', () => {
+  test('the operator RBAC is the release payload\'s: the ClusterRole keeps the endpoints rule and the manifest order, the operand binding keeps ClusterRole admin', () => {
+    // openshift/cluster-cloud-controller-manager-operator@main manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
     const clusterRole = find(objects, 'ClusterRole', 'system:openshift:operator:cloud-controller-manager');
-    expect(clusterRole.rules.filter((r: Obj) => r.resources.includes('endpoints'))).toEqual([]);
-    expect(objects.filter((o) => o.roleRef?.name === 'admin')).toEqual([]);
-    const operandRole = find(objects, 'Role', 'cluster-cloud-controller-manager', 'openshift-cloud-controller-manager');
-    expect(operandRole.rules).toEqual([
-      { apiGroups: ['apps'], resources: ['deployments', 'daemonsets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-      { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-      { apiGroups: [''], resources: ['services', 'configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update'] },
-      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+    expect(clusterRole.rules.map((r: Obj) => `${r.apiGroups.join(',')}:${r.resources.join(',')}:${r.verbs.join(',')}`)).toEqual([
+      'config.openshift.io:clusteroperators:get,create,list,watch',
+      'config.openshift.io:clusteroperators/status:update',
+      'config.openshift.io:clusterversions,infrastructures,featuregates,networks,proxies,apiservers:get,list,watch',
+      'operator.openshift.io:kubecontrollermanagers:get,list,watch',
+      'rbac.authorization.k8s.io:clusterrolebindings,clusterroles,rolebindings,roles:get,list,watch,create,update,patch',
+      'admissionregistration.k8s.io:validatingadmissionpolicies,validatingadmissionpolicybindings:get,list,watch,create,update,patch',
+      'authentication.k8s.io:tokenreviews:create',
+      'authorization.k8s.io:subjectaccessreviews:create',
+      ':nodes:update',
+      ':nodes/status:patch',
+      ':nodes,services:get,list,watch',
+      ':events:create,patch',
+      ':endpoints:get,create,list,watch,update',
+      ':services,services/status:patch',
+      ':nodes:patch',
+      ':events:update',
+      ':services/status:update',
+      'discovery.k8s.io:endpointslices:get,list,watch',
     ]);
+    expect(find(objects, 'RoleBinding', 'cluster-cloud-controller-manager', 'openshift-cloud-controller-manager').roleRef)
+      .toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
+    expect(objects.filter((o) => o.kind === 'Role' && o.metadata.namespace === 'openshift-cloud-controller-manager' && o.metadata.name === 'cluster-cloud-controller-manager')).toEqual([]);
   });
 
   test('the metrics Service is headless on 9258 and 9443 with a serving certificate', () => {
@@ -233,13 +247,13 @@ describe('OpenShift static set, operator mode', () => {
   });
 
   test('operator mode without the operator image is refused', () => {
-    expect(() => render((c) => new OpenShiftStaticSet(c, 'S', { platformType: 'AWS', managementMode: 'operator', images: {} })))
+    expect(() => render((c) => new OpenShiftStaticSet(c, 'S', { platformType: 'AWS', managementMode: 'operator', images: {}, release: '4.23.1' })))
       .toThrow('\'images.cloudControllerManagerOperator\' is required in operator mode, got none');
   });
 
   test('operator mode renders no operands through the cluster chart', () => {
     const chart = new ClusterChart(new App(), 'c', {
-      cluster: preparedCluster(awsSpec('c', { managementMode: 'operator', images: images })),
+      cluster: preparedCluster(awsSpec('c', { managementMode: 'operator', images: images, openshift: { release: '4.23.1' } })),
     });
     const kinds = ids(chart.toJson());
     expect(kinds).not.toContain('Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager');

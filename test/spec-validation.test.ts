@@ -71,7 +71,7 @@ describe('spec validation: each class of error, with file, line, field, value an
   });
 
   test('operator mode also requires the operator image', () => {
-    writeFile(root, 'c.yaml', awsSpec('c', { managementMode: 'operator' }));
+    writeFile(root, 'c.yaml', awsSpec('c', { managementMode: 'operator', openshift: { release: '4.23.1' } }));
     expect(problems()).toEqual([
       'c.yaml:9: spec.images.cloudControllerManagerOperator: is required for platform AWS in operator mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag',
     ]);

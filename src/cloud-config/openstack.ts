@@ -86,6 +86,10 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
     }
     global.entries = global.entries.filter((e) => !OPENSTACK_LEGACY_DEFAULTS.some(([k]) => k === e.key));
   } else {
+    for (const other of out.filter((s) => s.name.toLowerCase() === 'global')) {
+      warnings.push(`section '[${other.name}]' (line ${other.line}) is kept next to the new [Global]: the operator matches section names case-sensitively and adds [Global], `
+        + 'while the CCM\'s gcfg reader reads both as one section; rename it to [Global]');
+    }
     global = { name: 'Global', line: 0, entries: [] };
     out.unshift(global);
   }

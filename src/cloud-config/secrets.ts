@@ -13,9 +13,17 @@ function isFileReference(key: string, value: string): boolean {
   return !/pass|secret/i.test(key) && /^\/[^\s]*$/.test(value);
 }
 
+/**
+ * Keys whose names match SECRET_KEY but which hold no credential:
+ * `tokenAudience` of the Azure Stack Hub `endpoints` JSON is the resource
+ * manager's token audience URL (github.com/Azure/go-autorest
+ * autorest/azure/environments.go `Environment.TokenAudience`).
+ */
+const KNOWN_NON_SECRET_KEYS: ReadonlySet<string> = new Set(['tokenAudience']);
+
 /** True when a key name looks like it holds a credential. */
 export function looksLikeSecretKey(name: string): boolean {
-  return SECRET_KEY.test(name) && !REFERENCE_KEY.test(name);
+  return SECRET_KEY.test(name) && !REFERENCE_KEY.test(name) && !KNOWN_NON_SECRET_KEYS.has(name);
 }
 
 /**

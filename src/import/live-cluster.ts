@@ -241,11 +241,30 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     warnings.push('no FeatureGate "cluster" with status in the export: no feature gate is assumed enabled (oc get featuregate cluster -o yaml)');
   }
 
-  // TLS profile of the API server
+  // release: ClusterVersion status.desired.version, else the last Completed update
+  const clusterVersion = find('ClusterVersion', 'version');
+  const history: any[] = Array.isArray(clusterVersion?.status?.history) ? clusterVersion!.status.history : [];
+  const release: unknown = clusterVersion?.status?.desired?.version ?? history.find((h) => h?.state === 'Completed')?.version;
+  const featureSet: unknown = fg?.spec?.featureSet;
+  if (typeof release === 'string' && release !== '') {
+    spec.openshift = { release, ...(typeof featureSet === 'string' && featureSet !== '' && featureSet !== 'Default' ? { featureSet } : {}) };
+  } else {
+    warnings.push('no ClusterVersion "version" in the export: the release is not known, so no release-default feature gate applies (oc get clusterversion version -o yaml)');
+  }
+
+  // TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and
+  // LegacyAdheringComponentsOnly mean the operator and its operands use the default (Intermediate) profile; any other
+  // value means StrictAllComponents (openshift/library-go pkg/crypto/tls_adherence.go ShouldHonorClusterTLSProfile,
+  // vendored at openshift/cluster-cloud-controller-manager-operator@main; used in pkg/tls/tls.go)
   const apiserver = find('APIServer', 'cluster');
   const profile = apiserver?.spec?.tlsSecurityProfile;
-  const adherence = apiserver?.spec?.tlsAdherence;
-  if (profile?.type && profile.type !== 'Intermediate' && adherence !== 'NoOpinion' && adherence !== 'LegacyAdheringComponentsOnly') {
+  const adherence: string = apiserver?.spec?.tlsAdherence ?? '';
+  const honored = adherence !== '' && adherence !== 'LegacyAdheringComponentsOnly';
+  if (profile?.type && profile.type !== 'Intermediate' && !honored) {
+    warnings.push(`APIServer spec.tlsSecurityProfile "${profile.type}" is not imported: tlsAdherence is ${adherence === '' ? 'not set' : `"${adherence}"`}, `
+      + 'so the operator and its operands use the Intermediate profile (library-go ShouldHonorClusterTLSProfile); set tlsAdherence: StrictAllComponents on the cluster to apply it');
+  }
+  if (profile?.type && profile.type !== 'Intermediate' && honored) {
     if (!(TLS_PROFILE_TYPES as readonly string[]).includes(profile.type)) {
       throw new ImportError(`APIServer spec.tlsSecurityProfile.type "${profile.type}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
     }

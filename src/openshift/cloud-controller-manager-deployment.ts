@@ -7,7 +7,7 @@ import { CCM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from '
 import { CcmLeaderMigrationMount } from './operand-props';
 import {
   bashCommand, CCM_PLATFORM_LABEL, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeMount, hostEtcKubeVolume, hostnameAntiAffinity,
-  MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolume, waitForTrustBundle,
+  MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolumes, waitForTrustBundle, hasCloudCaBundle,
 } from './pod-conventions';
 
 /** Properties for `CloudControllerManagerDeployment`. */
@@ -90,6 +90,28 @@ export interface CloudControllerManagerDeploymentProps {
    * @default - no leader migration
    */
   readonly leaderMigration?: CcmLeaderMigrationMount;
+  /**
+   * Order of the CCM container's mounts, by volume name, as the operator's
+   * asset lists them (names not listed follow, in their given order).
+   *
+   * @default - platform mounts, then trusted-ca, then host-etc-kube
+   */
+  readonly mountOrder?: readonly string[];
+  /**
+   * Order of the pod's volumes, by name, as the operator's asset lists them.
+   *
+   * @default - platform volumes, then trusted-ca, then host-etc-kube
+   */
+  readonly volumeOrder?: readonly string[];
+}
+
+/** Items sorted by the position of their name in `order`; names not in it keep their order, after the listed ones. */
+export function inOperatorOrder<T extends { readonly name: string }>(items: readonly T[], order?: readonly string[]): T[] {
+  if (!order) {
+    return [...items];
+  }
+  const rank = (i: T) => (order.includes(i.name) ? order.indexOf(i.name) : order.length);
+  return items.map((item, index) => ({ item, index })).sort((a, b) => rank(a.item) - rank(b.item) || a.index - b.index).map((x) => x.item);
 }
 
 /**
@@ -124,6 +146,7 @@ export class CloudControllerManagerDeployment extends Construct {
     const lmVolumes: k8s.Volume[] = lm ? [{ name: 'leader-migration', configMap: { name: lm.configMapName } }] : [];
     const lmMounts: k8s.VolumeMount[] = lm ? [{ name: 'leader-migration', mountPath: lm.mountPath, readOnly: true }] : [];
     const labels = { 'k8s-app': props.name, [CCM_PLATFORM_LABEL]: props.platformLabel };
+    const cloudCa = hasCloudCaBundle(props.mountedConfig);
     this.apiObject = new k8s.KubeDeployment(this, 'Resource', {
       metadata: { name: props.name, namespace: OPERAND_NAMESPACE, labels: { ...labels } },
       spec: {
@@ -143,7 +166,7 @@ export class CloudControllerManagerDeployment extends Construct {
             affinity: hostnameAntiAffinity({ ...labels }),
             tolerations: [...(props.tolerations ?? standardTolerations())],
             terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
-            initContainers: [...(props.initContainers ?? []), waitForTrustBundle(props.image)],
+            initContainers: [...(props.initContainers ?? []), waitForTrustBundle(props.image, cloudCa)],
             containers: [{
               name: 'cloud-controller-manager',
               image: props.image,
@@ -154,9 +177,9 @@ export class CloudControllerManagerDeployment extends Construct {
               resources: requests(props.cpu, props.memory),
               livenessProbe: props.livenessProbe,
               terminationMessagePolicy: 'FallbackToLogsOnError',
-              volumeMounts: [...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()],
+              volumeMounts: inOperatorOrder([...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()], props.mountOrder),
             }],
-            volumes: [...(props.volumes ?? []), ...lmVolumes, trustedCaVolume(), hostEtcKubeVolume()],
+            volumes: inOperatorOrder([...(props.volumes ?? []), ...lmVolumes, ...trustedCaVolumes(cloudCa), hostEtcKubeVolume()], props.volumeOrder),
           },
         },
       },

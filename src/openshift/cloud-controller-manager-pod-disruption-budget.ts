@@ -9,6 +9,13 @@ import { PlatformType } from '../spec/schema';
 export interface CloudControllerManagerPodDisruptionBudgetProps {
   /** Platform type; names the PDB `<lower-case type>-cloud-controller-manager` and selects its pods. */
   readonly platformType: PlatformType;
+  /**
+   * `release-4.16`: the PDB as release 4.16 generated it, without
+   * `unhealthyPodEvictionPolicy` (…@release-4.16 pkg/cloud/common/resources.go getPDB).
+   *
+   * @default "main"
+   */
+  readonly shape?: 'main' | 'release-4.16';
 }
 
 /**
@@ -26,7 +33,7 @@ export class CloudControllerManagerPodDisruptionBudget extends Construct {
       metadata: { name: `${props.platformType.toLowerCase()}-cloud-controller-manager`, namespace: OPERAND_NAMESPACE },
       spec: {
         minAvailable: k8s.IntOrString.fromNumber(1),
-        unhealthyPodEvictionPolicy: 'AlwaysAllow',
+        unhealthyPodEvictionPolicy: props.shape === 'release-4.16' ? undefined : 'AlwaysAllow',
         selector: { matchLabels: { [CCM_PLATFORM_LABEL]: props.platformType } },
       },
     });

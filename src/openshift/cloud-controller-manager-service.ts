@@ -9,6 +9,14 @@ import { PlatformType } from '../spec/schema';
 export interface CloudControllerManagerServiceProps {
   /** Platform type; names the Service `<lower-case type>-cloud-controller-manager` and selects its pods. */
   readonly platformType: PlatformType;
+  /**
+   * `release-4.16`: the Service as release 4.16 generated it, with the
+   * `webhooks` port 10260 (…@release-4.16 pkg/cloud/common/resources.go getService);
+   * used for Alibaba Cloud, whose operands exist only in 4.16.
+   *
+   * @default "main"
+   */
+  readonly shape?: 'main' | 'release-4.16';
 }
 
 /**
@@ -28,7 +36,9 @@ export class CloudControllerManagerService extends Construct {
       metadata: { name, namespace: OPERAND_NAMESPACE, labels: { 'k8s-app': name } },
       spec: {
         type: 'ClusterIP',
-        ports: [{ name: 'https', port: 10258, protocol: 'TCP' }],
+        ports: props.shape === 'release-4.16'
+          ? [{ name: 'https', port: 10258 }, { name: 'webhooks', port: 10260, targetPort: k8s.IntOrString.fromNumber(10260) }]
+          : [{ name: 'https', port: 10258, protocol: 'TCP' }],
         selector: { [CCM_PLATFORM_LABEL]: props.platformType },
         sessionAffinity: 'None',
       },

@@ -22,6 +22,12 @@ export interface CommonOperandsProps {
    * @default false
    */
   readonly singleReplica?: boolean;
+  /**
+   * Which release's shape the PDB and Service take (Alibaba Cloud: `release-4.16`).
+   *
+   * @default "main"
+   */
+  readonly shape?: 'main' | 'release-4.16';
 }
 
 /**
@@ -37,8 +43,8 @@ export class CommonOperands extends Construct {
     super(scope, id);
     this.cloudConf = new CloudConfConfigMap(this, 'CloudConf', { cloudConf: props.cloudConf, extraData: props.cloudConfExtraData });
     if (!props.singleReplica) {
-      new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', { platformType: props.platformType });
+      new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', { platformType: props.platformType, shape: props.shape });
     }
-    new CloudControllerManagerService(this, 'Service', { platformType: props.platformType });
+    new CloudControllerManagerService(this, 'Service', { platformType: props.platformType, shape: props.shape });
   }
 }

@@ -12,6 +12,7 @@ import { ProviderRbac } from './provider-rbac';
 import { TrustedCaConfigMap } from './trusted-ca-config-map';
 import { ProxySettings } from './pod-conventions';
 import { PlatformType } from '../spec/schema';
+import { releaseAtLeast } from './release';
 
 /** Who renders the operands. */
 export type ManagementMode = 'gitops' | 'operator';
@@ -46,6 +47,14 @@ export interface OpenShiftStaticSetProps {
    * @default - no proxy
    */
   readonly proxy?: ProxySettings;
+  /**
+   * The cluster's OpenShift release (`spec.openshift.release`); required in
+   * `operator` mode, where the operator reports it. Before 4.20 the payload
+   * has no default-deny NetworkPolicies, and none are rendered.
+   *
+   * @default - none
+   */
+  readonly release?: string;
 }
 
 /**
@@ -62,9 +71,12 @@ export class OpenShiftStaticSet extends Construct {
     const mode = props.managementMode ?? 'gitops';
     new CloudControllerManagerNamespace(this, 'OperatorNamespace', { name: OPERATOR_NAMESPACE });
     new CloudControllerManagerNamespace(this, 'OperandNamespace', { name: OPERAND_NAMESPACE });
-    new DefaultDenyNetworkPolicy(this, 'OperatorNamespaceDefaultDeny', { namespace: OPERATOR_NAMESPACE });
-    new DefaultDenyNetworkPolicy(this, 'OperandNamespaceDefaultDeny', { namespace: OPERAND_NAMESPACE });
-    new ProviderRbac(this, 'ProviderRbac', { cloudNodeManager: props.cloudNodeManager });
+    // the payload ships them from release 4.20 (…@release-4.20 manifests/0000_26_cloud-controller-manager-operator_10_networkpolicy-default-deny.yaml; absent at release-4.19)
+    if (!props.release || releaseAtLeast(props.release, '4.20')) {
+      new DefaultDenyNetworkPolicy(this, 'OperatorNamespaceDefaultDeny', { namespace: OPERATOR_NAMESPACE });
+      new DefaultDenyNetworkPolicy(this, 'OperandNamespaceDefaultDeny', { namespace: OPERAND_NAMESPACE });
+    }
+    new ProviderRbac(this, 'ProviderRbac', { cloudNodeManager: props.cloudNodeManager, release: props.release });
     if (props.platformType === 'OpenStack') {
       new OpenStackRbac(this, 'OpenStackRbac');
     }
@@ -78,9 +90,12 @@ export class OpenShiftStaticSet extends Construct {
     if (!image) {
       throw new Error('\'images.cloudControllerManagerOperator\' is required in operator mode, got none');
     }
-    new OperatorRbac(this, 'OperatorRbac');
+    if (!props.release) {
+      throw new Error('\'spec.openshift.release\' is required in operator mode, got none');
+    }
+    new OperatorRbac(this, 'OperatorRbac', { release: props.release });
     new OperatorMetricsService(this, 'MetricsService');
     const images = new OperatorImagesConfigMap(this, 'Images', { images: props.images ?? {} });
-    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy });
+    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy, releaseVersion: props.release });
   }
 }

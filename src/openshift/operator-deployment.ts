@@ -27,11 +27,14 @@ export interface OperatorDeploymentProps {
    */
   readonly proxy?: ProxySettings;
   /**
-   * Release version the operator reports.
-   *
-   * @default "0.0.1-snapshot"
+   * The cluster's OpenShift release (`spec.openshift.release`): the operator
+   * reports it on ClusterOperator `cloud-controller-manager`, and the
+   * cluster-version operator waits for that version during an update. The
+   * manifest's `0.0.1-snapshot` is a placeholder that release tooling replaces
+   * (openshift/oc@master pkg/cli/admin/release/image_mapper.go); it is never
+   * rendered.
    */
-  readonly releaseVersion?: string;
+  readonly releaseVersion: string;
 }
 
 const LEADER_FLAGS = [
@@ -56,8 +59,11 @@ export class OperatorDeployment extends Construct {
     if (!props.image) {
       throw new Error('\'image\' must be a pinned image reference, got ""');
     }
+    if (!props.releaseVersion || props.releaseVersion === '0.0.1-snapshot') {
+      throw new Error(`'releaseVersion' must be the cluster's OpenShift release (spec.openshift.release), got ${JSON.stringify(props.releaseVersion ?? '')}`);
+    }
     const labels = { 'k8s-app': 'cloud-manager-operator' };
-    const env = [{ name: 'RELEASE_VERSION', value: props.releaseVersion ?? '0.0.1-snapshot' }, ...proxyEnv(props.proxy)];
+    const env = [{ name: 'RELEASE_VERSION', value: props.releaseVersion }, ...proxyEnv(props.proxy)];
     const tls = props.tls ? tlsFlags(props.tls) : [];
     const hostKube: k8s.VolumeMount = { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true };
     this.apiObject = new k8s.KubeDeployment(this, 'Resource', {

@@ -1,26 +1,38 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { releaseAtLeast } from './release';
 import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, releaseMetadata } from './constants';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch'];
 
+/** Properties for `OperatorRbac`. */
+export interface OperatorRbacProps {
+  /**
+   * The cluster's OpenShift release: before 4.23 the operator only reads
+   * ConfigMaps in openshift-config-managed (release-4.22 manifest); from 4.23
+   * it also writes kube-cloud-config there (VSphereMultiVCenterDay2).
+   *
+   * @default - the current release's rules
+   */
+  readonly release?: string;
+}
+
 /**
  * The operator's own identity and permissions (reference §1.5), rendered in
- * `operator` management mode only: in `gitops` mode no operator runs, and an
- * unused identity holding RBAC-write and namespace-admin rights is a risk.
- *
- * Fixed, not copied:
- * - the `endpoints` rule kept "for the alibaba node manager" is gone (Alibaba
- *   operands were removed from the operator);
- * - the binding to ClusterRole `admin` in the operand namespace is replaced by
- *   a Role listing what the operator creates and reads there (workloads,
- *   PodDisruptionBudgets, Services, ConfigMaps, leases, events) plus the
- *   Secret and ConfigMap reads its operand Roles grant (it has no `escalate`,
- *   so it must hold every permission it grants).
+ * `operator` management mode only, exactly as the release payload ships them
+ * (openshift/cluster-cloud-controller-manager-operator@main
+ * manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml,
+ * identical on release-4.23 and later): CVO applies the same objects and
+ * replaces any difference (`rules` and `roleRef` are compared as a whole,
+ * openshift/cluster-version-operator@main lib/resourcemerge/rbac.go), and a
+ * RoleBinding's `roleRef` cannot change at all. So the ClusterRole keeps the
+ * rules in the manifest's order (including the stale `endpoints` rule "for
+ * the alibaba node manager"), and the operand-namespace RoleBinding keeps
+ * ClusterRole `admin`.
  */
 export class OperatorRbac extends Construct {
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: OperatorRbacProps = {}) {
     super(scope, id);
     const meta = releaseMetadata;
     const subject = { kind: 'ServiceAccount', name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE };
@@ -43,12 +55,15 @@ export class OperatorRbac extends Construct {
         { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'], verbs: WRITE },
         { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
         { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-        // Held so that the operator can grant them to the operand roles it renders.
-        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['update'] },
         { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
-        { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'patch'] },
-        { apiGroups: [''], resources: ['services/status'], verbs: ['patch', 'update'] },
-        { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        { apiGroups: [''], resources: ['nodes', 'services'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+        { apiGroups: [''], resources: ['endpoints'], verbs: ['get', 'create', 'list', 'watch', 'update'] },
+        { apiGroups: [''], resources: ['services', 'services/status'], verbs: ['patch'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['patch'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['services/status'], verbs: ['update'] },
         { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
       ],
     });
@@ -68,20 +83,12 @@ export class OperatorRbac extends Construct {
         { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
       ]],
       ['OpenShiftConfigManaged', 'openshift-config-managed', [
-        { apiGroups: [''], resources: ['configmaps'], verbs: WRITE },
+        { apiGroups: [''], resources: ['configmaps'], verbs: props.release && !releaseAtLeast(props.release, '4.23') ? ['get', 'list', 'watch'] : WRITE },
       ]],
       // 'list' with resourceNames is kept: the operator renders the Azure Role with it and must hold what it grants.
       ['KubeSystem', 'kube-system', [
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['aks-managed-resource-locker'], verbs: ['get', 'list', 'update'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      ]],
-      ['OperandNamespace', OPERAND_NAMESPACE, [
-        { apiGroups: ['apps'], resources: ['deployments', 'daemonsets'], verbs: [...WRITE, 'delete'] },
-        { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: [...WRITE, 'delete'] },
-        { apiGroups: [''], resources: ['services', 'configmaps'], verbs: [...WRITE, 'delete'] },
-        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update'] },
-        { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
       ]],
     ];
     for (const [idPrefix, namespace, rules] of roles) {
@@ -92,6 +99,13 @@ export class OperatorRbac extends Construct {
         subjects: [subject],
       });
     }
+
+    // roleRef is immutable: CVO created this binding to ClusterRole admin, so it stays admin.
+    new k8s.KubeRoleBinding(this, 'OperandNamespaceRoleBinding', {
+      metadata: meta(OPERATOR_SERVICE_ACCOUNT, OPERAND_NAMESPACE),
+      roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: 'admin' },
+      subjects: [subject],
+    });
 
     new k8s.KubeClusterRoleBinding(this, 'HostAccessBinding', {
       metadata: meta('system:openshift:scc:hostaccess:cloud-controller-manager-operator'),

@@ -19,6 +19,12 @@ export interface PlatformRoleProps {
   readonly bindingName: string;
   /** ServiceAccounts bound, as `namespace/name`. */
   readonly serviceAccounts: readonly string[];
+  /**
+   * Annotations of the role, where the operator's asset carries some (e.g. the release annotations).
+   *
+   * @default - none
+   */
+  readonly annotations?: Readonly<Record<string, string>>;
 }
 
 /** A platform's Role or ClusterRole with the binding that grants it. */
@@ -35,8 +41,8 @@ export class PlatformRole extends Construct {
     }
     const rules = props.rules.map((r) => ({ ...r }));
     this.apiObject = props.namespace === undefined
-      ? new k8s.KubeClusterRole(this, 'Resource', { metadata: { name: props.name }, rules })
-      : new k8s.KubeRole(this, 'Resource', { metadata: { name: props.name, namespace: props.namespace }, rules });
+      ? new k8s.KubeClusterRole(this, 'Resource', { metadata: { name: props.name, annotations: props.annotations ? { ...props.annotations } : undefined }, rules })
+      : new k8s.KubeRole(this, 'Resource', { metadata: { name: props.name, namespace: props.namespace, annotations: props.annotations ? { ...props.annotations } : undefined }, rules });
     this.binding = new PlatformRoleBinding(this, 'Binding', {
       name: props.bindingName,
       namespace: props.namespace,

@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
-import { OPERAND_NAMESPACE, TRUSTED_CA_CONFIG_MAP } from './constants';
+import { MountedConfig } from './config-hash';
+import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE, TRUSTED_CA_CONFIG_MAP } from './constants';
 
 /**
  * The conventions every CCM pod of the operator follows (reference §2.3),
@@ -60,39 +61,82 @@ export function hostnameAntiAffinity(matchLabels: Record<string, string>): k8s.A
   };
 }
 
+/** The `cloud-conf` key holding a CA bundle of the cloud's endpoints (Azure Stack Hub, OpenStack, vSphere). */
+export const CLOUD_CA_BUNDLE_KEY = 'ca-bundle.pem';
+
+/** Whether the pod mounts a `cloud-conf` with `ca-bundle.pem`, which must then join the trust store. */
+export function hasCloudCaBundle(mounted: MountedConfig): boolean {
+  return mounted.configMaps?.[CLOUD_CONF_CONFIG_MAP]?.[CLOUD_CA_BUNDLE_KEY] !== undefined;
+}
+
+const INJECTED_BUNDLE: k8s.Volume = {
+  name: 'trusted-ca',
+  configMap: { name: TRUSTED_CA_CONFIG_MAP, items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }], optional: true },
+};
+
 /**
- * Volume `trusted-ca`: ConfigMap `ccm-trusted-ca`, key `ca-bundle.crt` as
- * `tls-ca-bundle.pem`. Optional, because the key is injected after apply
- * (see `TrustedCaConfigMap`); `waitForTrustBundle` holds the pod until it is.
+ * The trust-store volumes. Without a cloud-config CA: `trusted-ca`, ConfigMap
+ * `ccm-trusted-ca` key `ca-bundle.crt` as `tls-ca-bundle.pem`, optional
+ * because the key is injected after apply (see `TrustedCaConfigMap`);
+ * `waitForTrustBundle` holds the pod until it is. With one (`cloudCa`):
+ * `trusted-ca` is an emptyDir that `waitForTrustBundle` fills with the
+ * cloud-config CA followed by the injected bundle, as the operator merges
+ * them into `ccm-trusted-ca` (openshift/cluster-cloud-controller-manager-operator@main
+ * pkg/controllers/trusted_ca_bundle_controller.go `addCloudConfigCABundle`,
+ * `mergeCABundles`: additional bundle, "\n", then the rest), read from
+ * `trusted-ca-injected` and `cloud-config-ca`.
  */
+export function trustedCaVolumes(cloudCa = false): k8s.Volume[] {
+  if (!cloudCa) {
+    return [INJECTED_BUNDLE];
+  }
+  return [
+    { name: 'trusted-ca', emptyDir: {} },
+    { ...INJECTED_BUNDLE, name: 'trusted-ca-injected' },
+    { name: 'cloud-config-ca', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: CLOUD_CA_BUNDLE_KEY, path: CLOUD_CA_BUNDLE_KEY }] } },
+  ];
+}
+
+/** The single trust-store volume without a cloud-config CA (`trustedCaVolumes()`). */
 export function trustedCaVolume(): k8s.Volume {
-  return {
-    name: 'trusted-ca',
-    configMap: { name: TRUSTED_CA_CONFIG_MAP, items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }], optional: true },
-  };
+  return trustedCaVolumes()[0]!;
 }
 
 /** Path of the trust bundle inside CCM containers. */
 export const TRUST_BUNDLE_FILE = '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem';
 
+const STAGING = '/var/run/ccm-trust';
+
 /**
  * Init container that waits until the injected trust bundle is present, so
  * the CCM never starts with an empty trust store (Go loads the system roots
  * once; a CCM started before injection would fail TLS to the cloud API until
- * restarted). Runs the CCM image's bash.
+ * restarted). With a cloud-config CA (`cloudCa`) it then writes the merged
+ * trust store (see `trustedCaVolumes`). Runs the CCM image's bash.
  */
-export function waitForTrustBundle(image: string): k8s.Container {
+export function waitForTrustBundle(image: string, cloudCa = false): k8s.Container {
+  const injected = cloudCa ? `${STAGING}/injected/tls-ca-bundle.pem` : TRUST_BUNDLE_FILE;
+  const wait = `until [[ -s ${injected} ]]; do\n`
+    + `  echo "waiting for key ca-bundle.crt of ConfigMap ${TRUSTED_CA_CONFIG_MAP} (injected by the cluster-network-operator)"\n`
+    + '  sleep 5\ndone\n';
+  const merge = cloudCa
+    ? `{ cat ${STAGING}/cloud-config/${CLOUD_CA_BUNDLE_KEY}; echo; cat ${injected}; } > ${TRUST_BUNDLE_FILE}.tmp\n`
+      + `mv ${TRUST_BUNDLE_FILE}.tmp ${TRUST_BUNDLE_FILE}\n`
+    : '';
   return {
     name: 'wait-for-trust-bundle',
     image,
     imagePullPolicy: 'IfNotPresent',
-    command: ['/bin/bash', '-c',
-      `until [[ -s ${TRUST_BUNDLE_FILE} ]]; do\n`
-      + `  echo "waiting for key ca-bundle.crt of ConfigMap ${TRUSTED_CA_CONFIG_MAP} (injected by the cluster-network-operator)"\n`
-      + '  sleep 5\ndone\n'],
+    command: ['/bin/bash', '-c', wait + merge],
     resources: requests('10m', '10Mi'),
     terminationMessagePolicy: 'FallbackToLogsOnError',
-    volumeMounts: [trustedCaMount()],
+    volumeMounts: cloudCa
+      ? [
+        { name: 'trusted-ca-injected', mountPath: `${STAGING}/injected`, readOnly: true },
+        { name: 'cloud-config-ca', mountPath: `${STAGING}/cloud-config`, readOnly: true },
+        { name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem' },
+      ]
+      : [trustedCaMount()],
   };
 }
 

@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { releaseAtLeast } from './release';
 import { CCM_SERVICE_ACCOUNT, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, releaseMetadata } from './constants';
 
 /** Properties for `ProviderRbac`. */
@@ -11,6 +12,15 @@ export interface ProviderRbacProps {
    * @default false
    */
   readonly cloudNodeManager?: boolean;
+  /**
+   * The cluster's OpenShift release: before 4.22 the payload's ClusterRole
+   * `cloud-controller-manager` has no metrics rules (tokenreviews,
+   * subjectaccessreviews; …@release-4.21 manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml),
+   * and it is rendered that way.
+   *
+   * @default - the current release's rules
+   */
+  readonly release?: string;
 }
 
 /**
@@ -19,13 +29,17 @@ export interface ProviderRbacProps {
  * lease Role, the kube-system Role that `--use-service-account-credentials`
  * needs, the shared ClusterRole, and the authentication-reader binding.
  *
- * Fixed: the lease rule of Role `cloud-controller-manager` granted `list`
- * together with `resourceNames`, which the API server cannot restrict by name;
- * here it is `get`/`update` on the named lease and `create` on leases (what
- * leader election uses). The `cloud-node-manager` ServiceAccount and its
+ * Every object here is also in the release payload, which the
+ * cluster-version operator (CVO) keeps applying: each is rendered exactly as
+ * the payload ships it (…@main
+ * manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml),
+ * including the lease rule's `list` next to `resourceNames` (harmless: a
+ * named `list` grants nothing), because CVO replaces any other rule set
+ * (openshift/cluster-version-operator@main lib/resourcemerge/rbac.go) and
+ * the two writers would flip the Role forever. The `cloud-node-manager` ServiceAccount and its
  * ClusterRole are rendered only for platforms that run a cloud node manager
  * (the operator ships them everywhere, granting node writes to an unused
- * identity).
+ * identity; CVO still creates them from the payload: see `cvo-ownership.ts`).
  */
 export class ProviderRbac extends Construct {
   constructor(scope: Construct, id: string, props: ProviderRbacProps = {}) {
@@ -37,7 +51,7 @@ export class ProviderRbac extends Construct {
     new k8s.KubeRole(this, 'LeaseRole', {
       metadata: meta('cloud-controller-manager', OPERAND_NAMESPACE),
       rules: [
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'update'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'list', 'update'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
       ],
     });
@@ -63,8 +77,10 @@ export class ProviderRbac extends Construct {
       rules: [
         { apiGroups: [''], resources: ['nodes', 'services'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        ...(props.release && !releaseAtLeast(props.release, '4.22') ? [] : [
+          { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+          { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        ]),
       ],
     });
     new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {

@@ -50,19 +50,19 @@ export class ValidatingAdmissionPolicy extends Construct {
 }
 
 /**
- * CEL variables for a policy that checks a Service annotation only when it is
- * set or changed: `value` (the annotation, or ""), and `changed` (set now, and
- * absent before or different).
+ * The operator's CEL variables for a policy that checks a Service annotation
+ * only when it is set or changed (…@main pkg/cloud/gcp/assets/validating-admission-policy.yaml
+ * and pkg/cloud/azure/assets/validating-admission-service-annotation-policy.yaml):
+ * `has<Name>`, `<name>Value`, `hasOld<Name>`, `old<Name>Value` and `valueHasChanged`.
  */
-export function changedAnnotationVariables(annotation: string): k8s.VariableV1Beta1[] {
+export function changedAnnotationVariables(annotation: string, name: string): k8s.VariableV1Beta1[] {
   const key = `'${annotation}'`;
+  const lower = name.charAt(0).toLowerCase() + name.slice(1);
   return [
-    { name: 'value', expression: `object.metadata.?annotations[${key}].orValue('')` },
-    { name: 'isSet', expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
-    { name: 'previous', expression: `oldObject == null ? '' : oldObject.metadata.?annotations[${key}].orValue('')` },
-    {
-      name: 'changed',
-      expression: `variables.isSet && (oldObject == null || !has(oldObject.metadata.annotations) || !(${key} in oldObject.metadata.annotations) || variables.previous != variables.value)`,
-    },
+    { name: `has${name}`, expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
+    { name: `${lower}Value`, expression: `object.metadata.?annotations[${key}].orValue("")` },
+    { name: `hasOld${name}`, expression: `oldObject != null && oldObject.metadata.?annotations != null && ${key} in oldObject.metadata.annotations` },
+    { name: `old${name}Value`, expression: `oldObject.metadata.?annotations[${key}].orValue("")` },
+    { name: 'valueHasChanged', expression: `variables.has${name} && (!variables.hasOld${name} || variables.old${name}Value != variables.${lower}Value)` },
   ];
 }

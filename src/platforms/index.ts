@@ -6,6 +6,7 @@ import { IBM_CLOUD_PLATFORM } from './ibmcloud';
 import { NUTANIX_PLATFORM } from './nutanix';
 import { OPENSTACK_PLATFORM } from './openstack';
 import { PlatformDefinition } from './platform';
+import { withReleaseChecks } from './release-problems';
 import { POWERVS_PLATFORM } from './powervs';
 import { VSPHERE_PLATFORM } from './vsphere';
 import { PlatformType } from '../spec/schema';
@@ -23,7 +24,7 @@ export * from './powervs';
 export * from './vsphere';
 
 /** The platforms this version renders, by Infrastructure platform type. */
-export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition>>> = {
+export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition>>> = Object.fromEntries(Object.entries({
   AWS: AWS_PLATFORM,
   Azure: AZURE_PLATFORM,
   GCP: GCP_PLATFORM,
@@ -33,7 +34,7 @@ export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition
   VSphere: VSPHERE_PLATFORM,
   Nutanix: NUTANIX_PLATFORM,
   AlibabaCloud: ALIBABA_CLOUD_PLATFORM,
-};
+}).map(([type, definition]) => [type, withReleaseChecks(definition)]));
 
 /** The platform definition for a type, or undefined when it is not rendered yet. */
 export function platformFor(type: PlatformType): PlatformDefinition | undefined {

@@ -9,6 +9,7 @@ import { OperandProps } from '../openshift/operand-props';
 import { ImageKey } from '../spec/images';
 import { ClusterSpec, PlatformType } from '../spec/schema';
 import { resolveTlsProfile } from '../spec/tls';
+import { effectiveEnabledGates } from '../openshift/release';
 
 /** A problem a platform finds in a spec: field path and message (with the fix). */
 export interface PlatformSpecProblem {
@@ -133,4 +134,19 @@ export const UPSTREAM_CLOUD_FEATURE_GATES: readonly string[] = [
  */
 export function upstreamFeatureGatesFlag(enabled: readonly string[]): string {
   return [...new Set(enabled.filter((g) => UPSTREAM_CLOUD_FEATURE_GATES.includes(g)))].sort().map((g) => `${g}=true`).join(',');
+}
+
+/**
+ * The OpenShift feature gates a cluster renders with: the defaults of its
+ * release and feature set (`spec.openshift`, see `RELEASE_GATE_TABLE`), plus
+ * `spec.featureGates.enabled`, minus `spec.featureGates.disabled`.
+ */
+export function enabledFeatureGatesOf(spec: ClusterSpec): string[] {
+  const s = spec.spec;
+  return effectiveEnabledGates({
+    release: s.openshift?.release,
+    featureSet: s.openshift?.featureSet,
+    enabled: s.featureGates.enabled,
+    disabled: s.featureGates.disabled,
+  });
 }

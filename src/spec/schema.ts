@@ -5,6 +5,7 @@ import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATI
 import { kubernetesSectionSchema } from '../kubernetes/spec-section';
 import { PLATFORM_SPEC_SECTIONS } from '../platforms/spec-sections';
 import { cidrSchema } from '../platforms/vsphere/spec-section';
+import { openshiftSpecSection } from '../openshift/spec-section';
 
 export const SPEC_API_VERSION = 'ccm-gitops.io/v1alpha1';
 export const SPEC_KIND = 'CloudControllerManagerCluster';
@@ -116,6 +117,7 @@ export const clusterSpecSchema = z.strictObject({
           .describe('GitRepository (in the Flux namespace, existing before ccm-gitops) the entry Kustomization reads the stage chain from.'),
       }).prefault({}),
     }).prefault({}).describe('How the GitOps engine finds and applies the rendered stages.'),
+    openshift: openshiftSpecSection.optional(),
     kubernetes: kubernetesSectionSchema.optional().describe('The knobs of distribution kubernetes (required there, refused with openshift).'),
     ...PLATFORM_SPEC_SECTIONS,
   }),

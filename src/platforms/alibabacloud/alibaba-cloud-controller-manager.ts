@@ -7,6 +7,12 @@ import { OperandProps } from '../../openshift/operand-props';
 import { PlatformRole } from '../../openshift/platform-role';
 import { LEADER_ELECTION_FLAGS, standardTolerations } from '../../openshift/pod-conventions';
 
+/** The annotations of the release-4.16 Alibaba Role and ClusterRole (no capability annotation then). */
+const INCLUDE_ANNOTATIONS: Readonly<Record<string, string>> = {
+  'include.release.openshift.io/self-managed-high-availability': 'true',
+  'include.release.openshift.io/single-node-developer': 'true',
+};
+
 /** Properties for `AlibabaCloudControllerManager`. */
 export interface AlibabaCloudControllerManagerProps extends OperandProps {
   /** The Alibaba Cloud CCM image (images.json `cloudControllerManagerAlibaba`). */
@@ -31,8 +37,7 @@ export class AlibabaCloudControllerManager extends Construct {
 
   constructor(scope: Construct, id: string, props: AlibabaCloudControllerManagerProps) {
     super(scope, id);
-    const common = new CommonOperands(this, 'Common', { platformType: 'AlibabaCloud', ...props });
-    const [master, ...rest] = standardTolerations();
+    const common = new CommonOperands(this, 'Common', { platformType: 'AlibabaCloud', ...props, shape: 'release-4.16' });
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'alibaba-cloud-controller-manager',
       platformLabel: 'AlibabaCloud',
@@ -57,7 +62,10 @@ export class AlibabaCloudControllerManager extends Construct {
         timeoutSeconds: 15,
         failureThreshold: 8,
       },
-      tolerations: [master!, { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoExecute' }, ...rest],
+      tolerations: standardTolerations(),
+      // openshift/cluster-cloud-controller-manager-operator@release-4.16 pkg/cloud/alibaba/assets/alibaba-cloud-controller-manager-deployment.yaml
+      mountOrder: ['host-etc-kube', 'trusted-ca', 'cloud-config'],
+      volumeOrder: ['host-etc-kube', 'trusted-ca', 'cloud-config'],
       cpu: '200m',
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
@@ -74,6 +82,7 @@ export class AlibabaCloudControllerManager extends Construct {
       ],
       bindingName: 'alibaba-cloud-controller-manager:alibaba-cloud-controller-manager',
       serviceAccounts: [self],
+      annotations: INCLUDE_ANNOTATIONS,
     });
     new PlatformRole(this, 'ClusterRole', {
       name: 'alibaba-cloud-controller-manager',
@@ -83,6 +92,7 @@ export class AlibabaCloudControllerManager extends Construct {
       ],
       bindingName: 'alibaba-cloud-controller-manager:alibaba-cloud-controller-manager',
       serviceAccounts: [self],
+      annotations: INCLUDE_ANNOTATIONS,
     });
   }
 }

@@ -49,6 +49,9 @@ export class AwsCloudControllerManager extends Construct {
       env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
       volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
       volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/aws/assets/deployment.yaml
+      mountOrder: ['host-etc-kube', 'config-accm', 'trusted-ca'],
+      volumeOrder: ['config-accm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
@@ -63,12 +66,12 @@ export class AwsCloudControllerManager extends Construct {
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }] },
-        variables: [
-          { name: 'typeIsSet', expression: `has(object.metadata.annotations) && ${key} in object.metadata.annotations` },
-          { name: 'typeWasSet', expression: `has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations` },
-        ],
+        // the operator's expression as written (…@main pkg/cloud/aws/assets/validating-admission-policy.yaml)
         validations: [{
-          expression: `variables.typeIsSet == variables.typeWasSet && (!variables.typeIsSet || object.metadata.annotations[${key}] == oldObject.metadata.annotations[${key}])`,
+          expression: `(has(object.metadata.annotations) && ${key} in object.metadata.annotations) ==\n`
+            + `  (has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations) &&\n`
+            + `  (has(object.metadata.annotations) && ${key} in object.metadata.annotations ?\n`
+            + `  object.metadata.annotations[${key}] == oldObject.metadata.annotations[${key}] : true)\n`,
           message: `The annotation '${AWS_LOAD_BALANCER_TYPE_ANNOTATION}' may not be added, removed, or have its value changed. Changing the type of an existing load balancer is not supported.`,
           reason: 'Invalid',
         }],

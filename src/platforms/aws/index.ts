@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { AwsCloudControllerManager } from './aws-cloud-controller-manager';
 import { transformAwsCloudConfig } from '../../cloud-config/aws';
 import { ClusterSpec } from '../../spec/schema';
-import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
+import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
 
 export * from './aws-cloud-controller-manager';
 export * from './spec-section';
@@ -46,7 +46,7 @@ export const AWS_PLATFORM: PlatformDefinition = {
     return transformAwsCloudConfig(source, {
       region: spec.spec.aws?.region,
       serviceEndpoints: spec.spec.aws?.serviceEndpoints,
-      enabledFeatureGates: spec.spec.featureGates.enabled,
+      enabledFeatureGates: enabledFeatureGatesOf(spec),
     });
   },
 

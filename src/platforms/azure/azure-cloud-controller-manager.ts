@@ -78,6 +78,9 @@ export class AzureCloudControllerManager extends Construct {
         azureCredentialsMount(),
         boundServiceAccountTokenMount(),
       ],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/azure/assets/cloud-controller-manager-deployment.yaml
+      mountOrder: ['host-etc-kube', 'merged-cloud-config', 'cloud-sa-volume', 'trusted-ca', 'bound-sa-token'],
+      volumeOrder: ['config-accm', 'cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config'],
       cpu: '200m',
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
@@ -104,11 +107,11 @@ export class AzureCloudControllerManager extends Construct {
         }],
         validations: [
           {
-            expression: `has(request.userInfo.extra) && ${nodeName} in request.userInfo.extra`,
+            expression: `has(request.userInfo.extra) && (${nodeName} in request.userInfo.extra)`,
             message: 'this user must have a "authentication.kubernetes.io/node-name" claim',
           },
           {
-            expression: `request.userInfo.extra[${nodeName}][0] == object.metadata.name`,
+            expression: 'object.metadata.name == request.userInfo.extra["authentication.kubernetes.io/node-name"][0]',
             messageExpression: "'updates to Node ' + string(object.metadata.name) + ' may only be effected from the cloud node manager running on the same node'",
           },
         ],
@@ -119,16 +122,15 @@ export class AzureCloudControllerManager extends Construct {
       name: 'azure-load-balancer-tcp-idle-timeout-annotation-validation-policy',
       bindingName: 'azure-load-balancer-tcp-idle-timeout-validation-annotation-binding',
       spec: {
-        failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['services'] }] },
-        variables: changedAnnotationVariables(AZURE_TCP_IDLE_TIMEOUT_ANNOTATION),
+        variables: changedAnnotationVariables(AZURE_TCP_IDLE_TIMEOUT_ANNOTATION, 'IdleTimeout'),
         validations: [
           {
-            expression: "!variables.changed || variables.value.matches('^[0-9]+$')",
+            expression: "!variables.hasIdleTimeout || !variables.valueHasChanged || variables.idleTimeoutValue.matches('^[0-9]+$')",
             message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be an integer`,
           },
           {
-            expression: "!variables.changed || !variables.value.matches('^[0-9]+$') || (int(variables.value) >= 4 && int(variables.value) <= 100)",
+            expression: '!variables.hasIdleTimeout || !variables.valueHasChanged || (int(variables.idleTimeoutValue) >= 4 && int(variables.idleTimeoutValue) <= 100)',
             message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be no less than 4 and no more than 100`,
           },
         ],

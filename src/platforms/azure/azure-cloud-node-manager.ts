@@ -9,7 +9,7 @@ import { configHash, MountedConfig } from '../../openshift/config-hash';
 import { CNM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from '../../openshift/constants';
 import {
   bashCommand, CNM_PLATFORM_LABEL, hostEtcKubeMount, hostEtcKubeVolume, MANAGEMENT_WORKLOAD_ANNOTATION,
-  ProxySettings, proxyEnv, requests, trustedCaMount, trustedCaVolume, waitForTrustBundle,
+  ProxySettings, proxyEnv, requests, trustedCaMount, trustedCaVolumes, waitForTrustBundle, hasCloudCaBundle,
 } from '../../openshift/pod-conventions';
 
 /** Properties for `AzureCloudNodeManager`. */
@@ -64,6 +64,7 @@ export class AzureCloudNodeManager extends Construct {
       }
     }
     const name = 'azure-cloud-node-manager';
+    const cloudCa = hasCloudCaBundle(props.mountedConfig);
     const labels = { 'k8s-app': name, [CNM_PLATFORM_LABEL]: 'Azure' };
     const nodeName: k8s.EnvVar = { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } };
 
@@ -107,8 +108,8 @@ export class AzureCloudNodeManager extends Construct {
         ],
       };
     const volumes: k8s.Volume[] = props.stackHub
-      ? [hostEtcKubeVolume(), azureCloudConfVolume(true), azureCredentialsVolume(), trustedCaVolume(), emptyDirVolume('cloud-config')]
-      : [azureCredentialsVolume(), trustedCaVolume(), hostEtcKubeVolume(), boundServiceAccountTokenVolume(), emptyDirVolume('merged-cloud-config')];
+      ? [hostEtcKubeVolume(), azureCloudConfVolume(true), azureCredentialsVolume(), ...trustedCaVolumes(cloudCa), emptyDirVolume('cloud-config')]
+      : [azureCredentialsVolume(), ...trustedCaVolumes(cloudCa), hostEtcKubeVolume(), boundServiceAccountTokenVolume(), emptyDirVolume('merged-cloud-config')];
     const injector = props.stackHub ? azureStackHubInjectCredentials(props.operatorImage) : azureInjectCredentials(props.operatorImage, 'host-etc-kube');
 
     this.apiObject = new k8s.KubeDaemonSet(this, 'Resource', {
@@ -135,7 +136,7 @@ export class AzureCloudNodeManager extends Construct {
             hostNetwork: true,
             nodeSelector: { 'kubernetes.io/os': 'linux' },
             tolerations: cloudNodeManagerTolerations(),
-            initContainers: [injector, waitForTrustBundle(props.image)],
+            initContainers: [injector, waitForTrustBundle(props.image, cloudCa)],
             containers: [container],
             volumes,
           },

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../../openshift/constants';
+import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, RELEASE_ANNOTATIONS } from '../../openshift/constants';
 import { PlatformRole } from '../../openshift/platform-role';
 
 /**
@@ -25,6 +25,8 @@ export class AzureCloudProviderRbac extends Construct {
       ],
       bindingName: 'azure-cloud-provider:azure-cloud-provider',
       serviceAccounts: ['kube-system/azure-cloud-provider'],
+      // …@main pkg/cloud/azure{,stack}/assets/azure-cloud-provider-role.yaml carry the release annotations
+      annotations: RELEASE_ANNOTATIONS,
     });
     new PlatformRole(this, 'EndpointSlicesRole', {
       name: 'azure-cloud-controller-manager',

@@ -73,6 +73,9 @@ export class AzureStackHubCloudControllerManager extends Construct {
         { name: 'config-accm', mountPath: '/etc/cloud-config-original', readOnly: true },
         { name: 'cloud-config', mountPath: '/etc/cloud-config', readOnly: true },
       ],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/azurestack/assets/cloud-controller-manager-deployment.yaml
+      mountOrder: ['host-etc-kube', 'config-accm', 'cloud-config', 'trusted-ca'],
+      volumeOrder: ['config-accm', 'host-etc-kube', 'cloud-sa-volume', 'trusted-ca', 'cloud-config'],
       cpu: '200m',
       memory: '50Mi',
       mountedConfig,

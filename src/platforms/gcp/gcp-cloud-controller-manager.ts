@@ -91,11 +91,10 @@ export class GcpCloudControllerManager extends Construct {
       name: 'network-tier-annotation-validation-policy',
       bindingName: 'network-tier-annotation-binding',
       spec: {
-        failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['services'] }] },
-        variables: changedAnnotationVariables(GCP_NETWORK_TIER_ANNOTATION),
+        variables: changedAnnotationVariables(GCP_NETWORK_TIER_ANNOTATION, 'NetworkTier'),
         validations: [{
-          expression: "!variables.changed || variables.value in ['Standard', 'Premium']",
+          expression: "!variables.valueHasChanged || variables.networkTierValue in ['Standard', 'Premium']\n",
           message: `The annotation '${GCP_NETWORK_TIER_ANNOTATION}', if specified, must be either 'Standard' or 'Premium'.`,
         }],
       },

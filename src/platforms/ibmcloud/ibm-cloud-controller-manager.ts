@@ -84,6 +84,9 @@ export class IbmCloudControllerManager extends Construct {
         successThreshold: 1,
       },
       terminationGracePeriodSeconds: 90,
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/ibm/assets/deployment.yaml
+      mountOrder: ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
+      volumeOrder: ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials'],
       cpu: '75m',
       memory: '60Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },

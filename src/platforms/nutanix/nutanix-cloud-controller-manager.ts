@@ -63,6 +63,9 @@ export class NutanixCloudControllerManager extends Construct {
       ],
       volumes: [{ name: 'nutanix-config', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'nutanix_config.json' }] } }],
       volumeMounts: [{ name: 'nutanix-config', mountPath: '/etc/cloud', readOnly: true }],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/nutanix/assets/cloud-controller-manager-deployment.yaml
+      mountOrder: ['nutanix-config', 'host-etc-kube', 'trusted-ca'],
+      volumeOrder: ['nutanix-config', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '128Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },

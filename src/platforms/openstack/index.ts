@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { OPENSTACK_CREDENTIALS_SECRET, OpenStackCloudControllerManager } from './openstack-cloud-controller-manager';
 import { transformOpenStackCloudConfig } from '../../cloud-config/openstack';
-import { operandProps, PlatformDefinition, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
+import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
 
 export * from './openstack-cloud-controller-manager';
 
@@ -25,7 +25,7 @@ export const OPENSTACK_PLATFORM: PlatformDefinition = {
       ...operandProps(cluster),
       image: s.images.cloudControllerManagerOpenStack!,
       infrastructureName: infrastructureNameOf(cluster),
-      featureGates: upstreamFeatureGatesFlag(s.featureGates.enabled),
+      featureGates: upstreamFeatureGatesFlag(enabledFeatureGatesOf(cluster.spec)),
     });
   },
 };

@@ -75,6 +75,9 @@ export class OpenStackCloudControllerManager extends Construct {
         { name: 'cloud-config', mountPath: '/etc/openstack/config', readOnly: true },
       ],
       tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, ...standardTolerations()],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/openstack/assets/deployment.yaml
+      mountOrder: ['host-etc-kube', 'secret-occm', 'cloud-config', 'trusted-ca'],
+      volumeOrder: ['host-etc-kube', 'secret-occm', 'trusted-ca', 'cloud-config'],
       cpu: '200m',
       memory: '50Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },

@@ -42,6 +42,9 @@ export class PowerVsCloudControllerManager extends Construct {
         timeoutSeconds: 160,
       },
       terminationGracePeriodSeconds: 90,
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/powervs/assets/deployment.yaml
+      mountOrder: ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
+      volumeOrder: ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials'],
       cpu: '75m',
       memory: '60Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },

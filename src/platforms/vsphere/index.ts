@@ -3,7 +3,7 @@ import { VSphereSpecSection } from './spec-section';
 import { VSPHERE_CREDENTIALS_SECRET, VSphereCloudControllerManager } from './vsphere-cloud-controller-manager';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
 import { ClusterSpec } from '../../spec/schema';
-import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
+import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
 
 export * from './spec-section';
 export * from './vsphere-cloud-controller-manager';
@@ -78,8 +78,9 @@ export const VSPHERE_PLATFORM: PlatformDefinition = {
       ...operandProps(cluster),
       image: s.images.cloudControllerManagerVSphere!,
       infrastructureName: infrastructureNameOf(cluster),
-      featureGates: upstreamFeatureGatesFlag(s.featureGates.enabled),
-      mixedNodeEnv: s.featureGates.enabled.includes('VSphereMixedNodeEnv'),
+      featureGates: upstreamFeatureGatesFlag(enabledFeatureGatesOf(cluster.spec)),
+      mixedNodeEnv: enabledFeatureGatesOf(cluster.spec).includes('VSphereMixedNodeEnv'),
+      multiVCenterDay2: enabledFeatureGatesOf(cluster.spec).includes('VSphereMultiVCenterDay2'),
     });
   },
 };

@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
 import { CommonOperands } from '../../openshift/common-operands';
+import { ManagedCloudConfigMap } from '../../openshift/managed-cloud-config-map';
 import { CCM_SERVICE_ACCOUNT, CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
 import { PlatformRole } from '../../openshift/platform-role';
@@ -33,6 +34,13 @@ export interface VSphereCloudControllerManagerProps extends OperandProps {
    * @default false
    */
   readonly mixedNodeEnv?: boolean;
+  /**
+   * Feature gate `VSphereMultiVCenterDay2`: also write the cloud config to
+   * `openshift-config-managed/kube-cloud-config`, as the operator does.
+   *
+   * @default false
+   */
+  readonly multiVCenterDay2?: boolean;
 }
 
 /**
@@ -58,6 +66,9 @@ export class VSphereCloudControllerManager extends Construct {
       throw new Error('\'infrastructureName\' must be set for vSphere, got ""');
     }
     const common = new CommonOperands(this, 'Common', { platformType: 'VSphere', ...props });
+    if (props.multiVCenterDay2) {
+      new ManagedCloudConfigMap(this, 'ManagedCloudConfig', { data: common.cloudConf.data });
+    }
     const nodeLabels = props.mixedNodeEnv ? VSPHERE_PLATFORM_NODE_LABEL : '';
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'vsphere-cloud-controller-manager',
@@ -89,6 +100,9 @@ export class VSphereCloudControllerManager extends Construct {
       ],
       volumes: [{ name: 'config-vccm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
       volumeMounts: [{ name: 'config-vccm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml
+      mountOrder: ['host-etc-kube', 'config-vccm', 'trusted-ca'],
+      volumeOrder: ['config-vccm', 'secret-vccm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '128Mi',
       mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },

@@ -1,0 +1,216 @@
+/**
+ * Who writes each object on an OpenShift cluster: the cluster-version
+ * operator (CVO) applies every manifest of the release payload that no
+ * `ClusterVersion` `spec.overrides` entry marks `unmanaged`, replacing any
+ * difference on each sync (openshift/cluster-version-operator@main
+ * lib/resourceapply/rbac.go, lib/resourcemerge/rbac.go). For each object
+ * ccm-gitops renders that the payload also ships, one of:
+ * - `release`: rendered exactly as the cluster's release ships it, so both
+ *   writers write the same thing;
+ * - `override`: rendered differently, together with the override entry that
+ *   takes it from CVO.
+ * Payload objects ccm-gitops does not render stay with CVO, as the release
+ * ships them. Pure: no cdk8s import.
+ */
+import { compareMinor, parseRelease } from './release';
+import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE } from './constants';
+
+/** The manifests folder the payload facts come from. */
+export const PAYLOAD_SOURCE = 'openshift/cluster-cloud-controller-manager-operator@main manifests/';
+
+/** A `ClusterVersion` `spec.overrides` entry (openshift/api@master config/v1/types_cluster_version.go `ComponentOverride`). */
+export interface ComponentOverride {
+  readonly kind: string;
+  readonly group: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly unmanaged: true;
+}
+
+/** One object of the release payload. */
+export interface PayloadObject {
+  readonly kind: string;
+  /** API group ("" for core). */
+  readonly group: string;
+  readonly namespace?: string;
+  readonly name: string;
+  /** The manifest file under `manifests/` (prefix `0000_26_cloud-controller-manager-operator_`). */
+  readonly manifest: string;
+  /**
+   * The first release whose manifest equals what ccm-gitops renders (by
+   * `git diff release-X.Y main -- manifests/`); `never` when ccm-gitops
+   * always renders something else (pinned images instead of the payload's
+   * digests).
+   */
+  readonly sameSince: string | 'never';
+  /**
+   * The object first appeared in release `sameSince`: older payloads do not
+   * ship it, so CVO does not write it there and it needs no override.
+   *
+   * @default false
+   */
+  readonly addedIn?: boolean;
+}
+
+const CCM = 'cloud-controller-manager';
+const OP_SA = 'cluster-cloud-controller-manager';
+const RBAC = 'rbac.authorization.k8s.io';
+const CRED = 'cloudcredential.openshift.io';
+const CREDS_NS = 'openshift-cloud-credential-operator';
+
+function p(manifest: string, sameSince: string, kind: string, group: string, name: string, namespace?: string, addedIn?: boolean): PayloadObject {
+  return { kind, group, name, namespace, manifest, sameSince, ...(addedIn ? { addedIn } : {}) };
+}
+
+/**
+ * Every object of the payload's `manifests/` at main (release-4.23, 5.0 and
+ * 5.1 have the same files). `sameSince` from the diff of each release branch
+ * against main: release-4.22 lacks the create/update/patch of Role
+ * openshift-config-managed and the hostaccess ClusterRoleBinding, and has
+ * fewer GCP permissions; release-4.21 also lacks the metrics rules of both
+ * ClusterRoles, the webhook port of the metrics Service and two Azure
+ * permissions; release-4.19 has no default-deny NetworkPolicies.
+ */
+export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
+  p('00_namespace.yaml', '4.16', 'Namespace', '', OPERATOR_NAMESPACE),
+  p('00_namespace.yaml', '4.16', 'Namespace', '', OPERAND_NAMESPACE),
+  p('01_images.configmap.yaml', 'never', 'ConfigMap', '', 'cloud-controller-manager-images', OPERATOR_NAMESPACE),
+  p('02_rbac_operator.yaml', '4.16', 'ServiceAccount', '', OP_SA, OPERATOR_NAMESPACE),
+  p('02_rbac_operator.yaml', '4.22', 'ClusterRole', RBAC, 'system:openshift:operator:cloud-controller-manager'),
+  p('02_rbac_operator.yaml', '4.16', 'ClusterRoleBinding', RBAC, 'system:openshift:operator:cloud-controller-manager'),
+  p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, OPERATOR_NAMESPACE),
+  p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, OPERATOR_NAMESPACE),
+  p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'openshift-config'),
+  p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'openshift-config'),
+  // changed in 4.23 (create/update/patch); OperatorRbac renders each release's rules
+  p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'openshift-config-managed'),
+  p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'openshift-config-managed'),
+  p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'kube-system'),
+  p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'kube-system'),
+  p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, OPERAND_NAMESPACE),
+  p('02_rbac_operator.yaml', '4.23', 'ClusterRoleBinding', RBAC, 'system:openshift:scc:hostaccess:cloud-controller-manager-operator', undefined, true),
+  p('03_rbac_provider.yaml', '4.16', 'ServiceAccount', '', CCM, OPERAND_NAMESPACE),
+  p('03_rbac_provider.yaml', '4.16', 'Role', RBAC, CCM, OPERAND_NAMESPACE),
+  p('03_rbac_provider.yaml', '4.16', 'RoleBinding', RBAC, CCM, OPERAND_NAMESPACE),
+  p('03_rbac_provider.yaml', '4.16', 'Role', RBAC, CCM, 'kube-system'),
+  p('03_rbac_provider.yaml', '4.16', 'RoleBinding', RBAC, CCM, 'kube-system'),
+  // metrics rules added in 4.22; ProviderRbac renders each release's rules
+  p('03_rbac_provider.yaml', '4.16', 'ClusterRole', RBAC, CCM),
+  p('03_rbac_provider.yaml', '4.16', 'ClusterRoleBinding', RBAC, CCM),
+  p('03_rbac_provider.yaml', '4.16', 'RoleBinding', RBAC, 'cloud-controller-manager:apiserver-authentication-reader', 'kube-system'),
+  p('03_rbac_provider.yaml', '4.16', 'ServiceAccount', '', 'cloud-node-manager', OPERAND_NAMESPACE),
+  p('03_rbac_provider.yaml', '4.16', 'ClusterRole', RBAC, 'cloud-node-manager'),
+  p('03_rbac_provider.yaml', '4.16', 'ClusterRoleBinding', RBAC, 'cloud-node-manager'),
+  p('04_rbac_provider_openstack.yaml', '4.16', 'ServiceAccount', '', CCM, 'kube-system'),
+  p('04_rbac_provider_openstack.yaml', '4.16', 'ClusterRole', RBAC, 'openstack-cloud-controller-manager'),
+  p('04_rbac_provider_openstack.yaml', '4.16', 'ClusterRoleBinding', RBAC, 'openstack-cloud-controller-manager'),
+  p('05_metrics-service.yaml', '4.22', 'Service', '', 'cloud-controller-manager-operator', OPERATOR_NAMESPACE),
+  p('10_networkpolicy-default-deny.yaml', '4.20', 'NetworkPolicy', 'networking.k8s.io', 'default-deny', OPERATOR_NAMESPACE, true),
+  p('10_networkpolicy-default-deny.yaml', '4.20', 'NetworkPolicy', 'networking.k8s.io', 'default-deny', OPERAND_NAMESPACE, true),
+  p('13_credentialsrequest-openstack.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-openstack-cloud-controller-manager', CREDS_NS),
+  p('14_credentialsrequest-azure.yaml', '4.22', 'CredentialsRequest', CRED, 'openshift-azure-cloud-controller-manager', CREDS_NS),
+  p('15_credentialsrequest-ibm.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-ibm-cloud-controller-manager', CREDS_NS),
+  p('15_credentialsrequest-powervs.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-powervs-cloud-controller-manager', CREDS_NS),
+  p('16_credentialsrequest-gcp.yaml', '4.23', 'CredentialsRequest', CRED, 'openshift-gcp-ccm', CREDS_NS),
+  p('17_credentialsrequest-vsphere.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-vsphere-cloud-controller-manager', CREDS_NS),
+  p('18_credentialsrequest-nutanix.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-nutanix-cloud-controller-manager', CREDS_NS),
+  p('50_deployment.yaml', 'never', 'Deployment', 'apps', 'cluster-cloud-controller-manager-operator', OPERATOR_NAMESPACE),
+  p('60_clusteroperator.yaml', '4.16', 'ClusterOperator', 'config.openshift.io', CCM),
+];
+
+/** The operator Deployment of the payload. */
+export const OPERATOR_DEPLOYMENT: PayloadObject = PAYLOAD_OBJECTS.find((o) => o.kind === 'Deployment')!;
+
+/** The identity of a rendered object. */
+export interface ObjectIdentity {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name?: string; readonly namespace?: string };
+}
+
+function groupOf(apiVersion: string): string {
+  return apiVersion.includes('/') ? apiVersion.split('/')[0]! : '';
+}
+
+/** The payload object with the same group, kind, namespace and name, if any. */
+export function payloadObjectFor(o: ObjectIdentity): PayloadObject | undefined {
+  const group = groupOf(o.apiVersion);
+  return PAYLOAD_OBJECTS.find((p) => p.kind === o.kind && p.group === group && p.name === o.metadata.name && (p.namespace ?? '') === (o.metadata.namespace ?? ''));
+}
+
+/** What happens to one rendered payload object. */
+export interface OwnershipDecision {
+  readonly object: PayloadObject;
+  readonly decision: 'release' | 'override' | 'not-in-release';
+  /** Why, for the handover. */
+  readonly reason: string;
+}
+
+/** The decisions for one cluster. */
+export interface ClusterOwnership {
+  /** Rendered objects the payload also ships, in payload order. */
+  readonly rendered: readonly OwnershipDecision[];
+  /** Payload objects not rendered: CVO keeps applying them (the operator Deployment excepted in gitops mode: overridden and scaled to 0). */
+  readonly notRendered: readonly PayloadObject[];
+  /** The `spec.overrides` entries, sorted by kind, namespace, name. */
+  readonly overrides: readonly ComponentOverride[];
+  /** Whether the operator Deployment is scaled to 0 (gitops mode). */
+  readonly scaleDownOperator: boolean;
+}
+
+function overrideOf(o: PayloadObject): ComponentOverride {
+  return { kind: o.kind, group: o.group, namespace: o.namespace ?? '', name: o.name, unmanaged: true };
+}
+
+function compareOverrides(a: ComponentOverride, b: ComponentOverride): number {
+  const ka = `${a.kind}\u0000${a.namespace}\u0000${a.name}`;
+  const kb = `${b.kind}\u0000${b.namespace}\u0000${b.name}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/**
+ * The per-object decisions of a cluster: every rendered payload object is
+ * `release` when the cluster's release ships the same content, else
+ * `override`; without a named release, objects that changed after 4.16 are
+ * overridden (the release might be older). In gitops mode the operator
+ * Deployment is not rendered but overridden and scaled to 0, so that it
+ * stops rendering the operands GitOps now owns.
+ */
+export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { readonly mode: 'gitops' | 'operator'; readonly release?: string }): ClusterOwnership {
+  const minor = opts.release ? parseRelease(opts.release).minor : undefined;
+  const decisions: OwnershipDecision[] = [];
+  const seen = new Set<PayloadObject>();
+  for (const o of rendered) {
+    const payload = payloadObjectFor(o);
+    if (!payload || seen.has(payload)) {
+      continue;
+    }
+    seen.add(payload);
+    if (payload.sameSince === 'never') {
+      decisions.push({ object: payload, decision: 'override', reason: 'pinned images and settings from the spec instead of the payload\'s' });
+    } else if (minor === undefined) {
+      decisions.push(payload.sameSince === '4.16' || payload.addedIn
+        ? { object: payload, decision: 'release', reason: payload.addedIn ? `as every release that ships it (${payload.sameSince} on) ships it` : 'as every release since 4.16 ships it' }
+        : { object: payload, decision: 'override', reason: `the payload's content changed in ${payload.sameSince}; name spec.openshift.release to drop this override on ${payload.sameSince} or later` });
+    } else if (compareMinor(minor, payload.sameSince) >= 0) {
+      decisions.push({ object: payload, decision: 'release', reason: `as release ${minor} ships it` });
+    } else if (payload.addedIn) {
+      decisions.push({ object: payload, decision: 'not-in-release', reason: `release ${minor} does not ship it (added in ${payload.sameSince}); only GitOps writes it` });
+    } else {
+      decisions.push({ object: payload, decision: 'override', reason: `release ${minor} ships a different (or no) ${payload.kind}; ccm-gitops renders the ${payload.sameSince}+ content` });
+    }
+  }
+  const order = (o: PayloadObject) => PAYLOAD_OBJECTS.indexOf(o);
+  decisions.sort((a, b) => order(a.object) - order(b.object));
+  const scaleDownOperator = opts.mode === 'gitops';
+  const overrides = decisions.filter((d) => d.decision === 'override').map((d) => overrideOf(d.object));
+  if (scaleDownOperator && !seen.has(OPERATOR_DEPLOYMENT)) {
+    overrides.push(overrideOf(OPERATOR_DEPLOYMENT));
+  }
+  return {
+    rendered: decisions,
+    notRendered: PAYLOAD_OBJECTS.filter((o) => !seen.has(o)),
+    overrides: overrides.sort(compareOverrides),
+    scaleDownOperator,
+  };
+}
