@@ -23,6 +23,8 @@ export * from './fleet-summary';
 export * from './synth';
 export * from './migration';
 export * from './kubernetes';
+export * from './constructs/platform-role';
+export * from './constructs/platform-role-binding';
 export * from './openshift/cloud-conf-config-map';
 export * from './openshift/cloud-controller-manager-cluster-operator';
 export * from './openshift/cloud-controller-manager-namespace';

@@ -2,8 +2,8 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CcmRbac } from './rbac-rules';
-import { PlatformRole } from '../openshift/platform-role';
-import { PlatformRoleBinding } from '../openshift/platform-role-binding';
+import { PlatformRole } from '../constructs/platform-role';
+import { PlatformRoleBinding } from '../constructs/platform-role-binding';
 
 /** Properties for `UpstreamCcmRbac`. */
 export interface UpstreamCcmRbacProps {

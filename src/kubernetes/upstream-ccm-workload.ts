@@ -2,8 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CcmWorkloadPlan, EnvVar, MountedVolume } from './workload-plan';
-import { configHash, MountedConfig } from '../openshift/config-hash';
-import { CONFIG_HASH_ANNOTATION } from '../openshift/constants';
+import { CONFIG_HASH_ANNOTATION, configHash, MountedConfig } from '../constructs/config-hash';
 
 /** Properties for `UpstreamCcmWorkload`. */
 export interface UpstreamCcmWorkloadProps {

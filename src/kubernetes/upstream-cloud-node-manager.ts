@@ -3,7 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CLOUD_NODE_MANAGER_RULES } from './rbac-rules';
 import { toK8sRule } from './upstream-ccm-rbac';
-import { PlatformRole } from '../openshift/platform-role';
+import { PlatformRole } from '../constructs/platform-role';
 
 /** The cloud-node-manager's ServiceAccount and ClusterRole name (upstream chart). */
 export const CLOUD_NODE_MANAGER = 'cloud-node-manager';
