@@ -28,6 +28,68 @@ export interface ProviderConfig {
   readonly configMapAllowed: boolean;
 }
 
+/**
+ * How the image starts the CCM binary (from its Dockerfile at the pinned tag).
+ * `binary`: the ENTRYPOINT is the CCM binary, so the flags go in `args`.
+ * `cmd`: the ENTRYPOINT is a wrapper (or absent) and the binary is only the CMD;
+ * `args` replace the CMD, so they must start with the binary path.
+ */
+export interface EntrypointFact {
+  readonly kind: 'binary' | 'cmd';
+  /** The binary's path in the image. */
+  readonly binary: string;
+  /** `owner/repo@tag path` of the Dockerfile. */
+  readonly source: string;
+}
+
+/** The leader-election lock a binary takes by default (overridden by `--leader-elect-resource-name`). */
+export interface LeaderElectionFact {
+  /** The lock kind (`--leader-elect-resource-lock`). */
+  readonly lock: 'leases';
+  /** The default lock name. */
+  readonly name: string;
+  /** `owner/repo@tag path` of the default. */
+  readonly source: string;
+}
+
+/** A Role of a fixed namespace (rules on objects the binary names itself, e.g. a lock Lease in kube-system). */
+export interface NamespacedRules {
+  readonly namespace: string;
+  readonly rules: readonly PolicyRule[];
+  /** Why, with the upstream file. */
+  readonly source: string;
+}
+
+/**
+ * The client a provider asks the client builder for in `Initialize`
+ * (`clientBuilder.ClientOrDie(name)`): with `--use-service-account-credentials`
+ * it runs as ServiceAccount `kube-system/<name>`.
+ */
+export interface ProviderClientFact {
+  readonly name: string;
+  /** `owner/repo@tag path` of the ClientOrDie call. */
+  readonly source: string;
+}
+
+/** The k8s.io/* minor an image tag is built against (its go.mod), for tags that do not follow Kubernetes minors. */
+export interface TagMinor {
+  /** `1.NN`. */
+  readonly minor: string;
+  /** `owner/repo@tag go.mod` and the k8s.io/cloud-provider (or client-go) version read there. */
+  readonly source: string;
+}
+
+/** An install of the upstream manifest or chart that the rendered workload replaces (adoption). */
+export interface UpstreamInstall {
+  readonly kind: 'Deployment' | 'DaemonSet';
+  readonly name: string;
+  readonly namespace: string;
+  /** Its pod selector labels. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** `owner/repo@tag path` of the manifest or chart template. */
+  readonly source: string;
+}
+
 /** One upstream CCM. */
 export interface UpstreamProvider {
   /** The platform type of the spec. */
@@ -70,6 +132,26 @@ export interface UpstreamProvider {
   readonly cloudNodeManager?: boolean;
   /** Why the project is deprecated, when it is: rendered with a warning. */
   readonly deprecated?: string;
+  /** How the image starts the binary. */
+  readonly entrypoint: EntrypointFact;
+  /** The binary's default leader-election lock. */
+  readonly leaderElection: LeaderElectionFact;
+  /** The port the binary serves /healthz on by default, with its source (the rendered --secure-port overrides it for k8s.io/cloud-provider CCMs). */
+  readonly servedPort: { readonly port: number; readonly source: string };
+  /** The provider's own client (Initialize), when it asks for one. */
+  readonly providerClient?: ProviderClientFact;
+  /** ClusterRole rules of the provider's own client (beyond events), whoever it runs as. */
+  readonly providerClientRules: readonly PolicyRule[];
+  /** Roles in fixed namespaces of the provider's own client. */
+  readonly providerClientRoles: readonly NamespacedRules[];
+  /** list/watch rules of the shared informers (the CCM's own credentials) beyond nodes and services. */
+  readonly informerRules: readonly PolicyRule[];
+  /** Whether image tags are Kubernetes minors (`v1.NN.x`): the CCM minor is read from the tag. */
+  readonly tagsFollowKubernetes: boolean;
+  /** Per image tag, the k8s.io/* minor it is built against (tags that do not follow Kubernetes minors, or differ). */
+  readonly tagMinors: Readonly<Record<string, TagMinor>>;
+  /** The upstream install this replaces, when its name or selector differs from ours (adoption: delete it first). */
+  readonly upstreamInstall?: UpstreamInstall;
 }
 
 const core = (resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule => ({ apiGroups: [''], resources, verbs, ...(resourceNames ? { resourceNames } : {}) });
@@ -91,6 +173,15 @@ const AWS: UpstreamProvider = {
   processRules: [],
   serviceRules: [],
   authenticationReader: true,
+  entrypoint: { kind: 'binary', binary: '/bin/aws-cloud-controller-manager', source: 'kubernetes/cloud-provider-aws@v1.35.0 Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider-aws@v1.35.0 go.mod k8s.io/cloud-provider v0.35.0 options/options.go' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.35.0 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'aws-cloud-provider', source: 'kubernetes/cloud-provider-aws@v1.35.0 pkg/providers/v1/aws.go (Initialize: events, discovery)' },
+  providerClientRules: [],
+  providerClientRoles: [],
+  informerRules: [],
+  tagsFollowKubernetes: true,
+  tagMinors: { 'v1.35.0': { minor: '1.35', source: 'kubernetes/cloud-provider-aws@v1.35.0 go.mod (k8s.io/cloud-provider v0.35.0)' } },
 };
 
 /** Azure (kubernetes-sigs/cloud-provider-azure): the CCM skips cloud-node, which the cloud-node-manager DaemonSet runs on every node. */
@@ -119,6 +210,26 @@ const AZURE: UpstreamProvider = {
   serviceRules: [{ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: READ }],
   authenticationReader: true,
   cloudNodeManager: true,
+  entrypoint: { kind: 'binary', binary: '/usr/local/bin/cloud-controller-manager', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go' },
+  servedPort: { port: 10258, source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (CloudControllerManagerPort; the chart sets --secure-port=10268)' },
+  providerClient: { name: 'azure-cloud-provider', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure.go (NewCloud: clientBuilder.ClientOrDie)' },
+  providerClientRules: [core(['secrets'], READ), core(['nodes'], READ)],
+  providerClientRoles: [{
+    namespace: 'kube-system',
+    rules: [
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['aks-managed-resource-locker'], verbs: ['get', 'update'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+    ],
+    source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure_lock.go, pkg/consts/consts.go (Lease kube-system/aks-managed-resource-locker on every LB change)',
+  }],
+  informerRules: [],
+  tagsFollowKubernetes: true,
+  tagMinors: { 'v1.33.2': { minor: '1.33', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 go.mod (k8s.io/cloud-provider v0.33.2)' } },
+  upstreamInstall: {
+    kind: 'Deployment', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { 'tier': 'control-plane', 'component': 'cloud-controller-manager' },
+    source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml',
+  },
 };
 
 /** GCP (kubernetes/cloud-provider-gcp): reads the project from the metadata server; gce.conf is optional. */
@@ -137,6 +248,24 @@ const GCP: UpstreamProvider = {
   processRules: [core(['namespaces'], ['get']), core(['configmaps'], READ)],
   serviceRules: [],
   authenticationReader: true,
+  entrypoint: { kind: 'binary', binary: '/cloud-controller-manager', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.34.2 options/options.go (go.mod of kubernetes/cloud-provider-gcp@ccm/v35.0.0)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.34.2 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'cloud-provider', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 providers/gce/gce.go (Initialize)' },
+  providerClientRules: [core(['services'], ['get', 'patch', 'update']), core(['services/status'], ['patch'])],
+  providerClientRoles: [{
+    namespace: 'kube-system',
+    rules: [core(['configmaps'], ['create'])],
+    // upstream's own role lacks it: kubernetes/cloud-provider-gcp#116
+    source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 providers/gce/gce_clusterid.go (creates ConfigMap kube-system/ingress-uid when missing)',
+  }],
+  informerRules: [],
+  tagsFollowKubernetes: false,
+  tagMinors: { 'v35.0.0': { minor: '1.34', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 go.mod (k8s.io/cloud-provider v0.34.2)' } },
+  upstreamInstall: {
+    kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { component: 'cloud-controller-manager' },
+    source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml',
+  },
 };
 
 /** vSphere (kubernetes/cloud-provider-vsphere): vsphere.conf in a ConfigMap, the vCenter credentials in the Secret it names. */
@@ -163,6 +292,19 @@ const VSPHERE: UpstreamProvider = {
   processRules: [core(['secrets'], READ)],
   serviceRules: [{ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: READ }],
   authenticationReader: true,
+  entrypoint: { kind: 'binary', binary: '/bin/vsphere-cloud-controller-manager', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 cluster/images/controller-manager/Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (go.mod of kubernetes/cloud-provider-vsphere@v1.36.0)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'vsphere-cloud-controller-manager', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: ClientName; secret informer)' },
+  providerClientRules: [core(['secrets'], READ), core(['nodes'], READ), core(['services'], READ)],
+  providerClientRoles: [],
+  informerRules: [],
+  tagsFollowKubernetes: true,
+  tagMinors: { 'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' } },
+  upstreamInstall: {
+    kind: 'DaemonSet', name: 'vsphere-cpi', namespace: 'kube-system', selector: { app: 'vsphere-cpi' },
+    source: 'kubernetes/cloud-provider-vsphere@v1.36.0 charts/vsphere-cpi/templates/daemonset.yaml (the manifest manifests/controller-manager/vsphere-cloud-controller-manager-ds.yaml matches ours)',
+  },
 };
 
 /** OpenStack (kubernetes/cloud-provider-openstack): cloud.conf holds the application credential, so it comes from a Secret. */
@@ -190,6 +332,19 @@ const OPENSTACK: UpstreamProvider = {
   processRules: [core(['secrets', 'configmaps'], READ)],
   serviceRules: [],
   authenticationReader: true,
+  // go-runner is the ENTRYPOINT since the distroless images; before (v1.25 alpine) there was none: either way the binary is only the CMD
+  entrypoint: { kind: 'cmd', binary: '/bin/openstack-cloud-controller-manager', source: 'kubernetes/cloud-provider-openstack@v1.36.0 Dockerfile (go-runner base, CMD only); charts/openstack-cloud-controller-manager/templates/daemonset.yaml (args start with the binary)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (go.mod of kubernetes/cloud-provider-openstack@v1.36.0)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (Initialize)' },
+  providerClientRules: [core(['secrets'], READ), core(['nodes'], READ), core(['services'], ['get', 'list', 'watch', 'patch', 'update'])],
+  providerClientRoles: [],
+  informerRules: [],
+  tagsFollowKubernetes: true,
+  tagMinors: {
+    'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-openstack@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' },
+    'v1.25.6': { minor: '1.25', source: 'kubernetes/cloud-provider-openstack@v1.25.6 go.mod (k8s.io/cloud-provider v0.25.10)' },
+  },
 };
 
 /** Alibaba Cloud (kubernetes/cloud-provider-alibaba-cloud v2): controller-runtime, not k8s.io/cloud-provider. */
@@ -218,6 +373,22 @@ const ALIBABA: UpstreamProvider = {
   ],
   serviceRules: [core(['endpoints'], READ), { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: READ }],
   authenticationReader: false,
+  entrypoint: { kind: 'binary', binary: '/cloud-controller-manager', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'ccm', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultLeaderElectResourceName)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultHealthProbeBindAddr ":10258", HTTP)' },
+  providerClientRules: [],
+  providerClientRoles: [],
+  informerRules: [],
+  tagsFollowKubernetes: false,
+  tagMinors: {
+    'v2.12.0': { minor: '1.28', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 go.mod (k8s.io/cloud-provider v0.28.15; v2.12.0 has no git tag, v2.11.2 to v2.14.0 all pin v0.28.15)' },
+    'v2.12.4': { minor: '1.28', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 go.mod (k8s.io/cloud-provider v0.28.15)' },
+    'v2.14.0': { minor: '1.28', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.14.0 go.mod (k8s.io/cloud-provider v0.28.15)' },
+  },
+  upstreamInstall: {
+    kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { app: 'cloud-controller-manager' },
+    source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 docs/examples/cloud-controller-manager.yml',
+  },
 };
 
 /** Nutanix (nutanix-cloud-native/cloud-provider-nutanix): only cloud-node and cloud-node-lifecycle; the Prism Central credentials are in the Secret the config names. */
@@ -244,6 +415,16 @@ const NUTANIX: UpstreamProvider = {
   serviceRules: [],
   authenticationReader: false,
   env: [{ name: 'POD_NAMESPACE', fieldPath: 'metadata.namespace' }],
+  entrypoint: { kind: 'binary', binary: '/ko-app/cloud-provider-nutanix', source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 Makefile (ko build: the ENTRYPOINT is the binary)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.33.3 options/options.go (go.mod of nutanix-cloud-native/cloud-provider-nutanix@v0.5.2)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.33.3 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'cloud-provider-nutanix', source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/provider.go (Initialize)' },
+  providerClientRules: [core(['nodes'], READ)],
+  providerClientRoles: [],
+  // pkg/provider/client.go SetInformers: Secret and ConfigMap informers on the shared (root) factory
+  informerRules: [core(['secrets', 'configmaps'], READ)],
+  tagsFollowKubernetes: false,
+  tagMinors: { 'v0.5.2': { minor: '1.33', source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 go.mod (k8s.io/cloud-provider v0.33.3)' } },
 };
 
 /** DigitalOcean (digitalocean/digitalocean-cloud-controller-manager): the API token comes as env from a Secret. */
@@ -269,6 +450,15 @@ const DIGITALOCEAN: UpstreamProvider = {
   processRules: [],
   serviceRules: [],
   authenticationReader: false,
+  entrypoint: { kind: 'binary', binary: '/bin/digitalocean-cloud-controller-manager', source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.36.2 options/options.go (go.mod of digitalocean/digitalocean-cloud-controller-manager@v0.1.68)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.36.2 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'do-shared-informers', source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/do/cloud.go (Initialize: service informers, resources and firewall controllers)' },
+  providerClientRules: [core(['services'], ['get', 'list', 'watch', 'patch', 'update']), core(['nodes'], READ)],
+  providerClientRoles: [],
+  informerRules: [],
+  tagsFollowKubernetes: false,
+  tagMinors: { 'v0.1.68': { minor: '1.36', source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 go.mod (k8s.io/cloud-provider v0.36.2)' } },
 };
 
 /** Equinix Metal (kubernetes-sigs/cloud-provider-equinix-metal): cloud-sa.json holds the API key; the project is deprecated. */
@@ -299,6 +489,19 @@ const EQUINIX_METAL: UpstreamProvider = {
   ],
   authenticationReader: false,
   deprecated: 'the Equinix Metal CCM is deprecated upstream (Equinix Metal is sunset in June 2026) and no longer maintained; plan the move off the platform',
+  entrypoint: { kind: 'binary', binary: './cloud-provider-equinix-metal', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.30.2 options/options.go (go.mod of kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.30.2 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'cloud-provider-equinix-metal-shared-informers', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go (Initialize)' },
+  providerClientRules: [core(['nodes'], READ), core(['services'], ['get', 'list', 'watch', 'patch', 'update']), core(['endpoints'], READ)],
+  providerClientRoles: [{
+    namespace: 'kube-system',
+    rules: [core(['endpoints', 'services'], ['create']), core(['endpoints', 'services'], ['patch'], ['cloud-provider-equinix-metal-kubernetes-external'])],
+    source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/eip_controlplane_reconciliation.go, metal/controlplane_load_balancer_manager.go (server-side apply of Endpoints and Service kube-system/cloud-provider-equinix-metal-kubernetes-external)',
+  }],
+  informerRules: [],
+  tagsFollowKubernetes: false,
+  tagMinors: { 'v3.8.1': { minor: '1.30', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 go.mod (k8s.io/cloud-provider v0.30.2)' } },
 };
 
 /** The providers of the `kubernetes` distribution, by platform type. */
