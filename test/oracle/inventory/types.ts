@@ -46,27 +46,41 @@ export interface ApiCall {
 }
 
 /**
- * The conditions the oracle test renders. A call with `when` is asserted only in the
- * rendering that switches that condition on; a rule justified only by such a call is still
- * "used" in every rendering (the renderer may grant it unconditionally).
+ * The conditions the oracle test evaluates on each rendering (from the rendered container
+ * args and objects). A call with `when` is asserted only in renderings where the condition
+ * holds; a granted rule counts as "used" when any inventoried call of a bound identity
+ * matches it, whatever its condition (the renderer may grant conditional calls always).
  */
 export const WHEN_KEYS = {
-  /** Node IPAM (`--allocate-node-cidrs=true` + `nodeipam` controller; GCP: `--cidr-allocator-type`). */
-  nodeIpam: 'node IPAM controller enabled (allocate-node-cidrs)',
-  /** Route controller enabled (`--configure-cloud-routes=true`, the `route` controller). */
-  routes: 'route controller enabled',
+  /** The route controller runs: enabled in `--controllers` AND `--configure-cloud-routes=true` (k8s.io/cloud-provider app/core.go startRouteController). */
+  routes: 'route controller running',
+  /** Node IPAM runs: the provider's IPAM controller enabled in `--controllers` AND `--allocate-node-cidrs=true`. */
+  nodeIpam: 'node IPAM controller running',
+  /** `--use-service-account-credentials=true`: the dynamic client builder acts (ServiceAccount get, TokenRequest). */
+  serviceAccountCredentials: '--use-service-account-credentials=true',
+  /** As serviceAccountCredentials, and the controller ServiceAccount is NOT rendered: the client builder creates it. */
+  serviceAccountMissing: '--use-service-account-credentials=true and the ServiceAccount is not rendered',
+  /** Secure serving on (`--secure-port` != 0) and `--authentication-skip-lookup` not true: the in-cluster authentication ConfigMap is read. */
+  authenticationLookup: 'delegated authentication looks up kube-system/extension-apiserver-authentication',
+  /** Secure serving on (`--secure-port` != 0): delegated authentication/authorization (TokenReview, SubjectAccessReview). */
+  secureServing: 'secure serving enabled',
+  /** Azure `--enable-dynamic-reloading=true`: the cloud config is read from a Secret and watched. */
+  azureDynamicReloading: 'Azure dynamic reloading from the cloud-config Secret',
+  /** Azure cloud-node-manager rendered (spec.kubernetes.cloudNodeManager.enabled). */
+  cloudNodeManager: 'Azure cloud-node-manager rendered',
   /** Equinix Metal control-plane EIP (`eipTag` in the cloud config). */
   eipTag: 'Equinix Metal eipTag set',
-  /** Equinix Metal control-plane load balancer (`apiServerPort`/load-balancer ID set). */
+  /** Equinix Metal control-plane load balancer (load-balancer ID set). */
   controlPlaneLoadBalancer: 'Equinix Metal control-plane load balancer set',
-  /** useServiceAccountCredentials=true: the client builder acts (ServiceAccount get/create, token request). */
-  serviceAccountCredentials: '--use-service-account-credentials=true',
-  /** Azure cloud-node-manager deployed. */
-  cloudNodeManager: 'Azure cloud-node-manager rendered',
 } as const;
 
-/** A condition key; see {@link WHEN_KEYS}. */
-export type WhenKey = keyof typeof WHEN_KEYS;
+/**
+ * A condition key: one of {@link WHEN_KEYS}, or `controller:<canonical name>` = that controller
+ * is enabled by the rendered `--controllers` (aliases resolved, disabled-by-default honoured;
+ * kubernetes/controller-manager@v0.35.0 app/helper.go IsControllerEnabled), e.g.
+ * `controller:service-lb-controller`. Canonical names and aliases per image are in images.ts.
+ */
+export type WhenKey = keyof typeof WHEN_KEYS | `controller:${string}`;
 
 /** The calls of one provider's binaries at one image tag. */
 export interface ProviderInventory {
