@@ -37,10 +37,15 @@ export interface ApiCall {
   /** The resourceName when the call targets one named object (never for list/watch/create). */
   readonly name?: string;
   /**
-   * A condition under which the binary makes the call; absent = always. The oracle test
-   * knows how to switch each key on in the rendered spec (see {@link WHEN_KEYS}).
+   * A condition under which the binary makes the call; absent = always; an array = all of
+   * them. The oracle test evaluates each key on the rendering (see {@link WHEN_KEYS}).
    */
-  readonly when?: WhenKey;
+  readonly when?: WhenKey | readonly WhenKey[];
+  /**
+   * For the client builder's own calls (ServiceAccount get/create, TokenRequest): the
+   * kube-system ServiceAccount the call is about; `serviceAccountMissing` is evaluated for it.
+   */
+  readonly subject?: string;
   /** 'owner/repo@tag path/file.go' (+ function). */
   readonly source: string;
 }
@@ -52,10 +57,14 @@ export interface ApiCall {
  * matches it, whatever its condition (the renderer may grant conditional calls always).
  */
 export const WHEN_KEYS = {
+  /** `--leader-elect=true` (the default of every CCM here): the leader-election Lease and its events. */
+  leaderElect: 'leader election on',
   /** The route controller runs: enabled in `--controllers` AND `--configure-cloud-routes=true` (k8s.io/cloud-provider app/core.go startRouteController). */
   routes: 'route controller running',
   /** Node IPAM runs: the provider's IPAM controller enabled in `--controllers` AND `--allocate-node-cidrs=true`. */
   nodeIpam: 'node IPAM controller running',
+  /** GCP `--cidr-allocator-type=CloudAllocator` (node IPAM from the GCE aliases; default RangeAllocator). */
+  cloudAllocator: 'GCP CloudAllocator node IPAM',
   /** `--use-service-account-credentials=true`: the dynamic client builder acts (ServiceAccount get, TokenRequest). */
   serviceAccountCredentials: '--use-service-account-credentials=true',
   /** As serviceAccountCredentials, and the controller ServiceAccount is NOT rendered: the client builder creates it. */
