@@ -39,20 +39,20 @@ describe('distribution kubernetes: each upstream provider', () => {
       '--cloud-provider=aws', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
       ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['Azure', 'Deployment', 'azure-cloud-controller-manager', [
-      '--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud-config/azure.json', '--cluster-name=k', '--route-reconciliation-period=10s',
+      '--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud-config/azure.json', '--cluster-name=kubernetes', '--route-reconciliation-period=10s',
       '--controllers=*,-cloud-node', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
       ...COMMON_TAIL, '--secure-port=10268', ...TLS, '--v=2']],
     ['GCP', 'DaemonSet', 'gcp-cloud-controller-manager', [
-      '--cloud-provider=gce', '--cluster-name=k', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
+      '--cloud-provider=gce', '--cluster-name=kubernetes', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
       ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['VSphere', 'DaemonSet', 'vsphere-cloud-controller-manager', [
       '--cloud-provider=vsphere', '--cloud-config=/etc/cloud/vsphere.conf', '--configure-cloud-routes=false', '--allocate-node-cidrs=false',
       '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['OpenStack', 'DaemonSet', 'openstack-cloud-controller-manager', [
-      '--cloud-provider=openstack', '--cloud-config=/etc/config/cloud.conf', '--cluster-name=k', '--controllers=cloud-node,cloud-node-lifecycle,route,service',
+      '/bin/openstack-cloud-controller-manager', '--cloud-provider=openstack', '--cloud-config=/etc/config/cloud.conf', '--cluster-name=kubernetes', '--controllers=cloud-node,cloud-node-lifecycle,route,service',
       '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['AlibabaCloud', 'DaemonSet', 'alibaba-cloud-controller-manager', [
-      '--cloud-provider=alibabacloud', '--cloud-config=/etc/kubernetes/config/cloud-config.conf', '--metrics-bind-addr=0', '--configure-cloud-routes=false',
+      '--cloud-provider=alibabacloud', '--cloud-config=/etc/kubernetes/config/cloud-config.conf', '--metrics-bind-addr=0', '--pprof-bind-addr=0', '--configure-cloud-routes=false',
       '--leader-elect=true', '--v=2']],
     ['Nutanix', 'Deployment', 'nutanix-cloud-controller-manager', [
       '--cloud-config=/etc/cloud/nutanix_config.json', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
@@ -145,39 +145,47 @@ describe('distribution kubernetes: RBAC profiles', () => {
       { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
       { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'patch', 'update'] },
       { apiGroups: [''], resources: ['services/status'], verbs: ['patch', 'update'] },
-      { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
     ]);
     expect(rbac.roles.map((r) => [r.namespace, r.name])).toEqual([['kube-system', 'system:cloud-controller-manager:leader-election']]);
   });
 
-  test('least-privilege (true): the CCM mints tokens for named controller ServiceAccounts, each bound to its own rules', () => {
+  test('least-privilege (true): the CCM keeps its informers and mints tokens for the client names the binary asks for, each bound to its own rules', () => {
     const rbac = ccmRbac({ provider: aws, useServiceAccountCredentials: true, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager' });
     expect(rbac.profile).toBe('least-privilege');
     expect(rbac.clusterRoles.map((r) => [r.name, r.serviceAccounts])).toEqual([
       ['system:cloud-controller-manager', ['kube-system/cloud-controller-manager']],
-      ['system:cloud-controller-manager:node-controller', ['kube-system/cloud-node-controller', 'kube-system/node-controller']],
+      ['system:cloud-controller-manager:node-controller', ['kube-system/node-controller']],
       ['system:cloud-controller-manager:service-controller', ['kube-system/service-controller']],
       ['system:cloud-controller-manager:route-controller', ['kube-system/route-controller']],
-      ['system:cloud-controller-manager:pvl-controller', ['kube-system/pvl-controller']],
+      ['system:cloud-controller-manager:provider', ['kube-system/aws-cloud-provider']],
     ]);
-    // the CCM itself no longer touches nodes or services
-    expect(rbac.clusterRoles[0].rules.flatMap((r) => r.resources)).toEqual(['events', 'tokenreviews', 'subjectaccessreviews']);
+    // the CCM itself lists and watches what the shared informers cache, and writes nothing
+    expect(rbac.clusterRoles[0].rules).toEqual([
+      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+      { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+      { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
+    ]);
     expect(rbac.roles[1]).toEqual({
       name: 'system:cloud-controller-manager:controller-tokens',
       namespace: 'kube-system',
       serviceAccounts: ['kube-system/cloud-controller-manager'],
       rules: [
         { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
-        { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['cloud-node-controller', 'node-controller', 'pvl-controller', 'route-controller', 'service-controller'], verbs: ['get'] },
-        { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: ['cloud-node-controller', 'node-controller', 'pvl-controller', 'route-controller', 'service-controller'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['aws-cloud-provider', 'node-controller', 'route-controller', 'service-controller'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: ['aws-cloud-provider', 'node-controller', 'route-controller', 'service-controller'], verbs: ['create'] },
       ],
     });
+    // the provider's own ServiceAccount is rendered; the controllers' are shared with the kube-controller-manager and never rendered
+    expect(rbac.serviceAccounts).toEqual(['kube-system/aws-cloud-provider']);
   });
 
-  test('provider extras follow the controller that needs them: Azure endpointslices to the service controller, secrets to the process', () => {
+  test('provider extras follow the client that needs them: Azure endpointslices to the service controller, secrets to the provider client', () => {
     const rbac = ccmRbac({ provider: UPSTREAM_PROVIDERS.Azure!, useServiceAccountCredentials: true, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager' });
     const byName = Object.fromEntries(rbac.clusterRoles.map((r) => [r.name, r.rules.map((x) => `${x.apiGroups[0]}/${x.resources[0]}`)]));
-    expect(byName['system:cloud-controller-manager']).toContain('/secrets');
+    expect(byName['system:cloud-controller-manager:provider']).toContain('/secrets');
+    expect(byName['system:cloud-controller-manager']).not.toContain('/secrets');
     expect(byName['system:cloud-controller-manager:service-controller']).toContain('discovery.k8s.io/endpointslices');
     expect(byName['system:cloud-controller-manager:node-controller']).not.toContain('/secrets');
   });
@@ -476,7 +484,7 @@ describe('distribution kubernetes: output modes and the control plane', () => {
       writeFile(dir(), 'c.yaml', spec);
       return new Map(renderFleet(loadFleet(dir())).map((f) => [f.path, f.content]));
     };
-    const diff = diffTrees(tree('registry.example.com/vsphere:v1.35.0'), tree('registry.example.com/vsphere:v1.36.0'));
+    const diff = diffTrees(tree('registry.example.com/vsphere:v1.32.0'), tree('registry.example.com/vsphere:v1.33.0'));
     const changes = [...diff.clusters.values()].flat();
     expect(changes.map((c) => [c.state, c.object])).toEqual([['changed', 'DaemonSet kube-system/vsphere-cloud-controller-manager']]);
   });

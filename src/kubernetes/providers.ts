@@ -146,6 +146,8 @@ export interface UpstreamProvider {
   readonly providerClientRoles: readonly NamespacedRules[];
   /** list/watch rules of the shared informers (the CCM's own credentials) beyond nodes and services. */
   readonly informerRules: readonly PolicyRule[];
+  /** Rules of the CCM's own credentials when node IPAM runs in it (`--allocate-node-cidrs=true`). */
+  readonly nodeIpamRules?: readonly PolicyRule[];
   /** Whether image tags are Kubernetes minors (`v1.NN.x`): the CCM minor is read from the tag. */
   readonly tagsFollowKubernetes: boolean;
   /** Per image tag, the k8s.io/* minor it is built against (tags that do not follow Kubernetes minors, or differ). */
@@ -261,6 +263,7 @@ const GCP: UpstreamProvider = {
   }],
   informerRules: [],
   tagsFollowKubernetes: false,
+  nodeIpamRules: [{ apiGroups: ['networking.gke.io'], resources: ['networks', 'gkenetworkparamsets'], verbs: READ }],
   tagMinors: { 'v35.0.0': { minor: '1.34', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 go.mod (k8s.io/cloud-provider v0.34.2)' } },
   upstreamInstall: {
     kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { component: 'cloud-controller-manager' },
@@ -357,7 +360,8 @@ const ALIBABA: UpstreamProvider = {
   defaultKind: 'DaemonSet',
   defaultPort: 10258,
   clusterNameFlag: false,
-  extraFlags: ['--metrics-bind-addr=0'],
+  // pprof listens on :6060 of the host network by default (pkg/config/runtime_config.go defaultPprofBindAddr); "0" turns it off
+  extraFlags: ['--metrics-bind-addr=0', '--pprof-bind-addr=0'],
   config: {
     what: 'cloud config',
     mountDir: '/etc/kubernetes/config',
@@ -371,7 +375,13 @@ const ALIBABA: UpstreamProvider = {
   processRules: [
     { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get', 'list', 'watch', 'create', 'update'] },
   ],
-  serviceRules: [core(['endpoints'], READ), { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: READ }],
+  serviceRules: [
+    core(['endpoints'], READ),
+    { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: READ },
+    // not-ready endpoints read through the cached client, readiness gates patched (upstream's role lacks them)
+    core(['pods'], READ),
+    core(['pods/status'], ['patch']),
+  ],
   authenticationReader: false,
   entrypoint: { kind: 'binary', binary: '/cloud-controller-manager', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 Dockerfile (ENTRYPOINT)' },
   leaderElection: { lock: 'leases', name: 'ccm', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultLeaderElectResourceName)' },

@@ -1,15 +1,25 @@
 /**
  * The RBAC of an upstream CCM in its two profiles (reference §1.3, §3):
  * - `superset` (`--use-service-account-credentials=false`, the upstream
- *   charts' default): every controller runs as the CCM ServiceAccount, which
+ *   charts' default): every client runs as the CCM ServiceAccount, which
  *   gets the union of what they need;
- * - `least-privilege` (`=true`): the CCM ServiceAccount only runs the process
- *   (leader election, events, delegated auth, config reads) and mints tokens
- *   for the kube-system controller ServiceAccounts; each controller's
- *   ServiceAccount gets the rules of that controller, including the provider
- *   extras the bootstrap `system:controller:*` roles lack (the "forbidden"
- *   errors of OCCM #1722/#2049).
- * No wildcard verbs or resources. Pure: no cdk8s import.
+ * - `least-privilege` (`=true`): kubernetes/cloud-provider options/options.go
+ *   (Config) builds the shared informers from the root client
+ *   (`rootClientBuilder.ClientOrDie("shared-informers")`), so the CCM
+ *   ServiceAccount keeps list/watch on what they cache, leader election,
+ *   events and delegated auth; every other client comes from the dynamic
+ *   client builder (kubernetes/controller-manager
+ *   pkg/clientbuilder/client_builder_dynamic.go): it GETs ServiceAccount
+ *   `kube-system/<client name>` (creating it when missing) and requests a
+ *   token for it. The client names are the controllers' (`node-controller`,
+ *   `service-controller`, `route-controller`: kubernetes/cloud-provider
+ *   app/controllermanager.go) and the provider's own (`ClientOrDie` in its
+ *   `Initialize`, recorded in providers.ts); each gets a ClusterRole of its
+ *   calls, including the provider extras the bootstrap `system:controller:*`
+ *   roles lack (the "forbidden" errors of OCCM #1722/#2049).
+ * Lease names come from the binary (providers.ts `leaderElection`) or from
+ * `--leader-elect-resource-name`. No wildcard verbs or resources. Pure: no
+ * cdk8s import.
  */
 import { UpstreamProvider } from './providers';
 
@@ -47,12 +57,11 @@ export interface CcmRbac {
 
 /** The name of the CCM's ClusterRole in the upstream charts. */
 export const CCM_CLUSTER_ROLE = 'system:cloud-controller-manager';
-/** The leader-election Lease of the CCM (k8s.io/controller-manager default name). */
-export const CCM_LEASE = 'cloud-controller-manager';
-/** The namespace k8s.io/cloud-provider creates the controller ServiceAccounts in. */
+/** The namespace the dynamic client builder keeps the client ServiceAccounts in (kubernetes/cloud-provider options/options.go: metav1.NamespaceSystem). */
 export const CONTROLLER_SA_NAMESPACE = 'kube-system';
 
 const READ = ['get', 'list', 'watch'];
+const LIST_WATCH = ['list', 'watch'];
 const EVENTS: PolicyRule = { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] };
 const NODE_RULES: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch', 'delete'] },
@@ -67,23 +76,29 @@ const ROUTE_RULES: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: READ },
   { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
 ];
+/** The shared informers of k8s.io/cloud-provider controllers (cloud-node, node-lifecycle, service, route: app/core.go). */
+const INFORMER_RULES: readonly PolicyRule[] = [
+  { apiGroups: [''], resources: ['nodes'], verbs: LIST_WATCH },
+  { apiGroups: [''], resources: ['services'], verbs: LIST_WATCH },
+];
 const DELEGATED_AUTH: readonly PolicyRule[] = [
   { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
   { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
 ];
-/** Node labels on PersistentVolumes (the PVL controller of the providers whose upstream role lists them). */
-const VOLUME_RULES: readonly PolicyRule[] = [{ apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] }];
 
-/** The kube-system ServiceAccounts k8s.io/cloud-provider mints tokens for, per controller group. */
+/** The client names of the k8s.io/cloud-provider controllers (kubernetes/cloud-provider@v0.33.0 app/controllermanager.go, ClientName; cloud-node and cloud-node-lifecycle share node-controller). */
 export const CONTROLLER_IDENTITIES = {
-  node: ['cloud-node-controller', 'node-controller'],
+  node: ['node-controller'],
   service: ['service-controller'],
   route: ['route-controller'],
-  volume: ['pvl-controller'],
 } as const;
 
-/** Providers whose upstream role lets the CCM label PersistentVolumes. */
-const VOLUME_LABEL_PROVIDERS = new Set(['aws', 'azure', 'vsphere', 'openstack', 'digitalocean']);
+/**
+ * Client names the in-tree kube-controller-manager also uses (with its own
+ * `--use-service-account-credentials`) and may already have created: never
+ * rendered (pruning them would break it); the CCM may create them.
+ */
+const SHARED_WITH_KCM: readonly string[] = [...CONTROLLER_IDENTITIES.node, ...CONTROLLER_IDENTITIES.service, ...CONTROLLER_IDENTITIES.route];
 
 /**
  * Merges rules that share apiGroups, resources and resourceNames (verbs
@@ -109,6 +124,12 @@ export function mergeRules(rules: readonly PolicyRule[]): PolicyRule[] {
   return out;
 }
 
+/** The leader-election lock the CCM takes. */
+export interface LeaderLease {
+  readonly name: string;
+  readonly namespace: string;
+}
+
 /** Properties of `ccmRbac`. */
 export interface CcmRbacInput {
   readonly provider: UpstreamProvider;
@@ -118,63 +139,119 @@ export interface CcmRbacInput {
   readonly namespace: string;
   /** The CCM ServiceAccount name. */
   readonly serviceAccount: string;
+  /**
+   * The leader-election Lease (`leaderLease`); undefined with `--leader-elect=false`.
+   *
+   * @default - the provider's default lock in `namespace`
+   */
+  readonly leaderLease?: LeaderLease | null;
+  /**
+   * Whether node IPAM runs in the CCM (`--allocate-node-cidrs=true`): adds the provider's node IPAM informers.
+   *
+   * @default false
+   */
+  readonly nodeIpam?: boolean;
+}
+
+/** The whole RBAC of a CCM. */
+export interface CcmRbac {
+  readonly profile: RbacProfile;
+  readonly clusterRoles: readonly ClusterRoleGrant[];
+  readonly roles: readonly RoleGrant[];
+  /** `namespace/name` of the client ServiceAccounts rendered beside the CCM's own (least-privilege only). */
+  readonly serviceAccounts: readonly string[];
+}
+
+/**
+ * The lease the binary locks: `--leader-elect-resource-name` and
+ * `--leader-elect-resource-namespace` from the rendered args when set, else
+ * the provider's default name in the CCM namespace; undefined with
+ * `--leader-elect=false`.
+ */
+export function leaderLease(provider: UpstreamProvider, args: readonly string[], namespace: string): LeaderLease | undefined {
+  const flag = (name: string) => {
+    const found = args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    return found === undefined ? undefined : (found.includes('=') ? found.slice(found.indexOf('=') + 1) : 'true');
+  };
+  if (flag('leader-elect') === 'false') {
+    return undefined;
+  }
+  return { name: flag('leader-elect-resource-name') ?? provider.leaderElection.name, namespace: flag('leader-elect-resource-namespace') ?? namespace };
 }
 
 /** The RBAC of one CCM in the profile its `useServiceAccountCredentials` selects. */
 export function ccmRbac(input: CcmRbacInput): CcmRbac {
   const { provider } = input;
   const sa = `${input.namespace}/${input.serviceAccount}`;
-  const volumes = VOLUME_LABEL_PROVIDERS.has(provider.name);
-  const process: PolicyRule[] = [EVENTS, ...(provider.framework === 'cloud-provider' ? DELEGATED_AUTH : []), ...provider.processRules];
-  const leaseRole: RoleGrant = {
-    name: `${CCM_CLUSTER_ROLE}:leader-election`,
-    namespace: input.namespace,
-    serviceAccounts: [sa],
-    rules: [
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [CCM_LEASE], verbs: ['get', 'list', 'watch', 'update'] },
-      // create cannot be restricted by name
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-    ],
-  };
+  const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease;
+  const ipam = input.nodeIpam ? provider.nodeIpamRules ?? [] : [];
+  const root: PolicyRule[] = [EVENTS, ...(provider.framework === 'cloud-provider' ? DELEGATED_AUTH : [])];
+  const roles: RoleGrant[] = [];
+  if (lease) {
+    roles.push({
+      name: `${CCM_CLUSTER_ROLE}:leader-election`,
+      namespace: lease.namespace,
+      serviceAccounts: [sa],
+      rules: [
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'list', 'watch', 'update'] },
+        // create cannot be restricted by name
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      ],
+    });
+  }
+  const providerRoles = (subjects: readonly string[], suffix: string): RoleGrant[] => provider.providerClientRoles.map((r) => ({
+    name: `${CCM_CLUSTER_ROLE}:${suffix}`, namespace: r.namespace, serviceAccounts: subjects, rules: mergeRules(r.rules),
+  }));
   if (!input.useServiceAccountCredentials) {
     return {
       profile: 'superset',
       clusterRoles: [{
         name: CCM_CLUSTER_ROLE,
         serviceAccounts: [sa],
-        rules: mergeRules([...process, ...NODE_RULES, ...SERVICE_RULES, ...provider.serviceRules, ...ROUTE_RULES, ...(volumes ? VOLUME_RULES : [])]),
+        rules: mergeRules([...root, ...provider.processRules, ...provider.informerRules, ...ipam, ...NODE_RULES, ...SERVICE_RULES, ...provider.serviceRules,
+          ...ROUTE_RULES, ...provider.providerClientRules]),
       }],
-      roles: [leaseRole],
+      roles: [...roles, ...providerRoles([sa], 'provider')],
+      serviceAccounts: [],
     };
   }
   const identity = (names: readonly string[]) => names.map((n) => `${CONTROLLER_SA_NAMESPACE}/${n}`);
-  const tokenNames = [...CONTROLLER_IDENTITIES.node, ...CONTROLLER_IDENTITIES.service, ...CONTROLLER_IDENTITIES.route, ...(volumes ? CONTROLLER_IDENTITIES.volume : [])].sort();
+  const client = provider.providerClient?.name;
+  const clientNames = [...SHARED_WITH_KCM, ...(client ? [client] : [])].filter((n, i, all) => all.indexOf(n) === i).sort();
+  const rendered = client && !SHARED_WITH_KCM.includes(client) && `${CONTROLLER_SA_NAMESPACE}/${client}` !== sa ? [`${CONTROLLER_SA_NAMESPACE}/${client}`] : [];
   return {
     profile: 'least-privilege',
     clusterRoles: [
-      { name: CCM_CLUSTER_ROLE, serviceAccounts: [sa], rules: mergeRules(process) },
       {
-        name: `${CCM_CLUSTER_ROLE}:node-controller`,
-        serviceAccounts: identity(CONTROLLER_IDENTITIES.node),
-        rules: mergeRules([EVENTS, ...NODE_RULES]),
+        name: CCM_CLUSTER_ROLE,
+        serviceAccounts: [sa],
+        rules: mergeRules([...root, ...INFORMER_RULES, ...provider.informerRules, ...ipam, ...(client ? [] : provider.processRules)]),
       },
+      { name: `${CCM_CLUSTER_ROLE}:node-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.node), rules: mergeRules([EVENTS, ...NODE_RULES]) },
       { name: `${CCM_CLUSTER_ROLE}:service-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.service), rules: mergeRules([EVENTS, ...SERVICE_RULES, ...provider.serviceRules]) },
       { name: `${CCM_CLUSTER_ROLE}:route-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.route), rules: mergeRules([EVENTS, ...ROUTE_RULES]) },
-      ...(volumes ? [{ name: `${CCM_CLUSTER_ROLE}:pvl-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.volume), rules: mergeRules([EVENTS, ...VOLUME_RULES]) }] : []),
+      ...(client ? [{
+        name: `${CCM_CLUSTER_ROLE}:provider`,
+        serviceAccounts: identity([client]),
+        rules: mergeRules([EVENTS, ...provider.processRules, ...provider.providerClientRules]),
+      }] : []),
     ],
     roles: [
-      leaseRole,
+      ...roles,
       {
         name: `${CCM_CLUSTER_ROLE}:controller-tokens`,
         namespace: CONTROLLER_SA_NAMESPACE,
         serviceAccounts: [sa],
         rules: [
+          // the controllers' ServiceAccounts may not exist yet where the kube-controller-manager runs without service-account credentials
           { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
-          { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: tokenNames, verbs: ['get'] },
-          { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: tokenNames, verbs: ['create'] },
+          { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: clientNames, verbs: ['get'] },
+          { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: clientNames, verbs: ['create'] },
         ],
       },
+      ...(client ? providerRoles(identity([client]), 'provider') : []),
     ],
+    serviceAccounts: rendered,
   };
 }
 

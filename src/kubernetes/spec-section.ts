@@ -65,7 +65,9 @@ export const kubernetesSectionSchema = z.strictObject({
   namespace: z.string().max(63).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('kube-system')
     .describe('Namespace of the CCM (the upstream CCMs run in kube-system).'),
   clusterName: z.string().max(63).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).optional()
-    .describe('--cluster-name (load-balancer and route names) for the providers that take it. Defaults to metadata.name.'),
+    .describe('--cluster-name (load-balancer and route names) for the providers that take it. Defaults to "kubernetes", the name the in-tree kube-controller-manager and the upstream charts use, so a cluster adopting the CCM keeps its load balancers.'),
+  command: z.array(z.string().min(1)).min(1).optional()
+    .describe('The container command. Default: none; the flags go in args, after the binary path for images whose ENTRYPOINT does not run the binary (OpenStack).'),
   workload: z.strictObject({
     kind: z.enum(['Deployment', 'DaemonSet']).optional().describe('Defaults to the upstream manifest\'s kind for the provider.'),
     replicas: z.number().int().min(1, { message: 'must be at least 1' }).max(9).optional()

@@ -56,6 +56,10 @@ export class UpstreamCcmRbac extends Construct {
         ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
       },
     });
+    for (const ref of props.rbac.serviceAccounts) {
+      const [namespace, name] = ref.split('/');
+      this.objects.push(new k8s.KubeServiceAccount(this, `Client-${name}`, { metadata: { name, namespace } }));
+    }
     for (const grant of props.rbac.clusterRoles) {
       const role = new PlatformRole(this, `ClusterRole-${grant.name}`, {
         name: grant.name, bindingName: grant.name, serviceAccounts: grant.serviceAccounts, rules: grant.rules.map(toK8sRule),

@@ -91,6 +91,7 @@ function podSpec(plan: CcmWorkloadPlan): k8s.PodSpec {
       name: 'cloud-controller-manager',
       image: plan.image,
       imagePullPolicy: 'IfNotPresent',
+      ...(plan.command ? { command: [...plan.command] } : {}),
       args: [...plan.args],
       ...(plan.env.length > 0 ? { env: plan.env.map(toEnv) } : {}),
       ports: [{ name: plan.probe.scheme === 'HTTPS' ? 'https' : 'healthz', containerPort: plan.port, protocol: 'TCP' }],

@@ -86,12 +86,8 @@ export class UpstreamCloudNodeManager extends Construct {
                 { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
                 ...(props.proxyEnv ?? []).map((e) => ({ ...e })),
               ],
-              livenessProbe: {
-                httpGet: { path: '/healthz', port: k8s.IntOrString.fromNumber(10263), scheme: 'HTTPS', host: '127.0.0.1' },
-                initialDelaySeconds: 20,
-                periodSeconds: 10,
-                timeoutSeconds: 5,
-              },
+              // no probe: the cloud-node-manager serves no port (kubernetes-sigs/cloud-provider-azure@v1.33.2
+              // cmd/cloud-node-manager/app/options/options.go: defaultCloudNodeManagerPort = 0)
               resources: { requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('50Mi') } },
               securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
               terminationMessagePolicy: 'FallbackToLogsOnError',

@@ -4,11 +4,12 @@
  * combinations that cannot work. Each problem names the field and the fix.
  * Pure: no cdk8s import.
  */
-import { kubernetesPlatforms, upstreamProviderFor } from './providers';
+import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
 import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../platforms/spec-sections';
 import { ClusterSpec } from '../spec/schema';
+import { imageTag, minorSkewProblem } from '../util/version-skew';
 
 /** A problem: field path and message. */
 export interface KubernetesProblem {
@@ -90,6 +91,11 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   }
   if (provider.cloudNodeManager && k.cloudNodeManager.enabled && !s.images.cloudNodeManagerAzure) {
     at(['spec', 'images', 'cloudNodeManagerAzure'], 'is required for the Azure cloud-node-manager DaemonSet; pin it, or set spec.kubernetes.cloudNodeManager.enabled: false');
+  }
+
+  const skew = imageSkew(provider, s.images[provider.imageKey], k.version);
+  if (skew?.newer) {
+    at(['spec', 'images', provider.imageKey], skew.message);
   }
 
   // cloud config
@@ -198,4 +204,48 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     at(['spec', 'migration', 'kubernetesVersion'], `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`);
   }
   return problems;
+}
+
+/**
+ * The Kubernetes minor an image is built for: the provider's per-tag table
+ * (go.mod at that tag), else the tag itself when the provider's tags follow
+ * Kubernetes minors (`v1.NN.x`); undefined for a digest-only reference or an
+ * unknown tag of another scheme.
+ */
+export function imageMinor(provider: UpstreamProvider, image: string): string | undefined {
+  const tag = imageTag(image);
+  if (tag === undefined) {
+    return undefined;
+  }
+  const known = provider.tagMinors[tag];
+  if (known) {
+    return known.minor;
+  }
+  const m = /^v?1\.(0|[1-9][0-9]*)\.[0-9]+/.exec(tag);
+  return provider.tagsFollowKubernetes && m ? `1.${m[1]}` : undefined;
+}
+
+/** The version-skew problem of the CCM image against spec.kubernetes.version; `newer` is an error, an older image a warning. */
+export function imageSkew(provider: UpstreamProvider, image: string | undefined, apiServerMinor: string): { newer: boolean; message: string } | undefined {
+  const minor = image ? imageMinor(provider, image) : undefined;
+  if (!image || minor === undefined) {
+    return undefined;
+  }
+  const problem = minorSkewProblem('cloud-controller-manager', minor, apiServerMinor);
+  if (!problem) {
+    return undefined;
+  }
+  const newer = Number(minor.split('.')[1]) > Number(apiServerMinor.split('.')[1]);
+  return { newer, message: `"${image}" is built for Kubernetes ${minor}: ${problem}` };
+}
+
+/** Warnings of a valid `kubernetes` distribution spec: an image more than one minor older than the API server. */
+export function kubernetesWarnings(spec: ClusterSpec): string[] {
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const k = spec.spec.kubernetes;
+  if (!provider || !k) {
+    return [];
+  }
+  const skew = imageSkew(provider, spec.spec.images[provider.imageKey], k.version);
+  return skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : [];
 }

@@ -11,6 +11,9 @@ import { ccmLeaderMigrationFlags, CcmLeaderMigration } from '../migration/flags'
 import { proxyEnv, ProxySettings } from '../spec/proxy';
 import { ccmTlsFlags, ResolvedTls } from '../spec/tls';
 
+/** The --cluster-name of the in-tree kube-controller-manager and of the upstream charts (kubernetes/cloud-provider@v0.33.0 config/v1alpha1/defaults.go: ClusterName defaults to "kubernetes"). */
+export const DEFAULT_CLUSTER_NAME = 'kubernetes';
+
 /** The CCM ServiceAccount of every upstream manifest. */
 export const UPSTREAM_CCM_SERVICE_ACCOUNT = 'cloud-controller-manager';
 /** The name of the volume holding the cloud config. */
@@ -65,7 +68,12 @@ export interface CcmWorkloadPlan {
   readonly podLabels: Readonly<Record<string, string>>;
   readonly podAnnotations: Readonly<Record<string, string>>;
   readonly image: string;
+  /** The container command (the `command` knob); undefined: the image's ENTRYPOINT. */
+  readonly command?: readonly string[];
+  /** The container args: the binary path first when the image's ENTRYPOINT does not run it, then the flags. */
   readonly args: readonly string[];
+  /** The flags alone (without the binary path). */
+  readonly flags: readonly string[];
   readonly env: readonly EnvVar[];
   readonly volumes: readonly MountedVolume[];
   readonly requests: Readonly<Record<string, string>>;
@@ -90,8 +98,6 @@ export interface CcmWorkloadPlan {
 export interface CcmWorkloadInput {
   readonly provider: UpstreamProvider;
   readonly section: KubernetesSection;
-  /** metadata.name of the cluster (default --cluster-name). */
-  readonly clusterName: string;
   readonly image: string;
   /** controlPlaneTopology SingleReplica. */
   readonly singleReplica: boolean;
@@ -193,7 +199,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     flags.push(`${provider.config.flag}=${configPath}`);
   }
   if (provider.clusterNameFlag) {
-    flags.push(`--cluster-name=${section.clusterName ?? input.clusterName}`);
+    flags.push(`--cluster-name=${section.clusterName ?? DEFAULT_CLUSTER_NAME}`);
   }
   flags.push(...provider.extraFlags);
   const controllers = section.controllers ?? provider.defaultControllers;
@@ -211,7 +217,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     flags.push(`--use-service-account-credentials=${section.useServiceAccountCredentials}`);
   }
   flags.push(`--leader-elect=${section.leaderElect}`);
-  if (section.leaderElect && section.namespace !== 'kube-system' && cloudProviderFramework) {
+  if (section.leaderElect && section.namespace !== 'kube-system') {
     flags.push(`--leader-elect-resource-namespace=${section.namespace}`);
   }
   if (cloudProviderFramework) {
@@ -273,7 +279,9 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     podLabels: { ...section.podLabels, ...selector },
     podAnnotations: { ...section.podAnnotations },
     image: input.image,
-    args,
+    ...(section.command ? { command: [...section.command] } : {}),
+    args: !section.command && provider.entrypoint.kind === 'cmd' ? [provider.entrypoint.binary, ...args] : args,
+    flags: args,
     env: mergeByName(env, section.extraEnv as EnvVar[]),
     volumes: mergeByName(volumes, extraVolumes),
     requests,

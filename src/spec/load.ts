@@ -10,7 +10,7 @@ import { CloudConfigError } from '../cloud-config/errors';
 import { migrationInputFor } from '../migration/cluster-migration';
 import { migrationProblems } from '../migration/validate';
 import { refuseCredentials } from '../cloud-config/pass-through';
-import { kubernetesProblems } from '../kubernetes/validate';
+import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
 import { PreparedCluster } from '../platforms/platform';
@@ -555,6 +555,7 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
   if (provider.deprecated) {
     warnings.push(`platform ${spec.spec.platform}: ${provider.deprecated}`);
   }
+  warnings.push(...kubernetesWarnings(spec));
   const read = readCloudConfig(file, spec, base, root, issue);
   if (!read) {
     return undefined;
