@@ -22,8 +22,18 @@ const src = (file: string, what: string): string => `${TAG} ${file} (${what})`;
 /** The names `Initialize` passes to `ClientBuilder.ClientOrDie` (cloud-controller-manager/do/cloud.go). */
 export const DIGITALOCEAN_CLIENT_NAMES = ['do-shared-informers'] as const;
 
-/** The cloud-provider controllers that do work: route is skipped (Routes() returns false). */
-export const DIGITALOCEAN_CONTROLLERS = ['cloud-node', 'cloud-node-lifecycle', 'service'] as const;
+/** The controllers `--controllers` knows (canonical names of app.DefaultInitFuncConstructors). */
+export const DIGITALOCEAN_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller', 'node-route-controller'] as const;
+
+/**
+ * The aliases `--controllers` accepts: none. main.go passes `map[string]string{}` to
+ * NewCloudControllerManagerCommand, so "cloud-node", "service", ... are "not in the list of
+ * known controllers" (kubernetes/controller-manager@v0.36.2 options/generic.go Validate).
+ */
+export const DIGITALOCEAN_CONTROLLER_ALIASES: Readonly<Record<string, string>> = {};
+
+/** The controllers that do work: node-route stops at start (Routes() returns false). */
+export const DIGITALOCEAN_WORKING_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller'] as const;
 
 const client = DIGITALOCEAN_CLIENT_NAMES[0];
 

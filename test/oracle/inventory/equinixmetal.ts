@@ -23,8 +23,19 @@ const src = (file: string, what: string): string => `${TAG} ${file} (${what})`;
 /** The names `Initialize` passes to `ClientBuilder.ClientOrDie` (metal/cloud.go). */
 export const EQUINIX_METAL_CLIENT_NAMES = ['cloud-provider-equinix-metal-shared-informers'] as const;
 
-/** The cloud-provider controllers that do work: route never (Routes() false); service only with a `loadbalancer` setting. */
-export const EQUINIX_METAL_CONTROLLERS = ['cloud-node', 'cloud-node-lifecycle', 'service'] as const;
+/** The controllers `--controllers` knows (canonical names of app.DefaultInitFuncConstructors). */
+export const EQUINIX_METAL_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller', 'node-route-controller'] as const;
+
+/** The aliases `--controllers` accepts: main.go passes names.CCMControllerAliases() (kubernetes/cloud-provider@v0.30.2 names/controller_names.go). */
+export const EQUINIX_METAL_CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
+  'cloud-node': 'cloud-node-controller',
+  service: 'service-lb-controller',
+  route: 'node-route-controller',
+  'cloud-node-lifecycle': 'cloud-node-lifecycle-controller',
+};
+
+/** The controllers that do work: node-route never (Routes() false); service-lb only with a `loadbalancer` setting. */
+export const EQUINIX_METAL_WORKING_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller'] as const;
 
 /** The Service and Endpoints the control-plane EIP / load-balancer managers server-side-apply (metal/eip_controlplane_reconciliation.go). */
 export const EQUINIX_METAL_EXTERNAL_SERVICE = { namespace: 'kube-system', name: 'cloud-provider-equinix-metal-kubernetes-external' } as const;

@@ -3,8 +3,18 @@
  * `ghcr.io/nutanix-cloud-native/cloud-provider-nutanix/controller:v0.5.2`, read at tag v0.5.2.
  *
  * Built on k8s.io/cloud-provider v0.33.3 (go.mod): the process makes the common calls of
- * common.ts for the controllers it registers. main.go deletes "service" and "route" from
- * `app.DefaultInitFuncConstructors`, so only cloud-node and cloud-node-lifecycle run.
+ * common.ts for the controllers it registers. main.go calls `delete(controllerInitializers,
+ * "service")` and `delete(..., "route")`, but since k8s.io/cloud-provider v0.28 the map's keys
+ * are the canonical names (`service-lb-controller`, `node-route-controller`:
+ * kubernetes/cloud-provider@v0.33.3 app/controllermanager.go DefaultInitFuncConstructors,
+ * names/controller_names.go), so both deletes are no-ops: all four controllers stay
+ * registered. The service controller asks the client builder for `service-controller` and
+ * then stops ("does not support external load balancers": LoadBalancer() returns false,
+ * kubernetes/cloud-provider@v0.33.3 app/core.go startServiceController, controllers/service/controller.go init);
+ * the route controller stops before any client (Routes() false, --configure-cloud-routes).
+ * main.go passes an EMPTY alias map to NewCloudControllerManagerCommand, so `--controllers`
+ * accepts only the canonical names ("cloud-node" is "not in the list of known controllers":
+ * kubernetes/controller-manager@v0.33.3 options/generic.go Validate).
  * The calls below are the provider's own, made with the client it asks the client
  * builder for in `Initialize`.
  */
@@ -16,8 +26,14 @@ const src = (file: string, what: string): string => `${TAG} ${file} (${what})`;
 /** The names `Initialize` passes to `ClientBuilder.ClientOrDie` (pkg/provider/provider.go). */
 export const NUTANIX_CLIENT_NAMES = ['cloud-provider-nutanix'] as const;
 
-/** The cloud-provider controllers the binary can run: main.go deletes "service" and "route". */
-export const NUTANIX_CONTROLLERS = ['cloud-node', 'cloud-node-lifecycle'] as const;
+/** The controllers `--controllers` knows (canonical names; the deletes in main.go miss them). */
+export const NUTANIX_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller', 'node-route-controller'] as const;
+
+/** The aliases `--controllers` accepts: none (main.go passes `map[string]string{}`). */
+export const NUTANIX_CONTROLLER_ALIASES: Readonly<Record<string, string>> = {};
+
+/** The controllers that do work: service-lb and node-route stop at start (no LoadBalancer, no Routes). */
+export const NUTANIX_WORKING_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller'] as const;
 
 /**
  * The namespace of the Secret/ConfigMap informers: env POD_NAMESPACE (the CCM's own
