@@ -45,7 +45,9 @@ const ext = EQUINIX_METAL_EXTERNAL_SERVICE;
 
 /**
  * Server-side apply (`Apply`, a PATCH with application/apply-patch+yaml) of an object that may
- * not exist yet: the API server authorizes `patch`, and `create` when the apply creates it.
+ * not exist yet: the API server authorizes `patch`, and `create` when the apply creates it
+ * (kubernetes/apiserver@v0.30.2 pkg/endpoints/handlers/patch.go: createValidation is wrapped in
+ * withAuthorization(..., createAuthorizerAttributes) with verb "create").
  */
 const applied = (resource: string, when: ApiCall['when'], file: string, what: string): ApiCall[] => [
   { client, verbs: ['patch'], apiGroup: '', resource, namespace: ext.namespace, name: ext.name, when, source: src(file, what) },
