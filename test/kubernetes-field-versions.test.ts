@@ -103,6 +103,13 @@ describe('field versions: the table', () => {
     ]);
   });
 
+  test('GIVEN a gate on some values of a GA field THEN only those values are flagged', () => {
+    // Toleration.operator is GA; Lt/Gt need TaintTolerationComparisonOperators (kubernetes/api@v0.35.0 core/v1/types.go)
+    const ds = (operator: string) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'd' }, spec: { template: { spec: { tolerations: [{ key: 'k', operator }] } } } });
+    expect(fieldProblems(ds('Exists'), 35)).toEqual([]);
+    expect(fieldProblems(ds('Lt'), 35).map((p) => p.path)).toEqual(['spec.template.spec.tolerations[].operator']);
+  });
+
   test('GIVEN a misspelt field THEN no minor accepts it', () => {
     const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 1, targetPrt: 2 }] } };
     expect(fieldProblems(svc, 33).map((p) => `${p.path}: ${p.reason}`)).toEqual(['spec.ports[].targetPrt: no Kubernetes minor has this field']);

@@ -18,8 +18,8 @@
  * (The round-trip fixtures in kubernetes/api testdata/ are NOT usable: the fuzzer leaves
  * zero values, which omitempty drops, so e.g. hostNetwork is missing in some releases.)
  *
- * It also records, per path, the minors whose OpenAPI description says the field is alpha,
- * beta or behind a feature gate: the test demands a feature-gate entry for those
+ * It also records, per path, the minors whose OpenAPI description (or, for the Go-derived
+ * minors, the field's Go doc comment) says the field is alpha, beta or behind a feature gate: the test demands a feature-gate entry for those
  * (field-versions.ts GATED_FIELDS), because the schema lists a field from the release that
  * adds it as alpha, while the API server drops or rejects it until its gate is on by default.
  */
@@ -136,9 +136,18 @@ function parseStructs(source) {
     const m = /^type (\w+) struct \{\s*$/.exec(lines[i]);
     if (!m) continue;
     const fields = [];
+    let doc = [];
     for (i++; i < lines.length && !/^\}/.test(lines[i]); i++) {
       const line = lines[i].trim();
-      if (!line || line.startsWith('//')) continue;
+      if (line.startsWith('//')) {
+        const text = line.replace(/^\/\/\s?/, '');
+        // `+marker` lines (e.g. +k8s:alpha(since: ...) declarative-validation tags) are not part of the API doc
+        if (!text.startsWith('+')) doc.push(text);
+        continue;
+      }
+      const fieldDoc = doc.join(' ');
+      doc = [];
+      if (!line) continue;
       const f = /^(?:(\w+)\s+)?([\w.*\[\]]+(?:\[[\w.*]+\][\w.*\[\]]+)?)\s+`([^`]*)`/.exec(line);
       if (!f) continue;
       const tag = /json:"([^"]*)"/.exec(f[3]);
@@ -146,7 +155,7 @@ function parseStructs(source) {
       const jsonName = tag[1].split(',')[0];
       if (jsonName === '-') continue;
       const inline = !f[1] || tag[1].split(',').includes('inline');
-      fields.push({ name: jsonName, type: f[2], inline: inline && jsonName === '' });
+      fields.push({ name: jsonName, type: f[2], inline: inline && jsonName === '', doc: fieldDoc });
     }
     structs[m[1]] = fields;
   }
@@ -157,7 +166,7 @@ function parseStructs(source) {
  * Every path of a kind from the Go types at one tag. `packages` maps a package dir to its
  * parsed structs; metav1 types resolve through the newest OpenAPI document.
  */
-function goPaths(packages, pkg, root, newestDefs) {
+function goPaths(packages, pkg, root, newestDefs, gated = new Set()) {
   const out = new Set();
   const qualified = { v1: 'core/v1', corev1: 'core/v1', api: 'core/v1' };
   const walkType = (type, curPkg, prefix, stack) => {
@@ -208,6 +217,7 @@ function goPaths(packages, pkg, root, newestDefs) {
       }
       const p = prefix ? `${prefix}.${f.name}` : f.name;
       out.add(p);
+      if (GATE_WORDS.test(f.doc || '')) gated.add(p);
       walkType(f.type, targetPkg, p, [...stack, key]);
     }
   };
@@ -233,11 +243,11 @@ function main() {
     }
     return parsed[minor];
   };
-  const goPathsAt = (minor, gvk) => {
+  const goPathsAt = (minor, gvk, gated) => {
     const packages = packagesAt(minor);
     const dir = packageDir(gvk.group, gvk.version);
     if (!packages[dir] || !packages[dir][gvk.kind]) return undefined;
-    return goPaths(packages, dir, gvk.kind, newest);
+    return goPaths(packages, dir, gvk.kind, newest, gated);
   };
   const kinds = {};
   const problems = [];
@@ -269,8 +279,14 @@ function main() {
           if (onlySchema.length) problems.push(`${kind} 1.${minor}: in the schema, not the Go types: ${onlySchema.join(', ')}`);
         }
       } else {
-        paths = goPathsAt(minor, gvk);
+        // the Go doc comment of each field stands in for the OpenAPI description
+        const noted = new Set();
+        paths = goPathsAt(minor, gvk, noted);
         if (!paths) continue;
+        for (const p of noted) {
+          if (!gated.has(p)) gated.set(p, new Set());
+          gated.get(p).add(minor);
+        }
       }
       servedIn.push(minor);
       for (const p of paths) {

@@ -41,6 +41,8 @@ export interface GatedField {
   /** Paths (as in the table) the gate guards. */
   readonly paths: readonly string[];
   readonly gate: string;
+  /** When the gate guards only some values of the field (the field itself is GA): those values. */
+  readonly values?: readonly string[];
   /** The first minor in which the gate is on by default; undefined: off by default in every minor we have a fact for. */
   readonly defaultOnSince?: number;
   readonly source: string;
@@ -152,6 +154,11 @@ export const GATED_FIELDS: readonly GatedField[] = [
     source: `${VERSIONED} (CSIMigrationPortworx switches the backend to the CSI driver; the field is in every minor of the table)`,
   },
   {
+    // The field is GA; only the numeric operators Lt/Gt are gated (1.35 API doc: "Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators)").
+    kinds: POD_KINDS, paths: [`${POD}tolerations[].operator`], values: ['Lt', 'Gt'], gate: 'TaintTolerationComparisonOperators',
+    source: 'kubernetes/api@v0.35.0 core/v1/types.go Toleration.Operator doc comment; default-on minor not cited',
+  },
+  {
     kinds: ['apps/v1 Deployment'], paths: ['status.terminatingReplicas'], gate: 'DeploymentReplicaSetTerminatingReplicas',
     source: 'OpenAPI v1.33 DeploymentStatus.terminatingReplicas description (alpha); status is never rendered',
   },
@@ -205,7 +212,7 @@ export function gateOf(key: KindKey, path: string): GatedField | undefined {
   return GATED_FIELDS.find((g) => g.kinds.includes(key) && g.paths.includes(path));
 }
 
-/** The minors in which the field is accepted with default feature gates (within the table's range). */
+/** The minors in which the field is accepted with default feature gates (within the table's range; gates on some values only are ignored). */
 export function acceptingMinors(key: KindKey, path: string): number[] {
   const t = TABLE[key];
   const present = t?.fields[path];
@@ -214,7 +221,7 @@ export function acceptingMinors(key: KindKey, path: string): number[] {
   }
   const gate = gateOf(key, path);
   const minors = parseRanges(present);
-  if (!gate) {
+  if (!gate || gate.values) {
     return minors;
   }
   return gate.defaultOnSince === undefined ? [] : minors.filter((m) => m >= gate.defaultOnSince!);
@@ -222,11 +229,21 @@ export function acceptingMinors(key: KindKey, path: string): number[] {
 
 /** Every field path of an object: arrays as `[]`, maps (per the table) as `*`. */
 export function fieldPaths(key: KindKey, obj: unknown): string[] {
+  return [...fieldValues(key, obj).keys()].sort();
+}
+
+/** Every field path of an object with the scalar values found at it. */
+export function fieldValues(key: KindKey, obj: unknown): Map<string, Set<string>> {
   const fields = TABLE[key]?.fields ?? {};
-  const out = new Set<string>();
+  const out = new Map<string, Set<string>>();
   const walk = (value: unknown, prefix: string): void => {
     if (prefix) {
-      out.add(prefix);
+      if (!out.has(prefix)) {
+        out.set(prefix, new Set());
+      }
+      if (value === null || typeof value !== 'object') {
+        out.get(prefix)!.add(String(value));
+      }
     }
     if (Array.isArray(value)) {
       value.forEach((v) => walk(v, `${prefix}[]`));
@@ -241,7 +258,7 @@ export function fieldPaths(key: KindKey, obj: unknown): string[] {
     }
   };
   walk(obj, '');
-  return [...out].sort();
+  return out;
 }
 
 /** One field a minor does not accept. */
@@ -267,14 +284,17 @@ export function fieldProblems(obj: { apiVersion?: string; kind?: string; metadat
     return [{ kind: key, name, path: '', reason: `${key} is not served by Kubernetes 1.${minor} (served: ${t.served})` }];
   }
   const problems: FieldProblem[] = [];
-  for (const path of fieldPaths(key, obj)) {
+  const values = fieldValues(key, obj);
+  for (const path of [...values.keys()].sort()) {
     const present = t.fields[path];
     if (!present) {
       problems.push({ kind: key, name, path, reason: 'no Kubernetes minor has this field' });
       continue;
     }
-    const gate = gateOf(key, path);
-    if (!gate && t.gateNoted[path]) {
+    const entry = gateOf(key, path);
+    // a value-restricted gate applies only when one of its values is rendered
+    const gate = entry?.values && ![...values.get(path)!].some((v) => entry.values!.includes(v)) ? undefined : entry;
+    if (!entry && t.gateNoted[path]) {
       problems.push({ kind: key, name, path, reason: `its API description names a feature gate (OpenAPI 1.${t.gateNoted[path]}): add it to GATED_FIELDS with the gate's default-on minor` });
       continue;
     }
