@@ -9,15 +9,18 @@
  *     served ports;
  * (d) the Lease RBAC follows the lock the binary uses, also with --leader-elect-resource-name.
  */
+import * as path from 'path';
 import { App } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
+import { renderCluster } from '../src/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { SCHEDULING_PRESETS } from '../src/kubernetes/spec-section';
 import { loadFleet } from '../src/spec/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, CLOUD_NODE_MANAGER_FACTS, controllerEnabled, controllersOf, ImageFacts, imageFacts, INVENTORIES, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
-  RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo, WhenKey,
+  ApiCall, CLOUD_NODE_MANAGER_FACTS, controllerEnabled, controllersOf, ImageFacts, imageFacts, INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
+  LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
 type Obj = Record<string, any>;
@@ -42,7 +45,7 @@ function render(dir: string, spec: Record<string, unknown>): Obj[] {
  * client-builder calls); when it has none (Alibaba, controller-runtime), the renderer may
  * refuse the knob instead of rendering it.
  */
-const hasClientBuilder = (provider: string) => INVENTORIES[provider]!.calls.some((c) => [c.when ?? []].flat().includes('serviceAccountCredentials'));
+const hasClientBuilder = (provider: string) => inventoryFor(provider)!.calls.some((c) => [c.when ?? []].flat().includes('serviceAccountCredentials'));
 
 /**
  * Renders a case, or returns undefined when the renderer refuses `useServiceAccountCredentials`
@@ -89,15 +92,25 @@ interface Rendering {
   readonly ccm: { readonly workload: Obj; readonly container: Obj; readonly flags: Map<string, string>; readonly sa: UserInfo; readonly saRef: string };
   readonly cnm?: { readonly workload: Obj; readonly container: Obj; readonly sa: UserInfo; readonly saRef: string };
   readonly facts: ImageFacts;
+  readonly inventory: ProviderInventory;
 }
 
+/** The tag of an image reference (undefined for a digest-only reference). */
+const tagOf = (image: string): string | undefined => /^[^@]+:([^:/@]+)(@sha256:[0-9a-f]+)?$/.exec(image)?.[1];
+
+/**
+ * What the oracle sees of one rendering. The facts and inventory are those of the CCM image's
+ * tag (the pinned default for a digest-only test image); a tag the oracle was not read at fails.
+ */
 function rendering(provider: string, objects: Obj[]): Rendering {
-  const facts = imageFacts(provider);
-  if (!facts) {
-    throw new Error(`no image facts for provider ${provider}`);
-  }
   const ws = workloads(objects);
   const ccmW = ws.find((w) => !isCnm(w));
+  const tag = tagOf(ccmW!.spec.template.spec.containers[0].image ?? '');
+  const facts = imageFacts(provider, tag);
+  const inventory = inventoryFor(provider, tag);
+  if (!facts || !inventory) {
+    throw new Error(`the oracle was not read at ${provider} ${tag}: read the upstream source at that tag and add its inventory and image facts`);
+  }
   const cnmW = ws.find(isCnm);
   const sa = (w: Obj) => {
     const ns = w.metadata.namespace ?? 'default';
@@ -113,6 +126,7 @@ function rendering(provider: string, objects: Obj[]): Rendering {
     ccm: { workload: ccmW!, container: c, flags: flagsOf(effectiveArgv(c, facts).slice(1)), sa: ccmSa.user, saRef: ccmSa.ref },
     ...(cnmW ? { cnm: { workload: cnmW, container: cnmW.spec.template.spec.containers[0], sa: sa(cnmW).user, saRef: sa(cnmW).ref } } : {}),
     facts,
+    inventory,
   };
 }
 
@@ -134,6 +148,8 @@ function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
   switch (key) {
     case 'leaderElect':
       return flag(r, 'leader-elect', String(r.facts.leaderElection.enabledByDefault)) === 'true';
+    case 'leaderMigration':
+      return flag(r, 'enable-leader-migration', 'false') === 'true';
     case 'routes':
       return controllerEnabled(cf, controllerList(r), 'node-route-controller') && flag(r, 'configure-cloud-routes', 'true') === 'true';
     case 'nodeIpam':
@@ -184,10 +200,26 @@ function leaderLock(r: Rendering): { name: string; namespace: string } {
   return { name: flag(r, l.nameFlag.slice(2), l.name), namespace: flag(r, l.namespaceFlag.slice(2), l.namespace) };
 }
 
+/**
+ * The migration lock: `leaderName` of the LeaderMigrationConfiguration the rendering ships (a
+ * ConfigMap key), else the default (kubernetes/controller-manager pkg/leadermigration/config/default.go).
+ */
+function migrationLeaderName(r: Rendering): string {
+  for (const o of r.objects.filter((x) => x.kind === 'ConfigMap')) {
+    for (const v of Object.values((o.data ?? {}) as Record<string, string>)) {
+      if (/kind:\s*LeaderMigrationConfiguration/.test(v)) {
+        const m = /^leaderName:\s*(\S+)\s*$/m.exec(v);
+        return m ? m[1]! : 'cloud-provider-extraction-migration';
+      }
+    }
+  }
+  return 'cloud-provider-extraction-migration';
+}
+
 /** The concrete requests of a call in this rendering (one per verb), placeholders resolved. */
 function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   const lock = leaderLock(r);
-  const name = call.name === LEADER_LEASE ? lock.name : call.name;
+  const name = call.name === LEADER_LEASE ? lock.name : call.name === LEADER_MIGRATION_LEASE ? migrationLeaderName(r) : call.name;
   const namespace = call.namespace === LEADER_LEASE_NAMESPACE ? lock.namespace : call.namespace;
   return call.verbs.map((verb) => ({ verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}) }));
 }
@@ -197,7 +229,7 @@ const describeCall = (r: Rendering, call: ApiCall, req: ResourceRequest) =>
 
 /** (a) The calls the rendering does not allow. */
 function deniedCalls(r: Rendering): string[] {
-  const calls = INVENTORIES[r.provider]!.calls.filter((c) => applies(r, c));
+  const calls = r.inventory.calls.filter((c) => applies(r, c));
   const out = new Set<string>();
   for (const call of calls) {
     const who = identityOf(r, call).user;
@@ -212,7 +244,7 @@ function deniedCalls(r: Rendering): string[] {
 
 /** (b) Granted (group, resource, verb, name) atoms of our identities that no call uses. */
 function unusedGrants(r: Rendering): string[] {
-  const calls = INVENTORIES[r.provider]!.calls.filter((c) => usable(r, c));
+  const calls = r.inventory.calls.filter((c) => usable(r, c));
   const ours = new Map<string, UserInfo>();
   for (const c of calls) {
     const id = identityOf(r, c);
@@ -310,6 +342,8 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
   test('the oracle covers every provider the renderer knows, with image facts and an inventory', () => {
     // GIVEN the providers of src/kubernetes/providers.ts THEN each has an inventory and image facts
     expect(PLATFORMS.map(providerOf).filter((p) => !INVENTORIES[p] || !imageFacts(p))).toEqual([]);
+    // AND every inventory has image facts at the same tag
+    expect(Object.values(INVENTORIES).filter((i) => !imageFacts(i.provider, i.imageTag)).map((i) => `${i.provider} ${i.imageTag}`)).toEqual([]);
   });
 
   test.each(MATRIX)('(a) %s, %s profile, preset %s: every inventoried call is allowed for the identity that makes it', (platform, _profile, preset, sa) => {
@@ -393,6 +427,57 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       // THEN nothing the binary does is forbidden
       expect(deniedCalls(r)).toEqual([]);
     });
+});
+
+/** The objects one example cluster renders, with those a ClusterResourceSet ConfigMap carries unwrapped. */
+function exampleObjects(cluster: Parameters<typeof renderCluster>[0]): Obj[] {
+  const out: Obj[] = [];
+  for (const f of renderCluster(cluster).files) {
+    if (!/\.ya?ml$/.test(f.path) || f.path.endsWith('kustomization.yaml')) {
+      continue;
+    }
+    for (const obj of parseAllDocuments(f.content).map((d) => d.toJS() as Obj).filter((o) => o)) {
+      if (obj.kind === 'ConfigMap' && /^ccm-.+-\d\d-/.test(obj.metadata?.name ?? '')) {
+        out.push(...Object.values(obj.data as Record<string, string>).flatMap((y) => parseAllDocuments(y).map((d) => d.toJS() as Obj)).filter((o) => o));
+      } else {
+        out.push(obj);
+      }
+    }
+  }
+  return out;
+}
+
+describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
+  const fleet = loadFleet(path.resolve(__dirname, '..', 'clusters'));
+  const examples = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes');
+  const CASES = examples.map((c) => [c.spec.metadata.name, c] as [string, (typeof examples)[number]]);
+
+  test('every provider has an example', () => {
+    // GIVEN the examples THEN together they cover all nine providers
+    expect([...new Set(examples.map((c) => providerOf(c.spec.spec.platform)))].sort()).toEqual(PLATFORMS.map(providerOf).sort());
+  });
+
+  test.each(CASES)('%s: the pinned image tags are those the oracle was read at (re-read the source when bumping one)', (_name, cluster) => {
+    // GIVEN the example as rendered
+    const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
+    // THEN the oracle was read at the CCM (and cloud-node-manager) image tags (rendering() fails otherwise)
+    expect({ ccm: tagOf(r.ccm.container.image), inventory: r.inventory.imageTag, ...(r.cnm ? { cnm: tagOf(r.cnm.container.image) } : {}) })
+      .toEqual({ ccm: r.facts.imageTag, inventory: r.facts.imageTag, ...(r.cnm ? { cnm: CLOUD_NODE_MANAGER_FACTS.imageTag } : {}) });
+  });
+
+  test.each(CASES)('%s: every inventoried call is allowed; the containers start and are probed where they listen; no enabled controller exits', (_name, cluster) => {
+    // GIVEN the example as rendered for git
+    const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
+    const cf = controllersOf(r.provider);
+    // THEN
+    expect([
+      ...deniedCalls(r),
+      ...containerProblems(r.ccm.container, r.facts, 'CCM'),
+      ...(r.cnm ? containerProblems(r.cnm.container, CLOUD_NODE_MANAGER_FACTS, 'cloud-node-manager') : []),
+      ...(cf.fatalUnless ?? []).filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
+        .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}`),
+    ]).toEqual([]);
+  });
 });
 
 describe('kubernetes oracle: the checks themselves', () => {

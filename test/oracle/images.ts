@@ -90,6 +90,18 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     ports: [secure('kubernetes/cloud-provider@v0.36.0')],
     leaderElection: lock('kubernetes/cloud-provider@v0.36.0'),
   },
+  {
+    provider: 'openstack',
+    image: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager',
+    imageTag: 'v1.25.6',
+    entrypoint: {
+      // no ENTRYPOINT at all: rendered args replace the CMD, so they must start with the binary as well
+      kind: 'wrapper', binary: '/bin/openstack-cloud-controller-manager',
+      source: 'kubernetes/cloud-provider-openstack@v1.25.6 cluster/images/openstack-cloud-controller-manager/Dockerfile (FROM alpine; CMD ["/bin/openstack-cloud-controller-manager"], no ENTRYPOINT)',
+    },
+    ports: [secure('kubernetes/cloud-provider@v0.25.10')],
+    leaderElection: lock('kubernetes/cloud-provider@v0.25.10'),
+  },
 ];
 
 /** The Azure cloud-node-manager image: no leader election, and no port unless `--secure-port` is set. */
@@ -159,9 +171,12 @@ export const DEFAULT_CONTROLLER_FACTS: ControllerFacts = {
 /** Every image's facts, this file's and images-extra.ts's, by provider key. */
 export const ALL_IMAGE_FACTS: readonly ImageFacts[] = [...IMAGE_FACTS, ...EXTRA_IMAGE_FACTS];
 
-/** The facts of one provider's CCM image. */
-export function imageFacts(provider: string): ImageFacts | undefined {
-  return ALL_IMAGE_FACTS.find((f) => f.provider === provider);
+/**
+ * The facts of one provider's CCM image at `tag`; without a tag, the first listed (the tag
+ * pinned in clusters/kubernetes/defaults.yaml). Undefined when the oracle was not read at that tag.
+ */
+export function imageFacts(provider: string, tag?: string): ImageFacts | undefined {
+  return ALL_IMAGE_FACTS.find((f) => f.provider === provider && (tag === undefined || f.imageTag === tag));
 }
 
 /** The controller facts of one provider. */

@@ -15,7 +15,7 @@ import { DIGITALOCEAN_CLIENT_NAMES, DIGITALOCEAN_CONTROLLERS, DIGITALOCEAN_INVEN
 import { EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_CONTROLLERS, EQUINIX_METAL_INVENTORY } from './inventory/equinixmetal';
 import { GCP_INVENTORY } from './inventory/gcp';
 import { NUTANIX_CLIENT_NAMES, NUTANIX_CONTROLLERS, NUTANIX_INVENTORY } from './inventory/nutanix';
-import { OPENSTACK_INVENTORY } from './inventory/openstack';
+import { OPENSTACK_INVENTORY, OPENSTACK_INVENTORY_V1_25 } from './inventory/openstack';
 import { ProviderInventory } from './inventory/types';
 import { VSPHERE_INVENTORY } from './inventory/vsphere';
 import { ControllerFacts, CONTROLLER_FACTS, DEFAULT_CONTROLLER_FACTS } from './images';
@@ -54,6 +54,18 @@ const TRIMMED: Readonly<Record<string, ControllerFacts>> = {
   digitalocean: { ...DEFAULT_CONTROLLER_FACTS, known: canonical(DIGITALOCEAN_CONTROLLERS), source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 (see inventory/digitalocean.ts)' },
   'equinix-metal': { ...DEFAULT_CONTROLLER_FACTS, known: canonical(EQUINIX_METAL_CONTROLLERS), source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 (see inventory/equinixmetal.ts)' },
 };
+
+/** Inventories read at other tags than the pinned default (older CCMs for older clusters, by the version-skew policy). */
+export const OTHER_VERSIONS: readonly ProviderInventory[] = [OPENSTACK_INVENTORY_V1_25];
+
+/**
+ * The inventory of one provider at `tag` (undefined when the oracle was not read at that tag);
+ * without a tag, the one at the tag pinned in clusters/kubernetes/defaults.yaml.
+ */
+export function inventoryFor(provider: string, tag?: string): ProviderInventory | undefined {
+  const all = [INVENTORIES[provider], ...OTHER_VERSIONS.filter((i) => i.provider === provider)];
+  return all.find((i) => i !== undefined && (tag === undefined || i.imageTag === tag));
+}
 
 /** The controller facts of one provider's binary. */
 export function controllersOf(provider: string): ControllerFacts {

@@ -17,7 +17,7 @@
  * controller or provider asks `c.ClientBuilder.ClientOrDie(name)` for become
  * `kube-system/<name>`.
  */
-import { ApiCall, LEADER_LEASE, LEADER_LEASE_NAMESPACE, WhenKey } from './types';
+import { ApiCall, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, WhenKey } from './types';
 
 /** Versions of the libraries a binary vendors (from its go.mod at the pinned tag). */
 export interface LibraryVersions {
@@ -57,6 +57,9 @@ export const CLOUD_PROVIDER_CLIENTS = {
   [CLOUD_PROVIDER_CONTROLLERS.service]: 'service-controller',
   [CLOUD_PROVIDER_CONTROLLERS.route]: 'route-controller',
 } as const;
+
+/** The minor of a `v0.MINOR.PATCH` library version. */
+const minor = (version: string): number => Number(/^v0\.(\d+)\./.exec(version)?.[1] ?? NaN);
 
 const and = (...keys: (WhenKey | readonly WhenKey[] | undefined)[]): WhenKey[] => keys.flatMap((k) => (k === undefined ? [] : Array.isArray(k) ? k : [k as WhenKey]));
 
@@ -110,6 +113,15 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
     },
     ...eventCalls('root', `${app} (Run: EventBroadcaster.StartRecordingToSink(c.Client)); ${cg} tools/leaderelection/resourcelock/leaselock.go RecordEvent (LeaderElection event on the Lease)`,
       'leaderElect', LEADER_LEASE_NAMESPACE),
+    // leader migration (--enable-leader-migration): a second lock, same client and namespace
+    {
+      client: 'root', verbs: ['get', 'update'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, name: LEADER_MIGRATION_LEASE, when: ['leaderElect', 'leaderMigration'],
+      source: `${app} (Run: leaderElectAndRun(..., c.ComponentConfig.Generic.LeaderMigration.LeaderName, ...)); kubernetes/controller-manager@${v.controllerManager} pkg/leadermigration/config/default.go`,
+    },
+    {
+      client: 'root', verbs: ['create'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, when: ['leaderElect', 'leaderMigration'],
+      source: `${app} (leaderElectAndRun for the migration lock); ${cg} tools/leaderelection/resourcelock/leaselock.go (Create)`,
+    },
     // shared informers, root client "shared-informers"
     {
       client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes',
@@ -151,6 +163,11 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
       source: `${cp} controllers/node/node_controller.go (UpdateNodeAddress: nodeutil.PatchNodeStatus); kubernetes/component-helpers@${v.cloudProvider} node/util/status.go (Nodes().Patch(..., "status"))`,
     },
     ...eventCalls(node, `${cp} controllers/node/node_controller.go (broadcaster.StartRecordingToSink(kubeClient))`, cloudNode),
+    // up to v0.26 the cloud-node controller listed nodes through its own client (UpdateNodeStatus); gone from v0.27
+    ...(minor(v.cloudProvider) <= 26 ? [{
+      client: node, verbs: ['list'], apiGroup: '', resource: 'nodes', when: cloudNode,
+      source: `${cp} controllers/node/node_controller.go (UpdateNodeStatus: kubeClient.CoreV1().Nodes().List)`,
+    }] : []),
     // cloud-node-lifecycle controller ("node-controller" client)
     {
       client: node, verbs: ['get', 'patch', 'delete'], apiGroup: '', resource: 'nodes', when: lifecycle,

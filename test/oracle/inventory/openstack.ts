@@ -28,3 +28,26 @@ export const OPENSTACK_INVENTORY: ProviderInventory = {
     },
   ],
 };
+
+const TAG_1_25 = 'v1.25.6';
+const R_1_25 = `kubernetes/cloud-provider-openstack@${TAG_1_25}`;
+const V_1_25: LibraryVersions = { cloudProvider: 'v0.25.10', controllerManager: 'v0.25.10', apiserver: 'v0.25.10', clientGo: 'v0.25.10' };
+
+/**
+ * OpenStack v1.25.6 (for Kubernetes 1.25 clusters, version-skew policy), on k8s.io/cloud-provider
+ * v0.25.10 (go.mod replace). Differences from v1.36.0: Initialize records no events and there is
+ * no SetInformers (pkg/openstack/openstack.go); the v0.25 cloud-node controller also lists nodes
+ * through its own client (common.ts).
+ */
+export const OPENSTACK_INVENTORY_V1_25: ProviderInventory = {
+  provider: 'openstack',
+  imageTag: TAG_1_25,
+  calls: [
+    ...cloudProviderAppCalls(V_1_25),
+    ...clientBuilderCalls(os, V_1_25),
+    {
+      client: os, verbs: ['patch'], apiGroup: '', resource: 'services', when: 'controller:service-lb-controller',
+      source: `${R_1_25} pkg/openstack/openstack.go (Initialize: ClientOrDie("cloud-controller-manager")), pkg/openstack/loadbalancer.go (newServicePatcher), pkg/util/util.go (PatchService: Services().Patch without subresource)`,
+    },
+  ],
+};

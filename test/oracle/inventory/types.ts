@@ -59,6 +59,8 @@ export interface ApiCall {
 export const WHEN_KEYS = {
   /** `--leader-elect=true` (the default of every CCM here): the leader-election Lease and its events. */
   leaderElect: 'leader election on',
+  /** `--enable-leader-migration=true`: the second (migration) Lease named by the LeaderMigrationConfiguration. */
+  leaderMigration: 'leader migration on',
   /** The route controller runs: enabled in `--controllers` AND `--configure-cloud-routes=true` (k8s.io/cloud-provider app/core.go startRouteController). */
   routes: 'route controller running',
   /** Node IPAM runs: the provider's IPAM controller enabled in `--controllers` AND `--allocate-node-cidrs=true`. */
@@ -109,3 +111,9 @@ export interface ProviderInventory {
  */
 export const LEADER_LEASE = '<leader-election-lease>';
 export const LEADER_LEASE_NAMESPACE = '<leader-election-namespace>';
+/**
+ * The leader-migration Lease: `leaderName` of the rendered LeaderMigrationConfiguration, default
+ * `cloud-provider-extraction-migration` (kubernetes/controller-manager pkg/leadermigration/config/default.go),
+ * in the leader-election namespace (kubernetes/cloud-provider app/controllermanager.go leaderElectAndRun).
+ */
+export const LEADER_MIGRATION_LEASE = '<leader-migration-lease>';
