@@ -65,6 +65,12 @@ export interface ImageFacts {
   readonly entrypoint: Entrypoint;
   readonly ports: readonly ServedPort[];
   readonly leaderElection: LeaderElectionLock;
+  /**
+   * Set when main.go changes the default of `--authentication-skip-lookup` in code (the
+   * flag's default is the value the options hold when the flags are bound): `true` = no read
+   * of ConfigMap kube-system/extension-apiserver-authentication unless the flag says false.
+   */
+  readonly authenticationSkipLookupDefault?: { readonly value: boolean; readonly source: string };
 }
 
 /** k8s.io/cloud-provider/app based binaries share the secure port and lock defaults of the library version they vendor. */
@@ -150,6 +156,10 @@ export const EXTRA_IMAGE_FACTS: readonly ImageFacts[] = [
       },
     ],
     leaderElection: DO_LIB.lock,
+    authenticationSkipLookupDefault: {
+      value: true,
+      source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/main.go (opts.Authentication.SkipInClusterLookup = true); kubernetes/apiserver@v0.36.2 pkg/server/options/authentication.go (flag default = s.SkipInClusterLookup; the ConfigMap CA controllers only `else if !s.SkipInClusterLookup`)',
+    },
   },
   {
     provider: 'equinix-metal',
