@@ -306,7 +306,7 @@ function main() {
     generatedBy: 'test/oracle/field-versions.generate.js',
     minors: { first: FIRST_MINOR, last: LAST_MINOR },
     sources: {
-      openapi: schemaMinors.map((m) => `kubernetes/kubernetes@v1.${m}.0 api/openapi-spec/swagger.json (/openapi/v2)`),
+      openapi: schemaMinors.map((m) => `OpenAPI v2 (/openapi/v2) of Kubernetes v1.${m}.0 (shared/crds/kubernetes/openapi-v2-1.${m}.0.json)`),
       goTypes: `kubernetes/api@v0.NN.0 <group>/<version>/types.go (json tags) for the other minors ${FIRST_MINOR}..${LAST_MINOR}`,
     },
     kinds,
