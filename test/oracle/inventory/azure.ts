@@ -6,7 +6,7 @@
  * election and recorder (app/options/options.go ApplyTo, app/controllermanager.go), and the
  * controllers of k8s.io/cloud-provider v0.33.2 under the same client names (app/core.go).
  */
-import { cloudProviderAppCalls, clientBuilderCalls, eventCalls, LibraryVersions } from './common';
+import { cloudProviderAppCalls, clientBuilderCalls, eventCalls, LibraryVersions, NODE_EVENTS } from './common';
 import { ApiCall, ProviderInventory, WhenKey } from './types';
 
 const TAG = 'v1.33.2';
@@ -36,7 +36,7 @@ const CLOUD_NODE_MANAGER: readonly ApiCall[] = [
     client: 'cnm', verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: 'cloudNodeManager',
     source: `${R} pkg/nodemanager/nodemanager.go (PatchNodeStatus: Nodes().Patch(..., "status"))`,
   },
-  ...eventCalls('cnm', `${R} pkg/nodemanager/nodemanager.go (eventBroadcaster.StartRecordingToSink(kubeClient)); cmd/cloud-node-manager/app/options/options.go createRecorder`, 'cloudNodeManager'),
+  ...eventCalls('cnm', `${R} pkg/nodemanager/nodemanager.go (eventBroadcaster.StartRecordingToSink(kubeClient)); cmd/cloud-node-manager/app/options/options.go createRecorder; events on its Node)`, 'cloudNodeManager', NODE_EVENTS),
 ];
 
 export const AZURE_INVENTORY: ProviderInventory = {
@@ -99,7 +99,7 @@ export const AZURE_INVENTORY: ProviderInventory = {
       client: 'node-controller', verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: ipam,
       source: `${R} pkg/nodeipam/ipam/cloud_cidr_allocator.go (utilnode.SetNodeCondition), pkg/util/node/node.go (Nodes().PatchStatus)`,
     },
-    ...eventCalls('node-controller', `${R} pkg/nodeipam/node_ipam_controller.go, pkg/nodeipam/ipam/range_allocator.go (StartRecordingToSink)`, ipam),
+    ...eventCalls('node-controller', `${R} pkg/nodeipam/node_ipam_controller.go, pkg/nodeipam/ipam/range_allocator.go (StartRecordingToSink; events on Nodes)`, ipam, NODE_EVENTS),
     ...CLOUD_NODE_MANAGER,
   ],
 };

@@ -63,7 +63,14 @@ const minor = (version: string): number => Number(/^v0\.(\d+)\./.exec(version)?.
 
 const and = (...keys: (WhenKey | readonly WhenKey[] | undefined)[]): WhenKey[] => keys.flatMap((k) => (k === undefined ? [] : Array.isArray(k) ? k : [k as WhenKey]));
 
-/** Events through an EventBroadcaster sink: create, then patch for a repeated event (client-go tools/record/event.go recordToSink). */
+/**
+ * Events through an EventBroadcaster sink: create, then patch for a repeated event (client-go
+ * tools/record/event.go recordToSink). An event about a cluster-scoped object (a Node) is
+ * written to namespace `default` (makeEvent): pass NODE_EVENTS for recorders that only report
+ * on Nodes; no namespace = events about namespaced objects (Services), in any namespace.
+ */
+export const NODE_EVENTS = 'default';
+
 export function eventCalls(client: string, source: string, when?: WhenKey | readonly WhenKey[], namespace?: string): ApiCall[] {
   return [{ client, verbs: ['create', 'patch'], apiGroup: '', resource: 'events', ...(namespace ? { namespace } : {}), ...(when ? { when } : {}), source }];
 }
@@ -162,7 +169,7 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
       client: node, verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: cloudNode,
       source: `${cp} controllers/node/node_controller.go (UpdateNodeAddress: nodeutil.PatchNodeStatus); kubernetes/component-helpers@${v.cloudProvider} node/util/status.go (Nodes().Patch(..., "status"))`,
     },
-    ...eventCalls(node, `${cp} controllers/node/node_controller.go (broadcaster.StartRecordingToSink(kubeClient))`, cloudNode),
+    ...eventCalls(node, `${cp} controllers/node/node_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`, cloudNode, NODE_EVENTS),
     // up to v0.26 the cloud-node controller listed nodes through its own client (UpdateNodeStatus); gone from v0.27
     ...(minor(v.cloudProvider) <= 26 ? [{
       client: node, verbs: ['list'], apiGroup: '', resource: 'nodes', when: cloudNode,
@@ -173,7 +180,7 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
       client: node, verbs: ['get', 'patch', 'delete'], apiGroup: '', resource: 'nodes', when: lifecycle,
       source: `${cp} controllers/nodelifecycle/node_lifecycle_controller.go (Nodes().Delete; RemoveTaintOffNode / AddOrUpdateTaintOnNode), node/helpers/taints.go (Nodes().Get, Nodes().Patch)`,
     },
-    ...eventCalls(node, `${cp} controllers/nodelifecycle/node_lifecycle_controller.go (broadcaster.StartRecordingToSink(kubeClient))`, lifecycle),
+    ...eventCalls(node, `${cp} controllers/nodelifecycle/node_lifecycle_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`, lifecycle, NODE_EVENTS),
     // service controller ("service-controller" client): finalizer and status both through the status subresource
     {
       client: 'service-controller', verbs: ['patch'], apiGroup: '', resource: 'services/status', when: service,
@@ -185,7 +192,7 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
       client: 'route-controller', verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: 'routes',
       source: `${cp} controllers/route/route_controller.go (updateNetworkingCondition: nodeutil.SetNodeCondition); kubernetes/component-helpers@${v.cloudProvider} node/util/conditions.go (Nodes().PatchStatus)`,
     },
-    ...eventCalls('route-controller', `${cp} controllers/route/route_controller.go (broadcaster.StartRecordingToSink(kubeClient))`, 'routes'),
+    ...eventCalls('route-controller', `${cp} controllers/route/route_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`, 'routes', NODE_EVENTS),
   ];
 }
 

@@ -8,7 +8,7 @@
  * the renderer never enables them) and the NodeTopology syncer (only with
  * `--enable-multi-subnet-cluster`).
  */
-import { cloudProviderAppCalls, clientBuilderCalls, eventCalls, LibraryVersions } from './common';
+import { cloudProviderAppCalls, clientBuilderCalls, eventCalls, LibraryVersions, NODE_EVENTS } from './common';
 import { ProviderInventory, WhenKey } from './types';
 
 const TAG = 'ccm/v35.0.0';
@@ -54,7 +54,7 @@ export const GCP_INVENTORY: ProviderInventory = {
       client: 'node-controller', verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: ipam,
       source: `${R} pkg/controller/nodeipam/ipam/adapter.go and cloud_cidr_allocator.go (nodeutil.SetNodeCondition: Nodes().PatchStatus)`,
     },
-    ...eventCalls('node-controller', `${R} pkg/controller/nodeipam/node_ipam_controller.go, ipam/range_allocator.go, ipam/cloud_cidr_allocator.go (StartRecordingToSink)`, ipam),
+    ...eventCalls('node-controller', `${R} pkg/controller/nodeipam/node_ipam_controller.go, ipam/range_allocator.go, ipam/cloud_cidr_allocator.go (StartRecordingToSink; events on Nodes)`, ipam, NODE_EVENTS),
     {
       client: 'root', verbs: ['list', 'watch'], apiGroup: 'networking.gke.io', resource: 'networks', when: ['nodeIpam', 'cloudAllocator'],
       source: `${R} cmd/cloud-controller-manager/nodeipamcontroller.go (networkclientset.NewForConfig(ccmConfig.Complete().Kubeconfig), nwInformer), pkg/controller/nodeipam/ipam/cloud_cidr_allocator.go (nwInformer.Informer())`,
