@@ -39,13 +39,13 @@ export const ALIBABA_INVENTORY: ProviderInventory = {
   provider: 'alibaba',
   imageTag: 'v2.12.0',
   calls: [
-    // --- controller-runtime manager: leader election (lock kind "leases", default name "ccm" in kube-system)
+    // --- controller-runtime manager: leader election (--leader-elect, default true; lock kind "leases", default name "ccm" in kube-system)
     call({
-      verbs: ['get', 'update'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, name: LEADER_LEASE,
+      verbs: ['get', 'update'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, name: LEADER_LEASE, when: 'leaderElect',
       source: src('pkg/config/runtime_config.go', 'defaultLeaderElectResourceLock "leases", defaultLeaderElectResourceName "ccm", LeaderElectionID; controller-runtime v0.15.2 pkg/leaderelection -> client-go LeaseLock Get/Update'),
     }),
     call({
-      verbs: ['create'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE,
+      verbs: ['create'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, when: 'leaderElect',
       source: src('pkg/config/runtime_config.go', 'LeaderElection: true by default; client-go LeaseLock Create when the Lease does not exist'),
     }),
     // --- events of every controller (mgr.GetEventRecorderFor -> core/v1 events, create or patch for a repeated event)
