@@ -19,7 +19,7 @@ import { SCHEDULING_PRESETS } from '../src/kubernetes/spec-section';
 import { loadFleet } from '../src/spec/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, CLOUD_NODE_MANAGER_FACTS, controllerEnabled, controllersOf, ImageFacts, imageFacts, INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
+  ApiCall, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllersOf, ImageFacts, imageFacts, INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
   LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
@@ -64,6 +64,7 @@ function renderCase(dir: string, platform: string, sa: boolean, preset: string, 
 
 const workloads = (objects: Obj[]) => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'DaemonSet');
 const isCnm = (w: Obj) => /cloud-node-manager/.test(w.metadata.name);
+const isWindows = (w: Obj) => w.spec.template.spec.nodeSelector?.['kubernetes.io/os'] === 'windows' || /windows/.test(w.metadata.name);
 
 /** The parsed flags of a container's effective argv (after the binary). */
 function flagsOf(argv: readonly string[]): Map<string, string> {
@@ -90,7 +91,8 @@ interface Rendering {
   readonly objects: Obj[];
   readonly authorizer: RbacAuthorizer;
   readonly ccm: { readonly workload: Obj; readonly container: Obj; readonly flags: Map<string, string>; readonly sa: UserInfo; readonly saRef: string };
-  readonly cnm?: { readonly workload: Obj; readonly container: Obj; readonly sa: UserInfo; readonly saRef: string };
+  /** The Azure cloud-node-manager DaemonSets (Linux, and Windows when rendered), each with the facts of its image. */
+  readonly cnms: readonly { readonly workload: Obj; readonly container: Obj; readonly sa: UserInfo; readonly saRef: string; readonly facts: Omit<ImageFacts, 'leaderElection'> }[];
   readonly facts: ImageFacts;
   readonly inventory: ProviderInventory;
 }
@@ -111,7 +113,6 @@ function rendering(provider: string, objects: Obj[]): Rendering {
   if (!facts || !inventory) {
     throw new Error(`the oracle was not read at ${provider} ${tag}: read the upstream source at that tag and add its inventory and image facts`);
   }
-  const cnmW = ws.find(isCnm);
   const sa = (w: Obj) => {
     const ns = w.metadata.namespace ?? 'default';
     const name = w.spec.template.spec.serviceAccountName ?? 'default';
@@ -124,7 +125,13 @@ function rendering(provider: string, objects: Obj[]): Rendering {
     objects,
     authorizer: new RbacAuthorizer(objects as RbacObject[]),
     ccm: { workload: ccmW!, container: c, flags: flagsOf(effectiveArgv(c, facts).slice(1)), sa: ccmSa.user, saRef: ccmSa.ref },
-    ...(cnmW ? { cnm: { workload: cnmW, container: cnmW.spec.template.spec.containers[0], sa: sa(cnmW).user, saRef: sa(cnmW).ref } } : {}),
+    cnms: ws.filter(isCnm).map((w) => ({
+      workload: w,
+      container: w.spec.template.spec.containers[0],
+      sa: sa(w).user,
+      saRef: sa(w).ref,
+      facts: isWindows(w) ? CLOUD_NODE_MANAGER_WINDOWS_FACTS : CLOUD_NODE_MANAGER_FACTS,
+    })),
     facts,
     inventory,
   };
@@ -167,7 +174,7 @@ function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
     case 'azureDynamicReloading':
       return flag(r, 'enable-dynamic-reloading', 'false') === 'true';
     case 'cloudNodeManager':
-      return r.cnm !== undefined;
+      return r.cnms.length > 0;
     case 'eipTag':
     case 'controlPlaneLoadBalancer':
       // set in the cloud config, which the renderer does not see (often an existing Secret): always possible
@@ -183,15 +190,15 @@ const applies = (r: Rendering, call: ApiCall) => whenKeys(call).every((k) => hol
 const STRICT_KEYS = new Set<WhenKey>(['leaderElect', 'serviceAccountCredentials', 'serviceAccountMissing', 'secureServing', 'authenticationLookup']);
 const usable = (r: Rendering, call: ApiCall) => whenKeys(call).filter((k) => STRICT_KEYS.has(k)).every((k) => holds(r, k, call));
 
-/** The identity that makes a call in this rendering. */
-function identityOf(r: Rendering, call: ApiCall): { user: UserInfo; ref: string } {
+/** The identities that make a call in this rendering (each cloud-node-manager DaemonSet's for 'cnm'). */
+function identitiesOf(r: Rendering, call: ApiCall): { user: UserInfo; ref: string }[] {
   if (call.client === 'root') {
-    return { user: r.ccm.sa, ref: r.ccm.saRef };
+    return [{ user: r.ccm.sa, ref: r.ccm.saRef }];
   }
   if (call.client === 'cnm') {
-    return r.cnm ? { user: r.cnm.sa, ref: r.cnm.saRef } : { user: r.ccm.sa, ref: r.ccm.saRef };
+    return [...new Map(r.cnms.map((c) => [c.saRef, { user: c.sa, ref: c.saRef }])).values()];
   }
-  return useSaCredentials(r) ? { user: serviceAccountUser('kube-system', call.client), ref: `kube-system/${call.client}` } : { user: r.ccm.sa, ref: r.ccm.saRef };
+  return [useSaCredentials(r) ? { user: serviceAccountUser('kube-system', call.client), ref: `kube-system/${call.client}` } : { user: r.ccm.sa, ref: r.ccm.saRef }];
 }
 
 /** The lock the binary uses: its default, or the rendered --leader-elect-resource-name/-namespace. */
@@ -224,18 +231,19 @@ function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   return call.verbs.map((verb) => ({ verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}) }));
 }
 
-const describeCall = (r: Rendering, call: ApiCall, req: ResourceRequest) =>
-  `${identityOf(r, call).ref} (${call.client}) ${req.verb} ${req.apiGroup || 'core'}/${req.resource}${req.name ? ` "${req.name}"` : ''}${req.namespace ? ` in ${req.namespace}` : ' cluster-wide'} [${call.source.split(' (')[0]}]`;
+const describeCall = (ref: string, call: ApiCall, req: ResourceRequest) =>
+  `${ref} (${call.client}) ${req.verb} ${req.apiGroup || 'core'}/${req.resource}${req.name ? ` "${req.name}"` : ''}${req.namespace ? ` in ${req.namespace}` : ' cluster-wide'} [${call.source.split(' (')[0]}]`;
 
 /** (a) The calls the rendering does not allow. */
 function deniedCalls(r: Rendering): string[] {
   const calls = r.inventory.calls.filter((c) => applies(r, c));
   const out = new Set<string>();
   for (const call of calls) {
-    const who = identityOf(r, call).user;
-    for (const req of requestsOf(r, call)) {
-      if (!r.authorizer.allows(who, req)) {
-        out.add(describeCall(r, call, req));
+    for (const who of identitiesOf(r, call)) {
+      for (const req of requestsOf(r, call)) {
+        if (!r.authorizer.allows(who.user, req)) {
+          out.add(describeCall(who.ref, call, req));
+        }
       }
     }
   }
@@ -247,12 +255,13 @@ function unusedGrants(r: Rendering): string[] {
   const calls = r.inventory.calls.filter((c) => usable(r, c));
   const ours = new Map<string, UserInfo>();
   for (const c of calls) {
-    const id = identityOf(r, c);
-    ours.set(id.ref, id.user);
+    for (const id of identitiesOf(r, c)) {
+      ours.set(id.ref, id.user);
+    }
   }
   ours.set(r.ccm.saRef, r.ccm.sa);
-  if (r.cnm) {
-    ours.set(r.cnm.saRef, r.cnm.sa);
+  for (const c of r.cnms) {
+    ours.set(c.saRef, c.sa);
   }
   const out = new Set<string>();
   for (const g of r.authorizer.grants()) {
@@ -264,7 +273,7 @@ function unusedGrants(r: Rendering): string[] {
       for (const resource of g.rule.resources ?? []) {
         for (const verb of g.rule.verbs) {
           for (const name of g.rule.resourceNames?.length ? g.rule.resourceNames : [undefined]) {
-            const used = calls.some((c) => subjects.some((u) => identityOf(r, c).user.name === u.name)
+            const used = calls.some((c) => subjects.some((u) => identitiesOf(r, c).some((id) => id.user.name === u.name))
               && requestsOf(r, c).some((req) => req.apiGroup === apiGroup && req.resource === resource && req.verb === verb
                 && (name === undefined || req.name === name)
                 && (g.namespace === undefined || (req.namespace ?? '') === g.namespace)));
@@ -379,7 +388,7 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       // THEN the CCM (and the Azure cloud-node-manager) start right and are probed only where they listen
       const problems = [
         ...containerProblems(r.ccm.container, r.facts, `${platform} CCM`),
-        ...(r.cnm ? containerProblems(r.cnm.container, CLOUD_NODE_MANAGER_FACTS, `${platform} cloud-node-manager`) : []),
+        ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, `${platform} ${c.workload.metadata.name}`)),
       ];
       expect(problems).toEqual([]);
     });
@@ -461,8 +470,8 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
     // GIVEN the example as rendered
     const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
     // THEN the oracle was read at the CCM (and cloud-node-manager) image tags (rendering() fails otherwise)
-    expect({ ccm: tagOf(r.ccm.container.image), inventory: r.inventory.imageTag, ...(r.cnm ? { cnm: tagOf(r.cnm.container.image) } : {}) })
-      .toEqual({ ccm: r.facts.imageTag, inventory: r.facts.imageTag, ...(r.cnm ? { cnm: CLOUD_NODE_MANAGER_FACTS.imageTag } : {}) });
+    expect({ ccm: tagOf(r.ccm.container.image), inventory: r.inventory.imageTag, cnm: r.cnms.map((c) => tagOf(c.container.image)) })
+      .toEqual({ ccm: r.facts.imageTag, inventory: r.facts.imageTag, cnm: r.cnms.map((c) => c.facts.imageTag) });
   });
 
   test.each(CASES)('%s: every inventoried call is allowed; the containers start and are probed where they listen; no enabled controller exits', (_name, cluster) => {
@@ -473,7 +482,7 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
     expect([
       ...deniedCalls(r),
       ...containerProblems(r.ccm.container, r.facts, 'CCM'),
-      ...(r.cnm ? containerProblems(r.cnm.container, CLOUD_NODE_MANAGER_FACTS, 'cloud-node-manager') : []),
+      ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
       ...(cf.fatalUnless ?? []).filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
         .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}`),
     ]).toEqual([]);

@@ -119,6 +119,15 @@ export const CLOUD_NODE_MANAGER_FACTS: Omit<ImageFacts, 'leaderElection'> = {
   }],
 };
 
+/** The Windows cloud-node-manager image (host-process or nanoserver): same flags, Windows binary. */
+export const CLOUD_NODE_MANAGER_WINDOWS_FACTS: Omit<ImageFacts, 'leaderElection'> = {
+  ...CLOUD_NODE_MANAGER_FACTS,
+  entrypoint: {
+    kind: 'binary', binary: '/cloud-node-manager.exe',
+    source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cloud-node-manager-windows.Dockerfile and cloud-node-manager-windows-hpc.Dockerfile (ENTRYPOINT ["/cloud-node-manager.exe"])',
+  },
+};
+
 /** The controllers of a k8s.io/cloud-provider based binary. */
 export interface ControllerFacts {
   /** Canonical names the binary knows. */

@@ -22,7 +22,7 @@ import { ControllerFacts, CONTROLLER_FACTS, DEFAULT_CONTROLLER_FACTS } from './i
 
 export * from './inventory/types';
 export * from './rbac-authorizer';
-export { ALL_IMAGE_FACTS, CLOUD_NODE_MANAGER_FACTS, imageFacts } from './images';
+export { ALL_IMAGE_FACTS, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, imageFacts } from './images';
 export type { ControllerFacts, ImageFacts } from './images';
 
 const lib = (v: string): LibraryVersions => ({ cloudProvider: v, controllerManager: v, apiserver: v, clientGo: v });

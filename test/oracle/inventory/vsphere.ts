@@ -29,7 +29,7 @@ export const VSPHERE_INVENTORY: ProviderInventory = {
     {
       // the vCenter credentials Secret: `secret-namespace` of vsphere.conf; kube-system in the upstream release manifest
       client: vs, verbs: ['list', 'watch'], apiGroup: '', resource: 'secrets', namespace: 'kube-system',
-      source: `${R} pkg/common/connectionmanager/connectionmanager.go (InitializeSecretLister, createManagersPerTenant: informMgr.GetSecretLister(secretNamespace)), pkg/common/kubernetes/informers.go (WithNamespace(namespace)); releases/v1.36/vsphere-cloud-controller-manager.yaml (secret-namespace: kube-system)`,
+      source: `${R} pkg/common/connectionmanager/connectionmanager.go (NewConnectionManager: informMgr.GetSecretLister(cfg.Global.SecretNamespace); InitializeSecretLister/createManagersPerTenant per vCenter secret), pkg/common/kubernetes/informers.go (WithNamespace(namespace); an empty secret-namespace means the cluster-wide factory); releases/v1.36/vsphere-cloud-controller-manager.yaml (secret-namespace: kube-system)`,
     },
   ],
 };
