@@ -489,6 +489,36 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
   });
 });
 
+describe('kubernetes oracle: optional features of the binaries', () => {
+  const dir = useTempDir();
+  const VARIANTS: [string, string, Record<string, unknown>, WhenKey][] = [
+    // kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go: tagging is off under "*"
+    ['AWS', 'the tagging controller', { controllers: ['*', 'tagging'] }, 'controller:tagging'],
+    // kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/dynamic.go
+    ['Azure', 'dynamic reloading from the config Secret', { extraArgs: { 'enable-dynamic-reloading': true, 'cloud-config-secret-name': 'azure-cloud-provider' } }, 'azureDynamicReloading'],
+  ];
+
+  test.each(VARIANTS.flatMap(([p, what, knobs, key]) => PROFILES.map(([n, sa]) => [p, what, n, sa, knobs, key] as [string, string, string, boolean, Record<string, unknown>, WhenKey])))(
+    '%s with %s, %s profile: its calls are allowed (or the renderer refuses the knob)', (platform, _what, _profile, sa, knobs, key) => {
+      // GIVEN the feature switched on through the spec
+      let objects: Obj[] | undefined;
+      try {
+        objects = renderCase(dir(), platform, sa, 'kubeadm', knobs);
+      } catch (e) {
+        // refusing the knob with a clear error is a valid answer
+        expect(String(e)).toMatch(/spec\.kubernetes\.(controllers|extraArgs)/);
+        return;
+      }
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      // THEN the feature's condition holds in the rendering, and nothing the binary does is forbidden
+      expect(r.inventory.calls.some((c) => whenKeys(c).includes(key) && applies(r, c))).toBe(true);
+      expect(deniedCalls(r)).toEqual([]);
+    });
+});
+
 describe('kubernetes oracle: the checks themselves', () => {
   const dir = useTempDir();
 
