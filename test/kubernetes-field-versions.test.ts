@@ -70,6 +70,40 @@ function maximal(platform: PlatformType, minor: number): PreparedCluster {
   }));
 }
 
+/** Every pod-level knob of spec.kubernetes set, so each field a knob can emit is checked. */
+function knobs(platform: PlatformType, minor: number): PreparedCluster {
+  return preparedCluster(kubernetesSpec(platform, 'k', {
+    version: `1.${minor}`,
+    workload: { kind: 'Deployment', replicas: 3, podDisruptionBudget: true },
+    scheduling: {
+      preset: 'all-taints',
+      extraTolerations: [{ key: 'example.com/dedicated', operator: 'Equal', value: 'ccm', effect: 'NoExecute', tolerationSeconds: 30 }],
+      nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
+    },
+    hostNetwork: false,
+    priorityClassName: 'system-node-critical',
+    extraEnv: [
+      { name: 'HTTPS_PROXY', value: 'http://proxy:3128' },
+      { name: 'FROM_CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: true } } },
+      { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+    ],
+    extraVolumes: [
+      { name: 'from-secret', mountPath: '/etc/s', secret: 'extra' },
+      { name: 'from-cm', mountPath: '/etc/c', configMap: 'extra' },
+      { name: 'host-certs', mountPath: '/etc/ssl/certs', hostPath: '/etc/ssl/certs' },
+      { name: 'scratch', mountPath: '/tmp/scratch', emptyDir: true, readOnly: false },
+    ],
+    resources: { requests: { cpu: '150m', memory: '96Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+    podLabels: { team: 'platform' },
+    podAnnotations: { 'example.com/note': 'x' },
+    serviceAccount: { labels: { team: 'platform' }, annotations: { 'example.com/role': 'r' } },
+    imagePullSecrets: ['registry'],
+    metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus' },
+    secureServing: { port: 10999, bindAddress: '0.0.0.0' },
+    useServiceAccountCredentials: true,
+  }));
+}
+
 /** The maximal spec delivered as a Cluster API ClusterResourceSet (the objects travel inside ConfigMaps). */
 function crs(platform: PlatformType, minor: number): PreparedCluster {
   return preparedCluster(kubernetesSpec(platform, 'k', {
@@ -138,18 +172,26 @@ describe('field versions: the examples in clusters/kubernetes at their own versi
 });
 
 describe('field versions: every provider at every minor of the table', () => {
-  test.each(PLATFORMS)('%s at every minor of the table: default knobs, a maximal spec (Deployment + PDB + metrics + least privilege) and the same as a ClusterResourceSet', (platform) => {
+  test.each(PLATFORMS)('%s at every minor of the table: default knobs, a maximal spec (Deployment + PDB + metrics + least privilege), the same as a ClusterResourceSet, and every pod-level knob set', (platform) => {
     const failures: Record<string, string[]> = {};
     for (const minor of MINORS) {
       for (const [variant, cluster] of [
         ['default', preparedCluster(kubernetesSpec(platform, 'k', { version: `1.${minor}` }))],
         ['maximal', maximal(platform, minor)],
         ['cluster-resource-set', crs(platform, minor)],
+        ['every knob', knobs(platform, minor)],
       ] as const) {
         const objects = objectsOf(cluster);
         if (variant !== 'default') {
           // the variants that must render a PDB do (else the PDB check would be vacuous)
           expect([variant, objects.filter((o) => o.kind === 'PodDisruptionBudget').length]).toEqual([variant, 1]);
+        }
+        if (variant === 'every knob') {
+          // the knobs reach the workload (else the variant would check nothing more than the default)
+          const w = objects.find((o) => o.kind === 'Deployment' && o.metadata?.name?.endsWith('cloud-controller-manager'))!;
+          const paths = fieldPaths(kindKey(w), w);
+          expect(['resources.limits', 'volumes[].emptyDir', 'volumes[].hostPath', 'tolerations[].tolerationSeconds', 'env[].valueFrom.configMapKeyRef.optional', 'imagePullSecrets']
+            .filter((p) => !paths.some((x) => x.endsWith(p)))).toEqual([]);
         }
         const problems = problemsAt(objects, minor);
         if (problems.length) {
