@@ -13,10 +13,15 @@ export type { ImageFacts, LeaderElectionLock, ServedPort } from './images-extra'
 
 const GO_RUNNER = 'kubernetes/release images/build/go-runner/Dockerfile (ENTRYPOINT ["/go-runner"])';
 
+/**
+ * The secure port of k8s.io/cloud-provider/app: it serves /healthz, /metrics (and debug paths)
+ * behind delegated authentication/authorization; only the always-allowed paths that are also
+ * served can answer an (anonymous) kubelet probe: /healthz. /metrics needs a SubjectAccessReview.
+ */
 function secure(lib: string, extra = ''): ServedPort {
   return {
-    purpose: 'secure', port: 10258, scheme: 'HTTPS', paths: ['/healthz', '/metrics'], flag: '--secure-port', disabledBy: '0',
-    source: `${lib} options/options.go (SecureServing.BindPort = cloudprovider.CloudControllerManagerPort = 10258), app/controllermanager.go (BuildHandlerChain: /healthz, /metrics)${extra}`,
+    purpose: 'secure', port: 10258, scheme: 'HTTPS', paths: ['/healthz'], flag: '--secure-port', disabledBy: '0',
+    source: `${lib} options/options.go (SecureServing.BindPort = cloudprovider.CloudControllerManagerPort = 10258), app/controllermanager.go (NewBaseHandler + BuildHandlerChain); kubernetes/controller-manager app/serve.go (NewBaseHandler: /healthz, /metrics); kubernetes/apiserver pkg/server/options/authorization.go (AlwaysAllowPaths /healthz, /readyz, /livez)${extra}`,
   };
 }
 
@@ -50,7 +55,8 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     },
     ports: [{
       ...secure('kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app'),
-      source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (CloudControllerManagerPort = cloudprovider.CloudControllerManagerPort = 10258; the upstream chart passes --secure-port=10268), app/controllermanager.go (StartHTTPServer: /healthz, /metrics)',
+      paths: ['/healthz', '/readyz'],
+      source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (CloudControllerManagerPort = cloudprovider.CloudControllerManagerPort = 10258; helm/cloud-provider-azure/values.yaml passes securePort 10268), app/controllermanager.go (StartHTTPServer: NewBaseHandler /healthz, /metrics, InstallReadyzHandler /readyz); kubernetes/apiserver@v0.33.2 pkg/server/options/authorization.go (AlwaysAllowPaths /healthz, /readyz, /livez)',
     }],
     leaderElection: {
       ...lock('kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app'),
