@@ -170,7 +170,8 @@ function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
     case 'secureServing':
       return securePort(r) !== 0;
     case 'authenticationLookup':
-      return securePort(r) !== 0 && flag(r, 'authentication-skip-lookup', 'false') !== 'true';
+      // the binary's default may be changed in code (images-extra.ts authenticationSkipLookupDefault: DigitalOcean)
+      return securePort(r) !== 0 && flag(r, 'authentication-skip-lookup', String(r.facts.authenticationSkipLookupDefault?.value ?? false)) !== 'true';
     case 'azureDynamicReloading':
       return flag(r, 'enable-dynamic-reloading', 'false') === 'true';
     case 'cloudNodeManager':
