@@ -404,6 +404,22 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
     expect(fatal).toEqual([]);
   });
 
+  test.each(PLATFORMS)('(c) %s with configureCloudRoutes and no clusterCIDR: refused, or the running route controller gets a --cluster-cidr', (platform) => {
+    // GIVEN cloud routes on without a pod CIDR
+    let objects: Obj[] | undefined;
+    try {
+      objects = renderCase(dir(), platform, false, 'kubeadm', { configureCloudRoutes: true });
+    } catch (e) {
+      expect(String(e)).toMatch(/spec\.kubernetes\.(configureCloudRoutes|clusterCIDR)/);
+      return;
+    }
+    const r = rendering(providerOf(platform), objects!);
+    const cf = controllersOf(r.provider);
+    const running = cf.routes !== undefined && holds(r, 'routes', { client: 'root', verbs: [], apiGroup: '', resource: '', source: '' });
+    // THEN a route controller that can start has a CIDR to parse (it exits the binary otherwise: cf.routes.source)
+    expect(running ? flag(r, 'cluster-cidr', '') : 'not running').not.toBe('');
+  });
+
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
     '(d) %s, %s profile: with --leader-elect-resource-name=my-lock the binary may take Lease my-lock and nothing grants the default name', (platform, _profile, sa) => {
       // GIVEN the lock renamed through extraArgs

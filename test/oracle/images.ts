@@ -149,6 +149,13 @@ export interface ControllerFacts {
    * (startControllers returns the init error; app.Run klog.Fatalf).
    */
   readonly fatalUnless?: readonly { readonly controller: string; readonly flag: string; readonly value: string; readonly source: string }[];
+  /**
+   * Whether the provider's Routes() can return ok (always, or depending on its cloud config): the
+   * route controller then starts when `--configure-cloud-routes` is true (its default) and exits the
+   * binary unless `--cluster-cidr` parses (kubernetes/cloud-provider app/core.go startRouteController ->
+   * processCIDRs: k8s.io/utils net ParseCIDRs fails on "" -> startControllers returns the error -> klog.Fatalf).
+   */
+  readonly routes?: { readonly supported: 'always' | 'config'; readonly source: string };
   readonly source: string;
 }
 
@@ -158,10 +165,12 @@ const GENERIC = Object.values(CLOUD_PROVIDER_CONTROLLERS);
 export const CONTROLLER_FACTS: Readonly<Record<string, ControllerFacts>> = {
   aws: {
     known: [...GENERIC, 'tagging'], disabledByDefault: ['tagging'], aliases: { ...CLOUD_PROVIDER_ALIASES, tagging: 'tagging' },
+    routes: { supported: 'always', source: 'kubernetes/cloud-provider-aws@v1.35.0 pkg/providers/v1/aws.go (Routes: return c, true)' },
     source: 'kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go (controllerInitializers[tagging.TaggingControllerKey], ControllersDisabledByDefault.Insert, controllerAliases)',
   },
   azure: {
     known: [...GENERIC, 'node-ipam'], disabledByDefault: [], aliases: CLOUD_PROVIDER_ALIASES, nodeIpam: 'node-ipam',
+    routes: { supported: 'always', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure.go (Routes: return az, true); cmd/cloud-controller-manager/app/core.go startRouteController (processCIDRs error is returned)' },
     source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (newControllerInitializers, ControllersDisabledByDefault empty), app/core.go (startNodeIpamController: not started unless --allocate-node-cidrs)',
   },
   gcp: {
@@ -169,6 +178,7 @@ export const CONTROLLER_FACTS: Readonly<Record<string, ControllerFacts>> = {
     disabledByDefault: ['gkenetworkparamset', 'gke-service-lb-controller'],
     aliases: { ...CLOUD_PROVIDER_ALIASES, nodeipam: 'node-ipam-controller', 'gke-service': 'gke-service-lb-controller' },
     nodeIpam: 'node-ipam-controller',
+    routes: { supported: 'always', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 providers/gce/gce.go (Routes: return g, true)' },
     fatalUnless: [{
       controller: 'node-ipam-controller', flag: '--allocate-node-cidrs', value: 'true',
       source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/nodeipamcontroller.go (startNodeIpamController: `return nil, false, fmt.Errorf("the AllocateNodeCIDRs is not enabled")`); kubernetes/cloud-provider@v0.34.2 app/controllermanager.go (startControllers returns the error, run: klog.Fatalf)',
@@ -176,6 +186,12 @@ export const CONTROLLER_FACTS: Readonly<Record<string, ControllerFacts>> = {
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (controllerInitializers, ControllersDisabledByDefault.Insert, aliasMap)',
   },
 };
+
+/** vSphere and OpenStack: app.DefaultInitFuncConstructors; Routes() depends on the cloud config. */
+const CONFIG_ROUTES = {
+  vsphere: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Routes: ok when vs.routes is configured)',
+  openstack: 'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (Routes: ok when the router and the extraroute extension are available)',
+} as const;
 
 /** app.DefaultInitFuncConstructors only (vSphere, OpenStack, and the other k8s.io/cloud-provider based binaries). */
 export const DEFAULT_CONTROLLER_FACTS: ControllerFacts = {
@@ -196,5 +212,6 @@ export function imageFacts(provider: string, tag?: string): ImageFacts | undefin
 
 /** The controller facts of one provider. */
 export function controllerFacts(provider: string): ControllerFacts {
-  return CONTROLLER_FACTS[provider] ?? DEFAULT_CONTROLLER_FACTS;
+  const routes = CONFIG_ROUTES[provider as keyof typeof CONFIG_ROUTES];
+  return CONTROLLER_FACTS[provider] ?? (routes ? { ...DEFAULT_CONTROLLER_FACTS, routes: { supported: 'config', source: routes } } : DEFAULT_CONTROLLER_FACTS);
 }

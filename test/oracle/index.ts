@@ -18,7 +18,7 @@ import { NUTANIX_CLIENT_NAMES, NUTANIX_CONTROLLERS, NUTANIX_INVENTORY } from './
 import { OPENSTACK_INVENTORY, OPENSTACK_INVENTORY_V1_25 } from './inventory/openstack';
 import { ProviderInventory } from './inventory/types';
 import { VSPHERE_INVENTORY } from './inventory/vsphere';
-import { ControllerFacts, CONTROLLER_FACTS, DEFAULT_CONTROLLER_FACTS } from './images';
+import { controllerFacts, ControllerFacts, DEFAULT_CONTROLLER_FACTS } from './images';
 
 export * from './inventory/types';
 export * from './rbac-authorizer';
@@ -70,7 +70,7 @@ export function inventoryFor(provider: string, tag?: string): ProviderInventory 
 
 /** The controller facts of one provider's binary. */
 export function controllersOf(provider: string): ControllerFacts {
-  return TRIMMED[provider] ?? CONTROLLER_FACTS[provider] ?? DEFAULT_CONTROLLER_FACTS;
+  return TRIMMED[provider] ?? controllerFacts(provider);
 }
 
 /**
