@@ -146,6 +146,19 @@ const securePort = (r: Rendering) => {
   return secure ? Number(flag(r, 'secure-port', String(secure.port ?? 0))) : 0;
 };
 
+const NO_CALL: ApiCall = { client: 'root', verbs: [], apiGroup: '', resource: '', source: '' };
+
+/** The controllers that make the binary exit with the rendered flags (controller facts fatalUnless and routes). */
+function fatalControllers(r: Rendering): string[] {
+  const cf = controllersOf(r.provider);
+  return [
+    ...(cf.fatalUnless ?? []).filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
+      .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}: the binary exits (${f.source})`),
+    ...(cf.routes && holds(r, 'routes', NO_CALL) && flag(r, 'cluster-cidr', '') === ''
+      ? [`the route controller runs (--configure-cloud-routes defaults to true) without --cluster-cidr: the binary exits (${cf.routes.source})`] : []),
+  ];
+}
+
 /** Whether a `when` key holds in a rendering (for `subject`, the ServiceAccount the call is about). */
 function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
   const cf = controllersOf(r.provider);
@@ -397,11 +410,8 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
   test.each(PLATFORMS)('(c) %s: no controller that is enabled by default makes the binary exit with the rendered flags', (platform) => {
     // GIVEN the provider rendered with default knobs
     const r = rendering(providerOf(platform), render(dir(), spec(platform, false, 'kubeadm')));
-    const cf = controllersOf(r.provider);
-    // THEN every enabled controller's required flag holds (GCP: nodeipam needs --allocate-node-cidrs=true)
-    const fatal = (cf.fatalUnless ?? []).filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
-      .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}: the binary exits (${f.source})`);
-    expect(fatal).toEqual([]);
+    // THEN every enabled controller's required flag holds (GCP: nodeipam needs --allocate-node-cidrs=true; routes need --cluster-cidr)
+    expect(fatalControllers(r)).toEqual([]);
   });
 
   test.each(PLATFORMS)('(c) %s with configureCloudRoutes and no clusterCIDR: refused, or the running route controller gets a --cluster-cidr', (platform) => {
@@ -414,10 +424,8 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       return;
     }
     const r = rendering(providerOf(platform), objects!);
-    const cf = controllersOf(r.provider);
-    const running = cf.routes !== undefined && holds(r, 'routes', { client: 'root', verbs: [], apiGroup: '', resource: '', source: '' });
-    // THEN a route controller that can start has a CIDR to parse (it exits the binary otherwise: cf.routes.source)
-    expect(running ? flag(r, 'cluster-cidr', '') : 'not running').not.toBe('');
+    // THEN a route controller that can start has a CIDR to parse
+    expect(fatalControllers(r)).toEqual([]);
   });
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
@@ -494,14 +502,12 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
   test.each(CASES)('%s: every inventoried call is allowed; the containers start and are probed where they listen; no enabled controller exits', (_name, cluster) => {
     // GIVEN the example as rendered for git
     const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
-    const cf = controllersOf(r.provider);
     // THEN
     expect([
       ...deniedCalls(r),
       ...containerProblems(r.ccm.container, r.facts, 'CCM'),
       ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
-      ...(cf.fatalUnless ?? []).filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
-        .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}`),
+      ...fatalControllers(r),
     ]).toEqual([]);
   });
 });
