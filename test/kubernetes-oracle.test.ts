@@ -443,6 +443,26 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
     });
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
+    '(a) %s, %s profile, CCM in namespace cloud-system: the kube-system Leases, ServiceAccounts and ConfigMaps the binary uses are still allowed', (platform, _profile, sa) => {
+      // GIVEN the CCM moved out of kube-system (the lock namespace and the client builder's namespace do not follow
+      // unless flags say so: cloud-provider options.go ResourceNamespace "kube-system"; NewDynamicClientBuilder(..., metav1.NamespaceSystem))
+      let objects: Obj[] | undefined;
+      try {
+        objects = renderCase(dir(), platform, sa, 'kubeadm', { namespace: 'cloud-system' });
+      } catch (e) {
+        expect(String(e)).toMatch(/spec\.kubernetes\.namespace/);
+        return;
+      }
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      expect(r.ccm.saRef.startsWith('cloud-system/')).toBe(true);
+      // THEN nothing the binary does is forbidden
+      expect(deniedCalls(r)).toEqual([]);
+    });
+
+  test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
     '(a) %s, %s profile, routes and node IPAM on: their calls are allowed too', (platform, _profile, sa) => {
       // GIVEN cloud routes and node CIDR allocation switched on (GCP: with the CloudAllocator)
       const extra = { configureCloudRoutes: true, allocateNodeCidrs: true, clusterCIDR: ['10.244.0.0/16'], ...(platform === 'GCP' ? { extraArgs: { 'cidr-allocator-type': 'CloudAllocator' } } : {}) };
