@@ -20,7 +20,7 @@ import { loadFleet } from '../src/spec/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
   ApiCall, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllersOf, ImageFacts, imageFacts, INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
-  LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo, WhenKey,
+  CCM_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
 type Obj = Record<string, any>;
@@ -241,7 +241,8 @@ function migrationLeaderName(r: Rendering): string {
 function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   const lock = leaderLock(r);
   const name = call.name === LEADER_LEASE ? lock.name : call.name === LEADER_MIGRATION_LEASE ? migrationLeaderName(r) : call.name;
-  const namespace = call.namespace === LEADER_LEASE_NAMESPACE ? lock.namespace : call.namespace;
+  const namespace = call.namespace === LEADER_LEASE_NAMESPACE ? lock.namespace
+    : call.namespace === CCM_NAMESPACE ? r.ccm.workload.metadata.namespace : call.namespace;
   return call.verbs.map((verb) => ({ verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}) }));
 }
 

@@ -117,3 +117,8 @@ export const LEADER_LEASE_NAMESPACE = '<leader-election-namespace>';
  * in the leader-election namespace (kubernetes/cloud-provider app/controllermanager.go leaderElectAndRun).
  */
 export const LEADER_MIGRATION_LEASE = '<leader-migration-lease>';
+/**
+ * The namespace the CCM pod runs in (e.g. a binary that reads POD_NAMESPACE from the downward
+ * API); the oracle test substitutes the rendered workload's namespace.
+ */
+export const CCM_NAMESPACE = '<ccm-namespace>';
