@@ -566,6 +566,22 @@ describe('kubernetes oracle: optional features of the binaries', () => {
 describe('kubernetes oracle: the checks themselves', () => {
   const dir = useTempDir();
 
+  test('--controllers follows IsControllerEnabled: aliases, "-name", "*" without the disabled-by-default ones, unknown names off', () => {
+    // GIVEN the AWS and GCP controller facts
+    const aws = controllersOf('aws');
+    const gcp = controllersOf('gcp');
+    // THEN
+    expect(controllerEnabled(aws, ['*'], 'service-lb-controller')).toBe(true);
+    expect(controllerEnabled(aws, ['*'], 'tagging')).toBe(false);
+    expect(controllerEnabled(aws, ['*', 'tagging'], 'tagging')).toBe(true);
+    expect(controllerEnabled(aws, ['*', '-service'], 'service-lb-controller')).toBe(false);
+    expect(controllerEnabled(aws, ['cloud-node'], 'cloud-node-controller')).toBe(true);
+    expect(controllerEnabled(aws, ['cloud-node'], 'service-lb-controller')).toBe(false);
+    expect(controllerEnabled(gcp, ['*', '-nodeipam'], 'node-ipam-controller')).toBe(false);
+    expect(controllerEnabled(gcp, ['*'], 'node-ipam-controller')).toBe(true);
+    expect(controllerEnabled(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(false);
+  });
+
   test('an inventoried call the RBAC lacks is reported, with its identity and source', () => {
     // GIVEN AWS rendered WHEN its ClusterRoles lose every "nodes" rule
     const objects = render(dir(), spec('AWS', false, 'kubeadm')).map((o) => (o.kind === 'ClusterRole'
