@@ -19,7 +19,7 @@ import { SCHEDULING_PRESETS } from '../src/kubernetes/spec-section';
 import { loadFleet } from '../src/spec/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllersOf, ImageFacts, imageFacts, INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
+  ApiCall, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts, INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
   CCM_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
@@ -163,7 +163,10 @@ function fatalControllers(r: Rendering): string[] {
 function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
   const cf = controllersOf(r.provider);
   if (key.startsWith('controller:')) {
-    return controllerEnabled(cf, controllerList(r), key.slice('controller:'.length));
+    return controllerRuns(cf, controllerList(r), key.slice('controller:'.length));
+  }
+  if (key.startsWith('client:')) {
+    return controllerEnabled(cf, controllerList(r), key.slice('client:'.length));
   }
   switch (key) {
     case 'leaderElect':
@@ -171,9 +174,9 @@ function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
     case 'leaderMigration':
       return flag(r, 'enable-leader-migration', 'false') === 'true';
     case 'routes':
-      return controllerEnabled(cf, controllerList(r), 'node-route-controller') && flag(r, 'configure-cloud-routes', 'true') === 'true';
+      return controllerRuns(cf, controllerList(r), 'node-route-controller') && flag(r, 'configure-cloud-routes', 'true') === 'true';
     case 'nodeIpam':
-      return cf.nodeIpam !== undefined && controllerEnabled(cf, controllerList(r), cf.nodeIpam) && flag(r, 'allocate-node-cidrs', 'false') === 'true';
+      return cf.nodeIpam !== undefined && controllerRuns(cf, controllerList(r), cf.nodeIpam) && flag(r, 'allocate-node-cidrs', 'false') === 'true';
     case 'cloudAllocator':
       return flag(r, 'cidr-allocator-type', 'RangeAllocator') === 'CloudAllocator';
     case 'serviceAccountCredentials':
@@ -202,7 +205,9 @@ const whenKeys = (call: ApiCall): WhenKey[] => (call.when === undefined ? [] : t
 const applies = (r: Rendering, call: ApiCall) => whenKeys(call).every((k) => holds(r, k, call));
 /** Keys that describe the process and profile (evaluated strictly for "is the rule used"); the others are features the renderer may grant always. */
 const STRICT_KEYS = new Set<WhenKey>(['leaderElect', 'serviceAccountCredentials', 'serviceAccountMissing', 'secureServing', 'authenticationLookup']);
-const usable = (r: Rendering, call: ApiCall) => whenKeys(call).filter((k) => STRICT_KEYS.has(k)).every((k) => holds(r, k, call));
+/** `client:` keys are strict too: a client a disabled controller never asks for needs no token. */
+const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:');
+const usable = (r: Rendering, call: ApiCall) => whenKeys(call).filter(strict).every((k) => holds(r, k, call));
 
 /** The identities that make a call in this rendering (each cloud-node-manager DaemonSet's for 'cnm'). */
 function identitiesOf(r: Rendering, call: ApiCall): { user: UserInfo; ref: string }[] {
@@ -579,7 +584,10 @@ describe('kubernetes oracle: the checks themselves', () => {
     expect(controllerEnabled(aws, ['cloud-node'], 'service-lb-controller')).toBe(false);
     expect(controllerEnabled(gcp, ['*', '-nodeipam'], 'node-ipam-controller')).toBe(false);
     expect(controllerEnabled(gcp, ['*'], 'node-ipam-controller')).toBe(true);
-    expect(controllerEnabled(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(false);
+    // Nutanix: the service controller is enabled (its client is asked for) but stops at start (no LoadBalancer())
+    expect(controllerEnabled(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(true);
+    expect(controllerRuns(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(false);
+    expect(controllerRuns(controllersOf('nutanix'), ['*'], 'cloud-node-controller')).toBe(true);
   });
 
   test('an inventoried call the RBAC lacks is reported, with its identity and source', () => {

@@ -142,6 +142,11 @@ export interface ControllerFacts {
   readonly disabledByDefault: readonly string[];
   /** Alias -> canonical name accepted by `--controllers`. */
   readonly aliases: Readonly<Record<string, string>>;
+  /**
+   * The controllers that get past their start function; absent = every known one. (Nutanix: the
+   * service controller stops when the cloud has no LoadBalancer(); see inventory/nutanix.ts.)
+   */
+  readonly working?: readonly string[];
   /** The node IPAM controller's canonical name, when the binary has one. */
   readonly nodeIpam?: string;
   /**

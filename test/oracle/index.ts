@@ -10,11 +10,13 @@
 import { ALIBABA_INVENTORY } from './inventory/alibaba';
 import { AWS_INVENTORY } from './inventory/aws';
 import { AZURE_INVENTORY } from './inventory/azure';
-import { CLOUD_PROVIDER_ALIASES, CLOUD_PROVIDER_CONTROLLERS, cloudProviderAppCalls, clientBuilderCalls, LibraryVersions } from './inventory/common';
-import { DIGITALOCEAN_CLIENT_NAMES, DIGITALOCEAN_CONTROLLERS, DIGITALOCEAN_INVENTORY } from './inventory/digitalocean';
-import { EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_CONTROLLERS, EQUINIX_METAL_INVENTORY } from './inventory/equinixmetal';
+import { CLOUD_PROVIDER_CONTROLLERS, cloudProviderAppCalls, clientBuilderCalls, LibraryVersions } from './inventory/common';
+import { DIGITALOCEAN_CLIENT_NAMES, DIGITALOCEAN_CONTROLLER_ALIASES, DIGITALOCEAN_CONTROLLERS, DIGITALOCEAN_INVENTORY, DIGITALOCEAN_WORKING_CONTROLLERS } from './inventory/digitalocean';
+import {
+  EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_CONTROLLER_ALIASES, EQUINIX_METAL_CONTROLLERS, EQUINIX_METAL_INVENTORY, EQUINIX_METAL_WORKING_CONTROLLERS,
+} from './inventory/equinixmetal';
 import { GCP_INVENTORY } from './inventory/gcp';
-import { NUTANIX_CLIENT_NAMES, NUTANIX_CONTROLLERS, NUTANIX_INVENTORY } from './inventory/nutanix';
+import { NUTANIX_CLIENT_NAMES, NUTANIX_CONTROLLER_ALIASES, NUTANIX_CONTROLLERS, NUTANIX_INVENTORY, NUTANIX_WORKING_CONTROLLERS } from './inventory/nutanix';
 import { OPENSTACK_INVENTORY, OPENSTACK_INVENTORY_V1_25 } from './inventory/openstack';
 import { ProviderInventory } from './inventory/types';
 import { VSPHERE_INVENTORY } from './inventory/vsphere';
@@ -47,13 +49,20 @@ export const INVENTORIES: Readonly<Record<string, ProviderInventory>> = {
   'equinix-metal': withCloudProviderApp(EQUINIX_METAL_INVENTORY, lib('v0.30.2'), EQUINIX_METAL_CLIENT_NAMES),
 };
 
-const canonical = (names: readonly string[]): string[] => names.map((n) => CLOUD_PROVIDER_ALIASES[n] ?? n);
-
-/** Controller facts of the binaries whose main.go trims app.DefaultInitFuncConstructors (lists from their inventories). */
+/** Controller facts of the Nutanix, DigitalOcean and Equinix Metal binaries (lists from their inventories, canonical names). */
 const TRIMMED: Readonly<Record<string, ControllerFacts>> = {
-  nutanix: { ...DEFAULT_CONTROLLER_FACTS, known: canonical(NUTANIX_CONTROLLERS), source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (see inventory/nutanix.ts)' },
-  digitalocean: { ...DEFAULT_CONTROLLER_FACTS, known: canonical(DIGITALOCEAN_CONTROLLERS), source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 (see inventory/digitalocean.ts)' },
-  'equinix-metal': { ...DEFAULT_CONTROLLER_FACTS, known: canonical(EQUINIX_METAL_CONTROLLERS), source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 (see inventory/equinixmetal.ts)' },
+  nutanix: {
+    ...DEFAULT_CONTROLLER_FACTS, known: NUTANIX_CONTROLLERS, aliases: NUTANIX_CONTROLLER_ALIASES, working: NUTANIX_WORKING_CONTROLLERS,
+    source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (see inventory/nutanix.ts)',
+  },
+  digitalocean: {
+    ...DEFAULT_CONTROLLER_FACTS, known: DIGITALOCEAN_CONTROLLERS, aliases: DIGITALOCEAN_CONTROLLER_ALIASES, working: DIGITALOCEAN_WORKING_CONTROLLERS,
+    source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 (see inventory/digitalocean.ts)',
+  },
+  'equinix-metal': {
+    ...DEFAULT_CONTROLLER_FACTS, known: EQUINIX_METAL_CONTROLLERS, aliases: EQUINIX_METAL_CONTROLLER_ALIASES, working: EQUINIX_METAL_WORKING_CONTROLLERS,
+    source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 (see inventory/equinixmetal.ts)',
+  },
 };
 
 /** Inventories read at other tags than the pinned default (older CCMs for older clusters, by the version-skew policy). */
@@ -77,6 +86,11 @@ export function controllersOf(provider: string): ControllerFacts {
  * Whether `--controllers` enables a controller (aliases resolved; `*` enables all but the
  * disabled-by-default ones; kubernetes/controller-manager app/helper.go IsControllerEnabled).
  */
+export function controllerRuns(facts: ControllerFacts, flag: readonly string[], name: string): boolean {
+  return controllerEnabled(facts, flag, name) && (facts.working ?? facts.known).includes(name);
+}
+
+/** Whether `--controllers` enables a controller (see {@link controllerRuns} for "and it gets past its start"). */
 export function controllerEnabled(facts: ControllerFacts, flag: readonly string[], name: string): boolean {
   if (!facts.known.includes(name)) {
     return false;

@@ -152,9 +152,9 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
       source: `${as} pkg/server/options/authentication.go (authenticationConfigMapNamespace/Name), pkg/server/dynamiccertificates/configmap_cafile_content.go and pkg/authentication/request/headerrequest/requestheader_controller.go (informer with metadata.name field selector, Get)`,
     },
     // the client builder for each generic controller's client
-    ...clientBuilderCalls(node, v, cloudNode),
-    ...clientBuilderCalls(node, v, lifecycle),
-    ...clientBuilderCalls('service-controller', v, service),
+    ...clientBuilderCalls(node, v, `client:${C.cloudNode}`),
+    ...clientBuilderCalls(node, v, `client:${C.cloudNodeLifecycle}`),
+    ...clientBuilderCalls('service-controller', v, `client:${C.service}`),
     ...clientBuilderCalls('route-controller', v, 'routes'),
     // cloud-node controller ("node-controller" client)
     {

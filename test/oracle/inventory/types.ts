@@ -86,12 +86,17 @@ export const WHEN_KEYS = {
 } as const;
 
 /**
- * A condition key: one of {@link WHEN_KEYS}, or `controller:<canonical name>` = that controller
- * is enabled by the rendered `--controllers` (aliases resolved, disabled-by-default honoured;
- * kubernetes/controller-manager@v0.35.0 app/helper.go IsControllerEnabled), e.g.
- * `controller:service-lb-controller`. Canonical names and aliases per image are in images.ts.
+ * A condition key: one of {@link WHEN_KEYS}, or
+ * - `controller:<canonical name>` = that controller runs: enabled by the rendered `--controllers`
+ *   (aliases resolved, disabled-by-default honoured; kubernetes/controller-manager@v0.35.0
+ *   app/helper.go IsControllerEnabled) AND it gets past its start (a binary whose cloud has no
+ *   LoadBalancer() stops the service controller in servicecontroller.New: ControllerFacts.working);
+ * - `client:<canonical name>` = that controller is enabled, so its start function asks the client
+ *   builder for its client even if it then stops (the ClientOrDie argument is evaluated first:
+ *   kubernetes/cloud-provider app/core.go startServiceController).
+ * Canonical names, aliases and working controllers per image are in images.ts.
  */
-export type WhenKey = keyof typeof WHEN_KEYS | `controller:${string}`;
+export type WhenKey = keyof typeof WHEN_KEYS | `controller:${string}` | `client:${string}`;
 
 /** The calls of one provider's binaries at one image tag. */
 export interface ProviderInventory {
