@@ -192,7 +192,12 @@ export const CONTROLLER_FACTS: Readonly<Record<string, ControllerFacts>> = {
   },
 };
 
-/** vSphere and OpenStack: app.DefaultInitFuncConstructors; Routes() depends on the cloud config. */
+/**
+ * vSphere and OpenStack: app.DefaultInitFuncConstructors; Routes() depends on the cloud config.
+ * (vSphere's LoadBalancer() too: only with an NSX-T `[LoadBalancer]` section,
+ * kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go isLoadBalancerSupportEnabled; the
+ * service controller is kept as running because the renderer does not see the config.)
+ */
 const CONFIG_ROUTES = {
   vsphere: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Routes: ok when vs.routes is configured)',
   openstack: 'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (Routes: ok when the router and the extraroute extension are available)',
