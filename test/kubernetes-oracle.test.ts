@@ -6,8 +6,11 @@
  * (a) every inventoried call is allowed for the identity that makes it;
  * (b) every granted rule is used by some call (or allow-listed with a reason);
  * (c) command/args start the binary as the image's entrypoint requires, probes target only
- *     served ports;
- * (d) the Lease RBAC follows the lock the binary uses, also with --leader-elect-resource-name.
+ *     served ports, and no controller that runs by default makes the binary exit;
+ * (d) the Lease RBAC follows the lock the binary uses, also with --leader-elect-resource-name;
+ * plus variants (routes, node IPAM, another namespace, optional controllers) and the example
+ * fleet in clusters/kubernetes, whose image tags must be those the oracle was read at.
+ * See docs/oracle.md.
  */
 import * as path from 'path';
 import { App } from 'cdk8s';
@@ -19,8 +22,9 @@ import { SCHEDULING_PRESETS } from '../src/kubernetes/spec-section';
 import { loadFleet } from '../src/spec/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts, INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE,
-  CCM_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo, WhenKey,
+  ApiCall, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
+  serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
 type Obj = Record<string, any>;
@@ -29,7 +33,7 @@ const providerOf = (platform: string) => UPSTREAM_PROVIDERS[platform as keyof ty
 
 /**
  * Granted (apiGroup, resource, verb) atoms that no inventoried call uses but that are kept on
- * purpose. Each needs a reason; an entry that no rendering needs is itself reported.
+ * purpose, each with its reason. Empty: nothing is granted that the binaries do not use.
  */
 const ALLOW_LIST: readonly { readonly apiGroup: string; readonly resource: string; readonly verb: string; readonly reason: string }[] = [];
 
