@@ -16,6 +16,12 @@
  * `c.VersionedClient = rootClientBuilder.ClientOrDie("shared-informers")`). Only the clients a
  * controller or provider asks `c.ClientBuilder.ClientOrDie(name)` for become
  * `kube-system/<name>`.
+ *
+ * Not inventoried: non-resource requests (WaitForAPIServer GET /healthz, the discovery client's
+ * /api and /apis, AWS Initialize's GET /version), which the bootstrap `system:discovery` and
+ * `system:public-info-viewer` ClusterRoleBindings allow every authenticated identity
+ * (kubernetes/kubernetes plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go); and the
+ * metadata-informers client, which no generic controller starts.
  */
 import { ApiCall, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, WhenKey } from './types';
 
