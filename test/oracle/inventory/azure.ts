@@ -59,7 +59,8 @@ export const AZURE_INVENTORY: ProviderInventory = {
       client: az, verbs: ['get', 'patch'], apiGroup: '', resource: 'nodes',
       source: `${R} pkg/provider/azure.go (updateNodeTaint: cloudnodeutil.RemoveTaintOffNode / AddOrUpdateTaintOnNode with az.KubeClient)`,
     },
-    // the resource lock around every LoadBalancer create/update/delete
+    // the resource lock around every LoadBalancer create/update/delete; pkg/provider/azure_lock.go exists from
+    // v1.28.14, v1.29.12, v1.30.8, v1.31.2 and v1.32.0 on (first tag of each minor that has the file)
     {
       client: az, verbs: ['get', 'update'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-system', name: LOCK, when: service,
       source: `${R} pkg/provider/azure_lock.go (createLeaseIfNotExists, acquireLease, releaseLease), pkg/consts/consts.go (AzureResourceLockLeaseName/Namespace), pkg/provider/azure_loadbalancer.go (EnsureLoadBalancer, UpdateLoadBalancer, EnsureLoadBalancerDeleted: azureResourceLocker.Lock/Unlock)`,
