@@ -85,6 +85,25 @@ describe('RbacAuthorizer (Kubernetes RBAC semantics)', () => {
     expect(a.allows(SA, { verb: 'list', apiGroup: '', resource: 'secrets' })).toBe(false);
   });
 
+  test('aggregation selectors with matchExpressions (In, NotIn, Exists, DoesNotExist) and an empty selector (everything)', () => {
+    // GIVEN roles labelled tier=a, tier=b, and unlabelled
+    const roles = [
+      cr('a', [{ apiGroups: [''], resources: ['a'], verbs: ['get'] }], { tier: 'a' }),
+      cr('b', [{ apiGroups: [''], resources: ['b'], verbs: ['get'] }], { tier: 'b' }),
+      cr('none', [{ apiGroups: [''], resources: ['none'], verbs: ['get'] }]),
+    ];
+    const aggregated = (selector: NonNullable<NonNullable<RbacObject['aggregationRule']>['clusterRoleSelectors']>[number]) =>
+      // (no bootstrap roles: in a cluster they would be selected too)
+      new RbacAuthorizer([...roles, { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'agg' }, aggregationRule: { clusterRoleSelectors: [selector] } }], [])
+        .clusterRoleRules('agg')!.flatMap((r) => r.resources ?? []).sort();
+    // THEN
+    expect(aggregated({ matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }] })).toEqual(['a']);
+    expect(aggregated({ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['a'] }] })).toEqual(['b', 'none']);
+    expect(aggregated({ matchExpressions: [{ key: 'tier', operator: 'Exists' }] })).toEqual(['a', 'b']);
+    expect(aggregated({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] })).toEqual(['none']);
+    expect(aggregated({})).toEqual(['a', 'b', 'none']);
+  });
+
   test('bootstrap role extension-apiserver-authentication-reader resolves; an unknown role reference is an error', () => {
     // GIVEN a RoleBinding to the bootstrap Role
     const a = new RbacAuthorizer([rb('kube-system', 'auth', 'Role', 'extension-apiserver-authentication-reader')]);
