@@ -16,7 +16,7 @@
  *   `ConfigOrDie(name)` (kubernetes/controller-manager pkg/clientbuilder). With
  *   `--use-service-account-credentials=true` this becomes ServiceAccount `kube-system/<name>`
  *   (the dynamic client builder GETs/creates that ServiceAccount and requests a token for it
- *   using the root credentials; see `CLIENT_BUILDER` calls in common.ts); with `false` it is
+ *   using the root credentials; see clientBuilderCalls() in common.ts); with `false` it is
  *   the root identity.
  * - `'cnm'`: the Azure cloud-node-manager's own ServiceAccount (it has no client builder).
  */
@@ -34,7 +34,12 @@ export interface ApiCall {
   readonly resource: string;
   /** Absent: cluster-scoped, or all namespaces (a list/watch across namespaces). */
   readonly namespace?: string;
-  /** The resourceName when the call targets one named object (never for list/watch/create). */
+  /**
+   * The resourceName when the call targets one named object: get/update/patch/delete of it, a
+   * subresource of it (serviceaccounts/token), or a list/watch with a `metadata.name` field
+   * selector (the apiserver sets the name: kubernetes/apiserver pkg/endpoints/request/requestinfo.go).
+   * Never for create.
+   */
   readonly name?: string;
   /**
    * A condition under which the binary makes the call; absent = always; an array = all of
@@ -53,8 +58,10 @@ export interface ApiCall {
 /**
  * The conditions the oracle test evaluates on each rendering (from the rendered container
  * args and objects). A call with `when` is asserted only in renderings where the condition
- * holds; a granted rule counts as "used" when any inventoried call of a bound identity
- * matches it, whatever its condition (the renderer may grant conditional calls always).
+ * holds. For "is every granted rule used", the keys that describe the process and profile
+ * (leaderElect, serviceAccountCredentials, serviceAccountMissing, secureServing,
+ * authenticationLookup, client:*) are evaluated too; feature keys are not (the renderer may
+ * grant a feature's rights whether or not the feature is on).
  */
 export const WHEN_KEYS = {
   /** `--leader-elect=true` (the default of every CCM here): the leader-election Lease and its events. */
