@@ -147,7 +147,7 @@ describe('defect 5: the least-privilege profile can start', () => {
   ])('%s: every identity the client builder asks for exists, may get a token, and the informers may list and watch', (platform, providerClient) => {
     // GIVEN useServiceAccountCredentials true WHEN it renders
     const objects = render(dir(), kubernetesSpec(platform, 'k', { useServiceAccountCredentials: true }));
-    const identities = ['node-controller', 'service-controller', 'route-controller', providerClient];
+    const identities = ['node-controller', 'service-controller', providerClient];
     for (const name of identities) {
       // THEN getOrCreateServiceAccount (kubernetes/controller-manager pkg/clientbuilder/client_builder_dynamic.go) finds it or may create it:
       // the provider's own is rendered, the controllers' (which the kube-controller-manager shares) may be created
@@ -155,6 +155,8 @@ describe('defect 5: the least-privilege profile can start', () => {
       expect([name, shared ? allows(objects, CCM, 'create', 'serviceaccounts', { namespace: 'kube-system' }) : !!find(objects, 'ServiceAccount', name)]).toEqual([name, true]);
       expect([name, allows(objects, CCM, 'get', 'serviceaccounts', { namespace: 'kube-system', name })]).toEqual([name, true]);
       expect([name, allows(objects, CCM, 'create', 'serviceaccounts/token', { namespace: 'kube-system', name })]).toEqual([name, true]);
+    }
+    for (const name of ['node-controller', 'service-controller']) {
       expect([name, allows(objects, `kube-system/${name}`, 'create', 'events', { namespace: 'default' })]).toEqual([name, true]);
     }
     // the shared informers run as the CCM itself (kubernetes/cloud-provider options/options.go: rootClientBuilder "shared-informers")
@@ -163,15 +165,16 @@ describe('defect 5: the least-privilege profile can start', () => {
         expect([resource, verb, allows(objects, CCM, verb, resource)]).toEqual([resource, verb, true]);
       }
     }
-    // each controller's identity holds its own rules
+    // each controller's identity holds its own rules; the route controller's only with routes on
     expect(allows(objects, 'kube-system/node-controller', 'patch', 'nodes')).toBe(true);
+    expect(allows(objects, 'kube-system/route-controller', 'patch', 'nodes/status')).toBe(false);
     expect(allows(objects, 'kube-system/service-controller', 'patch', 'services/status')).toBe(true);
     expect(allows(objects, 'kube-system/service-controller', 'patch', 'nodes')).toBe(false);
   });
 
   test('vSphere: the provider\'s own client reads the credential Secrets (pkg/cloudprovider/vsphere/cloud.go Initialize)', () => {
     const objects = render(dir(), kubernetesSpec('VSphere', 'k', { useServiceAccountCredentials: true }));
-    expect(allows(objects, 'kube-system/vsphere-cloud-controller-manager', 'list', 'secrets')).toBe(true);
+    expect(allows(objects, 'kube-system/vsphere-cloud-controller-manager', 'list', 'secrets', { namespace: 'kube-system' })).toBe(true);
   });
 });
 
@@ -192,9 +195,9 @@ describe('defects 6, 7, 8: provider calls upstream roles miss', () => {
     expect(allows(objects, CCM, 'create', 'configmaps', { namespace: 'kube-system' })).toBe(true);
   });
 
-  test('Alibaba may read Pods and patch pods/status (pkg/controller/helper/pod_utils.go, clbv1/vgroups.go)', () => {
+  test('Alibaba may list and watch Pods and patch pods/status (pkg/controller/helper/pod_utils.go, clbv1/vgroups.go)', () => {
     const objects = render(dir(), kubernetesSpec('AlibabaCloud'));
-    for (const verb of ['get', 'list', 'watch']) {
+    for (const verb of ['list', 'watch']) {
       expect([verb, allows(objects, CCM, verb, 'pods')]).toEqual([verb, true]);
     }
     expect(allows(objects, CCM, 'patch', 'pods/status')).toBe(true);
@@ -204,8 +207,8 @@ describe('defects 6, 7, 8: provider calls upstream roles miss', () => {
     expect(container(render(dir(), kubernetesSpec('AlibabaCloud'))).args).toContain('--pprof-bind-addr=0');
   });
 
-  test('GCP with node IPAM may list and watch the networking.gke.io objects its informers read', () => {
-    const objects = render(dir(), kubernetesSpec('GCP', 'k', { allocateNodeCidrs: true, clusterCIDR: ['10.64.0.0/14'] }));
+  test('GCP with node IPAM (CloudAllocator) may list and watch the networking.gke.io objects its informers read', () => {
+    const objects = render(dir(), kubernetesSpec('GCP', 'k', { allocateNodeCidrs: true, clusterCIDR: ['10.64.0.0/14'], extraArgs: { 'cidr-allocator-type': 'CloudAllocator' } }));
     for (const resource of ['networks', 'gkenetworkparamsets']) {
       expect([resource, allows(objects, CCM, 'watch', resource, { group: 'networking.gke.io' })]).toEqual([resource, true]);
     }
@@ -269,6 +272,11 @@ describe('version skew (kubernetes.io Version Skew Policy)', () => {
     ]);
   });
 
+  test('GCP turns off its node IPAM controller (fatal without --allocate-node-cidrs) unless node IPAM is on', () => {
+    expect(container(render(dir(), kubernetesSpec('GCP'))).args).toContain('--controllers=*,-node-ipam-controller');
+    expect(container(render(dir(), kubernetesSpec('GCP', 'k', { allocateNodeCidrs: true, clusterCIDR: ['10.64.0.0/14'] }))).args.some((a: string) => a.startsWith('--controllers'))).toBe(false);
+  });
+
   test('the example clusters fit the policy', () => {
     const fleet = loadFleet(path.join(REPO, 'clusters'));
     expect(fleet.warnings.map((w) => w.message).filter((m) => /version skew/.test(m))).toEqual([]);
@@ -281,5 +289,77 @@ describe('--cluster-name defaults to what the cluster already uses', () => {
   test('"kubernetes" (the kube-controller-manager and chart default), not metadata.name', () => {
     expect(container(render(dir(), kubernetesSpec('OpenStack', 'my-cluster'))).args).toContain('--cluster-name=kubernetes');
     expect(container(render(dir(), kubernetesSpec('OpenStack', 'my-cluster', { clusterName: 'prod' }))).args).toContain('--cluster-name=prod');
+  });
+});
+
+describe('config sources and mounts', () => {
+  const dir = useTempDir();
+
+  test('every key of the config Secret is mounted (OpenStack ca-file beside cloud.conf); the flag names the key', () => {
+    const objects = render(dir(), kubernetesSpec('OpenStack', 'k', { cloudConfig: { existingSecret: 'os-config', key: 'cloud.conf' } }));
+    expect(workload(objects).spec.template.spec.volumes).toEqual([{ name: 'cloud-config', secret: { secretName: 'os-config' } }]);
+    expect(container(objects).args).toContain('--cloud-config=/etc/config/cloud.conf');
+  });
+
+  test('Azure on CAPZ reads the node file /etc/kubernetes/azure.json (CAPZ creates no Secret azure-cloud-provider)', () => {
+    const objects = render(dir(), kubernetesSpec('Azure', 'k', { cloudConfig: { hostPath: '/etc/kubernetes/azure.json' } }));
+    expect(workload(objects).spec.template.spec.volumes).toEqual([{ name: 'cloud-config', hostPath: { path: '/etc/kubernetes/azure.json', type: 'File' } }]);
+    expect(container(objects).volumeMounts).toEqual([{ name: 'cloud-config', mountPath: '/etc/kubernetes/cloud-config/azure.json', readOnly: true }]);
+    expect(container(objects).args).toContain('--cloud-config=/etc/kubernetes/cloud-config/azure.json');
+  });
+
+  test('a host path and a Secret at once are refused', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Azure', 'k', { cloudConfig: { hostPath: '/etc/kubernetes/azure.json', existingSecret: 'x' } }));
+    expect(fleetProblems(dir())).toEqual([
+      'c.yaml:22: spec.kubernetes.cloudConfig.hostPath: is set together with another config source; keep one of hostPath, existingSecret, existingConfigMap or spec.cloudConfig.file',
+    ]);
+  });
+
+  test('host CA directories are mounted read-only when asked', () => {
+    const objects = render(dir(), kubernetesSpec('OpenStack', 'k', { hostCertificates: true }));
+    expect(container(objects).volumeMounts.slice(1)).toEqual([
+      { name: 'ssl-certs', mountPath: '/etc/ssl/certs', readOnly: true },
+      { name: 'kubernetes-pki', mountPath: '/etc/kubernetes/pki', readOnly: true },
+    ]);
+    expect(workload(objects).spec.template.spec.volumes.slice(1)).toEqual([
+      { name: 'ssl-certs', hostPath: { path: '/etc/ssl/certs', type: 'Directory' } },
+      { name: 'kubernetes-pki', hostPath: { path: '/etc/kubernetes/pki', type: 'Directory' } },
+    ]);
+  });
+
+  test('Azure workload identity: a projected token for api://AzureADTokenExchange, as the upstream chart mounts it', () => {
+    const objects = render(dir(), kubernetesSpec('Azure', 'k', { workloadIdentity: { enabled: true } }));
+    expect(workload(objects).spec.template.spec.volumes).toContainEqual({
+      name: 'azure-identity-token',
+      projected: { sources: [{ serviceAccountToken: { audience: 'api://AzureADTokenExchange', expirationSeconds: 3600, path: 'azure-identity-token' } }] },
+    });
+    expect(container(objects).volumeMounts).toContainEqual({ name: 'azure-identity-token', mountPath: '/var/run/secrets/azure/tokens', readOnly: true });
+    expect(container(objects).env).toContainEqual({ name: 'AZURE_FEDERATED_TOKEN_FILE', value: '/var/run/secrets/azure/tokens/azure-identity-token' });
+  });
+});
+
+describe('Azure cloud-node-manager knobs', () => {
+  const dir = useTempDir();
+
+  test('resources, tolerations and extra flags', () => {
+    const objects = render(dir(), kubernetesSpec('Azure', 'k', {
+      cloudNodeManager: { resources: { requests: { memory: '64Mi' }, limits: { memory: '128Mi' } }, tolerations: [{ key: 'dedicated', operator: 'Exists' }], extraArgs: { 'kube-api-qps': 10 } },
+    }));
+    const pod = find(objects, 'DaemonSet', 'azure-cloud-node-manager').spec.template.spec;
+    expect(pod.containers[0].resources).toEqual({ requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '128Mi' } });
+    expect(pod.tolerations).toEqual([{ key: 'dedicated', operator: 'Exists' }]);
+    expect(pod.containers[0].args).toEqual(['--node-name=$(NODE_NAME)', '--wait-routes=false', '--use-instance-metadata=true', '--v=2', '--kube-api-qps=10']);
+  });
+
+  test('windows: a HostProcess DaemonSet on the Windows nodes, from 1.26 on', () => {
+    const objects = render(dir(), kubernetesSpec('Azure', 'k', { cloudNodeManager: { windows: true } }));
+    const pod = find(objects, 'DaemonSet', 'azure-cloud-node-manager-windows').spec.template.spec;
+    expect(pod.nodeSelector).toEqual({ 'kubernetes.io/os': 'windows' });
+    expect(pod.securityContext).toEqual({ windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\system' } });
+    expect(pod.hostNetwork).toBe(true);
+    expect(pod.containers[0].command[2]).toBe('& "$env:CONTAINER_SANDBOX_MOUNT_POINT/cloud-node-manager.exe" --node-name=$(NODE_NAME) --wait-routes=false --use-instance-metadata=true --v=2');
+    expect(pod.containers[0].livenessProbe).toBeUndefined();
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Azure', 'k', { version: '1.25', cloudNodeManager: { windows: true } }));
+    expect(fleetProblems(dir())[0]).toContain('spec.kubernetes.cloudNodeManager.windows: needs Windows HostProcess containers, GA in Kubernetes 1.26');
   });
 });

@@ -67,7 +67,7 @@ export class KubernetesCloudControllerManager extends Construct {
         namespace: plan.namespace,
         serviceAccount: plan.serviceAccountName,
         leaderLease: leaderLease(provider, plan.flags, plan.namespace) ?? null,
-        nodeIpam: section.allocateNodeCidrs,
+        flags: plan.flags,
       }),
       authenticationReader: provider.authenticationReader || section.metrics.enabled,
     });
@@ -97,6 +97,10 @@ export class KubernetesCloudControllerManager extends Construct {
         waitRoutes: section.configureCloudRoutes,
         imagePullSecrets: section.imagePullSecrets,
         proxyEnv: proxyEnv(s.proxy),
+        resources: section.cloudNodeManager.resources,
+        tolerations: section.cloudNodeManager.tolerations,
+        extraArgs: section.cloudNodeManager.extraArgs,
+        windows: section.cloudNodeManager.windows,
       });
     }
   }

@@ -21,7 +21,7 @@
  * `--leader-elect-resource-name`. No wildcard verbs or resources. Pure: no
  * cdk8s import.
  */
-import { UpstreamProvider } from './providers';
+import { ProviderGrant, UpstreamProvider } from './providers';
 
 /** An RBAC policy rule. */
 export interface PolicyRule {
@@ -60,31 +60,9 @@ export const CCM_CLUSTER_ROLE = 'system:cloud-controller-manager';
 /** The namespace the dynamic client builder keeps the client ServiceAccounts in (kubernetes/cloud-provider options/options.go: metav1.NamespaceSystem). */
 export const CONTROLLER_SA_NAMESPACE = 'kube-system';
 
-const READ = ['get', 'list', 'watch'];
-const LIST_WATCH = ['list', 'watch'];
-const EVENTS: PolicyRule = { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] };
-const NODE_RULES: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch', 'delete'] },
-  { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
-];
-const SERVICE_RULES: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes'], verbs: READ },
-  { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'patch', 'update'] },
-  { apiGroups: [''], resources: ['services/status'], verbs: ['patch', 'update'] },
-];
-const ROUTE_RULES: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes'], verbs: READ },
-  { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
-];
-/** The shared informers of k8s.io/cloud-provider controllers (cloud-node, node-lifecycle, service, route: app/core.go). */
-const INFORMER_RULES: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes'], verbs: LIST_WATCH },
-  { apiGroups: [''], resources: ['services'], verbs: LIST_WATCH },
-];
-const DELEGATED_AUTH: readonly PolicyRule[] = [
-  { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-];
+const CP = 'kubernetes/cloud-provider@v0.33.0';
+const EVENTS: PolicyRule = { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] };
+const core = (resources: string[], verbs: string[]): PolicyRule => ({ apiGroups: [''], resources, verbs });
 
 /** The client names of the k8s.io/cloud-provider controllers (kubernetes/cloud-provider@v0.33.0 app/controllermanager.go, ClientName; cloud-node and cloud-node-lifecycle share node-controller). */
 export const CONTROLLER_IDENTITIES = {
@@ -94,11 +72,23 @@ export const CONTROLLER_IDENTITIES = {
 } as const;
 
 /**
- * Client names the in-tree kube-controller-manager also uses (with its own
- * `--use-service-account-credentials`) and may already have created: never
- * rendered (pruning them would break it); the CCM may create them.
+ * The calls of the k8s.io/cloud-provider app and its generic controllers,
+ * whatever the provider (leader election is added from the lease). Informers
+ * read through the root client; the controllers write through their own.
  */
-const SHARED_WITH_KCM: readonly string[] = [...CONTROLLER_IDENTITIES.node, ...CONTROLLER_IDENTITIES.service, ...CONTROLLER_IDENTITIES.route];
+const CLOUD_PROVIDER_GRANTS: readonly ProviderGrant[] = [
+  { identity: 'root', rule: core(['nodes'], ['list', 'watch']), source: `${CP} options/options.go (rootClientBuilder "shared-informers"), app/core.go (node informer)` },
+  { identity: 'root', rule: core(['services'], ['list', 'watch']), source: `${CP} app/core.go (startServiceController: service informer)` },
+  { identity: 'root', rule: { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authentication.go (delegated authentication of the secure port)' },
+  { identity: 'root', rule: { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authorization.go (delegated authorization of the secure port)' },
+  { identity: 'node-controller', rule: core(['nodes'], ['get', 'update', 'patch', 'delete']), source: `${CP} controllers/node/node_controller.go, controllers/nodelifecycle/node_lifecycle_controller.go` },
+  { identity: 'node-controller', rule: core(['nodes/status'], ['patch']), source: `${CP} controllers/node/node_controller.go (UpdateNodeAddress: PatchNodeStatus)` },
+  { identity: 'node-controller', rule: EVENTS, source: `${CP} controllers/node/node_controller.go (event broadcaster)` },
+  { identity: 'service-controller', rule: core(['services/status'], ['patch']), source: `${CP} controllers/service/controller.go (servicehelper.PatchService patches status and finalizers through "status")` },
+  { identity: 'service-controller', rule: EVENTS, source: `${CP} controllers/service/controller.go (event broadcaster)` },
+  { identity: 'route-controller', rule: core(['nodes/status'], ['patch']), when: ['--configure-cloud-routes=true'], source: `${CP} controllers/route/route_controller.go (NetworkUnavailable condition)` },
+  { identity: 'route-controller', rule: EVENTS, when: ['--configure-cloud-routes=true'], source: `${CP} controllers/route/route_controller.go (event broadcaster)` },
+];
 
 /**
  * Merges rules that share apiGroups, resources and resourceNames (verbs
@@ -140,17 +130,17 @@ export interface CcmRbacInput {
   /** The CCM ServiceAccount name. */
   readonly serviceAccount: string;
   /**
-   * The leader-election Lease (`leaderLease`); undefined with `--leader-elect=false`.
+   * The leader-election Lease (`leaderLease`); null with `--leader-elect=false`.
    *
    * @default - the provider's default lock in `namespace`
    */
   readonly leaderLease?: LeaderLease | null;
   /**
-   * Whether node IPAM runs in the CCM (`--allocate-node-cidrs=true`): adds the provider's node IPAM informers.
+   * The rendered flags: grants with `when` apply only when these hold them.
    *
-   * @default false
+   * @default - none (routes off, node IPAM off)
    */
-  readonly nodeIpam?: boolean;
+  readonly flags?: readonly string[];
 }
 
 /** The whole RBAC of a CCM. */
@@ -179,77 +169,77 @@ export function leaderLease(provider: UpstreamProvider, args: readonly string[],
   return { name: flag('leader-elect-resource-name') ?? provider.leaderElection.name, namespace: flag('leader-elect-resource-namespace') ?? namespace };
 }
 
+/** Every grant of a CCM with the rendered flags: the app's (k8s.io/cloud-provider), the lease's, then the provider's; `provider` resolved to the client name. */
+export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[]): ProviderGrant[] {
+  const leaseGrants: ProviderGrant[] = lease ? [
+    { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'update'] }, source: provider.leaderElection.source },
+    // create cannot be restricted by name
+    { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] }, source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (Create)' },
+    ...(provider.framework === 'cloud-provider'
+      ? [{ identity: 'root', namespace: lease.namespace, rule: EVENTS, source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (RecordEvent on the Lease)' }]
+      : []),
+  ] : [];
+  const all = [...(provider.framework === 'cloud-provider' ? CLOUD_PROVIDER_GRANTS : []), ...leaseGrants, ...provider.grants];
+  const controllersFlag = flags.find((f) => f.startsWith('--controllers='));
+  const controllers = controllersFlag ? controllersFlag.slice('--controllers='.length).split(',') : [];
+  return all
+    .filter((g) => (g.when ?? []).every((f) => flags.includes(f)))
+    .filter((g) => !g.whenController || g.whenController.some((c) => controllers.includes(c)))
+    .map((g) => (g.identity === 'provider' ? { ...g, identity: provider.providerClient?.name ?? 'root' } : g));
+}
+
+/** The kube-system controller ServiceAccounts the kube-controller-manager also uses: never rendered (pruning them would break it); the CCM may create them. */
+const SHARED_WITH_KCM: readonly string[] = [...CONTROLLER_IDENTITIES.node, ...CONTROLLER_IDENTITIES.service, ...CONTROLLER_IDENTITIES.route];
+
+/** Cluster-wide grants as one ClusterRole, namespaced ones as a Role per namespace. */
+function rolesOf(grants: readonly ProviderGrant[], name: string, subjects: readonly string[]): { clusterRoles: ClusterRoleGrant[]; roles: RoleGrant[] } {
+  const cluster = grants.filter((g) => g.namespace === undefined).map((g) => g.rule);
+  const namespaces = [...new Set(grants.filter((g) => g.namespace !== undefined).map((g) => g.namespace!))].sort();
+  return {
+    clusterRoles: cluster.length > 0 ? [{ name, serviceAccounts: subjects, rules: mergeRules(cluster) }] : [],
+    roles: namespaces.map((ns) => ({ name, namespace: ns, serviceAccounts: subjects, rules: mergeRules(grants.filter((g) => g.namespace === ns).map((g) => g.rule)) })),
+  };
+}
+
 /** The RBAC of one CCM in the profile its `useServiceAccountCredentials` selects. */
 export function ccmRbac(input: CcmRbacInput): CcmRbac {
   const { provider } = input;
   const sa = `${input.namespace}/${input.serviceAccount}`;
-  const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease;
-  const ipam = input.nodeIpam ? provider.nodeIpamRules ?? [] : [];
-  const root: PolicyRule[] = [EVENTS, ...(provider.framework === 'cloud-provider' ? DELEGATED_AUTH : [])];
-  const roles: RoleGrant[] = [];
-  if (lease) {
-    roles.push({
-      name: `${CCM_CLUSTER_ROLE}:leader-election`,
-      namespace: lease.namespace,
-      serviceAccounts: [sa],
-      rules: [
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'list', 'watch', 'update'] },
-        // create cannot be restricted by name
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      ],
-    });
-  }
-  const providerRoles = (subjects: readonly string[], suffix: string): RoleGrant[] => provider.providerClientRoles.map((r) => ({
-    name: `${CCM_CLUSTER_ROLE}:${suffix}`, namespace: r.namespace, serviceAccounts: subjects, rules: mergeRules(r.rules),
-  }));
+  const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease ?? undefined;
+  const grants = ccmGrants(provider, lease, input.flags ?? []);
   if (!input.useServiceAccountCredentials) {
-    return {
-      profile: 'superset',
-      clusterRoles: [{
-        name: CCM_CLUSTER_ROLE,
-        serviceAccounts: [sa],
-        rules: mergeRules([...root, ...provider.processRules, ...provider.informerRules, ...ipam, ...NODE_RULES, ...SERVICE_RULES, ...provider.serviceRules,
-          ...ROUTE_RULES, ...provider.providerClientRules]),
-      }],
-      roles: [...roles, ...providerRoles([sa], 'provider')],
-      serviceAccounts: [],
-    };
+    const r = rolesOf(grants, CCM_CLUSTER_ROLE, [sa]);
+    return { profile: 'superset', clusterRoles: r.clusterRoles, roles: r.roles, serviceAccounts: [] };
   }
-  const identity = (names: readonly string[]) => names.map((n) => `${CONTROLLER_SA_NAMESPACE}/${n}`);
-  const client = provider.providerClient?.name;
-  const clientNames = [...SHARED_WITH_KCM, ...(client ? [client] : [])].filter((n, i, all) => all.indexOf(n) === i).sort();
-  const rendered = client && !SHARED_WITH_KCM.includes(client) && `${CONTROLLER_SA_NAMESPACE}/${client}` !== sa ? [`${CONTROLLER_SA_NAMESPACE}/${client}`] : [];
+  const clients = [...new Set(grants.map((g) => g.identity).filter((i) => i !== 'root'))];
+  // the provider's client is asked for in Initialize even when it makes no call we grant
+  if (provider.providerClient && !clients.includes(provider.providerClient.name)) {
+    clients.push(provider.providerClient.name);
+  }
+  const order = (name: string) => (SHARED_WITH_KCM.includes(name) ? SHARED_WITH_KCM.indexOf(name) : SHARED_WITH_KCM.length);
+  clients.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const root = rolesOf(grants.filter((g) => g.identity === 'root'), CCM_CLUSTER_ROLE, [sa]);
+  const perClient = clients.map((c) => rolesOf(grants.filter((g) => g.identity === c), `${CCM_CLUSTER_ROLE}:${c}`, [`${CONTROLLER_SA_NAMESPACE}/${c}`]));
+  const tokenNames = [...clients].sort();
+  const rendered = clients.filter((c) => !SHARED_WITH_KCM.includes(c) && `${CONTROLLER_SA_NAMESPACE}/${c}` !== sa).map((c) => `${CONTROLLER_SA_NAMESPACE}/${c}`);
+  const needsCreate = clients.some((c) => SHARED_WITH_KCM.includes(c));
   return {
     profile: 'least-privilege',
-    clusterRoles: [
-      {
-        name: CCM_CLUSTER_ROLE,
-        serviceAccounts: [sa],
-        rules: mergeRules([...root, ...INFORMER_RULES, ...provider.informerRules, ...ipam, ...(client ? [] : provider.processRules)]),
-      },
-      { name: `${CCM_CLUSTER_ROLE}:node-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.node), rules: mergeRules([EVENTS, ...NODE_RULES]) },
-      { name: `${CCM_CLUSTER_ROLE}:service-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.service), rules: mergeRules([EVENTS, ...SERVICE_RULES, ...provider.serviceRules]) },
-      { name: `${CCM_CLUSTER_ROLE}:route-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.route), rules: mergeRules([EVENTS, ...ROUTE_RULES]) },
-      ...(client ? [{
-        name: `${CCM_CLUSTER_ROLE}:provider`,
-        serviceAccounts: identity([client]),
-        rules: mergeRules([EVENTS, ...provider.processRules, ...provider.providerClientRules]),
-      }] : []),
-    ],
+    clusterRoles: [...root.clusterRoles, ...perClient.flatMap((r) => r.clusterRoles)],
     roles: [
-      ...roles,
+      ...root.roles,
       {
         name: `${CCM_CLUSTER_ROLE}:controller-tokens`,
         namespace: CONTROLLER_SA_NAMESPACE,
         serviceAccounts: [sa],
         rules: [
           // the controllers' ServiceAccounts may not exist yet where the kube-controller-manager runs without service-account credentials
-          { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
-          { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: clientNames, verbs: ['get'] },
-          { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: clientNames, verbs: ['create'] },
+          ...(needsCreate ? [{ apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] }] : []),
+          { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: tokenNames, verbs: ['get'] },
+          { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: tokenNames, verbs: ['create'] },
         ],
       },
-      ...(client ? providerRoles(identity([client]), 'provider') : []),
+      ...perClient.flatMap((r) => r.roles),
     ],
     serviceAccounts: rendered,
   };
@@ -259,4 +249,6 @@ export function ccmRbac(input: CcmRbacInput): CcmRbac {
 export const CLOUD_NODE_MANAGER_RULES: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
   { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+  // kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/nodemanager/nodemanager.go (event broadcaster)
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];

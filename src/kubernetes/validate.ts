@@ -7,6 +7,7 @@
 import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
+import { minorOf } from '../migration/phases';
 import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../platforms/spec-sections';
 import { ClusterSpec } from '../spec/schema';
 import { imageTag, minorSkewProblem } from '../util/version-skew';
@@ -110,6 +111,21 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       at(['spec', 'cloudConfig', 'file'], 'is set together with spec.kubernetes.cloudConfig; use the inline file or the existing object, not both');
     }
   }
+  if (c?.hostPath && (c.existingSecret || c.existingConfigMap || s.cloudConfig?.file !== undefined)) {
+    at(['spec', 'kubernetes', 'cloudConfig', 'hostPath'], 'is set together with another config source; keep one of hostPath, existingSecret, existingConfigMap or spec.cloudConfig.file');
+  }
+  if (c?.hostPath && provider.config.envVar) {
+    at(['spec', 'kubernetes', 'cloudConfig', 'hostPath'], `is refused for ${s.platform}: its ${provider.config.what} is read from the env var ${provider.config.envVar}; name a Secret in existingSecret`);
+  }
+  if (c?.key && c.hostPath) {
+    at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
+  }
+  if (k.workloadIdentity.enabled && s.platform !== 'Azure') {
+    at(['spec', 'kubernetes', 'workloadIdentity'], `is Azure's Microsoft Entra workload identity; for ${s.platform} remove it (AWS: annotate the ServiceAccount for IRSA)`);
+  }
+  if (k.cloudNodeManager.windows && provider.cloudNodeManager && k.cloudNodeManager.enabled && minorOf(k.version) < 26) {
+    at(['spec', 'kubernetes', 'cloudNodeManager', 'windows'], `needs Windows HostProcess containers, GA in Kubernetes 1.26; spec.kubernetes.version is "${k.version}": upgrade first or set windows: false`);
+  }
   if (c?.existingConfigMap && !provider.config.configMapAllowed) {
     at(['spec', 'kubernetes', 'cloudConfig', 'existingConfigMap'], `is refused for ${s.platform}: its ${provider.config.what} is a credential; keep it in a Secret (existingSecret)`);
   }
@@ -128,6 +144,10 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   }
   if (!k.leaderElect && (shape.kind === 'DaemonSet' || (shape.replicas ?? 1) > 1)) {
     at(['spec', 'kubernetes', 'leaderElect'], `is false with ${shape.kind === 'DaemonSet' ? 'a DaemonSet' : `${shape.replicas} replicas`}: several CCMs would reconcile at once; keep leader election, or run one Deployment replica`);
+  }
+  if (k.configureCloudRoutes && !k.clusterCIDR && provider.framework === 'cloud-provider') {
+    // kubernetes/cloud-provider app/core.go startRouteController: without a parsable --cluster-cidr the controller fails to start and the CCM exits
+    at(['spec', 'kubernetes', 'clusterCIDR'], 'is required with configureCloudRoutes: true (the route controller exits without --cluster-cidr); set the pod network CIDR(s), or set configureCloudRoutes: false');
   }
   if (k.allocateNodeCidrs && !k.clusterCIDR) {
     at(['spec', 'kubernetes', 'clusterCIDR'], 'is required with allocateNodeCidrs: true; set the pod network CIDR(s)');
