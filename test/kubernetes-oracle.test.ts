@@ -529,6 +529,11 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
       .toEqual({ ccm: r.facts.imageTag, inventory: r.facts.imageTag, cnm: r.cnms.map((c) => c.facts.imageTag) });
   });
 
+  test.each(CASES)('%s: every granted rule is used by a call of the identity it is bound to', (_name, cluster) => {
+    // GIVEN the example as rendered for git THEN nothing is granted that the binary does not use
+    expect(unusedGrants(rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster)))).toEqual([]);
+  });
+
   test.each(CASES)('%s: every inventoried call is allowed; the containers start and are probed where they listen; no enabled controller exits', (_name, cluster) => {
     // GIVEN the example as rendered for git
     const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
