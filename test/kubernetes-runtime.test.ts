@@ -7,6 +7,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { parse } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
+import { renderCluster } from '../src/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { loadFleet } from '../src/spec/load';
 import { minorSkewProblem } from '../src/util/version-skew';
@@ -361,5 +362,40 @@ describe('Azure cloud-node-manager knobs', () => {
     expect(pod.containers[0].livenessProbe).toBeUndefined();
     writeFile(dir(), 'c.yaml', kubernetesSpec('Azure', 'k', { version: '1.25', cloudNodeManager: { windows: true } }));
     expect(fleetProblems(dir())[0]).toContain('spec.kubernetes.cloudNodeManager.windows: needs Windows HostProcess containers, GA in Kubernetes 1.26');
+  });
+});
+
+describe('adopting an upstream install', () => {
+  const dir = useTempDir();
+
+  test('DigitalOcean keeps the release manifest\'s name and immutable selector, so applying over it updates in place', () => {
+    const w = workload(render(dir(), kubernetesSpec('DigitalOcean')));
+    expect([w.metadata.name, w.spec.selector.matchLabels]).toEqual(['digitalocean-cloud-controller-manager', { app: 'digitalocean-cloud-controller-manager' }]);
+  });
+
+  test('docs/kubernetes.md names every upstream install that must be deleted first', () => {
+    const doc = fs.readFileSync(path.join(REPO, 'docs/kubernetes.md'), 'utf8');
+    for (const p of Object.values(UPSTREAM_PROVIDERS)) {
+      if (p!.upstreamInstall) {
+        expect([p!.name, doc.includes(`${p!.upstreamInstall.kind.toLowerCase()}/${p!.upstreamInstall.name}`)]).toEqual([p!.name, true]);
+      }
+    }
+  });
+});
+
+describe('Cluster API ClusterResourceSet version', () => {
+  const dir = useTempDir();
+  const crs = (extra: Record<string, unknown>) => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: extra } }));
+    const files = renderCluster(loadFleet(dir()).clusters[0]!).files;
+    const file = files.find((f) => /clusterresourceset\./.test(f.path))!;
+    return parse(file.content);
+  };
+
+  test('v1beta1 by default (every Cluster API v1.x); v1beta2 when asked (Cluster API v1.11+), same spec', () => {
+    const v1 = crs({});
+    const v2 = crs({ apiVersion: 'v1beta2' });
+    expect([v1.apiVersion, v2.apiVersion]).toEqual(['addons.cluster.x-k8s.io/v1beta1', 'addons.cluster.x-k8s.io/v1beta2']);
+    expect(v2.spec).toEqual(v1.spec);
   });
 });

@@ -164,6 +164,14 @@ export interface UpstreamProvider {
    * sets none) while node IPAM is off.
    */
   readonly nodeIpamController?: { readonly name: string; readonly source: string };
+  /**
+   * The pod selector of the upstream manifest when its workload has our name
+   * (`<name>-cloud-controller-manager`): kept so applying over an upstream
+   * install updates it in place (a selector is immutable).
+   *
+   * @default - `k8s-app: <workload name>`
+   */
+  readonly selector?: Readonly<Record<string, string>>;
   /** The upstream install this replaces, when its name or selector differs from ours (adoption: delete it first). */
   readonly upstreamInstall?: UpstreamInstall;
 }
@@ -503,6 +511,8 @@ const DIGITALOCEAN: UpstreamProvider = {
     configMapAllowed: false,
   },
   requests: { cpu: '100m', memory: '50Mi' },
+  // releases/digitalocean-cloud-controller-manager/v0.1.68.yml: Deployment digitalocean-cloud-controller-manager, selector app
+  selector: { app: 'digitalocean-cloud-controller-manager' },
   grants: [
     { identity: 'provider', rule: core(['events'], ['create']), source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/do/cloud.go (Initialize)' },
     {

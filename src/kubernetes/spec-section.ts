@@ -151,6 +151,8 @@ export const kubernetesSectionSchema = z.strictObject({
         .describe('Namespace of the Cluster object on the management cluster.'),
       clusterSelector: labelMap.optional().describe('Labels of the Cluster(s) to apply to. Defaults to ccm-gitops.io/cluster: <metadata.name>.'),
       strategy: z.enum(['ApplyOnce', 'Reconcile']).default('Reconcile'),
+      apiVersion: z.enum(['v1beta1', 'v1beta2']).default('v1beta1')
+        .describe('addons.cluster.x-k8s.io version of the ClusterResourceSet: v1beta2 needs Cluster API v1.11+ on the management cluster.'),
     }).prefault({}),
   }).prefault({}),
 });

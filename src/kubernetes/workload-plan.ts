@@ -294,7 +294,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
           : { emptyDir: {} },
   }));
 
-  const selector = { 'k8s-app': name };
+  const selector = provider.selector ? { ...provider.selector } : { 'k8s-app': name };
   const requests: Record<string, string> = {
     cpu: section.resources.requests.cpu ?? provider.requests.cpu,
     memory: section.resources.requests.memory ?? provider.requests.memory,
