@@ -399,3 +399,19 @@ describe('Cluster API ClusterResourceSet version', () => {
     expect(v2.spec).toEqual(v1.spec);
   });
 });
+
+describe('Equinix Metal load-balancer implementation', () => {
+  const dir = useTempDir();
+
+  test('its calls are granted only for the implementation the spec names (a metallb-system Role needs MetalLB installed)', () => {
+    const none = render(dir(), kubernetesSpec('EquinixMetal'));
+    expect(none.filter((o) => o.metadata.namespace === 'metallb-system')).toEqual([]);
+    const metallb = render(dir(), kubernetesSpec('EquinixMetal', 'k', { equinixMetalLoadBalancer: 'metallb' }));
+    expect(allows(metallb, CCM, 'patch', 'configmaps', { namespace: 'metallb-system', name: 'config' })).toBe(true);
+    expect(allows(metallb, CCM, 'get', 'namespaces', { name: 'kube-system' })).toBe(true);
+    const crd = render(dir(), kubernetesSpec('EquinixMetal', 'k', { equinixMetalLoadBalancer: 'metallb-crd' }));
+    expect(allows(crd, CCM, 'create', 'ipaddresspools', { group: 'metallb.io', namespace: 'metallb-system' })).toBe(true);
+    writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', { equinixMetalLoadBalancer: 'emlb' }));
+    expect(fleetProblems(dir())[0]).toContain('spec.kubernetes.equinixMetalLoadBalancer: is read for platform EquinixMetal only; remove it for AWS');
+  });
+});

@@ -68,6 +68,7 @@ export class KubernetesCloudControllerManager extends Construct {
         serviceAccount: plan.serviceAccountName,
         leaderLease: leaderLease(provider, plan.flags, plan.namespace) ?? null,
         flags: plan.flags,
+        features: section.equinixMetalLoadBalancer ? [`equinix-lb:${section.equinixMetalLoadBalancer}`] : [],
       }),
       authenticationReader: provider.authenticationReader || section.metrics.enabled,
     });

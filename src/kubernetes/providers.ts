@@ -68,6 +68,8 @@ export interface ProviderGrant {
   readonly when?: readonly string[];
   /** Only when `--controllers` names one of these (a controller disabled by default, by its name or alias). */
   readonly whenController?: readonly string[];
+  /** Only when the spec selects this feature (`equinix-lb:<implementation>`: spec.kubernetes.equinixMetalLoadBalancer). */
+  readonly whenFeature?: string;
   /** `owner/repo@tag path (function)`. */
   readonly source: string;
 }
@@ -568,6 +570,25 @@ const EQUINIX_METAL: UpstreamProvider = {
       identity: 'provider', namespace: 'kube-system', rule: core(['services/status'], ['patch'], ['cloud-provider-equinix-metal-kubernetes-external']),
       source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/eip_controlplane_reconciliation.go (Service status of the EIP)',
     },
+    // The load-balancer implementation is chosen in cloud-sa.json (`loadbalancer`), which the renderer does not read:
+    // spec.kubernetes.equinixMetalLoadBalancer names it, and only its calls are granted (a Role in metallb-system would
+    // fail to apply on a cluster without MetalLB).
+    ...['kube-vip', 'metallb', 'metallb-crd', 'emlb'].map((lb): ProviderGrant => ({
+      identity: 'provider', rule: core(['namespaces'], ['get'], ['kube-system']), whenFeature: `equinix-lb:${lb}`,
+      source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers.go (newLoadBalancers: Namespaces().Get("kube-system") for any implementation)',
+    })),
+    { identity: 'provider', rule: core(['nodes'], ['patch']), whenFeature: 'equinix-lb:kube-vip', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/bgp.go (BGP: node annotations)' },
+    { identity: 'provider', rule: core(['services'], ['get', 'update']), whenFeature: 'equinix-lb:kube-vip', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers.go (BGP: Service annotations)' },
+    {
+      identity: 'provider', namespace: 'metallb-system', rule: core(['configmaps'], ['get', 'patch'], ['config']), whenFeature: 'equinix-lb:metallb',
+      source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers/metallb/configmap.go (metallb:// default metallb-system/config)',
+    },
+    {
+      identity: 'root', namespace: 'metallb-system', whenFeature: 'equinix-lb:metallb-crd',
+      rule: { apiGroups: ['metallb.io'], resources: ['bgppeers', 'ipaddresspools', 'bgpadvertisements'], verbs: ['list', 'create', 'patch', 'delete'] },
+      source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers/metallb/cr.go (metallb CRD mode, controller-runtime client on the root kubeconfig)',
+    },
+    { identity: 'root', rule: core(['services'], ['patch']), whenFeature: 'equinix-lb:emlb', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers/emlb/emlb.go (emlb: Service annotations)' },
   ],
   authenticationReader: false,
   deprecated: 'the Equinix Metal CCM is deprecated upstream (Equinix Metal is sunset in June 2026) and no longer maintained; plan the move off the platform',

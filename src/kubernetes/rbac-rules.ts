@@ -141,6 +141,12 @@ export interface CcmRbacInput {
    * @default - none (routes off, node IPAM off)
    */
   readonly flags?: readonly string[];
+  /**
+   * Features the spec selects (grants with `whenFeature`), e.g. `equinix-lb:metallb`.
+   *
+   * @default - none
+   */
+  readonly features?: readonly string[];
 }
 
 /** The whole RBAC of a CCM. */
@@ -170,7 +176,7 @@ export function leaderLease(provider: UpstreamProvider, args: readonly string[],
 }
 
 /** Every grant of a CCM with the rendered flags: the app's (k8s.io/cloud-provider), the lease's, then the provider's; `provider` resolved to the client name. */
-export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[]): ProviderGrant[] {
+export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[], features: readonly string[] = []): ProviderGrant[] {
   const leaseGrants: ProviderGrant[] = lease ? [
     { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'update'] }, source: provider.leaderElection.source },
     // create cannot be restricted by name
@@ -185,6 +191,7 @@ export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undef
   return all
     .filter((g) => (g.when ?? []).every((f) => flags.includes(f)))
     .filter((g) => !g.whenController || g.whenController.some((c) => controllers.includes(c)))
+    .filter((g) => !g.whenFeature || features.includes(g.whenFeature))
     .map((g) => (g.identity === 'provider' ? { ...g, identity: provider.providerClient?.name ?? 'root' } : g));
 }
 
@@ -206,7 +213,7 @@ export function ccmRbac(input: CcmRbacInput): CcmRbac {
   const { provider } = input;
   const sa = `${input.namespace}/${input.serviceAccount}`;
   const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease ?? undefined;
-  const grants = ccmGrants(provider, lease, input.flags ?? []);
+  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? []);
   if (!input.useServiceAccountCredentials) {
     const r = rolesOf(grants, CCM_CLUSTER_ROLE, [sa]);
     return { profile: 'superset', clusterRoles: r.clusterRoles, roles: r.roles, serviceAccounts: [] };

@@ -115,6 +115,8 @@ export const kubernetesSectionSchema = z.strictObject({
     audience: z.string().min(1).default('api://AzureADTokenExchange'),
     expirationSeconds: z.number().int().min(600).max(86400).default(3600),
   }).prefault({}).describe('Azure: a projected ServiceAccount token for Microsoft Entra workload identity (without the webhook), at /var/run/secrets/azure/tokens/azure-identity-token; set aadFederatedTokenFile and useFederatedWorkloadIdentityExtension in azure.json.'),
+  equinixMetalLoadBalancer: z.enum(['kube-vip', 'metallb', 'metallb-crd', 'emlb']).optional()
+    .describe('Equinix Metal: the load-balancer implementation set in cloud-sa.json (`loadbalancer`); grants its calls (metallb: the metallb-system Role, so MetalLB must be installed). Default: none.'),
   hostCertificates: z.boolean().default(false)
     .describe('Mount the node\'s /etc/ssl/certs and /etc/kubernetes/pki read-only (CA bundles a cloud config names, e.g. OpenStack ca-file), as the upstream charts do.'),
   extraArgs: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, { message: 'is not a flag name (write it without "--")' }), z.union([z.string(), z.number(), z.boolean()]))

@@ -120,6 +120,9 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
   }
+  if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
+    at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
+  }
   if (k.workloadIdentity.enabled && s.platform !== 'Azure') {
     at(['spec', 'kubernetes', 'workloadIdentity'], `is Azure's Microsoft Entra workload identity; for ${s.platform} remove it (AWS: annotate the ServiceAccount for IRSA)`);
   }
