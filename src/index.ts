@@ -23,6 +23,7 @@ export * from './fleet-summary';
 export * from './synth';
 export * from './migration';
 export * from './kubernetes';
+export * from './util/version-skew';
 export * from './constructs/platform-role';
 export * from './constructs/platform-role-binding';
 export * from './openshift/cloud-conf-config-map';
