@@ -414,7 +414,8 @@ const ALIBABA: UpstreamProvider = {
   defaultKind: 'DaemonSet',
   defaultPort: 10258,
   clusterNameFlag: false,
-  // pprof listens on :6060 of the host network by default (pkg/config/runtime_config.go defaultPprofBindAddr); "0" turns it off
+  // pprof listens on :6060 of the host network by default (pkg/config/runtime_config.go defaultPprofBindAddr); "0" turns it
+  // off (kubernetes-sigs/controller-runtime@v0.15.2, the go.mod version, pkg/manager/manager.go newPprofListener)
   extraFlags: ['--metrics-bind-addr=0', '--pprof-bind-addr=0'],
   config: {
     what: 'cloud config',
