@@ -578,8 +578,17 @@ const EQUINIX_METAL: UpstreamProvider = {
       identity: 'provider', rule: core(['namespaces'], ['get'], ['kube-system']), whenFeature: `equinix-lb:${lb}`,
       source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers.go (newLoadBalancers: Namespaces().Get("kube-system") for any implementation)',
     })),
-    { identity: 'provider', rule: core(['nodes'], ['patch']), whenFeature: 'equinix-lb:kube-vip', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/bgp.go (BGP: node annotations)' },
-    { identity: 'provider', rule: core(['services'], ['get', 'update']), whenFeature: 'equinix-lb:kube-vip', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers.go (BGP: Service annotations)' },
+    // the BGP implementations (kube-vip and both MetalLB modes)
+    ...['kube-vip', 'metallb', 'metallb-crd'].flatMap((lb): ProviderGrant[] => [
+      {
+        identity: 'provider', rule: core(['nodes'], ['patch']), whenFeature: `equinix-lb:${lb}`,
+        source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers.go (annotateNode: BGP peer annotations, when usesBGP)',
+      },
+      {
+        identity: 'provider', rule: core(['services'], ['get', 'update']), whenFeature: `equinix-lb:${lb}`,
+        source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers.go (addService, retrieveIPByTag: Get then Update spec.loadBalancerIP)',
+      },
+    ]),
     {
       identity: 'provider', namespace: 'metallb-system', rule: core(['configmaps'], ['get', 'patch'], ['config']), whenFeature: 'equinix-lb:metallb',
       source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers/metallb/configmap.go (metallb:// default metallb-system/config)',
