@@ -63,6 +63,7 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
         namespace: section!.output.clusterResourceSet.namespace,
         clusterSelector: section!.output.clusterResourceSet.clusterSelector ?? { [CLUSTER_SELECTOR_LABEL]: name },
         strategy: section!.output.clusterResourceSet.strategy,
+        apiVersion: section!.output.clusterResourceSet.apiVersion,
         stages: groupByStage(objects).map((g) => ({ directory: g.stage.directory, yaml: bundleYaml(g.objects) })),
       }).toJson() as RenderedObject[]
       : objects;

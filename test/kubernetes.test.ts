@@ -39,20 +39,20 @@ describe('distribution kubernetes: each upstream provider', () => {
       '--cloud-provider=aws', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
       ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['Azure', 'Deployment', 'azure-cloud-controller-manager', [
-      '--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud-config/azure.json', '--cluster-name=k', '--route-reconciliation-period=10s',
+      '--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud-config/cloud-config', '--cluster-name=kubernetes', '--route-reconciliation-period=10s',
       '--controllers=*,-cloud-node', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
       ...COMMON_TAIL, '--secure-port=10268', ...TLS, '--v=2']],
     ['GCP', 'DaemonSet', 'gcp-cloud-controller-manager', [
-      '--cloud-provider=gce', '--cluster-name=k', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
+      '--cloud-provider=gce', '--cluster-name=kubernetes', '--controllers=*,-node-ipam-controller', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
       ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['VSphere', 'DaemonSet', 'vsphere-cloud-controller-manager', [
       '--cloud-provider=vsphere', '--cloud-config=/etc/cloud/vsphere.conf', '--configure-cloud-routes=false', '--allocate-node-cidrs=false',
       '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['OpenStack', 'DaemonSet', 'openstack-cloud-controller-manager', [
-      '--cloud-provider=openstack', '--cloud-config=/etc/config/cloud.conf', '--cluster-name=k', '--controllers=cloud-node,cloud-node-lifecycle,route,service',
+      '/bin/openstack-cloud-controller-manager', '--cloud-provider=openstack', '--cloud-config=/etc/config/cloud.conf', '--cluster-name=kubernetes', '--controllers=cloud-node,cloud-node-lifecycle,route,service',
       '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
     ['AlibabaCloud', 'DaemonSet', 'alibaba-cloud-controller-manager', [
-      '--cloud-provider=alibabacloud', '--cloud-config=/etc/kubernetes/config/cloud-config.conf', '--metrics-bind-addr=0', '--configure-cloud-routes=false',
+      '--cloud-provider=alibabacloud', '--cloud-config=/etc/kubernetes/config/cloud-config.conf', '--metrics-bind-addr=0', '--pprof-bind-addr=0', '--configure-cloud-routes=false',
       '--leader-elect=true', '--v=2']],
     ['Nutanix', 'Deployment', 'nutanix-cloud-controller-manager', [
       '--cloud-config=/etc/cloud/nutanix_config.json', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
@@ -80,7 +80,7 @@ describe('distribution kubernetes: each upstream provider', () => {
     expect(objects.filter((o) => /openshift/.test(o.apiVersion) || o.metadata.namespace?.startsWith('openshift'))).toEqual([]);
   });
 
-  test('the cloud config comes from the provider\'s usual Secret or ConfigMap, mounted as the file the flag names', () => {
+  test('the cloud config comes from the provider\'s usual Secret or ConfigMap, every key mounted, the flag naming the key', () => {
     const mounts: Record<string, unknown> = {};
     for (const platform of ['Azure', 'VSphere', 'OpenStack', 'AlibabaCloud', 'Nutanix', 'EquinixMetal']) {
       const objects = render(dir(), kubernetesSpec(platform));
@@ -89,12 +89,12 @@ describe('distribution kubernetes: each upstream provider', () => {
       mounts[platform] = { source: v.secret ?? v.configMap, mountPath: m.mountPath, readOnly: m.readOnly };
     }
     expect(mounts).toEqual({
-      Azure: { source: { secretName: 'azure-cloud-provider', items: [{ key: 'cloud-config', path: 'azure.json' }] }, mountPath: '/etc/kubernetes/cloud-config', readOnly: true },
-      VSphere: { source: { name: 'vsphere-cloud-config', items: [{ key: 'vsphere.conf', path: 'vsphere.conf' }] }, mountPath: '/etc/cloud', readOnly: true },
-      OpenStack: { source: { secretName: 'cloud-config', items: [{ key: 'cloud.conf', path: 'cloud.conf' }] }, mountPath: '/etc/config', readOnly: true },
-      AlibabaCloud: { source: { name: 'cloud-config', items: [{ key: 'cloud-config.conf', path: 'cloud-config.conf' }] }, mountPath: '/etc/kubernetes/config', readOnly: true },
-      Nutanix: { source: { name: 'nutanix-config', items: [{ key: 'nutanix_config.json', path: 'nutanix_config.json' }] }, mountPath: '/etc/cloud', readOnly: true },
-      EquinixMetal: { source: { secretName: 'metal-cloud-config', items: [{ key: 'cloud-sa.json', path: 'cloud-sa.json' }] }, mountPath: '/etc/cloud-sa', readOnly: true },
+      Azure: { source: { secretName: 'azure-cloud-provider' }, mountPath: '/etc/kubernetes/cloud-config', readOnly: true },
+      VSphere: { source: { name: 'vsphere-cloud-config' }, mountPath: '/etc/cloud', readOnly: true },
+      OpenStack: { source: { secretName: 'cloud-config' }, mountPath: '/etc/config', readOnly: true },
+      AlibabaCloud: { source: { name: 'cloud-config' }, mountPath: '/etc/kubernetes/config', readOnly: true },
+      Nutanix: { source: { name: 'nutanix-config' }, mountPath: '/etc/cloud', readOnly: true },
+      EquinixMetal: { source: { secretName: 'metal-cloud-config' }, mountPath: '/etc/cloud-sa', readOnly: true },
     });
   });
 
@@ -113,6 +113,7 @@ describe('distribution kubernetes: each upstream provider', () => {
     expect(find(objects, 'ClusterRole', 'cloud-node-manager').rules).toEqual([
       { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
       { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     ]);
     // WHEN disabled THEN no node manager and no image needed
     const spec = kubernetesSpec('Azure', 'k', { cloudNodeManager: { enabled: false } }) as any;
@@ -133,53 +134,70 @@ describe('distribution kubernetes: RBAC profiles', () => {
   const dir = useTempDir();
   const aws = UPSTREAM_PROVIDERS.AWS!;
 
-  test('superset (useServiceAccountCredentials false): one ClusterRole with every controller\'s rules, no wildcards', () => {
+  test('superset (useServiceAccountCredentials false): one ClusterRole with every client\'s rules, the lease Role, no wildcards', () => {
     const rbac = ccmRbac({ provider: aws, useServiceAccountCredentials: false, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager' });
     expect(rbac.profile).toBe('superset');
     expect(rbac.clusterRoles.map((r) => [r.name, r.serviceAccounts])).toEqual([['system:cloud-controller-manager', ['kube-system/cloud-controller-manager']]]);
     expect(rbac.clusterRoles[0].rules).toEqual([
-      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch', 'get', 'update', 'patch', 'delete'] },
+      { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
       { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
       { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-      { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch', 'delete'] },
-      { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
-      { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'patch', 'update'] },
-      { apiGroups: [''], resources: ['services/status'], verbs: ['patch', 'update'] },
-      { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
+      { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+      { apiGroups: [''], resources: ['services/status'], verbs: ['patch'] },
     ]);
-    expect(rbac.roles.map((r) => [r.namespace, r.name])).toEqual([['kube-system', 'system:cloud-controller-manager:leader-election']]);
+    expect(rbac.roles).toEqual([{
+      name: 'system:cloud-controller-manager',
+      namespace: 'kube-system',
+      serviceAccounts: ['kube-system/cloud-controller-manager'],
+      rules: [
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'update'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+      ],
+    }]);
   });
 
-  test('least-privilege (true): the CCM mints tokens for named controller ServiceAccounts, each bound to its own rules', () => {
+  test('least-privilege (true): the CCM keeps its informers and mints tokens for the client names the binary asks for, each bound to its own rules', () => {
     const rbac = ccmRbac({ provider: aws, useServiceAccountCredentials: true, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager' });
     expect(rbac.profile).toBe('least-privilege');
     expect(rbac.clusterRoles.map((r) => [r.name, r.serviceAccounts])).toEqual([
       ['system:cloud-controller-manager', ['kube-system/cloud-controller-manager']],
-      ['system:cloud-controller-manager:node-controller', ['kube-system/cloud-node-controller', 'kube-system/node-controller']],
+      ['system:cloud-controller-manager:node-controller', ['kube-system/node-controller']],
       ['system:cloud-controller-manager:service-controller', ['kube-system/service-controller']],
-      ['system:cloud-controller-manager:route-controller', ['kube-system/route-controller']],
-      ['system:cloud-controller-manager:pvl-controller', ['kube-system/pvl-controller']],
+      ['system:cloud-controller-manager:aws-cloud-provider', ['kube-system/aws-cloud-provider']],
     ]);
-    // the CCM itself no longer touches nodes or services
-    expect(rbac.clusterRoles[0].rules.flatMap((r) => r.resources)).toEqual(['events', 'tokenreviews', 'subjectaccessreviews']);
+    // the CCM itself lists and watches what the shared informers cache, and writes nothing cluster-wide
+    expect(rbac.clusterRoles[0].rules).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+      { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ]);
     expect(rbac.roles[1]).toEqual({
       name: 'system:cloud-controller-manager:controller-tokens',
       namespace: 'kube-system',
       serviceAccounts: ['kube-system/cloud-controller-manager'],
       rules: [
         { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
-        { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['cloud-node-controller', 'node-controller', 'pvl-controller', 'route-controller', 'service-controller'], verbs: ['get'] },
-        { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: ['cloud-node-controller', 'node-controller', 'pvl-controller', 'route-controller', 'service-controller'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['aws-cloud-provider', 'node-controller', 'service-controller'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: ['aws-cloud-provider', 'node-controller', 'service-controller'], verbs: ['create'] },
       ],
     });
+    // the provider's own ServiceAccount is rendered; the controllers' are shared with the kube-controller-manager and never rendered
+    expect(rbac.serviceAccounts).toEqual(['kube-system/aws-cloud-provider']);
+    // the route controller's identity only with routes on
+    const routes = ccmRbac({ provider: aws, useServiceAccountCredentials: true, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager', flags: ['--configure-cloud-routes=true'] });
+    expect(routes.clusterRoles.map((r) => r.name)).toContain('system:cloud-controller-manager:route-controller');
   });
 
-  test('provider extras follow the controller that needs them: Azure endpointslices to the service controller, secrets to the process', () => {
+  test('provider extras follow the client that makes the call: Azure endpointslices to the informers, the resource lock to the provider client', () => {
     const rbac = ccmRbac({ provider: UPSTREAM_PROVIDERS.Azure!, useServiceAccountCredentials: true, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager' });
     const byName = Object.fromEntries(rbac.clusterRoles.map((r) => [r.name, r.rules.map((x) => `${x.apiGroups[0]}/${x.resources[0]}`)]));
-    expect(byName['system:cloud-controller-manager']).toContain('/secrets');
-    expect(byName['system:cloud-controller-manager:service-controller']).toContain('discovery.k8s.io/endpointslices');
-    expect(byName['system:cloud-controller-manager:node-controller']).not.toContain('/secrets');
+    expect(byName['system:cloud-controller-manager']).toContain('discovery.k8s.io/endpointslices');
+    expect(byName['system:cloud-controller-manager:service-controller']).not.toContain('discovery.k8s.io/endpointslices');
+    expect(rbac.roles.find((r) => r.name === 'system:cloud-controller-manager:azure-cloud-provider')?.rules[0].resourceNames).toEqual(['aks-managed-resource-locker']);
   });
 
   test('the rendered objects switch with the knob and bind every ServiceAccount the roles name', () => {
@@ -188,10 +206,10 @@ describe('distribution kubernetes: RBAC profiles', () => {
     const names = (objects: any[]) => objects.filter((o) => /Role/.test(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`).sort();
     expect(names(superset)).toEqual([
       'ClusterRole/system:cloud-controller-manager', 'ClusterRoleBinding/system:cloud-controller-manager',
-      'Role/system:cloud-controller-manager:leader-election', 'RoleBinding/cloud-controller-manager:apiserver-authentication-reader',
-      'RoleBinding/system:cloud-controller-manager:leader-election',
+      'Role/system:cloud-controller-manager', 'RoleBinding/cloud-controller-manager:apiserver-authentication-reader',
+      'RoleBinding/system:cloud-controller-manager',
     ]);
-    expect(names(least)).toHaveLength(15);
+    expect(names(least)).toHaveLength(13);
     expect(container(least).args).toContain('--use-service-account-credentials=true');
     expect(find(least, 'ClusterRoleBinding', 'system:cloud-controller-manager:service-controller').subjects).toEqual([
       { kind: 'ServiceAccount', name: 'service-controller', namespace: 'kube-system' },
@@ -319,7 +337,7 @@ describe('distribution kubernetes: knobs', () => {
       name: 'cloud-controller-manager', namespace: 'cloud-system', labels: { team: 'platform' },
       annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/ccm', 'argocd.argoproj.io/sync-wave': '1' },
     });
-    expect(find(objects, 'Role', 'system:cloud-controller-manager:leader-election').metadata.namespace).toBe('cloud-system');
+    expect(find(objects, 'Role', 'system:cloud-controller-manager').metadata.namespace).toBe('cloud-system');
   });
 
   test('an extra volume named like a rendered one replaces it (e.g. a cloud config from a hostPath)', () => {
@@ -476,7 +494,7 @@ describe('distribution kubernetes: output modes and the control plane', () => {
       writeFile(dir(), 'c.yaml', spec);
       return new Map(renderFleet(loadFleet(dir())).map((f) => [f.path, f.content]));
     };
-    const diff = diffTrees(tree('registry.example.com/vsphere:v1.35.0'), tree('registry.example.com/vsphere:v1.36.0'));
+    const diff = diffTrees(tree('registry.example.com/vsphere:v1.32.0'), tree('registry.example.com/vsphere:v1.33.0'));
     const changes = [...diff.clusters.values()].flat();
     expect(changes.map((c) => [c.state, c.object])).toEqual([['changed', 'DaemonSet kube-system/vsphere-cloud-controller-manager']]);
   });

@@ -1,7 +1,10 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ClusterResourceSet, ClusterResourceSetSpecResourcesKind, ClusterResourceSetSpecStrategy } from '../../imports/clusterresourcesets-addons.cluster.x-k8s.io';
+import {
+  ClusterResourceSet, ClusterResourceSetSpecResourcesKind, ClusterResourceSetSpecStrategy,
+  ClusterResourceSetV1Beta2, ClusterResourceSetV1Beta2SpecResourcesKind, ClusterResourceSetV1Beta2SpecStrategy,
+} from '../../imports/clusterresourcesets-addons.cluster.x-k8s.io';
 import { annotateStages } from '../gitops/stage-annotations';
 
 /** The default label selecting the Cluster a cluster's ClusterResourceSet applies to. */
@@ -27,6 +30,14 @@ export interface ClusterResourceSetChartProps {
   readonly strategy: 'ApplyOnce' | 'Reconcile';
   /** The workload cluster's objects, by stage in apply order. */
   readonly stages: readonly WrappedStage[];
+  /**
+   * The API version of the ClusterResourceSet: `v1beta2` needs Cluster API
+   * v1.11+ (kubernetes-sigs/cluster-api@v1.11.0 api/addons/v1beta2);
+   * `v1beta1` is served by every Cluster API v1.x.
+   *
+   * @default 'v1beta1'
+   */
+  readonly apiVersion?: 'v1beta1' | 'v1beta2';
 }
 
 /**
@@ -56,14 +67,25 @@ export class ClusterResourceSetChart extends Chart {
         data: { [`${stage.directory}.yaml`]: stage.yaml },
       });
     }
-    this.clusterResourceSet = new ClusterResourceSet(this, 'Resource', {
-      metadata: { name: `ccm-${props.clusterName}`, namespace: props.namespace },
-      spec: {
-        clusterSelector: { matchLabels: { ...props.clusterSelector } },
-        strategy: props.strategy === 'Reconcile' ? ClusterResourceSetSpecStrategy.RECONCILE : ClusterResourceSetSpecStrategy.APPLY_ONCE,
-        resources: names.map((name) => ({ kind: ClusterResourceSetSpecResourcesKind.CONFIG_MAP, name })),
-      },
-    });
+    const metadata = { name: `ccm-${props.clusterName}`, namespace: props.namespace };
+    const clusterSelector = { matchLabels: { ...props.clusterSelector } };
+    this.clusterResourceSet = props.apiVersion === 'v1beta2'
+      ? new ClusterResourceSetV1Beta2(this, 'Resource', {
+        metadata,
+        spec: {
+          clusterSelector,
+          strategy: props.strategy === 'Reconcile' ? ClusterResourceSetV1Beta2SpecStrategy.RECONCILE : ClusterResourceSetV1Beta2SpecStrategy.APPLY_ONCE,
+          resources: names.map((name) => ({ kind: ClusterResourceSetV1Beta2SpecResourcesKind.CONFIG_MAP, name })),
+        },
+      })
+      : new ClusterResourceSet(this, 'Resource', {
+        metadata,
+        spec: {
+          clusterSelector,
+          strategy: props.strategy === 'Reconcile' ? ClusterResourceSetSpecStrategy.RECONCILE : ClusterResourceSetSpecStrategy.APPLY_ONCE,
+          resources: names.map((name) => ({ kind: ClusterResourceSetSpecResourcesKind.CONFIG_MAP, name })),
+        },
+      });
   }
 
   /** Adds each object's sync wave before rendering. */

@@ -1,5 +1,6 @@
 export * from './cluster-resource-set-chart';
 export * from './control-plane-plan';
+export * from './field-versions';
 export * from './inline-cloud-config-map';
 export * from './kubernetes-cloud-controller-manager';
 export * from './providers';

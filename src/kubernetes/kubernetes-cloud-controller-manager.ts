@@ -2,10 +2,11 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { InlineCloudConfigMap } from './inline-cloud-config-map';
 import { upstreamProviderFor } from './providers';
-import { ccmRbac } from './rbac-rules';
+import { ccmRbac, leaderLease } from './rbac-rules';
 import { UpstreamCcmMetrics } from './upstream-ccm-metrics';
 import { UpstreamCcmPodDisruptionBudget } from './upstream-ccm-pod-disruption-budget';
 import { UpstreamCcmRbac } from './upstream-ccm-rbac';
+import { fieldServed } from './field-versions';
 import { UpstreamCcmWorkload } from './upstream-ccm-workload';
 import { UpstreamCloudNodeManager } from './upstream-cloud-node-manager';
 import { ccmWorkloadPlan, CcmWorkloadPlan } from './workload-plan';
@@ -44,7 +45,6 @@ export class KubernetesCloudControllerManager extends Construct {
     this.plan = ccmWorkloadPlan({
       provider,
       section,
-      clusterName: spec.metadata.name,
       image: s.images[provider.imageKey] ?? '',
       singleReplica: s.controlPlaneTopology === 'SingleReplica',
       inlineCloudConfig: inline,
@@ -61,7 +61,15 @@ export class KubernetesCloudControllerManager extends Construct {
       serviceAccountName: plan.serviceAccountName,
       serviceAccountLabels: section.serviceAccount.labels,
       serviceAccountAnnotations: section.serviceAccount.annotations,
-      rbac: ccmRbac({ provider, useServiceAccountCredentials: section.useServiceAccountCredentials, namespace: plan.namespace, serviceAccount: plan.serviceAccountName }),
+      rbac: ccmRbac({
+        provider,
+        useServiceAccountCredentials: section.useServiceAccountCredentials,
+        namespace: plan.namespace,
+        serviceAccount: plan.serviceAccountName,
+        leaderLease: leaderLease(provider, plan.flags, plan.namespace) ?? null,
+        flags: plan.flags,
+        features: section.equinixMetalLoadBalancer ? [`equinix-lb:${section.equinixMetalLoadBalancer}`] : [],
+      }),
       authenticationReader: provider.authenticationReader || section.metrics.enabled,
     });
     const configMaps: Record<string, Record<string, string>> = {};
@@ -74,7 +82,9 @@ export class KubernetesCloudControllerManager extends Construct {
     }
     new UpstreamCcmWorkload(this, 'Workload', { plan, mountedConfig: { configMaps } });
     if (plan.podDisruptionBudget) {
-      new UpstreamCcmPodDisruptionBudget(this, 'PodDisruptionBudget', { name: plan.name, namespace: plan.namespace, selector: plan.selector });
+      new UpstreamCcmPodDisruptionBudget(this, 'PodDisruptionBudget', {
+        name: plan.name, namespace: plan.namespace, selector: plan.selector, unhealthyPodEvictionPolicy: fieldServed('PodDisruptionBudget.spec.unhealthyPodEvictionPolicy', section.version),
+      });
     }
     if (section.metrics.enabled) {
       new UpstreamCcmMetrics(this, 'Metrics', {
@@ -88,6 +98,10 @@ export class KubernetesCloudControllerManager extends Construct {
         waitRoutes: section.configureCloudRoutes,
         imagePullSecrets: section.imagePullSecrets,
         proxyEnv: proxyEnv(s.proxy),
+        resources: section.cloudNodeManager.resources,
+        tolerations: section.cloudNodeManager.tolerations,
+        extraArgs: section.cloudNodeManager.extraArgs,
+        windows: section.cloudNodeManager.windows,
       });
     }
   }

@@ -1,17 +1,27 @@
 /**
  * The RBAC of an upstream CCM in its two profiles (reference §1.3, §3):
  * - `superset` (`--use-service-account-credentials=false`, the upstream
- *   charts' default): every controller runs as the CCM ServiceAccount, which
+ *   charts' default): every client runs as the CCM ServiceAccount, which
  *   gets the union of what they need;
- * - `least-privilege` (`=true`): the CCM ServiceAccount only runs the process
- *   (leader election, events, delegated auth, config reads) and mints tokens
- *   for the kube-system controller ServiceAccounts; each controller's
- *   ServiceAccount gets the rules of that controller, including the provider
- *   extras the bootstrap `system:controller:*` roles lack (the "forbidden"
- *   errors of OCCM #1722/#2049).
- * No wildcard verbs or resources. Pure: no cdk8s import.
+ * - `least-privilege` (`=true`): kubernetes/cloud-provider options/options.go
+ *   (Config) builds the shared informers from the root client
+ *   (`rootClientBuilder.ClientOrDie("shared-informers")`), so the CCM
+ *   ServiceAccount keeps list/watch on what they cache, leader election,
+ *   events and delegated auth; every other client comes from the dynamic
+ *   client builder (kubernetes/controller-manager
+ *   pkg/clientbuilder/client_builder_dynamic.go): it GETs ServiceAccount
+ *   `kube-system/<client name>` (creating it when missing) and requests a
+ *   token for it. The client names are the controllers' (`node-controller`,
+ *   `service-controller`, `route-controller`: kubernetes/cloud-provider
+ *   app/controllermanager.go) and the provider's own (`ClientOrDie` in its
+ *   `Initialize`, recorded in providers.ts); each gets a ClusterRole of its
+ *   calls, including the provider extras the bootstrap `system:controller:*`
+ *   roles lack (the "forbidden" errors of OCCM #1722/#2049).
+ * Lease names come from the binary (providers.ts `leaderElection`) or from
+ * `--leader-elect-resource-name`. No wildcard verbs or resources. Pure: no
+ * cdk8s import.
  */
-import { UpstreamProvider } from './providers';
+import { ProviderGrant, UpstreamProvider } from './providers';
 
 /** An RBAC policy rule. */
 export interface PolicyRule {
@@ -47,43 +57,38 @@ export interface CcmRbac {
 
 /** The name of the CCM's ClusterRole in the upstream charts. */
 export const CCM_CLUSTER_ROLE = 'system:cloud-controller-manager';
-/** The leader-election Lease of the CCM (k8s.io/controller-manager default name). */
-export const CCM_LEASE = 'cloud-controller-manager';
-/** The namespace k8s.io/cloud-provider creates the controller ServiceAccounts in. */
+/** The namespace the dynamic client builder keeps the client ServiceAccounts in (kubernetes/cloud-provider options/options.go: metav1.NamespaceSystem). */
 export const CONTROLLER_SA_NAMESPACE = 'kube-system';
 
-const READ = ['get', 'list', 'watch'];
-const EVENTS: PolicyRule = { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] };
-const NODE_RULES: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch', 'delete'] },
-  { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
-];
-const SERVICE_RULES: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes'], verbs: READ },
-  { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'patch', 'update'] },
-  { apiGroups: [''], resources: ['services/status'], verbs: ['patch', 'update'] },
-];
-const ROUTE_RULES: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes'], verbs: READ },
-  { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
-];
-const DELEGATED_AUTH: readonly PolicyRule[] = [
-  { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-];
-/** Node labels on PersistentVolumes (the PVL controller of the providers whose upstream role lists them). */
-const VOLUME_RULES: readonly PolicyRule[] = [{ apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] }];
+const CP = 'kubernetes/cloud-provider@v0.33.0';
+const EVENTS: PolicyRule = { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] };
+const core = (resources: string[], verbs: string[]): PolicyRule => ({ apiGroups: [''], resources, verbs });
 
-/** The kube-system ServiceAccounts k8s.io/cloud-provider mints tokens for, per controller group. */
+/** The client names of the k8s.io/cloud-provider controllers (kubernetes/cloud-provider@v0.33.0 app/controllermanager.go, ClientName; cloud-node and cloud-node-lifecycle share node-controller). */
 export const CONTROLLER_IDENTITIES = {
-  node: ['cloud-node-controller', 'node-controller'],
+  node: ['node-controller'],
   service: ['service-controller'],
   route: ['route-controller'],
-  volume: ['pvl-controller'],
 } as const;
 
-/** Providers whose upstream role lets the CCM label PersistentVolumes. */
-const VOLUME_LABEL_PROVIDERS = new Set(['aws', 'azure', 'vsphere', 'openstack', 'digitalocean']);
+/**
+ * The calls of the k8s.io/cloud-provider app and its generic controllers,
+ * whatever the provider (leader election is added from the lease). Informers
+ * read through the root client; the controllers write through their own.
+ */
+const CLOUD_PROVIDER_GRANTS: readonly ProviderGrant[] = [
+  { identity: 'root', rule: core(['nodes'], ['list', 'watch']), source: `${CP} options/options.go (rootClientBuilder "shared-informers"), app/core.go (node informer)` },
+  { identity: 'root', rule: core(['services'], ['list', 'watch']), source: `${CP} app/core.go (startServiceController: service informer)` },
+  { identity: 'root', rule: { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authentication.go (delegated authentication of the secure port)' },
+  { identity: 'root', rule: { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authorization.go (delegated authorization of the secure port)' },
+  { identity: 'node-controller', rule: core(['nodes'], ['get', 'update', 'patch', 'delete']), source: `${CP} controllers/node/node_controller.go, controllers/nodelifecycle/node_lifecycle_controller.go` },
+  { identity: 'node-controller', rule: core(['nodes/status'], ['patch']), source: `${CP} controllers/node/node_controller.go (UpdateNodeAddress: PatchNodeStatus)` },
+  { identity: 'node-controller', rule: EVENTS, source: `${CP} controllers/node/node_controller.go (event broadcaster)` },
+  { identity: 'service-controller', rule: core(['services/status'], ['patch']), source: `${CP} controllers/service/controller.go (servicehelper.PatchService patches status and finalizers through "status")` },
+  { identity: 'service-controller', rule: EVENTS, source: `${CP} controllers/service/controller.go (event broadcaster)` },
+  { identity: 'route-controller', rule: core(['nodes/status'], ['patch']), when: ['--configure-cloud-routes=true'], source: `${CP} controllers/route/route_controller.go (NetworkUnavailable condition)` },
+  { identity: 'route-controller', rule: EVENTS, when: ['--configure-cloud-routes=true'], source: `${CP} controllers/route/route_controller.go (event broadcaster)` },
+];
 
 /**
  * Merges rules that share apiGroups, resources and resourceNames (verbs
@@ -109,6 +114,12 @@ export function mergeRules(rules: readonly PolicyRule[]): PolicyRule[] {
   return out;
 }
 
+/** The leader-election lock the CCM takes. */
+export interface LeaderLease {
+  readonly name: string;
+  readonly namespace: string;
+}
+
 /** Properties of `ccmRbac`. */
 export interface CcmRbacInput {
   readonly provider: UpstreamProvider;
@@ -118,63 +129,126 @@ export interface CcmRbacInput {
   readonly namespace: string;
   /** The CCM ServiceAccount name. */
   readonly serviceAccount: string;
+  /**
+   * The leader-election Lease (`leaderLease`); null with `--leader-elect=false`.
+   *
+   * @default - the provider's default lock in `namespace`
+   */
+  readonly leaderLease?: LeaderLease | null;
+  /**
+   * The rendered flags: grants with `when` apply only when these hold them.
+   *
+   * @default - none (routes off, node IPAM off)
+   */
+  readonly flags?: readonly string[];
+  /**
+   * Features the spec selects (grants with `whenFeature`), e.g. `equinix-lb:metallb`.
+   *
+   * @default - none
+   */
+  readonly features?: readonly string[];
+}
+
+/** The whole RBAC of a CCM. */
+export interface CcmRbac {
+  readonly profile: RbacProfile;
+  readonly clusterRoles: readonly ClusterRoleGrant[];
+  readonly roles: readonly RoleGrant[];
+  /** `namespace/name` of the client ServiceAccounts rendered beside the CCM's own (least-privilege only). */
+  readonly serviceAccounts: readonly string[];
+}
+
+/**
+ * The lease the binary locks: `--leader-elect-resource-name` and
+ * `--leader-elect-resource-namespace` from the rendered args when set, else
+ * the provider's default name in the CCM namespace; undefined with
+ * `--leader-elect=false`.
+ */
+export function leaderLease(provider: UpstreamProvider, args: readonly string[], namespace: string): LeaderLease | undefined {
+  const flag = (name: string) => {
+    const found = args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    return found === undefined ? undefined : (found.includes('=') ? found.slice(found.indexOf('=') + 1) : 'true');
+  };
+  if (flag('leader-elect') === 'false') {
+    return undefined;
+  }
+  return { name: flag('leader-elect-resource-name') ?? provider.leaderElection.name, namespace: flag('leader-elect-resource-namespace') ?? namespace };
+}
+
+/** Every grant of a CCM with the rendered flags: the app's (k8s.io/cloud-provider), the lease's, then the provider's; `provider` resolved to the client name. */
+export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[], features: readonly string[] = []): ProviderGrant[] {
+  const leaseGrants: ProviderGrant[] = lease ? [
+    { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'update'] }, source: provider.leaderElection.source },
+    // create cannot be restricted by name
+    { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] }, source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (Create)' },
+    ...(provider.framework === 'cloud-provider'
+      ? [{ identity: 'root', namespace: lease.namespace, rule: EVENTS, source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (RecordEvent on the Lease)' }]
+      : []),
+  ] : [];
+  const all = [...(provider.framework === 'cloud-provider' ? CLOUD_PROVIDER_GRANTS : []), ...leaseGrants, ...provider.grants];
+  const controllersFlag = flags.find((f) => f.startsWith('--controllers='));
+  const controllers = controllersFlag ? controllersFlag.slice('--controllers='.length).split(',') : [];
+  return all
+    .filter((g) => (g.when ?? []).every((f) => flags.includes(f)))
+    .filter((g) => !g.whenController || g.whenController.some((c) => controllers.includes(c)))
+    .filter((g) => !g.whenFeature || features.includes(g.whenFeature))
+    .map((g) => (g.identity === 'provider' ? { ...g, identity: provider.providerClient?.name ?? 'root' } : g));
+}
+
+/** The kube-system controller ServiceAccounts the kube-controller-manager also uses: never rendered (pruning them would break it); the CCM may create them. */
+const SHARED_WITH_KCM: readonly string[] = [...CONTROLLER_IDENTITIES.node, ...CONTROLLER_IDENTITIES.service, ...CONTROLLER_IDENTITIES.route];
+
+/** Cluster-wide grants as one ClusterRole, namespaced ones as a Role per namespace. */
+function rolesOf(grants: readonly ProviderGrant[], name: string, subjects: readonly string[]): { clusterRoles: ClusterRoleGrant[]; roles: RoleGrant[] } {
+  const cluster = grants.filter((g) => g.namespace === undefined).map((g) => g.rule);
+  const namespaces = [...new Set(grants.filter((g) => g.namespace !== undefined).map((g) => g.namespace!))].sort();
+  return {
+    clusterRoles: cluster.length > 0 ? [{ name, serviceAccounts: subjects, rules: mergeRules(cluster) }] : [],
+    roles: namespaces.map((ns) => ({ name, namespace: ns, serviceAccounts: subjects, rules: mergeRules(grants.filter((g) => g.namespace === ns).map((g) => g.rule)) })),
+  };
 }
 
 /** The RBAC of one CCM in the profile its `useServiceAccountCredentials` selects. */
 export function ccmRbac(input: CcmRbacInput): CcmRbac {
   const { provider } = input;
   const sa = `${input.namespace}/${input.serviceAccount}`;
-  const volumes = VOLUME_LABEL_PROVIDERS.has(provider.name);
-  const process: PolicyRule[] = [EVENTS, ...(provider.framework === 'cloud-provider' ? DELEGATED_AUTH : []), ...provider.processRules];
-  const leaseRole: RoleGrant = {
-    name: `${CCM_CLUSTER_ROLE}:leader-election`,
-    namespace: input.namespace,
-    serviceAccounts: [sa],
-    rules: [
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [CCM_LEASE], verbs: ['get', 'list', 'watch', 'update'] },
-      // create cannot be restricted by name
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-    ],
-  };
+  const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease ?? undefined;
+  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? []);
   if (!input.useServiceAccountCredentials) {
-    return {
-      profile: 'superset',
-      clusterRoles: [{
-        name: CCM_CLUSTER_ROLE,
-        serviceAccounts: [sa],
-        rules: mergeRules([...process, ...NODE_RULES, ...SERVICE_RULES, ...provider.serviceRules, ...ROUTE_RULES, ...(volumes ? VOLUME_RULES : [])]),
-      }],
-      roles: [leaseRole],
-    };
+    const r = rolesOf(grants, CCM_CLUSTER_ROLE, [sa]);
+    return { profile: 'superset', clusterRoles: r.clusterRoles, roles: r.roles, serviceAccounts: [] };
   }
-  const identity = (names: readonly string[]) => names.map((n) => `${CONTROLLER_SA_NAMESPACE}/${n}`);
-  const tokenNames = [...CONTROLLER_IDENTITIES.node, ...CONTROLLER_IDENTITIES.service, ...CONTROLLER_IDENTITIES.route, ...(volumes ? CONTROLLER_IDENTITIES.volume : [])].sort();
+  const clients = [...new Set(grants.map((g) => g.identity).filter((i) => i !== 'root'))];
+  // the provider's client is asked for in Initialize even when it makes no call we grant
+  if (provider.providerClient && !clients.includes(provider.providerClient.name)) {
+    clients.push(provider.providerClient.name);
+  }
+  const order = (name: string) => (SHARED_WITH_KCM.includes(name) ? SHARED_WITH_KCM.indexOf(name) : SHARED_WITH_KCM.length);
+  clients.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const root = rolesOf(grants.filter((g) => g.identity === 'root'), CCM_CLUSTER_ROLE, [sa]);
+  const perClient = clients.map((c) => rolesOf(grants.filter((g) => g.identity === c), `${CCM_CLUSTER_ROLE}:${c}`, [`${CONTROLLER_SA_NAMESPACE}/${c}`]));
+  const tokenNames = [...clients].sort();
+  const rendered = clients.filter((c) => !SHARED_WITH_KCM.includes(c) && `${CONTROLLER_SA_NAMESPACE}/${c}` !== sa).map((c) => `${CONTROLLER_SA_NAMESPACE}/${c}`);
+  const needsCreate = clients.some((c) => SHARED_WITH_KCM.includes(c));
   return {
     profile: 'least-privilege',
-    clusterRoles: [
-      { name: CCM_CLUSTER_ROLE, serviceAccounts: [sa], rules: mergeRules(process) },
-      {
-        name: `${CCM_CLUSTER_ROLE}:node-controller`,
-        serviceAccounts: identity(CONTROLLER_IDENTITIES.node),
-        rules: mergeRules([EVENTS, ...NODE_RULES]),
-      },
-      { name: `${CCM_CLUSTER_ROLE}:service-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.service), rules: mergeRules([EVENTS, ...SERVICE_RULES, ...provider.serviceRules]) },
-      { name: `${CCM_CLUSTER_ROLE}:route-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.route), rules: mergeRules([EVENTS, ...ROUTE_RULES]) },
-      ...(volumes ? [{ name: `${CCM_CLUSTER_ROLE}:pvl-controller`, serviceAccounts: identity(CONTROLLER_IDENTITIES.volume), rules: mergeRules([EVENTS, ...VOLUME_RULES]) }] : []),
-    ],
+    clusterRoles: [...root.clusterRoles, ...perClient.flatMap((r) => r.clusterRoles)],
     roles: [
-      leaseRole,
+      ...root.roles,
       {
         name: `${CCM_CLUSTER_ROLE}:controller-tokens`,
         namespace: CONTROLLER_SA_NAMESPACE,
         serviceAccounts: [sa],
         rules: [
-          { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
+          // the controllers' ServiceAccounts may not exist yet where the kube-controller-manager runs without service-account credentials
+          ...(needsCreate ? [{ apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] }] : []),
           { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: tokenNames, verbs: ['get'] },
           { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: tokenNames, verbs: ['create'] },
         ],
       },
+      ...perClient.flatMap((r) => r.roles),
     ],
+    serviceAccounts: rendered,
   };
 }
 
@@ -182,4 +256,6 @@ export function ccmRbac(input: CcmRbacInput): CcmRbac {
 export const CLOUD_NODE_MANAGER_RULES: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
   { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+  // kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/nodemanager/nodemanager.go (event broadcaster)
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];

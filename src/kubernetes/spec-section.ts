@@ -65,7 +65,9 @@ export const kubernetesSectionSchema = z.strictObject({
   namespace: z.string().max(63).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('kube-system')
     .describe('Namespace of the CCM (the upstream CCMs run in kube-system).'),
   clusterName: z.string().max(63).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).optional()
-    .describe('--cluster-name (load-balancer and route names) for the providers that take it. Defaults to metadata.name.'),
+    .describe('--cluster-name (load-balancer and route names) for the providers that take it. Defaults to "kubernetes", the name the in-tree kube-controller-manager and the upstream charts use, so a cluster adopting the CCM keeps its load balancers.'),
+  command: z.array(z.string().min(1)).min(1).optional()
+    .describe('The container command. Default: none; the flags go in args, after the binary path for images whose ENTRYPOINT does not run the binary (OpenStack).'),
   workload: z.strictObject({
     kind: z.enum(['Deployment', 'DaemonSet']).optional().describe('Defaults to the upstream manifest\'s kind for the provider.'),
     replicas: z.number().int().min(1, { message: 'must be at least 1' }).max(9).optional()
@@ -103,8 +105,20 @@ export const kubernetesSectionSchema = z.strictObject({
   cloudConfig: z.strictObject({
     existingSecret: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a Secret name' }).optional(),
     existingConfigMap: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a ConfigMap name' }).optional(),
-    key: z.string().regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap or Secret key' }).optional(),
+    key: z.string().regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap or Secret key' }).optional()
+      .describe('The key the flag names; every key of the object is mounted (CA files beside the config).'),
+    hostPath: z.string().regex(/^\/[^\s:]*$/, { message: 'is not an absolute path without ":"' }).optional()
+      .describe('A file on the control-plane nodes instead of an object, e.g. /etc/kubernetes/azure.json that Cluster API Azure (CAPZ) writes.'),
   }).optional().describe('Where the CCM reads its cloud config (or, for DigitalOcean, its API token) from; defaults to the provider\'s usual Secret.'),
+  workloadIdentity: z.strictObject({
+    enabled: z.boolean().default(false),
+    audience: z.string().min(1).default('api://AzureADTokenExchange'),
+    expirationSeconds: z.number().int().min(600).max(86400).default(3600),
+  }).prefault({}).describe('Azure: a projected ServiceAccount token for Microsoft Entra workload identity (without the webhook), at /var/run/secrets/azure/tokens/azure-identity-token; set aadFederatedTokenFile and useFederatedWorkloadIdentityExtension in azure.json.'),
+  equinixMetalLoadBalancer: z.enum(['kube-vip', 'metallb', 'metallb-crd', 'emlb']).optional()
+    .describe('Equinix Metal: the load-balancer implementation set in cloud-sa.json (`loadbalancer`); grants its calls (metallb: the metallb-system Role, so MetalLB must be installed). Default: none.'),
+  hostCertificates: z.boolean().default(false)
+    .describe('Mount the node\'s /etc/ssl/certs and /etc/kubernetes/pki read-only (CA bundles a cloud config names, e.g. OpenStack ca-file), as the upstream charts do.'),
   extraArgs: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, { message: 'is not a flag name (write it without "--")' }), z.union([z.string(), z.number(), z.boolean()]))
     .default({}).describe('Flags merged over the rendered ones: a flag named here replaces the rendered value, others are appended.'),
   extraEnv: z.array(envVarSchema).default([]).describe('Env merged by name over the rendered env.'),
@@ -122,7 +136,15 @@ export const kubernetesSectionSchema = z.strictObject({
   imagePullSecrets: z.array(z.string().regex(DNS_SUBDOMAIN, { message: 'is not a Secret name' })).default([]),
   cloudNodeManager: z.strictObject({
     enabled: z.boolean().default(true),
-  }).prefault({}).describe('Azure: the cloud-node-manager DaemonSet.'),
+    windows: z.boolean().default(false).describe('Also a HostProcess DaemonSet on Windows nodes (Kubernetes 1.26+, containerd 1.7+).'),
+    resources: z.strictObject({
+      requests: z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() }).prefault({}),
+      limits: z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() }).optional(),
+    }).prefault({}).describe('Requests default to 50m / 50Mi; no limits unless set.'),
+    tolerations: z.array(tolerationSchema).optional().describe('Replace the default (tolerate every taint: it must run on each node before the node is initialised).'),
+    extraArgs: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, { message: 'is not a flag name (write it without "--")' }), z.union([z.string(), z.number(), z.boolean()]))
+      .default({}).describe('Flags merged over the rendered ones (e.g. kube-api-qps, node-status-update-frequency).'),
+  }).prefault({}).describe('Azure: the cloud-node-manager DaemonSet(s).'),
   output: z.strictObject({
     mode: z.enum(OUTPUT_MODES).default('plain')
       .describe('plain: the stage folders; cluster-resource-set: a Cluster API ClusterResourceSet for the management cluster; manifest-dir: one file for k3s/RKE2 server/manifests.'),
@@ -131,6 +153,8 @@ export const kubernetesSectionSchema = z.strictObject({
         .describe('Namespace of the Cluster object on the management cluster.'),
       clusterSelector: labelMap.optional().describe('Labels of the Cluster(s) to apply to. Defaults to ccm-gitops.io/cluster: <metadata.name>.'),
       strategy: z.enum(['ApplyOnce', 'Reconcile']).default('Reconcile'),
+      apiVersion: z.enum(['v1beta1', 'v1beta2']).default('v1beta1')
+        .describe('addons.cluster.x-k8s.io version of the ClusterResourceSet: v1beta2 needs Cluster API v1.11+ on the management cluster.'),
     }).prefault({}),
   }).prefault({}),
 });

@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ServiceMonitor, ServiceMonitorSpecEndpointsScheme } from '../../imports/servicemonitors-monitoring.coreos.com';
-import { PlatformRoleBinding } from '../openshift/platform-role-binding';
+import { PlatformRoleBinding } from '../constructs/platform-role-binding';
 
 /** The scraper's mounted ServiceAccount token. */
 const SERVICE_ACCOUNT_TOKEN_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/token';

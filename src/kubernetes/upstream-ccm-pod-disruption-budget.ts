@@ -10,6 +10,12 @@ export interface UpstreamCcmPodDisruptionBudgetProps {
   readonly namespace: string;
   /** The workload's selector labels. */
   readonly selector: Readonly<Record<string, string>>;
+  /**
+   * Render `unhealthyPodEvictionPolicy: AlwaysAllow` (served and on by default from Kubernetes 1.27).
+   *
+   * @default true
+   */
+  readonly unhealthyPodEvictionPolicy?: boolean;
 }
 
 /** At most one CCM replica down at a time; unhealthy pods may always be evicted so a broken rollout never blocks a drain. */
@@ -23,7 +29,7 @@ export class UpstreamCcmPodDisruptionBudget extends Construct {
       metadata: { name: props.name, namespace: props.namespace },
       spec: {
         maxUnavailable: k8s.IntOrString.fromNumber(1),
-        unhealthyPodEvictionPolicy: 'AlwaysAllow',
+        ...(props.unhealthyPodEvictionPolicy ?? true ? { unhealthyPodEvictionPolicy: 'AlwaysAllow' } : {}),
         selector: { matchLabels: { ...props.selector } },
       },
     });

@@ -2,8 +2,8 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CcmRbac } from './rbac-rules';
-import { PlatformRole } from '../openshift/platform-role';
-import { PlatformRoleBinding } from '../openshift/platform-role-binding';
+import { PlatformRole } from '../constructs/platform-role';
+import { PlatformRoleBinding } from '../constructs/platform-role-binding';
 
 /** Properties for `UpstreamCcmRbac`. */
 export interface UpstreamCcmRbacProps {
@@ -56,6 +56,10 @@ export class UpstreamCcmRbac extends Construct {
         ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
       },
     });
+    for (const ref of props.rbac.serviceAccounts) {
+      const [namespace, name] = ref.split('/');
+      this.objects.push(new k8s.KubeServiceAccount(this, `Client-${name}`, { metadata: { name, namespace } }));
+    }
     for (const grant of props.rbac.clusterRoles) {
       const role = new PlatformRole(this, `ClusterRole-${grant.name}`, {
         name: grant.name, bindingName: grant.name, serviceAccounts: grant.serviceAccounts, rules: grant.rules.map(toK8sRule),

@@ -2,8 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CcmWorkloadPlan, EnvVar, MountedVolume } from './workload-plan';
-import { configHash, MountedConfig } from '../openshift/config-hash';
-import { CONFIG_HASH_ANNOTATION } from '../openshift/constants';
+import { CONFIG_HASH_ANNOTATION, configHash, MountedConfig } from '../constructs/config-hash';
 
 /** Properties for `UpstreamCcmWorkload`. */
 export interface UpstreamCcmWorkloadProps {
@@ -92,6 +91,7 @@ function podSpec(plan: CcmWorkloadPlan): k8s.PodSpec {
       name: 'cloud-controller-manager',
       image: plan.image,
       imagePullPolicy: 'IfNotPresent',
+      ...(plan.command ? { command: [...plan.command] } : {}),
       args: [...plan.args],
       ...(plan.env.length > 0 ? { env: plan.env.map(toEnv) } : {}),
       ports: [{ name: plan.probe.scheme === 'HTTPS' ? 'https' : 'healthz', containerPort: plan.port, protocol: 'TCP' }],

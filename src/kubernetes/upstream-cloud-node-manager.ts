@@ -3,7 +3,8 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CLOUD_NODE_MANAGER_RULES } from './rbac-rules';
 import { toK8sRule } from './upstream-ccm-rbac';
-import { PlatformRole } from '../openshift/platform-role';
+import { mergeArgs } from './workload-plan';
+import { PlatformRole } from '../constructs/platform-role';
 
 /** The cloud-node-manager's ServiceAccount and ClusterRole name (upstream chart). */
 export const CLOUD_NODE_MANAGER = 'cloud-node-manager';
@@ -32,6 +33,30 @@ export interface UpstreamCloudNodeManagerProps {
    * @default - none
    */
   readonly proxyEnv?: readonly { readonly name: string; readonly value: string }[];
+  /**
+   * Requests and limits.
+   *
+   * @default - requests 50m / 50Mi, no limits
+   */
+  readonly resources?: { readonly requests?: { readonly cpu?: string; readonly memory?: string }; readonly limits?: { readonly cpu?: string; readonly memory?: string } };
+  /**
+   * Tolerations.
+   *
+   * @default - every taint (it must run on each node before the node is initialised)
+   */
+  readonly tolerations?: readonly k8s.Toleration[];
+  /**
+   * Flags merged over the rendered ones.
+   *
+   * @default - none
+   */
+  readonly extraArgs?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * Also a HostProcess DaemonSet on the Windows nodes.
+   *
+   * @default false
+   */
+  readonly windows?: boolean;
 }
 
 /**
@@ -50,7 +75,6 @@ export class UpstreamCloudNodeManager extends Construct {
       throw new Error('\'image\' of the cloud-node-manager must be a pinned image reference, got ""');
     }
     const name = 'azure-cloud-node-manager';
-    const labels = { 'k8s-app': name };
     this.objects.push(new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: { name: CLOUD_NODE_MANAGER, namespace: props.namespace } }));
     const role = new PlatformRole(this, 'ClusterRole', {
       name: CLOUD_NODE_MANAGER,
@@ -60,45 +84,70 @@ export class UpstreamCloudNodeManager extends Construct {
     });
     this.objects.push(role.apiObject, role.binding.apiObject);
     const pullSecrets = props.imagePullSecrets ?? [];
-    this.objects.push(new k8s.KubeDaemonSet(this, 'Resource', {
-      metadata: { name, namespace: props.namespace, labels: { ...labels } },
-      spec: {
-        revisionHistoryLimit: 3,
-        selector: { matchLabels: { ...labels } },
-        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) } },
-        template: {
-          metadata: { labels: { ...labels }, annotations: { 'cluster-autoscaler.kubernetes.io/daemonset-pod': 'true' } },
-          spec: {
-            serviceAccountName: CLOUD_NODE_MANAGER,
-            priorityClassName: 'system-node-critical',
-            hostNetwork: true,
-            dnsPolicy: 'Default',
-            nodeSelector: { 'kubernetes.io/os': 'linux' },
-            tolerations: [{ operator: 'Exists' }],
-            ...(pullSecrets.length > 0 ? { imagePullSecrets: pullSecrets.map((n) => ({ name: n })) } : {}),
-            securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
-            containers: [{
-              name: 'cloud-node-manager',
-              image: props.image,
-              imagePullPolicy: 'IfNotPresent',
-              args: ['--node-name=$(NODE_NAME)', `--wait-routes=${props.waitRoutes ?? false}`, '--use-instance-metadata=true', '--v=2'],
-              env: [
-                { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
-                ...(props.proxyEnv ?? []).map((e) => ({ ...e })),
-              ],
-              livenessProbe: {
-                httpGet: { path: '/healthz', port: k8s.IntOrString.fromNumber(10263), scheme: 'HTTPS', host: '127.0.0.1' },
-                initialDelaySeconds: 20,
-                periodSeconds: 10,
-                timeoutSeconds: 5,
-              },
-              resources: { requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('50Mi') } },
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-              terminationMessagePolicy: 'FallbackToLogsOnError',
-            }],
+    const flags = mergeArgs(['--node-name=$(NODE_NAME)', `--wait-routes=${props.waitRoutes ?? false}`, '--use-instance-metadata=true', '--v=2'], props.extraArgs ?? {});
+    const quantities = (q: { cpu?: string; memory?: string } | undefined) => Object.fromEntries(Object.entries(q ?? {}).filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, k8s.Quantity.fromString(v as string)]));
+    const requests = { cpu: '50m', memory: '50Mi', ...Object.fromEntries(Object.entries(props.resources?.requests ?? {}).filter(([, v]) => v !== undefined)) };
+    const resources: k8s.ResourceRequirements = {
+      requests: quantities(requests),
+      ...(props.resources?.limits && Object.values(props.resources.limits).some((v) => v !== undefined) ? { limits: quantities(props.resources.limits) } : {}),
+    };
+    const tolerations = (props.tolerations ?? [{ operator: 'Exists' }]).map((t) => ({ ...t }));
+    const env = [
+      { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+      ...(props.proxyEnv ?? []).map((e) => ({ ...e })),
+    ];
+    const daemonSet = (id: string, dsName: string, podSpec: Partial<k8s.PodSpec>, container: Partial<k8s.Container>) => {
+      const labels = { 'k8s-app': dsName };
+      return new k8s.KubeDaemonSet(this, id, {
+        metadata: { name: dsName, namespace: props.namespace, labels: { ...labels } },
+        spec: {
+          revisionHistoryLimit: 3,
+          selector: { matchLabels: { ...labels } },
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) } },
+          template: {
+            metadata: { labels: { ...labels }, annotations: { 'cluster-autoscaler.kubernetes.io/daemonset-pod': 'true' } },
+            spec: {
+              serviceAccountName: CLOUD_NODE_MANAGER,
+              priorityClassName: 'system-node-critical',
+              hostNetwork: true,
+              ...podSpec,
+              tolerations,
+              ...(pullSecrets.length > 0 ? { imagePullSecrets: pullSecrets.map((n) => ({ name: n })) } : {}),
+              containers: [{
+                name: 'cloud-node-manager',
+                image: props.image,
+                imagePullPolicy: 'IfNotPresent',
+                ...container,
+                env: env.map((e) => ({ ...e })),
+                // no probe: the cloud-node-manager serves no port (kubernetes-sigs/cloud-provider-azure@v1.33.2
+                // cmd/cloud-node-manager/app/options/options.go: defaultCloudNodeManagerPort = 0)
+                resources,
+                terminationMessagePolicy: 'FallbackToLogsOnError',
+              }],
+            },
           },
         },
-      },
+      });
+    };
+    this.objects.push(daemonSet('Resource', name, {
+      dnsPolicy: 'Default',
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+      securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
+    }, {
+      args: flags,
+      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
     }));
+    if (props.windows) {
+      // A HostProcess container on the host network, as the upstream chart's cloud-node-manager-windows; the binary is
+      // started from the container's mount point (containerd 1.7+ gives HostProcess containers their ServiceAccount
+      // token, so the chart's kube-proxy kubeconfig workaround for kubernetes/kubernetes#104562 is not needed).
+      this.objects.push(daemonSet('Windows', `${name}-windows`, {
+        nodeSelector: { 'kubernetes.io/os': 'windows' },
+        securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\system' } },
+      }, {
+        command: ['powershell.exe', '-Command', `& "$env:CONTAINER_SANDBOX_MOUNT_POINT/cloud-node-manager.exe" ${flags.join(' ')}`],
+      }));
+    }
   }
 }

@@ -4,11 +4,13 @@
  * combinations that cannot work. Each problem names the field and the fix.
  * Pure: no cdk8s import.
  */
-import { kubernetesPlatforms, upstreamProviderFor } from './providers';
+import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
+import { minorOf } from '../migration/phases';
 import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../platforms/spec-sections';
 import { ClusterSpec } from '../spec/schema';
+import { imageTag, minorSkewProblem } from '../util/version-skew';
 
 /** A problem: field path and message. */
 export interface KubernetesProblem {
@@ -92,6 +94,11 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     at(['spec', 'images', 'cloudNodeManagerAzure'], 'is required for the Azure cloud-node-manager DaemonSet; pin it, or set spec.kubernetes.cloudNodeManager.enabled: false');
   }
 
+  const skew = imageSkew(provider, s.images[provider.imageKey], k.version);
+  if (skew?.newer) {
+    at(['spec', 'images', provider.imageKey], skew.message);
+  }
+
   // cloud config
   const c = k.cloudConfig;
   if (c?.existingSecret && c.existingConfigMap) {
@@ -103,6 +110,24 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     } else if (c?.existingSecret || c?.existingConfigMap) {
       at(['spec', 'cloudConfig', 'file'], 'is set together with spec.kubernetes.cloudConfig; use the inline file or the existing object, not both');
     }
+  }
+  if (c?.hostPath && (c.existingSecret || c.existingConfigMap || s.cloudConfig?.file !== undefined)) {
+    at(['spec', 'kubernetes', 'cloudConfig', 'hostPath'], 'is set together with another config source; keep one of hostPath, existingSecret, existingConfigMap or spec.cloudConfig.file');
+  }
+  if (c?.hostPath && provider.config.envVar) {
+    at(['spec', 'kubernetes', 'cloudConfig', 'hostPath'], `is refused for ${s.platform}: its ${provider.config.what} is read from the env var ${provider.config.envVar}; name a Secret in existingSecret`);
+  }
+  if (c?.key && c.hostPath) {
+    at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
+  }
+  if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
+    at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
+  }
+  if (k.workloadIdentity.enabled && s.platform !== 'Azure') {
+    at(['spec', 'kubernetes', 'workloadIdentity'], `is Azure's Microsoft Entra workload identity; for ${s.platform} remove it (AWS: annotate the ServiceAccount for IRSA)`);
+  }
+  if (k.cloudNodeManager.windows && provider.cloudNodeManager && k.cloudNodeManager.enabled && minorOf(k.version) < 26) {
+    at(['spec', 'kubernetes', 'cloudNodeManager', 'windows'], `needs Windows HostProcess containers, GA in Kubernetes 1.26; spec.kubernetes.version is "${k.version}": upgrade first or set windows: false`);
   }
   if (c?.existingConfigMap && !provider.config.configMapAllowed) {
     at(['spec', 'kubernetes', 'cloudConfig', 'existingConfigMap'], `is refused for ${s.platform}: its ${provider.config.what} is a credential; keep it in a Secret (existingSecret)`);
@@ -122,6 +147,10 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   }
   if (!k.leaderElect && (shape.kind === 'DaemonSet' || (shape.replicas ?? 1) > 1)) {
     at(['spec', 'kubernetes', 'leaderElect'], `is false with ${shape.kind === 'DaemonSet' ? 'a DaemonSet' : `${shape.replicas} replicas`}: several CCMs would reconcile at once; keep leader election, or run one Deployment replica`);
+  }
+  if (k.configureCloudRoutes && !k.clusterCIDR && provider.framework === 'cloud-provider') {
+    // kubernetes/cloud-provider app/core.go startRouteController: without a parsable --cluster-cidr the controller fails to start and the CCM exits
+    at(['spec', 'kubernetes', 'clusterCIDR'], 'is required with configureCloudRoutes: true (the route controller exits without --cluster-cidr); set the pod network CIDR(s), or set configureCloudRoutes: false');
   }
   if (k.allocateNodeCidrs && !k.clusterCIDR) {
     at(['spec', 'kubernetes', 'clusterCIDR'], 'is required with allocateNodeCidrs: true; set the pod network CIDR(s)');
@@ -198,4 +227,48 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     at(['spec', 'migration', 'kubernetesVersion'], `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`);
   }
   return problems;
+}
+
+/**
+ * The Kubernetes minor an image is built for: the provider's per-tag table
+ * (go.mod at that tag), else the tag itself when the provider's tags follow
+ * Kubernetes minors (`v1.NN.x`); undefined for a digest-only reference or an
+ * unknown tag of another scheme.
+ */
+export function imageMinor(provider: UpstreamProvider, image: string): string | undefined {
+  const tag = imageTag(image);
+  if (tag === undefined) {
+    return undefined;
+  }
+  const known = provider.tagMinors[tag];
+  if (known) {
+    return known.minor;
+  }
+  const m = /^v?1\.(0|[1-9][0-9]*)\.[0-9]+/.exec(tag);
+  return provider.tagsFollowKubernetes && m ? `1.${m[1]}` : undefined;
+}
+
+/** The version-skew problem of the CCM image against spec.kubernetes.version; `newer` is an error, an older image a warning. */
+export function imageSkew(provider: UpstreamProvider, image: string | undefined, apiServerMinor: string): { newer: boolean; message: string } | undefined {
+  const minor = image ? imageMinor(provider, image) : undefined;
+  if (!image || minor === undefined) {
+    return undefined;
+  }
+  const problem = minorSkewProblem('cloud-controller-manager', minor, apiServerMinor);
+  if (!problem) {
+    return undefined;
+  }
+  const newer = Number(minor.split('.')[1]) > Number(apiServerMinor.split('.')[1]);
+  return { newer, message: `"${image}" is built for Kubernetes ${minor}: ${problem}` };
+}
+
+/** Warnings of a valid `kubernetes` distribution spec: an image more than one minor older than the API server. */
+export function kubernetesWarnings(spec: ClusterSpec): string[] {
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const k = spec.spec.kubernetes;
+  if (!provider || !k) {
+    return [];
+  }
+  const skew = imageSkew(provider, spec.spec.images[provider.imageKey], k.version);
+  return skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : [];
 }

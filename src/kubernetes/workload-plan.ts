@@ -11,6 +11,20 @@ import { ccmLeaderMigrationFlags, CcmLeaderMigration } from '../migration/flags'
 import { proxyEnv, ProxySettings } from '../spec/proxy';
 import { ccmTlsFlags, ResolvedTls } from '../spec/tls';
 
+/** The --cluster-name of the in-tree kube-controller-manager and of the upstream charts (kubernetes/cloud-provider@v0.33.0 config/v1alpha1/defaults.go: ClusterName defaults to "kubernetes"). */
+export const DEFAULT_CLUSTER_NAME = 'kubernetes';
+
+/** Host CA directories (`spec.kubernetes.hostCertificates`), as the upstream charts mount them (OpenStack chart: ca-certs, k8s-certs). */
+export const HOST_CERTIFICATE_DIRS: readonly [string, string][] = [['ssl-certs', '/etc/ssl/certs'], ['kubernetes-pki', '/etc/kubernetes/pki']];
+/**
+ * Azure workload identity without the webhook: the projected token the
+ * upstream chart mounts (kubernetes-sigs/cloud-provider-azure@v1.33.2
+ * helm/cloud-provider-azure/templates/cloud-provider-azure.yaml, values.yaml federatedTokenPath).
+ */
+export const WORKLOAD_IDENTITY_VOLUME = 'azure-identity-token';
+export const WORKLOAD_IDENTITY_DIR = '/var/run/secrets/azure/tokens';
+export const WORKLOAD_IDENTITY_FILE = 'azure-identity-token';
+
 /** The CCM ServiceAccount of every upstream manifest. */
 export const UPSTREAM_CCM_SERVICE_ACCOUNT = 'cloud-controller-manager';
 /** The name of the volume holding the cloud config. */
@@ -39,13 +53,15 @@ export interface MountedVolume {
   readonly source:
   | { readonly secret: { readonly secretName: string; readonly items?: readonly { key: string; path: string }[] } }
   | { readonly configMap: { readonly name: string; readonly items?: readonly { key: string; path: string }[] } }
-  | { readonly hostPath: { readonly path: string } }
-  | { readonly emptyDir: Record<string, never> };
+  | { readonly hostPath: { readonly path: string; readonly type?: 'File' | 'Directory' } }
+  | { readonly emptyDir: Record<string, never> }
+  | { readonly projected: { readonly sources: readonly { readonly serviceAccountToken: { readonly audience: string; readonly expirationSeconds: number; readonly path: string } }[] } };
 }
 
 /** Where the cloud config comes from, resolved. */
 export interface CloudConfigSource {
-  readonly kind: 'Secret' | 'ConfigMap';
+  /** `HostPath`: a file on the node (`name` is its path). */
+  readonly kind: 'Secret' | 'ConfigMap' | 'HostPath';
   readonly name: string;
   readonly key: string;
   /** Whether ccm-gitops renders the ConfigMap (inline config); its content is then hashed into the pod template. */
@@ -65,7 +81,12 @@ export interface CcmWorkloadPlan {
   readonly podLabels: Readonly<Record<string, string>>;
   readonly podAnnotations: Readonly<Record<string, string>>;
   readonly image: string;
+  /** The container command (the `command` knob); undefined: the image's ENTRYPOINT. */
+  readonly command?: readonly string[];
+  /** The container args: the binary path first when the image's ENTRYPOINT does not run it, then the flags. */
   readonly args: readonly string[];
+  /** The flags alone (without the binary path). */
+  readonly flags: readonly string[];
   readonly env: readonly EnvVar[];
   readonly volumes: readonly MountedVolume[];
   readonly requests: Readonly<Record<string, string>>;
@@ -90,8 +111,6 @@ export interface CcmWorkloadPlan {
 export interface CcmWorkloadInput {
   readonly provider: UpstreamProvider;
   readonly section: KubernetesSection;
-  /** metadata.name of the cluster (default --cluster-name). */
-  readonly clusterName: string;
   readonly image: string;
   /** controlPlaneTopology SingleReplica. */
   readonly singleReplica: boolean;
@@ -149,6 +168,9 @@ export function cloudConfigSource(provider: UpstreamProvider, section: Kubernete
   if (inline) {
     return { kind: 'ConfigMap', name: `${provider.name}-${INLINE_CLOUD_CONFIG_SUFFIX}`, key: provider.config.fileName, rendered: true };
   }
+  if (c?.hostPath) {
+    return { kind: 'HostPath', name: c.hostPath, key: provider.config.fileName, rendered: false };
+  }
   if (c?.existingSecret) {
     return { kind: 'Secret', name: c.existingSecret, key, rendered: false };
   }
@@ -182,7 +204,8 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
   const port = section.secureServing.port ?? provider.defaultPort;
   const source = cloudConfigSource(provider, section, input.inlineCloudConfig);
   const cloudProviderFramework = provider.framework === 'cloud-provider';
-  const configPath = `${provider.config.mountDir}/${provider.config.fileName}`;
+  // every key of the object is mounted (CA files beside the config), so the flag names the key's file
+  const configPath = `${provider.config.mountDir}/${source && source.kind !== 'HostPath' ? source.key : provider.config.fileName}`;
   const bind = bindAddress(section);
 
   const flags: string[] = [];
@@ -193,10 +216,11 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     flags.push(`${provider.config.flag}=${configPath}`);
   }
   if (provider.clusterNameFlag) {
-    flags.push(`--cluster-name=${section.clusterName ?? input.clusterName}`);
+    flags.push(`--cluster-name=${section.clusterName ?? DEFAULT_CLUSTER_NAME}`);
   }
   flags.push(...provider.extraFlags);
-  const controllers = section.controllers ?? provider.defaultControllers;
+  const ipamOff = provider.nodeIpamController && !section.allocateNodeCidrs ? [`-${provider.nodeIpamController.name}`] : [];
+  const controllers = section.controllers ?? (ipamOff.length > 0 ? [...(provider.defaultControllers ?? ['*']), ...ipamOff] : provider.defaultControllers);
   if (controllers) {
     flags.push(`--controllers=${controllers.join(',')}`);
   }
@@ -211,7 +235,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     flags.push(`--use-service-account-credentials=${section.useServiceAccountCredentials}`);
   }
   flags.push(`--leader-elect=${section.leaderElect}`);
-  if (section.leaderElect && section.namespace !== 'kube-system' && cloudProviderFramework) {
+  if (section.leaderElect && section.namespace !== 'kube-system') {
     flags.push(`--leader-elect-resource-namespace=${section.namespace}`);
   }
   if (cloudProviderFramework) {
@@ -232,13 +256,29 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
 
   const volumes: MountedVolume[] = [];
   if (source && !provider.config.envVar) {
-    const items = [{ key: source.key, path: provider.config.fileName }];
+    volumes.push(source.kind === 'HostPath'
+      ? { name: CLOUD_CONFIG_VOLUME, mountPath: configPath, readOnly: true, source: { hostPath: { path: source.name, type: 'File' } } }
+      : {
+        name: CLOUD_CONFIG_VOLUME,
+        mountPath: provider.config.mountDir,
+        readOnly: true,
+        source: source.kind === 'Secret' ? { secret: { secretName: source.name } } : { configMap: { name: source.name } },
+      });
+  }
+  if (section.hostCertificates) {
+    for (const [name, hostPath] of HOST_CERTIFICATE_DIRS) {
+      volumes.push({ name, mountPath: hostPath, readOnly: true, source: { hostPath: { path: hostPath, type: 'Directory' } } });
+    }
+  }
+  if (section.workloadIdentity.enabled) {
+    const w = section.workloadIdentity;
     volumes.push({
-      name: CLOUD_CONFIG_VOLUME,
-      mountPath: provider.config.mountDir,
+      name: WORKLOAD_IDENTITY_VOLUME,
+      mountPath: WORKLOAD_IDENTITY_DIR,
       readOnly: true,
-      source: source.kind === 'Secret' ? { secret: { secretName: source.name, items } } : { configMap: { name: source.name, items } },
+      source: { projected: { sources: [{ serviceAccountToken: { audience: w.audience, expirationSeconds: w.expirationSeconds, path: WORKLOAD_IDENTITY_FILE } }] } },
     });
+    env.push({ name: 'AZURE_FEDERATED_TOKEN_FILE', value: `${WORKLOAD_IDENTITY_DIR}/${WORKLOAD_IDENTITY_FILE}` });
   }
   const lm = input.leaderMigration;
   if (lm) {
@@ -254,7 +294,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
           : { emptyDir: {} },
   }));
 
-  const selector = { 'k8s-app': name };
+  const selector = provider.selector ? { ...provider.selector } : { 'k8s-app': name };
   const requests: Record<string, string> = {
     cpu: section.resources.requests.cpu ?? provider.requests.cpu,
     memory: section.resources.requests.memory ?? provider.requests.memory,
@@ -273,7 +313,9 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     podLabels: { ...section.podLabels, ...selector },
     podAnnotations: { ...section.podAnnotations },
     image: input.image,
-    args,
+    ...(section.command ? { command: [...section.command] } : {}),
+    args: !section.command && provider.entrypoint.kind === 'cmd' ? [provider.entrypoint.binary, ...args] : args,
+    flags: args,
     env: mergeByName(env, section.extraEnv as EnvVar[]),
     volumes: mergeByName(volumes, extraVolumes),
     requests,

@@ -31,7 +31,7 @@ export const CREDENTIALS_REQUEST_ANNOTATIONS: Readonly<Record<string, string>> =
 };
 
 /** Pod-template annotation holding the hash of the configuration the pods mount. */
-export const CONFIG_HASH_ANNOTATION = 'ccm-gitops.io/config-hash';
+export { CONFIG_HASH_ANNOTATION } from '../constructs/config-hash';
 
 /** Metadata of a static-manifest object: name, namespace when namespaced, and the release annotations. */
 export function releaseMetadata(name: string, namespace?: string): { name: string; namespace?: string; annotations: Record<string, string> } {

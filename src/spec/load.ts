@@ -11,7 +11,7 @@ import { migrationInputFor } from '../migration/cluster-migration';
 import { MigrationCheckInput, migrationProblems, migrationWarnings } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
 import { refuseCredentials } from '../cloud-config/pass-through';
-import { kubernetesProblems } from '../kubernetes/validate';
+import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
 import { PreparedCluster } from '../platforms/platform';
@@ -550,6 +550,7 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
   if (provider.deprecated) {
     warnings.push(`platform ${spec.spec.platform}: ${provider.deprecated}`);
   }
+  warnings.push(...kubernetesWarnings(spec));
   const read = readCloudConfig(file, spec, base, root, issue);
   if (!read) {
     return undefined;

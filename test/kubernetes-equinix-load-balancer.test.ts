@@ -1,0 +1,58 @@
+/**
+ * Equinix Metal: the calls of the load-balancer implementations (`loadbalancer` in
+ * cloud-sa.json: metallb, kube-vip, emlb, empty) are allowed by the rendered RBAC.
+ *
+ * The facts are in test/oracle/inventory/equinixmetal.ts (EQUINIX_METAL_LOAD_BALANCER_CALLS,
+ * cited at kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1). The spec names the
+ * implementation with `spec.kubernetes.equinixMetalLoadBalancer`; each value must allow the
+ * calls of that implementation (upstream grants them all: deploy/template/deployment.yaml).
+ */
+import { App } from 'cdk8s';
+import { ClusterChart } from '../src/cluster-chart';
+import { kubernetesSpec, preparedCluster } from './helpers';
+import { EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_LOAD_BALANCER_CALLS } from './oracle/inventory/equinixmetal';
+import { RbacAuthorizer, RbacObject, serviceAccountUser } from './oracle/rbac-authorizer';
+
+type Obj = { kind: string; metadata: { name: string; namespace?: string }; spec?: any };
+
+type Group = keyof typeof EQUINIX_METAL_LOAD_BALANCER_CALLS;
+
+/**
+ * The knob value -> the call groups its implementation makes (metal/loadbalancers.go newLoadBalancers:
+ * every implementation reads the kube-system Namespace; all but emlb use BGP (usesBGP); metallb
+ * `?crdConfiguration=true` switches from the ConfigMap to the CRD configurer).
+ */
+const IMPLEMENTATIONS: readonly (readonly [string, readonly Group[]])[] = [
+  ['kube-vip', ['any', 'bgp']],
+  ['metallb', ['any', 'bgp', 'metallbConfigMap']],
+  ['metallb-crd', ['any', 'bgp', 'metallbCrd']],
+  ['emlb', ['any', 'emlb']],
+];
+
+function render(useServiceAccountCredentials: boolean, equinixMetalLoadBalancer: string): Obj[] {
+  const cluster = preparedCluster(kubernetesSpec('EquinixMetal', 'k', { useServiceAccountCredentials, equinixMetalLoadBalancer }));
+  return new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster }).toJson() as Obj[];
+}
+
+test('every call group of the inventory belongs to some implementation', () => {
+  expect([...new Set(IMPLEMENTATIONS.flatMap(([, groups]) => groups))].sort()).toEqual(Object.keys(EQUINIX_METAL_LOAD_BALANCER_CALLS).sort());
+});
+
+describe.each([false, true])('Equinix Metal load-balancer implementations, useServiceAccountCredentials=%s', (sa) => {
+  test.each(IMPLEMENTATIONS)(
+    'GIVEN equinixMetalLoadBalancer "%s" WHEN the CCM reconciles a LoadBalancer Service THEN its calls are allowed for the identity that makes them',
+    (impl, groups) => {
+      const objects = render(sa, impl);
+      const authorizer = new RbacAuthorizer(objects as unknown as RbacObject[]);
+      const w = objects.find((o) => o.kind === 'DaemonSet' || o.kind === 'Deployment')!;
+      const root = serviceAccountUser(w.metadata.namespace ?? 'default', w.spec.template.spec.serviceAccountName);
+      // the client builder's ServiceAccounts live in kube-system (kubernetes/cloud-provider app: NewDynamicClientBuilder(..., "kube-system"))
+      const userOf = (client: string) => (client === 'root' || !sa ? root : serviceAccountUser('kube-system', client));
+      expect(EQUINIX_METAL_CLIENT_NAMES).toContain('cloud-provider-equinix-metal-shared-informers');
+      const denied = groups.flatMap((g) => EQUINIX_METAL_LOAD_BALANCER_CALLS[g]).flatMap((c) => c.verbs
+        .filter((verb) => !authorizer.allowedBy(userOf(c.client), { verb, apiGroup: c.apiGroup, resource: c.resource, name: c.name, namespace: c.namespace }))
+        .map((verb) => `${userOf(c.client).name} ${verb} ${c.apiGroup || 'core'}/${c.resource}${c.name ? ` "${c.name}"` : ''}${c.namespace ? ` in ${c.namespace}` : ''} [${c.source}]`));
+      expect(denied).toEqual([]);
+    },
+  );
+});

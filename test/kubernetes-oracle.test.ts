@@ -1,0 +1,632 @@
+/**
+ * The oracle test of the `kubernetes` distribution: renders every upstream provider in both
+ * RBAC profiles and every scheduling preset and checks the output against what the binaries
+ * really do (test/oracle: API-call inventories and image facts read from the upstream source
+ * at the pinned tags), not against what we believed:
+ * (a) every inventoried call is allowed for the identity that makes it;
+ * (b) every granted rule is used by some call (or allow-listed with a reason);
+ * (c) command/args start the binary as the image's entrypoint requires, probes target only
+ *     served ports, and no controller that runs by default makes the binary exit;
+ * (d) the Lease RBAC follows the lock the binary uses, also with --leader-elect-resource-name;
+ * plus variants (routes, node IPAM, another namespace, optional controllers) and the example
+ * fleet in clusters/kubernetes, whose image tags must be those the oracle was read at.
+ * See docs/oracle.md.
+ */
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
+import { ClusterChart } from '../src/cluster-chart';
+import { renderCluster } from '../src/render';
+import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
+import { SCHEDULING_PRESETS } from '../src/kubernetes/spec-section';
+import { loadFleet } from '../src/spec/load';
+import { kubernetesSpec, useTempDir, writeFile } from './helpers';
+import {
+  ApiCall, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
+  serviceAccountUser, UserInfo, WhenKey,
+} from './oracle';
+
+type Obj = Record<string, any>;
+const PLATFORMS = Object.keys(UPSTREAM_PROVIDERS).sort();
+const providerOf = (platform: string) => UPSTREAM_PROVIDERS[platform as keyof typeof UPSTREAM_PROVIDERS]!.name;
+
+/**
+ * Granted (apiGroup, resource, verb) atoms that no inventoried call uses but that are kept on
+ * purpose, each with its reason. Empty: nothing is granted that the binaries do not use.
+ */
+const ALLOW_LIST: readonly { readonly apiGroup: string; readonly resource: string; readonly verb: string; readonly reason: string }[] = [];
+
+/** Renders one spec from a temporary fleet directory and returns its objects. */
+function render(dir: string, spec: Record<string, unknown>): Obj[] {
+  writeFile(dir, 'c.yaml', spec);
+  const [cluster] = loadFleet(dir).clusters;
+  return new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster: cluster! }).toJson();
+}
+
+/**
+ * Whether the binary has a --use-service-account-credentials mode at all (its inventory has
+ * client-builder calls); when it has none (Alibaba, controller-runtime), the renderer may
+ * refuse the knob instead of rendering it.
+ */
+const hasClientBuilder = (provider: string) => inventoryFor(provider)!.calls.some((c) => [c.when ?? []].flat().includes('serviceAccountCredentials'));
+
+/**
+ * Renders a case, or returns undefined when the renderer refuses `useServiceAccountCredentials`
+ * for a binary without that mode (a valid answer); any other error fails the test.
+ */
+function renderCase(dir: string, platform: string, sa: boolean, preset: string, extra: Record<string, unknown> = {}): Obj[] | undefined {
+  try {
+    return render(dir, spec(platform, sa, preset, extra));
+  } catch (e) {
+    if (sa && !hasClientBuilder(providerOf(platform)) && /spec\.kubernetes\.useServiceAccountCredentials: is not supported/.test(String(e))) {
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+const workloads = (objects: Obj[]) => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'DaemonSet');
+const isCnm = (w: Obj) => /cloud-node-manager/.test(w.metadata.name);
+const isWindows = (w: Obj) => w.spec.template.spec.nodeSelector?.['kubernetes.io/os'] === 'windows' || /windows/.test(w.metadata.name);
+
+/** The parsed flags of a container's effective argv (after the binary). */
+function flagsOf(argv: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const a of argv) {
+    const m = /^--?([^=]+)(?:=(.*))?$/.exec(a);
+    if (m) {
+      out.set(m[1]!, m[2] ?? 'true');
+    }
+  }
+  return out;
+}
+
+/** The argv the container runtime executes: command ?? image ENTRYPOINT, then args ?? image CMD. */
+function effectiveArgv(container: Obj, facts: Pick<ImageFacts, 'entrypoint'>): string[] {
+  const entrypoint = facts.entrypoint.kind === 'wrapper' ? ['/go-runner'] : [facts.entrypoint.binary];
+  const cmd = facts.entrypoint.kind === 'wrapper' ? [facts.entrypoint.binary] : [];
+  return [...(container.command ?? entrypoint), ...(container.args ?? cmd)];
+}
+
+/** What one rendering looks like to the oracle. */
+interface Rendering {
+  readonly provider: string;
+  readonly objects: Obj[];
+  readonly authorizer: RbacAuthorizer;
+  readonly ccm: { readonly workload: Obj; readonly container: Obj; readonly flags: Map<string, string>; readonly sa: UserInfo; readonly saRef: string };
+  /** The Azure cloud-node-manager DaemonSets (Linux, and Windows when rendered), each with the facts of its image. */
+  readonly cnms: readonly { readonly workload: Obj; readonly container: Obj; readonly sa: UserInfo; readonly saRef: string; readonly facts: Omit<ImageFacts, 'leaderElection'> }[];
+  readonly facts: ImageFacts;
+  readonly inventory: ProviderInventory;
+}
+
+/** The tag of an image reference (undefined for a digest-only reference). */
+const tagOf = (image: string): string | undefined => /^[^@]+:([^:/@]+)(@sha256:[0-9a-f]+)?$/.exec(image)?.[1];
+
+/**
+ * What the oracle sees of one rendering. The facts and inventory are those of the CCM image's
+ * tag (the pinned default for a digest-only test image); a tag the oracle was not read at fails.
+ */
+function rendering(provider: string, objects: Obj[]): Rendering {
+  const ws = workloads(objects);
+  const ccmW = ws.find((w) => !isCnm(w));
+  const tag = tagOf(ccmW!.spec.template.spec.containers[0].image ?? '');
+  const facts = imageFacts(provider, tag);
+  const inventory = inventoryFor(provider, tag);
+  if (!facts || !inventory) {
+    throw new Error(`the oracle was not read at ${provider} ${tag}: read the upstream source at that tag and add its inventory and image facts`);
+  }
+  const sa = (w: Obj) => {
+    const ns = w.metadata.namespace ?? 'default';
+    const name = w.spec.template.spec.serviceAccountName ?? 'default';
+    return { user: serviceAccountUser(ns, name), ref: `${ns}/${name}` };
+  };
+  const c = ccmW!.spec.template.spec.containers[0];
+  const ccmSa = sa(ccmW!);
+  return {
+    provider,
+    objects,
+    authorizer: new RbacAuthorizer(objects as RbacObject[]),
+    ccm: { workload: ccmW!, container: c, flags: flagsOf(effectiveArgv(c, facts).slice(1)), sa: ccmSa.user, saRef: ccmSa.ref },
+    cnms: ws.filter(isCnm).map((w) => ({
+      workload: w,
+      container: w.spec.template.spec.containers[0],
+      sa: sa(w).user,
+      saRef: sa(w).ref,
+      facts: isWindows(w) ? CLOUD_NODE_MANAGER_WINDOWS_FACTS : CLOUD_NODE_MANAGER_FACTS,
+    })),
+    facts,
+    inventory,
+  };
+}
+
+const flag = (r: Rendering, name: string, dflt: string) => r.ccm.flags.get(name) ?? dflt;
+const useSaCredentials = (r: Rendering) => flag(r, 'use-service-account-credentials', 'false') === 'true';
+const controllerList = (r: Rendering) => flag(r, 'controllers', '*').split(',').filter((s) => s !== '');
+const renderedServiceAccounts = (r: Rendering) => new Set(r.objects.filter((o) => o.kind === 'ServiceAccount').map((o) => `${o.metadata.namespace}/${o.metadata.name}`));
+const securePort = (r: Rendering) => {
+  const secure = r.facts.ports.find((p) => p.purpose === 'secure');
+  return secure ? Number(flag(r, 'secure-port', String(secure.port ?? 0))) : 0;
+};
+
+const NO_CALL: ApiCall = { client: 'root', verbs: [], apiGroup: '', resource: '', source: '' };
+
+/** The controllers that make the binary exit with the rendered flags (controller facts fatalUnless and routes). */
+function fatalControllers(r: Rendering): string[] {
+  const cf = controllersOf(r.provider);
+  return [
+    ...(cf.fatalUnless ?? []).filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
+      .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}: the binary exits (${f.source})`),
+    ...(cf.routes && holds(r, 'routes', NO_CALL) && flag(r, 'cluster-cidr', '') === ''
+      ? [`the route controller runs (--configure-cloud-routes defaults to true) without --cluster-cidr: the binary exits (${cf.routes.source})`] : []),
+  ];
+}
+
+/** Whether a `when` key holds in a rendering (for `subject`, the ServiceAccount the call is about). */
+function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
+  const cf = controllersOf(r.provider);
+  if (key.startsWith('controller:')) {
+    return controllerRuns(cf, controllerList(r), key.slice('controller:'.length));
+  }
+  if (key.startsWith('client:')) {
+    return controllerEnabled(cf, controllerList(r), key.slice('client:'.length));
+  }
+  switch (key) {
+    case 'leaderElect':
+      return flag(r, 'leader-elect', String(r.facts.leaderElection.enabledByDefault)) === 'true';
+    case 'leaderMigration':
+      return flag(r, 'enable-leader-migration', 'false') === 'true';
+    case 'routes':
+      return controllerRuns(cf, controllerList(r), 'node-route-controller') && flag(r, 'configure-cloud-routes', 'true') === 'true';
+    case 'nodeIpam':
+      return cf.nodeIpam !== undefined && controllerRuns(cf, controllerList(r), cf.nodeIpam) && flag(r, 'allocate-node-cidrs', 'false') === 'true';
+    case 'cloudAllocator':
+      return flag(r, 'cidr-allocator-type', 'RangeAllocator') === 'CloudAllocator';
+    case 'serviceAccountCredentials':
+      return useSaCredentials(r);
+    case 'serviceAccountMissing':
+      return useSaCredentials(r) && !renderedServiceAccounts(r).has(`kube-system/${call.subject}`);
+    case 'secureServing':
+      return securePort(r) !== 0;
+    case 'authenticationLookup':
+      // the binary's default may be changed in code (images-extra.ts authenticationSkipLookupDefault: DigitalOcean)
+      return securePort(r) !== 0 && flag(r, 'authentication-skip-lookup', String(r.facts.authenticationSkipLookupDefault?.value ?? false)) !== 'true';
+    case 'azureDynamicReloading':
+      return flag(r, 'enable-dynamic-reloading', 'false') === 'true';
+    case 'cloudNodeManager':
+      return r.cnms.length > 0;
+    case 'eipTag':
+    case 'controlPlaneLoadBalancer':
+      // set in the cloud config, which the renderer does not see (often an existing Secret): always possible
+      return true;
+    default:
+      throw new Error(`unknown when key ${key as string}`);
+  }
+}
+
+const whenKeys = (call: ApiCall): WhenKey[] => (call.when === undefined ? [] : typeof call.when === 'string' ? [call.when] : [...call.when]);
+const applies = (r: Rendering, call: ApiCall) => whenKeys(call).every((k) => holds(r, k, call));
+/** Keys that describe the process and profile (evaluated strictly for "is the rule used"); the others are features the renderer may grant always. */
+const STRICT_KEYS = new Set<WhenKey>(['leaderElect', 'serviceAccountCredentials', 'serviceAccountMissing', 'secureServing', 'authenticationLookup']);
+/** `client:` keys are strict too: a client a disabled controller never asks for needs no token. */
+const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:');
+const usable = (r: Rendering, call: ApiCall) => whenKeys(call).filter(strict).every((k) => holds(r, k, call));
+
+/** The identities that make a call in this rendering (each cloud-node-manager DaemonSet's for 'cnm'). */
+function identitiesOf(r: Rendering, call: ApiCall): { user: UserInfo; ref: string }[] {
+  if (call.client === 'root') {
+    return [{ user: r.ccm.sa, ref: r.ccm.saRef }];
+  }
+  if (call.client === 'cnm') {
+    return [...new Map(r.cnms.map((c) => [c.saRef, { user: c.sa, ref: c.saRef }])).values()];
+  }
+  return [useSaCredentials(r) ? { user: serviceAccountUser('kube-system', call.client), ref: `kube-system/${call.client}` } : { user: r.ccm.sa, ref: r.ccm.saRef }];
+}
+
+/** The lock the binary uses: its default, or the rendered --leader-elect-resource-name/-namespace. */
+function leaderLock(r: Rendering): { name: string; namespace: string } {
+  const l = r.facts.leaderElection;
+  return { name: flag(r, l.nameFlag.slice(2), l.name), namespace: flag(r, l.namespaceFlag.slice(2), l.namespace) };
+}
+
+/**
+ * The migration lock: `leaderName` of the LeaderMigrationConfiguration the rendering ships (a
+ * ConfigMap key), else the default (kubernetes/controller-manager pkg/leadermigration/config/default.go).
+ */
+function migrationLeaderName(r: Rendering): string {
+  for (const o of r.objects.filter((x) => x.kind === 'ConfigMap')) {
+    for (const v of Object.values((o.data ?? {}) as Record<string, string>)) {
+      if (/kind:\s*LeaderMigrationConfiguration/.test(v)) {
+        const m = /^leaderName:\s*(\S+)\s*$/m.exec(v);
+        return m ? m[1]! : 'cloud-provider-extraction-migration';
+      }
+    }
+  }
+  return 'cloud-provider-extraction-migration';
+}
+
+/** The concrete requests of a call in this rendering (one per verb), placeholders resolved. */
+function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
+  const lock = leaderLock(r);
+  const name = call.name === LEADER_LEASE ? lock.name : call.name === LEADER_MIGRATION_LEASE ? migrationLeaderName(r) : call.name;
+  const namespace = call.namespace === LEADER_LEASE_NAMESPACE ? lock.namespace
+    : call.namespace === CCM_NAMESPACE ? r.ccm.workload.metadata.namespace : call.namespace;
+  return call.verbs.map((verb) => ({ verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}) }));
+}
+
+const describeCall = (ref: string, call: ApiCall, req: ResourceRequest) =>
+  `${ref} (${call.client}) ${req.verb} ${req.apiGroup || 'core'}/${req.resource}${req.name ? ` "${req.name}"` : ''}${req.namespace ? ` in ${req.namespace}` : ' cluster-wide'} [${call.source.split(' (')[0]}]`;
+
+/** (a) The calls the rendering does not allow. */
+function deniedCalls(r: Rendering): string[] {
+  const calls = r.inventory.calls.filter((c) => applies(r, c));
+  const out = new Set<string>();
+  for (const call of calls) {
+    for (const who of identitiesOf(r, call)) {
+      for (const req of requestsOf(r, call)) {
+        if (!r.authorizer.allows(who.user, req)) {
+          out.add(describeCall(who.ref, call, req));
+        }
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+/** (b) Granted (group, resource, verb, name) atoms of our identities that no call uses. */
+function unusedGrants(r: Rendering): string[] {
+  const calls = r.inventory.calls.filter((c) => usable(r, c));
+  const ours = new Map<string, UserInfo>();
+  for (const c of calls) {
+    for (const id of identitiesOf(r, c)) {
+      ours.set(id.ref, id.user);
+    }
+  }
+  ours.set(r.ccm.saRef, r.ccm.sa);
+  for (const c of r.cnms) {
+    ours.set(c.saRef, c.sa);
+  }
+  const out = new Set<string>();
+  for (const g of r.authorizer.grants()) {
+    const subjects = [...ours.values()].filter((u) => RbacAuthorizer.grantAppliesTo(g, u));
+    if (subjects.length === 0 || (g.rule.nonResourceURLs ?? []).length > 0) {
+      continue;
+    }
+    for (const apiGroup of g.rule.apiGroups ?? []) {
+      for (const resource of g.rule.resources ?? []) {
+        for (const verb of g.rule.verbs) {
+          for (const name of g.rule.resourceNames?.length ? g.rule.resourceNames : [undefined]) {
+            const used = calls.some((c) => subjects.some((u) => identitiesOf(r, c).some((id) => id.user.name === u.name))
+              && requestsOf(r, c).some((req) => req.apiGroup === apiGroup && req.resource === resource && req.verb === verb
+                && (name === undefined || req.name === name)
+                && (g.namespace === undefined || (req.namespace ?? '') === g.namespace)));
+            const allowed = ALLOW_LIST.some((a) => a.apiGroup === apiGroup && a.resource === resource && a.verb === verb);
+            if (!used && !allowed) {
+              out.add(`${g.source}: ${verb} ${apiGroup || 'core'}/${resource}${name ? ` "${name}"` : ''}${g.namespace ? ` in ${g.namespace}` : ''}`);
+            }
+          }
+        }
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+/** (c) Entrypoint and probe problems of one container. */
+function containerProblems(container: Obj, facts: Pick<ImageFacts, 'entrypoint' | 'ports'>, what: string): string[] {
+  const out: string[] = [];
+  const argv = effectiveArgv(container, facts);
+  const rest = argv[0] === '/go-runner' ? argv.slice(1) : argv;
+  if (rest[0] !== facts.entrypoint.binary) {
+    out.push(`${what}: runs ${JSON.stringify(argv.slice(0, 2))}, but the image needs ${facts.entrypoint.binary} first (${facts.entrypoint.source})`);
+  }
+  const nonFlags = rest.slice(1).filter((a) => !a.startsWith('-'));
+  if (nonFlags.length > 0) {
+    out.push(`${what}: positional arguments ${JSON.stringify(nonFlags)} after the binary`);
+  }
+  const flags = flagsOf(rest.slice(1));
+  const served = new Map<number, { scheme: string; paths?: readonly string[] }>();
+  for (const p of facts.ports) {
+    let port = p.port;
+    if (p.flag && flags.has(p.flag.slice(2))) {
+      const v = flags.get(p.flag.slice(2))!;
+      port = v === p.disabledBy ? undefined : Number(v.slice(v.lastIndexOf(':') + 1));
+    }
+    if (p.env) {
+      const e = (container.env ?? []).find((x: Obj) => x.name === p.env);
+      port = e?.value ? Number(String(e.value).slice(String(e.value).lastIndexOf(':') + 1)) : port;
+    }
+    if (port !== undefined && port > 0) {
+      served.set(port, { scheme: p.scheme, paths: p.paths });
+    }
+  }
+  for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    const probe = container[kind];
+    if (!probe) {
+      continue;
+    }
+    const target = probe.httpGet ?? probe.tcpSocket;
+    if (!target) {
+      continue;
+    }
+    const port = typeof target.port === 'number' ? target.port : (container.ports ?? []).find((p: Obj) => p.name === target.port)?.containerPort;
+    const s = served.get(port);
+    if (!s) {
+      out.push(`${what}: ${kind} targets port ${target.port}, which the binary does not serve (served: ${[...served.keys()].join(', ') || 'none'}; ${facts.ports.map((p) => p.source).join('; ')})`);
+    } else if (probe.httpGet && ((probe.httpGet.scheme ?? 'HTTP') !== s.scheme || (s.paths && !s.paths.includes(probe.httpGet.path)))) {
+      out.push(`${what}: ${kind} ${probe.httpGet.scheme ?? 'HTTP'} ${probe.httpGet.path} on ${port}, but the port serves ${s.scheme} ${s.paths?.join(', ') ?? ''}`);
+    }
+  }
+  return out;
+}
+
+/** The spec knobs of one case. */
+function spec(platform: string, useServiceAccountCredentials: boolean, preset: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return kubernetesSpec(platform, 'k', { useServiceAccountCredentials, scheduling: { preset }, ...extra });
+}
+
+const PROFILES: [string, boolean][] = [['superset', false], ['least-privilege', true]];
+const MATRIX: [string, string, string, boolean][] = PLATFORMS.flatMap((p) => PROFILES.flatMap(([name, sa]) => SCHEDULING_PRESETS.map((preset) => [p, name, preset, sa] as [string, string, string, boolean])));
+
+describe('kubernetes oracle: the rendered RBAC and workloads against what the binaries do', () => {
+  const dir = useTempDir();
+
+  test('the oracle covers every provider the renderer knows, with image facts and an inventory', () => {
+    // GIVEN the providers of src/kubernetes/providers.ts THEN each has an inventory and image facts
+    expect(PLATFORMS.map(providerOf).filter((p) => !INVENTORIES[p] || !imageFacts(p))).toEqual([]);
+    // AND every inventory has image facts at the same tag
+    expect(Object.values(INVENTORIES).filter((i) => !imageFacts(i.provider, i.imageTag)).map((i) => `${i.provider} ${i.imageTag}`)).toEqual([]);
+  });
+
+  test.each(MATRIX)('(a) %s, %s profile, preset %s: every inventoried call is allowed for the identity that makes it', (platform, _profile, preset, sa) => {
+    // GIVEN the provider rendered with default knobs in this profile and preset
+    const objects = renderCase(dir(), platform, sa, preset);
+    if (!objects) {
+      return;
+    }
+    const r = rendering(providerOf(platform), objects);
+    // THEN nothing the binary does is forbidden
+    expect(deniedCalls(r)).toEqual([]);
+  });
+
+  test.each(MATRIX)('(b) %s, %s profile, preset %s: every granted rule is used by a call of the identity it is bound to', (platform, _profile, preset, sa) => {
+    // GIVEN the provider rendered WHEN its grants are expanded to (group, resource, verb, name)
+    const objects = renderCase(dir(), platform, sa, preset);
+    if (!objects) {
+      return;
+    }
+    const r = rendering(providerOf(platform), objects);
+    // THEN each is used by some inventoried call (or allow-listed with a reason)
+    expect(unusedGrants(r)).toEqual([]);
+  });
+
+  test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
+    '(c) %s, %s profile: command/args start the binary as the image requires; probes target only served ports', (platform, _profile, sa) => {
+      // GIVEN the provider rendered
+      const objects = renderCase(dir(), platform, sa, 'kubeadm');
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      // THEN the CCM (and the Azure cloud-node-manager) start right and are probed only where they listen
+      const problems = [
+        ...containerProblems(r.ccm.container, r.facts, `${platform} CCM`),
+        ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, `${platform} ${c.workload.metadata.name}`)),
+      ];
+      expect(problems).toEqual([]);
+    });
+
+  test.each(PLATFORMS)('(c) %s: no controller that is enabled by default makes the binary exit with the rendered flags', (platform) => {
+    // GIVEN the provider rendered with default knobs
+    const r = rendering(providerOf(platform), render(dir(), spec(platform, false, 'kubeadm')));
+    // THEN every enabled controller's required flag holds (GCP: nodeipam needs --allocate-node-cidrs=true; routes need --cluster-cidr)
+    expect(fatalControllers(r)).toEqual([]);
+  });
+
+  test.each(PLATFORMS)('(c) %s with configureCloudRoutes and no clusterCIDR: refused, or the running route controller gets a --cluster-cidr', (platform) => {
+    // GIVEN cloud routes on without a pod CIDR
+    let objects: Obj[] | undefined;
+    try {
+      objects = renderCase(dir(), platform, false, 'kubeadm', { configureCloudRoutes: true });
+    } catch (e) {
+      expect(String(e)).toMatch(/spec\.kubernetes\.(configureCloudRoutes|clusterCIDR)/);
+      return;
+    }
+    const r = rendering(providerOf(platform), objects!);
+    // THEN a route controller that can start has a CIDR to parse
+    expect(fatalControllers(r)).toEqual([]);
+  });
+
+  test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
+    '(d) %s, %s profile: with --leader-elect-resource-name=my-lock the binary may take Lease my-lock and nothing grants the default name', (platform, _profile, sa) => {
+      // GIVEN the lock renamed through extraArgs
+      const objects = renderCase(dir(), platform, sa, 'kubeadm', { extraArgs: { 'leader-elect-resource-name': 'my-lock' } });
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      expect(leaderLock(r).name).toBe('my-lock');
+      // THEN every call is allowed (the Lease calls included) and no grant is left unused (e.g. a rule on the default name)
+      expect(deniedCalls(r)).toEqual([]);
+      expect(unusedGrants(r).filter((g) => /leases/.test(g))).toEqual([]);
+    });
+
+  test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
+    '(a) %s, %s profile, CCM in namespace cloud-system: the kube-system Leases, ServiceAccounts and ConfigMaps the binary uses are still allowed', (platform, _profile, sa) => {
+      // GIVEN the CCM moved out of kube-system (the lock namespace and the client builder's namespace do not follow
+      // unless flags say so: cloud-provider options.go ResourceNamespace "kube-system"; NewDynamicClientBuilder(..., metav1.NamespaceSystem))
+      let objects: Obj[] | undefined;
+      try {
+        objects = renderCase(dir(), platform, sa, 'kubeadm', { namespace: 'cloud-system' });
+      } catch (e) {
+        expect(String(e)).toMatch(/spec\.kubernetes\.namespace/);
+        return;
+      }
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      expect(r.ccm.saRef.startsWith('cloud-system/')).toBe(true);
+      // THEN nothing the binary does is forbidden
+      expect(deniedCalls(r)).toEqual([]);
+    });
+
+  test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
+    '(a) %s, %s profile, routes and node IPAM on: their calls are allowed too', (platform, _profile, sa) => {
+      // GIVEN cloud routes and node CIDR allocation switched on (GCP: with the CloudAllocator)
+      const extra = { configureCloudRoutes: true, allocateNodeCidrs: true, clusterCIDR: ['10.244.0.0/16'], ...(platform === 'GCP' ? { extraArgs: { 'cidr-allocator-type': 'CloudAllocator' } } : {}) };
+      let objects: Obj[] | undefined;
+      try {
+        objects = renderCase(dir(), platform, sa, 'kubeadm', extra);
+      } catch (e) {
+        // a provider whose binary has no route or IPAM controller may refuse the knob: that is a valid answer
+        expect(String(e)).toMatch(/spec\.kubernetes\.(configureCloudRoutes|allocateNodeCidrs|clusterCIDR)/);
+        return;
+      }
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      // THEN nothing the binary does is forbidden
+      expect(deniedCalls(r)).toEqual([]);
+    });
+});
+
+/** The objects one example cluster renders, with those a ClusterResourceSet ConfigMap carries unwrapped. */
+function exampleObjects(cluster: Parameters<typeof renderCluster>[0]): Obj[] {
+  const out: Obj[] = [];
+  for (const f of renderCluster(cluster).files) {
+    if (!/\.ya?ml$/.test(f.path) || f.path.endsWith('kustomization.yaml')) {
+      continue;
+    }
+    for (const obj of parseAllDocuments(f.content).map((d) => d.toJS() as Obj).filter((o) => o)) {
+      if (obj.kind === 'ConfigMap' && /^ccm-.+-\d\d-/.test(obj.metadata?.name ?? '')) {
+        out.push(...Object.values(obj.data as Record<string, string>).flatMap((y) => parseAllDocuments(y).map((d) => d.toJS() as Obj)).filter((o) => o));
+      } else {
+        out.push(obj);
+      }
+    }
+  }
+  return out;
+}
+
+describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
+  const fleet = loadFleet(path.resolve(__dirname, '..', 'clusters'));
+  const examples = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes');
+  const CASES = examples.map((c) => [c.spec.metadata.name, c] as [string, (typeof examples)[number]]);
+
+  test('every provider has an example', () => {
+    // GIVEN the examples THEN together they cover all nine providers
+    expect([...new Set(examples.map((c) => providerOf(c.spec.spec.platform)))].sort()).toEqual(PLATFORMS.map(providerOf).sort());
+  });
+
+  test.each(CASES)('%s: the pinned image tags are those the oracle was read at (re-read the source when bumping one)', (_name, cluster) => {
+    // GIVEN the example as rendered
+    const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
+    // THEN the oracle was read at the CCM (and cloud-node-manager) image tags (rendering() fails otherwise)
+    expect({ ccm: tagOf(r.ccm.container.image), inventory: r.inventory.imageTag, cnm: r.cnms.map((c) => tagOf(c.container.image)) })
+      .toEqual({ ccm: r.facts.imageTag, inventory: r.facts.imageTag, cnm: r.cnms.map((c) => c.facts.imageTag) });
+  });
+
+  test.each(CASES)('%s: every granted rule is used by a call of the identity it is bound to', (_name, cluster) => {
+    // GIVEN the example as rendered for git THEN nothing is granted that the binary does not use
+    expect(unusedGrants(rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster)))).toEqual([]);
+  });
+
+  test.each(CASES)('%s: every inventoried call is allowed; the containers start and are probed where they listen; no enabled controller exits', (_name, cluster) => {
+    // GIVEN the example as rendered for git
+    const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
+    // THEN
+    expect([
+      ...deniedCalls(r),
+      ...containerProblems(r.ccm.container, r.facts, 'CCM'),
+      ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
+      ...fatalControllers(r),
+    ]).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: optional features of the binaries', () => {
+  const dir = useTempDir();
+  const VARIANTS: [string, string, Record<string, unknown>, WhenKey][] = [
+    // kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go: tagging is off under "*"
+    ['AWS', 'the tagging controller', { controllers: ['*', 'tagging'] }, 'controller:tagging'],
+    // kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/dynamic.go
+    ['Azure', 'dynamic reloading from the config Secret', { extraArgs: { 'enable-dynamic-reloading': true, 'cloud-config-secret-name': 'azure-cloud-provider' } }, 'azureDynamicReloading'],
+  ];
+
+  test.each(VARIANTS.flatMap(([p, what, knobs, key]) => PROFILES.map(([n, sa]) => [p, what, n, sa, knobs, key] as [string, string, string, boolean, Record<string, unknown>, WhenKey])))(
+    '%s with %s, %s profile: its calls are allowed (or the renderer refuses the knob)', (platform, _what, _profile, sa, knobs, key) => {
+      // GIVEN the feature switched on through the spec
+      let objects: Obj[] | undefined;
+      try {
+        objects = renderCase(dir(), platform, sa, 'kubeadm', knobs);
+      } catch (e) {
+        // refusing the knob with a clear error is a valid answer
+        expect(String(e)).toMatch(/spec\.kubernetes\.(controllers|extraArgs)/);
+        return;
+      }
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      // THEN the feature's condition holds in the rendering, and nothing the binary does is forbidden
+      expect(r.inventory.calls.some((c) => whenKeys(c).includes(key) && applies(r, c))).toBe(true);
+      expect(deniedCalls(r)).toEqual([]);
+    });
+});
+
+describe('kubernetes oracle: the checks themselves', () => {
+  const dir = useTempDir();
+
+  test('--controllers follows IsControllerEnabled: aliases, "-name", "*" without the disabled-by-default ones, unknown names off', () => {
+    // GIVEN the AWS and GCP controller facts
+    const aws = controllersOf('aws');
+    const gcp = controllersOf('gcp');
+    // THEN
+    expect(controllerEnabled(aws, ['*'], 'service-lb-controller')).toBe(true);
+    expect(controllerEnabled(aws, ['*'], 'tagging')).toBe(false);
+    expect(controllerEnabled(aws, ['*', 'tagging'], 'tagging')).toBe(true);
+    expect(controllerEnabled(aws, ['*', '-service'], 'service-lb-controller')).toBe(false);
+    expect(controllerEnabled(aws, ['cloud-node'], 'cloud-node-controller')).toBe(true);
+    expect(controllerEnabled(aws, ['cloud-node'], 'service-lb-controller')).toBe(false);
+    expect(controllerEnabled(gcp, ['*', '-nodeipam'], 'node-ipam-controller')).toBe(false);
+    expect(controllerEnabled(gcp, ['*'], 'node-ipam-controller')).toBe(true);
+    // Nutanix: the service controller is enabled (its client is asked for) but stops at start (no LoadBalancer())
+    expect(controllerEnabled(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(true);
+    expect(controllerRuns(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(false);
+    expect(controllerRuns(controllersOf('nutanix'), ['*'], 'cloud-node-controller')).toBe(true);
+  });
+
+  test('an inventoried call the RBAC lacks is reported, with its identity and source', () => {
+    // GIVEN AWS rendered WHEN its ClusterRoles lose every "nodes" rule
+    const objects = render(dir(), spec('AWS', false, 'kubeadm')).map((o) => (o.kind === 'ClusterRole'
+      ? { ...o, rules: (o.rules ?? []).filter((x: Obj) => !(x.resources ?? []).includes('nodes')) } : o));
+    const r = rendering('aws', objects);
+    // THEN the node informer's list is reported as denied for the CCM ServiceAccount
+    expect(deniedCalls(r).some((d) => d.startsWith('kube-system/cloud-controller-manager (root) list core/nodes cluster-wide'))).toBe(true);
+  });
+
+  test('a granted verb no call uses is reported', () => {
+    // GIVEN AWS rendered WHEN a ClusterRole bound to the CCM gains "secrets delete"
+    const objects = render(dir(), spec('AWS', false, 'kubeadm')).map((o) => (o.kind === 'ClusterRole'
+      ? { ...o, rules: [...(o.rules ?? []), { apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] } : o));
+    const r = rendering('aws', objects);
+    // THEN it is reported as unused
+    expect(unusedGrants(r).some((g) => g.endsWith('delete core/secrets'))).toBe(true);
+  });
+
+  test('args that replace a go-runner CMD without the binary are reported; a probe on an unserved port is reported', () => {
+    // GIVEN the OpenStack image facts (go-runner ENTRYPOINT) and a container with flags only and a probe on 10263
+    const facts = imageFacts('openstack')!;
+    const container = { args: ['--cloud-provider=openstack'], livenessProbe: { httpGet: { port: 10263, path: '/healthz', scheme: 'HTTPS' } } };
+    // THEN both are problems
+    const problems = containerProblems(container, facts, 'x');
+    expect(problems[0]).toMatch(/^x: runs \["\/go-runner","--cloud-provider=openstack"\], but the image needs \/bin\/openstack-cloud-controller-manager first/);
+    expect(problems[1]).toMatch(/^x: livenessProbe targets port 10263, which the binary does not serve \(served: 10258;/);
+    // AND the Azure cloud-node-manager serves nothing by default
+    expect(containerProblems({ livenessProbe: { httpGet: { port: 10263, path: '/healthz', scheme: 'HTTPS' } } }, CLOUD_NODE_MANAGER_FACTS, 'cnm')[0])
+      .toMatch(/^cnm: livenessProbe targets port 10263, which the binary does not serve \(served: none;/);
+  });
+});
