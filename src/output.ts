@@ -336,8 +336,13 @@ export class OutputTree implements TreeSink {
     if (parts.length === 2 && /^(\.[a-z0-9-]+\.json|[A-Z][A-Z0-9-]*\.md)$/.test(name)) {
       return true;
     }
-    const dir = path.join(this.target, ...parts.slice(0, -1));
-    return kustomizationResources(dir).has(name);
+    // listed by the kustomization of its folder or of a folder above it in the cluster (`manifests/ccm-gitops-<c>.yaml`)
+    for (let depth = parts.length - 1; depth >= 1; depth--) {
+      if (kustomizationResources(path.join(this.target, ...parts.slice(0, depth))).has(parts.slice(depth).join('/'))) {
+        return true;
+      }
+    }
+    return false;
   }
 }
 
@@ -636,11 +641,11 @@ function previousClusters(target: string): Set<string> {
   }
 }
 
-/** The file names the kustomization.yaml of a folder lists (empty when there is none). */
+/** The paths the kustomization.yaml of a folder lists (empty when there is none). */
 function kustomizationResources(dir: string): Set<string> {
   try {
     const k = parse(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')) as { resources?: unknown };
-    return new Set(Array.isArray(k.resources) ? k.resources.filter((r): r is string => typeof r === 'string').map((r) => r.split('/')[0]) : []);
+    return new Set(Array.isArray(k.resources) ? k.resources.filter((r): r is string => typeof r === 'string').map((r) => r.replace(/^\.\//, '')) : []);
   } catch {
     return new Set();
   }

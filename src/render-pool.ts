@@ -9,6 +9,8 @@ import { RenderOutcome, RenderReply } from './render-worker';
 
 /** Clusters per message to a worker (fewer, larger messages; small enough to keep both busy). */
 const BATCH = 16;
+/** No result from any worker for this long means they are gone. */
+const STALL_MS = 120_000;
 /** Below this many clusters to render, starting workers costs more than it saves. */
 export const PARALLEL_THRESHOLD = 64;
 
@@ -49,6 +51,7 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
   }
   let next = 0;
   let done = 0;
+  let idleSince = Date.now();
   const send = (w: (typeof workers)[number]) => {
     if (next < clusters.length) {
       const batch = [];
@@ -83,8 +86,14 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
           send(w);
         }
       }
-      if (!progressed) {
+      if (progressed) {
+        idleSince = Date.now();
+      } else {
         Atomics.wait(counter, 0, seen, 1000);
+        // a batch takes well under a second; a worker that died (it cannot be told while this thread blocks) never answers
+        if (Date.now() - idleSince > STALL_MS) {
+          throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${done} of ${clusters.length} clusters done); run again with --jobs 1`);
+        }
       }
     }
   } finally {

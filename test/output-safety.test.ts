@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
+import { awsSpec, captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
 
 // Issue 17 item 12 (files a user put into the output, symlinked --out, --out inside the
 // clusters folder) and item 14, environment part (--out is a file, read-only file system,
@@ -96,6 +96,21 @@ describe('files a user put into the output folder', () => {
     expect(synth('--clusters', clusters, '--out', out, '-q')).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(fs.existsSync(path.join(out, 'gcp-g'))).toBe(false);
   });
+});
+
+test('a file listed by a kustomization of a folder above it (manifest-dir\'s single manifest) is ccm-gitops\'s: deleted without --force', () => {
+  // GIVEN a k3s cluster rendered in output mode manifest-dir
+  const clusters = path.join(dir(), 'clusters');
+  writeFile(clusters, 'k.yaml', kubernetesSpec('VSphere', 'k3s-1', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }, { gitops: { engine: 'plain' } }));
+  const out = path.join(dir(), 'dist');
+  const first = synth('--clusters', clusters, '--out', out, '-q');
+  expect(first.stderr).toBe('');
+  expect(fs.existsSync(path.join(out, 'k3s-1', 'manifests', 'ccm-gitops-k3s-1.yaml'))).toBe(true);
+  // WHEN it moves to output mode plain
+  writeFile(clusters, 'k.yaml', kubernetesSpec('VSphere', 'k3s-1', { scheduling: { preset: 'rke2' } }, { gitops: { engine: 'plain' } }));
+  // THEN the single manifest goes without --force
+  expect(synth('--clusters', clusters, '--out', out, '-q')).toEqual({ code: 0, stdout: '', stderr: '' });
+  expect(fs.existsSync(path.join(out, 'k3s-1', 'manifests'))).toBe(false);
 });
 
 describe('a symlinked --out', () => {
