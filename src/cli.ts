@@ -8,6 +8,7 @@ import * as path from 'path';
 import { stringify } from 'yaml';
 import { ImportError, importLiveCluster } from './import/live-cluster';
 import { readExport } from './import/read-export';
+import { findSecretInData, findSecretInIni } from './secrets/detector';
 import { formatIssue, SpecValidationError } from './spec/errors';
 import { clusterSpecJsonSchema } from './spec/json-schema';
 import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './spec/load';
@@ -215,6 +216,17 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .action((opts: { from: string; out: string; name?: string; force?: boolean }) => {
       const result = importLiveCluster(readExport(opts.from), { name: opts.name });
       const specFile = `${result.name}.yaml`;
+      // the one secret detector over everything written (e.g. Proxy status credentials, keys in a cloud config)
+      const inSpec = findSecretInData(result.spec);
+      if (inSpec) {
+        throw new ImportError(`the imported spec field ${inSpec.key} holds ${inSpec.reason.replace(/^"[^"]*" holds /, '')}; remove it from the cluster (or the export) first, credentials never go into git`);
+      }
+      for (const f of result.files) {
+        const found = findSecretInIni(f.content);
+        if (found) {
+          throw new ImportError(`${f.name} (line ${found.line}) would hold ${found.reason.replace(/^"[^"]*" holds /, '')}; credentials never go into git`);
+        }
+      }
       const files = [...result.files, { name: specFile, content: importedSpecYaml(result.spec, opts.from) }];
       const existing = files.map((f) => path.join(opts.out, f.name)).filter((f) => fs.existsSync(f));
       if (existing.length > 0 && !opts.force) {

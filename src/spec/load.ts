@@ -10,6 +10,7 @@ import { CloudConfigError } from '../cloud-config/errors';
 import { migrationInputFor } from '../migration/cluster-migration';
 import { migrationProblems } from '../migration/validate';
 import { refuseCredentials } from '../cloud-config/pass-through';
+import { secretInValue, urlCredentials } from '../secrets/detector';
 import { kubernetesProblems } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
@@ -449,27 +450,59 @@ function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message
   problems.push(...tlsProblems(s.tls));
   for (const key of ['httpProxy', 'httpsProxy'] as const) {
     const url = s.proxy?.[key];
-    if (url && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url)) {
+    const found = url ? urlCredentials(url) : undefined;
+    if (found) {
       problems.push({
         path: ['spec', 'proxy', key],
-        message: 'embeds credentials (user:password@); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+        message: `embeds credentials (${found.reason}); rendered env vars are committed to git, so use a proxy that authorises the cluster by address`,
       });
     }
   }
   if (s.gitops.engine !== 'plain' && !s.gitops.repoURL) {
     problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `is required with engine "${s.gitops.engine}"; set the URL of the repository that holds the rendered tree` });
   }
-  if (s.gitops.repoURL && !/^(https?:\/\/|ssh:\/\/|git@)\S+$/.test(s.gitops.repoURL)) {
+  const repoCredentials = s.gitops.repoURL ? urlCredentials(s.gitops.repoURL) : undefined;
+  if (repoCredentials) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `embeds credentials (${repoCredentials.reason}); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)` });
+  } else if (s.gitops.repoURL && !/^(https?:\/\/|ssh:\/\/|git@)\S+$/.test(s.gitops.repoURL)) {
     problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `${describeValue(s.gitops.repoURL)} is not a git URL; use https://, ssh:// or git@host:path` });
   }
-  if (s.gitops.repoURL && /^https?:\/\/[^/@]*:[^/@]*@/.test(s.gitops.repoURL)) {
-    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: 'embeds credentials; give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)' });
+  const serverCredentials = urlCredentials(s.gitops.argocd.destinationServer ?? '');
+  if (serverCredentials) {
+    problems.push({ path: ['spec', 'gitops', 'argocd', 'destinationServer'], message: `embeds credentials (${serverCredentials.reason}); register the cluster in Argo CD (a cluster Secret) and give only its API server URL` });
+  }
+  // every other string of the spec: no private key, known token or URL credentials reaches the rendered tree
+  const reported = new Set(problems.map((p) => p.path.join('.')));
+  for (const { at, value } of stringLeaves(spec)) {
+    const found = reported.has(at.join('.')) ? undefined : secretInValue(value);
+    if (found) {
+      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
+    }
   }
   const gitPath = s.gitops.path;
   if (gitPath !== undefined && (path.isAbsolute(gitPath) || gitPath.split(/[\\/]/).includes('..'))) {
     problems.push({ path: ['spec', 'gitops', 'path'], message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."` });
   }
   return problems;
+}
+
+/** Every string of a spec with its path (iterative). */
+function stringLeaves(value: unknown): { at: (string | number)[]; value: string }[] {
+  const out: { at: (string | number)[]; value: string }[] = [];
+  const stack: [unknown, (string | number)[]][] = [[value, []]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      out.push({ at, value: v });
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, [...at, i]]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        stack.push([item, [...at, k]]);
+      }
+    }
+  }
+  return out;
 }
 
 /** Checks of distribution openshift: a platform the operator renders, its sections and images, the infrastructure name. */
