@@ -9,6 +9,18 @@ import { phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
 import { Fleet, InputWarning, loadFleet } from './spec/load';
+import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+
+/** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
+export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
+  const issues: SpecIssue[] = fleet.clusters.flatMap((c) => {
+    const problem = gitopsPathProblem(c.spec, outputPath);
+    return problem ? [{ file: c.specFile, path: 'spec.gitops.path', message: problem }] : [];
+  });
+  if (issues.length > 0) {
+    throw new SpecValidationError(issues);
+  }
+}
 
 /** Thrown for a synth request that cannot be served (e.g. `--only` matching nothing). */
 export class SynthError extends Error {
@@ -60,6 +72,8 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
 export function synthesize(options: SynthOptions): SynthResult {
   const fleet = loadFleet(options.clusters);
   checkPhaseTransitions(fleet, options.out);
+  const outputPath = repositoryPathOf(options.out);
+  checkGitopsPaths(fleet, outputPath);
   const matchers = (options.only ?? []).map(nameMatcher);
   const selected = (name: string) => matchers.length === 0 || matchers.some((m) => m(name));
   if (matchers.length > 0 && !fleet.clusters.some((c) => selected(c.spec.metadata.name))) {
@@ -78,13 +92,13 @@ export function synthesize(options: SynthOptions): SynthResult {
       files.push(...kept.files);
       entries.push(kept.entry);
     } else {
-      const r = renderCluster(cluster);
+      const r = renderCluster(cluster, outputPath);
       files.push(...r.files);
       entries.push(r.entry);
       rendered.push(name);
     }
   }
-  files.push(...fleetFiles(fleet, entries));
+  files.push(...fleetFiles(fleet, entries, outputPath));
   return { files: [markerFile(), ...files], rendered, clusters: fleet.clusters.length, warnings: fleet.warnings };
 }
 

@@ -273,7 +273,7 @@ describe('spec loading: what a valid spec becomes', () => {
     expect(cluster.spec.spec.gitops).toEqual({
       engine: 'plain',
       revision: 'main',
-      argocd: { namespace: 'openshift-gitops', project: 'default', destinationServer: 'https://kubernetes.default.svc' },
+      argocd: { namespace: 'openshift-gitops', project: 'default', topology: 'per-cluster' },
       flux: { namespace: 'flux-system', interval: '10m', entrySourceRef: 'flux-system' },
     });
     expect(cluster.spec.spec.tls).toEqual({ profile: 'Intermediate' });

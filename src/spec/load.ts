@@ -11,6 +11,8 @@ import { migrationInputFor } from '../migration/cluster-migration';
 import { migrationProblems } from '../migration/validate';
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { secretInValue, urlCredentials } from '../secrets/detector';
+import { argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
+import { RESERVED_CLUSTER_NAME } from '../gitops/fleet-gitops-chart';
 import { kubernetesProblems } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
@@ -138,6 +140,8 @@ export function loadSpecFiles(files: readonly string[], root: string): Fleet {
       });
     }
   }
+
+  issues.push(...hubProblems(results));
 
   // Cloud configs are checked for every spec that passed the schema, so one run reports everything.
   const clusters: PreparedCluster[] = [];
@@ -479,11 +483,83 @@ function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message
       problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
     }
   }
+  if (RESERVED_CLUSTER_NAME.test(spec.metadata.name)) {
+    problems.push({ path: ['metadata', 'name'], message: `"${spec.metadata.name}" is reserved: Application ccm-${spec.metadata.name} would be the name of the Argo CD root Application; choose another name` });
+  }
+  if (s.gitops.engine === 'argocd') {
+    problems.push(...argoCdProblems(spec));
+  }
   const gitPath = s.gitops.path;
   if (gitPath !== undefined && (path.isAbsolute(gitPath) || gitPath.split(/[\\/]/).includes('..'))) {
     problems.push({ path: ['spec', 'gitops', 'path'], message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."` });
   }
   return problems;
+}
+
+/** The Argo CD fleet model of one cluster: hub clusters name their registered destination and a dedicated project; per-cluster ones target themselves. */
+function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const a = spec.spec.gitops.argocd;
+  const at = (field: string) => ['spec', 'gitops', 'argocd', field];
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  if (a.destinationServer !== undefined && a.destinationName !== undefined) {
+    problems.push({ path: at('destinationName'), message: 'is set together with destinationServer; give one of them' });
+  }
+  if (a.topology === 'hub') {
+    if (a.destinationServer === undefined && a.destinationName === undefined) {
+      problems.push({ path: at('destinationServer'), message: 'is required with topology hub: set the API server URL (or destinationName) under which the cluster is registered in the hub Argo CD, '
+        + 'or every cluster\'s CCM lands in the hub cluster' });
+    }
+    if (a.project === 'default') {
+      problems.push({ path: at('project'), message: 'is "default" with topology hub; name a dedicated project: it is rendered as an AppProject that allows only the fleet repository, the registered clusters and the rendered kinds' });
+    }
+  } else {
+    const server = a.destinationServer?.replace(/\/+$/, '');
+    if ((server !== undefined && server !== IN_CLUSTER_SERVER) || (a.destinationName !== undefined && a.destinationName !== IN_CLUSTER_NAME)) {
+      problems.push({ path: at(server !== undefined ? 'destinationServer' : 'destinationName'),
+        message: `${describeValue(a.destinationServer ?? a.destinationName)} is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub to apply it from a hub Argo CD` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * One hub Argo CD (topology hub, one namespace) applies each destination once:
+ * two Applications on one destination would own the same objects (Namespaces,
+ * ClusterRoles, the CCM) and fight over them. Its root reads one repository
+ * at one revision.
+ */
+function hubProblems(results: readonly { file: string; result: LoadedFile }[]): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const hubs = new Map<string, { file: string; spec: ClusterSpec }[]>();
+  for (const { file, result } of results) {
+    const g = result.spec?.spec.gitops;
+    if (result.spec && g?.engine === 'argocd' && g.argocd.topology === 'hub') {
+      hubs.set(g.argocd.namespace, [...(hubs.get(g.argocd.namespace) ?? []), { file, spec: result.spec }]);
+    }
+  }
+  for (const [namespace, members] of hubs) {
+    const byDestination = new Map<string, { file: string; spec: ClusterSpec }[]>();
+    for (const m of members) {
+      const k = destinationKey(argoCdDestination(m.spec));
+      byDestination.set(k, [...(byDestination.get(k) ?? []), m]);
+    }
+    for (const same of byDestination.values()) {
+      for (const m of same.length > 1 ? same : []) {
+        const field = m.spec.spec.gitops.argocd.destinationName !== undefined ? 'destinationName' : 'destinationServer';
+        issues.push({ file: m.file, path: `spec.gitops.argocd.${field}`, message: `is also the destination of ${same.filter((o) => o !== m).map((o) => `cluster ${o.spec.metadata.name} (${o.file})`).join(', ')} `
+          + `in the hub Argo CD of namespace ${namespace}: two Applications would own the same objects in one cluster; give each cluster its own registered destination` });
+      }
+    }
+    const first = members[0].spec.spec.gitops;
+    for (const m of members.slice(1)) {
+      const g = m.spec.spec.gitops;
+      if (g.repoURL !== first.repoURL || g.revision !== first.revision) {
+        issues.push({ file: m.file, path: g.repoURL !== first.repoURL ? 'spec.gitops.repoURL' : 'spec.gitops.revision',
+          message: `differs from cluster ${members[0].spec.metadata.name} in the same hub Argo CD (namespace ${namespace}); the hub's root Application reads one repository at one revision` });
+      }
+    }
+  }
+  return issues;
 }
 
 /** Every string of a spec with its path (iterative). */
