@@ -19,7 +19,7 @@ import { ClusterSpec, PLATFORM_TYPES } from './spec/schema';
 import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from './output';
 import { staleFiles, SynthError, synthesize } from './synth';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
-import { readTreeAtRevision, readTreeFiles, TreeReadError } from './diff/load-tree';
+import { readGitRange, readTreeFiles, TreeReadError } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
 
 /** A command line that cannot be run as given. */
@@ -134,9 +134,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         if (base !== undefined) {
           throw new UsageError('give either two folders or --git, not both');
         }
-        const [from, to] = opts.git.split('..');
-        before = readTreeAtRevision(from, opts.path);
-        after = to ? readTreeAtRevision(to, opts.path) : readTreeFiles(opts.path);
+        ({ before, after } = readGitRange(opts.git, opts.path));
       } else {
         if (base === undefined || head === undefined) {
           throw new UsageError('give the two folders to compare, or --git BASE[..HEAD]');

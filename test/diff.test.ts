@@ -187,3 +187,74 @@ describe('ccm-gitops diff', () => {
     expect(fs.existsSync(path.join(dir(), 'missing'))).toBe(false);
   });
 });
+
+describe('ccm-gitops diff --git: a missing tree is an error, refs are never options', () => {
+  const dir = useTempDir();
+  let repo: string;
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' }).toString();
+  const inRepo = <T>(cwd: string, fn: () => T): T => {
+    const before = process.cwd();
+    try {
+      process.chdir(cwd);
+      return fn();
+    } finally {
+      process.chdir(before);
+    }
+  };
+  beforeEach(() => {
+    // GIVEN a repository whose output folder changes between two commits (a risky change)
+    repo = dir();
+    git('init', '-q', '-b', 'main');
+    writeFile(repo, 'dist/c/d.yaml', deployment());
+    writeFile(repo, 'clusters/defaults.yaml', 'keep: me\n');
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    git('checkout', '-qb', 'risky');
+    writeFile(repo, 'dist/c/d.yaml', deployment({ selector: { matchLabels: { x: 'y' } } }));
+    git('commit', '-qam', 'two');
+  });
+
+  test('run from a subfolder: the output folder is not there, so exit 2, never "No changes"', () => {
+    const r = captureIo();
+    const code = inRepo(path.join(repo, 'clusters'), () => runCli(['diff', '--git', 'main..risky'], r.io, {}));
+    expect({ code, stdout: r.stdout() }).toEqual({ code: EXIT_USAGE, stdout: '' });
+    expect(r.stderr()).toBe('error: dist is not in main nor in risky (paths are relative to the current folder, clusters/ of the repository); run from the repository root or pass --path\n');
+  });
+
+  test('a --path that does not exist: exit 2', () => {
+    const r = captureIo();
+    const code = inRepo(repo, () => runCli(['diff', '--git', 'main..risky', '--path', 'nope'], r.io, {}));
+    expect(code).toBe(EXIT_USAGE);
+    expect(r.stderr()).toBe('error: nope is not in main nor in risky (paths are relative to the current folder, the repository root); run from the repository root or pass --path\n');
+  });
+
+  test('a tree missing only at the base (the first render) is all added, not equal', () => {
+    const r = captureIo();
+    const first = git('rev-list', '--max-parents=0', 'HEAD').trim();
+    git('rm', '-rq', 'dist');
+    git('commit', '-qm', 'no dist');
+    const code = inRepo(repo, () => runCli(['diff', '--git', `HEAD..${first}`], r.io, {}));
+    expect(code).toBe(EXIT_INVALID_INPUT);
+    expect(r.stdout()).toContain('- Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: added');
+  });
+
+  test.each([
+    ['--output=clusters/defaults.yaml..HEAD'],
+    ['HEAD..--output=clusters/defaults.yaml'],
+    ['--output=clusters/defaults.yaml'],
+    ['-o clusters/defaults.yaml'],
+  ])('a ref that looks like an option (%s) is refused and truncates nothing', (range) => {
+    const r = captureIo();
+    const code = inRepo(repo, () => runCli(['diff', `--git=${range}`], r.io, {}));
+    expect(code).toBe(EXIT_USAGE);
+    expect(r.stderr()).toMatch(/^error: "-[^"]*" is not a git revision \(it starts with "-"\); give a branch, tag or commit\n$/);
+    expect(fs.readFileSync(path.join(repo, 'clusters', 'defaults.yaml'), 'utf8')).toBe('keep: me\n');
+  });
+
+  test('an unknown revision is exit 2 with git\'s reason', () => {
+    const r = captureIo();
+    const code = inRepo(repo, () => runCli(['diff', '--git', 'main..nosuch'], r.io, {}));
+    expect(code).toBe(EXIT_USAGE);
+    expect(r.stderr()).toBe('error: "nosuch" is not a commit in this repository\n');
+  });
+});
