@@ -57,10 +57,10 @@ describe('a mixed fleet with folder defaults', () => {
     const out = mixedFleet(dir());
     expect(parse(out['_fleet/argocd/cluster/a-1/kustomization.yaml']).resources).toEqual(['../../../../a-1/gitops']);
     expect(parse(out['_fleet/argocd/cluster/a-2/kustomization.yaml']).resources).toEqual(['../../../../a-2/gitops']);
-    expect(parse(out['_fleet/argocd/cluster/a-1/root/application.openshift-gitops.ccm-fleet.yaml'])).toEqual({
+    expect(parse(out['_fleet/argocd/cluster/a-1/root/application.openshift-gitops.ccm-root.a-1.yaml'])).toEqual({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
-      metadata: { name: 'ccm-fleet', namespace: 'openshift-gitops' },
+      metadata: { name: 'ccm-root.a-1', namespace: 'openshift-gitops' },
       spec: {
         project: 'default',
         source: { repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main', path: 'dist/_fleet/argocd/cluster/a-1' },

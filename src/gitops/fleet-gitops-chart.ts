@@ -9,10 +9,15 @@ import { ClusterSpec } from '../spec/schema';
 /** Folder of the fleet-level entry points, at the root of the output. */
 export const FLEET_DIRECTORY = '_fleet';
 
-/** Name of every root Application; `fleet` and `fleet-<n>` are reserved cluster names so no cluster's `ccm-<name>` takes it. */
+/** Name of a hub's root Application; `fleet` is a reserved cluster name so no cluster's `ccm-<name>` takes it. */
 export const ROOT_APPLICATION_NAME = 'ccm-fleet';
 /** Cluster names that would collide with a root Application. */
-export const RESERVED_CLUSTER_NAME = /^fleet(-[0-9]+)?$/;
+export const RESERVED_CLUSTER_NAME = /^fleet$/;
+
+/** Name of a per-cluster root Application: `ccm-root.<cluster>` (the dot keeps it apart from every `ccm-<cluster>`, cluster names have none). */
+export function perClusterRootName(cluster: string): string {
+  return `ccm-root.${cluster}`;
+}
 
 /**
  * Kinds the generator renders that are cluster-scoped: Kubernetes built-ins
@@ -62,7 +67,7 @@ export function argoCdGroups(specs: readonly ClusterSpec[], outputPath = 'dist')
     } else {
       groups.push({
         topology: 'per-cluster', namespace: g.argocd.namespace, repoURL: g.repoURL!, revision: g.revision, outputPath,
-        clusters: [spec], directory: `cluster/${spec.metadata.name}`, rootName: ROOT_APPLICATION_NAME,
+        clusters: [spec], directory: `cluster/${spec.metadata.name}`, rootName: perClusterRootName(spec.metadata.name),
       });
     }
   }

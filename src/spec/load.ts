@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, Node } from 'yaml';
+import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
 import { describeValue, SpecIssue, SpecValidationError } from './errors';
 import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from './images';
 import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from './schema';
@@ -24,6 +24,8 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
 const MAX_DEPTH = 16;
 /** Most YAML aliases one spec may expand (guards against alias bombs). */
 const MAX_ALIASES = 50;
+/** Most mapping entries one spec or defaults file may have, checked before anything else walks them (the example specs have under 100). */
+export const MAX_KEYS = 2000;
 
 /** A warning about one input file. */
 export interface InputWarning {
@@ -64,11 +66,28 @@ export function listSpecFiles(dir: string): string[] {
   const outside: SpecIssue[] = [];
   const realRoot = fs.realpathSync(dir);
   const walk = (d: string): void => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const entries = fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (entries.some((e) => e.name === 'defaults.yaml') && entries.some((e) => e.name === 'defaults.yml')) {
+      outside.push({ file: path.join(d, 'defaults.yml'), path: '', message: 'is beside defaults.yaml; keep one defaults file per folder (both would be merged, in no obvious order)' });
+    }
+    for (const entry of entries) {
       if (entry.name.startsWith('.')) {
         continue;
       }
       const full = path.join(d, entry.name);
+      // never skip silently: what looks like a spec but cannot be read as one is refused
+      if (/\.ya?ml$/i.test(entry.name) && !/\.ya?ml$/.test(entry.name)) {
+        outside.push({ file: full, path: '', message: 'has an upper-case extension; synth reads *.yaml and *.yml only: rename it' });
+        continue;
+      }
+      if (!entry.isDirectory() && !entry.isFile() && !entry.isSymbolicLink() && /\.ya?ml$/.test(entry.name)) {
+        outside.push({ file: full, path: '', message: 'is not a regular file (a FIFO, socket or device); a spec is a file' });
+        continue;
+      }
+      if (entry.isSymbolicLink() && isDirectoryLink(full)) {
+        outside.push({ file: full, path: '', message: 'is a symbolic link to a folder; synth does not follow folder links (loops, specs from elsewhere): move the folder in' });
+        continue;
+      }
       if (entry.isDirectory()) {
         walk(full);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
@@ -94,6 +113,14 @@ export function listSpecFiles(dir: string): string[] {
     throw new SpecValidationError(outside);
   }
   return out;
+}
+
+function isDirectoryLink(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Loads every spec below `dir`, validates it and runs the cloud-config transforms. Throws SpecValidationError listing every problem. */
@@ -273,6 +300,38 @@ function checkDefaultsEnvelope(src: YamlSource): SpecIssue[] {
   return issues;
 }
 
+/** The number of mapping entries and list items of a document and the offset of the first duplicate key, in one pass (Set per mapping). */
+function mappingShape(doc: Document): { entries: number; duplicate?: number } {
+  let entries = 0;
+  let duplicate: number | undefined;
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        entries++;
+        if (isScalar(pair.key)) {
+          const k = `${typeof pair.key.value}:${String(pair.key.value)}`;
+          if (seen.has(k) && duplicate === undefined && pair.key.range) {
+            duplicate = pair.key.range[0];
+          }
+          seen.add(k);
+        } else if (pair.key) {
+          stack.push(pair.key);
+        }
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) {
+        entries++;
+        stack.push(item);
+      }
+    }
+  }
+  return { entries, duplicate };
+}
+
 /** Nesting depth of parsed YAML data (iterative, so hostile input cannot exhaust the stack). */
 function depthOf(value: unknown): number {
   let max = 0;
@@ -317,7 +376,9 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
   const lines = new LineCounter();
   let doc: Document;
   try {
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
+    // uniqueKeys: false: the library's own check compares every key with every other (quadratic: a 1 MiB
+    // spec of 124,176 keys took minutes); duplicates are found below in one pass with a Set
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true });
   } catch (e) {
     return { issue: { file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` } };
   }
@@ -336,6 +397,13 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
           : `is not valid YAML: ${err.message.split('\n')[0]}; fix the syntax at this line`,
       },
     };
+  }
+  const shape = mappingShape(doc);
+  if (shape.entries > MAX_KEYS) {
+    return { issue: { file, path: '', message: `has ${shape.entries} keys and list items, over the limit of ${MAX_KEYS}; a cluster spec has a few dozen` } };
+  }
+  if (shape.duplicate !== undefined) {
+    return { issue: { file, path: '', line: lines.linePos(shape.duplicate).line, message: 'is not valid YAML: Map keys must be unique; fix the syntax at this line' } };
   }
   let data: unknown;
   try {
@@ -475,6 +543,7 @@ function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message
   if (serverCredentials) {
     problems.push({ path: ['spec', 'gitops', 'argocd', 'destinationServer'], message: `embeds credentials (${serverCredentials.reason}); register the cluster in Argo CD (a cluster Secret) and give only its API server URL` });
   }
+  problems.push(...renderedStringProblems(spec));
   // every other string of the spec: no private key, known token or URL credentials reaches the rendered tree
   const reported = new Set(problems.map((p) => p.path.join('.')));
   for (const { at, value } of stringLeaves(spec)) {
@@ -560,6 +629,70 @@ function hubProblems(results: readonly { file: string; result: LoadedFile }[]): 
     }
   }
   return issues;
+}
+
+/**
+ * Label keys and values (kubernetes/apimachinery@v0.33.0
+ * pkg/util/validation/validation.go IsQualifiedName, IsValidLabelValue).
+ */
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function labelKeyProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return 'has a prefix that is not a DNS-1123 subdomain';
+  }
+  return name.length <= 63 && LABEL_NAME.test(name) ? undefined : 'is not a label key (at most 63 letters, digits, "-", "_", "." between alphanumerics, optional "prefix/")';
+}
+
+function labelValueProblem(value: string): string | undefined {
+  return value === '' || (value.length <= 63 && LABEL_NAME.test(value)) ? undefined
+    : 'is not a label value (at most 63 letters, digits, "-", "_", "." between alphanumerics; no spaces or line breaks)';
+}
+
+/**
+ * Strings that become label keys and values, ConfigMap keys or flags in the
+ * rendered objects: refused here with the field, instead of by the API server
+ * at apply time.
+ */
+function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const k = spec.spec.kubernetes as undefined | {
+    podLabels?: Record<string, string>; serviceAccount?: { labels?: Record<string, string> }; scheduling?: { nodeSelector?: Record<string, string> };
+    output?: { clusterResourceSet?: { clusterSelector?: Record<string, string> } }; extraArgs?: Record<string, unknown>;
+  };
+  const labelMaps: [(string | number)[], Record<string, string> | undefined][] = [
+    [['metadata', 'labels'], spec.metadata.labels],
+    [['spec', 'kubernetes', 'podLabels'], k?.podLabels],
+    [['spec', 'kubernetes', 'serviceAccount', 'labels'], k?.serviceAccount?.labels],
+    [['spec', 'kubernetes', 'scheduling', 'nodeSelector'], k?.scheduling?.nodeSelector],
+    [['spec', 'kubernetes', 'output', 'clusterResourceSet', 'clusterSelector'], k?.output?.clusterResourceSet?.clusterSelector],
+  ];
+  for (const [at, labels] of labelMaps) {
+    for (const [key, value] of Object.entries(labels ?? {})) {
+      const keyProblem = labelKeyProblem(key);
+      const valueProblem = typeof value === 'string' ? labelValueProblem(value) : undefined;
+      if (keyProblem) {
+        problems.push({ path: [...at, key], message: `${describeValue(key)} ${keyProblem}` });
+      } else if (valueProblem) {
+        problems.push({ path: [...at, key], message: `${describeValue(value)} ${valueProblem}` });
+      }
+    }
+  }
+  for (const key of Object.keys(spec.spec.cloudConfig?.extraKeys ?? {})) {
+    if (key === '.' || key.startsWith('..') || key.length > 253) {
+      problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', key], message: `${describeValue(key)} is not a ConfigMap key (".", ".." and keys starting with ".." are refused by the API server)` });
+    }
+  }
+  for (const [flag, value] of Object.entries(k?.extraArgs ?? {})) {
+    if (typeof value === 'string' && /[\x00-\x1f\x7f]/.test(value)) {
+      problems.push({ path: ['spec', 'kubernetes', 'extraArgs', flag], message: 'holds a line break or control character; a flag value is one line' });
+    }
+  }
+  return problems;
 }
 
 /** Every string of a spec with its path (iterative). */
@@ -793,7 +926,33 @@ function readInput(file: string): string | SpecIssue {
   if (buffer.includes(0)) {
     return { file, path: '', message: 'is binary (contains NUL bytes); inputs must be UTF-8 text' };
   }
-  return buffer.toString('utf8');
+  try {
+    // fatal: a Latin-1 byte is refused, not turned into U+FFFD in the rendered output
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buffer);
+  } catch {
+    const offset = firstInvalidUtf8(buffer);
+    const line = buffer.subarray(0, offset).toString('latin1').split('\n').length;
+    return { file, path: '', line, message: `is not UTF-8 text (byte 0x${buffer[offset].toString(16).toUpperCase().padStart(2, '0')} at offset ${offset}, e.g. Latin-1); save it as UTF-8` };
+  }
+}
+
+/** Offset of the first byte that is not part of a valid UTF-8 sequence. */
+function firstInvalidUtf8(buffer: Buffer): number {
+  let i = 0;
+  while (i < buffer.length) {
+    const b = buffer[i];
+    const n = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    if (n < 0) {
+      return i;
+    }
+    for (let k = 1; k <= n; k++) {
+      if (i + k >= buffer.length || (buffer[i + k] & 0xc0) !== 0x80) {
+        return i;
+      }
+    }
+    i += n + 1;
+  }
+  return 0;
 }
 
 /**
