@@ -5,7 +5,8 @@ import { fleetFiles, renderCluster } from './render';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
-import { phaseSequence, transitionProblem } from './migration/phases';
+import { MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
+import { platformFor } from './platforms';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
 import { Fleet, InputWarning, loadFleet } from './spec/load';
@@ -174,8 +175,14 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
   const issues: SpecIssue[] = [];
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
-    const previous = m ? renderedPhase(out, cluster.spec.metadata.name) : undefined;
+    const previous = renderedPhase(out, cluster.spec.metadata.name);
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
+    if (!m && previous !== undefined && previous !== 'external') {
+      // no spec.migration means "already external": deleting it is the move to external, checked like any other
+      const support = platformFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec);
+      const step = transitionProblem(support ? phaseSequence(support) : MIGRATION_PHASES, previous, 'external');
+      problem = step ? `spec.migration was removed, which means phase "external": ${step}` : undefined;
+    }
     const gated = m?.support !== undefined && cluster.spec.spec.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
     if (!problem && m && previous === 'external' && m.phase !== 'external' && gated) {
       problem = `moves from "external" back to "${m.phase}", but phase "external" set the FeatureGate to ${cluster.spec.spec.migration!.featureSet}, which OpenShift cannot turn off: `
