@@ -69,7 +69,8 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .description('Render external cloud controller managers as GitOps-ready YAML.')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .version(packageVersion(), '-V, --version', 'print the ccm-gitops version');
 
   program.command('synth')
     .description('validate every cluster spec, then render them all into the output directory (replaced atomically)')
@@ -80,6 +81,11 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
+      const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
+      if (optionLike.length > 0) {
+        throw new UsageError(`--only ${optionLike.map((n) => JSON.stringify(n)).join(', ')}: cluster names never start with "-"; give the names right after --only (--only NAME... ${optionLike[0]})`);
+      }
       const result = synthesize({ clusters: opts.clusters, out, only: opts.only });
       printWarnings(result.warnings, io);
       if (opts.check) {
@@ -110,7 +116,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-c, --clusters <dir>', 'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")')
     .action((paths: string[], opts: { clusters?: string }) => {
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
-      const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : '.');
+      const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : defaultsRoot(paths));
       const files = paths.flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]));
       if (files.length === 0) {
         throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
@@ -325,6 +331,52 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
   }
   io.out(controlPlaneChange(input, format));
   return EXIT_OK;
+}
+
+/** The version in the package.json beside the compiled or source tree. */
+function packageVersion(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 4; i++) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'ccm-gitops' && pkg.version) {
+        return pkg.version;
+      }
+    }
+    dir = path.dirname(dir);
+  }
+  return 'unknown';
+}
+
+/**
+ * The clusters root for spec files given without --clusters: the highest
+ * folder above them that holds a defaults file, stopping at the repository
+ * root, so a spec validated from a subfolder gets its parent defaults.
+ */
+function defaultsRoot(paths: readonly string[]): string {
+  const dirs = paths.map((p) => path.resolve(fs.existsSync(p) && fs.statSync(p).isDirectory() ? p : path.dirname(p)));
+  let common = dirs[0] ?? path.resolve('.');
+  for (const d of dirs.slice(1)) {
+    while (path.relative(common, d).startsWith('..')) {
+      common = path.dirname(common);
+    }
+  }
+  let root: string | undefined;
+  for (let dir = common; ; dir = path.dirname(dir)) {
+    if (['defaults.yaml', 'defaults.yml'].some((n) => fs.existsSync(path.join(dir, n)))) {
+      root = dir;
+    }
+    if (fs.existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir) {
+      break;
+    }
+  }
+  if (root === undefined) {
+    return '.';
+  }
+  const chosen = root;
+  const rel = path.relative(process.cwd(), chosen);
+  return rel === '' ? '.' : rel.startsWith('..') ? chosen : rel;
 }
 
 /** The imported spec as YAML, with a header saying where it came from. */

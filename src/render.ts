@@ -106,6 +106,7 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
         migration: cluster.migration,
         outputPath: repoPath,
         manifestFile,
+        podSecrets: podSecrets(objects),
       }),
     });
   }
@@ -157,6 +158,43 @@ export function fleetFiles(fleet: Fleet, entries: readonly FleetEntry[], outputP
     files.push(...directoryFiles(`${dir}/root`, root));
   }
   return files;
+}
+
+/** The Secrets the rendered workloads mount, read as env or pull images with, sorted. */
+function podSecrets(objects: readonly RenderedObject[]): { namespace: string; name: string; usedBy: string }[] {
+  const uses = new Map<string, Set<string>>();
+  const add = (namespace: string, name: string, use: string) => {
+    const k = `${namespace}/${name}`;
+    uses.set(k, (uses.get(k) ?? new Set()).add(use));
+  };
+  for (const o of objects.filter((x) => x.kind === 'Deployment' || x.kind === 'DaemonSet')) {
+    const ns = o.metadata.namespace ?? 'default';
+    const pod = (o.spec as { template?: { spec?: any } } | undefined)?.template?.spec ?? {};
+    const who = `${o.kind} ${o.metadata.name}`;
+    for (const v of pod.volumes ?? []) {
+      if (v.secret?.secretName) {
+        add(ns, v.secret.secretName, `volume ${v.name} of ${who}`);
+      }
+    }
+    for (const c of [...(pod.containers ?? []), ...(pod.initContainers ?? [])]) {
+      for (const e of c.env ?? []) {
+        if (e.valueFrom?.secretKeyRef?.name) {
+          add(ns, e.valueFrom.secretKeyRef.name, `env ${e.name} of ${who}`);
+        }
+      }
+      for (const e of c.envFrom ?? []) {
+        if (e.secretRef?.name) {
+          add(ns, e.secretRef.name, `envFrom of ${who}`);
+        }
+      }
+    }
+    for (const p of pod.imagePullSecrets ?? []) {
+      add(ns, p.name, `image pull secret of ${who}`);
+    }
+  }
+  return [...uses.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, set]) => ({
+    namespace: k.split('/')[0], name: k.split('/')[1], usedBy: [...set].sort().join('; '),
+  }));
 }
 
 /** The Secrets the cloud-credential-operator creates for the rendered CredentialsRequests. */

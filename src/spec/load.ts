@@ -462,7 +462,11 @@ export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] =
   const parsed = clusterSpecSchema.safeParse(merged, { reportInput: true });
   if (!parsed.success) {
     return {
-      issues: schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => issueAt(p.path, p.message)),
+      issues: [
+        ...schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => issueAt(p.path, withNumberHint(p.path, p.message, sources))),
+        // a type error must not hide the file's other problems: the checks that need no defaults run on the raw data
+        ...rawProblems(merged).map((p) => issueAt(p.path, p.message)),
+      ],
       rawName: typeof rawName === 'string' ? rawName : undefined,
       nameLine,
     };
@@ -476,6 +480,41 @@ export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] =
     nameLine,
     cloudConfigBase: cloudConfigSource ? path.dirname(cloudConfigSource.file) : undefined,
   };
+}
+
+/**
+ * A YAML number where a string belongs (`version: 1.30`, read as 1.3): the
+ * message quotes the source text, so the fix is plain.
+ */
+function withNumberHint(fieldPath: readonly (string | number)[], message: string, sources: readonly YamlSource[]): string {
+  if (!/^expected string, got number /.test(message)) {
+    return message;
+  }
+  const src = sources.find((s) => s.doc.hasIn(fieldPath));
+  const node = src?.doc.getIn(fieldPath, true) as { source?: string } | undefined;
+  const text = typeof node?.source === 'string' ? node.source : message.replace(/^expected string, got number /, '');
+  return `${message}; quote it: "${text}" (YAML reads an unquoted ${text} as a number${/^\d+\.\d*0$/.test(text) ? `, ${Number(text)}` : ''})`;
+}
+
+/** Checks that need no schema defaults, run when the schema fails: image pins and secrets in the raw data. */
+function rawProblems(merged: unknown): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const images = (merged as { spec?: { images?: unknown } })?.spec?.images;
+  if (isPlainObject(images)) {
+    for (const [key, ref] of Object.entries(images)) {
+      const problem = typeof ref === 'string' ? imagePinProblem(ref) : undefined;
+      if (problem) {
+        problems.push({ path: ['spec', 'images', key], message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag` });
+      }
+    }
+  }
+  for (const { at, value } of stringLeaves(merged)) {
+    const found = secretInValue(value);
+    if (found) {
+      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
+    }
+  }
+  return problems;
 }
 
 /** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps, migration. */
