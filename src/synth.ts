@@ -11,6 +11,7 @@ import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
 import { Fleet, InputWarning, loadFleet } from './spec/load';
 import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+import { secretInOutput } from './secrets/detector';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
 export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
@@ -100,6 +101,13 @@ export function synthesize(options: SynthOptions): SynthResult {
     }
   }
   files.push(...fleetFiles(fleet, entries, outputPath));
+  // the last guard: whatever path a secret took, it does not reach git
+  for (const f of files) {
+    const found = secretInOutput(f.content);
+    if (found) {
+      throw new SynthError(`${f.path} would hold ${found.reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
+    }
+  }
   return { files: [markerFile(), ...files], rendered, clusters: fleet.clusters.length, warnings: fleet.warnings };
 }
 

@@ -284,3 +284,24 @@ export function redact(text: string): string {
     .replace(/-----BEGIN [^-]*PRIVATE KEY[^-]*-----[\s\S]*?(-----END [^-]*-----|$)/g, '<redacted private key>')
     .replace(new RegExp(TOKEN_SHAPES.map(([re]) => re.source).join('|'), 'g'), '<redacted token>');
 }
+
+/**
+ * The last guard over rendered files: private keys, known tokens and URL
+ * credentials (no entropy heuristics: rendered YAML holds digests and IDs).
+ */
+export function secretInOutput(text: string): SecretFinding | undefined {
+  if (PRIVATE_PEM.test(text)) {
+    return { reason: 'a private key (PEM block)' };
+  }
+  const shape = tokenShape(text);
+  if (shape) {
+    return shape;
+  }
+  for (const url of text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*/gi) ?? []) {
+    const found = urlCredentials(url);
+    if (found) {
+      return { reason: `a URL with credentials (${found.reason})` };
+    }
+  }
+  return undefined;
+}
