@@ -169,7 +169,8 @@ function podSecrets(objects: readonly RenderedObject[]): { namespace: string; na
   };
   for (const o of objects.filter((x) => x.kind === 'Deployment' || x.kind === 'DaemonSet')) {
     const ns = o.metadata.namespace ?? 'default';
-    const pod = (o.spec as { template?: { spec?: any } } | undefined)?.template?.spec ?? {};
+    type Container = { env?: { name: string; valueFrom?: { secretKeyRef?: { name?: string } } }[]; envFrom?: { secretRef?: { name?: string } }[] };
+    const pod = (o.spec as { template?: { spec?: { volumes?: { name: string; secret?: { secretName?: string } }[]; containers?: Container[]; initContainers?: Container[]; imagePullSecrets?: { name: string }[] } } } | undefined)?.template?.spec ?? {};
     const who = `${o.kind} ${o.metadata.name}`;
     for (const v of pod.volumes ?? []) {
       if (v.secret?.secretName) {

@@ -304,9 +304,11 @@ function broadGates(flags: Map<string, string>): string[] {
 /** Risks of a workload's containers: image source, TLS floor, broad feature gates. */
 function workloadRisks(cluster: string, id: string, b: TreeObject | undefined, a: TreeObject): Risk[] {
   const risks: Risk[] = [];
-  const images = (o: TreeObject | undefined) => new Map(((o?.body.spec as { template?: { spec?: { containers?: { name: string; image?: string }[]; initContainers?: { name: string; image?: string }[] } } } | undefined)
-    ?.template?.spec ? [...((o!.body.spec as any).template.spec.containers ?? []), ...((o!.body.spec as any).template.spec.initContainers ?? [])] : [])
-    .map((c: { name: string; image?: string }) => [c.name, c.image ?? '']));
+  type Container = { name: string; image?: string };
+  const images = (o: TreeObject | undefined): Map<string, string> => {
+    const pod = (o?.body.spec as { template?: { spec?: { containers?: Container[]; initContainers?: Container[] } } } | undefined)?.template?.spec;
+    return new Map([...(pod?.containers ?? []), ...(pod?.initContainers ?? [])].map((c) => [c.name, c.image ?? '']));
+  };
   const before = images(b);
   for (const [name, image] of images(a)) {
     const old = before.get(name);

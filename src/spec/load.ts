@@ -493,6 +493,9 @@ function withNumberHint(fieldPath: readonly (string | number)[], message: string
   const src = sources.find((s) => s.doc.hasIn(fieldPath));
   const node = src?.doc.getIn(fieldPath, true) as { source?: string } | undefined;
   const text = typeof node?.source === 'string' ? node.source : message.replace(/^expected string, got number /, '');
+  if (!/^\d+\.\d+$/.test(text)) {
+    return message; // only version-like numbers (1.30) need the hint; 42 is plainly not a name
+  }
   return `${message}; quote it: "${text}" (YAML reads an unquoted ${text} as a number${/^\d+\.\d*0$/.test(text) ? `, ${Number(text)}` : ''})`;
 }
 
