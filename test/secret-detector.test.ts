@@ -102,7 +102,7 @@ describe('secret detector: key names', () => {
     ['aadClientCertPassword', 'secret'], ['accessKeySecret', 'secret'], ['token', 'secret'],
     ['passwordFile', 'secret-file'], ['secretsDirectory', 'secret-file'],
     ['token-url', 'plain'], ['tokenAudience', 'plain'], ['secretName', 'plain'], ['secret-namespace', 'plain'], ['auth-url', 'plain'],
-    ['credentialRef', 'plain'], ['aadClientId', 'plain'], ['application-credential-id', 'plain'], ['bypass', 'plain'], ['region', 'plain'],
+    ['credentialRef', 'plain'], ['aadClientId', 'plain'], ['authorization-always-allow-paths', 'plain'], ['aadFederatedTokenFile', 'secret-file'], ['application-credential-id', 'plain'], ['bypass', 'plain'], ['region', 'plain'],
   ])('%s is %s', (key, kind) => {
     expect(classifyKey(key)).toBe(kind);
   });

@@ -44,7 +44,7 @@ const PRIVATE_PEM = /-----BEGIN ([A-Z0-9]+ )*(PRIVATE KEY|ENCRYPTED PRIVATE KEY)
 /** Words of a key name that mean it holds a credential. */
 const SECRET_WORDS = new Set([
   'password', 'passwd', 'pwd', 'pw', 'pass', 'passphrase', 'secret', 'secrets', 'token', 'tokens', 'apikey', 'credential', 'credentials', 'creds',
-  'auth', 'authorization', 'bearer', 'privatekey', 'accesskey', 'sas',
+  'auth', 'bearer', 'privatekey', 'accesskey', 'sas',
 ]);
 /** Word pairs of a key name that mean it holds a credential (`api.key`, `private-key`, `access_key`, `client-secret`). */
 const SECRET_PAIRS: readonly [string, string][] = [['api', 'key'], ['private', 'key'], ['access', 'key'], ['secret', 'key'], ['account', 'key'], ['shared', 'key'], ['master', 'key']];
