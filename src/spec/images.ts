@@ -31,7 +31,8 @@ export const OPERATOR_IMAGE_KEY: ImageKey = 'cloudControllerManagerOperator';
  * (components of letters, digits and inner `-`, dot-separated, optional port),
  * then lower-case path components joined by `.`, `_`, `__` or `-` runs, then
  * an optional tag. Upper-case paths, a leading `-`, an empty name (`:1.0`) and
- * non-ASCII characters (zero-width spaces) do not match.
+ * non-ASCII characters (zero-width spaces) do not match. (Bracketed IPv6
+ * registry hosts, which regexp.go also accepts, are not.)
  */
 const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
 const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';

@@ -724,6 +724,7 @@ function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[];
       }
     }
   }
+  // kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsConfigMapKey: the regex (schema), at most 253, and hasChDirPrefix
   for (const key of Object.keys(spec.spec.cloudConfig?.extraKeys ?? {})) {
     if (key === '.' || key.startsWith('..') || key.length > 253) {
       problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', key], message: `${describeValue(key)} is not a ConfigMap key (".", ".." and keys starting with ".." are refused by the API server)` });
