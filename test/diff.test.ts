@@ -342,3 +342,13 @@ describe('readable field changes (issue 17)', () => {
     expect(md).toContain('    +     component: cloud-controller-manager   # controller route');
   });
 });
+
+describe('the diff never prints a secret a tree holds', () => {
+  test('URL credentials and tokens in changed fields are redacted', () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const cm = (url: string): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' }, data: { url, text: `a\n${url}\n` } });
+    const md = diffMarkdown(diffTrees(tree({ 'c/x.yaml': cm('https://example.com/') }), tree({ 'c/x.yaml': cm(`https://bot:${token}@example.com/`) })));
+    expect(md).toContain('https://<redacted>@example.com/');
+    expect(md).not.toContain(token);
+  });
+});

@@ -1,4 +1,5 @@
 import { FieldChange, hasChanges, TreeDiff } from './diff-trees';
+import { redact } from '../secrets/detector';
 
 /** Most field changes listed per object before summarizing the rest. */
 const MAX_FIELDS = 40;
@@ -95,7 +96,7 @@ function fieldLine(change: FieldChange): string {
 }
 
 function show(v: unknown): string {
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  const text = redact(typeof v === 'string' ? v : JSON.stringify(v));
   const cut = text.length > 120 ? `${text.slice(0, 117)}...` : text;
   return `\`${cut.replace(/`/g, "'")}\``;
 }
@@ -109,7 +110,7 @@ function textDiff(before: string, after: string): string {
     const m = /^\s*component:\s*/.test(lines[i]) ? /^\s*-?\s*name:\s*(\S+)/.exec(lines[i - 1] ?? '') : null;
     return m ? `${lines[i]}   # controller ${m[1]}` : lines[i];
   };
-  const removed = a.map((_l, i) => i).filter((i) => !b.includes(a[i])).map((i) => withController(a, i));
-  const added = b.map((_l, i) => i).filter((i) => !a.includes(b[i])).map((i) => withController(b, i));
+  const removed = a.map((_l, i) => i).filter((i) => !b.includes(a[i])).map((i) => redact(withController(a, i)));
+  const added = b.map((_l, i) => i).filter((i) => !a.includes(b[i])).map((i) => redact(withController(b, i)));
   return ['    ```diff', ...removed.map((l) => `    - ${l}`), ...added.map((l) => `    + ${l}`), '    ```'].join('\n');
 }
