@@ -19,6 +19,7 @@ const IMPORTS = {
   servicemonitors: 'monitoring.coreos.com_servicemonitors.yaml',
   applications: 'argoproj.io_applications.yaml',
   applicationsets: 'argoproj.io_applicationsets.yaml',
+  appprojects: 'argoproj.io_appprojects.yaml',
   kustomizations: 'kustomize.toolkit.fluxcd.io_kustomizations.yaml',
   gitrepositories: 'source.toolkit.fluxcd.io_gitrepositories.yaml',
   clusterresourcesets: 'addons.cluster.x-k8s.io_clusterresourcesets.yaml',

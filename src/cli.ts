@@ -8,6 +8,7 @@ import * as path from 'path';
 import { stringify } from 'yaml';
 import { ImportError, importLiveCluster } from './import/live-cluster';
 import { readExport } from './import/read-export';
+import { findSecretInData, findSecretInIni } from './secrets/detector';
 import { formatIssue, SpecValidationError } from './spec/errors';
 import { clusterSpecJsonSchema } from './spec/json-schema';
 import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './spec/load';
@@ -19,7 +20,7 @@ import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, 
 import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
 import { RenderCache } from './render-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
-import { readChangedTrees, readTreeAtRevision, readTreeFiles, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
+import { readChangedTrees, readGitRange, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { packageVersion } from './init/package-info';
@@ -90,6 +91,11 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       + 'then put the shards\' outputs together with ccm-gitops assemble')
     .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
+      const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
+      if (optionLike.length > 0) {
+        throw new UsageError(`--only ${optionLike.map((n) => JSON.stringify(n)).join(', ')}: cluster names never start with "-"; give the names right after --only (--only NAME... ${optionLike[0]})`);
+      }
       const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
       if (opts.shard !== undefined && !shard) {
         throw new UsageError(`--shard ${JSON.stringify(opts.shard)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4`);
@@ -171,7 +177,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-c, --clusters <dir>', 'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")')
     .action((paths: string[], opts: { clusters?: string }) => {
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
-      const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : '.');
+      const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : defaultsRoot(paths));
       const files = paths.flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]));
       if (files.length === 0) {
         throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
@@ -195,9 +201,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         if (base !== undefined) {
           throw new UsageError('give either two folders or --git, not both');
         }
-        const [from, to] = opts.git.split('..');
-        before = readTreeAtRevision(from, opts.path);
-        after = to ? readTreeAtRevision(to, opts.path) : readTreeFiles(opts.path);
+        ({ before, after } = readGitRange(opts.git, opts.path));
       } else {
         if (base === undefined || head === undefined) {
           throw new UsageError('give the two folders to compare, or --git BASE[..HEAD]');
@@ -277,6 +281,17 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .action((opts: { from: string; out: string; name?: string; force?: boolean }) => {
       const result = importLiveCluster(readExport(opts.from), { name: opts.name });
       const specFile = `${result.name}.yaml`;
+      // the one secret detector over everything written (e.g. Proxy status credentials, keys in a cloud config)
+      const inSpec = findSecretInData(result.spec);
+      if (inSpec) {
+        throw new ImportError(`the imported spec field ${inSpec.key} holds ${inSpec.reason.replace(/^"[^"]*" holds /, '')}; remove it from the cluster (or the export) first, credentials never go into git`);
+      }
+      for (const f of result.files) {
+        const found = findSecretInIni(f.content);
+        if (found) {
+          throw new ImportError(`${f.name} (line ${found.line}) would hold ${found.reason.replace(/^"[^"]*" holds /, '')}; credentials never go into git`);
+        }
+      }
       const files = [...result.files, { name: specFile, content: importedSpecYaml(result.spec, opts.from) }];
       const existing = files.map((f) => path.join(opts.out, f.name)).filter((f) => fs.existsSync(f));
       if (existing.length > 0 && !opts.force) {
@@ -415,6 +430,38 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
   }
   io.out(controlPlaneChange(input, format, capi));
   return EXIT_OK;
+}
+
+/** The version in the package.json beside the compiled or source tree. */
+
+/**
+ * The clusters root for spec files given without --clusters: the highest
+ * folder above them that holds a defaults file, stopping at the repository
+ * root, so a spec validated from a subfolder gets its parent defaults.
+ */
+function defaultsRoot(paths: readonly string[]): string {
+  const dirs = paths.map((p) => path.resolve(fs.existsSync(p) && fs.statSync(p).isDirectory() ? p : path.dirname(p)));
+  let common = dirs[0] ?? path.resolve('.');
+  for (const d of dirs.slice(1)) {
+    while (path.relative(common, d).startsWith('..')) {
+      common = path.dirname(common);
+    }
+  }
+  let root: string | undefined;
+  for (let dir = common; ; dir = path.dirname(dir)) {
+    if (['defaults.yaml', 'defaults.yml'].some((n) => fs.existsSync(path.join(dir, n)))) {
+      root = dir;
+    }
+    if (fs.existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir) {
+      break;
+    }
+  }
+  if (root === undefined) {
+    return '.';
+  }
+  const chosen = root;
+  const rel = path.relative(process.cwd(), chosen);
+  return rel === '' ? '.' : rel.startsWith('..') ? chosen : rel;
 }
 
 /** The imported spec as YAML, with a header saying where it came from. */

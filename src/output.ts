@@ -83,6 +83,12 @@ export interface RemoteSink {
   readonly target: string;
   /** The staging folder (mode `write`). */
   readonly staging: string;
+  /**
+   * The output's path relative to the repository root, which the GitOps files name.
+   *
+   * @default 'dist'
+   */
+  readonly outputPath?: string;
 }
 
 /** A unit compared (and staged) away from the sink. */

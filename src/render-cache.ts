@@ -120,11 +120,11 @@ export function buildId(): string {
   return build;
 }
 
-/** Digest of everything a cluster's render depends on: the prepared cluster and the build. */
-export function clusterKey(cluster: PreparedCluster): string {
+/** Digest of everything a cluster's render depends on: the prepared cluster, the output's path in the repository (GitOps paths name it) and the build. */
+export function clusterKey(cluster: PreparedCluster, outputPath = 'dist'): string {
   // Maps and Sets would stringify as {}: spelled out, so that different ones never digest the same
   const json = JSON.stringify(cluster, (_k, v: unknown) => (v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v));
-  return createHash('sha256').update(buildId()).update('\0').update(json).digest('hex');
+  return createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0').update(json).digest('hex');
 }
 
 /** Digest of a unit's files (paths relative to the output, `/`-separated): paths and contents, in path order. */

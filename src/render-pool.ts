@@ -6,6 +6,7 @@ import { PreparedCluster } from './platforms/platform';
 import { RemoteSink } from './output';
 import { CachedCluster } from './render-cache';
 import { RenderOutcome, RenderReply } from './render-worker';
+import { SynthError } from './synth-error';
 
 /** Clusters per message to a worker (fewer, larger messages; small enough to keep both busy). */
 const BATCH = 16;
@@ -81,7 +82,8 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
             done++;
           }
           if (reply.error) {
-            throw Object.assign(new Error(reply.error.message), reply.error);
+            // a refusal stays a refusal (exit 1); anything else keeps its errno fields for the environment messages
+            throw reply.error.name === 'SynthError' ? new SynthError(reply.error.message) : Object.assign(new Error(reply.error.message), reply.error);
           }
           send(w);
         }

@@ -8,6 +8,8 @@ import { PreparedCluster } from './platforms/platform';
 import { renderCluster } from './render';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, diskDigest, unitDigest } from './render-cache';
+import { secretInOutput } from './secrets/detector';
+import { SynthError } from './synth-error';
 
 /** A batch of clusters to render, by their index in the fleet. */
 export interface RenderJob {
@@ -29,7 +31,7 @@ export interface RenderOutcome {
 /** What a worker sends back for a job: outcomes, or the first error. */
 export interface RenderReply {
   readonly outcomes: RenderOutcome[];
-  readonly error?: { readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
+  readonly error?: { readonly name?: string; readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
 }
 
 /**
@@ -39,11 +41,19 @@ export interface RenderReply {
  */
 export function renderAndCompare(cluster: PreparedCluster, index: number, sink: RemoteSink, cached?: CachedCluster | null): RenderOutcome {
   const unit = cluster.spec.metadata.name;
-  const key = cached !== undefined ? clusterKey(cluster) : undefined;
+  const outputPath = sink.outputPath ?? 'dist';
+  const key = cached !== undefined ? clusterKey(cluster, outputPath) : undefined;
   if (cached && key === cached.key && diskDigest(sink.target, unit) === cached.digest) {
     return { index, unit, entry: cached.entry, result: sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] }, cache: cached, fromCache: true };
   }
-  const r = renderCluster(cluster);
+  const r = renderCluster(cluster, outputPath);
+  // the last guard before anything is staged: no secret reaches git, whatever path it took
+  for (const f of r.files) {
+    const found = secretInOutput(f.content);
+    if (found) {
+      throw new SynthError(`${f.path} would hold ${found.reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
+    }
+  }
   const result = sink.mode === 'write'
     ? compareAndStageUnit(sink.target, sink.staging, r.name, r.files)
     : { stale: compareUnitFiles(sink.target, r.name, r.files) };
@@ -63,7 +73,7 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
       reply = { outcomes };
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      reply = { outcomes, error: { message: err?.message ?? String(e), stack: err?.stack, code: err?.code, syscall: err?.syscall, path: err?.path } };
+      reply = { outcomes, error: { name: err?.name, message: err?.message ?? String(e), stack: err?.stack, code: err?.code, syscall: err?.syscall, path: err?.path } };
     }
     port.postMessage(reply);
     Atomics.add(counter, 0, 1);

@@ -7,7 +7,8 @@ import { FleetEntry, fleetSummaryFiles } from './fleet-summary';
 import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
 import { FluxEntryKustomization } from './gitops/flux-entry-kustomization';
 import { FluxHealthCheck } from './gitops/flux-stage-chain';
-import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart } from './gitops/fleet-gitops-chart';
+import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart, HubProjectsChart } from './gitops/fleet-gitops-chart';
+import { clusterRepoPath } from './gitops/repo-path';
 import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from './gitops/layout';
 import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
 import { CLUSTER_SELECTOR_LABEL, ClusterResourceSetChart } from './kubernetes/cluster-resource-set-chart';
@@ -40,9 +41,11 @@ export interface RenderedCluster {
  * listing the stages in order, the GitOps engine objects in `gitops/` and,
  * for Flux, the entry Kustomization in `flux-entry/`.
  */
-export function renderCluster(cluster: PreparedCluster): RenderedCluster {
+export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): RenderedCluster {
   const { spec } = cluster;
   const name = spec.metadata.name;
+  // where the engines find this cluster in the repository: derived from --out, never assumed
+  const repoPath = clusterRepoPath(outputPath, name);
   const app = new App({ outdir: 'unused' });
   const chart = new ClusterChart(app, name, { cluster });
   const objects = chart.toJson() as RenderedObject[];
@@ -80,7 +83,7 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
     // Removing a CredentialsRequest makes the cloud-credential-operator delete the Secret the CCM runs with.
     prune: g.stage !== STAGE_CREDENTIALS,
   }));
-  const gitops = new ClusterGitOpsChart(app, `${name}-gitops`, { spec, stages }).toJson() as RenderedObject[];
+  const gitops = new ClusterGitOpsChart(app, `${name}-gitops`, { spec, stages, repoPath }).toJson() as RenderedObject[];
   if (gitops.length > 0) {
     files.push(...directoryFiles(`${name}/${GITOPS_DIRECTORY}`, gitops));
   }
@@ -91,7 +94,7 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
       name: `ccm-${name}`,
       namespace: g.flux.namespace,
       sourceRef: g.flux.entrySourceRef,
-      path: `${(g.path ?? `dist/${name}`).replace(/\/+$/, '')}/${GITOPS_DIRECTORY}`,
+      path: `${repoPath}/${GITOPS_DIRECTORY}`,
       interval: g.flux.interval,
     });
     files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, chart.toJson() as RenderedObject[]));
@@ -105,8 +108,9 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
         platform: spec.spec.platform,
         section,
         migration: cluster.migration,
-        outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
+        outputPath: repoPath,
         manifestFile,
+        podSecrets: podSecrets(objects),
       }),
     });
   }
@@ -152,21 +156,65 @@ export function renderCluster(cluster: PreparedCluster): RenderedCluster {
 }
 
 /** Renders every cluster of a fleet plus the fleet files (summary, Argo CD app-of-apps roots). */
-export function renderFleet(fleet: Fleet): RenderedFile[] {
-  const clusters = fleet.clusters.map(renderCluster);
-  return [...clusters.flatMap((c) => c.files), ...fleetFiles(fleet, clusters.map((c) => c.entry))];
+export function renderFleet(fleet: Fleet, outputPath = 'dist'): RenderedFile[] {
+  const clusters = fleet.clusters.map((c) => renderCluster(c, outputPath));
+  return [...clusters.flatMap((c) => c.files), ...fleetFiles(fleet, clusters.map((c) => c.entry), outputPath)];
 }
 
 /** The files at the root of the output that describe the whole fleet. */
-export function fleetFiles(fleet: Fleet, entries: readonly FleetEntry[]): RenderedFile[] {
+export function fleetFiles(fleet: Fleet, entries: readonly FleetEntry[], outputPath = 'dist'): RenderedFile[] {
   const files = fleetSummaryFiles(entries);
-  for (const group of argoCdGroups(fleet.clusters.map((c) => c.spec))) {
+  for (const group of argoCdGroups(fleet.clusters.map((c) => c.spec), outputPath)) {
     const dir = `${FLEET_DIRECTORY}/argocd/${group.directory}`;
-    files.push({ path: `${dir}/kustomization.yaml`, content: kustomization(group.clusters.map((c) => `../../../${c.metadata.name}/${GITOPS_DIRECTORY}`)) });
+    const resources = group.clusters.map((c) => `../../../../${c.metadata.name}/${GITOPS_DIRECTORY}`);
+    if (group.topology === 'hub') {
+      const projects = new HubProjectsChart(new App({ outdir: 'unused' }), `${group.rootName}-projects`, { group }).toJson() as RenderedObject[];
+      files.push(...directoryFiles(`${dir}/projects`, projects));
+      resources.unshift('projects');
+    }
+    files.push({ path: `${dir}/kustomization.yaml`, content: kustomization(resources) });
     const root = new FleetGitOpsChart(new App({ outdir: 'unused' }), group.rootName, { group }).toJson() as RenderedObject[];
     files.push(...directoryFiles(`${dir}/root`, root));
   }
   return files;
+}
+
+/** The Secrets the rendered workloads mount, read as env or pull images with, sorted. */
+function podSecrets(objects: readonly RenderedObject[]): { namespace: string; name: string; usedBy: string }[] {
+  const uses = new Map<string, Set<string>>();
+  const add = (namespace: string, name: string, use: string) => {
+    const k = `${namespace}/${name}`;
+    uses.set(k, (uses.get(k) ?? new Set()).add(use));
+  };
+  for (const o of objects.filter((x) => x.kind === 'Deployment' || x.kind === 'DaemonSet')) {
+    const ns = o.metadata.namespace ?? 'default';
+    type Container = { env?: { name: string; valueFrom?: { secretKeyRef?: { name?: string } } }[]; envFrom?: { secretRef?: { name?: string } }[] };
+    const pod = (o.spec as { template?: { spec?: { volumes?: { name: string; secret?: { secretName?: string } }[]; containers?: Container[]; initContainers?: Container[]; imagePullSecrets?: { name: string }[] } } } | undefined)?.template?.spec ?? {};
+    const who = `${o.kind} ${o.metadata.name}`;
+    for (const v of pod.volumes ?? []) {
+      if (v.secret?.secretName) {
+        add(ns, v.secret.secretName, `volume ${v.name} of ${who}`);
+      }
+    }
+    for (const c of [...(pod.containers ?? []), ...(pod.initContainers ?? [])]) {
+      for (const e of c.env ?? []) {
+        if (e.valueFrom?.secretKeyRef?.name) {
+          add(ns, e.valueFrom.secretKeyRef.name, `env ${e.name} of ${who}`);
+        }
+      }
+      for (const e of c.envFrom ?? []) {
+        if (e.secretRef?.name) {
+          add(ns, e.secretRef.name, `envFrom of ${who}`);
+        }
+      }
+    }
+    for (const p of pod.imagePullSecrets ?? []) {
+      add(ns, p.name, `image pull secret of ${who}`);
+    }
+  }
+  return [...uses.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, set]) => ({
+    namespace: k.split('/')[0], name: k.split('/')[1], usedBy: [...set].sort().join('; '),
+  }));
 }
 
 /** The Secrets the cloud-credential-operator creates for the rendered CredentialsRequests. */

@@ -10,18 +10,28 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
-import { externalIn, MigrationPhase, phaseSequence, transitionProblem } from './migration/phases';
+import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
+import { platformFor } from './platforms';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
 import { Fleet, InputWarning, loadFleet } from './spec/load';
+import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+import { secretInOutput } from './secrets/detector';
 
-/** Thrown for a synth request that cannot be served (e.g. `--only` matching nothing). */
-export class SynthError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SynthError';
+/** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
+export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
+  const issues: SpecIssue[] = fleet.clusters.flatMap((c) => {
+    const problem = gitopsPathProblem(c.spec, outputPath);
+    return problem ? [{ file: c.specFile, path: 'spec.gitops.path', message: problem }] : [];
+  });
+  if (issues.length > 0) {
+    throw new SpecValidationError(issues);
   }
 }
+
+/** Thrown for a synth request that cannot be served (e.g. `--only` matching nothing). */
+export { SynthError } from './synth-error';
+import { SynthError } from './synth-error';
 
 /** What to render. */
 export interface SynthOptions {
@@ -133,10 +143,12 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
 export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
   const loaded = loadFleet(options.clusters);
   checkPhaseTransitions(loaded, options.out);
+  const outputPath = repositoryPathOf(options.out);
+  checkGitopsPaths(loaded, outputPath);
   const shard = options.shard;
   const fleet: Fleet = shard ? { ...loaded, clusters: loaded.clusters.filter((c) => shardOf(c.spec.metadata.name, shard.count) === shard.index) } : loaded;
   if (options.assembleFrom) {
-    return assembleInto(fleet, options.assembleFrom, sink);
+    return assembleInto(fleet, options.assembleFrom, sink, outputPath);
   }
   const matchers = (options.only ?? []).map(nameMatcher);
   const selected = (name: string) => matchers.length === 0 || matchers.some((m) => m(name));
@@ -167,7 +179,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     }
     sink.acceptUnit!(o.unit, o.result);
   };
-  const remote = sink.remote && sink.acceptUnit ? sink.remote : undefined;
+  const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
   if (remote) {
     try {
       if (canRenderInParallel(jobs, toRender.length, options.jobs !== undefined)) {
@@ -184,19 +196,22 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     }
   } else {
     for (const i of toRender) {
-      const r = renderCluster(fleet.clusters[i]);
+      const r = renderCluster(fleet.clusters[i], outputPath);
+      refuseSecretsInOutput(r.files);
       sink.putUnit(r.name, r.files);
       entries[i] = r.entry;
     }
   }
   cache?.retain(new Set(fleet.clusters.map((c) => c.spec.metadata.name)));
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
-  putFiles(sink, fleetFiles(fleet, entries));
+  const fleetOutput = fleetFiles(fleet, entries, outputPath);
+  refuseSecretsInOutput(fleetOutput);
+  putFiles(sink, fleetOutput);
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
 }
 
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
-function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink): SynthSummary {
+function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink, outputPath: string): SynthSummary {
   const found = new Map<string, { dir: string; entry: FleetEntry }>();
   for (const dir of from) {
     if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
@@ -228,7 +243,7 @@ function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink): Sy
     sink.putUnit(name, files);
     entries.push(entry);
   }
-  putFiles(sink, fleetFiles(fleet, entries));
+  putFiles(sink, fleetFiles(fleet, entries, outputPath));
   return { rendered: [], clusters: fleet.clusters.length, kept: 0, warnings: fleet.warnings };
 }
 
@@ -293,8 +308,14 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
   const issues: SpecIssue[] = [];
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
-    const previous = m ? renderedPhase(out, cluster.spec.metadata.name) : undefined;
+    const previous = renderedPhase(out, cluster.spec.metadata.name);
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
+    if (!m && previous !== undefined && previous !== 'external') {
+      // no spec.migration means "already external": deleting it is the move to external, checked like any other
+      const support = platformFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec);
+      const step = transitionProblem(support ? phaseSequence(support) : MIGRATION_PHASES, previous, 'external');
+      problem = step ? `spec.migration was removed, which means phase "external": ${step}` : undefined;
+    }
     const gated = m?.support !== undefined && cluster.spec.spec.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
     if (!problem && m && previous !== undefined && externalIn(previous as MigrationPhase) && !externalIn(m.phase) && gated) {
       problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.spec.spec.migration!.featureSet}, which OpenShift cannot turn off: `
@@ -306,5 +327,18 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
   }
   if (issues.length > 0) {
     throw new SpecValidationError(issues);
+  }
+}
+
+/**
+ * The last guard: whatever path a secret took (spec, cloud config, kept
+ * output), it does not reach git. Throws before the files reach the sink.
+ */
+export function refuseSecretsInOutput(files: readonly RenderedFile[]): void {
+  for (const f of files) {
+    const found = secretInOutput(f.content);
+    if (found) {
+      throw new SynthError(`${f.path} would hold ${found.reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
+    }
   }
 }

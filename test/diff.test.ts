@@ -72,7 +72,7 @@ describe('tree comparison', () => {
         fields: [{ path: 'spec.template.spec.containers[cloud-controller-manager].image', before: 'img:1', after: 'img:2' }],
       },
     ]);
-    expect(diff.risks).toEqual([{ cluster: 'aws/prod-1', object: 'ConfigMap ns/old', message: 'removed: the GitOps engine deletes it on sync (unless it is prune-protected)' }]);
+    expect(diff.risks).toEqual([{ cluster: 'aws/prod-1', object: 'ConfigMap ns/old', message: 'removed: the GitOps engine prunes (deletes) it from the cluster on the next sync' }]);
   });
 
   test('risky changes: selector, RBAC widened, credentials, phase, removed cluster', () => {
@@ -96,8 +96,8 @@ describe('tree comparison', () => {
         message: 'CredentialsRequest changed: the cloud permissions or the credentials Secret of the CCM change' },
       { cluster: 'aws/prod-1', object: 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager',
         message: 'selector changed: selectors are immutable, so the Deployment must be deleted and recreated (its pods go away meanwhile)' },
-      { cluster: 'old-1', object: '', message: 'cluster removed from the fleet: its GitOps objects are deleted, and with them the management of its CCM' },
-      { cluster: 'old-1', object: 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager', message: 'removed: the GitOps engine deletes it on sync (unless it is prune-protected)' },
+      { cluster: 'old-1', object: '', message: 'cluster removed from the fleet: its Application (no resources finalizer) or Flux chain (deletionPolicy Orphan) goes, its CCM keeps running unmanaged; remove it from the cluster by hand if that is the intent' },
+      { cluster: 'old-1', object: 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager', message: 'removed: the GitOps engine prunes (deletes) it from the cluster on the next sync' },
     ]);
   });
 
@@ -185,5 +185,170 @@ describe('ccm-gitops diff', () => {
     expect(runCli(['diff', 'only-one'], r2.io, {})).toBe(EXIT_USAGE);
     expect(r2.stderr()).toBe('error: give the two folders to compare, or --git BASE[..HEAD]\n');
     expect(fs.existsSync(path.join(dir(), 'missing'))).toBe(false);
+  });
+});
+
+describe('ccm-gitops diff --git: a missing tree is an error, refs are never options', () => {
+  const dir = useTempDir();
+  let repo: string;
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' }).toString();
+  const inRepo = <T>(cwd: string, fn: () => T): T => {
+    const before = process.cwd();
+    try {
+      process.chdir(cwd);
+      return fn();
+    } finally {
+      process.chdir(before);
+    }
+  };
+  beforeEach(() => {
+    // GIVEN a repository whose output folder changes between two commits (a risky change)
+    repo = dir();
+    git('init', '-q', '-b', 'main');
+    writeFile(repo, 'dist/c/d.yaml', deployment());
+    writeFile(repo, 'clusters/defaults.yaml', 'keep: me\n');
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    git('checkout', '-qb', 'risky');
+    writeFile(repo, 'dist/c/d.yaml', deployment({ selector: { matchLabels: { x: 'y' } } }));
+    git('commit', '-qam', 'two');
+  });
+
+  test('run from a subfolder: the output folder is not there, so exit 2, never "No changes"', () => {
+    const r = captureIo();
+    const code = inRepo(path.join(repo, 'clusters'), () => runCli(['diff', '--git', 'main..risky'], r.io, {}));
+    expect({ code, stdout: r.stdout() }).toEqual({ code: EXIT_USAGE, stdout: '' });
+    expect(r.stderr()).toBe('error: dist is not in main nor in risky (paths are relative to the current folder, clusters/ of the repository); run from the repository root or pass --path\n');
+  });
+
+  test('a --path that does not exist: exit 2', () => {
+    const r = captureIo();
+    const code = inRepo(repo, () => runCli(['diff', '--git', 'main..risky', '--path', 'nope'], r.io, {}));
+    expect(code).toBe(EXIT_USAGE);
+    expect(r.stderr()).toBe('error: nope is not in main nor in risky (paths are relative to the current folder, the repository root); run from the repository root or pass --path\n');
+  });
+
+  test('a tree missing only at the base (the first render) is all added, not equal', () => {
+    const r = captureIo();
+    const first = git('rev-list', '--max-parents=0', 'HEAD').trim();
+    git('rm', '-rq', 'dist');
+    git('commit', '-qm', 'no dist');
+    const code = inRepo(repo, () => runCli(['diff', '--git', `HEAD..${first}`], r.io, {}));
+    expect(code).toBe(EXIT_INVALID_INPUT);
+    expect(r.stdout()).toContain('- Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: added');
+  });
+
+  test.each([
+    ['--output=clusters/defaults.yaml..HEAD'],
+    ['HEAD..--output=clusters/defaults.yaml'],
+    ['--output=clusters/defaults.yaml'],
+    ['-o clusters/defaults.yaml'],
+  ])('a ref that looks like an option (%s) is refused and truncates nothing', (range) => {
+    const r = captureIo();
+    const code = inRepo(repo, () => runCli(['diff', `--git=${range}`], r.io, {}));
+    expect(code).toBe(EXIT_USAGE);
+    expect(r.stderr()).toMatch(/^error: "-[^"]*" is not a git revision \(it starts with "-"\); give a branch, tag or commit\n$/);
+    expect(fs.readFileSync(path.join(repo, 'clusters', 'defaults.yaml'), 'utf8')).toBe('keep: me\n');
+  });
+
+  test('an unknown revision is exit 2 with git\'s reason', () => {
+    const r = captureIo();
+    const code = inRepo(repo, () => runCli(['diff', '--git', 'main..nosuch'], r.io, {}));
+    expect(code).toBe(EXIT_USAGE);
+    expect(r.stderr()).toBe('error: "nosuch" is not a commit in this repository\n');
+  });
+});
+
+describe('risky changes a reviewer must see (issue 17)', () => {
+  const withContainer = (image: string, args: string[] = []): Obj => deployment({ template: { spec: { containers: [{ name: 'cloud-controller-manager', image, args }] } } });
+  const app = (spec: Obj): Obj => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'ccm-prod-1', namespace: 'argocd' }, spec });
+  const fleet = (platform: string) => `${JSON.stringify({ clusters: [{ name: 'prod-1', platform, phase: 'external' }] })}\n`;
+  const risksOf = (b: Record<string, Obj>, a: Record<string, Obj>, extraB: Record<string, string> = {}, extraA: Record<string, string> = {}) =>
+    diffTrees(tree(b, extraB), tree(a, extraA)).risks.map((r) => `${r.object}: ${r.message}`);
+  const D = 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager';
+
+  test('an image from another registry or repository (a tag bump is not flagged)', () => {
+    expect(risksOf({ 'prod-1/d.yaml': withContainer('quay.io/openshift/ccm:1') }, { 'prod-1/d.yaml': withContainer('quay.io/openshift/ccm:2') })).toEqual([]);
+    expect(risksOf({ 'prod-1/d.yaml': withContainer('quay.io/openshift/ccm:1') }, { 'prod-1/d.yaml': withContainer('evil.example.com:5000/openshift/ccm:1') })).toEqual([
+      `${D}: image source changes for container cloud-controller-manager: quay.io/openshift/ccm → evil.example.com:5000/openshift/ccm (supply chain: new code runs with the cloud credentials; check the registry and repository)`,
+    ]);
+  });
+
+  test('a TLS downgrade (profile Old adds TLS 1.0)', () => {
+    expect(risksOf({ 'prod-1/d.yaml': withContainer('i:1', ['--tls-min-version=VersionTLS12']) }, { 'prod-1/d.yaml': withContainer('i:1', ['--tls-min-version=VersionTLS10']) })).toEqual([
+      `${D}: TLS downgrade: --tls-min-version goes from VersionTLS12 to VersionTLS10`,
+    ]);
+  });
+
+  test('AllAlpha feature gates and feature sets', () => {
+    expect(risksOf({ 'prod-1/d.yaml': withContainer('i:1') }, { 'prod-1/d.yaml': withContainer('i:1', ['--feature-gates=AllAlpha=true,Foo=false']) })).toEqual([
+      `${D}: feature gate AllAlpha=true: turns on every alpha feature of the controller manager`,
+    ]);
+    const gate = (featureSet: string): Obj => ({ apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' }, spec: { featureSet } });
+    expect(risksOf({}, { 'prod-1/f.yaml': gate('TechPreviewNoUpgrade') })).toEqual([
+      'FeatureGate cluster: FeatureGate featureSet TechPreviewNoUpgrade: the cluster can never be upgraded again and the feature set cannot be turned off',
+    ]);
+  });
+
+  test('a MachineConfig change reboots the pool', () => {
+    const mc = (source: string): Obj => ({ apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfig', metadata: { name: '99-master-x' }, spec: { config: { storage: { files: [{ path: '/etc/x', contents: { source } }] } } } });
+    expect(risksOf({ 'prod-1/m.yaml': mc('data:,a') }, { 'prod-1/m.yaml': mc('data:,b') })).toEqual([
+      'MachineConfig 99-master-x: MachineConfig change: the machine-config-operator rolls it out by draining and rebooting every node of the pool, one by one',
+    ]);
+  });
+
+  test('a platform change of an existing cluster', () => {
+    expect(risksOf({ 'prod-1/d.yaml': withContainer('i:1') }, { 'prod-1/d.yaml': withContainer('i:1') }, { '.fleet.json': fleet('AWS') }, { '.fleet.json': fleet('GCP') })).toEqual([
+      ': platform changes from AWS to GCP: an existing cluster does not change cloud; this replaces one CCM with another (wrong spec or wrong name?)',
+    ]);
+  });
+
+  test('an Argo CD project or destination change', () => {
+    expect(risksOf({ 'prod-1/gitops/a.yaml': app({ project: 'ccm', destination: { server: 'https://a:6443' } }) }, { 'prod-1/gitops/a.yaml': app({ project: 'default', destination: { server: 'https://b:6443' } }) })).toEqual([
+      'Application argocd/ccm-prod-1: Argo CD destination changes (spec.destination.server: "https://a:6443" → "https://b:6443"): the Application applies under other permissions or to another cluster',
+      'Application argocd/ccm-prod-1: Argo CD project changes (spec.project: "ccm" → "default"): the Application applies under other permissions or to another cluster',
+    ]);
+  });
+
+  test('removed objects say what the engine really does', () => {
+    const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x', annotations: { 'argocd.argoproj.io/sync-options': 'Prune=false' } } };
+    expect(risksOf({ 'prod-1/n.yaml': ns, 'prod-1/gitops/a.yaml': app({ project: 'p' }) }, { 'prod-1/other.yaml': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'o', namespace: 'x' } } })).toEqual([
+      'Application argocd/ccm-prod-1: Application removed: Argo CD deletes the Application only; without the resources finalizer its objects stay, orphaned and unmanaged',
+      'Namespace x: removed from git but prune-protected: Argo CD and Flux leave it in the cluster; delete it by hand if that is the intent',
+    ]);
+  });
+});
+
+describe('readable field changes (issue 17)', () => {
+  test('RBAC rule changes are summarized as grants, not rules[3].verbs[0]', () => {
+    const base = tree({ 'c/r.yaml': role([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }, { apiGroups: [''], resources: ['events'], verbs: ['create'] }]) });
+    const head = tree({ 'c/r.yaml': role([{ apiGroups: [''], resources: ['events'], verbs: ['create'] }, { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'patch'] }]) });
+    const md = diffMarkdown(diffTrees(base, head));
+    expect(md).toContain('- ClusterRole cloud-controller-manager: changed\n  - now grants: patch nodes\n  - no longer grants: list nodes\n');
+    expect(md).not.toContain('rules[');
+  });
+
+  test('data: URLs are decoded (MachineConfig contents)', () => {
+    const mc = (text: string): Obj => ({ apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfig', metadata: { name: '99-x' },
+      spec: { config: { storage: { files: [{ path: '/etc/x', contents: { source: `data:text/plain;charset=utf-8;base64,${Buffer.from(text).toString('base64')}` } }] } } } });
+    const md = diffMarkdown(diffTrees(tree({ 'c/m.yaml': mc('a: 1\nb: 2\n') }), tree({ 'c/m.yaml': mc('a: 1\nb: 3\n') })));
+    expect(md).toContain('changed (data: URL, decoded):\n    ```diff\n    - b: 2\n    + b: 3\n    ```');
+  });
+
+  test('LeaderMigrationConfiguration component changes name their controller', () => {
+    const lmc = (owner: string): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'lm', namespace: 'kube-system' },
+      data: { 'config.yaml': `kind: LeaderMigrationConfiguration\ncontrollerLeaders:\n  - name: route\n    component: ${owner}\n  - name: service\n    component: kube-controller-manager\n` } });
+    const md = diffMarkdown(diffTrees(tree({ 'c/l.yaml': lmc('kube-controller-manager') }), tree({ 'c/l.yaml': lmc('cloud-controller-manager') })));
+    expect(md).toContain('    +     component: cloud-controller-manager   # controller route');
+  });
+});
+
+describe('the diff never prints a secret a tree holds', () => {
+  test('URL credentials and tokens in changed fields are redacted', () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const cm = (url: string): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' }, data: { url, text: `a\n${url}\n` } });
+    const md = diffMarkdown(diffTrees(tree({ 'c/x.yaml': cm('https://example.com/') }), tree({ 'c/x.yaml': cm(`https://bot:${token}@example.com/`) })));
+    expect(md).toContain('https://<redacted>@example.com/');
+    expect(md).not.toContain(token);
   });
 });

@@ -53,20 +53,22 @@ describe('a mixed fleet with folder defaults', () => {
     expect(md[7]).toBe(`| [a-1](a-1/) | AWS | openshift | HighlyAvailable | gitops | argocd | external | 20 | cloudControllerManagerAWS: \`${AWS_IMAGE}\`<br>cloudControllerManagerOperator: \`${OPERATOR_IMAGE}\` |`);
   });
 
-  test('Argo CD clusters get one app-of-apps root listing their Applications', () => {
+  test('per-cluster Argo CD: each cluster\'s root lists only its own Application, which targets the cluster it runs in', () => {
     const out = mixedFleet(dir());
-    expect(parse(out['_fleet/argocd/openshift-gitops/kustomization.yaml']).resources).toEqual(['../../../a-1/gitops', '../../../a-2/gitops']);
-    expect(parse(out['_fleet/argocd/openshift-gitops/root/application.openshift-gitops.ccm-fleet.yaml'])).toEqual({
+    expect(parse(out['_fleet/argocd/cluster/a-1/kustomization.yaml']).resources).toEqual(['../../../../a-1/gitops']);
+    expect(parse(out['_fleet/argocd/cluster/a-2/kustomization.yaml']).resources).toEqual(['../../../../a-2/gitops']);
+    expect(parse(out['_fleet/argocd/cluster/a-1/root/application.openshift-gitops.ccm-root.a-1.yaml'])).toEqual({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
-      metadata: { name: 'ccm-fleet', namespace: 'openshift-gitops' },
+      metadata: { name: 'ccm-root.a-1', namespace: 'openshift-gitops' },
       spec: {
-        project: 'ccm',
-        source: { repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main', path: 'dist/_fleet/argocd/openshift-gitops' },
+        project: 'default',
+        source: { repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main', path: 'dist/_fleet/argocd/cluster/a-1' },
         destination: { server: 'https://kubernetes.default.svc', namespace: 'openshift-gitops' },
         syncPolicy: { automated: { prune: true, selfHeal: true } },
       },
     });
+    expect(parse(out['a-1/gitops/application.openshift-gitops.ccm-a-1.yaml']).spec.destination).toEqual({ server: 'https://kubernetes.default.svc' });
     expect(Object.keys(out).filter((p) => p.startsWith('f-1/') || p.startsWith('p-1/')).some((p) => p.includes('_fleet'))).toBe(false);
   });
 
@@ -87,21 +89,4 @@ describe('a mixed fleet with folder defaults', () => {
       .toEqual(['01-namespaces-rbac', '03-config', '04-workloads', '05-policies', 'HANDOVER.md', 'kustomization.yaml']);
   });
 
-  test('clusters of two repositories in one Argo CD namespace get a root each', () => {
-    const root = dir();
-    mixedFleet(root);
-    writeFile(root, 'argo/a-3.yaml', {
-      apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerCluster', metadata: { name: 'a-3' },
-      spec: { infrastructureName: 'a-3-x', gitops: { repoURL: 'https://git.example.com/other.git' } },
-    });
-    const out = Object.fromEntries(renderFleet(loadFleet(root)).map((f) => [f.path, f.content]));
-    expect(Object.keys(out).filter((p) => p.startsWith('_fleet/')).sort()).toEqual([
-      '_fleet/argocd/openshift-gitops-1/kustomization.yaml',
-      '_fleet/argocd/openshift-gitops-1/root/application.openshift-gitops.ccm-fleet-1.yaml',
-      '_fleet/argocd/openshift-gitops-1/root/kustomization.yaml',
-      '_fleet/argocd/openshift-gitops-2/kustomization.yaml',
-      '_fleet/argocd/openshift-gitops-2/root/application.openshift-gitops.ccm-fleet-2.yaml',
-      '_fleet/argocd/openshift-gitops-2/root/kustomization.yaml',
-    ]);
-  });
 });

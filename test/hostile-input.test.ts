@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
@@ -100,6 +101,51 @@ const CASES: [string, Setup, string][] = [
   ['a kubernetes-only platform on OpenShift', spec(awsSpec('c', { platform: 'DigitalOcean' })), 'c.yaml:7: spec.platform: "DigitalOcean" is not rendered for distribution openshift; it is rendered with distribution kubernetes'],
   ['Custom TLS without a version', spec(awsSpec('c', { tls: { profile: 'Custom' } })), 'spec.tls.minTLSVersion: is required with profile Custom'],
   ['a gate both enabled and disabled', spec(awsSpec('c', { featureGates: { enabled: ['Foo'], disabled: ['Foo'] } })), 'spec.featureGates.enabled.0: "Foo" is listed as both enabled and disabled'],
+  // issue 17: every parser bounded (cloud configs too), linear parse time
+  ['a JSON cloud config nested 400,000 levels (Azure)', spec(platformSpec('Azure', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': `{"cloud":"AzurePublicCloud","x":${'['.repeat(400000)}${']'.repeat(400000)}}` }),
+    'c.json: cluster c: failed to read the cloud.conf: it nests 400001 levels deep, over the limit of 64'],
+  ['a JSON cloud config nested 400,000 levels (Nutanix)', spec(platformSpec('Nutanix', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': `{"x":${'['.repeat(400000)}${']'.repeat(400000)}}` }),
+    'c.json: cluster c: failed to read the cloud.conf: it nests 400001 levels deep, over the limit of 64'],
+  ['a YAML alias bomb in a vSphere cloud config', spec(platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' } }), {
+    'c.conf': 'global:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n',
+  }), 'c.conf: cluster c: failed to read the cloud.conf: its YAML aliases expand to more than 50 nodes'],
+  ['a spec with 3,000 keys (refused before any quadratic walk)', text('c.yaml', `${HEAD}spec:\n${Array.from({ length: 3000 }, (_v, i) => `  k${i}: 1\n`).join('')}`),
+    'c.yaml: has 3005 keys and list items, over the limit of 2000'],
+  ['a duplicate key found in linear time', text('c.yaml', `${HEAD}spec:\n  a: 1\n  b: 2\n  a: 3\n`), 'c.yaml:8: is not valid YAML: Map keys must be unique'],
+  ['Azure 1e400 (would become null)', spec(platformSpec('Azure', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': '{"cloud":"AzurePublicCloud","cloudProviderRateLimitQPS":1e400}' }),
+    'c.json: cluster c: failed to read the cloud.conf: "cloudProviderRateLimitQPS" is a number outside the float64 range'],
+  ['Latin-1 bytes in a cloud config', (c) => { writeFile(c, 'c.yaml', awsSpec('c', { cloudConfig: { file: 'c.conf' } })); fs.writeFileSync(path.join(c, 'c.conf'), Buffer.from('[Global]\nZone = caf\xe9\n', 'latin1')); },
+    'c.conf:2: is not UTF-8 text (byte 0xE9 at offset 19, e.g. Latin-1); save it as UTF-8'],
+  // never skip silently
+  ['a FIFO named like a spec', (c) => { writeFile(c, 'a.yaml', awsSpec('a')); execFileSync('mkfifo', [path.join(c, 'b.yaml')]); }, 'b.yaml: is not a regular file (a FIFO, socket or device)'],
+  ['an upper-case .YAML spec', (c) => { writeFile(c, 'a.yaml', awsSpec('a')); writeFile(c, 'B.YAML', awsSpec('b')); }, 'B.YAML: has an upper-case extension; synth reads *.yaml and *.yml only'],
+  ['a symbolic link to a folder', (c, root) => { writeFile(c, 'a.yaml', awsSpec('a')); writeFile(root, 'elsewhere/b.yaml', awsSpec('b')); fs.symlinkSync(path.join(root, 'elsewhere'), path.join(c, 'linked')); },
+    'linked: is a symbolic link to a folder; synth does not follow folder links'],
+  ['defaults.yaml and defaults.yml in one folder', (c) => {
+    const d = { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: {} };
+    writeFile(c, 'defaults.yaml', d); writeFile(c, 'defaults.yml', d); writeFile(c, 'a.yaml', awsSpec('a'));
+  }, 'defaults.yml: is beside defaults.yaml; keep one defaults file per folder'],
+  // secrets: refused, never echoed
+  ['a token as the repoURL user', spec(awsSpec('c', { gitops: { engine: 'argocd', repoURL: 'https://ghp_x@github.com/o/r.git' } })), 'spec.gitops.repoURL: embeds credentials (a user name or token before the host)'],
+  ['ssh://git:pw@ in repoURL', spec(awsSpec('c', { gitops: { engine: 'flux', repoURL: 'ssh://git:pw@git.example.com/r.git' } })), 'spec.gitops.repoURL: embeds credentials (user:password@)'],
+  ['credentials in destinationServer', spec(awsSpec('c', { gitops: { engine: 'argocd', repoURL: 'https://g.example.com/r.git', argocd: { topology: 'hub', project: 'p', destinationServer: 'https://u:p@api.x:6443' } } })),
+    'spec.gitops.argocd.destinationServer: embeds credentials (user:password@)'],
+  ['a token as the proxy user', spec(awsSpec('c', { proxy: { httpProxy: 'http://token@proxy:3128' } })), 'spec.proxy.httpProxy: embeds credentials (a user name or token before the host)'],
+  ['percent-encoded proxy credentials', spec(awsSpec('c', { proxy: { httpsProxy: 'http://user%3Apw@proxy:3128' } })), 'spec.proxy.httpsProxy: embeds credentials (user:password@)'],
+  ['a private key in a GCP cloud config', spec(platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' } }), { 'c.conf': '[global]\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n' }),
+    "c.conf:2: cluster c: 'a private key (PEM block)' (line 2) holds a credential"],
+  ['passwordFile = hunter2 (a literal, not a path)', spec(platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' } }), { 'c.conf': '[Global]\nsecret-name = s\n[VirtualCenter "vc"]\npasswordFile = hunter2\n' }),
+    'passwordFile\' (line 4) holds a credential'],
+  ['pwd in a Nutanix cloud config', spec(platformSpec('Nutanix', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': '{"prismCentral":{"address":"pc","pwd":"x"}}' }), 'c.json: cluster c: "prismCentral.pwd" holds a credential'],
+  // issue 17: strings that reach rendered objects are checked here, not by the API server
+  ['an image with an empty name', spec(awsSpec('c', { images: { cloudControllerManagerAWS: ':1.0' } })), 'spec.images.cloudControllerManagerAWS: ":1.0" is not a valid image reference'],
+  ['an image starting with "-"', spec(awsSpec('c', { images: { cloudControllerManagerAWS: '-quay.io/x:1' } })), 'spec.images.cloudControllerManagerAWS: "-quay.io/x:1" is not a valid image reference'],
+  ['an upper-case image repository', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/OpenShift/ccm:1' } })), 'spec.images.cloudControllerManagerAWS: "quay.io/OpenShift/ccm:1" is not a valid image reference'],
+  ['a zero-width space in an image', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/x\u200b/ccm:1' } })), 'is not a valid image reference'],
+  ['a label value with a newline', spec({ ...awsSpec('c'), metadata: { name: 'c', labels: { team: 'a\nb' } } }), 'metadata.labels.team: "a\\nb" is not a label value'],
+  ['a ConfigMap key ".."', spec(platformSpec('Azure', 'c', { cloudConfig: { file: 'c.json', extraKeys: { '..': 'e.json' } } }), { 'c.json': '{"cloud":"AzurePublicCloud"}', 'e.json': '{}' }),
+    'spec.cloudConfig.extraKeys...: ".." is not a ConfigMap key'],
+  ['extraArgs with a newline', spec(k8s('c', { extraArgs: { v: '2\n--kubeconfig=/x' } })), 'spec.kubernetes.extraArgs.v: holds a line break or control character; a flag value is one line'],
 ];
 
 describe('hostile and broken input: one clear error, exit 1, no stack trace, no partial output', () => {

@@ -2,9 +2,10 @@
  * Issue 15 findings 2–5: version facts, OpenShift ordering, kubeadm / Cluster
  * API snippets and consistency checks, each against its upstream source.
  */
+import { minorSkewProblem } from '../src/util/version-skew';
 import { parse, parseAllDocuments } from 'yaml';
 import {
-  kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems, minorSkewProblem,
+  kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems,
   openshiftOverrideRemove, phasePlan, staticPodFlags, transitionSteps, StepContext,
 } from '../src/migration';
 import { PLATFORMS } from '../src/platforms';
@@ -72,15 +73,15 @@ describe('5. version skew of the CCM against kube-apiserver', () => {
   test.each([
     [26, 26, undefined],
     [25, 26, undefined],
-    [27, 26, 'cloud-controller-manager 1.27 is newer than kube-apiserver 1.26; the version skew policy allows 1.26 or 1.25 (kubernetes/website content/en/releases/version-skew-policy.md)'],
-    [24, 26, 'cloud-controller-manager 1.24 is more than one minor older than kube-apiserver 1.26; the version skew policy allows 1.26 or 1.25 (kubernetes/website content/en/releases/version-skew-policy.md)'],
+    [27, 26, 'cloud-controller-manager 1.27 is newer than the kube-apiserver 1.26; the version skew policy allows 1.25 to 1.26: set spec.migration.ccmVersion to one of those'],
+    [24, 26, 'cloud-controller-manager 1.24 is 2 minors older than the kube-apiserver 1.26; the version skew policy allows 1.25 to 1.26: set spec.migration.ccmVersion to one of those'],
   ])('CCM 1.%i against kube-apiserver 1.%i', (ccm, kas, expected) => {
-    expect(minorSkewProblem('cloud-controller-manager', ccm, kas)).toBe(expected);
+    expect(minorSkewProblem('cloud-controller-manager', `1.${ccm}`, `1.${kas}`, 'set spec.migration.ccmVersion to one of those')).toBe(expected);
   });
 
   test('the spec refuses N+1 and accepts N-1', () => {
     expect(problems('AWS', 'kubernetes', { ccmMinor: 27 })).toEqual([
-      'spec.migration.ccmVersion: "1.27": cloud-controller-manager 1.27 is newer than kube-apiserver 1.26; the version skew policy allows 1.26 or 1.25 (kubernetes/website content/en/releases/version-skew-policy.md)',
+      'spec.migration.ccmVersion: "1.27": cloud-controller-manager 1.27 is newer than the kube-apiserver 1.26; the version skew policy allows 1.25 to 1.26: set spec.migration.ccmVersion to one of those',
     ]);
     expect(problems('AWS', 'kubernetes', { ccmMinor: 25 })).toEqual([]);
   });

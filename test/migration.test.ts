@@ -227,7 +227,7 @@ describe('refused migrations', () => {
     ['a KCM older than 1.21', { distribution: 'kubernetes', kubernetesMinor: 20, ccmMinor: 20 }, 'spec.migration.kubernetesVersion',
       '"1.20": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "leader-migration-kcm"'],
     ['a CCM newer than kube-apiserver (the skew policy forbids N+1)', { ccmMinor: 28 }, 'spec.migration.ccmVersion',
-      '"1.28": cloud-controller-manager 1.28 is newer than kube-apiserver 1.27; the version skew policy allows 1.27 or 1.26 (kubernetes/website content/en/releases/version-skew-policy.md)'],
+      '"1.28": cloud-controller-manager 1.28 is newer than the kube-apiserver 1.27; the version skew policy allows 1.26 to 1.27: set spec.migration.ccmVersion to one of those'],
     ['operator mode', { managementMode: 'operator' }, 'spec.managementMode',
       '"operator": the operator renders the CCM itself and never enables leader migration; use managementMode "gitops" for phase "leader-migration-kcm"'],
     ['node IPAM on OpenShift', { nodeIpam: true }, 'spec.migration.nodeIpam',

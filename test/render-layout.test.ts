@@ -8,8 +8,8 @@ import { awsSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;
 
-function files(spec: Record<string, unknown> = {}, name = 'prod-1'): Record<string, string> {
-  return Object.fromEntries(renderCluster(preparedCluster(awsSpec(name, spec))).files.map((f) => [f.path, f.content]));
+function files(spec: Record<string, unknown> = {}, name = 'prod-1', outputPath = 'dist'): Record<string, string> {
+  return Object.fromEntries(renderCluster(preparedCluster(awsSpec(name, spec)), outputPath).files.map((f) => [f.path, f.content]));
 }
 
 describe('output layout', () => {
@@ -107,7 +107,8 @@ describe('Argo CD', () => {
 });
 
 describe('Flux', () => {
-  const out = files({ gitops: { engine: 'flux', repoURL: 'ssh://git@git.example.com/fleet.git', path: 'clusters-rendered/prod-1', flux: { secretRef: 'git-creds', interval: '5m' } } });
+  // rendered with --out clusters-rendered (its path relative to the repository root)
+  const out = files({ gitops: { engine: 'flux', repoURL: 'ssh://git@git.example.com/fleet.git', flux: { secretRef: 'git-creds', interval: '5m' } } }, 'prod-1', 'clusters-rendered');
   const kustomization = (stage: string): Obj => parse(out[`prod-1/gitops/kustomization.flux-system.ccm-prod-1-${stage}.yaml`]);
 
   test('a GitRepository and one Kustomization per stage', () => {
@@ -123,11 +124,12 @@ describe('Flux', () => {
     });
   });
 
-  test('stages are chained with dependsOn and wait for their objects', () => {
+  test('stages are chained with dependsOn and wait for their objects; unregistering a cluster orphans its objects', () => {
     expect(kustomization('01-namespaces-rbac').spec).toEqual({
       interval: '5m',
       path: './clusters-rendered/prod-1/01-namespaces-rbac',
       prune: true,
+      deletionPolicy: 'Orphan',
       wait: true,
       timeout: '10m',
       sourceRef: { kind: 'GitRepository', name: 'ccm-prod-1' },

@@ -212,7 +212,7 @@ describe('spec validation: each class of error, with file, line, field, value an
     ['flux without a repository', { gitops: { engine: 'flux' } },
       'c.yaml:11: spec.gitops.repoURL: is required with engine "flux"; set the URL of the repository that holds the rendered tree'],
     ['a repository URL with credentials', { gitops: { engine: 'argocd', repoURL: 'https://me:tok@git.example.com/r.git' } },
-      'c.yaml:13: spec.gitops.repoURL: embeds credentials; give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)'],
+      'c.yaml:13: spec.gitops.repoURL: embeds credentials (user:password@); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)'],
     ['a repository path with ..', { gitops: { path: '../elsewhere' } },
       'c.yaml:12: spec.gitops.path: "../elsewhere" must be a relative path inside the repository, without ".."'],
     ['service endpoints without region', { aws: { serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] } },
@@ -273,7 +273,7 @@ describe('spec loading: what a valid spec becomes', () => {
     expect(cluster.spec.spec.gitops).toEqual({
       engine: 'plain',
       revision: 'main',
-      argocd: { namespace: 'openshift-gitops', project: 'default', destinationServer: 'https://kubernetes.default.svc' },
+      argocd: { namespace: 'openshift-gitops', project: 'default', topology: 'per-cluster' },
       flux: { namespace: 'flux-system', interval: '10m', entrySourceRef: 'flux-system' },
     });
     expect(cluster.spec.spec.tls).toEqual({ profile: 'Intermediate' });

@@ -80,7 +80,8 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
   const warnings: string[] = [];
   const secret = findSecretLikeIniKey(source);
   if (secret) {
-    refuseSecret('', secret.key, secret.line);
+    throw new CloudConfigError(`'${secret.key}' (line ${secret.line}) looks like a credential; remove it: `
+      + 'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git', secret.line);
   }
   const endpoints = options.serviceEndpoints ?? [];
   let text = source;

@@ -1,5 +1,6 @@
 import { CloudConfigError, TransformResult } from './errors';
 import { findSecretLikeField } from './secrets';
+import { parseJsonWithLimits } from './limits';
 
 /**
  * The Azure and Azure Stack Hub cloud-config transforms (reference §3.2
@@ -78,8 +79,11 @@ function withCloud(source: string, cloud: AzureCloudName): { config: Record<stri
   let parsed: unknown = {};
   if (source.trim() !== '') {
     try {
-      parsed = JSON.parse(source);
+      parsed = parseJsonWithLimits(source);
     } catch (e) {
+      if (e instanceof CloudConfigError) {
+        throw e;
+      }
       throw new CloudConfigError(`failed to read the cloud.conf: ${(e as Error).message}; the Azure cloud config is a JSON object`);
     }
   }

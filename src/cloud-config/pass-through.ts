@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { CloudConfigError, TransformResult } from './errors';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
+import { MAX_CONFIG_ALIASES, parseJsonWithLimits, refuseDeepNesting } from './limits';
 
 /**
  * The operator passes these platforms' configs through unchanged (reference
@@ -13,14 +14,21 @@ export function passThroughCloudConfig(platform: string, source: string, secretF
   let structured: unknown;
   if (trimmed.startsWith('{')) {
     try {
-      structured = JSON.parse(source);
-    } catch {
+      structured = parseJsonWithLimits(source);
+    } catch (e) {
+      if (e instanceof CloudConfigError) {
+        throw e;
+      }
       structured = undefined;
     }
   } else if (/^[A-Za-z0-9_"'-]+\s*:/m.test(trimmed.split('\n')[0] ?? '')) {
+    refuseDeepNesting(source, false);
     try {
-      structured = parseYaml(source);
-    } catch {
+      structured = parseYaml(source, { maxAliasCount: MAX_CONFIG_ALIASES });
+    } catch (e) {
+      if (/alias/i.test((e as Error).message)) {
+        throw new CloudConfigError(`failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes; write the values out`);
+      }
       structured = undefined;
     }
   }

@@ -1,6 +1,7 @@
 import { isMap, isScalar, parseDocument, stringify } from 'yaml';
 import { CloudConfigError, TransformResult } from './errors';
 import { GcfgSection, parseGcfg } from './gcfg';
+import { MAX_CONFIG_ALIASES, refuseDeepNesting } from './limits';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
 
 /**
@@ -116,10 +117,17 @@ export function transformVSphereCloudConfig(source: string, options: VSphereTran
 }
 
 function readCpiConfig(source: string, warnings: string[]): CpiConfig {
+  refuseDeepNesting(source, false);
   const doc = parseDocument(source, { uniqueKeys: false });
   // As sigs.k8s.io/yaml: only a mapping with string keys is YAML; anything else is read as the legacy INI.
   if (doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.every((p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value !== '')) {
-    return fromYaml(doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown>, warnings);
+    let data: Record<string, unknown>;
+    try {
+      data = doc.toJS({ maxAliasCount: MAX_CONFIG_ALIASES }) as Record<string, unknown>;
+    } catch (e) {
+      throw new CloudConfigError(`failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes (${(e as Error).message}); write the values out`);
+    }
+    return fromYaml(data, warnings);
   }
   return fromIni(source, warnings);
 }

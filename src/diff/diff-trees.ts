@@ -44,6 +44,12 @@ export interface ObjectChange {
   readonly cluster: string;
   /** Field changes (for `changed`). */
   readonly fields: readonly FieldChange[];
+  /**
+   * Readable lines that replace some field changes (RBAC rules as grants).
+   *
+   * @default - none
+   */
+  readonly summary?: readonly string[];
 }
 
 /** The whole comparison. */
@@ -109,11 +115,13 @@ function key(o: TreeObject): string {
 export function diffTrees(base: Tree, head: Tree): TreeDiff {
   const platforms = new Map<string, string>();
   const phases = { base: new Map<string, string>(), head: new Map<string, string>() };
+  const platformOf = { base: new Map<string, string>(), head: new Map<string, string>() };
   for (const [which, tree] of [['base', base], ['head', head]] as const) {
     const json = tree.get(FLEET_JSON);
     for (const e of json ? safeEntries(json) : []) {
       platforms.set(e.name, e.platform.toLowerCase());
       phases[which].set(e.name, e.phase);
+      platformOf[which].set(e.name, e.platform);
     }
   }
   const label = (cluster: string) => (platforms.has(cluster) ? `${platforms.get(cluster)}/${cluster}` : cluster);
@@ -137,14 +145,20 @@ export function diffTrees(base: Tree, head: Tree): TreeDiff {
     }
     if (!a) {
       add({ state: 'removed', object: id, cluster, fields: [] });
-      if (o.cluster !== '_fleet') {
-        risks.push({ cluster, object: id, message: 'removed: the GitOps engine deletes it on sync (unless it is prune-protected)' });
+      if (o.cluster !== '_fleet' || o.kind === 'Application' || o.kind === 'AppProject') {
+        risks.push({ cluster, object: id, message: removedMessage(b) });
+      }
+      if (b.kind === 'MachineConfig') {
+        risks.push({ cluster, object: id, message: MACHINE_CONFIG_REBOOT });
       }
       continue;
     }
     const fields = fieldChanges(b.body, a.body);
     if (fields.length > 0) {
-      add({ state: 'changed', object: id, cluster, fields });
+      const rbac = (a.kind === 'Role' || a.kind === 'ClusterRole') && fields.some((f) => f.path.startsWith('rules'));
+      add(rbac
+        ? { state: 'changed', object: id, cluster, fields: fields.filter((f) => !f.path.startsWith('rules')), summary: grantSummary(b, a) }
+        : { state: 'changed', object: id, cluster, fields });
       risks.push(...changedRisks(cluster, b, a, fields));
     }
   }
@@ -155,7 +169,14 @@ export function diffTrees(base: Tree, head: Tree): TreeDiff {
   const addedClusters = [...headClusters].filter((c) => !baseClusters.has(c)).sort().map(label);
   const removedClusters = [...baseClusters].filter((c) => !headClusters.has(c)).sort().map(label);
   for (const c of removedClusters) {
-    risks.push({ cluster: c, object: '', message: 'cluster removed from the fleet: its GitOps objects are deleted, and with them the management of its CCM' });
+    risks.push({ cluster: c, object: '', message: 'cluster removed from the fleet: its Application (no resources finalizer) or Flux chain (deletionPolicy Orphan) goes, '
+      + 'its CCM keeps running unmanaged; remove it from the cluster by hand if that is the intent' });
+  }
+  for (const [name, platform] of platformOf.head) {
+    const old = platformOf.base.get(name);
+    if (old !== undefined && old !== platform) {
+      risks.push({ cluster: label(name), object: '', message: `platform changes from ${old} to ${platform}: an existing cluster does not change cloud; this replaces one CCM with another (wrong spec or wrong name?)` });
+    }
   }
   for (const [name, phase] of phases.head) {
     const old = phases.base.get(name);
@@ -219,8 +240,108 @@ export function grants(rules: readonly Rule[] | undefined): Set<string> {
   return out;
 }
 
+/** RBAC rule changes as grants: "now grants …", "no longer grants …". */
+function grantSummary(b: TreeObject, a: TreeObject): string[] {
+  const before = grants((b.body as { rules?: Rule[] }).rules);
+  const after = grants((a.body as { rules?: Rule[] }).rules);
+  const added = [...after].filter((g) => !before.has(g)).sort();
+  const removed = [...before].filter((g) => !after.has(g)).sort();
+  return [
+    ...(added.length > 0 ? [`now grants: ${added.join(', ')}`] : []),
+    ...(removed.length > 0 ? [`no longer grants: ${removed.join(', ')}`] : []),
+    ...(added.length === 0 && removed.length === 0 ? ['rules reordered or regrouped; the same permissions'] : []),
+  ];
+}
+
+/** What the engine does with an object that leaves git. */
+function removedMessage(o: TreeObject): string {
+  const annotations = ((o.body.metadata as { annotations?: Record<string, string> } | undefined)?.annotations) ?? {};
+  if (annotations['argocd.argoproj.io/sync-options']?.includes('Prune=false') || annotations['kustomize.toolkit.fluxcd.io/prune'] === 'disabled') {
+    return 'removed from git but prune-protected: Argo CD and Flux leave it in the cluster; delete it by hand if that is the intent';
+  }
+  if (o.kind === 'Application') {
+    return 'Application removed: Argo CD deletes the Application only; without the resources finalizer its objects stay, orphaned and unmanaged';
+  }
+  if (o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')) {
+    const policy = (o.body.spec as { deletionPolicy?: string } | undefined)?.deletionPolicy;
+    return policy === 'Orphan'
+      ? 'Flux Kustomization removed: deletionPolicy Orphan leaves its objects in the cluster, unmanaged'
+      : 'Flux Kustomization removed: with prune on, Flux deletes every object it applied';
+  }
+  return 'removed: the GitOps engine prunes (deletes) it from the cluster on the next sync';
+}
+
+const MACHINE_CONFIG_REBOOT = 'MachineConfig change: the machine-config-operator rolls it out by draining and rebooting every node of the pool, one by one';
+
+/** Repository of an image reference (registry and path, no tag or digest). */
+export function imageRepository(ref: string): string {
+  return ref.split('@')[0].replace(/:[^/:]*$/, '');
+}
+
+const TLS_ORDER = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'];
+
+/** Every `--flag=value` of a workload's containers, by flag (first value wins). */
+function flagValues(body: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  const spec = (body.spec as { template?: { spec?: { containers?: { args?: unknown[]; command?: unknown[] }[] } } } | undefined)?.template?.spec;
+  for (const c of spec?.containers ?? []) {
+    for (const token of [...(c.command ?? []), ...(c.args ?? [])]) {
+      for (const m of String(token).matchAll(/--([a-z0-9-]+)=(\S+)/g)) {
+        if (!out.has(m[1])) {
+          out.set(m[1], m[2]);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Feature gates turned on for everything (upstream `AllAlpha`, `AllBeta`). */
+function broadGates(flags: Map<string, string>): string[] {
+  return (flags.get('feature-gates') ?? '').split(',').filter((g) => /^All(Alpha|Beta)=true$/i.test(g)).map((g) => g.split('=')[0]);
+}
+
+/** Risks of a workload's containers: image source, TLS floor, broad feature gates. */
+function workloadRisks(cluster: string, id: string, b: TreeObject | undefined, a: TreeObject): Risk[] {
+  const risks: Risk[] = [];
+  type Container = { name: string; image?: string };
+  const images = (o: TreeObject | undefined): Map<string, string> => {
+    const pod = (o?.body.spec as { template?: { spec?: { containers?: Container[]; initContainers?: Container[] } } } | undefined)?.template?.spec;
+    return new Map([...(pod?.containers ?? []), ...(pod?.initContainers ?? [])].map((c) => [c.name, c.image ?? '']));
+  };
+  const before = images(b);
+  for (const [name, image] of images(a)) {
+    const old = before.get(name);
+    if (old !== undefined && image && imageRepository(old) !== imageRepository(image)) {
+      risks.push({ cluster, object: id, message: `image source changes for container ${name}: ${imageRepository(old)} → ${imageRepository(image)} (supply chain: new code runs with the cloud credentials; check the registry and repository)` });
+    }
+  }
+  const fb = b ? flagValues(b.body) : new Map<string, string>();
+  const fa = flagValues(a.body);
+  const minBefore = TLS_ORDER.indexOf(fb.get('tls-min-version') ?? 'VersionTLS12');
+  const minAfter = TLS_ORDER.indexOf(fa.get('tls-min-version') ?? 'VersionTLS12');
+  if (b && minAfter >= 0 && minBefore >= 0 && minAfter < minBefore) {
+    risks.push({ cluster, object: id, message: `TLS downgrade: --tls-min-version goes from ${TLS_ORDER[minBefore]} to ${TLS_ORDER[minAfter]}` });
+  }
+  const gatesBefore = new Set(broadGates(fb));
+  for (const gate of broadGates(fa).filter((g) => !gatesBefore.has(g))) {
+    risks.push({ cluster, object: id, message: `feature gate ${gate}=true: turns on every ${gate === 'AllAlpha' ? 'alpha' : 'beta'} feature of the controller manager` });
+  }
+  return risks;
+}
+
 function addedRisks(cluster: string, o: TreeObject): Risk[] {
   const id = objectId(o);
+  if (o.kind === 'MachineConfig') {
+    return [{ cluster, object: id, message: MACHINE_CONFIG_REBOOT }];
+  }
+  if (o.kind === 'FeatureGate') {
+    const set = (o.body.spec as { featureSet?: string } | undefined)?.featureSet;
+    return set ? [{ cluster, object: id, message: featureSetMessage(set) }] : [];
+  }
+  if (WORKLOAD_KINDS.includes(o.kind)) {
+    return workloadRisks(cluster, id, undefined, o);
+  }
   if (o.kind === 'Role' || o.kind === 'ClusterRole') {
     const g = [...grants((o.body as { rules?: Rule[] }).rules)];
     if (g.some((x) => x.includes('*'))) {
@@ -237,9 +358,28 @@ function addedRisks(cluster: string, o: TreeObject): Risk[] {
   return [];
 }
 
+function featureSetMessage(set: string): string {
+  return `FeatureGate featureSet ${set}: ${/NoUpgrade$/.test(set) ? 'the cluster can never be upgraded again and the feature set cannot be turned off' : 'changes which features the whole cluster runs'}`;
+}
+
 function changedRisks(cluster: string, b: TreeObject, a: TreeObject, fields: readonly FieldChange[]): Risk[] {
   const id = objectId(a);
   const risks: Risk[] = [];
+  if (WORKLOAD_KINDS.includes(a.kind)) {
+    risks.push(...workloadRisks(cluster, id, b, a));
+  }
+  if (a.kind === 'MachineConfig') {
+    risks.push({ cluster, object: id, message: MACHINE_CONFIG_REBOOT });
+  }
+  if (a.kind === 'FeatureGate' && fields.some((f) => f.path.startsWith('spec.featureSet') || f.path.startsWith('spec.customNoUpgrade'))) {
+    risks.push({ cluster, object: id, message: featureSetMessage(String((a.body.spec as { featureSet?: string }).featureSet ?? '(default)')) });
+  }
+  if (a.kind === 'Application') {
+    for (const f of fields.filter((x) => x.path === 'spec.project' || x.path.startsWith('spec.destination'))) {
+      risks.push({ cluster, object: id, message: `Argo CD ${f.path === 'spec.project' ? 'project' : 'destination'} changes (${f.path}: ${JSON.stringify(f.before ?? null)} → ${JSON.stringify(f.after ?? null)}): `
+        + 'the Application applies under other permissions or to another cluster' });
+    }
+  }
   if (WORKLOAD_KINDS.includes(a.kind) && fields.some((f) => f.path.startsWith('spec.selector'))) {
     risks.push({ cluster, object: id, message: `selector changed: selectors are immutable, so the ${a.kind} must be deleted and recreated (its pods go away meanwhile)` });
   }

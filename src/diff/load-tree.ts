@@ -21,24 +21,55 @@ export function readTreeFiles(dir: string): Tree {
   return readAll(dir);
 }
 
-/** The output folder `treePath` as committed at a git revision (read with `git archive`, no checkout). */
-export function readTreeAtRevision(revision: string, treePath: string, cwd = process.cwd()): Tree {
+/**
+ * The commit a revision names, checked before git sees it as anything else: a
+ * revision starting with `-` would be read as an option (`--output=FILE`
+ * truncates FILE), so it is refused; the rest goes through
+ * `git rev-parse --verify --end-of-options`.
+ */
+export function resolveRevision(revision: string, cwd = process.cwd()): string {
+  if (revision.startsWith('-')) {
+    throw new TreeReadError(`${JSON.stringify(revision)} is not a git revision (it starts with "-"); give a branch, tag or commit`);
+  }
+  if (revision === '' || /[\s\0]/.test(revision)) {
+    throw new TreeReadError(`${JSON.stringify(revision)} is not a git revision; give a branch, tag or commit`);
+  }
+  try {
+    return execFileSync('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+  } catch (e) {
+    const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim();
+    if (/not a git repository/i.test(stderr)) {
+      throw new TreeReadError(`${cwd} is not in a git repository; run diff --git inside the repository`);
+    }
+    throw new TreeReadError(`${JSON.stringify(revision)} is not a commit in this repository`);
+  }
+}
+
+/**
+ * The output folder `treePath` as committed at a git revision (read with
+ * `git archive`, no checkout; the path is relative to the current folder, as
+ * git reads it), or undefined when the revision does not have it.
+ */
+export function readTreeAtRevision(revision: string, treePath: string, cwd = process.cwd()): Tree | undefined {
+  const commit = resolveRevision(revision, cwd);
+  if (treePath.startsWith('-')) {
+    throw new TreeReadError(`--path ${JSON.stringify(treePath)} starts with "-"; give the output folder`);
+  }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-diff-'));
   try {
     let archive: Buffer;
     try {
-      archive = execFileSync('git', ['archive', '--format=tar', revision, '--', treePath], { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1024 * 1024 * 1024 });
+      archive = execFileSync('git', ['archive', '--format=tar', commit, '--', treePath], { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1024 * 1024 * 1024 });
     } catch (e) {
       const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim();
-      // A revision without the folder is an empty tree (e.g. the first commit that renders it).
       if (/did not match any files/.test(stderr)) {
-        return new Map();
+        return undefined;
       }
       throw new TreeReadError(`cannot read ${treePath} at ${revision}: ${stderr || (e as Error).message}`);
     }
     execFileSync('tar', ['-x', '-C', tmp], { input: archive });
     const dir = path.join(tmp, treePath);
-    return fs.existsSync(dir) ? readTreeFiles(dir) : new Map();
+    return fs.existsSync(dir) ? readTreeFiles(dir) : undefined;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -129,4 +160,40 @@ function sameFolder(a: string, b: string): boolean {
     }
   }
   return true;
+}
+
+/**
+ * The two trees of `diff --git BASE[..HEAD]` (HEAD absent: the working tree).
+ * A tree missing on one side is empty (the first render, or the last); missing
+ * on both sides is an error: a wrong --path or folder never reads as "equal".
+ */
+export function readGitRange(range: string, treePath: string, cwd = process.cwd()): { before: Tree; after: Tree } {
+  const parts = range.split('..');
+  if (parts.length > 2 || parts[0] === '') {
+    throw new TreeReadError(`--git ${JSON.stringify(range)} is not BASE..HEAD or BASE`);
+  }
+  const [from, to] = parts;
+  for (const rev of [from, to]) {
+    if (rev !== undefined && rev.startsWith('-')) {
+      throw new TreeReadError(`${JSON.stringify(rev)} is not a git revision (it starts with "-"); give a branch, tag or commit`);
+    }
+  }
+  const before = readTreeAtRevision(from, treePath, cwd);
+  let after: Tree | undefined;
+  if (to) {
+    after = readTreeAtRevision(to, treePath, cwd);
+  } else {
+    after = fs.existsSync(path.resolve(cwd, treePath)) ? readTreeFiles(path.resolve(cwd, treePath)) : undefined;
+  }
+  if (before === undefined && after === undefined) {
+    let where = 'the repository root';
+    try {
+      const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+      where = prefix === '' ? 'the repository root' : `${prefix} of the repository`;
+    } catch {
+      // keep the default
+    }
+    throw new TreeReadError(`${treePath} is not in ${from} nor in ${to ?? 'the working tree'} (paths are relative to the current folder, ${where}); run from the repository root or pass --path`);
+  }
+  return { before: before ?? new Map(), after: after ?? new Map() };
 }

@@ -1,4 +1,5 @@
 import { FieldChange, hasChanges, TreeDiff } from './diff-trees';
+import { redact } from '../secrets/detector';
 
 /** Most field changes listed per object before summarizing the rest. */
 const MAX_FIELDS = 40;
@@ -37,6 +38,9 @@ export function diffMarkdown(diff: TreeDiff): string {
         continue;
       }
       lines.push(`- ${o.object}: changed`);
+      for (const line of o.summary ?? []) {
+        lines.push(`  - ${line}`);
+      }
       for (const f of o.fields.slice(0, MAX_FIELDS)) {
         lines.push(`  - ${fieldLine(f)}`);
       }
@@ -52,7 +56,33 @@ export function diffMarkdown(diff: TreeDiff): string {
   return `${lines.join('\n')}`;
 }
 
-function fieldLine(f: FieldChange): string {
+/**
+ * The text a `data:` URL carries (MachineConfig file contents, RFC 2397:
+ * `data:[<mediatype>][;base64],<data>`), or the value itself.
+ */
+export function decodeDataUrl(value: unknown): unknown {
+  if (typeof value !== 'string' || !value.startsWith('data:')) {
+    return value;
+  }
+  const comma = value.indexOf(',');
+  if (comma < 0) {
+    return value;
+  }
+  const meta = value.slice(5, comma);
+  const payload = value.slice(comma + 1);
+  try {
+    return meta.endsWith(';base64') ? Buffer.from(payload, 'base64').toString('utf8') : decodeURIComponent(payload);
+  } catch {
+    return value;
+  }
+}
+
+function fieldLine(change: FieldChange): string {
+  const decoded = typeof change.before === 'string' && change.before.startsWith('data:') || typeof change.after === 'string' && change.after.startsWith('data:');
+  const f: FieldChange = decoded ? { path: change.path, before: decodeDataUrl(change.before), after: decodeDataUrl(change.after) } : change;
+  if (decoded && typeof f.before === 'string' && typeof f.after === 'string') {
+    return `\`${f.path}\` changed (data: URL, decoded):\n${textDiff(f.before, f.after)}`;
+  }
   if (f.before === undefined) {
     return `\`${f.path}\` added: ${show(f.after)}`;
   }
@@ -66,7 +96,7 @@ function fieldLine(f: FieldChange): string {
 }
 
 function show(v: unknown): string {
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  const text = redact(typeof v === 'string' ? v : JSON.stringify(v));
   const cut = text.length > 120 ? `${text.slice(0, 117)}...` : text;
   return `\`${cut.replace(/`/g, "'")}\``;
 }
@@ -75,7 +105,12 @@ function show(v: unknown): string {
 function textDiff(before: string, after: string): string {
   const a = before.split('\n');
   const b = after.split('\n');
-  const removed = a.filter((l) => !b.includes(l));
-  const added = b.filter((l) => !a.includes(l));
+  // a LeaderMigrationConfiguration line `component: X` says nothing alone: name its controller (the `name:` line above it)
+  const withController = (lines: string[], i: number): string => {
+    const m = /^\s*component:\s*/.test(lines[i]) ? /^\s*-?\s*name:\s*(\S+)/.exec(lines[i - 1] ?? '') : null;
+    return m ? `${lines[i]}   # controller ${m[1]}` : lines[i];
+  };
+  const removed = a.map((_l, i) => i).filter((i) => !b.includes(a[i])).map((i) => redact(withController(a, i)));
+  const added = b.map((_l, i) => i).filter((i) => !a.includes(b[i])).map((i) => redact(withController(b, i)));
   return ['    ```diff', ...removed.map((l) => `    - ${l}`), ...added.map((l) => `    + ${l}`), '    ```'].join('\n');
 }

@@ -16,8 +16,18 @@ export interface ArgoCdApplicationProps {
   readonly revision: string;
   /** Path of the cluster's rendered directory (its kustomization lists the stages). */
   readonly path: string;
-  /** API server URL of the target cluster. */
-  readonly destinationServer: string;
+  /**
+   * API server URL of the target cluster as registered in Argo CD.
+   *
+   * @default - none: `destinationName` names it
+   */
+  readonly destinationServer?: string;
+  /**
+   * Name of the target cluster as registered in Argo CD.
+   *
+   * @default - none: `destinationServer` gives it
+   */
+  readonly destinationName?: string;
   /**
    * Namespace of the destination, for sources whose objects carry none.
    *
@@ -52,12 +62,15 @@ export class ArgoCdApplication extends Construct {
 
   constructor(scope: Construct, id: string, props: ArgoCdApplicationProps) {
     super(scope, id);
+    if ((props.destinationServer === undefined) === (props.destinationName === undefined)) {
+      throw new Error('give exactly one of \'destinationServer\' and \'destinationName\'');
+    }
     this.apiObject = new Application(this, 'Resource', {
       metadata: { name: props.name, namespace: props.namespace },
       spec: {
         project: props.project,
         source: { repoUrl: props.repoURL, targetRevision: props.revision, path: props.path },
-        destination: { server: props.destinationServer, namespace: props.destinationNamespace },
+        destination: { server: props.destinationServer, name: props.destinationName, namespace: props.destinationNamespace },
         syncPolicy: (props.syncProfile ?? 'cluster') === 'fleet'
           ? { automated: { prune: true, selfHeal: true } }
           : {

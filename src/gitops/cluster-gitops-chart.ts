@@ -2,7 +2,13 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ArgoCdApplication } from './argocd-application';
 import { FluxStage, FluxStageChain } from './flux-stage-chain';
+import { argoCdDestination } from './repo-path';
 import { ClusterSpec } from '../spec/schema';
+
+/** An Argo CD destination as Application props. */
+export function destinationProps(d: { server?: string; name?: string }): { destinationServer?: string; destinationName?: string } {
+  return d.name !== undefined ? { destinationName: d.name } : { destinationServer: d.server };
+}
 
 /** Properties for `ClusterGitOpsChart`. */
 export interface ClusterGitOpsChartProps {
@@ -10,6 +16,8 @@ export interface ClusterGitOpsChartProps {
   readonly spec: ClusterSpec;
   /** The cluster's non-empty stages with their health checks, in apply order. */
   readonly stages: readonly FluxStage[];
+  /** Repository path of the cluster's rendered folder (derived from the output folder, e.g. `dist/<cluster>`). */
+  readonly repoPath: string;
 }
 
 /**
@@ -24,7 +32,7 @@ export class ClusterGitOpsChart extends Chart {
     super(scope, id, { disableResourceNameHashes: true });
     const name = props.spec.metadata.name;
     const gitops = props.spec.spec.gitops;
-    const path = gitops.path ?? `dist/${name}`;
+    const path = props.repoPath;
     if (gitops.engine === 'argocd') {
       new ArgoCdApplication(this, 'Application', {
         name: `ccm-${name}`,
@@ -33,7 +41,7 @@ export class ClusterGitOpsChart extends Chart {
         repoURL: gitops.repoURL!,
         revision: gitops.revision,
         path,
-        destinationServer: gitops.argocd.destinationServer,
+        ...destinationProps(argoCdDestination(props.spec)),
       });
     } else if (gitops.engine === 'flux') {
       new FluxStageChain(this, 'Flux', {

@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Stage } from './stages';
 import { GitRepository, GitRepositorySpecRef } from '../../imports/gitrepositories-source.toolkit.fluxcd.io';
-import { Kustomization, KustomizationSpecHealthChecks, KustomizationSpecSourceRefKind } from '../../imports/kustomizations-kustomize.toolkit.fluxcd.io';
+import { Kustomization, KustomizationSpecDeletionPolicy, KustomizationSpecHealthChecks, KustomizationSpecSourceRefKind } from '../../imports/kustomizations-kustomize.toolkit.fluxcd.io';
 
 /** An object Flux waits for before the next stage starts. */
 export interface FluxHealthCheck {
@@ -62,7 +62,9 @@ export interface FluxStageChainProps {
 /**
  * Flux objects for one cluster: a GitRepository and one Kustomization per
  * stage, each depending on the previous one, so a stage is applied only when
- * the previous one is ready. Stages prune what leaves git unless told not to
+ * the previous one is ready. Deleting a stage Kustomization orphans its
+ * objects (`deletionPolicy: Orphan`), so unregistering a cluster never
+ * deletes its running CCM. Stages prune what leaves git unless told not to
  * (protected kinds also carry a prune-disabled annotation). A stage with health checks waits for those
  * objects (e.g. Secrets created by another controller); any other stage
  * waits for its own objects to become ready (`wait: true`).
@@ -100,6 +102,10 @@ export class FluxStageChain extends Construct {
           interval: props.interval,
           path: `./${base}/${stage.directory}`,
           prune: prune ?? true,
+          // Unregistering a cluster (deleting this Kustomization) leaves its running CCM in place, as Argo CD does
+          // for an Application without the resources finalizer. Values: kustomize.toolkit.fluxcd.io v1 CRD
+          // (fluxcd/kustomize-controller, spec.deletionPolicy: MirrorPrune, Delete, WaitForTermination, Orphan).
+          deletionPolicy: KustomizationSpecDeletionPolicy.ORPHAN,
           wait: checks.length === 0,
           timeout: '10m',
           sourceRef: { kind: KustomizationSpecSourceRefKind.GIT_REPOSITORY, name: props.name },

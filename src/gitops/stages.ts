@@ -66,3 +66,8 @@ export function stageOf(apiVersion: string, kind: string): Stage {
 
 /** Annotation carrying the Argo CD sync wave. */
 export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
+
+/** Every kind the generator renders, as API group (core: empty) and kind, sorted. */
+export function declaredKinds(): { group: string; kind: string }[] {
+  return Object.keys(STAGE_BY_KIND).sort().map((k) => ({ group: k.slice(0, k.indexOf('/')), kind: k.slice(k.indexOf('/') + 1) }));
+}

@@ -26,7 +26,12 @@ export function readExport(from: string): ExportedObject[] {
   }
   const objects: ExportedObject[] = [];
   for (const file of files) {
-    if (fs.statSync(file).size > MAX_EXPORT_BYTES) {
+    // a FIFO or device would block the read forever: only regular files (symbolic links followed) are read
+    const fileStat = fs.statSync(file);
+    if (!fileStat.isFile()) {
+      throw new ImportError(`${file} is not a regular file (a FIFO, socket, device or folder); export with oc get -o yaml > file and pass that folder`);
+    }
+    if (fileStat.size > MAX_EXPORT_BYTES) {
       throw new ImportError(`${file} is over ${MAX_EXPORT_BYTES} bytes; export only the objects the import reads`);
     }
     const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'));

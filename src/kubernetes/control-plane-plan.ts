@@ -24,6 +24,12 @@ export interface ControlPlanePlanInput {
   readonly outputPath: string;
   /** The manifest file of mode manifest-dir, relative to the cluster folder. */
   readonly manifestFile?: string;
+  /**
+   * The existing Secrets the rendered pods mount or read (ccm-gitops renders none), `namespace/name` with what uses them.
+   *
+   * @default - none listed
+   */
+  readonly podSecrets?: readonly { readonly namespace: string; readonly name: string; readonly usedBy: string }[];
 }
 
 /** The phase input of a cluster: its migration, or phase external of a cluster that never ran in-tree. */
@@ -80,6 +86,10 @@ export function controlPlaneMarkdown(input: ControlPlanePlanInput): string {
         '  - cloud-provider=external',
         ...(rke2 ? ['kube-controller-manager-arg:', '  - cloud-provider=external'] : []),
       ].join('\n')), '');
+  }
+  if (input.podSecrets && input.podSecrets.length > 0) {
+    lines.push('## Secrets to create first', '', 'ccm-gitops renders no Secret (credentials never go into git); the pods do not start until these exist:', '',
+      ...input.podSecrets.map((x) => `- \`${x.namespace}/${x.name}\`: ${x.usedBy}`), '');
   }
   lines.push('## Installing the rendered output', '');
   switch (s.output.mode) {

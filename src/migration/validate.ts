@@ -5,6 +5,7 @@
  */
 import { LEADER_MIGRATION_GATE } from './flags';
 import { isLeaderMigrationPhase, MigrationPhase, MigrationSupport, openshiftRelease } from './phases';
+import { minorSkewProblem } from '../util/version-skew';
 
 /** A migration problem: field path under `spec.migration` (or `spec`) and message. */
 export interface MigrationProblem {
@@ -47,26 +48,6 @@ export interface KubernetesMigrationCheck {
 }
 
 /** The version skew policy link cited in messages. */
-const SKEW_POLICY = 'kubernetes/website content/en/releases/version-skew-policy.md';
-
-/**
- * Why a controller manager of `componentMinor` may not run against
- * kube-apiserver `apiServerMinor`, or undefined when it may: kube-controller-manager,
- * kube-scheduler and cloud-controller-manager "must not be newer than the
- * kube-apiserver instances they communicate with" and may be "up to one minor
- * version older" (kubernetes/website content/en/releases/version-skew-policy.md).
- */
-export function minorSkewProblem(component: string, componentMinor: number, apiServerMinor: number): string | undefined {
-  const allowed = `the version skew policy allows 1.${apiServerMinor} or 1.${apiServerMinor - 1} (${SKEW_POLICY})`;
-  if (componentMinor > apiServerMinor) {
-    return `${component} 1.${componentMinor} is newer than kube-apiserver 1.${apiServerMinor}; ${allowed}`;
-  }
-  if (componentMinor < apiServerMinor - 1) {
-    return `${component} 1.${componentMinor} is more than one minor older than kube-apiserver 1.${apiServerMinor}; ${allowed}`;
-  }
-  return undefined;
-}
-
 const M = ['spec', 'migration'];
 
 /** Every problem of a requested migration; empty when it may render. */
@@ -110,7 +91,7 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
       message: `"${version}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${phase}"`,
     });
   }
-  const skew = minorSkewProblem('cloud-controller-manager', input.ccmMinor, input.kubernetesMinor);
+  const skew = minorSkewProblem('cloud-controller-manager', `1.${input.ccmMinor}`, `1.${input.kubernetesMinor}`, 'set spec.migration.ccmVersion to one of those');
   if (skew) {
     problems.push({ path: [...M, 'ccmVersion'], message: `"1.${input.ccmMinor}": ${skew}` });
   } else if (lm && input.ccmMinor < 21 && input.kubernetesMinor >= 21) {

@@ -1,3 +1,5 @@
+import { redact } from '../secrets/detector';
+
 /**
  * One problem found in the input, with enough context for the user to fix it:
  * the file, the line when known, the field path and a message that names the
@@ -17,7 +19,9 @@ export interface SpecIssue {
 /** Formats one issue as `file:line: path: message`. */
 export function formatIssue(issue: SpecIssue): string {
   const where = issue.line !== undefined ? `${issue.file}:${issue.line}` : issue.file;
-  return issue.path ? `${where}: ${issue.path}: ${issue.message}` : `${where}: ${issue.message}`;
+  // the last guard: no message prints URL credentials, a private key or a known token
+  const message = redact(issue.message);
+  return issue.path ? `${where}: ${issue.path}: ${message}` : `${where}: ${message}`;
 }
 
 /** Sorts issues by file, line and path so that reports are stable. */
@@ -46,11 +50,11 @@ export class SpecValidationError extends Error {
   }
 }
 
-/** Renders a value for an error message: strings quoted, long values cut. */
+/** Renders a value for an error message: strings quoted, long values cut, secret material (URL credentials, keys, tokens) redacted. */
 export function describeValue(value: unknown): string {
   let text: string;
   if (typeof value === 'string') {
-    text = JSON.stringify(value);
+    text = JSON.stringify(redact(value));
   } else if (value === null) {
     text = 'null';
   } else if (value === undefined) {
@@ -62,5 +66,6 @@ export function describeValue(value: unknown): string {
   } else {
     text = `${typeof value} ${String(value)}`;
   }
+  text = typeof value === 'string' ? text : redact(text);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -26,6 +26,19 @@ export type ImageKey = (typeof IMAGE_KEYS)[number];
 export const OPERATOR_IMAGE_KEY: ImageKey = 'cloudControllerManagerOperator';
 
 /**
+ * An image reference without its digest, as distribution/reference parses it
+ * (distribution/reference@v0.6.0 regexp.go): an optional registry host
+ * (components of letters, digits and inner `-`, dot-separated, optional port),
+ * then lower-case path components joined by `.`, `_`, `__` or `-` runs, then
+ * an optional tag. Upper-case paths, a leading `-`, an empty name (`:1.0`) and
+ * non-ASCII characters (zero-width spaces) do not match. (Bracketed IPv6
+ * registry hosts, which regexp.go also accepts, are not.)
+ */
+const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
+const IMAGE_REFERENCE = new RegExp(`^(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*(?::[0-9]+)?/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*(?::[\\w][\\w.-]{0,127})?$`);
+
+/**
  * Checks that an image reference is pinned: it must carry a digest
  * (`@sha256:<64 hex>`) or an explicit tag other than `latest`.
  *
@@ -34,6 +47,10 @@ export const OPERATOR_IMAGE_KEY: ImageKey = 'cloudControllerManagerOperator';
 export function imagePinProblem(ref: string): string | undefined {
   if (/\s/.test(ref) || ref.length === 0) {
     return 'is not an image reference';
+  }
+  const beforeDigest = ref.includes('@') ? ref.slice(0, ref.indexOf('@')) : ref;
+  if (!IMAGE_REFERENCE.test(beforeDigest) || beforeDigest.replace(/:[^/:]*$/, '').length > 255) {
+    return 'is not a valid image reference ([registry[:port]/]lower-case/path[:tag][@sha256:digest], ASCII only)';
   }
   const digestAt = ref.indexOf('@');
   if (digestAt >= 0) {

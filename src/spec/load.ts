@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, Node } from 'yaml';
+import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
 import { describeValue, SpecIssue, SpecValidationError } from './errors';
 import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from './images';
 import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from './schema';
@@ -11,6 +11,9 @@ import { migrationInputFor } from '../migration/cluster-migration';
 import { MigrationCheckInput, migrationProblems, migrationWarnings } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
 import { refuseCredentials } from '../cloud-config/pass-through';
+import { secretInValue, urlCredentials } from '../secrets/detector';
+import { argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
+import { RESERVED_CLUSTER_NAME } from '../gitops/fleet-gitops-chart';
 import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
@@ -22,6 +25,8 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
 const MAX_DEPTH = 16;
 /** Most YAML aliases one spec may expand (guards against alias bombs). */
 const MAX_ALIASES = 50;
+/** Most mapping entries one spec or defaults file may have, checked before anything else walks them (the example specs have under 100). */
+export const MAX_KEYS = 2000;
 
 /** A warning about one input file. */
 export interface InputWarning {
@@ -62,11 +67,28 @@ export function listSpecFiles(dir: string): string[] {
   const outside: SpecIssue[] = [];
   const realRoot = fs.realpathSync(dir);
   const walk = (d: string): void => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const entries = fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (entries.some((e) => e.name === 'defaults.yaml') && entries.some((e) => e.name === 'defaults.yml')) {
+      outside.push({ file: path.join(d, 'defaults.yml'), path: '', message: 'is beside defaults.yaml; keep one defaults file per folder (both would be merged, in no obvious order)' });
+    }
+    for (const entry of entries) {
       if (entry.name.startsWith('.')) {
         continue;
       }
       const full = path.join(d, entry.name);
+      // never skip silently: what looks like a spec but cannot be read as one is refused
+      if (/\.ya?ml$/i.test(entry.name) && !/\.ya?ml$/.test(entry.name)) {
+        outside.push({ file: full, path: '', message: 'has an upper-case extension; synth reads *.yaml and *.yml only: rename it' });
+        continue;
+      }
+      if (!entry.isDirectory() && !entry.isFile() && !entry.isSymbolicLink() && /\.ya?ml$/.test(entry.name)) {
+        outside.push({ file: full, path: '', message: 'is not a regular file (a FIFO, socket or device); a spec is a file' });
+        continue;
+      }
+      if (entry.isSymbolicLink() && isDirectoryLink(full)) {
+        outside.push({ file: full, path: '', message: 'is a symbolic link to a folder; synth does not follow folder links (loops, specs from elsewhere): move the folder in' });
+        continue;
+      }
       if (entry.isDirectory()) {
         walk(full);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
@@ -92,6 +114,14 @@ export function listSpecFiles(dir: string): string[] {
     throw new SpecValidationError(outside);
   }
   return out;
+}
+
+function isDirectoryLink(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Loads every spec below `dir`, validates it and runs the cloud-config transforms. Throws SpecValidationError listing every problem. */
@@ -138,6 +168,8 @@ export function loadSpecFiles(files: readonly string[], root: string): Fleet {
       });
     }
   }
+
+  issues.push(...hubProblems(results));
 
   // Cloud configs are checked for every spec that passed the schema, so one run reports everything.
   const clusters: PreparedCluster[] = [];
@@ -269,6 +301,38 @@ function checkDefaultsEnvelope(src: YamlSource): SpecIssue[] {
   return issues;
 }
 
+/** The number of mapping entries and list items of a document and the offset of the first duplicate key, in one pass (Set per mapping). */
+function mappingShape(doc: Document): { entries: number; duplicate?: number } {
+  let entries = 0;
+  let duplicate: number | undefined;
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        entries++;
+        if (isScalar(pair.key)) {
+          const k = `${typeof pair.key.value}:${String(pair.key.value)}`;
+          if (seen.has(k) && duplicate === undefined && pair.key.range) {
+            duplicate = pair.key.range[0];
+          }
+          seen.add(k);
+        } else if (pair.key) {
+          stack.push(pair.key);
+        }
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) {
+        entries++;
+        stack.push(item);
+      }
+    }
+  }
+  return { entries, duplicate };
+}
+
 /** Nesting depth of parsed YAML data (iterative, so hostile input cannot exhaust the stack). */
 function depthOf(value: unknown): number {
   let max = 0;
@@ -313,7 +377,9 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
   const lines = new LineCounter();
   let doc: Document;
   try {
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
+    // uniqueKeys: false: the library's own check compares every key with every other (quadratic: a 1 MiB
+    // spec of 124,176 keys took minutes); duplicates are found below in one pass with a Set
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true });
   } catch (e) {
     return { issue: { file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` } };
   }
@@ -332,6 +398,13 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
           : `is not valid YAML: ${err.message.split('\n')[0]}; fix the syntax at this line`,
       },
     };
+  }
+  const shape = mappingShape(doc);
+  if (shape.entries > MAX_KEYS) {
+    return { issue: { file, path: '', message: `has ${shape.entries} keys and list items, over the limit of ${MAX_KEYS}; a cluster spec has a few dozen` } };
+  }
+  if (shape.duplicate !== undefined) {
+    return { issue: { file, path: '', line: lines.linePos(shape.duplicate).line, message: 'is not valid YAML: Map keys must be unique; fix the syntax at this line' } };
   }
   let data: unknown;
   try {
@@ -390,7 +463,11 @@ export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] =
   const parsed = clusterSpecSchema.safeParse(merged, { reportInput: true });
   if (!parsed.success) {
     return {
-      issues: schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => issueAt(p.path, p.message)),
+      issues: [
+        ...schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => issueAt(p.path, withNumberHint(p.path, p.message, sources))),
+        // a type error must not hide the file's other problems: the checks that need no defaults run on the raw data
+        ...rawProblems(merged).map((p) => issueAt(p.path, p.message)),
+      ],
       rawName: typeof rawName === 'string' ? rawName : undefined,
       nameLine,
     };
@@ -404,6 +481,44 @@ export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] =
     nameLine,
     cloudConfigBase: cloudConfigSource ? path.dirname(cloudConfigSource.file) : undefined,
   };
+}
+
+/**
+ * A YAML number where a string belongs (`version: 1.30`, read as 1.3): the
+ * message quotes the source text, so the fix is plain.
+ */
+function withNumberHint(fieldPath: readonly (string | number)[], message: string, sources: readonly YamlSource[]): string {
+  if (!/^expected string, got number /.test(message)) {
+    return message;
+  }
+  const src = sources.find((s) => s.doc.hasIn(fieldPath));
+  const node = src?.doc.getIn(fieldPath, true) as { source?: string } | undefined;
+  const text = typeof node?.source === 'string' ? node.source : message.replace(/^expected string, got number /, '');
+  if (!/^\d+\.\d+$/.test(text)) {
+    return message; // only version-like numbers (1.30) need the hint; 42 is plainly not a name
+  }
+  return `${message}; quote it: "${text}" (YAML reads an unquoted ${text} as a number${/^\d+\.\d*0$/.test(text) ? `, ${Number(text)}` : ''})`;
+}
+
+/** Checks that need no schema defaults, run when the schema fails: image pins and secrets in the raw data. */
+function rawProblems(merged: unknown): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const images = (merged as { spec?: { images?: unknown } })?.spec?.images;
+  if (isPlainObject(images)) {
+    for (const [key, ref] of Object.entries(images)) {
+      const problem = typeof ref === 'string' ? imagePinProblem(ref) : undefined;
+      if (problem) {
+        problems.push({ path: ['spec', 'images', key], message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag` });
+      }
+    }
+  }
+  for (const { at, value } of stringLeaves(merged)) {
+    const found = secretInValue(value);
+    if (found) {
+      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
+    }
+  }
+  return problems;
 }
 
 /** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps, migration. */
@@ -444,27 +559,197 @@ function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message
   problems.push(...tlsProblems(s.tls));
   for (const key of ['httpProxy', 'httpsProxy'] as const) {
     const url = s.proxy?.[key];
-    if (url && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url)) {
+    const found = url ? urlCredentials(url) : undefined;
+    if (found) {
       problems.push({
         path: ['spec', 'proxy', key],
-        message: 'embeds credentials (user:password@); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+        message: `embeds credentials (${found.reason}); rendered env vars are committed to git, so use a proxy that authorises the cluster by address`,
       });
     }
   }
   if (s.gitops.engine !== 'plain' && !s.gitops.repoURL) {
     problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `is required with engine "${s.gitops.engine}"; set the URL of the repository that holds the rendered tree` });
   }
-  if (s.gitops.repoURL && !/^(https?:\/\/|ssh:\/\/|git@)\S+$/.test(s.gitops.repoURL)) {
+  const repoCredentials = s.gitops.repoURL ? urlCredentials(s.gitops.repoURL) : undefined;
+  if (repoCredentials) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `embeds credentials (${repoCredentials.reason}); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)` });
+  } else if (s.gitops.repoURL && !/^(https?:\/\/|ssh:\/\/|git@)\S+$/.test(s.gitops.repoURL)) {
     problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `${describeValue(s.gitops.repoURL)} is not a git URL; use https://, ssh:// or git@host:path` });
   }
-  if (s.gitops.repoURL && /^https?:\/\/[^/@]*:[^/@]*@/.test(s.gitops.repoURL)) {
-    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: 'embeds credentials; give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)' });
+  const serverCredentials = urlCredentials(s.gitops.argocd.destinationServer ?? '');
+  if (serverCredentials) {
+    problems.push({ path: ['spec', 'gitops', 'argocd', 'destinationServer'], message: `embeds credentials (${serverCredentials.reason}); register the cluster in Argo CD (a cluster Secret) and give only its API server URL` });
+  }
+  problems.push(...renderedStringProblems(spec));
+  // every other string of the spec: no private key, known token or URL credentials reaches the rendered tree
+  const reported = new Set(problems.map((p) => p.path.join('.')));
+  for (const { at, value } of stringLeaves(spec)) {
+    const found = reported.has(at.join('.')) ? undefined : secretInValue(value);
+    if (found) {
+      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
+    }
+  }
+  if (RESERVED_CLUSTER_NAME.test(spec.metadata.name)) {
+    problems.push({ path: ['metadata', 'name'], message: `"${spec.metadata.name}" is reserved: Application ccm-${spec.metadata.name} would be the name of the Argo CD root Application; choose another name` });
+  }
+  if (s.gitops.engine === 'argocd') {
+    problems.push(...argoCdProblems(spec));
   }
   const gitPath = s.gitops.path;
   if (gitPath !== undefined && (path.isAbsolute(gitPath) || gitPath.split(/[\\/]/).includes('..'))) {
     problems.push({ path: ['spec', 'gitops', 'path'], message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."` });
   }
   return problems;
+}
+
+/** The Argo CD fleet model of one cluster: hub clusters name their registered destination and a dedicated project; per-cluster ones target themselves. */
+function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const a = spec.spec.gitops.argocd;
+  const at = (field: string) => ['spec', 'gitops', 'argocd', field];
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  if (a.destinationServer !== undefined && a.destinationName !== undefined) {
+    problems.push({ path: at('destinationName'), message: 'is set together with destinationServer; give one of them' });
+  }
+  if (a.topology === 'hub') {
+    if (a.destinationServer === undefined && a.destinationName === undefined) {
+      problems.push({ path: at('destinationServer'), message: 'is required with topology hub: set the API server URL (or destinationName) under which the cluster is registered in the hub Argo CD, '
+        + 'or every cluster\'s CCM lands in the hub cluster' });
+    }
+    if (a.project === 'default') {
+      problems.push({ path: at('project'), message: 'is "default" with topology hub; name a dedicated project: it is rendered as an AppProject that allows only the fleet repository, the registered clusters and the rendered kinds' });
+    }
+  } else {
+    const server = a.destinationServer?.replace(/\/+$/, '');
+    if ((server !== undefined && server !== IN_CLUSTER_SERVER) || (a.destinationName !== undefined && a.destinationName !== IN_CLUSTER_NAME)) {
+      problems.push({ path: at(server !== undefined ? 'destinationServer' : 'destinationName'),
+        message: `${describeValue(a.destinationServer ?? a.destinationName)} is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub to apply it from a hub Argo CD` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * One hub Argo CD (topology hub, one namespace) applies each destination once:
+ * two Applications on one destination would own the same objects (Namespaces,
+ * ClusterRoles, the CCM) and fight over them. Its root reads one repository
+ * at one revision.
+ */
+function hubProblems(results: readonly { file: string; result: LoadedFile }[]): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const hubs = new Map<string, { file: string; spec: ClusterSpec }[]>();
+  for (const { file, result } of results) {
+    const g = result.spec?.spec.gitops;
+    if (result.spec && g?.engine === 'argocd' && g.argocd.topology === 'hub') {
+      hubs.set(g.argocd.namespace, [...(hubs.get(g.argocd.namespace) ?? []), { file, spec: result.spec }]);
+    }
+  }
+  for (const [namespace, members] of hubs) {
+    const byDestination = new Map<string, { file: string; spec: ClusterSpec }[]>();
+    for (const m of members) {
+      const k = destinationKey(argoCdDestination(m.spec));
+      byDestination.set(k, [...(byDestination.get(k) ?? []), m]);
+    }
+    for (const same of byDestination.values()) {
+      for (const m of same.length > 1 ? same : []) {
+        const field = m.spec.spec.gitops.argocd.destinationName !== undefined ? 'destinationName' : 'destinationServer';
+        issues.push({ file: m.file, path: `spec.gitops.argocd.${field}`, message: `is also the destination of ${same.filter((o) => o !== m).map((o) => `cluster ${o.spec.metadata.name} (${o.file})`).join(', ')} `
+          + `in the hub Argo CD of namespace ${namespace}: two Applications would own the same objects in one cluster; give each cluster its own registered destination` });
+      }
+    }
+    const first = members[0].spec.spec.gitops;
+    for (const m of members.slice(1)) {
+      const g = m.spec.spec.gitops;
+      if (g.repoURL !== first.repoURL || g.revision !== first.revision) {
+        issues.push({ file: m.file, path: g.repoURL !== first.repoURL ? 'spec.gitops.repoURL' : 'spec.gitops.revision',
+          message: `differs from cluster ${members[0].spec.metadata.name} in the same hub Argo CD (namespace ${namespace}); the hub's root Application reads one repository at one revision` });
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * Label keys and values (kubernetes/apimachinery@v0.33.0
+ * pkg/util/validation/validation.go IsQualifiedName, IsValidLabelValue).
+ */
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function labelKeyProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return 'has a prefix that is not a DNS-1123 subdomain';
+  }
+  return name.length <= 63 && LABEL_NAME.test(name) ? undefined : 'is not a label key (at most 63 letters, digits, "-", "_", "." between alphanumerics, optional "prefix/")';
+}
+
+function labelValueProblem(value: string): string | undefined {
+  return value === '' || (value.length <= 63 && LABEL_NAME.test(value)) ? undefined
+    : 'is not a label value (at most 63 letters, digits, "-", "_", "." between alphanumerics; no spaces or line breaks)';
+}
+
+/**
+ * Strings that become label keys and values, ConfigMap keys or flags in the
+ * rendered objects: refused here with the field, instead of by the API server
+ * at apply time.
+ */
+function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const k = spec.spec.kubernetes as undefined | {
+    podLabels?: Record<string, string>; serviceAccount?: { labels?: Record<string, string> }; scheduling?: { nodeSelector?: Record<string, string> };
+    output?: { clusterResourceSet?: { clusterSelector?: Record<string, string> } }; extraArgs?: Record<string, unknown>;
+  };
+  const labelMaps: [(string | number)[], Record<string, string> | undefined][] = [
+    [['metadata', 'labels'], spec.metadata.labels],
+    [['spec', 'kubernetes', 'podLabels'], k?.podLabels],
+    [['spec', 'kubernetes', 'serviceAccount', 'labels'], k?.serviceAccount?.labels],
+    [['spec', 'kubernetes', 'scheduling', 'nodeSelector'], k?.scheduling?.nodeSelector],
+    [['spec', 'kubernetes', 'output', 'clusterResourceSet', 'clusterSelector'], k?.output?.clusterResourceSet?.clusterSelector],
+  ];
+  for (const [at, labels] of labelMaps) {
+    for (const [key, value] of Object.entries(labels ?? {})) {
+      const keyProblem = labelKeyProblem(key);
+      const valueProblem = typeof value === 'string' ? labelValueProblem(value) : undefined;
+      if (keyProblem) {
+        problems.push({ path: [...at, key], message: `${describeValue(key)} ${keyProblem}` });
+      } else if (valueProblem) {
+        problems.push({ path: [...at, key], message: `${describeValue(value)} ${valueProblem}` });
+      }
+    }
+  }
+  // kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsConfigMapKey: the regex (schema), at most 253, and hasChDirPrefix
+  for (const key of Object.keys(spec.spec.cloudConfig?.extraKeys ?? {})) {
+    if (key === '.' || key.startsWith('..') || key.length > 253) {
+      problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', key], message: `${describeValue(key)} is not a ConfigMap key (".", ".." and keys starting with ".." are refused by the API server)` });
+    }
+  }
+  for (const [flag, value] of Object.entries(k?.extraArgs ?? {})) {
+    if (typeof value === 'string' && /[\x00-\x1f\x7f]/.test(value)) {
+      problems.push({ path: ['spec', 'kubernetes', 'extraArgs', flag], message: 'holds a line break or control character; a flag value is one line' });
+    }
+  }
+  return problems;
+}
+
+/** Every string of a spec with its path (iterative). */
+function stringLeaves(value: unknown): { at: (string | number)[]; value: string }[] {
+  const out: { at: (string | number)[]; value: string }[] = [];
+  const stack: [unknown, (string | number)[]][] = [[value, []]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      out.push({ at, value: v });
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, [...at, i]]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        stack.push([item, [...at, k]]);
+      }
+    }
+  }
+  return out;
 }
 
 /** Checks of distribution openshift: a platform the operator renders, its sections and images, the infrastructure name. */
@@ -708,7 +993,33 @@ function readInput(file: string): string | SpecIssue {
   if (buffer.includes(0)) {
     return { file, path: '', message: 'is binary (contains NUL bytes); inputs must be UTF-8 text' };
   }
-  return buffer.toString('utf8');
+  try {
+    // fatal: a Latin-1 byte is refused, not turned into U+FFFD in the rendered output
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buffer);
+  } catch {
+    const offset = firstInvalidUtf8(buffer);
+    const line = buffer.subarray(0, offset).toString('latin1').split('\n').length;
+    return { file, path: '', line, message: `is not UTF-8 text (byte 0x${buffer[offset].toString(16).toUpperCase().padStart(2, '0')} at offset ${offset}, e.g. Latin-1); save it as UTF-8` };
+  }
+}
+
+/** Offset of the first byte that is not part of a valid UTF-8 sequence. */
+function firstInvalidUtf8(buffer: Buffer): number {
+  let i = 0;
+  while (i < buffer.length) {
+    const b = buffer[i];
+    const n = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    if (n < 0) {
+      return i;
+    }
+    for (let k = 1; k <= n; k++) {
+      if (i + k >= buffer.length || (buffer[i + k] & 0xc0) !== 0x80) {
+        return i;
+      }
+    }
+    i += n + 1;
+  }
+  return 0;
 }
 
 /**

@@ -106,7 +106,13 @@ export const clusterSpecSchema = z.strictObject({
       argocd: z.strictObject({
         namespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('openshift-gitops'),
         project: z.string().min(1).default('default'),
-        destinationServer: z.string().min(1).default('https://kubernetes.default.svc'),
+        topology: z.enum(['per-cluster', 'hub']).default('per-cluster')
+          .describe('per-cluster: an Argo CD runs in each cluster and applies only that cluster (destination in-cluster); '
+            + 'hub: one Argo CD applies many registered clusters (destinationServer or destinationName required, a dedicated project rendered as an AppProject).'),
+        destinationServer: z.string().min(1).optional()
+          .describe('API server URL of the target cluster as registered in Argo CD. Default (per-cluster): https://kubernetes.default.svc.'),
+        destinationName: z.string().min(1).optional()
+          .describe('Name of the target cluster as registered in Argo CD (instead of destinationServer).'),
       }).prefault({}),
       flux: z.strictObject({
         namespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('flux-system'),

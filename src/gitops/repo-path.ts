@@ -1,0 +1,71 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ClusterSpec } from '../spec/schema';
+
+/** Argo CD's name and URL of the cluster it runs in. */
+export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
+export const IN_CLUSTER_NAME = 'in-cluster';
+
+/**
+ * Path of the output folder relative to the root of the git work tree that
+ * holds it (the folder with `.git`, a directory or a worktree file), with `/`
+ * separators; the output folder's own name when it is in no git work tree
+ * (then the repository is taken to be its parent, as for `dist`).
+ */
+export function repositoryPathOf(out: string): string {
+  const resolved = path.resolve(out);
+  let dir = path.dirname(resolved);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, '.git'))) {
+      const rel = path.relative(dir, resolved).split(path.sep).join('/');
+      return rel === '' ? '.' : rel;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) {
+      return path.basename(resolved);
+    }
+    dir = parent;
+  }
+}
+
+/** Repository path of a cluster's rendered folder, from the output folder's repository path. */
+export function clusterRepoPath(outputPath: string, name: string): string {
+  return outputPath === '.' ? name : `${outputPath}/${name}`;
+}
+
+/** A path as written in a spec, normalized (`./` and trailing slashes dropped). */
+export function normalizeRepoPath(p: string): string {
+  return p.replace(/^(\.\/)+/, '').replace(/\/+$/, '').replace(/\/{2,}/g, '/');
+}
+
+/**
+ * The problem of a cluster's `spec.gitops.path`: it must name the folder synth
+ * writes the cluster to (relative to the repository root), or an engine would
+ * read another folder (another cluster's, or none).
+ */
+export function gitopsPathProblem(spec: ClusterSpec, outputPath: string): string | undefined {
+  const given = spec.spec.gitops.path;
+  const expected = clusterRepoPath(outputPath, spec.metadata.name);
+  if (given === undefined || normalizeRepoPath(given) === expected) {
+    return undefined;
+  }
+  return `"${given}" is not where synth writes this cluster ("${expected}", relative to the repository root); the engine would read `
+    + `${normalizeRepoPath(given).split('/').pop() !== spec.metadata.name ? 'another cluster\'s folder or none' : 'a folder that does not exist'}. Remove spec.gitops.path (it is derived from --out)`;
+}
+
+/** The Argo CD destination of a cluster: its registered server or name; in-cluster for topology per-cluster when none is given. */
+export function argoCdDestination(spec: ClusterSpec): { server?: string; name?: string } {
+  const a = spec.spec.gitops.argocd;
+  if (a.destinationName !== undefined) {
+    return { name: a.destinationName };
+  }
+  return { server: a.destinationServer ?? IN_CLUSTER_SERVER };
+}
+
+/** One key per cluster an Argo CD destination points at (`in-cluster` and the in-cluster URL are one). */
+export function destinationKey(d: { server?: string; name?: string }): string {
+  if (d.name !== undefined) {
+    return d.name === IN_CLUSTER_NAME ? `server:${IN_CLUSTER_SERVER}` : `name:${d.name}`;
+  }
+  return `server:${(d.server ?? IN_CLUSTER_SERVER).replace(/\/+$/, '')}`;
+}
