@@ -163,6 +163,8 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     const name = cluster.spec.metadata.name;
     const kept = selected(name) ? undefined : existingEntries.get(name);
     if (kept && sink.hasUnit(name)) {
+      // kept output is committed again as it is: the last guard reads it too (only --only keeps clusters)
+      refuseSecretsInOutput([...readTreeFiles(path.join(options.out, name))].map(([p, content]) => ({ path: `${name}/${p}`, content })));
       sink.keepUnit(name);
       entries[i] = kept;
     } else {

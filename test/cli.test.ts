@@ -15,7 +15,7 @@ describe('ccm-gitops synth', () => {
     const { io, stdout, stderr } = captureIo();
     const code = runCli(['synth', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')], io, {});
     expect(code).toBe(EXIT_OK);
-    expect(stdout()).toBe(`rendered 1 cluster into ${path.join(root, 'dist')} (28 files written)\n`);
+    expect(stdout()).toBe(`rendered 1 cluster into ${path.join(root, 'dist')} (29 files written)\n`);
     expect(stderr()).toBe('');
     expect(Object.keys(readTree(path.join(root, 'dist')))).toContain('a/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml');
   });
@@ -146,7 +146,7 @@ describe('ccm-gitops synth --only and --check', () => {
     // WHEN only "alpha" is rendered
     const r = synth('--only', 'al*');
     // THEN alpha changed, beta kept its old output, and the fleet summary covers all three
-    expect(r.out).toBe(`rendered 1 cluster (2 kept from ${path.join(root, 'dist')}) into ${path.join(root, 'dist')} (26 files written)\n`);
+    expect(r.out).toBe(`rendered 1 cluster (2 kept from ${path.join(root, 'dist')}) into ${path.join(root, 'dist')} (27 files written)\n`);
     const after = readTree(path.join(root, 'dist'));
     expect(after['alpha/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toContain('replicas: 1');
     expect(after['beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'])

@@ -64,13 +64,13 @@ describe('parallel rendering', () => {
     const main = path.join(REPO, 'lib', 'src', 'main.js');
     const clusters = path.join(REPO, 'clusters');
     // GIVEN the example fleet rendered on the main thread (-j 1) and by two worker threads (-j 2)
-    execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial'), '--quiet', '--jobs', '1']);
-    execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'parallel'), '--quiet', '--jobs', '2']);
+    execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial', 'dist'), '--quiet', '--jobs', '1']);
+    execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'parallel', 'dist'), '--quiet', '--jobs', '2']);
     // THEN the trees are byte-identical
-    expect(readTree(path.join(root, 'parallel'))).toEqual(readTree(path.join(root, 'serial')));
+    expect(readTree(path.join(root, 'parallel', 'dist'))).toEqual(readTree(path.join(root, 'serial', 'dist')));
     // AND a check by worker threads finds the serial tree up to date
-    expect(execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial'), '--check', '--jobs', '2'], { encoding: 'utf8' }))
-      .toBe(`${path.join(root, 'serial')} is up to date (${fs.readdirSync(path.join(REPO, 'dist')).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length} clusters)\n`);
+    expect(execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial', 'dist'), '--check', '--jobs', '2'], { encoding: 'utf8' }))
+      .toBe(`${path.join(root, 'serial', 'dist')} is up to date (${fs.readdirSync(path.join(REPO, 'dist')).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length} clusters)\n`);
   });
 });
 

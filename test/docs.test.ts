@@ -19,7 +19,6 @@ const DOCS = fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.
  * Pages other branches add (issues 17, 18 and others write them); linked from
  * the README and docs/README.md already. Remove a name once its page is merged.
  */
-const PAGES_FROM_OTHER_BRANCHES = ['docs/kubernetes.md', 'docs/migration.md', 'docs/gitops.md', 'docs/openshift-handover.md', 'docs/performance.md'];
 
 /** The sections of the README before it became a landing page, and where each went. */
 const MOVED_SECTIONS: readonly [string, string][] = [
@@ -93,9 +92,6 @@ describe('docs/', () => {
         }
         const [target, hash] = link.split('#');
         const resolved = target === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
-        if (PAGES_FROM_OTHER_BRANCHES.includes(resolved) && !fs.existsSync(path.join(REPO, resolved))) {
-          continue;
-        }
         if (!fs.existsSync(path.join(REPO, resolved))) {
           broken.push(`${file}: ${link} (no ${resolved})`);
         } else if (hash && resolved.endsWith('.md') && !headings(read(resolved)).includes(hash)) {

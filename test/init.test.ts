@@ -27,7 +27,7 @@ describe('ccm-gitops init', () => {
     expect(Object.keys(readTree(root)).sort()).toEqual([
       '.github/workflows/ccm-gitops.yml',
       '.gitignore',
-      'bootstrap/argocd/kustomization.yaml',
+      'bootstrap/argocd/aws-example-1/kustomization.yaml',
       'clusters/defaults.yaml',
       'clusters/openshift/aws-example-1.yaml',
       'clusters/openshift/defaults.yaml',
@@ -44,14 +44,14 @@ describe('ccm-gitops init', () => {
     expect(synth.stderr).toBe('');
     const rendered = readTree(path.join(root, 'dist'));
     expect(rendered['aws-example-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toBeDefined();
-    // the Argo CD entry point names the root the synth wrote
-    const bootstrap = parse(fs.readFileSync(path.join(root, 'bootstrap/argocd/kustomization.yaml'), 'utf8'));
-    expect(bootstrap.resources).toEqual(['../../dist/_fleet/argocd/openshift-gitops/root']);
-    expect(fs.existsSync(path.join(root, 'bootstrap/argocd', bootstrap.resources[0], 'kustomization.yaml'))).toBe(true);
-    // and builds, as `kubectl apply -k bootstrap/argocd` will (when kubectl is installed)
+    // the Argo CD entry point (one Argo CD per cluster, the default fleet model) names the cluster's root the synth wrote
+    const bootstrap = parse(fs.readFileSync(path.join(root, 'bootstrap/argocd/aws-example-1/kustomization.yaml'), 'utf8'));
+    expect(bootstrap.resources).toEqual(['../../../dist/_fleet/argocd/cluster/aws-example-1/root']);
+    expect(fs.existsSync(path.join(root, 'bootstrap/argocd/aws-example-1', bootstrap.resources[0], 'kustomization.yaml'))).toBe(true);
+    // and builds, as `kubectl apply -k bootstrap/argocd/aws-example-1` will (when kubectl is installed)
     if (KUBECTL) {
-      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'bootstrap/argocd')], { encoding: 'utf8' }));
-      expect([built.kind, built.metadata.name, built.spec.source.path]).toEqual(['Application', 'ccm-fleet', 'dist/_fleet/argocd/openshift-gitops']);
+      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'bootstrap/argocd/aws-example-1')], { encoding: 'utf8' }));
+      expect([built.kind, built.metadata.name, built.spec.source.path]).toEqual(['Application', 'ccm-root.aws-example-1', 'dist/_fleet/argocd/cluster/aws-example-1']);
     }
   });
 

@@ -21,10 +21,10 @@ describe('migration guard', () => {
     expect(cap.stderr()).toContain('c.yaml: spec.migration.phase: spec.migration was removed, which means phase "external": moves from "in-tree" to "external" in one change, which skips "leader-migration-kcm", "leader-migration-ccm"');
   });
 
-  test('deleting spec.migration after phase leader-migration-ccm is the one step to external and is allowed', () => {
+  test('deleting spec.migration after phase external-leader-migration is the one step to external and is allowed', () => {
     const clusters = path.join(dir(), 'clusters');
     const out = path.join(dir(), 'dist');
-    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm']) {
+    for (const phase of ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external-leader-migration']) {
       writeFile(clusters, 'c.yaml', awsSpec('c', { migration: { phase, kubernetesVersion: '1.26' } }));
       expect(runCli(['synth', '--clusters', clusters, '--out', out, '-q'], captureIo().io, {})).toBe(0);
     }

@@ -1,3 +1,4 @@
+import { imageMinor } from '../kubernetes/validate';
 import * as path from 'path';
 import { platformFor, supportedPlatforms } from '../platforms';
 import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/providers';
@@ -263,17 +264,29 @@ ${images}
 `;
 }
 
+/**
+ * The Kubernetes minor an example runs: the one its pinned CCM image is built
+ * for, so the example fits the version-skew policy (src/util/version-skew.ts).
+ */
+function exampleKubernetesVersion(platform: PlatformType): string {
+  const provider = upstreamProviderFor(platform)!;
+  const image = KUBERNETES_EXAMPLE_IMAGES[provider.imageKey];
+  return (image && imageMinor(provider, image)) ?? '1.33';
+}
+
 function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined): string {
   const body = distribution === 'openshift'
     ? `  # Infrastructure status.infrastructureName: oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'
   infrastructureName: ${name}-abcde   # REPLACE
-${cloudConfigFile ? `  cloudConfig:
+${platform === 'AlibabaCloud' ? `  openshift:
+    release: "4.16.0"                 # REPLACE: the cluster's 4.16.z release (Alibaba Cloud renders as release 4.16 shipped it)
+` : ''}${cloudConfigFile ? `  cloudConfig:
     file: ${cloudConfigFile}   # openshift-config/cloud-provider-config, key "config"
 ` : `  # cloudConfig:
   #   file: ${name}.cloud.conf   # openshift-config/cloud-provider-config, key "config", next to this file
 `}`
     : `  kubernetes:
-    version: "1.33"                   # minor version of the cluster's kube-controller-manager
+    version: "${exampleKubernetesVersion(platform)}"                   # minor version of the cluster's kube-controller-manager
 `;
   return `# An example ${distribution} cluster on ${platform}. What is not here comes from
 # ../defaults.yaml and ./defaults.yaml. Copy this file for each cluster.
@@ -302,18 +315,20 @@ datacenters = dc1
 /** The entry point of the fleet model: applied once by hand, then everything comes from git. */
 function entryPoint(engine: InitEngine, argoNamespace: string, clusters: readonly string[]): ScaffoldFile[] {
   if (engine === 'argocd') {
-    return [{
-      path: 'bootstrap/argocd/kustomization.yaml',
-      content: `# Argo CD app-of-apps: apply once on the cluster that runs Argo CD
-#   kubectl apply -k bootstrap/argocd
+    // the default fleet model is one Argo CD per cluster (spec.gitops.argocd.topology: per-cluster):
+    // each cluster's root lists only that cluster's Application (docs/gitops.md)
+    return clusters.map((c) => ({
+      path: `bootstrap/argocd/${c}/kustomization.yaml`,
+      content: `# Argo CD entry of cluster ${c}: apply once on that cluster's Argo CD (namespace ${argoNamespace})
+#   kubectl apply -k bootstrap/argocd/${c}
 # after the first rendered ${INIT_OUT_DIR}/ is on the default branch. The root Application
-# ccm-fleet then applies every cluster's Application; adding a cluster is a commit.
+# ccm-root.${c} then applies the cluster's Application; every later change is a commit.
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 resources:
-  - ../../${INIT_OUT_DIR}/_fleet/argocd/${argoNamespace}/root
+  - ../../../${INIT_OUT_DIR}/_fleet/argocd/cluster/${c}/root
 `,
-    }];
+    }));
   }
   if (engine === 'flux') {
     return clusters.map((c) => ({
