@@ -117,7 +117,7 @@ describe('the KEP walkthrough, phase by phase, forward and back', () => {
     expect(kcmParsed.problems).toEqual([]);
     expect(kcmParsed.config!.controllerLeaders).toEqual(CONTROLLERS.map((name) => ({ name, component: 'kube-controller-manager' })));
     expect(kcmPhase.get('Role kube-system/cloud-provider-leader-migration').rules).toEqual([
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-provider-extraction-migration'], verbs: ['get', 'list', 'watch', 'update'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-provider-extraction-migration'], verbs: ['get', 'update'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
     ]);
     expect(kcmPhase.get('RoleBinding kube-system/cloud-provider-leader-migration').subjects).toEqual([

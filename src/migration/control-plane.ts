@@ -23,7 +23,7 @@ export const LEADER_MIGRATION_VOLUME = 'leader-migration';
 /**
  * The kubeadm configuration API a kubeadm of this minor reads:
  * `v1beta2` up to 1.21 (`v1beta3` arrived in 1.22; `v1beta2` was removed in
- * 1.26, kubernetes/kubernetes PR #114540), `v1beta3` from 1.22 to 1.30,
+ * 1.27, kubernetes/kubernetes PR #114540; kubeadm 1.26 still migrates v1beta2 files), `v1beta3` from 1.22 to 1.30,
  * `v1beta4` from 1.31 (kubernetes/website content/en/docs/reference/config-api/kubeadm-config.v1beta4.md).
  */
 export function kubeadmApiVersion(kubernetesMinor: number): string {

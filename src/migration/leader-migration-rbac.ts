@@ -17,8 +17,9 @@ export interface LeaderMigrationRbacProps {
 /**
  * Access to the migration Lease for both controller managers, as a Role and
  * RoleBinding of its own (reference §3) instead of a patch of the bootstrap
- * `system::leader-locking-*` roles: get/list/watch/update on the lease by
- * name, and create, which RBAC cannot restrict by name. Subjects: the
+ * `system::leader-locking-*` roles: get/update on the lease by name (client-go
+ * tools/leaderelection/resourcelock/leaselock.go makes only Get, Create and
+ * Update calls; kubernetes/client-go@v0.33.0), and create, which RBAC cannot restrict by name. Subjects: the
  * kube-controller-manager user and ServiceAccount, and the CCM's
  * ServiceAccount (leader election uses the pod's own identity).
  */
@@ -37,7 +38,7 @@ export class LeaderMigrationRbac extends Construct {
     this.role = new k8s.KubeRole(this, 'Resource', {
       metadata: { name: props.name, namespace: props.leaseNamespace },
       rules: [
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [props.leaderName], verbs: ['get', 'list', 'watch', 'update'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [props.leaderName], verbs: ['get', 'update'] },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
       ],
     });

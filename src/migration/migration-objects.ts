@@ -92,9 +92,10 @@ export class MigrationObjects extends Construct {
         bindingName: CCM_LEASE_NAMESPACE_RBAC_NAME,
         serviceAccounts: [ccmSa],
         rules: [
-          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [CCM_LEASE_NAME], verbs: ['get', 'list', 'watch', 'update'] },
+          // client-go leaselock.go: Get, Create, Update only; tools/record/event.go: events Create and Patch only
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [CCM_LEASE_NAME], verbs: ['get', 'update'] },
           { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-          { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+          { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
         ],
       });
       this.objects.push(rbac.apiObject, rbac.binding.apiObject);

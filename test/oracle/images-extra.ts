@@ -78,7 +78,7 @@ function cloudProviderDefaults(version: string): { port: ServedPort; lock: Leade
   const lib = `kubernetes/cloud-provider@${version}`;
   return {
     port: {
-      purpose: 'secure', port: 10258, scheme: 'HTTPS', paths: ['/healthz', '/metrics'], flag: '--secure-port', disabledBy: '0',
+      purpose: 'secure', port: 10258, scheme: 'HTTPS', paths: ['/healthz'] /* /metrics needs a SubjectAccessReview: kubernetes/apiserver pkg/server/options/authorization.go always-allows only /healthz, /readyz, /livez */, flag: '--secure-port', disabledBy: '0',
       source: `${lib} options/options.go (SecureServing.BindPort = cloudprovider.CloudControllerManagerPort), ports.go (CloudControllerManagerPort = 10258); app/controllermanager.go serves /healthz and /metrics`,
     },
     lock: {

@@ -43,7 +43,10 @@ export const AZURE_INVENTORY: ProviderInventory = {
   provider: 'azure',
   imageTag: TAG,
   calls: [
-    ...cloudProviderAppCalls(V, APP),
+    // The Azure app (cmd/cloud-controller-manager/app/controllermanager.go) runs one election and has no
+    // leader-migration code (kubernetes-sigs/cloud-provider-azure@v1.33.2, also v1.36.x): --enable-leader-migration
+    // is accepted and ignored, so the migration-lease calls of the k8s.io/cloud-provider app never happen.
+    ...cloudProviderAppCalls(V, APP).filter((c) => !([] as readonly string[]).concat(c.when ?? []).includes('leaderMigration')),
     // NewCloud and Initialize: clientBuilder.ClientOrDie("azure-cloud-provider") at startup, before leader election
     ...clientBuilderCalls(az, V),
     ...eventCalls(az, `${R} pkg/provider/azure.go (Initialize: ClientOrDie("azure-cloud-provider"), eventBroadcaster.StartRecordingToSink)`),

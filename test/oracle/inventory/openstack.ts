@@ -35,8 +35,8 @@ const V_1_25: LibraryVersions = { cloudProvider: 'v0.25.10', controllerManager: 
 
 /**
  * OpenStack v1.25.6 (for Kubernetes 1.25 clusters, version-skew policy), on k8s.io/cloud-provider
- * v0.25.10 (go.mod replace). Differences from v1.36.0: Initialize records no events and there is
- * no SetInformers (pkg/openstack/openstack.go); the v0.25 cloud-node controller also lists nodes
+ * v0.25.10 (go.mod replace). Differences from v1.36.0: Initialize records no events (SetInformers
+ * exists at v1.25.6 too, pkg/openstack/openstack.go, and lists/watches nodes as the common calls do); the v0.25 cloud-node controller also lists nodes
  * through its own client (common.ts).
  */
 export const OPENSTACK_INVENTORY_V1_25: ProviderInventory = {
