@@ -373,6 +373,9 @@ describe('distribution kubernetes: validation', () => {
       'c.yaml:23: spec.featureGates: lists OpenShift FeatureGate status, which distribution kubernetes does not read; pass upstream gates as spec.kubernetes.extraArgs.feature-gates',
       'c.yaml:26: spec.aws: is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file',
     ]],
+    ['spec.openshift (the OpenShift release and feature set)', kubernetesSpec('AWS', 'k', {}, { openshift: { release: '4.18.3' } }), [
+      'c.yaml:21: spec.openshift: is the OpenShift release and feature set and is not read with distribution kubernetes; remove it',
+    ]],
     ['an OpenShift-only platform', kubernetesSpec('IBMCloud'), [
       'c.yaml:7: spec.platform: "IBMCloud" is rendered for distribution openshift only; the kubernetes distribution renders AWS, AlibabaCloud, Azure, DigitalOcean, EquinixMetal, GCP, Nutanix, OpenStack, VSphere',
     ]],

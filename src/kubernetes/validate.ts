@@ -42,6 +42,7 @@ export const KNOB_FLAGS: Readonly<Record<string, string>> = {
 const OPENSHIFT_ONLY: readonly [string, string][] = [
   ['infrastructureName', 'the OpenShift Infrastructure name'],
   ['network', 'read by the OpenShift cloud-config transforms'],
+  ['openshift', 'the OpenShift release and feature set'],
 ];
 
 /** Whether a flag value is a file path (credential flags that name a file are fine). */
