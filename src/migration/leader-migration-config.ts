@@ -117,9 +117,12 @@ export interface ParsedLeaderMigrationConfig {
 }
 
 /**
- * Decodes a configuration the way the controller managers do (strict:
- * unknown fields, wrong kind or version and YAML errors are errors), then
- * applies `ValidateLeaderMigrationConfiguration` and the runtime rules.
+ * Decodes a configuration strictly (unknown fields, wrong kind or version and
+ * YAML errors are errors), as the controller managers do from
+ * kubernetes/controller-manager v0.32 (pkg/leadermigration/config/config.go
+ * EnableStrict); v0.21-v0.31 silently drop unknown fields, so strict is the
+ * safe reading for every version. Then applies
+ * `ValidateLeaderMigrationConfiguration` and the runtime rules.
  */
 export function parseLeaderMigrationConfig(text: string): ParsedLeaderMigrationConfig {
   if (text.trim() === '') {
