@@ -1,7 +1,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { App } from 'cdk8s';
 import { stringify } from 'yaml';
+import { ClusterChart } from '../src/cluster-chart';
 import { CloudConfigError } from '../src/cloud-config/errors';
 import { PreparedCluster } from '../src/platforms/platform';
 import { formatIssue, SpecValidationError } from '../src/spec/errors';
@@ -138,3 +140,17 @@ export function kubernetesSpec(platform: string, name = 'k', kubernetes: Record<
     spec: { distribution: 'kubernetes', platform, images, kubernetes: { version: '1.33', ...kubernetes }, ...spec },
   };
 }
+
+/** Loads one spec (and the files beside it) from `dir` and renders its objects, as synth would. */
+export function renderSpec(dir: string, spec: Record<string, unknown>, files: Record<string, string> = {}): any[] {
+  for (const [name, content] of Object.entries(files)) {
+    writeFile(dir, name, content);
+  }
+  writeFile(dir, 'c.yaml', spec);
+  const [cluster] = loadFleet(dir).clusters;
+  return new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster }).toJson();
+}
+
+/** The first rendered object of `kind` (and `name`, when given). */
+export const findObject = (objects: any[], kind: string, name?: string): any =>
+  objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name));

@@ -4,28 +4,17 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { App } from 'cdk8s';
 import { parse } from 'yaml';
-import { ClusterChart } from '../src/cluster-chart';
 import { renderCluster } from '../src/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { loadFleet } from '../src/spec/load';
 import { minorSkewProblem } from '../src/util/version-skew';
-import { fleetProblems, kubernetesSpec, useTempDir, writeFile } from './helpers';
+import { fleetProblems, kubernetesSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
 
 const REPO = path.resolve(__dirname, '..');
 
-/** Loads one spec from `dir` and renders its objects. */
-function render(dir: string, spec: Record<string, unknown>, files: Record<string, string> = {}): any[] {
-  for (const [name, content] of Object.entries(files)) {
-    writeFile(dir, name, content);
-  }
-  writeFile(dir, 'c.yaml', spec);
-  const [cluster] = loadFleet(dir).clusters;
-  return new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster }).toJson();
-}
-
-const find = (objects: any[], kind: string, name?: string) => objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+const render = renderSpec;
+const find = findObject;
 const workload = (objects: any[]) => objects.find((o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet') && /cloud-controller-manager$/.test(o.metadata.name));
 const container = (objects: any[]) => workload(objects).spec.template.spec.containers[0];
 

@@ -1,8 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App } from 'cdk8s';
 import { parse, parseAllDocuments } from 'yaml';
-import { ClusterChart } from '../src/cluster-chart';
 import { diffTrees } from '../src/diff/diff-trees';
 import { renderCluster, renderFleet } from '../src/render';
 import { ccmRbac } from '../src/kubernetes/rbac-rules';
@@ -11,22 +9,13 @@ import { schedulingPlan } from '../src/kubernetes/scheduling';
 import { mergeArgs, mergeByName } from '../src/kubernetes/workload-plan';
 import { loadFleet } from '../src/spec/load';
 import { ccmTlsFlags } from '../src/spec/tls';
-import { fleetProblems, imageFor, kubernetesSpec, useTempDir, writeFile } from './helpers';
+import { fleetProblems, imageFor, kubernetesSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
 
 const TLS = ccmTlsFlags();
 const REPO = path.resolve(__dirname, '..');
 
-/** Loads one spec (and its files) from `dir` and renders its objects. */
-function render(dir: string, spec: Record<string, unknown>, files: Record<string, string> = {}): any[] {
-  for (const [name, content] of Object.entries(files)) {
-    writeFile(dir, name, content);
-  }
-  writeFile(dir, 'c.yaml', spec);
-  const [cluster] = loadFleet(dir).clusters;
-  return new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster }).toJson();
-}
-
-const find = (objects: any[], kind: string, name?: string) => objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+const render = renderSpec;
+const find = findObject;
 const workload = (objects: any[]) => objects.find((o) => o.kind === 'Deployment' || o.kind === 'DaemonSet');
 const container = (objects: any[]) => workload(objects).spec.template.spec.containers[0];
 
