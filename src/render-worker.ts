@@ -8,8 +8,7 @@ import { PreparedCluster } from './platforms/platform';
 import { renderCluster } from './render';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, diskDigest, unitDigest } from './render-cache';
-import { secretInOutput } from './secrets/detector';
-import { SynthError } from './synth-error';
+import { refuseSecretsInOutput } from './output-secret-guard';
 
 /** A batch of clusters to render, by their index in the fleet. */
 export interface RenderJob {
@@ -48,12 +47,7 @@ export function renderAndCompare(cluster: PreparedCluster, index: number, sink: 
   }
   const r = renderCluster(cluster, outputPath);
   // the last guard before anything is staged: no secret reaches git, whatever path it took
-  for (const f of r.files) {
-    const found = secretInOutput(f.content);
-    if (found) {
-      throw new SynthError(`${f.path} would hold ${found.reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
-    }
-  }
+  refuseSecretsInOutput(r.files);
   const result = sink.mode === 'write'
     ? compareAndStageUnit(sink.target, sink.staging, r.name, r.files)
     : { stale: compareUnitFiles(sink.target, r.name, r.files) };

@@ -16,7 +16,7 @@ import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
 import { Fleet, InputWarning, loadFleet } from './spec/load';
 import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
-import { secretInOutput } from './secrets/detector';
+import { refuseSecretsInOutput } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
 export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
@@ -31,6 +31,7 @@ export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
 
 /** Thrown for a synth request that cannot be served (e.g. `--only` matching nothing). */
 export { SynthError } from './synth-error';
+export { refuseSecretsInOutput } from './output-secret-guard';
 import { SynthError } from './synth-error';
 
 /** What to render. */
@@ -332,15 +333,3 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
   }
 }
 
-/**
- * The last guard: whatever path a secret took (spec, cloud config, kept
- * output), it does not reach git. Throws before the files reach the sink.
- */
-export function refuseSecretsInOutput(files: readonly RenderedFile[]): void {
-  for (const f of files) {
-    const found = secretInOutput(f.content);
-    if (found) {
-      throw new SynthError(`${f.path} would hold ${found.reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
-    }
-  }
-}

@@ -11,6 +11,8 @@ import { IMAGE_KEYS } from '../src/spec/images';
 import { loadFleet } from '../src/spec/load';
 import { ClusterSpec, clusterSpecSchema } from '../src/spec/schema';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
+import { MigrationInput } from '../src/migration/flags';
+import { PLATFORMS } from '../src/platforms';
 
 export const AWS_IMAGE = 'quay.io/openshift/aws-ccm@sha256:' + 'a'.repeat(64);
 export const OPERATOR_IMAGE = 'quay.io/openshift/ccm-operator@sha256:' + 'b'.repeat(64);
@@ -154,3 +156,21 @@ export function renderSpec(dir: string, spec: Record<string, unknown>, files: Re
 /** The first rendered object of `kind` (and `name`, when given). */
 export const findObject = (objects: any[], kind: string, name?: string): any =>
   objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+
+/** A migration input for the pure migration functions: phase leader-migration-kcm at 1.26, CCM at N, defaults elsewhere. */
+export function migrationInput(platform: string, overrides: Partial<MigrationInput> = {}): MigrationInput {
+  return {
+    platform,
+    support: PLATFORMS[platform as keyof typeof PLATFORMS]!.migrationSupport!({ spec: { platform } } as never),
+    phase: 'leader-migration-kcm',
+    kubernetesMinor: 26,
+    ccmMinor: 26,
+    leaderName: 'cloud-provider-extraction-migration',
+    leaseNamespace: 'kube-system',
+    nodeIpam: false,
+    inTreeVolumes: true,
+    wildcard: false,
+    leaderElect: true,
+    ...overrides,
+  };
+}

@@ -8,28 +8,12 @@ import {
   kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems,
   openshiftOverrideRemove, phasePlan, staticPodFlags, transitionSteps, StepContext,
 } from '../src/migration';
-import { PLATFORMS } from '../src/platforms';
 import * as fs from 'fs';
 import { runCli } from '../src/cli';
 import { migrationWarnings } from '../src/migration';
-import { captureIo, kubernetesSpec, tempDir, writeFile } from './helpers';
+import { captureIo, kubernetesSpec, migrationInput, tempDir, writeFile } from './helpers';
 
-function input(platform: string, overrides: Partial<MigrationInput> = {}): MigrationInput {
-  return {
-    platform,
-    support: PLATFORMS[platform as keyof typeof PLATFORMS]!.migrationSupport!({ spec: { platform } } as never),
-    phase: 'leader-migration-kcm',
-    kubernetesMinor: 26,
-    ccmMinor: 26,
-    leaderName: 'cloud-provider-extraction-migration',
-    leaseNamespace: 'kube-system',
-    nodeIpam: false,
-    inTreeVolumes: true,
-    wildcard: false,
-    leaderElect: true,
-    ...overrides,
-  };
-}
+const input = migrationInput;
 
 function problems(platform: string, distribution: string, overrides: Partial<MigrationInput> = {}): string[] {
   return migrationProblems({ ...input(platform, overrides), distribution, managementMode: 'gitops', enabledFeatureGates: [] }).map((p) => `${p.path.join('.')}: ${p.message}`);

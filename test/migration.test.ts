@@ -8,7 +8,7 @@ import {
   parseLeaderMigrationConfig, RemovedFlagError, transitionProblem, MIGRATION_PHASES,
 } from '../src/migration';
 import { PLATFORMS } from '../src/platforms';
-import { captureIo, platformSpec, tempDir, useTempDir, writeFile } from './helpers';
+import { captureIo, migrationInput, platformSpec, tempDir, useTempDir, writeFile } from './helpers';
 
 const CONTROLLERS = ['route', 'service', 'cloud-node-lifecycle', 'node-route-controller', 'service-lb-controller', 'cloud-node-lifecycle-controller'];
 const NS = 'openshift-cloud-controller-manager';
@@ -64,21 +64,9 @@ function plan(out: string): any {
   return JSON.parse(fs.readFileSync(path.join(out, 'c', '.migration.json'), 'utf8'));
 }
 
+/** The AWS input of these tests: CCM at 1.27 against 1.26 unless a test says otherwise. */
 function input(overrides: Partial<MigrationInput> = {}): MigrationInput {
-  return {
-    platform: 'AWS',
-    support: PLATFORMS.AWS!.migrationSupport!({} as never),
-    phase: 'leader-migration-kcm',
-    kubernetesMinor: 26,
-    ccmMinor: 27,
-    leaderName: 'cloud-provider-extraction-migration',
-    leaseNamespace: 'kube-system',
-    nodeIpam: false,
-    inTreeVolumes: true,
-    wildcard: false,
-    leaderElect: true,
-    ...overrides,
-  };
+  return migrationInput('AWS', { ccmMinor: 27, ...overrides });
 }
 
 describe('the KEP walkthrough, phase by phase, forward and back', () => {
