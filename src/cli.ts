@@ -19,6 +19,7 @@ import { ClusterSpec, PLATFORM_TYPES } from './spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
 import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
 import { RenderCache } from './render-cache';
+import { SpecCache } from './spec-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
 import { readChangedTrees, readGitRange, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
@@ -109,7 +110,13 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       if (opts.check) {
         const check = new OutputCheck(out);
         const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
-        const result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard }, check);
+        const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+        let result: SynthSummary;
+        try {
+          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache }, check);
+        } finally {
+          specCache?.save();
+        }
         cache?.save();
         printWarnings(result.warnings, io);
         const stale = check.finish();
@@ -128,11 +135,14 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       const tree = OutputTree.open(out, { force: opts.force });
       let result: SynthSummary;
       const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
+      const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache }, tree);
       } catch (e) {
         tree.close();
         throw e;
+      } finally {
+        specCache?.save();
       }
       printWarnings(result.warnings, io);
       const commit = tree.commit();
@@ -372,6 +382,15 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     code = handleError(e, io, env);
   }
   return code;
+}
+
+/** The real path of a folder, or its absolute path when it cannot be resolved (the loader reports that). */
+function realPathOf(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 
 /** Folder of the render cache: $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops; none without any. */

@@ -437,7 +437,13 @@ export function putFiles(sink: TreeSink, files: readonly RenderedFile[]): void {
       sink.putRootFile(f);
     } else {
       const unit = f.path.slice(0, slash);
-      units.set(unit, [...(units.get(unit) ?? []), f]);
+      // pushed, not copied: `_fleet` holds a file or two per cluster, and copying made this quadratic in the fleet
+      const list = units.get(unit);
+      if (list) {
+        list.push(f);
+      } else {
+        units.set(unit, [f]);
+      }
     }
   }
   for (const [unit, unitFiles] of units) {

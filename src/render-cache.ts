@@ -22,6 +22,22 @@ export interface CachedCluster {
   readonly digest: string;
   /** The cluster's fleet summary line. */
   readonly entry: FleetEntry;
+  /**
+   * Fingerprint of the folder's metadata ({@link unitFingerprint} over
+   * `files`), taken when its content was last found to digest as `digest`
+   * and no file had changed for {@link SETTLE_MS}. While it holds, the
+   * content needs no reading.
+   *
+   * @default - none: the content is read and digested
+   */
+  readonly stat?: string;
+  /**
+   * The folder's files when `stat` was taken (paths relative to the output,
+   * `/`-separated, sorted, one per line).
+   *
+   * @default - none
+   */
+  readonly files?: string;
 }
 
 interface CacheFile {
@@ -120,11 +136,33 @@ export function buildId(): string {
   return build;
 }
 
+const preparedDigests = new WeakMap<PreparedCluster, string>();
+
+/**
+ * Digest of a prepared cluster (its JSON, Maps and Sets spelled out),
+ * computed once per object. The spec cache hands down the digest it stored
+ * with the cluster ({@link rememberPreparedDigest}), so an unchanged spec
+ * costs no serialization.
+ */
+export function preparedDigest(cluster: PreparedCluster): string {
+  let digest = preparedDigests.get(cluster);
+  if (digest === undefined) {
+    // Maps and Sets would stringify as {}: spelled out, so that different ones never digest the same
+    const json = JSON.stringify(cluster, (_k, v: unknown) => (v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v));
+    digest = createHash('sha256').update(json).digest('hex');
+    preparedDigests.set(cluster, digest);
+  }
+  return digest;
+}
+
+/** Records the {@link preparedDigest} of a cluster read back from the spec cache (where it was computed from the same object). */
+export function rememberPreparedDigest(cluster: PreparedCluster, digest: string): void {
+  preparedDigests.set(cluster, digest);
+}
+
 /** Digest of everything a cluster's render depends on: the prepared cluster, the output's path in the repository (GitOps paths name it) and the build. */
 export function clusterKey(cluster: PreparedCluster, outputPath = 'dist'): string {
-  // Maps and Sets would stringify as {}: spelled out, so that different ones never digest the same
-  const json = JSON.stringify(cluster, (_k, v: unknown) => (v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v));
-  return createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0').update(json).digest('hex');
+  return createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0').update(preparedDigest(cluster)).digest('hex');
 }
 
 /** Digest of a unit's files (paths relative to the output, `/`-separated): paths and contents, in path order. */
@@ -138,7 +176,10 @@ export function unitDigest(files: readonly RenderedFile[]): string {
 
 /** Digest of a unit as it is on disk, the same way; undefined when it does not exist. */
 export function diskDigest(target: string, unit: string): string | undefined {
-  const files = listFiles(path.join(target, unit), unit).sort(byCodePoint);
+  return digestFiles(target, listFiles(path.join(target, unit), unit).sort(byCodePoint));
+}
+
+function digestFiles(target: string, files: readonly string[]): string | undefined {
   if (files.length === 0) {
     return undefined;
   }
@@ -147,4 +188,62 @@ export function diskDigest(target: string, unit: string): string | undefined {
     hash.update(rel).update('\0').update(fs.readFileSync(path.join(target, ...rel.split('/')))).update('\0');
   }
   return hash.digest('hex');
+}
+
+/**
+ * A file or folder changed less than this long ago may still change within
+ * the same timestamp tick: its metadata is not trusted to stand for its
+ * content (git's "racily clean" entries), and the content is read next time.
+ */
+export const SETTLE_MS = 2000;
+
+/**
+ * Fingerprint of a unit's metadata: for the unit's folder, every folder
+ * above a listed file and every listed file, its inode, size, mode and
+ * modification and change times in nanoseconds. Writing a file changes its
+ * times; adding, removing or renaming an entry changes its folder's; the
+ * change time cannot be set back. Undefined when an entry is gone, or (with
+ * `settledBeforeNs`) changed after that time.
+ */
+export function unitFingerprint(target: string, unit: string, files: readonly string[], settledBeforeNs?: bigint): string | undefined {
+  const dirs = new Set<string>([unit]);
+  for (const f of files) {
+    for (let i = f.indexOf('/', unit.length + 1); i > 0; i = f.indexOf('/', i + 1)) {
+      dirs.add(f.slice(0, i));
+    }
+  }
+  const hash = createHash('sha256');
+  for (const rel of [...[...dirs].sort(byCodePoint), ...files]) {
+    let st: fs.BigIntStats;
+    try {
+      st = fs.lstatSync(path.join(target, ...rel.split('/')), { bigint: true });
+    } catch {
+      return undefined;
+    }
+    if (settledBeforeNs !== undefined && (st.mtimeNs > settledBeforeNs || st.ctimeNs > settledBeforeNs)) {
+      return undefined;
+    }
+    hash.update(`${rel}\0${st.ino}\0${st.size}\0${st.mode}\0${st.mtimeNs}\0${st.ctimeNs}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Whether a unit on disk is still what the cache recorded: by its metadata
+ * fingerprint when the record has one and it holds, else by reading and
+ * digesting its files. When the content matches, `record` is the record
+ * with a fresh fingerprint to keep (none while a file changed within
+ * {@link SETTLE_MS}).
+ */
+export function verifyUnit(target: string, unit: string, cached: CachedCluster, now = Date.now()): { same: boolean; record: CachedCluster } {
+  if (cached.stat !== undefined && cached.files !== undefined && unitFingerprint(target, unit, cached.files.split('\n')) === cached.stat) {
+    return { same: true, record: cached };
+  }
+  const files = listFiles(path.join(target, unit), unit).sort(byCodePoint);
+  const { stat: _stat, files: _files, ...plain } = cached;
+  if (digestFiles(target, files) !== cached.digest) {
+    return { same: false, record: plain };
+  }
+  const stat = unitFingerprint(target, unit, files, BigInt(now - SETTLE_MS) * 1_000_000n);
+  return { same: true, record: stat === undefined ? plain : { ...plain, stat, files: files.join('\n') } };
 }

@@ -2,10 +2,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
-import { PreparedCluster } from './platforms/platform';
 import { RemoteSink } from './output';
-import { CachedCluster } from './render-cache';
-import { RenderOutcome, RenderReply } from './render-worker';
+import { PoolTask, RenderJob, RenderOutcome, RenderReply } from './render-worker';
 import { SynthError } from './synth-error';
 
 /** Clusters per message to a worker (fewer, larger messages; small enough to keep both busy). */
@@ -32,19 +30,21 @@ export function canRenderInParallel(jobs: number, count: number, force = false):
 }
 
 /**
- * Renders clusters in `jobs` worker threads, each comparing and staging its
- * clusters' folders for `sink`, and calls `onOutcome` on the main thread as
- * results arrive (in any order: callers index them). Synchronous: the main
- * thread blocks on a shared counter between results. Throws the first
- * error a worker met, after stopping the workers.
+ * Runs tasks (renders, cache checks) in `jobs` worker threads, each
+ * comparing and staging its clusters' folders for `sink`, and calls
+ * `onOutcome` on the main thread as results arrive (in any order: callers
+ * index them). `onOutcome` may return a follow-up task (a render for a
+ * folder its cache check found changed), which joins the queue.
+ * Synchronous: the main thread blocks on a shared counter between results.
+ * Throws the first error a worker met, after stopping the workers.
  */
-export function renderInParallel(clusters: readonly PreparedCluster[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => void,
-  cached?: (index: number) => CachedCluster | null | undefined): void {
+export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => PoolTask | undefined): void {
   const script = workerScript()!;
   const signal = new SharedArrayBuffer(4);
   const counter = new Int32Array(signal);
+  const queue = [...tasks];
   const workers: { worker: Worker; port: MessagePort; inflight: number }[] = [];
-  for (let i = 0; i < Math.min(jobs, Math.ceil(clusters.length / BATCH)); i++) {
+  for (let i = 0; i < Math.min(jobs, Math.ceil(queue.length / BATCH)); i++) {
     const { port1, port2 } = new MessageChannel();
     const worker = new Worker(script, { workerData: { ccmGitopsRenderWorker: true, port: port2, signal, sink }, transferList: [port2] });
     worker.unref();
@@ -54,13 +54,10 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
   let done = 0;
   let idleSince = Date.now();
   const send = (w: (typeof workers)[number]) => {
-    if (next < clusters.length) {
-      const batch = [];
-      for (let i = next; i < Math.min(next + BATCH, clusters.length); i++) {
-        batch.push({ index: i, cluster: clusters[i], cached: cached?.(i) });
-      }
+    if (next < queue.length) {
+      const batch = queue.slice(next, next + BATCH);
       next += batch.length;
-      w.port.postMessage({ clusters: batch });
+      w.port.postMessage({ tasks: batch } satisfies RenderJob);
       w.inflight++;
     }
   };
@@ -69,7 +66,7 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
       send(w);
       send(w);
     }
-    while (done < clusters.length) {
+    while (done < queue.length) {
       const seen = Atomics.load(counter, 0);
       let progressed = false;
       for (const w of workers) {
@@ -78,14 +75,22 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
           w.inflight--;
           progressed = true;
           for (const o of reply.outcomes) {
-            onOutcome(o);
+            const followUp = onOutcome(o);
+            if (followUp) {
+              queue.push(followUp);
+            }
             done++;
           }
           if (reply.error) {
             // a refusal stays a refusal (exit 1); anything else keeps its errno fields for the environment messages
             throw reply.error.name === 'SynthError' ? new SynthError(reply.error.message) : Object.assign(new Error(reply.error.message), reply.error);
           }
-          send(w);
+          // follow-ups may have refilled the queue: keep every worker busy
+          for (const idle of workers) {
+            while (idle.inflight < 2 && next < queue.length) {
+              send(idle);
+            }
+          }
         }
       }
       if (progressed) {
@@ -94,7 +99,7 @@ export function renderInParallel(clusters: readonly PreparedCluster[], jobs: num
         Atomics.wait(counter, 0, seen, 1000);
         // a batch takes well under a second; a worker that died (it cannot be told while this thread blocks) never answers
         if (Date.now() - idleSince > STALL_MS) {
-          throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${done} of ${clusters.length} clusters done); run again with --jobs 1`);
+          throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${done} of ${queue.length} tasks done); run again with --jobs 1`);
         }
       }
     }

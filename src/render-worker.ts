@@ -1,30 +1,75 @@
 // A worker thread of the parallel synth (see render-pool.ts): renders the
 // clusters it is sent and compares (and stages) each one's folder itself, so
 // that only a small result travels back; the main thread writes nothing but
-// the fleet files and the commit.
+// the fleet files and the commit. It also checks folders against the render
+// cache, which needs none of the rendering code: that is loaded on the first
+// render only.
 import { MessagePort, workerData } from 'worker_threads';
+import * as path from 'path';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
 import { PreparedCluster } from './platforms/platform';
-import { renderCluster } from './render';
 import { FleetEntry } from './fleet-summary';
-import { CachedCluster, clusterKey, diskDigest, unitDigest } from './render-cache';
+import { CachedCluster, clusterKey, unitDigest, verifyUnit } from './render-cache';
 import { refuseSecretsInOutput } from './output-secret-guard';
+import { readTreeFiles } from './util/read-tree';
 
-/** A batch of clusters to render, by their index in the fleet. */
-export interface RenderJob {
-  readonly clusters: readonly { readonly index: number; readonly cluster: PreparedCluster; readonly cached?: CachedCluster | null }[];
+/** Render a cluster (unless its cache record and folder say it is up to date). */
+export interface RenderTask {
+  readonly kind: 'render';
+  /** Index of the cluster in the fleet. */
+  readonly index: number;
+  readonly cluster: PreparedCluster;
+  /** The cluster's cache record; null when the cache is on but has none; undefined when the cache is off. */
+  readonly cached?: CachedCluster | null;
+  /**
+   * The cluster's {@link clusterKey}, when the caller has it.
+   *
+   * @default - computed here when the cache is on
+   */
+  readonly key?: string;
 }
 
-/** One cluster's outcome. */
+/**
+ * Check a folder on disk against its cache record, whose key matches the
+ * cluster's inputs: when it holds, nothing needs rendering; when it does
+ * not, the outcome asks for a render. A `kept` folder (synth --only) is
+ * read and passed through the secret guard instead of being rendered.
+ */
+export interface VerifyTask {
+  readonly kind: 'verify';
+  readonly index: number;
+  readonly unit: string;
+  readonly cached: CachedCluster;
+  /**
+   * The folder is kept as it is, not rendered.
+   *
+   * @default false
+   */
+  readonly kept?: boolean;
+}
+
+/** Work for a render worker. */
+export type PoolTask = RenderTask | VerifyTask;
+
+/** A batch of tasks. */
+export interface RenderJob {
+  readonly tasks: readonly PoolTask[];
+}
+
+/** One task's outcome. */
 export interface RenderOutcome {
   readonly index: number;
   readonly unit: string;
-  readonly entry: FleetEntry;
-  readonly result: UnitResult;
+  /** The cluster's summary line (absent for a kept folder and when a render is needed). */
+  readonly entry?: FleetEntry;
+  /** The comparison (absent for a kept folder and when a render is needed). */
+  readonly result?: UnitResult;
   /** Digest of the inputs and of the rendered folder, for the render cache (when it is on). */
   readonly cache?: CachedCluster;
   /** Whether the folder on disk matched the cache, so nothing was rendered. */
   readonly fromCache?: boolean;
+  /** A verify task found the folder changed: the cluster must be rendered. */
+  readonly needsRender?: boolean;
 }
 
 /** What a worker sends back for a job: outcomes, or the first error. */
@@ -33,18 +78,44 @@ export interface RenderReply {
   readonly error?: { readonly name?: string; readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
 }
 
+const upToDate = (sink: RemoteSink): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
+
+/** Runs one task. */
+export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
+  if (task.kind === 'render') {
+    return renderAndCompare(task.cluster, task.index, sink, task.cached, task.key);
+  }
+  const { index, unit, cached } = task;
+  const verified = verifyUnit(sink.target, unit, cached);
+  if (task.kept) {
+    if (!verified.same) {
+      // changed since the cache recorded it (by hand?): kept output passes the last guard too
+      refuseSecretsInOutput([...readTreeFiles(path.join(sink.target, unit))].map(([p, content]) => ({ path: `${unit}/${p}`, content })));
+    }
+    return { index, unit, cache: verified.same ? verified.record : undefined, fromCache: verified.same };
+  }
+  return verified.same
+    ? { index, unit, entry: cached.entry, result: upToDate(sink), cache: verified.record, fromCache: true }
+    : { index, unit, needsRender: true };
+}
+
 /**
  * Renders one cluster and compares (and, to write, stages) its folder. With
  * the cluster's cache record: when its inputs digest the same and its folder
- * on disk digests as recorded, nothing is rendered.
+ * on disk is as recorded, nothing is rendered.
  */
-export function renderAndCompare(cluster: PreparedCluster, index: number, sink: RemoteSink, cached?: CachedCluster | null): RenderOutcome {
+export function renderAndCompare(cluster: PreparedCluster, index: number, sink: RemoteSink, cached?: CachedCluster | null, knownKey?: string): RenderOutcome {
   const unit = cluster.spec.metadata.name;
   const outputPath = sink.outputPath ?? 'dist';
-  const key = cached !== undefined ? clusterKey(cluster, outputPath) : undefined;
-  if (cached && key === cached.key && diskDigest(sink.target, unit) === cached.digest) {
-    return { index, unit, entry: cached.entry, result: sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] }, cache: cached, fromCache: true };
+  const key = cached !== undefined ? knownKey ?? clusterKey(cluster, outputPath) : undefined;
+  if (cached && key === cached.key) {
+    const verified = verifyUnit(sink.target, unit, cached);
+    if (verified.same) {
+      return { index, unit, entry: cached.entry, result: upToDate(sink), cache: verified.record, fromCache: true };
+    }
   }
+  // the rendering code (cdk8s, the charts) is loaded when a cluster is first rendered, not for cache checks
+  const { renderCluster } = require('./render') as typeof import('./render');
   const r = renderCluster(cluster, outputPath);
   // the last guard before anything is staged: no secret reaches git, whatever path it took
   refuseSecretsInOutput(r.files);
@@ -61,8 +132,8 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
     const outcomes: RenderOutcome[] = [];
     let reply: RenderReply;
     try {
-      for (const { index, cluster, cached } of job.clusters) {
-        outcomes.push(renderAndCompare(cluster, index, sink, cached));
+      for (const task of job.tasks) {
+        outcomes.push(runTask(task, sink));
       }
       reply = { outcomes };
     } catch (e) {

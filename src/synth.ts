@@ -3,9 +3,9 @@ import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output';
 import { readTreeFiles } from './util/read-tree';
 import { fleetFiles, renderCluster } from './render';
-import { canRenderInParallel, defaultJobs, renderInParallel } from './render-pool';
-import { RenderCache } from './render-cache';
-import { renderAndCompare, RenderOutcome } from './render-worker';
+import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
+import { clusterKey, RenderCache } from './render-cache';
+import { PoolTask, RenderOutcome, runTask } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -14,7 +14,7 @@ import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transition
 import { platformFor } from './platforms';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './spec/errors';
-import { Fleet, InputWarning, loadFleet } from './spec/load';
+import { Fleet, InputWarning, LoadCache, loadFleet } from './spec/load';
 import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInOutput } from './output-secret-guard';
 
@@ -62,6 +62,13 @@ export interface SynthOptions {
    * @default - no cache: every cluster is rendered
    */
   readonly cache?: RenderCache;
+  /**
+   * The spec cache: specs whose files (and the files they read) are as when
+   * they last loaded without a problem are not parsed and validated again.
+   *
+   * @default - no cache: every spec is loaded
+   */
+  readonly specCache?: LoadCache;
   /**
    * Render only this share of the fleet (for a CI job matrix): the clusters
    * whose name hashes to shard `index` of `count` ({@link shardOf}). The
@@ -142,7 +149,7 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
  * `.fleet.json`, once), the others are rendered.
  */
 export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
-  const loaded = loadFleet(options.clusters);
+  const loaded = loadFleet(options.clusters, options.specCache);
   checkPhaseTransitions(loaded, options.out);
   const outputPath = repositoryPathOf(options.out);
   checkGitopsPaths(loaded, outputPath);
@@ -160,37 +167,73 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
 
   const entries: FleetEntry[] = new Array<FleetEntry>(fleet.clusters.length);
   const toRender: number[] = [];
+  const keptUnits: number[] = [];
   fleet.clusters.forEach((cluster, i) => {
     const name = cluster.spec.metadata.name;
     const kept = selected(name) ? undefined : existingEntries.get(name);
     if (kept && sink.hasUnit(name)) {
-      // kept output is committed again as it is: the last guard reads it too (only --only keeps clusters)
-      refuseSecretsInOutput([...readTreeFiles(path.join(options.out, name))].map(([p, content]) => ({ path: `${name}/${p}`, content })));
       sink.keepUnit(name);
       entries[i] = kept;
+      keptUnits.push(i);
     } else {
       toRender.push(i);
     }
   });
   const jobs = options.jobs ?? defaultJobs();
   const cache = options.cache;
-  const cachedFor = (i: number) => (cache ? cache.get(fleet.clusters[i].spec.metadata.name) ?? null : undefined);
+  const nameOf = (i: number) => fleet.clusters[i].spec.metadata.name;
+  /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
+  const guardKept = (i: number) => refuseSecretsInOutput([...readTreeFiles(path.join(options.out, nameOf(i)))].map(([p, content]) => ({ path: `${nameOf(i)}/${p}`, content })));
   const take = (i: number, o: RenderOutcome) => {
-    entries[i] = o.entry;
     if (o.cache) {
       cache?.record(o.unit, o.cache);
     }
-    sink.acceptUnit!(o.unit, o.result);
+    if (o.entry && o.result) {
+      entries[i] = o.entry;
+      sink.acceptUnit!(o.unit, o.result);
+    }
   };
   const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
   if (remote) {
+    // a cluster whose inputs digest as the cache recorded only needs its folder checked;
+    // a kept folder the cache knows is checked the same way, and read only when it changed
+    const tasks: PoolTask[] = [];
+    const keys = new Map<number, string>();
+    for (const i of keptUnits) {
+      const record = cache?.get(nameOf(i));
+      if (record) {
+        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), cached: record, kept: true });
+      } else {
+        guardKept(i);
+      }
+    }
+    for (const i of toRender) {
+      const record = cache ? cache.get(nameOf(i)) ?? null : undefined;
+      const key = cache ? clusterKey(fleet.clusters[i], outputPath) : undefined;
+      if (record && key === record.key) {
+        keys.set(i, key);
+        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), cached: record });
+      } else {
+        tasks.push({ kind: 'render', index: i, cluster: fleet.clusters[i], cached: record, key });
+      }
+    }
+    const onOutcome = (o: RenderOutcome): PoolTask | undefined => {
+      if (o.needsRender) {
+        return { kind: 'render', index: o.index, cluster: fleet.clusters[o.index], cached: null, key: keys.get(o.index) };
+      }
+      take(o.index, o);
+      return undefined;
+    };
     try {
-      if (canRenderInParallel(jobs, toRender.length, options.jobs !== undefined)) {
-        renderInParallel(toRender.map((i) => fleet.clusters[i]), jobs, remote, (o) => take(toRender[o.index], o), (j) => cachedFor(toRender[j]));
+      if (canRenderInParallel(jobs, tasks.length, options.jobs !== undefined)) {
+        runInParallel(tasks, jobs, remote, onOutcome);
       } else {
         // one cluster at a time: its files are compared or staged, then dropped
-        for (const i of toRender) {
-          take(i, renderAndCompare(fleet.clusters[i], i, remote, cachedFor(i)));
+        for (let t = 0; t < tasks.length; t++) {
+          const followUp = onOutcome(runTask(tasks[t], remote));
+          if (followUp) {
+            tasks.push(followUp);
+          }
         }
       }
     } catch (e) {
@@ -198,6 +241,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       throw e;
     }
   } else {
+    keptUnits.forEach(guardKept);
     for (const i of toRender) {
       const r = renderCluster(fleet.clusters[i], outputPath);
       refuseSecretsInOutput(r.files);

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
+import { CachedCluster, diskDigest, SETTLE_MS, verifyUnit } from '../src/render-cache';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 // The render cache (issue 18: an unchanged fleet re-synthesized without rendering) must never
@@ -33,7 +34,8 @@ describe('the render cache', () => {
   test('is written outside the output, and a cached run renders the same tree', () => {
     const { clusters, out, fresh } = setup();
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
-    expect(fs.readdirSync(path.join(dir(), 'cache'))).toHaveLength(1);
+    // one render cache for the output, one spec cache for the clusters folder
+    expect(fs.readdirSync(path.join(dir(), 'cache')).map((f) => f.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['H.json', 'specs-H.v8']);
     expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 3 clusters into ${out} (up to date, no file written)\n`, stderr: '' });
     expect(readTree(out)).toEqual(fresh());
   });
@@ -68,5 +70,62 @@ describe('the render cache', () => {
     writeFile(clusters, 'c1.yaml', awsSpec('c0001', { controlPlaneTopology: 'SingleReplica' }));
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
     expect(readTree(out)).toEqual(fresh());
+  });
+});
+
+describe('checking a folder against its cache record', () => {
+  /** Lets the file system's clock tick (its timestamps are coarse), so that a change gets new times. */
+  const tick = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
+  const entry = { name: 'u' } as unknown as CachedCluster['entry'];
+
+  function unitOnDisk(): { target: string; record: CachedCluster } {
+    const target = path.join(dir(), 'out');
+    writeFile(target, 'u/kustomization.yaml', 'resources: [a]\n');
+    writeFile(target, 'u/a/kustomization.yaml', 'resources: [x.yaml]\n');
+    writeFile(target, 'u/a/x.yaml', 'kind: X\n');
+    return { target, record: { key: 'k', digest: diskDigest(target, 'u')!, entry } };
+  }
+
+  test('the content is read while a file changed within the settle time; a fingerprint is kept only after it', () => {
+    // GIVEN a folder just written, as its record says
+    const { target, record } = unitOnDisk();
+    // WHEN it is checked now, THEN it is the same, but no fingerprint is kept (a change could hide in the same tick)
+    const now = verifyUnit(target, 'u', record);
+    expect(now).toEqual({ same: true, record });
+    // WHEN it is checked after the settle time, THEN a fingerprint and the file list are kept
+    const later = verifyUnit(target, 'u', record, Date.now() + SETTLE_MS + 1000);
+    expect(later.same).toBe(true);
+    expect(later.record.files).toBe('u/a/kustomization.yaml\nu/a/x.yaml\nu/kustomization.yaml');
+    expect(later.record.stat).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test.each([
+    ['a file rewritten with content of the same size', (t: string) => fs.writeFileSync(path.join(t, 'u/a/x.yaml'), 'kind: Y\n')],
+    ['a file added in a sub-folder', (t: string) => fs.writeFileSync(path.join(t, 'u/a/extra.yaml'), 'kind: X\n')],
+    ['a file removed', (t: string) => fs.rmSync(path.join(t, 'u/a/x.yaml'))],
+    ['a sub-folder with a file added', (t: string) => writeFile(t, 'u/b/y.yaml', 'kind: X\n')],
+  ])('%s is found although a fingerprint was kept', (_name, change) => {
+    // GIVEN a folder whose record holds a fingerprint
+    const { target, record } = unitOnDisk();
+    const fingerprinted = verifyUnit(target, 'u', record, Date.now() + SETTLE_MS + 1000).record;
+    expect(fingerprinted.stat).toBeDefined();
+    // WHEN the folder changes
+    tick();
+    change(target);
+    // THEN the check fails, and the record it returns drops the fingerprint
+    const checked = verifyUnit(target, 'u', fingerprinted, Date.now() + SETTLE_MS + 1000);
+    expect(checked.same).toBe(false);
+    expect(checked.record).toEqual(record);
+  });
+
+  test('an unchanged folder with a fingerprint is not read', () => {
+    // GIVEN a fingerprinted record whose content digest is then made wrong
+    const { target, record } = unitOnDisk();
+    const fingerprinted = { ...verifyUnit(target, 'u', record, Date.now() + SETTLE_MS + 1000).record, digest: 'not the content' };
+    // WHEN it is checked, THEN the fingerprint alone decides: the content was not read
+    expect(verifyUnit(target, 'u', fingerprinted)).toEqual({ same: true, record: fingerprinted });
+    // AND without the fingerprint the content is read, and differs from the digest
+    const { stat: _s, files: _f, ...plain } = fingerprinted;
+    expect(verifyUnit(target, 'u', plain).same).toBe(false);
   });
 });

@@ -166,17 +166,18 @@ describe('secret detector: spec fields through the loader', () => {
 
 describe('secret detector: the last guard over rendered files', () => {
   const dir = useTempDir();
-  test('a token in kept output (synth --only) is refused, nothing written', () => {
+  test.each([['without', undefined], ['with', 'cache']])('a token in kept output (synth --only) is refused, nothing written, %s the caches', (_w, cache) => {
+    const env = cache ? { CCM_GITOPS_CACHE_DIR: path.join(dir(), cache) } : {};
     // GIVEN a rendered fleet whose output for cluster b was edited by hand to hold a token
     writeFile(dir(), 'c/a.yaml', awsSpec('a'));
     writeFile(dir(), 'c/b.yaml', awsSpec('b'));
     const out = path.join(dir(), 'dist');
-    expect(runCli(['synth', '--clusters', path.join(dir(), 'c'), '--out', out, '-q'], captureIo().io, {})).toBe(0);
+    expect(runCli(['synth', '--clusters', path.join(dir(), 'c'), '--out', out, '-q'], captureIo().io, env)).toBe(0);
     const file = path.join(out, 'b', 'kustomization.yaml');
     require('fs').appendFileSync(file, `# ${GH}\n`);
     // WHEN only a is rendered (b's files are kept)
     const cap = captureIo();
-    const code = runCli(['synth', '--clusters', path.join(dir(), 'c'), '--out', out, '--only', 'a'], cap.io, {});
+    const code = runCli(['synth', '--clusters', path.join(dir(), 'c'), '--out', out, '--only', 'a'], cap.io, env);
     // THEN synth refuses without printing the token
     expect(code).toBe(1);
     expect(cap.stderr()).toBe('error: b/kustomization.yaml would hold a GitHub token; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it\n');

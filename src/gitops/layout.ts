@@ -72,7 +72,12 @@ export function groupByStage(objects: readonly RenderedObject[]): { stage: Stage
   const groups = new Map<Stage, RenderedObject[]>();
   for (const obj of objects) {
     const stage = stageOf(obj.apiVersion, obj.kind);
-    groups.set(stage, [...(groups.get(stage) ?? []), obj]);
+    const list = groups.get(stage);
+    if (list) {
+      list.push(obj);
+    } else {
+      groups.set(stage, [obj]);
+    }
   }
   return STAGES.filter((s) => groups.has(s)).map((stage) => ({ stage, objects: groups.get(stage)! }));
 }

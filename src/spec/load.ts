@@ -44,6 +44,30 @@ export interface Fleet {
   readonly warnings: readonly InputWarning[];
 }
 
+/** What loading one spec gave, as a {@link LoadCache} keeps it. */
+export interface CachedLoad {
+  /** Line of `metadata.name` in the spec. */
+  readonly nameLine?: number;
+  /** Folder `spec.cloudConfig.file` is relative to. */
+  readonly cloudConfigBase?: string;
+  /** The validated, transformed cluster. */
+  readonly prepared: PreparedCluster;
+  /** The warnings loading it gave, in order. */
+  readonly warnings: readonly InputWarning[];
+}
+
+/**
+ * A cache of loaded specs (the spec cache of issue 18): a spec whose file,
+ * defaults files and read files (`reads`) are unchanged is taken from it
+ * instead of being parsed, validated and transformed again.
+ */
+export interface LoadCache {
+  /** The cached load of a spec, when none of its inputs changed. */
+  lookup(specFile: string, defaultsChain: readonly string[]): CachedLoad | undefined;
+  /** Records a spec that loaded without a problem, and the files it read beyond itself and its defaults. */
+  store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: CachedLoad): void;
+}
+
 /** Name of the per-folder defaults file. */
 const DEFAULTS_FILE = /^defaults\.ya?ml$/;
 /** Kind of a defaults file. */
@@ -125,12 +149,12 @@ function isDirectoryLink(file: string): boolean {
 }
 
 /** Loads every spec below `dir`, validates it and runs the cloud-config transforms. Throws SpecValidationError listing every problem. */
-export function loadFleet(dir: string): Fleet {
+export function loadFleet(dir: string, cache?: LoadCache): Fleet {
   const files = listSpecFiles(dir);
   if (files.length === 0) {
     throw new SpecValidationError([{ file: dir, path: '', message: 'holds no cluster spec (*.yaml); add one file per cluster' }]);
   }
-  return loadSpecFiles(files, dir);
+  return loadSpecFiles(files, dir, cache);
 }
 
 /**
@@ -140,11 +164,24 @@ export function loadFleet(dir: string): Fleet {
  * resolve inside `root`. Throws SpecValidationError listing every problem of
  * every file once.
  */
-export function loadSpecFiles(files: readonly string[], root: string): Fleet {
+export function loadSpecFiles(files: readonly string[], root: string, cache?: LoadCache): Fleet {
   const issues: SpecIssue[] = [];
   const warnings: InputWarning[] = [];
   const defaultsCache = new Map<string, DefaultsSource>();
-  const results = files.map((file) => ({ file, result: loadSpecFile(file, defaultsChain(file, root).map((d) => loadDefaults(d, defaultsCache))) }));
+  const chains = new Map<string, string[]>();
+  const hits = new Map<string, CachedLoad>();
+  const results = files.map((file) => {
+    const chain = defaultsChain(file, root);
+    chains.set(file, chain);
+    const hit = cache?.lookup(file, chain);
+    if (hit) {
+      // unchanged since it last loaded without a problem: the checks across specs below still see it
+      hits.set(file, hit);
+      const result: LoadedFile = { issues: [], spec: hit.prepared.spec, rawName: hit.prepared.spec.metadata.name, nameLine: hit.nameLine, cloudConfigBase: hit.cloudConfigBase };
+      return { file, result };
+    }
+    return { file, result: loadSpecFile(file, chain.map((d) => loadDefaults(d, defaultsCache))) };
+  });
   for (const d of defaultsCache.values()) {
     issues.push(...d.issues);
   }
@@ -174,10 +211,25 @@ export function loadSpecFiles(files: readonly string[], root: string): Fleet {
   // Cloud configs are checked for every spec that passed the schema, so one run reports everything.
   const clusters: PreparedCluster[] = [];
   for (const { file, result } of results) {
+    const hit = hits.get(file);
+    if (hit) {
+      clusters.push(hit.prepared);
+      warnings.push(...hit.warnings);
+      continue;
+    }
     if (!result.spec || !renderable(result.spec) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
       continue;
     }
-    const prepared = prepare(file, result.spec, result.cloudConfigBase ?? path.dirname(file), root, (i) => issues.push(i), (w) => warnings.push(w));
+    const base = result.cloudConfigBase ?? path.dirname(file);
+    const ownIssues: SpecIssue[] = [];
+    const ownWarnings: InputWarning[] = [];
+    const prepared = prepare(file, result.spec, base, root, (i) => ownIssues.push(i), (w) => ownWarnings.push(w));
+    issues.push(...ownIssues);
+    warnings.push(...ownWarnings);
+    const chain = chains.get(file)!;
+    if (prepared && cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
+      cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, warnings: ownWarnings });
+    }
     if (prepared) {
       clusters.push(prepared);
     }
@@ -640,14 +692,24 @@ function hubProblems(results: readonly { file: string; result: LoadedFile }[]): 
   for (const { file, result } of results) {
     const g = result.spec?.spec.gitops;
     if (result.spec && g?.engine === 'argocd' && g.argocd.topology === 'hub') {
-      hubs.set(g.argocd.namespace, [...(hubs.get(g.argocd.namespace) ?? []), { file, spec: result.spec }]);
+      const members = hubs.get(g.argocd.namespace);
+      if (members) {
+        members.push({ file, spec: result.spec });
+      } else {
+        hubs.set(g.argocd.namespace, [{ file, spec: result.spec }]);
+      }
     }
   }
   for (const [namespace, members] of hubs) {
     const byDestination = new Map<string, { file: string; spec: ClusterSpec }[]>();
     for (const m of members) {
       const k = destinationKey(argoCdDestination(m.spec));
-      byDestination.set(k, [...(byDestination.get(k) ?? []), m]);
+      const same = byDestination.get(k);
+      if (same) {
+        same.push(m);
+      } else {
+        byDestination.set(k, [m]);
+      }
     }
     for (const same of byDestination.values()) {
       for (const m of same.length > 1 ? same : []) {
@@ -799,6 +861,12 @@ function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
   const section = platformFor(spec.spec.platform)?.specSection;
   return ['spec.cloudConfig', 'spec.featureGates', 'spec.network', ...(section ? [`spec.${section}`] : [])]
     .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
+}
+
+/** The files a spec names (its cloud config, its extra keys), as written: everything prepare reads besides the spec and its defaults. */
+function inputRefs(spec: ClusterSpec): string[] {
+  const c = spec.spec.cloudConfig;
+  return [...(c?.file !== undefined ? [c.file] : []), ...Object.entries(c?.extraKeys ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, ref]) => ref)];
 }
 
 /** Whether the spec's distribution renders its platform. */
