@@ -32,8 +32,10 @@ export interface CachedCluster {
    */
   readonly stat?: string;
   /**
-   * The folder's files when `stat` was taken (paths relative to the output,
-   * `/`-separated, sorted, one per line).
+   * The folder's files when `stat` was taken: paths relative to the folder,
+   * `/`-separated, sorted, one per line, the cluster's name written as NUL
+   * ({@link fileListTemplate}), so that clusters of one shape share one
+   * string in memory and in the cache file.
    *
    * @default - none
    */
@@ -41,8 +43,20 @@ export interface CachedCluster {
 }
 
 interface CacheFile {
-  readonly version: 1;
-  readonly clusters: Record<string, CachedCluster>;
+  readonly version: 2;
+  /** The distinct file lists (`CachedCluster.files`); records name them by index. */
+  readonly fileLists: string[];
+  readonly clusters: Record<string, Omit<CachedCluster, 'files'> & { readonly files?: number }>;
+}
+
+/** A unit's file list as a {@link CachedCluster} keeps it: relative to the unit, its name as NUL. */
+export function fileListTemplate(unit: string, files: readonly string[]): string {
+  return files.map((f) => f.slice(unit.length + 1).split(unit).join('\0')).join('\n');
+}
+
+/** The file list (paths relative to the output) of a {@link fileListTemplate}. */
+export function fileListOf(unit: string, template: string): string[] {
+  return template.split('\n').map((f) => `${unit}/${f.split('\0').join(unit)}`);
 }
 
 /** A render cache file: read once, updated in memory, written back whole (best effort). */
@@ -50,16 +64,30 @@ export class RenderCache {
   /** Opens the cache of an output folder in `dir` (created on save); a missing or unreadable cache is empty. */
   static forOutput(dir: string, realOutput: string): RenderCache {
     const file = path.join(dir, `${createHash('sha256').update(realOutput).digest('hex').slice(0, 16)}.json`);
-    let clusters: Record<string, CachedCluster> = {};
+    const clusters = new Map<string, CachedCluster>();
     try {
-      const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile;
-      if (parsed.version === 1 && parsed.clusters && typeof parsed.clusters === 'object') {
-        clusters = parsed.clusters;
+      // short strings (image references, stage names) repeat across thousands of clusters: one copy each in memory
+      const pool = new Map<string, string>();
+      const parsed = JSON.parse(fs.readFileSync(file, 'utf8'), (_k, v: unknown) => {
+        if (typeof v === 'string' && v.length <= 256) {
+          const same = pool.get(v);
+          if (same !== undefined) {
+            return same;
+          }
+          pool.set(v, v);
+        }
+        return v;
+      }) as CacheFile;
+      if (parsed.version === 2 && parsed.clusters && typeof parsed.clusters === 'object' && Array.isArray(parsed.fileLists)) {
+        for (const [name, { files, ...record }] of Object.entries(parsed.clusters)) {
+          const list = files === undefined ? undefined : parsed.fileLists[files];
+          clusters.set(name, typeof list === 'string' ? { ...record, files: list } : record);
+        }
       }
     } catch {
-      clusters = {};
+      clusters.clear();
     }
-    return new RenderCache(file, new Map(Object.entries(clusters)));
+    return new RenderCache(file, clusters);
   }
 
   private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>) {}
@@ -94,8 +122,19 @@ export class RenderCache {
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      const sorted = Object.fromEntries([...this.clusters.entries()].sort(([a], [b]) => byCodePoint(a, b)));
-      fs.writeFileSync(tmp, JSON.stringify({ version: 1, clusters: sorted } satisfies CacheFile));
+      const fileLists: string[] = [];
+      const listIndex = new Map<string, number>();
+      const indexOf = (list: string) => {
+        let i = listIndex.get(list);
+        if (i === undefined) {
+          i = fileLists.push(list) - 1;
+          listIndex.set(list, i);
+        }
+        return i;
+      };
+      const sorted = Object.fromEntries([...this.clusters.entries()].sort(([a], [b]) => byCodePoint(a, b))
+        .map(([name, { files, ...record }]) => [name, files === undefined ? record : { ...record, files: indexOf(files) }]));
+      fs.writeFileSync(tmp, JSON.stringify({ version: 2, fileLists, clusters: sorted } satisfies CacheFile));
       fs.renameSync(tmp, this.file);
     } catch {
       // best effort: the next run renders what it cannot find
@@ -236,7 +275,7 @@ export function unitFingerprint(target: string, unit: string, files: readonly st
  * {@link SETTLE_MS}).
  */
 export function verifyUnit(target: string, unit: string, cached: CachedCluster, now = Date.now()): { same: boolean; record: CachedCluster } {
-  if (cached.stat !== undefined && cached.files !== undefined && unitFingerprint(target, unit, cached.files.split('\n')) === cached.stat) {
+  if (cached.stat !== undefined && cached.files !== undefined && unitFingerprint(target, unit, fileListOf(unit, cached.files)) === cached.stat) {
     return { same: true, record: cached };
   }
   const files = listFiles(path.join(target, unit), unit).sort(byCodePoint);
@@ -245,5 +284,5 @@ export function verifyUnit(target: string, unit: string, cached: CachedCluster, 
     return { same: false, record: plain };
   }
   const stat = unitFingerprint(target, unit, files, BigInt(now - SETTLE_MS) * 1_000_000n);
-  return { same: true, record: stat === undefined ? plain : { ...plain, stat, files: files.join('\n') } };
+  return { same: true, record: stat === undefined ? plain : { ...plain, stat, files: fileListTemplate(unit, files) } };
 }

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { CachedCluster, diskDigest, SETTLE_MS, verifyUnit } from '../src/render-cache';
+import { CachedCluster, diskDigest, fileListOf, fileListTemplate, SETTLE_MS, verifyUnit } from '../src/render-cache';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 // The render cache (issue 18: an unchanged fleet re-synthesized without rendering) must never
@@ -95,8 +95,15 @@ describe('checking a folder against its cache record', () => {
     // WHEN it is checked after the settle time, THEN a fingerprint and the file list are kept
     const later = verifyUnit(target, 'u', record, Date.now() + SETTLE_MS + 1000);
     expect(later.same).toBe(true);
-    expect(later.record.files).toBe('u/a/kustomization.yaml\nu/a/x.yaml\nu/kustomization.yaml');
+    expect(fileListOf('u', later.record.files!)).toEqual(['u/a/kustomization.yaml', 'u/a/x.yaml', 'u/kustomization.yaml']);
     expect(later.record.stat).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('clusters of one shape share one file list in the cache, which gives each its own paths back', () => {
+    const c1 = fileListTemplate('prod-1', ['prod-1/flux-entry/kustomization.flux-system.ccm-prod-1.yaml', 'prod-1/kustomization.yaml']);
+    const c2 = fileListTemplate('prod-22', ['prod-22/flux-entry/kustomization.flux-system.ccm-prod-22.yaml', 'prod-22/kustomization.yaml']);
+    expect(c2).toBe(c1);
+    expect(fileListOf('prod-22', c1)).toEqual(['prod-22/flux-entry/kustomization.flux-system.ccm-prod-22.yaml', 'prod-22/kustomization.yaml']);
   });
 
   test.each([

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import * as path from 'path';
 import { CloudConfigError } from '../src/cloud-config/errors';
 import { CloudConfigPlatform, transformCloudConfig } from '../src/cloud-config';
 import { runCli } from '../src/cli';
-import { classifyKey, redact, secretInValue, urlCredentials } from '../src/secrets/detector';
+import { classifyKey, redact, secretInValue, urlCredentials, urlsWithUserInfo } from '../src/secrets/detector';
 import { awsSpec, captureIo, fleetProblems, platformSpec, useTempDir, writeFile } from './helpers';
 
 /**
@@ -181,5 +182,17 @@ describe('secret detector: the last guard over rendered files', () => {
     // THEN synth refuses without printing the token
     expect(code).toBe(1);
     expect(cap.stderr()).toBe('error: b/kustomization.yaml would hold a GitHub token; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it\n');
+  });
+});
+
+describe('secret detector: URLs with user info, found line by line', () => {
+  test('finds exactly what one expression over the whole text finds', () => {
+    // GIVEN texts made of URL parts, user info, quotes, blanks and newlines
+    const part = fc.constantFrom('https://', 'git+ssh://', 'x://', '://', 'user', ':pw', '@', 'host', '/path', ' ', '\n', '"', '<', 'a', '9', '.', '-');
+    fc.assert(fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
+      const text = parts.join('');
+      // WHEN scanned line by line, THEN the matches are those of the expression over the whole text
+      expect(urlsWithUserInfo(text)).toEqual(text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*/gi) ?? []);
+    }), { numRuns: 2000 });
   });
 });

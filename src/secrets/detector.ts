@@ -297,11 +297,35 @@ export function secretInOutput(text: string): SecretFinding | undefined {
   if (shape) {
     return shape;
   }
-  for (const url of text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*/gi) ?? []) {
+  for (const url of urlsWithUserInfo(text)) {
     const found = urlCredentials(url);
     if (found) {
       return { reason: `a URL with credentials (${found.reason})` };
     }
   }
   return undefined;
+}
+
+/** A URL with an `@` after its `://`; it never spans whitespace, so never a line. */
+const URL_WITH_AT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*/gi;
+
+/**
+ * The matches of {@link URL_WITH_AT} in a text, found line by line and only
+ * in lines that hold both `://` and `@`: the same matches as over the whole
+ * text (a match holds no newline), without running the expression over the
+ * large fleet files (FLEET.md, .fleet.json) character by character.
+ */
+export function urlsWithUserInfo(text: string): string[] {
+  const urls: string[] = [];
+  for (let at = text.indexOf('://'); at >= 0;) {
+    const start = text.lastIndexOf('\n', at) + 1;
+    const newline = text.indexOf('\n', at);
+    const end = newline < 0 ? text.length : newline;
+    const line = text.slice(start, end);
+    if (line.includes('@')) {
+      urls.push(...(line.match(URL_WITH_AT) ?? []));
+    }
+    at = newline < 0 ? -1 : text.indexOf('://', end);
+  }
+  return urls;
 }
