@@ -1,8 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parse } from 'yaml';
-import { FLEET_JSON, parseFleetJson } from './fleet-summary';
-import { FLEET_DIRECTORY } from './gitops/fleet-gitops-chart';
+// no construct or chart is imported here: the render workers load this module for cache checks, and load cdk8s only to render
+import { FLEET_DIRECTORY, FLEET_JSON, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { readTreeFiles } from './util/read-tree';
 
@@ -656,6 +655,8 @@ function previousClusters(target: string): Set<string> {
 /** The paths the kustomization.yaml of a folder lists (empty when there is none). */
 function kustomizationResources(dir: string): Set<string> {
   try {
+    // loaded here, not at the top: the render workers load this module for cache checks, which need no YAML
+    const { parse } = require('yaml') as typeof import('yaml');
     const k = parse(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')) as { resources?: unknown };
     return new Set(Array.isArray(k.resources) ? k.resources.filter((r): r is string => typeof r === 'string').map((r) => r.replace(/^\.\//, '')) : []);
   } catch {

@@ -6,8 +6,10 @@ import { RemoteSink } from './output';
 import { PoolTask, RenderJob, RenderOutcome, RenderReply } from './render-worker';
 import { SynthError } from './synth-error';
 
-/** Clusters per message to a worker (fewer, larger messages; small enough to keep both busy). */
+/** Clusters to render per message to a worker (fewer, larger messages; small enough to keep both busy). */
 const BATCH = 16;
+/** Cache checks per message: each is a few stat calls and its message is small. */
+const VERIFY_BATCH = 256;
 /** No result from any worker for this long means they are gone. */
 const STALL_MS = 120_000;
 /** Below this many clusters to render, starting workers costs more than it saves. */
@@ -35,16 +37,18 @@ export function canRenderInParallel(jobs: number, count: number, force = false):
  * `onOutcome` on the main thread as results arrive (in any order: callers
  * index them). `onOutcome` may return a follow-up task (a render for a
  * folder its cache check found changed), which joins the queue.
+ * `whileWaiting` runs on the main thread once the first batches are sent.
  * Synchronous: the main thread blocks on a shared counter between results.
  * Throws the first error a worker met, after stopping the workers.
  */
-export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => PoolTask | undefined): void {
+export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => PoolTask | undefined, whileWaiting?: () => void): void {
   const script = workerScript()!;
   const signal = new SharedArrayBuffer(4);
   const counter = new Int32Array(signal);
-  const queue = [...tasks];
+  // cache checks first: they are all sent at once, so the workers are busy while the main thread works (whileWaiting)
+  const queue = [...tasks.filter((t) => t.kind === 'verify'), ...tasks.filter((t) => t.kind !== 'verify')];
   const workers: { worker: Worker; port: MessagePort; inflight: number }[] = [];
-  for (let i = 0; i < Math.min(jobs, Math.ceil(queue.length / BATCH)); i++) {
+  for (let i = 0; i < Math.min(jobs, Math.ceil(tasks.length / BATCH)); i++) {
     const { port1, port2 } = new MessageChannel();
     const worker = new Worker(script, { workerData: { ccmGitopsRenderWorker: true, port: port2, signal, sink }, transferList: [port2] });
     worker.unref();
@@ -55,8 +59,13 @@ export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: Re
   let idleSince = Date.now();
   const send = (w: (typeof workers)[number]) => {
     if (next < queue.length) {
-      const batch = queue.slice(next, next + BATCH);
-      next += batch.length;
+      const kind = queue[next].kind;
+      let end = next + 1;
+      while (end < queue.length && end - next < (kind === 'verify' ? VERIFY_BATCH : BATCH) && queue[end].kind === kind) {
+        end++;
+      }
+      const batch = queue.slice(next, end);
+      next = end;
       w.port.postMessage({ tasks: batch } satisfies RenderJob);
       w.inflight++;
     }
@@ -66,6 +75,11 @@ export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: Re
       send(w);
       send(w);
     }
+    for (let i = 0; next < queue.length && queue[next].kind === 'verify'; i++) {
+      send(workers[i % workers.length]);
+    }
+    // the main thread's own work overlaps the workers' first batches
+    whileWaiting?.();
     while (done < queue.length) {
       const seen = Atomics.load(counter, 0);
       let progressed = false;

@@ -163,7 +163,12 @@ export function renderFleet(fleet: Fleet, outputPath = 'dist'): RenderedFile[] {
 
 /** The files at the root of the output that describe the whole fleet. */
 export function fleetFiles(fleet: Fleet, entries: readonly FleetEntry[], outputPath = 'dist'): RenderedFile[] {
-  const files = fleetSummaryFiles(entries);
+  return [...fleetSummaryFiles(entries), ...argoCdFleetFiles(fleet, outputPath)];
+}
+
+/** The Argo CD roots of the fleet (`_fleet/argocd/`): they depend on the specs only, not on what the clusters rendered. */
+export function argoCdFleetFiles(fleet: Fleet, outputPath = 'dist'): RenderedFile[] {
+  const files: RenderedFile[] = [];
   for (const group of argoCdGroups(fleet.clusters.map((c) => c.spec), outputPath)) {
     const dir = `${FLEET_DIRECTORY}/argocd/${group.directory}`;
     const resources = group.clusters.map((c) => `../../../../${c.metadata.name}/${GITOPS_DIRECTORY}`);

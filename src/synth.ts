@@ -1,8 +1,8 @@
-import { FleetEntry, FLEET_JSON, parseFleetJson } from './fleet-summary';
+import { FleetEntry, FLEET_JSON, fleetSummaryFiles, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output';
 import { readTreeFiles } from './util/read-tree';
-import { fleetFiles, renderCluster } from './render';
+import { argoCdFleetFiles, fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
 import { clusterKey, RenderCache } from './render-cache';
 import { PoolTask, RenderOutcome, runTask } from './render-worker';
@@ -193,6 +193,8 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       sink.acceptUnit!(o.unit, o.result);
     }
   };
+  // the Argo CD roots depend on the specs only: rendered while the workers render the clusters
+  let argoCd: RenderedFile[] | undefined;
   const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
   if (remote) {
     // a cluster whose inputs digest as the cache recorded only needs its folder checked;
@@ -226,7 +228,9 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     };
     try {
       if (canRenderInParallel(jobs, tasks.length, options.jobs !== undefined)) {
-        runInParallel(tasks, jobs, remote, onOutcome);
+        runInParallel(tasks, jobs, remote, onOutcome, () => {
+          argoCd = argoCdFleetFiles(fleet, outputPath);
+        });
       } else {
         // one cluster at a time: its files are compared or staged, then dropped
         for (let t = 0; t < tasks.length; t++) {
@@ -251,7 +255,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   }
   cache?.retain(new Set(fleet.clusters.map((c) => c.spec.metadata.name)));
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
-  const fleetOutput = fleetFiles(fleet, entries, outputPath);
+  const fleetOutput = [...fleetSummaryFiles(entries), ...(argoCd ?? argoCdFleetFiles(fleet, outputPath))];
   refuseSecretsInOutput(fleetOutput);
   putFiles(sink, fleetOutput);
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };

@@ -5,9 +5,10 @@ import { ArgoCdAppProject } from './argocd-app-project';
 import { argoCdDestination, IN_CLUSTER_SERVER } from './repo-path';
 import { declaredKinds } from './stages';
 import { ClusterSpec } from '../spec/schema';
+import { FLEET_DIRECTORY } from '../fleet-summary';
 
-/** Folder of the fleet-level entry points, at the root of the output. */
-export const FLEET_DIRECTORY = '_fleet';
+/** Folder of the fleet-level entry points, at the root of the output (defined with the fleet files). */
+export { FLEET_DIRECTORY };
 
 /** Name of a hub's root Application; `fleet` is a reserved cluster name so no cluster's `ccm-<name>` takes it. */
 export const ROOT_APPLICATION_NAME = 'ccm-fleet';
