@@ -72,6 +72,24 @@ describe('parallel rendering', () => {
     expect(execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial', 'dist'), '--check', '--jobs', '2'], { encoding: 'utf8' }))
       .toBe(`${path.join(root, 'serial', 'dist')} is up to date (${fs.readdirSync(path.join(REPO, 'dist')).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length} clusters)\n`);
   });
+
+  test('with warm caches, the workers render nothing, and a file edited by hand is found and rendered again', () => {
+    const main = path.join(REPO, 'lib', 'src', 'main.js');
+    const clusters = path.join(REPO, 'clusters');
+    const out = path.join(root, 'cached', 'dist');
+    const env = { ...process.env, CCM_GITOPS_CACHE_DIR: path.join(root, 'cached-cache') };
+    const run = (...args: string[]) => execFileSync(process.execPath, [main, '--clusters', clusters, '--out', out, '--jobs', '2', ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'] });
+    // GIVEN the example fleet rendered by two workers with the caches on, then rendered again (every check passes)
+    run('--quiet');
+    const clusterCount = fs.readdirSync(out).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length;
+    expect(run()).toBe(`rendered ${clusterCount} clusters into ${out} (up to date, no file written)\n`);
+    // WHEN a rendered file is edited by hand
+    fs.appendFileSync(path.join(out, 'aws-prod-1', 'kustomization.yaml'), '# edited\n');
+    // THEN the workers find it and write that cluster's folder again (a folder is staged whole)
+    const folderFiles = Object.keys(readTree(path.join(out, 'aws-prod-1'))).length;
+    expect(run()).toBe(`rendered ${clusterCount} clusters into ${out} (${folderFiles} files written)\n`);
+    expect(readTree(out)).toEqual(readTree(path.join(REPO, 'dist')));
+  });
 });
 
 describe('the committed example output', () => {
