@@ -3,13 +3,13 @@
 // checks that every module exported here is listed there.
 
 // Cluster specs: schema and types, loading with folder defaults, errors.
-export * from './spec/errors';
-export * from './spec/images';
-export * from './spec/json-schema';
-export * from './spec/load';
-export * from './spec/schema';
-export * from './spec/tls';
-export * from './spec/proxy';
+export * from './cluster-spec/errors';
+export * from './cluster-spec/images';
+export * from './cluster-spec/json-schema';
+export * from './fleet/load';
+export * from './cluster-spec/schema';
+export * from './cluster-spec/tls';
+export * from './cluster-spec/proxy';
 export * from './api/load-cluster';
 export * from './spec-migrations/migrate-spec';
 

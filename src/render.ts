@@ -16,7 +16,7 @@ import { CONTROL_PLANE_FILE, controlPlaneMarkdown } from './kubernetes/control-p
 import { PreparedCluster } from './platforms/platform';
 import { clusterOwnership } from './openshift/cvo-ownership';
 import { HANDOVER_FILE, handoverMarkdown } from './openshift/handover';
-import { Fleet } from './spec/load';
+import { Fleet } from './fleet/load';
 
 /** Directory of a cluster's GitOps engine objects, beside its stages. */
 export const GITOPS_DIRECTORY = 'gitops';

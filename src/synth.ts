@@ -13,8 +13,8 @@ import { MIGRATION_JSON } from './migration/plan-files';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { platformFor } from './platforms';
 import { OUTPUT_MARKER } from './output';
-import { SpecIssue, SpecValidationError } from './spec/errors';
-import { Fleet, InputWarning, loadFleet } from './spec/load';
+import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
+import { Fleet, InputWarning, loadFleet } from './fleet/load';
 import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInOutput } from './output-secret-guard';
 

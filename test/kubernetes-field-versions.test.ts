@@ -8,8 +8,8 @@ import { App } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
-import { PlatformType } from '../src/spec/schema';
-import { loadFleet } from '../src/spec/load';
+import { PlatformType } from '../src/cluster-spec/schema';
+import { loadFleet } from '../src/fleet/load';
 import { PreparedCluster } from '../src/platforms/platform';
 import { kubernetesSpec, preparedCluster } from './helpers';
 import {

@@ -4,7 +4,7 @@ import { ArgoCdApplication } from './argocd-application';
 import { ArgoCdAppProject } from './argocd-app-project';
 import { argoCdDestination, IN_CLUSTER_SERVER } from './repo-path';
 import { declaredKinds } from './stages';
-import { ClusterSpec } from '../spec/schema';
+import { ClusterSpec } from '../cluster-spec/schema';
 
 /** Folder of the fleet-level entry points, at the root of the output. */
 export const FLEET_DIRECTORY = '_fleet';

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { ClusterSpec } from '../spec/schema';
+import { ClusterSpec } from '../cluster-spec/schema';
 
 /** Argo CD's name and URL of the cluster it runs in. */
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';

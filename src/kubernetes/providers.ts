@@ -5,8 +5,8 @@
  * The knobs of `spec.kubernetes` are applied on top by `workload-plan.ts`.
  */
 import { PolicyRule } from './rbac-rules';
-import { ImageKey } from '../spec/images';
-import { PlatformType } from '../spec/schema';
+import { ImageKey } from '../cluster-spec/images';
+import { PlatformType } from '../cluster-spec/schema';
 
 /** Where a provider's CCM reads its cloud config (or credentials) from. */
 export interface ProviderConfig {

@@ -7,7 +7,7 @@ import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
 import { minorOf, MigrationSupport } from './phases';
 import { CcmLeaderMigrationMount } from '../openshift/operand-props';
-import { ClusterSpec } from '../spec/schema';
+import { ClusterSpec } from '../cluster-spec/schema';
 
 /** ConfigMap (in the CCM namespace) holding the CCM's LeaderMigrationConfiguration. */
 export const CCM_LEADER_MIGRATION_CONFIG_MAP = 'ccm-leader-migration';

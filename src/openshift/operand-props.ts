@@ -1,6 +1,6 @@
 import { ProxySettings } from './pod-conventions';
 import { CcmLeaderMigration } from '../migration/flags';
-import { ResolvedTls } from '../spec/tls';
+import { ResolvedTls } from '../cluster-spec/tls';
 
 /**
  * What every platform's operands take from the cluster, besides their images

@@ -155,8 +155,8 @@ export function hostEtcKubeMount(): k8s.VolumeMount {
   return { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true };
 }
 
-export type { ProxySettings } from '../spec/proxy';
-export { proxyEnv } from '../spec/proxy';
+export type { ProxySettings } from '../cluster-spec/proxy';
+export { proxyEnv } from '../cluster-spec/proxy';
 
 /** Resource requests (no limits, as the operator). */
 export function requests(cpu: string, memory: string): k8s.ResourceRequirements {

@@ -9,7 +9,7 @@ import { PlatformDefinition } from './platform';
 import { withReleaseChecks } from './release-problems';
 import { POWERVS_PLATFORM } from './powervs';
 import { VSPHERE_PLATFORM } from './vsphere';
-import { PlatformType } from '../spec/schema';
+import { PlatformType } from '../cluster-spec/schema';
 
 export * from './platform';
 export * from './spec-sections';

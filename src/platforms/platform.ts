@@ -6,9 +6,9 @@ import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
 import { CloudCredentialsRequestProps } from '../openshift/cloud-credentials-request';
 import { OperandProps } from '../openshift/operand-props';
-import { ImageKey } from '../spec/images';
-import { ClusterSpec, PlatformType } from '../spec/schema';
-import { resolveTlsProfile } from '../spec/tls';
+import { ImageKey } from '../cluster-spec/images';
+import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { resolveTlsProfile } from '../cluster-spec/tls';
 import { effectiveEnabledGates } from '../openshift/release';
 
 /** A problem a platform finds in a spec: field path and message (with the fix). */

@@ -7,7 +7,7 @@ import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast
  * --webhook-port=9443, --metrics-bind-address=:9258); release-4.21 and earlier differ.
  */
 export const OPERATOR_DEPLOYMENT_SINCE = '4.22';
-import { ClusterSpec } from '../spec/schema';
+import { ClusterSpec } from '../cluster-spec/schema';
 
 /**
  * Checks of `spec.openshift` every platform shares: the release is known to

@@ -5,7 +5,7 @@ import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
 import { ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Annotation whose changes the AWS admission policy refuses. */
 export const AWS_LOAD_BALANCER_TYPE_ANNOTATION = 'service.beta.kubernetes.io/aws-load-balancer-type';

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { AwsCloudControllerManager } from './aws-cloud-controller-manager';
 import { transformAwsCloudConfig } from '../../cloud-config/aws';
-import { ClusterSpec } from '../../spec/schema';
+import { ClusterSpec } from '../../cluster-spec/schema';
 import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
 
 export * from './aws-cloud-controller-manager';

@@ -11,7 +11,7 @@ import { CLOUD_CONF_CONFIG_MAP, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '.
 import { OperandProps } from '../../openshift/operand-props';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
 import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Service annotation whose value the Azure admission policy checks. */
 export const AZURE_TCP_IDLE_TIMEOUT_ANNOTATION = 'service.beta.kubernetes.io/azure-load-balancer-tcp-idle-timeout';

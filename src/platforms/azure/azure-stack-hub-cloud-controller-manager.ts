@@ -7,7 +7,7 @@ import { CommonOperands } from '../../openshift/common-operands';
 import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Properties for `AzureStackHubCloudControllerManager`. */
 export interface AzureStackHubCloudControllerManagerProps extends OperandProps {

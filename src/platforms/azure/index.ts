@@ -4,7 +4,7 @@ import { AzureStackHubCloudControllerManager } from './azure-stack-hub-cloud-con
 import { AZURE_CREDENTIALS_SECRET } from './credentials-injector';
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
 import { CCM_SERVICE_ACCOUNT } from '../../openshift/constants';
-import { ClusterSpec } from '../../spec/schema';
+import { ClusterSpec } from '../../cluster-spec/schema';
 import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, infrastructureNameOf } from '../platform';
 
 export * from './azure-cloud-controller-manager';

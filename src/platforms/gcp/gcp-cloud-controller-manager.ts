@@ -6,7 +6,7 @@ import { OperandProps } from '../../openshift/operand-props';
 import { PlatformRole } from '../../openshift/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
 import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-gcp-ccm`. */
 export const GCP_CREDENTIALS_SECRET = 'gcp-ccm-cloud-credentials';

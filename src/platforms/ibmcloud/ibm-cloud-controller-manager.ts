@@ -5,7 +5,7 @@ import { CommonOperands } from '../../openshift/common-operands';
 import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator for IBM Cloud and Power VS (same name on both). */
 export const IBM_CREDENTIALS_SECRET = 'ibm-cloud-credentials';

@@ -5,7 +5,7 @@ import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../../openshift/consta
 import { OperandProps } from '../../openshift/operand-props';
 import { PlatformRole } from '../../openshift/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-nutanix-cloud-controller-manager`. */
 export const NUTANIX_CREDENTIALS_SECRET = 'nutanix-credentials';

@@ -4,7 +4,7 @@ import { CommonOperands } from '../../openshift/common-operands';
 import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
 import { LEADER_ELECTION_FLAGS, standardTolerations } from '../../openshift/pod-conventions';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-openstack-cloud-controller-manager`. */
 export const OPENSTACK_CREDENTIALS_SECRET = 'openstack-cloud-credentials';

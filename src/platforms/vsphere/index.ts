@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { VSphereSpecSection } from './spec-section';
 import { VSPHERE_CREDENTIALS_SECRET, VSphereCloudControllerManager } from './vsphere-cloud-controller-manager';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
-import { ClusterSpec } from '../../spec/schema';
+import { ClusterSpec } from '../../cluster-spec/schema';
 import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
 
 export * from './spec-section';

@@ -7,7 +7,7 @@ import { OperandProps } from '../../openshift/operand-props';
 import { PlatformRole } from '../../openshift/platform-role';
 import { PlatformRoleBinding } from '../../openshift/platform-role-binding';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { ccmTlsFlags } from '../../spec/tls';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-vsphere-cloud-controller-manager`. */
 export const VSPHERE_CREDENTIALS_SECRET = 'vsphere-cloud-credentials';

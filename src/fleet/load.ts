@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
-import { describeValue, SpecIssue, SpecValidationError } from './errors';
-import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from './images';
-import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from './schema';
-import { tlsProblems } from './tls';
-import { schemaProblems } from './zod-issues';
+import { describeValue, SpecIssue, SpecValidationError } from '../cluster-spec/errors';
+import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
+import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from '../cluster-spec/schema';
+import { tlsProblems } from '../cluster-spec/tls';
+import { schemaProblems } from '../cluster-spec/zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
 import { migrationInputFor } from '../migration/cluster-migration';
 import { MigrationCheckInput, migrationProblems, migrationWarnings } from '../migration/validate';
