@@ -18,7 +18,7 @@ import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { renderCluster } from '../src/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
-import { SCHEDULING_PRESETS } from '../src/kubernetes/spec-section';
+import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {

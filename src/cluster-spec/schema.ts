@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { IMAGE_KEYS } from './images';
 import { TLS_PROFILE_TYPES, TLS_VERSIONS } from './tls';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES } from '../migration/phases';
-import { kubernetesSectionSchema } from '../kubernetes/spec-section';
-import { PLATFORM_SPEC_SECTIONS } from '../platforms/spec-sections';
-import { cidrSchema } from '../platforms/vsphere/spec-section';
-import { openshiftSpecSection } from '../openshift/spec-section';
+import { kubernetesSectionSchema } from './sections/kubernetes';
+import { PLATFORM_SPEC_SECTIONS } from './sections/platforms';
+import { cidrSchema } from './sections/vsphere';
+import { openshiftSpecSection } from './sections/openshift';
 
 export const SPEC_API_VERSION = 'ccm-gitops.io/v1alpha1';
 export const SPEC_KIND = 'CloudControllerManagerCluster';

@@ -6,7 +6,7 @@ export * from './kubernetes-cloud-controller-manager';
 export * from './providers';
 export * from './rbac-rules';
 export * from './scheduling';
-export * from './spec-section';
+export * from '../cluster-spec/sections/kubernetes';
 export * from './upstream-ccm-metrics';
 export * from './upstream-ccm-pod-disruption-budget';
 export * from './upstream-ccm-rbac';

@@ -6,7 +6,7 @@
  */
 import { UpstreamProvider } from './providers';
 import { schedulingPlan, SchedulingPlan } from './scheduling';
-import { KubernetesSection } from './spec-section';
+import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
 import { ccmLeaderMigrationFlags, CcmLeaderMigration } from '../migration/flags';
 import { proxyEnv, ProxySettings } from '../cluster-spec/proxy';
 import { ccmTlsFlags, ResolvedTls } from '../cluster-spec/tls';

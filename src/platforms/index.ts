@@ -12,7 +12,7 @@ import { VSPHERE_PLATFORM } from './vsphere';
 import { PlatformType } from '../cluster-spec/schema';
 
 export * from './platform';
-export * from './spec-sections';
+export * from '../cluster-spec/sections/platforms';
 export * from './alibabacloud';
 export * from './aws';
 export * from './azure';

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { PlatformSectionKey } from './spec-sections';
+import { PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { TransformResult } from '../cloud-config/errors';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
 import { MigrationInput } from '../migration/flags';

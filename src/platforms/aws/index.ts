@@ -5,7 +5,7 @@ import { ClusterSpec } from '../../cluster-spec/schema';
 import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
 
 export * from './aws-cloud-controller-manager';
-export * from './spec-section';
+export * from '../../cluster-spec/sections/aws';
 
 /** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
 export const AWS_PLATFORM: PlatformDefinition = {

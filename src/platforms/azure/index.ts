@@ -12,7 +12,7 @@ export * from './azure-cloud-node-manager';
 export * from './azure-cloud-provider-rbac';
 export * from './azure-stack-hub-cloud-controller-manager';
 export * from './credentials-injector';
-export * from './spec-section';
+export * from '../../cluster-spec/sections/azure';
 
 /** The Azure cloud of a spec (`spec.azure.cloudName`, default `AzurePublicCloud`). */
 export function azureCloudName(spec: ClusterSpec): string {

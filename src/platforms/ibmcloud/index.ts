@@ -4,7 +4,7 @@ import { passThroughCloudConfig } from '../../cloud-config/pass-through';
 import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
 
 export * from './ibm-cloud-controller-manager';
-export * from './spec-section';
+export * from '../../cluster-spec/sections/ibmcloud';
 
 /** The IAM policies of CredentialsRequest `openshift-ibm-cloud-controller-manager` (reference §1.10). */
 export const IBM_CCM_POLICIES: readonly { attributes: { name: string; value: string }[]; roles: string[] }[] = [

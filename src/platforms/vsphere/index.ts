@@ -1,11 +1,11 @@
 import { Construct } from 'constructs';
-import { VSphereSpecSection } from './spec-section';
+import { VSphereSpecSection } from '../../cluster-spec/sections/vsphere';
 import { VSPHERE_CREDENTIALS_SECRET, VSphereCloudControllerManager } from './vsphere-cloud-controller-manager';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
 import { ClusterSpec } from '../../cluster-spec/schema';
 import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
 
-export * from './spec-section';
+export * from '../../cluster-spec/sections/vsphere';
 export * from './vsphere-cloud-controller-manager';
 
 /** The inputs of the vSphere transform, from `spec.vsphere` and `spec.network`. */

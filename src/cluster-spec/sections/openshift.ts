@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FEATURE_SETS, RELEASE_VERSION_PATTERN } from './release';
+import { FEATURE_SETS, RELEASE_VERSION_PATTERN } from '../../openshift/release';
 
 /**
  * `spec.openshift`: the cluster's OpenShift release and feature set. The

@@ -1,7 +1,7 @@
-import { awsSpecSection } from './aws/spec-section';
-import { azureSpecSection } from './azure/spec-section';
-import { ibmCloudSpecSection } from './ibmcloud/spec-section';
-import { vsphereSpecSection } from './vsphere/spec-section';
+import { awsSpecSection } from './aws';
+import { azureSpecSection } from './azure';
+import { ibmCloudSpecSection } from './ibmcloud';
+import { vsphereSpecSection } from './vsphere';
 
 /**
  * The platform sections of `spec`, by key. Each platform that needs inputs
