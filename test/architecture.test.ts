@@ -61,9 +61,6 @@ const KNOWN_VIOLATIONS: readonly string[] = [
   "src/migration/plan-files.ts → ../platforms/platform (src/migration may not import src/platforms)",
   "src/migration/plan-files.ts → ../kubernetes/providers (src/migration may not import src/kubernetes)",
   "src/migration/plan-files.ts → ../kubernetes/workload-plan (src/migration may not import src/kubernetes)",
-  "src/cluster-spec/schema.ts → ../migration/phases (src/cluster-spec may not import src/migration)",
-  "src/cluster-spec/sections/kubernetes.ts → ../../migration/phases (src/cluster-spec may not import src/migration)",
-  "src/cluster-spec/sections/openshift.ts → ../../openshift/release (src/cluster-spec may not import src/openshift)",
 ];
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IMAGE_KEYS } from './images';
 import { TLS_PROFILE_TYPES, TLS_VERSIONS } from './tls';
-import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES } from '../migration/phases';
+import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES } from './sections/migration';
 import { kubernetesSectionSchema } from './sections/kubernetes';
 import { PLATFORM_SPEC_SECTIONS } from './sections/platforms';
 import { cidrSchema } from './sections/vsphere';

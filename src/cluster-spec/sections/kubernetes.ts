@@ -4,7 +4,7 @@
  * for (reference §4). Pure: no cdk8s import.
  */
 import { z } from 'zod';
-import { KUBERNETES_MINOR } from '../../migration/phases';
+import { KUBERNETES_MINOR } from './migration';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { FEATURE_SETS, RELEASE_VERSION_PATTERN } from '../../openshift/release';
+
+/** The feature sets of the FeatureGate `spec.featureSet` (openshift/api config/v1 types_feature.go). */
+export const FEATURE_SETS = ['Default', 'TechPreviewNoUpgrade', 'DevPreviewNoUpgrade', 'CustomNoUpgrade'] as const;
+export type FeatureSet = (typeof FEATURE_SETS)[number];
+
+/** An OpenShift release version `X.Y.Z` (optionally with a pre-release suffix such as `-rc.1`). */
+export const RELEASE_VERSION_PATTERN = /^([0-9]+)\.([0-9]+)\.([0-9]+)(-[0-9A-Za-z.-]+)?$/;
 
 /**
  * `spec.openshift`: the cluster's OpenShift release and feature set. The
