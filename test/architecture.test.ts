@@ -53,14 +53,6 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[] | 'anything'>
  */
 const KNOWN_VIOLATIONS: readonly string[] = [
   "src/kubernetes/kubernetes-cloud-controller-manager.ts → ../platforms/platform (src/kubernetes may not import src/platforms)",
-  "src/migration/cluster-migration.ts → ../openshift/operand-props (src/migration may not import src/openshift)",
-  "src/migration/migration-objects.ts → ../openshift/constants (src/migration may not import src/openshift)",
-  "src/migration/migration-objects.ts → ../openshift/platform-role (src/migration may not import src/openshift)",
-  "src/migration/plan-files.ts → ../openshift/constants (src/migration may not import src/openshift)",
-  "src/migration/plan-files.ts → ../openshift/pod-conventions (src/migration may not import src/openshift)",
-  "src/migration/plan-files.ts → ../platforms/platform (src/migration may not import src/platforms)",
-  "src/migration/plan-files.ts → ../kubernetes/providers (src/migration may not import src/kubernetes)",
-  "src/migration/plan-files.ts → ../kubernetes/workload-plan (src/migration may not import src/kubernetes)",
 ];
 
 /**

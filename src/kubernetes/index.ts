@@ -3,6 +3,7 @@ export * from './control-plane-plan';
 export * from './field-versions';
 export * from './inline-cloud-config-map';
 export * from './kubernetes-cloud-controller-manager';
+export * from './migration-target';
 export * from './providers';
 export * from './rbac-rules';
 export * from './scheduling';
