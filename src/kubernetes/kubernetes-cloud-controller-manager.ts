@@ -11,7 +11,7 @@ import { UpstreamCcmWorkload } from './upstream-ccm-workload';
 import { UpstreamCloudNodeManager } from './upstream-cloud-node-manager';
 import { ccmWorkloadPlan, CcmWorkloadPlan } from './workload-plan';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
-import { PreparedCluster } from '../platforms/platform';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 import { proxyEnv } from '../cluster-spec/proxy';
 import { resolveTlsProfile } from '../cluster-spec/tls';
 

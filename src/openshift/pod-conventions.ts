@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-28';
-import { MountedConfig } from './config-hash';
+import { MountedConfig } from '../constructs/config-hash';
 import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE, TRUSTED_CA_CONFIG_MAP } from './constants';
 
 /**

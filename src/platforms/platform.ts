@@ -2,12 +2,12 @@ import { Construct } from 'constructs';
 import { PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { TransformResult } from '../cloud-config/errors';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
-import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
 import { CloudCredentialsRequestProps } from '../openshift/cloud-credentials-request';
 import { OperandProps } from '../openshift/operand-props';
 import { ImageKey } from '../cluster-spec/images';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 import { resolveTlsProfile } from '../cluster-spec/tls';
 import { effectiveEnabledGates } from '../openshift/release';
 
@@ -19,39 +19,14 @@ export interface PlatformSpecProblem {
   readonly message: string;
 }
 
-/** A cluster ready to render: its validated spec and its transformed cloud config. */
-export interface PreparedCluster {
-  /** The validated spec, defaults applied. */
-  readonly spec: ClusterSpec;
-  /** The spec file, as given to the loader. */
-  readonly specFile: string;
-  /** The spec file relative to the clusters folder, `/`-separated (stable across machines). */
-  readonly specPath: string;
-  /** The cloud config file, as given to the loader, when the spec names one. */
-  readonly cloudConfigFile?: string;
-  /** The `cloud.conf` content to render, after the platform transform. */
-  readonly cloudConf: string;
-  /**
-   * Other `cloud-conf` keys (spec.cloudConfig.extraKeys), read from their files.
-   *
-   * @default - none
-   */
-  readonly cloudConfExtraData?: Readonly<Record<string, string>>;
-  /**
-   * The migration from the in-tree provider, when the spec declares one.
-   *
-   * @default - none: the cluster runs its external CCM
-   */
-  readonly migration?: MigrationInput;
-  /** Warnings of the transform (dropped or overridden keys). */
-  readonly warnings: readonly string[];
-}
+// Both distributions render a PreparedCluster; it lives below them (src/cluster/).
+export type { PreparedCluster } from '../cluster/prepared-cluster';
 
 /**
  * Everything the generator knows about one platform. Adding a platform is a
  * new folder under `src/platforms/` exporting one of these, plus its entry in
  * the registry (`src/platforms/index.ts`) and, when it has inputs of its own,
- * its spec section (`src/platforms/spec-sections.ts`).
+ * its spec section (`src/cluster-spec/sections/platforms.ts`).
  */
 export interface PlatformDefinition {
   /** Infrastructure `status.platformStatus.type`. */

@@ -4,7 +4,7 @@ import { CloudControllerManagerDeployment } from '../../openshift/cloud-controll
 import { CommonOperands } from '../../openshift/common-operands';
 import { CCM_SERVICE_ACCOUNT, CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
-import { PlatformRole } from '../../openshift/platform-role';
+import { PlatformRole } from '../../constructs/platform-role';
 import { LEADER_ELECTION_FLAGS, standardTolerations } from '../../openshift/pod-conventions';
 
 /** The annotations of the release-4.16 Alibaba Role and ClusterRole (no capability annotation then). */

@@ -5,7 +5,7 @@ import {
   azureCloudConfVolume, azureCredentialsVolume, azureInjectCredentials, azureStackHubInjectCredentials,
   boundServiceAccountTokenMount, boundServiceAccountTokenVolume, emptyDirVolume,
 } from './credentials-injector';
-import { configHash, MountedConfig } from '../../openshift/config-hash';
+import { configHash, MountedConfig } from '../../constructs/config-hash';
 import { CNM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from '../../openshift/constants';
 import {
   bashCommand, CNM_PLATFORM_LABEL, hostEtcKubeMount, hostEtcKubeVolume, MANAGEMENT_WORKLOAD_ANNOTATION,

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, RELEASE_ANNOTATIONS } from '../../openshift/constants';
-import { PlatformRole } from '../../openshift/platform-role';
+import { PlatformRole } from '../../constructs/platform-role';
 
 /**
  * The Azure platform RBAC (reference §2.4.2), shared by Azure and Azure Stack

@@ -3,7 +3,7 @@ import { CloudControllerManagerDeployment } from '../../openshift/cloud-controll
 import { CommonOperands } from '../../openshift/common-operands';
 import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
-import { PlatformRole } from '../../openshift/platform-role';
+import { PlatformRole } from '../../constructs/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
 import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
 import { ccmTlsFlags } from '../../cluster-spec/tls';

@@ -4,8 +4,8 @@ import { CommonOperands } from '../../openshift/common-operands';
 import { ManagedCloudConfigMap } from '../../openshift/managed-cloud-config-map';
 import { CCM_SERVICE_ACCOUNT, CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../../openshift/constants';
 import { OperandProps } from '../../openshift/operand-props';
-import { PlatformRole } from '../../openshift/platform-role';
-import { PlatformRoleBinding } from '../../openshift/platform-role-binding';
+import { PlatformRole } from '../../constructs/platform-role';
+import { PlatformRoleBinding } from '../../constructs/platform-role-binding';
 import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 
