@@ -14,7 +14,7 @@ import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
 import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './fleet/load';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
-import { AzureSpecSection, isAzureStackHub, platformFor } from './platforms';
+import { AzureSpecSection, isAzureStackHub, platformFor } from './openshift/platforms';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
 import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';

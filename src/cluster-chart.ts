@@ -7,8 +7,8 @@ import { ccmDeployedIn } from './migration/phases';
 import { annotateStages } from './gitops/stage-annotations';
 import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
 import { OpenShiftStaticSet } from './openshift/openshift-static-set';
-import { platformFor } from './platforms';
-import { PreparedCluster } from './platforms/platform';
+import { platformFor } from './openshift/platforms';
+import { PreparedCluster } from './openshift/platform';
 
 export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './gitops/stage-annotations';
 

@@ -51,7 +51,7 @@ export * from './openshift/pod-conventions';
 export * from './openshift/provider-rbac';
 export * from './openshift/trusted-ca-config-map';
 export * from './openshift/validating-admission-policy';
-export * from './platforms';
+export * from './openshift/platforms';
 export * from './gitops/argocd-application';
 export * from './gitops/cluster-gitops-chart';
 export * from './gitops/flux-stage-chain';

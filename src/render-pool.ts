@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
-import { PreparedCluster } from './platforms/platform';
+import { PreparedCluster } from './openshift/platform';
 import { RemoteSink } from './output';
 import { CachedCluster } from './render-cache';
 import { RenderOutcome, RenderReply } from './render-worker';

@@ -4,7 +4,7 @@
 // the fleet files and the commit.
 import { MessagePort, workerData } from 'worker_threads';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
-import { PreparedCluster } from './platforms/platform';
+import { PreparedCluster } from './openshift/platform';
 import { renderCluster } from './render';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, diskDigest, unitDigest } from './render-cache';

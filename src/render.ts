@@ -14,7 +14,7 @@ import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, 
 import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
 import { CLUSTER_SELECTOR_LABEL, ClusterResourceSetChart } from './kubernetes/cluster-resource-set-chart';
 import { CONTROL_PLANE_FILE, controlPlaneMarkdown } from './kubernetes/control-plane-plan';
-import { PreparedCluster } from './platforms/platform';
+import { PreparedCluster } from './openshift/platform';
 import { clusterOwnership } from './openshift/cvo-ownership';
 import { HANDOVER_FILE, handoverMarkdown } from './openshift/handover';
 import { Fleet } from './fleet/load';

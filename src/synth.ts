@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
-import { platformFor } from './platforms';
+import { platformFor } from './openshift/platforms';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { Fleet, InputWarning, loadFleet } from './fleet/load';

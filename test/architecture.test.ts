@@ -35,8 +35,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[] | 'anything'>
   'gitops': ['cluster-spec', 'constructs'],
   'migration': ['cluster-spec', 'constructs', 'gitops'],
   'cluster': ['cluster-spec', 'migration'],
-  'openshift': ['platforms', 'cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
-  'platforms': ['openshift', 'cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
+  'openshift': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
   'kubernetes': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
   '(top)': 'anything',
   'fleet': 'anything',
@@ -50,7 +49,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[] | 'anything'>
 /**
  * The layer (folder under src/, or `(top)` for a file directly under src/) of
  * a repo-relative path or resolved import; undefined outside src/ and imports/.
- * `src/platforms` (a folder's index) is the folder, `src/render` the file.
+ * `src/kubernetes` (a folder's index) is the folder, `src/render` the file.
  */
 export function layerOf(file: string): string | undefined {
   const parts = file.split('/');
@@ -107,12 +106,12 @@ describe('the rule engine', () => {
   test('GIVEN migration importing a distribution or the spec importing a renderer THEN each edge is named', () => {
     expect(violations([
       { from: 'src/migration/plan-files.ts', specifier: '../kubernetes/providers' },
-      { from: 'src/migration/plan-files.ts', specifier: '../platforms/platform' },
+      { from: 'src/migration/plan-files.ts', specifier: '../openshift/platform' },
       { from: 'src/cluster-spec/schema.ts', specifier: '../openshift/spec-section' },
       { from: 'src/cluster-spec/schema.ts', specifier: '../migration/phases' },
     ])).toEqual([
       'src/migration/plan-files.ts → ../kubernetes/providers (src/migration may not import src/kubernetes)',
-      'src/migration/plan-files.ts → ../platforms/platform (src/migration may not import src/platforms)',
+      'src/migration/plan-files.ts → ../openshift/platform (src/migration may not import src/openshift)',
       'src/cluster-spec/schema.ts → ../openshift/spec-section (src/cluster-spec may not import src/openshift)',
       'src/cluster-spec/schema.ts → ../migration/phases (src/cluster-spec may not import src/migration)',
     ]);
@@ -133,10 +132,10 @@ describe('the rule engine', () => {
   test('GIVEN a file directly under src/ THEN a lower layer may not import it; a folder index is its folder', () => {
     expect(violations([
       { from: 'src/migration/a.ts', specifier: '../render' },
-      { from: 'src/migration/a.ts', specifier: '../platforms' },
+      { from: 'src/migration/a.ts', specifier: '../kubernetes' },
     ])).toEqual([
       'src/migration/a.ts → ../render (src/migration may not import src/(top))',
-      'src/migration/a.ts → ../platforms (src/migration may not import src/platforms)',
+      'src/migration/a.ts → ../kubernetes (src/migration may not import src/kubernetes)',
     ]);
   });
 });
@@ -153,10 +152,10 @@ describe('src/ follows ARCHITECTURE.md', () => {
   });
 
   test('the table keeps the rules of issue 20: no distribution imports the other; migration, cluster spec and constructs import no renderer', () => {
-    const renderers = ['openshift', 'platforms', 'kubernetes'];
+    const renderers = ['openshift', 'kubernetes'];
     const may = (from: string, to: string) => MAY_IMPORT[from] === 'anything' || (MAY_IMPORT[from] as readonly string[]).includes(to);
     const edgesAllowed = [
-      ['kubernetes', 'openshift'], ['kubernetes', 'platforms'], ['openshift', 'kubernetes'], ['platforms', 'kubernetes'],
+      ['kubernetes', 'openshift'], ['openshift', 'kubernetes'],
       ...['migration', 'cluster-spec', 'spec-migrations', 'constructs', 'cluster', 'gitops'].flatMap((low) => renderers.map((r) => [low, r])),
       ...['migration', 'gitops', 'cluster', 'fleet', '(top)'].map((up) => ['cluster-spec', up]),
     ].filter(([from, to]) => may(from, to));

@@ -5,14 +5,14 @@ import { App } from 'cdk8s';
 import { stringify } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { CloudConfigError } from '../src/cloud-config/errors';
-import { PreparedCluster } from '../src/platforms/platform';
+import { PreparedCluster } from '../src/openshift/platform';
 import { formatIssue, SpecValidationError } from '../src/cluster-spec/errors';
 import { IMAGE_KEYS } from '../src/cluster-spec/images';
 import { loadFleet } from '../src/fleet/load';
 import { ClusterSpec, clusterSpecSchema } from '../src/cluster-spec/schema';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { MigrationInput } from '../src/migration/flags';
-import { PLATFORMS } from '../src/platforms';
+import { PLATFORMS } from '../src/openshift/platforms';
 
 export const AWS_IMAGE = 'quay.io/openshift/aws-ccm@sha256:' + 'a'.repeat(64);
 export const OPERATOR_IMAGE = 'quay.io/openshift/ccm-operator@sha256:' + 'b'.repeat(64);

@@ -1,7 +1,7 @@
 import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { effectiveEnabledGates, kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
-import { platformFor } from '../src/platforms';
+import { platformFor } from '../src/openshift/platforms';
 import { checkSpec } from '../src/fleet/load';
 import { OPERATOR_IMAGE, parsedSpec, platformSpec, preparedCluster } from './helpers';
 

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { PreparedCluster } from '../platforms/platform';
+import { PreparedCluster } from '../openshift/platform';
 import { loadSpecFiles } from '../fleet/load';
 
 /** Options of `loadCluster`. */

@@ -16,8 +16,8 @@ import { argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER }
 import { RESERVED_CLUSTER_NAME } from '../gitops/fleet-gitops-chart';
 import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
-import { PLATFORMS, platformFor, supportedPlatforms } from '../platforms';
-import { PreparedCluster } from '../platforms/platform';
+import { PLATFORMS, platformFor, supportedPlatforms } from '../openshift/platforms';
+import { PreparedCluster } from '../openshift/platform';
 
 /** Largest spec or cloud config file read, in bytes. */
 export const MAX_INPUT_BYTES = 1024 * 1024;

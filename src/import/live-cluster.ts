@@ -1,7 +1,7 @@
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { CloudConfigError } from '../cloud-config/errors';
-import { platformFor, supportedPlatforms } from '../platforms';
-import { UPSTREAM_CLOUD_FEATURE_GATES } from '../platforms/platform';
+import { platformFor, supportedPlatforms } from '../openshift/platforms';
+import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';

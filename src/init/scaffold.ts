@@ -1,6 +1,6 @@
 import { imageMinor } from '../kubernetes/validate';
 import * as path from 'path';
-import { platformFor, supportedPlatforms } from '../platforms';
+import { platformFor, supportedPlatforms } from '../openshift/platforms';
 import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/providers';
 import { ImageKey } from '../cluster-spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';

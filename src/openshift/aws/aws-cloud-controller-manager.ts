@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
-import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CLOUD_CONF_CONFIG_MAP } from '../constants';
+import { OperandProps } from '../operand-props';
+import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
+import { ValidatingAdmissionPolicy } from '../validating-admission-policy';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Annotation whose changes the AWS admission policy refuses. */

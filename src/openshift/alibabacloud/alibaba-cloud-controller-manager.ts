@@ -1,11 +1,11 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { CCM_SERVICE_ACCOUNT, CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CCM_SERVICE_ACCOUNT, CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../constants';
+import { OperandProps } from '../operand-props';
 import { PlatformRole } from '../../constructs/platform-role';
-import { LEADER_ELECTION_FLAGS, standardTolerations } from '../../openshift/pod-conventions';
+import { LEADER_ELECTION_FLAGS, standardTolerations } from '../pod-conventions';
 
 /** The annotations of the release-4.16 Alibaba Role and ClusterRole (no capability annotation then). */
 const INCLUDE_ANNOTATIONS: Readonly<Record<string, string>> = {

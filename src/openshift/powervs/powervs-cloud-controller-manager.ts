@@ -1,9 +1,9 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CLOUD_CONF_CONFIG_MAP } from '../constants';
+import { OperandProps } from '../operand-props';
 import { ibmFlags, ibmVolumes } from '../ibmcloud/ibm-cloud-controller-manager';
 
 /** Properties for `PowerVsCloudControllerManager`. */

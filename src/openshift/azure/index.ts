@@ -3,7 +3,7 @@ import { AzureCloudControllerManager } from './azure-cloud-controller-manager';
 import { AzureStackHubCloudControllerManager } from './azure-stack-hub-cloud-controller-manager';
 import { AZURE_CREDENTIALS_SECRET } from './credentials-injector';
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
-import { CCM_SERVICE_ACCOUNT } from '../../openshift/constants';
+import { CCM_SERVICE_ACCOUNT } from '../constants';
 import { ClusterSpec } from '../../cluster-spec/schema';
 import { operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster, infrastructureNameOf } from '../platform';
 

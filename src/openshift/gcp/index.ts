@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { GCP_CREDENTIALS_SECRET, GcpCloudControllerManager } from './gcp-cloud-controller-manager';
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
-import { CCM_SERVICE_ACCOUNT } from '../../openshift/constants';
+import { CCM_SERVICE_ACCOUNT } from '../constants';
 import { operandProps, PlatformDefinition, PreparedCluster, infrastructureNameOf } from '../platform';
 
 export * from './gcp-cloud-controller-manager';

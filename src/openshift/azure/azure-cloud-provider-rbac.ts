@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, RELEASE_ANNOTATIONS } from '../../openshift/constants';
+import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, RELEASE_ANNOTATIONS } from '../constants';
 import { PlatformRole } from '../../constructs/platform-role';
 
 /**

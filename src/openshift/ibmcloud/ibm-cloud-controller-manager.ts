@@ -1,10 +1,10 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
-import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CLOUD_CONF_CONFIG_MAP } from '../constants';
+import { OperandProps } from '../operand-props';
+import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator for IBM Cloud and Power VS (same name on both). */

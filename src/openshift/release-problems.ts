@@ -1,5 +1,5 @@
 import { PlatformDefinition, PlatformSpecProblem } from './platform';
-import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast, releaseTable } from '../openshift/release';
+import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast, releaseTable } from './release';
 
 /**
  * The first release whose operator Deployment is the one `OperatorDeployment` renders: release-4.22

@@ -3,13 +3,13 @@ import { PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { TransformResult } from '../cloud-config/errors';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
 import { MigrationSupport } from '../migration/phases';
-import { CloudCredentialsRequestProps } from '../openshift/cloud-credentials-request';
-import { OperandProps } from '../openshift/operand-props';
+import { CloudCredentialsRequestProps } from './cloud-credentials-request';
+import { OperandProps } from './operand-props';
 import { ImageKey } from '../cluster-spec/images';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { resolveTlsProfile } from '../cluster-spec/tls';
-import { effectiveEnabledGates } from '../openshift/release';
+import { effectiveEnabledGates } from './release';
 
 /** A problem a platform finds in a spec: field path and message (with the fix). */
 export interface PlatformSpecProblem {
@@ -24,8 +24,8 @@ export type { PreparedCluster } from '../cluster/prepared-cluster';
 
 /**
  * Everything the generator knows about one platform. Adding a platform is a
- * new folder under `src/platforms/` exporting one of these, plus its entry in
- * the registry (`src/platforms/index.ts`) and, when it has inputs of its own,
+ * new folder under `src/openshift/` exporting one of these, plus its entry in
+ * the registry (`src/openshift/platforms.ts`) and, when it has inputs of its own,
  * its spec section (`src/cluster-spec/sections/platforms.ts`).
  */
 export interface PlatformDefinition {

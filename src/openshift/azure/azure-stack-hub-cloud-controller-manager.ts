@@ -2,11 +2,11 @@ import { Construct } from 'constructs';
 import { AzureCloudNodeManager } from './azure-cloud-node-manager';
 import { AzureCloudProviderRbac } from './azure-cloud-provider-rbac';
 import { azureCloudConfVolume, azureCredentialsVolume, azureStackHubInjectCredentials, emptyDirVolume } from './credentials-injector';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
-import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CLOUD_CONF_CONFIG_MAP } from '../constants';
+import { OperandProps } from '../operand-props';
+import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Properties for `AzureStackHubCloudControllerManager`. */

@@ -5,12 +5,12 @@ import {
   azureCloudConfVolume, azureCredentialsMount, azureCredentialsVolume, azureInjectCredentials,
   boundServiceAccountTokenMount, boundServiceAccountTokenVolume, emptyDirVolume,
 } from './credentials-injector';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { CLOUD_CONF_CONFIG_MAP, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
-import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
-import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../../openshift/validating-admission-policy';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CLOUD_CONF_CONFIG_MAP, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../constants';
+import { OperandProps } from '../operand-props';
+import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
+import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../validating-admission-policy';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Service annotation whose value the Azure admission policy checks. */

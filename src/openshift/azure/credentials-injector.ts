@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
-import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
-import { requests } from '../../openshift/pod-conventions';
+import { CLOUD_CONF_CONFIG_MAP } from '../constants';
+import { requests } from '../pod-conventions';
 
 /**
  * The pieces the Azure operands share (reference §2.4.2, §2.4.3, §6.3): the

@@ -1,12 +1,12 @@
 import { Construct } from 'constructs';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { ManagedCloudConfigMap } from '../../openshift/managed-cloud-config-map';
-import { CCM_SERVICE_ACCOUNT, CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { ManagedCloudConfigMap } from '../managed-cloud-config-map';
+import { CCM_SERVICE_ACCOUNT, CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../constants';
+import { OperandProps } from '../operand-props';
 import { PlatformRole } from '../../constructs/platform-role';
 import { PlatformRoleBinding } from '../../constructs/platform-role-binding';
-import { LEADER_ELECTION_FLAGS } from '../../openshift/pod-conventions';
+import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-vsphere-cloud-controller-manager`. */

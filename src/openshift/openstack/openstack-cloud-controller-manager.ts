@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
-import { CloudControllerManagerDeployment } from '../../openshift/cloud-controller-manager-deployment';
-import { CommonOperands } from '../../openshift/common-operands';
-import { CLOUD_CONF_CONFIG_MAP } from '../../openshift/constants';
-import { OperandProps } from '../../openshift/operand-props';
-import { LEADER_ELECTION_FLAGS, standardTolerations } from '../../openshift/pod-conventions';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CLOUD_CONF_CONFIG_MAP } from '../constants';
+import { OperandProps } from '../operand-props';
+import { LEADER_ELECTION_FLAGS, standardTolerations } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-openstack-cloud-controller-manager`. */

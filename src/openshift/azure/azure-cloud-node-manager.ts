@@ -6,11 +6,11 @@ import {
   boundServiceAccountTokenMount, boundServiceAccountTokenVolume, emptyDirVolume,
 } from './credentials-injector';
 import { configHash, MountedConfig } from '../../constructs/config-hash';
-import { CNM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from '../../openshift/constants';
+import { CNM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from '../constants';
 import {
   bashCommand, CNM_PLATFORM_LABEL, hostEtcKubeMount, hostEtcKubeVolume, MANAGEMENT_WORKLOAD_ANNOTATION,
   ProxySettings, proxyEnv, requests, trustedCaMount, trustedCaVolumes, waitForTrustBundle, hasCloudCaBundle,
-} from '../../openshift/pod-conventions';
+} from '../pod-conventions';
 
 /** Properties for `AzureCloudNodeManager`. */
 export interface AzureCloudNodeManagerProps {
