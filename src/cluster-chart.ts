@@ -1,14 +1,14 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { KubernetesCloudControllerManager } from './kubernetes/kubernetes-cloud-controller-manager';
-import { UPSTREAM_CCM_SERVICE_ACCOUNT } from './kubernetes/workload-plan';
 import { MigrationObjects } from './migration/migration-objects';
+import { migrationTargetFor } from './migration-targets';
 import { ccmDeployedIn } from './migration/phases';
 import { annotateStages } from './gitops/stage-annotations';
 import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
 import { OpenShiftStaticSet } from './openshift/openshift-static-set';
-import { platformFor } from './platforms';
-import { PreparedCluster } from './platforms/platform';
+import { platformFor } from './openshift/platforms';
+import { PreparedCluster } from './openshift/platform';
 
 export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './gitops/stage-annotations';
 
@@ -74,13 +74,15 @@ export class ClusterChart extends Chart {
       }
     }
     if (migration) {
+      const target = migrationTargetFor(props.cluster.spec);
       this.migration = new MigrationObjects(this, 'Migration', {
         migration,
         distribution: spec.distribution,
         preStage,
         ccmRendered: spec.managementMode === 'gitops',
         featureSet: spec.migration!.featureSet,
-        ...(kubernetes ? { ccmNamespace: spec.kubernetes!.namespace, ccmServiceAccount: UPSTREAM_CCM_SERVICE_ACCOUNT } : {}),
+        ccmNamespace: target.ccmNamespace,
+        ccmServiceAccount: target.ccmServiceAccount,
       });
     }
   }

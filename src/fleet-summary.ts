@@ -1,8 +1,5 @@
 import { RenderedFile } from './gitops/layout';
 
-/** Folder of the fleet-level entry points, at the root of the output. */
-export const FLEET_DIRECTORY = '_fleet';
-
 /** One cluster's line in the fleet summary (FLEET.md and .fleet.json). */
 export interface FleetEntry {
   /** Cluster name. */

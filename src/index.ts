@@ -3,13 +3,13 @@
 // checks that every module exported here is listed there.
 
 // Cluster specs: schema and types, loading with folder defaults, errors.
-export * from './spec/errors';
-export * from './spec/images';
-export * from './spec/json-schema';
-export * from './spec/load';
-export * from './spec/schema';
-export * from './spec/tls';
-export * from './spec/proxy';
+export * from './cluster-spec/errors';
+export * from './cluster-spec/images';
+export * from './cluster-spec/json-schema';
+export * from './fleet/load';
+export * from './cluster-spec/schema';
+export * from './cluster-spec/tls';
+export * from './cluster-spec/proxy';
 export * from './api/load-cluster';
 export * from './spec-migrations/migrate-spec';
 
@@ -38,7 +38,7 @@ export * from './openshift/cloud-controller-manager-namespace';
 export * from './openshift/cloud-controller-manager-pod-disruption-budget';
 export * from './openshift/cloud-controller-manager-service';
 export * from './openshift/cloud-credentials-request';
-export * from './openshift/config-hash';
+export * from './constructs/config-hash';
 export * from './openshift/constants';
 export * from './openshift/default-deny-network-policy';
 export * from './openshift/openshift-static-set';
@@ -51,7 +51,7 @@ export * from './openshift/pod-conventions';
 export * from './openshift/provider-rbac';
 export * from './openshift/trusted-ca-config-map';
 export * from './openshift/validating-admission-policy';
-export * from './platforms';
+export * from './openshift/platforms';
 export * from './gitops/argocd-application';
 export * from './gitops/cluster-gitops-chart';
 export * from './gitops/flux-stage-chain';

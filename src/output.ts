@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 // no construct or chart is imported here: the render workers load this module for cache checks, and load cdk8s only to render
-import { FLEET_DIRECTORY, FLEET_JSON, parseFleetJson } from './fleet-summary';
+import { FLEET_JSON, parseFleetJson } from './fleet-summary';
+import { FLEET_DIRECTORY } from './gitops/repo-path';
 import { RenderedFile } from './gitops/layout';
 import { readTreeFiles } from './util/read-tree';
 

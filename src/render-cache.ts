@@ -4,7 +4,7 @@ import * as path from 'path';
 import { FleetEntry } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
-import { PreparedCluster } from './platforms/platform';
+import { PreparedCluster } from './cluster/prepared-cluster';
 
 /**
  * What the last synth into an output rendered for each cluster: the digest

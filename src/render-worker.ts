@@ -7,7 +7,7 @@
 import { MessagePort, workerData } from 'worker_threads';
 import * as path from 'path';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
-import { PreparedCluster } from './platforms/platform';
+import { PreparedCluster } from './cluster/prepared-cluster';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, unitDigest, verifyUnit } from './render-cache';
 import { refuseSecretsInOutput } from './output-secret-guard';

@@ -2,6 +2,7 @@ import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
 import { ClusterChart } from './cluster-chart';
 import { migrationPlanFiles } from './migration/plan-files';
+import { migrationTargetFor } from './migration-targets';
 import { ccmDeployedIn } from './migration/phases';
 import { FleetEntry, fleetSummaryFiles } from './fleet-summary';
 import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
@@ -13,10 +14,10 @@ import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, 
 import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
 import { CLUSTER_SELECTOR_LABEL, ClusterResourceSetChart } from './kubernetes/cluster-resource-set-chart';
 import { CONTROL_PLANE_FILE, controlPlaneMarkdown } from './kubernetes/control-plane-plan';
-import { PreparedCluster } from './platforms/platform';
+import { PreparedCluster } from './openshift/platform';
 import { clusterOwnership } from './openshift/cvo-ownership';
 import { HANDOVER_FILE, handoverMarkdown } from './openshift/handover';
-import { Fleet } from './spec/load';
+import { Fleet } from './fleet/load';
 
 /** Directory of a cluster's GitOps engine objects, beside its stages. */
 export const GITOPS_DIRECTORY = 'gitops';
@@ -136,7 +137,8 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
     const rendered = inTree
       ? chart.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && !(staticSet && c.node.path.startsWith(`${staticSet.node.path}/`)))
       : chart.migration?.objects ?? [];
-    files.push(...migrationPlanFiles(name, cluster, objects, rendered, chart.migration?.openshift));
+    const migrating = { distribution: spec.spec.distribution, migration: cluster.migration, target: migrationTargetFor(spec) };
+    files.push(...migrationPlanFiles(name, migrating, objects, rendered, chart.migration?.openshift));
   }
 
   const entry: FleetEntry = {

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
-import { PreparedCluster } from './platforms/platform';
+import { PreparedCluster } from './cluster/prepared-cluster';
 import { buildId, preparedDigest, rememberPreparedDigest } from './render-cache';
 
 /** A warning about one input file (as the loader reports it). */

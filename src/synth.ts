@@ -11,10 +11,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
-import { platformFor } from './platforms';
+import { platformFor } from './openshift/platforms';
 import { OUTPUT_MARKER } from './output';
-import { SpecIssue, SpecValidationError } from './spec/errors';
-import { Fleet, InputWarning, LoadCache, loadFleet } from './spec/load';
+import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
+import { Fleet, InputWarning, LoadCache, loadFleet } from './fleet/load';
 import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInOutput } from './output-secret-guard';
 

@@ -1,8 +1,8 @@
 import { App, Chart } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
-import { configHash } from '../src/openshift/config-hash';
+import { configHash } from '../src/constructs/config-hash';
 import { APISERVER_URL_PREAMBLE } from '../src/openshift/pod-conventions';
-import { AwsCloudControllerManager, AwsCloudControllerManagerProps } from '../src/platforms/aws';
+import { AwsCloudControllerManager, AwsCloudControllerManagerProps } from '../src/openshift/aws';
 import { AWS_IMAGE, awsSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;

@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { renderFleet } from '../src/render';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 import { writeTreeAtomically } from '../src/output';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 

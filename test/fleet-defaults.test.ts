@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { defaultsChain, loadFleet, mergeDefaults } from '../src/spec/load';
+import { defaultsChain, loadFleet, mergeDefaults } from '../src/fleet/load';
 import { AWS_IMAGE, awsSpec, fleetProblems, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();

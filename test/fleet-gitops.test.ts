@@ -3,7 +3,7 @@ import * as path from 'path';
 import { Document, parse, parseAllDocuments } from 'yaml';
 import { runCli } from '../src/cli';
 import { renderFleet } from '../src/render';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 import { awsSpec, captureIo, fleetProblems, readTree, useTempDir, writeFile } from './helpers';
 
 /** The two Argo CD fleet models, paths derived from --out, reserved names, safe deletion on Flux. */

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { renderFleet } from '../src/render';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 import { AWS_IMAGE, OPERATOR_IMAGE, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();

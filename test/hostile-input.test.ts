@@ -4,8 +4,8 @@ import * as path from 'path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { runCli } from '../src/cli';
-import { loadFleet } from '../src/spec/load';
-import { SpecValidationError } from '../src/spec/errors';
+import { loadFleet } from '../src/fleet/load';
+import { SpecValidationError } from '../src/cluster-spec/errors';
 import { awsSpec, captureIo, imageFor, kubernetesSpec, platformSpec, readTree, tempDir, useTempDir, writeFile } from './helpers';
 
 /**

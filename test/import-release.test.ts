@@ -1,7 +1,7 @@
 import { refuseCredentials } from '../src/cloud-config/pass-through';
 import { ExportedObject, importLiveCluster } from '../src/import/live-cluster';
-import { checkSpec } from '../src/spec/load';
-import { clusterSpecSchema } from '../src/spec/schema';
+import { checkSpec } from '../src/fleet/load';
+import { clusterSpecSchema } from '../src/cluster-spec/schema';
 import { awsSpec, parsedSpec } from './helpers';
 
 function infrastructure(platformStatus: Record<string, unknown>): ExportedObject {

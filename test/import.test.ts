@@ -3,7 +3,7 @@ import * as path from 'path';
 import { parse } from 'yaml';
 import { runCli } from '../src/cli';
 import { ExportedObject, ImportError, importLiveCluster, defaultName } from '../src/import/live-cluster';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 import { captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const REPO = path.resolve(__dirname, '..');

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
 import { schemaPathFor } from '../src/init/init';
 import { exampleClusterName, KUBERNETES_EXAMPLE_IMAGES, platformsOf, scaffold } from '../src/init/scaffold';
-import { Distribution } from '../src/spec/schema';
+import { Distribution } from '../src/cluster-spec/schema';
 import { captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();

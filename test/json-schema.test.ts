@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { clusterSpecJsonSchema, JSON_SCHEMA_PATH } from '../src/spec/json-schema';
-import { IMAGE_KEYS } from '../src/spec/images';
-import { listSpecFiles } from '../src/spec/load';
+import { clusterSpecJsonSchema, JSON_SCHEMA_PATH } from '../src/cluster-spec/json-schema';
+import { IMAGE_KEYS } from '../src/cluster-spec/images';
+import { listSpecFiles } from '../src/fleet/load';
 
 const REPO = path.resolve(__dirname, '..');
 

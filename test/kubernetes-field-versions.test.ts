@@ -8,9 +8,9 @@ import { App } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
-import { PlatformType } from '../src/spec/schema';
-import { loadFleet } from '../src/spec/load';
-import { PreparedCluster } from '../src/platforms/platform';
+import { PlatformType } from '../src/cluster-spec/schema';
+import { loadFleet } from '../src/fleet/load';
+import { PreparedCluster } from '../src/openshift/platform';
 import { kubernetesSpec, preparedCluster } from './helpers';
 import {
   acceptingMinors, CUSTOM_RESOURCE_GROUPS, fieldPaths, fieldProblems, GATED_FIELDS, isTabled, kindKey, knownPath, TABLE_MINORS,

@@ -18,8 +18,8 @@ import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { renderCluster } from '../src/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
-import { SCHEDULING_PRESETS } from '../src/kubernetes/spec-section';
-import { loadFleet } from '../src/spec/load';
+import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
+import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
   ApiCall, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { parse } from 'yaml';
 import { renderCluster } from '../src/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 import { minorSkewProblem } from '../src/util/version-skew';
 import { fleetProblems, kubernetesSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
 

@@ -7,8 +7,8 @@ import { ccmRbac } from '../src/kubernetes/rbac-rules';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { schedulingPlan } from '../src/kubernetes/scheduling';
 import { mergeArgs, mergeByName } from '../src/kubernetes/workload-plan';
-import { loadFleet } from '../src/spec/load';
-import { ccmTlsFlags } from '../src/spec/tls';
+import { loadFleet } from '../src/fleet/load';
+import { ccmTlsFlags } from '../src/cluster-spec/tls';
 import { fleetProblems, imageFor, kubernetesSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
 
 const TLS = ccmTlsFlags();

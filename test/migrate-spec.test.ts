@@ -3,7 +3,7 @@ import * as path from 'path';
 import { parse } from 'yaml';
 import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
 import { convertLegacyTls, migrateSpecText } from '../src/spec-migrations/migrate-spec';
-import { INTERMEDIATE_TLS, resolveTlsProfile, TLS_CIPHER_SUITES, TLS_VERSIONS, tlsFlags, TlsVersion } from '../src/spec/tls';
+import { INTERMEDIATE_TLS, resolveTlsProfile, TLS_CIPHER_SUITES, TLS_VERSIONS, tlsFlags, TlsVersion } from '../src/cluster-spec/tls';
 import { AWS_IMAGE, captureIo, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();

@@ -5,7 +5,7 @@
  * 3 KCMs and 2 CCMs.
  */
 import { MigrationInput, MigrationPhase, migrationProblems, phaseSequence, adjacentTransitions, StepContext, transitionSteps } from '../src/migration';
-import { PLATFORMS } from '../src/platforms';
+import { PLATFORMS } from '../src/openshift/platforms';
 import { formatViolation, simulate, SimScenario } from './oracle/leader-migration/simulator';
 import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, planScenario } from './oracle/leader-migration/scenario';
 

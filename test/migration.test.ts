@@ -7,7 +7,7 @@ import {
   leaderMigrationApiVersion, leaderMigrationConfigYaml, MigrationInput, MigrationPhase, migrationProblems,
   parseLeaderMigrationConfig, RemovedFlagError, transitionProblem, MIGRATION_PHASES,
 } from '../src/migration';
-import { PLATFORMS } from '../src/platforms';
+import { PLATFORMS } from '../src/openshift/platforms';
 import { captureIo, migrationInput, platformSpec, tempDir, useTempDir, writeFile } from './helpers';
 
 const CONTROLLERS = ['route', 'service', 'cloud-node-lifecycle', 'node-route-controller', 'service-lb-controller', 'cloud-node-lifecycle-controller'];

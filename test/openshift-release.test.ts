@@ -1,8 +1,8 @@
 import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { effectiveEnabledGates, kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
-import { platformFor } from '../src/platforms';
-import { checkSpec } from '../src/spec/load';
+import { platformFor } from '../src/openshift/platforms';
+import { checkSpec } from '../src/fleet/load';
 import { OPERATOR_IMAGE, parsedSpec, platformSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;

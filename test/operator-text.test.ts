@@ -1,6 +1,6 @@
 import { App, Chart } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
-import { platformFor, PreparedCluster } from '../src/platforms';
+import { platformFor, PreparedCluster } from '../src/openshift/platforms';
 import { platformSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;

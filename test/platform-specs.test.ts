@@ -1,4 +1,4 @@
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 import { fleetProblems, platformSpec, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();

@@ -1,8 +1,8 @@
 import { App, Chart } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { APISERVER_URL_PREAMBLE } from '../src/openshift/pod-conventions';
-import { platformFor, PLATFORMS, PreparedCluster, supportedPlatforms, upstreamFeatureGatesFlag } from '../src/platforms';
-import { PlatformType } from '../src/spec/schema';
+import { platformFor, PLATFORMS, PreparedCluster, supportedPlatforms, upstreamFeatureGatesFlag } from '../src/openshift/platforms';
+import { PlatformType } from '../src/cluster-spec/schema';
 import { imageFor, platformSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { renderFleet } from '../src/render';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 
 /**
  * The security posture of everything the examples render: no Secrets, no

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { writeTreeAtomically } from '../src/output';
 import { renderFleet } from '../src/render';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 import { useTempDir } from './helpers';
 
 /**

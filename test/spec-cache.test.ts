@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
 import { SpecCache } from '../src/spec-cache';
-import { CachedLoad, LoadCache, loadFleet } from '../src/spec/load';
+import { CachedLoad, LoadCache, loadFleet } from '../src/fleet/load';
 import { awsSpec, captureIo, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
 // The spec cache (issue 18): a spec whose files are unchanged is not parsed, validated and

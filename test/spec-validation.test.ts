@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { SpecValidationError } from '../src/spec/errors';
-import { imagePinProblem } from '../src/spec/images';
-import { loadFleet, loadSpecFiles } from '../src/spec/load';
+import { SpecValidationError } from '../src/cluster-spec/errors';
+import { imagePinProblem } from '../src/cluster-spec/images';
+import { loadFleet, loadSpecFiles } from '../src/fleet/load';
 import { AWS_IMAGE, awsSpec, fleetProblems, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();

@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
-import { platformFor, PreparedCluster } from '../src/platforms';
+import { platformFor, PreparedCluster } from '../src/openshift/platforms';
 import { platformSpec, preparedCluster, useTempDir } from './helpers';
 
 type Obj = Record<string, any>;

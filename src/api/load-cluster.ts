@@ -1,6 +1,6 @@
 import * as path from 'path';
-import { PreparedCluster } from '../platforms/platform';
-import { loadSpecFiles } from '../spec/load';
+import { PreparedCluster } from '../openshift/platform';
+import { loadSpecFiles } from '../fleet/load';
 
 /** Options of `loadCluster`. */
 export interface LoadClusterOptions {

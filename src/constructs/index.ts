@@ -1,3 +1,4 @@
 export * from './config-hash';
 export * from './platform-role';
 export * from './platform-role-binding';
+export * from './ccm-pod-disruption-budget';

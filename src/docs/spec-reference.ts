@@ -1,4 +1,4 @@
-import { clusterSpecJsonSchema } from '../spec/json-schema';
+import { clusterSpecJsonSchema } from '../cluster-spec/json-schema';
 
 /** Repository path of the generated spec reference. */
 export const SPEC_REFERENCE_PATH = 'docs/spec-reference.md';

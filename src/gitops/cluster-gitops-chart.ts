@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { ArgoCdApplication } from './argocd-application';
 import { FluxStage, FluxStageChain } from './flux-stage-chain';
 import { argoCdDestination } from './repo-path';
-import { ClusterSpec } from '../spec/schema';
+import { ClusterSpec } from '../cluster-spec/schema';
 
 /** An Argo CD destination as Application props. */
 export function destinationProps(d: { server?: string; name?: string }): { destinationServer?: string; destinationName?: string } {

@@ -2,12 +2,11 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ArgoCdApplication } from './argocd-application';
 import { ArgoCdAppProject } from './argocd-app-project';
-import { argoCdDestination, IN_CLUSTER_SERVER } from './repo-path';
+import { argoCdDestination, FLEET_DIRECTORY, IN_CLUSTER_SERVER } from './repo-path';
 import { declaredKinds } from './stages';
-import { ClusterSpec } from '../spec/schema';
-import { FLEET_DIRECTORY } from '../fleet-summary';
+import { ClusterSpec } from '../cluster-spec/schema';
 
-/** Folder of the fleet-level entry points, at the root of the output (defined with the fleet files). */
+/** Folder of the fleet-level entry points, at the root of the output (defined with the repository paths). */
 export { FLEET_DIRECTORY };
 
 /** Name of a hub's root Application; `fleet` is a reserved cluster name so no cluster's `ccm-<name>` takes it. */

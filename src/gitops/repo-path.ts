@@ -1,6 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { ClusterSpec } from '../spec/schema';
+import { ClusterSpec } from '../cluster-spec/schema';
+
+/** Folder of the fleet-level entry points, at the root of the output. */
+export const FLEET_DIRECTORY = '_fleet';
 
 /** Argo CD's name and URL of the cluster it runs in. */
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';

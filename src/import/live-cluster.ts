@@ -1,10 +1,10 @@
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { CloudConfigError } from '../cloud-config/errors';
-import { platformFor, supportedPlatforms } from '../platforms';
-import { UPSTREAM_CLOUD_FEATURE_GATES } from '../platforms/platform';
-import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../spec/images';
-import { PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../spec/schema';
-import { TLS_PROFILE_TYPES } from '../spec/tls';
+import { platformFor, supportedPlatforms } from '../openshift/platforms';
+import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
+import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
+import { PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
+import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
 
 /**
  * Turns what `oc get -o yaml` exports from a live OpenShift cluster

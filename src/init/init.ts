@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../spec/schema';
+import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
 import { INIT_ENGINES, InitEngine, InitError, Scaffold, scaffold, ScaffoldFile } from './scaffold';
 import { PACKAGE_NAME, packageRoot } from './package-info';
 

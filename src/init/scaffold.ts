@@ -1,10 +1,10 @@
 import { imageMinor } from '../kubernetes/validate';
 import * as path from 'path';
-import { platformFor, supportedPlatforms } from '../platforms';
+import { platformFor, supportedPlatforms } from '../openshift/platforms';
 import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/providers';
-import { ImageKey } from '../spec/images';
-import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../spec/schema';
-import { DEFAULTS_KIND } from '../spec/load';
+import { ImageKey } from '../cluster-spec/images';
+import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
+import { DEFAULTS_KIND } from '../fleet/load';
 
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;

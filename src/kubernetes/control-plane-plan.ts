@@ -5,7 +5,7 @@
  * functions as `ccm-gitops migration control-plane`, and how to install the
  * rendered output in its mode. Pure: no cdk8s import.
  */
-import { KubernetesSection } from './spec-section';
+import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
 import { kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from '../migration/control-plane';
 import { MigrationInput } from '../migration/flags';
 import { DEFAULT_LEADER_NAME, minorOf } from '../migration/phases';

@@ -11,9 +11,9 @@ import { UpstreamCcmWorkload } from './upstream-ccm-workload';
 import { UpstreamCloudNodeManager } from './upstream-cloud-node-manager';
 import { ccmWorkloadPlan, CcmWorkloadPlan } from './workload-plan';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
-import { PreparedCluster } from '../platforms/platform';
-import { proxyEnv } from '../spec/proxy';
-import { resolveTlsProfile } from '../spec/tls';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { proxyEnv } from '../cluster-spec/proxy';
+import { resolveTlsProfile } from '../cluster-spec/tls';
 
 /** Properties for `KubernetesCloudControllerManager`. */
 export interface KubernetesCloudControllerManagerProps {

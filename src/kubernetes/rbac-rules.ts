@@ -14,10 +14,10 @@
  *   token for it. The client names are the controllers' (`node-controller`,
  *   `service-controller`, `route-controller`: kubernetes/cloud-provider
  *   app/controllermanager.go) and the provider's own (`ClientOrDie` in its
- *   `Initialize`, recorded in providers.ts); each gets a ClusterRole of its
+ *   `Initialize`, recorded in each `<provider>/index.ts`); each gets a ClusterRole of its
  *   calls, including the provider extras the bootstrap `system:controller:*`
  *   roles lack (the "forbidden" errors of OCCM #1722/#2049).
- * Lease names come from the binary (providers.ts `leaderElection`) or from
+ * Lease names come from the binary (`<provider>/index.ts` `leaderElection`) or from
  * `--leader-elect-resource-name`. No wildcard verbs or resources. Pure: no
  * cdk8s import.
  */

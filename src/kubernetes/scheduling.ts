@@ -6,7 +6,7 @@
  * addresses the CCM sets, so the CCM must run on uninitialized, not-ready
  * nodes). Pure: no cdk8s import.
  */
-import { SchedulingPreset } from './spec-section';
+import { SchedulingPreset } from '../cluster-spec/sections/kubernetes';
 
 /** A pod toleration. */
 export interface Toleration {

@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { addCcmPodDisruptionBudget } from '../constructs/ccm-pod-disruption-budget';
 
 /** Properties for `UpstreamCcmPodDisruptionBudget`. */
 export interface UpstreamCcmPodDisruptionBudgetProps {
@@ -25,13 +25,12 @@ export class UpstreamCcmPodDisruptionBudget extends Construct {
 
   constructor(scope: Construct, id: string, props: UpstreamCcmPodDisruptionBudgetProps) {
     super(scope, id);
-    this.apiObject = new k8s.KubePodDisruptionBudget(this, 'Resource', {
-      metadata: { name: props.name, namespace: props.namespace },
-      spec: {
-        maxUnavailable: k8s.IntOrString.fromNumber(1),
-        ...(props.unhealthyPodEvictionPolicy ?? true ? { unhealthyPodEvictionPolicy: 'AlwaysAllow' } : {}),
-        selector: { matchLabels: { ...props.selector } },
-      },
+    this.apiObject = addCcmPodDisruptionBudget(this, 'Resource', {
+      name: props.name,
+      namespace: props.namespace,
+      budget: { maxUnavailable: 1 },
+      unhealthyPodEvictionPolicy: props.unhealthyPodEvictionPolicy ?? true ? 'AlwaysAllow' : undefined,
+      selector: props.selector,
     });
   }
 }

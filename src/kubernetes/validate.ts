@@ -8,8 +8,8 @@ import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './pr
 import { bindAddress, workloadShape } from './workload-plan';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
 import { minorOf } from '../migration/phases';
-import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../platforms/spec-sections';
-import { ClusterSpec } from '../spec/schema';
+import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../cluster-spec/sections/platforms';
+import { ClusterSpec } from '../cluster-spec/schema';
 import { imageTag, minorSkewProblem } from '../util/version-skew';
 
 /** A problem: field path and message. */

@@ -6,10 +6,10 @@
  */
 import { UpstreamProvider } from './providers';
 import { schedulingPlan, SchedulingPlan } from './scheduling';
-import { KubernetesSection } from './spec-section';
+import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
 import { ccmLeaderMigrationFlags, CcmLeaderMigration } from '../migration/flags';
-import { proxyEnv, ProxySettings } from '../spec/proxy';
-import { ccmTlsFlags, ResolvedTls } from '../spec/tls';
+import { proxyEnv, ProxySettings } from '../cluster-spec/proxy';
+import { ccmTlsFlags, ResolvedTls } from '../cluster-spec/tls';
 
 /** The --cluster-name of the in-tree kube-controller-manager and of the upstream charts (kubernetes/cloud-provider@v0.33.0 config/v1alpha1/defaults.go: ClusterName defaults to "kubernetes"). */
 export const DEFAULT_CLUSTER_NAME = 'kubernetes';

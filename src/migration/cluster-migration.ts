@@ -3,11 +3,10 @@
  * CCM's leader-migration mount, and the OpenShift host-file locations.
  * Pure: no cdk8s import.
  */
-import { MigrationInput } from './flags';
+import { CcmLeaderMigrationMount, MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
 import { minorOf, MigrationSupport } from './phases';
-import { CcmLeaderMigrationMount } from '../openshift/operand-props';
-import { ClusterSpec } from '../spec/schema';
+import { ClusterSpec } from '../cluster-spec/schema';
 
 /** ConfigMap (in the CCM namespace) holding the CCM's LeaderMigrationConfiguration. */
 export const CCM_LEADER_MIGRATION_CONFIG_MAP = 'ccm-leader-migration';

@@ -203,6 +203,16 @@ export interface CcmLeaderMigration {
   readonly ccmMinor: number;
 }
 
+/** The CCM side of leader migration: flags plus the mounted configuration. */
+export interface CcmLeaderMigrationMount extends CcmLeaderMigration {
+  /** The ConfigMap holding the configuration. */
+  readonly configMapName: string;
+  /** Its data, for the config hash (a new owner restarts the pods). */
+  readonly configMapData: Readonly<Record<string, string>>;
+  /** The directory the ConfigMap is mounted at (`configPath` is inside it). */
+  readonly mountPath: string;
+}
+
 /**
  * Rewrites a CCM's flags for leader migration: the lease namespace becomes
  * the KCM's, `--leader-elect=true` is ensured, and `--enable-leader-migration`

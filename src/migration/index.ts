@@ -12,4 +12,5 @@ export * from './plan';
 export * from './plan-files';
 export * from './validate';
 export * from './steps';
+export * from './target';
 export * from './phase-plan';

@@ -11,8 +11,7 @@ import { LeaderMigrationMachineConfig } from './leader-migration-machine-config'
 import { LeaderMigrationRbac } from './leader-migration-rbac';
 import { OpenShiftPlanInput } from './plan';
 import { ccmLeaderMigrationIn, externalIn, isLeaderMigrationPhase } from './phases';
-import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../openshift/constants';
-import { PlatformRole } from '../openshift/platform-role';
+import { PlatformRole } from '../constructs/platform-role';
 
 /** Name of the Role and RoleBinding granting both controller managers the migration lease. */
 export const LEADER_MIGRATION_RBAC_NAME = 'cloud-provider-leader-migration';
@@ -32,17 +31,12 @@ export interface MigrationObjectsProps {
   /** Feature set of the FeatureGate, when one is rendered. */
   readonly featureSet: ExternalCloudProviderFeatureSet;
   /**
-   * Namespace of the CCM (where its LeaderMigrationConfiguration ConfigMap goes).
-   *
-   * @default OPERAND_NAMESPACE (openshift-cloud-controller-manager)
+   * Namespace of the CCM (where its LeaderMigrationConfiguration ConfigMap
+   * goes): the distribution's `MigrationTarget.ccmNamespace`.
    */
-  readonly ccmNamespace?: string;
-  /**
-   * The CCM's ServiceAccount name.
-   *
-   * @default CCM_SERVICE_ACCOUNT (cloud-controller-manager)
-   */
-  readonly ccmServiceAccount?: string;
+  readonly ccmNamespace: string;
+  /** The CCM's ServiceAccount name: the distribution's `MigrationTarget.ccmServiceAccount`. */
+  readonly ccmServiceAccount: string;
 }
 
 /**
@@ -67,8 +61,8 @@ export class MigrationObjects extends Construct {
     const m = props.migration;
     const support = m.support;
     const openshift = props.distribution === 'openshift';
-    const ccmNamespace = props.ccmNamespace ?? OPERAND_NAMESPACE;
-    const ccmSa = `${ccmNamespace}/${props.ccmServiceAccount ?? CCM_SERVICE_ACCOUNT}`;
+    const ccmNamespace = props.ccmNamespace;
+    const ccmSa = `${ccmNamespace}/${props.ccmServiceAccount}`;
     const ccmConfig = phasePlan(m).ccm.config;
     const lease = () => {
       const rbac = new LeaderMigrationRbac(this, 'LeaseRbac', {

@@ -3,25 +3,10 @@
  * its external CCM, and what each platform allows. Pure: no cdk8s import.
  */
 
-/**
- * The phases, in migration order; rollback walks them backwards. They follow
- * the order of the implemented KEP-2436 and the kubernetes.io task "Migrate
- * Replicated Control Plane To Use Cloud Controller Manager"
- * (kubernetes/website content/en/docs/tasks/administer-cluster/controller-manager-leader-migration.md;
- * kubernetes/enhancements keps/sig-cloud-provider/2436-controller-manager-leader-migration/README.md):
- * - `in-tree`: the kube-controller-managers (KCMs) run the cloud controllers with the in-tree provider;
- * - `leader-migration-kcm`: leader migration on every KCM, with the KCM's own file
- *   (`component: kube-controller-manager`); no CCM yet;
- * - `leader-migration-ccm`: the CCM is deployed with leader migration and its own file
- *   (`component: cloud-controller-manager`); whoever holds the migration lease runs the controllers;
- * - `external-leader-migration`: the KCMs (and kubelets) move to `--cloud-provider=external`
- *   WITHOUT leader migration ("kube-controller-manager of version N+1 MUST NOT have Leader
- *   Migration enabled"); the last KCM that held the migration lease gives it up and the CCM takes it;
- * - `external`: leader migration off on the CCM too (optional upstream; a cluster may stay in
- *   `external-leader-migration`).
- */
-export const MIGRATION_PHASES = ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external-leader-migration', 'external'] as const;
-export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
+// The spec's vocabulary (the phases, the lease defaults, the minor pattern) lives with the spec section.
+import { KUBERNETES_MINOR, MIGRATION_PHASES, MigrationPhase } from '../cluster-spec/sections/migration';
+export { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES } from '../cluster-spec/sections/migration';
+export type { MigrationPhase } from '../cluster-spec/sections/migration';
 
 /** The phases in which at least one controller manager runs with leader migration. */
 export const LEADER_MIGRATION_PHASES: readonly MigrationPhase[] = ['leader-migration-kcm', 'leader-migration-ccm', 'external-leader-migration'];
@@ -51,10 +36,6 @@ export function externalIn(phase: MigrationPhase): boolean {
   return phase === 'external-leader-migration' || phase === 'external';
 }
 
-/** The default migration lease name (k8s.io/controller-manager default configuration). */
-export const DEFAULT_LEADER_NAME = 'cloud-provider-extraction-migration';
-/** The namespace both controller managers elect leaders in by default. */
-export const DEFAULT_LEASE_NAMESPACE = 'kube-system';
 
 /**
  * What a platform allows for migration. A platform without this never had an
@@ -86,8 +67,6 @@ export interface MigrationSupport {
   readonly noLeaderMigration?: string;
 }
 
-/** A Kubernetes minor version written `1.NN`. */
-export const KUBERNETES_MINOR = /^1\.(0|[1-9][0-9]*)$/;
 
 /** The NN of `1.NN`. */
 export function minorOf(version: string): number {

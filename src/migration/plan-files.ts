@@ -1,14 +1,11 @@
 import { ApiObject } from 'cdk8s';
-import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../openshift/constants';
-import { CCM_PLATFORM_LABEL } from '../openshift/pod-conventions';
+import { Distribution } from '../cluster-spec/schema';
 import { RenderedFile, RenderedObject } from '../gitops/layout';
-import { PreparedCluster } from '../platforms/platform';
-import { upstreamProviderFor } from '../kubernetes/providers';
-import { UPSTREAM_CCM_SERVICE_ACCOUNT } from '../kubernetes/workload-plan';
-import { ccmLeaderMigrationFlags } from './flags';
+import { ccmLeaderMigrationFlags, MigrationInput } from './flags';
 import { ccmLeaderMigrationMount } from './cluster-migration';
 import { phaseSequence } from './phases';
 import { buildMigrationPlan, migrationMarkdown, MigrationPlan, OpenShiftPlanInput, PlannedObject } from './plan';
+import { MigrationTarget } from './target';
 
 /** File names of the plan, in the cluster's output folder. */
 export const MIGRATION_MARKDOWN = 'MIGRATION.md';
@@ -25,25 +22,33 @@ function byIdentity(a: PlannedObject, b: PlannedObject): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
+/** What the plan needs of a cluster that declares a migration. */
+export interface MigratingCluster {
+  /** The target distribution (named in the plan). */
+  readonly distribution: Distribution;
+  /** The cluster's migration. */
+  readonly migration: MigrationInput;
+  /** The distribution's side of the migration. */
+  readonly target: MigrationTarget;
+}
+
 /** The plan of a cluster that declares a migration. */
-export function clusterMigrationPlan(name: string, cluster: PreparedCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[], openshift?: OpenShiftPlanInput): MigrationPlan {
-  const m = cluster.migration!;
-  const kubernetes = cluster.spec.spec.kubernetes;
-  const isCcm = (o: RenderedObject) => ((o.kind === 'Deployment' || o.kind === 'DaemonSet')
-    && (kubernetes ? /cloud-controller-manager$/.test(o.metadata.name ?? '') : (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined));
-  const ccm = objects.find(isCcm);
+export function clusterMigrationPlan(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[], openshift?: OpenShiftPlanInput): MigrationPlan {
+  const m = cluster.migration;
+  const target = cluster.target;
+  const ccm = objects.find((o) => target.isCcmWorkload(o));
   const mount = ccmLeaderMigrationMount(m);
-  const workload = ccm ? `${ccm.kind.toLowerCase()}/${ccm.metadata.name}` : kubernetes ? `${kubernetes.workload.kind === 'DaemonSet' ? 'daemonset' : 'deployment'}/${upstreamProviderFor(cluster.spec.spec.platform as never)?.name ?? 'cloud'}-cloud-controller-manager` : 'deployment/cloud-controller-manager';
+  const workload = ccm ? `${ccm.kind.toLowerCase()}/${ccm.metadata.name}` : target.ccmWorkload;
   return buildMigrationPlan({
     ...m,
     cluster: name,
-    distribution: cluster.spec.spec.distribution,
+    distribution: cluster.distribution,
     phases: phaseSequence(m.support),
     rendered: rendered.map((o) => identity({ kind: o.kind, metadata: { name: o.metadata.name, namespace: o.metadata.namespace } })).sort(byIdentity),
     ccm: {
       workload,
-      namespace: kubernetes ? kubernetes.namespace : OPERAND_NAMESPACE,
-      serviceAccount: kubernetes ? UPSTREAM_CCM_SERVICE_ACCOUNT : CCM_SERVICE_ACCOUNT,
+      namespace: target.ccmNamespace,
+      serviceAccount: target.ccmServiceAccount,
       leaderMigrationFlags: ccm && mount ? ccmLeaderMigrationFlags([], mount) : [],
     },
     openshift,
@@ -51,7 +56,7 @@ export function clusterMigrationPlan(name: string, cluster: PreparedCluster, obj
 }
 
 /** MIGRATION.md and .migration.json of a cluster. */
-export function migrationPlanFiles(name: string, cluster: PreparedCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[], openshift?: OpenShiftPlanInput): RenderedFile[] {
+export function migrationPlanFiles(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[], openshift?: OpenShiftPlanInput): RenderedFile[] {
   const plan = clusterMigrationPlan(name, cluster, objects, rendered, openshift);
   return [
     { path: `${name}/${MIGRATION_MARKDOWN}`, content: migrationMarkdown(plan) },

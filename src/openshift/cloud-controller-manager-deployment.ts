@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ccmLeaderMigrationFlags } from '../migration/flags';
-import { configHash, MountedConfig } from './config-hash';
+import { configHash, MountedConfig } from '../constructs/config-hash';
 import { CCM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from './constants';
 import { CcmLeaderMigrationMount } from './operand-props';
 import {

@@ -1,9 +1,9 @@
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { OPERAND_NAMESPACE } from './constants';
 import { CCM_PLATFORM_LABEL } from './pod-conventions';
-import { PlatformType } from '../spec/schema';
+import { PlatformType } from '../cluster-spec/schema';
+import { addCcmPodDisruptionBudget } from '../constructs/ccm-pod-disruption-budget';
 
 /** Properties for `CloudControllerManagerPodDisruptionBudget`. */
 export interface CloudControllerManagerPodDisruptionBudgetProps {
@@ -29,13 +29,12 @@ export class CloudControllerManagerPodDisruptionBudget extends Construct {
 
   constructor(scope: Construct, id: string, props: CloudControllerManagerPodDisruptionBudgetProps) {
     super(scope, id);
-    this.apiObject = new k8s.KubePodDisruptionBudget(this, 'Resource', {
-      metadata: { name: `${props.platformType.toLowerCase()}-cloud-controller-manager`, namespace: OPERAND_NAMESPACE },
-      spec: {
-        minAvailable: k8s.IntOrString.fromNumber(1),
-        unhealthyPodEvictionPolicy: props.shape === 'release-4.16' ? undefined : 'AlwaysAllow',
-        selector: { matchLabels: { [CCM_PLATFORM_LABEL]: props.platformType } },
-      },
+    this.apiObject = addCcmPodDisruptionBudget(this, 'Resource', {
+      name: `${props.platformType.toLowerCase()}-cloud-controller-manager`,
+      namespace: OPERAND_NAMESPACE,
+      budget: { minAvailable: 1 },
+      unhealthyPodEvictionPolicy: props.shape === 'release-4.16' ? undefined : 'AlwaysAllow',
+      selector: { [CCM_PLATFORM_LABEL]: props.platformType },
     });
   }
 }

@@ -3,7 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { OPERAND_NAMESPACE } from './constants';
 import { CCM_PLATFORM_LABEL } from './pod-conventions';
-import { PlatformType } from '../spec/schema';
+import { PlatformType } from '../cluster-spec/schema';
 
 /** Properties for `CloudControllerManagerService`. */
 export interface CloudControllerManagerServiceProps {

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { CloudConfConfigMap } from './cloud-conf-config-map';
 import { CloudControllerManagerPodDisruptionBudget } from './cloud-controller-manager-pod-disruption-budget';
 import { CloudControllerManagerService } from './cloud-controller-manager-service';
-import { PlatformType } from '../spec/schema';
+import { PlatformType } from '../cluster-spec/schema';
 
 /** Properties for `CommonOperands`. */
 export interface CommonOperandsProps {

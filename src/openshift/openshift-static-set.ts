@@ -11,7 +11,7 @@ import { OperatorRbac } from './operator-rbac';
 import { ProviderRbac } from './provider-rbac';
 import { TrustedCaConfigMap } from './trusted-ca-config-map';
 import { ProxySettings } from './pod-conventions';
-import { PlatformType } from '../spec/schema';
+import { PlatformType } from '../cluster-spec/schema';
 import { releaseAtLeast } from './release';
 
 /** Who renders the operands. */

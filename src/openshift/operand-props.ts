@@ -1,6 +1,6 @@
 import { ProxySettings } from './pod-conventions';
-import { CcmLeaderMigration } from '../migration/flags';
-import { ResolvedTls } from '../spec/tls';
+import { CcmLeaderMigrationMount } from '../migration/flags';
+import { ResolvedTls } from '../cluster-spec/tls';
 
 /**
  * What every platform's operands take from the cluster, besides their images
@@ -42,12 +42,5 @@ export interface OperandProps {
   readonly leaderMigration?: CcmLeaderMigrationMount;
 }
 
-/** The CCM side of leader migration: flags plus the mounted configuration. */
-export interface CcmLeaderMigrationMount extends CcmLeaderMigration {
-  /** The ConfigMap holding the configuration. */
-  readonly configMapName: string;
-  /** Its data, for the config hash (a new owner restarts the pods). */
-  readonly configMapData: Readonly<Record<string, string>>;
-  /** The directory the ConfigMap is mounted at (`configPath` is inside it). */
-  readonly mountPath: string;
-}
+// The CCM side of leader migration belongs to the (distribution-neutral) migration.
+export type { CcmLeaderMigrationMount } from '../migration/flags';

@@ -1,10 +1,10 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { configHash } from './config-hash';
+import { configHash } from '../constructs/config-hash';
 import { CONFIG_HASH_ANNOTATION, OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, RELEASE_ANNOTATIONS } from './constants';
 import { bashCommand, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeVolume, MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests } from './pod-conventions';
-import { tlsFlags, TlsVersion } from '../spec/tls';
+import { tlsFlags, TlsVersion } from '../cluster-spec/tls';
 
 /** Properties for `OperatorDeployment`. */
 export interface OperatorDeploymentProps {

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-28';
-import { MountedConfig } from './config-hash';
+import { MountedConfig } from '../constructs/config-hash';
 import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE, TRUSTED_CA_CONFIG_MAP } from './constants';
 
 /**
@@ -155,8 +155,8 @@ export function hostEtcKubeMount(): k8s.VolumeMount {
   return { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true };
 }
 
-export type { ProxySettings } from '../spec/proxy';
-export { proxyEnv } from '../spec/proxy';
+export type { ProxySettings } from '../cluster-spec/proxy';
+export { proxyEnv } from '../cluster-spec/proxy';
 
 /** Resource requests (no limits, as the operator). */
 export function requests(cpu: string, memory: string): k8s.ResourceRequirements {

@@ -5,12 +5,11 @@
  * apply. Pure: no cdk8s import.
  */
 
-/** The feature sets of the FeatureGate `spec.featureSet` (openshift/api config/v1 types_feature.go). */
-export const FEATURE_SETS = ['Default', 'TechPreviewNoUpgrade', 'DevPreviewNoUpgrade', 'CustomNoUpgrade'] as const;
-export type FeatureSet = (typeof FEATURE_SETS)[number];
+import { FeatureSet, RELEASE_VERSION_PATTERN } from '../cluster-spec/sections/openshift';
 
-/** An OpenShift release version `X.Y.Z` (optionally with a pre-release suffix such as `-rc.1`). */
-export const RELEASE_VERSION_PATTERN = /^([0-9]+)\.([0-9]+)\.([0-9]+)(-[0-9A-Za-z.-]+)?$/;
+// The spec's vocabulary (feature sets, the release pattern) lives with the spec section.
+export { FEATURE_SETS, RELEASE_VERSION_PATTERN } from '../cluster-spec/sections/openshift';
+export type { FeatureSet } from '../cluster-spec/sections/openshift';
 
 /** A parsed release. */
 export interface OpenShiftRelease {

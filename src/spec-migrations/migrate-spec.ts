@@ -1,5 +1,5 @@
 import { isMap, isSeq, parseDocument, YAMLMap } from 'yaml';
-import { INTERMEDIATE_TLS, resolveTlsProfile, tlsFlags, TlsProfileType, TlsVersion } from '../spec/tls';
+import { INTERMEDIATE_TLS, resolveTlsProfile, tlsFlags, TlsProfileType, TlsVersion } from '../cluster-spec/tls';
 
 /**
  * A change to the `ccm-gitops.io/v1alpha1` spec that `ccm-gitops migrate-spec`

@@ -1,0 +1,1119 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
+import { describeValue, SpecIssue, SpecValidationError } from '../cluster-spec/errors';
+import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
+import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from '../cluster-spec/schema';
+import { tlsProblems } from '../cluster-spec/tls';
+import { schemaProblems } from '../cluster-spec/zod-issues';
+import { CloudConfigError } from '../cloud-config/errors';
+import { migrationInputFor } from '../migration/cluster-migration';
+import { MigrationCheckInput, migrationProblems, migrationWarnings } from '../migration/validate';
+import { MigrationInput } from '../migration/flags';
+import { refuseCredentials } from '../cloud-config/pass-through';
+import { secretInValue, urlCredentials } from '../secrets/detector';
+import { argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
+import { RESERVED_CLUSTER_NAME } from '../gitops/fleet-gitops-chart';
+import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
+import { upstreamProviderFor } from '../kubernetes/providers';
+import { PLATFORMS, platformFor, supportedPlatforms } from '../openshift/platforms';
+import { PreparedCluster } from '../openshift/platform';
+
+/** Largest spec or cloud config file read, in bytes. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+/** Deepest nesting of mappings and lists a spec may have (the schema needs 7). */
+const MAX_DEPTH = 16;
+/** Most YAML aliases one spec may expand (guards against alias bombs). */
+const MAX_ALIASES = 50;
+/** Most mapping entries one spec or defaults file may have, checked before anything else walks them (the example specs have under 100). */
+export const MAX_KEYS = 2000;
+
+/** A warning about one input file. */
+export interface InputWarning {
+  /** The file the warning is about. */
+  readonly file: string;
+  /** The warning text. */
+  readonly message: string;
+}
+
+/** A loaded and validated fleet, ready to render. */
+export interface Fleet {
+  /** Clusters sorted by name. */
+  readonly clusters: readonly PreparedCluster[];
+  /** Warnings of the cloud-config transforms. */
+  readonly warnings: readonly InputWarning[];
+}
+
+/** What loading one spec gave, as a {@link LoadCache} keeps it. */
+export interface CachedLoad {
+  /** Line of `metadata.name` in the spec. */
+  readonly nameLine?: number;
+  /** Folder `spec.cloudConfig.file` is relative to. */
+  readonly cloudConfigBase?: string;
+  /** The validated, transformed cluster. */
+  readonly prepared: PreparedCluster;
+  /** The warnings loading it gave, in order. */
+  readonly warnings: readonly InputWarning[];
+}
+
+/**
+ * A cache of loaded specs (the spec cache of issue 18): a spec whose file,
+ * defaults files and read files (`reads`) are unchanged is taken from it
+ * instead of being parsed, validated and transformed again.
+ */
+export interface LoadCache {
+  /** The cached load of a spec, when none of its inputs changed. */
+  lookup(specFile: string, defaultsChain: readonly string[]): CachedLoad | undefined;
+  /** Records a spec that loaded without a problem, and the files it read beyond itself and its defaults. */
+  store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: CachedLoad): void;
+}
+
+/** Name of the per-folder defaults file. */
+const DEFAULTS_FILE = /^defaults\.ya?ml$/;
+/** Kind of a defaults file. */
+export const DEFAULTS_KIND = 'CloudControllerManagerDefaults';
+
+/**
+ * Lists the spec files below a clusters directory: `*.yaml` / `*.yml`,
+ * sorted, hidden entries and `defaults.yaml` files skipped.
+ */
+export function listSpecFiles(dir: string): string[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw new SpecValidationError([{ file: dir, path: '', message: 'clusters directory not found; pass --clusters DIR with the folder holding the cluster specs' }]);
+  }
+  if (!stat.isDirectory()) {
+    throw new SpecValidationError([{ file: dir, path: '', message: 'is not a directory; pass --clusters DIR with the folder holding the cluster specs' }]);
+  }
+  const out: string[] = [];
+  const outside: SpecIssue[] = [];
+  const realRoot = fs.realpathSync(dir);
+  const walk = (d: string): void => {
+    const entries = fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (entries.some((e) => e.name === 'defaults.yaml') && entries.some((e) => e.name === 'defaults.yml')) {
+      outside.push({ file: path.join(d, 'defaults.yml'), path: '', message: 'is beside defaults.yaml; keep one defaults file per folder (both would be merged, in no obvious order)' });
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) {
+        continue;
+      }
+      const full = path.join(d, entry.name);
+      // never skip silently: what looks like a spec but cannot be read as one is refused
+      if (/\.ya?ml$/i.test(entry.name) && !/\.ya?ml$/.test(entry.name)) {
+        outside.push({ file: full, path: '', message: 'has an upper-case extension; synth reads *.yaml and *.yml only: rename it' });
+        continue;
+      }
+      if (!entry.isDirectory() && !entry.isFile() && !entry.isSymbolicLink() && /\.ya?ml$/.test(entry.name)) {
+        outside.push({ file: full, path: '', message: 'is not a regular file (a FIFO, socket or device); a spec is a file' });
+        continue;
+      }
+      if (entry.isSymbolicLink() && isDirectoryLink(full)) {
+        outside.push({ file: full, path: '', message: 'is a symbolic link to a folder; synth does not follow folder links (loops, specs from elsewhere): move the folder in' });
+        continue;
+      }
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
+        if (entry.isSymbolicLink()) {
+          let target: string | undefined;
+          try {
+            target = fs.realpathSync(full);
+          } catch {
+            target = undefined;
+          }
+          const rel = target === undefined ? '..' : path.relative(realRoot, target);
+          if (rel.startsWith('..') || path.isAbsolute(rel)) {
+            outside.push({ file: full, path: '', message: 'is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead' });
+            continue;
+          }
+        }
+        out.push(full);
+      }
+    }
+  };
+  walk(dir);
+  if (outside.length > 0) {
+    throw new SpecValidationError(outside);
+  }
+  return out;
+}
+
+function isDirectoryLink(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Loads every spec below `dir`, validates it and runs the cloud-config transforms. Throws SpecValidationError listing every problem. */
+export function loadFleet(dir: string, cache?: LoadCache): Fleet {
+  const files = listSpecFiles(dir);
+  if (files.length === 0) {
+    throw new SpecValidationError([{ file: dir, path: '', message: 'holds no cluster spec (*.yaml); add one file per cluster' }]);
+  }
+  return loadSpecFiles(files, dir, cache);
+}
+
+/**
+ * Loads and validates the given spec files, each merged over the
+ * `defaults.yaml` files of its folder and the folders above it up to `root`
+ * (deeper folders win, the spec wins over all). Cloud config files must
+ * resolve inside `root`. Throws SpecValidationError listing every problem of
+ * every file once.
+ */
+export function loadSpecFiles(files: readonly string[], root: string, cache?: LoadCache): Fleet {
+  const issues: SpecIssue[] = [];
+  const warnings: InputWarning[] = [];
+  const defaultsCache = new Map<string, DefaultsSource>();
+  const chains = new Map<string, string[]>();
+  const hits = new Map<string, CachedLoad>();
+  const results = files.map((file) => {
+    const chain = defaultsChain(file, root);
+    chains.set(file, chain);
+    const hit = cache?.lookup(file, chain);
+    if (hit) {
+      // unchanged since it last loaded without a problem: the checks across specs below still see it
+      hits.set(file, hit);
+      const result: LoadedFile = { issues: [], spec: hit.prepared.spec, rawName: hit.prepared.spec.metadata.name, nameLine: hit.nameLine, cloudConfigBase: hit.cloudConfigBase };
+      return { file, result };
+    }
+    return { file, result: loadSpecFile(file, chain.map((d) => loadDefaults(d, defaultsCache))) };
+  });
+  for (const d of defaultsCache.values()) {
+    issues.push(...d.issues);
+  }
+
+  // Names must be unique across the fleet: they name output directories.
+  const byName = new Map<string, string[]>();
+  for (const { file, result } of results) {
+    issues.push(...result.issues);
+    if (result.rawName !== undefined) {
+      byName.set(result.rawName, [...(byName.get(result.rawName) ?? []), file]);
+    }
+  }
+  for (const { file, result } of results) {
+    const others = result.rawName === undefined ? [] : byName.get(result.rawName)!.filter((f) => f !== file);
+    if (others.length > 0) {
+      issues.push({
+        file,
+        path: 'metadata.name',
+        line: result.nameLine,
+        message: `"${result.rawName}" is also used by ${others.join(', ')}; cluster names must be unique across the fleet`,
+      });
+    }
+  }
+
+  issues.push(...hubProblems(results));
+
+  // Cloud configs are checked for every spec that passed the schema, so one run reports everything.
+  const clusters: PreparedCluster[] = [];
+  for (const { file, result } of results) {
+    const hit = hits.get(file);
+    if (hit) {
+      clusters.push(hit.prepared);
+      warnings.push(...hit.warnings);
+      continue;
+    }
+    if (!result.spec || !renderable(result.spec) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
+      continue;
+    }
+    const base = result.cloudConfigBase ?? path.dirname(file);
+    const ownIssues: SpecIssue[] = [];
+    const ownWarnings: InputWarning[] = [];
+    const prepared = prepare(file, result.spec, base, root, (i) => ownIssues.push(i), (w) => ownWarnings.push(w));
+    issues.push(...ownIssues);
+    warnings.push(...ownWarnings);
+    const chain = chains.get(file)!;
+    if (prepared && cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
+      cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, warnings: ownWarnings });
+    }
+    if (prepared) {
+      clusters.push(prepared);
+    }
+  }
+  if (issues.length > 0) {
+    throw new SpecValidationError(dedupe(issues));
+  }
+  clusters.sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1));
+  return { clusters, warnings };
+}
+
+function dedupe(issues: readonly SpecIssue[]): SpecIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = JSON.stringify([i.file, i.line, i.path, i.message]);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+/** A parsed YAML input file. */
+interface YamlSource {
+  readonly file: string;
+  readonly doc: Document;
+  readonly lines: LineCounter;
+  readonly data: Record<string, unknown>;
+}
+
+/** A defaults file: its source when it parsed, and its own problems. */
+interface DefaultsSource {
+  readonly source?: YamlSource;
+  readonly issues: SpecIssue[];
+}
+
+interface LoadedFile {
+  readonly issues: SpecIssue[];
+  /** The merged spec, when it passed the schema (it may still have issues from the other checks). */
+  readonly spec?: ClusterSpec;
+  /** `metadata.name` as written, when it is a string, for the duplicate check. */
+  readonly rawName?: string;
+  /** Line of `metadata.name`, when known. */
+  readonly nameLine?: number;
+  /** Folder `spec.cloudConfig.file` is relative to: that of the file that set it. */
+  readonly cloudConfigBase?: string;
+}
+
+/** Loads one spec merged over its folder defaults (from `root` down), without its cloud config; returns the spec or every problem. */
+export function loadClusterSpec(file: string, root: string): { spec?: ClusterSpec; issues: SpecIssue[] } {
+  const cache = new Map<string, DefaultsSource>();
+  const defaults = defaultsChain(file, root).map((d) => loadDefaults(d, cache));
+  const loaded = loadSpecFile(file, defaults);
+  const issues = dedupe([...defaults.flatMap((d) => d.issues), ...loaded.issues]);
+  return issues.length > 0 || !loaded.spec ? { issues } : { spec: loaded.spec, issues: [] };
+}
+
+/** The defaults files that apply to a spec: from `root` down to the spec's folder, each `defaults.yaml` or `defaults.yml`. */
+export function defaultsChain(specFile: string, root: string): string[] {
+  const rel = path.relative(path.resolve(root), path.resolve(path.dirname(specFile)));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    return [];
+  }
+  const dirs = [root, ...rel.split(path.sep).filter((p) => p !== '').map((_p, i, parts) => path.join(root, ...parts.slice(0, i + 1)))];
+  const chain: string[] = [];
+  for (const dir of dirs) {
+    for (const name of ['defaults.yaml', 'defaults.yml']) {
+      const candidate = path.join(dir, name);
+      if (fs.existsSync(candidate)) {
+        chain.push(candidate);
+      }
+    }
+  }
+  return chain;
+}
+
+function loadDefaults(file: string, cache: Map<string, DefaultsSource>): DefaultsSource {
+  const cached = cache.get(file);
+  if (cached) {
+    return cached;
+  }
+  const read = readYamlSource(file);
+  let result: DefaultsSource;
+  if ('issue' in read) {
+    result = { issues: [read.issue] };
+  } else {
+    const issues = checkDefaultsEnvelope(read.source);
+    result = issues.length > 0 ? { issues } : { source: read.source, issues: [] };
+  }
+  cache.set(file, result);
+  return result;
+}
+
+/** A defaults file holds the spec's envelope and any subset of `metadata.labels` and `spec`, but no name. */
+function checkDefaultsEnvelope(src: YamlSource): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const at = (p: (string | number)[], message: string) => issues.push({ file: src.file, path: p.join('.'), line: lineOf(src.doc, src.lines, p), message });
+  const d = src.data;
+  if (d.apiVersion !== SPEC_API_VERSION) {
+    at(['apiVersion'], `${d.apiVersion === undefined ? 'is required' : `${describeValue(d.apiVersion)} is not allowed`}; set it to "${SPEC_API_VERSION}"`);
+  }
+  if (d.kind !== DEFAULTS_KIND) {
+    at(['kind'], `${d.kind === undefined ? 'is required' : `${describeValue(d.kind)} is not allowed`}; a defaults file has kind "${DEFAULTS_KIND}"`);
+  }
+  for (const key of Object.keys(d)) {
+    if (!['apiVersion', 'kind', 'metadata', 'spec'].includes(key)) {
+      at([key], 'unknown field; a defaults file holds apiVersion, kind, metadata.labels and spec');
+    }
+  }
+  for (const key of ['metadata', 'spec']) {
+    if (d[key] !== undefined && !isPlainObject(d[key])) {
+      at([key], `must be a mapping, got ${describeValue(d[key])}`);
+    }
+  }
+  if (isPlainObject(d.metadata)) {
+    for (const key of Object.keys(d.metadata)) {
+      if (key !== 'labels') {
+        at(['metadata', key], key === 'name'
+          ? 'cannot be set in a defaults file; each cluster spec names itself'
+          : 'unknown field; a defaults file may set metadata.labels only');
+      }
+    }
+  }
+  return issues;
+}
+
+/** The number of mapping entries and list items of a document and the offset of the first duplicate key, in one pass (Set per mapping). */
+function mappingShape(doc: Document): { entries: number; duplicate?: number } {
+  let entries = 0;
+  let duplicate: number | undefined;
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        entries++;
+        if (isScalar(pair.key)) {
+          const k = `${typeof pair.key.value}:${String(pair.key.value)}`;
+          if (seen.has(k) && duplicate === undefined && pair.key.range) {
+            duplicate = pair.key.range[0];
+          }
+          seen.add(k);
+        } else if (pair.key) {
+          stack.push(pair.key);
+        }
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) {
+        entries++;
+        stack.push(item);
+      }
+    }
+  }
+  return { entries, duplicate };
+}
+
+/** Nesting depth of parsed YAML data (iterative, so hostile input cannot exhaust the stack). */
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v !== null && typeof v === 'object') {
+      max = Math.max(max, d + 1);
+      if (max > MAX_DEPTH) {
+        return max;
+      }
+      for (const child of Object.values(v as object)) {
+        stack.push([child, d + 1]);
+      }
+    }
+  }
+  return max;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Mappings are merged key by key; lists and scalars of `over` replace those of `base`. */
+export function mergeDefaults(base: unknown, over: unknown): unknown {
+  if (isPlainObject(base) && isPlainObject(over)) {
+    const out: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(over)) {
+      out[k] = k in base ? mergeDefaults(base[k], v) : v;
+    }
+    return out;
+  }
+  return over === undefined ? base : over;
+}
+
+/** Reads and parses one YAML input: one mapping document, aliases bounded. */
+function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIssue } {
+  const text = readInput(file);
+  if (typeof text !== 'string') {
+    return { issue: text };
+  }
+  const lines = new LineCounter();
+  let doc: Document;
+  try {
+    // uniqueKeys: false: the library's own check compares every key with every other (quadratic: a 1 MiB
+    // spec of 124,176 keys took minutes); duplicates are found below in one pass with a Set
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true });
+  } catch (e) {
+    return { issue: { file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` } };
+  }
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    if (/Maximum call stack size exceeded/.test(err.message)) {
+      return { issue: { file, path: '', message: `nests deeper than the YAML reader can follow; a cluster spec is at most ${MAX_DEPTH} levels deep` } };
+    }
+    const multi = err.code === 'MULTIPLE_DOCS';
+    return {
+      issue: {
+        file,
+        path: '',
+        line: lines.linePos(err.pos[0]).line,
+        message: multi ? 'holds more than one YAML document; put one cluster spec per file'
+          : `is not valid YAML: ${err.message.split('\n')[0]}; fix the syntax at this line`,
+      },
+    };
+  }
+  const shape = mappingShape(doc);
+  if (shape.entries > MAX_KEYS) {
+    return { issue: { file, path: '', message: `has ${shape.entries} keys and list items, over the limit of ${MAX_KEYS}; a cluster spec has a few dozen` } };
+  }
+  if (shape.duplicate !== undefined) {
+    return { issue: { file, path: '', line: lines.linePos(shape.duplicate).line, message: 'is not valid YAML: Map keys must be unique; fix the syntax at this line' } };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (e) {
+    return { issue: { file, path: '', message: `cannot be read: ${(e as Error).message}; expand the YAML aliases by hand` } };
+  }
+  if (data === null || data === undefined) {
+    return { issue: { file, path: '', message: 'is empty; write a CloudControllerManagerCluster spec (see the README)' } };
+  }
+  if (!isPlainObject(data)) {
+    return { issue: { file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` } };
+  }
+  if (depthOf(data) > MAX_DEPTH) {
+    return { issue: { file, path: '', message: `nests more than ${MAX_DEPTH} levels deep; a cluster spec is at most ${MAX_DEPTH} levels deep, so this is not one` } };
+  }
+  return { source: { file, doc, lines, data } };
+}
+
+/** Where a field of a merged spec comes from: the first source (spec, then deeper defaults) that sets it. */
+function locate(fieldPath: readonly (string | number)[], sources: readonly YamlSource[]): { file: string; line?: number } {
+  for (const src of sources) {
+    if (fieldPath.length > 0 && src.doc.hasIn(fieldPath)) {
+      return { file: src.file, line: lineOf(src.doc, src.lines, fieldPath) };
+    }
+  }
+  const spec = sources[0];
+  return { file: spec.file, line: lineOf(spec.doc, spec.lines, fieldPath) };
+}
+
+/** Reads, merges over its defaults, and validates one spec file (no cross-file checks, no cloud config). */
+export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] = []): LoadedFile {
+  const read = readYamlSource(file);
+  if ('issue' in read) {
+    return { issues: [read.issue] };
+  }
+  const own = read.source;
+  const applicable = defaults.filter((d) => d.source).map((d) => d.source!);
+  if (defaults.some((d) => !d.source)) {
+    // A broken defaults file is reported on its own; the spec is not validated against half its defaults.
+    const rawName = (own.data as { metadata?: { name?: unknown } }).metadata?.name;
+    return { issues: [], rawName: typeof rawName === 'string' ? rawName : undefined, nameLine: lineOf(own.doc, own.lines, ['metadata', 'name']) };
+  }
+  let merged: unknown = {};
+  for (const d of applicable) {
+    const { apiVersion: _a, kind: _k, ...rest } = d.data;
+    merged = mergeDefaults(merged, rest);
+  }
+  merged = mergeDefaults(merged, own.data);
+  // Precedence for locating a field: the spec, then the deepest defaults.
+  const sources = [own, ...[...applicable].reverse()];
+  const issueAt = (p: readonly (string | number)[], message: string): SpecIssue => ({ ...locate(p, sources), path: p.join('.'), message });
+  const rawName = (own.data as { metadata?: { name?: unknown } }).metadata?.name;
+  const nameLine = lineOf(own.doc, own.lines, ['metadata', 'name']);
+
+  const parsed = clusterSpecSchema.safeParse(merged, { reportInput: true });
+  if (!parsed.success) {
+    return {
+      issues: [
+        ...schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => issueAt(p.path, withNumberHint(p.path, p.message, sources))),
+        // a type error must not hide the file's other problems: the checks that need no defaults run on the raw data
+        ...rawProblems(merged).map((p) => issueAt(p.path, p.message)),
+      ],
+      rawName: typeof rawName === 'string' ? rawName : undefined,
+      nameLine,
+    };
+  }
+  const issues = checkSpec(parsed.data).map((p) => issueAt(p.path, p.message));
+  const cloudConfigSource = sources.find((src) => src.doc.hasIn(['spec', 'cloudConfig', 'file']));
+  return {
+    issues,
+    spec: parsed.data,
+    rawName: parsed.data.metadata.name,
+    nameLine,
+    cloudConfigBase: cloudConfigSource ? path.dirname(cloudConfigSource.file) : undefined,
+  };
+}
+
+/**
+ * A YAML number where a string belongs (`version: 1.30`, read as 1.3): the
+ * message quotes the source text, so the fix is plain.
+ */
+function withNumberHint(fieldPath: readonly (string | number)[], message: string, sources: readonly YamlSource[]): string {
+  if (!/^expected string, got number /.test(message)) {
+    return message;
+  }
+  const src = sources.find((s) => s.doc.hasIn(fieldPath));
+  const node = src?.doc.getIn(fieldPath, true) as { source?: string } | undefined;
+  const text = typeof node?.source === 'string' ? node.source : message.replace(/^expected string, got number /, '');
+  if (!/^\d+\.\d+$/.test(text)) {
+    return message; // only version-like numbers (1.30) need the hint; 42 is plainly not a name
+  }
+  return `${message}; quote it: "${text}" (YAML reads an unquoted ${text} as a number${/^\d+\.\d*0$/.test(text) ? `, ${Number(text)}` : ''})`;
+}
+
+/** Checks that need no schema defaults, run when the schema fails: image pins and secrets in the raw data. */
+function rawProblems(merged: unknown): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const images = (merged as { spec?: { images?: unknown } })?.spec?.images;
+  if (isPlainObject(images)) {
+    for (const [key, ref] of Object.entries(images)) {
+      const problem = typeof ref === 'string' ? imagePinProblem(ref) : undefined;
+      if (problem) {
+        problems.push({ path: ['spec', 'images', key], message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag` });
+      }
+    }
+  }
+  for (const { at, value } of stringLeaves(merged)) {
+    const found = secretInValue(value);
+    if (found) {
+      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
+    }
+  }
+  return problems;
+}
+
+/** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps, migration. */
+export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const s = spec.spec;
+  const problems = commonProblems(spec);
+  if (s.distribution === 'kubernetes') {
+    problems.push(...kubernetesProblems(spec));
+  } else {
+    problems.push(...openshiftProblems(spec));
+  }
+  if (renderable(spec)) {
+    const migration = migrationInputFor(spec, platformFor(s.platform)?.migrationSupport?.(spec));
+    if (migration) {
+      problems.push(...migrationProblems(migrationCheckInput(spec, migration)).map((p) => ({ path: [...p.path], message: p.message })));
+    }
+  }
+  return problems;
+}
+
+/** Checks of every distribution: image pins, gate lists, TLS, proxy and GitOps settings. */
+function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const s = spec.spec;
+  for (const key of IMAGE_KEYS) {
+    const ref = s.images[key];
+    const problem = ref === undefined ? undefined : imagePinProblem(ref);
+    if (problem) {
+      problems.push({ path: ['spec', 'images', key], message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag` });
+    }
+  }
+  const disabled = new Set(s.featureGates.disabled);
+  s.featureGates.enabled.forEach((gate, i) => {
+    if (disabled.has(gate)) {
+      problems.push({ path: ['spec', 'featureGates', 'enabled', i], message: `"${gate}" is listed as both enabled and disabled; keep it in one list` });
+    }
+  });
+  problems.push(...tlsProblems(s.tls));
+  for (const key of ['httpProxy', 'httpsProxy'] as const) {
+    const url = s.proxy?.[key];
+    const found = url ? urlCredentials(url) : undefined;
+    if (found) {
+      problems.push({
+        path: ['spec', 'proxy', key],
+        message: `embeds credentials (${found.reason}); rendered env vars are committed to git, so use a proxy that authorises the cluster by address`,
+      });
+    }
+  }
+  if (s.gitops.engine !== 'plain' && !s.gitops.repoURL) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `is required with engine "${s.gitops.engine}"; set the URL of the repository that holds the rendered tree` });
+  }
+  const repoCredentials = s.gitops.repoURL ? urlCredentials(s.gitops.repoURL) : undefined;
+  if (repoCredentials) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `embeds credentials (${repoCredentials.reason}); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)` });
+  } else if (s.gitops.repoURL && !/^(https?:\/\/|ssh:\/\/|git@)\S+$/.test(s.gitops.repoURL)) {
+    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `${describeValue(s.gitops.repoURL)} is not a git URL; use https://, ssh:// or git@host:path` });
+  }
+  const serverCredentials = urlCredentials(s.gitops.argocd.destinationServer ?? '');
+  if (serverCredentials) {
+    problems.push({ path: ['spec', 'gitops', 'argocd', 'destinationServer'], message: `embeds credentials (${serverCredentials.reason}); register the cluster in Argo CD (a cluster Secret) and give only its API server URL` });
+  }
+  problems.push(...renderedStringProblems(spec));
+  // every other string of the spec: no private key, known token or URL credentials reaches the rendered tree
+  const reported = new Set(problems.map((p) => p.path.join('.')));
+  for (const { at, value } of stringLeaves(spec)) {
+    const found = reported.has(at.join('.')) ? undefined : secretInValue(value);
+    if (found) {
+      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
+    }
+  }
+  if (RESERVED_CLUSTER_NAME.test(spec.metadata.name)) {
+    problems.push({ path: ['metadata', 'name'], message: `"${spec.metadata.name}" is reserved: Application ccm-${spec.metadata.name} would be the name of the Argo CD root Application; choose another name` });
+  }
+  if (s.gitops.engine === 'argocd') {
+    problems.push(...argoCdProblems(spec));
+  }
+  const gitPath = s.gitops.path;
+  if (gitPath !== undefined && (path.isAbsolute(gitPath) || gitPath.split(/[\\/]/).includes('..'))) {
+    problems.push({ path: ['spec', 'gitops', 'path'], message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."` });
+  }
+  return problems;
+}
+
+/** The Argo CD fleet model of one cluster: hub clusters name their registered destination and a dedicated project; per-cluster ones target themselves. */
+function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const a = spec.spec.gitops.argocd;
+  const at = (field: string) => ['spec', 'gitops', 'argocd', field];
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  if (a.destinationServer !== undefined && a.destinationName !== undefined) {
+    problems.push({ path: at('destinationName'), message: 'is set together with destinationServer; give one of them' });
+  }
+  if (a.topology === 'hub') {
+    if (a.destinationServer === undefined && a.destinationName === undefined) {
+      problems.push({ path: at('destinationServer'), message: 'is required with topology hub: set the API server URL (or destinationName) under which the cluster is registered in the hub Argo CD, '
+        + 'or every cluster\'s CCM lands in the hub cluster' });
+    }
+    if (a.project === 'default') {
+      problems.push({ path: at('project'), message: 'is "default" with topology hub; name a dedicated project: it is rendered as an AppProject that allows only the fleet repository, the registered clusters and the rendered kinds' });
+    }
+  } else {
+    const server = a.destinationServer?.replace(/\/+$/, '');
+    if ((server !== undefined && server !== IN_CLUSTER_SERVER) || (a.destinationName !== undefined && a.destinationName !== IN_CLUSTER_NAME)) {
+      problems.push({ path: at(server !== undefined ? 'destinationServer' : 'destinationName'),
+        message: `${describeValue(a.destinationServer ?? a.destinationName)} is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub to apply it from a hub Argo CD` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * One hub Argo CD (topology hub, one namespace) applies each destination once:
+ * two Applications on one destination would own the same objects (Namespaces,
+ * ClusterRoles, the CCM) and fight over them. Its root reads one repository
+ * at one revision.
+ */
+function hubProblems(results: readonly { file: string; result: LoadedFile }[]): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const hubs = new Map<string, { file: string; spec: ClusterSpec }[]>();
+  for (const { file, result } of results) {
+    const g = result.spec?.spec.gitops;
+    if (result.spec && g?.engine === 'argocd' && g.argocd.topology === 'hub') {
+      const members = hubs.get(g.argocd.namespace);
+      if (members) {
+        members.push({ file, spec: result.spec });
+      } else {
+        hubs.set(g.argocd.namespace, [{ file, spec: result.spec }]);
+      }
+    }
+  }
+  for (const [namespace, members] of hubs) {
+    const byDestination = new Map<string, { file: string; spec: ClusterSpec }[]>();
+    for (const m of members) {
+      const k = destinationKey(argoCdDestination(m.spec));
+      const same = byDestination.get(k);
+      if (same) {
+        same.push(m);
+      } else {
+        byDestination.set(k, [m]);
+      }
+    }
+    for (const same of byDestination.values()) {
+      for (const m of same.length > 1 ? same : []) {
+        const field = m.spec.spec.gitops.argocd.destinationName !== undefined ? 'destinationName' : 'destinationServer';
+        issues.push({ file: m.file, path: `spec.gitops.argocd.${field}`, message: `is also the destination of ${same.filter((o) => o !== m).map((o) => `cluster ${o.spec.metadata.name} (${o.file})`).join(', ')} `
+          + `in the hub Argo CD of namespace ${namespace}: two Applications would own the same objects in one cluster; give each cluster its own registered destination` });
+      }
+    }
+    const first = members[0].spec.spec.gitops;
+    for (const m of members.slice(1)) {
+      const g = m.spec.spec.gitops;
+      if (g.repoURL !== first.repoURL || g.revision !== first.revision) {
+        issues.push({ file: m.file, path: g.repoURL !== first.repoURL ? 'spec.gitops.repoURL' : 'spec.gitops.revision',
+          message: `differs from cluster ${members[0].spec.metadata.name} in the same hub Argo CD (namespace ${namespace}); the hub's root Application reads one repository at one revision` });
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * Label keys and values (kubernetes/apimachinery@v0.33.0
+ * pkg/util/validation/validation.go IsQualifiedName, IsValidLabelValue).
+ */
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function labelKeyProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return 'has a prefix that is not a DNS-1123 subdomain';
+  }
+  return name.length <= 63 && LABEL_NAME.test(name) ? undefined : 'is not a label key (at most 63 letters, digits, "-", "_", "." between alphanumerics, optional "prefix/")';
+}
+
+function labelValueProblem(value: string): string | undefined {
+  return value === '' || (value.length <= 63 && LABEL_NAME.test(value)) ? undefined
+    : 'is not a label value (at most 63 letters, digits, "-", "_", "." between alphanumerics; no spaces or line breaks)';
+}
+
+/**
+ * Strings that become label keys and values, ConfigMap keys or flags in the
+ * rendered objects: refused here with the field, instead of by the API server
+ * at apply time.
+ */
+function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const k = spec.spec.kubernetes as undefined | {
+    podLabels?: Record<string, string>; serviceAccount?: { labels?: Record<string, string> }; scheduling?: { nodeSelector?: Record<string, string> };
+    output?: { clusterResourceSet?: { clusterSelector?: Record<string, string> } }; extraArgs?: Record<string, unknown>;
+  };
+  const labelMaps: [(string | number)[], Record<string, string> | undefined][] = [
+    [['metadata', 'labels'], spec.metadata.labels],
+    [['spec', 'kubernetes', 'podLabels'], k?.podLabels],
+    [['spec', 'kubernetes', 'serviceAccount', 'labels'], k?.serviceAccount?.labels],
+    [['spec', 'kubernetes', 'scheduling', 'nodeSelector'], k?.scheduling?.nodeSelector],
+    [['spec', 'kubernetes', 'output', 'clusterResourceSet', 'clusterSelector'], k?.output?.clusterResourceSet?.clusterSelector],
+  ];
+  for (const [at, labels] of labelMaps) {
+    for (const [key, value] of Object.entries(labels ?? {})) {
+      const keyProblem = labelKeyProblem(key);
+      const valueProblem = typeof value === 'string' ? labelValueProblem(value) : undefined;
+      if (keyProblem) {
+        problems.push({ path: [...at, key], message: `${describeValue(key)} ${keyProblem}` });
+      } else if (valueProblem) {
+        problems.push({ path: [...at, key], message: `${describeValue(value)} ${valueProblem}` });
+      }
+    }
+  }
+  // kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsConfigMapKey: the regex (schema), at most 253, and hasChDirPrefix
+  for (const key of Object.keys(spec.spec.cloudConfig?.extraKeys ?? {})) {
+    if (key === '.' || key.startsWith('..') || key.length > 253) {
+      problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', key], message: `${describeValue(key)} is not a ConfigMap key (".", ".." and keys starting with ".." are refused by the API server)` });
+    }
+  }
+  for (const [flag, value] of Object.entries(k?.extraArgs ?? {})) {
+    if (typeof value === 'string' && /[\x00-\x1f\x7f]/.test(value)) {
+      problems.push({ path: ['spec', 'kubernetes', 'extraArgs', flag], message: 'holds a line break or control character; a flag value is one line' });
+    }
+  }
+  return problems;
+}
+
+/** Every string of a spec with its path (iterative). */
+function stringLeaves(value: unknown): { at: (string | number)[]; value: string }[] {
+  const out: { at: (string | number)[]; value: string }[] = [];
+  const stack: [unknown, (string | number)[]][] = [[value, []]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      out.push({ at, value: v });
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, [...at, i]]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        stack.push([item, [...at, k]]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Checks of distribution openshift: a platform the operator renders, its sections and images, the infrastructure name. */
+function openshiftProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const s = spec.spec;
+  const platform = platformFor(s.platform);
+  if (!platform) {
+    const upstream = upstreamProviderFor(s.platform) ? '; it is rendered with distribution kubernetes' : '';
+    problems.push({ path: ['spec', 'platform'], message: `"${s.platform}" is not rendered for distribution openshift${upstream}; supported platforms: ${supportedPlatforms().join(', ')}` });
+  }
+  if (s.infrastructureName === undefined) {
+    problems.push({ path: ['spec', 'infrastructureName'], message: 'is required with distribution openshift; set the Infrastructure status.infrastructureName (oc get infrastructure cluster -o jsonpath=\'{.status.infrastructureName}\')' });
+  }
+  if (s.kubernetes !== undefined) {
+    problems.push({ path: ['spec', 'kubernetes'], message: 'holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes' });
+  }
+  for (const definition of Object.values(PLATFORMS)) {
+    const key = definition?.specSection;
+    if (key && s[key] !== undefined && definition.type !== s.platform) {
+      problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${definition.type}` });
+    }
+  }
+  const required = [...(platform?.requiredImages ?? [])];
+  if (s.managementMode === 'operator') {
+    required.push(OPERATOR_IMAGE_KEY);
+  }
+  for (const key of required) {
+    if (!s.images[key]) {
+      problems.push({
+        path: ['spec', 'images', key],
+        message: `is required for platform ${s.platform} in ${s.managementMode} mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
+      });
+    }
+  }
+  if (s.cloudConfig?.extraKeys?.['cloud.conf'] !== undefined) {
+    problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', 'cloud.conf'], message: 'is the key of the cloud config itself; use spec.cloudConfig.file' });
+  }
+  if (platform) {
+    problems.push(...platform.validate(spec).map((p) => ({ path: [...p.path], message: p.message })));
+  }
+  return problems;
+}
+
+/** Whether a field feeds the cloud-config transform, so a problem there makes the transform's own error redundant. */
+function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
+  const section = platformFor(spec.spec.platform)?.specSection;
+  return ['spec.cloudConfig', 'spec.featureGates', 'spec.network', ...(section ? [`spec.${section}`] : [])]
+    .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
+}
+
+/** The files a spec names (its cloud config, its extra keys), as written: everything prepare reads besides the spec and its defaults. */
+function inputRefs(spec: ClusterSpec): string[] {
+  const c = spec.spec.cloudConfig;
+  return [...(c?.file !== undefined ? [c.file] : []), ...Object.entries(c?.extraKeys ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, ref]) => ref)];
+}
+
+/** Whether the spec's distribution renders its platform. */
+function renderable(spec: ClusterSpec): boolean {
+  return spec.spec.distribution === 'kubernetes' ? upstreamProviderFor(spec.spec.platform) !== undefined : platformFor(spec.spec.platform) !== undefined;
+}
+
+/** Reads spec.cloudConfig.file (inside the clusters folder): its path and text, '' without one; undefined after reporting a problem. */
+function readCloudConfig(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void): { cloudConfigFile?: string; text: string } | undefined {
+  const ref = spec.spec.cloudConfig?.file;
+  if (ref === undefined) {
+    return { text: '' };
+  }
+  const resolved = resolveInside(root, base, ref);
+  if ('problem' in resolved) {
+    issue({ file, path: 'spec.cloudConfig.file', message: `${describeValue(ref)} ${resolved.problem}` });
+    return undefined;
+  }
+  const text = readInput(resolved.file);
+  if (typeof text !== 'string') {
+    issue({ ...text, message: `${text.message} (referenced by ${file} spec.cloudConfig.file)` });
+    return undefined;
+  }
+  return { cloudConfigFile: resolved.file, text };
+}
+
+/** Where the kubernetes distribution takes credentials from, for the refusal message. */
+const KUBERNETES_SECRET_FROM = 'an existing Secret named in spec.kubernetes.cloudConfig.existingSecret';
+
+/** Prepares a kubernetes-distribution cluster: the inline cloud config (checked for credentials, never transformed) and the deprecation warning. */
+function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  const provider = upstreamProviderFor(spec.spec.platform)!;
+  const warnings: string[] = [];
+  if (provider.deprecated) {
+    warnings.push(`platform ${spec.spec.platform}: ${provider.deprecated}`);
+  }
+  warnings.push(...kubernetesWarnings(spec));
+  const read = readCloudConfig(file, spec, base, root, issue);
+  if (!read) {
+    return undefined;
+  }
+  const { cloudConfigFile, text: cloudConf } = read;
+  if (cloudConfigFile && cloudConf.trim() === '') {
+    issue({ file: cloudConfigFile, path: '', message: `cluster ${spec.metadata.name}: is empty; fill it, or remove spec.cloudConfig.file to read the provider's existing config object` });
+    return undefined;
+  }
+  if (cloudConfigFile) {
+    try {
+      refuseCredentials(spec.spec.platform, cloudConf, KUBERNETES_SECRET_FROM);
+    } catch (e) {
+      if (e instanceof CloudConfigError) {
+        issue({ file: cloudConfigFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
+        return undefined;
+      }
+      throw e;
+    }
+  }
+  for (const w of warnings) {
+    warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
+  }
+  const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+  const migration = migrationInputFor(spec, platformFor(spec.spec.platform)?.migrationSupport?.(spec));
+  return { spec, specFile: file, specPath, cloudConfigFile, cloudConf, migration, warnings };
+}
+
+/** What the migration checks read from a spec (issue 15). */
+function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): MigrationCheckInput {
+  const s = spec.spec;
+  const k = s.kubernetes;
+  return {
+    ...migration,
+    distribution: s.distribution,
+    managementMode: s.managementMode,
+    inTreeVolumes: s.migration?.inTreeVolumes,
+    enabledFeatureGates: s.featureGates.enabled,
+    ...(s.distribution === 'kubernetes' && k ? {
+      kubernetes: {
+        allocateNodeCidrs: k.allocateNodeCidrs,
+        configureCloudRoutes: k.configureCloudRoutes,
+        namespace: k.namespace,
+        clusterName: k.clusterName,
+        clusterNameFlag: upstreamProviderFor(s.platform)?.clusterNameFlag ?? false,
+      },
+    } : {}),
+  };
+}
+
+function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  const declared = migrationInputFor(spec, platformFor(spec.spec.platform)?.migrationSupport?.(spec));
+  if (declared) {
+    for (const w of migrationWarnings(migrationCheckInput(spec, declared))) {
+      warn({ file, message: `cluster ${spec.metadata.name}: ${w.path.join('.')}: ${w.message}` });
+    }
+  }
+  if (spec.spec.distribution === 'kubernetes') {
+    return prepareKubernetes(file, spec, base, root, issue, warn);
+  }
+  const platform = platformFor(spec.spec.platform)!;
+  const read = readCloudConfig(file, spec, base, root, issue);
+  if (!read) {
+    return undefined;
+  }
+  const { cloudConfigFile, text: source } = read;
+  const extraData: Record<string, string> = {};
+  for (const [key, extraRef] of Object.entries(spec.spec.cloudConfig?.extraKeys ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const field = `spec.cloudConfig.extraKeys.${key}`;
+    const resolved = resolveInside(root, base, extraRef);
+    if ('problem' in resolved) {
+      issue({ file, path: field, message: `${describeValue(extraRef)} ${resolved.problem}` });
+      return undefined;
+    }
+    const text = readInput(resolved.file);
+    if (typeof text !== 'string') {
+      issue({ ...text, message: `${text.message} (referenced by ${file} ${field})` });
+      return undefined;
+    }
+    try {
+      refuseCredentials(spec.spec.platform, text);
+    } catch (e) {
+      if (e instanceof CloudConfigError) {
+        issue({ file: resolved.file, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
+        return undefined;
+      }
+      throw e;
+    }
+    extraData[key] = text;
+  }
+  try {
+    const result = platform.transformCloudConfig(source, spec);
+    for (const w of result.warnings) {
+      warn({ file: cloudConfigFile ?? file, message: `cluster ${spec.metadata.name}: ${w}` });
+    }
+    const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+    const cloudConfExtraData = Object.keys(extraData).length > 0 ? extraData : undefined;
+    const migration = migrationInputFor(spec, platform.migrationSupport?.(spec));
+    return { spec, specFile: file, specPath, cloudConfigFile, cloudConf: result.config, cloudConfExtraData, migration, warnings: result.warnings };
+  } catch (e) {
+    if (e instanceof CloudConfigError) {
+      issue({
+        file: cloudConfigFile ?? file,
+        path: cloudConfigFile ? '' : 'spec.cloudConfig',
+        line: e.line,
+        message: `cluster ${spec.metadata.name}: ${e.message}`,
+      });
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** Resolves `ref` against `base`, refusing absolute paths and anything (symlinks included) outside `root`. */
+function resolveInside(root: string, base: string, ref: string): { file: string } | { problem: string } {
+  if (path.isAbsolute(ref)) {
+    return { problem: 'is an absolute path; give a path relative to the spec file, inside the clusters directory' };
+  }
+  const file = path.join(base, ref);
+  let realRoot: string;
+  let realFile: string;
+  try {
+    realRoot = fs.realpathSync(root);
+    realFile = fs.realpathSync(file);
+  } catch {
+    return { problem: `does not exist (looked for ${file}); create it or fix the path, relative to the spec file` };
+  }
+  const rel = path.relative(realRoot, realFile);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    return { problem: `resolves outside the clusters directory ${root}; keep cloud configs next to their specs` };
+  }
+  return { file };
+}
+
+/** Reads a text input; returns an issue instead of throwing. */
+function readInput(file: string): string | SpecIssue {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return { file, path: '', message: 'cannot be read: file not found' };
+  }
+  if (!stat.isFile()) {
+    return { file, path: '', message: 'is not a regular file' };
+  }
+  if (stat.size > MAX_INPUT_BYTES) {
+    return { file, path: '', message: `is ${stat.size} bytes, over the ${MAX_INPUT_BYTES}-byte limit; inputs are small text files` };
+  }
+  let buffer: Buffer;
+  try {
+    buffer = fs.readFileSync(file);
+  } catch (e) {
+    return { file, path: '', message: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+  if (buffer.includes(0)) {
+    return { file, path: '', message: 'is binary (contains NUL bytes); inputs must be UTF-8 text' };
+  }
+  try {
+    // fatal: a Latin-1 byte is refused, not turned into U+FFFD in the rendered output
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buffer);
+  } catch {
+    const offset = firstInvalidUtf8(buffer);
+    const line = buffer.subarray(0, offset).toString('latin1').split('\n').length;
+    return { file, path: '', line, message: `is not UTF-8 text (byte 0x${buffer[offset].toString(16).toUpperCase().padStart(2, '0')} at offset ${offset}, e.g. Latin-1); save it as UTF-8` };
+  }
+}
+
+/** Offset of the first byte that is not part of a valid UTF-8 sequence. */
+function firstInvalidUtf8(buffer: Buffer): number {
+  let i = 0;
+  while (i < buffer.length) {
+    const b = buffer[i];
+    const n = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    if (n < 0) {
+      return i;
+    }
+    for (let k = 1; k <= n; k++) {
+      if (i + k >= buffer.length || (buffer[i + k] & 0xc0) !== 0x80) {
+        return i;
+      }
+    }
+    i += n + 1;
+  }
+  return 0;
+}
+
+/**
+ * 1-based line of a field: the line of its key when the last path segment is
+ * a key of a mapping (also when the key is unknown or the value a block),
+ * else of the node itself; falls back to the nearest existing parent.
+ */
+function lineOf(doc: Document, lines: LineCounter, fieldPath: readonly (string | number)[]): number | undefined {
+  for (let depth = fieldPath.length; depth >= 0; depth--) {
+    const prefix = fieldPath.slice(0, depth);
+    const last = prefix[prefix.length - 1];
+    if (typeof last === 'string') {
+      const parentPath = prefix.slice(0, -1);
+      const parent = parentPath.length ? doc.getIn(parentPath, true) : doc.contents;
+      if (isMap(parent)) {
+        const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === last);
+        const keyNode = pair?.key as Node | undefined;
+        if (keyNode?.range) {
+          return lines.linePos(keyNode.range[0]).line;
+        }
+      }
+    }
+    const node = (prefix.length ? doc.getIn(prefix, true) : doc.contents) as Node | undefined;
+    if (node && typeof node === 'object' && node.range) {
+      return lines.linePos(node.range[0]).line;
+    }
+  }
+  return undefined;
+}

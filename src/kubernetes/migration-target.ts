@@ -1,0 +1,18 @@
+import { upstreamProviderFor } from './providers';
+import { UPSTREAM_CCM_SERVICE_ACCOUNT } from './workload-plan';
+import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
+import { PlatformType } from '../cluster-spec/schema';
+import { MigrationTarget } from '../migration/target';
+
+/**
+ * The vanilla Kubernetes side of a migration: the upstream CCM workload
+ * (`<provider>-cloud-controller-manager`) in `spec.kubernetes.namespace`.
+ */
+export function kubernetesMigrationTarget(platform: PlatformType, section: KubernetesSection): MigrationTarget {
+  return {
+    ccmNamespace: section.namespace,
+    ccmServiceAccount: UPSTREAM_CCM_SERVICE_ACCOUNT,
+    isCcmWorkload: (o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet') && /cloud-controller-manager$/.test(o.metadata.name ?? ''),
+    ccmWorkload: `${section.workload.kind === 'DaemonSet' ? 'daemonset' : 'deployment'}/${upstreamProviderFor(platform)?.name ?? 'cloud'}-cloud-controller-manager`,
+  };
+}

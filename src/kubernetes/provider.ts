@@ -1,0 +1,183 @@
+/**
+ * The shape of an upstream CCM of the `kubernetes` distribution (reference
+ * §1.1–§1.7): what a provider's own manifest or chart runs, its flags, where
+ * it reads its config, its requests and its RBAC, each fact with its upstream
+ * source. One folder per provider (`src/kubernetes/<provider>/`) holds the
+ * data; `providers.ts` assembles them. Pure: no cdk8s import.
+ */
+import { PolicyRule } from './rbac-rules';
+import { ImageKey } from '../cluster-spec/images';
+import { PlatformType } from '../cluster-spec/schema';
+
+/** Where a provider's CCM reads its cloud config (or credentials) from. */
+export interface ProviderConfig {
+  /** What the object holds, for messages: a cloud config or an API token. */
+  readonly what: 'cloud config' | 'API token';
+  /** The directory the object is mounted at (unused when delivered as env). */
+  readonly mountDir: string;
+  /** The file name the key is mounted as. */
+  readonly fileName: string;
+  /** The flag that names the file (`--cloud-config`), when the CCM takes one. */
+  readonly flag?: string;
+  /** Delivered as this env var from the Secret key instead of a file (DigitalOcean). */
+  readonly envVar?: string;
+  /** The existing object read when the spec names none; undefined: the CCM runs without config unless one is given. */
+  readonly defaultSource?: { readonly kind: 'Secret' | 'ConfigMap'; readonly name: string; readonly key: string };
+  /** Whether an inline config (spec.cloudConfig.file, rendered as a ConfigMap) is accepted. */
+  readonly inline: boolean;
+  /** Whether a ConfigMap is accepted as the source (false when the object always holds a credential). */
+  readonly configMapAllowed: boolean;
+}
+
+/**
+ * How the image starts the CCM binary (from its Dockerfile at the pinned tag).
+ * `binary`: the ENTRYPOINT is the CCM binary, so the flags go in `args`.
+ * `cmd`: the ENTRYPOINT is a wrapper (or absent) and the binary is only the CMD;
+ * `args` replace the CMD, so they must start with the binary path.
+ */
+export interface EntrypointFact {
+  readonly kind: 'binary' | 'cmd';
+  /** The binary's path in the image. */
+  readonly binary: string;
+  /** `owner/repo@tag path` of the Dockerfile. */
+  readonly source: string;
+}
+
+/** The leader-election lock a binary takes by default (overridden by `--leader-elect-resource-name`). */
+export interface LeaderElectionFact {
+  /** The lock kind (`--leader-elect-resource-lock`). */
+  readonly lock: 'leases';
+  /** The default lock name. */
+  readonly name: string;
+  /** `owner/repo@tag path` of the default. */
+  readonly source: string;
+}
+
+/**
+ * One rule a provider's binary needs. `identity`: `root` is the process's
+ * own credentials (the CCM ServiceAccount: shared informers, leader
+ * election); any other value is a client name the binary asks the client
+ * builder for (`provider` stands for `providerClient.name`), which runs as
+ * ServiceAccount `kube-system/<name>` with `--use-service-account-credentials`.
+ */
+export interface ProviderGrant {
+  readonly identity: string;
+  readonly rule: PolicyRule;
+  /** Rendered as a Role in this namespace; cluster-wide when absent. */
+  readonly namespace?: string;
+  /** Only when the rendered args hold all these flags (e.g. `--allocate-node-cidrs=true`). */
+  readonly when?: readonly string[];
+  /** Only when `--controllers` names one of these (a controller disabled by default, by its name or alias). */
+  readonly whenController?: readonly string[];
+  /** Only when the spec selects this feature (`equinix-lb:<implementation>`: spec.kubernetes.equinixMetalLoadBalancer). */
+  readonly whenFeature?: string;
+  /** `owner/repo@tag path (function)`. */
+  readonly source: string;
+}
+
+/**
+ * The client a provider asks the client builder for in `Initialize`
+ * (`clientBuilder.ClientOrDie(name)`): with `--use-service-account-credentials`
+ * it runs as ServiceAccount `kube-system/<name>`.
+ */
+export interface ProviderClientFact {
+  readonly name: string;
+  /** `owner/repo@tag path` of the ClientOrDie call. */
+  readonly source: string;
+}
+
+/** The k8s.io/* minor an image tag is built against (its go.mod), for tags that do not follow Kubernetes minors. */
+export interface TagMinor {
+  /** `1.NN`. */
+  readonly minor: string;
+  /** `owner/repo@tag go.mod` and the k8s.io/cloud-provider (or client-go) version read there. */
+  readonly source: string;
+}
+
+/** An install of the upstream manifest or chart that the rendered workload replaces (adoption). */
+export interface UpstreamInstall {
+  readonly kind: 'Deployment' | 'DaemonSet';
+  readonly name: string;
+  readonly namespace: string;
+  /** Its pod selector labels. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** `owner/repo@tag path` of the manifest or chart template. */
+  readonly source: string;
+}
+
+/** One upstream CCM. */
+export interface UpstreamProvider {
+  /** The platform type of the spec. */
+  readonly platform: PlatformType;
+  /** Short name: the workload is `<name>-cloud-controller-manager`. */
+  readonly name: string;
+  /** The spec.images key of the CCM image. */
+  readonly imageKey: ImageKey;
+  /** `--cloud-provider` value; undefined when the binary's default is the provider and upstream sets none. */
+  readonly cloudProvider?: string;
+  /**
+   * `cloud-provider`: built on k8s.io/cloud-provider/app (secure serving, leader
+   * election, --controllers, leader migration); `controller-runtime`: Alibaba's
+   * own flags, an HTTP health probe and no leader migration.
+   */
+  readonly framework: 'cloud-provider' | 'controller-runtime';
+  /** The workload kind of the upstream manifest. */
+  readonly defaultKind: 'Deployment' | 'DaemonSet';
+  /** The secure (or health) port of the upstream manifest. */
+  readonly defaultPort: number;
+  /** `--controllers` of the upstream manifest, when it sets one. */
+  readonly defaultControllers?: readonly string[];
+  /** Whether the CCM takes `--cluster-name`. */
+  readonly clusterNameFlag: boolean;
+  /** Provider flags that no knob renders, in order (after --cloud-provider and --cloud-config). */
+  readonly extraFlags: readonly string[];
+  /** Where it reads its config. */
+  readonly config: ProviderConfig;
+  /** CPU and memory requests of the upstream manifest (or ours where it sets none). */
+  readonly requests: { readonly cpu: string; readonly memory: string };
+  /**
+   * The provider's API calls beyond those of the k8s.io/cloud-provider app and
+   * its controllers (rbac-rules.ts), by the identity that makes them, each
+   * with the upstream file: the RBAC of both profiles is built from these.
+   */
+  readonly grants: readonly ProviderGrant[];
+  /** Whether the CCM binds `extension-apiserver-authentication-reader` (delegated authentication on the secure port). */
+  readonly authenticationReader: boolean;
+  /** Static env of the CCM container: a literal value or a pod field. */
+  readonly env?: readonly { readonly name: string; readonly value?: string; readonly fieldPath?: string }[];
+  /** Whether the provider runs the Azure cloud-node-manager DaemonSet beside the CCM. */
+  readonly cloudNodeManager?: boolean;
+  /** Why the project is deprecated, when it is: rendered with a warning. */
+  readonly deprecated?: string;
+  /** How the image starts the binary. */
+  readonly entrypoint: EntrypointFact;
+  /** The binary's default leader-election lock. */
+  readonly leaderElection: LeaderElectionFact;
+  /** The port the binary serves /healthz on by default, with its source (the rendered --secure-port overrides it for k8s.io/cloud-provider CCMs). */
+  readonly servedPort: { readonly port: number; readonly source: string };
+  /** The provider's own client (Initialize), when it asks for one. */
+  readonly providerClient?: ProviderClientFact;
+  /** Whether image tags are Kubernetes minors (`v1.NN.x`): the CCM minor is read from the tag. */
+  readonly tagsFollowKubernetes: boolean;
+  /** Per image tag, the k8s.io/* minor it is built against (tags that do not follow Kubernetes minors, or differ). */
+  readonly tagMinors: Readonly<Record<string, TagMinor>>;
+  /**
+   * A controller enabled by default that makes the binary exit without
+   * `--allocate-node-cidrs=true`: turned off in `--controllers` (when the spec
+   * sets none) while node IPAM is off.
+   */
+  readonly nodeIpamController?: { readonly name: string; readonly source: string };
+  /**
+   * The pod selector of the upstream manifest when its workload has our name
+   * (`<name>-cloud-controller-manager`): kept so applying over an upstream
+   * install updates it in place (a selector is immutable).
+   *
+   * @default - `k8s-app: <workload name>`
+   */
+  readonly selector?: Readonly<Record<string, string>>;
+  /** The upstream install this replaces, when its name or selector differs from ours (adoption: delete it first). */
+  readonly upstreamInstall?: UpstreamInstall;
+}
+
+/** A core-group (`""`) policy rule, for the provider tables. */
+export const core = (resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule => ({ apiGroups: [''], resources, verbs, ...(resourceNames ? { resourceNames } : {}) });

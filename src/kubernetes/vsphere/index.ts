@@ -1,0 +1,42 @@
+import { core, UpstreamProvider } from '../provider';
+
+/** vSphere (kubernetes/cloud-provider-vsphere): vsphere.conf in a ConfigMap, the vCenter credentials in the Secret it names. */
+export const VSPHERE: UpstreamProvider = {
+  platform: 'VSphere',
+  name: 'vsphere',
+  imageKey: 'cloudControllerManagerVSphere',
+  cloudProvider: 'vsphere',
+  framework: 'cloud-provider',
+  defaultKind: 'DaemonSet',
+  defaultPort: 10258,
+  clusterNameFlag: false,
+  extraFlags: [],
+  config: {
+    what: 'cloud config',
+    mountDir: '/etc/cloud',
+    fileName: 'vsphere.conf',
+    flag: '--cloud-config',
+    defaultSource: { kind: 'ConfigMap', name: 'vsphere-cloud-config', key: 'vsphere.conf' },
+    inline: true,
+    configMapAllowed: true,
+  },
+  requests: { cpu: '200m', memory: '50Mi' },
+  grants: [
+    { identity: 'provider', rule: core(['nodes'], ['list', 'watch']), source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: node informer)' },
+    {
+      identity: 'provider', namespace: 'kube-system', rule: core(['secrets'], ['list', 'watch']),
+      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: secret informer of Global.SecretNamespace)',
+    },
+  ],
+  authenticationReader: true,
+  entrypoint: { kind: 'binary', binary: '/bin/vsphere-cloud-controller-manager', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 cluster/images/controller-manager/Dockerfile (ENTRYPOINT)' },
+  leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (go.mod of kubernetes/cloud-provider-vsphere@v1.36.0)' },
+  servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (CloudControllerManagerPort)' },
+  providerClient: { name: 'vsphere-cloud-controller-manager', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: ClientName; secret informer)' },
+  tagsFollowKubernetes: true,
+  tagMinors: { 'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' } },
+  upstreamInstall: {
+    kind: 'DaemonSet', name: 'vsphere-cpi', namespace: 'kube-system', selector: { app: 'vsphere-cpi' },
+    source: 'kubernetes/cloud-provider-vsphere@v1.36.0 charts/vsphere-cpi/templates/daemonset.yaml (the manifest manifests/controller-manager/vsphere-cloud-controller-manager-ds.yaml matches ours)',
+  },
+};

@@ -1,0 +1,21 @@
+/**
+ * What the migration needs from the distribution that renders a cluster. The
+ * migration is distribution-neutral (ARCHITECTURE.md: distributions import the
+ * migration, never the reverse); each distribution implements this interface
+ * (src/openshift/migration-target.ts, src/kubernetes/migration-target.ts) and
+ * the composition root (src/migration-targets.ts) picks one per cluster.
+ * Pure: no cdk8s import.
+ */
+import { RenderedObject } from '../gitops/layout';
+
+/** A distribution's side of a migration: where its CCM runs and how to find it. */
+export interface MigrationTarget {
+  /** Namespace of the CCM: its LeaderMigrationConfiguration ConfigMap goes there. */
+  readonly ccmNamespace: string;
+  /** The CCM's ServiceAccount name (in `ccmNamespace`): the migration lease RBAC binds it. */
+  readonly ccmServiceAccount: string;
+  /** Whether a rendered object is the CCM workload (the plan reads its leader-migration flags). */
+  isCcmWorkload(object: RenderedObject): boolean;
+  /** `kind/name` of the CCM workload, lower-case kind, for the plan when the workload is not rendered here. */
+  readonly ccmWorkload: string;
+}

@@ -1,0 +1,81 @@
+import { Construct } from 'constructs';
+import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
+import { CommonOperands } from '../common-operands';
+import { CLOUD_CONF_CONFIG_MAP } from '../constants';
+import { OperandProps } from '../operand-props';
+import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
+import { ValidatingAdmissionPolicy } from '../validating-admission-policy';
+import { ccmTlsFlags } from '../../cluster-spec/tls';
+
+/** Annotation whose changes the AWS admission policy refuses. */
+export const AWS_LOAD_BALANCER_TYPE_ANNOTATION = 'service.beta.kubernetes.io/aws-load-balancer-type';
+
+/** Properties for `AwsCloudControllerManager`. */
+export interface AwsCloudControllerManagerProps extends OperandProps {
+  /** The AWS CCM image (images.json `cloudControllerManagerAWS`). */
+  readonly image: string;
+}
+
+/**
+ * Everything the operator renders for AWS (reference §2.4.1): the
+ * `aws-cloud-controller-manager` Deployment, the admission policy that
+ * freezes the load-balancer type of existing Services, the `cloud-conf`
+ * ConfigMap, and the PodDisruptionBudget (not on single-replica control
+ * planes) and Service on 10258. The AWS CCM uses the control-plane instance
+ * profile: no credentials Secret is mounted.
+ */
+export class AwsCloudControllerManager extends Construct {
+  /** The Deployment. */
+  public readonly deployment: CloudControllerManagerDeployment;
+
+  constructor(scope: Construct, id: string, props: AwsCloudControllerManagerProps) {
+    super(scope, id);
+    const common = new CommonOperands(this, 'Common', { platformType: 'AWS', ...props });
+    this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
+      name: 'aws-cloud-controller-manager',
+      platformLabel: 'AWS',
+      image: props.image,
+      binary: '/bin/aws-cloud-controller-manager',
+      flags: [
+        '--cloud-config=$(CLOUD_CONFIG)',
+        '--cloud-provider=aws',
+        '--use-service-account-credentials=true',
+        '--configure-cloud-routes=false',
+        ...LEADER_ELECTION_FLAGS,
+        ...ccmTlsFlags(props.tls),
+        '--secure-port=0',
+        '-v=2',
+      ],
+      env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
+      volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
+      volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/aws/assets/deployment.yaml
+      mountOrder: ['host-etc-kube', 'config-accm', 'trusted-ca'],
+      volumeOrder: ['config-accm', 'trusted-ca', 'host-etc-kube'],
+      cpu: '200m',
+      memory: '50Mi',
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      singleReplica: props.singleReplica,
+      leaderMigration: props.leaderMigration,
+      proxy: props.proxy,
+    });
+
+    const key = `'${AWS_LOAD_BALANCER_TYPE_ANNOTATION}'`;
+    new ValidatingAdmissionPolicy(this, 'LoadBalancerTypePolicy', {
+      name: 'openshift-cloud-controller-manager-cloud-provider-aws',
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }] },
+        // the operator's expression as written (…@main pkg/cloud/aws/assets/validating-admission-policy.yaml)
+        validations: [{
+          expression: `(has(object.metadata.annotations) && ${key} in object.metadata.annotations) ==\n`
+            + `  (has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations) &&\n`
+            + `  (has(object.metadata.annotations) && ${key} in object.metadata.annotations ?\n`
+            + `  object.metadata.annotations[${key}] == oldObject.metadata.annotations[${key}] : true)\n`,
+          message: `The annotation '${AWS_LOAD_BALANCER_TYPE_ANNOTATION}' may not be added, removed, or have its value changed. Changing the type of an existing load balancer is not supported.`,
+          reason: 'Invalid',
+        }],
+      },
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { Construct } from 'constructs';
+import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, RELEASE_ANNOTATIONS } from '../constants';
+import { PlatformRole } from '../../constructs/platform-role';
+
+/**
+ * The Azure platform RBAC (reference §2.4.2), shared by Azure and Azure Stack
+ * Hub: Role `kube-system/azure-cloud-provider` for the
+ * `aks-managed-resource-locker` lease of the cloud provider's own identity
+ * (`kube-system/azure-cloud-provider`), and ClusterRole
+ * `azure-cloud-controller-manager` letting the CCM read EndpointSlices.
+ *
+ * Fixed: the lease rule drops `list`, which cannot be limited by resource
+ * name; Azure Stack Hub gets the EndpointSlice rule too (the operator omits it
+ * there, though the same CCM needs it: OCPBUGS-29012).
+ */
+export class AzureCloudProviderRbac extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new PlatformRole(this, 'LeaseRole', {
+      name: 'azure-cloud-provider',
+      namespace: 'kube-system',
+      rules: [
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['aks-managed-resource-locker'], verbs: ['get', 'update'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      ],
+      bindingName: 'azure-cloud-provider:azure-cloud-provider',
+      serviceAccounts: ['kube-system/azure-cloud-provider'],
+      // …@main pkg/cloud/azure{,stack}/assets/azure-cloud-provider-role.yaml carry the release annotations
+      annotations: RELEASE_ANNOTATIONS,
+    });
+    new PlatformRole(this, 'EndpointSlicesRole', {
+      name: 'azure-cloud-controller-manager',
+      rules: [{ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] }],
+      bindingName: 'cloud-controller-manager:azure-cloud-controller-manager',
+      serviceAccounts: [`${OPERAND_NAMESPACE}/${CCM_SERVICE_ACCOUNT}`],
+    });
+  }
+}

@@ -1,0 +1,127 @@
+import { Construct } from 'constructs';
+import { PlatformSectionKey } from '../cluster-spec/sections/platforms';
+import { TransformResult } from '../cloud-config/errors';
+import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
+import { MigrationSupport } from '../migration/phases';
+import { CloudCredentialsRequestProps } from './cloud-credentials-request';
+import { OperandProps } from './operand-props';
+import { ImageKey } from '../cluster-spec/images';
+import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { resolveTlsProfile } from '../cluster-spec/tls';
+import { effectiveEnabledGates } from './release';
+
+/** A problem a platform finds in a spec: field path and message (with the fix). */
+export interface PlatformSpecProblem {
+  /** Field path, e.g. `['spec', 'aws', 'region']`. */
+  readonly path: readonly (string | number)[];
+  /** What is wrong and what to do. */
+  readonly message: string;
+}
+
+// Both distributions render a PreparedCluster; it lives below them (src/cluster/).
+export type { PreparedCluster } from '../cluster/prepared-cluster';
+
+/**
+ * Everything the generator knows about one platform. Adding a platform is a
+ * new folder under `src/openshift/` exporting one of these, plus its entry in
+ * the registry (`src/openshift/platforms.ts`) and, when it has inputs of its own,
+ * its spec section (`src/cluster-spec/sections/platforms.ts`).
+ */
+export interface PlatformDefinition {
+  /** Infrastructure `status.platformStatus.type`. */
+  readonly type: PlatformType;
+  /**
+   * The key of the platform's own section of `spec`, when it has one.
+   *
+   * @default - none
+   */
+  readonly specSection?: PlatformSectionKey;
+  /** Images the operands of this platform use (images.json keys). */
+  readonly requiredImages: readonly ImageKey[];
+  /**
+   * Whether the platform runs a cloud node manager DaemonSet (its identity is part of the static RBAC).
+   *
+   * @default false
+   */
+  readonly cloudNodeManager?: boolean;
+  /**
+   * Tech preview: the operator no longer ships it; rendered from its last shipped assets.
+   *
+   * @default false
+   */
+  readonly techPreview?: boolean;
+  /**
+   * The platform's CredentialsRequest (reference §1.10), when it has one.
+   *
+   * @default - none (the CCM uses the instance identity)
+   */
+  readonly credentialsRequest?: CloudCredentialsRequestProps;
+  /**
+   * What migration from the in-tree provider allows on this platform (reference §2.5, seed 000).
+   *
+   * @default - the platform never had an in-tree provider: only phase `external`
+   */
+  migrationSupport?(spec: ClusterSpec): MigrationSupport | undefined;
+  /** Platform-specific checks beyond the schema. */
+  validate(spec: ClusterSpec): PlatformSpecProblem[];
+  /** The platform's cloud-config transform (pure). Throws CloudConfigError. */
+  transformCloudConfig(source: string, spec: ClusterSpec): TransformResult;
+  /** Renders the platform's operands (CCM workloads, RBAC, admission policies, PDB, Service, cloud-conf). */
+  renderOperands(scope: Construct, cluster: PreparedCluster): void;
+}
+
+/** The props every platform construct takes from a prepared cluster. */
+export function operandProps(cluster: PreparedCluster): OperandProps {
+  const s = cluster.spec.spec;
+  return {
+    cloudConf: cluster.cloudConf,
+    cloudConfExtraData: cluster.cloudConfExtraData,
+    singleReplica: s.controlPlaneTopology === 'SingleReplica',
+    proxy: s.proxy,
+    tls: resolveTlsProfile(s.tls),
+    leaderMigration: ccmLeaderMigrationMount(cluster.migration),
+  };
+}
+
+/** The Infrastructure name of an OpenShift cluster (the loader requires it with distribution openshift). */
+export function infrastructureNameOf(cluster: PreparedCluster): string {
+  const name = cluster.spec.spec.infrastructureName;
+  if (name === undefined) {
+    throw new Error(`'spec.infrastructureName' is required with distribution openshift, got none (cluster ${cluster.spec.metadata.name})`);
+  }
+  return name;
+}
+
+/** The upstream controller-manager feature gates the operator passes through to `--feature-gates` (reference §2.5). */
+export const UPSTREAM_CLOUD_FEATURE_GATES: readonly string[] = [
+  'AllAlpha',
+  'AllBeta',
+  'CloudControllerManagerWatchBasedRoutesReconciliation',
+  'CloudControllerManagerWebhook',
+  'ControllerManagerReleaseLeaderElectionLockOnExit',
+];
+
+/**
+ * The `--feature-gates` value of OpenStack and vSphere: enabled OpenShift
+ * gates that are upstream cloud gates, as `Name=true`, sorted (the operator
+ * follows the FeatureGate status order; sorting keeps the output stable).
+ */
+export function upstreamFeatureGatesFlag(enabled: readonly string[]): string {
+  return [...new Set(enabled.filter((g) => UPSTREAM_CLOUD_FEATURE_GATES.includes(g)))].sort().map((g) => `${g}=true`).join(',');
+}
+
+/**
+ * The OpenShift feature gates a cluster renders with: the defaults of its
+ * release and feature set (`spec.openshift`, see `RELEASE_GATE_TABLE`), plus
+ * `spec.featureGates.enabled`, minus `spec.featureGates.disabled`.
+ */
+export function enabledFeatureGatesOf(spec: ClusterSpec): string[] {
+  const s = spec.spec;
+  return effectiveEnabledGates({
+    release: s.openshift?.release,
+    featureSet: s.openshift?.featureSet,
+    enabled: s.featureGates.enabled,
+    disabled: s.featureGates.disabled,
+  });
+}

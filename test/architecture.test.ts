@@ -1,0 +1,169 @@
+/**
+ * The layering of ARCHITECTURE.md, checked over every file under src/: each
+ * relative import (import, export … from, import(), require) is resolved to
+ * the src/ folder it lands in, and that folder must be one the importing
+ * folder may use. A failure names the file and the import.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ts from 'typescript';
+
+const REPO = path.resolve(__dirname, '..');
+const SRC = path.join(REPO, 'src');
+
+/** One import of one file: `from` is the file (repo-relative), `specifier` as written. */
+export interface ImportEdge {
+  readonly from: string;
+  readonly specifier: string;
+}
+
+/** The folders at the bottom: every layer may use them. */
+const BASE = ['util', 'secrets', 'imports'] as const;
+
+/**
+ * What each folder of src/ may import besides itself and BASE (ARCHITECTURE.md).
+ * `(top)` is a file directly under src/ (render.ts, synth.ts, cli.ts …); the
+ * composition layers (top, fleet, api, import, init, diff, docs) may import anything.
+ */
+export const MAY_IMPORT: Readonly<Record<string, readonly string[] | 'anything'>> = {
+  'util': [],
+  'secrets': [],
+  'constructs': [],
+  'cloud-config': [],
+  'cluster-spec': ['spec-migrations'],
+  'spec-migrations': ['cluster-spec'],
+  'gitops': ['cluster-spec', 'constructs'],
+  'migration': ['cluster-spec', 'constructs', 'gitops'],
+  'cluster': ['cluster-spec', 'migration'],
+  'openshift': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
+  'kubernetes': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
+  '(top)': 'anything',
+  'fleet': 'anything',
+  'api': 'anything',
+  'import': 'anything',
+  'init': 'anything',
+  'diff': 'anything',
+  'docs': 'anything',
+};
+
+/**
+ * The layer (folder under src/, or `(top)` for a file directly under src/) of
+ * a repo-relative path or resolved import; undefined outside src/ and imports/.
+ * `src/kubernetes` (a folder's index) is the folder, `src/render` the file.
+ */
+export function layerOf(file: string): string | undefined {
+  const parts = file.split('/');
+  if (parts[0] === 'imports') return 'imports';
+  if (parts[0] !== 'src' || parts.length < 2) return undefined;
+  if (parts.length > 2) return parts[1];
+  const isFile = file.endsWith('.ts') || fs.existsSync(path.join(REPO, `${file}.ts`));
+  return isFile ? '(top)' : parts[1];
+}
+
+/** `file → specifier (layer a may not import layer b)` for each edge that breaks MAY_IMPORT. */
+export function violations(edges: readonly ImportEdge[], rules = MAY_IMPORT): string[] {
+  const found: string[] = [];
+  for (const { from, specifier } of edges) {
+    if (!specifier.startsWith('.')) continue;
+    const source = layerOf(from);
+    const target = layerOf(path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)));
+    if (source === undefined || target === undefined || source === target) continue;
+    if ((BASE as readonly string[]).includes(target)) continue;
+    const allowed = rules[source];
+    if (allowed === 'anything') continue;
+    if (allowed === undefined) {
+      found.push(`${from} → ${specifier} (folder src/${source} has no rule in ARCHITECTURE.md)`);
+    } else if (!allowed.includes(target)) {
+      found.push(`${from} → ${specifier} (src/${source} may not import src/${target})`);
+    }
+  }
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return e.name.endsWith('.ts') ? [full] : [];
+  }).sort();
+}
+
+/** Every import of every file under src/, read with TypeScript's own pre-processor. */
+export function importsOfSrc(): ImportEdge[] {
+  return sourceFiles(SRC).flatMap((file) => {
+    const from = path.relative(REPO, file).split(path.sep).join('/');
+    const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+    return info.importedFiles.map((i) => ({ from, specifier: i.fileName }));
+  });
+}
+
+describe('the rule engine', () => {
+  test('GIVEN kubernetes importing openshift WHEN checked THEN the file and the import are named', () => {
+    expect(violations([{ from: 'src/kubernetes/upstream-ccm-rbac.ts', specifier: '../openshift/constants' }]))
+      .toEqual(['src/kubernetes/upstream-ccm-rbac.ts → ../openshift/constants (src/kubernetes may not import src/openshift)']);
+  });
+
+  test('GIVEN migration importing a distribution or the spec importing a renderer THEN each edge is named', () => {
+    expect(violations([
+      { from: 'src/migration/plan-files.ts', specifier: '../kubernetes/providers' },
+      { from: 'src/migration/plan-files.ts', specifier: '../openshift/platform' },
+      { from: 'src/cluster-spec/schema.ts', specifier: '../openshift/spec-section' },
+      { from: 'src/cluster-spec/schema.ts', specifier: '../migration/phases' },
+    ])).toEqual([
+      'src/migration/plan-files.ts → ../kubernetes/providers (src/migration may not import src/kubernetes)',
+      'src/migration/plan-files.ts → ../openshift/platform (src/migration may not import src/openshift)',
+      'src/cluster-spec/schema.ts → ../openshift/spec-section (src/cluster-spec may not import src/openshift)',
+      'src/cluster-spec/schema.ts → ../migration/phases (src/cluster-spec may not import src/migration)',
+    ]);
+  });
+
+  test('GIVEN a folder without a rule THEN it is named; GIVEN allowed or package imports THEN nothing', () => {
+    expect(violations([
+      { from: 'src/newthing/a.ts', specifier: '../migration/phases' },
+      { from: 'src/kubernetes/a.ts', specifier: '../migration/phases' },
+      { from: 'src/kubernetes/a.ts', specifier: './b' },
+      { from: 'src/kubernetes/a.ts', specifier: '../../imports/k8s' },
+      { from: 'src/kubernetes/a.ts', specifier: '../util/version-skew' },
+      { from: 'src/kubernetes/a.ts', specifier: 'cdk8s' },
+      { from: 'src/synth.ts', specifier: './kubernetes' },
+    ])).toEqual(['src/newthing/a.ts → ../migration/phases (folder src/newthing has no rule in ARCHITECTURE.md)']);
+  });
+
+  test('GIVEN a file directly under src/ THEN a lower layer may not import it; a folder index is its folder', () => {
+    expect(violations([
+      { from: 'src/migration/a.ts', specifier: '../render' },
+      { from: 'src/migration/a.ts', specifier: '../kubernetes' },
+    ])).toEqual([
+      'src/migration/a.ts → ../render (src/migration may not import src/(top))',
+      'src/migration/a.ts → ../kubernetes (src/migration may not import src/kubernetes)',
+    ]);
+  });
+});
+
+describe('src/ follows ARCHITECTURE.md', () => {
+  const edges = importsOfSrc();
+
+  test('the parser sees the imports (a sanity check on the reader)', () => {
+    expect(edges).toEqual(expect.arrayContaining([{ from: 'src/index.ts', specifier: './cluster-chart' }]));
+  });
+
+  test('no import breaks a rule', () => {
+    expect(violations(edges)).toEqual([]);
+  });
+
+  test('the table keeps the rules of issue 20: no distribution imports the other; migration, cluster spec and constructs import no renderer', () => {
+    const renderers = ['openshift', 'kubernetes'];
+    const may = (from: string, to: string) => MAY_IMPORT[from] === 'anything' || (MAY_IMPORT[from] as readonly string[]).includes(to);
+    const edgesAllowed = [
+      ['kubernetes', 'openshift'], ['openshift', 'kubernetes'],
+      ...['migration', 'cluster-spec', 'spec-migrations', 'constructs', 'cluster', 'gitops'].flatMap((low) => renderers.map((r) => [low, r])),
+      ...['migration', 'gitops', 'cluster', 'fleet', '(top)'].map((up) => ['cluster-spec', up]),
+    ].filter(([from, to]) => may(from, to));
+    expect(edgesAllowed).toEqual([]);
+  });
+
+  test('every folder of src/ has a rule', () => {
+    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(folders.filter((f) => !(f in MAY_IMPORT) && !(BASE as readonly string[]).includes(f))).toEqual([]);
+  });
+});
