@@ -97,8 +97,11 @@ describe('emitYaml writes exactly what the yaml package writes', () => {
 
   test('GIVEN values the fast path does not write (class instances, Map, Date, bigint, top-level scalars, `<<`, keys over 1024 characters) WHEN emitted THEN it falls back to the yaml package, still identical', () => {
     class Thing { readonly a = 1; }
+    class Reversed extends Array<unknown> {
+      *[Symbol.iterator](): ArrayIterator<unknown> { yield* [...this.values()].reverse(); }
+    }
     const unsupported: unknown[] = [
-      new Thing(), { a: new Map([['k', 1]]) }, { a: new Set([1]) }, { a: new Date(0) }, { a: 1n }, 'top', 1, null, true,
+      new Thing(), { a: Reversed.from(['x', 'y']) }, { a: new Map([['k', 1]]) }, { a: new Set([1]) }, { a: new Date(0) }, { a: 1n }, 'top', 1, null, true,
       { '<<': 1 }, { a: '<<' }, ['<<'], { ['k'.repeat(1030)]: 1 }, { ['\u0001'.repeat(300)]: 1 },
     ];
     for (const value of unsupported) {

@@ -25,7 +25,7 @@ import { Document, stringify } from 'yaml';
  *   except the empty `{}` and `[]`.
  *
  * Anything outside what is written here falls back to `stringify` for the
- * WHOLE document (see {@link canEmitFast}): class instances, Map/Set/Date,
+ * WHOLE document (see {@link canEmitFast}): class instances, Array subclasses, Map/Set/Date,
  * bigint, symbols, functions, a top-level scalar, the string `<<` (the 1.1
  * merge key, which the `yaml` package writes plain as a value), and a key
  * longer than 1024 characters once written (the `yaml` package then writes an
@@ -62,7 +62,7 @@ export function canEmitFast(value: unknown): boolean {
 
 function tryEmit(value: unknown): string | undefined {
   try {
-    if (Array.isArray(value)) {
+    if (isPlainArray(value)) {
       return `${value.length === 0 ? '[]' : seqBody(value, '')}\n`;
     }
     if (isPlainObject(value)) {
@@ -76,6 +76,11 @@ function tryEmit(value: unknown): string | undefined {
     }
     throw e;
   }
+}
+
+function isPlainArray(value: unknown): value is readonly unknown[] {
+  // not a subclass: the yaml package walks a list with its iterator, which a subclass may change
+  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -112,7 +117,7 @@ function mapBody(obj: Record<string, unknown>, keys: readonly string[], indent: 
 
 /** What follows `key:` for a value whose nodes sit at `indent`. */
 function valueAfterKey(value: unknown, indent: string): string {
-  if (Array.isArray(value)) {
+  if (isPlainArray(value)) {
     // an empty collection is written flow (`[]`) on the key's line; a block one on the next line
     return value.length === 0 ? ' []' : `\n${indent}${seqBody(value, indent)}`;
   }
@@ -134,7 +139,7 @@ function seqBody(items: readonly unknown[], indent: string): string {
       out += `\n${indent}`;
     }
     const item = items[i];
-    if (Array.isArray(item)) {
+    if (isPlainArray(item)) {
       out += item.length === 0 ? '- []' : `- ${seqBody(item, inner)}`;
     } else if (isPlainObject(item)) {
       const keys = Object.keys(item);
