@@ -215,6 +215,28 @@ const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
  * default `PLAIN` string type, lineWidth 0.
  */
 function stringOf(value: string, implicitKey: boolean, indent: string): string {
+  const cached = SINGLE_LINE.get(value);
+  if (cached !== undefined) {
+    return cached;
+  }
+  const written = writeString(value, implicitKey, indent);
+  if (!value.includes('\n') && !DOCUMENT_MARKER.test(value)) {
+    // A single-line string without a document marker is written the same as a key or a
+    // value at any indent: plain, or quoted on one line (indent only follows a newline,
+    // implicitKey only changes newline handling, the marker rule alone reads the indent).
+    if (SINGLE_LINE.size >= SINGLE_LINE_MAX) {
+      SINGLE_LINE.clear();
+    }
+    SINGLE_LINE.set(value, written);
+  }
+  return written;
+}
+
+/** Written single-line strings (keys and values repeat across objects and clusters). */
+const SINGLE_LINE = new Map<string, string>();
+const SINGLE_LINE_MAX = 20_000;
+
+function writeString(value: string, implicitKey: boolean, indent: string): string {
   if (value === '<<') {
     // the 1.1 merge key: the yaml package gives this node the merge tag (written plain); not worth mirroring
     throw UNSUPPORTED;
