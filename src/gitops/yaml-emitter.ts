@@ -10,9 +10,11 @@ import { Document, stringify } from 'yaml';
  * write are plain maps, lists, strings, numbers, booleans and null, so their
  * YAML can be written directly, following the same rules.
  *
- * The rules are those of eemeli/yaml@v2.9.1 src/stringify/ (stringify.ts,
- * stringifyCollection.ts, stringifyPair.ts, stringifyString.ts,
- * stringifyNumber.ts, stringifyDocument.ts) with these options:
+ * The rules are those of the published yaml@2.9.1 (npm; built from eemeli/yaml
+ * src/stringify/), read in its dist/stringify/ (stringify.js,
+ * stringifyCollection.js, stringifyPair.js, stringifyString.js,
+ * stringifyNumber.js, stringifyDocument.js), dist/nodes/YAMLMap.js,
+ * dist/nodes/YAMLSeq.js and dist/doc/createNode.js, with these options:
  * - `lineWidth: 0`: foldFlowLines returns its input unchanged and
  *   lineLengthOverLimit is false, so strings are never folded and a block
  *   scalar is always literal (`|`), never folded (`>`);
@@ -26,7 +28,8 @@ import { Document, stringify } from 'yaml';
  *
  * Anything outside what is written here falls back to `stringify` for the
  * WHOLE document (see {@link canEmitFast}): class instances, Array subclasses, Map/Set/Date,
- * bigint, symbols, functions, a top-level scalar, the string `<<` (the 1.1
+ * bigint, symbols, functions (so also a `toJSON` method, which the `yaml`
+ * package would call), a top-level scalar, the string `<<` (the 1.1
  * merge key, which the `yaml` package writes plain as a value), and a key
  * longer than 1024 characters once written (the `yaml` package then writes an
  * explicit `? key`). test/yaml-emitter.test.ts compares both, on every object
@@ -37,7 +40,7 @@ export const EMITTER_YAML_OPTIONS = { keepUndefined: true, lineWidth: 0, version
 /** How many documents were written by the fast path, and how many fell back to `yaml`'s `stringify`. */
 export const emitterStats = { fast: 0, fallback: 0 };
 
-/** Returned by the writers when the fast path cannot write a value exactly. */
+/** Thrown by the writers when the fast path cannot write a value exactly. */
 class Unsupported extends Error {}
 const UNSUPPORTED = new Unsupported('value not supported by the fast YAML emitter');
 
