@@ -1,6 +1,5 @@
-import { Yaml } from 'cdk8s';
-import { stringify } from 'yaml';
 import { Stage, stageOf, STAGES, SYNC_WAVE_ANNOTATION } from './stages';
+import { emitYaml } from './yaml-emitter';
 
 /** One file of the rendered tree. */
 export interface RenderedFile {
@@ -32,23 +31,24 @@ export function fileNameOf(obj: RenderedObject): string {
   return `${parts.join('.')}.yaml`;
 }
 
-/** A `kustomization.yaml` listing resources in the given order. */
+/**
+ * A `kustomization.yaml` listing resources in the given order. The same bytes
+ * as cdk8s `Yaml.stringify` of this one document (yaml `stringify` with
+ * keepUndefined, lineWidth 0, version 1.1; no object repeats, so no aliases).
+ */
 export function kustomization(resources: readonly string[]): string {
-  return Yaml.stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...resources] });
-}
-
-/** Serializes one object (YAML 1.1 scalars, as kubectl reads them, no line wrapping). */
-export function toYaml(obj: RenderedObject): string {
-  return stringify(obj, YAML_OPTIONS);
+  return emitYaml({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...resources] });
 }
 
 /**
- * cdk8s's `Yaml.stringify` options (YAML 1.1 scalars as kubectl reads them,
- * no line wrapping, undefined kept as null), plus no alias detection: the
- * objects come from JSON, so no value is shared and the output is the same,
- * without a walk over every node looking for repeats.
+ * Serializes one object (YAML 1.1 scalars, as kubectl reads them, no line
+ * wrapping, undefined kept as null): the bytes of yaml `stringify` with
+ * cdk8s's `Yaml.stringify` options and no alias detection (the objects come
+ * from JSON, so no value is shared), written by the fast emitter.
  */
-const YAML_OPTIONS = { keepUndefined: true, lineWidth: 0, version: '1.1', aliasDuplicateObjects: false } as const;
+export function toYaml(obj: RenderedObject): string {
+  return emitYaml(obj);
+}
 
 /** Files of objects grouped into one directory: one object per file, sorted, plus its kustomization. */
 export function directoryFiles(dir: string, objects: readonly RenderedObject[]): RenderedFile[] {
