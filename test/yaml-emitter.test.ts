@@ -6,7 +6,7 @@ import { ClusterChart } from '../src/cluster-chart';
 import { bundleYaml, kustomization, RenderedObject, toYaml } from '../src/gitops/layout';
 import { canEmitFast, emitterStats, emitYaml, EMITTER_YAML_OPTIONS } from '../src/gitops/yaml-emitter';
 import { renderFleet } from '../src/render';
-import { loadFleet } from '../src/spec/load';
+import { loadFleet } from '../src/fleet/load';
 
 /** What the `yaml` package writes: the reference the emitter must match byte for byte. */
 const reference = (value: unknown): string => stringify(value, { keepUndefined: true, lineWidth: 0, version: '1.1', aliasDuplicateObjects: false }) as string;
