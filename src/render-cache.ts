@@ -90,6 +90,9 @@ export class RenderCache {
     return new RenderCache(file, clusters);
   }
 
+  /** Whether a record changed since the cache was read (else save writes nothing). */
+  private dirty = false;
+
   private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>) {}
 
   /** The record of a cluster, whatever its key. */
@@ -105,7 +108,10 @@ export class RenderCache {
 
   /** Records what a cluster rendered to. */
   record(name: string, cached: CachedCluster): void {
-    this.clusters.set(name, cached);
+    if (this.clusters.get(name) !== cached) {
+      this.clusters.set(name, cached);
+      this.dirty = true;
+    }
   }
 
   /** Keeps only these clusters (the current fleet). */
@@ -113,12 +119,16 @@ export class RenderCache {
     for (const name of [...this.clusters.keys()]) {
       if (!names.has(name)) {
         this.clusters.delete(name);
+        this.dirty = true;
       }
     }
   }
 
   /** Writes the cache (temporary file, then rename); a cache that cannot be written is skipped silently. */
   save(): void {
+    if (!this.dirty) {
+      return;
+    }
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
@@ -132,13 +142,47 @@ export class RenderCache {
         }
         return i;
       };
-      const sorted = Object.fromEntries([...this.clusters.entries()].sort(([a], [b]) => byCodePoint(a, b))
-        .map(([name, { files, ...record }]) => [name, files === undefined ? record : { ...record, files: indexOf(files) }]));
-      fs.writeFileSync(tmp, JSON.stringify({ version: 2, fileLists, clusters: sorted } satisfies CacheFile));
+      // written record by record: the file is tens of megabytes at ten thousand clusters, never held whole as one string
+      const names = [...this.clusters.keys()].sort(byCodePoint);
+      writeInChunks(tmp, (function* (clusters) {
+        yield '{"version":2,"clusters":{';
+        for (let i = 0; i < names.length; i++) {
+          const { files, ...record } = clusters.get(names[i])!;
+          yield `${i === 0 ? '' : ','}${JSON.stringify(names[i])}:${JSON.stringify(files === undefined ? record : { ...record, files: indexOf(files) })}`;
+        }
+        yield `},"fileLists":${JSON.stringify(fileLists)}}`;
+      })(this.clusters));
       fs.renameSync(tmp, this.file);
     } catch {
       // best effort: the next run renders what it cannot find
     }
+  }
+}
+
+/** Writes the pieces to a file in chunks of about a megabyte. */
+export function writeInChunks(file: string, pieces: Iterable<string | Uint8Array>): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    let buffered: (string | Uint8Array)[] = [];
+    let size = 0;
+    const flush = () => {
+      const chunk = Buffer.concat(buffered.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
+      for (let off = 0; off < chunk.length;) {
+        off += fs.writeSync(fd, chunk, off);
+      }
+      buffered = [];
+      size = 0;
+    };
+    for (const piece of pieces) {
+      buffered.push(piece);
+      size += piece.length;
+      if (size >= 1 << 20) {
+        flush();
+      }
+    }
+    flush();
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

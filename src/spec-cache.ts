@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
 import { PreparedCluster } from './cluster/prepared-cluster';
-import { buildId, preparedDigest, rememberPreparedDigest } from './render-cache';
+import { buildId, preparedDigest, rememberPreparedDigest, writeInChunks } from './render-cache';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -29,10 +29,29 @@ export interface CachedSpec {
   readonly warnings: readonly CachedWarning[];
 }
 
-interface SpecCacheFile {
-  readonly version: 1;
+/** The first record of a spec cache file; then one record per spec, `[file, CachedSpec]`. */
+interface SpecCacheHeader {
+  readonly version: 2;
   readonly build: string;
-  readonly specs: [string, CachedSpec][];
+}
+
+/** The records of a spec cache file: each a 4-byte length, then that many bytes of v8 serialization. */
+function* records(buffer: Buffer): Generator<unknown> {
+  for (let at = 0; at + 4 <= buffer.length;) {
+    const length = buffer.readUInt32LE(at);
+    if (at + 4 + length > buffer.length) {
+      throw new Error('truncated spec cache');
+    }
+    yield v8.deserialize(buffer.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+}
+
+function record(value: unknown): Buffer {
+  const payload = v8.serialize(value);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(payload.length);
+  return Buffer.concat([length, payload]);
 }
 
 /**
@@ -49,14 +68,18 @@ export class SpecCache {
   /** Opens the cache of a clusters folder in `dir` (created on save); a missing, unreadable or other build's cache is empty. */
   static forClusters(dir: string, realClusters: string): SpecCache {
     const file = path.join(dir, `specs-${createHash('sha256').update(realClusters).digest('hex').slice(0, 16)}.v8`);
-    let specs = new Map<string, CachedSpec>();
+    const specs = new Map<string, CachedSpec>();
     try {
-      const parsed = v8.deserialize(fs.readFileSync(file)) as SpecCacheFile;
-      if (parsed.version === 1 && parsed.build === buildId() && Array.isArray(parsed.specs)) {
-        specs = new Map(parsed.specs);
+      const all = records(fs.readFileSync(file));
+      const header = all.next().value as SpecCacheHeader | undefined;
+      if (header?.version === 2 && header.build === buildId()) {
+        for (const entry of all) {
+          const [name, spec] = entry as [string, CachedSpec];
+          specs.set(name, spec);
+        }
       }
     } catch {
-      specs = new Map();
+      specs.clear();
     }
     return new SpecCache(file, realClusters, specs);
   }
@@ -99,8 +122,14 @@ export class SpecCache {
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      const specs = [...this.specs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      fs.writeFileSync(tmp, v8.serialize({ version: 1, build: buildId(), specs } satisfies SpecCacheFile));
+      const names = [...this.specs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      // record by record: never the whole cache as one buffer
+      writeInChunks(tmp, (function* (specs) {
+        yield record({ version: 2, build: buildId() } satisfies SpecCacheHeader);
+        for (const name of names) {
+          yield record([name, specs.get(name)!]);
+        }
+      })(this.specs));
       fs.renameSync(tmp, this.file);
     } catch {
       // best effort: the next run loads what it cannot find
