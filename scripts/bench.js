@@ -117,8 +117,9 @@ function runScenarios({ dir, clusters, out, names, env, jobArgs }) {
   }
   runs['no-op again'] = { ...figures(noop2), note: 'caches warm: folders checked by metadata, specs not parsed' };
 
-  // copies of the highly available AWS example: a topology change changes their output
-  const candidates = names.filter((c) => c.file.includes(`${path.sep}us-east-1${path.sep}`));
+  // copies of the example that sets its topology (the highly available AWS one): a topology change changes their output
+  const candidates = names.filter((c) => c.file.includes(`${path.sep}us-east-1${path.sep}`)
+    && /controlPlaneTopology: (HighlyAvailable|SingleReplica)/.test(fs.readFileSync(c.file, 'utf8')));
   if (candidates.length === 0) {
     // the fleet is too small to hold a copy of the example these runs change (N < 20)
     const floor = writeFloor(out, path.join(dir, 'floor'));
@@ -234,9 +235,13 @@ function fleetObjects(out) {
 function changeSpec(clusters, { file }) {
   const text = fs.readFileSync(file, 'utf8');
   // on a small fleet the same copy may be picked twice: then it goes back
-  fs.writeFileSync(file, /controlPlaneTopology: HighlyAvailable/.test(text)
+  const changed = /controlPlaneTopology: HighlyAvailable/.test(text)
     ? text.replace('controlPlaneTopology: HighlyAvailable', 'controlPlaneTopology: SingleReplica')
-    : text.replace('controlPlaneTopology: SingleReplica', 'controlPlaneTopology: HighlyAvailable'));
+    : text.replace('controlPlaneTopology: SingleReplica', 'controlPlaneTopology: HighlyAvailable');
+  if (changed === text) {
+    throw new Error(`bench: ${file} sets no topology to change`);
+  }
+  fs.writeFileSync(file, changed);
 }
 
 /** Writes as many files, of the same sizes, as an output holds, with one mkdir per folder: what the disk alone costs. */

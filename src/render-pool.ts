@@ -35,6 +35,16 @@ export function defaultJobs(): number {
   return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
 }
 
+/**
+ * The error a worker met, rebuilt on the main thread: a refusal stays a
+ * refusal (exit 1); anything else keeps its errno fields (code, syscall,
+ * path), so that the output writer reports a full disk or a read-only file
+ * system as it does for the main thread.
+ */
+export function errorFromWorker(error: NonNullable<RenderReply['error']>): Error {
+  return error.name === 'SynthError' ? new SynthError(error.message) : Object.assign(new Error(error.message), error);
+}
+
 /** Whether `jobs` workers can render `count` clusters here. */
 export function canRenderInParallel(jobs: number, count: number, force = false): boolean {
   return jobs > 1 && (force || count >= PARALLEL_THRESHOLD) && workerScript() !== undefined;
@@ -106,7 +116,7 @@ export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: Re
           }
           if (reply.error) {
             // a refusal stays a refusal (exit 1); anything else keeps its errno fields for the environment messages
-            throw reply.error.name === 'SynthError' ? new SynthError(reply.error.message) : Object.assign(new Error(reply.error.message), reply.error);
+            throw errorFromWorker(reply.error);
           }
           // follow-ups may have refilled the queue: keep every worker busy
           for (const idle of workers) {

@@ -1,6 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
+import { OutputEnvironmentError, OutputError, OutputTree } from '../src/output';
+import { errorFromWorker } from '../src/render-pool';
+import { SynthError } from '../src/synth-error';
 import { awsSpec, captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
 
 // Issue 17 item 12 (files a user put into the output, symlinked --out, --out inside the
@@ -199,5 +202,30 @@ describe('environment problems name their cause (exit 1 or 2, never internal err
     delete mockFault.call;
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`error: cannot read ${clusters}: permission denied (EACCES); nothing was written\n`);
+  });
+});
+
+describe('errors met in a render worker', () => {
+  const dir = useTempDir();
+
+  test('a full disk in a worker is reported as on the main thread: the cause, the path, the output unchanged', () => {
+    // GIVEN an output opened for writing, and the error a worker sends back when a write fails (as render-worker.ts builds it)
+    const out = path.join(dir(), 'dist');
+    const tree = OutputTree.open(out);
+    const sent = { name: 'Error', message: "ENOSPC: no space left on device, open '/stage/a.yaml'", code: 'ENOSPC', syscall: 'open', path: '/stage/a.yaml' };
+    try {
+      // WHEN the main thread rethrows it through the writer
+      expect(() => tree.rethrow(errorFromWorker(sent))).toThrow(new OutputError(`cannot write ${out}: no space left on device (ENOSPC) at /stage/a.yaml; ${out} is unchanged`));
+    } finally {
+      tree.close();
+    }
+    // THEN it is the environment error a user can act on (exit 1), not an internal error
+    expect(() => tree.rethrow(errorFromWorker(sent))).toThrow(OutputEnvironmentError);
+  });
+
+  test('a refusal in a worker stays a refusal', () => {
+    const e = errorFromWorker({ name: 'SynthError', message: 'b/x.yaml would hold a GitHub token; nothing was written' });
+    expect(e).toBeInstanceOf(SynthError);
+    expect(e.message).toBe('b/x.yaml would hold a GitHub token; nothing was written');
   });
 });
