@@ -338,12 +338,17 @@ export function staleFiles(files: readonly RenderedFile[], out: string): StaleFi
 }
 
 /** The phase a cluster's last render in `out` recorded, if any. */
-export function renderedPhase(out: string, name: string): string | undefined {
-  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
+export function renderedPhase(out: string, name: string, isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER))): string | undefined {
+  if (!isOutput) {
+    return undefined;
+  }
+  const file = path.join(out, name, MIGRATION_JSON);
+  if (!fs.statSync(file, { throwIfNoEntry: false })) {
+    // most clusters migrate nothing: no file, and no exception to build for it
     return undefined;
   }
   try {
-    const plan = JSON.parse(fs.readFileSync(path.join(out, name, MIGRATION_JSON), 'utf8')) as { phase?: unknown };
+    const plan = JSON.parse(fs.readFileSync(file, 'utf8')) as { phase?: unknown };
     return typeof plan.phase === 'string' ? plan.phase : undefined;
   } catch {
     return undefined;
@@ -357,9 +362,11 @@ export function renderedPhase(out: string, name: string): string | undefined {
  */
 export function checkPhaseTransitions(fleet: Fleet, out: string): void {
   const issues: SpecIssue[] = [];
+  // once, not once per cluster
+  const isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER));
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
-    const previous = renderedPhase(out, cluster.spec.metadata.name);
+    const previous = renderedPhase(out, cluster.spec.metadata.name, isOutput);
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
     if (!m && previous !== undefined && previous !== 'external') {
       // no spec.migration means "already external": deleting it is the move to external, checked like any other

@@ -170,8 +170,11 @@ export function loadSpecFiles(files: readonly string[], root: string, cache?: Lo
   const defaultsCache = new Map<string, DefaultsSource>();
   const chains = new Map<string, string[]>();
   const hits = new Map<string, CachedLoad>();
+  // thousands of specs share a few folders: each defaults file is looked for once
+  const seen = new Map<string, boolean>();
+  const exists = (f: string) => seen.get(f) ?? (seen.set(f, fs.existsSync(f)), seen.get(f)!);
   const results = files.map((file) => {
-    const chain = defaultsChain(file, root);
+    const chain = defaultsChain(file, root, exists);
     chains.set(file, chain);
     const hit = cache?.lookup(file, chain);
     if (hit) {
@@ -285,7 +288,7 @@ export function loadClusterSpec(file: string, root: string): { spec?: ClusterSpe
 }
 
 /** The defaults files that apply to a spec: from `root` down to the spec's folder, each `defaults.yaml` or `defaults.yml`. */
-export function defaultsChain(specFile: string, root: string): string[] {
+export function defaultsChain(specFile: string, root: string, exists: (file: string) => boolean = fs.existsSync): string[] {
   const rel = path.relative(path.resolve(root), path.resolve(path.dirname(specFile)));
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
     return [];
@@ -295,7 +298,7 @@ export function defaultsChain(specFile: string, root: string): string[] {
   for (const dir of dirs) {
     for (const name of ['defaults.yaml', 'defaults.yml']) {
       const candidate = path.join(dir, name);
-      if (fs.existsSync(candidate)) {
+      if (exists(candidate)) {
         chain.push(candidate);
       }
     }
