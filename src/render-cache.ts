@@ -42,6 +42,14 @@ export interface CachedCluster {
   readonly files?: string;
 }
 
+/** What checking a folder against the cache needs: a {@link CachedCluster} without its key and summary line. */
+export type UnitCheck = Pick<CachedCluster, 'digest' | 'stat' | 'files'>;
+
+/** The part of a record a worker checks a folder with (small to send). */
+export function unitCheckOf(record: CachedCluster): UnitCheck {
+  return record.stat === undefined ? { digest: record.digest } : { digest: record.digest, stat: record.stat, files: record.files };
+}
+
 interface CacheFile {
   readonly version: 2;
   /** The distinct file lists (`CachedCluster.files`); records name them by index. */
@@ -314,12 +322,13 @@ export function unitFingerprint(target: string, unit: string, files: readonly st
  * with a fresh fingerprint to keep (none while a file changed within
  * {@link SETTLE_MS}).
  */
-export function verifyUnit(target: string, unit: string, cached: CachedCluster, now = Date.now()): { same: boolean; record: CachedCluster } {
+export function verifyUnit<T extends UnitCheck>(target: string, unit: string, cached: T, now = Date.now()): { same: boolean; record: T } {
   if (cached.stat !== undefined && cached.files !== undefined && unitFingerprint(target, unit, fileListOf(unit, cached.files)) === cached.stat) {
     return { same: true, record: cached };
   }
   const files = listFiles(path.join(target, unit), unit).sort(byCodePoint);
-  const { stat: _stat, files: _files, ...plain } = cached;
+  const { stat: _stat, files: _files, ...rest } = cached;
+  const plain = rest as T;
   if (digestFiles(target, files) !== cached.digest) {
     return { same: false, record: plain };
   }

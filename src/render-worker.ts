@@ -9,7 +9,7 @@ import * as path from 'path';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { FleetEntry } from './fleet-summary';
-import { CachedCluster, clusterKey, unitDigest, verifyUnit } from './render-cache';
+import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './render-cache';
 import { refuseSecretsInOutput } from './output-secret-guard';
 import { readTreeFiles } from './util/read-tree';
 
@@ -39,7 +39,8 @@ export interface VerifyTask {
   readonly kind: 'verify';
   readonly index: number;
   readonly unit: string;
-  readonly cached: CachedCluster;
+  /** What the cache recorded of the folder (not its summary line: the main thread has it). */
+  readonly check: UnitCheck;
   /**
    * The folder is kept as it is, not rendered.
    *
@@ -70,6 +71,13 @@ export interface RenderOutcome {
   readonly fromCache?: boolean;
   /** A verify task found the folder changed: the cluster must be rendered. */
   readonly needsRender?: boolean;
+  /**
+   * A verify task that found the folder as recorded, with a fresh fingerprint
+   * (or none any more): what the cache record's check becomes.
+   *
+   * @default - the record stays as it is
+   */
+  readonly check?: UnitCheck;
 }
 
 /** What a worker sends back for a job: outcomes, or the first error. */
@@ -78,25 +86,25 @@ export interface RenderReply {
   readonly error?: { readonly name?: string; readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
 }
 
-const upToDate = (sink: RemoteSink): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
+/** The comparison of a folder found as it should be. */
+export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
 
 /** Runs one task. */
 export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
   if (task.kind === 'render') {
     return renderAndCompare(task.cluster, task.index, sink, task.cached, task.key);
   }
-  const { index, unit, cached } = task;
-  const verified = verifyUnit(sink.target, unit, cached);
+  const { index, unit, check } = task;
+  const verified = verifyUnit(sink.target, unit, check);
+  const refreshed = verified.record === check ? undefined : verified.record;
   if (task.kept) {
     if (!verified.same) {
       // changed since the cache recorded it (by hand?): kept output passes the last guard too
       refuseSecretsInOutput([...readTreeFiles(path.join(sink.target, unit))].map(([p, content]) => ({ path: `${unit}/${p}`, content })));
     }
-    return { index, unit, cache: verified.same ? verified.record : undefined, fromCache: verified.same };
+    return { index, unit, fromCache: verified.same, check: verified.same ? refreshed : undefined };
   }
-  return verified.same
-    ? { index, unit, entry: cached.entry, result: upToDate(sink), cache: verified.record, fromCache: true }
-    : { index, unit, needsRender: true };
+  return verified.same ? { index, unit, fromCache: true, check: refreshed } : { index, unit, needsRender: true };
 }
 
 /**

@@ -4,8 +4,8 @@ import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output
 import { readTreeFiles } from './util/read-tree';
 import { argoCdFleetFiles, fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
-import { clusterKey, RenderCache } from './render-cache';
-import { PoolTask, RenderOutcome, runTask } from './render-worker';
+import { clusterKey, RenderCache, unitCheckOf } from './render-cache';
+import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -204,7 +204,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     for (const i of keptUnits) {
       const record = cache?.get(nameOf(i));
       if (record) {
-        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), cached: record, kept: true });
+        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), check: unitCheckOf(record), kept: true });
       } else {
         guardKept(i);
       }
@@ -214,14 +214,28 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       const key = cache ? clusterKey(fleet.clusters[i], outputPath) : undefined;
       if (record && key === record.key) {
         keys.set(i, key);
-        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), cached: record });
+        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), check: unitCheckOf(record) });
       } else {
         tasks.push({ kind: 'render', index: i, cluster: fleet.clusters[i], cached: record, key });
       }
     }
+    const kept = new Set(keptUnits);
     const onOutcome = (o: RenderOutcome): PoolTask | undefined => {
       if (o.needsRender) {
         return { kind: 'render', index: o.index, cluster: fleet.clusters[o.index], cached: null, key: keys.get(o.index) };
+      }
+      if (o.fromCache && o.entry === undefined && cache) {
+        // a folder found as the cache recorded it: its summary line is the record's
+        const record = cache.get(o.unit)!;
+        if (o.check) {
+          const { stat: _s, files: _f, ...plain } = record;
+          cache.record(o.unit, { ...plain, ...o.check });
+        }
+        if (!kept.has(o.index)) {
+          entries[o.index] = record.entry;
+          sink.acceptUnit!(o.unit, upToDate(remote));
+        }
+        return undefined;
       }
       take(o.index, o);
       return undefined;
