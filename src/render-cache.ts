@@ -4,6 +4,7 @@ import * as path from 'path';
 import { FleetEntry } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
+import { FLEET_DIRECTORY } from './gitops/repo-path';
 import { PreparedCluster } from './cluster/prepared-cluster';
 
 /**
@@ -20,8 +21,12 @@ export interface CachedCluster {
   readonly key: string;
   /** Digest of the rendered folder: {@link unitDigest}. */
   readonly digest: string;
-  /** The cluster's fleet summary line. */
-  readonly entry: FleetEntry;
+  /**
+   * The cluster's fleet summary line.
+   *
+   * @default - none: the record of the fleet folder (`_fleet/`), which is no cluster
+   */
+  readonly entry?: FleetEntry;
   /**
    * Fingerprint of the folder's metadata ({@link unitFingerprint} over
    * `files`), taken when its content was last found to digest as `digest`
@@ -122,10 +127,11 @@ export class RenderCache {
     }
   }
 
-  /** Keeps only these clusters (the current fleet). */
+  /** Keeps only these clusters (the current fleet) and the fleet folder. */
   retain(names: ReadonlySet<string>): void {
     for (const name of [...this.clusters.keys()]) {
-      if (!names.has(name)) {
+      // the fleet folder's record stays: no cluster takes its name (cluster names are DNS labels, no `_`)
+      if (!names.has(name) && name !== FLEET_DIRECTORY) {
         this.clusters.delete(name);
         this.dirty = true;
       }

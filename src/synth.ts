@@ -1,10 +1,10 @@
 import { FleetEntry, FLEET_JSON, fleetSummaryFiles, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
-import { markerFile, OutputCheck, putFiles, StaleFile, TreeSink } from './output';
+import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } from './output';
 import { readTreeFiles } from './util/read-tree';
 import { argoCdFleetFiles, fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
-import { clusterKey, RenderCache, unitCheckOf } from './render-cache';
+import { clusterKey, RenderCache, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
@@ -15,7 +15,7 @@ import { platformFor } from './openshift/platforms';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { Fleet, InputWarning, LoadCache, loadFleet } from './fleet/load';
-import { gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+import { FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInOutput } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
@@ -232,7 +232,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
           cache.record(o.unit, { ...plain, ...o.check });
         }
         if (!kept.has(o.index)) {
-          entries[o.index] = record.entry;
+          entries[o.index] = record.entry!;
           sink.acceptUnit!(o.unit, upToDate(remote));
         }
         return undefined;
@@ -271,8 +271,33 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
   const fleetOutput = [...fleetSummaryFiles(entries), ...(argoCd ?? argoCdFleetFiles(fleet, outputPath))];
   refuseSecretsInOutput(fleetOutput);
-  putFiles(sink, fleetOutput);
+  putFleetFiles(sink, fleetOutput, remote, cache);
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
+}
+
+/**
+ * Puts the fleet files into `sink`. With the render cache, the fleet folder
+ * (`_fleet/`, a file or two per cluster) is not compared file by file when
+ * its rendered files digest as the cache recorded and the folder on disk is
+ * as recorded: only the root files (FLEET.md, .fleet.json) are.
+ */
+function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: RemoteSink | undefined, cache: RenderCache | undefined): void {
+  const inFolder = files.filter((f) => f.path.startsWith(`${FLEET_DIRECTORY}/`));
+  if (!remote || !cache || !sink.acceptUnit || inFolder.length === 0) {
+    putFiles(sink, files);
+    return;
+  }
+  const digest = unitDigest(inFolder);
+  const record = cache.get(FLEET_DIRECTORY);
+  const verified = record?.digest === digest ? verifyUnit(remote.target, FLEET_DIRECTORY, record) : undefined;
+  if (verified?.same) {
+    cache.record(FLEET_DIRECTORY, verified.record);
+    sink.acceptUnit(FLEET_DIRECTORY, upToDate(remote));
+    putFiles(sink, files.filter((f) => !f.path.startsWith(`${FLEET_DIRECTORY}/`)));
+    return;
+  }
+  putFiles(sink, files);
+  cache.record(FLEET_DIRECTORY, { key: digest, digest });
 }
 
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */

@@ -136,3 +136,27 @@ describe('checking a folder against its cache record', () => {
     expect(verifyUnit(target, 'u', plain).same).toBe(false);
   });
 });
+
+describe('the fleet folder and the render cache', () => {
+  test('a hand edit in _fleet/ is found by --check and undone by synth, with the cache on', () => {
+    // GIVEN a cached Argo CD fleet (its roots are in _fleet/), synthesized twice (the second run records the folder)
+    const { clusters, out } = setup();
+    for (let i = 0; i < 3; i++) {
+      writeFile(clusters, `c${i}.yaml`, awsSpec(`c000${i}`, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git' } }));
+    }
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    const fleetFile = Object.keys(readTree(out)).find((f) => f.startsWith('_fleet/'));
+    expect(fleetFile).toBeDefined();
+    const before = readTree(out);
+    // WHEN one of its files is edited by hand
+    fs.appendFileSync(path.join(out, fleetFile!), '# edited\n');
+    // THEN --check reports it, and synth writes the folder back (a folder is staged whole)
+    const inFolder = Object.keys(readTree(out)).filter((f) => f.startsWith('_fleet/')).length;
+    const check = synth('-c', clusters, '-o', out, '--check');
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`  changed: ${out}/${fleetFile}\n`);
+    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 3 clusters into ${out} (${inFolder} files written)\n`, stderr: '' });
+    expect(readTree(out)).toEqual(before);
+  });
+});
