@@ -5,9 +5,10 @@
 import { minorSkewProblem } from '../src/util/version-skew';
 import { parse, parseAllDocuments } from 'yaml';
 import {
-  kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems,
-  openshiftOverrideRemove, phasePlan, staticPodFlags, transitionSteps, StepContext,
+  kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems,
+  openshiftOverrideRemove, phasePlan, transitionSteps, StepContext,
 } from '../src/migration';
+import { kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import * as fs from 'fs';
 import { runCli } from '../src/cli';
 import { migrationWarnings } from '../src/migration';

@@ -3,11 +3,11 @@ import { Construct } from 'constructs';
 import {
   CCM_LEASE_NAME, ccmLeaderMigrationMount, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_KCM_POD_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
 } from './cluster-migration';
-import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
+import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from '../openshift/migration/external-cloud-provider-feature-gate';
 import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
 import { LeaderMigrationConfigMap } from './leader-migration-config-map';
-import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
+import { LeaderMigrationMachineConfig } from '../openshift/migration/leader-migration-machine-config';
 import { LeaderMigrationRbac } from './leader-migration-rbac';
 import { OpenShiftPlanInput } from './plan';
 import { ccmLeaderMigrationIn, externalIn, isLeaderMigrationPhase } from './phases';

@@ -5,9 +5,9 @@
  * Pure: no cdk8s import.
  */
 import { stringify } from 'yaml';
-import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from './flags';
-import { leaderMigrationConfigYaml } from './leader-migration-config';
-import { phasePlan } from './phase-plan';
+import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from '../../migration/flags';
+import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
+import { phasePlan } from '../../migration/phase-plan';
 
 /** The forms the control-plane change is printed in. */
 export const CONTROL_PLANE_FORMATS = ['kubeadm', 'cluster-api', 'static-pod'] as const;
