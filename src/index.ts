@@ -28,8 +28,10 @@ export * from './cloud-config/vsphere';
 // Constructs: the cluster chart, then its parts per distribution and platform.
 export * from './cluster-chart';
 export * from './migration';
+export * from './migration-targets';
 export * from './kubernetes';
 export * from './kubernetes/migration/control-plane';
+export * from './kubernetes/migration/migration-control-plane';
 export * from './util/version-skew';
 export * from './constructs/platform-role';
 export * from './constructs/platform-role-binding';
@@ -55,6 +57,7 @@ export * from './openshift/validating-admission-policy';
 export * from './openshift/platforms';
 export * from './openshift/migration/external-cloud-provider-feature-gate';
 export * from './openshift/migration/leader-migration-machine-config';
+export * from './openshift/migration/migration-control-plane';
 export * from './gitops/argocd-application';
 export * from './gitops/cluster-gitops-chart';
 export * from './gitops/flux-stage-chain';

@@ -6,8 +6,10 @@ import { minorSkewProblem } from '../src/util/version-skew';
 import { parse, parseAllDocuments } from 'yaml';
 import {
   kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems,
-  openshiftOverrideRemove, phasePlan, transitionSteps, StepContext,
+  phasePlan,
 } from '../src/migration';
+import { transitionSteps, StepContext } from '../src/migration-targets';
+import { openshiftOverrideRemove } from '../src/openshift/migration/migration-control-plane';
 import { kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import * as fs from 'fs';
 import { runCli } from '../src/cli';

@@ -7,7 +7,7 @@ import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from '../cluster-spe
 import { tlsProblems } from '../cluster-spec/tls';
 import { schemaProblems } from '../cluster-spec/zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
-import { migrationInputFor } from '../migration/cluster-migration';
+import { migrationInputFor } from '../migration-targets';
 import { MigrationCheckInput, migrationProblems, migrationWarnings } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
 import { refuseCredentials } from '../cloud-config/pass-through';

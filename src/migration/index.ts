@@ -1,4 +1,5 @@
 export * from './cluster-migration';
+export * from './control-plane';
 export * from './flags';
 export * from './leader-migration-config';
 export * from './leader-migration-config-map';
