@@ -12,7 +12,8 @@ import { MigrationInput } from './migration/flags';
 import { MigrationPhase, MigrationSupport } from './migration/phases';
 import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
 import { MigrationTarget } from './migration/target';
-import { openshiftControlPlaneSteps, openshiftMigrationControlPlane } from './openshift/migration/migration-control-plane';
+import { MigrationCheckInput, MigrationProblem, migrationProblemsWith } from './migration/validate';
+import { OPENSHIFT_MIGRATION_CHECKS, openshiftControlPlaneSteps, openshiftMigrationControlPlane } from './openshift/migration/migration-control-plane';
 import { openshiftMigrationTarget } from './openshift/migration-target';
 
 /** The distribution's side of a cluster's migration. */
@@ -53,4 +54,9 @@ export function transitionSteps(input: MigrationInput, ctx: StepContext, from: M
     ? openshiftControlPlaneSteps({ featureGates: ctx.featureGates, featureSet: ctx.featureSet, ...(ctx.machineConfig !== undefined ? { machineConfig: ctx.machineConfig } : {}) })
     : KUBERNETES_CONTROL_PLANE_STEPS;
   return phaseChangeSteps(input, { ccm: ctx.ccm, controlPlane }, from, to);
+}
+
+/** Every problem of a requested migration on its distribution (`input.distribution`); empty when it may render. */
+export function migrationProblems(input: MigrationCheckInput): MigrationProblem[] {
+  return migrationProblemsWith(input, input.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CHECKS : {});
 }

@@ -5,10 +5,10 @@
 import { minorSkewProblem } from '../src/util/version-skew';
 import { parse, parseAllDocuments } from 'yaml';
 import {
-  kubeletFlags, kubeControllerManagerFlags, MigrationInput, migrationProblems,
+  kubeletFlags, kubeControllerManagerFlags, MigrationInput,
   phasePlan,
 } from '../src/migration';
-import { transitionSteps, StepContext } from '../src/migration-targets';
+import { migrationProblems, transitionSteps, StepContext } from '../src/migration-targets';
 import { openshiftOverrideRemove } from '../src/openshift/migration/migration-control-plane';
 import { kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import * as fs from 'fs';

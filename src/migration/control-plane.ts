@@ -13,6 +13,7 @@ import { Construct } from 'constructs';
 import { MigrationInput } from './flags';
 import { MigrationPhase } from './phases';
 import { PlanCheck, PlanStep, ProcessConfig, StepTiming } from './steps';
+import { MigrationControlPlaneChecks } from './validate';
 
 /**
  * What the distribution renders to carry the kube-controller-manager's
@@ -84,6 +85,12 @@ export interface MigrationControlPlane {
    * @default - `KCM_LEADER_MIGRATION_PATH` (the same path on the host and in the pod)
    */
   readonly kcmConfigPath?: string;
+  /**
+   * The distribution's own checks of a requested migration.
+   *
+   * @default - none
+   */
+  readonly checks?: MigrationControlPlaneChecks;
   /** Adds to `scope` the objects that change the control plane in the migration's phase (after the protocol's objects); returns them. */
   renderObjects(scope: Construct, migration: MigrationInput): ApiObject[];
   /** The distribution's side of the plan of the migration's phase. */

@@ -4,7 +4,7 @@
  * legal step. Pure: no cdk8s import.
  */
 import { LEADER_MIGRATION_GATE } from './flags';
-import { isLeaderMigrationPhase, MigrationPhase, MigrationSupport, openshiftRelease } from './phases';
+import { isLeaderMigrationPhase, MigrationPhase, MigrationSupport } from './phases';
 import { minorSkewProblem } from '../util/version-skew';
 
 /** A migration problem: field path under `spec.migration` (or `spec`) and message. */
@@ -50,8 +50,25 @@ export interface KubernetesMigrationCheck {
 /** The version skew policy link cited in messages. */
 const M = ['spec', 'migration'];
 
-/** Every problem of a requested migration; empty when it may render. */
-export function migrationProblems(input: MigrationCheckInput): MigrationProblem[] {
+/**
+ * The distribution's own checks of a requested migration
+ * (`MigrationControlPlane.checks`), each the message of its problem or undefined.
+ */
+export interface MigrationControlPlaneChecks {
+  /** `spec.migration.kubernetesVersion`: a phase other than external on a release where the distribution has already moved the platform to its CCM. */
+  alreadyExternal?(input: MigrationCheckInput, support: MigrationSupport): string | undefined;
+  /** `spec.migration.kubernetesVersion`: a leader-migration phase the distribution's kube-controller-manager cannot run on this version. */
+  leaderMigrationBlocked?(input: MigrationCheckInput): string | undefined;
+  /** `spec.migration.nodeIpam`: the message when it is true but node IPAM does not move on the distribution. */
+  readonly nodeIpamFixed?: string;
+}
+
+/**
+ * Every problem of a requested migration with the distribution's own checks;
+ * empty when it may render. The composition root's `migrationProblems` picks
+ * the checks by `input.distribution`.
+ */
+export function migrationProblemsWith(input: MigrationCheckInput, checks: MigrationControlPlaneChecks): MigrationProblem[] {
   const problems: MigrationProblem[] = [];
   const { support, phase, platform } = input;
   const version = `1.${input.kubernetesMinor}`;
@@ -69,12 +86,11 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
         path: [...M, 'kubernetesVersion'],
         message: `"${version}": kube-controller-manager ${version} has no in-tree ${support.inTreeProvider} provider (the last one is in 1.${support.lastInTreeMinor}), so nothing is left to hand over in phase "${phase}"; the cluster can only be "external"`,
       });
-    } else if (phase !== 'external' && input.distribution === 'openshift' && input.kubernetesMinor >= support.openshiftExternalSinceMinor) {
-      problems.push({
-        path: [...M, 'kubernetesVersion'],
-        message: `"${version}": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}), `
-          + `so the operators have already migrated it and phase "${phase}" cannot be rendered; set phase to "external"`,
-      });
+    } else if (phase !== 'external') {
+      const already = checks.alreadyExternal?.(input, support);
+      if (already) {
+        problems.push({ path: [...M, 'kubernetesVersion'], message: already });
+      }
     }
     if (input.inTreeVolumes === true && phase === 'external' && input.kubernetesMinor > support.lastInTreeMinor) {
       problems.push({
@@ -85,11 +101,11 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
   }
   if (lm && input.kubernetesMinor < 21) {
     problems.push({ path: [...M, 'kubernetesVersion'], message: `"${version}": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "${phase}"` });
-  } else if (lm && input.distribution === 'openshift' && input.kubernetesMinor < 22 && support && !support.noLeaderMigration) {
-    problems.push({
-      path: [...M, 'kubernetesVersion'],
-      message: `"${version}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${phase}"`,
-    });
+  } else if (lm && support && !support.noLeaderMigration) {
+    const blocked = checks.leaderMigrationBlocked?.(input);
+    if (blocked) {
+      problems.push({ path: [...M, 'kubernetesVersion'], message: blocked });
+    }
   }
   const skew = minorSkewProblem('cloud-controller-manager', `1.${input.ccmMinor}`, `1.${input.kubernetesMinor}`, 'set spec.migration.ccmVersion to one of those');
   if (skew) {
@@ -106,8 +122,8 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
   if (lm && input.managementMode === 'operator') {
     problems.push({ path: ['spec', 'managementMode'], message: `"operator": the operator renders the CCM itself and never enables leader migration; use managementMode "gitops" for phase "${phase}"` });
   }
-  if (input.nodeIpam && input.distribution === 'openshift') {
-    problems.push({ path: [...M, 'nodeIpam'], message: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false' });
+  if (input.nodeIpam && checks.nodeIpamFixed) {
+    problems.push({ path: [...M, 'nodeIpam'], message: checks.nodeIpamFixed });
   }
   const k = input.kubernetes;
   if (k && support && !support.noLeaderMigration && k.allocateNodeCidrs !== input.nodeIpam) {

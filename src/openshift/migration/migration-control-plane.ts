@@ -14,10 +14,11 @@ import { Construct } from 'constructs';
 import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
 import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
 import { ControlPlanePlan, ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
-import { MigrationInput } from '../../migration/flags';
+import { LEADER_MIGRATION_GATE, MigrationInput } from '../../migration/flags';
 import { phasePlan } from '../../migration/phase-plan';
 import { externalIn, isLeaderMigrationPhase, openshiftRelease } from '../../migration/phases';
 import { kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
+import { MigrationControlPlaneChecks } from '../../migration/validate';
 
 /**
  * Where the MachineConfig writes the KCM's file on control-plane hosts, and
@@ -153,6 +154,18 @@ export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanIn
   };
 }
 
+/** OpenShift's own checks of a requested migration. */
+export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
+  alreadyExternal: (input, support) => (input.kubernetesMinor >= support.openshiftExternalSinceMinor
+    ? `"1.${input.kubernetesMinor}": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${input.platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}), `
+      + `so the operators have already migrated it and phase "${input.phase}" cannot be rendered; set phase to "external"`
+    : undefined),
+  leaderMigrationBlocked: (input) => (input.kubernetesMinor < 22
+    ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
+    : undefined),
+  nodeIpamFixed: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false',
+};
+
 /**
  * OpenShift's control plane in the migration.
  *
@@ -161,6 +174,7 @@ export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanIn
 export function openshiftMigrationControlPlane(featureSet: ExternalCloudProviderFeatureSet): MigrationControlPlane {
   return {
     kcmConfigPath: OPENSHIFT_KCM_POD_PATH,
+    checks: OPENSHIFT_MIGRATION_CHECKS,
     renderObjects: (scope: Construct, m: MigrationInput): ApiObject[] => {
       const objects: ApiObject[] = [];
       if (migrates(m) && isLeaderMigrationPhase(m.phase)) {
