@@ -58,6 +58,7 @@ export * from './openshift/platforms';
 export * from './openshift/migration/external-cloud-provider-feature-gate';
 export * from './openshift/migration/leader-migration-machine-config';
 export * from './openshift/migration/migration-control-plane';
+export { openshiftRelease } from './openshift/release';
 export * from './gitops/argocd-application';
 export * from './gitops/cluster-gitops-chart';
 export * from './gitops/flux-stage-chain';

@@ -16,9 +16,10 @@ import { LeaderMigrationMachineConfig } from './leader-migration-machine-config'
 import { ControlPlanePlan, ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
 import { LEADER_MIGRATION_GATE, MigrationInput } from '../../migration/flags';
 import { phasePlan } from '../../migration/phase-plan';
-import { externalIn, isLeaderMigrationPhase, openshiftRelease } from '../../migration/phases';
+import { externalIn, isLeaderMigrationPhase } from '../../migration/phases';
 import { kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks } from '../../migration/validate';
+import { openshiftRelease } from '../release';
 
 /**
  * Where the MachineConfig writes the KCM's file on control-plane hosts, and
