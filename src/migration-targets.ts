@@ -4,7 +4,7 @@
  * distribution; ARCHITECTURE.md).
  */
 import { ClusterSpec } from './cluster-spec/schema';
-import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './kubernetes/migration/migration-control-plane';
+import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './kubernetes/migration/migration-control-plane';
 import { kubernetesMigrationTarget } from './kubernetes/migration-target';
 import { migrationInputWith } from './migration/cluster-migration';
 import { MigrationControlPlane } from './migration/control-plane';
@@ -12,7 +12,7 @@ import { MigrationInput } from './migration/flags';
 import { MigrationPhase, MigrationSupport } from './migration/phases';
 import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
 import { MigrationTarget } from './migration/target';
-import { MigrationCheckInput, MigrationProblem, migrationProblemsWith } from './migration/validate';
+import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem, migrationProblemsWith, migrationWarningsWith } from './migration/validate';
 import { OPENSHIFT_MIGRATION_CHECKS, openshiftControlPlaneSteps, openshiftMigrationControlPlane } from './openshift/migration/migration-control-plane';
 import { openshiftMigrationTarget } from './openshift/migration-target';
 
@@ -56,7 +56,21 @@ export function transitionSteps(input: MigrationInput, ctx: StepContext, from: M
   return phaseChangeSteps(input, { ccm: ctx.ccm, controlPlane }, from, to);
 }
 
+/** The distribution's own checks of a requested migration (`input.distribution`). */
+function checksFor(input: MigrationCheckInput): MigrationControlPlaneChecks {
+  return input.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CHECKS : KUBERNETES_MIGRATION_CHECKS;
+}
+
 /** Every problem of a requested migration on its distribution (`input.distribution`); empty when it may render. */
 export function migrationProblems(input: MigrationCheckInput): MigrationProblem[] {
-  return migrationProblemsWith(input, input.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CHECKS : {});
+  return migrationProblemsWith(input, checksFor(input));
+}
+
+/**
+ * What a migration may get wrong that the spec cannot decide, on its
+ * distribution: each a warning with the field and what to check (the plan
+ * repeats them as checks).
+ */
+export function migrationWarnings(input: MigrationCheckInput): MigrationProblem[] {
+  return migrationWarningsWith(input, checksFor(input));
 }

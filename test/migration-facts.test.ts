@@ -13,7 +13,7 @@ import { openshiftOverrideRemove } from '../src/openshift/migration/migration-co
 import { kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import * as fs from 'fs';
 import { runCli } from '../src/cli';
-import { migrationWarnings } from '../src/migration';
+import { migrationWarnings } from '../src/migration-targets';
 import { captureIo, kubernetesSpec, migrationInput, tempDir, writeFile } from './helpers';
 
 const input = migrationInput;

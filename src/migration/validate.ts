@@ -61,6 +61,10 @@ export interface MigrationControlPlaneChecks {
   leaderMigrationBlocked?(input: MigrationCheckInput): string | undefined;
   /** `spec.migration.nodeIpam`: the message when it is true but node IPAM does not move on the distribution. */
   readonly nodeIpamFixed?: string;
+  /** The problems of the distribution's CCM settings the migration depends on (`MigrationCheckInput.kubernetes`). */
+  ccmProblems?(input: MigrationCheckInput): MigrationProblem[];
+  /** The warnings about those settings (platforms with leader migration only). */
+  ccmWarnings?(input: MigrationCheckInput): MigrationProblem[];
 }
 
 /**
@@ -125,27 +129,7 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
   if (input.nodeIpam && checks.nodeIpamFixed) {
     problems.push({ path: [...M, 'nodeIpam'], message: checks.nodeIpamFixed });
   }
-  const k = input.kubernetes;
-  if (k && support && !support.noLeaderMigration && k.allocateNodeCidrs !== input.nodeIpam) {
-    problems.push({
-      path: [...M, 'nodeIpam'],
-      message: input.nodeIpam
-        ? 'is true but spec.kubernetes.allocateNodeCidrs is false: node IPAM moves to the CCM, so the CCM must allocate node CIDRs; set spec.kubernetes.allocateNodeCidrs to true (with spec.kubernetes.clusterCIDR), or nodeIpam to false if kube-controller-manager never allocated them'
-        : 'is false but spec.kubernetes.allocateNodeCidrs is true: the CCM would allocate node CIDRs while kube-controller-manager keeps its own node IPAM controller (two allocators); set nodeIpam to true so IPAM moves under the migration lease and kube-controller-manager gets -nodeipam, or allocateNodeCidrs to false',
-    });
-  }
-  if (k && support && k.clusterNameFlag && k.clusterName === undefined) {
-    problems.push({
-      path: ['spec', 'kubernetes', 'clusterName'],
-      message: `is not set: during a migration the CCM must run with kube-controller-manager's --cluster-name (its default is "kubernetes"; ${platform} names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with`,
-    });
-  }
-  if (k && support && !support.noLeaderMigration && input.leaseNamespace !== undefined && k.namespace !== input.leaseNamespace) {
-    problems.push({
-      path: [...M, 'leaseNamespace'],
-      message: `"${input.leaseNamespace}" differs from spec.kubernetes.namespace "${k.namespace}": the CCM elects its leader in the lease namespace while it runs leader migration and in its own namespace afterwards, and a rolling update between the two elects two CCM leaders that both run the cloud controllers; run the CCM in "${input.leaseNamespace}"`,
-    });
-  }
+  problems.push(...(checks.ccmProblems?.(input) ?? []));
   input.enabledFeatureGates.forEach((gate, i) => {
     if (gate === LEADER_MIGRATION_GATE) {
       problems.push({
@@ -161,9 +145,8 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
  * What a migration may get wrong that the spec cannot decide: each a warning
  * with the field and what to check (the plan repeats them as checks).
  */
-export function migrationWarnings(input: MigrationCheckInput): MigrationProblem[] {
+export function migrationWarningsWith(input: MigrationCheckInput, checks: MigrationControlPlaneChecks): MigrationProblem[] {
   const warnings: MigrationProblem[] = [];
-  const k = input.kubernetes;
   if (!input.support || input.support.noLeaderMigration) {
     return warnings;
   }
@@ -173,11 +156,6 @@ export function migrationWarnings(input: MigrationCheckInput): MigrationProblem[
       message: `"${input.leaseNamespace}" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases`,
     });
   }
-  if (k && input.nodeIpam && !k.configureCloudRoutes) {
-    warnings.push({
-      path: ['spec', 'kubernetes', 'configureCloudRoutes'],
-      message: 'is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
-    });
-  }
+  warnings.push(...(checks.ccmWarnings?.(input) ?? []));
   return warnings;
 }
