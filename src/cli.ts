@@ -1,8 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from './migration/control-plane';
+import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from './kubernetes/migration/control-plane';
 import { MigrationInput } from './migration/flags';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from './migration/phases';
-import { migrationProblems } from './migration/validate';
+import { migrationProblems } from './migration-targets';
 import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'yaml';

@@ -77,12 +77,11 @@ export class ClusterChart extends Chart {
       const target = migrationTargetFor(props.cluster.spec);
       this.migration = new MigrationObjects(this, 'Migration', {
         migration,
-        distribution: spec.distribution,
         preStage,
         ccmRendered: spec.managementMode === 'gitops',
-        featureSet: spec.migration!.featureSet,
         ccmNamespace: target.ccmNamespace,
         ccmServiceAccount: target.ccmServiceAccount,
+        controlPlane: target.controlPlane,
       });
     }
   }

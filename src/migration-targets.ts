@@ -1,12 +1,76 @@
+/**
+ * Composition root of the migration: picks the distribution's side of a
+ * cluster's migration by `spec.distribution` (the migration imports no
+ * distribution; ARCHITECTURE.md).
+ */
 import { ClusterSpec } from './cluster-spec/schema';
+import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './kubernetes/migration/migration-control-plane';
 import { kubernetesMigrationTarget } from './kubernetes/migration-target';
+import { migrationInputWith } from './migration/cluster-migration';
+import { MigrationControlPlane } from './migration/control-plane';
+import { MigrationInput } from './migration/flags';
+import { MigrationPhase, MigrationSupport } from './migration/phases';
+import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
 import { MigrationTarget } from './migration/target';
-import { OPENSHIFT_MIGRATION_TARGET } from './openshift/migration-target';
+import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem, migrationProblemsWith, migrationWarningsWith } from './migration/validate';
+import { OPENSHIFT_MIGRATION_CHECKS, openshiftControlPlaneSteps, openshiftMigrationControlPlane } from './openshift/migration/migration-control-plane';
+import { openshiftMigrationTarget } from './openshift/migration-target';
 
-/** The distribution's side of a cluster's migration (composition root: the migration imports no distribution). */
+/** The distribution's side of a cluster's migration. */
 export function migrationTargetFor(spec: ClusterSpec): MigrationTarget {
   const kubernetes = spec.spec.kubernetes;
   return spec.spec.distribution === 'kubernetes' && kubernetes
     ? kubernetesMigrationTarget(spec.spec.platform, kubernetes)
-    : OPENSHIFT_MIGRATION_TARGET;
+    : openshiftMigrationTarget(spec.spec.migration?.featureSet);
+}
+
+/** How the control plane of a cluster's distribution changes in the migration. */
+export function migrationControlPlaneFor(spec: ClusterSpec): MigrationControlPlane {
+  return spec.spec.distribution === 'openshift'
+    ? openshiftMigrationControlPlane(spec.spec.migration?.featureSet ?? 'CustomNoUpgrade')
+    : KUBERNETES_MIGRATION_CONTROL_PLANE;
+}
+
+/** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
+export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {
+  return migrationInputWith(spec, support, migrationControlPlaneFor(spec));
+}
+
+/** What `transitionSteps` needs beyond the migration input, by distribution. */
+export interface StepContext {
+  readonly distribution: string;
+  readonly ccm: CcmLocation;
+  /** OpenShift: the gates of the FeatureGate that switches the platform to external (empty: none needed). */
+  readonly featureGates: readonly string[];
+  /** OpenShift: the feature set of that FeatureGate. */
+  readonly featureSet: string;
+  /** OpenShift: the MachineConfig writing the KCM's file. */
+  readonly machineConfig?: string;
+}
+
+/** The steps of one phase change (adjacent phases, either direction) on a distribution: `phaseChangeSteps` with its control plane. */
+export function transitionSteps(input: MigrationInput, ctx: StepContext, from: MigrationPhase, to: MigrationPhase): PhaseTransition {
+  const controlPlane = ctx.distribution === 'openshift'
+    ? openshiftControlPlaneSteps({ featureGates: ctx.featureGates, featureSet: ctx.featureSet, ...(ctx.machineConfig !== undefined ? { machineConfig: ctx.machineConfig } : {}) })
+    : KUBERNETES_CONTROL_PLANE_STEPS;
+  return phaseChangeSteps(input, { ccm: ctx.ccm, controlPlane }, from, to);
+}
+
+/** The distribution's own checks of a requested migration (`input.distribution`). */
+function checksFor(input: MigrationCheckInput): MigrationControlPlaneChecks {
+  return input.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CHECKS : KUBERNETES_MIGRATION_CHECKS;
+}
+
+/** Every problem of a requested migration on its distribution (`input.distribution`); empty when it may render. */
+export function migrationProblems(input: MigrationCheckInput): MigrationProblem[] {
+  return migrationProblemsWith(input, checksFor(input));
+}
+
+/**
+ * What a migration may get wrong that the spec cannot decide, on its
+ * distribution: each a warning with the field and what to check (the plan
+ * repeats them as checks).
+ */
+export function migrationWarnings(input: MigrationCheckInput): MigrationProblem[] {
+  return migrationWarningsWith(input, checksFor(input));
 }

@@ -138,7 +138,7 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
       ? chart.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && !(staticSet && c.node.path.startsWith(`${staticSet.node.path}/`)))
       : chart.migration?.objects ?? [];
     const migrating = { distribution: spec.spec.distribution, migration: cluster.migration, target: migrationTargetFor(spec) };
-    files.push(...migrationPlanFiles(name, migrating, objects, rendered, chart.migration?.openshift));
+    files.push(...migrationPlanFiles(name, migrating, objects, rendered));
   }
 
   const entry: FleetEntry = {

@@ -97,6 +97,44 @@ export function importsOfSrc(): ImportEdge[] {
   });
 }
 
+/** The distributions' names (spec.distribution). */
+const DISTRIBUTIONS = ['openshift', 'kubernetes'];
+
+/**
+ * Folders below the distributions that never choose by distribution
+ * (ARCHITECTURE.md): what differs goes behind MigrationTarget /
+ * MigrationControlPlane or into the distribution's folder. (cluster-spec is
+ * left out: it defines `spec.distribution` and may check it.)
+ */
+export const DISTRIBUTION_NEUTRAL = ['migration', 'cluster', 'constructs', 'gitops', 'cloud-config'];
+
+const COMPARISONS = [
+  ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken,
+];
+
+/** `file:line compares with 'name' (…)` for each comparison (===, !==, ==, !=, switch case) of a value with a distribution's name. */
+export function distributionComparisons(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const named = (n: ts.Node): string | undefined => ((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && DISTRIBUTIONS.includes(n.text) ? n.text : undefined);
+  const report = (node: ts.Node, name: string) => {
+    const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+    found.push(`${file}:${line} compares with '${name}' (a distribution: put what differs behind MigrationTarget / MigrationControlPlane)`);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isBinaryExpression(node) && COMPARISONS.includes(node.operatorToken.kind)) {
+      const name = named(node.left) ?? named(node.right);
+      if (name) report(node, name);
+    } else if (ts.isCaseClause(node)) {
+      const name = named(node.expression);
+      if (name) report(node, name);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe('the rule engine', () => {
   test('GIVEN kubernetes importing openshift WHEN checked THEN the file and the import are named', () => {
     expect(violations([{ from: 'src/kubernetes/upstream-ccm-rbac.ts', specifier: '../openshift/constants' }]))
@@ -140,6 +178,33 @@ describe('the rule engine', () => {
   });
 });
 
+describe('the distribution rule', () => {
+  test('GIVEN a comparison or a switch case on a distribution name THEN the file and line are named', () => {
+    const text = [
+      "if (input.distribution === 'openshift') {}",
+      'const k = "kubernetes" != d;',
+      'switch (d) {',
+      "  case 'kubernetes': break;",
+      '}',
+    ].join('\n');
+    expect(distributionComparisons('src/migration/x.ts', text)).toEqual([
+      "src/migration/x.ts:1 compares with 'openshift' (a distribution: put what differs behind MigrationTarget / MigrationControlPlane)",
+      "src/migration/x.ts:2 compares with 'kubernetes' (a distribution: put what differs behind MigrationTarget / MigrationControlPlane)",
+      "src/migration/x.ts:4 compares with 'kubernetes' (a distribution: put what differs behind MigrationTarget / MigrationControlPlane)",
+    ]);
+  });
+
+  test('GIVEN the names used otherwise (field paths, text, other values compared) THEN nothing', () => {
+    const text = [
+      "const path = ['spec', 'kubernetes', 'clusterName'];",
+      "const s = `on ${'openshift'}`;",
+      "if (phase === 'external') {}",
+      "const t = 'openshift' + x;",
+    ].join('\n');
+    expect(distributionComparisons('src/migration/x.ts', text)).toEqual([]);
+  });
+});
+
 describe('src/ follows ARCHITECTURE.md', () => {
   const edges = importsOfSrc();
 
@@ -160,6 +225,12 @@ describe('src/ follows ARCHITECTURE.md', () => {
       ...['migration', 'gitops', 'cluster', 'fleet', '(top)'].map((up) => ['cluster-spec', up]),
     ].filter(([from, to]) => may(from, to));
     expect(edgesAllowed).toEqual([]);
+  });
+
+  test('the distribution-neutral folders never compare spec.distribution (src/migration/: the protocol only; the neutral layers below the distributions)', () => {
+    const files = DISTRIBUTION_NEUTRAL.flatMap((folder) => sourceFiles(path.join(SRC, folder)));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.flatMap((file) => distributionComparisons(path.relative(REPO, file).split(path.sep).join('/'), fs.readFileSync(file, 'utf8')))).toEqual([]);
   });
 
   test('every folder of src/ has a rule', () => {

@@ -4,7 +4,8 @@
  * acquisitions, one-by-one restarts, CCM rollouts and leader failovers, for
  * 3 KCMs and 2 CCMs.
  */
-import { MigrationInput, MigrationPhase, migrationProblems, phaseSequence, adjacentTransitions, StepContext, transitionSteps } from '../src/migration';
+import { MigrationInput, MigrationPhase, phaseSequence, adjacentTransitions } from '../src/migration';
+import { migrationProblems, StepContext, transitionSteps } from '../src/migration-targets';
 import { PLATFORMS } from '../src/openshift/platforms';
 import { formatViolation, simulate, SimScenario } from './oracle/leader-migration/simulator';
 import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, planScenario } from './oracle/leader-migration/scenario';

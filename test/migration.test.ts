@@ -4,9 +4,10 @@ import { parse, parseAllDocuments } from 'yaml';
 import { runCli } from '../src/cli';
 import {
   buildLeaderMigrationConfig, ccmLeaderMigrationFlags, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags,
-  leaderMigrationApiVersion, leaderMigrationConfigYaml, MigrationInput, MigrationPhase, migrationProblems,
+  leaderMigrationApiVersion, leaderMigrationConfigYaml, MigrationInput, MigrationPhase,
   parseLeaderMigrationConfig, RemovedFlagError, transitionProblem, MIGRATION_PHASES,
 } from '../src/migration';
+import { migrationProblems } from '../src/migration-targets';
 import { PLATFORMS } from '../src/openshift/platforms';
 import { captureIo, migrationInput, platformSpec, tempDir, useTempDir, writeFile } from './helpers';
 

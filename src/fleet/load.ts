@@ -7,8 +7,8 @@ import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from '../cluster-spe
 import { tlsProblems } from '../cluster-spec/tls';
 import { schemaProblems } from '../cluster-spec/zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
-import { migrationInputFor } from '../migration/cluster-migration';
-import { MigrationCheckInput, migrationProblems, migrationWarnings } from '../migration/validate';
+import { migrationInputFor, migrationProblems, migrationWarnings } from '../migration-targets';
+import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { secretInValue, urlCredentials } from '../secrets/detector';

@@ -6,7 +6,7 @@
  * rendered output in its mode. Pure: no cdk8s import.
  */
 import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
-import { kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from '../migration/control-plane';
+import { kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from './migration/control-plane';
 import { MigrationInput } from '../migration/flags';
 import { DEFAULT_LEADER_NAME, minorOf } from '../migration/phases';
 

@@ -1,8 +1,9 @@
 /**
  * From a cluster spec to the migration inputs: the phase logic's input, the
- * CCM's leader-migration mount, and the OpenShift host-file locations.
+ * CCM's leader-migration mount.
  * Pure: no cdk8s import.
  */
+import { MigrationControlPlane } from './control-plane';
 import { CcmLeaderMigrationMount, MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
 import { minorOf, MigrationSupport } from './phases';
@@ -17,23 +18,17 @@ export const CCM_LEADER_MIGRATION_PATH = `${CCM_LEADER_MIGRATION_MOUNT}/config.y
 /** The CCM's own leader-election Lease (the controller-manager default name). */
 export const CCM_LEASE_NAME = 'cloud-controller-manager';
 /**
- * OpenShift: where the MachineConfig writes the KCM's file on control-plane
- * hosts, and where the KCM pod sees it. The operator mounts the host's
- * `…/kube-controller-manager-certs` at `/etc/kubernetes/static-pod-certs`.
+ * The migration input of a cluster spec, with the platform's support and the
+ * distribution's control plane (where its kube-controller-manager reads the
+ * leader-migration file); undefined without spec.migration. The composition
+ * root's `migrationInputFor` picks the control plane by `spec.distribution`.
  */
-export const OPENSHIFT_KCM_HOST_PATH = '/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/leader-migration/config.yaml';
-export const OPENSHIFT_KCM_POD_PATH = '/etc/kubernetes/static-pod-certs/leader-migration/config.yaml';
-/** Name of that MachineConfig. */
-export const OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG = '99-master-kcm-leader-migration';
-
-/** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
-export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {
+export function migrationInputWith(spec: ClusterSpec, support: MigrationSupport | undefined, controlPlane: Pick<MigrationControlPlane, 'kcmConfigPath'>): MigrationInput | undefined {
   const m = spec.spec.migration;
   if (!m) {
     return undefined;
   }
   const kubernetesMinor = minorOf(m.kubernetesVersion);
-  const openshift = spec.spec.distribution === 'openshift';
   return {
     platform: spec.spec.platform,
     support,
@@ -48,7 +43,7 @@ export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport |
     inTreeVolumes: m.inTreeVolumes ?? (support !== undefined && kubernetesMinor <= support.lastInTreeMinor),
     wildcard: m.wildcard,
     leaderElect: m.leaderElect,
-    ...(openshift ? { kcmConfigPath: OPENSHIFT_KCM_POD_PATH } : {}),
+    ...(controlPlane.kcmConfigPath !== undefined ? { kcmConfigPath: controlPlane.kcmConfigPath } : {}),
   };
 }
 

@@ -1,195 +1,98 @@
 /**
- * The control-plane side of a phase for clusters whose control plane is not
- * run by an operator: kubeadm configuration, a Cluster API
- * KubeadmControlPlane JSON patch, and the flag list for hand-run static pods.
- * Pure: no cdk8s import.
+ * How a distribution's control plane changes during the migration: what the
+ * migration needs from it, implemented by each distribution
+ * (src/openshift/migration/migration-control-plane.ts: a MachineConfig, a
+ * FeatureGate and the KubeControllerManager override;
+ * src/kubernetes/migration/migration-control-plane.ts: the administrator
+ * edits kubeadm, Cluster API or the static pods). The migration keeps the
+ * protocol (phases, leader-migration configuration, lease RBAC, the order of
+ * the steps and their lease checks); it never names a distribution.
  */
-import { stringify } from 'yaml';
-import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from './flags';
-import { leaderMigrationConfigYaml } from './leader-migration-config';
-import { phasePlan } from './phase-plan';
-
-/** The forms the control-plane change is printed in. */
-export const CONTROL_PLANE_FORMATS = ['kubeadm', 'cluster-api', 'static-pod'] as const;
-export type ControlPlaneFormat = (typeof CONTROL_PLANE_FORMATS)[number];
-
-/** The Cluster API versions of KubeadmControlPlane the patch is written for. */
-export const CLUSTER_API_VERSIONS = ['v1beta1', 'v1beta2'] as const;
-export type ClusterApiVersion = (typeof CLUSTER_API_VERSIONS)[number];
-
-/** The name of the kube-controller-manager extraVolume carrying the leader-migration file. */
-export const LEADER_MIGRATION_VOLUME = 'leader-migration';
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { MigrationInput } from './flags';
+import { MigrationPhase } from './phases';
+import { PlanCheck, PlanStep, ProcessConfig, StepTiming } from './steps';
+import { MigrationControlPlaneChecks } from './validate';
 
 /**
- * The kubeadm configuration API a kubeadm of this minor reads:
- * `v1beta2` up to 1.21 (`v1beta3` arrived in 1.22; `v1beta2` was removed in
- * 1.27, kubernetes/kubernetes PR #114540; kubeadm 1.26 still migrates v1beta2 files), `v1beta3` from 1.22 to 1.30,
- * `v1beta4` from 1.31 (kubernetes/website content/en/docs/reference/config-api/kubeadm-config.v1beta4.md).
+ * What the distribution renders to carry the kube-controller-manager's
+ * leader-migration file, as the steps name it. Absent where the
+ * administrator writes the file by hand.
  */
-export function kubeadmApiVersion(kubernetesMinor: number): string {
-  return `kubeadm.k8s.io/${kubernetesMinor <= 21 ? 'v1beta2' : kubernetesMinor <= 30 ? 'v1beta3' : 'v1beta4'}`;
+export interface KcmFileObject {
+  /** Its name in a step, e.g. `the MachineConfig NAME`. */
+  readonly name: string;
+  /** What applying it does, after "apply the lease RBAC and " (in-tree → leader-migration-kcm). */
+  readonly apply: string;
+  /** The check that it is in place on every control-plane host. */
+  readonly applied: PlanCheck;
+  /** What pruning it in phase external does, after "roll the CCM without leader migration and ". */
+  readonly pruneWhenExternal: string;
 }
 
-/** `--name=value` / `--name` → [name, value]. */
-function splitFlag(flag: string): [string, string] {
-  const body = flag.replace(/^--/, '');
-  const eq = body.indexOf('=');
-  return eq < 0 ? [body, 'true'] : [body.slice(0, eq), body.slice(eq + 1)];
+/** A phase change the distribution may handle itself, with the migration's helpers. */
+export interface ControlPlaneChange {
+  readonly input: MigrationInput;
+  readonly from: MigrationPhase;
+  readonly to: MigrationPhase;
+  /** How every kube-controller-manager runs in `to`. */
+  readonly kcm: ProcessConfig;
 }
 
-function argMap(flags: ComponentFlags): Record<string, string> {
-  return Object.fromEntries(flags.flags.map(splitFlag));
+/** The distribution's side of the steps of a phase change (the kube-controller-manager, kube-apiserver and kubelets). */
+export interface ControlPlaneSteps {
+  /** The check that every kube-controller-manager has restarted and `what`. */
+  everyKcm(what: string): PlanCheck;
+  /** The step that restarts every kube-controller-manager into `kcm`, making the change `what`. */
+  kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep;
+  /** in-tree → leader-migration-kcm, after the merge: leader migration on with the KCM's own file. */
+  enableLeaderMigration(change: ControlPlaneChange): PlanStep;
+  /** leader-migration-kcm → in-tree, before the merge: leader migration off. */
+  disableLeaderMigration(change: ControlPlaneChange): PlanStep;
+  /**
+   * Without leader migration, in-tree → external: the step that switches the
+   * kube-controller-manager before the CCM is deployed, when the distribution
+   * has one of its own (default: every KCM rolled by hand).
+   */
+  switchToExternalFirst?(change: ControlPlaneChange): PlanStep | undefined;
+  /**
+   * leader-migration-ccm → external-leader-migration: the steps that switch the
+   * kube-controller-manager and kubelets to external, when the distribution
+   * has its own (default: nothing changes in the render, every KCM rolled by hand).
+   */
+  switchToExternal?(change: ControlPlaneChange): PlanStep[] | undefined;
+  /** What carries the KCM's file, when the distribution renders it. */
+  readonly kcmFile?: KcmFileObject;
 }
 
-/** kubeadm v1beta4 and Cluster API v1beta2 list extra args as name/value pairs; older versions as a map. */
-function extraArgs(flags: ComponentFlags, list: boolean): Record<string, string> | { name: string; value: string }[] {
-  const map = argMap(flags);
-  return list ? Object.entries(map).map(([name, value]) => ({ name, value })) : map;
+/** The distribution's side of the migration plan of one cluster. */
+export interface ControlPlanePlan extends ControlPlaneSteps {
+  /** Who applies each component's change (the plan's "applied by" column). */
+  readonly appliedBy: { readonly kcm: string; readonly kubelet: string; readonly apiServer: string };
+  /** The distribution's release of this Kubernetes minor, named in the plan (OpenShift 4.x). */
+  readonly release?: string;
+  /** Whether leaving the external phases is impossible (a one-way switch was made): the plan offers no rollback. */
+  readonly oneWayToExternal: boolean;
 }
 
-function leaderMigrationVolume(input: MigrationInput): object[] {
-  return phasePlan(input).kcm.config
-    ? [{ name: LEADER_MIGRATION_VOLUME, hostPath: KCM_LEADER_MIGRATION_PATH, mountPath: KCM_LEADER_MIGRATION_PATH, readOnly: true, pathType: 'File' }]
-    : [];
-}
-
-function removals(input: MigrationInput): string[] {
-  const parts: [string, ComponentFlags][] = [
-    ['kube-controller-manager', kubeControllerManagerFlags(input)],
-    ['kube-apiserver', kubeApiserverFlags(input)],
-    ['kubelet', kubeletFlags(input)],
-  ];
-  const lines = parts.filter(([, f]) => f.remove.length > 0).map(([c, f]) => `# ${c}: remove ${f.remove.join(', ')} if present`);
-  if (input.support && !input.support.noLeaderMigration && !phasePlan(input).kcm.config && input.phase !== 'in-tree') {
-    lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) and the file itself if present`);
-  } else if (input.phase === 'in-tree' && input.support && !input.support.noLeaderMigration) {
-    lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) if present`);
-  }
-  return lines;
-}
-
-/** How kubelet flags reach nodes that already exist. */
-const KUBELET_EXISTING_NODES = [
-  '# Kubelet flags: nodeRegistration.kubeletExtraArgs is read only by kubeadm init and join; kubeadm upgrade does not',
-  '# rewrite it. On existing nodes edit KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env and run',
-  '# `systemctl restart kubelet`, one node at a time (Cluster API replaces machines instead, see its patch).',
-];
-
-function header(input: MigrationInput, what: string, extra: readonly string[] = []): string {
-  return [
-    `# ${what} for phase "${input.phase}" (${input.platform}, Kubernetes 1.${input.kubernetesMinor}), generated by ccm-gitops.`,
-    ...removals(input),
-    ...extra,
-    '',
-  ].join('\n');
-}
-
-/** The kubeadm ClusterConfiguration, InitConfiguration and JoinConfiguration parts of a phase. */
-export function kubeadmConfig(input: MigrationInput): string {
-  const apiVersion = kubeadmApiVersion(input.kubernetesMinor);
-  const list = apiVersion.endsWith('v1beta4');
-  const kas = kubeApiserverFlags(input);
-  const volumes = leaderMigrationVolume(input);
-  const cluster = {
-    apiVersion,
-    kind: 'ClusterConfiguration',
-    controllerManager: { extraArgs: extraArgs(kubeControllerManagerFlags(input), list), ...(volumes.length > 0 ? { extraVolumes: volumes } : {}) },
-    ...(kas.flags.length > 0 ? { apiServer: { extraArgs: extraArgs(kas, list) } } : {}),
-  };
-  const kubelet = { kubeletExtraArgs: extraArgs(kubeletFlags(input), list) };
-  const docs = [cluster, { apiVersion, kind: 'InitConfiguration', nodeRegistration: kubelet }, { apiVersion, kind: 'JoinConfiguration', nodeRegistration: kubelet }];
-  const lmc = phasePlan(input).kcm.config;
-  const file = lmc ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before the kube-controller-manager restarts:\n${leaderMigrationConfigYaml(lmc).trimEnd().replace(/^/gm, '#   ')}\n` : '';
-  const merge = [
-    '# Cloud-related settings only: merge them into your configuration. Append to extraVolumes (keep existing entries',
-    '# such as the cloud-config mount); keep the other extraArgs.',
-    ...KUBELET_EXISTING_NODES,
-  ];
-  return `${header(input, 'kubeadm configuration', merge)}${file}${docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n')}`;
-}
-
-/** JSON-pointer escape of one path segment (RFC 6901). */
-function pointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/**
- * A Cluster API KubeadmControlPlane change as a JSON patch (RFC 6902) for
- * `kubectl patch kcp NAME --type=json`: list entries (files, extraVolumes,
- * and the extra args of v1beta2) are appended with `add …/-`, so the
- * existing cloud.conf file and mount stay; map entries (v1beta1 extraArgs)
- * are set key by key. Rolling it out replaces the control-plane machines one
- * by one.
- */
-export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-control-plane', capi: ClusterApiVersion = 'v1beta1'): string {
-  const list = capi === 'v1beta2';
-  const base = '/spec/kubeadmConfigSpec';
-  const ops: object[] = [];
-  const args = (path: string, flags: ComponentFlags) => {
-    for (const [k, v] of Object.entries(argMap(flags))) {
-      ops.push(list ? { op: 'add', path: `${path}/-`, value: { name: k, value: v } } : { op: 'add', path: `${path}/${pointer(k)}`, value: v });
-    }
-  };
-  args(`${base}/clusterConfiguration/controllerManager/extraArgs`, kubeControllerManagerFlags(input));
-  for (const v of leaderMigrationVolume(input)) {
-    ops.push({ op: 'add', path: `${base}/clusterConfiguration/controllerManager/extraVolumes/-`, value: v });
-  }
-  const kas = kubeApiserverFlags(input);
-  if (kas.flags.length > 0) {
-    args(`${base}/clusterConfiguration/apiServer/extraArgs`, kas);
-  }
-  args(`${base}/initConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
-  args(`${base}/joinConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
-  const lmc = phasePlan(input).kcm.config;
-  if (lmc) {
-    ops.push({ op: 'add', path: `${base}/files/-`, value: { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) } });
-  }
-  const notes = [
-    `# Cluster API ${capi} KubeadmControlPlane ${name}: kubectl patch kubeadmcontrolplane ${name} --type=json --patch-file THIS-FILE`,
-    '# (a JSON patch: list entries are appended with "add …/-", so existing files, extraVolumes and args stay;',
-    `# a path whose parent list or map does not exist yet needs an "add" of ${list ? '[]' : '{}'} first).`,
-    ...(list ? [] : ['# On Cluster API v1beta1 a key already set is replaced, not duplicated.']),
-    '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
-    '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
-    '# Entries to drop (the removals above) are removed by index: find it with',
-    `# kubectl get kubeadmcontrolplane ${name} -o jsonpath='{.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraVolumes}'`,
-    '# Kubelets: the KubeadmControlPlane rollout replaces control-plane machines; for workers create a new',
-    '# KubeadmConfigTemplate with the same kubeletExtraArgs and point each MachineDeployment at it (templates are immutable).',
-  ];
-  return `${header(input, `Cluster API KubeadmControlPlane JSON patch (${capi})`, notes)}${stringify(ops, { lineWidth: 0, aliasDuplicateObjects: false })}`;
-}
-
-/** The flags of each static pod (and the kubelet) in a phase, for control planes run by hand. */
-export function staticPodFlags(input: MigrationInput): string {
-  const parts: [string, string, ComponentFlags][] = [
-    ['kube-controller-manager', '/etc/kubernetes/manifests/kube-controller-manager.yaml', kubeControllerManagerFlags(input)],
-    ['kube-apiserver', '/etc/kubernetes/manifests/kube-apiserver.yaml', kubeApiserverFlags(input)],
-    ['kubelet', 'the kubelet flags or KUBELET_EXTRA_ARGS', kubeletFlags(input)],
-  ];
-  const lines = [`Phase "${input.phase}" (${input.platform}, Kubernetes 1.${input.kubernetesMinor}): cloud-related flags per component.`, ''];
-  for (const [component, where, flags] of parts) {
-    lines.push(`${component} (${where}):`);
-    lines.push(...(flags.flags.length === 0 ? ['  (no cloud flags)'] : flags.flags.map((f) => `  ${f}`)));
-    lines.push(...flags.remove.map((f) => `  remove ${f}`), '');
-  }
-  if (input.nodeIpam) {
-    lines.push('--controllers: keep your existing list and append -nodeipam (kubeadm\'s default is *,bootstrapsigner,tokencleaner).', '');
-  }
-  const lmc = phasePlan(input).kcm.config;
-  if (lmc) {
-    lines.push(`${KCM_LEADER_MIGRATION_PATH} (mount it read-only into the kube-controller-manager pod at the same path):`, ...leaderMigrationConfigYaml(lmc).trimEnd().split('\n').map((l) => `  ${l}`), '');
-  }
-  return lines.join('\n');
-}
-
-/** The control-plane change in one format. */
-export function controlPlaneChange(input: MigrationInput, format: ControlPlaneFormat, capi: ClusterApiVersion = 'v1beta1'): string {
-  switch (format) {
-    case 'kubeadm':
-      return kubeadmConfig(input);
-    case 'cluster-api':
-      return kubeadmControlPlanePatch(input, undefined, capi);
-    case 'static-pod':
-      return staticPodFlags(input);
-  }
+/** How a distribution's control plane takes part in the migration. */
+export interface MigrationControlPlane {
+  /**
+   * Where the kube-controller-manager pod reads its leader-migration file
+   * (`MigrationInput.kcmConfigPath`).
+   *
+   * @default - `KCM_LEADER_MIGRATION_PATH` (the same path on the host and in the pod)
+   */
+  readonly kcmConfigPath?: string;
+  /**
+   * The distribution's own checks of a requested migration.
+   *
+   * @default - none
+   */
+  readonly checks?: MigrationControlPlaneChecks;
+  /** Adds to `scope` the objects that change the control plane in the migration's phase (after the protocol's objects); returns them. */
+  renderObjects(scope: Construct, migration: MigrationInput): ApiObject[];
+  /** The distribution's side of the plan of the migration's phase. */
+  plan(migration: MigrationInput): ControlPlanePlan;
 }

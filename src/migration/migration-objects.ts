@@ -1,16 +1,12 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import {
-  CCM_LEASE_NAME, ccmLeaderMigrationMount, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_KCM_POD_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
-} from './cluster-migration';
-import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
+import { CCM_LEASE_NAME, ccmLeaderMigrationMount } from './cluster-migration';
+import { MigrationControlPlane } from './control-plane';
 import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
 import { LeaderMigrationConfigMap } from './leader-migration-config-map';
-import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
 import { LeaderMigrationRbac } from './leader-migration-rbac';
-import { OpenShiftPlanInput } from './plan';
-import { ccmLeaderMigrationIn, externalIn, isLeaderMigrationPhase } from './phases';
+import { ccmLeaderMigrationIn, isLeaderMigrationPhase } from './phases';
 import { PlatformRole } from '../constructs/platform-role';
 
 /** Name of the Role and RoleBinding granting both controller managers the migration lease. */
@@ -22,14 +18,10 @@ export const CCM_LEASE_NAMESPACE_RBAC_NAME = 'cloud-controller-manager-leader-el
 export interface MigrationObjectsProps {
   /** The cluster's migration. */
   readonly migration: MigrationInput;
-  /** The target distribution. */
-  readonly distribution: string;
   /** Phase in-tree: render the lease RBAC ahead of the move. */
   readonly preStage: boolean;
   /** Whether the CCM Deployment is rendered here (gitops mode). */
   readonly ccmRendered: boolean;
-  /** Feature set of the FeatureGate, when one is rendered. */
-  readonly featureSet: ExternalCloudProviderFeatureSet;
   /**
    * Namespace of the CCM (where its LeaderMigrationConfiguration ConfigMap
    * goes): the distribution's `MigrationTarget.ccmNamespace`.
@@ -37,6 +29,11 @@ export interface MigrationObjectsProps {
   readonly ccmNamespace: string;
   /** The CCM's ServiceAccount name: the distribution's `MigrationTarget.ccmServiceAccount`. */
   readonly ccmServiceAccount: string;
+  /**
+   * How the distribution's control plane changes: its objects of the phase
+   * are rendered after the protocol's (`MigrationTarget.controlPlane`).
+   */
+  readonly controlPlane: MigrationControlPlane;
 }
 
 /**
@@ -44,23 +41,21 @@ export interface MigrationObjectsProps {
  * Deployment's own flags and mount are set by the platform construct):
  * - leader-migration phases: the CCM's LeaderMigrationConfiguration
  *   ConfigMap, the migration-lease Role/RoleBinding for both controller
- *   managers, the CCM's Role in the lease namespace and, on OpenShift, the
- *   MachineConfig writing the kube-controller-manager's file;
+ *   managers and the CCM's Role in the lease namespace;
  * - in-tree with pre-staging: the lease RBAC;
- * - external on an OpenShift release where the platform is not external by
- *   default: the FeatureGate that makes the operators switch.
+ * - then what the distribution's control plane needs in the phase
+ *   (`MigrationControlPlane.renderObjects`; OpenShift: the MachineConfig
+ *   writing the kube-controller-manager's file, the FeatureGate that makes
+ *   the operators switch).
  */
 export class MigrationObjects extends Construct {
   /** The objects rendered. */
   public readonly objects: ApiObject[] = [];
-  /** OpenShift specifics for the plan. */
-  public readonly openshift?: OpenShiftPlanInput;
 
   constructor(scope: Construct, id: string, props: MigrationObjectsProps) {
     super(scope, id);
     const m = props.migration;
     const support = m.support;
-    const openshift = props.distribution === 'openshift';
     const ccmNamespace = props.ccmNamespace;
     const ccmSa = `${ccmNamespace}/${props.ccmServiceAccount}`;
     const ccmConfig = phasePlan(m).ccm.config;
@@ -70,8 +65,6 @@ export class MigrationObjects extends Construct {
       });
       this.objects.push(rbac.role, rbac.binding);
     };
-    let machineConfig: OpenShiftPlanInput['machineConfig'];
-    let gates: readonly string[] = [];
     const migrates = support !== undefined && !support.noLeaderMigration;
 
     if (ccmConfig && props.ccmRendered) {
@@ -97,24 +90,6 @@ export class MigrationObjects extends Construct {
     if (migrates && (isLeaderMigrationPhase(m.phase) || (m.phase === 'in-tree' && props.preStage))) {
       lease();
     }
-    if (openshift && migrates) {
-      machineConfig = { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH };
-    }
-    if (openshift && migrates && isLeaderMigrationPhase(m.phase)) {
-      // The KCM's own file. It outlives the override that points at it: it is rendered from
-      // leader-migration-kcm through external-leader-migration, where the override is removed,
-      // and pruned only in external (or, on rollback, after the override is gone).
-      const kcmFile = phasePlan({ ...m, phase: 'leader-migration-kcm' }).kcm.file!;
-      this.objects.push(new LeaderMigrationMachineConfig(this, 'MachineConfig', {
-        name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: kcmFile,
-      }).apiObject);
-    }
-    if (externalIn(m.phase) && openshift && support && m.kubernetesMinor < support.openshiftExternalSinceMinor) {
-      gates = support.openshiftFeatureGates;
-      this.objects.push(new ExternalCloudProviderFeatureGate(this, 'FeatureGate', { gates, featureSet: props.featureSet }).apiObject);
-    }
-    if (openshift) {
-      this.openshift = { featureGates: gates, featureSet: props.featureSet, machineConfig };
-    }
+    this.objects.push(...props.controlPlane.renderObjects(this, m));
   }
 }

@@ -77,11 +77,6 @@ export function minorOf(version: string): number {
   return Number(m[1]);
 }
 
-/** The OpenShift release that runs a Kubernetes minor (4.N runs 1.(N+13)). */
-export function openshiftRelease(kubernetesMinor: number): string {
-  return `4.${kubernetesMinor - 13}`;
-}
-
 /** The phases a platform goes through, in migration order. */
 export function phaseSequence(support: MigrationSupport | undefined): readonly MigrationPhase[] {
   if (!support) {

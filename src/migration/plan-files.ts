@@ -4,7 +4,7 @@ import { RenderedFile, RenderedObject } from '../gitops/layout';
 import { ccmLeaderMigrationFlags, MigrationInput } from './flags';
 import { ccmLeaderMigrationMount } from './cluster-migration';
 import { phaseSequence } from './phases';
-import { buildMigrationPlan, migrationMarkdown, MigrationPlan, OpenShiftPlanInput, PlannedObject } from './plan';
+import { buildMigrationPlan, migrationMarkdown, MigrationPlan, PlannedObject } from './plan';
 import { MigrationTarget } from './target';
 
 /** File names of the plan, in the cluster's output folder. */
@@ -33,7 +33,7 @@ export interface MigratingCluster {
 }
 
 /** The plan of a cluster that declares a migration. */
-export function clusterMigrationPlan(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[], openshift?: OpenShiftPlanInput): MigrationPlan {
+export function clusterMigrationPlan(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): MigrationPlan {
   const m = cluster.migration;
   const target = cluster.target;
   const ccm = objects.find((o) => target.isCcmWorkload(o));
@@ -51,13 +51,13 @@ export function clusterMigrationPlan(name: string, cluster: MigratingCluster, ob
       serviceAccount: target.ccmServiceAccount,
       leaderMigrationFlags: ccm && mount ? ccmLeaderMigrationFlags([], mount) : [],
     },
-    openshift,
+    controlPlane: target.controlPlane.plan(m),
   });
 }
 
 /** MIGRATION.md and .migration.json of a cluster. */
-export function migrationPlanFiles(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[], openshift?: OpenShiftPlanInput): RenderedFile[] {
-  const plan = clusterMigrationPlan(name, cluster, objects, rendered, openshift);
+export function migrationPlanFiles(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): RenderedFile[] {
+  const plan = clusterMigrationPlan(name, cluster, objects, rendered);
   return [
     { path: `${name}/${MIGRATION_MARKDOWN}`, content: migrationMarkdown(plan) },
     { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(plan, null, 2)}\n` },

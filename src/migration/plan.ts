@@ -7,8 +7,9 @@
  */
 import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
-import { ccmDeployedIn, MigrationPhase, nextPhase, openshiftRelease, previousPhase } from './phases';
-import { ccmFile, CcmLocation, kcmMode, kcmProcess, PhaseTransition, PlanCheck, StepContext, transitionSteps } from './steps';
+import { ControlPlanePlan } from './control-plane';
+import { ccmDeployedIn, MigrationPhase, nextPhase, previousPhase } from './phases';
+import { ccmFile, CcmLocation, kcmMode, kcmProcess, PhaseChangeContext, phaseChangeSteps, PhaseTransition, PlanCheck } from './steps';
 
 export type { PlanCheck } from './steps';
 
@@ -25,16 +26,6 @@ export interface PlannedCcm extends CcmLocation {
   readonly leaderMigrationFlags: readonly string[];
 }
 
-/** OpenShift specifics of the plan. */
-export interface OpenShiftPlanInput {
-  /** Gates the rendered FeatureGate enables (external phases, platforms not external by default). */
-  readonly featureGates: readonly string[];
-  /** The feature set of that FeatureGate. */
-  readonly featureSet: string;
-  /** The MachineConfig writing the KCM-side file, with the host path and the path the KCM pod sees. */
-  readonly machineConfig?: { readonly name: string; readonly hostPath: string; readonly podPath: string };
-}
-
 /** Everything the plan is built from. */
 export interface PlanInput extends MigrationInput {
   readonly cluster: string;
@@ -43,7 +34,8 @@ export interface PlanInput extends MigrationInput {
   /** The migration-specific objects this phase renders (beyond the usual operands). */
   readonly rendered: readonly PlannedObject[];
   readonly ccm: PlannedCcm;
-  readonly openshift?: OpenShiftPlanInput;
+  /** The distribution's side: who changes the control plane and how (`MigrationControlPlane.plan`). */
+  readonly controlPlane: ControlPlanePlan;
 }
 
 /** A component's part of the phase. */
@@ -74,6 +66,7 @@ export interface MigrationPlan {
   readonly phases: readonly MigrationPhase[];
   readonly kubernetesVersion: string;
   readonly ccmVersion: string;
+  /** The distribution's release of this Kubernetes minor (`ControlPlanePlan.release`; only OpenShift has one). */
   readonly openshiftRelease?: string;
   readonly summary: string;
   readonly leaderMigration?: {
@@ -129,25 +122,16 @@ function changeTo(phase: MigrationPhase, from: MigrationPhase): string {
 /** Builds the plan of one cluster's phase. */
 export function buildMigrationPlan(input: PlanInput): MigrationPlan {
   const { phase } = input;
-  const openshift = input.distribution === 'openshift';
-  const os = input.openshift;
+  const cp = input.controlPlane;
   const phased = phasePlan(input);
   const kubelet = phased.kubelet();
   const kas = phased.apiServer();
   const kcm = kcmProcess(input, phase);
-  const ctx: StepContext = {
-    distribution: input.distribution,
-    ccm: input.ccm,
-    featureGates: os?.featureGates ?? [],
-    featureSet: os?.featureSet ?? 'CustomNoUpgrade',
-    ...(os?.machineConfig ? { machineConfig: os.machineConfig.name } : {}),
-  };
+  const ctx: PhaseChangeContext = { ccm: input.ccm, controlPlane: cp };
 
-  const kcmBy = openshift
-    ? 'cluster-kube-controller-manager-operator: the in-tree / external switch from the FeatureGate; leader migration from the unsupportedConfigOverrides (steps below) reading the file the MachineConfig writes'
-    : 'you: kubeadm ClusterConfiguration / KubeadmControlPlane / static pod (CONTROL-PLANE.md, `ccm-gitops migration control-plane`)';
-  const kubeletBy = openshift ? 'machine-config-operator (rolling, node by node)' : 'you: kubelet flags on every node (kubeadm kubeletExtraArgs; see CONTROL-PLANE.md)';
-  const kasBy = openshift ? 'cluster-kube-apiserver-operator' : 'you: kube-apiserver static pod';
+  const kcmBy = cp.appliedBy.kcm;
+  const kubeletBy = cp.appliedBy.kubelet;
+  const kasBy = cp.appliedBy.apiServer;
   const ccmDeployed = ccmDeployedIn(phase);
   const components: PlanComponent[] = [
     { component: 'kube-controller-manager', flags: kcm.flags, remove: kcmRemovals(input), appliedBy: kcmBy },
@@ -172,7 +156,7 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
 
   const next = nextPhase(input.phases, phase);
   const back = previousPhase(input.phases, phase);
-  const irreversibleBack = openshift && (os?.featureGates.length ?? 0) > 0 && back !== undefined
+  const irreversibleBack = cp.oneWayToExternal && back !== undefined
     && (phase === 'external-leader-migration' || (phase === 'external' && back === 'in-tree'));
 
   const scenarios: { title: string; mitigation: string }[] = [];
@@ -218,13 +202,13 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
     phases: input.phases,
     kubernetesVersion: `1.${input.kubernetesMinor}`,
     ccmVersion: `1.${input.ccmMinor}`,
-    ...(openshift ? { openshiftRelease: openshiftRelease(input.kubernetesMinor) } : {}),
+    ...(cp.release !== undefined ? { openshiftRelease: cp.release } : {}),
     summary: `${SUMMARY[phase]} kube-controller-manager: ${kcmMode(phase)}.`,
     ...(configurations.length > 0 ? { leaderMigration: { leaderName: input.leaderName, leaseNamespace: input.leaseNamespace, configurations } } : {}),
     components,
     rendered: input.rendered,
-    ...(back ? { enter: transitionSteps(input, ctx, back, phase) } : {}),
-    ...(back && !irreversibleBack ? { rollback: transitionSteps(input, ctx, phase, back) } : {}),
+    ...(back ? { enter: phaseChangeSteps(input, ctx, back, phase) } : {}),
+    ...(back && !irreversibleBack ? { rollback: phaseChangeSteps(input, ctx, phase, back) } : {}),
     ...(next ? { next: { phase: next, change: changeTo(next, phase) } } : {}),
     failureScenarios: scenarios,
   };

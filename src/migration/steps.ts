@@ -13,6 +13,7 @@
 import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
 import { externalIn, kcmLeaderMigrationIn, MigrationPhase } from './phases';
+import { ControlPlaneChange, ControlPlaneSteps } from './control-plane';
 
 /** How one controller manager runs: its cloud and leader-election flags and its LeaderMigrationConfiguration. */
 export interface ProcessConfig {
@@ -62,15 +63,10 @@ export interface CcmLocation {
 }
 
 /** What the steps need beyond the migration input. */
-export interface StepContext {
-  readonly distribution: string;
+export interface PhaseChangeContext {
   readonly ccm: CcmLocation;
-  /** OpenShift: the gates of the FeatureGate that switches the platform to external (empty: none needed). */
-  readonly featureGates: readonly string[];
-  /** OpenShift: the feature set of that FeatureGate. */
-  readonly featureSet: string;
-  /** OpenShift: the MachineConfig writing the KCM's file. */
-  readonly machineConfig?: string;
+  /** The distribution's side: how its kube-controller-manager and kubelets change. */
+  readonly controlPlane: ControlPlaneSteps;
 }
 
 /** The KCM as it runs in a phase (the OpenShift KCM gets the same flags through the operator and the override). */
@@ -84,36 +80,18 @@ export function ccmFile(input: MigrationInput, phase: MigrationPhase): string | 
   return phasePlan(input.phase === phase ? input : { ...input, phase }).ccm.file;
 }
 
-/** The leader-migration keys ccm-gitops adds to the OpenShift KubeControllerManager's `unsupportedConfigOverrides.extendedArguments`. */
-export const OPENSHIFT_OVERRIDE_KEYS = ['enable-leader-migration', 'leader-migration-config'] as const;
-
-/** The `oc patch` adding the override (a JSON merge patch: other extendedArguments stay). */
-export function openshiftOverrideAdd(podPath: string): string {
-  const p = { spec: { unsupportedConfigOverrides: { extendedArguments: { 'enable-leader-migration': ['true'], 'leader-migration-config': [podPath] } } } };
-  return `oc patch kubecontrollermanager cluster --type=merge -p '${JSON.stringify(p)}'`;
+/** A step the GitOps engine makes by applying the render. */
+export function mergeStep(action: string, checks: PlanCheck[], extra: Partial<PlanStep> = {}): PlanStep {
+  return { when: 'merge', by: 'gitops', action, checks, ...extra };
 }
 
 /**
- * The `oc patch` removing only our keys. A JSON merge patch with `null`
- * deletes exactly those keys, keeps every other override and succeeds when
- * they are already gone (a JSON-patch `remove` of a missing path fails, and
- * removing `/spec/unsupportedConfigOverrides/extendedArguments` would drop
- * unrelated overrides).
+ * Builds the steps of one phase change (adjacent phases, either direction):
+ * the protocol's order and lease checks here, the control plane's part from
+ * the distribution (`ctx.controlPlane`).
  */
-export function openshiftOverrideRemove(): string {
-  const p = { spec: { unsupportedConfigOverrides: { extendedArguments: Object.fromEntries(OPENSHIFT_OVERRIDE_KEYS.map((k) => [k, null])) } } };
-  return `oc patch kubecontrollermanager cluster --type=merge -p '${JSON.stringify(p)}'`;
-}
-
-/** Every KCM revision rolled out (OpenShift): all nodes at the latest available revision. */
-const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
-  check: 'every kube-controller-manager runs the latest revision: each node\'s currentRevision equals latestAvailableRevision (the revision made after the change)',
-  command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
-};
-
-/** Builds the steps of one phase change (adjacent phases, either direction). */
-export function transitionSteps(input: MigrationInput, ctx: StepContext, from: MigrationPhase, to: MigrationPhase): PhaseTransition {
-  const openshift = ctx.distribution === 'openshift';
+export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext, from: MigrationPhase, to: MigrationPhase): PhaseTransition {
+  const cp = ctx.controlPlane;
   const ns = input.leaseNamespace;
   const lease = input.leaderName;
   const holder = (name: string) => `kubectl -n ${ns} get lease ${name} -o jsonpath='{.spec.holderIdentity}'`;
@@ -123,26 +101,17 @@ export function transitionSteps(input: MigrationInput, ctx: StepContext, from: M
   });
   const kcmHolds = holds('kube-controller-manager', 'kube-controller-manager');
   const ccmHolds = holds('cloud-controller-manager', 'the CCM');
-  const kcmPods = openshift
-    ? 'oc -n openshift-kube-controller-manager get pods -l app=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].args}{"\\n"}{end}\''
-    : 'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
   const ccmReady: PlanCheck = { check: 'the CCM is rolled out and ready', command: `kubectl -n ${ctx.ccm.namespace} rollout status ${ctx.ccm.workload}` };
   const ccmGone: PlanCheck = { check: 'no CCM pod is left', command: `kubectl -n ${ctx.ccm.namespace} get ${ctx.ccm.workload}` };
   const canI = (user: string): PlanCheck => ({ check: `${user} may update the migration lease`, command: `kubectl auth can-i update leases.coordination.k8s.io/${lease} -n ${ns} --as=${user}` });
   const kcmUser = 'system:kube-controller-manager';
   const ccmUser = `system:serviceaccount:${ctx.ccm.namespace}:${ctx.ccm.serviceAccount}`;
-  const everyKcm = (what: string): PlanCheck => (openshift
-    ? OPENSHIFT_KCM_REVISIONS
-    : { check: `every kube-controller-manager pod (one per control-plane node) has restarted and ${what}`, command: kcmPods });
-  const merge = (action: string, checks: PlanCheck[], extra: Partial<PlanStep> = {}): PlanStep => ({ when: 'merge', by: 'gitops', action, checks, ...extra });
+  const merge = mergeStep;
   const target = kcmProcess(input, to);
+  const change: ControlPlaneChange = { input, from, to, kcm: target };
   const steps: PlanStep[] = [];
-  const kcmRoll = (when: StepTiming, what: string): PlanStep => (openshift
-    ? { when, by: 'you, then cluster-kube-controller-manager-operator (one node at a time)', action: what, kcm: target, checks: [everyKcm(what)] }
-    : {
-      when, by: 'you, one control-plane node at a time (kubeadm, Cluster API or the static pod; see CONTROL-PLANE.md)',
-      action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm: target, checks: [everyKcm(what)],
-    });
+  const kcmRoll = (when: StepTiming, what: string): PlanStep => cp.kcmRoll(when, what, target);
+  const kcmFile = cp.kcmFile;
 
   if (!input.support) {
     return { from, to, steps: [merge('apply the rendered CCM', [ccmReady], { ccm: 'apply' })] };
@@ -150,17 +119,8 @@ export function transitionSteps(input: MigrationInput, ctx: StepContext, from: M
   if (input.support.noLeaderMigration) {
     // No leader migration: never both at once, so the KCMs leave first and the CCM comes after (gap in between).
     if (to === 'external') {
-      if (openshift && ctx.featureGates.length > 0) {
-        const p = { spec: { featureSet: ctx.featureSet, ...(ctx.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: { enabled: ctx.featureGates } } : {}) } };
-        steps.push({
-          when: 'before-merge', by: 'you, then the operators', kcm: target,
-          action: `set the FeatureGate first, so kube-controller-manager is external before the CCM starts (the rendered FeatureGate is the same object): the operators switch kube-controller-manager, kube-apiserver and the kubelets`,
-          command: `oc patch featuregate cluster --type=merge -p '${JSON.stringify(p)}'`,
-          checks: [OPENSHIFT_KCM_REVISIONS, { check: 'kube-controller-manager runs --cloud-provider=external', command: kcmPods }],
-        });
-      } else {
-        steps.push(kcmRoll('before-merge', 'switch every kube-controller-manager (and kubelet) to --cloud-provider=external; the cloud controllers run nowhere until the CCM is up'));
-      }
+      steps.push(cp.switchToExternalFirst?.(change)
+        ?? kcmRoll('before-merge', 'switch every kube-controller-manager (and kubelet) to --cloud-provider=external; the cloud controllers run nowhere until the CCM is up'));
       steps.push(merge('deploy the CCM', [ccmReady], { ccm: 'apply' }));
     } else {
       steps.push(merge('remove the CCM', [ccmGone], { ccm: 'apply' }));
@@ -172,43 +132,36 @@ export function transitionSteps(input: MigrationInput, ctx: StepContext, from: M
   const key = `${from}>${to}`;
   switch (key) {
     case 'in-tree>leader-migration-kcm':
-      steps.push(merge(openshift
-        ? `apply the lease RBAC and the MachineConfig ${ctx.machineConfig} writing the KCM's file (the machine-config-operator reboots the control-plane nodes one at a time; the KCMs do not read it yet)`
-        : 'apply the lease RBAC', [canI(kcmUser), ...(openshift ? [{ check: 'the master pool has rolled out the MachineConfig', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m' }] : [])]));
-      steps.push(openshift
-        ? { ...kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file'), command: openshiftOverrideAdd(input.kcmConfigPath ?? '') }
-        : kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file (component kube-controller-manager)'));
+      steps.push(merge(kcmFile ? `apply the lease RBAC and ${kcmFile.apply}` : 'apply the lease RBAC', [canI(kcmUser), ...(kcmFile ? [kcmFile.applied] : [])]));
+      steps.push(cp.enableLeaderMigration(change));
       steps[steps.length - 1] = { ...steps[steps.length - 1]!, checks: [...steps[steps.length - 1]!.checks, kcmHolds] };
       break;
     case 'leader-migration-kcm>in-tree':
-      // Before the merge: the merge prunes the lease RBAC (and on OpenShift the MachineConfig the override points at).
-      steps.push(openshift
-        ? { ...kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager (only our override keys)'), command: openshiftOverrideRemove() }
-        : kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager'));
-      steps.push(merge('prune the lease RBAC' + (openshift ? ` and the MachineConfig ${ctx.machineConfig}` : ''), []));
+      // Before the merge: the merge prunes the lease RBAC (and what carries the KCM's file, which the KCM reads until then).
+      steps.push(cp.disableLeaderMigration(change));
+      steps.push(merge('prune the lease RBAC' + (kcmFile ? ` and ${kcmFile.name}` : ''), []));
       break;
     case 'leader-migration-kcm>leader-migration-ccm':
       steps.push({
         when: 'before-merge', by: 'you', action: 'confirm every kube-controller-manager runs leader migration and one of them holds the migration lease',
-        checks: [everyKcm('runs --enable-leader-migration'), kcmHolds, canI(ccmUser)],
+        checks: [cp.everyKcm('runs --enable-leader-migration'), kcmHolds, canI(ccmUser)],
       });
       steps.push(merge('deploy the CCM with leader migration and its own file (component cloud-controller-manager); it waits for the migration lease', [ccmReady, kcmHolds], { ccm: 'apply' }));
       break;
     case 'leader-migration-ccm>leader-migration-kcm':
       steps.push(merge('remove the CCM; if a CCM held the migration lease, a kube-controller-manager takes it when it expires', [ccmGone, kcmHolds], { ccm: 'apply' }));
       break;
-    case 'leader-migration-ccm>external-leader-migration':
-      if (openshift && ctx.featureGates.length > 0) {
-        steps.push(merge(`apply the FeatureGate (${ctx.featureSet}: ${ctx.featureGates.join(', ')}); cluster-kube-controller-manager-operator restarts each kube-controller-manager with --cloud-provider=external (the override still enables leader migration, so a KCM holding the migration lease runs nothing until the next step), the machine-config-operator restarts the kubelets with --cloud-provider=external`,
-          [OPENSHIFT_KCM_REVISIONS, { check: 'the master and worker pools have rolled out', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' }],
-          { kcm: { flags: [...target.flags, '--enable-leader-migration', `--leader-migration-config=${input.kcmConfigPath ?? ''}`], file: kcmProcess(input, from).file! } }));
-        steps.push({ ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"'), command: openshiftOverrideRemove() });
+    case 'leader-migration-ccm>external-leader-migration': {
+      const own = cp.switchToExternal?.(change);
+      if (own) {
+        steps.push(...own);
       } else {
         steps.push(merge('nothing changes in the rendered CCM', []));
         steps.push(kcmRoll('after-merge', 'switch every kube-controller-manager to --cloud-provider=external WITHOUT leader migration (and each node\'s kubelet to --cloud-provider=external; from 1.29 give it --image-credential-provider-config and --image-credential-provider-bin-dir for the cloud registry)'));
       }
       steps[steps.length - 1] = { ...steps[steps.length - 1]!, checks: [...steps[steps.length - 1]!.checks, ccmHolds] };
       break;
+    }
     case 'external-leader-migration>leader-migration-ccm':
       steps.push(merge('nothing changes in the rendered CCM', []));
       steps.push(kcmRoll('after-merge', 'switch every kube-controller-manager back to the in-tree provider WITH leader migration and its own file (and each kubelet back to the in-tree provider); the CCM keeps the lease until it fails over'));
@@ -216,12 +169,12 @@ export function transitionSteps(input: MigrationInput, ctx: StepContext, from: M
     case 'external-leader-migration>external':
       steps.push({
         when: 'before-merge', by: 'you', action: 'confirm no kube-controller-manager runs leader migration any more and the CCM holds the migration lease',
-        checks: [openshift ? OPENSHIFT_KCM_REVISIONS : everyKcm('runs --cloud-provider=external without --enable-leader-migration'), ccmHolds],
+        checks: [cp.everyKcm('runs --cloud-provider=external without --enable-leader-migration'), ccmHolds],
       });
-      steps.push(merge(`roll the CCM without leader migration${openshift ? ` and prune the MachineConfig ${ctx.machineConfig} (no override points at it any more)` : ''}`, [ccmReady], { ccm: 'apply' }));
+      steps.push(merge(`roll the CCM without leader migration${kcmFile ? ` and ${kcmFile.pruneWhenExternal}` : ''}`, [ccmReady], { ccm: 'apply' }));
       break;
     case 'external>external-leader-migration':
-      steps.push(merge(`roll the CCM with leader migration and its own file${openshift ? ` and restore the MachineConfig ${ctx.machineConfig}` : ''}`, [ccmReady, ccmHolds], { ccm: 'apply' }));
+      steps.push(merge(`roll the CCM with leader migration and its own file${kcmFile ? ` and restore ${kcmFile.name}` : ''}`, [ccmReady, ccmHolds], { ccm: 'apply' }));
       break;
     default:
       throw new Error(`no steps from "${from}" to "${to}": phases change one step at a time`);

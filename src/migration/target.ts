@@ -6,9 +6,10 @@
  * the composition root (src/migration-targets.ts) picks one per cluster.
  * Pure: no cdk8s import.
  */
+import { MigrationControlPlane } from './control-plane';
 import { RenderedObject } from '../gitops/layout';
 
-/** A distribution's side of a migration: where its CCM runs and how to find it. */
+/** A distribution's side of a migration: where its CCM runs, how to find it, how its control plane changes. */
 export interface MigrationTarget {
   /** Namespace of the CCM: its LeaderMigrationConfiguration ConfigMap goes there. */
   readonly ccmNamespace: string;
@@ -18,4 +19,6 @@ export interface MigrationTarget {
   isCcmWorkload(object: RenderedObject): boolean;
   /** `kind/name` of the CCM workload, lower-case kind, for the plan when the workload is not rendered here. */
   readonly ccmWorkload: string;
+  /** How the distribution's control plane (kube-controller-manager, kube-apiserver, kubelets) changes in each phase. */
+  readonly controlPlane: MigrationControlPlane;
 }

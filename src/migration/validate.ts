@@ -4,7 +4,7 @@
  * legal step. Pure: no cdk8s import.
  */
 import { LEADER_MIGRATION_GATE } from './flags';
-import { isLeaderMigrationPhase, MigrationPhase, MigrationSupport, openshiftRelease } from './phases';
+import { isLeaderMigrationPhase, MigrationPhase, MigrationSupport } from './phases';
 import { minorSkewProblem } from '../util/version-skew';
 
 /** A migration problem: field path under `spec.migration` (or `spec`) and message. */
@@ -50,8 +50,29 @@ export interface KubernetesMigrationCheck {
 /** The version skew policy link cited in messages. */
 const M = ['spec', 'migration'];
 
-/** Every problem of a requested migration; empty when it may render. */
-export function migrationProblems(input: MigrationCheckInput): MigrationProblem[] {
+/**
+ * The distribution's own checks of a requested migration
+ * (`MigrationControlPlane.checks`), each the message of its problem or undefined.
+ */
+export interface MigrationControlPlaneChecks {
+  /** `spec.migration.kubernetesVersion`: a phase other than external on a release where the distribution has already moved the platform to its CCM. */
+  alreadyExternal?(input: MigrationCheckInput, support: MigrationSupport): string | undefined;
+  /** `spec.migration.kubernetesVersion`: a leader-migration phase the distribution's kube-controller-manager cannot run on this version. */
+  leaderMigrationBlocked?(input: MigrationCheckInput): string | undefined;
+  /** `spec.migration.nodeIpam`: the message when it is true but node IPAM does not move on the distribution. */
+  readonly nodeIpamFixed?: string;
+  /** The problems of the distribution's CCM settings the migration depends on (`MigrationCheckInput.kubernetes`). */
+  ccmProblems?(input: MigrationCheckInput): MigrationProblem[];
+  /** The warnings about those settings (platforms with leader migration only). */
+  ccmWarnings?(input: MigrationCheckInput): MigrationProblem[];
+}
+
+/**
+ * Every problem of a requested migration with the distribution's own checks;
+ * empty when it may render. The composition root's `migrationProblems` picks
+ * the checks by `input.distribution`.
+ */
+export function migrationProblemsWith(input: MigrationCheckInput, checks: MigrationControlPlaneChecks): MigrationProblem[] {
   const problems: MigrationProblem[] = [];
   const { support, phase, platform } = input;
   const version = `1.${input.kubernetesMinor}`;
@@ -69,12 +90,11 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
         path: [...M, 'kubernetesVersion'],
         message: `"${version}": kube-controller-manager ${version} has no in-tree ${support.inTreeProvider} provider (the last one is in 1.${support.lastInTreeMinor}), so nothing is left to hand over in phase "${phase}"; the cluster can only be "external"`,
       });
-    } else if (phase !== 'external' && input.distribution === 'openshift' && input.kubernetesMinor >= support.openshiftExternalSinceMinor) {
-      problems.push({
-        path: [...M, 'kubernetesVersion'],
-        message: `"${version}": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}), `
-          + `so the operators have already migrated it and phase "${phase}" cannot be rendered; set phase to "external"`,
-      });
+    } else if (phase !== 'external') {
+      const already = checks.alreadyExternal?.(input, support);
+      if (already) {
+        problems.push({ path: [...M, 'kubernetesVersion'], message: already });
+      }
     }
     if (input.inTreeVolumes === true && phase === 'external' && input.kubernetesMinor > support.lastInTreeMinor) {
       problems.push({
@@ -85,11 +105,11 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
   }
   if (lm && input.kubernetesMinor < 21) {
     problems.push({ path: [...M, 'kubernetesVersion'], message: `"${version}": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "${phase}"` });
-  } else if (lm && input.distribution === 'openshift' && input.kubernetesMinor < 22 && support && !support.noLeaderMigration) {
-    problems.push({
-      path: [...M, 'kubernetesVersion'],
-      message: `"${version}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${phase}"`,
-    });
+  } else if (lm && support && !support.noLeaderMigration) {
+    const blocked = checks.leaderMigrationBlocked?.(input);
+    if (blocked) {
+      problems.push({ path: [...M, 'kubernetesVersion'], message: blocked });
+    }
   }
   const skew = minorSkewProblem('cloud-controller-manager', `1.${input.ccmMinor}`, `1.${input.kubernetesMinor}`, 'set spec.migration.ccmVersion to one of those');
   if (skew) {
@@ -106,30 +126,10 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
   if (lm && input.managementMode === 'operator') {
     problems.push({ path: ['spec', 'managementMode'], message: `"operator": the operator renders the CCM itself and never enables leader migration; use managementMode "gitops" for phase "${phase}"` });
   }
-  if (input.nodeIpam && input.distribution === 'openshift') {
-    problems.push({ path: [...M, 'nodeIpam'], message: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false' });
+  if (input.nodeIpam && checks.nodeIpamFixed) {
+    problems.push({ path: [...M, 'nodeIpam'], message: checks.nodeIpamFixed });
   }
-  const k = input.kubernetes;
-  if (k && support && !support.noLeaderMigration && k.allocateNodeCidrs !== input.nodeIpam) {
-    problems.push({
-      path: [...M, 'nodeIpam'],
-      message: input.nodeIpam
-        ? 'is true but spec.kubernetes.allocateNodeCidrs is false: node IPAM moves to the CCM, so the CCM must allocate node CIDRs; set spec.kubernetes.allocateNodeCidrs to true (with spec.kubernetes.clusterCIDR), or nodeIpam to false if kube-controller-manager never allocated them'
-        : 'is false but spec.kubernetes.allocateNodeCidrs is true: the CCM would allocate node CIDRs while kube-controller-manager keeps its own node IPAM controller (two allocators); set nodeIpam to true so IPAM moves under the migration lease and kube-controller-manager gets -nodeipam, or allocateNodeCidrs to false',
-    });
-  }
-  if (k && support && k.clusterNameFlag && k.clusterName === undefined) {
-    problems.push({
-      path: ['spec', 'kubernetes', 'clusterName'],
-      message: `is not set: during a migration the CCM must run with kube-controller-manager's --cluster-name (its default is "kubernetes"; ${platform} names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with`,
-    });
-  }
-  if (k && support && !support.noLeaderMigration && input.leaseNamespace !== undefined && k.namespace !== input.leaseNamespace) {
-    problems.push({
-      path: [...M, 'leaseNamespace'],
-      message: `"${input.leaseNamespace}" differs from spec.kubernetes.namespace "${k.namespace}": the CCM elects its leader in the lease namespace while it runs leader migration and in its own namespace afterwards, and a rolling update between the two elects two CCM leaders that both run the cloud controllers; run the CCM in "${input.leaseNamespace}"`,
-    });
-  }
+  problems.push(...(checks.ccmProblems?.(input) ?? []));
   input.enabledFeatureGates.forEach((gate, i) => {
     if (gate === LEADER_MIGRATION_GATE) {
       problems.push({
@@ -145,9 +145,8 @@ export function migrationProblems(input: MigrationCheckInput): MigrationProblem[
  * What a migration may get wrong that the spec cannot decide: each a warning
  * with the field and what to check (the plan repeats them as checks).
  */
-export function migrationWarnings(input: MigrationCheckInput): MigrationProblem[] {
+export function migrationWarningsWith(input: MigrationCheckInput, checks: MigrationControlPlaneChecks): MigrationProblem[] {
   const warnings: MigrationProblem[] = [];
-  const k = input.kubernetes;
   if (!input.support || input.support.noLeaderMigration) {
     return warnings;
   }
@@ -157,11 +156,6 @@ export function migrationWarnings(input: MigrationCheckInput): MigrationProblem[
       message: `"${input.leaseNamespace}" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases`,
     });
   }
-  if (k && input.nodeIpam && !k.configureCloudRoutes) {
-    warnings.push({
-      path: ['spec', 'kubernetes', 'configureCloudRoutes'],
-      message: 'is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
-    });
-  }
+  warnings.push(...(checks.ccmWarnings?.(input) ?? []));
   return warnings;
 }

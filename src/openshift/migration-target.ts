@@ -1,15 +1,27 @@
 import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from './constants';
+import { ExternalCloudProviderFeatureSet } from './migration/external-cloud-provider-feature-gate';
+import { openshiftMigrationControlPlane } from './migration/migration-control-plane';
 import { CCM_PLATFORM_LABEL } from './pod-conventions';
 import { MigrationTarget } from '../migration/target';
 
 /**
  * The OpenShift side of a migration: the CCM Deployment of the platform in
- * openshift-cloud-controller-manager, labelled with the platform label.
+ * openshift-cloud-controller-manager, labelled with the platform label; the
+ * control plane changed through a MachineConfig, the KubeControllerManager
+ * override and the FeatureGate (src/openshift/migration/).
+ *
+ * @param featureSet the feature set of the FeatureGate (`spec.migration.featureSet`)
  */
-export const OPENSHIFT_MIGRATION_TARGET: MigrationTarget = {
-  ccmNamespace: OPERAND_NAMESPACE,
-  ccmServiceAccount: CCM_SERVICE_ACCOUNT,
-  isCcmWorkload: (o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet')
-    && (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined,
-  ccmWorkload: 'deployment/cloud-controller-manager',
-};
+export function openshiftMigrationTarget(featureSet: ExternalCloudProviderFeatureSet = 'CustomNoUpgrade'): MigrationTarget {
+  return {
+    ccmNamespace: OPERAND_NAMESPACE,
+    ccmServiceAccount: CCM_SERVICE_ACCOUNT,
+    isCcmWorkload: (o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet')
+      && (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined,
+    ccmWorkload: 'deployment/cloud-controller-manager',
+    controlPlane: openshiftMigrationControlPlane(featureSet),
+  };
+}
+
+/** The OpenShift side of a migration with the default feature set (CustomNoUpgrade). */
+export const OPENSHIFT_MIGRATION_TARGET: MigrationTarget = openshiftMigrationTarget();

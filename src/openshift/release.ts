@@ -11,6 +11,11 @@ import { FeatureSet, RELEASE_VERSION_PATTERN } from '../cluster-spec/sections/op
 export { FEATURE_SETS, RELEASE_VERSION_PATTERN } from '../cluster-spec/sections/openshift';
 export type { FeatureSet } from '../cluster-spec/sections/openshift';
 
+/** The OpenShift release that runs a Kubernetes minor (4.N runs 1.(N+13)). */
+export function openshiftRelease(kubernetesMinor: number): string {
+  return `4.${kubernetesMinor - 13}`;
+}
+
 /** A parsed release. */
 export interface OpenShiftRelease {
   /** The full version, e.g. `4.22.3`: what the operator reports as `RELEASE_VERSION`. */

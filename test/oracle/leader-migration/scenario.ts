@@ -4,8 +4,9 @@
  * functions the CCM constructs call), and the plan's ordered steps.
  */
 import {
-  ccmDeployedIn, ccmFile, ccmLeaderMigrationFlags, ccmLeaderMigrationMount, kcmProcess, MigrationInput, MigrationPhase, StepContext, transitionSteps,
+  ccmDeployedIn, ccmFile, ccmLeaderMigrationFlags, ccmLeaderMigrationMount, kcmProcess, MigrationInput, MigrationPhase,
 } from '../../../src/migration';
+import { StepContext, transitionSteps } from '../../../src/migration-targets';
 import { SimProcess, SimScenario } from './simulator';
 
 /** The CCM's rendered flags that matter to leader election and the cloud controllers, before leader migration is added. */

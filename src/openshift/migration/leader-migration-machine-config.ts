@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { MachineConfig } from '../../imports/machineconfigs-machineconfiguration.openshift.io';
+import { MachineConfig } from '../../../imports/machineconfigs-machineconfiguration.openshift.io';
 
 /** Properties for `LeaderMigrationMachineConfig`. */
 export interface LeaderMigrationMachineConfigProps {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { FeatureGate, FeatureGateSpecFeatureSet } from '../../imports/featuregates-config.openshift.io';
+import { FeatureGate, FeatureGateSpecFeatureSet } from '../../../imports/featuregates-config.openshift.io';
 
 /** Feature sets that can enable the gates (both are one-way: they cannot be turned off and block minor upgrades). */
 export const EXTERNAL_CLOUD_PROVIDER_FEATURE_SETS = ['CustomNoUpgrade', 'TechPreviewNoUpgrade'] as const;

@@ -1,0 +1,94 @@
+/**
+ * How a vanilla Kubernetes control plane changes during the migration: no
+ * operator runs it, so ccm-gitops renders nothing for it; the administrator
+ * changes kube-controller-manager, kube-apiserver and the kubelets (kubeadm,
+ * Cluster API or the static pods, written out in CONTROL-PLANE.md and by
+ * `ccm-gitops migration control-plane`), one control-plane node at a time.
+ * The migration's protocol (src/migration/) calls this through
+ * `MigrationControlPlane`.
+ */
+import { ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
+import { PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
+import { MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
+
+const M = ['spec', 'migration'];
+
+/** The kube-controller-manager static pods with their command lines (kubeadm labels them component=kube-controller-manager). */
+const KUBERNETES_KCM_PODS = 'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
+
+function everyKcm(what: string): PlanCheck {
+  return { check: `every kube-controller-manager pod (one per control-plane node) has restarted and ${what}`, command: KUBERNETES_KCM_PODS };
+}
+
+function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
+  return {
+    when, by: 'you, one control-plane node at a time (kubeadm, Cluster API or the static pod; see CONTROL-PLANE.md)',
+    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(what)],
+  };
+}
+
+/** The Kubernetes side of the steps: every change to the control plane is made by hand, node by node. */
+export const KUBERNETES_CONTROL_PLANE_STEPS: ControlPlaneSteps = {
+  everyKcm,
+  kcmRoll,
+  enableLeaderMigration: (c) => kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file (component kube-controller-manager)', c.kcm),
+  disableLeaderMigration: (c) => kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager', c.kcm),
+};
+
+/**
+ * The Kubernetes checks of a migration: the upstream CCM's settings
+ * (`spec.kubernetes`, given as `MigrationCheckInput.kubernetes`) must agree
+ * with the migration.
+ */
+export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
+  ccmProblems: (input) => {
+    const problems: MigrationProblem[] = [];
+    const { support, platform } = input;
+    const k = input.kubernetes;
+    if (k && support && !support.noLeaderMigration && k.allocateNodeCidrs !== input.nodeIpam) {
+      problems.push({
+        path: [...M, 'nodeIpam'],
+        message: input.nodeIpam
+          ? 'is true but spec.kubernetes.allocateNodeCidrs is false: node IPAM moves to the CCM, so the CCM must allocate node CIDRs; set spec.kubernetes.allocateNodeCidrs to true (with spec.kubernetes.clusterCIDR), or nodeIpam to false if kube-controller-manager never allocated them'
+          : 'is false but spec.kubernetes.allocateNodeCidrs is true: the CCM would allocate node CIDRs while kube-controller-manager keeps its own node IPAM controller (two allocators); set nodeIpam to true so IPAM moves under the migration lease and kube-controller-manager gets -nodeipam, or allocateNodeCidrs to false',
+      });
+    }
+    if (k && support && k.clusterNameFlag && k.clusterName === undefined) {
+      problems.push({
+        path: ['spec', 'kubernetes', 'clusterName'],
+        message: `is not set: during a migration the CCM must run with kube-controller-manager's --cluster-name (its default is "kubernetes"; ${platform} names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with`,
+      });
+    }
+    if (k && support && !support.noLeaderMigration && input.leaseNamespace !== undefined && k.namespace !== input.leaseNamespace) {
+      problems.push({
+        path: [...M, 'leaseNamespace'],
+        message: `"${input.leaseNamespace}" differs from spec.kubernetes.namespace "${k.namespace}": the CCM elects its leader in the lease namespace while it runs leader migration and in its own namespace afterwards, and a rolling update between the two elects two CCM leaders that both run the cloud controllers; run the CCM in "${input.leaseNamespace}"`,
+      });
+    }
+    return problems;
+  },
+  ccmWarnings: (input) => {
+    const k = input.kubernetes;
+    return k && input.nodeIpam && !k.configureCloudRoutes
+      ? [{
+        path: ['spec', 'kubernetes', 'configureCloudRoutes'],
+        message: 'is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
+      }]
+      : [];
+  },
+};
+
+/** A vanilla Kubernetes control plane in the migration: nothing rendered, every change by the administrator. */
+export const KUBERNETES_MIGRATION_CONTROL_PLANE: MigrationControlPlane = {
+  checks: KUBERNETES_MIGRATION_CHECKS,
+  renderObjects: () => [],
+  plan: () => ({
+    ...KUBERNETES_CONTROL_PLANE_STEPS,
+    appliedBy: {
+      kcm: 'you: kubeadm ClusterConfiguration / KubeadmControlPlane / static pod (CONTROL-PLANE.md, `ccm-gitops migration control-plane`)',
+      kubelet: 'you: kubelet flags on every node (kubeadm kubeletExtraArgs; see CONTROL-PLANE.md)',
+      apiServer: 'you: kube-apiserver static pod',
+    },
+    oneWayToExternal: false,
+  }),
+};

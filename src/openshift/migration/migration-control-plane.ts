@@ -1,0 +1,198 @@
+/**
+ * How OpenShift's control plane changes during the migration: the operators
+ * run kube-controller-manager, kube-apiserver and the kubelets, so ccm-gitops
+ * renders a MachineConfig that writes the kube-controller-manager's
+ * leader-migration file on the control-plane hosts and, on releases where the
+ * platform is not external by default, the FeatureGate that makes the
+ * operators switch; leader migration itself is turned on and off with the
+ * KubeControllerManager's `unsupportedConfigOverrides` (steps with `oc patch`).
+ * The migration's protocol (src/migration/) calls this through
+ * `MigrationControlPlane`.
+ */
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
+import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
+import { ControlPlanePlan, ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
+import { LEADER_MIGRATION_GATE, MigrationInput } from '../../migration/flags';
+import { phasePlan } from '../../migration/phase-plan';
+import { externalIn, isLeaderMigrationPhase } from '../../migration/phases';
+import { kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
+import { MigrationControlPlaneChecks } from '../../migration/validate';
+import { openshiftRelease } from '../release';
+
+/**
+ * Where the MachineConfig writes the KCM's file on control-plane hosts, and
+ * where the KCM pod sees it. The operator mounts the host's
+ * `…/kube-controller-manager-certs` at `/etc/kubernetes/static-pod-certs`.
+ */
+export const OPENSHIFT_KCM_HOST_PATH = '/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/leader-migration/config.yaml';
+export const OPENSHIFT_KCM_POD_PATH = '/etc/kubernetes/static-pod-certs/leader-migration/config.yaml';
+/** Name of that MachineConfig. */
+export const OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG = '99-master-kcm-leader-migration';
+
+/** OpenShift specifics of the plan. */
+export interface OpenShiftPlanInput {
+  /** Gates the rendered FeatureGate enables (external phases, platforms not external by default). */
+  readonly featureGates: readonly string[];
+  /** The feature set of that FeatureGate. */
+  readonly featureSet: string;
+  /** The MachineConfig writing the KCM-side file, with the host path and the path the KCM pod sees. */
+  readonly machineConfig?: { readonly name: string; readonly hostPath: string; readonly podPath: string };
+}
+
+/** The leader-migration keys ccm-gitops adds to the OpenShift KubeControllerManager's `unsupportedConfigOverrides.extendedArguments`. */
+export const OPENSHIFT_OVERRIDE_KEYS = ['enable-leader-migration', 'leader-migration-config'] as const;
+
+/** The `oc patch` adding the override (a JSON merge patch: other extendedArguments stay). */
+export function openshiftOverrideAdd(podPath: string): string {
+  const p = { spec: { unsupportedConfigOverrides: { extendedArguments: { 'enable-leader-migration': ['true'], 'leader-migration-config': [podPath] } } } };
+  return `oc patch kubecontrollermanager cluster --type=merge -p '${JSON.stringify(p)}'`;
+}
+
+/**
+ * The `oc patch` removing only our keys. A JSON merge patch with `null`
+ * deletes exactly those keys, keeps every other override and succeeds when
+ * they are already gone (a JSON-patch `remove` of a missing path fails, and
+ * removing `/spec/unsupportedConfigOverrides/extendedArguments` would drop
+ * unrelated overrides).
+ */
+export function openshiftOverrideRemove(): string {
+  const p = { spec: { unsupportedConfigOverrides: { extendedArguments: Object.fromEntries(OPENSHIFT_OVERRIDE_KEYS.map((k) => [k, null])) } } };
+  return `oc patch kubecontrollermanager cluster --type=merge -p '${JSON.stringify(p)}'`;
+}
+
+/** Every KCM revision rolled out: all nodes at the latest available revision. */
+const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
+  check: 'every kube-controller-manager runs the latest revision: each node\'s currentRevision equals latestAvailableRevision (the revision made after the change)',
+  command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
+};
+
+/** The KCM pods with their arguments. */
+const OPENSHIFT_KCM_PODS = 'oc -n openshift-kube-controller-manager get pods -l app=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].args}{"\\n"}{end}\'';
+
+/** The gates of the FeatureGate a phase renders, or undefined when it renders none (not an external phase, or the platform is external by default on this release). */
+function featureGatesOf(m: MigrationInput): readonly string[] | undefined {
+  const support = m.support;
+  return externalIn(m.phase) && support && m.kubernetesMinor < support.openshiftExternalSinceMinor ? support.openshiftFeatureGates : undefined;
+}
+
+/** Whether the platform migrates with leader migration (the MachineConfig and the override are used). */
+function migrates(m: MigrationInput): boolean {
+  return m.support !== undefined && !m.support.noLeaderMigration;
+}
+
+/** The OpenShift specifics of a migration's phase. */
+export function openshiftPlanInput(m: MigrationInput, featureSet: string): OpenShiftPlanInput {
+  return {
+    featureGates: featureGatesOf(m) ?? [],
+    featureSet,
+    machineConfig: migrates(m) ? { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH } : undefined,
+  };
+}
+
+/**
+ * OpenShift's side of the steps: cluster-kube-controller-manager-operator
+ * rolls every KCM (checked by its revisions), leader migration through the
+ * override, the external switch through the FeatureGate.
+ *
+ * @param os the gates and feature set of the FeatureGate and the name of the MachineConfig
+ */
+export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly string[]; readonly featureSet: string; readonly machineConfig?: string }): ControlPlaneSteps {
+  const kcmRoll = (when: StepTiming, what: string, kcm: ProcessConfig): PlanStep => (
+    { when, by: 'you, then cluster-kube-controller-manager-operator (one node at a time)', action: what, kcm, checks: [OPENSHIFT_KCM_REVISIONS] }
+  );
+  const gated = os.featureGates.length > 0;
+  return {
+    everyKcm: () => OPENSHIFT_KCM_REVISIONS,
+    kcmRoll,
+    enableLeaderMigration: (c) => ({
+      ...kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file', c.kcm), command: openshiftOverrideAdd(c.input.kcmConfigPath ?? ''),
+    }),
+    disableLeaderMigration: (c) => ({
+      ...kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager (only our override keys)', c.kcm), command: openshiftOverrideRemove(),
+    }),
+    switchToExternalFirst: (c) => {
+      if (!gated) {
+        return undefined;
+      }
+      const p = { spec: { featureSet: os.featureSet, ...(os.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: { enabled: os.featureGates } } : {}) } };
+      return {
+        when: 'before-merge', by: 'you, then the operators', kcm: c.kcm,
+        action: 'set the FeatureGate first, so kube-controller-manager is external before the CCM starts (the rendered FeatureGate is the same object): the operators switch kube-controller-manager, kube-apiserver and the kubelets',
+        command: `oc patch featuregate cluster --type=merge -p '${JSON.stringify(p)}'`,
+        checks: [OPENSHIFT_KCM_REVISIONS, { check: 'kube-controller-manager runs --cloud-provider=external', command: OPENSHIFT_KCM_PODS }],
+      };
+    },
+    switchToExternal: (c) => (gated
+      ? [
+        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureGates.join(', ')}); cluster-kube-controller-manager-operator restarts each kube-controller-manager with --cloud-provider=external (the override still enables leader migration, so a KCM holding the migration lease runs nothing until the next step), the machine-config-operator restarts the kubelets with --cloud-provider=external`,
+          [OPENSHIFT_KCM_REVISIONS, { check: 'the master and worker pools have rolled out', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' }],
+          { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
+        { ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"', c.kcm), command: openshiftOverrideRemove() },
+      ]
+      : undefined),
+    kcmFile: {
+      name: `the MachineConfig ${os.machineConfig}`,
+      apply: `the MachineConfig ${os.machineConfig} writing the KCM's file (the machine-config-operator reboots the control-plane nodes one at a time; the KCMs do not read it yet)`,
+      applied: { check: 'the master pool has rolled out the MachineConfig', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m' },
+      pruneWhenExternal: `prune the MachineConfig ${os.machineConfig} (no override points at it any more)`,
+    },
+  };
+}
+
+/** OpenShift's side of the plan of a migration's phase. */
+export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanInput): ControlPlanePlan {
+  return {
+    ...openshiftControlPlaneSteps({ featureGates: os.featureGates, featureSet: os.featureSet, ...(os.machineConfig ? { machineConfig: os.machineConfig.name } : {}) }),
+    appliedBy: {
+      kcm: 'cluster-kube-controller-manager-operator: the in-tree / external switch from the FeatureGate; leader migration from the unsupportedConfigOverrides (steps below) reading the file the MachineConfig writes',
+      kubelet: 'machine-config-operator (rolling, node by node)',
+      apiServer: 'cluster-kube-apiserver-operator',
+    },
+    release: openshiftRelease(m.kubernetesMinor),
+    oneWayToExternal: os.featureGates.length > 0,
+  };
+}
+
+/** OpenShift's own checks of a requested migration. */
+export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
+  alreadyExternal: (input, support) => (input.kubernetesMinor >= support.openshiftExternalSinceMinor
+    ? `"1.${input.kubernetesMinor}": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${input.platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}), `
+      + `so the operators have already migrated it and phase "${input.phase}" cannot be rendered; set phase to "external"`
+    : undefined),
+  leaderMigrationBlocked: (input) => (input.kubernetesMinor < 22
+    ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
+    : undefined),
+  nodeIpamFixed: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false',
+};
+
+/**
+ * OpenShift's control plane in the migration.
+ *
+ * @param featureSet the feature set of the FeatureGate (`spec.migration.featureSet`)
+ */
+export function openshiftMigrationControlPlane(featureSet: ExternalCloudProviderFeatureSet): MigrationControlPlane {
+  return {
+    kcmConfigPath: OPENSHIFT_KCM_POD_PATH,
+    checks: OPENSHIFT_MIGRATION_CHECKS,
+    renderObjects: (scope: Construct, m: MigrationInput): ApiObject[] => {
+      const objects: ApiObject[] = [];
+      if (migrates(m) && isLeaderMigrationPhase(m.phase)) {
+        // The KCM's own file. It outlives the override that points at it: it is rendered from
+        // leader-migration-kcm through external-leader-migration, where the override is removed,
+        // and pruned only in external (or, on rollback, after the override is gone).
+        const kcmFile = phasePlan({ ...m, phase: 'leader-migration-kcm' }).kcm.file!;
+        objects.push(new LeaderMigrationMachineConfig(scope, 'MachineConfig', {
+          name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: kcmFile,
+        }).apiObject);
+      }
+      const gates = featureGatesOf(m);
+      if (gates) {
+        objects.push(new ExternalCloudProviderFeatureGate(scope, 'FeatureGate', { gates, featureSet }).apiObject);
+      }
+      return objects;
+    },
+    plan: (m) => openshiftControlPlanePlan(m, openshiftPlanInput(m, featureSet)),
+  };
+}
