@@ -4,7 +4,7 @@ import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } fr
 import { readTreeFiles } from './util/read-tree';
 import { argoCdFleetFiles, fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
-import { clusterKey, RenderCache, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
+import { clusterKey, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
@@ -195,6 +195,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   };
   // the Argo CD roots depend on the specs only: rendered while the workers render the clusters
   let argoCd: RenderedFile[] | undefined;
+  let fleetFolder: FleetFolderCheck | undefined;
   const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
   if (remote) {
     // a cluster whose inputs digest as the cache recorded only needs its folder checked;
@@ -219,8 +220,17 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
         tasks.push({ kind: 'render', index: i, cluster: fleet.clusters[i], cached: record, key });
       }
     }
+    // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
+    const fleetRecord = cache?.get(FLEET_DIRECTORY);
+    if (fleetRecord) {
+      tasks.push({ kind: 'verify', index: FLEET_FOLDER_TASK, unit: FLEET_DIRECTORY, check: unitCheckOf(fleetRecord) });
+    }
     const kept = new Set(keptUnits);
     const onOutcome = (o: RenderOutcome): PoolTask | undefined => {
+      if (o.index === FLEET_FOLDER_TASK) {
+        fleetFolder = { same: !o.needsRender, check: o.check };
+        return undefined;
+      }
       if (o.needsRender) {
         return { kind: 'render', index: o.index, cluster: fleet.clusters[o.index], cached: null, key: keys.get(o.index) };
       }
@@ -271,8 +281,18 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
   const fleetOutput = [...fleetSummaryFiles(entries), ...(argoCd ?? argoCdFleetFiles(fleet, outputPath))];
   refuseSecretsInOutput(fleetOutput);
-  putFleetFiles(sink, fleetOutput, remote, cache);
+  putFleetFiles(sink, fleetOutput, remote, cache, fleetFolder);
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
+}
+
+/** Index of the task that checks the fleet folder (not a cluster). */
+const FLEET_FOLDER_TASK = -1;
+
+/** What the workers found of the fleet folder against its cache record. */
+interface FleetFolderCheck {
+  readonly same: boolean;
+  /** A refreshed fingerprint, when it changed. */
+  readonly check?: UnitCheck;
 }
 
 /**
@@ -281,7 +301,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
  * its rendered files digest as the cache recorded and the folder on disk is
  * as recorded: only the root files (FLEET.md, .fleet.json) are.
  */
-function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: RemoteSink | undefined, cache: RenderCache | undefined): void {
+function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: RemoteSink | undefined, cache: RenderCache | undefined, checked?: FleetFolderCheck): void {
   const inFolder = files.filter((f) => f.path.startsWith(`${FLEET_DIRECTORY}/`));
   if (!remote || !cache || !sink.acceptUnit || inFolder.length === 0) {
     putFiles(sink, files);
@@ -289,7 +309,9 @@ function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: R
   }
   const digest = unitDigest(inFolder);
   const record = cache.get(FLEET_DIRECTORY);
-  const verified = record?.digest === digest ? verifyUnit(remote.target, FLEET_DIRECTORY, record) : undefined;
+  const verified = record?.digest !== digest ? undefined
+    : checked ? { same: checked.same, record: checked.check ? { key: record.key, ...checked.check } : record }
+      : verifyUnit(remote.target, FLEET_DIRECTORY, record);
   if (verified?.same) {
     cache.record(FLEET_DIRECTORY, verified.record);
     sink.acceptUnit(FLEET_DIRECTORY, upToDate(remote));
