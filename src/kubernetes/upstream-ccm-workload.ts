@@ -16,7 +16,9 @@ export interface UpstreamCcmWorkloadProps {
 /**
  * The upstream CCM as a Deployment (replicas, required hostname
  * anti-affinity, a rolling update that never needs a spare control-plane
- * node) or a DaemonSet on the control-plane nodes, rendered from its plan.
+ * node) or a DaemonSet on the control-plane nodes, rendered from its plan
+ * through the neutral shape (`ccmPodTemplate`, `addCcmWorkload` in
+ * src/constructs/ccm-workload.ts).
  */
 export class UpstreamCcmWorkload extends Construct {
   /** The Deployment or DaemonSet. */

@@ -122,7 +122,9 @@ export function inOperatorOrder<T extends { readonly name: string }>(items: read
  * hostname anti-affinity, `system-cluster-critical`, the API server URL
  * preamble, port 10258, the trust bundle and the host's /etc/kubernetes
  * mounted read-only, requests without limits, and the config-hash annotation.
- * Each platform supplies its binary, flags, env, volumes and requests.
+ * Each platform supplies its binary, flags, env, volumes and requests. The
+ * pod and Deployment shape is the neutral one (`ccmPodTemplate`,
+ * `addCcmWorkload` in src/constructs/ccm-workload.ts).
  */
 export class CloudControllerManagerDeployment extends Construct {
   /** The Deployment object. */
