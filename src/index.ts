@@ -42,6 +42,7 @@ export * from './openshift/cloud-controller-manager-pod-disruption-budget';
 export * from './openshift/cloud-controller-manager-service';
 export * from './openshift/cloud-credentials-request';
 export * from './constructs/config-hash';
+export * from './constructs/ccm-workload';
 export * from './openshift/constants';
 export * from './openshift/default-deny-network-policy';
 export * from './openshift/openshift-static-set';

@@ -2,7 +2,8 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CcmWorkloadPlan, EnvVar, MountedVolume } from './workload-plan';
-import { CONFIG_HASH_ANNOTATION, configHash, MountedConfig } from '../constructs/config-hash';
+import { MountedConfig } from '../constructs/config-hash';
+import { addCcmWorkload, ccmPodTemplate } from '../constructs/ccm-workload';
 
 /** Properties for `UpstreamCcmWorkload`. */
 export interface UpstreamCcmWorkloadProps {
@@ -15,7 +16,9 @@ export interface UpstreamCcmWorkloadProps {
 /**
  * The upstream CCM as a Deployment (replicas, required hostname
  * anti-affinity, a rolling update that never needs a spare control-plane
- * node) or a DaemonSet on the control-plane nodes, rendered from its plan.
+ * node) or a DaemonSet on the control-plane nodes, rendered from its plan
+ * through the neutral shape (`ccmPodTemplate`, `addCcmWorkload` in
+ * src/constructs/ccm-workload.ts).
  */
 export class UpstreamCcmWorkload extends Construct {
   /** The Deployment or DaemonSet. */
@@ -30,70 +33,47 @@ export class UpstreamCcmWorkload extends Construct {
     if (plan.kind === 'Deployment' && (plan.replicas === undefined || plan.replicas < 1)) {
       throw new Error(`'replicas' of Deployment ${plan.name} must be at least 1, got ${plan.replicas}`);
     }
-    const metadata = { name: plan.name, namespace: plan.namespace, labels: { ...plan.selector } };
-    const template: k8s.PodTemplateSpec = {
-      metadata: {
-        labels: { ...plan.podLabels },
-        annotations: { ...plan.podAnnotations, [CONFIG_HASH_ANNOTATION]: configHash(props.mountedConfig) },
-      },
-      spec: podSpec(plan),
-    };
-    const selector = { matchLabels: { ...plan.selector } };
-    this.apiObject = plan.kind === 'Deployment'
-      ? new k8s.KubeDeployment(this, 'Resource', {
-        metadata,
-        spec: {
-          replicas: plan.replicas,
-          revisionHistoryLimit: 3,
-          selector,
-          // host network + one pod per node: a surge pod has nowhere to go, so replace one at a time
-          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: k8s.IntOrString.fromNumber(0), maxUnavailable: k8s.IntOrString.fromNumber(1) } },
-          template,
-        },
-      })
-      : new k8s.KubeDaemonSet(this, 'Resource', {
-        metadata,
-        spec: {
-          revisionHistoryLimit: 3,
-          selector,
-          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) } },
-          template,
-        },
-      });
+    this.apiObject = addCcmWorkload(this, 'Resource', {
+      kind: plan.kind,
+      name: plan.name,
+      namespace: plan.namespace,
+      labels: plan.selector,
+      selector: plan.selector,
+      replicas: plan.kind === 'Deployment' ? plan.replicas : undefined,
+      revisionHistoryLimit: 3,
+      // host network + one pod per node: a surge pod has nowhere to go, so replace one at a time
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: k8s.IntOrString.fromNumber(0), maxUnavailable: k8s.IntOrString.fromNumber(1) } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) } },
+      template: podTemplate(plan, props.mountedConfig),
+    });
   }
 }
 
-function podSpec(plan: CcmWorkloadPlan): k8s.PodSpec {
+function podTemplate(plan: CcmWorkloadPlan, mountedConfig: MountedConfig): k8s.PodTemplateSpec {
   const s = plan.scheduling;
-  const affinity: k8s.Affinity = {
-    ...(s.nodeAffinity ? { nodeAffinity: plainCopy(s.nodeAffinity) as k8s.NodeAffinity } : {}),
-    ...(plan.antiAffinity ? {
-      podAntiAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { ...plan.selector } } }],
-      },
-    } : {}),
-  };
   const resources: k8s.ResourceRequirements = {
     requests: Object.fromEntries(Object.entries(plan.requests).map(([k, v]) => [k, k8s.Quantity.fromString(v)])),
     ...(plan.limits ? { limits: Object.fromEntries(Object.entries(plan.limits).map(([k, v]) => [k, k8s.Quantity.fromString(v)])) } : {}),
   };
-  return {
+  return ccmPodTemplate({
+    labels: plan.podLabels,
+    annotations: plan.podAnnotations,
+    mountedConfig,
     serviceAccountName: plan.serviceAccountName,
     priorityClassName: plan.priorityClassName,
     hostNetwork: plan.hostNetwork,
     dnsPolicy: plan.dnsPolicy,
-    ...(s.nodeSelector ? { nodeSelector: { ...s.nodeSelector } } : {}),
-    ...(Object.keys(affinity).length > 0 ? { affinity } : {}),
+    nodeSelector: s.nodeSelector,
+    nodeAffinity: s.nodeAffinity ? plainCopy(s.nodeAffinity) as k8s.NodeAffinity : undefined,
+    antiAffinityLabels: plan.antiAffinity ? plan.selector : undefined,
     tolerations: s.tolerations.map((t) => ({ ...t })),
-    ...(plan.imagePullSecrets.length > 0 ? { imagePullSecrets: plan.imagePullSecrets.map((name) => ({ name })) } : {}),
+    imagePullSecrets: plan.imagePullSecrets.length > 0 ? plan.imagePullSecrets : undefined,
     securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
-    containers: [{
-      name: 'cloud-controller-manager',
+    container: {
       image: plan.image,
-      imagePullPolicy: 'IfNotPresent',
-      ...(plan.command ? { command: [...plan.command] } : {}),
-      args: [...plan.args],
-      ...(plan.env.length > 0 ? { env: plan.env.map(toEnv) } : {}),
+      command: plan.command,
+      args: plan.args,
+      env: plan.env.length > 0 ? plan.env.map(toEnv) : undefined,
       ports: [{ name: plan.probe.scheme === 'HTTPS' ? 'https' : 'healthz', containerPort: plan.port, protocol: 'TCP' }],
       livenessProbe: {
         httpGet: { path: plan.probe.path, port: k8s.IntOrString.fromNumber(plan.port), scheme: plan.probe.scheme, ...(plan.probe.host ? { host: plan.probe.host } : {}) },
@@ -104,11 +84,10 @@ function podSpec(plan: CcmWorkloadPlan): k8s.PodSpec {
       },
       resources,
       securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-      terminationMessagePolicy: 'FallbackToLogsOnError',
-      ...(plan.volumes.length > 0 ? { volumeMounts: plan.volumes.map(toMount) } : {}),
-    }],
-    ...(plan.volumes.length > 0 ? { volumes: plan.volumes.map(toVolume) } : {}),
-  };
+      volumeMounts: plan.volumes.length > 0 ? plan.volumes.map(toMount) : undefined,
+    },
+    volumes: plan.volumes.length > 0 ? plan.volumes.map(toVolume) : undefined,
+  });
 }
 
 function toEnv(e: EnvVar): k8s.EnvVar {

@@ -2,11 +2,12 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ccmLeaderMigrationFlags } from '../migration/flags';
-import { configHash, MountedConfig } from '../constructs/config-hash';
-import { CCM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from './constants';
+import { MountedConfig } from '../constructs/config-hash';
+import { addCcmWorkload, ccmPodTemplate } from '../constructs/ccm-workload';
+import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from './constants';
 import { CcmLeaderMigrationMount } from './operand-props';
 import {
-  bashCommand, CCM_PLATFORM_LABEL, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeMount, hostEtcKubeVolume, hostnameAntiAffinity,
+  bashCommand, CCM_PLATFORM_LABEL, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeMount, hostEtcKubeVolume,
   MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolumes, waitForTrustBundle, hasCloudCaBundle,
 } from './pod-conventions';
 
@@ -121,7 +122,9 @@ export function inOperatorOrder<T extends { readonly name: string }>(items: read
  * hostname anti-affinity, `system-cluster-critical`, the API server URL
  * preamble, port 10258, the trust bundle and the host's /etc/kubernetes
  * mounted read-only, requests without limits, and the config-hash annotation.
- * Each platform supplies its binary, flags, env, volumes and requests.
+ * Each platform supplies its binary, flags, env, volumes and requests. The
+ * pod and Deployment shape is the neutral one (`ccmPodTemplate`,
+ * `addCcmWorkload` in src/constructs/ccm-workload.ts).
  */
 export class CloudControllerManagerDeployment extends Construct {
   /** The Deployment object. */
@@ -147,42 +150,38 @@ export class CloudControllerManagerDeployment extends Construct {
     const lmMounts: k8s.VolumeMount[] = lm ? [{ name: 'leader-migration', mountPath: lm.mountPath, readOnly: true }] : [];
     const labels = { 'k8s-app': props.name, [CCM_PLATFORM_LABEL]: props.platformLabel };
     const cloudCa = hasCloudCaBundle(props.mountedConfig);
-    this.apiObject = new k8s.KubeDeployment(this, 'Resource', {
-      metadata: { name: props.name, namespace: OPERAND_NAMESPACE, labels: { ...labels } },
-      spec: {
-        replicas: props.singleReplica ? 1 : 2,
-        selector: { matchLabels: { ...labels } },
-        strategy: { type: 'Recreate' },
-        template: {
-          metadata: {
-            labels: { ...labels },
-            annotations: { ...MANAGEMENT_WORKLOAD_ANNOTATION, [CONFIG_HASH_ANNOTATION]: configHash(mounted) },
-          },
-          spec: {
-            hostNetwork: true,
-            serviceAccountName: CCM_SERVICE_ACCOUNT,
-            priorityClassName: 'system-cluster-critical',
-            nodeSelector: { ...CONTROL_PLANE_NODE_SELECTOR },
-            affinity: hostnameAntiAffinity({ ...labels }),
-            tolerations: [...(props.tolerations ?? standardTolerations())],
-            terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
-            initContainers: [...(props.initContainers ?? []), waitForTrustBundle(props.image, cloudCa)],
-            containers: [{
-              name: 'cloud-controller-manager',
-              image: props.image,
-              imagePullPolicy: 'IfNotPresent',
-              command: bashCommand(props.binary, flags),
-              env: [...(props.env ?? []), ...proxyEnv(props.proxy)],
-              ports: [{ containerPort: 10258, name: 'https', protocol: 'TCP' }],
-              resources: requests(props.cpu, props.memory),
-              livenessProbe: props.livenessProbe,
-              terminationMessagePolicy: 'FallbackToLogsOnError',
-              volumeMounts: inOperatorOrder([...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()], props.mountOrder),
-            }],
-            volumes: inOperatorOrder([...(props.volumes ?? []), ...lmVolumes, ...trustedCaVolumes(cloudCa), hostEtcKubeVolume()], props.volumeOrder),
-          },
-        },
+    const template = ccmPodTemplate({
+      labels,
+      annotations: MANAGEMENT_WORKLOAD_ANNOTATION,
+      mountedConfig: mounted,
+      hostNetwork: true,
+      serviceAccountName: CCM_SERVICE_ACCOUNT,
+      priorityClassName: 'system-cluster-critical',
+      nodeSelector: CONTROL_PLANE_NODE_SELECTOR,
+      antiAffinityLabels: labels,
+      tolerations: props.tolerations ?? standardTolerations(),
+      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
+      initContainers: [...(props.initContainers ?? []), waitForTrustBundle(props.image, cloudCa)],
+      container: {
+        image: props.image,
+        command: bashCommand(props.binary, flags),
+        env: [...(props.env ?? []), ...proxyEnv(props.proxy)],
+        ports: [{ containerPort: 10258, name: 'https', protocol: 'TCP' }],
+        resources: requests(props.cpu, props.memory),
+        livenessProbe: props.livenessProbe,
+        volumeMounts: inOperatorOrder([...(props.volumeMounts ?? []), ...lmMounts, trustedCaMount(), hostEtcKubeMount()], props.mountOrder),
       },
+      volumes: inOperatorOrder([...(props.volumes ?? []), ...lmVolumes, ...trustedCaVolumes(cloudCa), hostEtcKubeVolume()], props.volumeOrder),
+    });
+    this.apiObject = addCcmWorkload(this, 'Resource', {
+      kind: 'Deployment',
+      name: props.name,
+      namespace: OPERAND_NAMESPACE,
+      labels,
+      selector: labels,
+      replicas: props.singleReplica ? 1 : 2,
+      strategy: { type: 'Recreate' },
+      template,
     });
   }
 }

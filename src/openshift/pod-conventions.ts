@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-28';
+import { ccmHostnameAntiAffinity } from '../constructs/ccm-workload';
 import { MountedConfig } from '../constructs/config-hash';
 import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE, TRUSTED_CA_CONFIG_MAP } from './constants';
 
@@ -54,11 +55,7 @@ export const CONTROL_PLANE_NODE_SELECTOR: Readonly<Record<string, string>> = { '
 
 /** Required anti-affinity on the hostname over the given labels. */
 export function hostnameAntiAffinity(matchLabels: Record<string, string>): k8s.Affinity {
-  return {
-    podAntiAffinity: {
-      requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels } }],
-    },
-  };
+  return { podAntiAffinity: ccmHostnameAntiAffinity(matchLabels) };
 }
 
 /** The `cloud-conf` key holding a CA bundle of the cloud's endpoints (Azure Stack Hub, OpenStack, vSphere). */
