@@ -1,6 +1,7 @@
 import { RenderedFile } from './gitops/layout';
 import { secretInOutput } from './secrets/detector';
 import { SynthError } from './synth-error';
+import { readUnitFiles } from './util/read-tree';
 
 /**
  * The last guard before files reach the output: whatever path a secret took
@@ -15,4 +16,9 @@ export function refuseSecretsInOutput(files: readonly RenderedFile[]): void {
       throw new SynthError(`${f.path} would hold ${found.reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
     }
   }
+}
+
+/** The same guard over a folder kept from the output as it is (`synth --only`): it is committed again, so it is read too. */
+export function refuseSecretsInKeptUnit(out: string, unit: string): void {
+  refuseSecretsInOutput(readUnitFiles(out, unit));
 }

@@ -5,6 +5,7 @@ import { FleetEntry } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
 import { FLEET_DIRECTORY } from './gitops/repo-path';
+import { writeInChunks } from './util/write-in-chunks';
 import { PreparedCluster } from './cluster/prepared-cluster';
 
 /**
@@ -173,32 +174,6 @@ export class RenderCache {
   }
 }
 
-/** Writes the pieces to a file in chunks of about a megabyte. */
-export function writeInChunks(file: string, pieces: Iterable<string | Uint8Array>): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    let buffered: (string | Uint8Array)[] = [];
-    let size = 0;
-    const flush = () => {
-      const chunk = Buffer.concat(buffered.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
-      for (let off = 0; off < chunk.length;) {
-        off += fs.writeSync(fd, chunk, off);
-      }
-      buffered = [];
-      size = 0;
-    };
-    for (const piece of pieces) {
-      buffered.push(piece);
-      size += piece.length;
-      if (size >= 1 << 20) {
-        flush();
-      }
-    }
-    flush();
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 let build: string | undefined;
 

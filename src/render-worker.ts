@@ -5,13 +5,11 @@
 // cache, which needs none of the rendering code: that is loaded on the first
 // render only.
 import { MessagePort, workerData } from 'worker_threads';
-import * as path from 'path';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './render-cache';
-import { refuseSecretsInOutput } from './output-secret-guard';
-import { readTreeFiles } from './util/read-tree';
+import { refuseSecretsInKeptUnit, refuseSecretsInOutput } from './output-secret-guard';
 
 /** Render a cluster (unless its cache record and folder say it is up to date). */
 export interface RenderTask {
@@ -100,7 +98,7 @@ export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
   if (task.kept) {
     if (!verified.same) {
       // changed since the cache recorded it (by hand?): kept output passes the last guard too
-      refuseSecretsInOutput([...readTreeFiles(path.join(sink.target, unit))].map(([p, content]) => ({ path: `${unit}/${p}`, content })));
+      refuseSecretsInKeptUnit(sink.target, unit);
     }
     return { index, unit, fromCache: verified.same, check: verified.same ? refreshed : undefined };
   }
@@ -109,19 +107,13 @@ export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
 
 /**
  * Renders one cluster and compares (and, to write, stages) its folder. With
- * the cluster's cache record: when its inputs digest the same and its folder
- * on disk is as recorded, nothing is rendered.
+ * the cache on (`cached` not undefined), the outcome carries the record to
+ * keep. A cluster whose inputs the cache already knows is not sent here but
+ * checked by a {@link VerifyTask}.
  */
 export function renderAndCompare(cluster: PreparedCluster, index: number, sink: RemoteSink, cached?: CachedCluster | null, knownKey?: string): RenderOutcome {
-  const unit = cluster.spec.metadata.name;
   const outputPath = sink.outputPath ?? 'dist';
   const key = cached !== undefined ? knownKey ?? clusterKey(cluster, outputPath) : undefined;
-  if (cached && key === cached.key) {
-    const verified = verifyUnit(sink.target, unit, cached);
-    if (verified.same) {
-      return { index, unit, entry: cached.entry, result: upToDate(sink), cache: verified.record, fromCache: true };
-    }
-  }
   // the rendering code (cdk8s, the charts) is loaded when a cluster is first rendered, not for cache checks
   const { renderCluster } = require('./render') as typeof import('./render');
   const r = renderCluster(cluster, outputPath);

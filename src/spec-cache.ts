@@ -3,7 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
 import { PreparedCluster } from './cluster/prepared-cluster';
-import { buildId, preparedDigest, rememberPreparedDigest, writeInChunks } from './render-cache';
+import { buildId, preparedDigest, rememberPreparedDigest } from './render-cache';
+import { writeInChunks } from './util/write-in-chunks';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {

@@ -1,7 +1,7 @@
 import { FleetEntry, FLEET_JSON, fleetSummaryFiles, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } from './output';
-import { readTreeFiles } from './util/read-tree';
+import { readUnitFiles } from './util/read-tree';
 import { argoCdFleetFiles, fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
 import { clusterKey, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
@@ -16,7 +16,7 @@ import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { Fleet, InputWarning, LoadCache, loadFleet } from './fleet/load';
 import { FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
-import { refuseSecretsInOutput } from './output-secret-guard';
+import { refuseSecretsInKeptUnit, refuseSecretsInOutput } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
 export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
@@ -183,7 +183,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   const cache = options.cache;
   const nameOf = (i: number) => fleet.clusters[i].spec.metadata.name;
   /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
-  const guardKept = (i: number) => refuseSecretsInOutput([...readTreeFiles(path.join(options.out, nameOf(i)))].map(([p, content]) => ({ path: `${nameOf(i)}/${p}`, content })));
+  const guardKept = (i: number) => refuseSecretsInKeptUnit(options.out, nameOf(i));
   const take = (i: number, o: RenderOutcome) => {
     if (o.cache) {
       cache?.record(o.unit, o.cache);
@@ -351,8 +351,7 @@ function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink, out
   for (const cluster of fleet.clusters) {
     const name = cluster.spec.metadata.name;
     const { dir, entry } = found.get(name)!;
-    const files = [...readTreeFiles(path.join(dir, name)).entries()].map(([p, content]) => ({ path: `${name}/${p}`, content }));
-    sink.putUnit(name, files);
+    sink.putUnit(name, readUnitFiles(dir, name));
     entries.push(entry);
   }
   putFiles(sink, fleetFiles(fleet, entries, outputPath));
@@ -368,10 +367,7 @@ export function synthesize(options: SynthOptions): SynthResult {
   const collect: TreeSink = {
     hasUnit: (unit) => fs.existsSync(path.join(options.out, unit)),
     putUnit: (_unit, unitFiles) => files.push(...unitFiles),
-    keepUnit: (unit) => {
-      const tree = readTreeFiles(path.join(options.out, unit));
-      files.push(...[...tree.entries()].map(([p, content]) => ({ path: `${unit}/${p}`, content })));
-    },
+    keepUnit: (unit) => files.push(...readUnitFiles(options.out, unit)),
     putRootFile: (file) => files.push(file),
   };
   const summary = synthesizeInto(options, collect);

@@ -18,3 +18,8 @@ export function readTreeFiles(dir: string): Map<string, string> {
   walk(dir, '');
   return tree;
 }
+
+/** A unit's files (a top-level folder of an output) as rendered files: paths relative to the output, `/`-separated, sorted. */
+export function readUnitFiles(out: string, unit: string): { path: string; content: string }[] {
+  return [...readTreeFiles(path.join(out, unit))].map(([p, content]) => ({ path: `${unit}/${p}`, content }));
+}
