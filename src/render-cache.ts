@@ -6,7 +6,9 @@ import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
 import { FLEET_DIRECTORY } from './gitops/repo-path';
 import { writeInChunks } from './util/write-in-chunks';
+import { appendRecords, decodeRecords, encodeRecord } from './util/record-file';
 import { PreparedCluster } from './cluster/prepared-cluster';
+import { ClusterSpec } from './cluster-spec/schema';
 
 /**
  * What the last synth into an output rendered for each cluster: the digest
@@ -56,12 +58,23 @@ export function unitCheckOf(record: CachedCluster): UnitCheck {
   return record.stat === undefined ? { digest: record.digest } : { digest: record.digest, stat: record.stat, files: record.files };
 }
 
-interface CacheFile {
-  readonly version: 2;
-  /** The distinct file lists (`CachedCluster.files`); records name them by index. */
-  readonly fileLists: string[];
-  readonly clusters: Record<string, Omit<CachedCluster, 'files'> & { readonly files?: number }>;
+/**
+ * The first record of a render cache file; then records `[unit,
+ * CachedCluster]`, or `[unit, null]` for a unit no longer in the fleet. A
+ * later record of a unit replaces an earlier one: a run appends what
+ * changed.
+ */
+interface RenderCacheHeader {
+  readonly version: 4;
+  /**
+   * The {@link buildId} that wrote it: every key of another build differs, so
+   * its records are not even read (an upgrade would otherwise hold a whole
+   * stale cache in memory through its first, full, render).
+   */
+  readonly build: string;
 }
+
+type RenderCacheRecord = readonly [string, CachedCluster | null];
 
 /** A unit's file list as a {@link CachedCluster} keeps it: relative to the unit, its name as NUL. */
 export function fileListTemplate(unit: string, files: readonly string[]): string {
@@ -73,41 +86,60 @@ export function fileListOf(unit: string, template: string): string[] {
   return template.split('\n').map((f) => `${unit}/${f.split('\0').join(unit)}`);
 }
 
-/** A render cache file: read once, updated in memory, written back whole (best effort). */
+/** A render cache file: read once, updated in memory, what changed appended back (best effort). */
 export class RenderCache {
-  /** Opens the cache of an output folder in `dir` (created on save); a missing or unreadable cache is empty. */
+  /** Opens the cache of an output folder in `dir` (created on save); a missing, unreadable or other build's cache is empty. */
   static forOutput(dir: string, realOutput: string): RenderCache {
-    const file = path.join(dir, `${createHash('sha256').update(realOutput).digest('hex').slice(0, 16)}.json`);
+    const file = path.join(dir, `${createHash('sha256').update(realOutput).digest('hex').slice(0, 16)}.v8`);
     const clusters = new Map<string, CachedCluster>();
+    const end = { torn: false };
+    let count = -1;
     try {
-      // short strings (image references, stage names) repeat across thousands of clusters: one copy each in memory
-      const pool = new Map<string, string>();
-      const parsed = JSON.parse(fs.readFileSync(file, 'utf8'), (_k, v: unknown) => {
-        if (typeof v === 'string' && v.length <= 256) {
-          const same = pool.get(v);
-          if (same !== undefined) {
-            return same;
+      const all = decodeRecords(fs.readFileSync(file), end);
+      const header = all.next().value as RenderCacheHeader | undefined;
+      if (header?.version === 4 && header.build === buildId()) {
+        count = 0;
+        // file lists and summary lines repeat across thousands of clusters of one shape: one copy each in memory
+        const lists = new Map<string, string>();
+        const images = new Map<string, Readonly<Record<string, string>>>();
+        const stages = new Map<string, readonly string[]>();
+        const one = <T>(pool: Map<string, T>, id: string, value: T): T => pool.get(id) ?? (pool.set(id, value), value);
+        for (const value of all) {
+          const [unit, record] = value as RenderCacheRecord;
+          count++;
+          if (record === null) {
+            clusters.delete(unit);
+            continue;
           }
-          pool.set(v, v);
-        }
-        return v;
-      }) as CacheFile;
-      if (parsed.version === 2 && parsed.clusters && typeof parsed.clusters === 'object' && Array.isArray(parsed.fileLists)) {
-        for (const [name, { files, ...record }] of Object.entries(parsed.clusters)) {
-          const list = files === undefined ? undefined : parsed.fileLists[files];
-          clusters.set(name, typeof list === 'string' ? { ...record, files: list } : record);
+          const entry = record.entry && {
+            ...record.entry,
+            images: one(images, JSON.stringify(record.entry.images), record.entry.images),
+            stages: one(stages, record.entry.stages.join('\n'), record.entry.stages),
+          };
+          const files = record.files === undefined ? undefined : one(lists, record.files, record.files);
+          clusters.set(unit, { ...record, ...(entry ? { entry } : {}), ...(files !== undefined ? { files } : {}) });
         }
       }
     } catch {
       clusters.clear();
+      count = -1;
     }
-    return new RenderCache(file, clusters);
+    return new RenderCache(file, clusters, end.torn ? -1 : count);
   }
 
-  /** Whether a record changed since the cache was read (else save writes nothing). */
-  private dirty = false;
+  /** Units recorded or removed this run: what a save appends. */
+  private readonly changed = new Set<string>();
 
-  private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>) {}
+  /**
+   * @param records records after the header in the file as read; -1 when
+   * the file is not one to append to (missing, torn, corrupt, another build)
+   */
+  private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>, private readonly records: number) {}
+
+  /** The folders the cache has a record of (clusters and the fleet folder), sorted. */
+  units(): string[] {
+    return [...this.clusters.keys()].sort(byCodePoint);
+  }
 
   /** The record of a cluster, whatever its key. */
   get(name: string): CachedCluster | undefined {
@@ -124,7 +156,7 @@ export class RenderCache {
   record(name: string, cached: CachedCluster): void {
     if (this.clusters.get(name) !== cached) {
       this.clusters.set(name, cached);
-      this.dirty = true;
+      this.changed.add(name);
     }
   }
 
@@ -134,38 +166,35 @@ export class RenderCache {
       // the fleet folder's record stays: no cluster takes its name (cluster names are DNS labels, no `_`)
       if (!names.has(name) && name !== FLEET_DIRECTORY) {
         this.clusters.delete(name);
-        this.dirty = true;
+        this.changed.add(name);
       }
     }
   }
 
-  /** Writes the cache (temporary file, then rename); a cache that cannot be written is skipped silently. */
+  /**
+   * Writes what changed, best effort: appended to the file when it is whole
+   * and of this build (a one-cluster change writes one record), else the
+   * whole cache (temporary file, then rename), also when the file holds more
+   * than twice the records it needs.
+   */
   save(): void {
-    if (!this.dirty) {
+    if (this.changed.size === 0 && this.records >= 0) {
       return;
     }
+    const changed = [...this.changed].sort(byCodePoint);
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      if (this.records >= 0 && this.records + changed.length <= 2 * this.clusters.size + 64) {
+        appendRecords(this.file, changed.map((unit): RenderCacheRecord => [unit, this.clusters.get(unit) ?? null]));
+        return;
+      }
       const tmp = `${this.file}.${process.pid}.tmp`;
-      const fileLists: string[] = [];
-      const listIndex = new Map<string, number>();
-      const indexOf = (list: string) => {
-        let i = listIndex.get(list);
-        if (i === undefined) {
-          i = fileLists.push(list) - 1;
-          listIndex.set(list, i);
-        }
-        return i;
-      };
-      // written record by record: the file is tens of megabytes at ten thousand clusters, never held whole as one string
-      const names = [...this.clusters.keys()].sort(byCodePoint);
+      // record by record: the file is tens of megabytes at ten thousand clusters, never held whole
       writeInChunks(tmp, (function* (clusters) {
-        yield '{"version":2,"clusters":{';
-        for (let i = 0; i < names.length; i++) {
-          const { files, ...record } = clusters.get(names[i])!;
-          yield `${i === 0 ? '' : ','}${JSON.stringify(names[i])}:${JSON.stringify(files === undefined ? record : { ...record, files: indexOf(files) })}`;
+        yield encodeRecord({ version: 4, build: buildId() } satisfies RenderCacheHeader);
+        for (const unit of [...clusters.keys()].sort(byCodePoint)) {
+          yield encodeRecord([unit, clusters.get(unit)!] satisfies RenderCacheRecord);
         }
-        yield `},"fileLists":${JSON.stringify(fileLists)}}`;
       })(this.clusters));
       fs.renameSync(tmp, this.file);
     } catch {
@@ -237,6 +266,22 @@ export function clusterKey(cluster: PreparedCluster, outputPath = 'dist'): strin
   return createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0').update(preparedDigest(cluster)).digest('hex');
 }
 
+/**
+ * Digest of everything the Argo CD roots (the fleet folder, `_fleet/`)
+ * depend on: the build, the output's path in the repository, and the name
+ * and `spec.gitops` of every cluster Argo CD applies, by name (the roots
+ * read nothing else of a spec: test/render-cache.test.ts holds them to it). While it and the folder on disk are as the
+ * cache recorded, the roots are not rendered again.
+ */
+export function fleetFolderKey(specs: readonly ClusterSpec[], outputPath = 'dist'): string {
+  const hash = createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0');
+  const argocd = specs.filter((s) => s.spec.gitops.engine === 'argocd').sort((a, b) => byCodePoint(a.metadata.name, b.metadata.name));
+  for (const s of argocd) {
+    hash.update(s.metadata.name).update('\0').update(JSON.stringify(s.spec.gitops)).update('\n');
+  }
+  return hash.digest('hex');
+}
+
 /** Digest of a unit's files (paths relative to the output, `/`-separated): paths and contents, in path order. */
 export function unitDigest(files: readonly RenderedFile[]): string {
   const hash = createHash('sha256');
@@ -284,16 +329,18 @@ export function unitFingerprint(target: string, unit: string, files: readonly st
       dirs.add(f.slice(0, i));
     }
   }
-  const hash = createHash('sha256');
+  // one string hashed once, paths joined by hand: a check of ten thousand folders is some 250,000 of these
+  let text = '';
+  const prefix = `${target}${path.sep}`;
   for (const rel of [...[...dirs].sort(byCodePoint), ...files]) {
     // times in milliseconds with their fraction (sub-microsecond here): cheaper than bigint stats, and precise enough beside SETTLE_MS
-    const st = fs.lstatSync(path.join(target, rel), { throwIfNoEntry: false });
+    const st = fs.lstatSync(prefix + rel, { throwIfNoEntry: false });
     if (!st || (settledBeforeMs !== undefined && (st.mtimeMs > settledBeforeMs || st.ctimeMs > settledBeforeMs))) {
       return undefined;
     }
-    hash.update(`${rel}\0${st.ino}\0${st.size}\0${st.mode}\0${st.mtimeMs}\0${st.ctimeMs}\n`);
+    text += `${rel}\0${st.ino}\0${st.size}\0${st.mode}\0${st.mtimeMs}\0${st.ctimeMs}\n`;
   }
-  return hash.digest('hex');
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**

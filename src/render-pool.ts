@@ -61,48 +61,62 @@ export function canRenderInParallel(jobs: number, count: number, force = false):
  * Throws the first error a worker met, after stopping the workers.
  */
 export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => PoolTask | undefined, whileWaiting?: () => void): void {
-  const script = workerScript()!;
-  const signal = new SharedArrayBuffer(4);
-  const counter = new Int32Array(signal);
-  // cache checks first: they are all sent at once, so the workers are busy while the main thread works (whileWaiting)
-  const queue = [...tasks.filter((t) => t.kind === 'verify'), ...tasks.filter((t) => t.kind !== 'verify')];
-  const workers: { worker: Worker; port: MessagePort; inflight: number }[] = [];
-  for (let i = 0; i < Math.min(jobs, Math.ceil(tasks.length / BATCH)); i++) {
-    const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(script, { workerData: { ccmGitopsRenderWorker: true, port: port2, signal, sink }, transferList: [port2], resourceLimits: WORKER_LIMITS });
-    worker.unref();
-    workers.push({ worker, port: port1, inflight: 0 });
-  }
-  let next = 0;
-  let done = 0;
-  let idleSince = Date.now();
-  const send = (w: (typeof workers)[number]) => {
-    if (next < queue.length) {
-      const kind = queue[next].kind;
-      let end = next + 1;
-      while (end < queue.length && end - next < (kind === 'verify' ? VERIFY_BATCH : BATCH) && queue[end].kind === kind) {
-        end++;
-      }
-      const batch = queue.slice(next, end);
-      next = end;
-      w.port.postMessage({ tasks: batch } satisfies RenderJob);
-      w.inflight++;
-    }
-  };
+  const pool = new RenderPool(jobs, sink, tasks.length);
   try {
-    for (const w of workers) {
-      send(w);
-      send(w);
-    }
-    for (let i = 0; next < queue.length && queue[next].kind === 'verify'; i++) {
-      send(workers[i % workers.length]);
-    }
-    // the main thread's own work overlaps the workers' first batches
+    pool.submit(tasks);
     whileWaiting?.();
-    while (done < queue.length) {
-      const seen = Atomics.load(counter, 0);
+    pool.drain(onOutcome);
+  } finally {
+    pool.close();
+  }
+}
+
+/**
+ * Worker threads that take tasks as they are submitted: a synth starts them
+ * and sends the cache checks of every folder the render cache knows before
+ * it loads the specs, so that the workers check the output while the main
+ * thread loads the fleet; {@link RenderPool.drain} then takes the outcomes.
+ * Each worker has at most two batches in flight, cache checks excepted: those
+ * are small and all sent at once.
+ */
+export class RenderPool {
+  private readonly counter: Int32Array;
+  private readonly workers: { worker: Worker; port: MessagePort; inflight: number }[] = [];
+  private readonly queue: PoolTask[] = [];
+  private next = 0;
+  private done = 0;
+
+  /** Starts `min(jobs, tasks / BATCH)` workers (at least one) for about `expected` tasks. */
+  constructor(jobs: number, sink: RemoteSink, expected: number) {
+    const script = workerScript()!;
+    const signal = new SharedArrayBuffer(4);
+    this.counter = new Int32Array(signal);
+    for (let i = 0; i < Math.max(1, Math.min(jobs, Math.ceil(expected / BATCH))); i++) {
+      const { port1, port2 } = new MessageChannel();
+      const worker = new Worker(script, { workerData: { ccmGitopsRenderWorker: true, port: port2, signal, sink }, transferList: [port2], resourceLimits: WORKER_LIMITS });
+      worker.unref();
+      this.workers.push({ worker, port: port1, inflight: 0 });
+    }
+  }
+
+  /** Queues tasks and sends what the workers can take: cache checks first, all at once; then renders. */
+  submit(tasks: readonly PoolTask[]): void {
+    const pending = this.queue.splice(this.next);
+    this.queue.push(...tasks.filter((t) => t.kind === 'verify'), ...pending.filter((t) => t.kind === 'verify'),
+      ...pending.filter((t) => t.kind !== 'verify'), ...tasks.filter((t) => t.kind !== 'verify'));
+    for (let i = 0; this.next < this.queue.length && this.queue[this.next].kind === 'verify'; i++) {
+      this.send(this.workers[i % this.workers.length]);
+    }
+    this.fill();
+  }
+
+  /** Takes outcomes until every submitted task (and follow-up) is done; throws the first error a worker met. */
+  drain(onOutcome: (o: RenderOutcome) => PoolTask | undefined): void {
+    let idleSince = Date.now();
+    while (this.done < this.queue.length) {
+      const seen = Atomics.load(this.counter, 0);
       let progressed = false;
-      for (const w of workers) {
+      for (const w of this.workers) {
         for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) {
           const reply = m.message as RenderReply;
           w.inflight--;
@@ -110,36 +124,58 @@ export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: Re
           for (const o of reply.outcomes) {
             const followUp = onOutcome(o);
             if (followUp) {
-              queue.push(followUp);
+              this.queue.push(followUp);
             }
-            done++;
+            this.done++;
           }
           if (reply.error) {
             // a refusal stays a refusal (exit 1); anything else keeps its errno fields for the environment messages
             throw errorFromWorker(reply.error);
           }
           // follow-ups may have refilled the queue: keep every worker busy
-          for (const idle of workers) {
-            while (idle.inflight < 2 && next < queue.length) {
-              send(idle);
-            }
-          }
+          this.fill();
         }
       }
       if (progressed) {
         idleSince = Date.now();
       } else {
-        Atomics.wait(counter, 0, seen, 1000);
+        Atomics.wait(this.counter, 0, seen, 1000);
         // a batch takes well under a second; a worker that died (it cannot be told while this thread blocks) never answers
         if (Date.now() - idleSince > STALL_MS) {
-          throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${done} of ${queue.length} tasks done); run again with --jobs 1`);
+          throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${this.done} of ${this.queue.length} tasks done); run again with --jobs 1`);
         }
       }
     }
-  } finally {
-    for (const w of workers) {
+  }
+
+  /** Stops the workers (whatever they are doing). */
+  close(): void {
+    for (const w of this.workers) {
       w.port.close();
       void w.worker.terminate();
+    }
+  }
+
+  /** Keeps two batches in flight on every worker. */
+  private fill(): void {
+    for (const w of this.workers) {
+      while (w.inflight < 2 && this.next < this.queue.length) {
+        this.send(w);
+      }
+    }
+  }
+
+  private send(w: (typeof this.workers)[number]): void {
+    if (this.next < this.queue.length) {
+      const kind = this.queue[this.next].kind;
+      let end = this.next + 1;
+      while (end < this.queue.length && end - this.next < (kind === 'verify' ? VERIFY_BATCH : BATCH) && this.queue[end].kind === kind) {
+        end++;
+      }
+      const batch = this.queue.slice(this.next, end);
+      this.next = end;
+      w.port.postMessage({ tasks: batch } satisfies RenderJob);
+      w.inflight++;
     }
   }
 }

@@ -9,7 +9,7 @@ import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from '.
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './render-cache';
-import { refuseSecretsInKeptUnit, refuseSecretsInOutput } from './output-secret-guard';
+import { refuseSecretsInOutput } from './output-secret-guard';
 
 /** Render a cluster (unless its cache record and folder say it is up to date). */
 export interface RenderTask {
@@ -28,10 +28,10 @@ export interface RenderTask {
 }
 
 /**
- * Check a folder on disk against its cache record, whose key matches the
- * cluster's inputs: when it holds, nothing needs rendering; when it does
- * not, the outcome asks for a render. A `kept` folder (synth --only) is
- * read and passed through the secret guard instead of being rendered.
+ * Check a folder on disk against its cache record: the outcome says whether
+ * it holds (`fromCache`) or not (`needsRender`). The main thread decides
+ * what follows: nothing, a render, or (for a folder `synth --only` keeps)
+ * the secret guard over the folder as it is.
  */
 export interface VerifyTask {
   readonly kind: 'verify';
@@ -39,12 +39,6 @@ export interface VerifyTask {
   readonly unit: string;
   /** What the cache recorded of the folder (not its summary line: the main thread has it). */
   readonly check: UnitCheck;
-  /**
-   * The folder is kept as it is, not rendered.
-   *
-   * @default false
-   */
-  readonly kept?: boolean;
 }
 
 /** Work for a render worker. */
@@ -95,13 +89,6 @@ export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
   const { index, unit, check } = task;
   const verified = verifyUnit(sink.target, unit, check);
   const refreshed = verified.record === check ? undefined : verified.record;
-  if (task.kept) {
-    if (!verified.same) {
-      // changed since the cache recorded it (by hand?): kept output passes the last guard too
-      refuseSecretsInKeptUnit(sink.target, unit);
-    }
-    return { index, unit, fromCache: verified.same, check: verified.same ? refreshed : undefined };
-  }
   return verified.same ? { index, unit, fromCache: true, check: refreshed } : { index, unit, needsRender: true };
 }
 

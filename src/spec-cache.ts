@@ -1,10 +1,10 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import * as v8 from 'v8';
 import { PreparedCluster } from './cluster/prepared-cluster';
-import { buildId, preparedDigest, rememberPreparedDigest } from './render-cache';
+import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
 import { writeInChunks } from './util/write-in-chunks';
+import { appendRecords, decodeRecords, encodeRecord } from './util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -30,30 +30,31 @@ export interface CachedSpec {
   readonly warnings: readonly CachedWarning[];
 }
 
-/** The first record of a spec cache file; then one record per spec, `[file, CachedSpec]`. */
+/**
+ * The first record of a spec cache file; then records `['spec', file,
+ * CachedSpec]` and `['file', path, KnownFile]`, a later record of a name
+ * replacing an earlier one (a run appends what changed).
+ */
 interface SpecCacheHeader {
-  readonly version: 2;
+  readonly version: 3;
   readonly build: string;
 }
 
-/** The records of a spec cache file: each a 4-byte length, then that many bytes of v8 serialization. */
-function* records(buffer: Buffer): Generator<unknown> {
-  for (let at = 0; at + 4 <= buffer.length;) {
-    const length = buffer.readUInt32LE(at);
-    if (at + 4 + length > buffer.length) {
-      throw new Error('truncated spec cache');
-    }
-    yield v8.deserialize(buffer.subarray(at + 4, at + 4 + length));
-    at += 4 + length;
-  }
+/** What the cache knows of one input file: its metadata when its content digested as `digest`. */
+interface KnownFile {
+  /** {@link fileStat} of the file. */
+  readonly stat: string;
+  /** SHA-256 of its bytes. */
+  readonly digest: string;
 }
 
-function record(value: unknown): Buffer {
-  const payload = v8.serialize(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(payload.length);
-  return Buffer.concat([length, payload]);
+type SpecCacheRecord = readonly ['spec', string, CachedSpec] | readonly ['file', string, KnownFile];
+
+/** Metadata of a file that changes whenever its content can have: device, inode, size, mode, modification and change times. */
+function fileStat(st: fs.Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mode}:${st.mtimeMs}:${st.ctimeMs}`;
 }
+
 
 /**
  * The validated-spec cache (issue 18): what loading, validating and
@@ -67,29 +68,51 @@ function record(value: unknown): Buffer {
  */
 export class SpecCache {
   /** Opens the cache of a clusters folder in `dir` (created on save); a missing, unreadable or other build's cache is empty. */
-  static forClusters(dir: string, realClusters: string): SpecCache {
+  static forClusters(dir: string, realClusters: string, now = Date.now()): SpecCache {
     const file = path.join(dir, `specs-${createHash('sha256').update(realClusters).digest('hex').slice(0, 16)}.v8`);
     const specs = new Map<string, CachedSpec>();
+    const files = new Map<string, KnownFile>();
+    const end = { torn: false };
+    let count = -1;
     try {
-      const all = records(fs.readFileSync(file));
+      const all = decodeRecords(fs.readFileSync(file), end);
       const header = all.next().value as SpecCacheHeader | undefined;
-      if (header?.version === 2 && header.build === buildId()) {
+      if (header?.version === 3 && header.build === buildId()) {
+        count = 0;
         for (const entry of all) {
-          const [name, spec] = entry as [string, CachedSpec];
-          specs.set(name, spec);
+          const [kind, name, value] = entry as SpecCacheRecord;
+          if (kind === 'spec') {
+            specs.set(name, value);
+          } else {
+            files.set(name, value);
+          }
+          count++;
         }
       }
     } catch {
       specs.clear();
+      files.clear();
+      count = -1;
     }
-    return new SpecCache(file, realClusters, specs);
+    // appended to only when it is whole and of this build
+    return new SpecCache(file, realClusters, specs, files, end.torn ? -1 : count, now);
   }
 
-  private dirty = false;
+  /** Specs and files stored or learnt this run: what a save appends. */
+  private readonly changed = new Set<string>();
+  private readonly changedFiles = new Set<string>();
   private readonly digests = new Map<string, string>();
   private readonly seen = new Set<string>();
 
-  private constructor(readonly file: string, private readonly root: string, private readonly specs: Map<string, CachedSpec>) {}
+  /**
+   * @param records records after the header in the file as read; -1 when
+   * the file is not one to append to (missing, torn, corrupt, another build)
+   * @param now the time the run started: a file changed less than
+   * {@link SETTLE_MS} before is read every time (its metadata may not change
+   * with its next edit)
+   */
+  private constructor(readonly file: string, private readonly root: string, private readonly specs: Map<string, CachedSpec>,
+    private readonly files: Map<string, KnownFile>, private readonly records: number, private readonly now: number) {}
 
   /** The cached load of `specFile` when it and every file it read digest as recorded. */
   lookup(specFile: string, defaultsChain: readonly string[]): CachedSpec | undefined {
@@ -106,31 +129,53 @@ export class SpecCache {
   store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: Omit<CachedSpec, 'inputs' | 'reads' | 'preparedDigest'>): void {
     this.seen.add(specFile);
     this.specs.set(specFile, { ...loaded, inputs: this.inputsDigest(specFile, defaultsChain, reads), reads: [...reads], preparedDigest: preparedDigest(loaded.prepared) });
-    this.dirty = true;
+    this.changed.add(specFile);
   }
 
-  /** Writes the cache when it changed (temporary file, then rename), keeping only the specs this run looked up or stored; best effort. */
+  /**
+   * Writes what changed, best effort: appended to the file when it is whole
+   * and of this build (a one-spec change writes one record, not the fleet's),
+   * else the whole cache (temporary file, then rename), keeping only the specs
+   * this run looked up or stored. The whole cache is also written when a
+   * spec is gone or the file holds more than twice the records it needs.
+   */
   save(): void {
-    for (const name of [...this.specs.keys()]) {
-      if (!this.seen.has(name)) {
-        this.specs.delete(name);
-        this.dirty = true;
-      }
+    // specs not looked up and files not read this run are gone from the clusters folder
+    const gone = [...this.specs.keys()].filter((name) => !this.seen.has(name));
+    for (const name of gone) {
+      this.specs.delete(name);
     }
-    if (!this.dirty) {
+    for (const name of [...this.files.keys()].filter((f) => !this.digests.has(f))) {
+      this.files.delete(name);
+      gone.push(name);
+    }
+    const live = this.specs.size + this.files.size;
+    const appended = this.records + this.changed.size + this.changedFiles.size;
+    const append = this.records >= 0 && gone.length === 0 && appended <= 2 * live + 64;
+    if (append && this.changed.size === 0 && this.changedFiles.size === 0) {
       return;
     }
+    const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      if (append) {
+        appendRecords(this.file, [
+          ...[...this.changed].sort(byName).map((name): SpecCacheRecord => ['spec', name, this.specs.get(name)!]),
+          ...[...this.changedFiles].sort(byName).map((name): SpecCacheRecord => ['file', name, this.files.get(name)!]),
+        ]);
+        return;
+      }
       const tmp = `${this.file}.${process.pid}.tmp`;
-      const names = [...this.specs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       // record by record: never the whole cache as one buffer
-      writeInChunks(tmp, (function* (specs) {
-        yield record({ version: 2, build: buildId() } satisfies SpecCacheHeader);
-        for (const name of names) {
-          yield record([name, specs.get(name)!]);
+      writeInChunks(tmp, (function* (specs, files) {
+        yield encodeRecord({ version: 3, build: buildId() } satisfies SpecCacheHeader);
+        for (const name of [...specs.keys()].sort(byName)) {
+          yield encodeRecord(['spec', name, specs.get(name)!] satisfies SpecCacheRecord);
         }
-      })(this.specs));
+        for (const name of [...files.keys()].sort(byName)) {
+          yield encodeRecord(['file', name, files.get(name)!] satisfies SpecCacheRecord);
+        }
+      })(this.specs, this.files));
       fs.renameSync(tmp, this.file);
     } catch {
       // best effort: the next run loads what it cannot find
@@ -146,23 +191,49 @@ export class SpecCache {
     hash.update('reads\0');
     for (const f of reads) {
       // where it really is, too: the loader refuses a file that resolves outside the clusters folder
-      let real: string;
-      try {
-        real = fs.realpathSync(f);
-      } catch {
-        real = '';
-      }
-      hash.update(`${f}\0${real}\0${this.fileDigest(f)}\0`);
+      hash.update(`${f}\0${this.realPath(f)}\0${this.fileDigest(f)}\0`);
     }
     return hash.digest('hex');
   }
 
-  /** Digest of a file's bytes, once per run (defaults files are shared by many specs). */
+  /** Where a file really is ('' when it cannot be resolved), once per run (cloud configs are shared by many specs). */
+  private realPath(file: string): string {
+    let real = this.reals.get(file);
+    if (real === undefined) {
+      try {
+        real = fs.realpathSync.native(file);
+      } catch {
+        real = '';
+      }
+      this.reals.set(file, real);
+    }
+    return real;
+  }
+
+  private readonly reals = new Map<string, string>();
+
+  /**
+   * Digest of a file's bytes, once per run (defaults files are shared by
+   * many specs). A file whose metadata is as when the cache last read it is
+   * not read again (the way git's index trusts a file's stat), unless it
+   * changed within {@link SETTLE_MS} of that reading.
+   */
   private fileDigest(file: string): string {
     let digest = this.digests.get(file);
     if (digest === undefined) {
       try {
-        digest = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+        const st = fs.statSync(file);
+        const stat = fileStat(st);
+        const known = this.files.get(file);
+        if (known?.stat === stat) {
+          digest = known.digest;
+        } else {
+          digest = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+          if (st.mtimeMs < this.now - SETTLE_MS && st.ctimeMs < this.now - SETTLE_MS && fileStat(fs.statSync(file)) === stat) {
+            this.files.set(file, { stat, digest });
+            this.changedFiles.add(file);
+          }
+        }
       } catch (e) {
         digest = `unreadable:${(e as NodeJS.ErrnoException).code ?? ''}`;
       }

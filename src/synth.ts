@@ -4,7 +4,7 @@ import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } fr
 import { readUnitFiles } from './util/read-tree';
 import { argoCdFleetFiles, fleetFiles, renderCluster } from './render';
 import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
-import { clusterKey, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
+import { clusterKey, fleetFolderKey, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
@@ -181,31 +181,27 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   });
   const jobs = options.jobs ?? defaultJobs();
   const cache = options.cache;
+  const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
   const nameOf = (i: number) => fleet.clusters[i].spec.metadata.name;
   /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
   const guardKept = (i: number) => refuseSecretsInKeptUnit(options.out, nameOf(i));
-  const take = (i: number, o: RenderOutcome) => {
-    if (o.cache) {
-      cache?.record(o.unit, o.cache);
-    }
-    if (o.entry && o.result) {
-      entries[i] = o.entry;
-      sink.acceptUnit!(o.unit, o.result);
-    }
-  };
-  // the Argo CD roots depend on the specs only: rendered while the workers render the clusters
+  // the Argo CD roots depend on the specs only: not rendered while their inputs and folder are as the cache recorded,
+  // else rendered while the workers render the clusters
   let argoCd: RenderedFile[] | undefined;
   let fleetFolder: FleetFolderCheck | undefined;
-  const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
+  const fleetKey = cache && remote ? fleetFolderKey(fleet.clusters.map((c) => c.spec), outputPath) : undefined;
+  const fleetRecord = cache?.get(FLEET_DIRECTORY);
+  const argoCdUnchanged = fleetKey !== undefined && fleetRecord?.key === fleetKey;
   if (remote) {
     // a cluster whose inputs digest as the cache recorded only needs its folder checked;
     // a kept folder the cache knows is checked the same way, and read only when it changed
-    const tasks: PoolTask[] = [];
+    const renders: PoolTask[] = [];
     const keys = new Map<number, string>();
+    /** The folders whose cache check decides what happens to them, by name: the cluster's index. */
+    const checked = new Map<string, number>();
     for (const i of keptUnits) {
-      const record = cache?.get(nameOf(i));
-      if (record) {
-        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), check: unitCheckOf(record), kept: true });
+      if (cache?.get(nameOf(i))) {
+        checked.set(nameOf(i), i);
       } else {
         guardKept(i);
       }
@@ -215,46 +211,66 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       const key = cache ? clusterKey(fleet.clusters[i], outputPath) : undefined;
       if (record && key === record.key) {
         keys.set(i, key);
-        tasks.push({ kind: 'verify', index: i, unit: nameOf(i), check: unitCheckOf(record) });
+        checked.set(nameOf(i), i);
       } else {
-        tasks.push({ kind: 'render', index: i, cluster: fleet.clusters[i], cached: record, key });
+        renders.push({ kind: 'render', index: i, cluster: fleet.clusters[i], cached: record, key });
       }
     }
     // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
-    const fleetRecord = cache?.get(FLEET_DIRECTORY);
-    if (fleetRecord) {
-      tasks.push({ kind: 'verify', index: FLEET_FOLDER_TASK, unit: FLEET_DIRECTORY, check: unitCheckOf(fleetRecord) });
-    }
+    const checks = [...checked.keys(), ...(fleetRecord ? [FLEET_DIRECTORY] : [])]
+      .map((unit): PoolTask => ({ kind: 'verify', index: CHECK_TASK, unit, check: unitCheckOf(cache!.get(unit)!) }));
     const kept = new Set(keptUnits);
+    const take = (i: number, o: RenderOutcome) => {
+      if (o.cache) {
+        cache?.record(o.unit, o.cache);
+      }
+      if (o.entry && o.result) {
+        entries[i] = o.entry;
+        sink.acceptUnit!(o.unit, o.result);
+      }
+    };
     const onOutcome = (o: RenderOutcome): PoolTask | undefined => {
-      if (o.index === FLEET_FOLDER_TASK) {
-        fleetFolder = { same: !o.needsRender, check: o.check };
+      if (o.index !== CHECK_TASK) {
+        take(o.index, o);
         return undefined;
       }
-      if (o.needsRender) {
-        return { kind: 'render', index: o.index, cluster: fleet.clusters[o.index], cached: null, key: keys.get(o.index) };
-      }
-      if (o.fromCache && o.entry === undefined && cache) {
-        // a folder found as the cache recorded it: its summary line is the record's
-        const record = cache.get(o.unit)!;
-        if (o.check) {
-          const { stat: _s, files: _f, ...plain } = record;
-          cache.record(o.unit, { ...plain, ...o.check });
-        }
-        if (!kept.has(o.index)) {
-          entries[o.index] = record.entry!;
-          sink.acceptUnit!(o.unit, upToDate(remote));
-        }
+      const same = o.fromCache === true;
+      if (o.unit === FLEET_DIRECTORY) {
+        fleetFolder = { same, check: o.check };
         return undefined;
       }
-      take(o.index, o);
+      const i = checked.get(o.unit);
+      if (i === undefined) {
+        // checked early, but not decided by its check: not in this fleet, or its inputs changed (rendered)
+        return undefined;
+      }
+      if (!same) {
+        if (kept.has(i)) {
+          // changed since the cache recorded it (by hand?): kept output passes the last guard too
+          guardKept(i);
+          return undefined;
+        }
+        return { kind: 'render', index: i, cluster: fleet.clusters[i], cached: null, key: keys.get(i) };
+      }
+      // a folder found as the cache recorded it: its summary line is the record's
+      const record = cache!.get(o.unit)!;
+      if (o.check) {
+        const { stat: _s, files: _f, ...plain } = record;
+        cache!.record(o.unit, { ...plain, ...o.check });
+      }
+      if (!kept.has(i)) {
+        entries[i] = record.entry!;
+        sink.acceptUnit!(o.unit, upToDate(remote));
+      }
       return undefined;
     };
+    const renderArgoCd = () => {
+      argoCd = argoCdUnchanged ? undefined : argoCdFleetFiles(fleet, outputPath);
+    };
     try {
+      const tasks = [...checks, ...renders];
       if (canRenderInParallel(jobs, tasks.length, options.jobs !== undefined)) {
-        runInParallel(tasks, jobs, remote, onOutcome, () => {
-          argoCd = argoCdFleetFiles(fleet, outputPath);
-        });
+        runInParallel(tasks, jobs, remote, onOutcome, renderArgoCd);
       } else {
         // one cluster at a time: its files are compared or staged, then dropped
         for (let t = 0; t < tasks.length; t++) {
@@ -279,14 +295,23 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   }
   cache?.retain(new Set(fleet.clusters.map((c) => c.spec.metadata.name)));
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
-  const fleetOutput = [...fleetSummaryFiles(entries), ...(argoCd ?? argoCdFleetFiles(fleet, outputPath))];
-  refuseSecretsInOutput(fleetOutput);
-  putFleetFiles(sink, fleetOutput, remote, cache, fleetFolder);
+  const summary = fleetSummaryFiles(entries);
+  if (argoCdUnchanged && fleetFolder?.same && remote) {
+    // the Argo CD roots' inputs digest as recorded and the workers found their folder as recorded: nothing to render
+    cache!.record(FLEET_DIRECTORY, fleetFolder.check ? { key: fleetRecord!.key, ...fleetFolder.check } : fleetRecord!);
+    refuseSecretsInOutput(summary);
+    sink.acceptUnit!(FLEET_DIRECTORY, upToDate(remote));
+    putFiles(sink, summary);
+  } else {
+    const fleetOutput = [...summary, ...(argoCd ?? argoCdFleetFiles(fleet, outputPath))];
+    refuseSecretsInOutput(fleetOutput);
+    putFleetFiles(sink, fleetOutput, remote, cache, fleetKey, fleetFolder);
+  }
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
 }
 
-/** Index of the task that checks the fleet folder (not a cluster). */
-const FLEET_FOLDER_TASK = -1;
+/** Index of a task that checks a folder against its cache record (outcomes are matched by folder name). */
+const CHECK_TASK = -1;
 
 /** What the workers found of the fleet folder against its cache record. */
 interface FleetFolderCheck {
@@ -301,7 +326,7 @@ interface FleetFolderCheck {
  * its rendered files digest as the cache recorded and the folder on disk is
  * as recorded: only the root files (FLEET.md, .fleet.json) are.
  */
-function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: RemoteSink | undefined, cache: RenderCache | undefined, checked?: FleetFolderCheck): void {
+function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: RemoteSink | undefined, cache: RenderCache | undefined, key: string | undefined, checked?: FleetFolderCheck): void {
   const inFolder = files.filter((f) => f.path.startsWith(`${FLEET_DIRECTORY}/`));
   if (!remote || !cache || !sink.acceptUnit || inFolder.length === 0) {
     putFiles(sink, files);
@@ -313,13 +338,13 @@ function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: R
     : checked ? { same: checked.same, record: checked.check ? { key: record.key, ...checked.check } : record }
       : verifyUnit(remote.target, FLEET_DIRECTORY, record);
   if (verified?.same) {
-    cache.record(FLEET_DIRECTORY, verified.record);
+    cache.record(FLEET_DIRECTORY, key === undefined || verified.record.key === key ? verified.record : { ...verified.record, key });
     sink.acceptUnit(FLEET_DIRECTORY, upToDate(remote));
     putFiles(sink, files.filter((f) => !f.path.startsWith(`${FLEET_DIRECTORY}/`)));
     return;
   }
   putFiles(sink, files);
-  cache.record(FLEET_DIRECTORY, { key: digest, digest });
+  cache.record(FLEET_DIRECTORY, { key: key ?? digest, digest });
 }
 
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */

@@ -1,7 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { CachedCluster, diskDigest, fileListOf, fileListTemplate, SETTLE_MS, verifyUnit } from '../src/render-cache';
+import { buildId, CachedCluster, diskDigest, fileListOf, fileListTemplate, fleetFolderKey, RenderCache, SETTLE_MS, verifyUnit } from '../src/render-cache';
+import { ClusterSpec } from '../src/cluster-spec/schema';
+import { loadFleet } from '../src/fleet/load';
+import { argoCdFleetFiles } from '../src/render';
+import { encodeRecord } from '../src/util/record-file';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 // The render cache (issue 18: an unchanged fleet re-synthesized without rendering) must never
@@ -35,7 +39,7 @@ describe('the render cache', () => {
     const { clusters, out, fresh } = setup();
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
     // one render cache for the output, one spec cache for the clusters folder
-    expect(fs.readdirSync(path.join(dir(), 'cache')).map((f) => f.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['H.json', 'specs-H.v8']);
+    expect(fs.readdirSync(path.join(dir(), 'cache')).map((f) => f.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['H.v8', 'specs-H.v8']);
     expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 3 clusters into ${out} (up to date, no file written)\n`, stderr: '' });
     expect(readTree(out)).toEqual(fresh());
   });
@@ -158,5 +162,100 @@ describe('the fleet folder and the render cache', () => {
     expect(check.stderr).toContain(`  changed: ${out}/${fleetFile}\n`);
     expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 3 clusters into ${out} (${inFolder} files written)\n`, stderr: '' });
     expect(readTree(out)).toEqual(before);
+  });
+});
+
+describe('the Argo CD roots and the render cache', () => {
+  const argo = (name: string, gitops: Record<string, unknown> = {}) =>
+    awsSpec(name, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git', ...gitops } });
+
+  test('the roots read nothing of a spec but its name and spec.gitops (what fleetFolderKey digests)', () => {
+    // GIVEN loaded specs of both Argo CD topologies, wrapped so that reading any other field throws
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'a.yaml', argo('a'));
+    writeFile(clusters, 'b.yaml', argo('b', { argocd: { topology: 'hub', namespace: 'argocd', project: 'ccm', destinationServer: 'https://b.example.com:6443' } }));
+    writeFile(clusters, 'c.yaml', argo('c', { argocd: { topology: 'hub', namespace: 'argocd', project: 'ccm', destinationName: 'c' } }));
+    const fleet = loadFleet(clusters);
+    const guarded = (spec: ClusterSpec): ClusterSpec => new Proxy(spec, {
+      get: (t, k) => (k === 'metadata' ? { name: t.metadata.name } : k === 'spec' ? new Proxy(t.spec, {
+        get: (s, f) => {
+          if (f !== 'gitops') {
+            throw new Error(`the Argo CD roots read spec.${String(f)}`);
+          }
+          return s.gitops;
+        },
+      }) : Reflect.get(t, k)),
+    });
+    // WHEN the roots are rendered from the guarded specs
+    const files = argoCdFleetFiles({ ...fleet, clusters: fleet.clusters.map((c) => ({ ...c, spec: guarded(c.spec) })) }, 'dist');
+    // THEN nothing else was read, and the roots are those of the plain specs
+    expect(files).toEqual(argoCdFleetFiles(fleet, 'dist'));
+    expect(files.map((f) => f.path)).toContain('_fleet/argocd/hub/argocd/kustomization.yaml');
+    // AND the key moves with spec.gitops, not with anything else
+    const key = fleetFolderKey(fleet.clusters.map((c) => c.spec));
+    const withSpec = (i: number, change: (s: ClusterSpec) => ClusterSpec) => fleetFolderKey(fleet.clusters.map((c, j) => (j === i ? change(c.spec) : c.spec)));
+    expect(withSpec(0, (s) => ({ ...s, spec: { ...s.spec, controlPlaneTopology: 'SingleReplica' } }))).toBe(key);
+    expect(withSpec(0, (s) => ({ ...s, spec: { ...s.spec, gitops: { ...s.spec.gitops, revision: 'release' } } }))).not.toBe(key);
+    expect(fleetFolderKey(fleet.clusters.map((c) => c.spec), 'gitops/dist')).not.toBe(key);
+  });
+
+  test('a cached fleet whose gitops settings change renders its roots again, as a run without cache does', () => {
+    // GIVEN an Argo CD fleet synthesized twice with the cache (the second run records the roots' folder)
+    const clusters = path.join(dir(), 'clusters');
+    for (let i = 0; i < 3; i++) {
+      writeFile(clusters, `c${i}.yaml`, argo(`c000${i}`));
+    }
+    const out = path.join(dir(), 'dist');
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    // WHEN one cluster's followed revision changes
+    writeFile(clusters, 'c1.yaml', argo('c0001', { revision: 'release-1' }));
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    // THEN its root follows the new revision, and the tree is what a run without cache renders
+    const tree = readTree(out);
+    const root = Object.keys(tree).find((f) => f.startsWith('_fleet/argocd/cluster/c0001/root/'))!;
+    expect(tree[root]).toContain('targetRevision: release-1');
+    const fresh = path.join(dir(), 'fresh', 'dist');
+    expect(runCli(['synth', '-c', clusters, '-o', fresh, '-q'], captureIo().io, {})).toBe(0);
+    expect(tree).toEqual(readTree(fresh));
+  });
+});
+
+describe('the render cache file', () => {
+  const open = () => RenderCache.forOutput(path.join(dir(), 'cache'), path.join(dir(), 'dist'));
+  const record = (key: string): CachedCluster => ({ key, digest: `d-${key}` });
+
+  test('a run appends what changed; a removed cluster is appended as gone', () => {
+    // GIVEN a saved cache of three clusters
+    const first = open();
+    ['a', 'b', 'c'].forEach((n) => first.record(n, record(n)));
+    first.save();
+    const before = fs.readFileSync(first.file);
+    // WHEN a run changes one record and the fleet loses another
+    const second = open();
+    second.record('b', record('b2'));
+    second.retain(new Set(['a', 'b']));
+    second.save();
+    // THEN the file grew, its old bytes untouched, and reads back as the second run left it
+    const after = fs.readFileSync(first.file);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    expect(after.length).toBeGreaterThan(before.length);
+    const third = open();
+    expect(third.units()).toEqual(['a', 'b']);
+    expect(third.get('b')).toEqual(record('b2'));
+  });
+
+  test('a cache of another build is not read; a torn last record loses that record only', () => {
+    // GIVEN a saved cache
+    const first = open();
+    ['a', 'b'].forEach((n) => first.record(n, record(n)));
+    first.save();
+    const whole = fs.readFileSync(first.file);
+    // WHEN its last record is cut short THEN the others are still served
+    fs.writeFileSync(first.file, whole.subarray(0, whole.length - 2));
+    expect(open().units()).toEqual(['a']);
+    // WHEN its header names another build THEN nothing is served
+    fs.writeFileSync(first.file, Buffer.concat([encodeRecord({ version: 4, build: 'f'.repeat(64) }), whole.subarray(encodeRecord({ version: 4, build: buildId() }).length)]));
+    expect(open().units()).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { runCli } from '../src/cli';
 import { buildId } from '../src/render-cache';
 import { SpecCache } from '../src/spec-cache';
+import { decodeRecords } from '../src/util/record-file';
 import { CachedLoad, LoadCache, loadFleet } from '../src/fleet/load';
 import { awsSpec, captureIo, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
@@ -166,5 +167,103 @@ describe('the spec cache', () => {
     const corrupt = counting(SpecCache.forClusters(cacheDir(), root));
     expect(loadFleet(clusters, corrupt.cache)).toEqual(loadFleet(clusters));
     expect(corrupt.hits()).toBe(0);
+  });
+});
+
+describe('the spec cache file (appended to, files trusted by their metadata)', () => {
+  /** A time far enough ahead that every file written by the test counts as settled (SETTLE_MS before it). */
+  const later = () => Date.now() + 60_000;
+
+  test('a run that changes one spec appends its record: the file before it is kept byte for byte', () => {
+    // GIVEN a saved cache of two specs
+    const { clusters } = fleetDir();
+    const root = fs.realpathSync(clusters);
+    const first = SpecCache.forClusters(cacheDir(), root, later());
+    loadFleet(clusters, first);
+    first.save();
+    const before = fs.readFileSync(first.file);
+    // WHEN one spec changes and a second run saves
+    writeFile(clusters, 'b.yaml', awsSpec('b', { controlPlaneTopology: 'SingleReplica' }));
+    const inner = SpecCache.forClusters(cacheDir(), root, later());
+    const second = counting(inner);
+    loadFleet(clusters, second.cache);
+    inner.save();
+    // THEN the file grew by that record only, and the next run serves both specs as a fresh load gives them
+    const after = fs.readFileSync(first.file);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    expect([second.hits(), second.stores()]).toEqual([1, 1]);
+    const third = counting(SpecCache.forClusters(cacheDir(), root, later()));
+    expect(loadFleet(clusters, third.cache)).toEqual(loadFleet(clusters));
+    expect(third.hits()).toBe(2);
+  });
+
+  test('a torn last record (a run killed while appending) loses that record only, and the next save writes the file whole', () => {
+    // GIVEN a saved cache whose last record was cut short
+    const { clusters } = fleetDir();
+    const root = fs.realpathSync(clusters);
+    const first = SpecCache.forClusters(cacheDir(), root, later());
+    loadFleet(clusters, first);
+    first.save();
+    const whole = fs.readFileSync(first.file);
+    fs.writeFileSync(first.file, whole.subarray(0, whole.length - 3));
+    // WHEN the next run loads through it and saves
+    const inner = SpecCache.forClusters(cacheDir(), root, later());
+    const torn = counting(inner);
+    // THEN the fleet is what a fresh load gives, and the file is whole again
+    expect(loadFleet(clusters, torn.cache)).toEqual(loadFleet(clusters));
+    expect(torn.hits()).toBeGreaterThanOrEqual(1);
+    inner.save();
+    const again = counting(SpecCache.forClusters(cacheDir(), root, later()));
+    loadFleet(clusters, again.cache);
+    expect(again.hits()).toBe(2);
+  });
+
+  test('a settled file is not read again while its metadata holds; a rewrite of the same size is read', () => {
+    // GIVEN a cache that learnt the digests of the specs and the cloud config (all settled)
+    const { clusters } = fleetDir();
+    const root = fs.realpathSync(clusters);
+    const conf = path.join(clusters, 'a', 'a.conf');
+    const first = SpecCache.forClusters(cacheDir(), root, later());
+    loadFleet(clusters, first);
+    first.save();
+    // WHEN the next run looks the specs up
+    const reads: string[] = [];
+    const spy = jest.spyOn(fs, 'readFileSync').mockImplementation(((real) => (file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      reads.push(String(file));
+      return (real as (...a: unknown[]) => unknown)(file, ...rest);
+    })(fs.readFileSync) as typeof fs.readFileSync);
+    let second: ReturnType<typeof counting>;
+    try {
+      second = counting(SpecCache.forClusters(cacheDir(), root, later()));
+      for (const f of [path.join(clusters, 'a', 'a.yaml'), path.join(clusters, 'b.yaml')]) {
+        expect(second.cache.lookup(f, [path.join(clusters, 'defaults.yaml')])).toBeDefined();
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    // THEN no input file was read (the cache file was)
+    expect(reads.filter((f) => f.startsWith(clusters))).toEqual([]);
+    // AND WHEN the cloud config is rewritten with other bytes of the same length
+    const text = fs.readFileSync(conf, 'utf8');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    fs.writeFileSync(conf, text.replace('openstack-credentials', 'openstack-credentialz'));
+    // THEN the spec that reads it is loaded again: the new value's problem is reported, as a fresh load reports it
+    const third = counting(SpecCache.forClusters(cacheDir(), root, later()));
+    expect(() => loadFleet(clusters)).toThrow('is set to a non-default value "openstack-credentialz"');
+    expect(() => loadFleet(clusters, third.cache)).toThrow('is set to a non-default value "openstack-credentialz"');
+    expect(third.hits()).toBe(1);
+  });
+
+  test('a file changed within SETTLE_MS of its reading is not trusted by its metadata', () => {
+    // GIVEN a cache saved right after the files were written (now: nothing settled)
+    const { clusters } = fleetDir();
+    const root = fs.realpathSync(clusters);
+    const first = SpecCache.forClusters(cacheDir(), root);
+    loadFleet(clusters, first);
+    first.save();
+    // THEN it holds the specs but no file record: every file is read and digested next time
+    const kinds = [...decodeRecords(fs.readFileSync(first.file), { torn: false })].slice(1).map((r) => (r as [string, string])[0]);
+    expect(kinds).toEqual(['spec', 'spec']);
   });
 });
