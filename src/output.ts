@@ -709,14 +709,50 @@ function compareUnit(dir: string, unit: string, files: readonly RenderedFile[]):
 }
 
 /** Whether a file exists with exactly this content. */
-function sameContent(file: string, content: string): boolean {
-  let buffer: Buffer;
+/**
+ * Whether a file holds exactly `content` (UTF-8), compared a piece at a time:
+ * the fleet summary files are tens of megabytes at ten thousand clusters,
+ * and neither the file nor the encoded content is held whole.
+ */
+export function sameContent(file: string, content: string): boolean {
+  let fd: number;
   try {
-    buffer = fs.readFileSync(file);
+    fd = fs.openSync(file, 'r');
   } catch {
     return false;
   }
-  return buffer.length === Buffer.byteLength(content) && buffer.equals(Buffer.from(content));
+  try {
+    if (fs.fstatSync(fd).size !== Buffer.byteLength(content)) {
+      return false;
+    }
+    const PIECE = 1 << 18;
+    const disk = Buffer.alloc(PIECE * 3);
+    for (let at = 0; at < content.length;) {
+      // a piece never ends inside a surrogate pair, so it encodes as the whole string does
+      let end = Math.min(at + PIECE, content.length);
+      if (end < content.length && content.charCodeAt(end - 1) >= 0xd800 && content.charCodeAt(end - 1) <= 0xdbff) {
+        end--;
+      }
+      const piece = Buffer.from(content.slice(at, end));
+      let got = 0;
+      while (got < piece.length) {
+        const n = fs.readSync(fd, disk, got, piece.length - got, null);
+        if (n === 0) {
+          return false;
+        }
+        got += n;
+      }
+      if (!disk.subarray(0, piece.length).equals(piece)) {
+        return false;
+      }
+      at = end;
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function checkPath(p: string): void {

@@ -6,7 +6,7 @@ import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
 import { FLEET_DIRECTORY } from './gitops/repo-path';
 import { writeInChunks } from './util/write-in-chunks';
-import { appendRecords, decodeRecords, encodeRecord } from './util/record-file';
+import { appendRecords, encodeRecord, readRecords } from './util/record-file';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { ClusterSpec } from './cluster-spec/schema';
 
@@ -74,7 +74,29 @@ interface RenderCacheHeader {
   readonly build: string;
 }
 
-type RenderCacheRecord = readonly [string, CachedCluster | null];
+/** A cluster's record as the file holds it: its file list and its summary line's images named by {@link listId}. */
+type StoredCluster = Omit<CachedCluster, 'files' | 'entry'> & { readonly files?: string; readonly entry?: Omit<FleetEntry, 'images'> & { readonly images: string } };
+
+/**
+ * A record of the file: a unit's record (null: gone), or a shared value that
+ * unit records name: a file list (`files`) or a summary line's images
+ * (`images`, the bulk of a line: a dozen image references of a release).
+ */
+type RenderCacheRecord = readonly [string, StoredCluster | null]
+  | { readonly list: string; readonly files: string }
+  | { readonly list: string; readonly images: Readonly<Record<string, string>> };
+
+const listIds = new Map<string, string>();
+
+/** Name of a file list in the cache file: clusters of one shape share it (one copy on disk and in memory). */
+function listId(template: string): string {
+  let id = listIds.get(template);
+  if (id === undefined) {
+    id = createHash('sha256').update(template).digest('hex').slice(0, 16);
+    listIds.set(template, id);
+  }
+  return id;
+}
 
 /** A unit's file list as a {@link CachedCluster} keeps it: relative to the unit, its name as NUL. */
 export function fileListTemplate(unit: string, files: readonly string[]): string {
@@ -92,39 +114,89 @@ export class RenderCache {
   static forOutput(dir: string, realOutput: string): RenderCache {
     const file = path.join(dir, `${createHash('sha256').update(realOutput).digest('hex').slice(0, 16)}.v8`);
     const clusters = new Map<string, CachedCluster>();
+    const lists = new Map<string, string>();
+    const images = new Map<string, Readonly<Record<string, string>>>();
     const end = { torn: false };
     let count = -1;
+    let all: Generator<unknown> | undefined;
     try {
-      const all = decodeRecords(fs.readFileSync(file), end);
+      all = readRecords(file, end);
       const header = all.next().value as RenderCacheHeader | undefined;
       if (header?.version === 4 && header.build === buildId()) {
         count = 0;
-        // file lists and summary lines repeat across thousands of clusters of one shape: one copy each in memory
-        const lists = new Map<string, string>();
-        const images = new Map<string, Readonly<Record<string, string>>>();
+        // summary lines repeat across thousands of clusters of one shape: one copy each in memory
         const stages = new Map<string, readonly string[]>();
         const one = <T>(pool: Map<string, T>, id: string, value: T): T => pool.get(id) ?? (pool.set(id, value), value);
         for (const value of all) {
-          const [unit, record] = value as RenderCacheRecord;
           count++;
+          const stored = value as RenderCacheRecord;
+          if (!Array.isArray(stored)) {
+            const shared = stored as { list: string; files?: string; images?: Readonly<Record<string, string>> };
+            if (shared.files !== undefined) {
+              lists.set(shared.list, shared.files);
+            } else if (shared.images !== undefined) {
+              images.set(shared.list, shared.images);
+            }
+            continue;
+          }
+          const [unit, record] = stored as readonly [string, StoredCluster | null];
           if (record === null) {
             clusters.delete(unit);
             continue;
           }
-          const entry = record.entry && {
-            ...record.entry,
-            images: one(images, JSON.stringify(record.entry.images), record.entry.images),
-            stages: one(stages, record.entry.stages.join('\n'), record.entry.stages),
-          };
-          const files = record.files === undefined ? undefined : one(lists, record.files, record.files);
-          clusters.set(unit, { ...record, ...(entry ? { entry } : {}), ...(files !== undefined ? { files } : {}) });
+          const { files: id, stat, entry: line, ...rest } = record;
+          const lineImages = line && images.get(line.images);
+          if (line && !lineImages) {
+            // its shared part is missing (a torn file): as if never recorded
+            clusters.delete(unit);
+            continue;
+          }
+          const entry = line && { ...line, images: lineImages!, stages: one(stages, line.stages.join('\n'), line.stages) };
+          const files = id === undefined ? undefined : lists.get(id);
+          // a fingerprint whose file list is missing is dropped: the folder is read next time
+          clusters.set(unit, { ...rest, ...(entry ? { entry } : {}), ...(files !== undefined && stat !== undefined ? { stat, files } : {}) });
         }
       }
     } catch {
       clusters.clear();
+      lists.clear();
+      images.clear();
       count = -1;
+    } finally {
+      // closes the file when the header said to stop early
+      all?.return(undefined);
     }
-    return new RenderCache(file, clusters, end.torn ? -1 : count);
+    return new RenderCache(file, clusters, end.torn ? -1 : count, new Set([...lists.keys(), ...images.keys()]));
+  }
+
+  /** The records of these units as the file holds them, each file list not in `written` before the first record naming it. */
+  private *stored(units: readonly string[], written: Set<string>): Generator<RenderCacheRecord> {
+    for (const unit of units) {
+      const record = this.clusters.get(unit);
+      if (!record) {
+        yield [unit, null];
+        continue;
+      }
+      const { files, entry, ...rest } = record;
+      let line: StoredCluster['entry'];
+      if (entry) {
+        const id = listId(JSON.stringify(entry.images));
+        if (!written.has(id)) {
+          written.add(id);
+          yield { list: id, images: entry.images };
+        }
+        line = { ...entry, images: id };
+      }
+      let list: string | undefined;
+      if (files !== undefined) {
+        list = listId(files);
+        if (!written.has(list)) {
+          written.add(list);
+          yield { list, files };
+        }
+      }
+      yield [unit, { ...rest, ...(line ? { entry: line } : {}), ...(list !== undefined ? { files: list } : {}) }];
+    }
   }
 
   /** Units recorded or removed this run: what a save appends. */
@@ -134,7 +206,9 @@ export class RenderCache {
    * @param records records after the header in the file as read; -1 when
    * the file is not one to append to (missing, torn, corrupt, another build)
    */
-  private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>, private readonly records: number) {}
+  private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>, private readonly records: number,
+    /** The file lists the file holds. */
+    private readonly lists: Set<string>) {}
 
   /** The folders the cache has a record of (clusters and the fleet folder), sorted. */
   units(): string[] {
@@ -184,18 +258,18 @@ export class RenderCache {
     const changed = [...this.changed].sort(byCodePoint);
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      if (this.records >= 0 && this.records + changed.length <= 2 * this.clusters.size + 64) {
-        appendRecords(this.file, changed.map((unit): RenderCacheRecord => [unit, this.clusters.get(unit) ?? null]));
+      if (this.records >= 0 && this.records + changed.length <= 2 * (this.clusters.size + this.lists.size) + 64) {
+        appendRecords(this.file, this.stored(changed, this.lists));
         return;
       }
       const tmp = `${this.file}.${process.pid}.tmp`;
       // record by record: the file is tens of megabytes at ten thousand clusters, never held whole
-      writeInChunks(tmp, (function* (clusters) {
+      writeInChunks(tmp, (function* (records) {
         yield encodeRecord({ version: 4, build: buildId() } satisfies RenderCacheHeader);
-        for (const unit of [...clusters.keys()].sort(byCodePoint)) {
-          yield encodeRecord([unit, clusters.get(unit)!] satisfies RenderCacheRecord);
+        for (const record of records) {
+          yield encodeRecord(record);
         }
-      })(this.clusters));
+      })(this.stored([...this.clusters.keys()].sort(byCodePoint), new Set())));
       fs.renameSync(tmp, this.file);
     } catch {
       // best effort: the next run renders what it cannot find

@@ -8,8 +8,10 @@ import { SynthError } from './synth-error';
 
 /** Clusters to render per message to a worker (fewer, larger messages; small enough to keep both busy). */
 const BATCH = 16;
-/** Cache checks per message: each is a few stat calls and its message is small. */
+/** Cache checks per message: each is a few dozen stat calls and its message is small. */
 const VERIFY_BATCH = 256;
+/** Batches of cache checks in flight per worker (about 0.1 s of work each at 2 cores). */
+const VERIFY_INFLIGHT = 6;
 /** No result from any worker for this long means they are gone. */
 const STALL_MS = 120_000;
 /**
@@ -99,14 +101,15 @@ export class RenderPool {
     }
   }
 
-  /** Queues tasks and sends what the workers can take: cache checks first, all at once; then renders. */
+  /**
+   * Queues tasks and sends what the workers can take. Renders go first: a
+   * worker's first render loads the rendering code (about 0.4 s), which then
+   * overlaps the other workers' cache checks instead of ending the run.
+   */
   submit(tasks: readonly PoolTask[]): void {
     const pending = this.queue.splice(this.next);
-    this.queue.push(...tasks.filter((t) => t.kind === 'verify'), ...pending.filter((t) => t.kind === 'verify'),
-      ...pending.filter((t) => t.kind !== 'verify'), ...tasks.filter((t) => t.kind !== 'verify'));
-    for (let i = 0; this.next < this.queue.length && this.queue[this.next].kind === 'verify'; i++) {
-      this.send(this.workers[i % this.workers.length]);
-    }
+    this.queue.push(...pending.filter((t) => t.kind !== 'verify'), ...tasks.filter((t) => t.kind !== 'verify'),
+      ...pending.filter((t) => t.kind === 'verify'), ...tasks.filter((t) => t.kind === 'verify'));
     this.fill();
   }
 
@@ -156,10 +159,15 @@ export class RenderPool {
     }
   }
 
-  /** Keeps two batches in flight on every worker. */
+  /**
+   * Keeps batches in flight on every worker: two renders, or up to
+   * {@link VERIFY_INFLIGHT} cache checks (each batch a few tens of
+   * milliseconds), so that a worker never waits for the main thread and the
+   * work still goes to whichever worker is free.
+   */
   private fill(): void {
     for (const w of this.workers) {
-      while (w.inflight < 2 && this.next < this.queue.length) {
+      while (this.next < this.queue.length && w.inflight < (this.queue[this.next].kind === 'verify' ? VERIFY_INFLIGHT : 2)) {
         this.send(w);
       }
     }

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
 import { writeInChunks } from './util/write-in-chunks';
-import { appendRecords, decodeRecords, encodeRecord } from './util/record-file';
+import { appendRecords, encodeRecord, readRecords } from './util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -74,8 +74,9 @@ export class SpecCache {
     const files = new Map<string, KnownFile>();
     const end = { torn: false };
     let count = -1;
+    let all: Generator<unknown> | undefined;
     try {
-      const all = decodeRecords(fs.readFileSync(file), end);
+      all = readRecords(file, end);
       const header = all.next().value as SpecCacheHeader | undefined;
       if (header?.version === 3 && header.build === buildId()) {
         count = 0;
@@ -93,6 +94,9 @@ export class SpecCache {
       specs.clear();
       files.clear();
       count = -1;
+    } finally {
+      // closes the file when the header said to stop early
+      all?.return(undefined);
     }
     // appended to only when it is whole and of this build
     return new SpecCache(file, realClusters, specs, files, end.torn ? -1 : count, now);

@@ -163,14 +163,21 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   if (matchers.length > 0 && !fleet.clusters.some((c) => selected(c.spec.metadata.name))) {
     throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${fleet.clusters.map((c) => c.spec.metadata.name).join(', ')}`);
   }
-  const existingEntries = matchers.length > 0 ? existingFleetEntries(options.out) : new Map<string, FleetEntry>();
+  const jobs = options.jobs ?? defaultJobs();
+  const cache = options.cache;
+  const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
+  // a kept cluster's summary line: the render cache's (its folder is checked against that record below),
+  // else the output's `.fleet.json`, read only when some line is not in the cache
+  let existingEntries: Map<string, FleetEntry> | undefined;
+  const existingEntry = (name: string) => (existingEntries ??= existingFleetEntries(options.out)).get(name);
+  const cachedLines = matchers.length > 0 && remote && cache && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
 
   const entries: FleetEntry[] = new Array<FleetEntry>(fleet.clusters.length);
   const toRender: number[] = [];
   const keptUnits: number[] = [];
   fleet.clusters.forEach((cluster, i) => {
     const name = cluster.spec.metadata.name;
-    const kept = selected(name) ? undefined : existingEntries.get(name);
+    const kept = selected(name) ? undefined : (cachedLines ? cache.get(name)?.entry : undefined) ?? existingEntry(name);
     if (kept && sink.hasUnit(name)) {
       sink.keepUnit(name);
       entries[i] = kept;
@@ -179,9 +186,6 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       toRender.push(i);
     }
   });
-  const jobs = options.jobs ?? defaultJobs();
-  const cache = options.cache;
-  const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
   const nameOf = (i: number) => fleet.clusters[i].spec.metadata.name;
   /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
   const guardKept = (i: number) => refuseSecretsInKeptUnit(options.out, nameOf(i));
@@ -246,8 +250,10 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       }
       if (!same) {
         if (kept.has(i)) {
-          // changed since the cache recorded it (by hand?): kept output passes the last guard too
+          // changed since the cache recorded it (by hand?): kept output passes the last guard too,
+          // and its summary line is the output's (as without the cache)
           guardKept(i);
+          entries[i] = existingEntry(o.unit) ?? entries[i];
           return undefined;
         }
         return { kind: 'render', index: i, cluster: fleet.clusters[i], cached: null, key: keys.get(i) };

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { OutputEnvironmentError, OutputError, OutputTree } from '../src/output';
+import { OutputEnvironmentError, OutputError, OutputTree, sameContent } from '../src/output';
 import { errorFromWorker } from '../src/render-pool';
 import { SynthError } from '../src/synth-error';
 import { awsSpec, captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
@@ -227,5 +227,30 @@ describe('errors met in a render worker', () => {
     const e = errorFromWorker({ name: 'SynthError', message: 'b/x.yaml would hold a GitHub token; nothing was written' });
     expect(e).toBeInstanceOf(SynthError);
     expect(e.message).toBe('b/x.yaml would hold a GitHub token; nothing was written');
+  });
+});
+
+describe('comparing a root file with its content, a piece at a time', () => {
+  const tmp = useTempDir();
+  test('equal and unequal contents are told apart, multi-byte characters across pieces included', () => {
+    // GIVEN contents larger than a piece, with 2-, 3- and 4-byte characters where pieces end
+    const file = path.join(tmp(), 'f.md');
+    const piece = 1 << 18;
+    const texts = [
+      'a'.repeat(piece - 1) + '😀' + 'é'.repeat(piece) + '€'.repeat(10) + '\n',
+      'é'.repeat(3 * piece + 7),
+      '',
+    ];
+    for (const text of texts) {
+      fs.writeFileSync(file, text);
+      // THEN the same content is the same, and one changed character or a missing last byte is not
+      expect(sameContent(file, text)).toBe(true);
+      if (text.length > 0) {
+        expect(sameContent(file, `${text.slice(0, -1)}x`)).toBe(false);
+        fs.writeFileSync(file, Buffer.from(text).subarray(0, -1));
+        expect(sameContent(file, text)).toBe(false);
+      }
+    }
+    expect(sameContent(path.join(tmp(), 'missing'), '')).toBe(false);
   });
 });

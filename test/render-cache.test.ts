@@ -5,7 +5,7 @@ import { buildId, CachedCluster, diskDigest, fileListOf, fileListTemplate, fleet
 import { ClusterSpec } from '../src/cluster-spec/schema';
 import { loadFleet } from '../src/fleet/load';
 import { argoCdFleetFiles } from '../src/render';
-import { encodeRecord } from '../src/util/record-file';
+import { encodeRecord, readRecords } from '../src/util/record-file';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 // The render cache (issue 18: an unchanged fleet re-synthesized without rendering) must never
@@ -245,6 +245,26 @@ describe('the render cache file', () => {
     expect(third.get('b')).toEqual(record('b2'));
   });
 
+  test('clusters of one shape share one file list and one set of images in the file, and read back whole', () => {
+    // GIVEN two clusters whose folders hold the same files (by template), with fingerprints
+    const first = open();
+    const paths = (u: string) => [`${u}/kustomization.yaml`, `${u}/01-rbac/${u}.yaml`];
+    const files = fileListTemplate('c0001', paths('c0001'));
+    const images = { cloudControllerManagerAWS: 'quay.io/x@sha256:1', cloudControllerManagerOperator: 'quay.io/y@sha256:2' };
+    const entry = (name: string) => ({ name, stages: ['01-rbac'], images }) as unknown as CachedCluster['entry'];
+    first.record('c0001', { ...record('c0001'), entry: entry('c0001'), stat: 's1', files });
+    first.record('c0002', { ...record('c0002'), entry: entry('c0002'), stat: 's2', files: fileListTemplate('c0002', paths('c0002')) });
+    first.save();
+    // THEN the file holds the list and the images once
+    const stored = [...readRecords(first.file, { torn: false })].slice(1);
+    expect(stored.filter((r) => !Array.isArray(r))).toEqual([{ list: expect.stringMatching(/^[0-9a-f]{16}$/), images }, { list: expect.stringMatching(/^[0-9a-f]{16}$/), files }]);
+    // AND both records read back whole, each with its own paths
+    const again = open();
+    expect(again.get('c0001')).toEqual({ ...record('c0001'), entry: entry('c0001'), stat: 's1', files });
+    expect(again.get('c0002')!.entry).toEqual(entry('c0002'));
+    expect(fileListOf('c0002', again.get('c0002')!.files!)).toEqual(paths('c0002'));
+  });
+
   test('a cache of another build is not read; a torn last record loses that record only', () => {
     // GIVEN a saved cache
     const first = open();
@@ -257,5 +277,38 @@ describe('the render cache file', () => {
     // WHEN its header names another build THEN nothing is served
     fs.writeFileSync(first.file, Buffer.concat([encodeRecord({ version: 4, build: 'f'.repeat(64) }), whole.subarray(encodeRecord({ version: 4, build: buildId() }).length)]));
     expect(open().units()).toEqual([]);
+  });
+});
+
+describe('synth --only with the render cache', () => {
+  test('the kept clusters\' summary lines come from the cache: a hand-broken .fleet.json is written back, the others still kept', () => {
+    // GIVEN a cached output of three clusters, synthesized twice (the second run fingerprints the folders)
+    const { clusters, out, fresh } = setup();
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    // WHEN .fleet.json is broken by hand and one cluster is synthesized with --only
+    fs.writeFileSync(path.join(out, '.fleet.json'), '{"broken": true}\n');
+    const run = synth('-c', clusters, '-o', out, '--only', 'c0001');
+    // THEN the two others are kept (their lines are the cache's), and the summary is what a full render writes
+    expect(run).toEqual({ code: 0, stdout: `rendered 1 cluster (2 kept from ${out}) into ${out} (1 file written)\n`, stderr: '' });
+    expect(readTree(out)).toEqual(fresh());
+  });
+});
+
+describe('reading a record file', () => {
+  test('records larger than the read buffer, and a torn tail, read as written', () => {
+    // GIVEN records around and beyond the megabyte a read takes, then a torn one
+    const file = path.join(dir(), 'records.v8');
+    const values = [{ a: 1 }, 'x'.repeat(1_500_000), { b: 'y'.repeat(1 << 20) }, [1, 2, 3]];
+    fs.writeFileSync(file, Buffer.concat([...values.map(encodeRecord), encodeRecord('cut').subarray(0, 6)]));
+    // WHEN it is read
+    const end = { torn: false };
+    // THEN every whole record comes back, in order, and the torn one is reported
+    expect([...readRecords(file, end)]).toEqual(values);
+    expect(end.torn).toBe(true);
+    const whole = { torn: false };
+    fs.writeFileSync(file, Buffer.concat(values.map(encodeRecord)));
+    expect([...readRecords(file, whole)]).toEqual(values);
+    expect(whole.torn).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { runCli } from '../src/cli';
 import { buildId } from '../src/render-cache';
 import { SpecCache } from '../src/spec-cache';
-import { decodeRecords } from '../src/util/record-file';
+import { readRecords } from '../src/util/record-file';
 import { CachedLoad, LoadCache, loadFleet } from '../src/fleet/load';
 import { awsSpec, captureIo, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
@@ -263,7 +263,7 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     loadFleet(clusters, first);
     first.save();
     // THEN it holds the specs but no file record: every file is read and digested next time
-    const kinds = [...decodeRecords(fs.readFileSync(first.file), { torn: false })].slice(1).map((r) => (r as [string, string])[0]);
+    const kinds = [...readRecords(first.file, { torn: false })].slice(1).map((r) => (r as [string, string])[0]);
     expect(kinds).toEqual(['spec', 'spec']);
   });
 });

@@ -18,18 +18,49 @@ export function encodeRecord(value: unknown): Buffer {
 }
 
 /**
- * The records of a file's bytes, in order. A torn last record (a run
- * killed while it appended) ends them: `end.torn` tells.
+ * The records of a file, read a megabyte at a time: the file (tens of
+ * megabytes at ten thousand clusters) is never held whole beside what its
+ * records become. A torn last record ends them (`end.torn`). The file is
+ * closed when the records are all read or the caller stops early (`return`).
  */
-export function* decodeRecords(buffer: Buffer, end: { torn: boolean }): Generator<unknown> {
-  for (let at = 0; at < buffer.length;) {
-    const length = at + 4 <= buffer.length ? buffer.readUInt32LE(at) : Infinity;
-    if (at + 4 + length > buffer.length) {
-      end.torn = true;
-      return;
+export function* readRecords(file: string, end: { torn: boolean }): Generator<unknown> {
+  const fd = fs.openSync(file, 'r');
+  try {
+    let buffer = Buffer.alloc(1 << 20);
+    let start = 0;
+    let filled = 0;
+    let eof = false;
+    /** At least `n` bytes from `start` in the buffer, unless the file ends first. */
+    const need = (n: number): boolean => {
+      while (filled - start < n && !eof) {
+        if (start > 0) {
+          buffer.copy(buffer, 0, start, filled);
+          filled -= start;
+          start = 0;
+        }
+        if (buffer.length - filled < n - filled || filled === buffer.length) {
+          const bigger = Buffer.alloc(Math.max(buffer.length * 2, n));
+          buffer.copy(bigger, 0, 0, filled);
+          buffer = bigger;
+        }
+        const read = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
+        filled += read;
+        eof = read === 0;
+      }
+      return filled - start >= n;
+    };
+    while (need(1)) {
+      const length = need(4) ? buffer.readUInt32LE(start) : Infinity;
+      if (length === Infinity || !need(4 + length)) {
+        end.torn = true;
+        return;
+      }
+      const value = v8.deserialize(buffer.subarray(start + 4, start + 4 + length));
+      start += 4 + length;
+      yield value;
     }
-    yield v8.deserialize(buffer.subarray(at + 4, at + 4 + length));
-    at += 4 + length;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
