@@ -17,6 +17,8 @@
 //   shards      `--shard I/2` twice, then `assemble` of the two outputs;
 //   write floor a plain Node loop writing as many files of the same sizes.
 // The render cache lives in the bench folder (warm after the first synth).
+// Each run starts 2.1 s after the previous one ended (SETTLE_WAIT_MS), as
+// pipeline runs are apart: files changed within 2 s are read, not trusted.
 // `--tmp DIR` puts fleets and outputs elsewhere (`/dev/shm` takes the disk
 // out). Writes the figures as JSON (default bench-results.json). Needs lib/
 // (npm run bench compiles).
@@ -176,8 +178,17 @@ function runScenarios({ dir, clusters, out, names, env, jobArgs }) {
 }
 
 /** Runs the CLI in a fresh process; returns its exit code, output, wall and CPU time and peak RSS. */
+/**
+ * Milliseconds a run waits before it starts: files changed within 2 s of a
+ * run are read again rather than trusted by their metadata (git's "racily
+ * clean" rule, SETTLE_MS in src/render-cache.ts). A pipeline never runs
+ * synth twice within two seconds; back-to-back bench runs would.
+ */
+const SETTLE_WAIT_MS = 2100;
+
 function cli(args, env) {
   process.stderr.write(`ccm-gitops ${args.map((a) => path.basename(a)).join(' ')}\n`);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE_WAIT_MS);
   const start = process.hrtime.bigint();
   let stdout;
   try {

@@ -26,6 +26,27 @@ export interface FleetEntry {
   readonly images: Readonly<Record<string, string>>;
 }
 
+/**
+ * Summary lines share their repeated parts: clusters of one release pin the
+ * same dozen images, and one shape stages the same folders. Lines built
+ * elsewhere (a worker thread, a cache file) arrive as copies; a pool keeps
+ * one of each part, so that ten thousand lines do not hold ten thousand
+ * copies.
+ */
+export class FleetEntryPool {
+  private readonly images = new Map<string, Readonly<Record<string, string>>>();
+  private readonly stages = new Map<string, readonly string[]>();
+
+  /** The line with its images and stages shared with earlier lines of the pool. */
+  share(entry: FleetEntry): FleetEntry {
+    const imagesKey = JSON.stringify(entry.images);
+    const stagesKey = entry.stages.join('\n');
+    const images = this.images.get(imagesKey) ?? (this.images.set(imagesKey, entry.images), entry.images);
+    const stages = this.stages.get(stagesKey) ?? (this.stages.set(stagesKey, entry.stages), entry.stages);
+    return images === entry.images && stages === entry.stages ? entry : { ...entry, images, stages };
+  }
+}
+
 /** File names of the fleet summary at the root of the output. */
 export const FLEET_MARKDOWN = 'FLEET.md';
 /**
@@ -35,13 +56,49 @@ export const FLEET_MARKDOWN = 'FLEET.md';
  */
 export const FLEET_JSON = '.fleet.json';
 
-/** The fleet summary files (Markdown for reviewers, JSON for tools), entries sorted by name. */
-export function fleetSummaryFiles(entries: readonly FleetEntry[]): RenderedFile[] {
+/**
+ * A root file given as its pieces, each ending a line (no line spans two
+ * pieces): at ten thousand
+ * clusters the fleet summary is some forty megabytes, which is compared with
+ * the output, scanned and written a piece at a time instead of held whole.
+ */
+export interface StreamedFile {
+  /** Path relative to the output. */
+  readonly path: string;
+  /** The content's pieces, in order (may be called more than once: each call gives them again). */
+  readonly pieces: () => Iterable<string>;
+}
+
+/** The fleet summary files (Markdown for reviewers, JSON for tools), entries sorted by name, as pieces of a line or a cluster each. */
+export function fleetSummaryStreams(entries: readonly FleetEntry[]): StreamedFile[] {
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return [
-    { path: FLEET_JSON, content: `${JSON.stringify({ clusters: sorted }, null, 2)}\n` },
-    { path: FLEET_MARKDOWN, content: fleetMarkdown(sorted) },
+    { path: FLEET_JSON, pieces: () => fleetJsonPieces(sorted) },
+    { path: FLEET_MARKDOWN, pieces: () => fleetMarkdownPieces(sorted) },
   ];
+}
+
+/** The fleet summary files (Markdown for reviewers, JSON for tools), entries sorted by name. */
+export function fleetSummaryFiles(entries: readonly FleetEntry[]): RenderedFile[] {
+  return fleetSummaryStreams(entries).map((f) => ({ path: f.path, content: [...f.pieces()].join('') }));
+}
+
+/**
+ * `JSON.stringify({ clusters }, null, 2)` and a newline, a cluster at a
+ * time: a cluster's object is indented two levels deeper, and a string
+ * value never holds a raw newline, so re-indenting its lines is exact
+ * (tested against the whole stringify).
+ */
+function* fleetJsonPieces(entries: readonly FleetEntry[]): Generator<string> {
+  if (entries.length === 0) {
+    yield '{\n  "clusters": []\n}\n';
+    return;
+  }
+  yield '{\n  "clusters": [\n';
+  for (let i = 0; i < entries.length; i++) {
+    yield `    ${JSON.stringify(entries[i], null, 2).split('\n').join('\n    ')}${i === entries.length - 1 ? '' : ','}\n`;
+  }
+  yield '  ]\n}\n';
 }
 
 /** Reads the entries back from the JSON summary. */
@@ -50,7 +107,7 @@ export function parseFleetJson(content: string): FleetEntry[] {
   return Array.isArray(parsed.clusters) ? parsed.clusters : [];
 }
 
-function fleetMarkdown(entries: readonly FleetEntry[]): string {
+function* fleetMarkdownPieces(entries: readonly FleetEntry[]): Generator<string> {
   const count = (key: keyof FleetEntry) => {
     const counts = new Map<string, number>();
     for (const e of entries) {
@@ -58,7 +115,7 @@ function fleetMarkdown(entries: readonly FleetEntry[]): string {
     }
     return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(', ');
   };
-  const lines = [
+  yield [
     '# Fleet',
     '',
     `${entries.length} cluster${entries.length === 1 ? '' : 's'}, ${entries.reduce((n, e) => n + e.objects, 0)} objects.`,
@@ -66,11 +123,11 @@ function fleetMarkdown(entries: readonly FleetEntry[]): string {
     '',
     '| cluster | platform | distribution | topology | mode | engine | phase | objects | images |',
     '|---|---|---|---|---|---|---|---:|---|',
-    ...entries.map((e) => `| [${e.name}](${e.name}/) | ${e.platform} | ${e.distribution} | ${e.topology} | ${e.managementMode} | ${e.engine} | ${e.phase} | ${e.objects} | `
-      + `${Object.entries(e.images).map(([k, v]) => `${k}: \`${v}\``).join('<br>')} |`),
     '',
-    'Generated by ccm-gitops from the cluster specs; do not edit.',
-    '',
-  ];
-  return lines.join('\n');
+  ].join('\n');
+  for (const e of entries) {
+    yield `| [${e.name}](${e.name}/) | ${e.platform} | ${e.distribution} | ${e.topology} | ${e.managementMode} | ${e.engine} | ${e.phase} | ${e.objects} | `
+      + `${Object.entries(e.images).map(([k, v]) => `${k}: \`${v}\``).join('<br>')} |\n`;
+  }
+  yield '\nGenerated by ccm-gitops from the cluster specs; do not edit.\n';
 }

@@ -1,4 +1,6 @@
 import { RenderedFile } from './gitops/layout';
+import { StreamedFile } from './fleet-summary';
+import { batchPieces } from './util/write-in-chunks';
 import { secretInOutput } from './secrets/detector';
 import { SynthError } from './synth-error';
 import { readUnitFiles } from './util/read-tree';
@@ -13,7 +15,27 @@ export function refuseSecretsInOutput(files: readonly RenderedFile[]): void {
   for (const f of files) {
     const found = secretInOutput(f.content);
     if (found) {
-      throw new SynthError(`${f.path} would hold ${found.reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
+      throw refusal(f.path, found.reason);
+    }
+  }
+}
+
+function refusal(file: string, reason: string): SynthError {
+  return new SynthError(`${file} would hold ${reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
+}
+
+/**
+ * The same guard over files given as pieces (the fleet summary), scanned in
+ * batches of whole pieces: every shape it looks for lies within one line, and
+ * each piece ends a line, so a batch finds what the whole file would.
+ */
+export function refuseSecretsInPieces(files: readonly StreamedFile[]): void {
+  for (const f of files) {
+    for (const batch of batchPieces(f.pieces(), 1 << 16)) {
+      const found = secretInOutput(batch);
+      if (found) {
+        throw refusal(f.path, found.reason);
+      }
     }
   }
 }

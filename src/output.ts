@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { batchPieces, writeInChunks } from './util/write-in-chunks';
 // no construct or chart is imported here: the render workers load this module for cache checks, and load cdk8s only to render
 import { FLEET_JSON, parseFleetJson } from './fleet-summary';
 import { FLEET_DIRECTORY } from './gitops/repo-path';
@@ -63,6 +64,13 @@ export interface TreeSink {
   keepUnit(unit: string): void;
   /** A file at the root of the output. */
   putRootFile(file: RenderedFile): void;
+  /**
+   * A file at the root of the output given as its pieces (the fleet summary):
+   * compared and written a piece at a time.
+   *
+   * @default - the pieces joined, through {@link TreeSink.putRootFile}
+   */
+  putRootFilePieces?(path: string, pieces: () => Iterable<string>): void;
   /**
    * For rendering in worker threads: where workers compare and stage units
    * themselves ({@link compareAndStageUnit}, {@link compareUnitFiles}); their results
@@ -233,21 +241,24 @@ export class OutputTree implements TreeSink {
   }
 
   putRootFile(file: RenderedFile): void {
-    checkPath(file.path);
-    if (file.path.includes('/')) {
-      throw new OutputError(`internal error: ${JSON.stringify(file.path)} is not a root file`);
+    this.putRootFilePieces(file.path, () => [file.content]);
+  }
+
+  putRootFilePieces(rel: string, pieces: () => Iterable<string>): void {
+    checkPath(rel);
+    if (rel.includes('/')) {
+      throw new OutputError(`internal error: ${JSON.stringify(rel)} is not a root file`);
     }
-    this.rootFiles.add(file.path);
-    const current = path.join(this.target, file.path);
-    if (sameContent(current, file.content)) {
+    this.rootFiles.add(rel);
+    if (samePieces(path.join(this.target, rel), pieces())) {
       return;
     }
     envErrors(this.dir, 'write', () => {
       this.makeStaging();
-      fs.writeFileSync(path.join(this.staging, file.path), file.content);
+      writeInChunks(path.join(this.staging, rel), pieces());
     });
     this.written++;
-    this.stagedRootFiles.push(file.path);
+    this.stagedRootFiles.push(rel);
   }
 
   /**
@@ -394,12 +405,16 @@ export class OutputCheck implements TreeSink {
   }
 
   putRootFile(file: RenderedFile): void {
-    this.rootFiles.add(file.path);
-    const full = path.join(this.target, file.path);
+    this.putRootFilePieces(file.path, () => [file.content]);
+  }
+
+  putRootFilePieces(rel: string, pieces: () => Iterable<string>): void {
+    this.rootFiles.add(rel);
+    const full = path.join(this.target, rel);
     if (!fs.existsSync(full)) {
-      this.stale.push({ path: file.path, state: 'missing' });
-    } else if (!sameContent(full, file.content)) {
-      this.stale.push({ path: file.path, state: 'changed' });
+      this.stale.push({ path: rel, state: 'missing' });
+    } else if (!samePieces(full, pieces())) {
+      this.stale.push({ path: rel, state: 'changed' });
     }
   }
 
@@ -709,12 +724,21 @@ function compareUnit(dir: string, unit: string, files: readonly RenderedFile[]):
 }
 
 /** Whether a file exists with exactly this content. */
-/**
- * Whether a file holds exactly `content` (UTF-8), compared a piece at a time:
- * the fleet summary files are tens of megabytes at ten thousand clusters,
- * and neither the file nor the encoded content is held whole.
- */
+/** Whether a file holds exactly `content` (UTF-8). */
 export function sameContent(file: string, content: string): boolean {
+  return samePieces(file, [content]);
+}
+
+/** Bytes compared per read when a file is compared with its pieces. */
+const PIECE_BYTES = 1 << 18;
+
+/**
+ * Whether a file holds exactly the pieces, joined (UTF-8), compared a read
+ * at a time: the fleet summary files are tens of megabytes at ten thousand
+ * clusters, and neither the file nor the encoded content is held whole. A
+ * cluster's file (nearly every file) takes one read as small as the file.
+ */
+export function samePieces(file: string, pieces: Iterable<string>): boolean {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -722,32 +746,33 @@ export function sameContent(file: string, content: string): boolean {
     return false;
   }
   try {
-    if (fs.fstatSync(fd).size !== Buffer.byteLength(content)) {
-      return false;
-    }
-    const PIECE = 1 << 18;
-    const disk = Buffer.alloc(PIECE * 3);
-    for (let at = 0; at < content.length;) {
-      // a piece never ends inside a surrogate pair, so it encodes as the whole string does
-      let end = Math.min(at + PIECE, content.length);
-      if (end < content.length && content.charCodeAt(end - 1) >= 0xd800 && content.charCodeAt(end - 1) <= 0xdbff) {
-        end--;
+    const size = fs.fstatSync(fd).size;
+    let at = 0;
+    let disk = Buffer.allocUnsafe(Math.min(size, PIECE_BYTES));
+    const matches = (bytes: Buffer): boolean => {
+      if (at + bytes.length > size) {
+        return false;
       }
-      const piece = Buffer.from(content.slice(at, end));
-      let got = 0;
-      while (got < piece.length) {
-        const n = fs.readSync(fd, disk, got, piece.length - got, null);
+      if (disk.length < bytes.length) {
+        disk = Buffer.allocUnsafe(bytes.length);
+      }
+      for (let got = 0; got < bytes.length;) {
+        const n = fs.readSync(fd, disk, got, bytes.length - got, at + got);
         if (n === 0) {
           return false;
         }
         got += n;
       }
-      if (!disk.subarray(0, piece.length).equals(piece)) {
+      at += bytes.length;
+      return disk.subarray(0, bytes.length).equals(bytes);
+    };
+    // small pieces (a cluster's summary line) are compared in batches; a piece is never split, so it encodes as in the whole
+    for (const batch of batchPieces(pieces, PIECE_BYTES / 4)) {
+      if (!matches(Buffer.from(batch))) {
         return false;
       }
-      at = end;
     }
-    return true;
+    return at === size;
   } catch {
     return false;
   } finally {

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { FleetEntry } from './fleet-summary';
+import { FleetEntry, FleetEntryPool } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
 import { FLEET_DIRECTORY } from './gitops/repo-path';
@@ -116,6 +116,7 @@ export class RenderCache {
     const clusters = new Map<string, CachedCluster>();
     const lists = new Map<string, string>();
     const images = new Map<string, Readonly<Record<string, string>>>();
+    const lines = new FleetEntryPool();
     const end = { torn: false };
     let count = -1;
     let all: Generator<unknown> | undefined;
@@ -124,9 +125,6 @@ export class RenderCache {
       const header = all.next().value as RenderCacheHeader | undefined;
       if (header?.version === 4 && header.build === buildId()) {
         count = 0;
-        // summary lines repeat across thousands of clusters of one shape: one copy each in memory
-        const stages = new Map<string, readonly string[]>();
-        const one = <T>(pool: Map<string, T>, id: string, value: T): T => pool.get(id) ?? (pool.set(id, value), value);
         for (const value of all) {
           count++;
           const stored = value as RenderCacheRecord;
@@ -151,7 +149,8 @@ export class RenderCache {
             clusters.delete(unit);
             continue;
           }
-          const entry = line && { ...line, images: lineImages!, stages: one(stages, line.stages.join('\n'), line.stages) };
+          // summary lines repeat across thousands of clusters of one shape: one copy of each part in memory
+          const entry = line && lines.share({ ...line, images: lineImages! });
           const files = id === undefined ? undefined : lists.get(id);
           // a fingerprint whose file list is missing is dropped: the folder is read next time
           clusters.set(unit, { ...rest, ...(entry ? { entry } : {}), ...(files !== undefined && stat !== undefined ? { stat, files } : {}) });
@@ -166,7 +165,7 @@ export class RenderCache {
       // closes the file when the header said to stop early
       all?.return(undefined);
     }
-    return new RenderCache(file, clusters, end.torn ? -1 : count, new Set([...lists.keys(), ...images.keys()]));
+    return new RenderCache(file, clusters, end.torn ? -1 : count, new Set([...lists.keys(), ...images.keys()]), lines);
   }
 
   /** The records of these units as the file holds them, each file list not in `written` before the first record naming it. */
@@ -208,7 +207,9 @@ export class RenderCache {
    */
   private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>, private readonly records: number,
     /** The file lists the file holds. */
-    private readonly lists: Set<string>) {}
+    private readonly lists: Set<string>,
+    /** Shares the parts of the summary lines the cache holds; lines recorded later can share them too. */
+    readonly lines: FleetEntryPool) {}
 
   /** The folders the cache has a record of (clusters and the fleet folder), sorted. */
   units(): string[] {

@@ -1,4 +1,4 @@
-import { FleetEntry, FLEET_JSON, fleetSummaryFiles, parseFleetJson } from './fleet-summary';
+import { FleetEntry, FleetEntryPool, FLEET_JSON, fleetSummaryStreams, parseFleetJson } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } from './output';
 import { readUnitFiles } from './util/read-tree';
@@ -16,7 +16,7 @@ import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { Fleet, InputWarning, LoadCache, loadFleet } from './fleet/load';
 import { FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
-import { refuseSecretsInKeptUnit, refuseSecretsInOutput } from './output-secret-guard';
+import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
 export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
@@ -224,12 +224,15 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     const checks = [...checked.keys(), ...(fleetRecord ? [FLEET_DIRECTORY] : [])]
       .map((unit): PoolTask => ({ kind: 'verify', index: CHECK_TASK, unit, check: unitCheckOf(cache!.get(unit)!) }));
     const kept = new Set(keptUnits);
+    // a line from a worker is a copy: its images and stages are shared with the lines already held
+    const lines = cache?.lines ?? new FleetEntryPool();
     const take = (i: number, o: RenderOutcome) => {
+      const entry = o.entry && lines.share(o.entry);
       if (o.cache) {
-        cache?.record(o.unit, o.cache);
+        cache?.record(o.unit, { ...o.cache, entry });
       }
-      if (o.entry && o.result) {
-        entries[i] = o.entry;
+      if (entry && o.result) {
+        entries[i] = entry;
         sink.acceptUnit!(o.unit, o.result);
       }
     };
@@ -301,17 +304,24 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   }
   cache?.retain(new Set(fleet.clusters.map((c) => c.spec.metadata.name)));
   const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
-  const summary = fleetSummaryFiles(entries);
+  // the summary (tens of megabytes at ten thousand clusters) is scanned, compared and written a piece at a time
+  const summary = fleetSummaryStreams(entries);
+  refuseSecretsInPieces(summary);
   if (argoCdUnchanged && fleetFolder?.same && remote) {
     // the Argo CD roots' inputs digest as recorded and the workers found their folder as recorded: nothing to render
     cache!.record(FLEET_DIRECTORY, fleetFolder.check ? { key: fleetRecord!.key, ...fleetFolder.check } : fleetRecord!);
-    refuseSecretsInOutput(summary);
     sink.acceptUnit!(FLEET_DIRECTORY, upToDate(remote));
-    putFiles(sink, summary);
   } else {
-    const fleetOutput = [...summary, ...(argoCd ?? argoCdFleetFiles(fleet, outputPath))];
-    refuseSecretsInOutput(fleetOutput);
-    putFleetFiles(sink, fleetOutput, remote, cache, fleetKey, fleetFolder);
+    const roots = argoCd ?? argoCdFleetFiles(fleet, outputPath);
+    refuseSecretsInOutput(roots);
+    putFleetFiles(sink, roots, remote, cache, fleetKey, fleetFolder);
+  }
+  for (const f of summary) {
+    if (sink.putRootFilePieces) {
+      sink.putRootFilePieces(f.path, f.pieces);
+    } else {
+      sink.putRootFile({ path: f.path, content: [...f.pieces()].join('') });
+    }
   }
   return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
 }

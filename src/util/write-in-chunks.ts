@@ -26,3 +26,21 @@ export function writeInChunks(file: string, pieces: Iterable<string | Uint8Array
     fs.closeSync(fd);
   }
 }
+
+/** The pieces joined into strings of about `size` characters, never splitting a piece (a piece that ends a line keeps lines whole). */
+export function* batchPieces(pieces: Iterable<string>, size: number): Generator<string> {
+  let batch: string[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    batch.push(piece);
+    length += piece.length;
+    if (length >= size) {
+      yield batch.join('');
+      batch = [];
+      length = 0;
+    }
+  }
+  if (batch.length > 0) {
+    yield batch.join('');
+  }
+}
