@@ -6,6 +6,7 @@ import { ClusterSpec } from '../src/cluster-spec/schema';
 import { loadFleet } from '../src/fleet/load';
 import { argoCdFleetFiles } from '../src/render';
 import { encodeRecord, readRecords } from '../src/util/record-file';
+import { writeInChunks } from '../src/util/write-in-chunks';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 // The render cache (issue 18: an unchanged fleet re-synthesized without rendering) must never
@@ -310,5 +311,20 @@ describe('reading a record file', () => {
     fs.writeFileSync(file, Buffer.concat(values.map(encodeRecord)));
     expect([...readRecords(file, whole)]).toEqual(values);
     expect(whole.torn).toBe(false);
+  });
+});
+
+describe('writing a file in chunks', () => {
+  test('strings and byte pieces, many and large, are written in order, byte for byte', () => {
+    // GIVEN thousands of small byte pieces between strings (multi-byte too), and pieces over a megabyte
+    const pieces: (string | Uint8Array)[] = [];
+    for (let i = 0; i < 3000; i++) {
+      pieces.push(`line ${i} é😀\n`, Buffer.from([i % 256, 10]));
+    }
+    pieces.push('x'.repeat(1_200_000), Buffer.alloc(1_100_000, 7), 'end\n');
+    const file = path.join(dir(), 'chunks.bin');
+    // WHEN they are written THEN the file is their concatenation
+    writeInChunks(file, pieces);
+    expect(fs.readFileSync(file).equals(Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))))).toBe(true);
   });
 });

@@ -1,15 +1,41 @@
 import * as fs from 'fs';
 
-/** Writes the pieces to a file in chunks of about a megabyte. */
+/**
+ * Writes the pieces to a file in chunks of about a megabyte: runs of strings
+ * are encoded once, and byte pieces (cache records) are written as they are,
+ * by one gathering write per chunk, never copied into a chunk buffer.
+ */
 export function writeInChunks(file: string, pieces: Iterable<string | Uint8Array>): void {
   const fd = fs.openSync(file, 'w');
   try {
     let buffered: (string | Uint8Array)[] = [];
     let size = 0;
     const flush = () => {
-      const chunk = Buffer.concat(buffered.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
-      for (let off = 0; off < chunk.length;) {
-        off += fs.writeSync(fd, chunk, off);
+      const buffers: Uint8Array[] = [];
+      let text: string[] = [];
+      for (const piece of buffered) {
+        if (typeof piece === 'string') {
+          text.push(piece);
+          continue;
+        }
+        if (text.length > 0) {
+          buffers.push(Buffer.from(text.join('')));
+          text = [];
+        }
+        buffers.push(piece);
+      }
+      if (text.length > 0) {
+        buffers.push(Buffer.from(text.join('')));
+      }
+      let total = buffers.reduce((n, b) => n + b.length, 0);
+      let written = total > 0 ? fs.writevSync(fd, buffers) : 0;
+      if (written < total) {
+        // a short write (rare on a regular file): the rest, as one buffer
+        const rest = Buffer.concat(buffers).subarray(written);
+        total = rest.length;
+        for (written = 0; written < total;) {
+          written += fs.writeSync(fd, rest, written);
+        }
       }
       buffered = [];
       size = 0;
@@ -17,7 +43,8 @@ export function writeInChunks(file: string, pieces: Iterable<string | Uint8Array
     for (const piece of pieces) {
       buffered.push(piece);
       size += piece.length;
-      if (size >= 1 << 20) {
+      // a megabyte, or as many pieces as one gathering write takes (IOV_MAX is 1,024 on Linux)
+      if (size >= 1 << 20 || buffered.length >= 1000) {
         flush();
       }
     }
