@@ -74,12 +74,13 @@ export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: Re
 }
 
 /**
- * Worker threads that take tasks as they are submitted: a synth starts them
- * and sends the cache checks of every folder the render cache knows before
- * it loads the specs, so that the workers check the output while the main
- * thread loads the fleet; {@link RenderPool.drain} then takes the outcomes.
- * Each worker has at most two batches in flight, cache checks excepted: those
- * are small and all sent at once.
+ * Worker threads that take tasks as they are submitted
+ * ({@link RenderPool.submit}); {@link RenderPool.drain} takes the outcomes on
+ * the main thread, which may do its own work in between. Each worker has two
+ * batches of renders, or a few batches of cache checks, in flight; the rest
+ * waits in the queue for whichever worker is free. (Starting the cache
+ * checks before the specs are loaded was measured: 0.1 s faster, 60 MiB
+ * more; not kept.)
  */
 export class RenderPool {
   private readonly counter: Int32Array;
