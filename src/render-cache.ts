@@ -5,8 +5,7 @@ import { FleetEntry, FleetEntryPool } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
 import { FLEET_DIRECTORY } from './gitops/repo-path';
-import { writeInChunks } from './util/write-in-chunks';
-import { appendRecords, encodeRecord, readRecords } from './util/record-file';
+import { appendRecords, readRecordFile, writeRecordFile } from './util/record-file';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { ClusterSpec } from './cluster-spec/schema';
 
@@ -117,55 +116,40 @@ export class RenderCache {
     const lists = new Map<string, string>();
     const images = new Map<string, Readonly<Record<string, string>>>();
     const lines = new FleetEntryPool();
-    const end = { torn: false };
-    let count = -1;
-    let all: Generator<unknown> | undefined;
-    try {
-      all = readRecords(file, end);
-      const header = all.next().value as RenderCacheHeader | undefined;
-      if (header?.version === 4 && header.build === buildId()) {
-        count = 0;
-        for (const value of all) {
-          count++;
-          const stored = value as RenderCacheRecord;
-          if (!Array.isArray(stored)) {
-            const shared = stored as { list: string; files?: string; images?: Readonly<Record<string, string>> };
-            if (shared.files !== undefined) {
-              lists.set(shared.list, shared.files);
-            } else if (shared.images !== undefined) {
-              images.set(shared.list, shared.images);
-            }
-            continue;
-          }
-          const [unit, record] = stored as readonly [string, StoredCluster | null];
-          if (record === null) {
-            clusters.delete(unit);
-            continue;
-          }
-          const { files: id, stat, entry: line, ...rest } = record;
-          const lineImages = line && images.get(line.images);
-          if (line && !lineImages) {
-            // its shared part is missing (a torn file): as if never recorded
-            clusters.delete(unit);
-            continue;
-          }
-          // summary lines repeat across thousands of clusters of one shape: one copy of each part in memory
-          const entry = line && lines.share({ ...line, images: lineImages! });
-          const files = id === undefined ? undefined : lists.get(id);
-          // a fingerprint whose file list is missing is dropped: the folder is read next time
-          clusters.set(unit, { ...rest, ...(entry ? { entry } : {}), ...(files !== undefined && stat !== undefined ? { stat, files } : {}) });
+    const records = readRecordFile(file, { version: 4, build: buildId() } satisfies RenderCacheHeader, (value) => {
+      const stored = value as RenderCacheRecord;
+      if (!Array.isArray(stored)) {
+        const shared = stored as { list: string; files?: string; images?: Readonly<Record<string, string>> };
+        if (shared.files !== undefined) {
+          lists.set(shared.list, shared.files);
+        } else if (shared.images !== undefined) {
+          images.set(shared.list, shared.images);
         }
+        return;
       }
-    } catch {
+      const [unit, record] = stored as readonly [string, StoredCluster | null];
+      if (record === null) {
+        clusters.delete(unit);
+        return;
+      }
+      const { files: id, stat, entry: line, ...rest } = record;
+      const lineImages = line && images.get(line.images);
+      if (line && !lineImages) {
+        // its shared part is missing (a torn file): as if never recorded
+        clusters.delete(unit);
+        return;
+      }
+      // summary lines repeat across thousands of clusters of one shape: one copy of each part in memory
+      const entry = line && lines.share({ ...line, images: lineImages! });
+      const files = id === undefined ? undefined : lists.get(id);
+      // a fingerprint whose file list is missing is dropped: the folder is read next time
+      clusters.set(unit, { ...rest, ...(entry ? { entry } : {}), ...(files !== undefined && stat !== undefined ? { stat, files } : {}) });
+    }, () => {
       clusters.clear();
       lists.clear();
       images.clear();
-      count = -1;
-    } finally {
-      // closes the file when the header said to stop early
-      all?.return(undefined);
-    }
-    return new RenderCache(file, clusters, end.torn ? -1 : count, new Set([...lists.keys(), ...images.keys()]), lines);
+    });
+    return new RenderCache(file, clusters, records, new Set([...lists.keys(), ...images.keys()]), lines);
   }
 
   /** The records of these units as the file holds them, each file list not in `written` before the first record naming it. */
@@ -258,20 +242,12 @@ export class RenderCache {
     }
     const changed = [...this.changed].sort(byCodePoint);
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
       if (this.records >= 0 && this.records + changed.length <= 2 * (this.clusters.size + this.lists.size) + 64) {
         appendRecords(this.file, this.stored(changed, this.lists));
         return;
       }
-      const tmp = `${this.file}.${process.pid}.tmp`;
       // record by record: the file is tens of megabytes at ten thousand clusters, never held whole
-      writeInChunks(tmp, (function* (records) {
-        yield encodeRecord({ version: 4, build: buildId() } satisfies RenderCacheHeader);
-        for (const record of records) {
-          yield encodeRecord(record);
-        }
-      })(this.stored([...this.clusters.keys()].sort(byCodePoint), new Set())));
-      fs.renameSync(tmp, this.file);
+      writeRecordFile(this.file, { version: 4, build: buildId() } satisfies RenderCacheHeader, this.stored([...this.clusters.keys()].sort(byCodePoint), new Set()));
     } catch {
       // best effort: the next run renders what it cannot find
     }

@@ -3,8 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
-import { writeInChunks } from './util/write-in-chunks';
-import { appendRecords, encodeRecord, readRecords } from './util/record-file';
+import { appendRecords, readRecordFile, writeRecordFile } from './util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -72,34 +71,19 @@ export class SpecCache {
     const file = path.join(dir, `specs-${createHash('sha256').update(realClusters).digest('hex').slice(0, 16)}.v8`);
     const specs = new Map<string, CachedSpec>();
     const files = new Map<string, KnownFile>();
-    const end = { torn: false };
-    let count = -1;
-    let all: Generator<unknown> | undefined;
-    try {
-      all = readRecords(file, end);
-      const header = all.next().value as SpecCacheHeader | undefined;
-      if (header?.version === 3 && header.build === buildId()) {
-        count = 0;
-        for (const entry of all) {
-          const [kind, name, value] = entry as SpecCacheRecord;
-          if (kind === 'spec') {
-            specs.set(name, value);
-          } else {
-            files.set(name, value);
-          }
-          count++;
-        }
+    const records = readRecordFile(file, { version: 3, build: buildId() } satisfies SpecCacheHeader, (record) => {
+      const [kind, name, value] = record as SpecCacheRecord;
+      if (kind === 'spec') {
+        specs.set(name, value);
+      } else {
+        files.set(name, value);
       }
-    } catch {
+    }, () => {
       specs.clear();
       files.clear();
-      count = -1;
-    } finally {
-      // closes the file when the header said to stop early
-      all?.return(undefined);
-    }
+    });
     // appended to only when it is whole and of this build
-    return new SpecCache(file, realClusters, specs, files, end.torn ? -1 : count, now);
+    return new SpecCache(file, realClusters, specs, files, records, now);
   }
 
   /** Specs and files stored or learnt this run: what a save appends. */
@@ -161,7 +145,6 @@ export class SpecCache {
     }
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
       if (append) {
         appendRecords(this.file, [
           ...[...this.changed].sort(byName).map((name): SpecCacheRecord => ['spec', name, this.specs.get(name)!]),
@@ -169,18 +152,14 @@ export class SpecCache {
         ]);
         return;
       }
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      // record by record: never the whole cache as one buffer
-      writeInChunks(tmp, (function* (specs, files) {
-        yield encodeRecord({ version: 3, build: buildId() } satisfies SpecCacheHeader);
+      writeRecordFile(this.file, { version: 3, build: buildId() } satisfies SpecCacheHeader, (function* (specs, files) {
         for (const name of [...specs.keys()].sort(byName)) {
-          yield encodeRecord(['spec', name, specs.get(name)!] satisfies SpecCacheRecord);
+          yield ['spec', name, specs.get(name)!] satisfies SpecCacheRecord;
         }
         for (const name of [...files.keys()].sort(byName)) {
-          yield encodeRecord(['file', name, files.get(name)!] satisfies SpecCacheRecord);
+          yield ['file', name, files.get(name)!] satisfies SpecCacheRecord;
         }
       })(this.specs, this.files));
-      fs.renameSync(tmp, this.file);
     } catch {
       // best effort: the next run loads what it cannot find
     }

@@ -1,5 +1,7 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import * as v8 from 'v8';
+import { writeInChunks } from './write-in-chunks';
 
 /**
  * Files of length-prefixed records (the caches of issue 18): each record a
@@ -64,8 +66,61 @@ export function* readRecords(file: string, end: { torn: boolean }): Generator<un
   }
 }
 
+/** The first record of a cache file: what wrote it. */
+export interface RecordFileHeader {
+  readonly version: number;
+  /** The build of ccm-gitops that wrote it: another build's records are not read. */
+  readonly build: string;
+}
+
+/**
+ * Reads a record file whose first record is `header` (same version and
+ * build), passing each later record to `each`, in order. Returns how many
+ * there were, or -1 when the file is not one to append to: missing, of
+ * another version or build, or with a torn last record (the records before
+ * it were passed). A corrupt file calls `reset` (forget what `each` got)
+ * and gives -1. The file is closed in every case.
+ */
+export function readRecordFile(file: string, header: RecordFileHeader, each: (record: unknown) => void, reset: () => void): number {
+  const end = { torn: false };
+  let count = -1;
+  let all: Generator<unknown> | undefined;
+  try {
+    all = readRecords(file, end);
+    const first = all.next().value as RecordFileHeader | undefined;
+    if (first?.version === header.version && first.build === header.build) {
+      count = 0;
+      for (const record of all) {
+        each(record);
+        count++;
+      }
+    }
+  } catch {
+    reset();
+    return -1;
+  } finally {
+    // closes the file when the header said to stop early
+    all?.return(undefined);
+  }
+  return end.torn ? -1 : count;
+}
+
+/** Writes a whole record file: `header`, then the records, to a temporary file renamed over `file`; record by record, never as one buffer. */
+export function writeRecordFile(file: string, header: RecordFileHeader, records: Iterable<unknown>): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeInChunks(tmp, (function* () {
+    yield encodeRecord(header);
+    for (const record of records) {
+      yield encodeRecord(record);
+    }
+  })());
+  fs.renameSync(tmp, file);
+}
+
 /** Appends records to a file (created when missing), each with one write: records of concurrent runs do not interleave. */
 export function appendRecords(file: string, values: Iterable<unknown>): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const fd = fs.openSync(file, 'a');
   try {
     for (const value of values) {
