@@ -1,4 +1,5 @@
 import { RenderedFile } from './gitops/layout';
+import { SharedValues } from './util/shared-values';
 
 /** One cluster's line in the fleet summary (FLEET.md and .fleet.json). */
 export interface FleetEntry {
@@ -34,16 +35,18 @@ export interface FleetEntry {
  * copies.
  */
 export class FleetEntryPool {
-  private readonly images = new Map<string, Readonly<Record<string, string>>>();
-  private readonly stages = new Map<string, readonly string[]>();
+  private readonly shared = new SharedValues();
 
-  /** The line with its images and stages shared with earlier lines of the pool. */
+  /** The line with its images, stages and words (platform, topology, ...) shared with earlier lines of the pool; same keys, same order. */
   share(entry: FleetEntry): FleetEntry {
-    const imagesKey = JSON.stringify(entry.images);
-    const stagesKey = entry.stages.join('\n');
-    const images = this.images.get(imagesKey) ?? (this.images.set(imagesKey, entry.images), entry.images);
-    const stages = this.stages.get(stagesKey) ?? (this.stages.set(stagesKey, entry.stages), entry.stages);
-    return images === entry.images && stages === entry.stages ? entry : { ...entry, images, stages };
+    // a line read from a cache file of an older shape may lack a word: kept as it is
+    const w = (word: string) => (typeof word === 'string' ? this.shared.word(word) : word);
+    return {
+      ...entry,
+      distribution: w(entry.distribution), platform: w(entry.platform), topology: w(entry.topology),
+      managementMode: w(entry.managementMode), engine: w(entry.engine), phase: w(entry.phase),
+      stages: this.shared.value(entry.stages), images: this.shared.value(entry.images),
+    };
   }
 }
 

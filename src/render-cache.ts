@@ -4,10 +4,9 @@ import * as path from 'path';
 import { FleetEntry, FleetEntryPool } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
-import { FLEET_DIRECTORY } from './gitops/repo-path';
+import { ArgoCdMember, FLEET_DIRECTORY } from './gitops/repo-path';
 import { appendRecords, readRecordFile, writeRecordFile } from './util/record-file';
 import { PreparedCluster } from './cluster/prepared-cluster';
-import { ClusterSpec } from './cluster-spec/schema';
 
 /**
  * What the last synth into an output rendered for each cluster: the digest
@@ -314,7 +313,12 @@ export function rememberPreparedDigest(cluster: PreparedCluster, digest: string)
 
 /** Digest of everything a cluster's render depends on: the prepared cluster, the output's path in the repository (GitOps paths name it) and the build. */
 export function clusterKey(cluster: PreparedCluster, outputPath = 'dist'): string {
-  return createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0').update(preparedDigest(cluster)).digest('hex');
+  return clusterKeyOf(preparedDigest(cluster), outputPath);
+}
+
+/** The {@link clusterKey} of a cluster whose {@link preparedDigest} is known (the spec cache keeps it: the cluster need not be read). */
+export function clusterKeyOf(digest: string, outputPath = 'dist'): string {
+  return createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0').update(digest).digest('hex');
 }
 
 /**
@@ -324,7 +328,7 @@ export function clusterKey(cluster: PreparedCluster, outputPath = 'dist'): strin
  * read nothing else of a spec: test/render-cache.test.ts holds them to it). While it and the folder on disk are as the
  * cache recorded, the roots are not rendered again.
  */
-export function fleetFolderKey(specs: readonly ClusterSpec[], outputPath = 'dist'): string {
+export function fleetFolderKey(specs: readonly ArgoCdMember[], outputPath = 'dist'): string {
   const hash = createHash('sha256').update(buildId()).update('\0').update(outputPath).update('\0');
   const argocd = specs.filter((s) => s.spec.gitops.engine === 'argocd').sort((a, b) => byCodePoint(a.metadata.name, b.metadata.name));
   for (const s of argocd) {

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
 import { RemoteSink } from './output';
-import { PoolTask, RenderJob, RenderOutcome, RenderReply } from './render-worker';
+import { PoolTask, RenderJob, RenderOutcome, RenderReply, REPLIES, STOP } from './render-worker';
 import { SynthError } from './synth-error';
 
 /** Clusters to render per message to a worker (fewer, larger messages; small enough to keep both busy). */
@@ -12,6 +12,8 @@ const BATCH = 16;
 const VERIFY_BATCH = 256;
 /** Batches of cache checks in flight per worker (about 0.1 s of work each at 2 cores). */
 const VERIFY_INFLIGHT = 6;
+/** Longest a closing pool waits for its busy workers to end their task at hand. */
+const CLOSE_WAIT_MS = 10_000;
 /** No result from any worker for this long means they are gone. */
 const STALL_MS = 120_000;
 /**
@@ -53,46 +55,31 @@ export function canRenderInParallel(jobs: number, count: number, force = false):
 }
 
 /**
- * Runs tasks (renders, cache checks) in `jobs` worker threads, each
- * comparing and staging its clusters' folders for `sink`, and calls
- * `onOutcome` on the main thread as results arrive (in any order: callers
- * index them). `onOutcome` may return a follow-up task (a render for a
- * folder its cache check found changed), which joins the queue.
- * `whileWaiting` runs on the main thread once the first batches are sent.
- * Synchronous: the main thread blocks on a shared counter between results.
- * Throws the first error a worker met, after stopping the workers.
- */
-export function runInParallel(tasks: readonly PoolTask[], jobs: number, sink: RemoteSink, onOutcome: (o: RenderOutcome) => PoolTask | undefined, whileWaiting?: () => void): void {
-  const pool = new RenderPool(jobs, sink, tasks.length);
-  try {
-    pool.submit(tasks);
-    whileWaiting?.();
-    pool.drain(onOutcome);
-  } finally {
-    pool.close();
-  }
-}
-
-/**
  * Worker threads that take tasks as they are submitted
- * ({@link RenderPool.submit}); {@link RenderPool.drain} takes the outcomes on
- * the main thread, which may do its own work in between. Each worker has two
- * batches of renders, or a few batches of cache checks, in flight; the rest
- * waits in the queue for whichever worker is free. (Starting the cache
- * checks before the specs are loaded was measured: 0.1 s faster, 60 MiB
- * more; not kept.)
+ * ({@link RenderPool.submit}), while the main thread goes on (loading the
+ * next specs); {@link RenderPool.poll} and {@link RenderPool.drain} take the
+ * outcomes on the main thread. Each worker has two batches of renders, or a
+ * few batches of cache checks, in flight; the rest waits in two queues
+ * (renders and the Argo CD roots first, then cache checks) for whichever
+ * worker is free. A task is let go once sent: the pool holds no cluster it
+ * has handed over. A worker's error is kept until {@link RenderPool.drain},
+ * so that the problems of the specs, found when the last one is loaded, come
+ * first.
  */
 export class RenderPool {
   private readonly counter: Int32Array;
   private readonly workers: { worker: Worker; port: MessagePort; inflight: number }[] = [];
-  private readonly queue: PoolTask[] = [];
-  private next = 0;
+  /** Renders (and the Argo CD roots), then cache checks: sent from `head`, let go once sent. */
+  private readonly queues: { tasks: (PoolTask | undefined)[]; head: number }[] = [{ tasks: [], head: 0 }, { tasks: [], head: 0 }];
+  private submitted = 0;
   private done = 0;
+  private failure?: Error;
+  private idleSince = Date.now();
 
   /** Starts `min(jobs, tasks / BATCH)` workers (at least one) for about `expected` tasks. */
   constructor(jobs: number, sink: RemoteSink, expected: number) {
     const script = workerScript()!;
-    const signal = new SharedArrayBuffer(4);
+    const signal = new SharedArrayBuffer(8);
     this.counter = new Int32Array(signal);
     for (let i = 0; i < Math.max(1, Math.min(jobs, Math.ceil(expected / BATCH))); i++) {
       const { port1, port2 } = new MessageChannel();
@@ -108,17 +95,66 @@ export class RenderPool {
    * overlaps the other workers' cache checks instead of ending the run.
    */
   submit(tasks: readonly PoolTask[]): void {
-    const pending = this.queue.splice(this.next);
-    this.queue.push(...pending.filter((t) => t.kind !== 'verify'), ...tasks.filter((t) => t.kind !== 'verify'),
-      ...pending.filter((t) => t.kind === 'verify'), ...tasks.filter((t) => t.kind === 'verify'));
+    for (const task of tasks) {
+      this.queues[task.kind === 'verify' ? 1 : 0].tasks.push(task);
+      this.submitted++;
+    }
     this.fill();
+  }
+
+  /** Renders submitted and not yet sent to a worker (each holds its cluster). */
+  get waitingRenders(): number {
+    return this.queues[0].tasks.length - this.queues[0].head;
+  }
+
+  /**
+   * Takes the outcomes that arrived, without waiting; with `until`, waits
+   * for more until it holds (or everything submitted is done, or a worker
+   * failed).
+   */
+  poll(onOutcome: (o: RenderOutcome) => PoolTask | undefined, until?: () => boolean): void {
+    this.take(onOutcome, () => this.failure !== undefined || this.done >= this.submitted || until === undefined || until());
   }
 
   /** Takes outcomes until every submitted task (and follow-up) is done; throws the first error a worker met. */
   drain(onOutcome: (o: RenderOutcome) => PoolTask | undefined): void {
-    let idleSince = Date.now();
-    while (this.done < this.queue.length) {
-      const seen = Atomics.load(this.counter, 0);
+    this.take(onOutcome, () => this.failure !== undefined || this.done >= this.submitted);
+    if (this.failure) {
+      throw this.failure;
+    }
+  }
+
+  /**
+   * Stops the workers. A worker in the middle of a batch ends the task at
+   * hand and sends no more (a flag they share); this waits for those (a
+   * cluster's render takes milliseconds), so that no worker is still
+   * staging files when the caller removes the staging folder after an
+   * error.
+   */
+  close(): void {
+    Atomics.store(this.counter, STOP, 1);
+    const until = Date.now() + CLOSE_WAIT_MS;
+    for (let busy = this.workers.filter((w) => w.inflight > 0); busy.length > 0 && Date.now() < until; busy = busy.filter((w) => w.inflight > 0)) {
+      const seen = Atomics.load(this.counter, REPLIES);
+      for (const w of busy) {
+        while (receiveMessageOnPort(w.port)) {
+          w.inflight--;
+        }
+      }
+      if (busy.some((w) => w.inflight > 0)) {
+        Atomics.wait(this.counter, REPLIES, seen, 100);
+      }
+    }
+    for (const w of this.workers) {
+      w.port.close();
+      void w.worker.terminate();
+    }
+  }
+
+  /** Takes outcomes as they arrive, waiting for the next, until `enough` holds after a round. */
+  private take(onOutcome: (o: RenderOutcome) => PoolTask | undefined, enough: () => boolean): void {
+    for (;;) {
+      const seen = Atomics.load(this.counter, REPLIES);
       let progressed = false;
       for (const w of this.workers) {
         for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) {
@@ -127,36 +163,33 @@ export class RenderPool {
           progressed = true;
           for (const o of reply.outcomes) {
             const followUp = onOutcome(o);
-            if (followUp) {
-              this.queue.push(followUp);
-            }
             this.done++;
+            if (followUp) {
+              this.queues[followUp.kind === 'verify' ? 1 : 0].tasks.push(followUp);
+              this.submitted++;
+            }
           }
-          if (reply.error) {
+          if (reply.error && !this.failure) {
             // a refusal stays a refusal (exit 1); anything else keeps its errno fields for the environment messages
-            throw errorFromWorker(reply.error);
+            this.failure = errorFromWorker(reply.error);
           }
           // follow-ups may have refilled the queue: keep every worker busy
           this.fill();
         }
       }
       if (progressed) {
-        idleSince = Date.now();
-      } else {
-        Atomics.wait(this.counter, 0, seen, 1000);
+        this.idleSince = Date.now();
+      }
+      if (enough()) {
+        return;
+      }
+      if (!progressed) {
+        Atomics.wait(this.counter, REPLIES, seen, 1000);
         // a batch takes well under a second; a worker that died (it cannot be told while this thread blocks) never answers
-        if (Date.now() - idleSince > STALL_MS) {
-          throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${this.done} of ${this.queue.length} tasks done); run again with --jobs 1`);
+        if (Date.now() - this.idleSince > STALL_MS) {
+          throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${this.done} of ${this.submitted} tasks done); run again with --jobs 1`);
         }
       }
-    }
-  }
-
-  /** Stops the workers (whatever they are doing). */
-  close(): void {
-    for (const w of this.workers) {
-      w.port.close();
-      void w.worker.terminate();
     }
   }
 
@@ -164,27 +197,35 @@ export class RenderPool {
    * Keeps batches in flight on every worker: two renders, or up to
    * {@link VERIFY_INFLIGHT} cache checks (each batch a few tens of
    * milliseconds), so that a worker never waits for the main thread and the
-   * work still goes to whichever worker is free.
+   * work still goes to whichever worker is free. Nothing is sent after a
+   * worker failed.
    */
   private fill(): void {
     for (const w of this.workers) {
-      while (this.next < this.queue.length && w.inflight < (this.queue[this.next].kind === 'verify' ? VERIFY_INFLIGHT : 2)) {
-        this.send(w);
+      for (let q = this.nextQueue(); q && !this.failure && w.inflight < (q === this.queues[1] ? VERIFY_INFLIGHT : 2); q = this.nextQueue()) {
+        this.send(w, q);
       }
     }
   }
 
-  private send(w: (typeof this.workers)[number]): void {
-    if (this.next < this.queue.length) {
-      const kind = this.queue[this.next].kind;
-      let end = this.next + 1;
-      while (end < this.queue.length && end - this.next < (kind === 'verify' ? VERIFY_BATCH : BATCH) && this.queue[end].kind === kind) {
-        end++;
-      }
-      const batch = this.queue.slice(this.next, end);
-      this.next = end;
-      w.port.postMessage({ tasks: batch } satisfies RenderJob);
-      w.inflight++;
+  /** The queue to send from: renders first. */
+  private nextQueue(): { tasks: (PoolTask | undefined)[]; head: number } | undefined {
+    return this.queues.find((q) => q.head < q.tasks.length);
+  }
+
+  private send(w: (typeof this.workers)[number], q: { tasks: (PoolTask | undefined)[]; head: number }): void {
+    const kind = q.tasks[q.head]!.kind;
+    const batch: PoolTask[] = [];
+    while (q.head < q.tasks.length && batch.length < (kind === 'verify' ? VERIFY_BATCH : BATCH) && q.tasks[q.head]!.kind === kind) {
+      batch.push(q.tasks[q.head]!);
+      // let go: the cluster is the worker's now
+      q.tasks[q.head++] = undefined;
     }
+    if (q.head === q.tasks.length) {
+      q.tasks.length = 0;
+      q.head = 0;
+    }
+    w.port.postMessage({ tasks: batch } satisfies RenderJob);
+    w.inflight++;
   }
 }

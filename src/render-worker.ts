@@ -10,6 +10,8 @@ import { PreparedCluster } from './cluster/prepared-cluster';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './render-cache';
 import { refuseSecretsInOutput } from './output-secret-guard';
+import { ArgoCdMember, FLEET_DIRECTORY } from './gitops/repo-path';
+import { RenderedFile } from './gitops/layout';
 
 /** Render a cluster (unless its cache record and folder say it is up to date). */
 export interface RenderTask {
@@ -41,8 +43,22 @@ export interface VerifyTask {
   readonly check: UnitCheck;
 }
 
+/**
+ * Render the fleet's Argo CD roots (`_fleet/argocd/`): sent with the Argo CD
+ * clusters' names and `spec.gitops` only. The files come back (the main
+ * thread puts the fleet files); the garbage of rendering them stays in the
+ * worker's capped heap instead of growing the main thread's.
+ */
+export interface ArgoCdRootsTask {
+  readonly kind: 'argocd';
+  readonly index: number;
+  /** Which share of the roots (`argoCdShares`): its files come back under this number. */
+  readonly share: number;
+  readonly members: readonly ArgoCdMember[];
+}
+
 /** Work for a render worker. */
-export type PoolTask = RenderTask | VerifyTask;
+export type PoolTask = RenderTask | VerifyTask | ArgoCdRootsTask;
 
 /** A batch of tasks. */
 export interface RenderJob {
@@ -57,6 +73,9 @@ export interface RenderOutcome {
   readonly entry?: FleetEntry;
   /** The comparison (absent for a kept folder and when a render is needed). */
   readonly result?: UnitResult;
+  /** The rendered files of an {@link ArgoCdRootsTask}, and its share. */
+  readonly files?: readonly RenderedFile[];
+  readonly share?: number;
   /** Digest of the inputs and of the rendered folder, for the render cache (when it is on). */
   readonly cache?: CachedCluster;
   /** Whether the folder on disk matched the cache, so nothing was rendered. */
@@ -78,6 +97,10 @@ export interface RenderReply {
   readonly error?: { readonly name?: string; readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
 }
 
+/** Slots of the array the pool shares with its workers: replies sent (the pool waits on it), and a stop flag (set when the pool closes). */
+export const REPLIES = 0;
+export const STOP = 1;
+
 /** The comparison of a folder found as it should be. */
 export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
 
@@ -85,6 +108,10 @@ export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult => (sink.mo
 export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
   if (task.kind === 'render') {
     return renderAndCompare(task.cluster, task.index, sink, task.cached, task.key);
+  }
+  if (task.kind === 'argocd') {
+    const { argoCdRootFiles } = require('./render') as typeof import('./render');
+    return { index: task.index, unit: FLEET_DIRECTORY, share: task.share, files: argoCdRootFiles(task.members, sink.outputPath ?? 'dist') };
   }
   const { index, unit, check } = task;
   const verified = verifyUnit(sink.target, unit, check);
@@ -119,8 +146,9 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
     const outcomes: RenderOutcome[] = [];
     let reply: RenderReply;
     try {
-      for (const task of job.tasks) {
-        outcomes.push(runTask(task, sink));
+      // the pool is stopping (the fleet failed): no task more, so that nothing is staged while the staging folder goes
+      for (let t = 0; t < job.tasks.length && Atomics.load(counter, STOP) === 0; t++) {
+        outcomes.push(runTask(job.tasks[t], sink));
       }
       reply = { outcomes };
     } catch (e) {
@@ -128,7 +156,7 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
       reply = { outcomes, error: { name: err?.name, message: err?.message ?? String(e), stack: err?.stack, code: err?.code, syscall: err?.syscall, path: err?.path } };
     }
     port.postMessage(reply);
-    Atomics.add(counter, 0, 1);
-    Atomics.notify(counter, 0);
+    Atomics.add(counter, REPLIES, 1);
+    Atomics.notify(counter, REPLIES);
   });
 }

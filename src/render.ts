@@ -9,7 +9,7 @@ import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
 import { FluxEntryKustomization } from './gitops/flux-entry-kustomization';
 import { FluxHealthCheck } from './gitops/flux-stage-chain';
 import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart, HubProjectsChart } from './gitops/fleet-gitops-chart';
-import { clusterRepoPath } from './gitops/repo-path';
+import { ArgoCdMember, clusterRepoPath } from './gitops/repo-path';
 import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from './gitops/layout';
 import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from './gitops/stages';
 import { CLUSTER_SELECTOR_LABEL, ClusterResourceSetChart } from './kubernetes/cluster-resource-set-chart';
@@ -170,8 +170,13 @@ export function fleetFiles(fleet: Fleet, entries: readonly FleetEntry[], outputP
 
 /** The Argo CD roots of the fleet (`_fleet/argocd/`): they depend on the specs only, not on what the clusters rendered. */
 export function argoCdFleetFiles(fleet: Fleet, outputPath = 'dist'): RenderedFile[] {
+  return argoCdRootFiles(fleet.clusters.map((c) => c.spec), outputPath);
+}
+
+/** The Argo CD roots (`_fleet/argocd/`) of the Argo CD clusters among `members`, from their names and `spec.gitops` alone. */
+export function argoCdRootFiles(members: readonly ArgoCdMember[], outputPath = 'dist'): RenderedFile[] {
   const files: RenderedFile[] = [];
-  for (const group of argoCdGroups(fleet.clusters.map((c) => c.spec), outputPath)) {
+  for (const group of argoCdGroups(members, outputPath)) {
     const dir = `${FLEET_DIRECTORY}/argocd/${group.directory}`;
     const resources = group.clusters.map((c) => `../../../../${c.metadata.name}/${GITOPS_DIRECTORY}`);
     if (group.topology === 'hub') {

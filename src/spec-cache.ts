@@ -1,9 +1,11 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as v8 from 'v8';
 import { PreparedCluster } from './cluster/prepared-cluster';
+import { CachedLoad, FleetMember, StoredLoad } from './fleet/load';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
-import { appendRecords, readRecordFile, writeRecordFile } from './util/record-file';
+import { copyBytes, encodeRecord, RawRecord, readRecordAt, readRecordFile } from './util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -11,7 +13,11 @@ export interface CachedWarning {
   readonly message: string;
 }
 
-/** What the loader made of one spec file whose inputs have not changed since. */
+/**
+ * What the spec cache knows of one spec file, in memory: everything but the
+ * prepared cluster, which stays on disk (the record after this one) and is
+ * read only for a cluster that is rendered.
+ */
 export interface CachedSpec {
   /** Digest of the inputs: build, clusters folder, the spec, its defaults chain and the files it reads. */
   readonly inputs: string;
@@ -21,21 +27,24 @@ export interface CachedSpec {
   readonly nameLine?: number;
   /** Folder `spec.cloudConfig.file` is relative to. */
   readonly cloudConfigBase?: string;
-  /** The validated, transformed cluster. */
-  readonly prepared: PreparedCluster;
-  /** Its {@link preparedDigest}. */
+  /** What synth keeps of the cluster. */
+  readonly member: FleetMember;
+  /** The prepared cluster's `preparedDigest`. */
   readonly preparedDigest: string;
   /** The warnings loading it gave, in order. */
   readonly warnings: readonly CachedWarning[];
+  /** Bytes of the prepared cluster's record (the next one): a check that the two belong together. */
+  readonly preparedBytes: number;
 }
 
 /**
- * The first record of a spec cache file; then records `['spec', file,
- * CachedSpec]` and `['file', path, KnownFile]`, a later record of a name
- * replacing an earlier one (a run appends what changed).
+ * The first record of a spec cache file; then pairs of records `['spec',
+ * file, CachedSpec]` and the v8 serialization of the prepared cluster, and
+ * records `['file', path, KnownFile]`; a later pair or record of a name
+ * replaces an earlier one (a run appends what changed).
  */
 interface SpecCacheHeader {
-  readonly version: 3;
+  readonly version: 4;
   readonly build: string;
 }
 
@@ -49,11 +58,21 @@ interface KnownFile {
 
 type SpecCacheRecord = readonly ['spec', string, CachedSpec] | readonly ['file', string, KnownFile];
 
+/** A spec the cache knows: its record, and where its pair of records is (in the cache file as read, or in this run's spool). */
+interface SpecEntry {
+  readonly spec: CachedSpec;
+  readonly in: 'file' | 'spool';
+  /** The prepared cluster's record. */
+  readonly prepared: RawRecord;
+}
+
 /** Metadata of a file that changes whenever its content can have: device, inode, size, mode, modification and change times. */
 function fileStat(st: fs.Stats): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.mode}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
+/** Bytes copied at a time when pairs of records move between files. */
+const COPY_BYTES = 1 << 20;
 
 /**
  * The validated-spec cache (issue 18): what loading, validating and
@@ -64,26 +83,52 @@ function fileStat(st: fs.Stats): string {
  * names, hub destinations) always run. Only specs that loaded without a
  * problem are kept. Kept outside the output like the render cache, one file
  * per clusters folder; losing it costs a full load.
+ *
+ * Memory does not follow the fleet: the prepared clusters stay on disk,
+ * where the run's lookups read one only when it is rendered, and the
+ * clusters this run loads go to a spool file (unlinked, read by offset)
+ * instead of being held for the save.
  */
 export class SpecCache {
   /** Opens the cache of a clusters folder in `dir` (created on save); a missing, unreadable or other build's cache is empty. */
   static forClusters(dir: string, realClusters: string, now = Date.now()): SpecCache {
     const file = path.join(dir, `specs-${createHash('sha256').update(realClusters).digest('hex').slice(0, 16)}.v8`);
-    const specs = new Map<string, CachedSpec>();
+    const specs = new Map<string, SpecEntry>();
     const files = new Map<string, KnownFile>();
-    const records = readRecordFile(file, { version: 3, build: buildId() } satisfies SpecCacheHeader, (record) => {
-      const [kind, name, value] = record as SpecCacheRecord;
-      if (kind === 'spec') {
-        specs.set(name, value);
-      } else {
-        files.set(name, value);
-      }
-    }, () => {
-      specs.clear();
-      files.clear();
-    });
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      fd = undefined;
+    }
+    let records = -1;
+    if (fd !== undefined) {
+      let pending: readonly [string, CachedSpec] | undefined;
+      records = readRecordFile(fd, { version: 4, build: buildId() } satisfies SpecCacheHeader, (record) => {
+        if (record instanceof RawRecord) {
+          if (!pending || pending[1].preparedBytes !== record.length) {
+            throw new Error('a prepared cluster without its spec record');
+          }
+          specs.set(pending[0], { spec: pending[1], in: 'file', prepared: record });
+          pending = undefined;
+          return;
+        }
+        const [kind, name, value] = record as SpecCacheRecord;
+        if (pending) {
+          throw new Error(`spec record of ${pending[0]} without its prepared cluster`);
+        }
+        if (kind === 'spec') {
+          pending = [name, value];
+        } else {
+          files.set(name, value);
+        }
+      }, () => {
+        specs.clear();
+        files.clear();
+      }, (value) => Array.isArray(value) && value[0] === 'spec');
+    }
     // appended to only when it is whole and of this build
-    return new SpecCache(file, realClusters, specs, files, records, now);
+    return new SpecCache(file, realClusters, specs, files, records, now, fd);
   }
 
   /** Specs and files stored or learnt this run: what a save appends. */
@@ -91,6 +136,8 @@ export class SpecCache {
   private readonly changedFiles = new Set<string>();
   private readonly digests = new Map<string, string>();
   private readonly seen = new Set<string>();
+  /** This run's spool (unlinked once open): the pairs of the specs it stores, appended; and its size. */
+  private spool?: { readonly fd: number; size: number };
 
   /**
    * @param records records after the header in the file as read; -1 when
@@ -98,36 +145,70 @@ export class SpecCache {
    * @param now the time the run started: a file changed less than
    * {@link SETTLE_MS} before is read every time (its metadata may not change
    * with its next edit)
+   * @param fd the cache file as read (its prepared clusters are read from it), until the save
    */
-  private constructor(readonly file: string, private readonly root: string, private readonly specs: Map<string, CachedSpec>,
-    private readonly files: Map<string, KnownFile>, private readonly records: number, private readonly now: number) {}
+  private constructor(readonly file: string, private readonly root: string, private readonly specs: Map<string, SpecEntry>,
+    private readonly files: Map<string, KnownFile>, private readonly records: number, private readonly now: number, private fd: number | undefined) {}
 
-  /** The cached load of `specFile` when it and every file it read digest as recorded. */
-  lookup(specFile: string, defaultsChain: readonly string[]): CachedSpec | undefined {
+  /** The cached load of `specFile` when it and every file it read digest as recorded; its prepared cluster is read when asked. */
+  lookup(specFile: string, defaultsChain: readonly string[]): CachedLoad | undefined {
     this.seen.add(specFile);
-    const cached = this.specs.get(specFile);
-    if (!cached || this.inputsDigest(specFile, defaultsChain, cached.reads) !== cached.inputs) {
+    const entry = this.specs.get(specFile);
+    if (!entry || this.inputsDigest(specFile, defaultsChain, entry.spec.reads) !== entry.spec.inputs) {
       return undefined;
     }
-    rememberPreparedDigest(cached.prepared, cached.preparedDigest);
-    return cached;
+    const { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings } = entry.spec;
+    return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(entry) };
   }
 
-  /** Records a spec that loaded without a problem. */
-  store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: Omit<CachedSpec, 'inputs' | 'reads' | 'preparedDigest'>): void {
+  /** Records a spec that loaded without a problem: its pair of records goes to the spool, not to memory. */
+  store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: StoredLoad): void {
     this.seen.add(specFile);
-    this.specs.set(specFile, { ...loaded, inputs: this.inputsDigest(specFile, defaultsChain, reads), reads: [...reads], preparedDigest: preparedDigest(loaded.prepared) });
+    const bytes = v8.serialize(loaded.prepared);
+    const spec: CachedSpec = {
+      inputs: this.inputsDigest(specFile, defaultsChain, reads),
+      reads: [...reads],
+      nameLine: loaded.nameLine,
+      cloudConfigBase: loaded.cloudConfigBase,
+      member: loaded.member,
+      preparedDigest: preparedDigest(loaded.prepared),
+      warnings: loaded.warnings,
+      preparedBytes: bytes.length,
+    };
+    const head = encodeRecord(['spec', specFile, spec] satisfies SpecCacheRecord);
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(bytes.length);
+    const spool = this.openSpool();
+    const start = spool.size;
+    for (const piece of [head, length, bytes]) {
+      for (let off = 0; off < piece.length;) {
+        off += fs.writeSync(spool.fd, piece, off, piece.length - off, spool.size + off);
+      }
+      spool.size += piece.length;
+    }
+    this.specs.set(specFile, { spec, in: 'spool', prepared: new RawRecord(start + head.length + 4, bytes.length, start) });
     this.changed.add(specFile);
   }
 
   /**
    * Writes what changed, best effort: appended to the file when it is whole
-   * and of this build (a one-spec change writes one record, not the fleet's),
-   * else the whole cache (temporary file, then rename), keeping only the specs
-   * this run looked up or stored. The whole cache is also written when a
-   * spec is gone or the file holds more than twice the records it needs.
+   * and of this build (a one-spec change writes one pair of records, not the
+   * fleet's), else the whole cache (temporary file, then rename), keeping
+   * only the specs this run looked up or stored. The whole cache is also
+   * written when a spec is gone or the file holds more than twice the
+   * records it needs. Pairs are copied as bytes, never decoded.
    */
   save(): void {
+    try {
+      this.write();
+    } catch {
+      // best effort: the next run loads what it cannot find
+    } finally {
+      this.close();
+    }
+  }
+
+  private write(): void {
     // specs not looked up and files not read this run are gone from the clusters folder
     const gone = [...this.specs.keys()].filter((name) => !this.seen.has(name));
     for (const name of gone) {
@@ -137,32 +218,95 @@ export class SpecCache {
       this.files.delete(name);
       gone.push(name);
     }
-    const live = this.specs.size + this.files.size;
-    const appended = this.records + this.changed.size + this.changedFiles.size;
+    const live = 2 * this.specs.size + this.files.size;
+    const appended = this.records + 2 * this.changed.size + this.changedFiles.size;
     const append = this.records >= 0 && gone.length === 0 && appended <= 2 * live + 64;
     if (append && this.changed.size === 0 && this.changedFiles.size === 0) {
       return;
     }
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    try {
-      if (append) {
-        appendRecords(this.file, [
-          ...[...this.changed].sort(byName).map((name): SpecCacheRecord => ['spec', name, this.specs.get(name)!]),
-          ...[...this.changedFiles].sort(byName).map((name): SpecCacheRecord => ['file', name, this.files.get(name)!]),
-        ]);
-        return;
+    const buffer = Buffer.allocUnsafe(COPY_BYTES);
+    const fileRecords = (names: Iterable<string>) => [...names].sort(byName).map((name) => encodeRecord(['file', name, this.files.get(name)!] satisfies SpecCacheRecord));
+    if (append) {
+      const out = fs.openSync(this.file, 'a');
+      try {
+        // a pair per write: the records of concurrent runs do not interleave
+        for (const name of [...this.changed].sort(byName)) {
+          this.copyPair(this.specs.get(name)!, out, buffer);
+        }
+        for (const record of fileRecords(this.changedFiles)) {
+          writeAll(out, record);
+        }
+      } finally {
+        fs.closeSync(out);
       }
-      writeRecordFile(this.file, { version: 3, build: buildId() } satisfies SpecCacheHeader, (function* (specs, files) {
-        for (const name of [...specs.keys()].sort(byName)) {
-          yield ['spec', name, specs.get(name)!] satisfies SpecCacheRecord;
-        }
-        for (const name of [...files.keys()].sort(byName)) {
-          yield ['file', name, files.get(name)!] satisfies SpecCacheRecord;
-        }
-      })(this.specs, this.files));
-    } catch {
-      // best effort: the next run loads what it cannot find
+      return;
     }
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    const out = fs.openSync(tmp, 'w');
+    try {
+      writeAll(out, encodeRecord({ version: 4, build: buildId() } satisfies SpecCacheHeader));
+      for (const name of [...this.specs.keys()].sort(byName)) {
+        this.copyPair(this.specs.get(name)!, out, buffer);
+      }
+      for (const record of fileRecords(this.files.keys())) {
+        writeAll(out, record);
+      }
+    } finally {
+      fs.closeSync(out);
+    }
+    fs.renameSync(tmp, this.file);
+  }
+
+  /** Copies a spec's pair of records, as bytes, to the end of `out`. */
+  private copyPair(entry: SpecEntry, out: number, buffer: Buffer): void {
+    const from = entry.in === 'spool' ? this.spool!.fd : this.fd!;
+    const { pairStart, offset, length } = entry.prepared;
+    copyBytes(from, pairStart, offset + length - pairStart, out, buffer);
+  }
+
+  /** Closes the cache file and the spool. */
+  private close(): void {
+    for (const fd of [this.fd, this.spool?.fd]) {
+      if (fd !== undefined) {
+        fs.closeSync(fd);
+      }
+    }
+    this.fd = undefined;
+    this.spool = undefined;
+  }
+
+  /** The prepared cluster of an entry, read from where its record is. */
+  private read(entry: SpecEntry): PreparedCluster {
+    const fd = entry.in === 'spool' ? this.spool?.fd : this.fd;
+    let prepared: PreparedCluster | undefined;
+    try {
+      prepared = fd === undefined ? undefined : readRecordAt(fd, entry.prepared) as PreparedCluster | undefined;
+    } catch {
+      prepared = undefined;
+    }
+    if (prepared?.spec?.metadata?.name !== entry.spec.member.spec.metadata.name) {
+      throw new Error(`the spec cache ${this.file} does not hold the cluster ${entry.spec.member.spec.metadata.name} it listed; delete the file (or run with --no-cache)`);
+    }
+    rememberPreparedDigest(prepared, entry.spec.preparedDigest);
+    return prepared;
+  }
+
+  /** The spool, opened (and unlinked, so that no run leaves one behind) on the first store. */
+  private openSpool(): { readonly fd: number; size: number } {
+    if (!this.spool) {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      const name = `${this.file}.${process.pid}.spool`;
+      const fd = fs.openSync(name, 'w+');
+      try {
+        fs.unlinkSync(name);
+      } catch {
+        // not where open files can be unlinked: it is a temporary file all the same
+      }
+      this.spool = { fd, size: 0 };
+    }
+    return this.spool;
   }
 
   /** Digest of the inputs of one spec; a file that cannot be read digests as missing (its load would have failed or differs). */
@@ -223,5 +367,12 @@ export class SpecCache {
       this.digests.set(file, digest);
     }
     return digest;
+  }
+}
+
+/** Writes all of `bytes` at the end of an open file. */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let off = 0; off < bytes.length;) {
+    off += fs.writeSync(fd, bytes, off, bytes.length - off);
   }
 }

@@ -1,25 +1,26 @@
-import { FleetEntry, FleetEntryPool, FLEET_JSON, fleetSummaryStreams, parseFleetJson } from './fleet-summary';
+import { FleetEntry, FleetEntryPool, FLEET_JSON, fleetSummaryStreams, parseFleetJson, StreamedFile } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } from './output';
 import { readUnitFiles } from './util/read-tree';
-import { argoCdFleetFiles, fleetFiles, renderCluster } from './render';
-import { canRenderInParallel, defaultJobs, runInParallel } from './render-pool';
-import { clusterKey, fleetFolderKey, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
+import { argoCdRootFiles, renderCluster } from './render';
+import { argoCdShares } from './gitops/fleet-gitops-chart';
+import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
+import { clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MIGRATION_JSON } from './migration/plan-files';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
-import { platformFor } from './openshift/platforms';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
-import { Fleet, InputWarning, LoadCache, loadFleet } from './fleet/load';
-import { FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+import { FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, streamSpecFiles } from './fleet/load';
+import { PreparedCluster } from './cluster/prepared-cluster';
+import { argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
-export function checkGitopsPaths(fleet: Fleet, outputPath: string): void {
+export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<FleetMember, 'spec' | 'specFile'>[] }, outputPath: string): void {
   const issues: SpecIssue[] = fleet.clusters.flatMap((c) => {
     const problem = gitopsPathProblem(c.spec, outputPath);
     return problem ? [{ file: c.specFile, path: 'spec.gitops.path', message: problem }] : [];
@@ -141,28 +142,34 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
   return (name) => re.test(name);
 }
 
+/** Renders waiting for a worker beyond which loading pauses: each holds its cluster (a few kilobytes). */
+const RENDER_BACKLOG = 16;
+
 /**
- * Validates the whole fleet, then renders it into `sink` one cluster at a
- * time (the tree is never held whole): each cluster's folder, then the fleet
- * files. With `only`, clusters outside the selection that have output in
- * `out` are kept as they are (their fleet summary line is read back from
- * `.fleet.json`, once), the others are rendered.
+ * Loads, validates and renders the fleet into `sink` one cluster at a time:
+ * each cluster goes to the workers as soon as it is loaded, and what is kept
+ * of it is its {@link FleetMember} and summary line (issue 18: neither the
+ * fleet nor the tree is held whole). Nothing is committed here: when a spec
+ * or a check across the fleet fails (found once the last spec is loaded),
+ * the error is thrown and the sink discards what the workers staged. With
+ * `only`, clusters outside the selection that have output in `out` are kept
+ * as they are (their fleet summary line is the render cache's, else read
+ * back from `.fleet.json`, once), the others are rendered.
  */
 export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
-  const loaded = loadFleet(options.clusters, options.specCache);
-  checkPhaseTransitions(loaded, options.out);
   const outputPath = repositoryPathOf(options.out);
-  checkGitopsPaths(loaded, outputPath);
   const shard = options.shard;
-  const fleet: Fleet = shard ? { ...loaded, clusters: loaded.clusters.filter((c) => shardOf(c.spec.metadata.name, shard.count) === shard.index) } : loaded;
+  const inShard = (name: string) => !shard || shardOf(name, shard.count) === shard.index;
   if (options.assembleFrom) {
-    return assembleInto(fleet, options.assembleFrom, sink, outputPath);
+    // the specs are validated (and their members kept), not rendered
+    const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, () => undefined);
+    checkPhaseTransitions({ clusters: loaded.members }, options.out);
+    checkGitopsPaths({ clusters: loaded.members }, outputPath);
+    return assembleInto(loaded.members.filter((m) => inShard(m.spec.metadata.name)), loaded.warnings, options.assembleFrom, sink, outputPath);
   }
+  const specFiles = fleetSpecFiles(options.clusters);
   const matchers = (options.only ?? []).map(nameMatcher);
   const selected = (name: string) => matchers.length === 0 || matchers.some((m) => m(name));
-  if (matchers.length > 0 && !fleet.clusters.some((c) => selected(c.spec.metadata.name))) {
-    throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${fleet.clusters.map((c) => c.spec.metadata.name).join(', ')}`);
-  }
   const jobs = options.jobs ?? defaultJobs();
   const cache = options.cache;
   const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
@@ -171,151 +178,223 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   let existingEntries: Map<string, FleetEntry> | undefined;
   const existingEntry = (name: string) => (existingEntries ??= existingFleetEntries(options.out)).get(name);
   const cachedLines = matchers.length > 0 && remote && cache && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
-
-  const entries: FleetEntry[] = new Array<FleetEntry>(fleet.clusters.length);
-  const toRender: number[] = [];
-  const keptUnits: number[] = [];
-  fleet.clusters.forEach((cluster, i) => {
-    const name = cluster.spec.metadata.name;
-    const kept = selected(name) ? undefined : (cachedLines ? cache.get(name)?.entry : undefined) ?? existingEntry(name);
-    if (kept && sink.hasUnit(name)) {
-      sink.keepUnit(name);
-      entries[i] = kept;
-      keptUnits.push(i);
-    } else {
-      toRender.push(i);
-    }
-  });
-  const nameOf = (i: number) => fleet.clusters[i].spec.metadata.name;
-  /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
-  const guardKept = (i: number) => refuseSecretsInKeptUnit(options.out, nameOf(i));
-  // the Argo CD roots depend on the specs only: not rendered while their inputs and folder are as the cache recorded,
-  // else rendered while the workers render the clusters
-  let argoCd: RenderedFile[] | undefined;
-  let fleetFolder: FleetFolderCheck | undefined;
-  const fleetKey = cache && remote ? fleetFolderKey(fleet.clusters.map((c) => c.spec), outputPath) : undefined;
-  const fleetRecord = cache?.get(FLEET_DIRECTORY);
-  const argoCdUnchanged = fleetKey !== undefined && fleetRecord?.key === fleetKey;
-  if (remote) {
-    // a cluster whose inputs digest as the cache recorded only needs its folder checked;
-    // a kept folder the cache knows is checked the same way, and read only when it changed
-    const renders: PoolTask[] = [];
-    const keys = new Map<number, string>();
-    /** The folders whose cache check decides what happens to them, by name: the cluster's index. */
-    const checked = new Map<string, number>();
-    for (const i of keptUnits) {
-      if (cache?.get(nameOf(i))) {
-        checked.set(nameOf(i), i);
-      } else {
-        guardKept(i);
-      }
-    }
-    for (const i of toRender) {
-      const record = cache ? cache.get(nameOf(i)) ?? null : undefined;
-      const key = cache ? clusterKey(fleet.clusters[i], outputPath) : undefined;
-      if (record && key === record.key) {
-        keys.set(i, key);
-        checked.set(nameOf(i), i);
-      } else {
-        renders.push({ kind: 'render', index: i, cluster: fleet.clusters[i], cached: record, key });
-      }
-    }
-    // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
-    const checks = [...checked.keys(), ...(fleetRecord ? [FLEET_DIRECTORY] : [])]
-      .map((unit): PoolTask => ({ kind: 'verify', index: CHECK_TASK, unit, check: unitCheckOf(cache!.get(unit)!) }));
-    const kept = new Set(keptUnits);
-    // a line from a worker is a copy: its images and stages are shared with the lines already held
-    const lines = cache?.lines ?? new FleetEntryPool();
-    const take = (i: number, o: RenderOutcome) => {
-      const entry = o.entry && lines.share(o.entry);
-      if (o.cache) {
-        cache?.record(o.unit, { ...o.cache, entry });
-      }
-      if (entry && o.result) {
-        entries[i] = entry;
-        sink.acceptUnit!(o.unit, o.result);
-      }
-    };
-    const onOutcome = (o: RenderOutcome): PoolTask | undefined => {
-      if (o.index !== CHECK_TASK) {
-        take(o.index, o);
-        return undefined;
-      }
-      const same = o.fromCache === true;
-      if (o.unit === FLEET_DIRECTORY) {
-        fleetFolder = { same, check: o.check };
-        return undefined;
-      }
-      const i = checked.get(o.unit);
-      if (i === undefined) {
-        // checked early, but not decided by its check: not in this fleet, or its inputs changed (rendered)
-        return undefined;
-      }
-      if (!same) {
-        if (kept.has(i)) {
-          // changed since the cache recorded it (by hand?): kept output passes the last guard too,
-          // and its summary line is the output's (as without the cache)
-          guardKept(i);
-          entries[i] = existingEntry(o.unit) ?? entries[i];
-          return undefined;
-        }
-        return { kind: 'render', index: i, cluster: fleet.clusters[i], cached: null, key: keys.get(i) };
-      }
-      // a folder found as the cache recorded it: its summary line is the record's
-      const record = cache!.get(o.unit)!;
-      if (o.check) {
-        const { stat: _s, files: _f, ...plain } = record;
-        cache!.record(o.unit, { ...plain, ...o.check });
-      }
-      if (!kept.has(i)) {
-        entries[i] = record.entry!;
-        sink.acceptUnit!(o.unit, upToDate(remote));
-      }
-      return undefined;
-    };
-    const renderArgoCd = () => {
-      argoCd = argoCdUnchanged ? undefined : argoCdFleetFiles(fleet, outputPath);
-    };
+  // workers from the start: they load the rendering code while the main thread loads the first specs
+  const pool = remote && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined) ? new RenderPool(jobs, remote, specFiles.length) : undefined;
+  /**
+   * Without workers, a task runs on the main thread at once (its cluster is
+   * compared or staged, then dropped), with its follow-up; the first error is
+   * kept until every spec is loaded (the specs' problems come first), and no
+   * task runs after it.
+   */
+  let serialFailure: { error: unknown } | undefined;
+  const runHere = (task: PoolTask) => {
     try {
-      const tasks = [...checks, ...renders];
-      if (canRenderInParallel(jobs, tasks.length, options.jobs !== undefined)) {
-        runInParallel(tasks, jobs, remote, onOutcome, renderArgoCd);
-      } else {
-        // one cluster at a time: its files are compared or staged, then dropped
-        for (let t = 0; t < tasks.length; t++) {
-          const followUp = onOutcome(runTask(tasks[t], remote));
-          if (followUp) {
-            tasks.push(followUp);
-          }
-        }
+      let next: PoolTask | undefined = task;
+      while (next) {
+        next = onOutcome(runTask(next, remote!));
       }
     } catch (e) {
-      sink.rethrow?.(e);
-      throw e;
+      serialFailure = { error: e };
     }
-  } else {
-    keptUnits.forEach(guardKept);
-    for (const i of toRender) {
-      const r = renderCluster(fleet.clusters[i], outputPath);
-      refuseSecretsInOutput(r.files);
-      sink.putUnit(r.name, r.files);
-      entries[i] = r.entry;
+  };
+  const submit = (task: PoolTask) => (pool ? pool.submit([task]) : serialFailure ? undefined : runHere(task));
+
+  /** This run's clusters (its shard), in the order loaded; their summary lines by the same index. */
+  const members: FleetMember[] = [];
+  const entries: FleetEntry[] = [];
+  const nameOf = (i: number) => members[i].spec.metadata.name;
+  const names = new Set<string>();
+  const rendered: string[] = [];
+  const kept = new Set<number>();
+  /** Kept clusters the cache does not know: their folders pass the last guard once the fleet is valid. */
+  const guardLater: number[] = [];
+  /** Rendered on the main thread (no remote sink): the clusters, by index. */
+  const onMain: { index: number; cluster: () => PreparedCluster }[] = [];
+  /** The folders whose cache check decides what happens to them, by name: the cluster's index. */
+  const checked = new Map<string, number>();
+  /** A checked cluster's key and cluster (read from the spec cache only if its folder changed). */
+  const keys = new Map<number, string>();
+  const later = new Map<number, () => PreparedCluster>();
+  /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
+  const guardKept = (i: number) => refuseSecretsInKeptUnit(options.out, nameOf(i));
+  const fleetRecord = remote ? cache?.get(FLEET_DIRECTORY) : undefined;
+  let fleetFolder: FleetFolderCheck | undefined;
+  /** The Argo CD roots the workers rendered, by share. */
+  const argoCd: (readonly RenderedFile[])[] = [];
+  // a line from a worker is a copy: its images and stages are shared with the lines already held
+  const lines = cache?.lines ?? new FleetEntryPool();
+  const take = (i: number, o: RenderOutcome) => {
+    const entry = o.entry && lines.share(o.entry);
+    if (o.cache) {
+      cache?.record(o.unit, { ...o.cache, entry });
     }
+    if (entry && o.result) {
+      entries[i] = entry;
+      sink.acceptUnit!(o.unit, o.result);
+    }
+  };
+  const onOutcome = (o: RenderOutcome): PoolTask | undefined => {
+    if (o.index === ARGOCD_TASK) {
+      argoCd[o.share!] = o.files!;
+      return undefined;
+    }
+    if (o.index !== CHECK_TASK) {
+      take(o.index, o);
+      return undefined;
+    }
+    const same = o.fromCache === true;
+    if (o.unit === FLEET_DIRECTORY) {
+      fleetFolder = { same, check: o.check };
+      return undefined;
+    }
+    const i = checked.get(o.unit)!;
+    const cluster = later.get(i);
+    later.delete(i);
+    if (!same) {
+      if (kept.has(i)) {
+        // changed since the cache recorded it (by hand?): kept output passes the last guard too,
+        // and its summary line is the output's (as without the cache)
+        guardKept(i);
+        entries[i] = existingEntry(o.unit) ?? entries[i];
+        return undefined;
+      }
+      return { kind: 'render', index: i, cluster: cluster!(), cached: null, key: keys.get(i) };
+    }
+    // a folder found as the cache recorded it: its summary line is the record's
+    const record = cache!.get(o.unit)!;
+    if (o.check) {
+      const { stat: _s, files: _f, ...plain } = record;
+      cache!.record(o.unit, { ...plain, ...o.check });
+    }
+    if (!kept.has(i)) {
+      entries[i] = record.entry!;
+      sink.acceptUnit!(o.unit, upToDate(remote!));
+    }
+    return undefined;
+  };
+
+  /** One cluster as the loader hands it over: kept, checked against the cache, or rendered. */
+  const place = (c: LoadedCluster) => {
+    const name = c.member.spec.metadata.name;
+    if (!inShard(name) || names.has(name)) {
+      // another shard's, or a name taken (the loader refuses the fleet once every spec is read)
+      return;
+    }
+    names.add(name);
+    const i = members.push(c.member) - 1;
+    const keptEntry = selected(name) ? undefined : (cachedLines ? cache.get(name)?.entry : undefined) ?? existingEntry(name);
+    if (keptEntry && sink.hasUnit(name)) {
+      sink.keepUnit(name);
+      entries[i] = keptEntry;
+      kept.add(i);
+      if (remote && cache?.get(name)) {
+        // a kept folder the cache knows is checked like the others, and read only when it changed
+        checked.set(name, i);
+        submit({ kind: 'verify', index: CHECK_TASK, unit: name, check: unitCheckOf(cache.get(name)!) });
+      } else {
+        guardLater.push(i);
+      }
+      return;
+    }
+    rendered.push(name);
+    if (!remote) {
+      onMain.push({ index: i, cluster: () => c.prepared() });
+      return;
+    }
+    // a cluster whose inputs digest as the cache recorded only needs its folder checked
+    const record = cache ? cache.get(name) ?? null : undefined;
+    const key = cache ? clusterKeyOf(c.preparedDigest ?? preparedDigest(c.prepared()), outputPath) : undefined;
+    if (record && key === record.key) {
+      keys.set(i, key);
+      checked.set(name, i);
+      later.set(i, () => c.prepared());
+      submit({ kind: 'verify', index: CHECK_TASK, unit: name, check: unitCheckOf(record) });
+    } else {
+      submit({ kind: 'render', index: i, cluster: c.prepared(), cached: record, key });
+    }
+  };
+
+  /** Set once a spec has a problem: the run will fail, so no more clusters are sent to render. */
+  let failing = false;
+  const onLoaded = (c: LoadedCluster) => {
+    if (!failing) {
+      place(c);
+    }
+    // the outcomes so far are taken (the workers get more); loading waits while enough renders wait for a worker: they hold their clusters
+    pool?.poll(onOutcome, () => pool.waitingRenders <= RENDER_BACKLOG);
+  };
+  let warnings: readonly InputWarning[];
+  try {
+    if (fleetRecord) {
+      // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
+      submit({ kind: 'verify', index: CHECK_TASK, unit: FLEET_DIRECTORY, check: unitCheckOf(fleetRecord) });
+    }
+    const loaded = streamSpecFiles(specFiles, options.clusters, options.specCache, onLoaded, () => {
+      failing = true;
+    });
+    warnings = loaded.warnings;
+    checkPhaseTransitions({ clusters: loaded.members }, options.out);
+    checkGitopsPaths({ clusters: loaded.members }, outputPath);
+    if (matchers.length > 0 && !members.some((m) => selected(m.spec.metadata.name))) {
+      throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.spec.metadata.name).sort(byName).join(', ')}`);
+    }
+    guardLater.forEach(guardKept);
+  } catch (e) {
+    pool?.close();
+    throw e;
   }
-  cache?.retain(new Set(fleet.clusters.map((c) => c.spec.metadata.name)));
-  const rendered = toRender.map((i) => fleet.clusters[i].spec.metadata.name);
-  // the summary (tens of megabytes at ten thousand clusters) is scanned, compared and written a piece at a time
-  const summary = fleetSummaryStreams(entries);
-  refuseSecretsInPieces(summary);
+  // the Argo CD roots depend on the specs' names and spec.gitops only: not rendered while these and the folder are as
+  // the cache recorded, else rendered by a worker beside the clusters
+  const argoMembers = argoCdMembers(members.map((m) => m.spec));
+  const fleetKey = cache && remote ? fleetFolderKey(argoMembers, outputPath) : undefined;
+  const argoCdUnchanged = fleetKey !== undefined && fleetRecord?.key === fleetKey;
+  try {
+    if (remote && !argoCdUnchanged) {
+      argoCdShares(argoMembers, ARGOCD_SHARE).forEach((share, k) => submit({ kind: 'argocd', index: ARGOCD_TASK, share: k, members: share }));
+    }
+    if (pool) {
+      pool.drain(onOutcome);
+    } else if (serialFailure) {
+      throw serialFailure.error;
+    } else if (!remote) {
+      for (const { index, cluster } of onMain) {
+        const r = renderCluster(cluster(), outputPath);
+        refuseSecretsInOutput(r.files);
+        sink.putUnit(r.name, r.files);
+        entries[index] = r.entry;
+      }
+    }
+  } catch (e) {
+    sink.rethrow?.(e);
+    throw e;
+  } finally {
+    pool?.close();
+  }
+  cache?.retain(new Set(members.map((m) => m.spec.metadata.name)));
+  const order = members.map((_m, i) => i).sort((a, b) => byName(nameOf(a), nameOf(b)));
+  const summary = guardedSummary(order.map((i) => entries[i]));
   if (argoCdUnchanged && fleetFolder?.same && remote) {
     // the Argo CD roots' inputs digest as recorded and the workers found their folder as recorded: nothing to render
     cache!.record(FLEET_DIRECTORY, fleetFolder.check ? { key: fleetRecord!.key, ...fleetFolder.check } : fleetRecord!);
     sink.acceptUnit!(FLEET_DIRECTORY, upToDate(remote));
   } else {
-    const roots = argoCd ?? argoCdFleetFiles(fleet, outputPath);
+    const roots = remote && !argoCdUnchanged ? argoCd.flat() : argoCdRootFiles(argoMembers, outputPath);
     refuseSecretsInOutput(roots);
     putFleetFiles(sink, roots, remote, cache, fleetKey, fleetFolder);
   }
+  putSummary(sink, summary);
+  return { rendered: rendered.sort(byName), clusters: members.length, kept: members.length - rendered.length, warnings };
+}
+
+/** The fleet summary of the lines (tens of megabytes at ten thousand clusters), passed through the secret guard a piece at a time. */
+function guardedSummary(entries: readonly FleetEntry[]): StreamedFile[] {
+  const summary = fleetSummaryStreams(entries);
+  refuseSecretsInPieces(summary);
+  return summary;
+}
+
+/** Puts the fleet summary into `sink`: compared and written a piece at a time where the sink can. */
+function putSummary(sink: TreeSink, summary: readonly StreamedFile[]): void {
   for (const f of summary) {
     if (sink.putRootFilePieces) {
       sink.putRootFilePieces(f.path, f.pieces);
@@ -323,11 +402,17 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       sink.putRootFile({ path: f.path, content: [...f.pieces()].join('') });
     }
   }
-  return { rendered, clusters: fleet.clusters.length, kept: fleet.clusters.length - rendered.length, warnings: fleet.warnings };
 }
+
+/** Cluster names in the order the fleet lists them. */
+const byName = (a: string, b: string) => (a < b ? -1 : 1);
 
 /** Index of a task that checks a folder against its cache record (outcomes are matched by folder name). */
 const CHECK_TASK = -1;
+/** Index of the tasks that render the Argo CD roots. */
+const ARGOCD_TASK = -2;
+/** Clusters per task rendering Argo CD roots (a task's garbage stays within a worker's capped heap). */
+const ARGOCD_SHARE = 256;
 
 /** What the workers found of the fleet folder against its cache record. */
 interface FleetFolderCheck {
@@ -364,8 +449,9 @@ function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: R
 }
 
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
-function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink, outputPath: string): SynthSummary {
+function assembleInto(members: readonly FleetMember[], warnings: readonly InputWarning[], from: readonly string[], sink: TreeSink, outputPath: string): SynthSummary {
   const found = new Map<string, { dir: string; entry: FleetEntry }>();
+  const lines = new FleetEntryPool();
   for (const dir of from) {
     if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
       throw new SynthError(`${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
@@ -375,28 +461,32 @@ function assembleInto(fleet: Fleet, from: readonly string[], sink: TreeSink, out
       if (other) {
         throw new SynthError(`cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`);
       }
-      found.set(entry.name, { dir, entry });
+      found.set(entry.name, { dir, entry: lines.share(entry) });
     }
   }
-  const missing = fleet.clusters.map((c) => c.spec.metadata.name).filter((n) => !found.has(n));
+  const missing = members.map((m) => m.spec.metadata.name).filter((n) => !found.has(n));
   if (missing.length > 0) {
     throw new SynthError(`${missing.length} cluster${missing.length === 1 ? ' is' : 's are'} in no shard output (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}); `
       + 'run every shard of the split and pass all their outputs');
   }
-  const names = new Set(fleet.clusters.map((c) => c.spec.metadata.name));
+  const names = new Set(members.map((m) => m.spec.metadata.name));
   const stray = [...found.keys()].filter((n) => !names.has(n)).sort();
   if (stray.length > 0) {
     throw new SynthError(`the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`);
   }
   const entries: FleetEntry[] = [];
-  for (const cluster of fleet.clusters) {
-    const name = cluster.spec.metadata.name;
+  for (const member of members) {
+    const name = member.spec.metadata.name;
     const { dir, entry } = found.get(name)!;
     sink.putUnit(name, readUnitFiles(dir, name));
     entries.push(entry);
   }
-  putFiles(sink, fleetFiles(fleet, entries, outputPath));
-  return { rendered: [], clusters: fleet.clusters.length, kept: 0, warnings: fleet.warnings };
+  const summary = guardedSummary(entries);
+  const roots = argoCdRootFiles(argoCdMembers(members.map((m) => m.spec)), outputPath);
+  refuseSecretsInOutput(roots);
+  putFiles(sink, roots);
+  putSummary(sink, summary);
+  return { rendered: [], clusters: members.length, kept: 0, warnings };
 }
 
 /**
@@ -458,7 +548,7 @@ export function renderedPhase(out: string, name: string, isOutput = fs.existsSyn
  * phase the output folder recorded at the last render: each phase is its own
  * reviewed change.
  */
-export function checkPhaseTransitions(fleet: Fleet, out: string): void {
+export function checkPhaseTransitions(fleet: { readonly clusters: readonly FleetMember[] }, out: string): void {
   const issues: SpecIssue[] = [];
   // once, not once per cluster
   const isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER));
@@ -468,7 +558,7 @@ export function checkPhaseTransitions(fleet: Fleet, out: string): void {
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
     if (!m && previous !== undefined && previous !== 'external') {
       // no spec.migration means "already external": deleting it is the move to external, checked like any other
-      const support = platformFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec);
+      const support = cluster.supportWithoutMigration;
       const step = transitionProblem(support ? phaseSequence(support) : MIGRATION_PHASES, previous, 'external');
       problem = step ? `spec.migration was removed, which means phase "external": ${step}` : undefined;
     }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { renderFleet } from '../src/render';
@@ -89,6 +89,46 @@ describe('parallel rendering', () => {
     const folderFiles = Object.keys(readTree(path.join(out, 'aws-prod-1'))).length;
     expect(run()).toBe(`rendered ${clusterCount} clusters into ${out} (${folderFiles} files written)\n`);
     expect(readTree(out)).toEqual(readTree(path.join(REPO, 'dist')));
+  });
+});
+
+describe('rendering while the specs load (issue 18: the fleet is never held whole)', () => {
+  const main = path.join(REPO, 'lib', 'src', 'main.js');
+  const specs = (dir: string, names: readonly string[]) => names.forEach((n) => writeFile(dir, `${n}.yaml`, awsSpec(n)));
+
+  test('a broken last spec, after the workers were sent the others, writes nothing: one error, the previous output whole', () => {
+    // GIVEN an output rendered by two workers with the caches on
+    const out = path.join(root, 'dist');
+    const env = { PATH: process.env.PATH, CCM_GITOPS_CACHE_DIR: path.join(root, 'cache') };
+    const names = Array.from({ length: 80 }, (_v, i) => `c${String(i).padStart(3, '0')}`);
+    specs(path.join(root, 'v1'), names);
+    execFileSync(process.execPath, [main, '--clusters', path.join(root, 'v1'), '--out', out, '--quiet', '--jobs', '2'], { env });
+    const before = readTree(out);
+    // WHEN the next fleet changes every cluster, and its last file (loaded last) is broken and takes a name already used
+    specs(path.join(root, 'v2'), names.map((n) => `${n}x`));
+    writeFile(path.join(root, 'v2'), 'zzz-broken.yaml', awsSpec('zzz', { platform: 'Moon' }));
+    writeFile(path.join(root, 'v2'), 'zzz-twin.yaml', awsSpec('c000x'));
+    const run = spawnSync(process.execPath, [main, '--clusters', path.join(root, 'v2'), '--out', out, '--jobs', '2'], { env, encoding: 'utf8' });
+    // THEN synth reports the problems of the specs (as when nothing was rendered yet), and the output is as it was
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    const v2 = (f: string) => path.join(root, 'v2', f);
+    expect(run.stderr).toBe([
+      'error: 3 problems found; nothing was written',
+      `  ${v2('c000x.yaml')}:4: metadata.name: "c000x" is also used by ${v2('zzz-twin.yaml')}; cluster names must be unique across the fleet`,
+      `  ${v2('zzz-broken.yaml')}:7: spec.platform: "Moon" is not allowed; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; `
+        + 'set the Infrastructure status.platformStatus.type of the cluster',
+      `  ${v2('zzz-twin.yaml')}:4: metadata.name: "c000x" is also used by ${v2('c000x.yaml')}; cluster names must be unique across the fleet`,
+      '',
+    ].join('\n'));
+    expect(readTree(out)).toEqual(before);
+    expect(fs.readdirSync(root).filter((n) => n.startsWith('.dist'))).toEqual([]);
+    // AND once fixed, the fleet renders as without workers or caches
+    fs.rmSync(path.join(root, 'v2', 'zzz-broken.yaml'));
+    fs.rmSync(path.join(root, 'v2', 'zzz-twin.yaml'));
+    execFileSync(process.execPath, [main, '--clusters', path.join(root, 'v2'), '--out', out, '--quiet', '--jobs', '2'], { env });
+    execFileSync(process.execPath, [main, '--clusters', path.join(root, 'v2'), '--out', path.join(root, 'fresh', 'dist'), '--quiet', '--jobs', '1', '--no-cache'], { env });
+    expect(readTree(out)).toEqual(readTree(path.join(root, 'fresh', 'dist')));
   });
 });
 

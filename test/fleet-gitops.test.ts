@@ -2,7 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Document, parse, parseAllDocuments } from 'yaml';
 import { runCli } from '../src/cli';
-import { renderFleet } from '../src/render';
+import { argoCdRootFiles, renderFleet } from '../src/render';
+import { argoCdShares } from '../src/gitops/fleet-gitops-chart';
+import { argoCdMembers } from '../src/gitops/repo-path';
 import { loadFleet } from '../src/fleet/load';
 import { awsSpec, captureIo, fleetProblems, readTree, useTempDir, writeFile } from './helpers';
 
@@ -142,3 +144,25 @@ function pathOf(o: any, out: string[]): void {
     }
   }
 }
+
+describe('the Argo CD roots in shares (a worker renders each)', () => {
+  const dir = useTempDir();
+
+  test('shares hold whole groups, and their roots one after the other are the roots of the whole fleet', () => {
+    // GIVEN hub clusters in two Argo CD namespaces and clusters with their own Argo CD
+    ['h1', 'h2', 'h3'].forEach((n, i) => writeFile(dir(), `${n}.yaml`, hub(n, { destinationServer: `https://api.${n}.example.com:${6443 + i}` })));
+    ['o1', 'o2'].forEach((n) => writeFile(dir(), `${n}.yaml`, hub(n, { namespace: 'other', destinationName: `${n}-cluster` })));
+    ['p1', 'p2', 'p3'].forEach((n) => writeFile(dir(), `${n}.yaml`, awsSpec(n, { gitops: { engine: 'argocd', repoURL: REPO_URL } })));
+    writeFile(dir(), 'f1.yaml', awsSpec('f1'));
+    const specs = loadFleet(dir()).clusters.map((c) => c.spec);
+    // WHEN they are cut into shares of two clusters
+    const shares = argoCdShares(argoCdMembers(specs), 2);
+    // THEN a hub stays whole (three clusters in one share), Flux clusters are in none, and each share holds names and spec.gitops only
+    expect(shares.map((s) => s.map((m) => m.metadata.name))).toEqual([['p1', 'p2'], ['p3'], ['h1', 'h2', 'h3'], ['o1', 'o2']]);
+    expect(Object.keys(shares[0][0])).toEqual(['metadata', 'spec']);
+    expect(Object.keys(shares[0][0].spec)).toEqual(['gitops']);
+    // AND the roots of the shares, in order, are the roots of the whole fleet
+    expect(shares.flatMap((s) => argoCdRootFiles(s))).toEqual(argoCdRootFiles(specs));
+    expect(argoCdRootFiles(specs).length).toBeGreaterThan(10);
+  });
+});

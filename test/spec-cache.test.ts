@@ -1,10 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { buildId } from '../src/render-cache';
+import { OutputTree } from '../src/output';
+import { buildId, RenderCache } from '../src/render-cache';
+import { synthesizeInto } from '../src/synth';
 import { SpecCache } from '../src/spec-cache';
-import { readRecords } from '../src/util/record-file';
-import { CachedLoad, LoadCache, loadFleet } from '../src/fleet/load';
+import { RawRecord, readRecords } from '../src/util/record-file';
+import { LoadCache, loadFleet, StoredLoad } from '../src/fleet/load';
 import { awsSpec, captureIo, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
 // The spec cache (issue 18): a spec whose files are unchanged is not parsed, validated and
@@ -38,7 +40,7 @@ function counting(inner: SpecCache): { cache: LoadCache; hits: () => number; sto
         hits += hit ? 1 : 0;
         return hit;
       },
-      store: (f, chain, reads, loaded: CachedLoad) => {
+      store: (f, chain, reads, loaded: StoredLoad) => {
         stores++;
         inner.store(f, chain, reads, loaded);
       },
@@ -255,6 +257,81 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     expect(third.hits()).toBe(1);
   });
 
+  test('a prepared cluster stays on disk until asked for; a damaged one is loaded again from its spec, never served', () => {
+    // GIVEN a saved cache of two specs
+    const { clusters } = fleetDir();
+    const root = fs.realpathSync(clusters);
+    const first = SpecCache.forClusters(cacheDir(), root, later());
+    loadFleet(clusters, first);
+    first.save();
+    // WHEN the bytes of a's prepared cluster are overwritten on disk (same length)
+    const pairs = (v: unknown) => Array.isArray(v) && v[0] === 'spec';
+    const raw = [...readRecords(first.file, { torn: false }, pairs)].filter((r): r is RawRecord => r instanceof RawRecord);
+    expect(raw).toHaveLength(2);
+    const fd = fs.openSync(first.file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(raw[0].length), 0, raw[0].length, raw[0].offset);
+    fs.closeSync(fd);
+    // THEN its lookup still answers from the records in memory, but reading its cluster is refused with the file to delete
+    const cache = SpecCache.forClusters(cacheDir(), root, later());
+    const aFile = path.join(clusters, 'a', 'a.yaml');
+    const hit = cache.lookup(aFile, [path.join(clusters, 'defaults.yaml')])!;
+    expect(hit.member.spec.metadata.name).toBe('a');
+    expect(() => hit.prepared()).toThrow(`the spec cache ${first.file} does not hold the cluster a it listed; delete the file (or run with --no-cache)`);
+    // AND a load through it serves both specs from the cache, and gives the fleet a load without cache gives
+    const counted = counting(SpecCache.forClusters(cacheDir(), root, later()));
+    expect(loadFleet(clusters, counted.cache)).toEqual(loadFleet(clusters));
+    expect(counted.hits()).toBe(2);
+  });
+
+  test('a run reads from the cache file the prepared clusters it renders, and no other', () => {
+    // GIVEN a fleet synthesized twice with both caches (the second run takes the folders' fingerprints)
+    const { clusters, out } = fleetDir();
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
+    // WHEN it is synthesized again through a spec cache that counts the prepared clusters read
+    const run = () => {
+      const inner = SpecCache.forClusters(cacheDir(), fs.realpathSync(clusters));
+      const read: string[] = [];
+      const specCache: LoadCache = {
+        lookup: (f, chain) => {
+          const hit = inner.lookup(f, chain);
+          return hit && { ...hit, prepared: () => (read.push(hit.member.spec.metadata.name), hit.prepared()) };
+        },
+        store: (f, chain, reads, loaded) => inner.store(f, chain, reads, loaded),
+      };
+      const tree = OutputTree.open(out);
+      const cache = RenderCache.forOutput(cacheDir(), tree.remote.target);
+      synthesizeInto({ clusters, out, cache, specCache }, tree);
+      inner.save();
+      const written = tree.commit().written;
+      cache.save();
+      return { read, written };
+    };
+    // THEN nothing changed, nothing is read
+    expect(run()).toEqual({ read: [], written: 0 });
+    // AND after a rendered file of b is edited by hand, b alone is read, to render its folder again (a folder is staged whole)
+    const folderFiles = Object.keys(readTree(path.join(out, 'b'))).length;
+    fs.appendFileSync(path.join(out, 'b', 'kustomization.yaml'), '# edited\n');
+    expect(run()).toEqual({ read: ['b'], written: folderFiles });
+  });
+
+  test('what a run loads goes to a spool file that no run leaves behind, and is saved as pairs of records', () => {
+    // GIVEN a cold cache
+    const { clusters } = fleetDir();
+    const root = fs.realpathSync(clusters);
+    const cache = SpecCache.forClusters(cacheDir(), root, later());
+    // WHEN a fleet is loaded through it
+    loadFleet(clusters, cache);
+    // THEN nothing but the cache file is ever in the cache folder (the spool is unlinked once open)
+    expect(fs.existsSync(cacheDir()) ? fs.readdirSync(cacheDir()) : []).toEqual([]);
+    cache.save();
+    expect(fs.readdirSync(cacheDir())).toEqual([path.basename(cache.file)]);
+    // AND the file holds each spec's record followed by its prepared cluster, then the files it learnt
+    const pairs = (v: unknown) => Array.isArray(v) && v[0] === 'spec';
+    const kinds = [...readRecords(cache.file, { torn: false }, pairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
+    expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared', 'file', 'file', 'file', 'file']);
+  });
+
   test('a file changed within SETTLE_MS of its reading is not trusted by its metadata', () => {
     // GIVEN a cache saved right after the files were written (now: nothing settled)
     const { clusters } = fleetDir();
@@ -263,7 +340,8 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     loadFleet(clusters, first);
     first.save();
     // THEN it holds the specs but no file record: every file is read and digested next time
-    const kinds = [...readRecords(first.file, { torn: false })].slice(1).map((r) => (r as [string, string])[0]);
-    expect(kinds).toEqual(['spec', 'spec']);
+    const pairs = (v: unknown) => Array.isArray(v) && v[0] === 'spec';
+    const kinds = [...readRecords(first.file, { torn: false }, pairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
+    expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared']);
   });
 });

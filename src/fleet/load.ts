@@ -10,9 +10,11 @@ import { CloudConfigError } from '../cloud-config/errors';
 import { migrationInputFor, migrationProblems, migrationWarnings } from '../migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
+import { MigrationSupport } from '../migration/phases';
+import { fresh, SharedValues } from '../util/shared-values';
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { secretInValue, urlCredentials } from '../secrets/detector';
-import { argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
+import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/fleet-gitops-chart';
 import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
@@ -44,14 +46,96 @@ export interface Fleet {
   readonly warnings: readonly InputWarning[];
 }
 
-/** What loading one spec gave, as a {@link LoadCache} keeps it. */
+/**
+ * What synth keeps of a cluster while the fleet streams through it (issue
+ * 18: the fleet is never held whole): what the checks across the fleet and
+ * the fleet files read. A few hundred bytes, where the prepared cluster is
+ * several kilobytes.
+ */
+export interface FleetMember {
+  /** The spec's name and the fields of `spec` the checks read. */
+  readonly spec: {
+    readonly metadata: { readonly name: string };
+    readonly spec: Pick<ClusterSpec['spec'], 'gitops' | 'platform' | 'distribution' | 'migration'>;
+  };
+  /** The spec file. */
+  readonly specFile: string;
+  /**
+   * The cluster's migration.
+   *
+   * @default - none declared
+   */
+  readonly migration?: MigrationInput;
+  /**
+   * Without `spec.migration`: what the platform allows, the phases a
+   * removed `spec.migration` is checked against (undefined when the platform
+   * declares no migration, or the spec has one).
+   */
+  readonly supportWithoutMigration: MigrationSupport | undefined;
+}
+
+/** The {@link FleetMember} of a prepared cluster, its repeated parts from `shared` (no string of it keeps the spec's text alive). */
+export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValues()): FleetMember {
+  const s = cluster.spec.spec;
+  return shareMember({
+    spec: { metadata: { name: fresh(cluster.spec.metadata.name) }, spec: { gitops: s.gitops, platform: s.platform, distribution: s.distribution, migration: s.migration } },
+    specFile: fresh(cluster.specFile),
+    migration: cluster.migration,
+    supportWithoutMigration: cluster.migration ? undefined : platformFor(s.platform)?.migrationSupport?.(cluster.spec),
+  }, shared);
+}
+
+/** A member whose repeated parts (spec.gitops, platform, migration) are `shared`'s: thousands of members hold one copy of each. */
+function shareMember(m: FleetMember, shared: SharedValues): FleetMember {
+  const s = m.spec.spec;
+  return {
+    spec: { metadata: m.spec.metadata, spec: { gitops: shared.value(s.gitops), platform: shared.word(s.platform), distribution: shared.word(s.distribution), migration: shared.value(s.migration) } },
+    specFile: m.specFile,
+    migration: shared.value(m.migration),
+    supportWithoutMigration: shared.value(m.supportWithoutMigration),
+  };
+}
+
+/** A loaded cluster, as {@link streamSpecFiles} hands it over. */
+export interface LoadedCluster {
+  /** What synth keeps of it. */
+  readonly member: FleetMember;
+  /**
+   * Its `preparedDigest`, when the spec cache knows it without reading the cluster.
+   *
+   * @default - computed from the cluster
+   */
+  readonly preparedDigest?: string;
+  /** The validated, transformed cluster (a cache hit reads it from the cache when asked). */
+  prepared(): PreparedCluster;
+}
+
+/** What loading one spec gave, as a {@link LoadCache} serves it. */
 export interface CachedLoad {
+  /** Line of `metadata.name` in the spec. */
+  readonly nameLine?: number;
+  /** Folder `spec.cloudConfig.file` is relative to. */
+  readonly cloudConfigBase?: string;
+  /** What synth keeps of the cluster. */
+  readonly member: FleetMember;
+  /** The cluster's `preparedDigest`. */
+  readonly preparedDigest: string;
+  /** The validated, transformed cluster: read when asked (the cache keeps it on disk). */
+  prepared(): PreparedCluster;
+  /** The warnings loading it gave, in order. */
+  readonly warnings: readonly InputWarning[];
+}
+
+/** What loading one spec gave, as the loader hands it to {@link LoadCache.store}. */
+export interface StoredLoad {
   /** Line of `metadata.name` in the spec. */
   readonly nameLine?: number;
   /** Folder `spec.cloudConfig.file` is relative to. */
   readonly cloudConfigBase?: string;
   /** The validated, transformed cluster. */
   readonly prepared: PreparedCluster;
+  /** Its {@link FleetMember}. */
+  readonly member: FleetMember;
   /** The warnings loading it gave, in order. */
   readonly warnings: readonly InputWarning[];
 }
@@ -65,7 +149,7 @@ export interface LoadCache {
   /** The cached load of a spec, when none of its inputs changed. */
   lookup(specFile: string, defaultsChain: readonly string[]): CachedLoad | undefined;
   /** Records a spec that loaded without a problem, and the files it read beyond itself and its defaults. */
-  store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: CachedLoad): void;
+  store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: StoredLoad): void;
 }
 
 /** Name of the per-folder defaults file. */
@@ -150,11 +234,16 @@ function isDirectoryLink(file: string): boolean {
 
 /** Loads every spec below `dir`, validates it and runs the cloud-config transforms. Throws SpecValidationError listing every problem. */
 export function loadFleet(dir: string, cache?: LoadCache): Fleet {
+  return loadSpecFiles(fleetSpecFiles(dir), dir, cache);
+}
+
+/** The spec files below a clusters directory ({@link listSpecFiles}); refuses a directory that holds none. */
+export function fleetSpecFiles(dir: string): string[] {
   const files = listSpecFiles(dir);
   if (files.length === 0) {
     throw new SpecValidationError([{ file: dir, path: '', message: 'holds no cluster spec (*.yaml); add one file per cluster' }]);
   }
-  return loadSpecFiles(files, dir, cache);
+  return files;
 }
 
 /**
@@ -165,61 +254,70 @@ export function loadFleet(dir: string, cache?: LoadCache): Fleet {
  * every file once.
  */
 export function loadSpecFiles(files: readonly string[], root: string, cache?: LoadCache): Fleet {
+  const clusters: PreparedCluster[] = [];
+  const { warnings } = streamSpecFiles(files, root, cache, (c) => clusters.push(c.prepared()));
+  clusters.sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1));
+  return { clusters, warnings };
+}
+
+/**
+ * Loads the spec files as {@link loadSpecFiles} does, but hands each cluster
+ * to `each` as soon as it is loaded (in file order) and keeps only its
+ * {@link FleetMember}: the fleet is never held whole. The checks across
+ * specs (unique names, hub destinations) run at the end: when they or any
+ * file fail, SpecValidationError is thrown after every file was read, and
+ * what `each` was handed is to be discarded. `failing` is called once, as
+ * soon as a file has a problem (the load will throw): what `each` is
+ * handed after it is wasted work. Returns the members, sorted by name, and
+ * the warnings in file order.
+ */
+export function streamSpecFiles(files: readonly string[], root: string, cache: LoadCache | undefined, each: (cluster: LoadedCluster) => void,
+  failing?: () => void): { members: FleetMember[]; warnings: InputWarning[] } {
   const issues: SpecIssue[] = [];
   const warnings: InputWarning[] = [];
   const defaultsCache = new Map<string, DefaultsSource>();
-  const chains = new Map<string, string[]>();
-  const hits = new Map<string, CachedLoad>();
   // thousands of specs share a few folders: each defaults file is looked for once
   const seen = new Map<string, boolean>();
   const exists = (f: string) => seen.get(f) ?? (seen.set(f, fs.existsSync(f)), seen.get(f)!);
-  const results = files.map((file) => {
+  /** Each spec's name as written, for the duplicate check: by name, the files and lines. */
+  const byName = new Map<string, { file: string; line?: number }[]>();
+  const named = (name: string | undefined, file: string, line: number | undefined) => {
+    if (name !== undefined) {
+      byName.set(name, [...(byName.get(name) ?? []), { file, line }]);
+    }
+  };
+  /** The specs that passed the schema, for the hub check: their names and spec.gitops. */
+  const argoCd: { file: string; spec: ArgoCdMember }[] = [];
+  const members: FleetMember[] = [];
+  const shared = new SharedValues();
+  let failed = false;
+  let badDefaults = false;
+  for (const file of files) {
+    if (!failed && (issues.length > 0 || badDefaults)) {
+      failed = true;
+      failing?.();
+    }
     const chain = defaultsChain(file, root, exists);
-    chains.set(file, chain);
     const hit = cache?.lookup(file, chain);
     if (hit) {
       // unchanged since it last loaded without a problem: the checks across specs below still see it
-      hits.set(file, hit);
-      const result: LoadedFile = { issues: [], spec: hit.prepared.spec, rawName: hit.prepared.spec.metadata.name, nameLine: hit.nameLine, cloudConfigBase: hit.cloudConfigBase };
-      return { file, result };
-    }
-    return { file, result: loadSpecFile(file, chain.map((d) => loadDefaults(d, defaultsCache))) };
-  });
-  for (const d of defaultsCache.values()) {
-    issues.push(...d.issues);
-  }
-
-  // Names must be unique across the fleet: they name output directories.
-  const byName = new Map<string, string[]>();
-  for (const { file, result } of results) {
-    issues.push(...result.issues);
-    if (result.rawName !== undefined) {
-      byName.set(result.rawName, [...(byName.get(result.rawName) ?? []), file]);
-    }
-  }
-  for (const { file, result } of results) {
-    const others = result.rawName === undefined ? [] : byName.get(result.rawName)!.filter((f) => f !== file);
-    if (others.length > 0) {
-      issues.push({
-        file,
-        path: 'metadata.name',
-        line: result.nameLine,
-        message: `"${result.rawName}" is also used by ${others.join(', ')}; cluster names must be unique across the fleet`,
-      });
-    }
-  }
-
-  issues.push(...hubProblems(results));
-
-  // Cloud configs are checked for every spec that passed the schema, so one run reports everything.
-  const clusters: PreparedCluster[] = [];
-  for (const { file, result } of results) {
-    const hit = hits.get(file);
-    if (hit) {
-      clusters.push(hit.prepared);
+      const member = shareMember(hit.member, shared);
+      named(member.spec.metadata.name, file, hit.nameLine);
+      argoCd.push({ file, spec: member.spec });
       warnings.push(...hit.warnings);
+      members.push(member);
+      each({ member, preparedDigest: hit.preparedDigest, prepared: () => preparedOf(hit, file, root) });
       continue;
     }
+    const defaults = chain.map((d) => loadDefaults(d, defaultsCache));
+    const result = loadSpecFile(file, defaults);
+    issues.push(...result.issues);
+    badDefaults ||= defaults.some((d) => d.issues.length > 0);
+    named(result.rawName, file, result.nameLine);
+    if (result.spec) {
+      argoCd.push({ file, spec: { metadata: { name: result.spec.metadata.name }, spec: { gitops: result.spec.spec.gitops } } });
+    }
+    // cloud configs are checked for every spec that passed the schema, so one run reports everything
     if (!result.spec || !renderable(result.spec) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
       continue;
     }
@@ -229,19 +327,49 @@ export function loadSpecFiles(files: readonly string[], root: string, cache?: Lo
     const prepared = prepare(file, result.spec, base, root, (i) => ownIssues.push(i), (w) => ownWarnings.push(w));
     issues.push(...ownIssues);
     warnings.push(...ownWarnings);
-    const chain = chains.get(file)!;
-    if (prepared && cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
-      cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, warnings: ownWarnings });
+    if (!prepared) {
+      continue;
     }
-    if (prepared) {
-      clusters.push(prepared);
+    const member = fleetMemberOf(prepared, shared);
+    if (cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
+      cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, member, warnings: ownWarnings });
+    }
+    members.push(member);
+    each({ member, prepared: () => prepared });
+  }
+  for (const d of defaultsCache.values()) {
+    issues.push(...d.issues);
+  }
+  // names must be unique across the fleet: they name output directories
+  for (const [name, uses] of byName) {
+    for (const use of uses.length > 1 ? uses : []) {
+      issues.push({
+        file: use.file,
+        path: 'metadata.name',
+        line: use.line,
+        message: `"${name}" is also used by ${uses.filter((u) => u !== use).map((u) => u.file).join(', ')}; cluster names must be unique across the fleet`,
+      });
     }
   }
+  issues.push(...hubProblems(argoCd));
   if (issues.length > 0) {
     throw new SpecValidationError(dedupe(issues));
   }
-  clusters.sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1));
-  return { clusters, warnings };
+  members.sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1));
+  return { members, warnings };
+}
+
+/**
+ * A cache hit's cluster, read from the cache; when the cache cannot give it
+ * (its file damaged since it was read), the spec is loaded again without
+ * the cache: a cache costs time, never correctness.
+ */
+function preparedOf(hit: CachedLoad, file: string, root: string): PreparedCluster {
+  try {
+    return hit.prepared();
+  } catch {
+    return loadSpecFiles([file], root).clusters[0];
+  }
 }
 
 function dedupe(issues: readonly SpecIssue[]): SpecIssue[] {
@@ -689,22 +817,22 @@ function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message
  * ClusterRoles, the CCM) and fight over them. Its root reads one repository
  * at one revision.
  */
-function hubProblems(results: readonly { file: string; result: LoadedFile }[]): SpecIssue[] {
+function hubProblems(specs: readonly { file: string; spec: ArgoCdMember }[]): SpecIssue[] {
   const issues: SpecIssue[] = [];
-  const hubs = new Map<string, { file: string; spec: ClusterSpec }[]>();
-  for (const { file, result } of results) {
-    const g = result.spec?.spec.gitops;
-    if (result.spec && g?.engine === 'argocd' && g.argocd.topology === 'hub') {
+  const hubs = new Map<string, { file: string; spec: ArgoCdMember }[]>();
+  for (const { file, spec } of specs) {
+    const g = spec.spec.gitops;
+    if (g.engine === 'argocd' && g.argocd.topology === 'hub') {
       const members = hubs.get(g.argocd.namespace);
       if (members) {
-        members.push({ file, spec: result.spec });
+        members.push({ file, spec });
       } else {
-        hubs.set(g.argocd.namespace, [{ file, spec: result.spec }]);
+        hubs.set(g.argocd.namespace, [{ file, spec }]);
       }
     }
   }
   for (const [namespace, members] of hubs) {
-    const byDestination = new Map<string, { file: string; spec: ClusterSpec }[]>();
+    const byDestination = new Map<string, { file: string; spec: ArgoCdMember }[]>();
     for (const m of members) {
       const k = destinationKey(argoCdDestination(m.spec));
       const same = byDestination.get(k);

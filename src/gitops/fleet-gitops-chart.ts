@@ -2,9 +2,8 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ArgoCdApplication } from './argocd-application';
 import { ArgoCdAppProject } from './argocd-app-project';
-import { argoCdDestination, FLEET_DIRECTORY, IN_CLUSTER_SERVER } from './repo-path';
+import { ArgoCdMember, argoCdDestination, FLEET_DIRECTORY, IN_CLUSTER_SERVER } from './repo-path';
 import { declaredKinds } from './stages';
-import { ClusterSpec } from '../cluster-spec/schema';
 
 /** Folder of the fleet-level entry points, at the root of the output (defined with the repository paths). */
 export { FLEET_DIRECTORY };
@@ -48,7 +47,7 @@ export interface ArgoCdGroup {
   /** Repository path of the output folder (parent of the cluster folders), `.` at the root. */
   readonly outputPath: string;
   /** Clusters, sorted by name. */
-  readonly clusters: readonly ClusterSpec[];
+  readonly clusters: readonly ArgoCdMember[];
   /** Folder of the group below `_fleet/argocd/`: `hub/<namespace>` or `cluster/<cluster>`. */
   readonly directory: string;
   /** Root Application name. */
@@ -56,10 +55,10 @@ export interface ArgoCdGroup {
 }
 
 /** The Argo CD entry points of a fleet: one per hub Argo CD namespace, one per cluster with its own Argo CD. */
-export function argoCdGroups(specs: readonly ClusterSpec[], outputPath = 'dist'): ArgoCdGroup[] {
+export function argoCdGroups(specs: readonly ArgoCdMember[], outputPath = 'dist'): ArgoCdGroup[] {
   const sorted = specs.filter((s) => s.spec.gitops.engine === 'argocd').sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   const groups: ArgoCdGroup[] = [];
-  const hubs = new Map<string, ClusterSpec[]>();
+  const hubs = new Map<string, ArgoCdMember[]>();
   for (const spec of sorted) {
     const g = spec.spec.gitops;
     if (g.argocd.topology === 'hub') {
@@ -79,6 +78,25 @@ export function argoCdGroups(specs: readonly ClusterSpec[], outputPath = 'dist')
     });
   }
   return groups.sort((a, b) => (a.directory < b.directory ? -1 : 1));
+}
+
+/**
+ * The Argo CD clusters of `members` in shares of about `size`, each holding
+ * whole groups ({@link argoCdGroups}), in group order: the roots of the
+ * shares, one after the other, are the roots of all (rendered a share at a
+ * time, the roots of ten thousand clusters are never held as one task's).
+ */
+export function argoCdShares(members: readonly ArgoCdMember[], size: number): ArgoCdMember[][] {
+  const shares: ArgoCdMember[][] = [];
+  for (const group of argoCdGroups(members)) {
+    const last = shares[shares.length - 1];
+    if (last && last.length + group.clusters.length <= size) {
+      last.push(...group.clusters);
+    } else {
+      shares.push([...group.clusters]);
+    }
+  }
+  return shares;
 }
 
 /** Repository path of a group's folder. */

@@ -46,7 +46,7 @@ export function normalizeRepoPath(p: string): string {
  * writes the cluster to (relative to the repository root), or an engine would
  * read another folder (another cluster's, or none).
  */
-export function gitopsPathProblem(spec: ClusterSpec, outputPath: string): string | undefined {
+export function gitopsPathProblem(spec: ArgoCdMember, outputPath: string): string | undefined {
   const given = spec.spec.gitops.path;
   const expected = clusterRepoPath(outputPath, spec.metadata.name);
   if (given === undefined || normalizeRepoPath(given) === expected) {
@@ -56,8 +56,23 @@ export function gitopsPathProblem(spec: ClusterSpec, outputPath: string): string
     + `${normalizeRepoPath(given).split('/').pop() !== spec.metadata.name ? 'another cluster\'s folder or none' : 'a folder that does not exist'}. Remove spec.gitops.path (it is derived from --out)`;
 }
 
+/**
+ * What the Argo CD roots read of a cluster spec: its name and `spec.gitops`
+ * (what `fleetFolderKey` digests). A cluster spec is one; the roots can be
+ * rendered from these alone (a worker thread is sent nothing more).
+ */
+export interface ArgoCdMember {
+  readonly metadata: { readonly name: string };
+  readonly spec: { readonly gitops: ClusterSpec['spec']['gitops'] };
+}
+
+/** The name and `spec.gitops` of each Argo CD cluster among `specs`, nothing more: what {@link argoCdGroups} needs. */
+export function argoCdMembers(specs: readonly ArgoCdMember[]): ArgoCdMember[] {
+  return specs.filter((s) => s.spec.gitops.engine === 'argocd').map((s) => ({ metadata: { name: s.metadata.name }, spec: { gitops: s.spec.gitops } }));
+}
+
 /** The Argo CD destination of a cluster: its registered server or name; in-cluster for topology per-cluster when none is given. */
-export function argoCdDestination(spec: ClusterSpec): { server?: string; name?: string } {
+export function argoCdDestination(spec: ArgoCdMember): { server?: string; name?: string } {
   const a = spec.spec.gitops.argocd;
   if (a.destinationName !== undefined) {
     return { name: a.destinationName };

@@ -20,24 +20,50 @@ export function encodeRecord(value: unknown): Buffer {
 }
 
 /**
+ * A record left as bytes in its file (see `rawAfter` of {@link readRecords}):
+ * where its payload is, to read ({@link readRecordAt}) or copy
+ * ({@link rawRecordBytes}) later.
+ */
+export class RawRecord {
+  constructor(
+    /** Offset of the payload in the file (after its length). */
+    readonly offset: number,
+    /** Bytes of the payload. */
+    readonly length: number,
+    /** Offset of the record before it (the one `rawAfter` picked): the pair is the bytes from here to the end of this one. */
+    readonly pairStart: number,
+  ) {}
+}
+
+/**
  * The records of a file, read a megabyte at a time: the file (tens of
  * megabytes at ten thousand clusters) is never held whole beside what its
  * records become. A torn last record ends them (`end.torn`). The file is
- * closed when the records are all read or the caller stops early (`return`).
+ * closed when the records are all read or the caller stops early (`return`);
+ * a file given open (a descriptor) is read from its start and left open.
+ * When `rawAfter` says so of a record, the record after it is not decoded
+ * but yielded as a {@link RawRecord} (a large value the caller reads later,
+ * if ever).
  */
-export function* readRecords(file: string, end: { torn: boolean }): Generator<unknown> {
-  const fd = fs.openSync(file, 'r');
+export function* readRecords(file: string | number, end: { torn: boolean }, rawAfter?: (value: unknown) => boolean): Generator<unknown> {
+  const fd = typeof file === 'number' ? file : fs.openSync(file, 'r');
   try {
     let buffer = Buffer.alloc(1 << 20);
+    /** Offset in the file of buffer[0]. */
+    let base = 0;
     let start = 0;
     let filled = 0;
     let eof = false;
+    let raw = false;
+    /** Offset in the file of the record before this one. */
+    let previous = 0;
     /** At least `n` bytes from `start` in the buffer, unless the file ends first. */
     const need = (n: number): boolean => {
       while (filled - start < n && !eof) {
         if (start > 0) {
           buffer.copy(buffer, 0, start, filled);
           filled -= start;
+          base += start;
           start = 0;
         }
         if (buffer.length - filled < n - filled || filled === buffer.length) {
@@ -45,7 +71,7 @@ export function* readRecords(file: string, end: { torn: boolean }): Generator<un
           buffer.copy(bigger, 0, 0, filled);
           buffer = bigger;
         }
-        const read = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
+        const read = fs.readSync(fd, buffer, filled, buffer.length - filled, base + filled);
         filled += read;
         eof = read === 0;
       }
@@ -57,13 +83,36 @@ export function* readRecords(file: string, end: { torn: boolean }): Generator<un
         end.torn = true;
         return;
       }
-      const value = v8.deserialize(buffer.subarray(start + 4, start + 4 + length));
+      const value: unknown = raw ? new RawRecord(base + start + 4, length, previous) : v8.deserialize(buffer.subarray(start + 4, start + 4 + length));
+      previous = base + start;
       start += 4 + length;
+      raw = !raw && rawAfter !== undefined && rawAfter(value);
       yield value;
     }
   } finally {
-    fs.closeSync(fd);
+    if (typeof file !== 'number') {
+      fs.closeSync(fd);
+    }
   }
+}
+
+/** The value of a {@link RawRecord} of an open file. */
+export function readRecordAt(fd: number, raw: RawRecord): unknown {
+  return v8.deserialize(rawRecordBytes(fd, raw).subarray(4));
+}
+
+/** A {@link RawRecord} of an open file as a record's bytes again (its length, then its payload), to copy into another file. */
+export function rawRecordBytes(fd: number, raw: RawRecord): Buffer {
+  const bytes = Buffer.allocUnsafe(4 + raw.length);
+  bytes.writeUInt32LE(raw.length);
+  for (let at = 0; at < raw.length;) {
+    const read = fs.readSync(fd, bytes, 4 + at, raw.length - at, raw.offset + at);
+    if (read === 0) {
+      throw new Error(`record at ${raw.offset} is cut short`);
+    }
+    at += read;
+  }
+  return bytes;
 }
 
 /** The first record of a cache file: what wrote it. */
@@ -75,18 +124,19 @@ export interface RecordFileHeader {
 
 /**
  * Reads a record file whose first record is `header` (same version and
- * build), passing each later record to `each`, in order. Returns how many
+ * build), passing each later record to `each`, in order (a record after
+ * one `rawAfter` picks as a {@link RawRecord}). Returns how many
  * there were, or -1 when the file is not one to append to: missing, of
  * another version or build, or with a torn last record (the records before
  * it were passed). A corrupt file calls `reset` (forget what `each` got)
  * and gives -1. The file is closed in every case.
  */
-export function readRecordFile(file: string, header: RecordFileHeader, each: (record: unknown) => void, reset: () => void): number {
+export function readRecordFile(file: string | number, header: RecordFileHeader, each: (record: unknown) => void, reset: () => void, rawAfter?: (value: unknown) => boolean): number {
   const end = { torn: false };
   let count = -1;
   let all: Generator<unknown> | undefined;
   try {
-    all = readRecords(file, end);
+    all = readRecords(file, end, rawAfter);
     const first = all.next().value as RecordFileHeader | undefined;
     if (first?.version === header.version && first.build === header.build) {
       count = 0;
@@ -105,14 +155,47 @@ export function readRecordFile(file: string, header: RecordFileHeader, each: (re
   return end.torn ? -1 : count;
 }
 
-/** Writes a whole record file: `header`, then the records, to a temporary file renamed over `file`; record by record, never as one buffer. */
+/**
+ * Copies `length` bytes at `start` of one open file to the end of another,
+ * through `buffer` (a run of records copied without decoding them): one
+ * write per buffer's worth, so a write holds whole records when the range
+ * is cut at records no longer than the buffer.
+ */
+export function copyBytes(from: number, start: number, length: number, to: number, buffer: Buffer): void {
+  for (let done = 0; done < length;) {
+    const want = Math.min(buffer.length, length - done);
+    let got = 0;
+    while (got < want) {
+      const read = fs.readSync(from, buffer, got, want - got, start + done + got);
+      if (read === 0) {
+        throw new Error(`${length} bytes at ${start} are cut short`);
+      }
+      got += read;
+    }
+    for (let off = 0; off < got;) {
+      off += fs.writeSync(to, buffer, off, got - off);
+    }
+    done += got;
+  }
+}
+
+/** A record already encoded (by {@link encodeRecord}, or copied by {@link rawRecordBytes}): written as it is. */
+export class RecordBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
+/**
+ * Writes a whole record file: `header`, then the records (a
+ * {@link RecordBytes} as it is), to a temporary file renamed over `file`;
+ * record by record, never as one buffer.
+ */
 export function writeRecordFile(file: string, header: RecordFileHeader, records: Iterable<unknown>): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeInChunks(tmp, (function* () {
     yield encodeRecord(header);
     for (const record of records) {
-      yield encodeRecord(record);
+      yield record instanceof RecordBytes ? record.bytes : encodeRecord(record);
     }
   })());
   fs.renameSync(tmp, file);

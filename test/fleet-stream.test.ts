@@ -1,0 +1,75 @@
+import * as path from 'path';
+import { FleetEntryPool } from '../src/fleet-summary';
+import { fleetMemberOf, fleetSpecFiles, LoadedCluster, loadFleet, streamSpecFiles } from '../src/fleet/load';
+import { awsSpec, useTempDir, writeFile } from './helpers';
+
+// The loader hands each cluster over as it is loaded (issue 18: synth never holds the fleet whole);
+// what it keeps of each is a FleetMember, whose repeated parts are shared.
+
+const dir = useTempDir();
+
+describe('loading a fleet a cluster at a time', () => {
+  test('each cluster is handed over in file order, and the members are those of the whole load, sorted by name', () => {
+    // GIVEN three specs whose files sort otherwise than their names
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('zulu'));
+    writeFile(clusters, 'b.yaml', awsSpec('alpha'));
+    writeFile(clusters, 'c/c.yaml', awsSpec('mike'));
+    // WHEN it is streamed
+    const handed: LoadedCluster[] = [];
+    const { members, warnings } = streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => handed.push(c));
+    // THEN the clusters came in file order, each whole, and the members are sorted by name
+    expect(handed.map((c) => c.member.spec.metadata.name)).toEqual(['zulu', 'alpha', 'mike']);
+    const fleet = loadFleet(clusters);
+    expect(handed.map((c) => c.prepared()).sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1))).toEqual(fleet.clusters);
+    expect(members).toEqual(fleet.clusters.map((c) => fleetMemberOf(c)));
+    expect(warnings).toEqual(fleet.warnings);
+  });
+
+  test('a broken spec is reported once every file is read, with what a whole load reports; the caller hears of it at once', () => {
+    // GIVEN a good spec, a broken one, and another good one after it
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('a'));
+    writeFile(clusters, 'b.yaml', awsSpec('b', { platform: 'Moon' }));
+    writeFile(clusters, 'c.yaml', awsSpec('c'));
+    // WHEN it is streamed
+    const events: string[] = [];
+    const stream = () => streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => events.push(c.member.spec.metadata.name), () => events.push('failing'));
+    // THEN the error is the whole load's, thrown after the last file
+    expect(stream).toThrow(expect.objectContaining({ message: (() => { try { loadFleet(clusters); return ''; } catch (e) { return (e as Error).message; } })() }));
+    // AND the caller was told the load is failing before the next cluster was handed over (synth renders no more)
+    expect(events).toEqual(['a', 'failing', 'c']);
+  });
+
+  test('members hold one copy of each repeated part, and no more than the checks across the fleet read', () => {
+    // GIVEN two clusters of one GitOps setup
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('a'));
+    writeFile(clusters, 'b.yaml', awsSpec('b'));
+    // WHEN they are streamed
+    const { members } = streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, () => undefined);
+    // THEN their spec.gitops is one object, and a member holds the name, the spec file and the fields the checks read
+    expect(members[0].spec.spec.gitops).toBe(members[1].spec.spec.gitops);
+    const held = JSON.parse(JSON.stringify(members[0]));
+    expect(Object.keys(held.spec.spec).sort()).toEqual(['distribution', 'gitops', 'platform']);
+    expect(Object.keys(held).sort()).toEqual(['spec', 'specFile', 'supportWithoutMigration']);
+    expect(members[0].supportWithoutMigration).toEqual(expect.objectContaining({ inTreeProvider: 'aws' }));
+  });
+});
+
+describe('summary lines from the workers', () => {
+  test('share their words, images and stages with the lines before them, and read as they came', () => {
+    // GIVEN two lines as two workers sent them (copies)
+    const line = (name: string) => ({
+      name, spec: `${name}.yaml`, distribution: 'openshift', platform: 'AWS', topology: 'HighlyAvailable', managementMode: 'gitops', engine: 'plain', phase: 'external',
+      objects: 20, stages: ['01-namespaces-rbac', '04-workloads'], images: { cloudControllerManagerAWS: 'quay.io/x@sha256:1' },
+    });
+    const pool = new FleetEntryPool();
+    // WHEN the pool takes them
+    const [a, b] = [pool.share(line('a')), pool.share(line('b'))];
+    // THEN they hold one copy of each part, and serialize as they came (same keys, same order)
+    expect(b.images).toBe(a.images);
+    expect(b.stages).toBe(a.stages);
+    expect(JSON.stringify(b)).toBe(JSON.stringify(line('b')));
+  });
+});
