@@ -299,8 +299,18 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     rendered.push(name);
     if (!remote) {
       onMain.push({ index: i, cluster: () => c.prepared() });
-      return;
+    } else if (matchers.length > 0 && !selected(name)) {
+      // outside --only but without output to keep: rendered once some cluster is known to match (a mistyped --only renders nothing)
+      unmatched.push({ index: i, cluster: c });
+    } else {
+      dispatch(i, c);
     }
+  };
+  /** Without --only to wait for: a cluster outside the selection that has no output to keep. */
+  const unmatched: { index: number; cluster: LoadedCluster }[] = [];
+  /** Sends a cluster to render, or its folder to be checked against the cache. */
+  const dispatch = (i: number, c: LoadedCluster) => {
+    const name = c.member.spec.metadata.name;
     // a cluster whose inputs digest as the cache recorded only needs its folder checked
     const record = cache ? cache.get(name) ?? null : undefined;
     const key = cache ? clusterKeyOf(c.preparedDigest ?? preparedDigest(c.prepared()), outputPath) : undefined;
@@ -339,6 +349,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.spec.metadata.name).sort(byName).join(', ')}`);
     }
     guardLater.forEach(guardKept);
+    unmatched.forEach(({ index, cluster }) => dispatch(index, cluster));
   } catch (e) {
     pool?.close();
     throw e;

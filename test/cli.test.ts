@@ -1,6 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
+import { OutputTree } from '../src/output';
+import { synthesizeInto } from '../src/synth';
 import { awsSpec, platformSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
@@ -160,6 +162,21 @@ describe('ccm-gitops synth --only and --check', () => {
     const r = synth('--only', 'nope');
     expect(r.code).toBe(EXIT_INVALID_INPUT);
     expect(r.err).toBe('error: no cluster matches --only nope; clusters: alpha, beta, gamma\n');
+  });
+
+  test('--only that matches nothing renders nothing first (clusters go to render as they load, but not these)', () => {
+    // GIVEN a fleet never rendered (no output to keep: without --only, every cluster would be rendered)
+    fleet();
+    const out = path.join(root, 'dist');
+    const tree = OutputTree.open(out);
+    // WHEN synth is asked for a name that is not in it
+    const run = () => synthesizeInto({ clusters: path.join(root, 'clusters'), out, only: ['nope'] }, tree);
+    // THEN it fails before any cluster was staged
+    expect(run).toThrow('no cluster matches --only nope; clusters: alpha, beta, gamma');
+    const staged = () => fs.readdirSync(root).filter((n) => n.startsWith('.dist.new-')).flatMap((n) => fs.readdirSync(path.join(root, n)));
+    expect(staged()).toEqual([]);
+    tree.close();
+    expect(fs.readdirSync(root).filter((n) => n.startsWith('.dist'))).toEqual([]);
   });
 
   test('--check passes on a fresh tree and fails, listing files, on a stale one; it never writes', () => {
