@@ -266,15 +266,23 @@ export class SpecCache {
     copyBytes(from, pairStart, offset + length - pairStart, out, buffer);
   }
 
-  /** Closes the cache file and the spool. */
+  /** Closes the cache file and the spool (and removes the spool where it could not be unlinked while open). */
   private close(): void {
     for (const fd of [this.fd, this.spool?.fd]) {
       if (fd !== undefined) {
         fs.closeSync(fd);
       }
     }
+    if (this.spool) {
+      fs.rmSync(this.spoolFile, { force: true });
+    }
     this.fd = undefined;
     this.spool = undefined;
+  }
+
+  /** Where this run's spool is created. */
+  private get spoolFile(): string {
+    return `${this.file}.${process.pid}.spool`;
   }
 
   /** The prepared cluster of an entry, read from where its record is. */
@@ -297,7 +305,7 @@ export class SpecCache {
   private openSpool(): { readonly fd: number; size: number } {
     if (!this.spool) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      const name = `${this.file}.${process.pid}.spool`;
+      const name = this.spoolFile;
       const fd = fs.openSync(name, 'w+');
       try {
         fs.unlinkSync(name);
