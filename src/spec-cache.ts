@@ -3,7 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
 import { PreparedCluster } from './cluster/prepared-cluster';
-import { CachedLoad, FleetMember, StoredLoad } from './fleet/load';
+import { CachedLoad, FleetMember, shareMember, StoredLoad } from './fleet/load';
+import { SharedValues } from './util/shared-values';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
 import { copyBytes, encodeRecord, RawRecord, readRecordAt, readRecordFile } from './util/record-file';
 
@@ -102,6 +103,8 @@ export class SpecCache {
       fd = undefined;
     }
     let records = -1;
+    // thousands of records repeat the same parts (spec.gitops, a cloud config path): one copy of each
+    const shared = new SharedValues();
     if (fd !== undefined) {
       let pending: readonly [string, CachedSpec] | undefined;
       records = readRecordFile(fd, { version: 4, build: buildId() } satisfies SpecCacheHeader, (record) => {
@@ -118,7 +121,8 @@ export class SpecCache {
           throw new Error(`spec record of ${pending[0]} without its prepared cluster`);
         }
         if (kind === 'spec') {
-          pending = [name, value];
+          const spec = value as CachedSpec;
+          pending = [name, { ...spec, member: shareMember(spec.member, shared), reads: shared.value(spec.reads), cloudConfigBase: spec.cloudConfigBase && shared.word(spec.cloudConfigBase) }];
         } else {
           files.set(name, value);
         }

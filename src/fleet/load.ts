@@ -86,7 +86,7 @@ export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValue
 }
 
 /** A member whose repeated parts (spec.gitops, platform, migration) are `shared`'s: thousands of members hold one copy of each. */
-function shareMember(m: FleetMember, shared: SharedValues): FleetMember {
+export function shareMember(m: FleetMember, shared: SharedValues): FleetMember {
   const s = m.spec.spec;
   return {
     spec: { metadata: m.spec.metadata, spec: { gitops: shared.value(s.gitops), platform: shared.word(s.platform), distribution: shared.word(s.distribution), migration: shared.value(s.migration) } },
