@@ -6,7 +6,7 @@ import { PreparedCluster } from './cluster/prepared-cluster';
 import { CachedLoad, FleetMember, shareMember, StoredLoad } from './fleet/load';
 import { SharedValues } from './util/shared-values';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
-import { copyBytes, encodeRecord, RawRecord, readRecordAt, readRecordFile } from './util/record-file';
+import { copyBytes, encodeRecord, RawRecord, readRecordAt, readRecordFile, writeAll } from './util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -185,9 +185,7 @@ export class SpecCache {
     const spool = this.openSpool();
     const start = spool.size;
     for (const piece of [head, length, bytes]) {
-      for (let off = 0; off < piece.length;) {
-        off += fs.writeSync(spool.fd, piece, off, piece.length - off, spool.size + off);
-      }
+      writeAll(spool.fd, piece, spool.size);
       spool.size += piece.length;
     }
     this.specs.set(specFile, { spec, in: 'spool', prepared: new RawRecord(start + head.length + 4, bytes.length, start) });
@@ -379,12 +377,5 @@ export class SpecCache {
       this.digests.set(file, digest);
     }
     return digest;
-  }
-}
-
-/** Writes all of `bytes` at the end of an open file. */
-function writeAll(fd: number, bytes: Buffer): void {
-  for (let off = 0; off < bytes.length;) {
-    off += fs.writeSync(fd, bytes, off, bytes.length - off);
   }
 }

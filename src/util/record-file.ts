@@ -22,7 +22,7 @@ export function encodeRecord(value: unknown): Buffer {
 /**
  * A record left as bytes in its file (see `rawAfter` of {@link readRecords}):
  * where its payload is, to read ({@link readRecordAt}) or copy
- * ({@link rawRecordBytes}) later.
+ * ({@link copyBytes}) later.
  */
 export class RawRecord {
   constructor(
@@ -98,21 +98,20 @@ export function* readRecords(file: string | number, end: { torn: boolean }, rawA
 
 /** The value of a {@link RawRecord} of an open file. */
 export function readRecordAt(fd: number, raw: RawRecord): unknown {
-  return v8.deserialize(rawRecordBytes(fd, raw).subarray(4));
+  const payload = Buffer.allocUnsafe(raw.length);
+  readExactly(fd, payload, raw.offset);
+  return v8.deserialize(payload);
 }
 
-/** A {@link RawRecord} of an open file as a record's bytes again (its length, then its payload), to copy into another file. */
-export function rawRecordBytes(fd: number, raw: RawRecord): Buffer {
-  const bytes = Buffer.allocUnsafe(4 + raw.length);
-  bytes.writeUInt32LE(raw.length);
-  for (let at = 0; at < raw.length;) {
-    const read = fs.readSync(fd, bytes, 4 + at, raw.length - at, raw.offset + at);
+/** Fills `buffer` from an open file at `position`; a file that ends first is an error. */
+function readExactly(fd: number, buffer: Buffer, position: number): void {
+  for (let at = 0; at < buffer.length;) {
+    const read = fs.readSync(fd, buffer, at, buffer.length - at, position + at);
     if (read === 0) {
-      throw new Error(`record at ${raw.offset} is cut short`);
+      throw new Error(`${buffer.length} bytes at ${position} are cut short`);
     }
     at += read;
   }
-  return bytes;
 }
 
 /** The first record of a cache file: what wrote it. */
@@ -163,39 +162,31 @@ export function readRecordFile(file: string | number, header: RecordFileHeader, 
  */
 export function copyBytes(from: number, start: number, length: number, to: number, buffer: Buffer): void {
   for (let done = 0; done < length;) {
-    const want = Math.min(buffer.length, length - done);
-    let got = 0;
-    while (got < want) {
-      const read = fs.readSync(from, buffer, got, want - got, start + done + got);
-      if (read === 0) {
-        throw new Error(`${length} bytes at ${start} are cut short`);
-      }
-      got += read;
-    }
-    for (let off = 0; off < got;) {
-      off += fs.writeSync(to, buffer, off, got - off);
-    }
-    done += got;
+    const chunk = buffer.subarray(0, Math.min(buffer.length, length - done));
+    readExactly(from, chunk, start + done);
+    writeAll(to, chunk);
+    done += chunk.length;
   }
 }
 
-/** A record already encoded (by {@link encodeRecord}, or copied by {@link rawRecordBytes}): written as it is. */
-export class RecordBytes {
-  constructor(readonly bytes: Buffer) {}
+/**
+ * Writes all of `bytes` to an open file: at `position`, or where the file is
+ * (its end, for a file opened to append). A short write is continued.
+ */
+export function writeAll(fd: number, bytes: Uint8Array, position?: number): void {
+  for (let off = 0; off < bytes.length;) {
+    off += fs.writeSync(fd, bytes, off, bytes.length - off, position === undefined ? null : position + off);
+  }
 }
 
-/**
- * Writes a whole record file: `header`, then the records (a
- * {@link RecordBytes} as it is), to a temporary file renamed over `file`;
- * record by record, never as one buffer.
- */
+/** Writes a whole record file: `header`, then the records, to a temporary file renamed over `file`; record by record, never as one buffer. */
 export function writeRecordFile(file: string, header: RecordFileHeader, records: Iterable<unknown>): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeInChunks(tmp, (function* () {
     yield encodeRecord(header);
     for (const record of records) {
-      yield record instanceof RecordBytes ? record.bytes : encodeRecord(record);
+      yield encodeRecord(record);
     }
   })());
   fs.renameSync(tmp, file);
@@ -207,10 +198,7 @@ export function appendRecords(file: string, values: Iterable<unknown>): void {
   const fd = fs.openSync(file, 'a');
   try {
     for (const value of values) {
-      const bytes = encodeRecord(value);
-      for (let off = 0; off < bytes.length;) {
-        off += fs.writeSync(fd, bytes, off);
-      }
+      writeAll(fd, encodeRecord(value));
     }
   } finally {
     fs.closeSync(fd);
