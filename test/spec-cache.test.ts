@@ -59,6 +59,9 @@ function fleetDir(): { clusters: string; out: string } {
   return { clusters, out: path.join(dir(), 'dist') };
 }
 
+/** What `readRecords` is told of a spec cache file: the record after a spec's is its prepared cluster, left undecoded. */
+const specPairs = (v: unknown) => Array.isArray(v) && v[0] === 'spec';
+
 const DEPLOYMENT_B = 'b/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml';
 
 describe('the spec cache', () => {
@@ -175,14 +178,19 @@ describe('the spec cache', () => {
 describe('the spec cache file (appended to, files trusted by their metadata)', () => {
   /** A time far enough ahead that every file written by the test counts as settled (SETTLE_MS before it). */
   const later = () => Date.now() + 60_000;
-
-  test('a run that changes one spec appends its record: the file before it is kept byte for byte', () => {
-    // GIVEN a saved cache of two specs
+  /** The example fleet loaded once through a cold cache, saved (every file settled). */
+  const savedCache = () => {
     const { clusters } = fleetDir();
     const root = fs.realpathSync(clusters);
     const first = SpecCache.forClusters(cacheDir(), root, later());
     loadFleet(clusters, first);
     first.save();
+    return { clusters, root, first };
+  };
+
+  test('a run that changes one spec appends its record: the file before it is kept byte for byte', () => {
+    // GIVEN a saved cache of two specs
+    const { clusters, root, first } = savedCache();
     const before = fs.readFileSync(first.file);
     // WHEN one spec changes and a second run saves
     writeFile(clusters, 'b.yaml', awsSpec('b', { controlPlaneTopology: 'SingleReplica' }));
@@ -202,11 +210,7 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
 
   test('a torn last record (a run killed while appending) loses that record only, and the next save writes the file whole', () => {
     // GIVEN a saved cache whose last record was cut short
-    const { clusters } = fleetDir();
-    const root = fs.realpathSync(clusters);
-    const first = SpecCache.forClusters(cacheDir(), root, later());
-    loadFleet(clusters, first);
-    first.save();
+    const { clusters, root, first } = savedCache();
     const whole = fs.readFileSync(first.file);
     fs.writeFileSync(first.file, whole.subarray(0, whole.length - 3));
     // WHEN the next run loads through it and saves
@@ -223,12 +227,8 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
 
   test('a settled file is not read again while its metadata holds; a rewrite of the same size is read', () => {
     // GIVEN a cache that learnt the digests of the specs and the cloud config (all settled)
-    const { clusters } = fleetDir();
-    const root = fs.realpathSync(clusters);
+    const { clusters, root } = savedCache();
     const conf = path.join(clusters, 'a', 'a.conf');
-    const first = SpecCache.forClusters(cacheDir(), root, later());
-    loadFleet(clusters, first);
-    first.save();
     // WHEN the next run looks the specs up
     const reads: string[] = [];
     const spy = jest.spyOn(fs, 'readFileSync').mockImplementation(((real) => (file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
@@ -259,14 +259,9 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
 
   test('a prepared cluster stays on disk until asked for; a damaged one is loaded again from its spec, never served', () => {
     // GIVEN a saved cache of two specs
-    const { clusters } = fleetDir();
-    const root = fs.realpathSync(clusters);
-    const first = SpecCache.forClusters(cacheDir(), root, later());
-    loadFleet(clusters, first);
-    first.save();
+    const { clusters, root, first } = savedCache();
     // WHEN the bytes of a's prepared cluster are overwritten on disk (same length)
-    const pairs = (v: unknown) => Array.isArray(v) && v[0] === 'spec';
-    const raw = [...readRecords(first.file, { torn: false }, pairs)].filter((r): r is RawRecord => r instanceof RawRecord);
+    const raw = [...readRecords(first.file, { torn: false }, specPairs)].filter((r): r is RawRecord => r instanceof RawRecord);
     expect(raw).toHaveLength(2);
     const fd = fs.openSync(first.file, 'r+');
     fs.writeSync(fd, Buffer.alloc(raw[0].length), 0, raw[0].length, raw[0].offset);
@@ -327,8 +322,7 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     cache.save();
     expect(fs.readdirSync(cacheDir())).toEqual([path.basename(cache.file)]);
     // AND the file holds each spec's record followed by its prepared cluster, then the files it learnt
-    const pairs = (v: unknown) => Array.isArray(v) && v[0] === 'spec';
-    const kinds = [...readRecords(cache.file, { torn: false }, pairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
+    const kinds = [...readRecords(cache.file, { torn: false }, specPairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
     expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared', 'file', 'file', 'file', 'file']);
   });
 
@@ -340,8 +334,7 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     loadFleet(clusters, first);
     first.save();
     // THEN it holds the specs but no file record: every file is read and digested next time
-    const pairs = (v: unknown) => Array.isArray(v) && v[0] === 'spec';
-    const kinds = [...readRecords(first.file, { torn: false }, pairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
+    const kinds = [...readRecords(first.file, { torn: false }, specPairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
     expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared']);
   });
 });
