@@ -5,9 +5,10 @@
 //
 // For each N (default 100, 1000, 10000): a generated fleet of N mixed
 // clusters (every example in clusters/ in turn, renamed: both distributions,
-// all platforms and output modes) is synthesized into an empty folder; the
-// bench prints wall and CPU time, peak RSS (worker threads included) and the
-// files written. At the largest N it then measures, on that output:
+// all platforms and output modes) is synthesized into an empty folder, with
+// no cache, three times (REPEATS); the bench prints the median run's wall and
+// CPU time, peak RSS (worker threads included) and files written, with the
+// range of the three (peak RSS varies by some 10% between runs). At the largest N it then measures, on that output:
 //   no-op       the same fleet again: must write no file (the first run after
 //               the render reads every file once; the second checks metadata);
 //   --only      one cluster's spec changed, `synth --only NAME`;
@@ -20,7 +21,7 @@
 // Each run starts 2.1 s after the previous one ended (SETTLE_WAIT_MS), as
 // pipeline runs are apart: files changed within 2 s are read, not trusted.
 // The warm no-op, --only and one-change runs are each run 3 times (REPEATS);
-// the median is reported, with the three times.
+// the median is reported, with the three times and peak RSS range.
 // `--tmp DIR` puts fleets and outputs elsewhere (`/dev/shm` takes the disk
 // out). Writes the figures as JSON (default bench-results.json). Needs lib/
 // (npm run bench compiles).
@@ -74,9 +75,15 @@ function parent(argv) {
       const names = makeFleet(n, templates, clusters);
       const out = path.join(dir, 'dist');
       const env = { CCM_GITOPS_CACHE_DIR: path.join(dir, 'cache') };
-      const full = cli(['synth', '-c', clusters, '-o', out, ...jobArgs], env);
-      expectCode(full, 0, 'full synth');
-      rows.push({ clusters: n, ...figures(full), objects: fleetObjects(out) });
+      // peak RSS varies by some 10% between runs of one fleet: whether it grows with N is read from medians
+      const full = median(REPEATS, () => {
+        fs.rmSync(out, { recursive: true, force: true });
+        fs.rmSync(env.CCM_GITOPS_CACHE_DIR, { recursive: true, force: true });
+        const r = cli(['synth', '-c', clusters, '-o', out, ...jobArgs], env);
+        expectCode(r, 0, 'full synth');
+        return r;
+      });
+      rows.push({ clusters: n, ...full, objects: fleetObjects(out) });
       if (n === largest) {
         scenarios = runScenarios({ dir, clusters, out, names, env, jobArgs, templates });
       }
@@ -99,10 +106,10 @@ function parent(argv) {
 
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`ccm-gitops synth benchmark (node ${process.version}, ${result.cores} cores, load average ${result.loadAverage.join(' ')}, under ${tmp})\n`);
-  console.log('| clusters | objects | files written | wall | CPU | peak RSS |');
-  console.log('|---:|---:|---:|---:|---:|---:|');
+  console.log('| clusters | objects | files written | wall | CPU | peak RSS | note |');
+  console.log('|---:|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
-    console.log(`| ${r.clusters} | ${r.objects} | ${r.written} | ${s(r.wallMs)} | ${s(r.cpuMs)} | ${r.peakRssMiB} MiB |`);
+    console.log(`| ${r.clusters} | ${r.objects} | ${r.written} | ${s(r.wallMs)} | ${s(r.cpuMs)} | ${r.peakRssMiB} MiB | ${r.note} |`);
   }
   if (scenarios) {
     console.log(`\nOn the ${largest}-cluster output:\n`);
@@ -235,7 +242,8 @@ function cliChild(args) {
 /** The figures of the run of median wall time among `n` (each a fresh process), with the range in the note. */
 function median(n, run, note) {
   const all = Array.from({ length: n }, run).map((r) => figures(r)).sort((a, b) => a.wallMs - b.wallMs);
-  const range = `median of ${n}: ${all.map((f) => (f.wallMs / 1000).toFixed(2)).join(', ')} s`;
+  const rss = all.map((f) => f.peakRssMiB);
+  const range = `median of ${n}: ${all.map((f) => (f.wallMs / 1000).toFixed(2)).join(', ')} s; peak RSS ${Math.min(...rss)}–${Math.max(...rss)} MiB`;
   return { ...all[Math.floor(n / 2)], note: note ? `${note}; ${range}` : range };
 }
 

@@ -59,9 +59,18 @@ interface KnownFile {
 
 type SpecCacheRecord = readonly ['spec', string, CachedSpec] | readonly ['file', string, KnownFile];
 
-/** A spec the cache knows: its record, and where its pair of records is (in the cache file as read, or in this run's spool). */
+/**
+ * A spec the cache knows: where its pair of records is (in the cache file as
+ * read, or in this run's spool), and its record until the run looked it up
+ * (a spec is looked up once per run; the save copies the pair as bytes).
+ */
 interface SpecEntry {
-  readonly spec: CachedSpec;
+  /**
+   * The spec's record, as read from the cache file.
+   *
+   * @default - none once looked up or stored: ten thousand records would stay in memory for nothing
+   */
+  readonly spec?: CachedSpec;
   readonly in: 'file' | 'spool';
   /** The prepared cluster's record. */
   readonly prepared: RawRecord;
@@ -158,11 +167,18 @@ export class SpecCache {
   lookup(specFile: string, defaultsChain: readonly string[]): CachedLoad | undefined {
     this.seen.add(specFile);
     const entry = this.specs.get(specFile);
-    if (!entry || this.inputsDigest(specFile, defaultsChain, entry.spec.reads) !== entry.spec.inputs) {
+    const spec = entry?.spec;
+    if (!entry || !spec) {
       return undefined;
     }
-    const { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings } = entry.spec;
-    return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(entry) };
+    // what stays in memory is where the pair of records is: the save copies it as bytes
+    const placed: SpecEntry = { in: entry.in, prepared: entry.prepared };
+    this.specs.set(specFile, placed);
+    if (this.inputsDigest(specFile, defaultsChain, spec.reads) !== spec.inputs) {
+      return undefined;
+    }
+    const { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings } = spec;
+    return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(placed, member.spec.metadata.name, digest) };
   }
 
   /** Records a spec that loaded without a problem: its pair of records goes to the spool, not to memory. */
@@ -188,7 +204,7 @@ export class SpecCache {
       writeAll(spool.fd, piece, spool.size);
       spool.size += piece.length;
     }
-    this.specs.set(specFile, { spec, in: 'spool', prepared: new RawRecord(start + head.length + 4, bytes.length, start) });
+    this.specs.set(specFile, { in: 'spool', prepared: new RawRecord(start + head.length + 4, bytes.length, start) });
     this.changed.add(specFile);
   }
 
@@ -287,8 +303,8 @@ export class SpecCache {
     return `${this.file}.${process.pid}.spool`;
   }
 
-  /** The prepared cluster of an entry, read from where its record is. */
-  private read(entry: SpecEntry): PreparedCluster {
+  /** The prepared cluster of an entry (of the cluster `name`, whose `preparedDigest` is `digest`), read from where its record is. */
+  private read(entry: SpecEntry, name: string, digest: string): PreparedCluster {
     const fd = entry.in === 'spool' ? this.spool?.fd : this.fd;
     let prepared: PreparedCluster | undefined;
     try {
@@ -296,10 +312,10 @@ export class SpecCache {
     } catch {
       prepared = undefined;
     }
-    if (prepared?.spec?.metadata?.name !== entry.spec.member.spec.metadata.name) {
-      throw new Error(`the spec cache ${this.file} does not hold the cluster ${entry.spec.member.spec.metadata.name} it listed; delete the file (or run with --no-cache)`);
+    if (prepared?.spec?.metadata?.name !== name) {
+      throw new Error(`the spec cache ${this.file} does not hold the cluster ${name} it listed; delete the file (or run with --no-cache)`);
     }
-    rememberPreparedDigest(prepared, entry.spec.preparedDigest);
+    rememberPreparedDigest(prepared, digest);
     return prepared;
   }
 

@@ -278,6 +278,28 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     expect(counted.hits()).toBe(2);
   });
 
+  test('a spec\'s record is held until its lookup only; the save copies its pair all the same', () => {
+    // GIVEN a saved cache of two specs
+    const { clusters, root } = savedCache();
+    const cache = SpecCache.forClusters(cacheDir(), root, later());
+    const aFile = path.join(clusters, 'a', 'a.yaml');
+    const chain = [path.join(clusters, 'defaults.yaml')];
+    // WHEN a is looked up twice in one run
+    const hit = cache.lookup(aFile, chain);
+    const again = cache.lookup(aFile, chain);
+    // THEN the first lookup is served and the second is not: the record was let go (a spec is looked up once per run)
+    expect(hit?.member.spec.metadata.name).toBe('a');
+    expect(again).toBeUndefined();
+    // AND the hit's cluster is still read from the file
+    expect(hit!.prepared().spec.metadata.name).toBe('a');
+    // AND when b is gone, the save rewrites the file with a's pair copied from it: the next run serves a from it
+    fs.rmSync(path.join(clusters, 'b.yaml'));
+    cache.save();
+    const next = counting(SpecCache.forClusters(cacheDir(), root, later()));
+    expect(loadFleet(clusters, next.cache)).toEqual(loadFleet(clusters));
+    expect([next.hits(), next.stores()]).toEqual([1, 0]);
+  });
+
   test('a run reads from the cache file the prepared clusters it renders, and no other', () => {
     // GIVEN a fleet synthesized twice with both caches (the second run takes the folders' fingerprints)
     const { clusters, out } = fleetDir();

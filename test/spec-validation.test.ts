@@ -153,6 +153,20 @@ describe('spec validation: each class of error, with file, line, field, value an
     ].map((p) => p.split(`${root}${path.sep}`).join('')));
   });
 
+  test('a name used by three files is reported on each, with the two others', () => {
+    // GIVEN three specs of one name, and a fourth of its own
+    writeFile(root, 'a.yaml', awsSpec('same'));
+    writeFile(root, 'b.yaml', awsSpec('other'));
+    writeFile(root, 'nested/c.yaml', awsSpec('same'));
+    writeFile(root, 'nested/d.yaml', awsSpec('same'));
+    // WHEN the fleet loads THEN each use of the name lists the other two, in file order; the fourth name is not reported
+    expect(problems()).toEqual([
+      `a.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'nested', 'c.yaml')}, ${path.join(root, 'nested', 'd.yaml')}; cluster names must be unique across the fleet`,
+      `nested/c.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}, ${path.join(root, 'nested', 'd.yaml')}; cluster names must be unique across the fleet`,
+      `nested/d.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}, ${path.join(root, 'nested', 'c.yaml')}; cluster names must be unique across the fleet`,
+    ].map((p) => p.split(`${root}${path.sep}`).join('')));
+  });
+
   test('a name that is not a DNS label', () => {
     writeFile(root, 'c.yaml', awsSpec('Prod_1', { infrastructureName: 'prod-1-abcde' }));
     expect(problems()).toEqual([

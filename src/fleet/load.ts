@@ -279,15 +279,26 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
   // thousands of specs share a few folders: each defaults file is looked for once
   const seen = new Map<string, boolean>();
   const exists = (f: string) => seen.get(f) ?? (seen.set(f, fs.existsSync(f)), seen.get(f)!);
-  /** Each spec's name as written, for the duplicate check: by name, the files and lines. */
-  const byName = new Map<string, { file: string; line?: number }[]>();
+  /**
+   * Each spec's name as written, for the duplicate check: by name, the file
+   * and line (a list only for a name used twice: thousands of one-element
+   * lists would be held for nothing).
+   */
+  const byName = new Map<string, NameUse | NameUse[]>();
   const named = (name: string | undefined, file: string, line: number | undefined) => {
     if (name !== undefined) {
-      byName.set(name, [...(byName.get(name) ?? []), { file, line }]);
+      const use: NameUse = { file, line };
+      const before = byName.get(name);
+      byName.set(name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
     }
   };
-  /** The specs that passed the schema, for the hub check: their names and spec.gitops. */
-  const argoCd: { file: string; spec: ArgoCdMember }[] = [];
+  /** The specs of hub Argo CD clusters that passed the schema, for the hub check: their names and spec.gitops. */
+  const hubMembers: { file: string; spec: ArgoCdMember }[] = [];
+  const argoCd = (file: string, spec: ArgoCdMember) => {
+    if (isHubMember(spec)) {
+      hubMembers.push({ file, spec });
+    }
+  };
   const members: FleetMember[] = [];
   const shared = new SharedValues();
   let failed = false;
@@ -303,7 +314,7 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
       // unchanged since it last loaded without a problem: the checks across specs below still see it
       const member = shareMember(hit.member, shared);
       named(member.spec.metadata.name, file, hit.nameLine);
-      argoCd.push({ file, spec: member.spec });
+      argoCd(file, member.spec);
       warnings.push(...hit.warnings);
       members.push(member);
       each({ member, preparedDigest: hit.preparedDigest, prepared: () => preparedOf(hit, file, root) });
@@ -315,7 +326,7 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
     badDefaults ||= defaults.some((d) => d.issues.length > 0);
     named(result.rawName, file, result.nameLine);
     if (result.spec) {
-      argoCd.push({ file, spec: { metadata: { name: result.spec.metadata.name }, spec: { gitops: result.spec.spec.gitops } } });
+      argoCd(file, { metadata: { name: result.spec.metadata.name }, spec: { gitops: result.spec.spec.gitops } });
     }
     // cloud configs are checked for every spec that passed the schema, so one run reports everything
     if (!result.spec || !renderable(result.spec) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
@@ -341,8 +352,9 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
     issues.push(...d.issues);
   }
   // names must be unique across the fleet: they name output directories
-  for (const [name, uses] of byName) {
-    for (const use of uses.length > 1 ? uses : []) {
+  for (const [name, used] of byName) {
+    const uses = Array.isArray(used) ? used : [];
+    for (const use of uses) {
       issues.push({
         file: use.file,
         path: 'metadata.name',
@@ -351,7 +363,7 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
       });
     }
   }
-  issues.push(...hubProblems(argoCd));
+  issues.push(...hubProblems(hubMembers));
   if (issues.length > 0) {
     throw new SpecValidationError(dedupe(issues));
   }
@@ -817,12 +829,24 @@ function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message
  * ClusterRoles, the CCM) and fight over them. Its root reads one repository
  * at one revision.
  */
+/** A spec's name, where it is written. */
+interface NameUse {
+  readonly file: string;
+  readonly line?: number;
+}
+
+/** Whether a cluster is applied by a hub Argo CD (the clusters {@link hubProblems} checks). */
+function isHubMember(spec: ArgoCdMember): boolean {
+  const g = spec.spec.gitops;
+  return g.engine === 'argocd' && g.argocd.topology === 'hub';
+}
+
 function hubProblems(specs: readonly { file: string; spec: ArgoCdMember }[]): SpecIssue[] {
   const issues: SpecIssue[] = [];
   const hubs = new Map<string, { file: string; spec: ArgoCdMember }[]>();
-  for (const { file, spec } of specs) {
+  for (const { file, spec } of specs.filter((s) => isHubMember(s.spec))) {
     const g = spec.spec.gitops;
-    if (g.engine === 'argocd' && g.argocd.topology === 'hub') {
+    if (g.engine === 'argocd') {
       const members = hubs.get(g.argocd.namespace);
       if (members) {
         members.push({ file, spec });
