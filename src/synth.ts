@@ -5,7 +5,7 @@ import { readUnitFiles } from './util/read-tree';
 import { argoCdRootFiles, renderCluster } from './render';
 import { argoCdShares } from './gitops/fleet-gitops-chart';
 import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
-import { clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
+import { CachedCluster, clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
@@ -16,7 +16,7 @@ import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, streamSpecFiles } from './fleet/load';
 import { PreparedCluster } from './cluster/prepared-cluster';
-import { argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
@@ -157,108 +157,273 @@ const RENDER_BACKLOG = 16;
  * back from `.fleet.json`, once), the others are rendered.
  */
 export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
-  const outputPath = repositoryPathOf(options.out);
-  const shard = options.shard;
-  const inShard = (name: string) => !shard || shardOf(name, shard.count) === shard.index;
   if (options.assembleFrom) {
     // the specs are validated (and their members kept), not rendered
+    const outputPath = repositoryPathOf(options.out);
     const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, () => undefined);
     checkPhaseTransitions({ clusters: loaded.members }, options.out);
     checkGitopsPaths({ clusters: loaded.members }, outputPath);
-    return assembleInto(loaded.members.filter((m) => inShard(m.spec.metadata.name)), loaded.warnings, options.assembleFrom, sink, outputPath);
+    return assembleInto(loaded.members.filter((m) => inShard(m.spec.metadata.name, options.shard)), loaded.warnings, options.assembleFrom, sink, outputPath);
   }
-  const specFiles = fleetSpecFiles(options.clusters);
-  const matchers = (options.only ?? []).map(nameMatcher);
-  const selected = (name: string) => matchers.length === 0 || matchers.some((m) => m(name));
-  const jobs = options.jobs ?? defaultJobs();
-  const cache = options.cache;
-  const remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath } : undefined;
-  // a kept cluster's summary line: the render cache's (its folder is checked against that record below),
-  // else the output's `.fleet.json`, read only when some line is not in the cache
-  let existingEntries: Map<string, FleetEntry> | undefined;
-  const existingEntry = (name: string) => (existingEntries ??= existingFleetEntries(options.out)).get(name);
-  const cachedLines = matchers.length > 0 && remote && cache && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
-  // workers from the start: they load the rendering code while the main thread loads the first specs
-  const pool = remote && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined) ? new RenderPool(jobs, remote, specFiles.length) : undefined;
+  return new FleetRun(options, sink, fleetSpecFiles(options.clusters)).run();
+}
+
+/** Whether a cluster is in the shard (every cluster is when there is none). */
+const inShard = (name: string, shard: Shard | undefined) => !shard || shardOf(name, shard.count) === shard.index;
+
+/** The Argo CD roots of the run: their clusters, their cache key, and whether nothing they depend on changed. */
+interface ArgoCdRoots {
+  readonly members: readonly ArgoCdMember[];
+  readonly key?: string;
+  readonly unchanged: boolean;
+}
+
+/**
+ * One streamed synth ({@link synthesizeInto}): the specs are loaded one at a
+ * time, and each cluster is placed as it comes ({@link FleetRun.place}):
+ * kept (outside `--only`, with output), checked against the render cache,
+ * or rendered; by the worker threads when there are some, else at once on
+ * this thread. What the run holds per cluster is its member, its summary
+ * line and its index in the fleet.
+ */
+class FleetRun {
+  private readonly outputPath: string;
+  private readonly matchers: readonly ((name: string) => boolean)[];
+  private readonly cache?: RenderCache;
+  /** The sink's worker side (where clusters are compared and staged away from it), with the output path. */
+  private readonly remote?: RemoteSink;
+  /** Whether a kept cluster's summary line can be the render cache's (the output is one this cache knows). */
+  private readonly cachedLines: boolean;
+  private readonly pool?: RenderPool;
+  /** The output's summary lines by name (`.fleet.json`), read when a kept cluster's line is not in the cache. */
+  private existingEntries?: Map<string, FleetEntry>;
   /**
-   * Without workers, a task runs on the main thread at once (its cluster is
+   * Without workers, a task runs on this thread at once (its cluster is
    * compared or staged, then dropped), with its follow-up; the first error is
    * kept until every spec is loaded (the specs' problems come first), and no
    * task runs after it.
    */
-  let serialFailure: { error: unknown } | undefined;
-  const runHere = (task: PoolTask) => {
-    try {
-      let next: PoolTask | undefined = task;
-      while (next) {
-        next = onOutcome(runTask(next, remote!));
-      }
-    } catch (e) {
-      serialFailure = { error: e };
-    }
-  };
-  const submit = (task: PoolTask) => (pool ? pool.submit([task]) : serialFailure ? undefined : runHere(task));
+  private serialFailure?: { readonly error: unknown };
 
   /** This run's clusters (its shard), in the order loaded; their summary lines by the same index. */
-  const members: FleetMember[] = [];
-  const entries: FleetEntry[] = [];
-  const nameOf = (i: number) => members[i].spec.metadata.name;
-  const names = new Set<string>();
-  const rendered: string[] = [];
-  const kept = new Set<number>();
+  private readonly members: FleetMember[] = [];
+  private readonly entries: FleetEntry[] = [];
+  private readonly names = new Set<string>();
+  private readonly rendered: string[] = [];
+  private readonly kept = new Set<number>();
   /** Kept clusters the cache does not know: their folders pass the last guard once the fleet is valid. */
-  const guardLater: number[] = [];
-  /** Rendered on the main thread (no remote sink): the clusters, by index. */
-  const onMain: { index: number; cluster: () => PreparedCluster }[] = [];
+  private readonly guardLater: number[] = [];
+  /** Rendered on this thread (no remote sink): the clusters, by index. */
+  private readonly onMain: { index: number; cluster: () => PreparedCluster }[] = [];
+  /** Without --only to wait for: clusters outside the selection that have no output to keep. */
+  private readonly unmatched: { index: number; cluster: LoadedCluster }[] = [];
   /** The folders whose cache check decides what happens to them, by name: the cluster's index. */
-  const checked = new Map<string, number>();
+  private readonly checked = new Map<string, number>();
   /** A checked cluster's key and cluster (read from the spec cache only if its folder changed). */
-  const keys = new Map<number, string>();
-  const later = new Map<number, () => PreparedCluster>();
-  /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
-  const guardKept = (i: number) => refuseSecretsInKeptUnit(options.out, nameOf(i));
-  const fleetRecord = remote ? cache?.get(FLEET_DIRECTORY) : undefined;
-  let fleetFolder: FleetFolderCheck | undefined;
+  private readonly keys = new Map<number, string>();
+  private readonly later = new Map<number, () => PreparedCluster>();
+  /** The fleet folder's cache record (the workers check the folder against it while the specs load). */
+  private readonly fleetRecord?: CachedCluster;
+  private fleetFolder?: FleetFolderCheck;
   /** The Argo CD roots the workers rendered, by share. */
-  const argoCd: (readonly RenderedFile[])[] = [];
-  // a line from a worker is a copy: its images and stages are shared with the lines already held
-  const lines = cache?.lines ?? new FleetEntryPool();
-  const take = (i: number, o: RenderOutcome) => {
-    const entry = o.entry && lines.share(o.entry);
-    if (o.cache) {
-      cache?.record(o.unit, { ...o.cache, entry });
+  private readonly argoCd: (readonly RenderedFile[])[] = [];
+  /** Summary lines from workers are copies: their images and stages are shared with the lines already held. */
+  private readonly lines: FleetEntryPool;
+  /** Set once a spec has a problem: the run will fail, so no more clusters are sent to render. */
+  private failing = false;
+
+  constructor(private readonly options: SynthOptions, private readonly sink: TreeSink, private readonly specFiles: readonly string[]) {
+    this.outputPath = repositoryPathOf(options.out);
+    this.matchers = (options.only ?? []).map(nameMatcher);
+    this.cache = options.cache;
+    this.remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath: this.outputPath } : undefined;
+    this.cachedLines = this.matchers.length > 0 && this.remote !== undefined && this.cache !== undefined && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
+    this.fleetRecord = this.remote ? this.cache?.get(FLEET_DIRECTORY) : undefined;
+    this.lines = this.cache?.lines ?? new FleetEntryPool();
+    // workers from the start: they load the rendering code while this thread loads the first specs
+    const jobs = options.jobs ?? defaultJobs();
+    this.pool = this.remote && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined) ? new RenderPool(jobs, this.remote, specFiles.length) : undefined;
+  }
+
+  /** Loads and places every cluster, runs the checks across the fleet, waits for the renders, and puts the fleet files. */
+  run(): SynthSummary {
+    const warnings = this.load();
+    const roots = this.argoCdRoots();
+    this.renderRest(roots);
+    this.cache?.retain(new Set(this.members.map((m) => m.spec.metadata.name)));
+    const order = this.members.map((_m, i) => i).sort((a, b) => byName(this.nameOf(a), this.nameOf(b)));
+    const summary = guardedSummary(order.map((i) => this.entries[i]));
+    this.putArgoCdRoots(roots);
+    putSummary(this.sink, summary);
+    const { members, rendered } = this;
+    return { rendered: rendered.sort(byName), clusters: members.length, kept: members.length - rendered.length, warnings };
+  }
+
+  /** Loads the specs, each cluster placed as it loads, then runs the checks across the fleet; closes the pool on an error. */
+  private load(): readonly InputWarning[] {
+    const { options, members } = this;
+    try {
+      if (this.fleetRecord) {
+        // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
+        this.submit({ kind: 'verify', index: CHECK_TASK, unit: FLEET_DIRECTORY, check: unitCheckOf(this.fleetRecord) });
+      }
+      const loaded = streamSpecFiles(this.specFiles, options.clusters, options.specCache, (c) => this.onLoaded(c), () => {
+        this.failing = true;
+      });
+      checkPhaseTransitions({ clusters: loaded.members }, options.out);
+      checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
+      if (this.matchers.length > 0 && !members.some((m) => this.selected(m.spec.metadata.name))) {
+        throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.spec.metadata.name).sort(byName).join(', ')}`);
+      }
+      this.guardLater.forEach((i) => this.guardKept(i));
+      this.unmatched.forEach(({ index, cluster }) => this.dispatch(index, cluster));
+      return loaded.warnings;
+    } catch (e) {
+      this.pool?.close();
+      throw e;
     }
-    if (entry && o.result) {
-      entries[i] = entry;
-      sink.acceptUnit!(o.unit, o.result);
+  }
+
+  /**
+   * The Argo CD roots depend on the specs' names and spec.gitops only: not
+   * rendered while these and the folder are as the cache recorded.
+   */
+  private argoCdRoots(): ArgoCdRoots {
+    const members = argoCdMembers(this.members.map((m) => m.spec));
+    const key = this.cache && this.remote ? fleetFolderKey(members, this.outputPath) : undefined;
+    return { members, key, unchanged: key !== undefined && this.fleetRecord?.key === key };
+  }
+
+  /** Waits for what is still rendering (the Argo CD roots too, by the workers); the sink learns of an error first. */
+  private renderRest(roots: ArgoCdRoots): void {
+    const { pool, remote, sink } = this;
+    try {
+      if (remote && !roots.unchanged) {
+        argoCdShares(roots.members, ARGOCD_SHARE).forEach((share, k) => this.submit({ kind: 'argocd', index: ARGOCD_TASK, share: k, members: share }));
+      }
+      if (pool) {
+        pool.drain((o) => this.onOutcome(o));
+      } else if (this.serialFailure) {
+        throw this.serialFailure.error;
+      } else if (!remote) {
+        for (const { index, cluster } of this.onMain) {
+          const r = renderCluster(cluster(), this.outputPath);
+          refuseSecretsInOutput(r.files);
+          sink.putUnit(r.name, r.files);
+          this.entries[index] = r.entry;
+        }
+      }
+    } catch (e) {
+      sink.rethrow?.(e);
+      throw e;
+    } finally {
+      pool?.close();
     }
-  };
-  const onOutcome = (o: RenderOutcome): PoolTask | undefined => {
+  }
+
+  /** Puts the Argo CD roots: accepted as they are when neither their inputs nor their folder changed, else rendered. */
+  private putArgoCdRoots(roots: ArgoCdRoots): void {
+    const { remote, cache, fleetRecord, fleetFolder, sink } = this;
+    if (roots.unchanged && fleetFolder?.same && remote) {
+      // the Argo CD roots' inputs digest as recorded and the workers found their folder as recorded: nothing to render
+      cache!.record(FLEET_DIRECTORY, fleetFolder.check ? { key: fleetRecord!.key, ...fleetFolder.check } : fleetRecord!);
+      sink.acceptUnit!(FLEET_DIRECTORY, upToDate(remote));
+      return;
+    }
+    const files = remote && !roots.unchanged ? this.argoCd.flat() : argoCdRootFiles(roots.members, this.outputPath);
+    refuseSecretsInOutput(files);
+    putFleetFiles(sink, files, remote, cache, roots.key, fleetFolder);
+  }
+
+  /** A cluster as the loader hands it over: placed (unless a spec already failed); the workers' outcomes so far are taken. */
+  private onLoaded(c: LoadedCluster): void {
+    if (!this.failing) {
+      this.place(c);
+    }
+    // loading waits while enough renders wait for a worker: they hold their clusters
+    this.pool?.poll((o) => this.onOutcome(o), () => this.pool!.waitingRenders <= RENDER_BACKLOG);
+  }
+
+  /** One cluster: kept, checked against the cache, or rendered. */
+  private place(c: LoadedCluster): void {
+    const { cache, sink, remote } = this;
+    const name = c.member.spec.metadata.name;
+    if (!inShard(name, this.options.shard) || this.names.has(name)) {
+      // another shard's, or a name taken (the loader refuses the fleet once every spec is read)
+      return;
+    }
+    this.names.add(name);
+    const i = this.members.push(c.member) - 1;
+    const keptEntry = this.selected(name) ? undefined : (this.cachedLines ? cache!.get(name)?.entry : undefined) ?? this.existingEntry(name);
+    if (keptEntry && sink.hasUnit(name)) {
+      sink.keepUnit(name);
+      this.entries[i] = keptEntry;
+      this.kept.add(i);
+      if (remote && cache?.get(name)) {
+        // a kept folder the cache knows is checked like the others, and read only when it changed
+        this.checked.set(name, i);
+        this.submit({ kind: 'verify', index: CHECK_TASK, unit: name, check: unitCheckOf(cache.get(name)!) });
+      } else {
+        this.guardLater.push(i);
+      }
+      return;
+    }
+    this.rendered.push(name);
+    if (!remote) {
+      this.onMain.push({ index: i, cluster: () => c.prepared() });
+    } else if (this.matchers.length > 0 && !this.selected(name)) {
+      // outside --only but without output to keep: rendered once some cluster is known to match (a mistyped --only renders nothing)
+      this.unmatched.push({ index: i, cluster: c });
+    } else {
+      this.dispatch(i, c);
+    }
+  }
+
+  /** Sends a cluster to render, or its folder to be checked against the cache. */
+  private dispatch(i: number, c: LoadedCluster): void {
+    const { cache } = this;
+    const name = c.member.spec.metadata.name;
+    // a cluster whose inputs digest as the cache recorded only needs its folder checked
+    const record = cache ? cache.get(name) ?? null : undefined;
+    const key = cache ? clusterKeyOf(c.preparedDigest ?? preparedDigest(c.prepared()), this.outputPath) : undefined;
+    if (record && key === record.key) {
+      this.keys.set(i, key);
+      this.checked.set(name, i);
+      this.later.set(i, () => c.prepared());
+      this.submit({ kind: 'verify', index: CHECK_TASK, unit: name, check: unitCheckOf(record) });
+    } else {
+      this.submit({ kind: 'render', index: i, cluster: c.prepared(), cached: record, key });
+    }
+  }
+
+  /** What follows an outcome: nothing, or a render (a checked folder found changed). */
+  private onOutcome(o: RenderOutcome): PoolTask | undefined {
     if (o.index === ARGOCD_TASK) {
-      argoCd[o.share!] = o.files!;
+      this.argoCd[o.share!] = o.files!;
       return undefined;
     }
     if (o.index !== CHECK_TASK) {
-      take(o.index, o);
+      this.take(o.index, o);
       return undefined;
     }
     const same = o.fromCache === true;
     if (o.unit === FLEET_DIRECTORY) {
-      fleetFolder = { same, check: o.check };
+      this.fleetFolder = { same, check: o.check };
       return undefined;
     }
-    const i = checked.get(o.unit)!;
-    const cluster = later.get(i);
-    later.delete(i);
+    const { cache, kept, sink } = this;
+    const i = this.checked.get(o.unit)!;
+    const cluster = this.later.get(i);
+    this.later.delete(i);
     if (!same) {
       if (kept.has(i)) {
         // changed since the cache recorded it (by hand?): kept output passes the last guard too,
         // and its summary line is the output's (as without the cache)
-        guardKept(i);
-        entries[i] = existingEntry(o.unit) ?? entries[i];
+        this.guardKept(i);
+        this.entries[i] = this.existingEntry(o.unit) ?? this.entries[i];
         return undefined;
       }
-      return { kind: 'render', index: i, cluster: cluster!(), cached: null, key: keys.get(i) };
+      return { kind: 'render', index: i, cluster: cluster!(), cached: null, key: this.keys.get(i) };
     }
     // a folder found as the cache recorded it: its summary line is the record's
     const record = cache!.get(o.unit)!;
@@ -267,134 +432,62 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
       cache!.record(o.unit, { ...plain, ...o.check });
     }
     if (!kept.has(i)) {
-      entries[i] = record.entry!;
-      sink.acceptUnit!(o.unit, upToDate(remote!));
+      this.entries[i] = record.entry!;
+      sink.acceptUnit!(o.unit, upToDate(this.remote!));
     }
     return undefined;
-  };
+  }
 
-  /** One cluster as the loader hands it over: kept, checked against the cache, or rendered. */
-  const place = (c: LoadedCluster) => {
-    const name = c.member.spec.metadata.name;
-    if (!inShard(name) || names.has(name)) {
-      // another shard's, or a name taken (the loader refuses the fleet once every spec is read)
-      return;
+  /** A rendered cluster's outcome: its cache record and summary line kept, its folder's comparison handed to the sink. */
+  private take(i: number, o: RenderOutcome): void {
+    const entry = o.entry && this.lines.share(o.entry);
+    if (o.cache) {
+      this.cache?.record(o.unit, { ...o.cache, entry });
     }
-    names.add(name);
-    const i = members.push(c.member) - 1;
-    const keptEntry = selected(name) ? undefined : (cachedLines ? cache.get(name)?.entry : undefined) ?? existingEntry(name);
-    if (keptEntry && sink.hasUnit(name)) {
-      sink.keepUnit(name);
-      entries[i] = keptEntry;
-      kept.add(i);
-      if (remote && cache?.get(name)) {
-        // a kept folder the cache knows is checked like the others, and read only when it changed
-        checked.set(name, i);
-        submit({ kind: 'verify', index: CHECK_TASK, unit: name, check: unitCheckOf(cache.get(name)!) });
-      } else {
-        guardLater.push(i);
-      }
-      return;
+    if (entry && o.result) {
+      this.entries[i] = entry;
+      this.sink.acceptUnit!(o.unit, o.result);
     }
-    rendered.push(name);
-    if (!remote) {
-      onMain.push({ index: i, cluster: () => c.prepared() });
-    } else if (matchers.length > 0 && !selected(name)) {
-      // outside --only but without output to keep: rendered once some cluster is known to match (a mistyped --only renders nothing)
-      unmatched.push({ index: i, cluster: c });
-    } else {
-      dispatch(i, c);
-    }
-  };
-  /** Without --only to wait for: a cluster outside the selection that has no output to keep. */
-  const unmatched: { index: number; cluster: LoadedCluster }[] = [];
-  /** Sends a cluster to render, or its folder to be checked against the cache. */
-  const dispatch = (i: number, c: LoadedCluster) => {
-    const name = c.member.spec.metadata.name;
-    // a cluster whose inputs digest as the cache recorded only needs its folder checked
-    const record = cache ? cache.get(name) ?? null : undefined;
-    const key = cache ? clusterKeyOf(c.preparedDigest ?? preparedDigest(c.prepared()), outputPath) : undefined;
-    if (record && key === record.key) {
-      keys.set(i, key);
-      checked.set(name, i);
-      later.set(i, () => c.prepared());
-      submit({ kind: 'verify', index: CHECK_TASK, unit: name, check: unitCheckOf(record) });
-    } else {
-      submit({ kind: 'render', index: i, cluster: c.prepared(), cached: record, key });
-    }
-  };
+  }
 
-  /** Set once a spec has a problem: the run will fail, so no more clusters are sent to render. */
-  let failing = false;
-  const onLoaded = (c: LoadedCluster) => {
-    if (!failing) {
-      place(c);
+  /** Sends a task to the workers, or runs it here (the first error kept, no task run after it). */
+  private submit(task: PoolTask): void {
+    if (this.pool) {
+      this.pool.submit([task]);
+    } else if (!this.serialFailure) {
+      this.runHere(task);
     }
-    // the outcomes so far are taken (the workers get more); loading waits while enough renders wait for a worker: they hold their clusters
-    pool?.poll(onOutcome, () => pool.waitingRenders <= RENDER_BACKLOG);
-  };
-  let warnings: readonly InputWarning[];
-  try {
-    if (fleetRecord) {
-      // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
-      submit({ kind: 'verify', index: CHECK_TASK, unit: FLEET_DIRECTORY, check: unitCheckOf(fleetRecord) });
-    }
-    const loaded = streamSpecFiles(specFiles, options.clusters, options.specCache, onLoaded, () => {
-      failing = true;
-    });
-    warnings = loaded.warnings;
-    checkPhaseTransitions({ clusters: loaded.members }, options.out);
-    checkGitopsPaths({ clusters: loaded.members }, outputPath);
-    if (matchers.length > 0 && !members.some((m) => selected(m.spec.metadata.name))) {
-      throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.spec.metadata.name).sort(byName).join(', ')}`);
-    }
-    guardLater.forEach(guardKept);
-    unmatched.forEach(({ index, cluster }) => dispatch(index, cluster));
-  } catch (e) {
-    pool?.close();
-    throw e;
   }
-  // the Argo CD roots depend on the specs' names and spec.gitops only: not rendered while these and the folder are as
-  // the cache recorded, else rendered by a worker beside the clusters
-  const argoMembers = argoCdMembers(members.map((m) => m.spec));
-  const fleetKey = cache && remote ? fleetFolderKey(argoMembers, outputPath) : undefined;
-  const argoCdUnchanged = fleetKey !== undefined && fleetRecord?.key === fleetKey;
-  try {
-    if (remote && !argoCdUnchanged) {
-      argoCdShares(argoMembers, ARGOCD_SHARE).forEach((share, k) => submit({ kind: 'argocd', index: ARGOCD_TASK, share: k, members: share }));
-    }
-    if (pool) {
-      pool.drain(onOutcome);
-    } else if (serialFailure) {
-      throw serialFailure.error;
-    } else if (!remote) {
-      for (const { index, cluster } of onMain) {
-        const r = renderCluster(cluster(), outputPath);
-        refuseSecretsInOutput(r.files);
-        sink.putUnit(r.name, r.files);
-        entries[index] = r.entry;
+
+  private runHere(task: PoolTask): void {
+    try {
+      let next: PoolTask | undefined = task;
+      while (next) {
+        next = this.onOutcome(runTask(next, this.remote!));
       }
+    } catch (e) {
+      this.serialFailure = { error: e };
     }
-  } catch (e) {
-    sink.rethrow?.(e);
-    throw e;
-  } finally {
-    pool?.close();
   }
-  cache?.retain(new Set(members.map((m) => m.spec.metadata.name)));
-  const order = members.map((_m, i) => i).sort((a, b) => byName(nameOf(a), nameOf(b)));
-  const summary = guardedSummary(order.map((i) => entries[i]));
-  if (argoCdUnchanged && fleetFolder?.same && remote) {
-    // the Argo CD roots' inputs digest as recorded and the workers found their folder as recorded: nothing to render
-    cache!.record(FLEET_DIRECTORY, fleetFolder.check ? { key: fleetRecord!.key, ...fleetFolder.check } : fleetRecord!);
-    sink.acceptUnit!(FLEET_DIRECTORY, upToDate(remote));
-  } else {
-    const roots = remote && !argoCdUnchanged ? argoCd.flat() : argoCdRootFiles(argoMembers, outputPath);
-    refuseSecretsInOutput(roots);
-    putFleetFiles(sink, roots, remote, cache, fleetKey, fleetFolder);
+
+  /** Whether `--only` selects the cluster (every cluster without it). */
+  private selected(name: string): boolean {
+    return this.matchers.length === 0 || this.matchers.some((m) => m(name));
   }
-  putSummary(sink, summary);
-  return { rendered: rendered.sort(byName), clusters: members.length, kept: members.length - rendered.length, warnings };
+
+  private nameOf(i: number): string {
+    return this.members[i].spec.metadata.name;
+  }
+
+  /** A kept cluster's summary line from the output's `.fleet.json` (read once, when first needed). */
+  private existingEntry(name: string): FleetEntry | undefined {
+    return (this.existingEntries ??= existingFleetEntries(this.options.out)).get(name);
+  }
+
+  /** Kept output is committed again as it is: the last guard reads it too (only --only keeps clusters). */
+  private guardKept(i: number): void {
+    refuseSecretsInKeptUnit(this.options.out, this.nameOf(i));
+  }
 }
 
 /** The fleet summary of the lines (tens of megabytes at ten thousand clusters), passed through the secret guard a piece at a time. */
