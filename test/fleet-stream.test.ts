@@ -1,4 +1,7 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
+import { stringify } from 'yaml';
 import { FleetEntryPool } from '../src/fleet-summary';
 import { fleetMemberOf, fleetSpecFiles, LoadedCluster, loadFleet, streamSpecFiles } from '../src/fleet/load';
 import { awsSpec, useTempDir, writeFile } from './helpers';
@@ -71,5 +74,41 @@ describe('summary lines from the workers', () => {
     expect(b.images).toBe(a.images);
     expect(b.stages).toBe(a.stages);
     expect(JSON.stringify(b)).toBe(JSON.stringify(line('b')));
+  });
+});
+
+describe('what the loader holds while the specs load', () => {
+  // Run in a child process on the compiled loader (`lib/`, built by `npm ci`): a heap snapshot of
+  // a small process is quick, and the test process's own heap is not in it.
+  const loader = path.join(__dirname, '..', 'lib', 'src', 'fleet', 'load.js');
+
+  test('no spec\'s text is kept once the spec is loaded (a name cut from it would keep all of it)', () => {
+    // GIVEN forty specs, each text carrying a comment found nowhere else, and names long enough to be cut from the text
+    const clusters = path.join(dir(), 'clusters');
+    fs.mkdirSync(clusters, { recursive: true });
+    for (let i = 0; i < 40; i++) {
+      const name = `retained-text-cluster-${String(i).padStart(3, '0')}`;
+      fs.writeFileSync(path.join(clusters, `${name}.yaml`), `# spec-text-marker ${i}\n${stringify(awsSpec(name))}`);
+    }
+    // WHEN the last spec is handed over, the heap is collected and its strings listed
+    const script = `
+      const v8 = require('v8');
+      const fs = require('fs');
+      const { streamSpecFiles, fleetSpecFiles } = require(${JSON.stringify(loader)});
+      const files = fleetSpecFiles(process.argv[1]);
+      let seen = 0;
+      let held = -1;
+      streamSpecFiles(files, process.argv[1], undefined, () => {
+        if (++seen === files.length) {
+          global.gc();
+          const file = v8.writeHeapSnapshot(process.argv[2]);
+          held = JSON.parse(fs.readFileSync(file, 'utf8')).strings.filter((s) => /^# spec-text-marker \\d+\\n/.test(s)).length;
+        }
+      });
+      process.stdout.write(String(held));`;
+    const run = spawnSync(process.execPath, ['--expose-gc', '-e', script, clusters, path.join(dir(), 'load.heapsnapshot')], { encoding: 'utf8' });
+    // THEN the text of the spec at hand is in the heap, and none of the thirty-nine before it
+    expect(run.stderr).toBe('');
+    expect(Number(run.stdout)).toBe(1);
   });
 });

@@ -289,7 +289,9 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
     if (name !== undefined) {
       const use: NameUse = { file, line };
       const before = byName.get(name);
-      byName.set(name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
+      // a name as parsed is cut from the spec's text and keeps all of it alive: the key is a copy
+      // (measured: the texts of 15,000 specs, 8.5 MiB, were held until the last spec loaded)
+      byName.set(before === undefined ? fresh(name) : name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
     }
   };
   /** The specs of hub Argo CD clusters that passed the schema, for the hub check: their names and spec.gitops. */
