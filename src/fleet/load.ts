@@ -825,12 +825,6 @@ function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message
   return problems;
 }
 
-/**
- * One hub Argo CD (topology hub, one namespace) applies each destination once:
- * two Applications on one destination would own the same objects (Namespaces,
- * ClusterRoles, the CCM) and fight over them. Its root reads one repository
- * at one revision.
- */
 /** A spec's name, where it is written. */
 interface NameUse {
   readonly file: string;
@@ -843,6 +837,12 @@ function isHubMember(spec: ArgoCdMember): boolean {
   return g.engine === 'argocd' && g.argocd.topology === 'hub';
 }
 
+/**
+ * One hub Argo CD (topology hub, one namespace) applies each destination once:
+ * two Applications on one destination would own the same objects (Namespaces,
+ * ClusterRoles, the CCM) and fight over them. Its root reads one repository
+ * at one revision.
+ */
 function hubProblems(specs: readonly { file: string; spec: ArgoCdMember }[]): SpecIssue[] {
   const issues: SpecIssue[] = [];
   const hubs = new Map<string, { file: string; spec: ArgoCdMember }[]>();
