@@ -843,11 +843,12 @@ function isHubMember(spec: ArgoCdMember): boolean {
  * ClusterRoles, the CCM) and fight over them. Its root reads one repository
  * at one revision.
  */
-function hubProblems(specs: readonly { file: string; spec: ArgoCdMember }[]): SpecIssue[] {
+function hubProblems(hubMembers: readonly { file: string; spec: ArgoCdMember }[]): SpecIssue[] {
   const issues: SpecIssue[] = [];
   const hubs = new Map<string, { file: string; spec: ArgoCdMember }[]>();
-  for (const { file, spec } of specs.filter((s) => isHubMember(s.spec))) {
+  for (const { file, spec } of hubMembers) {
     const g = spec.spec.gitops;
+    // always true of a hub member ({@link isHubMember}): it tells the compiler the gitops is Argo CD's
     if (g.engine === 'argocd') {
       const members = hubs.get(g.argocd.namespace);
       if (members) {
