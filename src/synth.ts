@@ -10,6 +10,7 @@ import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as v8 from 'v8';
 import { MIGRATION_JSON } from './migration/plan-files';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
@@ -330,7 +331,7 @@ class FleetRun {
       sink.acceptUnit!(FLEET_DIRECTORY, upToDate(remote));
       return;
     }
-    const files = remote && !roots.unchanged ? this.argoCd.flat() : argoCdRootFiles(roots.members, this.outputPath);
+    const files = remote && !roots.unchanged ? this.argoCd.flat() : argoCdRootFilesHere(roots.members, this.outputPath);
     refuseSecretsInOutput(files);
     putFleetFiles(sink, files, remote, cache, roots.key, fleetFolder);
   }
@@ -523,6 +524,18 @@ const ARGOCD_TASK = -2;
  */
 const ARGOCD_SHARE = 32;
 
+/**
+ * The Argo CD roots rendered on this thread (`assemble`, and synth without
+ * workers) as the workers render them: a share of {@link ARGOCD_SHARE}
+ * clusters at a time, each share's files arriving as a structured clone
+ * (flat strings; the renderer's output strings are ropes of many pieces,
+ * several times their text). Measured on `assemble` of 10,000 clusters,
+ * peak RSS: 292–306 MiB rendering all roots at once, 271–281 MiB so.
+ */
+function argoCdRootFilesHere(members: readonly ArgoCdMember[], outputPath: string): RenderedFile[] {
+  return argoCdShares(members, ARGOCD_SHARE).flatMap((share) => v8.deserialize(v8.serialize(argoCdRootFiles(share, outputPath))) as RenderedFile[]);
+}
+
 /** What the workers found of the fleet folder against its cache record. */
 interface FleetFolderCheck {
   readonly same: boolean;
@@ -591,7 +604,7 @@ function assembleInto(members: readonly FleetMember[], warnings: readonly InputW
     entries.push(entry);
   }
   const summary = guardedSummary(entries);
-  const roots = argoCdRootFiles(argoCdMembers(members.map((m) => m.spec)), outputPath);
+  const roots = argoCdRootFilesHere(argoCdMembers(members.map((m) => m.spec)), outputPath);
   refuseSecretsInOutput(roots);
   putFiles(sink, roots);
   putSummary(sink, summary);
