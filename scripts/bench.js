@@ -225,6 +225,8 @@ function cli(args, env) {
 
 function cliChild(args) {
   const cpu0 = process.cpuUsage();
+  // as bin/ccm-gitops runs it (cli.js main): the heap tuned first
+  require(path.join(root, 'lib', 'src', 'util', 'heap-tuning.js')).tuneHeapGrowth();
   const { runCli } = require(path.join(root, 'lib', 'src', 'cli.js'));
   let out = '';
   let err = '';
