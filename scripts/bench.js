@@ -225,8 +225,8 @@ function cli(args, env) {
 
 function cliChild(args) {
   const cpu0 = process.cpuUsage();
-  // as bin/ccm-gitops runs it (cli.js main): the heap tuned first
-  require(path.join(root, 'lib', 'src', 'util', 'heap-tuning.js')).tuneHeapGrowth();
+  // as bin/ccm-gitops runs it (cli.js main): the heap tuned first for the commands it is tuned for
+  require(path.join(root, 'lib', 'src', 'util', 'heap-tuning.js')).tuneHeapForCommand(args);
   const { runCli } = require(path.join(root, 'lib', 'src', 'cli.js'));
   let out = '';
   let err = '';

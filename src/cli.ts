@@ -26,7 +26,7 @@ import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
-import { tuneHeapGrowth } from './util/heap-tuning';
+import { tuneHeapForCommand } from './util/heap-tuning';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
@@ -565,8 +565,9 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
   return EXIT_INTERNAL;
 }
 
-/** Entry point for the bin script: the process's heap is tuned for fleets ({@link tuneHeapGrowth}), then the command runs. */
+/** Entry point for the bin script: the process's heap tuned for the command where that was measured to help ({@link tuneHeapForCommand}), then the command runs. */
 export function main(): void {
-  tuneHeapGrowth();
-  process.exitCode = runCli(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  tuneHeapForCommand(args);
+  process.exitCode = runCli(args);
 }
