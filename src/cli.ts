@@ -149,9 +149,13 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       const commit = tree.commit();
       cache?.save();
       if (!opts.quiet) {
-        const n = result.rendered.length;
+        const n = result.rendered.length - result.unchanged;
         const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
-        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${result.kept > 0 ? ` (${result.kept} kept from ${out})` : ''} into ${out} (${written})\n`);
+        const others = [
+          ...result.kept > 0 ? [`${result.kept} kept from ${out}`] : [],
+          ...result.unchanged > 0 ? [`${result.unchanged} unchanged, checked against the render cache`] : [],
+        ];
+        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${written})\n`);
       }
     });
 

@@ -133,6 +133,11 @@ export interface SynthSummary {
   readonly clusters: number;
   /** Clusters kept from the output as they were (`only`). */
   readonly kept: number;
+  /**
+   * Of the clusters in `rendered`, those whose inputs and folder were as the
+   * render cache recorded them: checked, not rendered again.
+   */
+  readonly unchanged: number;
   /** Transform warnings. */
   readonly warnings: readonly InputWarning[];
 }
@@ -232,6 +237,8 @@ class FleetRun {
   private readonly lines: FleetEntryPool;
   /** Set once a spec has a problem: the run will fail, so no more clusters are sent to render. */
   private failing = false;
+  /** Clusters to render found as the render cache recorded them (inputs and folder), so not rendered. */
+  private unchanged = 0;
 
   constructor(private readonly options: SynthOptions, private readonly sink: TreeSink, private readonly specFiles: readonly string[]) {
     this.outputPath = repositoryPathOf(options.out);
@@ -257,7 +264,7 @@ class FleetRun {
     this.putArgoCdRoots(roots);
     putSummary(this.sink, summary);
     const { members, rendered } = this;
-    return { rendered: rendered.sort(byName), clusters: members.length, kept: members.length - rendered.length, warnings };
+    return { rendered: rendered.sort(byName), clusters: members.length, kept: members.length - rendered.length, unchanged: this.unchanged, warnings };
   }
 
   /** Loads the specs, each cluster placed as it loads, then runs the checks across the fleet; closes the pool on an error. */
@@ -435,6 +442,7 @@ class FleetRun {
     if (!kept.has(i)) {
       this.entries[i] = record.entry!;
       sink.acceptUnit!(o.unit, upToDate(this.remote!));
+      this.unchanged++;
     }
     return undefined;
   }
@@ -608,7 +616,7 @@ function assembleInto(members: readonly FleetMember[], warnings: readonly InputW
   refuseSecretsInOutput(roots);
   putFiles(sink, roots);
   putSummary(sink, summary);
-  return { rendered: [], clusters: members.length, kept: 0, warnings };
+  return { rendered: [], clusters: members.length, kept: 0, unchanged: 0, warnings };
 }
 
 /**

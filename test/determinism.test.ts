@@ -82,12 +82,12 @@ describe('parallel rendering', () => {
     // GIVEN the example fleet rendered by two workers with the caches on, then rendered again (every check passes)
     run('--quiet');
     const clusterCount = fs.readdirSync(out).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length;
-    expect(run()).toBe(`rendered ${clusterCount} clusters into ${out} (up to date, no file written)\n`);
+    expect(run()).toBe(`rendered 0 clusters (${clusterCount} unchanged, checked against the render cache) into ${out} (up to date, no file written)\n`);
     // WHEN a rendered file is edited by hand
     fs.appendFileSync(path.join(out, 'aws-prod-1', 'kustomization.yaml'), '# edited\n');
     // THEN the workers find it and write that cluster's folder again (a folder is staged whole)
     const folderFiles = Object.keys(readTree(path.join(out, 'aws-prod-1'))).length;
-    expect(run()).toBe(`rendered ${clusterCount} clusters into ${out} (${folderFiles} files written)\n`);
+    expect(run()).toBe(`rendered 1 cluster (${clusterCount - 1} unchanged, checked against the render cache) into ${out} (${folderFiles} files written)\n`);
     expect(readTree(out)).toEqual(readTree(path.join(REPO, 'dist')));
   });
 });

@@ -41,7 +41,19 @@ describe('the render cache', () => {
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
     // one render cache for the output, one spec cache for the clusters folder
     expect(fs.readdirSync(path.join(dir(), 'cache')).map((f) => f.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['H.v8', 'specs-H.v8']);
-    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 3 clusters into ${out} (up to date, no file written)\n`, stderr: '' });
+    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 0 clusters (3 unchanged, checked against the render cache) into ${out} (up to date, no file written)\n`, stderr: '' });
+    expect(readTree(out)).toEqual(fresh());
+  });
+
+  test('a run says how many clusters it rendered and how many it only checked against the cache', () => {
+    // GIVEN a cached output of three clusters
+    const { clusters, out, fresh } = setup();
+    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: expect.stringMatching(/^rendered 3 clusters into \S+ \(\d+ files written\)\n$/), stderr: '' });
+    // WHEN one spec changes (another infrastructure name: the cluster is rendered again) and the fleet is synthesized again
+    writeFile(clusters, 'c1.yaml', awsSpec('c0001', { infrastructureName: 'c0001-fghij' }));
+    const run = synth('-c', clusters, '-o', out);
+    // THEN one cluster is rendered and the two others are counted as checked, not as rendered (before: "rendered 3 clusters")
+    expect(run.stdout).toMatch(new RegExp(`^rendered 1 cluster \\(2 unchanged, checked against the render cache\\) into ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((\\d+ files? written|up to date, no file written)\\)\\n$`));
     expect(readTree(out)).toEqual(fresh());
   });
 
@@ -161,7 +173,7 @@ describe('the fleet folder and the render cache', () => {
     const check = synth('-c', clusters, '-o', out, '--check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain(`  changed: ${out}/${fleetFile}\n`);
-    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 3 clusters into ${out} (${inFolder} files written)\n`, stderr: '' });
+    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 0 clusters (3 unchanged, checked against the render cache) into ${out} (${inFolder} files written)\n`, stderr: '' });
     expect(readTree(out)).toEqual(before);
   });
 });
@@ -291,7 +303,7 @@ describe('synth --only with the render cache', () => {
     fs.writeFileSync(path.join(out, '.fleet.json'), '{"broken": true}\n');
     const run = synth('-c', clusters, '-o', out, '--only', 'c0001');
     // THEN the two others are kept (their lines are the cache's), and the summary is what a full render writes
-    expect(run).toEqual({ code: 0, stdout: `rendered 1 cluster (2 kept from ${out}) into ${out} (1 file written)\n`, stderr: '' });
+    expect(run).toEqual({ code: 0, stdout: `rendered 0 clusters (2 kept from ${out}; 1 unchanged, checked against the render cache) into ${out} (1 file written)\n`, stderr: '' });
     expect(readTree(out)).toEqual(fresh());
   });
 });
