@@ -8,8 +8,9 @@ import * as v8 from 'v8';
  * V8 sets the next full collection at the live size times a factor it
  * derives from the collector's and the program's speeds, up to 4 when the
  * heap's maximum is V8's default for the machine (the case of a CLI), and
- * no less than the live size plus 8 pages, plus the young generation's
- * capacity; `--heap-growing-percent`, when set, replaces the factor
+ * no less than the live size plus 8 MiB (eight times the larger of a page
+ * and a MiB) plus the young generation's capacity; `--heap-growing-percent`,
+ * when set, replaces the factor
  * (nodejs/node deps/v8/src/heap/heap-controller.cc: `GrowingFactor`,
  * `MaxGrowingFactor`, `BoundAllocationLimit`). The flag is read each time a
  * limit is computed, so setting it once the process runs takes effect from
