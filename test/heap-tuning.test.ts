@@ -68,6 +68,7 @@ describe('the CLI process\'s heap growing factor (issue 18)', () => {
   });
 
   test('node\'s own arguments are read for the flag, with - or _ in its name', () => {
+    // GIVEN node's arguments WHEN they are read for the flag THEN either spelling counts, and only that flag
     expect(setsHeapGrowth(['--heap-growing-percent=40'])).toBe(true);
     expect(setsHeapGrowth(['--heap_growing_percent', '40'])).toBe(true);
     expect(setsHeapGrowth(['--max-old-space-size=512', ''])).toBe(false);
