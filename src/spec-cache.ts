@@ -6,7 +6,7 @@ import { PreparedCluster } from './cluster/prepared-cluster';
 import { CachedLoad, FleetMember, shareMember, StoredLoad } from './fleet/load';
 import { SharedValues } from './util/shared-values';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
-import { copyBytes, encodeRecord, RawRecord, readRecordAt, readRecordFile, writeAll } from './util/record-file';
+import { copyBytes, encodeRecord, encodeRecords, RawRecord, readRecordAt, readRecordFile, writeAll } from './util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -244,7 +244,8 @@ export class SpecCache {
     }
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const buffer = Buffer.allocUnsafe(COPY_BYTES);
-    const fileRecords = (names: Iterable<string>) => [...names].sort(byName).map((name) => encodeRecord(['file', name, this.files.get(name)!] satisfies SpecCacheRecord));
+    // in batches (encodeRecords): a serializer per file record took 44 MiB outside the heap at 10,000 clusters
+    const fileRecords = (names: Iterable<string>) => encodeRecords([...names].sort(byName).map((name) => ['file', name, this.files.get(name)!] satisfies SpecCacheRecord));
     if (append) {
       const out = fs.openSync(this.file, 'a');
       try {

@@ -278,15 +278,24 @@ describe('the render cache file', () => {
     expect(fileListOf('c0002', again.get('c0002')!.files!)).toEqual(paths('c0002'));
   });
 
-  test('a cache of another build is not read; a torn last record loses that record only', () => {
-    // GIVEN a saved cache
+  test('a cache of another build is not read; a torn last record loses that record only (a batch of records is one record)', () => {
+    // GIVEN a saved cache (its two clusters in one batch), and a cluster appended by a later run
     const first = open();
     ['a', 'b'].forEach((n) => first.record(n, record(n)));
     first.save();
+    const saved = fs.readFileSync(first.file);
+    const second = open();
+    second.record('c', record('c'));
+    second.save();
     const whole = fs.readFileSync(first.file);
+    expect(whole.subarray(0, saved.length)).toEqual(saved);
+    expect(open().units()).toEqual(['a', 'b', 'c']);
     // WHEN its last record is cut short THEN the others are still served
     fs.writeFileSync(first.file, whole.subarray(0, whole.length - 2));
-    expect(open().units()).toEqual(['a']);
+    expect(open().units()).toEqual(['a', 'b']);
+    // AND a cut in the batch loses the batch's records
+    fs.writeFileSync(first.file, saved.subarray(0, saved.length - 2));
+    expect(open().units()).toEqual([]);
     // WHEN its header names another build THEN nothing is served
     fs.writeFileSync(first.file, Buffer.concat([encodeRecord({ version: 4, build: 'f'.repeat(64) }), whole.subarray(encodeRecord({ version: 4, build: buildId() }).length)]));
     expect(open().units()).toEqual([]);
