@@ -26,7 +26,7 @@ import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
-import { tuneHeapForCommand } from './util/heap-tuning';
+import { boundHeapForCommand, commandHeapBound, tuneHeapForCommand } from './util/heap-tuning';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
@@ -114,7 +114,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
         let result: SynthSummary;
         try {
-          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache }, check);
+          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound() }, check);
         } finally {
           specCache?.save();
         }
@@ -138,7 +138,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
       const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound() }, tree);
       } catch (e) {
         tree.close();
         throw e;
@@ -569,9 +569,14 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
   return EXIT_INTERNAL;
 }
 
-/** Entry point for the bin script: the process's heap tuned for the command where that was measured to help ({@link tuneHeapForCommand}), then the command runs. */
+/**
+ * Entry point for the bin script: the process's heap tuned for the command
+ * where that was measured to help ({@link tuneHeapForCommand},
+ * {@link boundHeapForCommand}), then the command runs.
+ */
 export function main(): void {
   const args = process.argv.slice(2);
   tuneHeapForCommand(args);
+  boundHeapForCommand(args);
   process.exitCode = runCli(args);
 }

@@ -35,6 +35,7 @@ export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<Fleet
 export { SynthError } from './synth-error';
 export { refuseSecretsInOutput } from './output-secret-guard';
 import { SynthError } from './synth-error';
+import { HeapBound } from './util/heap-tuning';
 
 /** What to render. */
 export interface SynthOptions {
@@ -88,6 +89,15 @@ export interface SynthOptions {
    * @default - render
    */
   readonly assembleFrom?: readonly string[];
+  /**
+   * Keeps the main thread's old generation near what is live while the fleet
+   * loads and renders: checked at each cluster loaded and each outcome taken,
+   * and a collection before the fleet files are built (the CLI's synth
+   * passes {@link OldGenerationBound}, issue 18).
+   *
+   * @default - none: V8 collects when it will
+   */
+  readonly heap?: HeapBound;
 }
 
 /** One share of a fleet: shard `index` (1-based) of `count`. */
@@ -258,6 +268,8 @@ class FleetRun {
     const warnings = this.load();
     const roots = this.argoCdRoots();
     this.renderRest(roots);
+    // what the loads and renders left behind goes before the fleet files are built
+    this.options.heap?.collect();
     this.cache?.retain(new Set(this.members.map((m) => m.spec.metadata.name)));
     const order = this.members.map((_m, i) => i).sort((a, b) => byName(this.nameOf(a), this.nameOf(b)));
     const summary = guardedSummary(order.map((i) => this.entries[i]));
@@ -315,6 +327,7 @@ class FleetRun {
         throw this.serialFailure.error;
       } else if (!remote) {
         for (const { index, cluster } of this.onMain) {
+          this.options.heap?.check();
           const r = renderCluster(cluster(), this.outputPath);
           refuseSecretsInOutput(r.files);
           sink.putUnit(r.name, r.files);
@@ -348,6 +361,7 @@ class FleetRun {
     if (!this.failing) {
       this.place(c);
     }
+    this.options.heap?.check();
     // loading waits while enough renders wait for a worker: they hold their clusters
     this.pool?.poll((o) => this.onOutcome(o), () => this.pool!.waitingRenders <= RENDER_BACKLOG);
   }
@@ -406,6 +420,7 @@ class FleetRun {
 
   /** What follows an outcome: nothing, or a render (a checked folder found changed). */
   private onOutcome(o: RenderOutcome): PoolTask | undefined {
+    this.options.heap?.check();
     if (o.index === ARGOCD_TASK) {
       this.argoCd[o.share!] = o.files!;
       return undefined;

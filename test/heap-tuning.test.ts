@@ -1,6 +1,10 @@
 import { spawnSync } from 'child_process';
 import * as path from 'path';
-import { HEAP_GROWING_PERCENT, setsHeapGrowth, TUNED_COMMANDS } from '../src/util/heap-tuning';
+import * as fs from 'fs';
+import { RenderedFile } from '../src/gitops/layout';
+import { synthesizeInto } from '../src/synth';
+import { BOUNDED_COMMANDS, HEAP_GROWING_PERCENT, HeapBound, OLD_GENERATION_STEP, OldGenerationBound, setsHeapGrowth, TUNED_COMMANDS } from '../src/util/heap-tuning';
+import { awsSpec, useTempDir, writeFile } from './helpers';
 
 // V8 traces the factor of each limit it computes (`--trace-gc-verbose`: "[HeapController] Limit: old size: …
 // KB, new limit: … KB (factor)", deps/v8/src/heap/heap-controller.cc): the oracle that the setting takes effect.
@@ -73,5 +77,116 @@ describe('the CLI process\'s heap growing factor (issue 18)', () => {
     expect(setsHeapGrowth(['--heap_growing_percent', '40'])).toBe(true);
     expect(setsHeapGrowth(['--max-old-space-size=512', ''])).toBe(false);
     expect(setsHeapGrowth(['--heap-growing-percentage=40'])).toBe(false);
+  });
+});
+
+describe('synth\'s bound on the main thread\'s old generation (issue 18)', () => {
+  const tuning = path.join(__dirname, '..', 'lib', 'src', 'util', 'heap-tuning.js');
+  const dir = useTempDir();
+  // runs `script` in a child process (V8's flags are the process's) with the compiled module as `tuning`; V8's GC trace on stdout
+  const child = (nodeArgs: string[], script: string) => spawnSync(process.execPath, [...nodeArgs, '--trace-gc', '-e', `
+    const tuning = require(${JSON.stringify(tuning)});
+    const vm = require('vm');
+    ${script}`], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+
+  test('a full collection once the old generation grew past the step, looked at every interval calls; collect() at once', () => {
+    // GIVEN a bound over a size the test sets (step 10, a look every 4 calls), starting at 100
+    let size = 100;
+    let looks = 0;
+    const events: string[] = [];
+    const bound = new OldGenerationBound(() => {
+      events.push(`gc at ${size}`);
+      size = 102;
+    }, () => {
+      looks++;
+      return size;
+    }, 10, 4);
+    // WHEN it grows by 15 and check is called four times
+    size = 115;
+    for (let i = 0; i < 3; i++) bound.check();
+    // THEN the first three calls do not look
+    expect(looks).toBe(1);
+    expect(events).toEqual([]);
+    bound.check();
+    // AND the fourth looks and collects; the new base is the size after the collection
+    expect(events).toEqual(['gc at 115']);
+    expect(bound.collections).toBe(1);
+    // WHEN it grows to 112 (the base, 102, plus the step): no collection; past it: one
+    size = 112;
+    for (let i = 0; i < 4; i++) bound.check();
+    expect(events).toEqual(['gc at 115']);
+    size = 113;
+    for (let i = 0; i < 4; i++) bound.check();
+    expect(events).toEqual(['gc at 115', 'gc at 113']);
+    // AND collect() collects whatever the size
+    bound.collect();
+    expect(events).toEqual(['gc at 115', 'gc at 113', 'gc at 102']);
+    expect(bound.collections).toBe(3);
+    expect(OLD_GENERATION_STEP).toBe(8 * 1024 * 1024);
+  });
+
+  test('fullCollector gives V8\'s full collection in a process started without --expose-gc, and leaves no gc behind', () => {
+    // GIVEN node started as bin/ccm-gitops is (no --expose-gc)
+    // WHEN the collector is fetched and called
+    const run = child([], `
+      const gc = tuning.fullCollector();
+      process.stdout.write('fetched ' + typeof gc + '\\n');
+      gc();
+      process.stdout.write('after: global ' + typeof globalThis.gc + ', new context ' + vm.runInNewContext('typeof gc') + '\\n');`);
+    // THEN V8 ran a full collection for it (its trace names the reason "testing", what gc() asks for)
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.split('\n');
+    const fetched = lines.indexOf('fetched function');
+    expect(fetched).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(fetched).some((l) => /Mark-Compact .* testing; GC in old space requested/.test(l))).toBe(true);
+    // AND neither this context nor contexts created later (nor worker threads) have gc
+    expect(run.stdout).toContain('after: global undefined, new context undefined\n');
+  });
+
+  test('a process started with --expose-gc gives its own gc, and its flag stays', () => {
+    // GIVEN node started with --expose-gc WHEN the collector is fetched
+    const run = child(['--expose-gc'], `
+      process.stdout.write('same ' + (tuning.fullCollector() === globalThis.gc) + ', new context ' + vm.runInNewContext('typeof gc') + '\\n');`);
+    // THEN it is the global gc, and new contexts still get gc
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('same true, new context function\n');
+  });
+
+  test('bin/ccm-gitops bounds synth\'s process, not the others\'', () => {
+    // GIVEN the commands as the CLI's arguments WHEN the entry point bounds the heap for each
+    const run = child([], `
+      const other = [tuning.boundHeapForCommand(['assemble', '-c', 'clusters', 's1']), tuning.boundHeapForCommand([]), tuning.commandHeapBound()];
+      const synth = tuning.boundHeapForCommand(['synth', '-c', 'clusters']);
+      process.stdout.write(JSON.stringify({
+        other: other.map((b) => typeof b),
+        synth: synth instanceof tuning.OldGenerationBound,
+        once: tuning.boundHeapForCommand(['synth']) === synth && tuning.commandHeapBound() === synth,
+      }) + '\\n');`);
+    // THEN synth's has an OldGenerationBound (one per process), the others none
+    expect(run.stderr).toBe('');
+    expect([...BOUNDED_COMMANDS]).toEqual(['synth']);
+    expect(JSON.parse(run.stdout.split('\n').find((l) => l.startsWith('{'))!)).toEqual({ other: ['undefined', 'undefined', 'undefined'], synth: true, once: true });
+  });
+
+  test('synth checks the bound at each cluster loaded and rendered, and collects once, before the fleet files', () => {
+    // GIVEN three clusters rendered on this thread, and a bound that records what synth asks of it
+    const clusters = path.join(dir(), 'clusters');
+    ['a', 'b', 'c'].forEach((n) => writeFile(clusters, `${n}.yaml`, awsSpec(n)));
+    const events: string[] = [];
+    const heap: HeapBound = { check: () => events.push('check'), collect: () => events.push('collect') };
+    const sink = {
+      hasUnit: () => false,
+      putUnit: (unit: string, _files: readonly RenderedFile[]) => events.push(`unit ${unit}`),
+      keepUnit: () => undefined,
+      putRootFile: (f: RenderedFile) => events.push(`root ${f.path}`),
+    };
+    // WHEN it synthesizes
+    synthesizeInto({ clusters, out: path.join(dir(), 'dist'), jobs: 1, heap }, sink);
+    // THEN a check per cluster loaded, then one per cluster rendered, then one collection, then the fleet files
+    const collect = events.indexOf('collect');
+    expect(events.slice(0, collect + 1)).toEqual(['check', 'check', 'check', 'check', 'unit a', 'check', 'unit b', 'check', 'unit c', 'collect']);
+    expect(events.slice(collect + 1).every((e) => e.startsWith('root ') || e === `unit _fleet`)).toBe(true);
+    expect(events.slice(collect + 1)).toContain('root FLEET.md');
+    expect(fs.existsSync(path.join(dir(), 'dist'))).toBe(false);
   });
 });
