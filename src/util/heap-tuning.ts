@@ -33,7 +33,8 @@ export const HEAP_GROWING_PERCENT = 25;
  * - Not `synth`: at 10,000 clusters it peaked about 10 MiB lower with the
  *   setting (272–277 against 287 MiB, medians of three in two benches),
  *   but at 20,000 about 20 MiB higher (345–347 against 315–329 MiB, three
- *   runs each), and the warm no-op run was about 0.05 s slower.
+ *   runs each), and the warm no-op run was about 0.05 s slower. synth
+ *   bounds its old generation instead ({@link OldGenerationBound}).
  */
 export const TUNED_COMMANDS: ReadonlySet<string> = new Set(['assemble']);
 
@@ -103,8 +104,9 @@ export interface HeapBound {
  * garbage fill the old generation up to about four times the live size
  * before it collects (see {@link HEAP_GROWING_PERCENT}), which at 10,000
  * clusters it never reaches: the peak then follows the fleet's size.
- * Measured at 10,000 clusters, peak RSS 296 MiB without the bound, 276 MiB
- * with it (two runs each, alternated), at a cost of six collections, 0.17 s.
+ * Measured at 10,000 clusters, peak RSS 290–293 MiB without the bound,
+ * 267–268 MiB with it (two runs each, alternated), at a cost of seven
+ * collections, 0.17–0.19 s; at 20,000 clusters 334 against 311 MiB.
  * V8's heap growing factor does not do it for synth (see
  * {@link TUNED_COMMANDS}); a collection on a bound does.
  */
