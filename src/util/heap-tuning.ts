@@ -148,7 +148,11 @@ export function oldGenerationUsed(): number {
 
 /**
  * V8's full collection as a function: `gc`, which V8 installs on the global
- * object of contexts created while `--expose-gc` is set. Node runs without
+ * object of contexts created while `--expose-gc` is set (the flag is read as
+ * each context is made: V8 `src/init/bootstrapper.cc`,
+ * `Genesis::InstallExtensions` installs the "v8/gc" extension when
+ * `v8_flags.expose_gc` holds; its calls are traced with the reason
+ * "testing"). Node runs without
  * it, so the flag is set, a context created to fetch `gc`, and the flag
  * cleared again (contexts and worker threads created later do not get it);
  * a process started with `node --expose-gc` has it already and keeps its
