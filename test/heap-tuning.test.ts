@@ -168,6 +168,24 @@ describe('synth\'s bound on the main thread\'s old generation (issue 18)', () =>
     expect(JSON.parse(run.stdout.split('\n').find((l) => l.startsWith('{'))!)).toEqual({ other: ['undefined', 'undefined', 'undefined'], synth: true, once: true });
   });
 
+  test('bin/ccm-gitops synth has V8 collect at least once for the bound; validate-spec of the same specs does not', () => {
+    // GIVEN three specs, and the CLI as users run it (bin/ccm-gitops), with V8's GC trace
+    const clusters = path.join(dir(), 'clusters');
+    ['a', 'b', 'c'].forEach((n) => writeFile(clusters, `${n}.yaml`, awsSpec(n)));
+    const bin = path.join(__dirname, '..', 'bin', 'ccm-gitops');
+    const env = { PATH: process.env.PATH, CCM_GITOPS_CACHE_DIR: path.join(dir(), 'cache') };
+    const forced = (args: string[]) => {
+      const run = spawnSync(process.execPath, ['--trace-gc', bin, ...args], { encoding: 'utf8', env });
+      return { status: run.status, collections: run.stdout.split('\n').filter((l) => /Mark-Compact .* testing; GC in old space requested/.test(l)).length };
+    };
+    // WHEN it synthesizes THEN the bound's collection before the fleet files ran (no other code asks V8 for one)
+    const synth = forced(['synth', '-q', '-c', clusters, '-o', path.join(dir(), 'dist')]);
+    expect(synth.status).toBe(0);
+    expect(synth.collections).toBeGreaterThanOrEqual(1);
+    // AND another command over the same specs asks for none
+    expect(forced(['validate-spec', clusters])).toEqual({ status: 0, collections: 0 });
+  });
+
   test('synth checks the bound at each cluster loaded and rendered, and collects once, before the fleet files', () => {
     // GIVEN three clusters rendered on this thread, and a bound that records what synth asks of it
     const clusters = path.join(dir(), 'clusters');
