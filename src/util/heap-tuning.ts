@@ -152,11 +152,11 @@ export function oldGenerationUsed(): number {
  * each context is made: V8 `src/init/bootstrapper.cc`,
  * `Genesis::InstallExtensions` installs the "v8/gc" extension when
  * `v8_flags.expose_gc` holds; its calls are traced with the reason
- * "testing"). Node runs without
- * it, so the flag is set, a context created to fetch `gc`, and the flag
- * cleared again (contexts and worker threads created later do not get it);
- * a process started with `node --expose-gc` has it already and keeps its
- * flags as they are. The same way as Jest's leak detector (jest-leak-detector).
+ * "testing"). Node runs without it, so the flag is set, a context created
+ * to fetch `gc`, and the flag cleared again (contexts and worker threads
+ * created later do not get it); a process started with `node --expose-gc`
+ * has it already and keeps its flags as they are. The same way as Jest's
+ * leak detector (jest-leak-detector).
  *
  * @returns the function, or `undefined` where the runtime does not give it
  */
