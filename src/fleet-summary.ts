@@ -37,12 +37,19 @@ export interface FleetEntry {
 export class FleetEntryPool {
   private readonly shared = new SharedValues();
 
-  /** The line with its images, stages and words (platform, topology, ...) shared with earlier lines of the pool; same keys, same order. */
-  share(entry: FleetEntry): FleetEntry {
+  /**
+   * The line with its images, stages and words (platform, topology, ...)
+   * shared with earlier lines of the pool; same keys, same order.
+   *
+   * @param name the cluster's name as the caller holds it (equal to the line's)
+   * @default name - the line's
+   */
+  share(entry: FleetEntry, name = entry.name): FleetEntry {
     // a line read from a cache file of an older shape may lack a word: kept as it is
     const w = (word: string) => (typeof word === 'string' ? this.shared.word(word) : word);
     return {
       ...entry,
+      name,
       distribution: w(entry.distribution), platform: w(entry.platform), topology: w(entry.topology),
       managementMode: w(entry.managementMode), engine: w(entry.engine), phase: w(entry.phase),
       stages: this.shared.value(entry.stages), images: this.shared.value(entry.images),

@@ -63,6 +63,9 @@ type SpecCacheRecord = readonly ['spec', string, CachedSpec] | readonly ['file',
  * A spec the cache knows: where its pair of records is (in the cache file as
  * read, or in this run's spool), and its record until the run looked it up
  * (a spec is looked up once per run; the save copies the pair as bytes).
+ * One object per spec file, what the run did with it included: ten
+ * thousand specs would otherwise also fill a set per fact (looked up,
+ * stored), each with a hash table of its own.
  */
 interface SpecEntry {
   /**
@@ -70,10 +73,48 @@ interface SpecEntry {
    *
    * @default - none once looked up or stored: ten thousand records would stay in memory for nothing
    */
-  readonly spec?: CachedSpec;
-  readonly in: 'file' | 'spool';
-  /** The prepared cluster's record. */
-  readonly prepared: RawRecord;
+  spec?: CachedSpec;
+  /** {@link IN_SPOOL}, {@link SEEN} and {@link STORED}. */
+  flags: number;
+  /** Where the prepared cluster's record is: a {@link RawRecord}'s fields, held in the entry. */
+  readonly offset: number;
+  readonly length: number;
+  readonly pairStart: number;
+}
+
+/** A {@link SpecEntry}'s pair of records is in this run's spool (else in the cache file as read). */
+const IN_SPOOL = 1;
+/** The run looked the spec up or stored it (a spec never seen is gone from the clusters folder). */
+const SEEN = 2;
+/** The run stored the spec: its pair is appended at the save. */
+const STORED = 4;
+
+/**
+ * An input file the run or the cache knows: what the cache file records of
+ * it, and its digest this run (one object per file, for the same reason as
+ * {@link SpecEntry}).
+ */
+interface FileEntry {
+  /**
+   * The file's {@link fileStat} as the cache records it (saved with it).
+   *
+   * @default - none: the file is not recorded (read this run within {@link SETTLE_MS} of a change, or unreadable)
+   */
+  stat?: string;
+  /**
+   * The digest of its bytes recorded with `stat`.
+   *
+   * @default - none, as `stat`
+   */
+  known?: string;
+  /**
+   * Its digest this run.
+   *
+   * @default - not read this run: a recorded file no run reads is gone from the clusters folder
+   */
+  digest?: string;
+  /** Whether `known` was learnt this run (appended at the save). */
+  changed: boolean;
 }
 
 /** Metadata of a file that changes whenever its content can have: device, inode, size, mode, modification and change times. */
@@ -104,7 +145,7 @@ export class SpecCache {
   static forClusters(dir: string, realClusters: string, now = Date.now()): SpecCache {
     const file = path.join(dir, `specs-${createHash('sha256').update(realClusters).digest('hex').slice(0, 16)}.v8`);
     const specs = new Map<string, SpecEntry>();
-    const files = new Map<string, KnownFile>();
+    const files = new Map<string, FileEntry>();
     let fd: number | undefined;
     try {
       fd = fs.openSync(file, 'r');
@@ -121,7 +162,7 @@ export class SpecCache {
           if (!pending || pending[1].preparedBytes !== record.length) {
             throw new Error('a prepared cluster without its spec record');
           }
-          specs.set(pending[0], { spec: pending[1], in: 'file', prepared: record });
+          specs.set(pending[0], { spec: pending[1], flags: 0, offset: record.offset, length: record.length, pairStart: record.pairStart });
           pending = undefined;
           return;
         }
@@ -133,7 +174,8 @@ export class SpecCache {
           const spec = value as CachedSpec;
           pending = [name, { ...spec, member: shareMember(spec.member, shared), reads: shared.value(spec.reads), cloudConfigBase: spec.cloudConfigBase && shared.word(spec.cloudConfigBase) }];
         } else {
-          files.set(name, value);
+          const { stat, digest } = value as KnownFile;
+          files.set(name, { stat, known: digest, digest: undefined, changed: false });
         }
       }, () => {
         specs.clear();
@@ -144,11 +186,6 @@ export class SpecCache {
     return new SpecCache(file, realClusters, specs, files, records, now, fd);
   }
 
-  /** Specs and files stored or learnt this run: what a save appends. */
-  private readonly changed = new Set<string>();
-  private readonly changedFiles = new Set<string>();
-  private readonly digests = new Map<string, string>();
-  private readonly seen = new Set<string>();
   /** This run's spool (unlinked once open): the pairs of the specs it stores, appended; and its size. */
   private spool?: { readonly fd: number; size: number };
 
@@ -161,29 +198,27 @@ export class SpecCache {
    * @param fd the cache file as read (its prepared clusters are read from it), until the save
    */
   private constructor(readonly file: string, private readonly root: string, private readonly specs: Map<string, SpecEntry>,
-    private readonly files: Map<string, KnownFile>, private readonly records: number, private readonly now: number, private fd: number | undefined) {}
+    private readonly files: Map<string, FileEntry>, private readonly records: number, private readonly now: number, private fd: number | undefined) {}
 
   /** The cached load of `specFile` when it and every file it read digest as recorded; its prepared cluster is read when asked. */
   lookup(specFile: string, defaultsChain: readonly string[]): CachedLoad | undefined {
-    this.seen.add(specFile);
     const entry = this.specs.get(specFile);
     const spec = entry?.spec;
     if (!entry || !spec) {
       return undefined;
     }
     // what stays in memory is where the pair of records is: the save copies it as bytes
-    const placed: SpecEntry = { in: entry.in, prepared: entry.prepared };
-    this.specs.set(specFile, placed);
+    entry.spec = undefined;
+    entry.flags |= SEEN;
     if (this.inputsDigest(specFile, defaultsChain, spec.reads) !== spec.inputs) {
       return undefined;
     }
     const { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings } = spec;
-    return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(placed, member.spec.metadata.name, digest) };
+    return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(entry, member.spec.metadata.name, digest) };
   }
 
   /** Records a spec that loaded without a problem: its pair of records goes to the spool, not to memory. */
   store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: StoredLoad): void {
-    this.seen.add(specFile);
     const bytes = v8.serialize(loaded.prepared);
     const spec: CachedSpec = {
       inputs: this.inputsDigest(specFile, defaultsChain, reads),
@@ -204,8 +239,7 @@ export class SpecCache {
       writeAll(spool.fd, piece, spool.size);
       spool.size += piece.length;
     }
-    this.specs.set(specFile, { in: 'spool', prepared: new RawRecord(start + head.length + 4, bytes.length, start) });
-    this.changed.add(specFile);
+    this.specs.set(specFile, { spec: undefined, flags: IN_SPOOL | SEEN | STORED, offset: start + head.length + 4, length: bytes.length, pairStart: start });
   }
 
   /**
@@ -228,32 +262,50 @@ export class SpecCache {
 
   private write(): void {
     // specs not looked up and files not read this run are gone from the clusters folder
-    const gone = [...this.specs.keys()].filter((name) => !this.seen.has(name));
-    for (const name of gone) {
-      this.specs.delete(name);
+    let gone = 0;
+    const stored: string[] = [];
+    for (const [name, entry] of this.specs) {
+      if ((entry.flags & SEEN) === 0) {
+        this.specs.delete(name);
+        gone++;
+      } else if ((entry.flags & STORED) !== 0) {
+        stored.push(name);
+      }
     }
-    for (const name of [...this.files.keys()].filter((f) => !this.digests.has(f))) {
-      this.files.delete(name);
-      gone.push(name);
+    const learnt: string[] = [];
+    let recorded = 0;
+    for (const [name, entry] of this.files) {
+      if (entry.known === undefined) {
+        continue;
+      }
+      if (entry.digest === undefined) {
+        this.files.delete(name);
+        gone++;
+        continue;
+      }
+      recorded++;
+      if (entry.changed) {
+        learnt.push(name);
+      }
     }
-    const live = 2 * this.specs.size + this.files.size;
-    const appended = this.records + 2 * this.changed.size + this.changedFiles.size;
-    const append = this.records >= 0 && gone.length === 0 && appended <= 2 * live + 64;
-    if (append && this.changed.size === 0 && this.changedFiles.size === 0) {
+    const live = 2 * this.specs.size + recorded;
+    const appended = this.records + 2 * stored.length + learnt.length;
+    const append = this.records >= 0 && gone === 0 && appended <= 2 * live + 64;
+    if (append && stored.length === 0 && learnt.length === 0) {
       return;
     }
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const buffer = Buffer.allocUnsafe(COPY_BYTES);
     // in batches (encodeRecords): a serializer per file record took 44 MiB outside the heap at 10,000 clusters
-    const fileRecords = (names: Iterable<string>) => encodeRecords([...names].sort(byName).map((name) => ['file', name, this.files.get(name)!] satisfies SpecCacheRecord));
+    const fileRecords = (names: string[]) => encodeRecords(names.sort(byName).map((name) => ['file', name, this.recorded(name)] satisfies SpecCacheRecord));
     if (append) {
       const out = fs.openSync(this.file, 'a');
       try {
         // a pair per write: the records of concurrent runs do not interleave
-        for (const name of [...this.changed].sort(byName)) {
+        for (const name of stored.sort(byName)) {
           this.copyPair(this.specs.get(name)!, out, buffer);
         }
-        for (const record of fileRecords(this.changedFiles)) {
+        for (const record of fileRecords(learnt)) {
           writeAll(out, record);
         }
       } finally {
@@ -269,7 +321,7 @@ export class SpecCache {
       for (const name of [...this.specs.keys()].sort(byName)) {
         this.copyPair(this.specs.get(name)!, out, buffer);
       }
-      for (const record of fileRecords(this.files.keys())) {
+      for (const record of fileRecords([...this.files.keys()].filter((name) => this.files.get(name)!.known !== undefined))) {
         writeAll(out, record);
       }
     } finally {
@@ -278,10 +330,16 @@ export class SpecCache {
     fs.renameSync(tmp, this.file);
   }
 
+  /** What the cache records of a file it knows. */
+  private recorded(file: string): KnownFile {
+    const { stat, known } = this.files.get(file)!;
+    return { stat: stat!, digest: known! };
+  }
+
   /** Copies a spec's pair of records, as bytes, to the end of `out`. */
   private copyPair(entry: SpecEntry, out: number, buffer: Buffer): void {
-    const from = entry.in === 'spool' ? this.spool!.fd : this.fd!;
-    const { pairStart, offset, length } = entry.prepared;
+    const from = (entry.flags & IN_SPOOL) !== 0 ? this.spool!.fd : this.fd!;
+    const { pairStart, offset, length } = entry;
     copyBytes(from, pairStart, offset + length - pairStart, out, buffer);
   }
 
@@ -306,10 +364,10 @@ export class SpecCache {
 
   /** The prepared cluster of an entry (of the cluster `name`, whose `preparedDigest` is `digest`), read from where its record is. */
   private read(entry: SpecEntry, name: string, digest: string): PreparedCluster {
-    const fd = entry.in === 'spool' ? this.spool?.fd : this.fd;
+    const fd = (entry.flags & IN_SPOOL) !== 0 ? this.spool?.fd : this.fd;
     let prepared: PreparedCluster | undefined;
     try {
-      prepared = fd === undefined ? undefined : readRecordAt(fd, entry.prepared) as PreparedCluster | undefined;
+      prepared = fd === undefined ? undefined : readRecordAt(fd, entry) as PreparedCluster | undefined;
     } catch {
       prepared = undefined;
     }
@@ -373,26 +431,30 @@ export class SpecCache {
    * changed within {@link SETTLE_MS} of that reading.
    */
   private fileDigest(file: string): string {
-    let digest = this.digests.get(file);
-    if (digest === undefined) {
-      try {
-        const st = fs.statSync(file);
-        const stat = fileStat(st);
-        const known = this.files.get(file);
-        if (known?.stat === stat) {
-          digest = known.digest;
-        } else {
-          digest = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-          if (st.mtimeMs < this.now - SETTLE_MS && st.ctimeMs < this.now - SETTLE_MS && fileStat(fs.statSync(file)) === stat) {
-            this.files.set(file, { stat, digest });
-            this.changedFiles.add(file);
-          }
-        }
-      } catch (e) {
-        digest = `unreadable:${(e as NodeJS.ErrnoException).code ?? ''}`;
-      }
-      this.digests.set(file, digest);
+    let entry = this.files.get(file);
+    if (entry?.digest !== undefined) {
+      return entry.digest;
     }
-    return digest;
+    if (!entry) {
+      entry = { stat: undefined, known: undefined, digest: undefined, changed: false };
+      this.files.set(file, entry);
+    }
+    try {
+      const st = fs.statSync(file);
+      const stat = fileStat(st);
+      if (entry.known !== undefined && entry.stat === stat) {
+        entry.digest = entry.known;
+      } else {
+        entry.digest = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+        if (st.mtimeMs < this.now - SETTLE_MS && st.ctimeMs < this.now - SETTLE_MS && fileStat(fs.statSync(file)) === stat) {
+          entry.stat = stat;
+          entry.known = entry.digest;
+          entry.changed = true;
+        }
+      }
+    } catch (e) {
+      entry.digest = `unreadable:${(e as NodeJS.ErrnoException).code ?? ''}`;
+    }
+    return entry.digest;
   }
 }

@@ -456,21 +456,27 @@ class FleetRun {
     }
     if (!kept.has(i)) {
       this.entries[i] = record.entry!;
-      sink.acceptUnit!(o.unit, upToDate(this.remote!));
+      sink.acceptUnit!(this.nameOf(i), upToDate(this.remote!));
       this.unchanged++;
     }
     return undefined;
   }
 
-  /** A rendered cluster's outcome: its cache record and summary line kept, its folder's comparison handed to the sink. */
+  /**
+   * A rendered cluster's outcome: its cache record and summary line kept,
+   * its folder's comparison handed to the sink. What is kept names the
+   * cluster with its member's string, not the outcome's copies (one string
+   * per cluster, not four).
+   */
   private take(i: number, o: RenderOutcome): void {
-    const entry = o.entry && this.lines.share(o.entry);
+    const name = this.nameOf(i);
+    const entry = o.entry && this.lines.share(o.entry, name);
     if (o.cache) {
-      this.cache?.record(o.unit, { ...o.cache, entry });
+      this.cache?.record(name, { ...o.cache, entry });
     }
     if (entry && o.result) {
       this.entries[i] = entry;
-      this.sink.acceptUnit!(o.unit, o.result);
+      this.sink.acceptUnit!(name, o.result);
     }
   }
 

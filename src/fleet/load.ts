@@ -74,23 +74,32 @@ export interface FleetMember {
   readonly supportWithoutMigration: MigrationSupport | undefined;
 }
 
-/** The {@link FleetMember} of a prepared cluster, its repeated parts from `shared` (no string of it keeps the spec's text alive). */
+/**
+ * The {@link FleetMember} of a prepared cluster, its repeated parts from
+ * `shared` (no string of it keeps the spec's text alive; its spec file is
+ * the caller's string, a path not cut from the text).
+ */
 export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValues()): FleetMember {
   const s = cluster.spec.spec;
   return shareMember({
     spec: { metadata: { name: fresh(cluster.spec.metadata.name) }, spec: { gitops: s.gitops, platform: s.platform, distribution: s.distribution, migration: s.migration } },
-    specFile: fresh(cluster.specFile),
+    specFile: cluster.specFile,
     migration: cluster.migration,
     supportWithoutMigration: cluster.migration ? undefined : platformFor(s.platform)?.migrationSupport?.(cluster.spec),
   }, shared);
 }
 
-/** A member whose repeated parts (spec.gitops, platform, migration) are `shared`'s: thousands of members hold one copy of each. */
-export function shareMember(m: FleetMember, shared: SharedValues): FleetMember {
+/**
+ * A member whose repeated parts (spec.gitops, platform, migration) are
+ * `shared`'s: thousands of members hold one copy of each.
+ *
+ * @param specFile the spec file as the caller holds it (a cached member's is a copy)
+ */
+export function shareMember(m: FleetMember, shared: SharedValues, specFile = m.specFile): FleetMember {
   const s = m.spec.spec;
   return {
     spec: { metadata: m.spec.metadata, spec: { gitops: shared.value(s.gitops), platform: shared.word(s.platform), distribution: shared.word(s.distribution), migration: shared.value(s.migration) } },
-    specFile: m.specFile,
+    specFile,
     migration: shared.value(m.migration),
     supportWithoutMigration: shared.value(m.supportWithoutMigration),
   };
@@ -213,7 +222,8 @@ export function listSpecFiles(dir: string): string[] {
             continue;
           }
         }
-        out.push(full);
+        // a path joined from two is held as two strings: one flat copy per spec, held through the run
+        out.push(fresh(full));
       }
     }
   };
@@ -285,13 +295,15 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
    * lists would be held for nothing).
    */
   const byName = new Map<string, NameUse | NameUse[]>();
-  const named = (name: string | undefined, file: string, line: number | undefined) => {
+  const named = (name: string | undefined, file: string, line: number | undefined, member?: FleetMember) => {
     if (name !== undefined) {
       const use: NameUse = { file, line };
       const before = byName.get(name);
       // a name as parsed is cut from the spec's text and keeps all of it alive: the key is a copy
-      // (measured: the texts of 15,000 specs, 8.5 MiB, were held until the last spec loaded)
-      byName.set(before === undefined ? fresh(name) : name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
+      // (measured: the texts of 15,000 specs, 8.5 MiB, were held until the last spec loaded),
+      // the member's when it has one (a copy already, held through the run)
+      const key = member?.spec.metadata.name === name ? member.spec.metadata.name : fresh(name);
+      byName.set(before === undefined ? key : name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
     }
   };
   /** The specs of hub Argo CD clusters that passed the schema, for the hub check: their names and spec.gitops. */
@@ -314,8 +326,8 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
     const hit = cache?.lookup(file, chain);
     if (hit) {
       // unchanged since it last loaded without a problem: the checks across specs below still see it
-      const member = shareMember(hit.member, shared);
-      named(member.spec.metadata.name, file, hit.nameLine);
+      const member = shareMember(hit.member, shared, file);
+      named(member.spec.metadata.name, file, hit.nameLine, member);
       argoCd(file, member.spec);
       warnings.push(...hit.warnings);
       members.push(member);
@@ -326,29 +338,34 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
     const result = loadSpecFile(file, defaults);
     issues.push(...result.issues);
     badDefaults ||= defaults.some((d) => d.issues.length > 0);
-    named(result.rawName, file, result.nameLine);
-    if (result.spec) {
-      argoCd(file, { metadata: { name: result.spec.metadata.name }, spec: { gitops: result.spec.spec.gitops } });
+    // the name is recorded whatever becomes of the spec: with the member's string when it has one
+    let member: FleetMember | undefined;
+    try {
+      if (result.spec) {
+        argoCd(file, { metadata: { name: result.spec.metadata.name }, spec: { gitops: result.spec.spec.gitops } });
+      }
+      // cloud configs are checked for every spec that passed the schema, so one run reports everything
+      if (!result.spec || !renderable(result.spec) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
+        continue;
+      }
+      const base = result.cloudConfigBase ?? path.dirname(file);
+      const ownIssues: SpecIssue[] = [];
+      const ownWarnings: InputWarning[] = [];
+      const prepared = prepare(file, result.spec, base, root, (i) => ownIssues.push(i), (w) => ownWarnings.push(w));
+      issues.push(...ownIssues);
+      warnings.push(...ownWarnings);
+      if (!prepared) {
+        continue;
+      }
+      member = fleetMemberOf(prepared, shared);
+      if (cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
+        cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, member, warnings: ownWarnings });
+      }
+      members.push(member);
+      each({ member, prepared: () => prepared });
+    } finally {
+      named(result.rawName, file, result.nameLine, member);
     }
-    // cloud configs are checked for every spec that passed the schema, so one run reports everything
-    if (!result.spec || !renderable(result.spec) || result.issues.some((i) => feedsTransform(result.spec!, i.path))) {
-      continue;
-    }
-    const base = result.cloudConfigBase ?? path.dirname(file);
-    const ownIssues: SpecIssue[] = [];
-    const ownWarnings: InputWarning[] = [];
-    const prepared = prepare(file, result.spec, base, root, (i) => ownIssues.push(i), (w) => ownWarnings.push(w));
-    issues.push(...ownIssues);
-    warnings.push(...ownWarnings);
-    if (!prepared) {
-      continue;
-    }
-    const member = fleetMemberOf(prepared, shared);
-    if (cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
-      cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, member, warnings: ownWarnings });
-    }
-    members.push(member);
-    each({ member, prepared: () => prepared });
   }
   for (const d of defaultsCache.values()) {
     issues.push(...d.issues);
