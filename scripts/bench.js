@@ -16,6 +16,8 @@
 //   --check     a third change, `synth --check` (exit 1, one stale cluster);
 //   diff        `ccm-gitops diff` of the output before and after "one change";
 //   shards      `--shard I/2` twice, then `assemble` of the two outputs;
+//   warnings    the grouping of one warning given by every cluster (a fleet of
+//               one platform sharing a cloud config), timed in this process;
 //   write floor a plain Node loop writing as many files of the same sizes.
 // The render cache lives in the bench folder (warm after the first synth).
 // Each run starts 2.1 s after the previous one ended (SETTLE_WAIT_MS), as
@@ -116,7 +118,7 @@ function parent(argv) {
     console.log('| run | wall | files written | peak RSS | note |');
     console.log('|---|---:|---:|---:|---|');
     for (const [name, f] of Object.entries(scenarios.runs)) {
-      console.log(`| ${name} | ${s(f.wallMs)} | ${f.written ?? '-'} | ${f.peakRssMiB ?? '-'} MiB | ${f.note ?? ''} |`);
+      console.log(`| ${name} | ${s(f.wallMs)} | ${f.written ?? '-'} | ${f.peakRssMiB === undefined ? '-' : `${f.peakRssMiB} MiB`} | ${f.note ?? ''} |`);
     }
     console.log(`| write floor | ${s(scenarios.writeFloorMs)} | ${scenarios.writeFloorFiles} | - | a plain Node loop writing files of the same sizes |`);
   }
@@ -200,8 +202,26 @@ function runScenarios({ dir, clusters, out, names, env, jobArgs }) {
     runs['assemble of 2 shards'] = figures(a);
   }
 
+  runs[`warnings: one given by ${names.length} clusters`] = warningGrouping(names.length);
+
   const floor = writeFloor(out, path.join(dir, 'floor'));
   return { runs, writeFloorMs: floor.ms, writeFloorFiles: floor.files };
+}
+
+/** Time to group one warning given by each of `n` clusters into its line (`warningLines`), median of REPEATS. */
+function warningGrouping(n) {
+  const { warningLines } = require(path.join(root, 'lib', 'src', 'fleet', 'warning-lines.js'));
+  const warnings = Array.from({ length: n }, (_, i) => ({ file: 'clusters/shared.conf', message: `cluster c-${i}: '[Global] secret-name' (line 2) is dropped` }));
+  const times = Array.from({ length: REPEATS }, () => {
+    const start = process.hrtime.bigint();
+    const lines = warningLines(warnings);
+    if (lines.length !== 1) {
+      throw new Error(`${n} repeats of one warning gave ${lines.length} lines`);
+    }
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  }).sort((a, b) => a - b);
+  const ms = times[Math.floor(REPEATS / 2)];
+  return { wallMs: round(ms, 2), written: 0, note: `${round(ms, 1)} ms: one line; the grouping only, in the bench process` };
 }
 
 /** Runs the CLI in a fresh process; returns its exit code, output, wall and CPU time and peak RSS. */

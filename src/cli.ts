@@ -12,6 +12,7 @@ import { findSecretInData, findSecretInIni } from './secrets/detector';
 import { formatIssue, SpecValidationError } from './cluster-spec/errors';
 import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
 import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './fleet/load';
+import { warningLines } from './fleet/warning-lines';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
 import { AzureSpecSection, isAzureStackHub, platformFor } from './openshift/platforms';
@@ -494,34 +495,10 @@ function importedSpecYaml(spec: Record<string, unknown>, from: string): string {
     + stringify(spec, { lineWidth: 0 });
 }
 
-/**
- * Prints warnings, each distinct one once: a warning that repeats for
- * several clusters (the same message but for the cluster name, as in a fleet
- * of copies) is one line with the count, the first names and the files.
- */
+/** Prints warnings, each distinct one once, repeats grouped ({@link warningLines}). */
 function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
-  const groups = new Map<string, { rest: string; names: string[]; files: string[]; first: InputWarning }>();
-  for (const w of warnings) {
-    const m = /^cluster (\S+): ([\s\S]*)$/.exec(w.message);
-    const key = m ? m[2] : `\0${w.file}\0${w.message}`;
-    const g = groups.get(key) ?? { rest: m ? m[2] : w.message, names: [], files: [], first: w };
-    groups.set(key, g);
-    if (m && !g.names.includes(m[1])) {
-      g.names.push(m[1]);
-    }
-    if (!g.files.includes(w.file)) {
-      g.files.push(w.file);
-    }
-  }
-  for (const g of groups.values()) {
-    if (g.names.length <= 1) {
-      io.err(`warning: ${g.first.file}: ${g.first.message}\n`);
-      continue;
-    }
-    const n = g.names.length;
-    const names = `${g.names.slice(0, 3).join(', ')}${n > 3 ? ` and ${n - 3} more` : ''}`;
-    const files = g.files.length === 1 ? g.files[0] : `${g.files[0]} and ${g.files.length - 1} other file${g.files.length === 2 ? '' : 's'}`;
-    io.err(`warning: ${files}: ${n} clusters (${names}): ${g.rest}\n`);
+  for (const line of warningLines(warnings)) {
+    io.err(`${line}\n`);
   }
 }
 

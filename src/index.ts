@@ -82,3 +82,4 @@ export * from './init/scaffold';
 export * from './init/init';
 export * from './init/package-info';
 export * from './docs/spec-reference';
+export * from './fleet/warning-lines';
