@@ -181,7 +181,12 @@ export class RenderCache {
     }
   }
 
-  /** Units recorded or removed this run: what a save appends. */
+  /**
+   * Units recorded or removed this run: what a save appends. Not kept when
+   * there is no file to append to (none, torn, another build's): the save
+   * writes the whole cache then, and a first synth of ten thousand clusters
+   * would hold ten thousand names for nothing.
+   */
   private readonly changed = new Set<string>();
 
   /**
@@ -214,7 +219,7 @@ export class RenderCache {
   record(name: string, cached: CachedCluster): void {
     if (this.clusters.get(name) !== cached) {
       this.clusters.set(name, cached);
-      this.changed.add(name);
+      this.changedUnit(name);
     }
   }
 
@@ -224,8 +229,14 @@ export class RenderCache {
       // the fleet folder's record stays: no cluster takes its name (cluster names are DNS labels, no `_`)
       if (!names.has(name) && name !== FLEET_DIRECTORY) {
         this.clusters.delete(name);
-        this.changed.add(name);
+        this.changedUnit(name);
       }
+    }
+  }
+
+  private changedUnit(name: string): void {
+    if (this.records >= 0) {
+      this.changed.add(name);
     }
   }
 
