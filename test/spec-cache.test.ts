@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
@@ -343,9 +344,32 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     expect(fs.existsSync(cacheDir()) ? fs.readdirSync(cacheDir()) : []).toEqual([]);
     cache.save();
     expect(fs.readdirSync(cacheDir())).toEqual([path.basename(cache.file)]);
-    // AND the file holds each spec's record followed by its prepared cluster, then the files it learnt
-    const kinds = [...readRecords(cache.file, { torn: false }, specPairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
-    expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared', 'file', 'file', 'file', 'file']);
+    // AND the file holds each spec's record followed by its prepared cluster, then the files the specs share
+    const records = [...readRecords(cache.file, { torn: false }, specPairs)].slice(1);
+    const kinds = records.map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
+    expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared', 'file', 'file']);
+    expect(records.filter((r) => !(r instanceof RawRecord) && (r as string[])[0] === 'file').map((r) => path.relative(clusters, (r as string[])[1]))).toEqual(['a/a.conf', 'defaults.yaml']);
+  });
+
+  test("a spec file's metadata and digest are in the spec's record, which a run lets go at the lookup, not in the table of files it holds", () => {
+    // GIVEN a cold cache that loads the fleet (every file settled)
+    const { clusters, root, first } = savedCache();
+    // WHEN the saved file is read
+    const specs = [...readRecords(first.file, { torn: false }, specPairs)].slice(1)
+      .filter((r) => !(r instanceof RawRecord) && (r as string[])[0] === 'spec') as [string, string, { own?: { stat: string; digest: string } }][];
+    // THEN each spec's record carries its file's metadata and the SHA-256 of its bytes
+    expect(specs.map(([, file]) => path.relative(clusters, file))).toEqual(['a/a.yaml', 'b.yaml']);
+    for (const [, file, spec] of specs) {
+      const st = fs.statSync(file);
+      expect(spec.own).toEqual({
+        stat: `${st.dev}:${st.ino}:${st.size}:${st.mode}:${st.mtimeMs}:${st.ctimeMs}`,
+        digest: createHash('sha256').update(fs.readFileSync(file)).digest('hex'),
+      });
+    }
+    // AND the next run serves both without reading either spec file (the settled-file test above counts the reads)
+    const again = counting(SpecCache.forClusters(cacheDir(), root, later()));
+    expect(loadFleet(clusters, again.cache)).toEqual(loadFleet(clusters));
+    expect(again.hits()).toBe(2);
   });
 
   test('a file changed within SETTLE_MS of its reading is not trusted by its metadata', () => {
