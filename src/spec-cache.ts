@@ -234,7 +234,7 @@ export class SpecCache {
       return undefined;
     }
     const { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings } = spec;
-    return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(entry, member.spec.metadata.name, digest) };
+    return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(entry, member.name, digest) };
   }
 
   /** Records a spec that loaded without a problem: its pair of records goes to the spool, not to memory. */

@@ -15,15 +15,15 @@ import { MIGRATION_JSON } from './migration/plan-files';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
-import { FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, streamSpecFiles } from './fleet/load';
+import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, streamSpecFiles } from './fleet/load';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
-export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<FleetMember, 'spec' | 'specFile'>[] }, outputPath: string): void {
+export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<FleetMember, 'name' | 'gitops' | 'specFile'>[] }, outputPath: string): void {
   const issues: SpecIssue[] = fleet.clusters.flatMap((c) => {
-    const problem = gitopsPathProblem(c.spec, outputPath);
+    const problem = gitopsPathProblem(argoCdMemberOf(c), outputPath);
     return problem ? [{ file: c.specFile, path: 'spec.gitops.path', message: problem }] : [];
   });
   if (issues.length > 0) {
@@ -179,7 +179,7 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, () => undefined);
     checkPhaseTransitions({ clusters: loaded.members }, options.out);
     checkGitopsPaths({ clusters: loaded.members }, outputPath);
-    return assembleInto(loaded.members.filter((m) => inShard(m.spec.metadata.name, options.shard)), loaded.warnings, options.assembleFrom, sink, outputPath);
+    return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), loaded.warnings, options.assembleFrom, sink, outputPath);
   }
   return new FleetRun(options, sink, fleetSpecFiles(options.clusters)).run();
 }
@@ -270,7 +270,7 @@ class FleetRun {
     this.renderRest(roots);
     // what the loads and renders left behind goes before the fleet files are built
     this.options.heap?.collect();
-    this.cache?.retain(new Set(this.members.map((m) => m.spec.metadata.name)));
+    this.cache?.retain(new Set(this.members.map((m) => m.name)));
     const order = this.members.map((_m, i) => i).sort((a, b) => byName(this.nameOf(a), this.nameOf(b)));
     const summary = guardedSummary(order.map((i) => this.entries[i]));
     this.putArgoCdRoots(roots);
@@ -292,8 +292,8 @@ class FleetRun {
       });
       checkPhaseTransitions({ clusters: loaded.members }, options.out);
       checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
-      if (this.matchers.length > 0 && !members.some((m) => this.selected(m.spec.metadata.name))) {
-        throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.spec.metadata.name).sort(byName).join(', ')}`);
+      if (this.matchers.length > 0 && !members.some((m) => this.selected(m.name))) {
+        throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.name).sort(byName).join(', ')}`);
       }
       this.guardLater.forEach((i) => this.guardKept(i));
       this.unmatched.forEach(({ index, cluster }) => this.dispatch(index, cluster));
@@ -309,7 +309,7 @@ class FleetRun {
    * rendered while these and the folder are as the cache recorded.
    */
   private argoCdRoots(): ArgoCdRoots {
-    const members = argoCdMembers(this.members.map((m) => m.spec));
+    const members = argoCdMembers(this.members.map(argoCdMemberOf));
     const key = this.cache && this.remote ? fleetFolderKey(members, this.outputPath) : undefined;
     return { members, key, unchanged: key !== undefined && this.fleetRecord?.key === key };
   }
@@ -369,7 +369,7 @@ class FleetRun {
   /** One cluster: kept, checked against the cache, or rendered. */
   private place(c: LoadedCluster): void {
     const { cache, sink, remote } = this;
-    const name = c.member.spec.metadata.name;
+    const name = c.member.name;
     if (!inShard(name, this.options.shard) || this.names.has(name)) {
       // another shard's, or a name taken (the loader refuses the fleet once every spec is read)
       return;
@@ -404,7 +404,7 @@ class FleetRun {
   /** Sends a cluster to render, or its folder to be checked against the cache. */
   private dispatch(i: number, c: LoadedCluster): void {
     const { cache } = this;
-    const name = c.member.spec.metadata.name;
+    const name = c.member.name;
     // a cluster whose inputs digest as the cache recorded only needs its folder checked
     const record = cache ? cache.get(name) ?? null : undefined;
     const key = cache ? clusterKeyOf(c.preparedDigest ?? preparedDigest(c.prepared()), this.outputPath) : undefined;
@@ -506,7 +506,7 @@ class FleetRun {
   }
 
   private nameOf(i: number): string {
-    return this.members[i].spec.metadata.name;
+    return this.members[i].name;
   }
 
   /** A kept cluster's summary line from the output's `.fleet.json` (read once, when first needed). */
@@ -615,25 +615,25 @@ function assembleInto(members: readonly FleetMember[], warnings: readonly InputW
       found.set(entry.name, { dir, entry: lines.share(entry) });
     }
   }
-  const missing = members.map((m) => m.spec.metadata.name).filter((n) => !found.has(n));
+  const missing = members.map((m) => m.name).filter((n) => !found.has(n));
   if (missing.length > 0) {
     throw new SynthError(`${missing.length} cluster${missing.length === 1 ? ' is' : 's are'} in no shard output (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}); `
       + 'run every shard of the split and pass all their outputs');
   }
-  const names = new Set(members.map((m) => m.spec.metadata.name));
+  const names = new Set(members.map((m) => m.name));
   const stray = [...found.keys()].filter((n) => !names.has(n)).sort();
   if (stray.length > 0) {
     throw new SynthError(`the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`);
   }
   const entries: FleetEntry[] = [];
   for (const member of members) {
-    const name = member.spec.metadata.name;
+    const name = member.name;
     const { dir, entry } = found.get(name)!;
     sink.putUnit(name, readUnitFiles(dir, name));
     entries.push(entry);
   }
   const summary = guardedSummary(entries);
-  const roots = argoCdRootFilesHere(argoCdMembers(members.map((m) => m.spec)), outputPath);
+  const roots = argoCdRootFilesHere(argoCdMembers(members.map(argoCdMemberOf)), outputPath);
   refuseSecretsInOutput(roots);
   putFiles(sink, roots);
   putSummary(sink, summary);
@@ -705,7 +705,7 @@ export function checkPhaseTransitions(fleet: { readonly clusters: readonly Fleet
   const isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER));
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
-    const previous = renderedPhase(out, cluster.spec.metadata.name, isOutput);
+    const previous = renderedPhase(out, cluster.name, isOutput);
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
     if (!m && previous !== undefined && previous !== 'external') {
       // no spec.migration means "already external": deleting it is the move to external, checked like any other
@@ -713,13 +713,13 @@ export function checkPhaseTransitions(fleet: { readonly clusters: readonly Fleet
       const step = transitionProblem(support ? phaseSequence(support) : MIGRATION_PHASES, previous, 'external');
       problem = step ? `spec.migration was removed, which means phase "external": ${step}` : undefined;
     }
-    const gated = m?.support !== undefined && cluster.spec.spec.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
+    const gated = m?.support !== undefined && cluster.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
     if (!problem && m && previous !== undefined && externalIn(previous as MigrationPhase) && !externalIn(m.phase) && gated) {
-      problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.spec.spec.migration!.featureSet}, which OpenShift cannot turn off: `
+      problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.specMigration!.featureSet}, which OpenShift cannot turn off: `
         + `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;
     }
     if (problem) {
-      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${path.join(out, cluster.spec.metadata.name, MIGRATION_JSON)})` });
+      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${path.join(out, cluster.name, MIGRATION_JSON)})` });
     }
   }
   if (issues.length > 0) {

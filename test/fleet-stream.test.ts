@@ -22,7 +22,7 @@ describe('loading a fleet a cluster at a time', () => {
     const handed: LoadedCluster[] = [];
     const { members, warnings } = streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => handed.push(c));
     // THEN the clusters came in file order, each whole, and the members are sorted by name
-    expect(handed.map((c) => c.member.spec.metadata.name)).toEqual(['zulu', 'alpha', 'mike']);
+    expect(handed.map((c) => c.member.name)).toEqual(['zulu', 'alpha', 'mike']);
     const fleet = loadFleet(clusters);
     expect(handed.map((c) => c.prepared()).sort((a, b) => (a.spec.metadata.name < b.spec.metadata.name ? -1 : 1))).toEqual(fleet.clusters);
     expect(members).toEqual(fleet.clusters.map((c) => fleetMemberOf(c)));
@@ -37,7 +37,7 @@ describe('loading a fleet a cluster at a time', () => {
     writeFile(clusters, 'c.yaml', awsSpec('c'));
     // WHEN it is streamed
     const events: string[] = [];
-    const stream = () => streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => events.push(c.member.spec.metadata.name), () => events.push('failing'));
+    const stream = () => streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => events.push(c.member.name), () => events.push('failing'));
     // THEN the error is the whole load's, thrown after the last file
     expect(stream).toThrow(expect.objectContaining({ message: (() => { try { loadFleet(clusters); return ''; } catch (e) { return (e as Error).message; } })() }));
     // AND the caller was told the load is failing before the next cluster was handed over (synth renders no more)
@@ -51,11 +51,12 @@ describe('loading a fleet a cluster at a time', () => {
     writeFile(clusters, 'b.yaml', awsSpec('b'));
     // WHEN they are streamed
     const { members } = streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, () => undefined);
-    // THEN their spec.gitops is one object, and a member holds the name, the spec file and the fields the checks read
-    expect(members[0].spec.spec.gitops).toBe(members[1].spec.spec.gitops);
+    // THEN their spec.gitops is one object, and a member is one flat object: the name, the spec file and the fields the checks read
+    expect(members[0].gitops).toBe(members[1].gitops);
+    expect(members[0].supportWithoutMigration).toBe(members[1].supportWithoutMigration);
     const held = JSON.parse(JSON.stringify(members[0]));
-    expect(Object.keys(held.spec.spec).sort()).toEqual(['distribution', 'gitops', 'platform']);
-    expect(Object.keys(held).sort()).toEqual(['spec', 'specFile', 'supportWithoutMigration']);
+    expect(Object.keys(held).sort()).toEqual(['distribution', 'gitops', 'name', 'platform', 'specFile', 'supportWithoutMigration']);
+    expect([held.name, held.platform, held.distribution]).toEqual(['a', 'AWS', 'openshift']);
     expect(members[0].supportWithoutMigration).toEqual(expect.objectContaining({ inTreeProvider: 'aws' }));
   });
 });

@@ -271,7 +271,7 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     const cache = SpecCache.forClusters(cacheDir(), root, later());
     const aFile = path.join(clusters, 'a', 'a.yaml');
     const hit = cache.lookup(aFile, [path.join(clusters, 'defaults.yaml')])!;
-    expect(hit.member.spec.metadata.name).toBe('a');
+    expect(hit.member.name).toBe('a');
     expect(() => hit.prepared()).toThrow(`the spec cache ${first.file} does not hold the cluster a it listed; delete the file (or run with --no-cache)`);
     // AND a load through it serves both specs from the cache, and gives the fleet a load without cache gives
     const counted = counting(SpecCache.forClusters(cacheDir(), root, later()));
@@ -289,7 +289,7 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     const hit = cache.lookup(aFile, chain);
     const again = cache.lookup(aFile, chain);
     // THEN the first lookup is served and the second is not: the record was let go (a spec is looked up once per run)
-    expect(hit?.member.spec.metadata.name).toBe('a');
+    expect(hit?.member.name).toBe('a');
     expect(again).toBeUndefined();
     // AND the hit's cluster is still read from the file
     expect(hit!.prepared().spec.metadata.name).toBe('a');
@@ -313,7 +313,7 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
       const specCache: LoadCache = {
         lookup: (f, chain) => {
           const hit = inner.lookup(f, chain);
-          return hit && { ...hit, prepared: () => (read.push(hit.member.spec.metadata.name), hit.prepared()) };
+          return hit && { ...hit, prepared: () => (read.push(hit.member.name), hit.prepared()) };
         },
         store: (f, chain, reads, loaded) => inner.store(f, chain, reads, loaded),
       };
