@@ -41,8 +41,9 @@ export class FleetEntryPool {
    * The line with its images, stages and words (platform, topology, ...)
    * shared with earlier lines of the pool; same keys, same order.
    *
-   * @param name the cluster's name as the caller holds it (equal to the line's)
-   * @default name - the line's
+   * @param name the cluster's name as the caller holds it, equal to the
+   * line's (the caller's string is kept instead of the line's copy); the
+   * line's when not given
    */
   share(entry: FleetEntry, name = entry.name): FleetEntry {
     // a line read from a cache file of an older shape may lack a word: kept as it is (undefined)
