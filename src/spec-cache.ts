@@ -126,8 +126,8 @@ interface FileEntry {
   changed: boolean;
 }
 
-/** A spec file's digest this run, and what the cache can record of it ({@link CachedSpec.own}). */
-interface SpecFileRead {
+/** A file's digest this run, and what the cache can record of it (a file record, or {@link CachedSpec.own}). */
+interface FileRead {
   readonly digest: string;
   readonly known: KnownFile | undefined;
 }
@@ -227,7 +227,7 @@ export class SpecCache {
     // what stays in memory is where the pair of records is: the save copies it as bytes
     entry.spec = undefined;
     entry.flags |= SEEN;
-    const own = this.specFileRead(specFile, spec.own);
+    const own = this.readFile(specFile, spec.own);
     // a changed spec is stored next: its file is not read twice
     this.lastRead = { file: specFile, read: own };
     if (this.inputsDigest(specFile, own.digest, defaultsChain, spec.reads) !== spec.inputs) {
@@ -240,7 +240,7 @@ export class SpecCache {
   /** Records a spec that loaded without a problem: its pair of records goes to the spool, not to memory. */
   store(specFile: string, defaultsChain: readonly string[], reads: readonly string[], loaded: StoredLoad): void {
     const bytes = v8.serialize(loaded.prepared);
-    const own = this.lastRead?.file === specFile ? this.lastRead.read : this.specFileRead(specFile, undefined);
+    const own = this.lastRead?.file === specFile ? this.lastRead.read : this.readFile(specFile, undefined);
     this.lastRead = undefined;
     const spec: CachedSpec = {
       inputs: this.inputsDigest(specFile, own.digest, defaultsChain, reads),
@@ -449,20 +449,20 @@ export class SpecCache {
   private readonly reals = new Map<string, string>();
 
   /** The spec file the last lookup read, and what it found: the store of a changed spec follows its lookup. */
-  private lastRead?: { readonly file: string; readonly read: SpecFileRead };
+  private lastRead?: { readonly file: string; readonly read: FileRead };
 
   /**
-   * Digest of a spec file, not kept in the table of files (each spec file
-   * is read once per run): the recorded one while its metadata is as
-   * recorded (`own`), else its bytes' (with what to record, once settled,
-   * as {@link fileDigest} does for the files specs share).
+   * A file's digest this run: the recorded one (`known`) while its metadata
+   * is as recorded (the way git's index trusts a file's stat), else its
+   * bytes', with what to record once it has not changed for
+   * {@link SETTLE_MS} (a change within one timestamp tick could hide).
    */
-  private specFileRead(file: string, own: KnownFile | undefined): SpecFileRead {
+  private readFile(file: string, known: KnownFile | undefined): FileRead {
     try {
       const st = fs.statSync(file);
       const stat = fileStat(st);
-      if (own?.stat === stat) {
-        return { digest: own.digest, known: own };
+      if (known?.stat === stat) {
+        return { digest: known.digest, known };
       }
       const digest = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
       const settled = st.mtimeMs < this.now - SETTLE_MS && st.ctimeMs < this.now - SETTLE_MS && fileStat(fs.statSync(file)) === stat;
@@ -473,10 +473,9 @@ export class SpecCache {
   }
 
   /**
-   * Digest of a file's bytes, once per run (defaults files are shared by
-   * many specs). A file whose metadata is as when the cache last read it is
-   * not read again (the way git's index trusts a file's stat), unless it
-   * changed within {@link SETTLE_MS} of that reading.
+   * Digest of a file specs share (defaults files, cloud configs), once per
+   * run ({@link readFile}); what it learns is saved with the cache. A spec
+   * file's own is kept in its record instead ({@link CachedSpec.own}).
    */
   private fileDigest(file: string): string {
     let entry = this.files.get(file);
@@ -487,22 +486,14 @@ export class SpecCache {
       entry = { stat: undefined, known: undefined, digest: undefined, changed: false };
       this.files.set(file, entry);
     }
-    try {
-      const st = fs.statSync(file);
-      const stat = fileStat(st);
-      if (entry.known !== undefined && entry.stat === stat) {
-        entry.digest = entry.known;
-      } else {
-        entry.digest = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-        if (st.mtimeMs < this.now - SETTLE_MS && st.ctimeMs < this.now - SETTLE_MS && fileStat(fs.statSync(file)) === stat) {
-          entry.stat = stat;
-          entry.known = entry.digest;
-          entry.changed = true;
-        }
-      }
-    } catch (e) {
-      entry.digest = `unreadable:${(e as NodeJS.ErrnoException).code ?? ''}`;
+    const recorded = entry.stat !== undefined && entry.known !== undefined ? { stat: entry.stat, digest: entry.known } : undefined;
+    const read = this.readFile(file, recorded);
+    if (read.known && read.known !== recorded) {
+      entry.stat = read.known.stat;
+      entry.known = read.known.digest;
+      entry.changed = true;
     }
+    entry.digest = read.digest;
     return entry.digest;
   }
 }
