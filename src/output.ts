@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { byTreeOrder, treeFiles } from './util/tree-order';
 import { batchPieces, writeInChunks } from './util/write-in-chunks';
 // no construct or chart is imported here: the render workers load this module for cache checks, and load cdk8s only to render
 import { FLEET_JSON, parseFleetJson } from './fleet-summary';
@@ -79,8 +80,130 @@ export interface TreeSink {
   readonly remote?: RemoteSink;
   /** Takes a unit's result computed by a worker. */
   acceptUnit?(unit: string, result: UnitResult): void;
+  /**
+   * A unit given a part at a time (the fleet folder: a file or two per
+   * cluster), compared with the disk (and staged) as the parts come, none
+   * held ({@link UnitParts}).
+   *
+   * @default - the parts collected, then {@link TreeSink.putUnit} ({@link openUnitParts})
+   */
+  openUnit?(unit: string): UnitParts;
   /** Rethrows an error a worker met comparing or staging a unit, as the sink would have thrown it. */
   rethrow?(e: unknown): never;
+}
+
+/**
+ * A unit of a {@link TreeSink} given a part at a time: each part is compared
+ * with the unit's folder on disk in one pass over both, in tree order
+ * ({@link byTreeOrder}), and dropped.
+ */
+export interface UnitParts {
+  /**
+   * The next files of the unit, in any order among themselves, each after
+   * every file of the parts given before in {@link byTreeOrder} (the Argo
+   * CD roots' shares: whole groups, in their folders' order).
+   */
+  put(files: readonly RenderedFile[]): void;
+  /**
+   * Every part given: what is left on disk is compared, and the unit's
+   * result goes to the sink. A unit given no file is not put (as
+   * {@link putFiles} with no file of it).
+   *
+   * @returns whether the unit on disk already had exactly these files
+   */
+  close(): boolean;
+}
+
+/**
+ * A unit given a part at a time to `sink`: streamed where the sink can
+ * ({@link TreeSink.openUnit}), else the parts collected and put whole at
+ * close.
+ */
+export function openUnitParts(sink: TreeSink, unit: string): UnitParts {
+  if (sink.openUnit) {
+    return sink.openUnit(unit);
+  }
+  const files: RenderedFile[] = [];
+  return {
+    put: (part) => {
+      checkUnit(unit, part);
+      files.push(...part);
+    },
+    close: () => {
+      if (files.length > 0) {
+        sink.putUnit(unit, files);
+      }
+      return false;
+    },
+  };
+}
+
+/** What a unit given in parts is against its folder on disk, file by file ({@link UnitMerge}). */
+interface UnitMergeEvents {
+  /** On disk with this content. */
+  same(file: RenderedFile): void;
+  /** On disk with other content, or not on disk. */
+  differs(file: RenderedFile, state: 'changed' | 'missing'): void;
+  /** On disk, not given. */
+  extra(rel: string): void;
+}
+
+/**
+ * Compares a unit given a part at a time with its folder on disk: the
+ * parts' files and a sorted walk of the folder ({@link treeFiles}) are
+ * merged in {@link byTreeOrder}, so neither side is held whole.
+ */
+class UnitMerge {
+  private readonly disk: Iterator<string>;
+  /** The next file on disk not yet matched; undefined once the walk is done. */
+  private next: string | undefined;
+  private last: string | undefined;
+  /** Files given so far. */
+  count = 0;
+
+  constructor(private readonly target: string, private readonly unit: string, private readonly on: UnitMergeEvents) {
+    checkPath(unit);
+    this.disk = treeFiles(path.join(target, unit), unit);
+    this.advance();
+  }
+
+  put(part: readonly RenderedFile[]): void {
+    checkUnit(this.unit, part);
+    for (const f of [...part].sort((a, b) => byTreeOrder(a.path, b.path))) {
+      if (this.last !== undefined && byTreeOrder(this.last, f.path) >= 0) {
+        throw new OutputError(`internal error: ${JSON.stringify(f.path)} is given after ${JSON.stringify(this.last)} in ${this.unit}/`);
+      }
+      this.last = f.path;
+      this.count++;
+      while (this.next !== undefined && byTreeOrder(this.next, f.path) < 0) {
+        this.on.extra(this.next);
+        this.advance();
+      }
+      if (this.next === f.path) {
+        this.advance();
+        if (sameContent(path.join(this.target, ...f.path.split('/')), f.content)) {
+          this.on.same(f);
+        } else {
+          this.on.differs(f, 'changed');
+        }
+      } else {
+        this.on.differs(f, 'missing');
+      }
+    }
+  }
+
+  /** The files left on disk are extra. */
+  finish(): void {
+    while (this.next !== undefined) {
+      this.on.extra(this.next);
+      this.advance();
+    }
+  }
+
+  private advance(): void {
+    const r = this.disk.next();
+    this.next = r.done ? undefined : r.value;
+  }
 }
 
 /** What workers need to compare (and stage) units for a sink. */
@@ -227,6 +350,64 @@ export class OutputTree implements TreeSink {
     this.foreign.push(...(result.extra ?? []).filter((rel) => !this.writtenByUs(rel)));
     this.written += result.written ?? 0;
     this.replaced.push(unit);
+  }
+
+  /**
+   * A unit given in parts, compared with the output as they come: nothing
+   * is staged while every file so far is as on disk (those files' paths are
+   * held); at the first difference the files so far are copied from the
+   * output into staging, and every later file is written there.
+   */
+  openUnit(unit: string): UnitParts {
+    let held: string[] | undefined = [];
+    const extra: string[] = [];
+    const made = new Set<string>();
+    const place = (rel: string): string => {
+      const dest = path.join(this.staging, ...rel.split('/'));
+      const dir = path.dirname(dest);
+      if (!made.has(dir)) {
+        if (made.size >= 256) {
+          // parts come in tree order: the folders of the last few are the ones written to again
+          made.clear();
+        }
+        fs.mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      return dest;
+    };
+    const stage = (): void => {
+      if (held) {
+        this.makeStaging();
+        for (const rel of held) {
+          fs.copyFileSync(path.join(this.target, ...rel.split('/')), place(rel));
+        }
+        held = undefined;
+      }
+    };
+    const merge = new UnitMerge(this.target, unit, {
+      same: (f) => (held ? held.push(f.path) : fs.writeFileSync(place(f.path), f.content)),
+      differs: (f) => {
+        stage();
+        fs.writeFileSync(place(f.path), f.content);
+      },
+      extra: (rel) => {
+        extra.push(rel);
+        stage();
+      },
+    });
+    return {
+      put: (files) => envErrors(this.dir, 'write', () => merge.put(files)),
+      close: () => {
+        envErrors(this.dir, 'write', () => merge.finish());
+        if (merge.count === 0) {
+          // as a unit with no file is not put: the commit removes the folder
+          return false;
+        }
+        const same = held !== undefined;
+        this.acceptUnit(unit, same ? { same, extra: [], written: 0 } : { same, extra, written: merge.count });
+        return same;
+      },
+    };
   }
 
   /** Rethrows an error a worker met while staging, as this writer would have. */
@@ -398,6 +579,29 @@ export class OutputCheck implements TreeSink {
   acceptUnit(unit: string, result: UnitResult): void {
     this.units.add(unit);
     this.stale.push(...(result.stale ?? []));
+  }
+
+  /** A unit given in parts: its differences found as they come. */
+  openUnit(unit: string): UnitParts {
+    const before = this.stale.length;
+    const merge = new UnitMerge(this.target, unit, {
+      same: () => undefined,
+      differs: (f, state) => this.stale.push({ path: f.path, state }),
+      extra: (rel) => this.stale.push({ path: rel, state: 'extra' }),
+    });
+    return {
+      put: (files) => merge.put(files),
+      close: () => {
+        merge.finish();
+        if (merge.count === 0) {
+          // as a unit with no file is not put: finish() reports the folder's files as extra
+          this.stale.length = before;
+          return false;
+        }
+        this.units.add(unit);
+        return this.stale.length === before;
+      },
+    };
   }
 
   keepUnit(unit: string): void {
@@ -680,29 +884,9 @@ function kustomizationResources(dir: string): Set<string> {
   }
 }
 
-/** Every file below a folder (not following links), as `prefix/relative/path`; empty when it does not exist. */
+/** Every file below a folder (not following links), as `prefix/relative/path`, in {@link byTreeOrder}; empty when it does not exist. */
 export function listFiles(dir: string, prefix: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string, rel: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        return;
-      }
-      throw e;
-    }
-    for (const entry of entries) {
-      if (entry.isDirectory()) {
-        walk(path.join(d, entry.name), `${rel}/${entry.name}`);
-      } else {
-        out.push(`${rel}/${entry.name}`);
-      }
-    }
-  };
-  walk(dir, prefix);
-  return out;
+  return Array.from(treeFiles(dir, prefix));
 }
 
 /** Compares one unit on disk with its computed files; `extra` lists the files on disk it does not have. */

@@ -6,6 +6,7 @@ import { RenderedFile } from './gitops/layout';
 import { byCodePoint, listFiles } from './output';
 import { ArgoCdMember, FLEET_DIRECTORY } from './gitops/repo-path';
 import { appendRecords, readRecordFile, writeRecordFile } from './util/record-file';
+import { byTreeOrder } from './util/tree-order';
 import { PreparedCluster } from './cluster/prepared-cluster';
 
 /**
@@ -348,18 +349,41 @@ export function fleetFolderKey(specs: readonly ArgoCdMember[], outputPath = 'dis
   return hash.digest('hex');
 }
 
-/** Digest of a unit's files (paths relative to the output, `/`-separated): paths and contents, in path order. */
+/**
+ * Digest of a unit's files (paths relative to the output, `/`-separated):
+ * paths and contents, in {@link byTreeOrder}, the order in which a unit
+ * given a part at a time is digested ({@link UnitDigest}).
+ */
 export function unitDigest(files: readonly RenderedFile[]): string {
-  const hash = createHash('sha256');
-  for (const f of [...files].sort((a, b) => byCodePoint(a.path, b.path))) {
-    hash.update(f.path).update('\0').update(f.content).update('\0');
+  const digest = new UnitDigest();
+  digest.add(files);
+  return digest.digest();
+}
+
+/**
+ * {@link unitDigest} of a unit given a part at a time (the fleet folder):
+ * each part's files in {@link byTreeOrder} after those of the parts before
+ * (as {@link UnitParts} takes them), none held.
+ */
+export class UnitDigest {
+  private readonly hash = createHash('sha256');
+
+  /** The next part. */
+  add(files: readonly RenderedFile[]): void {
+    for (const f of [...files].sort((a, b) => byTreeOrder(a.path, b.path))) {
+      this.hash.update(f.path).update('\0').update(f.content).update('\0');
+    }
   }
-  return hash.digest('hex');
+
+  /** The digest of the parts added (once). */
+  digest(): string {
+    return this.hash.digest('hex');
+  }
 }
 
 /** Digest of a unit as it is on disk, the same way; undefined when it does not exist. */
 export function diskDigest(target: string, unit: string): string | undefined {
-  return digestFiles(target, listFiles(path.join(target, unit), unit).sort(byCodePoint));
+  return digestFiles(target, listFiles(path.join(target, unit), unit));
 }
 
 function digestFiles(target: string, files: readonly string[]): string | undefined {
@@ -420,7 +444,7 @@ export function verifyUnit<T extends UnitCheck>(target: string, unit: string, ca
   if (cached.stat !== undefined && cached.files !== undefined && unitFingerprint(target, unit, fileListOf(unit, cached.files)) === cached.stat) {
     return { same: true, record: cached };
   }
-  const files = listFiles(path.join(target, unit), unit).sort(byCodePoint);
+  const files = listFiles(path.join(target, unit), unit);
   const { stat: _stat, files: _files, ...rest } = cached;
   const plain = rest as T;
   if (digestFiles(target, files) !== cached.digest) {

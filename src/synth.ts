@@ -1,16 +1,16 @@
 import { FleetEntry, FleetEntryPool, FLEET_JSON, fleetSummaryStreams, parseFleetJson, StreamedFile } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } from './output';
+import { FleetFolderParts } from './fleet/fleet-folder-parts';
 import { readUnitFiles } from './util/read-tree';
 import { argoCdRootFiles, renderCluster } from './render';
 import { argoCdShares } from './gitops/fleet-gitops-chart';
 import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
-import { CachedCluster, clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf, unitDigest, verifyUnit } from './render-cache';
+import { CachedCluster, clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import * as v8 from 'v8';
 import { MIGRATION_JSON } from './migration/plan-files';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
@@ -241,8 +241,8 @@ class FleetRun {
   /** The fleet folder's cache record (the workers check the folder against it while the specs load). */
   private readonly fleetRecord?: CachedCluster;
   private fleetFolder?: FleetFolderCheck;
-  /** The Argo CD roots the workers rendered, by share. */
-  private readonly argoCd: (readonly RenderedFile[])[] = [];
+  /** The fleet folder, given to the sink a share of the Argo CD roots at a time as the workers render them. */
+  private fleetParts?: FleetFolderParts;
   /** Summary lines from workers are copies: their images and stages are shared with the lines already held. */
   private readonly lines: FleetEntryPool;
   /** Set once a spec has a problem: the run will fail, so no more clusters are sent to render. */
@@ -319,7 +319,9 @@ class FleetRun {
     const { pool, remote, sink } = this;
     try {
       if (remote && !roots.unchanged) {
-        argoCdShares(roots.members, ARGOCD_SHARE).forEach((share, k) => this.submit({ kind: 'argocd', index: ARGOCD_TASK, share: k, members: share }));
+        const shares = argoCdShares(roots.members, ARGOCD_SHARE);
+        this.fleetParts = new FleetFolderParts(sink, shares.length);
+        shares.forEach((share, k) => this.submit({ kind: 'argocd', index: ARGOCD_TASK, share: k, members: share }));
       }
       if (pool) {
         pool.drain((o) => this.onOutcome(o));
@@ -342,7 +344,12 @@ class FleetRun {
     }
   }
 
-  /** Puts the Argo CD roots: accepted as they are when neither their inputs nor their folder changed, else rendered. */
+  /**
+   * Puts the Argo CD roots: accepted as they are when neither their inputs
+   * nor their folder changed; else the folder the workers streamed to the
+   * sink as they rendered it is closed (or, without workers, rendered and
+   * streamed here), and its cache record kept.
+   */
   private putArgoCdRoots(roots: ArgoCdRoots): void {
     const { remote, cache, fleetRecord, fleetFolder, sink } = this;
     if (roots.unchanged && fleetFolder?.same && remote) {
@@ -351,9 +358,15 @@ class FleetRun {
       sink.acceptUnit!(FLEET_DIRECTORY, upToDate(remote));
       return;
     }
-    const files = remote && !roots.unchanged ? this.argoCd.flat() : argoCdRootFilesHere(roots.members, this.outputPath);
-    refuseSecretsInOutput(files);
-    putFleetFiles(sink, files, remote, cache, roots.key, fleetFolder);
+    const parts = this.fleetParts ?? argoCdRootsHere(sink, roots.members, this.outputPath);
+    const { same, digest } = parts.close();
+    if (!remote || !cache || parts.files === 0) {
+      return;
+    }
+    // a folder found as recorded keeps its record's fingerprint (the workers' check refreshed it): the next run need not read it
+    const record = cache.get(FLEET_DIRECTORY);
+    const kept = same && record?.digest === digest && fleetFolder?.same ? (fleetFolder.check ? { key: record.key, ...fleetFolder.check } : record) : undefined;
+    cache.record(FLEET_DIRECTORY, kept ? { ...kept, key: roots.key ?? kept.key } : { key: roots.key ?? digest, digest });
   }
 
   /** A cluster as the loader hands it over: placed (unless a spec already failed); the workers' outcomes so far are taken. */
@@ -422,7 +435,7 @@ class FleetRun {
   private onOutcome(o: RenderOutcome): PoolTask | undefined {
     this.options.heap?.check();
     if (o.index === ARGOCD_TASK) {
-      this.argoCd[o.share!] = o.files!;
+      this.fleetParts!.put(o.share!, o.files!);
       return undefined;
     }
     if (o.index !== CHECK_TASK) {
@@ -556,13 +569,13 @@ const ARGOCD_SHARE = 32;
 /**
  * The Argo CD roots rendered on this thread (`assemble`, and synth without
  * workers) as the workers render them: a share of {@link ARGOCD_SHARE}
- * clusters at a time, each share's files arriving as a structured clone
- * (flat strings; the renderer's output strings are ropes of many pieces,
- * several times their text). Measured on `assemble` of 10,000 clusters,
- * peak RSS: 292–306 MiB rendering all roots at once, 271–281 MiB so.
+ * clusters at a time, each given to the sink and dropped.
  */
-function argoCdRootFilesHere(members: readonly ArgoCdMember[], outputPath: string): RenderedFile[] {
-  return argoCdShares(members, ARGOCD_SHARE).flatMap((share) => v8.deserialize(v8.serialize(argoCdRootFiles(share, outputPath))) as RenderedFile[]);
+function argoCdRootsHere(sink: TreeSink, members: readonly ArgoCdMember[], outputPath: string): FleetFolderParts {
+  const shares = argoCdShares(members, ARGOCD_SHARE);
+  const parts = new FleetFolderParts(sink, shares.length);
+  shares.forEach((share, k) => parts.put(k, argoCdRootFiles(share, outputPath)));
+  return parts;
 }
 
 /** What the workers found of the fleet folder against its cache record. */
@@ -570,33 +583,6 @@ interface FleetFolderCheck {
   readonly same: boolean;
   /** A refreshed fingerprint, when it changed. */
   readonly check?: UnitCheck;
-}
-
-/**
- * Puts the fleet files into `sink`. With the render cache, the fleet folder
- * (`_fleet/`, a file or two per cluster) is not compared file by file when
- * its rendered files digest as the cache recorded and the folder on disk is
- * as recorded: only the root files (FLEET.md, .fleet.json) are.
- */
-function putFleetFiles(sink: TreeSink, files: readonly RenderedFile[], remote: RemoteSink | undefined, cache: RenderCache | undefined, key: string | undefined, checked?: FleetFolderCheck): void {
-  const inFolder = files.filter((f) => f.path.startsWith(`${FLEET_DIRECTORY}/`));
-  if (!remote || !cache || !sink.acceptUnit || inFolder.length === 0) {
-    putFiles(sink, files);
-    return;
-  }
-  const digest = unitDigest(inFolder);
-  const record = cache.get(FLEET_DIRECTORY);
-  const verified = record?.digest !== digest ? undefined
-    : checked ? { same: checked.same, record: checked.check ? { key: record.key, ...checked.check } : record }
-      : verifyUnit(remote.target, FLEET_DIRECTORY, record);
-  if (verified?.same) {
-    cache.record(FLEET_DIRECTORY, key === undefined || verified.record.key === key ? verified.record : { ...verified.record, key });
-    sink.acceptUnit(FLEET_DIRECTORY, upToDate(remote));
-    putFiles(sink, files.filter((f) => !f.path.startsWith(`${FLEET_DIRECTORY}/`)));
-    return;
-  }
-  putFiles(sink, files);
-  cache.record(FLEET_DIRECTORY, { key: key ?? digest, digest });
 }
 
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
@@ -633,9 +619,7 @@ function assembleInto(members: readonly FleetMember[], warnings: readonly InputW
     entries.push(entry);
   }
   const summary = guardedSummary(entries);
-  const roots = argoCdRootFilesHere(argoCdMembers(members.map(argoCdMemberOf)), outputPath);
-  refuseSecretsInOutput(roots);
-  putFiles(sink, roots);
+  argoCdRootsHere(sink, argoCdMembers(members.map(argoCdMemberOf)), outputPath).close();
   putSummary(sink, summary);
   return { rendered: [], clusters: members.length, kept: 0, unchanged: 0, warnings };
 }
