@@ -227,7 +227,6 @@ class FleetRun {
   /** This run's clusters (its shard), in the order loaded; their summary lines by the same index. */
   private readonly members: FleetMember[] = [];
   private readonly entries: FleetEntry[] = [];
-  private readonly names = new Set<string>();
   private readonly rendered: string[] = [];
   private readonly kept = new Set<number>();
   /** Kept clusters the cache does not know: their folders pass the last guard once the fleet is valid. */
@@ -396,11 +395,10 @@ class FleetRun {
   private place(c: LoadedCluster): void {
     const { cache, sink, remote } = this;
     const name = c.member.name;
-    if (!inShard(name, this.options.shard) || this.names.has(name)) {
+    if (!inShard(name, this.options.shard) || c.nameTaken) {
       // another shard's, or a name taken (the loader refuses the fleet once every spec is read)
       return;
     }
-    this.names.add(name);
     const i = this.members.push(c.member) - 1;
     const keptEntry = this.selected(name) ? undefined : (this.cachedLines ? cache!.get(name)?.entry : undefined) ?? this.existingEntry(name);
     if (keptEntry && sink.hasUnit(name)) {

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { stringify } from 'yaml';
 import { FleetEntryPool } from '../src/fleet-summary';
 import { fleetMemberOf, fleetSpecFiles, LoadedCluster, loadFleet, streamSpecFiles } from '../src/fleet/load';
+import { SpecCache } from '../src/spec-cache';
 import { awsSpec, useTempDir, writeFile } from './helpers';
 
 // The loader hands each cluster over as it is loaded (issue 18: synth never holds the fleet whole);
@@ -42,6 +43,47 @@ describe('loading a fleet a cluster at a time', () => {
     expect(stream).toThrow(expect.objectContaining({ message: (() => { try { loadFleet(clusters); return ''; } catch (e) { return (e as Error).message; } })() }));
     // AND the caller was told the load is failing before the next cluster was handed over (synth renders no more)
     expect(events).toEqual(['a', 'failing', 'c']);
+  });
+
+  test('a spec whose name a spec before it has is handed over marked as such (synth renders the first only, and keeps no set of names)', () => {
+    // GIVEN two specs of one name, then another
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('alpha'));
+    writeFile(clusters, 'b.yaml', awsSpec('alpha'));
+    writeFile(clusters, 'c.yaml', awsSpec('bravo'));
+    // WHEN it is streamed
+    const handed: [string, boolean][] = [];
+    const stream = () => streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => handed.push([c.member.name, c.nameTaken === true]));
+    // THEN the load fails on the name, and only the second alpha was marked
+    expect(stream).toThrow('cluster names must be unique across the fleet');
+    expect(handed).toEqual([['alpha', false], ['alpha', true], ['bravo', false]]);
+  });
+
+  test('a spec served by the spec cache is marked the same way', () => {
+    // GIVEN two specs of one name, then another, each stored in the spec cache by a first load
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('alpha'));
+    writeFile(clusters, 'b.yaml', awsSpec('alpha'));
+    writeFile(clusters, 'c.yaml', awsSpec('bravo'));
+    const root = fs.realpathSync(clusters);
+    const cacheDir = path.join(dir(), 'cache');
+    const first = SpecCache.forClusters(cacheDir, root);
+    expect(() => streamSpecFiles(fleetSpecFiles(clusters), clusters, first, () => undefined)).toThrow('cluster names must be unique across the fleet');
+    first.save();
+    // WHEN it is streamed again, every spec from the cache
+    const cache = SpecCache.forClusters(cacheDir, root);
+    let hits = 0;
+    const lookup = cache.lookup.bind(cache);
+    cache.lookup = (...args: Parameters<SpecCache['lookup']>) => {
+      const hit = lookup(...args);
+      hits += hit ? 1 : 0;
+      return hit;
+    };
+    const handed: [string, boolean][] = [];
+    expect(() => streamSpecFiles(fleetSpecFiles(clusters), clusters, cache, (c) => handed.push([c.member.name, c.nameTaken === true]))).toThrow('cluster names must be unique across the fleet');
+    // THEN the three came from the cache, and only the second alpha was marked
+    expect(hits).toBe(3);
+    expect(handed).toEqual([['alpha', false], ['alpha', true], ['bravo', false]]);
   });
 
   test('members hold one copy of each repeated part, and no more than the checks across the fleet read', () => {

@@ -132,6 +132,14 @@ export interface LoadedCluster {
   /** What synth keeps of it. */
   readonly member: FleetMember;
   /**
+   * Whether a spec loaded before it has the same `metadata.name` (the load
+   * fails once every spec is read): synth renders the first only, and needs
+   * no set of the names it placed.
+   *
+   * @default false
+   */
+  readonly nameTaken?: boolean;
+  /**
    * Its `preparedDigest`, when the spec cache knows it without reading the cluster.
    *
    * @default - computed from the cluster
@@ -349,11 +357,12 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
     if (hit) {
       // unchanged since it last loaded without a problem: the checks across specs below still see it
       const member = shareMember(hit.member, shared, file);
+      const nameTaken = byName.has(member.name);
       named(member.name, file, hit.nameLine, member);
       argoCd(file, argoCdMemberOf(member));
       warnings.push(...hit.warnings);
       members.push(member);
-      each({ member, preparedDigest: hit.preparedDigest, prepared: () => preparedOf(hit, file, root) });
+      each({ member, ...(nameTaken ? { nameTaken } : {}), preparedDigest: hit.preparedDigest, prepared: () => preparedOf(hit, file, root) });
       continue;
     }
     const defaults = chain.map((d) => loadDefaults(d, defaultsCache));
@@ -384,7 +393,8 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
         cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, member, warnings: ownWarnings });
       }
       members.push(member);
-      each({ member, prepared: () => prepared });
+      const nameTaken = byName.has(member.name);
+      each({ member, ...(nameTaken ? { nameTaken } : {}), prepared: () => prepared });
     } finally {
       named(result.rawName, file, result.nameLine, member);
     }
