@@ -110,6 +110,8 @@ export interface UnitParts {
    * {@link putFiles} with no file of it).
    *
    * @returns whether the unit on disk already had exactly these files
+   * (false when the sink cannot tell: {@link openUnitParts} for a sink
+   * without {@link TreeSink.openUnit})
    */
   close(): boolean;
 }
@@ -384,7 +386,8 @@ export class OutputTree implements TreeSink {
         held = undefined;
       }
     };
-    const merge = new UnitMerge(this.target, unit, {
+    // the walk of the folder on disk starts here: an error reading it is the environment's, as in put and close
+    const merge = envErrors(this.dir, 'write', () => new UnitMerge(this.target, unit, {
       same: (f) => (held ? held.push(f.path) : fs.writeFileSync(place(f.path), f.content)),
       differs: (f) => {
         stage();
@@ -394,7 +397,7 @@ export class OutputTree implements TreeSink {
         extra.push(rel);
         stage();
       },
-    });
+    }));
     return {
       put: (files) => envErrors(this.dir, 'write', () => merge.put(files)),
       close: () => {

@@ -137,6 +137,21 @@ describe('a unit given in parts to the output', () => {
     expect(readTree(out)).toEqual(before);
   });
 
+  test('whose folder cannot be read: the environment\'s error, naming the path, the output unchanged', () => {
+    // GIVEN an output where the unit's name is a file
+    const out = path.join(dir(), 'dist');
+    writeTreeAtomically(out, [file('_fleet')]);
+    const before = readTree(out);
+    // WHEN the unit is opened (compiled code in a process of its own: file-system errors made in jest's sandbox are not Node's Error)
+    const output = path.join(__dirname, '..', 'lib', 'src', 'output.js');
+    const script = `const { OutputTree } = require(${JSON.stringify(output)}); const t = OutputTree.open(process.argv[1]);
+      try { t.openUnit('_fleet'); } catch (e) { process.stdout.write(e.constructor.name + ': ' + e.message); } finally { t.close(); }`;
+    const said = execFileSync(process.execPath, ['-e', script, out], { encoding: 'utf8' });
+    // THEN the walk's error is reported as the environment's
+    expect(said).toBe(`OutputEnvironmentError: cannot write ${out}: not a directory (ENOTDIR) at ${path.join(fs.realpathSync(out), '_fleet')}; ${out} is unchanged`);
+    expect(readTree(out)).toEqual(before);
+  });
+
   test('checked (--check): each difference, as the whole unit reports them', () => {
     // GIVEN the output, with a stray file
     const { out, files } = fleetOutput();
