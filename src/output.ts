@@ -144,15 +144,18 @@ export function openUnitParts(sink: TreeSink, unit: string): UnitParts {
 interface UnitMergeEvents {
   /** On disk with this content. */
   same(file: RenderedFile): void;
-  /** On disk with other content, or not on disk. */
+  /**
+   * Not on disk, or on disk with other content (or not read: see
+   * `readAfterDifference` of {@link UnitMerge}).
+   */
   differs(file: RenderedFile, state: 'changed' | 'missing'): void;
   /** On disk, not given. */
   extra(rel: string): void;
 }
 
 /**
- * Compares a unit given a part at a time with its folder on disk: the
- * parts' files and a sorted walk of the folder ({@link treeFiles}) are
+ * Compares a unit, given whole or a part at a time, with its folder on
+ * disk: the files and a sorted walk of the folder ({@link treeFiles}) are
  * merged in {@link byTreeOrder}, so neither side is held whole.
  */
 class UnitMerge {
@@ -160,10 +163,17 @@ class UnitMerge {
   /** The next file on disk not yet matched; undefined once the walk is done. */
   private next: string | undefined;
   private last: string | undefined;
+  private differed = false;
   /** Files given so far. */
   count = 0;
 
-  constructor(private readonly target: string, private readonly unit: string, private readonly on: UnitMergeEvents) {
+  /**
+   * @param readAfterDifference whether files on disk are still read and
+   * compared once a difference was found; when not (a unit that is written
+   * whole when it differs), a later file found on disk is reported as
+   * `changed` unread
+   */
+  constructor(private readonly target: string, private readonly unit: string, private readonly on: UnitMergeEvents, private readonly readAfterDifference = true) {
     checkPath(unit);
     this.disk = treeFiles(path.join(target, unit), unit);
     this.advance();
@@ -178,17 +188,18 @@ class UnitMerge {
       this.last = f.path;
       this.count++;
       while (this.next !== undefined && byTreeOrder(this.next, f.path) < 0) {
-        this.on.extra(this.next);
-        this.advance();
+        this.extra(this.next);
       }
       if (this.next === f.path) {
         this.advance();
-        if (sameContent(path.join(this.target, ...f.path.split('/')), f.content)) {
+        if ((this.readAfterDifference || !this.differed) && sameContent(path.join(this.target, ...f.path.split('/')), f.content)) {
           this.on.same(f);
         } else {
+          this.differed = true;
           this.on.differs(f, 'changed');
         }
       } else {
+        this.differed = true;
         this.on.differs(f, 'missing');
       }
     }
@@ -197,9 +208,19 @@ class UnitMerge {
   /** The files left on disk are extra. */
   finish(): void {
     while (this.next !== undefined) {
-      this.on.extra(this.next);
-      this.advance();
+      this.extra(this.next);
     }
+  }
+
+  /** Whether files were given and each is on disk as given, with none extra (once finished). */
+  get same(): boolean {
+    return this.count > 0 && !this.differed;
+  }
+
+  private extra(rel: string): void {
+    this.differed = true;
+    this.on.extra(rel);
+    this.advance();
   }
 
   private advance(): void {
@@ -236,33 +257,39 @@ export interface UnitResult {
   readonly stale?: readonly StaleFile[];
 }
 
-/** Compares a unit with the output and stages it, when it differs, below `staging` (safe in a worker thread). */
+/**
+ * Compares a unit with the output and stages it, when it differs, below
+ * `staging` (safe in a worker thread). No file is read once the unit is
+ * known to differ: it is staged whole.
+ */
 export function compareAndStageUnit(target: string, staging: string, unit: string, files: readonly RenderedFile[]): UnitResult {
-  checkUnit(unit, files);
-  const state = compareUnit(path.join(target, unit), unit, files);
-  if (state.same) {
+  const extra: string[] = [];
+  const merge = new UnitMerge(target, unit, { same: () => undefined, differs: () => undefined, extra: (rel) => extra.push(rel) }, false);
+  merge.put(files);
+  merge.finish();
+  if (merge.same) {
     return { same: true, extra: [], written: 0 };
   }
   fs.mkdirSync(staging, { recursive: true });
   writeFiles(staging, files);
-  return { same: false, extra: state.extra, written: files.length };
+  return { same: false, extra, written: files.length };
 }
 
-/** Every difference between a unit on disk and its computed files (safe in a worker thread). */
+/** Differences of a unit pushed to `stale` as {@link UnitMerge} finds them. */
+function staleEvents(stale: StaleFile[]): UnitMergeEvents {
+  return {
+    same: () => undefined,
+    differs: (f, state) => stale.push({ path: f.path, state }),
+    extra: (rel) => stale.push({ path: rel, state: 'extra' }),
+  };
+}
+
+/** Every difference between a unit on disk and its computed files, in {@link byTreeOrder} (safe in a worker thread). */
 export function compareUnitFiles(target: string, unit: string, files: readonly RenderedFile[]): StaleFile[] {
   const stale: StaleFile[] = [];
-  const onDisk = new Set(listFiles(path.join(target, unit), unit));
-  for (const f of files) {
-    if (!onDisk.has(f.path)) {
-      stale.push({ path: f.path, state: 'missing' });
-    } else if (!sameContent(path.join(target, ...f.path.split('/')), f.content)) {
-      stale.push({ path: f.path, state: 'changed' });
-    }
-    onDisk.delete(f.path);
-  }
-  for (const rel of onDisk) {
-    stale.push({ path: rel, state: 'extra' });
-  }
+  const merge = new UnitMerge(target, unit, staleEvents(stale));
+  merge.put(files);
+  merge.finish();
   return stale;
 }
 
@@ -397,7 +424,7 @@ export class OutputTree implements TreeSink {
         extra.push(rel);
         stage();
       },
-    }));
+    }, false));
     return {
       put: (files) => envErrors(this.dir, 'write', () => merge.put(files)),
       close: () => {
@@ -406,7 +433,7 @@ export class OutputTree implements TreeSink {
           // as a unit with no file is not put: the commit removes the folder
           return false;
         }
-        const same = held !== undefined;
+        const same = merge.same;
         this.acceptUnit(unit, same ? { same, extra: [], written: 0 } : { same, extra, written: merge.count });
         return same;
       },
@@ -587,11 +614,7 @@ export class OutputCheck implements TreeSink {
   /** A unit given in parts: its differences found as they come. */
   openUnit(unit: string): UnitParts {
     const before = this.stale.length;
-    const merge = new UnitMerge(this.target, unit, {
-      same: () => undefined,
-      differs: (f, state) => this.stale.push({ path: f.path, state }),
-      extra: (rel) => this.stale.push({ path: rel, state: 'extra' }),
-    });
+    const merge = new UnitMerge(this.target, unit, staleEvents(this.stale));
     return {
       put: (files) => merge.put(files),
       close: () => {
@@ -602,7 +625,7 @@ export class OutputCheck implements TreeSink {
           return false;
         }
         this.units.add(unit);
-        return this.stale.length === before;
+        return merge.same;
       },
     };
   }
@@ -892,25 +915,6 @@ export function listFiles(dir: string, prefix: string): string[] {
   return Array.from(treeFiles(dir, prefix));
 }
 
-/** Compares one unit on disk with its computed files; `extra` lists the files on disk it does not have. */
-function compareUnit(dir: string, unit: string, files: readonly RenderedFile[]): { same: boolean; extra: string[] } {
-  const onDisk = new Set(listFiles(dir, unit));
-  if (onDisk.size === 0) {
-    return { same: false, extra: [] };
-  }
-  let same = onDisk.size === files.length;
-  const root = path.dirname(dir);
-  for (const f of files) {
-    if (!onDisk.delete(f.path)) {
-      same = false;
-    } else if (same && !sameContent(path.join(root, ...f.path.split('/')), f.content)) {
-      same = false;
-    }
-  }
-  return { same, extra: [...onDisk] };
-}
-
-/** Whether a file exists with exactly this content. */
 /** Whether a file holds exactly `content` (UTF-8). */
 export function sameContent(file: string, content: string): boolean {
   return samePieces(file, [content]);
