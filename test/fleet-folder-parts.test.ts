@@ -215,6 +215,19 @@ describe('the fleet folder', () => {
     expect(parts.files).toBe(4);
   });
 
+  test('passes each share through the last secret guard before the sink sees it', () => {
+    // GIVEN a second share whose file holds a private key
+    const events: string[] = [];
+    const parts = new FleetFolderParts(recordingSink(events), 2);
+    parts.put(0, [file('_fleet/a/k.yaml')]);
+    const pem = 'key: |\n  -----BEGIN RSA PRIVATE KEY-----\n  MIIEowIBAAKCAQEA\n  -----END RSA PRIVATE KEY-----\n';
+    // WHEN it comes back
+    // THEN it is refused, naming the file and not the value, and the sink never got it
+    expect(() => parts.put(1, [file('_fleet/b/k.yaml', pem)])).toThrow(
+      '_fleet/b/k.yaml would hold a private key (PEM block); nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it');
+    expect(events).toEqual(['part _fleet 1']);
+  });
+
   test('refuses to close while a share has not come back', () => {
     // GIVEN three shares of which one came back
     const parts = new FleetFolderParts(recordingSink([]), 3);
