@@ -15,7 +15,9 @@ import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './f
 import { warningLines } from './fleet/warning-lines';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
-import { AzureSpecSection, isAzureStackHub, platformFor } from './openshift/platforms';
+import { AzureSpecSection } from './cluster-spec/sections/azure';
+import { isAzureStackHub } from './openshift/azure/facts';
+import { platformFactsFor } from './openshift/platform-facts';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
 import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
@@ -270,7 +272,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         if (specPlatform !== platform) {
           throw new TransformCliError(`--platform ${platform} does not match the platform of ${opts.cluster} (${specPlatform})`);
         }
-        transform = () => platformFor(spec.spec.platform)!.transformCloudConfig(source, spec);
+        transform = () => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec);
       }
       let result: TransformResult;
       try {
@@ -433,7 +435,7 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
   if (!capi) {
     throw new UsageError(`--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`);
   }
-  const definition = platformFor(platform);
+  const definition = platformFactsFor(platform);
   const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
   const kubernetesMinor = minorOf(opts.kubernetesVersion);
   const input: MigrationInput = {

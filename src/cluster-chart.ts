@@ -2,7 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { KubernetesCloudControllerManager } from './kubernetes/kubernetes-cloud-controller-manager';
 import { MigrationObjects } from './migration/migration-objects';
-import { migrationTargetFor } from './migration-targets';
+import { migrationTargetFor } from './migration-rendering';
 import { ccmDeployedIn } from './migration/phases';
 import { annotateStages } from './gitops/stage-annotations';
 import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';

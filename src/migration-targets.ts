@@ -1,39 +1,22 @@
 /**
  * Composition root of the migration: picks the distribution's side of a
  * cluster's migration by `spec.distribution` (the migration imports no
- * distribution; ARCHITECTURE.md).
+ * distribution; ARCHITECTURE.md). This side checks and plans; the side that
+ * renders, with the distributions' constructs, is `migration-rendering.ts`
+ * (what loads specs never loads cdk8s).
  */
 import { ClusterSpec } from './cluster-spec/schema';
 import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './kubernetes/migration/migration-control-plane';
-import { kubernetesMigrationTarget } from './kubernetes/migration-target';
 import { migrationInputWith } from './migration/cluster-migration';
-import { MigrationControlPlane } from './migration/control-plane';
 import { MigrationInput } from './migration/flags';
 import { MigrationPhase, MigrationSupport } from './migration/phases';
 import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
-import { MigrationTarget } from './migration/target';
 import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem, migrationProblemsWith, migrationWarningsWith } from './migration/validate';
-import { OPENSHIFT_MIGRATION_CHECKS, openshiftControlPlaneSteps, openshiftMigrationControlPlane } from './openshift/migration/migration-control-plane';
-import { openshiftMigrationTarget } from './openshift/migration-target';
-
-/** The distribution's side of a cluster's migration. */
-export function migrationTargetFor(spec: ClusterSpec): MigrationTarget {
-  const kubernetes = spec.spec.kubernetes;
-  return spec.spec.distribution === 'kubernetes' && kubernetes
-    ? kubernetesMigrationTarget(spec.spec.platform, kubernetes)
-    : openshiftMigrationTarget(spec.spec.migration?.featureSet);
-}
-
-/** How the control plane of a cluster's distribution changes in the migration. */
-export function migrationControlPlaneFor(spec: ClusterSpec): MigrationControlPlane {
-  return spec.spec.distribution === 'openshift'
-    ? openshiftMigrationControlPlane(spec.spec.migration?.featureSet ?? 'CustomNoUpgrade')
-    : KUBERNETES_MIGRATION_CONTROL_PLANE;
-}
+import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './openshift/migration/migration-control-plane';
 
 /** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
 export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {
-  return migrationInputWith(spec, support, migrationControlPlaneFor(spec));
+  return migrationInputWith(spec, support, spec.spec.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS : KUBERNETES_MIGRATION_CONTROL_PLANE);
 }
 
 /** What `transitionSteps` needs beyond the migration input, by distribution. */

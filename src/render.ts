@@ -2,7 +2,7 @@ import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
 import { ClusterChart } from './cluster-chart';
 import { migrationPlanFiles } from './migration/plan-files';
-import { migrationTargetFor } from './migration-targets';
+import { migrationTargetFor } from './migration-rendering';
 import { ccmDeployedIn } from './migration/phases';
 import { FleetEntry, fleetSummaryFiles } from './fleet-summary';
 import { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';

@@ -3,8 +3,7 @@ import { RenderedFile } from './gitops/layout';
 import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } from './output';
 import { FleetFolderParts } from './fleet/fleet-folder-parts';
 import { readUnitFiles } from './util/read-tree';
-import { argoCdRootFiles, renderCluster } from './render';
-import { argoCdShares } from './gitops/fleet-gitops-chart';
+import { argoCdShares } from './gitops/argocd-groups';
 import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
 import { CachedCluster, clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
@@ -157,6 +156,14 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
   const re = new RegExp(`^${pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
   return (name) => re.test(name);
 }
+
+/**
+ * The rendering code (cdk8s, the charts), loaded on this thread when it
+ * first renders: a run whose clusters render in the workers, or are all
+ * unchanged, never loads it here (about 16 MiB of this thread's memory and
+ * 0.1 s; the loader needs none of it).
+ */
+const rendering = () => require('./render') as typeof import('./render');
 
 /** Renders waiting for a worker beyond which loading pauses: each holds its cluster (a few kilobytes). */
 const RENDER_BACKLOG = 16;
@@ -342,7 +349,7 @@ class FleetRun {
       } else if (!remote) {
         for (const { index, cluster } of this.onMain) {
           this.options.heap?.check();
-          const r = renderCluster(cluster(), this.outputPath);
+          const r = rendering().renderCluster(cluster(), this.outputPath);
           refuseSecretsInOutput(r.files);
           sink.putUnit(r.name, r.files);
           this.entries[index] = r.entry;
@@ -585,7 +592,7 @@ const ARGOCD_SHARE = 32;
 function argoCdRootsHere(sink: TreeSink, members: readonly ArgoCdMember[], outputPath: string): FleetFolderParts {
   const shares = argoCdShares(members, ARGOCD_SHARE);
   const parts = new FleetFolderParts(sink, shares.length);
-  shares.forEach((share, k) => parts.put(k, argoCdRootFiles(share, outputPath)));
+  shares.forEach((share, k) => parts.put(k, rendering().argoCdRootFiles(share, outputPath)));
   return parts;
 }
 

@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { APISERVER_URL_PREAMBLE } from '../src/openshift/pod-conventions';
-import { platformFor, PLATFORMS, PreparedCluster, supportedPlatforms, upstreamFeatureGatesFlag } from '../src/openshift/platforms';
+import { PLATFORM_FACTS, platformFor, PLATFORMS, PreparedCluster, supportedPlatforms, upstreamFeatureGatesFlag } from '../src/openshift/platforms';
 import { PlatformType } from '../src/cluster-spec/schema';
 import { imageFor, platformSpec, preparedCluster } from './helpers';
 
@@ -88,6 +88,20 @@ describe('every platform the operator supports is rendered', () => {
     expect(supportedPlatforms()).toEqual(['AWS', 'AlibabaCloud', 'Azure', 'GCP', 'IBMCloud', 'Nutanix', 'OpenStack', 'PowerVS', 'VSphere']);
     for (const [type, definition] of Object.entries(PLATFORMS)) {
       expect(definition!.type).toBe(type);
+    }
+  });
+
+  test('the facts registry (what the loader reads) holds the same platforms with the same facts, and no operands', () => {
+    // GIVEN both registries
+    const data = (p: object) => Object.fromEntries(Object.entries(p).filter(([, v]) => typeof v !== 'function'));
+    // THEN the same types, each with the renderer's images, section, CredentialsRequest and flags
+    expect(Object.keys(PLATFORM_FACTS).sort()).toEqual(Object.keys(PLATFORMS).sort());
+    for (const [type, definition] of Object.entries(PLATFORMS)) {
+      const facts = PLATFORM_FACTS[type as PlatformType]!;
+      expect(data(facts)).toEqual(data(definition!));
+      expect(Object.keys(facts).filter((k) => typeof (facts as unknown as Record<string, unknown>)[k] === 'function').sort())
+        .toEqual(Object.keys(definition!).filter((k) => k !== 'renderOperands' && typeof (definition as unknown as Record<string, unknown>)[k] === 'function').sort());
+      expect('renderOperands' in facts).toBe(false);
     }
   });
 

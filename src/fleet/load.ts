@@ -15,10 +15,10 @@ import { fresh, SharedValues } from '../util/shared-values';
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { secretInValue, urlCredentials } from '../secrets/detector';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
-import { RESERVED_CLUSTER_NAME } from '../gitops/fleet-gitops-chart';
+import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
 import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
-import { PLATFORMS, platformFor, supportedPlatforms } from '../openshift/platforms';
+import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { PreparedCluster } from '../openshift/platform';
 
 /** Largest spec or cloud config file read, in bytes. */
@@ -98,7 +98,7 @@ export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValue
     distribution: s.distribution,
     specMigration: s.migration,
     migration: cluster.migration,
-    supportWithoutMigration: cluster.migration ? undefined : platformFor(s.platform)?.migrationSupport?.(cluster.spec),
+    supportWithoutMigration: cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec),
   }, shared);
 }
 
@@ -777,7 +777,7 @@ export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; messa
     problems.push(...openshiftProblems(spec));
   }
   if (renderable(spec)) {
-    const migration = migrationInputFor(spec, platformFor(s.platform)?.migrationSupport?.(spec));
+    const migration = migrationInputFor(spec, platformFactsFor(s.platform)?.migrationSupport?.(spec));
     if (migration) {
       problems.push(...migrationProblems(migrationCheckInput(spec, migration)).map((p) => ({ path: [...p.path], message: p.message })));
     }
@@ -1025,7 +1025,7 @@ function stringLeaves(value: unknown): { at: (string | number)[]; value: string 
 function openshiftProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const s = spec.spec;
-  const platform = platformFor(s.platform);
+  const platform = platformFactsFor(s.platform);
   if (!platform) {
     const upstream = upstreamProviderFor(s.platform) ? '; it is rendered with distribution kubernetes' : '';
     problems.push({ path: ['spec', 'platform'], message: `"${s.platform}" is not rendered for distribution openshift${upstream}; supported platforms: ${supportedPlatforms().join(', ')}` });
@@ -1036,7 +1036,7 @@ function openshiftProblems(spec: ClusterSpec): { path: (string | number)[]; mess
   if (s.kubernetes !== undefined) {
     problems.push({ path: ['spec', 'kubernetes'], message: 'holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes' });
   }
-  for (const definition of Object.values(PLATFORMS)) {
+  for (const definition of Object.values(PLATFORM_FACTS)) {
     const key = definition?.specSection;
     if (key && s[key] !== undefined && definition.type !== s.platform) {
       problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${definition.type}` });
@@ -1065,7 +1065,7 @@ function openshiftProblems(spec: ClusterSpec): { path: (string | number)[]; mess
 
 /** Whether a field feeds the cloud-config transform, so a problem there makes the transform's own error redundant. */
 function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
-  const section = platformFor(spec.spec.platform)?.specSection;
+  const section = platformFactsFor(spec.spec.platform)?.specSection;
   return ['spec.cloudConfig', 'spec.featureGates', 'spec.network', ...(section ? [`spec.${section}`] : [])]
     .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
 }
@@ -1078,7 +1078,7 @@ function inputRefs(spec: ClusterSpec): string[] {
 
 /** Whether the spec's distribution renders its platform. */
 function renderable(spec: ClusterSpec): boolean {
-  return spec.spec.distribution === 'kubernetes' ? upstreamProviderFor(spec.spec.platform) !== undefined : platformFor(spec.spec.platform) !== undefined;
+  return spec.spec.distribution === 'kubernetes' ? upstreamProviderFor(spec.spec.platform) !== undefined : platformFactsFor(spec.spec.platform) !== undefined;
 }
 
 /** Reads spec.cloudConfig.file (inside the clusters folder): its path and text, '' without one; undefined after reporting a problem. */
@@ -1135,7 +1135,7 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
     warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
   }
   const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
-  const migration = migrationInputFor(spec, platformFor(spec.spec.platform)?.migrationSupport?.(spec));
+  const migration = migrationInputFor(spec, platformFactsFor(spec.spec.platform)?.migrationSupport?.(spec));
   return { spec, specFile: file, specPath, cloudConfigFile, cloudConf, migration, warnings };
 }
 
@@ -1162,7 +1162,7 @@ function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): Migr
 }
 
 function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
-  const declared = migrationInputFor(spec, platformFor(spec.spec.platform)?.migrationSupport?.(spec));
+  const declared = migrationInputFor(spec, platformFactsFor(spec.spec.platform)?.migrationSupport?.(spec));
   if (declared) {
     for (const w of migrationWarnings(migrationCheckInput(spec, declared))) {
       warn({ file, message: `cluster ${spec.metadata.name}: ${w.path.join('.')}: ${w.message}` });
@@ -1171,7 +1171,7 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
   if (spec.spec.distribution === 'kubernetes') {
     return prepareKubernetes(file, spec, base, root, issue, warn);
   }
-  const platform = platformFor(spec.spec.platform)!;
+  const platform = platformFactsFor(spec.spec.platform)!;
   const read = readCloudConfig(file, spec, base, root, issue);
   if (!read) {
     return undefined;

@@ -1,6 +1,6 @@
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { CloudConfigError } from '../cloud-config/errors';
-import { platformFor, supportedPlatforms } from '../openshift/platforms';
+import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
@@ -98,7 +98,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     throw new ImportError(`platform ${type} needs no cloud controller manager: the operator renders nothing for it and the kubelets run without `
       + '--cloud-provider=external; nothing to import');
   }
-  if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFor(type as PlatformType)) {
+  if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFactsFor(type as PlatformType)) {
     throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
   }
   const platform = type as PlatformType;
@@ -133,7 +133,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       throw new ImportError(`ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images: images.json is not JSON (${(e as Error).message})`);
     }
     const images: Record<string, string> = {};
-    const needed: readonly string[] = platformFor(platform)?.requiredImages ?? [];
+    const needed: readonly string[] = platformFactsFor(platform)?.requiredImages ?? [];
     for (const key of IMAGE_KEYS) {
       if (typeof parsed[key] === 'string' && (key === OPERATOR_IMAGE_KEY || needed.includes(key))) {
         images[key] = parsed[key] as string;

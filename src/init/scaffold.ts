@@ -1,6 +1,6 @@
 import { imageMinor } from '../kubernetes/validate';
 import * as path from 'path';
-import { platformFor, supportedPlatforms } from '../openshift/platforms';
+import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/providers';
 import { ImageKey } from '../cluster-spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
@@ -237,7 +237,7 @@ function distributionDefaults(distribution: Distribution, platforms: readonly Pl
   const keys = new Set<ImageKey>();
   for (const p of platforms) {
     if (distribution === 'openshift') {
-      platformFor(p)!.requiredImages.forEach((k) => keys.add(k));
+      platformFactsFor(p)!.requiredImages.forEach((k) => keys.add(k));
     } else {
       const provider = upstreamProviderFor(p)!;
       keys.add(provider.imageKey);

@@ -1,6 +1,6 @@
 import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from './constants';
 import { ExternalCloudProviderFeatureSet } from './migration/external-cloud-provider-feature-gate';
-import { openshiftMigrationControlPlane } from './migration/migration-control-plane';
+import { openshiftMigrationControlPlane } from './migration/migration-control-plane-objects';
 import { CCM_PLATFORM_LABEL } from './pod-conventions';
 import { MigrationTarget } from '../migration/target';
 

@@ -23,12 +23,14 @@ export interface PlatformSpecProblem {
 export type { PreparedCluster } from '../cluster/prepared-cluster';
 
 /**
- * Everything the generator knows about one platform. Adding a platform is a
- * new folder under `src/openshift/` exporting one of these, plus its entry in
- * the registry (`src/openshift/platforms.ts`) and, when it has inputs of its own,
- * its spec section (`src/cluster-spec/sections/platforms.ts`).
+ * What the generator knows about one platform apart from rendering it:
+ * what the loader checks a spec with and the cloud config is transformed
+ * with. Kept apart from the platform's constructs so that what loads and
+ * checks specs (the main thread of synth, `transform-cloud-config`,
+ * `import`, `init`) never loads cdk8s (each platform's `facts.ts`, the
+ * registry in `src/openshift/platform-facts.ts`).
  */
-export interface PlatformDefinition {
+export interface PlatformFacts {
   /** Infrastructure `status.platformStatus.type`. */
   readonly type: PlatformType;
   /**
@@ -67,6 +69,17 @@ export interface PlatformDefinition {
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws CloudConfigError. */
   transformCloudConfig(source: string, spec: ClusterSpec): TransformResult;
+}
+
+/**
+ * Everything the generator knows about one platform: its facts and its
+ * operands. Adding a platform is a new folder under `src/openshift/`
+ * exporting its facts (`facts.ts`) and one of these (`index.ts`), their
+ * entries in the registries (`src/openshift/platform-facts.ts`,
+ * `src/openshift/platforms.ts`) and, when it has inputs of its own, its spec
+ * section (`src/cluster-spec/sections/platforms.ts`).
+ */
+export interface PlatformDefinition extends PlatformFacts {
   /** Renders the platform's operands (CCM workloads, RBAC, admission policies, PDB, Service, cloud-conf). */
   renderOperands(scope: Construct, cluster: PreparedCluster): void;
 }

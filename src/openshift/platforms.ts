@@ -12,6 +12,7 @@ import { VSPHERE_PLATFORM } from './vsphere';
 import { PlatformType } from '../cluster-spec/schema';
 
 export * from './platform';
+export * from './platform-facts';
 export * from '../cluster-spec/sections/platforms';
 export * from './alibabacloud';
 export * from './aws';
@@ -23,7 +24,7 @@ export * from './openstack';
 export * from './powervs';
 export * from './vsphere';
 
-/** The platforms this version renders, by Infrastructure platform type. */
+/** The platforms this version renders, by Infrastructure platform type, with their constructs (`PLATFORM_FACTS` without). */
 export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition>>> = Object.fromEntries(Object.entries({
   AWS: AWS_PLATFORM,
   Azure: AZURE_PLATFORM,
@@ -39,9 +40,4 @@ export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition
 /** The platform definition for a type, or undefined when it is not rendered yet. */
 export function platformFor(type: PlatformType): PlatformDefinition | undefined {
   return PLATFORMS[type];
-}
-
-/** Platform types this version renders, sorted. */
-export function supportedPlatforms(): PlatformType[] {
-  return (Object.keys(PLATFORMS) as PlatformType[]).sort();
 }

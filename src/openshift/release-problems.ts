@@ -1,4 +1,4 @@
-import { PlatformDefinition, PlatformSpecProblem } from './platform';
+import { PlatformFacts, PlatformSpecProblem } from './platform';
 import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast, releaseTable } from './release';
 
 /**
@@ -14,7 +14,7 @@ import { ClusterSpec } from '../cluster-spec/schema';
  * the gate table, named in operator mode (the operator reports it), and
  * 4.16.z on Alibaba Cloud (the only release whose operator shipped it).
  */
-export function releaseProblems(spec: ClusterSpec, platform: PlatformDefinition): PlatformSpecProblem[] {
+export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): PlatformSpecProblem[] {
   const s = spec.spec;
   const release = s.openshift?.release;
   const at = ['spec', 'openshift', 'release'];
@@ -56,6 +56,6 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformDefinition)
 }
 
 /** A platform definition whose `validate` also runs `releaseProblems`. */
-export function withReleaseChecks(platform: PlatformDefinition): PlatformDefinition {
+export function withReleaseChecks<P extends PlatformFacts>(platform: P): P {
   return { ...platform, validate: (spec) => [...releaseProblems(spec, platform), ...platform.validate(spec)] };
 }

@@ -1,55 +1,15 @@
 import { Construct } from 'constructs';
 import { AwsCloudControllerManager } from './aws-cloud-controller-manager';
-import { transformAwsCloudConfig } from '../../cloud-config/aws';
-import { ClusterSpec } from '../../cluster-spec/schema';
-import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PlatformSpecProblem, PreparedCluster } from '../platform';
+import { AWS_PLATFORM_FACTS } from './facts';
+import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
 
 export * from './aws-cloud-controller-manager';
 export * from '../../cluster-spec/sections/aws';
+export * from './facts';
 
 /** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
 export const AWS_PLATFORM: PlatformDefinition = {
-  type: 'AWS',
-  specSection: 'aws',
-  requiredImages: ['cloudControllerManagerAWS'],
-
-  /** In-tree AWS left Kubernetes in 1.27; OpenShift 4.14 (1.27) runs the external CCM by default. */
-  migrationSupport: () => ({ inTreeProvider: 'aws', volumePlugin: 'aws', lastInTreeMinor: 26, openshiftExternalSinceMinor: 27, openshiftFeatureGates: ['ExternalCloudProvider'], inTreeCloudConfig: false }),
-
-  validate(spec: ClusterSpec): PlatformSpecProblem[] {
-    const problems: PlatformSpecProblem[] = [];
-    const aws = spec.spec.aws;
-    const endpoints = aws?.serviceEndpoints ?? [];
-    if (endpoints.length > 0 && !aws?.region) {
-      problems.push({
-        path: ['spec', 'aws', 'region'],
-        message: 'is required when spec.aws.serviceEndpoints is set (the operator fails with "status.platformStatus.aws.region: Required value"); '
-          + 'set the Infrastructure status.platformStatus.aws.region',
-      });
-    }
-    const seen = new Map<string, number>();
-    endpoints.forEach((endpoint, index) => {
-      const first = seen.get(endpoint.name);
-      if (first !== undefined) {
-        problems.push({
-          path: ['spec', 'aws', 'serviceEndpoints', index, 'name'],
-          message: `"${endpoint.name}" is listed twice (also at index ${first}); keep one endpoint per service`,
-        });
-      } else {
-        seen.set(endpoint.name, index);
-      }
-    });
-    return problems;
-  },
-
-  transformCloudConfig(source: string, spec: ClusterSpec) {
-    return transformAwsCloudConfig(source, {
-      region: spec.spec.aws?.region,
-      serviceEndpoints: spec.spec.aws?.serviceEndpoints,
-      enabledFeatureGates: enabledFeatureGatesOf(spec),
-    });
-  },
-
+  ...AWS_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {
     new AwsCloudControllerManager(scope, 'AwsCloudControllerManager', {
       ...operandProps(cluster),

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { CLOUD_CONF_CONFIG_MAP } from '../constants';
 import { requests } from '../pod-conventions';
+import { AZURE_CREDENTIALS_SECRET } from './facts';
 
 /**
  * The pieces the Azure operands share (reference §2.4.2, §2.4.3, §6.3): the
@@ -9,8 +10,6 @@ import { requests } from '../pod-conventions';
  * that merges it into the cloud config, and the volumes both mount.
  */
 
-/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-azure-cloud-controller-manager`. */
-export const AZURE_CREDENTIALS_SECRET = 'azure-cloud-credentials';
 /** Where the injector reads the credentials. */
 export const AZURE_CREDENTIALS_PATH = '/etc/azure/credentials';
 

@@ -7,9 +7,8 @@ import { PlatformRole } from '../../constructs/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../validating-admission-policy';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { GCP_CREDENTIALS_SECRET } from './facts';
 
-/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-gcp-ccm`. */
-export const GCP_CREDENTIALS_SECRET = 'gcp-ccm-cloud-credentials';
 /** Service annotation whose value the GCP admission policy checks. */
 export const GCP_NETWORK_TIER_ANNOTATION = 'cloud.google.com/network-tier';
 

@@ -1,43 +1,14 @@
 import { Construct } from 'constructs';
-import { GCP_CREDENTIALS_SECRET, GcpCloudControllerManager } from './gcp-cloud-controller-manager';
-import { passThroughCloudConfig } from '../../cloud-config/pass-through';
-import { CCM_SERVICE_ACCOUNT } from '../constants';
+import { GcpCloudControllerManager } from './gcp-cloud-controller-manager';
+import { GCP_PLATFORM_FACTS } from './facts';
 import { operandProps, PlatformDefinition, PreparedCluster, infrastructureNameOf } from '../platform';
 
 export * from './gcp-cloud-controller-manager';
-
-/** The GCP permissions of CredentialsRequest `openshift-gcp-ccm` (reference §1.10), in the operator's order. */
-export const GCP_CCM_PERMISSIONS: readonly string[] = [
-  ...['create', 'createInternal', 'delete', 'deleteInternal', 'get', 'list', 'use', 'useInternal'].map((v) => `compute.addresses.${v}`),
-  ...['create', 'delete', 'get', 'update'].map((v) => `compute.firewalls.${v}`),
-  ...['create', 'delete', 'get'].map((v) => `compute.forwardingRules.${v}`),
-  ...['create', 'delete', 'get', 'update', 'useReadOnly'].map((v) => `compute.healthChecks.${v}`),
-  ...['create', 'delete', 'get', 'update', 'useReadOnly'].map((v) => `compute.httpHealthChecks.${v}`),
-  ...['create', 'delete', 'get', 'list', 'update', 'use'].map((v) => `compute.instanceGroups.${v}`),
-  ...['get', 'list', 'use'].map((v) => `compute.instances.${v}`),
-  'compute.networks.updatePolicy',
-  ...['create', 'delete', 'get', 'update', 'use'].map((v) => `compute.regionBackendServices.${v}`),
-  'compute.subnetworks.use',
-  ...['addInstance', 'create', 'delete', 'get', 'removeInstance', 'use'].map((v) => `compute.targetPools.${v}`),
-  'compute.zones.list',
-];
+export * from './facts';
 
 /** GCP on OpenShift: the operator's `pkg/cloud/gcp`. The cloud config passes through unchanged. */
 export const GCP_PLATFORM: PlatformDefinition = {
-  type: 'GCP',
-  requiredImages: ['cloudControllerManagerGCP'],
-
-  /** In-tree GCE left Kubernetes in 1.31; OpenShift runs the external CCM by default from 4.16 (1.29), when library-go stopped gating GCP. */
-  // openshift/api@release-4.15 payload-manifests/featuregates/featureGate-Default.yaml enables ExternalCloudProviderGCP: external by default from 4.15 (1.28)
-  migrationSupport: () => ({ inTreeProvider: 'gce', volumePlugin: 'gce', lastInTreeMinor: 30, openshiftExternalSinceMinor: 28, openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderGCP'], inTreeCloudConfig: true }),
-  credentialsRequest: {
-    name: 'openshift-gcp-ccm',
-    secretName: GCP_CREDENTIALS_SECRET,
-    providerSpec: { kind: 'GCPProviderSpec', permissions: [...GCP_CCM_PERMISSIONS], skipServiceCheck: true },
-    serviceAccountNames: [CCM_SERVICE_ACCOUNT],
-  },
-  validate: () => [],
-  transformCloudConfig: (source) => passThroughCloudConfig('GCP', source),
+  ...GCP_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {
     new GcpCloudControllerManager(scope, 'GcpCloudControllerManager', {
       ...operandProps(cluster),

@@ -6,9 +6,8 @@ import { CLOUD_CONF_CONFIG_MAP } from '../constants';
 import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { IBM_CREDENTIALS_SECRET } from './facts';
 
-/** Secret written by the cloud-credential-operator for IBM Cloud and Power VS (same name on both). */
-export const IBM_CREDENTIALS_SECRET = 'ibm-cloud-credentials';
 
 /** The volumes of the IBM CCM binary: all of `cloud-conf` at /etc/ibm and the credentials at /etc/vpc. */
 export function ibmVolumes(): { volumes: k8s.Volume[]; volumeMounts: k8s.VolumeMount[] } {

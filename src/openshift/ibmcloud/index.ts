@@ -1,36 +1,15 @@
 import { Construct } from 'constructs';
-import { IBM_CREDENTIALS_SECRET, IbmCloudControllerManager } from './ibm-cloud-controller-manager';
-import { passThroughCloudConfig } from '../../cloud-config/pass-through';
+import { IbmCloudControllerManager } from './ibm-cloud-controller-manager';
+import { IBM_CLOUD_PLATFORM_FACTS } from './facts';
 import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
 
 export * from './ibm-cloud-controller-manager';
 export * from '../../cluster-spec/sections/ibmcloud';
-
-/** The IAM policies of CredentialsRequest `openshift-ibm-cloud-controller-manager` (reference §1.10). */
-export const IBM_CCM_POLICIES: readonly { attributes: { name: string; value: string }[]; roles: string[] }[] = [
-  { attributes: [{ name: 'resourceType', value: 'resource-group' }], roles: ['crn:v1:bluemix:public:iam::::role:Viewer'] },
-  {
-    attributes: [{ name: 'serviceName', value: 'is' }],
-    roles: ['crn:v1:bluemix:public:iam::::role:Editor', 'crn:v1:bluemix:public:iam::::role:Operator', 'crn:v1:bluemix:public:iam::::role:Viewer'],
-  },
-];
-
-/** Label the IBM CredentialsRequests carry. */
-export const IBM_CREDENTIALS_REQUEST_LABELS: Readonly<Record<string, string>> = { 'controller-tools.k8s.io': '1.0' };
+export * from './facts';
 
 /** IBM Cloud (VPC) on OpenShift: the operator's `pkg/cloud/ibm`. The cloud config passes through unchanged. */
 export const IBM_CLOUD_PLATFORM: PlatformDefinition = {
-  type: 'IBMCloud',
-  specSection: 'ibmcloud',
-  requiredImages: ['cloudControllerManagerIBM'],
-  credentialsRequest: {
-    name: 'openshift-ibm-cloud-controller-manager',
-    secretName: IBM_CREDENTIALS_SECRET,
-    providerSpec: { kind: 'IBMCloudProviderSpec', policies: IBM_CCM_POLICIES.map((p) => ({ attributes: [...p.attributes], roles: [...p.roles] })) },
-    labels: IBM_CREDENTIALS_REQUEST_LABELS,
-  },
-  validate: () => [],
-  transformCloudConfig: (source) => passThroughCloudConfig('IBM Cloud', source),
+  ...IBM_CLOUD_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {
     new IbmCloudControllerManager(scope, 'IbmCloudControllerManager', {
       ...operandProps(cluster),

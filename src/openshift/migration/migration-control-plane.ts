@@ -9,14 +9,9 @@
  * The migration's protocol (src/migration/) calls this through
  * `MigrationControlPlane`.
  */
-import { ApiObject } from 'cdk8s';
-import { Construct } from 'constructs';
-import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
-import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
 import { ControlPlanePlan, ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
 import { LEADER_MIGRATION_GATE, MigrationInput } from '../../migration/flags';
-import { phasePlan } from '../../migration/phase-plan';
-import { externalIn, isLeaderMigrationPhase } from '../../migration/phases';
+import { externalIn } from '../../migration/phases';
 import { kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks } from '../../migration/validate';
 import { openshiftRelease } from '../release';
@@ -71,14 +66,22 @@ const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
 /** The KCM pods with their arguments. */
 const OPENSHIFT_KCM_PODS = 'oc -n openshift-kube-controller-manager get pods -l app=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].args}{"\\n"}{end}\'';
 
-/** The gates of the FeatureGate a phase renders, or undefined when it renders none (not an external phase, or the platform is external by default on this release). */
-function featureGatesOf(m: MigrationInput): readonly string[] | undefined {
+/**
+ * The gates of the FeatureGate a phase renders, or undefined when it renders none (not an external phase, or the platform is external by default on this release).
+ *
+ * @internal
+ */
+export function featureGatesOf(m: MigrationInput): readonly string[] | undefined {
   const support = m.support;
   return externalIn(m.phase) && support && m.kubernetesMinor < support.openshiftExternalSinceMinor ? support.openshiftFeatureGates : undefined;
 }
 
-/** Whether the platform migrates with leader migration (the MachineConfig and the override are used). */
-function migrates(m: MigrationInput): boolean {
+/**
+ * Whether the platform migrates with leader migration (the MachineConfig and the override are used).
+ *
+ * @internal
+ */
+export function migrates(m: MigrationInput): boolean {
   return m.support !== undefined && !m.support.noLeaderMigration;
 }
 
@@ -168,31 +171,13 @@ export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
 };
 
 /**
- * OpenShift's control plane in the migration.
- *
- * @param featureSet the feature set of the FeatureGate (`spec.migration.featureSet`)
+ * What the loader needs of OpenShift's control plane in the migration (where
+ * the kube-controller-manager reads its file, OpenShift's own checks),
+ * without the objects it renders: those are in
+ * `openshiftMigrationControlPlane` (`migration-control-plane-objects.ts`),
+ * which loads cdk8s.
  */
-export function openshiftMigrationControlPlane(featureSet: ExternalCloudProviderFeatureSet): MigrationControlPlane {
-  return {
-    kcmConfigPath: OPENSHIFT_KCM_POD_PATH,
-    checks: OPENSHIFT_MIGRATION_CHECKS,
-    renderObjects: (scope: Construct, m: MigrationInput): ApiObject[] => {
-      const objects: ApiObject[] = [];
-      if (migrates(m) && isLeaderMigrationPhase(m.phase)) {
-        // The KCM's own file. It outlives the override that points at it: it is rendered from
-        // leader-migration-kcm through external-leader-migration, where the override is removed,
-        // and pruned only in external (or, on rollback, after the override is gone).
-        const kcmFile = phasePlan({ ...m, phase: 'leader-migration-kcm' }).kcm.file!;
-        objects.push(new LeaderMigrationMachineConfig(scope, 'MachineConfig', {
-          name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: kcmFile,
-        }).apiObject);
-      }
-      const gates = featureGatesOf(m);
-      if (gates) {
-        objects.push(new ExternalCloudProviderFeatureGate(scope, 'FeatureGate', { gates, featureSet }).apiObject);
-      }
-      return objects;
-    },
-    plan: (m) => openshiftControlPlanePlan(m, openshiftPlanInput(m, featureSet)),
-  };
-}
+export const OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS: Pick<MigrationControlPlane, 'kcmConfigPath' | 'checks'> = {
+  kcmConfigPath: OPENSHIFT_KCM_POD_PATH,
+  checks: OPENSHIFT_MIGRATION_CHECKS,
+};

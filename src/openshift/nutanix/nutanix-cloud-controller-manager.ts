@@ -6,9 +6,8 @@ import { OperandProps } from '../operand-props';
 import { PlatformRole } from '../../constructs/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { NUTANIX_CREDENTIALS_SECRET } from './facts';
 
-/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-nutanix-cloud-controller-manager`. */
-export const NUTANIX_CREDENTIALS_SECRET = 'nutanix-credentials';
 /** The identity the Nutanix cloud provider's own client runs as. */
 const CLOUD_PROVIDER_IDENTITY = 'kube-system/cloud-provider-nutanix';
 

@@ -5,9 +5,8 @@ import { CLOUD_CONF_CONFIG_MAP } from '../constants';
 import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS, standardTolerations } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { OPENSTACK_CREDENTIALS_SECRET } from './facts';
 
-/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-openstack-cloud-controller-manager`. */
-export const OPENSTACK_CREDENTIALS_SECRET = 'openstack-cloud-credentials';
 
 /** Properties for `OpenStackCloudControllerManager`. */
 export interface OpenStackCloudControllerManagerProps extends OperandProps {

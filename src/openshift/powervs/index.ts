@@ -1,33 +1,14 @@
 import { Construct } from 'constructs';
 import { PowerVsCloudControllerManager } from './powervs-cloud-controller-manager';
-import { passThroughCloudConfig } from '../../cloud-config/pass-through';
-import { IBM_CCM_POLICIES, IBM_CREDENTIALS_REQUEST_LABELS } from '../ibmcloud';
-import { IBM_CREDENTIALS_SECRET } from '../ibmcloud/ibm-cloud-controller-manager';
+import { POWERVS_PLATFORM_FACTS } from './facts';
 import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
 
 export * from './powervs-cloud-controller-manager';
-
-/** The IAM policies of CredentialsRequest `openshift-powervs-cloud-controller-manager`: IBM's plus Power IaaS (reference §1.10). */
-export const POWERVS_CCM_POLICIES: readonly { attributes: { name: string; value: string }[]; roles: string[] }[] = [
-  ...IBM_CCM_POLICIES,
-  {
-    attributes: [{ name: 'serviceName', value: 'power-iaas' }],
-    roles: ['crn:v1:bluemix:public:iam::::role:Viewer', 'crn:v1:bluemix:public:iam::::serviceRole:Reader', 'crn:v1:bluemix:public:iam::::serviceRole:Manager'],
-  },
-];
+export * from './facts';
 
 /** IBM Power Virtual Server on OpenShift: the operator's `pkg/cloud/powervs`. The cloud config passes through unchanged. */
 export const POWERVS_PLATFORM: PlatformDefinition = {
-  type: 'PowerVS',
-  requiredImages: ['cloudControllerManagerPowerVS'],
-  credentialsRequest: {
-    name: 'openshift-powervs-cloud-controller-manager',
-    secretName: IBM_CREDENTIALS_SECRET,
-    providerSpec: { kind: 'IBMCloudPowerVSProviderSpec', policies: POWERVS_CCM_POLICIES.map((p) => ({ attributes: [...p.attributes], roles: [...p.roles] })) },
-    labels: IBM_CREDENTIALS_REQUEST_LABELS,
-  },
-  validate: () => [],
-  transformCloudConfig: (source) => passThroughCloudConfig('Power VS', source),
+  ...POWERVS_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {
     new PowerVsCloudControllerManager(scope, 'PowerVsCloudControllerManager', {
       ...operandProps(cluster),

@@ -8,9 +8,8 @@ import { PlatformRole } from '../../constructs/platform-role';
 import { PlatformRoleBinding } from '../../constructs/platform-role-binding';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { VSPHERE_CREDENTIALS_SECRET } from './facts';
 
-/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-vsphere-cloud-controller-manager`. */
-export const VSPHERE_CREDENTIALS_SECRET = 'vsphere-cloud-credentials';
 /** The node label the CCM sets with `VSphereMixedNodeEnv`. */
 export const VSPHERE_PLATFORM_NODE_LABEL = 'node.openshift.io/platform-type=vsphere';
 /** The identity the vSphere cloud provider's own client runs as (created by the CCM with `--use-service-account-credentials`). */

@@ -1,0 +1,102 @@
+import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
+import { CCM_SERVICE_ACCOUNT } from '../constants';
+import { ClusterSpec } from '../../cluster-spec/schema';
+import { PlatformFacts, PlatformSpecProblem } from '../platform';
+
+/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-azure-cloud-controller-manager`. */
+export const AZURE_CREDENTIALS_SECRET = 'azure-cloud-credentials';
+
+/** The Azure cloud of a spec (`spec.azure.cloudName`, default `AzurePublicCloud`). */
+export function azureCloudName(spec: ClusterSpec): string {
+  return spec.spec.azure?.cloudName ?? 'AzurePublicCloud';
+}
+
+/** Whether a spec selects the Azure Stack Hub operands. */
+export function isAzureStackHub(spec: ClusterSpec): boolean {
+  return azureCloudName(spec) === 'AzureStackCloud';
+}
+
+/** The fine-grained Azure permissions of CredentialsRequest `openshift-azure-cloud-controller-manager` (reference §1.10), in the operator's order. */
+export const AZURE_CCM_PERMISSIONS: readonly string[] = [
+  'Microsoft.Compute/virtualMachines/read',
+  'Microsoft.Network/loadBalancers/backendAddressPools/join/action',
+  'Microsoft.Network/loadBalancers/read',
+  'Microsoft.Network/loadBalancers/write',
+  'Microsoft.Network/loadBalancers/inboundNatRules/join/action',
+  'Microsoft.Network/loadBalancers/loadBalancingRules/read',
+  'Microsoft.Network/loadBalancers/delete',
+  'Microsoft.Network/natGateways/join/action',
+  'Microsoft.Network/networkIntentPolicies/join/action',
+  'Microsoft.Network/networkInterfaces/read',
+  'Microsoft.Network/networkInterfaces/write',
+  'Microsoft.Network/networkManagers/ipamPools/associateResourcesToPool/action',
+  'Microsoft.Network/networkSecurityGroups/read',
+  'Microsoft.Network/networkSecurityGroups/write',
+  'Microsoft.Network/networkSecurityGroups/join/action',
+  'Microsoft.Network/privatelinkservices/delete',
+  'Microsoft.Network/privatelinkservices/privateEndpointConnections/delete',
+  'Microsoft.Network/privatelinkservices/read',
+  'Microsoft.Network/privatelinkservices/write',
+  'Microsoft.Network/publicIPAddresses/delete',
+  'Microsoft.Network/publicIPAddresses/join/action',
+  'Microsoft.Network/publicIPAddresses/read',
+  'Microsoft.Network/publicIPAddresses/write',
+  'Microsoft.Network/routeTables/join/action',
+  'Microsoft.Network/serviceEndpointPolicies/join/action',
+  'Microsoft.Network/virtualNetworks/subnets/join/action',
+  'Microsoft.Network/virtualNetworks/subnets/read',
+  'Microsoft.Network/virtualNetworks/subnets/write',
+  'Microsoft.Network/publicIPPrefixes/join/action',
+  'Microsoft.Network/applicationSecurityGroups/joinNetworkSecurityRule/action',
+];
+
+/**
+ * Azure on OpenShift: the operator's `pkg/cloud/azure` for the public, US
+ * Government, China and German clouds, and `pkg/cloud/azurestack` when
+ * `spec.azure.cloudName` is `AzureStackCloud`.
+ */
+export const AZURE_PLATFORM_FACTS: PlatformFacts = {
+  type: 'Azure',
+  specSection: 'azure',
+  requiredImages: ['cloudControllerManagerAzure', 'cloudNodeManagerAzure', 'cloudControllerManagerOperator'],
+
+  /**
+   * In-tree Azure left Kubernetes in 1.30 (kubernetes/legacy-cloud-providers: `azure/` at v0.29.0, gone at v0.30.0);
+   * OpenShift 4.14 (1.27) runs the external CCM by default.
+   * Azure Stack Hub always ran the external CCM on OpenShift.
+   */
+  migrationSupport: (spec) => (isAzureStackHub(spec) ? undefined : {
+    inTreeProvider: 'azure',
+    volumePlugin: 'azure',
+    lastInTreeMinor: 29,
+    openshiftExternalSinceMinor: 27,
+    openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderAzure'],
+    inTreeCloudConfig: true,
+    noLeaderMigration: 'the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app)',
+  }),
+  cloudNodeManager: true,
+  credentialsRequest: {
+    name: 'openshift-azure-cloud-controller-manager',
+    secretName: AZURE_CREDENTIALS_SECRET,
+    providerSpec: { kind: 'AzureProviderSpec', permissions: [...AZURE_CCM_PERMISSIONS] },
+    serviceAccountNames: [CCM_SERVICE_ACCOUNT],
+  },
+
+  validate(spec: ClusterSpec): PlatformSpecProblem[] {
+    const extraKeys = spec.spec.cloudConfig?.extraKeys ?? {};
+    if (isAzureStackHub(spec) && extraKeys.endpoints === undefined) {
+      return [{
+        path: ['spec', 'cloudConfig', 'extraKeys', 'endpoints'],
+        message: 'is required for Azure Stack Hub (spec.azure.cloudName AzureStackCloud): the CCM and node manager read the Azure Stack environment '
+          + 'from cloud-conf key "endpoints"; point it at the endpoints JSON of the cloud-provider-config ConfigMap',
+      }];
+    }
+    return [];
+  },
+
+  transformCloudConfig(source: string, spec: ClusterSpec) {
+    return isAzureStackHub(spec)
+      ? transformAzureStackHubCloudConfig(source, { cloudName: azureCloudName(spec) })
+      : transformAzureCloudConfig(source, { cloudName: azureCloudName(spec) });
+  },
+};

@@ -1,0 +1,32 @@
+import { passThroughCloudConfig } from '../../cloud-config/pass-through';
+import { PlatformFacts } from '../platform';
+
+/** Secret written by the cloud-credential-operator for IBM Cloud and Power VS (same name on both). */
+export const IBM_CREDENTIALS_SECRET = 'ibm-cloud-credentials';
+
+/** The IAM policies of CredentialsRequest `openshift-ibm-cloud-controller-manager` (reference §1.10). */
+export const IBM_CCM_POLICIES: readonly { attributes: { name: string; value: string }[]; roles: string[] }[] = [
+  { attributes: [{ name: 'resourceType', value: 'resource-group' }], roles: ['crn:v1:bluemix:public:iam::::role:Viewer'] },
+  {
+    attributes: [{ name: 'serviceName', value: 'is' }],
+    roles: ['crn:v1:bluemix:public:iam::::role:Editor', 'crn:v1:bluemix:public:iam::::role:Operator', 'crn:v1:bluemix:public:iam::::role:Viewer'],
+  },
+];
+
+/** Label the IBM CredentialsRequests carry. */
+export const IBM_CREDENTIALS_REQUEST_LABELS: Readonly<Record<string, string>> = { 'controller-tools.k8s.io': '1.0' };
+
+/** IBM Cloud (VPC) on OpenShift: the operator's `pkg/cloud/ibm`. The cloud config passes through unchanged. */
+export const IBM_CLOUD_PLATFORM_FACTS: PlatformFacts = {
+  type: 'IBMCloud',
+  specSection: 'ibmcloud',
+  requiredImages: ['cloudControllerManagerIBM'],
+  credentialsRequest: {
+    name: 'openshift-ibm-cloud-controller-manager',
+    secretName: IBM_CREDENTIALS_SECRET,
+    providerSpec: { kind: 'IBMCloudProviderSpec', policies: IBM_CCM_POLICIES.map((p) => ({ attributes: [...p.attributes], roles: [...p.roles] })) },
+    labels: IBM_CREDENTIALS_REQUEST_LABELS,
+  },
+  validate: () => [],
+  transformCloudConfig: (source) => passThroughCloudConfig('IBM Cloud', source),
+};

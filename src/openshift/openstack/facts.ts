@@ -1,0 +1,21 @@
+import { transformOpenStackCloudConfig } from '../../cloud-config/openstack';
+import { PlatformFacts } from '../platform';
+
+/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-openstack-cloud-controller-manager`. */
+export const OPENSTACK_CREDENTIALS_SECRET = 'openstack-cloud-credentials';
+
+/** OpenStack on OpenShift: the operator's `pkg/cloud/openstack`, with the OpenStack cloud-config transform. */
+export const OPENSTACK_PLATFORM_FACTS: PlatformFacts = {
+  type: 'OpenStack',
+  requiredImages: ['cloudControllerManagerOpenStack'],
+
+  /** In-tree OpenStack left Kubernetes in 1.26; OpenShift 4.12 (1.25) runs the external CCM by default. */
+  migrationSupport: () => ({ inTreeProvider: 'openstack', volumePlugin: 'openstack', lastInTreeMinor: 25, openshiftExternalSinceMinor: 25, openshiftFeatureGates: ['ExternalCloudProvider'], inTreeCloudConfig: true }),
+  credentialsRequest: {
+    name: 'openshift-openstack-cloud-controller-manager',
+    secretName: OPENSTACK_CREDENTIALS_SECRET,
+    providerSpec: { kind: 'OpenStackProviderSpec' },
+  },
+  validate: () => [],
+  transformCloudConfig: (source) => transformOpenStackCloudConfig(source),
+};

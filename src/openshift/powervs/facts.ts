@@ -1,0 +1,26 @@
+import { passThroughCloudConfig } from '../../cloud-config/pass-through';
+import { IBM_CCM_POLICIES, IBM_CREDENTIALS_REQUEST_LABELS, IBM_CREDENTIALS_SECRET } from '../ibmcloud/facts';
+import { PlatformFacts } from '../platform';
+
+/** The IAM policies of CredentialsRequest `openshift-powervs-cloud-controller-manager`: IBM's plus Power IaaS (reference §1.10). */
+export const POWERVS_CCM_POLICIES: readonly { attributes: { name: string; value: string }[]; roles: string[] }[] = [
+  ...IBM_CCM_POLICIES,
+  {
+    attributes: [{ name: 'serviceName', value: 'power-iaas' }],
+    roles: ['crn:v1:bluemix:public:iam::::role:Viewer', 'crn:v1:bluemix:public:iam::::serviceRole:Reader', 'crn:v1:bluemix:public:iam::::serviceRole:Manager'],
+  },
+];
+
+/** IBM Power Virtual Server on OpenShift: the operator's `pkg/cloud/powervs`. The cloud config passes through unchanged. */
+export const POWERVS_PLATFORM_FACTS: PlatformFacts = {
+  type: 'PowerVS',
+  requiredImages: ['cloudControllerManagerPowerVS'],
+  credentialsRequest: {
+    name: 'openshift-powervs-cloud-controller-manager',
+    secretName: IBM_CREDENTIALS_SECRET,
+    providerSpec: { kind: 'IBMCloudPowerVSProviderSpec', policies: POWERVS_CCM_POLICIES.map((p) => ({ attributes: [...p.attributes], roles: [...p.roles] })) },
+    labels: IBM_CREDENTIALS_REQUEST_LABELS,
+  },
+  validate: () => [],
+  transformCloudConfig: (source) => passThroughCloudConfig('Power VS', source),
+};

@@ -1,0 +1,72 @@
+import { VSphereSpecSection } from '../../cluster-spec/sections/vsphere';
+import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
+import { ClusterSpec } from '../../cluster-spec/schema';
+import { PlatformFacts, PlatformSpecProblem } from '../platform';
+
+/** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-vsphere-cloud-controller-manager`. */
+export const VSPHERE_CREDENTIALS_SECRET = 'vsphere-cloud-credentials';
+
+/** The inputs of the vSphere transform, from `spec.vsphere` and `spec.network`. */
+export function vsphereTransformOptions(spec: ClusterSpec): VSphereTransformOptions {
+  const v: VSphereSpecSection | undefined = spec.spec.vsphere;
+  const serviceNetwork = spec.spec.network?.serviceNetwork ?? [];
+  if (!v) {
+    return { serviceNetwork };
+  }
+  return {
+    platformSpec: {
+      vcenters: v.vcenters,
+      failureDomains: v.failureDomains.map((fd) => ({ name: fd.name, server: fd.server, topology: { datacenter: fd.topology.datacenter } })),
+      nodeNetworking: v.nodeNetworking,
+    },
+    apiServerInternalIPs: v.apiServerInternalIPs,
+    ingressIPs: v.ingressIPs,
+    serviceNetwork,
+  };
+}
+
+/** vSphere on OpenShift: the operator's `pkg/cloud/vsphere`, with the vSphere cloud-config transform. */
+export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
+  type: 'VSphere',
+  specSection: 'vsphere',
+  requiredImages: ['cloudControllerManagerVSphere'],
+
+  /** In-tree vSphere left Kubernetes in 1.31; OpenShift 4.13 (1.26) runs the external CCM by default. */
+  // kubernetes/legacy-cloud-providers: vsphere/ at v0.29.0, gone at v0.30.0 (last in-tree minor 1.29)
+  migrationSupport: () => ({ inTreeProvider: 'vsphere', volumePlugin: 'vsphere', lastInTreeMinor: 29, openshiftExternalSinceMinor: 26, openshiftFeatureGates: ['ExternalCloudProvider'], inTreeCloudConfig: true }),
+  credentialsRequest: {
+    name: 'openshift-vsphere-cloud-controller-manager',
+    secretName: VSPHERE_CREDENTIALS_SECRET,
+    providerSpec: { kind: 'VSphereProviderSpec' },
+  },
+
+  validate(spec: ClusterSpec): PlatformSpecProblem[] {
+    const v = spec.spec.vsphere;
+    if (!v) {
+      return [];
+    }
+    const problems: PlatformSpecProblem[] = [];
+    const servers = v.vcenters.map((vc) => vc.server);
+    v.vcenters.forEach((vc, i) => {
+      if (servers.indexOf(vc.server) !== i) {
+        problems.push({ path: ['spec', 'vsphere', 'vcenters', i, 'server'], message: `"${vc.server}" is listed twice; keep one entry per vCenter` });
+      }
+    });
+    const names = new Set<string>();
+    v.failureDomains.forEach((fd, i) => {
+      if (!servers.includes(fd.server)) {
+        problems.push({
+          path: ['spec', 'vsphere', 'failureDomains', i, 'server'],
+          message: `"${fd.server}" is not one of spec.vsphere.vcenters (${servers.join(', ')}); add the vCenter or fix the server`,
+        });
+      }
+      if (names.has(fd.name)) {
+        problems.push({ path: ['spec', 'vsphere', 'failureDomains', i, 'name'], message: `"${fd.name}" is used by an earlier failure domain; names must be unique` });
+      }
+      names.add(fd.name);
+    });
+    return problems;
+  },
+
+  transformCloudConfig: (source, spec) => transformVSphereCloudConfig(source, vsphereTransformOptions(spec)),
+};
