@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
 import { RemoteSink } from './output';
-import { PoolTask, RenderJob, RenderOutcome, RenderReply, REPLIES, STOP } from './render-worker';
+import { PoolTask, RenderJob, RenderOutcome, RenderReply, REPLIES, STOP, THREAD_IDS } from './render-worker';
 import { SynthError } from './synth-error';
 
 /** Clusters to render per message to a worker (fewer, larger messages; small enough to keep both busy). */
@@ -14,7 +14,11 @@ const VERIFY_BATCH = 256;
 const VERIFY_INFLIGHT = 6;
 /** Longest a closing pool waits for its busy workers to end their task at hand. */
 const CLOSE_WAIT_MS = 10_000;
-/** No result from any worker for this long means they are gone. */
+/**
+ * No result from any worker for this long means they are gone: where the
+ * kernel cannot tell that a worker's thread ended ({@link RenderPool}'s
+ * check of `/proc/self/task`), or it ended before saying which it is.
+ */
 const STALL_MS = 120_000;
 /**
  * A worker's heap is capped: V8 otherwise lets it grow with the garbage of
@@ -79,11 +83,15 @@ export class RenderPool {
   /** Starts `min(jobs, tasks / BATCH)` workers (at least one) for about `expected` tasks. */
   constructor(jobs: number, sink: RemoteSink, expected: number) {
     const script = workerScript()!;
-    const signal = new SharedArrayBuffer(8);
+    const count = Math.max(1, Math.min(jobs, Math.ceil(expected / BATCH)));
+    const signal = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (THREAD_IDS + count));
     this.counter = new Int32Array(signal);
-    for (let i = 0; i < Math.max(1, Math.min(jobs, Math.ceil(expected / BATCH))); i++) {
+    for (let slot = 0; slot < count; slot++) {
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(script, { workerData: { ccmGitopsRenderWorker: true, port: port2, signal, sink }, transferList: [port2], resourceLimits: WORKER_LIMITS });
+      const worker = new Worker(script, { workerData: { ccmGitopsRenderWorker: true, port: port2, signal, sink, slot }, transferList: [port2], resourceLimits: WORKER_LIMITS });
+      // a worker's end is found by its thread (this thread blocks and never sees the event); without a listener,
+      // the event of a worker killed by its heap cap would end the process with a stack trace after synth reported it
+      worker.on('error', () => undefined);
       worker.unref();
       this.workers.push({ worker, port: port1, inflight: 0 });
     }
@@ -143,6 +151,9 @@ export class RenderPool {
       }
       if (busy.some((w) => w.inflight > 0)) {
         Atomics.wait(this.counter, REPLIES, seen, 100);
+        // a worker whose thread ended will not answer: not waited for
+        const gone = new Set(this.goneWorkers().map((slot) => this.workers[slot]));
+        busy = busy.filter((w) => !gone.has(w));
       }
     }
     for (const w of this.workers) {
@@ -153,8 +164,11 @@ export class RenderPool {
 
   /** Takes outcomes as they arrive, waiting for the next, until `enough` holds after a round. */
   private take(onOutcome: (o: RenderOutcome) => PoolTask | undefined, enough: () => boolean): void {
+    let waited = false;
     for (;;) {
       const seen = Atomics.load(this.counter, REPLIES);
+      // checked after a second without answers (a stat call per worker), before the ports are read
+      const gone = waited ? this.goneWorkers() : [];
       let progressed = false;
       for (const w of this.workers) {
         for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) {
@@ -183,14 +197,33 @@ export class RenderPool {
       if (enough()) {
         return;
       }
+      // a worker that died (out of memory under its heap cap, killed) never answers, and its exit event cannot come while this thread blocks
+      const lost = gone.find((slot) => this.workers[slot].inflight > 0);
+      if (lost !== undefined) {
+        throw new SynthError(`render worker ${lost + 1} of ${this.workers.length} ended without answering: it ran out of memory under its heap cap `
+          + `(${WORKER_LIMITS.maxOldGenerationSizeMb} MiB) or was killed; nothing was written; run again with --jobs 1 to render on the main thread`);
+      }
+      waited = false;
       if (!progressed) {
-        Atomics.wait(this.counter, REPLIES, seen, 1000);
-        // a batch takes well under a second; a worker that died (it cannot be told while this thread blocks) never answers
+        waited = Atomics.wait(this.counter, REPLIES, seen, 1000) === 'timed-out';
         if (Date.now() - this.idleSince > STALL_MS) {
           throw new Error(`the render worker threads made no progress for ${STALL_MS / 1000} s (${this.done} of ${this.submitted} tasks done); run again with --jobs 1`);
         }
       }
     }
+  }
+
+  /**
+   * The workers whose thread has ended (no longer among the process's in
+   * `/proc/self/task`; only where a worker could say which thread it is).
+   * A worker's messages are all queued before its thread ends, so a worker
+   * found gone before its port is read has no answer left to come.
+   */
+  private goneWorkers(): number[] {
+    return this.workers.flatMap((_w, slot) => {
+      const tid = Atomics.load(this.counter, THREAD_IDS + slot);
+      return tid > 0 && !fs.existsSync(`/proc/self/task/${tid}`) ? [slot] : [];
+    });
   }
 
   /**

@@ -4,6 +4,8 @@
 // the fleet files and the commit. It also checks folders against the render
 // cache, which needs none of the rendering code: that is loaded on the first
 // render only.
+import * as fs from 'fs';
+import * as path from 'path';
 import { MessagePort, workerData } from 'worker_threads';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
 import { PreparedCluster } from './cluster/prepared-cluster';
@@ -97,9 +99,31 @@ export interface RenderReply {
   readonly error?: { readonly name?: string; readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
 }
 
-/** Slots of the array the pool shares with its workers: replies sent (the pool waits on it), and a stop flag (set when the pool closes). */
+/**
+ * Slots of the array the pool shares with its workers: replies sent (the pool
+ * waits on it), a stop flag (set when the pool closes), then from
+ * `THREAD_IDS` one per worker: its thread's id in the kernel, where the
+ * kernel has one to give (Linux: `/proc/thread-self`), else 0.
+ */
 export const REPLIES = 0;
 export const STOP = 1;
+export const THREAD_IDS = 2;
+
+/**
+ * The kernel's id of the calling thread (Linux `/proc/thread-self`, a link to
+ * `<pid>/task/<tid>`, since Linux 3.17: proc(5)); undefined elsewhere. The
+ * pool looks for `/proc/self/task/<tid>` to tell that a worker is gone: a
+ * worker killed by its heap cap cannot answer, and the pool's thread, blocked
+ * waiting for answers, never sees the worker's exit event.
+ */
+export function kernelThreadId(): number | undefined {
+  try {
+    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
+    return Number.isInteger(tid) && tid > 0 ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The comparison of a folder found as it should be. */
 export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
@@ -140,8 +164,9 @@ export function renderAndCompare(cluster: PreparedCluster, index: number, sink: 
 }
 
 if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsRenderWorker) {
-  const { port, signal, sink } = workerData as { port: MessagePort; signal: SharedArrayBuffer; sink: RemoteSink };
+  const { port, signal, sink, slot } = workerData as { port: MessagePort; signal: SharedArrayBuffer; sink: RemoteSink; slot: number };
   const counter = new Int32Array(signal);
+  Atomics.store(counter, THREAD_IDS + slot, kernelThreadId() ?? 0);
   port.on('message', (job: RenderJob) => {
     const outcomes: RenderOutcome[] = [];
     let reply: RenderReply;
