@@ -6,7 +6,7 @@ import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
 export * from './alibaba-cloud-controller-manager';
 export * from './facts';
 
-/** Alibaba Cloud on OpenShift (tech preview): the operator's last shipped `pkg/cloud/alibaba`. The cloud config passes through unchanged. */
+/** The platform as the renderer takes it: {@link ALIBABA_CLOUD_PLATFORM_FACTS} and its operands ({@link AlibabaCloudControllerManager}). */
 export const ALIBABA_CLOUD_PLATFORM: PlatformDefinition = {
   ...ALIBABA_CLOUD_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

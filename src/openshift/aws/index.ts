@@ -7,7 +7,7 @@ export * from './aws-cloud-controller-manager';
 export * from '../../cluster-spec/sections/aws';
 export * from './facts';
 
-/** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
+/** The platform as the renderer takes it: {@link AWS_PLATFORM_FACTS} and its operands ({@link AwsCloudControllerManager}). */
 export const AWS_PLATFORM: PlatformDefinition = {
   ...AWS_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

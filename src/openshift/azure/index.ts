@@ -12,11 +12,7 @@ export * from './credentials-injector';
 export * from '../../cluster-spec/sections/azure';
 export * from './facts';
 
-/**
- * Azure on OpenShift: the operator's `pkg/cloud/azure` for the public, US
- * Government, China and German clouds, and `pkg/cloud/azurestack` when
- * `spec.azure.cloudName` is `AzureStackCloud`.
- */
+/** The platform as the renderer takes it: {@link AZURE_PLATFORM_FACTS} and its operands ({@link AzureStackHubCloudControllerManager}, {@link AzureCloudControllerManager}). */
 export const AZURE_PLATFORM: PlatformDefinition = {
   ...AZURE_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

@@ -6,7 +6,7 @@ import { operandProps, PlatformDefinition, PreparedCluster, infrastructureNameOf
 export * from './gcp-cloud-controller-manager';
 export * from './facts';
 
-/** GCP on OpenShift: the operator's `pkg/cloud/gcp`. The cloud config passes through unchanged. */
+/** The platform as the renderer takes it: {@link GCP_PLATFORM_FACTS} and its operands ({@link GcpCloudControllerManager}). */
 export const GCP_PLATFORM: PlatformDefinition = {
   ...GCP_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

@@ -7,7 +7,7 @@ export * from './ibm-cloud-controller-manager';
 export * from '../../cluster-spec/sections/ibmcloud';
 export * from './facts';
 
-/** IBM Cloud (VPC) on OpenShift: the operator's `pkg/cloud/ibm`. The cloud config passes through unchanged. */
+/** The platform as the renderer takes it: {@link IBM_CLOUD_PLATFORM_FACTS} and its operands ({@link IbmCloudControllerManager}). */
 export const IBM_CLOUD_PLATFORM: PlatformDefinition = {
   ...IBM_CLOUD_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

@@ -6,7 +6,7 @@ import { operandProps, PlatformDefinition, PreparedCluster, infrastructureNameOf
 export * from './nutanix-cloud-controller-manager';
 export * from './facts';
 
-/** Nutanix on OpenShift: the operator's `pkg/cloud/nutanix`. The cloud config (JSON) passes through unchanged. */
+/** The platform as the renderer takes it: {@link NUTANIX_PLATFORM_FACTS} and its operands ({@link NutanixCloudControllerManager}). */
 export const NUTANIX_PLATFORM: PlatformDefinition = {
   ...NUTANIX_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

@@ -6,7 +6,7 @@ import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PreparedCluste
 export * from './openstack-cloud-controller-manager';
 export * from './facts';
 
-/** OpenStack on OpenShift: the operator's `pkg/cloud/openstack`, with the OpenStack cloud-config transform. */
+/** The platform as the renderer takes it: {@link OPENSTACK_PLATFORM_FACTS} and its operands ({@link OpenStackCloudControllerManager}). */
 export const OPENSTACK_PLATFORM: PlatformDefinition = {
   ...OPENSTACK_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

@@ -6,7 +6,7 @@ import { operandProps, PlatformDefinition, PreparedCluster } from '../platform';
 export * from './powervs-cloud-controller-manager';
 export * from './facts';
 
-/** IBM Power Virtual Server on OpenShift: the operator's `pkg/cloud/powervs`. The cloud config passes through unchanged. */
+/** The platform as the renderer takes it: {@link POWERVS_PLATFORM_FACTS} and its operands ({@link PowerVsCloudControllerManager}). */
 export const POWERVS_PLATFORM: PlatformDefinition = {
   ...POWERVS_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {

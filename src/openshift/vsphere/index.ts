@@ -7,7 +7,7 @@ export * from '../../cluster-spec/sections/vsphere';
 export * from './vsphere-cloud-controller-manager';
 export * from './facts';
 
-/** vSphere on OpenShift: the operator's `pkg/cloud/vsphere`, with the vSphere cloud-config transform. */
+/** The platform as the renderer takes it: {@link VSPHERE_PLATFORM_FACTS} and its operands ({@link VSphereCloudControllerManager}). */
 export const VSPHERE_PLATFORM: PlatformDefinition = {
   ...VSPHERE_PLATFORM_FACTS,
   renderOperands(scope: Construct, cluster: PreparedCluster): void {
