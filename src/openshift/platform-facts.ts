@@ -12,22 +12,23 @@ import { VSPHERE_PLATFORM_FACTS } from './vsphere/facts';
 import { PlatformType } from '../cluster-spec/schema';
 
 /**
+ * A registry of platforms by their Infrastructure type, in the order given,
+ * each validating the release too ({@link withReleaseChecks}).
+ */
+export function platformRegistry<P extends PlatformFacts>(platforms: readonly P[]): Readonly<Partial<Record<PlatformType, P>>> {
+  return Object.fromEntries(platforms.map((p) => [p.type, withReleaseChecks(p)]));
+}
+
+/**
  * The platforms this version renders, by Infrastructure platform type: their
  * facts without their constructs ({@link PlatformFacts}), for what checks
  * specs without rendering them. The renderer's registry is
  * `src/openshift/platforms.ts` (the same platforms with their constructs).
  */
-export const PLATFORM_FACTS: Readonly<Partial<Record<PlatformType, PlatformFacts>>> = Object.fromEntries(Object.entries({
-  AWS: AWS_PLATFORM_FACTS,
-  Azure: AZURE_PLATFORM_FACTS,
-  GCP: GCP_PLATFORM_FACTS,
-  IBMCloud: IBM_CLOUD_PLATFORM_FACTS,
-  PowerVS: POWERVS_PLATFORM_FACTS,
-  OpenStack: OPENSTACK_PLATFORM_FACTS,
-  VSphere: VSPHERE_PLATFORM_FACTS,
-  Nutanix: NUTANIX_PLATFORM_FACTS,
-  AlibabaCloud: ALIBABA_CLOUD_PLATFORM_FACTS,
-}).map(([type, facts]) => [type, withReleaseChecks(facts)]));
+export const PLATFORM_FACTS: Readonly<Partial<Record<PlatformType, PlatformFacts>>> = platformRegistry([
+  AWS_PLATFORM_FACTS, AZURE_PLATFORM_FACTS, GCP_PLATFORM_FACTS, IBM_CLOUD_PLATFORM_FACTS, POWERVS_PLATFORM_FACTS, OPENSTACK_PLATFORM_FACTS, VSPHERE_PLATFORM_FACTS,
+  NUTANIX_PLATFORM_FACTS, ALIBABA_CLOUD_PLATFORM_FACTS,
+]);
 
 /** A platform's facts, or undefined when it is not rendered yet. */
 export function platformFactsFor(type: PlatformType): PlatformFacts | undefined {

@@ -6,7 +6,7 @@ import { IBM_CLOUD_PLATFORM } from './ibmcloud';
 import { NUTANIX_PLATFORM } from './nutanix';
 import { OPENSTACK_PLATFORM } from './openstack';
 import { PlatformDefinition } from './platform';
-import { withReleaseChecks } from './release-problems';
+import { platformRegistry } from './platform-facts';
 import { POWERVS_PLATFORM } from './powervs';
 import { VSPHERE_PLATFORM } from './vsphere';
 import { PlatformType } from '../cluster-spec/schema';
@@ -25,17 +25,9 @@ export * from './powervs';
 export * from './vsphere';
 
 /** The platforms this version renders, by Infrastructure platform type, with their constructs (`PLATFORM_FACTS` without). */
-export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition>>> = Object.fromEntries(Object.entries({
-  AWS: AWS_PLATFORM,
-  Azure: AZURE_PLATFORM,
-  GCP: GCP_PLATFORM,
-  IBMCloud: IBM_CLOUD_PLATFORM,
-  PowerVS: POWERVS_PLATFORM,
-  OpenStack: OPENSTACK_PLATFORM,
-  VSphere: VSPHERE_PLATFORM,
-  Nutanix: NUTANIX_PLATFORM,
-  AlibabaCloud: ALIBABA_CLOUD_PLATFORM,
-}).map(([type, definition]) => [type, withReleaseChecks(definition)]));
+export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition>>> = platformRegistry([
+  AWS_PLATFORM, AZURE_PLATFORM, GCP_PLATFORM, IBM_CLOUD_PLATFORM, POWERVS_PLATFORM, OPENSTACK_PLATFORM, VSPHERE_PLATFORM, NUTANIX_PLATFORM, ALIBABA_CLOUD_PLATFORM,
+]);
 
 /** The platform definition for a type, or undefined when it is not rendered yet. */
 export function platformFor(type: PlatformType): PlatformDefinition | undefined {
