@@ -1,4 +1,5 @@
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
+import { CloudCredentialsRequestProps } from '../cloud-credentials-request';
 import { PlatformFacts } from '../platform';
 
 /** Secret written by the cloud-credential-operator for IBM Cloud and Power VS (same name on both). */
@@ -16,17 +17,25 @@ export const IBM_CCM_POLICIES: readonly { attributes: { name: string; value: str
 /** Label the IBM CredentialsRequests carry. */
 export const IBM_CREDENTIALS_REQUEST_LABELS: Readonly<Record<string, string>> = { 'controller-tools.k8s.io': '1.0' };
 
+/**
+ * The CredentialsRequest of an IBM platform (IBM Cloud, Power VS): the IBM
+ * credentials Secret and label, and the IAM policies of the provider spec.
+ */
+export function ibmCredentialsRequest(name: string, kind: string, policies: typeof IBM_CCM_POLICIES): CloudCredentialsRequestProps {
+  return {
+    name,
+    secretName: IBM_CREDENTIALS_SECRET,
+    providerSpec: { kind, policies: policies.map((p) => ({ attributes: [...p.attributes], roles: [...p.roles] })) },
+    labels: IBM_CREDENTIALS_REQUEST_LABELS,
+  };
+}
+
 /** IBM Cloud (VPC) on OpenShift: the operator's `pkg/cloud/ibm`. The cloud config passes through unchanged. */
 export const IBM_CLOUD_PLATFORM_FACTS: PlatformFacts = {
   type: 'IBMCloud',
   specSection: 'ibmcloud',
   requiredImages: ['cloudControllerManagerIBM'],
-  credentialsRequest: {
-    name: 'openshift-ibm-cloud-controller-manager',
-    secretName: IBM_CREDENTIALS_SECRET,
-    providerSpec: { kind: 'IBMCloudProviderSpec', policies: IBM_CCM_POLICIES.map((p) => ({ attributes: [...p.attributes], roles: [...p.roles] })) },
-    labels: IBM_CREDENTIALS_REQUEST_LABELS,
-  },
+  credentialsRequest: ibmCredentialsRequest('openshift-ibm-cloud-controller-manager', 'IBMCloudProviderSpec', IBM_CCM_POLICIES),
   validate: () => [],
   transformCloudConfig: (source) => passThroughCloudConfig('IBM Cloud', source),
 };

@@ -1,5 +1,5 @@
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
-import { IBM_CCM_POLICIES, IBM_CREDENTIALS_REQUEST_LABELS, IBM_CREDENTIALS_SECRET } from '../ibmcloud/facts';
+import { IBM_CCM_POLICIES, ibmCredentialsRequest } from '../ibmcloud/facts';
 import { PlatformFacts } from '../platform';
 
 /** The IAM policies of CredentialsRequest `openshift-powervs-cloud-controller-manager`: IBM's plus Power IaaS (reference §1.10). */
@@ -15,12 +15,7 @@ export const POWERVS_CCM_POLICIES: readonly { attributes: { name: string; value:
 export const POWERVS_PLATFORM_FACTS: PlatformFacts = {
   type: 'PowerVS',
   requiredImages: ['cloudControllerManagerPowerVS'],
-  credentialsRequest: {
-    name: 'openshift-powervs-cloud-controller-manager',
-    secretName: IBM_CREDENTIALS_SECRET,
-    providerSpec: { kind: 'IBMCloudPowerVSProviderSpec', policies: POWERVS_CCM_POLICIES.map((p) => ({ attributes: [...p.attributes], roles: [...p.roles] })) },
-    labels: IBM_CREDENTIALS_REQUEST_LABELS,
-  },
+  credentialsRequest: ibmCredentialsRequest('openshift-powervs-cloud-controller-manager', 'IBMCloudPowerVSProviderSpec', POWERVS_CCM_POLICIES),
   validate: () => [],
   transformCloudConfig: (source) => passThroughCloudConfig('Power VS', source),
 };
