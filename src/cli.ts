@@ -551,7 +551,9 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
 /**
  * Entry point for the bin script: the process's heap tuned for the command
  * where that was measured to help ({@link tuneHeapForCommand},
- * {@link boundHeapForCommand}), then the command runs.
+ * {@link boundHeapForCommand}), then the command runs. `bin/ccm-gitops`
+ * tunes it before it loads this module; the calls here do nothing more then
+ * (each is the same setting, the bound one per process).
  */
 export function main(): void {
   const args = process.argv.slice(2);

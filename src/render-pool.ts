@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
 import { RemoteSink } from './output';
-import { PoolTask, RenderJob, RenderOutcome, RenderReply, REPLIES, STOP, THREAD_IDS } from './render-worker';
+import { PoolTask, RenderJob, RenderOutcome, RenderReply, REPLIES, STARTED, STOP, THREAD_IDS } from './render-worker';
 import { SynthError } from './synth-error';
 
 /** Clusters to render per message to a worker (fewer, larger messages; small enough to keep both busy). */
@@ -79,9 +79,17 @@ export class RenderPool {
   private done = 0;
   private failure?: Error;
   private idleSince = Date.now();
+  /** Called once every worker has started; cleared then. */
+  private onStarted?: () => void;
 
-  /** Starts `min(jobs, tasks / BATCH)` workers (at least one) for about `expected` tasks. */
-  constructor(jobs: number, sink: RemoteSink, expected: number) {
+  /**
+   * Starts `min(jobs, tasks / BATCH)` workers (at least one) for about
+   * `expected` tasks; `onStarted` is called on this thread, from a later call
+   * of {@link RenderPool.submit} or while outcomes are taken, once every
+   * worker's script has begun (its heap made).
+   */
+  constructor(jobs: number, sink: RemoteSink, expected: number, onStarted?: () => void) {
+    this.onStarted = onStarted;
     const script = workerScript()!;
     const count = Math.max(1, Math.min(jobs, Math.ceil(expected / BATCH)));
     const signal = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (THREAD_IDS + count));
@@ -108,6 +116,16 @@ export class RenderPool {
       this.submitted++;
     }
     this.fill();
+    this.checkStarted();
+  }
+
+  /** Calls `onStarted` once every worker has started. */
+  private checkStarted(): void {
+    if (this.onStarted && Atomics.load(this.counter, STARTED) >= this.workers.length) {
+      const started = this.onStarted;
+      this.onStarted = undefined;
+      started();
+    }
   }
 
   /** Renders submitted and not yet sent to a worker (each holds its cluster). */
@@ -194,6 +212,7 @@ export class RenderPool {
       if (progressed) {
         this.idleSince = Date.now();
       }
+      this.checkStarted();
       if (enough()) {
         return;
       }

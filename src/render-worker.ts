@@ -101,13 +101,15 @@ export interface RenderReply {
 
 /**
  * Slots of the array the pool shares with its workers: replies sent (the pool
- * waits on it), a stop flag (set when the pool closes), then from
+ * waits on it), a stop flag (set when the pool closes), workers started
+ * (each adds one as its script begins, its heap made), then from
  * `THREAD_IDS` one per worker: its thread's id in the kernel, where the
  * kernel has one to give (Linux: `/proc/thread-self`), else 0.
  */
 export const REPLIES = 0;
 export const STOP = 1;
-export const THREAD_IDS = 2;
+export const STARTED = 2;
+export const THREAD_IDS = 3;
 
 /**
  * The kernel's id of the calling thread (Linux `/proc/thread-self`, a link to
@@ -167,6 +169,7 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
   const { port, signal, sink, slot } = workerData as { port: MessagePort; signal: SharedArrayBuffer; sink: RemoteSink; slot: number };
   const counter = new Int32Array(signal);
   Atomics.store(counter, THREAD_IDS + slot, kernelThreadId() ?? 0);
+  Atomics.add(counter, STARTED, 1);
   port.on('message', (job: RenderJob) => {
     const outcomes: RenderOutcome[] = [];
     let reply: RenderReply;

@@ -91,8 +91,9 @@ export interface SynthOptions {
   /**
    * Keeps the main thread's old generation near what is live while the fleet
    * loads and renders: checked at each cluster loaded and each outcome taken,
-   * and a collection before the fleet files are built (the CLI's synth
-   * passes {@link OldGenerationBound}, issue 18).
+   * and a collection before the fleet files are built; told where the
+   * clusters render (the CLI's synth passes {@link SynthProcessHeap}, issue
+   * 18).
    *
    * @default - none: V8 collects when it will
    */
@@ -269,7 +270,10 @@ class FleetRun {
     this.lines = this.cache?.lines ?? new FleetEntryPool();
     // workers from the start: they load the rendering code while this thread loads the first specs
     const jobs = options.jobs ?? defaultJobs();
-    this.pool = this.remote && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined) ? new RenderPool(jobs, this.remote, specFiles.length) : undefined;
+    const heap = options.heap;
+    const parallel = this.remote !== undefined && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined);
+    heap?.renderingOn?.(parallel ? 'workers' : 'main thread');
+    this.pool = parallel ? new RenderPool(jobs, this.remote!, specFiles.length, () => heap?.workersStarted?.()) : undefined;
   }
 
   /** Loads and places every cluster, runs the checks across the fleet, waits for the renders, and puts the fleet files. */

@@ -3,7 +3,7 @@ import * as path from 'path';
 import * as fs from 'fs';
 import { RenderedFile } from '../src/gitops/layout';
 import { synthesizeInto } from '../src/synth';
-import { BOUNDED_COMMANDS, HEAP_GROWING_PERCENT, HeapBound, OLD_GENERATION_STEP, OldGenerationBound, setsHeapGrowth, TUNED_COMMANDS } from '../src/util/heap-tuning';
+import { BOUNDED_COMMANDS, capYoungGeneration, HEAP_GROWING_PERCENT, HeapBound, OLD_GENERATION_STEP, OldGenerationBound, setsHeapGrowth, setsYoungGeneration, TUNED_COMMANDS } from '../src/util/heap-tuning';
 import { awsSpec, useTempDir, writeFile } from './helpers';
 
 // V8 traces the factor of each limit it computes (`--trace-gc-verbose`: "[HeapController] Limit: old size: …
@@ -191,7 +191,7 @@ describe('synth\'s bound on the main thread\'s old generation (issue 18)', () =>
     const clusters = path.join(dir(), 'clusters');
     ['a', 'b', 'c'].forEach((n) => writeFile(clusters, `${n}.yaml`, awsSpec(n)));
     const events: string[] = [];
-    const heap: HeapBound = { check: () => events.push('check'), collect: () => events.push('collect') };
+    const heap: HeapBound = { check: () => events.push('check'), collect: () => events.push('collect'), renderingOn: (threads) => events.push(`rendering on ${threads}`) };
     const sink = {
       hasUnit: () => false,
       putUnit: (unit: string, _files: readonly RenderedFile[]) => events.push(`unit ${unit}`),
@@ -200,11 +200,184 @@ describe('synth\'s bound on the main thread\'s old generation (issue 18)', () =>
     };
     // WHEN it synthesizes
     synthesizeInto({ clusters, out: path.join(dir(), 'dist'), jobs: 1, heap }, sink);
-    // THEN a check per cluster loaded, then one per cluster rendered, then one collection, then the fleet files
+    // THEN it is told first where the clusters render, then a check per cluster loaded, then one per cluster
+    // rendered, then one collection, then the fleet files
     const collect = events.indexOf('collect');
-    expect(events.slice(0, collect + 1)).toEqual(['check', 'check', 'check', 'check', 'unit a', 'check', 'unit b', 'check', 'unit c', 'collect']);
+    expect(events.slice(0, collect + 1)).toEqual(['rendering on main thread', 'check', 'check', 'check', 'check', 'unit a', 'check', 'unit b', 'check', 'unit c', 'collect']);
     expect(events.slice(collect + 1).every((e) => e.startsWith('root ') || e === `unit _fleet`)).toBe(true);
     expect(events.slice(collect + 1)).toContain('root FLEET.md');
     expect(fs.existsSync(path.join(dir(), 'dist'))).toBe(false);
+  });
+});
+
+// V8 doubles a heap's young generation each time more survived its young collections than it holds, by
+// `--semi-space-growth-factor`, read at each growth (deps/v8/src/heap/new-spaces.cc, `SemiSpaceNewSpace::Grow`);
+// up to V8 12 each heap V8 makes sets a factor below 2 back to 2 (deps/v8/src/heap/heap.cc, `Heap::ConfigureHeap`).
+// The oracle: the new space's size (`v8.getHeapSpaceStatistics()`) before and after work whose survivors make it grow.
+describe('synth\'s cap on the main thread\'s young generation (issue 18)', () => {
+  const tuning = path.join(__dirname, '..', 'lib', 'src', 'util', 'heap-tuning.js');
+  const dir = useTempDir();
+  // young-generation work that makes V8 grow the new space (a tenth of the objects survive); its size in MiB, taken
+  // after young collections that keep too little to grow it (the first commits the second semi-space, which V8 leaves
+  // uncommitted until then: new-spaces.cc)
+  const churn = `
+    const v8 = require('v8');
+    const newSpaceMiB = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576;
+    const churn = () => { const keep = []; let a = []; for (let i = 0; i < 3e6; i++) { a.push({ i }); if (a.length > 1e5) a = []; if (i % 10 === 0) keep.push({ i }); } return keep.length; };
+    const settled = () => { let a = []; for (let i = 0; i < 1e6; i++) { a.push({ i }); if (a.length > 1e4) a = []; } return newSpaceMiB(); };`;
+  // in a child process (V8's flags are the process's): a worker thread with synth's cap on its young generation
+  // starts and reports its young generation's size (`worker`); `before` runs before it is made, `after` once it
+  // runs; then the main thread's young generation is measured around the work above; `later`: the young generation of
+  // a second worker made after that
+  const withWorker = (before: string, after: string, nodeArgs: string[] = [], env: Record<string, string> = {}) => {
+    const run = spawnSync(process.execPath, [...nodeArgs, '-e', `
+      const tuning = require(${JSON.stringify(tuning)});
+      const { Worker } = require('worker_threads');
+      ${churn}
+      const report = 'const v8 = require("v8"); require("worker_threads").parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size / 1048576)';
+      const limits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 };
+      const early = ${before};
+      const worker = new Worker(report, { eval: true, resourceLimits: limits });
+      worker.once('message', (young) => {
+        const capped = ${after};
+        const start = settled();
+        churn(); churn();
+        const end = newSpaceMiB();
+        void worker.terminate();
+        const second = new Worker(report, { eval: true, resourceLimits: limits });
+        second.once('message', (later) => {
+          process.stdout.write(JSON.stringify({ early, capped, worker: young, start, end, later }) + '\\n');
+          void second.terminate();
+        });
+      });`], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+    return { stderr: run.stderr, ...JSON.parse(run.stdout) as { early: unknown; capped: boolean; worker: number; start: number; end: number; later: number } };
+  };
+
+  test('capped once the workers have started, the main thread\'s young generation grows no more', () => {
+    // GIVEN a process whose worker thread has started
+    // WHEN the young generation is capped, then work makes V8 want to grow it
+    const run = withWorker('undefined', 'tuning.capYoungGeneration()');
+    // THEN it was capped, and it is as large as before the work
+    expect(run.stderr).toBe('');
+    expect(run.capped).toBe(true);
+    expect(run.end).toBe(run.start);
+  });
+
+  test('uncapped, the same work grows it (the check above can tell the cap from no growth)', () => {
+    // GIVEN the same process WHEN nothing is capped
+    const run = withWorker('undefined', 'false');
+    // THEN V8 grew the young generation
+    expect(run.capped).toBe(false);
+    expect(run.end).toBeGreaterThan(run.start);
+  });
+
+  const v8Major = Number(process.versions.v8.split('.')[0]);
+  (v8Major <= 12 ? test : test.skip)('capped before a worker starts, the worker\'s heap undoes it (V8 up to 12): why synth waits for its workers', () => {
+    // GIVEN a cap set before the worker thread starts
+    const run = withWorker('tuning.capYoungGeneration()', 'false');
+    // THEN the worker's heap set the factor back, and the work grew the young generation again
+    expect(run.early).toBe(true);
+    expect(run.end).toBeGreaterThan(run.start);
+  });
+
+  test('synth\'s process: workers made for the render start with their largest young generation; once they have, the main thread\'s grows no more; on the main thread it grows', () => {
+    // GIVEN synth's process with its young generation capped at the start, told the clusters render on workers
+    const run = withWorker(
+      "(global.heap = new tuning.SynthProcessHeap(() => undefined, tuning.capYoungGeneration()), global.heap.renderingOn('workers'), global.heap.youngGenerationCapped)",
+      '(global.heap.workersStarted(), global.heap.youngGenerationCapped)');
+    // THEN the worker's heap started with a young generation larger than V8's smallest (1 MiB per semi-space)
+    expect(run.stderr).toBe('');
+    expect(run.early).toBe(true);
+    expect(run.worker).toBeGreaterThan(2);
+    // AND once told its workers started, the main thread's young generation does not grow with the work
+    expect(run.capped).toBe(true);
+    expect(run.end).toBe(run.start);
+    // AND a heap made after that starts at V8's smallest again (the setting was for the render workers only)
+    expect(run.later).toBeLessThanOrEqual(2);
+    // AND WHEN told the clusters render on the main thread instead THEN its young generation grows again
+    const main = withWorker(
+      "(global.heap = new tuning.SynthProcessHeap(() => undefined, tuning.capYoungGeneration()), global.heap.renderingOn('main thread'), global.heap.youngGenerationCapped)",
+      'undefined');
+    expect(main.early).toBe(false);
+    expect(main.end).toBeGreaterThan(main.start);
+  });
+
+  test('without the render\'s setting, a worker with synth\'s cap starts with V8\'s smallest young generation (the check above can tell)', () => {
+    // GIVEN no setting WHEN the worker starts THEN its young generation is V8's smallest
+    const run = withWorker('undefined', 'undefined');
+    expect(run.worker).toBeLessThanOrEqual(2);
+  });
+
+  test('a young generation the user sized stays theirs (node\'s arguments or NODE_OPTIONS); a V8 it was not measured on is left alone', () => {
+    // GIVEN the user's own young-generation flags, in either place
+    expect(setsYoungGeneration(['--max-semi-space-size=2'])).toBe(true);
+    expect(setsYoungGeneration([], '--max-old-space-size=512 --max_semi_space_size=4')).toBe(true);
+    expect(setsYoungGeneration(['--min-semi-space-size', '2'])).toBe(true);
+    expect(setsYoungGeneration([], '--semi-space-growth-factor=3')).toBe(true);
+    expect(setsYoungGeneration(['--max-old-space-size=512', '--expose-gc'], '--heap-growing-percent=20')).toBe(false);
+    // WHEN the cap is asked for THEN nothing is set
+    expect(capYoungGeneration(['--max-semi-space-size=2'], '', '11.3.244.8')).toBe(false);
+    expect(capYoungGeneration([], '--max-semi-space-size=2', '12.4.254.21')).toBe(false);
+    expect(capYoungGeneration([], '', '14.0.1.0')).toBe(false);
+    expect(capYoungGeneration([], '', '10.2.154.26')).toBe(false);
+    // AND in a process started with the user's flag, the work grows the young generation as V8 would
+    const run = withWorker('undefined', 'tuning.capYoungGeneration()', [], { NODE_OPTIONS: '--max-semi-space-size=8' });
+    expect(run.capped).toBe(false);
+    expect(run.end).toBeGreaterThan(run.start);
+  });
+
+  test('bin/ccm-gitops synth loads with the young generation at its smallest, keeps it so once its workers start, and lets it grow to render on the main thread', () => {
+    // GIVEN a fleet, and a preload that reports the main thread's young generation as the first worker is made and
+    // as the main thread exits, then does the work above and reports it again
+    const root = dir();
+    const clusters = path.join(root, 'clusters');
+    ['a', 'b', 'c'].forEach((n) => writeFile(clusters, `${n}.yaml`, awsSpec(n)));
+    const report = path.join(root, 'young.json');
+    const workerReport = path.join(root, 'worker-young.txt');
+    const preload = writeFile(root, 'preload.js', `
+      const threads = require('worker_threads');
+      ${churn}
+      if (!threads.isMainThread) {
+        require('fs').appendFileSync(${JSON.stringify(workerReport)}, newSpaceMiB() + '\\n');
+      } else {
+        let firstWorker;
+        const Worker = threads.Worker;
+        threads.Worker = class extends Worker {
+          constructor(...args) { firstWorker = firstWorker ?? newSpaceMiB(); super(...args); }
+        };
+        process.on('exit', () => {
+          const start = settled();
+          churn(); churn();
+          require('fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ firstWorker, start, end: newSpaceMiB() }));
+        });
+      }`);
+    const bin = path.join(__dirname, '..', 'bin', 'ccm-gitops');
+    const young = (jobs: string, nodeOptions?: string) => {
+      const run = spawnSync(process.execPath, ['-r', preload, bin, 'synth', '-q', '-c', clusters, '-o', path.join(root, `dist-${jobs}-${nodeOptions ?? ''}`), '--jobs', jobs],
+        { encoding: 'utf8', env: { PATH: process.env.PATH, CCM_GITOPS_CACHE_DIR: path.join(root, 'cache'), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) } });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const workersYoung = fs.existsSync(workerReport) ? fs.readFileSync(workerReport, 'utf8').trim().split('\n').map(Number) : [];
+      fs.rmSync(workerReport, { force: true });
+      return { ...JSON.parse(fs.readFileSync(report, 'utf8')) as { firstWorker?: number; start: number; end: number }, workersYoung };
+    };
+    // WHEN it renders with a worker
+    const workers = young('2');
+    // THEN its modules loaded and the worker was made with V8's smallest young generation (1 MiB per semi-space),
+    // and after the run the work above does not grow it
+    expect(workers.firstWorker).toBeLessThanOrEqual(2);
+    expect(workers.end).toBe(workers.start);
+    // AND its worker started with a young generation larger than V8's smallest
+    expect(workers.workersYoung).toHaveLength(1);
+    expect(workers.workersYoung[0]).toBeGreaterThan(2);
+    // AND WHEN it renders on the main thread THEN its young generation grew as V8 would
+    const main = young('1');
+    expect(main.firstWorker).toBeUndefined();
+    expect(main.workersYoung).toEqual([]);
+    expect(main.start).toBeGreaterThan(4);
+    // AND WHEN the user sized the young generation (here as large as V8's own largest) THEN it grows as V8 would
+    const theirs = young('2', '--max-semi-space-size=16');
+    expect(theirs.firstWorker).toBeGreaterThan(2);
+    expect(theirs.end).toBeGreaterThan(theirs.start);
   });
 });
