@@ -88,7 +88,11 @@ export const BOUNDED_COMMANDS: ReadonlySet<string> = new Set(['synth']);
 /** Where synth renders: on worker threads, or on the thread that loads the specs. */
 export type RenderThreads = 'workers' | 'main thread';
 
-/** Keeps the main thread's old generation near what is live, as work goes on. */
+/**
+ * What synth asks of the process's heap: keep the main thread's old
+ * generation near what is live as work goes on, and hear where the clusters
+ * render (for the young generation: {@link SynthProcessHeap}).
+ */
 export interface HeapBound {
   /** Called as the work goes on (for synth: each cluster loaded, each outcome taken); collects once the old generation grew past the bound. */
   check(): void;
