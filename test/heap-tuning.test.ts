@@ -152,6 +152,45 @@ describe('synth\'s bound on the main thread\'s old generation (issue 18)', () =>
     expect(run.stdout).toContain('same true, new context function\n');
   });
 
+  test('synth\'s process: the collection before the last phase sets V8\'s growing factor; the bound\'s own collections do not; the user\'s stays', () => {
+    // GIVEN synth's process (SynthProcessHeap) whose bound collected as the old generation grew, then the
+    // collection before the last phase, then more work and a full collection that computes the next limit
+    const run = (nodeArgs: string[]) => {
+      const script = `
+        const tuning = require(${JSON.stringify(tuning)});
+        const heap = new tuning.SynthProcessHeap(() => global.gc(), false);
+        const keep = [];
+        for (let i = 0; i < 400000; i++) { keep.push({ i }); heap.check(); }
+        const byBound = { collections: heap.collections, tuned: heap.heapGrowthTuned };
+        process.stdout.write('last phase\\n');
+        heap.collect();
+        for (let i = 0; i < 200000; i++) keep.push({ i });
+        global.gc();
+        process.stdout.write(JSON.stringify({ byBound, collections: heap.collections, tuned: heap.heapGrowthTuned }) + '\\n');`;
+      const out = spawnSync(process.execPath, [...nodeArgs, '--expose-gc', '--trace-gc-verbose', '-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      const [before, after] = out.stdout.split('last phase\n');
+      const limits = (text: string) => [...text.matchAll(/\[HeapController\] Limit: .*\((\d+\.\d)\)/g)].map((m) => m[1]);
+      return { stderr: out.stderr, result: JSON.parse(after.split('\n').find((l) => l.startsWith('{'))!), before: limits(before), after: limits(after) };
+    };
+    const tunedFactor = (factor: string | undefined) => Math.abs(Number(factor) - (1 + HEAP_GROWING_PERCENT / 100)) <= 0.05 + 1e-9;
+    // WHEN it runs THEN the bound collected without setting the factor, and V8 grew by its own
+    const ours = run([]);
+    expect(ours.stderr).toBe('');
+    expect(ours.result.byBound.collections).toBeGreaterThan(0);
+    expect(ours.result.byBound.tuned).toBe(false);
+    expect(ours.before.length).toBeGreaterThan(0);
+    expect(tunedFactor(ours.before[ours.before.length - 1])).toBe(false);
+    // AND the collection before the last phase set it: the next limits grow by the tuned factor
+    expect(ours.result.tuned).toBe(true);
+    expect(ours.result.collections).toBe(ours.result.byBound.collections + 1);
+    expect(ours.after.length).toBeGreaterThan(0);
+    expect(tunedFactor(ours.after[ours.after.length - 1])).toBe(true);
+    // AND WHEN the user set the factor on node's command line THEN theirs stays
+    const theirs = run(['--heap-growing-percent=90']);
+    expect(theirs.result.tuned).toBe(false);
+    expect(theirs.after[theirs.after.length - 1]).toBe('1.9');
+  });
+
   test('bin/ccm-gitops bounds synth\'s process, not the others\'', () => {
     // GIVEN the commands as the CLI's arguments WHEN the entry point bounds the heap for each
     const run = child([], `

@@ -30,11 +30,12 @@ export const HEAP_GROWING_PERCENT = 25;
  *   collection. Peak RSS of 10,000 clusters 271–281 MiB without the
  *   setting, 193–208 MiB with it (26 MiB live after a full collection);
  *   of 20,000 clusters 441 MiB without, 247 MiB with.
- * - Not `synth`: at 10,000 clusters it peaked about 10 MiB lower with the
+ * - Not `synth` from its start: at 10,000 clusters it peaked about 10 MiB lower with the
  *   setting (272–277 against 287 MiB, medians of three in two benches),
  *   but at 20,000 about 20 MiB higher (345–347 against 315–329 MiB, three
  *   runs each), and the warm no-op run was about 0.05 s slower. synth
- *   bounds its old generation instead ({@link OldGenerationBound}).
+ *   bounds its old generation instead ({@link OldGenerationBound}), and
+ *   sets the factor for its last phase only ({@link SynthProcessHeap}).
  */
 export const TUNED_COMMANDS: ReadonlySet<string> = new Set(['assemble']);
 
@@ -96,7 +97,10 @@ export type RenderThreads = 'workers' | 'main thread';
 export interface HeapBound {
   /** Called as the work goes on (for synth: each cluster loaded, each outcome taken); collects once the old generation grew past the bound. */
   check(): void;
-  /** Collects now: before a phase that builds much (for synth: the fleet files). */
+  /**
+   * Collects now: before a phase that builds much and is not checked (for
+   * synth: the fleet files, the commit and the caches, its last).
+   */
   collect(): void;
   /**
    * Called once by synth on the main thread, as it knows where the clusters
@@ -143,11 +147,15 @@ export class OldGenerationBound implements HeapBound {
 
   check(): void {
     if (++this.calls % this.interval === 0 && this.used() > this.base + this.step) {
-      this.collect();
+      this.fullCollection();
     }
   }
 
   collect(): void {
+    this.fullCollection();
+  }
+
+  private fullCollection(): void {
     this.gc();
     this.collections++;
     this.base = this.used();
@@ -287,6 +295,28 @@ export class SynthProcessHeap extends OldGenerationBound {
    */
   constructor(gc: () => void, public youngGenerationCapped: boolean) {
     super(gc);
+  }
+
+  /** Whether {@link SynthProcessHeap.collect} set V8's heap growing factor ({@link tuneHeapGrowth}). */
+  public heapGrowthTuned = false;
+
+  /**
+   * The full collection before synth's last phase (the fleet files, the
+   * commit, the caches), after which V8 grows the old generation by a
+   * quarter of what is live before it collects again
+   * ({@link tuneHeapGrowth}): that phase is not checked, and V8's own factor
+   * (up to 4) let its garbage, promoted through the small young generation,
+   * pile up: at 40,000 clusters the main thread's heap reached 207 MiB
+   * before its first full collection after the renders, 47 MiB live after
+   * it, and the run peaked there (303–310 MiB; 258–265 with the factor set
+   * here, runs alternated). The render workers, done by then but for the
+   * Argo CD roots, grow by the same factor (V8's flags are the process's).
+   */
+  collect(): void {
+    super.collect();
+    if (!this.heapGrowthTuned) {
+      this.heapGrowthTuned = tuneHeapGrowth();
+    }
   }
 
   renderingOn(threads: RenderThreads): void {
