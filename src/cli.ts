@@ -29,7 +29,7 @@ import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
-import { boundHeapForCommand, commandHeapBound, tuneHeapForCommand } from './util/heap-tuning';
+import { commandHeapBound } from './util/heap-tuning';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
@@ -549,15 +549,10 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * Entry point for the bin script: the process's heap tuned for the command
- * where that was measured to help ({@link tuneHeapForCommand},
- * {@link boundHeapForCommand}), then the command runs. `bin/ccm-gitops`
- * tunes it before it loads this module; the calls here do nothing more then
- * (each is the same setting, the bound one per process).
+ * Entry point for the bin script, which has tuned the process's heap for
+ * the command before it loaded this module ({@link tuneProcessForCommand}).
  */
 export function main(): void {
   const args = process.argv.slice(2);
-  tuneHeapForCommand(args);
-  boundHeapForCommand(args);
   process.exitCode = runCli(args);
 }

@@ -363,6 +363,19 @@ export function boundHeapForCommand(args: readonly string[]): HeapBound | undefi
   return processBound;
 }
 
+/**
+ * Tunes the CLI's process for its command ({@link tuneHeapForCommand},
+ * {@link boundHeapForCommand}): what `bin/ccm-gitops` (and the bench's
+ * CLI process) does before it loads the CLI's modules, whose loading is the
+ * first work V8 sizes the young generation for.
+ *
+ * @param args the CLI's arguments (the command first)
+ */
+export function tuneProcessForCommand(args: readonly string[]): void {
+  tuneHeapForCommand(args);
+  boundHeapForCommand(args);
+}
+
 /** The bound {@link boundHeapForCommand} installed, if any: what the CLI hands to synth. */
 export function commandHeapBound(): HeapBound | undefined {
   return processBound;
