@@ -347,6 +347,21 @@ describe('synth\'s cap on the main thread\'s young generation (issue 18)', () =>
     expect(run.worker).toBeLessThanOrEqual(2);
   });
 
+  test('V8 prints an error on standard error for a flag it does not know: why a V8 the cap was not measured on is left alone', () => {
+    // GIVEN a flag V8 does not have WHEN it is set at run time THEN V8 says so on the process's standard error
+    const run = spawnSync(process.execPath, ['-e', "require('v8').setFlagsFromString('--no-such-flag-of-ccm-gitops')"], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('Error: unrecognized flag --no-such-flag-of-ccm-gitops\nTry --help for options\n');
+    // AND the flags the cap sets are known to this V8 (nothing printed)
+    const known = spawnSync(process.execPath, ['-e', `
+      const v8 = require('v8');
+      v8.setFlagsFromString('--semi-space-growth-factor=2');
+      v8.setFlagsFromString('--min-semi-space-size=0');
+      v8.setFlagsFromString('--heap-growing-percent=25');`], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    expect(known.stdout).toBe('');
+    expect(known.stderr).toBe('');
+  });
+
   test('a young generation the user sized stays theirs (node\'s arguments or NODE_OPTIONS); a V8 it was not measured on is left alone', () => {
     // GIVEN the user's own young-generation flags, in either place
     expect(setsYoungGeneration(['--max-semi-space-size=2'])).toBe(true);

@@ -209,8 +209,9 @@ export const V8_GROWTH_FACTOR = 2;
 /**
  * The major versions of V8 where {@link capYoungGeneration} was measured:
  * Node 20 (V8 11.3), 22 (12.4) and 24 (13.6). V8 prints an error on
- * standard output for a flag it does not know, so a later V8, which may
- * have dropped or renamed the flag, is left alone.
+ * standard error for a flag it does not know (`Error: unrecognized flag`,
+ * in every synth's output), so a later V8, which may have dropped or
+ * renamed the flag, is left alone.
  */
 export const CAPPED_YOUNG_GENERATION_V8: ReadonlySet<number> = new Set([11, 12, 13]);
 
