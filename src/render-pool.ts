@@ -3,7 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
 import { RemoteSink } from './output';
-import { PoolTask, RenderJob, RenderOutcome, RenderReply, REPLIES, STARTED, STOP, THREAD_IDS } from './render-worker';
+import { PoolTask, RenderJob, RenderOutcome, RenderReply, REPLIES, sharedSlots, STARTED, STOP, threadSlot } from './render-worker';
+import { threadEnded } from './util/kernel-thread';
 import { SynthError } from './synth-error';
 
 /** Clusters to render per message to a worker (fewer, larger messages; small enough to keep both busy). */
@@ -92,7 +93,7 @@ export class RenderPool {
     this.onStarted = onStarted;
     const script = workerScript()!;
     const count = Math.max(1, Math.min(jobs, Math.ceil(expected / BATCH)));
-    const signal = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (THREAD_IDS + count));
+    const signal = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * sharedSlots(count));
     this.counter = new Int32Array(signal);
     for (let slot = 0; slot < count; slot++) {
       const { port1, port2 } = new MessageChannel();
@@ -234,14 +235,15 @@ export class RenderPool {
 
   /**
    * The workers whose thread has ended (no longer among the process's in
-   * `/proc/self/task`; only where a worker could say which thread it is).
+   * `/proc/self/task`, or its id now another thread's: {@link threadEnded};
+   * only where a worker could say which thread it is).
    * A worker's messages are all queued before its thread ends, so a worker
    * found gone before its port is read has no answer left to come.
    */
   private goneWorkers(): number[] {
     return this.workers.flatMap((_w, slot) => {
-      const tid = Atomics.load(this.counter, THREAD_IDS + slot);
-      return tid > 0 && !fs.existsSync(`/proc/self/task/${tid}`) ? [slot] : [];
+      const tid = Atomics.load(this.counter, threadSlot(slot));
+      return tid > 0 && threadEnded(tid, Atomics.load(this.counter, threadSlot(slot) + 1)) ? [slot] : [];
     });
   }
 

@@ -4,8 +4,6 @@
 // the fleet files and the commit. It also checks folders against the render
 // cache, which needs none of the rendering code: that is loaded on the first
 // render only.
-import * as fs from 'fs';
-import * as path from 'path';
 import { MessagePort, workerData } from 'worker_threads';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
 import { PreparedCluster } from './cluster/prepared-cluster';
@@ -14,6 +12,7 @@ import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './
 import { refuseSecretsInOutput } from './output-secret-guard';
 import { ArgoCdMember, FLEET_DIRECTORY } from './gitops/repo-path';
 import { RenderedFile } from './gitops/layout';
+import { currentKernelThread, startSlot } from './util/kernel-thread';
 
 /** Render a cluster (unless its cache record and folder say it is up to date). */
 export interface RenderTask {
@@ -103,29 +102,23 @@ export interface RenderReply {
  * Slots of the array the pool shares with its workers: replies sent (the pool
  * waits on it), a stop flag (set when the pool closes), workers started
  * (each adds one as its script begins, its heap made), then from
- * `THREAD_IDS` one per worker: its thread's id in the kernel, where the
- * kernel has one to give (Linux: `/proc/thread-self`), else 0.
+ * `THREADS` two per worker ({@link threadSlot}): its thread's id in the
+ * kernel and that thread's start time ({@link startSlot}), where the kernel
+ * has them to give (Linux: `/proc/thread-self/stat`), else 0. The pool
+ * looks the thread up to tell that a worker is gone: a worker killed by its
+ * heap cap cannot answer, and the pool's thread, blocked waiting for
+ * answers, never sees the worker's exit event.
  */
 export const REPLIES = 0;
 export const STOP = 1;
 export const STARTED = 2;
-export const THREAD_IDS = 3;
+export const THREADS = 3;
 
-/**
- * The kernel's id of the calling thread (Linux `/proc/thread-self`, a link to
- * `<pid>/task/<tid>`, since Linux 3.17: proc(5)); undefined elsewhere. The
- * pool looks for `/proc/self/task/<tid>` to tell that a worker is gone: a
- * worker killed by its heap cap cannot answer, and the pool's thread, blocked
- * waiting for answers, never sees the worker's exit event.
- */
-export function kernelThreadId(): number | undefined {
-  try {
-    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
-    return Number.isInteger(tid) && tid > 0 ? tid : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** The slot of worker `worker`'s thread id; its start time is in the next. */
+export const threadSlot = (worker: number): number => THREADS + 2 * worker;
+
+/** Slots the shared array needs for `workers` workers. */
+export const sharedSlots = (workers: number): number => threadSlot(workers);
 
 /** The comparison of a folder found as it should be. */
 export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
@@ -168,7 +161,9 @@ export function renderAndCompare(cluster: PreparedCluster, index: number, sink: 
 if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsRenderWorker) {
   const { port, signal, sink, slot } = workerData as { port: MessagePort; signal: SharedArrayBuffer; sink: RemoteSink; slot: number };
   const counter = new Int32Array(signal);
-  Atomics.store(counter, THREAD_IDS + slot, kernelThreadId() ?? 0);
+  const thread = currentKernelThread();
+  Atomics.store(counter, threadSlot(slot) + 1, thread ? startSlot(thread.start) : 0);
+  Atomics.store(counter, threadSlot(slot), thread?.id ?? 0);
   Atomics.add(counter, STARTED, 1);
   port.on('message', (job: RenderJob) => {
     const outcomes: RenderOutcome[] = [];

@@ -15,13 +15,25 @@ const dir = useTempDir();
 const bin = path.join(__dirname, '..', 'bin', 'ccm-gitops');
 const onLinux = fs.existsSync('/proc/thread-self');
 
-function run(root: string, clusters: string, out: string, capMb?: number): { status: number | null; stderr: string } {
+// A worker that dies as its thread's id goes to the main thread (the kernel
+// reuses ids once they wrap around): the worker reports the main thread's id
+// with its own start time, as a reused id would be found.
+const REUSED_ID = [
+  '} else {',
+  "  const fs = require('fs');",
+  '  const readFile = fs.readFileSync, readLink = fs.readlinkSync;',
+  "  fs.readFileSync = (f, ...r) => f === '/proc/thread-self/stat' ? String(readFile(f, 'latin1')).replace(/^\\d+/, String(process.pid)) : readFile(f, ...r);",
+  "  fs.readlinkSync = (f, ...r) => f === '/proc/thread-self' ? `${process.pid}/task/${process.pid}` : readLink(f, ...r);",
+];
+
+function run(root: string, clusters: string, out: string, capMb?: number, reusedId = false): { status: number | null; stderr: string } {
   const args = ['synth', '--clusters', clusters, '--out', out, '--jobs', '2', '--quiet'];
   const preload = writeFile(root, 'preload.js', [
     "const wt = require('worker_threads');",
     'if (wt.isMainThread) {',
     '  const Base = wt.Worker;',
     `  wt.Worker = class extends Base { constructor(s, o) { super(s, { ...o, resourceLimits: { ...o.resourceLimits, maxOldGenerationSizeMb: ${capMb ?? 0} } }); } };`,
+    ...(reusedId ? REUSED_ID : []),
     '}',
   ].join('\n'));
   const env = { PATH: process.env.PATH, CCM_GITOPS_CACHE_DIR: path.join(root, 'cache') };
@@ -51,5 +63,25 @@ function run(root: string, clusters: string, out: string, capMb?: number): { sta
     // AND the output is as it was, with nothing staged left beside it
     expect(readTree(out)).toEqual(before);
     expect(fs.readdirSync(root).sort()).toEqual(['cache', 'clusters', 'dist', 'preload.js']);
+  }, 70_000);
+
+  test('a worker whose thread id the kernel gave to another thread is found gone all the same', () => {
+    // GIVEN a fleet rendered once
+    const root = dir();
+    const clusters = path.join(root, 'clusters');
+    for (const name of ['a', 'b', 'c', 'd']) {
+      writeFile(clusters, `${name}.yaml`, awsSpec(name));
+    }
+    const out = path.join(root, 'dist');
+    expect(run(root, clusters, out).status).toBe(0);
+    const before = readTree(out);
+    // WHEN a spec changes, the worker runs out of memory, and its thread id is a running thread's
+    writeFile(clusters, 'b.yaml', awsSpec('b', { aws: { region: 'eu-west-1' } }));
+    const failed = run(root, clusters, out, 12, true);
+    // THEN the worker is found gone by its thread's start time: the same error, not a wait for the 120 s stall
+    expect(failed.stderr).toBe('error: render worker 1 of 1 ended without answering: it ran out of memory under its heap cap (96 MiB) or was killed; '
+      + 'nothing was written; run again with --jobs 1 to render on the main thread\n');
+    expect(failed.status).toBe(1);
+    expect(readTree(out)).toEqual(before);
   }, 70_000);
 });
