@@ -273,13 +273,18 @@ export function capYoungGeneration(execArgv: readonly string[] = process.execArg
   if (!CAPPED_YOUNG_GENERATION_V8.has(Number(v8Version.split('.')[0])) || setsYoungGeneration(execArgv, nodeOptions)) {
     return false;
   }
-  v8.setFlagsFromString(`--semi-space-growth-factor=${CAPPED_GROWTH_FACTOR}`);
+  setSemiSpaceGrowthFactor(CAPPED_GROWTH_FACTOR);
   return true;
 }
 
 /** Lets V8 grow young generations again, by its own factor (after {@link capYoungGeneration}). */
 export function uncapYoungGeneration(): void {
-  v8.setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
+  setSemiSpaceGrowthFactor(V8_GROWTH_FACTOR);
+}
+
+/** Sets V8's `--semi-space-growth-factor`, read at each growth; whether to is {@link capYoungGeneration}'s question. */
+function setSemiSpaceGrowthFactor(factor: number): void {
+  v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
 }
 
 /**
@@ -292,10 +297,15 @@ export function uncapYoungGeneration(): void {
 export class SynthProcessHeap extends OldGenerationBound {
   /**
    * @param gc a full collection ({@link fullCollector})
-   * @param youngGenerationCapped whether {@link capYoungGeneration} capped the young generation
+   * @param capped whether {@link capYoungGeneration} capped the young generation
    */
-  constructor(gc: () => void, public youngGenerationCapped: boolean) {
+  constructor(gc: () => void, private capped: boolean) {
     super(gc);
+  }
+
+  /** Whether the young generation is capped: as {@link capYoungGeneration} left it, until synth renders on the main thread. */
+  get youngGenerationCapped(): boolean {
+    return this.capped;
   }
 
   /** Whether {@link SynthProcessHeap.collect} set V8's heap growing factor ({@link tuneHeapGrowth}). */
@@ -321,21 +331,22 @@ export class SynthProcessHeap extends OldGenerationBound {
   }
 
   renderingOn(threads: RenderThreads): void {
-    if (!this.youngGenerationCapped) {
+    if (!this.capped) {
       return;
     }
     if (threads === 'workers') {
       v8.setFlagsFromString(`--min-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
     } else {
       uncapYoungGeneration();
-      this.youngGenerationCapped = false;
+      this.capped = false;
     }
   }
 
   workersStarted(): void {
-    if (this.youngGenerationCapped) {
+    if (this.capped) {
+      // the workers' heaps set the factor back to V8's (up to V8 12); the checks were made as the cap was first set
       v8.setFlagsFromString('--min-semi-space-size=0');
-      capYoungGeneration();
+      setSemiSpaceGrowthFactor(CAPPED_GROWTH_FACTOR);
     }
   }
 }

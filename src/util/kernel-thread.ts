@@ -11,7 +11,10 @@ export interface KernelThread {
   readonly id: number;
   /**
    * When it started, in clock ticks after the system booted: field 22
-   * (`starttime`) of its `stat` file (proc_pid_stat(5)).
+   * (`starttime`) of its `stat` file (proc_pid_stat(5)). A thread's own:
+   * `/proc/<pid>/task/<tid>/stat` is the kernel's `proc_tid_stat`, which
+   * reports the one task (torvalds/linux `fs/proc/array.c`, `do_task_stat`
+   * with `whole` 0).
    */
   readonly start: number;
 }
