@@ -1,3 +1,4 @@
+import { parseGoIni } from '../src/cloud-config/go-ini';
 import { parse as parseYaml } from 'yaml';
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../src/cloud-config/azure';
 import { transformCloudConfig } from '../src/cloud-config';
@@ -364,10 +365,33 @@ describe('INI edge cases across transforms', () => {
     expect(parseYaml(transformVSphereCloudConfig(`[Global]\nserver = vc-ä.example.com\n`).config).global.server).toBe('vc-ä.example.com');
   });
 
-  test('values with quotes, backslashes and comment characters are written so the CCM reads them back', () => {
-    const config = transformOpenStackCloudConfig('[Global]\nregion = "a;b"\n[Networking]\nname = "x\\"y"\n').config;
-    expect(config).toContain('region      = "a;b"\n');
-    expect(config).toContain('name = "x\\"y"\n');
-    expect(transformOpenStackCloudConfig(config).config).toBe(config);
+  test('a value is read as go-ini reads it: inline comment first, then one pair of surrounding quotes', () => {
+    // GIVEN values whose quotes and comment characters go-ini@v1.67.0 parser.go readValue decodes in that order
+    const sections = parseGoIni('[Global]\nregion = "RegionOne" ; the region\nzone = \'a\' # c\nport = \'#\nq = "\nraw = `a;b#c`\nlong = a\\\n  b\n');
+    // THEN each value is what go-ini returns
+    expect(sections[0].entries.map((e) => [e.key, e.value])).toEqual([
+      ['region', 'RegionOne'], ['zone', 'a'], ['port', "'"], ['q', '"'], ['raw', 'a;b#c'], ['long', 'ab'],
+    ]);
+  });
+
+  test('transforming twice equals transforming once for a lone quote before a comment (property-test counterexample)', () => {
+    // GIVEN the input fast-check found: go-ini reads `'#` as a lone quote
+    const once = transformOpenStackCloudConfig("[Global]\nport = '#\n").config;
+    // THEN the quote is kept, and a second pass reads it back unchanged
+    expect(once).toContain("port        = '\n");
+    expect(transformOpenStackCloudConfig(once).config).toBe(once);
+  });
+
+  test.each([
+    ['a comment character inside quotes', '[Global]\nregion = "a;b"\n', 'region', 2],
+    ['an escaped quote', '[Global]\nregion = r\n[Networking]\nname = "x\\"y"\n', 'name', 4],
+    ['a backslash', '[Global]\nca-file = C:\\certs\\ca.pem\n', 'ca-file', 2],
+    ['a comment character in backticks', '[Global]\nregion = `a#b`\n', 'region', 2],
+  ])('a value the CCM\'s gcfg reader would read differently is refused: %s', (_name, source, key, line) => {
+    // WHEN the transform reads a value that holds \\, ", #, ; or a control character once decoded
+    // THEN it is refused, naming the section, key and line
+    const section = line === 4 ? 'Networking' : 'Global';
+    expect(() => transformOpenStackCloudConfig(source)).toThrow(`'[${section}] ${key}' (line ${line}) holds a backslash, a double quote, '#', ';' or a control character: `
+      + 'the operator reads this file with go-ini and the CCM reads cloud-conf with gcfg, which read these characters differently, so the value cannot be carried over unchanged; remove them');
   });
 });

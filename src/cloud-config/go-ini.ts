@@ -1,14 +1,15 @@
-import { unsafe } from 'ini';
 import { CloudConfigError } from './errors';
 import { quoteGcfgValue } from './gcfg';
 
 /**
- * A reader for the INI dialect of gopkg.in/ini.v1 (go-ini) as the operator
- * loads OpenStack configs: names are case-sensitive, `=` or `:` separate key
- * and value, whole-line and inline `#`/`;` comments, quoted values. Values are
- * decoded with the `ini` package's `unsafe()`, which follows the same quoting
- * and inline-comment rules; the line structure is read here so that key order,
- * repeated keys and line numbers survive (`ini.parse` loses them).
+ * A reader for the INI dialect of gopkg.in/ini.v1 (go-ini) with the default
+ * options the operator loads OpenStack configs with (`ini.Load`,
+ * openshift/cluster-cloud-controller-manager-operator `pkg/cloud/openstack/openstack.go`),
+ * following go-ini@v1.67.0 `parser.go`: case-sensitive names, `=` or `:`
+ * between key and value, whole-line `#`/`;` comments, an inline comment cut at
+ * the first `#` or `;`, then one pair of surrounding quotes removed, a trailing
+ * backslash joining the next lines. The `ini` package reads this dialect
+ * differently (it unquotes first and unescapes), so the lines are read here.
  */
 
 /** One key of a section. */
@@ -46,14 +47,14 @@ export function parseGoIni(text: string): IniSection[] {
   };
   let current = section('DEFAULT', 0);
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
-  lines.forEach((raw, i) => {
+  for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    const line = raw.trim();
+    const line = lines[i].trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) {
-      return;
+      continue;
     }
     if (line.startsWith('[')) {
-      const close = line.indexOf(']');
+      const close = line.lastIndexOf(']');
       if (close < 0) {
         throw new CloudConfigError(`line ${lineNo}: unclosed section: ${line}`, lineNo);
       }
@@ -62,26 +63,72 @@ export function parseGoIni(text: string): IniSection[] {
         throw new CloudConfigError(`line ${lineNo}: empty section name`, lineNo);
       }
       current = section(name, lineNo);
-      return;
+      continue;
     }
-    const delimiter = line.search(/[=:]/);
-    if (delimiter <= 0) {
-      throw new CloudConfigError(`line ${lineNo}: key-value delimiter not found: ${line}`, lineNo);
+    const { key, rest } = readKey(line, lineNo);
+    let value = rest.trim();
+    if (value.endsWith('\\') && !/^("""|`)/.test(value)) {
+      // go-ini joins continuation lines before it looks for an inline comment
+      value = value.slice(0, -1);
+      while (i + 1 < lines.length) {
+        const next = lines[++i].trim();
+        if (next === '') {
+          break;
+        }
+        value += next;
+        if (!value.endsWith('\\')) {
+          break;
+        }
+        value = value.slice(0, -1);
+      }
     }
-    const key = line.slice(0, delimiter).trim().replace(/^(["'`])(.*)\1$/, '$2');
-    // ini.unsafe() unquotes before cutting an inline comment; go-ini cuts first, then unquotes, so unquote what is left too.
-    let value = unsafe(line.slice(delimiter + 1).trim());
-    if (/^(["']).*\1$/.test(value)) {
-      value = unsafe(value);
-    }
+    value = readValue(value, lineNo);
     const existing = current.entries.findIndex((e) => e.key === key);
     if (existing >= 0) {
       current.entries[existing] = { key, value, line: lineNo };
     } else {
       current.entries.push({ key, value, line: lineNo });
     }
-  });
+  }
   return sections.filter((s) => s.name !== 'DEFAULT' || s.entries.length > 0);
+}
+
+/** The key of a `key = value` line (go-ini's `readKeyName`: a key may be quoted with `"`, `"""` or a backtick) and the text after the delimiter. */
+function readKey(line: string, lineNo: number): { key: string; rest: string } {
+  const quote = line.startsWith('"""') && line.length > 6 ? '"""' : line.startsWith('"') ? '"' : line.startsWith('`') ? '`' : '';
+  if (quote !== '') {
+    const close = line.indexOf(quote, quote.length);
+    const delimiter = close < 0 ? -1 : line.slice(close + quote.length).search(/[=:]/);
+    if (close < 0 || delimiter < 0) {
+      throw new CloudConfigError(`line ${lineNo}: ${close < 0 ? 'missing closing key quote' : 'key-value delimiter not found'}: ${line}`, lineNo);
+    }
+    return { key: line.slice(quote.length, close).trim(), rest: line.slice(close + quote.length + delimiter + 1) };
+  }
+  const delimiter = line.search(/[=:]/);
+  if (delimiter <= 0) {
+    throw new CloudConfigError(`line ${lineNo}: key-value delimiter not found: ${line}`, lineNo);
+  }
+  return { key: line.slice(0, delimiter).trim(), rest: line.slice(delimiter + 1) };
+}
+
+/** A value as go-ini's `readValue` decodes it on one line: `"""…"""` or a backtick pair kept verbatim, else the inline comment cut, then one pair of surrounding quotes removed. */
+function readValue(text: string, lineNo: number): string {
+  const quote = text.length > 3 && text.startsWith('"""') ? '"""' : text.startsWith('`') ? '`' : '';
+  if (quote !== '') {
+    const close = text.lastIndexOf(quote);
+    if (close < quote.length) {
+      throw new CloudConfigError(`line ${lineNo}: a value opened with ${quote} continues on the next lines; write it on one line`, lineNo);
+    }
+    return text.slice(quote.length, close);
+  }
+  const comment = text.search(/[#;]/);
+  const value = comment < 0 ? text : text.slice(0, comment).trim();
+  for (const q of ['\'', '"']) {
+    if (value.length >= 2 && value.startsWith(q) && value.endsWith(q) && value.indexOf(q, 1) === value.length - 1) {
+      return value.slice(1, -1);
+    }
+  }
+  return value;
 }
 
 /**

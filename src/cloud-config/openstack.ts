@@ -47,6 +47,12 @@ const LOAD_BALANCER_DEFAULTS: readonly (readonly [string, string])[] = [
   ['manage-security-groups', 'true'],
 ];
 
+/**
+ * Characters a decoded go-ini value may hold that gcfg only reads inside an
+ * escaped, quoted string, which go-ini would then read back differently.
+ */
+const GCFG_AMBIGUOUS = /[\\"#;\x00-\x1f\x7f]/;
+
 /** Runs the OpenStack transform. Throws CloudConfigError when the operator would refuse the config. */
 export function transformOpenStackCloudConfig(source: string): TransformResult {
   const secret = findSecretLikeIniKey(source);
@@ -68,6 +74,13 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
     const first = outside.entries[0];
     throw new CloudConfigError(`failed to read the cloud.conf: line ${first.line}: '${first.key}' is outside any section; move it into its section `
       + '(e.g. [Global]): the OpenStack CCM\'s reader rejects keys before the first section header', first.line);
+  }
+  for (const s of sections) {
+    const odd = s.entries.find((e) => GCFG_AMBIGUOUS.test(e.value));
+    if (odd) {
+      throw new CloudConfigError(`'[${s.name}] ${odd.key}' (line ${odd.line}) holds a backslash, a double quote, '#', ';' or a control character: the operator reads this file `
+        + 'with go-ini and the CCM reads cloud-conf with gcfg, which read these characters differently, so the value cannot be carried over unchanged; remove them', odd.line);
+    }
   }
   const warnings: string[] = [];
   const out = sections.map((s) => ({ name: s.name, line: s.line, entries: s.entries.map((e) => ({ ...e })) }));
