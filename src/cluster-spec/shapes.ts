@@ -5,6 +5,7 @@
  * cdk8s import.
  */
 import { z } from 'zod';
+import { describeValue } from './errors';
 import { classifyKey, secretInValue, urlCredentials } from '../secrets/detector';
 
 /** A DNS-1123 label (kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsDNS1123Label): at most 63 characters. */
@@ -86,11 +87,11 @@ export function metadataMapProblems(at: (string | number)[], map: Record<string,
     const keyProblem = qualifiedNameProblem(key, what);
     const valueProblem = what === 'label' && typeof value === 'string' ? labelValueProblem(value) : undefined;
     if (keyProblem) {
-      problems.push({ path: [...at, key], message: `${JSON.stringify(key)} ${keyProblem}` });
+      problems.push({ path: [...at, key], message: `${describeValue(key)} ${keyProblem}` });
     } else if (keyNamesCredential(key)) {
       problems.push({ path: [...at, key], message: `names a credential; ${what} values are committed to git; reference a Secret instead` });
     } else if (valueProblem) {
-      problems.push({ path: [...at, key], message: `${JSON.stringify(value)} ${valueProblem}` });
+      problems.push({ path: [...at, key], message: `${describeValue(value)} ${valueProblem}` });
     }
   }
   if (what === 'annotation' && size > TOTAL_ANNOTATION_SIZE_LIMIT) {
@@ -377,8 +378,8 @@ const URL_FIELDS: readonly UrlField[] = [
 export function credentialProblems(data: unknown): ShapeProblem[] {
   const problems: ShapeProblem[] = [];
   for (const { at, value, key } of leaves(data)) {
-    if (key) {
-      continue;
+    if (key || !at.every((segment) => typeof segment === 'number' || isPrintableAscii(segment))) {
+      continue; // a key outside printable ASCII is the text guard's, reported at its map
     }
     const field = URL_FIELDS.find((f) => matches(f.at, at));
     const reason = field ? (field.list ? value.split(',') : [value]).map((v) => userinfoProblem(v.trim(), field)).find((r) => r !== undefined) : undefined;

@@ -858,7 +858,8 @@ function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message
       problems.push({ path: at('project'), message: 'is "default" with topology hub; name a dedicated project: it is rendered as an AppProject that allows only the fleet repository, the registered clusters and the rendered kinds' });
     }
   } else {
-    const server = a.destinationServer?.replace(/\/+$/, '');
+    // a destinationServer that is no https:// URL has its own problem
+    const server = a.destinationServer !== undefined && httpsUrlProblem(a.destinationServer) ? undefined : a.destinationServer?.replace(/\/+$/, '');
     if ((server !== undefined && server !== IN_CLUSTER_SERVER) || (a.destinationName !== undefined && a.destinationName !== IN_CLUSTER_NAME)) {
       problems.push({ path: at(server !== undefined ? 'destinationServer' : 'destinationName'),
         message: `${describeValue(a.destinationServer ?? a.destinationName)} is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub to apply it from a hub Argo CD` });
