@@ -141,11 +141,21 @@ const CASES: [string, Setup, string][] = [
   ['an image with an empty name', spec(awsSpec('c', { images: { cloudControllerManagerAWS: ':1.0' } })), 'spec.images.cloudControllerManagerAWS: ":1.0" is not a valid image reference'],
   ['an image starting with "-"', spec(awsSpec('c', { images: { cloudControllerManagerAWS: '-quay.io/x:1' } })), 'spec.images.cloudControllerManagerAWS: "-quay.io/x:1" is not a valid image reference'],
   ['an upper-case image repository', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/OpenShift/ccm:1' } })), 'spec.images.cloudControllerManagerAWS: "quay.io/OpenShift/ccm:1" is not a valid image reference'],
-  ['a zero-width space in an image', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/x\u200b/ccm:1' } })), 'is not a valid image reference'],
-  ['a label value with a newline', spec({ ...awsSpec('c'), metadata: { name: 'c', labels: { team: 'a\nb' } } }), 'metadata.labels.team: "a\\nb" is not a label value'],
+  ['a zero-width space in an image', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/x\u200b/ccm:1' } })),
+    'spec.images.cloudControllerManagerAWS: holds U+200B (a zero-width character); this field takes printable ASCII only'],
+  ['a label value with a newline', spec({ ...awsSpec('c'), metadata: { name: 'c', labels: { team: 'a\nb' } } }), 'metadata.labels.team: holds U+000A (a line break or control character); this field takes one line of printable ASCII: remove it'],
   ['a ConfigMap key ".."', spec(platformSpec('Azure', 'c', { cloudConfig: { file: 'c.json', extraKeys: { '..': 'e.json' } } }), { 'c.json': '{"cloud":"AzurePublicCloud"}', 'e.json': '{}' }),
     'spec.cloudConfig.extraKeys...: ".." is not a ConfigMap key'],
-  ['extraArgs with a newline', spec(k8s('c', { extraArgs: { v: '2\n--kubeconfig=/x' } })), 'spec.kubernetes.extraArgs.v: holds a line break or control character; a flag value is one line'],
+  // every field has a shape: credentials and invisible text are named, never shown
+  ['a schemeless user:password@ proxy', spec(awsSpec('c', { proxy: { httpProxy: ['user:', 'pw', '@proxy.example.com:3128'].join('') } })),
+    'c.yaml:12: spec.proxy.httpProxy: embeds credentials (user:password@); rendered env vars are committed to git'],
+  ['registry credentials in an image', spec(awsSpec('c', { images: { cloudControllerManagerAWS: ['admin:', 'pw', '@registry.example.com/ccm:v1'].join('') } })),
+    'c.yaml:10: spec.images.cloudControllerManagerAWS: embeds registry credentials (a user before the registry host); registry credentials go in an imagePullSecret'],
+  ['a right-to-left override in the Flux namespace', spec(awsSpec('c', { gitops: { flux: { namespace: 'flux\u202esystem' } } })),
+    'c.yaml:13: spec.gitops.flux.namespace: holds U+202E (a bidirectional control); this field takes printable ASCII only'],
+  ['a second flag hidden in a flag value', spec(k8s('c', { extraArgs: { v: '2 --kubeconfig=/x' } })),
+    'c.yaml:13: spec.kubernetes.extraArgs.v: holds another flag after white space; one flag per entry'],
+  ['extraArgs with a newline', spec(k8s('c', { extraArgs: { v: '2\n--kubeconfig=/x' } })), 'spec.kubernetes.extraArgs.v: holds U+000A (a line break or control character); this field takes one line of printable ASCII: remove it'],
 ];
 
 describe('hostile and broken input: one clear error, exit 1, no stack trace, no partial output', () => {

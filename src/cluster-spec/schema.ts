@@ -6,6 +6,7 @@ import { kubernetesSectionSchema } from './sections/kubernetes';
 import { PLATFORM_SPEC_SECTIONS } from './sections/platforms';
 import { cidrSchema } from './sections/vsphere';
 import { openshiftSpecSection } from './sections/openshift';
+import { DNS_LABEL, dnsLabel, dnsSubdomain, GIT_REF } from './shapes';
 
 export const SPEC_API_VERSION = 'ccm-gitops.io/v1alpha1';
 export const SPEC_KIND = 'CloudControllerManagerCluster';
@@ -23,7 +24,6 @@ export type Distribution = (typeof DISTRIBUTIONS)[number];
 export const PLATFORM_TYPES = ['AWS', 'Azure', 'GCP', 'IBMCloud', 'PowerVS', 'OpenStack', 'VSphere', 'Nutanix', 'AlibabaCloud', 'DigitalOcean', 'EquinixMetal'] as const;
 export type PlatformType = (typeof PLATFORM_TYPES)[number];
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const FEATURE_GATE = /^[A-Z][A-Za-z0-9]*$/;
 
 const imagesSchema = z.strictObject(
@@ -90,9 +90,9 @@ export const clusterSpecSchema = z.strictObject({
         .describe('Phase external: keep the in-tree volume plugins in kube-controller-manager (--external-cloud-volume-plugin). Defaults to true while the KCM still has them.'),
       nodeIpam: z.boolean().default(false).describe('Node IPAM moves to the CCM too (never on OpenShift).'),
       wildcard: z.boolean().default(false).describe('Both sides\' files name component "*" (whoever holds the migration lease runs the controllers) instead of each naming its own component.'),
-      leaderName: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: 'is not a DNS-1123 subdomain (the Lease name)' })
+      leaderName: dnsSubdomain('is not a DNS-1123 subdomain (the Lease name)')
         .default(DEFAULT_LEADER_NAME).describe('The migration Lease name.'),
-      leaseNamespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default(DEFAULT_LEASE_NAMESPACE)
+      leaseNamespace: dnsLabel().default(DEFAULT_LEASE_NAMESPACE)
         .describe('The namespace kube-controller-manager elects its leader in; the CCM uses the same during leader migration.'),
       leaderElect: z.boolean().default(true).describe('Whether kube-controller-manager runs with --leader-elect=true (leader migration needs it).'),
       featureSet: z.enum(['CustomNoUpgrade', 'TechPreviewNoUpgrade']).default('CustomNoUpgrade')
@@ -101,11 +101,13 @@ export const clusterSpecSchema = z.strictObject({
     gitops: z.strictObject({
       engine: z.enum(['argocd', 'flux', 'plain']).default('plain'),
       repoURL: z.string().min(1).optional(),
-      revision: z.string().min(1).default('main'),
+      revision: z.string().min(1).max(255, { message: 'is longer than 255 characters (a git ref)', abort: true })
+        .regex(GIT_REF, { message: 'is not a git ref (a branch, tag or commit as git check-ref-format accepts it: no white space, "..", "~^:?*[\\", "@{", trailing "/" or ".", or ".lock" ending)' })
+        .default('main'),
       path: z.string().min(1).optional().describe('Defaults to dist/<metadata.name>.'),
       argocd: z.strictObject({
-        namespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('openshift-gitops'),
-        project: z.string().min(1).default('default'),
+        namespace: dnsLabel().default('openshift-gitops'),
+        project: dnsSubdomain('is not an Argo CD project name (a DNS-1123 subdomain)').default('default'),
         topology: z.enum(['per-cluster', 'hub']).default('per-cluster')
           .describe('per-cluster: an Argo CD runs in each cluster and applies only that cluster (destination in-cluster); '
             + 'hub: one Argo CD applies many registered clusters (destinationServer or destinationName required, a dedicated project rendered as an AppProject).'),
@@ -115,11 +117,11 @@ export const clusterSpecSchema = z.strictObject({
           .describe('Name of the target cluster as registered in Argo CD (instead of destinationServer).'),
       }).prefault({}),
       flux: z.strictObject({
-        namespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('flux-system'),
+        namespace: dnsLabel().default('flux-system'),
         interval: z.string().regex(/^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/, { message: 'is not a duration' }).default('10m'),
-        secretRef: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).optional()
+        secretRef: dnsSubdomain('is not a Secret name (a DNS-1123 subdomain)').optional()
           .describe('Secret with the git credentials, in the Flux namespace.'),
-        entrySourceRef: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('flux-system')
+        entrySourceRef: dnsSubdomain('is not a GitRepository name (a DNS-1123 subdomain)').default('flux-system')
           .describe('GitRepository (in the Flux namespace, existing before ccm-gitops) the entry Kustomization reads the stage chain from.'),
       }).prefault({}),
     }).prefault({}).describe('How the GitOps engine finds and applies the rendered stages.'),

@@ -43,6 +43,12 @@ export function schemaProblems(schema: z.ZodType, issues: readonly z.core.$ZodIs
       case 'too_big':
         message = `${describeValue(input)} ${issue.message}`;
         break;
+      case 'invalid_key': {
+        // a map key of the wrong shape: the key's own check says what is wrong
+        const inner = issue.issues[0];
+        message = `${describeValue(input)} ${inner?.message ?? 'is not an allowed key'}`;
+        break;
+      }
       default:
         message = `${describeValue(input)}: ${issue.message}`;
     }

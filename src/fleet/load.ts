@@ -13,7 +13,7 @@ import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
 import { fresh, SharedValues } from '../util/shared-values';
 import { refuseCredentials } from '../cloud-config/pass-through';
-import { secretInValue, urlCredentials } from '../secrets/detector';
+import { commandItemProblem, guardProblems, httpsUrlProblem, httpUrlProblem, metadataMapProblems, ShapeProblem, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
 import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
@@ -708,12 +708,14 @@ export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] =
 
   const parsed = clusterSpecSchema.safeParse(merged, { reportInput: true });
   if (!parsed.success) {
+    // the guards (code points, credentials) run on the raw data: their message replaces the schema's, which shows the value
+    const others = [
+      ...schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => ({ path: p.path, message: withNumberHint(p.path, p.message, sources) })),
+      // a type error must not hide the file's other problems: the checks that need no defaults run on the raw data
+      ...rawProblems(merged),
+    ];
     return {
-      issues: [
-        ...schemaProblems(clusterSpecSchema, parsed.error.issues).map((p) => issueAt(p.path, withNumberHint(p.path, p.message, sources))),
-        // a type error must not hide the file's other problems: the checks that need no defaults run on the raw data
-        ...rawProblems(merged).map((p) => issueAt(p.path, p.message)),
-      ],
+      issues: withGuards(guardProblems(merged), others).map((p) => issueAt(p.path, p.message)),
       rawName: typeof rawName === 'string' ? rawName : undefined,
       nameLine,
     };
@@ -746,7 +748,7 @@ function withNumberHint(fieldPath: readonly (string | number)[], message: string
   return `${message}; quote it: "${text}" (YAML reads an unquoted ${text} as a number${/^\d+\.\d*0$/.test(text) ? `, ${Number(text)}` : ''})`;
 }
 
-/** Checks that need no schema defaults, run when the schema fails: image pins and secrets in the raw data. */
+/** Checks that need no schema defaults, run when the schema fails: image pins in the raw data (the guards run beside them). */
 function rawProblems(merged: unknown): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const images = (merged as { spec?: { images?: unknown } })?.spec?.images;
@@ -758,17 +760,20 @@ function rawProblems(merged: unknown): { path: (string | number)[]; message: str
       }
     }
   }
-  for (const { at, value } of stringLeaves(merged)) {
-    const found = secretInValue(value);
-    if (found) {
-      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
-    }
-  }
   return problems;
 }
 
-/** Checks beyond the schema: supported platform, platform sections, images, gates, TLS, proxy, GitOps, migration. */
-export function checkSpec(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
+/**
+ * Checks beyond the schema: supported platform, platform sections, images,
+ * gates, TLS, proxy, GitOps, migration. The guards over every string (code
+ * points, credentials) come first; a field they report gets no other message.
+ */
+export function checkSpec(spec: ClusterSpec): ShapeProblem[] {
+  return withGuards(guardProblems(spec), specProblems(spec));
+}
+
+/** The checks of {@link checkSpec} without the guards. */
+function specProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
   const s = spec.spec;
   const problems = commonProblems(spec);
   if (s.distribution === 'kubernetes') {
@@ -803,38 +808,26 @@ function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message
     }
   });
   problems.push(...tlsProblems(s.tls));
+  // credentials in URLs are the guards' (checkSpec); here the URL itself, as the WHATWG URL class parses it
   for (const key of ['httpProxy', 'httpsProxy'] as const) {
     const url = s.proxy?.[key];
-    const found = url ? urlCredentials(url) : undefined;
-    if (found) {
-      problems.push({
-        path: ['spec', 'proxy', key],
-        message: `embeds credentials (${found.reason}); rendered env vars are committed to git, so use a proxy that authorises the cluster by address`,
-      });
+    const problem = url === undefined ? undefined : httpUrlProblem(url);
+    if (problem) {
+      problems.push({ path: ['spec', 'proxy', key], message: `${describeValue(url)} ${problem}; set the Proxy status.${key}` });
     }
   }
   if (s.gitops.engine !== 'plain' && !s.gitops.repoURL) {
     problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `is required with engine "${s.gitops.engine}"; set the URL of the repository that holds the rendered tree` });
   }
-  const repoCredentials = s.gitops.repoURL ? urlCredentials(s.gitops.repoURL) : undefined;
-  if (repoCredentials) {
-    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `embeds credentials (${repoCredentials.reason}); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)` });
-  } else if (s.gitops.repoURL && !/^(https?:\/\/|ssh:\/\/|git@)\S+$/.test(s.gitops.repoURL)) {
+  if (s.gitops.repoURL && !isGitUrl(s.gitops.repoURL)) {
     problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `${describeValue(s.gitops.repoURL)} is not a git URL; use https://, ssh:// or git@host:path` });
   }
-  const serverCredentials = urlCredentials(s.gitops.argocd.destinationServer ?? '');
-  if (serverCredentials) {
-    problems.push({ path: ['spec', 'gitops', 'argocd', 'destinationServer'], message: `embeds credentials (${serverCredentials.reason}); register the cluster in Argo CD (a cluster Secret) and give only its API server URL` });
+  const server = s.gitops.argocd.destinationServer;
+  const serverProblem = server === undefined ? undefined : httpsUrlProblem(server);
+  if (serverProblem) {
+    problems.push({ path: ['spec', 'gitops', 'argocd', 'destinationServer'], message: `${describeValue(server)} ${serverProblem}; give the API server URL as registered in Argo CD, e.g. https://api.cluster.example.com:6443` });
   }
   problems.push(...renderedStringProblems(spec));
-  // every other string of the spec: no private key, known token or URL credentials reaches the rendered tree
-  const reported = new Set(problems.map((p) => p.path.join('.')));
-  for (const { at, value } of stringLeaves(spec)) {
-    const found = reported.has(at.join('.')) ? undefined : secretInValue(value);
-    if (found) {
-      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
-    }
-  }
   if (RESERVED_CLUSTER_NAME.test(spec.metadata.name)) {
     problems.push({ path: ['metadata', 'name'], message: `"${spec.metadata.name}" is reserved: Application ccm-${spec.metadata.name} would be the name of the Argo CD root Application; choose another name` });
   }
@@ -865,7 +858,8 @@ function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message
       problems.push({ path: at('project'), message: 'is "default" with topology hub; name a dedicated project: it is rendered as an AppProject that allows only the fleet repository, the registered clusters and the rendered kinds' });
     }
   } else {
-    const server = a.destinationServer?.replace(/\/+$/, '');
+    // a destinationServer that is no https:// URL has its own problem
+    const server = a.destinationServer !== undefined && httpsUrlProblem(a.destinationServer) ? undefined : a.destinationServer?.replace(/\/+$/, '');
     if ((server !== undefined && server !== IN_CLUSTER_SERVER) || (a.destinationName !== undefined && a.destinationName !== IN_CLUSTER_NAME)) {
       problems.push({ path: at(server !== undefined ? 'destinationServer' : 'destinationName'),
         message: `${describeValue(a.destinationServer ?? a.destinationName)} is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub to apply it from a hub Argo CD` });
@@ -937,26 +931,17 @@ function hubProblems(hubMembers: readonly { file: string; spec: ArgoCdMember }[]
   return issues;
 }
 
-/**
- * Label keys and values (kubernetes/apimachinery@v0.33.0
- * pkg/util/validation/validation.go IsQualifiedName, IsValidLabelValue).
- */
-const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function labelKeyProblem(key: string): string | undefined {
-  const slash = key.lastIndexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
-    return 'has a prefix that is not a DNS-1123 subdomain';
+/** A git URL: https://, http:// or ssh:// as the WHATWG URL class parses it, or scp-like git@host:path. */
+function isGitUrl(url: string): boolean {
+  if (/^[^@/\s:]+@[^\s/:@]+:\S+$/.test(url)) {
+    return true;
   }
-  return name.length <= 63 && LABEL_NAME.test(name) ? undefined : 'is not a label key (at most 63 letters, digits, "-", "_", "." between alphanumerics, optional "prefix/")';
-}
-
-function labelValueProblem(value: string): string | undefined {
-  return value === '' || (value.length <= 63 && LABEL_NAME.test(value)) ? undefined
-    : 'is not a label value (at most 63 letters, digits, "-", "_", "." between alphanumerics; no spaces or line breaks)';
+  try {
+    const parsed = new URL(url);
+    return ['https:', 'http:', 'ssh:'].includes(parsed.protocol) && parsed.hostname !== '' && !/\s/.test(url);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -967,8 +952,8 @@ function labelValueProblem(value: string): string | undefined {
 function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const k = spec.spec.kubernetes as undefined | {
-    podLabels?: Record<string, string>; serviceAccount?: { labels?: Record<string, string> }; scheduling?: { nodeSelector?: Record<string, string> };
-    output?: { clusterResourceSet?: { clusterSelector?: Record<string, string> } }; extraArgs?: Record<string, unknown>;
+    podLabels?: Record<string, string>; podAnnotations?: Record<string, string>; serviceAccount?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    scheduling?: { nodeSelector?: Record<string, string> }; output?: { clusterResourceSet?: { clusterSelector?: Record<string, string> } }; command?: string[];
   };
   const labelMaps: [(string | number)[], Record<string, string> | undefined][] = [
     [['metadata', 'labels'], spec.metadata.labels],
@@ -978,47 +963,23 @@ function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[];
     [['spec', 'kubernetes', 'output', 'clusterResourceSet', 'clusterSelector'], k?.output?.clusterResourceSet?.clusterSelector],
   ];
   for (const [at, labels] of labelMaps) {
-    for (const [key, value] of Object.entries(labels ?? {})) {
-      const keyProblem = labelKeyProblem(key);
-      const valueProblem = typeof value === 'string' ? labelValueProblem(value) : undefined;
-      if (keyProblem) {
-        problems.push({ path: [...at, key], message: `${describeValue(key)} ${keyProblem}` });
-      } else if (valueProblem) {
-        problems.push({ path: [...at, key], message: `${describeValue(value)} ${valueProblem}` });
-      }
-    }
+    problems.push(...metadataMapProblems(at, labels, 'label'));
   }
+  problems.push(...metadataMapProblems(['spec', 'kubernetes', 'podAnnotations'], k?.podAnnotations, 'annotation'));
+  problems.push(...metadataMapProblems(['spec', 'kubernetes', 'serviceAccount', 'annotations'], k?.serviceAccount?.annotations, 'annotation'));
+  (k?.command ?? []).forEach((item, i) => {
+    const problem = commandItemProblem(item);
+    if (problem) {
+      problems.push({ path: ['spec', 'kubernetes', 'command', i], message: problem });
+    }
+  });
   // kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsConfigMapKey: the regex (schema), at most 253, and hasChDirPrefix
   for (const key of Object.keys(spec.spec.cloudConfig?.extraKeys ?? {})) {
     if (key === '.' || key.startsWith('..') || key.length > 253) {
       problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', key], message: `${describeValue(key)} is not a ConfigMap key (".", ".." and keys starting with ".." are refused by the API server)` });
     }
   }
-  for (const [flag, value] of Object.entries(k?.extraArgs ?? {})) {
-    if (typeof value === 'string' && /[\x00-\x1f\x7f]/.test(value)) {
-      problems.push({ path: ['spec', 'kubernetes', 'extraArgs', flag], message: 'holds a line break or control character; a flag value is one line' });
-    }
-  }
   return problems;
-}
-
-/** Every string of a spec with its path (iterative). */
-function stringLeaves(value: unknown): { at: (string | number)[]; value: string }[] {
-  const out: { at: (string | number)[]; value: string }[] = [];
-  const stack: [unknown, (string | number)[]][] = [[value, []]];
-  while (stack.length > 0) {
-    const [v, at] = stack.pop()!;
-    if (typeof v === 'string') {
-      out.push({ at, value: v });
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push([item, [...at, i]]));
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v)) {
-        stack.push([item, [...at, k]]);
-      }
-    }
-  }
-  return out;
 }
 
 /** Checks of distribution openshift: a platform the operator renders, its sections and images, the infrastructure name. */

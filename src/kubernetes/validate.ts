@@ -7,6 +7,7 @@
 import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
+import { extraArgsProblems } from '../cluster-spec/shapes';
 import { minorOf } from '../migration/phases';
 import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { ClusterSpec } from '../cluster-spec/schema';
@@ -44,11 +45,6 @@ const OPENSHIFT_ONLY: readonly [string, string][] = [
   ['network', 'read by the OpenShift cloud-config transforms'],
   ['openshift', 'the OpenShift release and feature set'],
 ];
-
-/** Whether a flag value is a file path (credential flags that name a file are fine). */
-function isPath(value: string): boolean {
-  return /^\/[^\s]*$/.test(value);
-}
 
 /** Problems of a spec with `distribution: kubernetes`. */
 export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
@@ -182,14 +178,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   }
 
   // merged lists
-  for (const [name, value] of Object.entries(k.extraArgs).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const knob = KNOB_FLAGS[name];
-    if (knob) {
-      at(['spec', 'kubernetes', 'extraArgs', name], `is rendered from ${knob}; set it there (it changes more than the flag)`);
-    } else if (looksLikeSecretKey(name) && !(typeof value === 'string' && isPath(value))) {
-      at(['spec', 'kubernetes', 'extraArgs', name], 'looks like a credential; flags are committed to git: put it in a Secret and mount it (spec.kubernetes.extraVolumes)');
-    }
+  const knobs = Object.keys(k.extraArgs).filter((name) => KNOB_FLAGS[name] !== undefined).sort();
+  for (const name of knobs) {
+    at(['spec', 'kubernetes', 'extraArgs', name], `is rendered from ${KNOB_FLAGS[name]}; set it there (it changes more than the flag)`);
   }
+  // both flag maps render as --name=value: no credential, one flag per entry
+  const flags = Object.fromEntries(Object.entries(k.extraArgs).filter(([name]) => KNOB_FLAGS[name] === undefined));
+  problems.push(...extraArgsProblems(['spec', 'kubernetes', 'extraArgs'], flags));
+  problems.push(...extraArgsProblems(['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], k.cloudNodeManager.extraArgs));
   const envNames = new Set<string>();
   k.extraEnv.forEach((e, i) => {
     const sources = e.valueFrom ? Object.values(e.valueFrom).filter((v) => v !== undefined).length : 0;

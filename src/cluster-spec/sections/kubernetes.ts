@@ -1,13 +1,12 @@
 /**
  * `spec.kubernetes`: the knobs of the `kubernetes` distribution (upstream
  * CCMs in kube-system), typed after what users of the upstream charts ask
- * for (reference §4). Pure: no cdk8s import.
+ * for (the charts' values files). Pure: no cdk8s import.
  */
 import { z } from 'zod';
 import { KUBERNETES_MINOR } from './migration';
+import { dnsLabel, dnsSubdomain, FLAG_NAME } from '../shapes';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** A Kubernetes quantity (syntax only). */
 const QUANTITY = /^[+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+|[numkKMGTPE]i?)?$/;
 /** An IPv4 or IPv6 CIDR (syntax only; the octets are checked by the validation step). */
@@ -21,6 +20,14 @@ export type SchedulingPreset = (typeof SCHEDULING_PRESETS)[number];
 export const OUTPUT_MODES = ['plain', 'cluster-resource-set', 'manifest-dir'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
 
+/** A ConfigMap or Secret key (kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsConfigMapKey): at most 253 characters. */
+const configMapKey = z.string().max(253, { message: 'is longer than 253 characters (a ConfigMap or Secret key)', abort: true })
+  .regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap or Secret key' });
+/** Flags by name without "--", with their values. */
+const extraArgs = z.record(
+  z.string().regex(FLAG_NAME, { message: 'is not a flag name (lower-case letters, digits and "-"; write it without "--" and without "=")' }),
+  z.union([z.string(), z.number(), z.boolean()]),
+);
 const quantity = z.string().regex(QUANTITY, { message: 'is not a Kubernetes quantity like "100m" or "128Mi"' });
 const labelMap = z.record(z.string().min(1), z.string());
 
@@ -33,8 +40,8 @@ const tolerationSchema = z.strictObject({
 });
 
 const keyRef = z.strictObject({
-  name: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a DNS-1123 subdomain' }),
-  key: z.string().regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap or Secret key' }),
+  name: dnsSubdomain(),
+  key: configMapKey,
   optional: z.boolean().optional(),
 });
 
@@ -49,11 +56,11 @@ const envVarSchema = z.strictObject({
 });
 
 const extraVolumeSchema = z.strictObject({
-  name: z.string().max(63).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }),
+  name: dnsLabel(),
   mountPath: z.string().regex(/^\/[^\s:]*$/, { message: 'is not an absolute path without ":"' }),
   readOnly: z.boolean().default(true),
-  secret: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a Secret name' }).optional().describe('Name of an existing Secret to mount.'),
-  configMap: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a ConfigMap name' }).optional().describe('Name of an existing ConfigMap to mount.'),
+  secret: dnsSubdomain('is not a Secret name').optional().describe('Name of an existing Secret to mount.'),
+  configMap: dnsSubdomain('is not a ConfigMap name').optional().describe('Name of an existing ConfigMap to mount.'),
   hostPath: z.string().regex(/^\/[^\s]*$/, { message: 'is not an absolute path' }).optional().describe('A path on the node.'),
   emptyDir: z.boolean().optional().describe('An empty scratch directory.'),
 });
@@ -62,12 +69,12 @@ const extraVolumeSchema = z.strictObject({
 export const kubernetesSectionSchema = z.strictObject({
   version: z.string().regex(KUBERNETES_MINOR, { message: 'is not a Kubernetes minor version like "1.33"' })
     .describe('Minor version of the cluster (control plane); picks the kubeadm API and the flags that still exist.'),
-  namespace: z.string().max(63).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('kube-system')
+  namespace: dnsLabel().default('kube-system')
     .describe('Namespace of the CCM (the upstream CCMs run in kube-system).'),
-  clusterName: z.string().max(63).regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).optional()
+  clusterName: dnsLabel().optional()
     .describe('--cluster-name (load-balancer and route names) for the providers that take it. Defaults to "kubernetes", the name the in-tree kube-controller-manager and the upstream charts use, so a cluster adopting the CCM keeps its load balancers.'),
   command: z.array(z.string().min(1)).min(1).optional()
-    .describe('The container command. Default: none; the flags go in args, after the binary path for images whose ENTRYPOINT does not run the binary (OpenStack).'),
+    .describe('The container command: each item a path or binary name, or one --name=value flag. Default: none; the flags go in args, after the binary path for images whose ENTRYPOINT does not run the binary (OpenStack).'),
   workload: z.strictObject({
     kind: z.enum(['Deployment', 'DaemonSet']).optional().describe('Defaults to the upstream manifest\'s kind for the provider.'),
     replicas: z.number().int().min(1, { message: 'must be at least 1' }).max(9).optional()
@@ -82,7 +89,7 @@ export const kubernetesSectionSchema = z.strictObject({
   }).prefault({}),
   hostNetwork: z.boolean().default(true)
     .describe('Run on the host network (dnsPolicy Default), so the CCM works before the CNI and reaches the instance metadata service directly.'),
-  priorityClassName: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a PriorityClass name' }).default('system-cluster-critical'),
+  priorityClassName: dnsSubdomain('is not a PriorityClass name').default('system-cluster-critical'),
   useServiceAccountCredentials: z.boolean().default(false)
     .describe('true: each controller runs as its own kube-system ServiceAccount (least-privilege RBAC); false: all run as the CCM ServiceAccount (superset RBAC).'),
   controllers: z.array(z.string().regex(/^(\*|-?[a-z][-a-z0-9]*)$/, { message: 'is not a controller name, "*" or "-name"' })).min(1).optional()
@@ -103,9 +110,9 @@ export const kubernetesSectionSchema = z.strictObject({
       .describe('ServiceAccount (namespace/name) allowed to GET /metrics.'),
   }).prefault({}),
   cloudConfig: z.strictObject({
-    existingSecret: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a Secret name' }).optional(),
-    existingConfigMap: z.string().regex(DNS_SUBDOMAIN, { message: 'is not a ConfigMap name' }).optional(),
-    key: z.string().regex(/^[-._a-zA-Z0-9]+$/, { message: 'is not a ConfigMap or Secret key' }).optional()
+    existingSecret: dnsSubdomain('is not a Secret name').optional(),
+    existingConfigMap: dnsSubdomain('is not a ConfigMap name').optional(),
+    key: configMapKey.optional()
       .describe('The key the flag names; every key of the object is mounted (CA files beside the config).'),
     hostPath: z.string().regex(/^\/[^\s:]*$/, { message: 'is not an absolute path without ":"' }).optional()
       .describe('A file on the control-plane nodes instead of an object, e.g. /etc/kubernetes/azure.json that Cluster API Azure (CAPZ) writes.'),
@@ -119,8 +126,8 @@ export const kubernetesSectionSchema = z.strictObject({
     .describe('Equinix Metal: the load-balancer implementation set in cloud-sa.json (`loadbalancer`); grants its calls (metallb: the metallb-system Role, so MetalLB must be installed). Default: none.'),
   hostCertificates: z.boolean().default(false)
     .describe('Mount the node\'s /etc/ssl/certs and /etc/kubernetes/pki read-only (CA bundles a cloud config names, e.g. OpenStack ca-file), as the upstream charts do.'),
-  extraArgs: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, { message: 'is not a flag name (write it without "--")' }), z.union([z.string(), z.number(), z.boolean()]))
-    .default({}).describe('Flags merged over the rendered ones: a flag named here replaces the rendered value, others are appended.'),
+  extraArgs: extraArgs.default({})
+    .describe('Flags merged over the rendered ones: a flag named here replaces the rendered value, others are appended. One flag per entry; no credentials.'),
   extraEnv: z.array(envVarSchema).default([]).describe('Env merged by name over the rendered env.'),
   extraVolumes: z.array(extraVolumeSchema).default([]).describe('Volumes (with their mounts) merged by name over the rendered ones.'),
   resources: z.strictObject({
@@ -133,7 +140,7 @@ export const kubernetesSectionSchema = z.strictObject({
     labels: labelMap.default({}),
     annotations: labelMap.default({}).describe('e.g. eks.amazonaws.com/role-arn (IRSA) or azure.workload.identity/client-id.'),
   }).prefault({}),
-  imagePullSecrets: z.array(z.string().regex(DNS_SUBDOMAIN, { message: 'is not a Secret name' })).default([]),
+  imagePullSecrets: z.array(dnsSubdomain('is not a Secret name')).default([]),
   cloudNodeManager: z.strictObject({
     enabled: z.boolean().default(true),
     windows: z.boolean().default(false).describe('Also a HostProcess DaemonSet on Windows nodes (Kubernetes 1.26+, containerd 1.7+).'),
@@ -142,14 +149,13 @@ export const kubernetesSectionSchema = z.strictObject({
       limits: z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() }).optional(),
     }).prefault({}).describe('Requests default to 50m / 50Mi; no limits unless set.'),
     tolerations: z.array(tolerationSchema).optional().describe('Replace the default (tolerate every taint: it must run on each node before the node is initialised).'),
-    extraArgs: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, { message: 'is not a flag name (write it without "--")' }), z.union([z.string(), z.number(), z.boolean()]))
-      .default({}).describe('Flags merged over the rendered ones (e.g. kube-api-qps, node-status-update-frequency).'),
+    extraArgs: extraArgs.default({}).describe('Flags merged over the rendered ones (e.g. kube-api-qps, node-status-update-frequency).'),
   }).prefault({}).describe('Azure: the cloud-node-manager DaemonSet(s).'),
   output: z.strictObject({
     mode: z.enum(OUTPUT_MODES).default('plain')
       .describe('plain: the stage folders; cluster-resource-set: a Cluster API ClusterResourceSet for the management cluster; manifest-dir: one file for k3s/RKE2 server/manifests.'),
     clusterResourceSet: z.strictObject({
-      namespace: z.string().regex(DNS_LABEL, { message: 'is not a DNS-1123 label' }).default('default')
+      namespace: dnsLabel().default('default')
         .describe('Namespace of the Cluster object on the management cluster.'),
       clusterSelector: labelMap.optional().describe('Labels of the Cluster(s) to apply to. Defaults to ccm-gitops.io/cluster: <metadata.name>.'),
       strategy: z.enum(['ApplyOnce', 'Reconcile']).default('Reconcile'),
