@@ -341,6 +341,24 @@ describe('pass-through platforms (reference §3.8)', () => {
     expect(errorOf(() => passThroughCloudConfig('Nutanix', source)).message.startsWith(start)).toBe(true);
   });
 
+  test.each(['GCP', 'IBMCloud', 'PowerVS'] as const)('%s: comments are dropped from an INI config, values and quoted comment characters kept', (platform) => {
+    // GIVEN an INI config with whole-line and inline comments, and comment characters inside quotes
+    const source = '[global]\n; the project\nproject-id = p ; inline\n  # indented\nnode-tags = "a;b" # c\n[other "sub;x"] ; header comment\nk = v\n';
+    // WHEN it passes through
+    const { config } = transformCloudConfig(platform, source);
+    // THEN no comment is left and every value reads as before
+    expect(config).toBe('[global]\nproject-id = p\nnode-tags = "a;b"\n[other "sub;x"]\nk = v\n');
+  });
+
+  test('comments are dropped from a YAML config', () => {
+    // GIVEN a YAML config with comments
+    const source = '# the cluster\nGlobal:\n  # old: value\n  region: cn-hangzhou # here\n';
+    // WHEN it passes through
+    const { config } = transformCloudConfig('AlibabaCloud', source);
+    // THEN the data is the same and no comment is left
+    expect(config).toBe('Global:\n  region: cn-hangzhou\n');
+  });
+
   test('a credential reference is fine', () => {
     expect(passThroughCloudConfig('Nutanix', '{"prismCentral":{"credentialRef":{"kind":"Secret","name":"nutanix-credentials"}}}').warnings).toEqual([]);
   });

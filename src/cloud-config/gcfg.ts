@@ -173,3 +173,46 @@ export function quoteGcfgValue(value: string): string {
   const escaped = value.replace(/[\\"\n\t\b]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\b': '\\b' })[c]!);
   return `"${escaped}"`;
 }
+
+/**
+ * The text without its comments, as gcfg reads it: whole-line `;`/`#` lines
+ * are dropped and an inline comment is cut where gcfg starts one (outside
+ * double quotes, not escaped). A comment is not configuration, and a
+ * commented-out value must not reach git. A text without comments is returned
+ * as it is (line endings included). Linear in the text.
+ */
+export function withoutGcfgComments(text: string): string {
+  const out: string[] = [];
+  let changed = false;
+  let continued = false;
+  let quoted = false;
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/)) {
+    const trimmed = line.trim();
+    if (!continued && (trimmed.startsWith(';') || trimmed.startsWith('#'))) {
+      changed = true;
+      continue;
+    }
+    if (!continued) {
+      quoted = false;
+    }
+    let end = line.length;
+    let escaped = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (escaped) {
+        escaped = false;
+      } else if (c === '\\') {
+        escaped = true;
+      } else if (c === '"') {
+        quoted = !quoted;
+      } else if (!quoted && (c === ';' || c === '#')) {
+        end = i;
+        break;
+      }
+    }
+    continued = end === line.length && escaped;
+    changed ||= end < line.length;
+    out.push(end < line.length ? line.slice(0, end).trimEnd() : line);
+  }
+  return changed ? out.join('\n') : text;
+}

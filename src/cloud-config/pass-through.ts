@@ -1,17 +1,20 @@
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, parseDocument, visit } from 'yaml';
 import { CloudConfigError, TransformResult } from './errors';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
 import { MAX_CONFIG_ALIASES, parseJsonWithLimits, refuseDeepNesting } from './limits';
+import { withoutGcfgComments } from './gcfg';
 
 /**
  * The operator passes these platforms' configs through unchanged (reference
  * §3.8): GCP, IBM Cloud, Power VS, Nutanix and Alibaba Cloud. The only check
  * added is that no credential is committed: JSON or YAML configs are checked
- * by field, INI configs by key.
+ * by field, INI configs by key. Comments are dropped (a comment is not
+ * configuration, and a commented-out credential must not reach git).
  */
 export function passThroughCloudConfig(platform: string, source: string, secretFrom = 'created from the platform\'s CredentialsRequest'): TransformResult {
   const trimmed = source.trimStart();
   let structured: unknown;
+  let yamlText = false;
   if (trimmed.startsWith('{')) {
     try {
       structured = parseJsonWithLimits(source);
@@ -23,6 +26,7 @@ export function passThroughCloudConfig(platform: string, source: string, secretF
     }
   } else if (/^[A-Za-z0-9_"'-]+\s*:/m.test(trimmed.split('\n')[0] ?? '')) {
     refuseDeepNesting(source, false);
+    yamlText = true;
     try {
       structured = parseYaml(source, { maxAliasCount: MAX_CONFIG_ALIASES });
     } catch (e) {
@@ -42,7 +46,30 @@ export function passThroughCloudConfig(platform: string, source: string, secretF
     throw new CloudConfigError(`'${key.key}' (line ${key.line}) holds a credential; remove it: the ${platform} cloud controller manager reads its `
       + `credentials from a Secret (${secretFrom}), and credentials never go into git`, key.line);
   }
-  return { config: source, warnings: [] };
+  if (structured === undefined) {
+    return { config: withoutGcfgComments(source), warnings: [] };
+  }
+  return { config: yamlText ? withoutYamlComments(source) : source, warnings: [] };
+}
+
+/** A YAML config without its comments; the text is written again only when it has some, so a config without comments is kept byte for byte. */
+function withoutYamlComments(source: string): string {
+  const doc = parseDocument(source);
+  let found = doc.comment != null || doc.commentBefore != null;
+  visit(doc, (_key, node) => {
+    const n = node as { comment?: string | null; commentBefore?: string | null };
+    if (n.comment != null || n.commentBefore != null) {
+      found = true;
+      n.comment = null;
+      n.commentBefore = null;
+    }
+  });
+  if (!found) {
+    return source;
+  }
+  doc.comment = null;
+  doc.commentBefore = null;
+  return doc.toString();
 }
 
 /**
