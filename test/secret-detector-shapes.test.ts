@@ -97,6 +97,7 @@ describe('public material passes by structure', () => {
 describe('credential shapes are found', () => {
   test.each([
     ['an AWS secret access key', AWS_SECRET, 'a random-looking base64 token'],
+    ['an AWS secret access key starting with /', '/iMi17OfOSuMNaN82' + 'HRENOd2WhVoW2dtQBaZI0vB', 'a random-looking base64 token'],
     ['an AWS secret access key with +', 'Tq8+Lm2vXn4/Rb7Kc9Wd3Hf6Jg1Ys5Zp0Aa2Ee4Ii', 'a random-looking base64 token'],
     ['a 32-character random token', TOKEN_32, 'a random-looking base64 token'],
     ['an Azure client secret', AZURE_SECRET, 'an Azure client secret'],
@@ -135,6 +136,7 @@ describe('INI comments and section headers', () => {
     ['a token commented out with #', '[Global]\n# token = abc123\n', { reason: '"token" holds a credential', key: 'token', line: 2 }],
     ['a GitHub token in a comment', `[Global]\n# old: ${GH}\n`, { reason: '"old" holds a GitHub token', key: 'old', line: 2 }],
     ['a password in a section name', '[global "password=x"]\nzone = a\n', { reason: '"password" holds a credential', key: 'password', line: 1 }],
+    ['a padded base64 token alone on a line (read as a key)', `[Global]\n${'glc_' + 'Zx8Qp2Lm'.repeat(5)}==\n`, { reason: 'a Grafana Cloud token', line: 2 }],
     ['credentials in a vCenter section name', '[VirtualCenter "vc-admin:pw@vcenter.example.com"]\ndatacenters = dc\n', { reason: 'credentials before a host (user:password@host)', line: 1 }],
   ])('GIVEN %s WHEN the INI text is checked THEN it is found', (_name, text, expected) => {
     expect(findSecretInIni(text)).toEqual(expected);
@@ -146,6 +148,12 @@ describe('INI comments and section headers', () => {
     ['a section name with a host', '[VirtualCenter "vc.example.com"]\ndatacenters = dc\n'],
   ])('GIVEN %s WHEN the INI text is checked THEN nothing is found', (_name, text) => {
     expect(findSecretInIni(text)).toBeUndefined();
+  });
+});
+
+describe('keys of parsed data', () => {
+  test('GIVEN a token as a key of parsed data WHEN searched THEN it is found, named by where it is, never by the key', () => {
+    expect(findSecretInData({ prismCentral: { [GH]: 'x' } })).toEqual({ reason: 'a key holds a GitHub token', key: 'prismCentral' });
   });
 });
 

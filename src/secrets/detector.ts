@@ -121,16 +121,49 @@ interface TokenShape {
   readonly reason: string;
 }
 
-/** Token shapes of well-known issuers (JWTs and Azure client secrets have their own readers below). */
+/** [A-Za-z] */
+function isAlpha(c: number): boolean {
+  return isUpper(c) || isLower(c);
+}
+/** [0-9a-fA-F] */
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+
+/**
+ * Token shapes of well-known issuers (JWTs and Azure client secrets have their
+ * own readers below). Prefixes and shortest bodies as the rules of
+ * secretlint/secretlint@v13.1.0 packages/@secretlint/secretlint-rule-preset-recommend
+ * (the oracle of test/secretlint-oracle.test.ts), read as open runs.
+ */
 const TOKEN_SHAPES: readonly TokenShape[] = [
-  { prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: isAlnum, min: 20, reason: 'a GitHub token' },
+  { prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: isWord, min: 20, reason: 'a GitHub token' },
   { prefixes: ['github_pat_'], body: isWord, min: 20, reason: 'a GitHub fine-grained token' },
   { prefixes: ['glpat-'], body: isB64Url, min: 20, reason: 'a GitLab personal access token' },
   { prefixes: ['AKIA', 'ASIA'], body: isUpperAlnum, min: 16, exact: true, reason: 'an AWS access key ID' },
-  { prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-'], body: (c) => isAlnum(c) || c === 0x2d, min: 10, reason: 'a Slack token' },
+  { prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xapp-'], body: (c) => isAlnum(c) || c === 0x2d, min: 10, reason: 'a Slack token' },
+  { prefixes: ['hooks.slack.com/services/'], body: (c) => isAlnum(c) || c === 0x2f, min: 20, reason: 'a Slack webhook URL' },
   { prefixes: ['AIza'], body: isB64Url, min: 35, exact: true, reason: 'a Google API key' },
-  { prefixes: ['sk_live_', 'rk_live_'], body: isAlnum, min: 16, reason: 'a Stripe secret key' },
+  { prefixes: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_'], body: isAlnum, min: 16, reason: 'a Stripe secret key' },
   { prefixes: ['npm_'], body: isAlnum, min: 36, exact: true, reason: 'an npm token' },
+  { prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-'], body: isB64Url, min: 58, reason: 'an OpenAI API key' },
+  { prefixes: ['sk-ant-'], body: isB64Url, min: 90, reason: 'an Anthropic API key' },
+  { prefixes: ['gsk_'], body: isAlnum, min: 52, reason: 'a Groq API key' },
+  { prefixes: ['hf_'], body: isAlpha, min: 34, reason: 'a Hugging Face token' },
+  { prefixes: ['lin_api_'], body: isWord, min: 32, reason: 'a Linear API key' },
+  { prefixes: ['ntn_'], body: isAlnum, min: 46, reason: 'a Notion token' },
+  { prefixes: ['SG.'], body: (c) => isB64Url(c) || c === 0x2e, min: 40, reason: 'a SendGrid API key' },
+  { prefixes: ['shpat_', 'shppa_', 'shpca_', 'shpss_'], body: isAlnum, min: 32, reason: 'a Shopify token' },
+  { prefixes: ['glc_'], body: isB64, min: 32, reason: 'a Grafana Cloud token' },
+  { prefixes: ['glsa_'], body: isWord, min: 41, reason: 'a Grafana service account token' },
+  { prefixes: ['ops_eyJ'], body: (c) => isB64(c) || c === 0x3d, min: 100, reason: 'a 1Password service account token' },
+  { prefixes: ['hvs.', 'hvb.', 'hvr.'], body: isB64Url, min: 90, reason: 'a HashiCorp Vault token' },
+  { prefixes: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], body: isAlnum, min: 20, reason: 'a Vercel token' },
+  { prefixes: ['dapi'], body: isHex, min: 32, reason: 'a Databricks token' },
+  { prefixes: ['dckr_pat_'], body: isB64Url, min: 27, reason: 'a Docker personal access token' },
+  { prefixes: ['figd_'], body: isB64Url, min: 40, reason: 'a Figma token' },
+  { prefixes: ['cfk_', 'cfut_', 'cfat_'], body: isAlnum, min: 48, reason: 'a Cloudflare token' },
+  { prefixes: ['tskey-'], body: isB64Url, min: 30, reason: 'a Tailscale key' },
 ];
 
 /** The spans of one token shape in a text; `first` stops at the first. */
@@ -485,15 +518,12 @@ function highEntropy(s: string): boolean {
 const WORD_SEGMENT = /^(?:[a-z0-9._-]+|[A-Z0-9._-]+|[A-Z]?[a-z]{2,}[0-9]*(?:[A-Z][a-z]{2,}[0-9]*)*)$/;
 
 /**
- * Whether a base64-alphabet run with `/` is a path rather than a token: it
- * starts with `/` (an absolute path, an Azure resource ID), or most of its
- * characters are in segments made of words. A token's `/` fall at random, so
- * its segments are mixed-case noise (`wJalrXUtnFEMI/K7MDENG/bPxRf…`).
+ * Whether a base64-alphabet run with `/` is a path rather than a token: most
+ * of its characters are in segments made of words (an absolute path, an Azure
+ * resource ID). A token's `/` fall at random, so its segments are mixed-case
+ * noise (`wJalrXUtnFEMI/K7MDENG/bPxRf…`), and one in 64 starts with `/`.
  */
 function looksLikePath(run: string): boolean {
-  if (run.startsWith('/')) {
-    return true;
-  }
   let words = 0;
   let all = 0;
   for (const segment of run.split('/')) {
@@ -792,7 +822,8 @@ function iniLineSecret(line: string): { reason: string; key?: string } | undefin
   const m = INI_PAIR.exec(body);
   if (m && !(comment && /\s/.test((m[2] ?? '').trim()))) {
     const found = secretInPair(m[1], m[2] ?? '');
-    return found ? { ...found, key: m[1] } : undefined;
+    // a token with `=` padding alone on a line reads as a key: the key is then the secret, never named
+    return found ? { ...found, key: m[1] } : secretInValue(m[1]);
   }
   return secretInValue(body);
 }
@@ -807,6 +838,11 @@ export function findSecretInData(data: unknown): LocatedFinding | undefined {
       value.forEach((v, i) => queue.push([v, `${here}[${i}]`]));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+        const inKey = secretInValue(key);
+        if (inKey) {
+          // the key is the secret: the finding names where it is, never the key
+          return { reason: `a key holds ${inKey.reason}`, key: here };
+        }
         const at = here ? `${here}.${key}` : key;
         if (typeof v === 'string' || typeof v === 'number') {
           const found = secretInPair(key, String(v));
