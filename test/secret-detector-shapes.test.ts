@@ -166,6 +166,7 @@ describe('redact: messages never carry credentials', () => {
     ['a nested URL', 'x://y://u:' + 'p@h', 'x://y://<redacted>@h'],
     ['an Azure client secret', `secret ${AZURE_SECRET} refused`, 'secret <redacted token> refused'],
     ['a PuTTY key', `got ${PUTTY}\nnext`, 'got <redacted private key>\nnext'],
+    ['overlapping token shapes (a Slack token running into a GitLab one)', `key ${'xoxb-' + '1234567890-glpat-'}abcdefghij_klmnopqrstu end`, 'key <redacted token> end'],
     ['a git login (kept)', 'git@github.com:org/repo.git', 'git@github.com:org/repo.git'],
     ['an image by tag and digest (kept)', 'ccm:v4.16@sha256:abc', 'ccm:v4.16@sha256:abc'],
   ])('GIVEN %s WHEN redacted THEN %s', (_name, text, expected) => {

@@ -863,15 +863,16 @@ export function findSecretInData(data: unknown): LocatedFinding | undefined {
   return undefined;
 }
 
-/** A text with spans replaced (spans in order, not overlapping). */
+/** A text with spans replaced; overlapping spans (two shapes over one token) become one replacement covering both. */
 function replaceSpans(text: string, spans: readonly Span[], by: (span: Span) => string): string {
   if (spans.length === 0) {
     return text;
   }
   const parts: string[] = [];
   let kept = 0;
-  for (const span of [...spans].sort((x, y) => x.start - y.start)) {
+  for (const span of [...spans].sort((x, y) => x.start - y.start || y.end - x.end)) {
     if (span.start < kept) {
+      kept = Math.max(kept, span.end);
       continue;
     }
     parts.push(text.slice(kept, span.start), by(span));
