@@ -28,7 +28,7 @@ const HOSTILE: [string, string][] = [
   ['JWT headers', hostile('-eyJ')],
   ['JWT headers without boundaries', hostile('eyJa')],
   ['JWT headers and payloads', hostile('-eyJabcdefgh.eyJ')],
-  ['token prefixes', hostile('ghp_xoxb-glpat-AKIAAIzanpm_sk_live_github_pat_')],
+  ['token prefixes', hostile('ghp_xoxb-glpat-' + 'AKIAAIzanpm_sk_live_github_pat_')],
   ['Azure secret anchors', hostile('1Q~')],
   ['a: pairs', hostile('a:', '@host.example.com')],
   ['a: pairs with @', hostile('a:a@')],

@@ -98,7 +98,7 @@ describe('credential shapes are found', () => {
   test.each([
     ['an AWS secret access key', AWS_SECRET, 'a random-looking base64 token'],
     ['an AWS secret access key starting with /', '/iMi17OfOSuMNaN82' + 'HRENOd2WhVoW2dtQBaZI0vB', 'a random-looking base64 token'],
-    ['an AWS secret access key with +', 'Tq8+Lm2vXn4/Rb7Kc9Wd3Hf6Jg1Ys5Zp0Aa2Ee4Ii', 'a random-looking base64 token'],
+    ['an AWS secret access key with +', 'Tq8+Lm2vXn4/Rb7Kc9Wd3' + 'Hf6Jg1Ys5Zp0Aa2Ee4Ii', 'a random-looking base64 token'],
     ['a 32-character random token', TOKEN_32, 'a random-looking base64 token'],
     ['an Azure client secret', AZURE_SECRET, 'an Azure client secret'],
     ['a PuTTY private key', PUTTY, 'a PuTTY private key'],
