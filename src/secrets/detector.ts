@@ -15,7 +15,8 @@
  *    (`secretName`, `token-url`, `tokenAudience`) only locate one, and keys
  *    ending in `file`/`path` must hold a path, not a literal.
  * 4. Tokens of known shapes anywhere (ghp_, github_pat_, glpat-, AKIA/ASIA,
- *    xox?-, JWTs, Google API keys, Slack/Stripe keys, Azure client secrets).
+ *    xox?-, JWTs, Google API keys, Azure client secrets, and the prefixes of
+ *    secretlint's recommended rules).
  * 5. Base64 material: a base64 run of 32+ characters that decodes to one of
  *    the above, or is random-looking (an AWS secret access key among them).
  *
@@ -24,9 +25,9 @@
  *
  * Every scan is linear in its input: candidates are found with indexOf on a
  * fixed anchor (`://`, `@`, `-----BEGIN `, a token prefix) and expanded with
- * loops that stop at the first character outside their class; no regular
- * expression with an unbounded quantifier runs over unbounded input unless it
- * is anchored at the start and cannot backtrack.
+ * loops that stop at the first character outside their class; the regular
+ * expressions left are anchored at the start with classes that cannot
+ * overlap, or match one character.
  */
 import { X509Certificate } from 'crypto';
 
