@@ -11,7 +11,7 @@ import { readExport } from './import/read-export';
 import { findSecretInData, findSecretInIni } from './secrets/detector';
 import { formatIssue, SpecValidationError } from './cluster-spec/errors';
 import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
-import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './fleet/load';
+import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles, MAX_INPUT_BYTES } from './fleet/load';
 import { warningLines } from './fleet/warning-lines';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
@@ -49,9 +49,10 @@ export interface CliIo {
   /** Standard error. */
   readonly err: (text: string) => void;
   /**
-   * Reads all of standard input.
+   * Reads standard input: all of it, or at least one byte more than
+   * MAX_INPUT_BYTES when it is longer (the command refuses it then).
    *
-   * @default - reads file descriptor 0
+   * @default - reads file descriptor 0, at most MAX_INPUT_BYTES + 1 bytes
    */
   readonly in?: () => string;
 }
@@ -59,8 +60,40 @@ export interface CliIo {
 const PROCESS_IO: CliIo = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
-  in: () => fs.readFileSync(0, 'utf8'),
+  in: () => readCapped(0, MAX_INPUT_BYTES),
 };
+
+/**
+ * Reads a file descriptor to its end, or to `limit` bytes and one more: an
+ * endless pipe (`yes | ccm-gitops cloud-config transform`) is never read whole.
+ */
+export function readCapped(fd: number, limit: number): string {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  let total = 0;
+  while (total <= limit) {
+    let n: number;
+    try {
+      n = fs.readSync(fd, buffer, 0, Math.min(buffer.length, limit + 1 - total), null);
+    } catch (e) {
+      if (isErrnoError(e) && e.code === 'EAGAIN') {
+        // a non-blocking pipe with nothing yet: wait a little, as a blocking read would
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      if (isErrnoError(e) && e.code === 'EOF') {
+        break; // Windows reports the end of a pipe so
+      }
+      throw e;
+    }
+    if (n === 0) {
+      break;
+    }
+    chunks.push(Buffer.from(buffer.subarray(0, n)));
+    total += n;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** Exit codes. */
 export const EXIT_OK = 0;
@@ -249,6 +282,9 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       }
       const platform = opts.platform as CloudConfigPlatform;
       const source = (io.in ?? PROCESS_IO.in!)();
+      if (Buffer.byteLength(source, 'utf8') > MAX_INPUT_BYTES) {
+        throw new TransformCliError(`standard input is over the ${MAX_INPUT_BYTES}-byte limit of input files; a cloud config is a small text file: give the config alone`);
+      }
       let transform: () => TransformResult = () => transformCloudConfig(platform, source, {
         enabledFeatureGates: opts.featureGate, azureCloudName: opts.azureCloudName, aws: opts.region ? { region: opts.region } : undefined,
       });

@@ -5,19 +5,31 @@
  * values echoed in errors. A finding carries the reason and where, never the
  * value itself.
  *
- * Rules (docs/gitops.md lists them with their positive and negative cases):
+ * Rules (docs/security.md lists them with harmless example shapes):
  * 1. URL userinfo: any `user:password@`, a token as user name, percent-encoded
  *    forms; `ssh://git@host` and `git@host:path` (a plain login name) pass.
- * 2. PEM blocks holding a private key, also base64-encoded.
+ *    Also `user:password@host` without a scheme (not in rendered output).
+ * 2. Private keys: PEM blocks, PuTTY key files, also base64-encoded.
  * 3. Key names that hold a credential, as words of the key (`pwd`, `auth`,
  *    `api.key`, `OS_PW`, `aadClientSecret`); keys ending in a reference word
  *    (`secretName`, `token-url`, `tokenAudience`) only locate one, and keys
  *    ending in `file`/`path` must hold a path, not a literal.
  * 4. Tokens of known shapes anywhere (ghp_, github_pat_, glpat-, AKIA/ASIA,
- *    xox?-, JWTs, Google API keys, Slack/Stripe keys).
- * 5. Base64 material: a long base64 value that decodes to one of the above,
- *    or a long random-looking base64 blob.
+ *    xox?-, JWTs, Google API keys, Azure client secrets, and the prefixes of
+ *    secretlint's recommended rules).
+ * 5. Base64 material: a base64 run of 32+ characters that decodes to one of
+ *    the above, or is random-looking (an AWS secret access key among them).
+ *
+ * Public material passes by structure: a PEM CERTIFICATE block that parses as
+ * X.509 is removed before the other rules scan the text.
+ *
+ * Every scan is linear in its input: candidates are found with indexOf on a
+ * fixed anchor (`://`, `@`, `-----BEGIN `, a token prefix) and expanded with
+ * loops that stop at the first character outside their class; the regular
+ * expressions left are anchored at the start with classes that cannot
+ * overlap, or match one character.
  */
+import { X509Certificate } from 'crypto';
 
 /** What was found (never the value). */
 export interface SecretFinding {
@@ -25,22 +37,338 @@ export interface SecretFinding {
   readonly reason: string;
 }
 
-/** Token shapes of well-known issuers: [pattern, reason]. */
-const TOKEN_SHAPES: readonly [RegExp, string][] = [
-  [/\bgh[pousr]_[A-Za-z0-9]{20,}/, 'a GitHub token'],
-  [/\bgithub_pat_[A-Za-z0-9_]{20,}/, 'a GitHub fine-grained token'],
-  [/\bglpat-[A-Za-z0-9_-]{20,}/, 'a GitLab personal access token'],
-  [/\b(AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key ID'],
-  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/, 'a JSON Web Token'],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
-  [/\b[sr]k_live_[0-9A-Za-z]{16,}/, 'a Stripe secret key'],
-  [/\bnpm_[A-Za-z0-9]{36}\b/, 'an npm token'],
+/** A span of a text: [start, end). */
+interface Span {
+  readonly start: number;
+  readonly end: number;
+  readonly reason: string;
+}
+
+// Character classes by code, so the scanning loops need no regular expression.
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+function isUpper(c: number): boolean {
+  return c >= 0x41 && c <= 0x5a;
+}
+function isLower(c: number): boolean {
+  return c >= 0x61 && c <= 0x7a;
+}
+function isAlnum(c: number): boolean {
+  return isDigit(c) || isUpper(c) || isLower(c);
+}
+/** `\w` of a regular expression: [A-Za-z0-9_]. */
+function isWord(c: number): boolean {
+  return isAlnum(c) || c === 0x5f;
+}
+/** [A-Za-z0-9_-]: base64url. */
+function isB64Url(c: number): boolean {
+  return isWord(c) || c === 0x2d;
+}
+/** [A-Za-z0-9+/_-]: the characters of base64 and base64url. */
+function isB64(c: number): boolean {
+  return isB64Url(c) || c === 0x2b || c === 0x2f;
+}
+/** [0-9A-Z] */
+function isUpperAlnum(c: number): boolean {
+  return isDigit(c) || isUpper(c);
+}
+/** [A-Za-z0-9_~.-]: the characters of an Azure client secret. */
+function isAzureSecretChar(c: number): boolean {
+  return isB64Url(c) || c === 0x7e || c === 0x2e;
+}
+/** [a-z0-9+.-], either case: a URL scheme after its first letter. */
+function isSchemeChar(c: number): boolean {
+  return isAlnum(c) || c === 0x2b || c === 0x2e || c === 0x2d;
+}
+/** `\s` of a regular expression. */
+function isSpace(c: number): boolean {
+  return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+/** [^\s"'<>]: what a URL runs over in free text. */
+function isUrlChar(c: number): boolean {
+  return !isSpace(c) && c !== 0x22 && c !== 0x27 && c !== 0x3c && c !== 0x3e;
+}
+
+/** Where the run of characters of a class starting at `from` ends, looking at most `max` characters. */
+function runEnd(text: string, from: number, inClass: (c: number) => boolean, max = Infinity): number {
+  let i = from;
+  const stop = Math.min(text.length, from + max);
+  while (i < stop && inClass(text.charCodeAt(i))) {
+    i++;
+  }
+  return i;
+}
+
+/** `\b` at position i of a text. */
+function wordBoundary(text: string, i: number): boolean {
+  const before = i > 0 && isWord(text.charCodeAt(i - 1));
+  const after = i < text.length && isWord(text.charCodeAt(i));
+  return before !== after;
+}
+
+/**
+ * A token shape: literal prefixes (each starts with a word character and
+ * follows a word boundary), then a body of a class with at least `min`
+ * characters; `exact` bodies must end at a word boundary. Bodies are read
+ * greedily, as the regular expression each one replaces.
+ */
+interface TokenShape {
+  readonly prefixes: readonly string[];
+  readonly body: (c: number) => boolean;
+  readonly min: number;
+  readonly exact?: boolean;
+  readonly reason: string;
+}
+
+/** [A-Za-z] */
+function isAlpha(c: number): boolean {
+  return isUpper(c) || isLower(c);
+}
+/** [0-9a-fA-F] */
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+
+/**
+ * Token shapes of well-known issuers (JWTs and Azure client secrets have their
+ * own readers below). Prefixes and shortest bodies as the rules of
+ * secretlint/secretlint@v13.1.0 packages/@secretlint/secretlint-rule-preset-recommend
+ * (the oracle of test/secretlint-oracle.test.ts), read as open runs.
+ */
+const TOKEN_SHAPES: readonly TokenShape[] = [
+  { prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: isWord, min: 20, reason: 'a GitHub token' },
+  { prefixes: ['github_pat_'], body: isWord, min: 20, reason: 'a GitHub fine-grained token' },
+  { prefixes: ['glpat-'], body: isB64Url, min: 20, reason: 'a GitLab personal access token' },
+  { prefixes: ['AKIA', 'ASIA'], body: isUpperAlnum, min: 16, exact: true, reason: 'an AWS access key ID' },
+  { prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xapp-'], body: (c) => isAlnum(c) || c === 0x2d, min: 10, reason: 'a Slack token' },
+  { prefixes: ['hooks.slack.com/services/'], body: (c) => isAlnum(c) || c === 0x2f, min: 20, reason: 'a Slack webhook URL' },
+  { prefixes: ['AIza'], body: isB64Url, min: 35, exact: true, reason: 'a Google API key' },
+  { prefixes: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_'], body: isAlnum, min: 16, reason: 'a Stripe secret key' },
+  { prefixes: ['npm_'], body: isAlnum, min: 36, exact: true, reason: 'an npm token' },
+  { prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-'], body: isB64Url, min: 58, reason: 'an OpenAI API key' },
+  { prefixes: ['sk-ant-'], body: isB64Url, min: 90, reason: 'an Anthropic API key' },
+  { prefixes: ['gsk_'], body: isAlnum, min: 52, reason: 'a Groq API key' },
+  { prefixes: ['hf_'], body: isAlpha, min: 34, reason: 'a Hugging Face token' },
+  { prefixes: ['lin_api_'], body: isWord, min: 32, reason: 'a Linear API key' },
+  { prefixes: ['ntn_'], body: isAlnum, min: 46, reason: 'a Notion token' },
+  { prefixes: ['SG.'], body: (c) => isB64Url(c) || c === 0x2e, min: 40, reason: 'a SendGrid API key' },
+  { prefixes: ['shpat_', 'shppa_', 'shpca_', 'shpss_'], body: isAlnum, min: 32, reason: 'a Shopify token' },
+  { prefixes: ['glc_'], body: isB64, min: 32, reason: 'a Grafana Cloud token' },
+  { prefixes: ['glsa_'], body: isWord, min: 41, reason: 'a Grafana service account token' },
+  { prefixes: ['ops_eyJ'], body: (c) => isB64(c) || c === 0x3d, min: 100, reason: 'a 1Password service account token' },
+  { prefixes: ['hvs.', 'hvb.', 'hvr.'], body: isB64Url, min: 90, reason: 'a HashiCorp Vault token' },
+  { prefixes: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], body: isAlnum, min: 20, reason: 'a Vercel token' },
+  { prefixes: ['dapi'], body: isHex, min: 32, reason: 'a Databricks token' },
+  { prefixes: ['dckr_pat_'], body: isB64Url, min: 27, reason: 'a Docker personal access token' },
+  { prefixes: ['figd_'], body: isB64Url, min: 40, reason: 'a Figma token' },
+  { prefixes: ['cfk_', 'cfut_', 'cfat_'], body: isAlnum, min: 48, reason: 'a Cloudflare token' },
+  { prefixes: ['tskey-'], body: isB64Url, min: 30, reason: 'a Tailscale key' },
 ];
 
-/** A PEM block that holds key material (certificates are public and pass). */
-const PRIVATE_PEM = /-----BEGIN ([A-Z0-9]+ )*(PRIVATE KEY|ENCRYPTED PRIVATE KEY)( BLOCK)?-----|-----BEGIN OPENSSH PRIVATE KEY-----|-----BEGIN PGP PRIVATE KEY BLOCK-----/;
+/** The spans of one token shape in a text; `first` stops at the first. */
+function shapeSpans(text: string, shape: TokenShape, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (const prefix of shape.prefixes) {
+    for (let i = text.indexOf(prefix); i >= 0; i = text.indexOf(prefix, i + 1)) {
+      if (!wordBoundary(text, i)) {
+        continue;
+      }
+      const from = i + prefix.length;
+      // an exact body reads its length only; an open one reads the whole run (bounded by the next prefix's search)
+      const end = runEnd(text, from, shape.body, shape.exact ? shape.min : Infinity);
+      if (end - from < shape.min || (shape.exact && !wordBoundary(text, end))) {
+        continue;
+      }
+      spans.push({ start: i, end, reason: shape.reason });
+      if (first) {
+        return spans;
+      }
+      i = end - 1;
+    }
+  }
+  return spans;
+}
 
+/**
+ * JSON Web Tokens (`eyJ….eyJ….sig`, as `\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*`).
+ * A candidate that fails fails for every later `eyJ` in the same run (same
+ * run end, shorter segment), so the search goes on after that run: linear.
+ */
+function jwtSpans(text: string, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (let i = text.indexOf('eyJ'); i >= 0;) {
+    if (!wordBoundary(text, i)) {
+      i = text.indexOf('eyJ', i + 1);
+      continue;
+    }
+    const header = runEnd(text, i + 3, isB64Url);
+    let next = header;
+    if (header - (i + 3) >= 8 && text.charCodeAt(header) === 0x2e && text.startsWith('eyJ', header + 1)) {
+      const payload = runEnd(text, header + 4, isB64Url);
+      if (payload - (header + 4) >= 8 && text.charCodeAt(payload) === 0x2e) {
+        const end = runEnd(text, payload + 1, isB64Url);
+        spans.push({ start: i, end, reason: 'a JSON Web Token' });
+        if (first) {
+          return spans;
+        }
+        next = end;
+      }
+    }
+    i = text.indexOf('eyJ', Math.max(next, i + 1));
+  }
+  return spans;
+}
+
+/**
+ * Azure AD client secrets of the current format: 3 characters, a digit,
+ * `Q~`, then 31 to 34 more, of [A-Za-z0-9_~.-], standing alone (as
+ * gitleaks/gitleaks@v8.18.4 config/gitleaks.toml `azure-ad-client-secret`).
+ */
+function azureSecretSpans(text: string, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (let q = text.indexOf('Q~'); q >= 0; q = text.indexOf('Q~', q + 1)) {
+    const start = q - 4;
+    if (start < 0 || !isDigit(text.charCodeAt(q - 1)) || (start > 0 && isAzureSecretChar(text.charCodeAt(start - 1)))) {
+      continue;
+    }
+    if (runEnd(text, start, isAzureSecretChar, 3) !== q - 1) {
+      continue;
+    }
+    const end = runEnd(text, q + 2, isAzureSecretChar, 35);
+    if (end - (q + 2) >= 31 && end - (q + 2) <= 34 && !(end < text.length && isAzureSecretChar(text.charCodeAt(end)))) {
+      spans.push({ start, end, reason: 'an Azure client secret' });
+      if (first) {
+        return spans;
+      }
+    }
+  }
+  return spans;
+}
+
+/** Every token of a known shape in a text, or the first one. */
+function tokenSpans(text: string, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (const shape of TOKEN_SHAPES) {
+    spans.push(...shapeSpans(text, shape, first));
+    if (first && spans.length > 0) {
+      return spans;
+    }
+  }
+  spans.push(...jwtSpans(text, first));
+  if (first && spans.length > 0) {
+    return spans;
+  }
+  spans.push(...azureSecretSpans(text, first));
+  return spans;
+}
+
+/** The label of a PEM BEGIN line that holds key material: `RSA PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`, `OPENSSH PRIVATE KEY`, `PGP PRIVATE KEY BLOCK`. */
+const PRIVATE_LABEL = /^(?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?$/;
+/** Longest PEM label read (real ones are under 30 characters). */
+const MAX_PEM_LABEL = 64;
+
+/** The spans of private key material: PEM blocks from their BEGIN line to their END line (or the end of the text), PuTTY key files. */
+function privateKeySpans(text: string, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (let i = text.indexOf('-----BEGIN '); i >= 0; i = text.indexOf('-----BEGIN ', i + 1)) {
+    const labelStart = i + '-----BEGIN '.length;
+    const close = text.indexOf('-----', labelStart);
+    if (close < 0) {
+      break;
+    }
+    if (close - labelStart > MAX_PEM_LABEL || !PRIVATE_LABEL.test(text.slice(labelStart, close))) {
+      continue;
+    }
+    const endLine = text.indexOf('-----END ', close + 5);
+    const endClose = endLine < 0 ? -1 : text.indexOf('-----', endLine + '-----END '.length);
+    const end = endClose < 0 ? text.length : endClose + 5;
+    spans.push({ start: i, end, reason: 'a private key (PEM block)' });
+    if (first) {
+      return spans;
+    }
+    i = end - 1;
+  }
+  // PuTTY's .ppk format (PuTTY-User-Key-File-2: and -3:), as putty sshpubk.c; the file ends with its Private-MAC line
+  for (let i = text.indexOf('PuTTY-User-Key-File-'); i >= 0; i = text.indexOf('PuTTY-User-Key-File-', i + 1)) {
+    const version = i + 'PuTTY-User-Key-File-'.length;
+    if (!isDigit(text.charCodeAt(version)) || text.charCodeAt(version + 1) !== 0x3a) {
+      continue;
+    }
+    const mac = text.indexOf('Private-MAC:', version);
+    const macEnd = mac < 0 ? -1 : text.indexOf('\n', mac);
+    const end = mac < 0 || macEnd < 0 ? text.length : macEnd;
+    spans.push({ start: i, end, reason: 'a PuTTY private key' });
+    if (first) {
+      return spans;
+    }
+    i = end - 1;
+  }
+  return spans;
+}
+
+/** The first private key in a text. */
+function privateKey(text: string): SecretFinding | undefined {
+  const [span] = privateKeySpans(text, true);
+  return span ? { reason: span.reason } : undefined;
+}
+
+/** Whether a PEM block (or DER bytes) is an X.509 certificate, by parsing it. */
+function isCertificate(material: string | Buffer): boolean {
+  try {
+    new X509Certificate(material);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const CERT_BEGIN = '-----BEGIN CERTIFICATE-----';
+const CERT_END = '-----END CERTIFICATE-----';
+
+/**
+ * The text with every PEM CERTIFICATE block that parses as X.509 replaced by
+ * its line breaks only (line numbers stay right). A block that does not parse
+ * stays, to be scanned like any other text. Linear: the END line of a BEGIN is
+ * searched once per run of BEGINs (the innermost BEGIN before it opens the block).
+ */
+export function withoutCertificates(text: string): string {
+  let begin = text.indexOf(CERT_BEGIN);
+  if (begin < 0) {
+    return text;
+  }
+  const parts: string[] = [];
+  let kept = 0;
+  let end = -1;
+  while (begin >= 0) {
+    if (end < begin) {
+      end = text.indexOf(CERT_END, begin + CERT_BEGIN.length);
+      if (end < 0) {
+        break;
+      }
+    }
+    const nextBegin = text.indexOf(CERT_BEGIN, begin + CERT_BEGIN.length);
+    if (nextBegin >= 0 && nextBegin < end) {
+      begin = nextBegin;
+      continue;
+    }
+    const blockEnd = end + CERT_END.length;
+    const block = text.slice(begin, blockEnd);
+    if (isCertificate(pemLines(block))) {
+      parts.push(text.slice(kept, begin), block.replace(/[^\r\n]/g, ''));
+      kept = blockEnd;
+    }
+    begin = nextBegin;
+  }
+  parts.push(text.slice(kept));
+  return parts.join('');
+}
+
+/** A PEM block as OpenSSL reads it: one line per line, no indentation (YAML blocks indent), `\\n` escapes (raw JSON) made line breaks. */
+function pemLines(block: string): string {
+  return block.replace(/\\n/g, '\n').split(/\r?\n/).map((l) => l.trim()).join('\n');
+}
 /** Words of a key name that mean it holds a credential. */
 const SECRET_WORDS = new Set([
   'password', 'passwd', 'pwd', 'pw', 'pass', 'passphrase', 'secret', 'secrets', 'token', 'tokens', 'apikey', 'credential', 'credentials', 'creds',
@@ -54,14 +382,35 @@ const REFERENCE_WORDS = new Set(['name', 'names', 'namespace', 'ref', 'reference
 /** Last words of a key that locate a credential in a file: the value must then be a path. */
 const PATH_WORDS = new Set(['file', 'path', 'dir', 'directory', 'filename', 'location']);
 
-/** Words of a key name: split on separators and camelCase, lower-cased (`aadClientSecret` → aad, client, secret; `OS_PW` → os, pw). */
+/**
+ * Words of a key name: split on separators and camelCase, lower-cased
+ * (`aadClientSecret` → aad, client, secret; `OS_PW` → os, pw; `ABCDef` → abc, def).
+ * One pass over the characters: a key can be as long as its file.
+ */
 export function keyWords(key: string): string[] {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== '')
-    .map((w) => w.toLowerCase());
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= key.length; i++) {
+    const c = i < key.length ? key.charCodeAt(i) : 0;
+    if (!isAlnum(c)) {
+      if (start >= 0) {
+        words.push(key.slice(start, i).toLowerCase());
+        start = -1;
+      }
+      continue;
+    }
+    if (start >= 0) {
+      const prev = key.charCodeAt(i - 1);
+      // a new word at `aB` / `1B`, and at the last capital of a run followed by a small letter (`ABCDef`)
+      if (isUpper(c) && (isLower(prev) || isDigit(prev) || (isUpper(prev) && i + 1 < key.length && isLower(key.charCodeAt(i + 1))))) {
+        words.push(key.slice(start, i).toLowerCase());
+        start = i;
+      }
+    } else {
+      start = i;
+    }
+  }
+  return words;
 }
 
 /** How a key name relates to credentials. */
@@ -92,9 +441,14 @@ export function looksLikeSecretKey(name: string): boolean {
   return classifyKey(name) === 'secret';
 }
 
-/** Whether a value is a file path (`/etc/x`, `./x`, `../x`, `~/x`, `dir/x`, Windows `C:\x`). */
+/** Whether a value is a file path (`/etc/x`, `./x`, `../x`, `~/x`, `dir/x`, Windows `C:\\x`). */
 export function isPathValue(value: string): boolean {
-  return /^(\/|\.{1,2}\/|~\/|[A-Za-z]:\\)\S*$/.test(value) || /^[^\s:@]+\/[^\s:@]+$/.test(value);
+  if (/^(\/|\.{1,2}\/|~\/|[A-Za-z]:\\)\S*$/.test(value)) {
+    return true;
+  }
+  // `dir/x`: no blank, `:` or `@`, and a `/` with something on both sides (one pass, no backtracking over the slashes)
+  const slash = value.indexOf('/', 1);
+  return slash > 0 && slash < value.length - 1 && /^[^\s:@]+$/.test(value);
 }
 
 /** Credentials in the userinfo of a URL (`scheme://user:pw@`, a token as user, percent-encoded forms). */
@@ -126,18 +480,15 @@ export function urlCredentials(url: string): SecretFinding | undefined {
 
 /** A token of a known shape in a text. */
 export function tokenShape(text: string): SecretFinding | undefined {
-  for (const [re, reason] of TOKEN_SHAPES) {
-    if (re.test(text)) {
-      return { reason };
-    }
-  }
-  return undefined;
+  const [span] = tokenSpans(text, true);
+  return span ? { reason: span.reason } : undefined;
 }
 
 /** Shannon entropy in bits per character. */
 function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const c of s) {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
     counts.set(c, (counts.get(c) ?? 0) + 1);
   }
   let h = 0;
@@ -148,43 +499,248 @@ function entropy(s: string): number {
   return h;
 }
 
+/**
+ * Shortest random-looking token found: 32 characters is the shortest common
+ * generated secret (older Azure client secrets, many API keys); AWS secret
+ * access keys are 40. Hex digests, UUIDs and words pass: one case only.
+ */
+export const MIN_RANDOM_TOKEN = 32;
+
 /** A long random-looking token: 32+ characters of a base64/base64url alphabet, mixed case and digits, high entropy (hex digests and words pass). */
 function highEntropy(s: string): boolean {
-  return s.length >= 32 && /^[A-Za-z0-9+/_=-]+$/.test(s) && /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9]/.test(s) && entropy(s) >= 4.3;
+  return s.length >= MIN_RANDOM_TOKEN && /^[A-Za-z0-9+/_=-]+$/.test(s) && /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9]/.test(s) && entropy(s) >= 4.3;
 }
 
-/** Secret material in one value, whatever its key: a private key, a known token, URL credentials, or base64 of any of these. */
-export function secretInValue(value: string): SecretFinding | undefined {
-  if (PRIVATE_PEM.test(value)) {
-    return { reason: 'a private key (PEM block)' };
+/**
+ * A path segment made of words: lower case (digits, UUIDs, hex), upper case,
+ * or CamelCase words of two small letters or more (`MyGroup2`; a token's
+ * `Rb7Kc9` is not).
+ */
+const WORD_SEGMENT = /^(?:[a-z0-9._-]+|[A-Z0-9._-]+|[A-Z]?[a-z]{2,}[0-9]*(?:[A-Z][a-z]{2,}[0-9]*)*)$/;
+
+/**
+ * Whether a base64-alphabet run with `/` is a path rather than a token: most
+ * of its characters are in segments made of words (an absolute path, an Azure
+ * resource ID). A token's `/` fall at random, so its segments are mixed-case
+ * noise (`wJalrXUtnFEMI/K7MDENG/bPxRf…`), and one in 64 starts with `/`.
+ */
+function looksLikePath(run: string): boolean {
+  let words = 0;
+  let all = 0;
+  for (const segment of run.split('/')) {
+    all += segment.length;
+    if (WORD_SEGMENT.test(segment)) {
+      words += segment.length;
+    }
   }
-  const shape = tokenShape(value);
-  if (shape) {
-    return shape;
+  return words * 2 >= all;
+}
+
+/** Where the scheme ending at the `://` at k starts: its first letter in the run of scheme characters before k (not before `from`); k when none. */
+function schemeStart(text: string, k: number, from = 0): number {
+  let start = k;
+  while (start > from && isSchemeChar(text.charCodeAt(start - 1))) {
+    start--;
   }
-  for (const url of value.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi) ?? []) {
-    const found = urlCredentials(url);
+  while (start < k && !(isUpper(text.charCodeAt(start)) || isLower(text.charCodeAt(start)))) {
+    start++;
+  }
+  return start;
+}
+
+/**
+ * The URLs with an `@` after their `://` in a text, as the expression
+ * `[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*` (gi) finds them. Found from
+ * each `://`: the scheme is the run of scheme characters before it from its
+ * first letter, the tail runs to the next blank, quote or angle bracket; the
+ * `://` inside a tail reuse its end and its next `@`, so each character is
+ * read a bounded number of times.
+ */
+function urlSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  let after = 0; // the end of the last URL: a match never starts inside one
+  let tailEnd = -1;
+  let nextAt = -2;
+  for (let k = text.indexOf('://'); k >= 0; k = text.indexOf('://', k + 1)) {
+    const start = schemeStart(text, k, after);
+    if (start === k) {
+      continue;
+    }
+    if (tailEnd < k + 3) {
+      tailEnd = runEnd(text, k + 3, isUrlChar);
+    }
+    if (nextAt !== -1 && nextAt < k + 3) {
+      nextAt = text.indexOf('@', k + 3);
+    }
+    if (nextAt < 0 || nextAt >= tailEnd) {
+      continue;
+    }
+    spans.push({ start, end: tailEnd, reason: 'a URL' });
+    after = tailEnd;
+    k = tailEnd - 1;
+  }
+  return spans;
+}
+
+/**
+ * Each `scheme://userinfo@` of a text, at every `://` (so `x://y://u:p@h`
+ * is read from `y` too): `start` of the scheme, `at` the last `@` before the
+ * first `/`, `?`, `#`, blank, quote or angle bracket. The forward reads stop
+ * at the next `://` (its `/`), the backward ones at the previous (its `:`).
+ */
+function userinfoSpans(text: string): { start: number; userinfo: number; at: number }[] {
+  const found: { start: number; userinfo: number; at: number }[] = [];
+  for (let k = text.indexOf('://'); k >= 0; k = text.indexOf('://', k + 1)) {
+    const start = schemeStart(text, k);
+    if (start === k) {
+      continue;
+    }
+    let at = -1;
+    for (let i = k + 3; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x2f || c === 0x3f || c === 0x23 || !isUrlChar(c)) {
+        break;
+      }
+      if (c === 0x40) {
+        at = i;
+      }
+    }
+    if (at >= 0) {
+      found.push({ start, userinfo: k + 3, at });
+    }
+  }
+  return found;
+}
+
+/** Credentials in the URLs of a text. */
+function urlFinding(text: string): SecretFinding | undefined {
+  for (const { start, at } of userinfoSpans(text)) {
+    const found = urlCredentials(text.slice(start, at + 1));
     if (found) {
       return { reason: `a URL with credentials (${found.reason})` };
     }
   }
-  for (const blob of value.match(/[A-Za-z0-9+/_-]{40,}={0,2}/g) ?? []) {
+  return undefined;
+}
+
+/** Characters that end the userinfo of a schemeless `user:password@host` read backwards from its `@`. */
+function endsUserinfo(c: number): boolean {
+  return isSpace(c) || c === 0x40 || c === 0x2f || c === 0x22 || c === 0x27 || c === 0x60 || c === 0x3c || c === 0x3e || c === 0x28 || c === 0x29
+    || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2c || c === 0x3b || c === 0x5c || c === 0x7c;
+}
+/** [A-Za-z0-9._~%+-]: a login name. */
+function isUserChar(c: number): boolean {
+  return isAlnum(c) || c === 0x2e || c === 0x5f || c === 0x7e || c === 0x25 || c === 0x2b || c === 0x2d;
+}
+/** [A-Za-z0-9.-]: a host name. */
+function isHostChar(c: number): boolean {
+  return isAlnum(c) || c === 0x2e || c === 0x2d;
+}
+/** Schemes written `scheme:user@host` without `//`: their user is the part after the colon. */
+const SCHEMES_WITHOUT_SLASHES = new Set(['mailto', 'sip', 'sips', 'xmpp']);
+
+/**
+ * `user:password@host` without a scheme (`admin:pw@registry.example.com/img`,
+ * `git:pw@host:org/repo.git`): from each `@`, the userinfo before it (up to a
+ * blank, `/`, quote, bracket or `@`, so each character is read once) must hold
+ * a colon after a login name with a letter, and a host must follow: with a dot,
+ * or followed by `:` or `/`. `git@host:org/repo.git` (no password), an e-mail
+ * address, `mailto:` and an image's `name:tag@sha256:…` pass.
+ */
+function schemelessSpans(text: string, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let from = at;
+    while (from > 0 && !endsUserinfo(text.charCodeAt(from - 1))) {
+      from--;
+    }
+    const userinfo = text.slice(from, at);
+    let colon = userinfo.indexOf(':');
+    let separator = 1;
+    if (colon < 0) {
+      colon = userinfo.search(/%3a/i);
+      separator = 3;
+    }
+    if (colon < 0 || colon + separator >= userinfo.length) {
+      continue; // no password
+    }
+    let user = colon;
+    while (user > 0 && isUserChar(userinfo.charCodeAt(user - 1))) {
+      user--;
+    }
+    const login = userinfo.slice(user, colon);
+    if (!/[A-Za-z]/.test(login) || SCHEMES_WITHOUT_SLASHES.has(login.toLowerCase())) {
+      continue;
+    }
+    const hostEnd = runEnd(text, at + 1, isHostChar);
+    const host = text.slice(at + 1, hostEnd);
+    const follow = text.charCodeAt(hostEnd);
+    if (host === '' || !isAlnum(host.charCodeAt(0)) || !(host.includes('.') || follow === 0x3a || follow === 0x2f)) {
+      continue;
+    }
+    if (follow === 0x3a && /^(sha\d+|md5)$/i.test(host)) {
+      continue; // an image's tag then digest: name:tag@sha256:…
+    }
+    spans.push({ start: from + user, end: at, reason: 'credentials before a host (user:password@host)' });
+    if (first) {
+      return spans;
+    }
+  }
+  return spans;
+}
+
+/** The runs of a text that may be base64: [A-Za-z0-9+/_-] then up to two `=`, as `[A-Za-z0-9+/_-]{32,}={0,2}` (g). */
+function base64Runs(text: string, min: number): string[] {
+  const runs: string[] = [];
+  for (let i = 0; i < text.length;) {
+    if (!isB64(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = runEnd(text, i, isB64);
+    if (end - i >= min) {
+      end = runEnd(text, end, (c) => c === 0x3d, 2);
+      runs.push(text.slice(i, end));
+    }
+    i = end;
+  }
+  return runs;
+}
+
+/** Key material inside a decoded base64 text. */
+function decodedSecret(decoded: string): SecretFinding | undefined {
+  return privateKey(decoded) ?? tokenShape(decoded) ?? urlFinding(decoded) ?? firstReason(schemelessSpans(decoded, true));
+}
+
+function firstReason(spans: Span[]): SecretFinding | undefined {
+  return spans.length > 0 ? { reason: spans[0].reason } : undefined;
+}
+
+/** Base64 material in a text: a run that decodes to a secret, or a random-looking one (a DER certificate passes). */
+function base64Material(text: string): SecretFinding | undefined {
+  for (const blob of base64Runs(text, MIN_RANDOM_TOKEN)) {
     const decoded = decodeBase64(blob);
     if (decoded !== undefined) {
-      if (PRIVATE_PEM.test(decoded)) {
-        return { reason: 'a base64-encoded private key' };
-      }
-      const inner = tokenShape(decoded) ?? (/[a-z][a-z0-9+.-]*:\/\/\S*@/i.test(decoded) ? urlCredentials(decoded.match(/[a-z][a-z0-9+.-]*:\/\/\S*/i)![0]) : undefined);
+      const inner = decodedSecret(decoded);
       if (inner) {
-        return { reason: `base64-encoded ${inner.reason.replace(/^an? /, '')}` };
+        return { reason: inner.reason.startsWith('a private key') ? 'a base64-encoded private key' : `base64-encoded ${inner.reason.replace(/^an? /, '')}` };
       }
       continue; // encoded text, not key material
     }
-    if (highEntropy(blob) && (!blob.includes('/') || blob.endsWith('='))) {
+    if (highEntropy(blob) && !(blob.includes('/') && looksLikePath(blob))) {
+      if (blob.length >= 300 && isCertificate(Buffer.from(blob.replace(/-/g, '+').replace(/_/g, '/'), 'base64'))) {
+        continue; // a certificate in DER, base64-encoded: public
+      }
       return { reason: 'a random-looking base64 token' };
     }
   }
   return undefined;
+}
+
+/** Secret material in one value, whatever its key: a private key, a known token, URL credentials, or base64 of any of these. */
+export function secretInValue(value: string): SecretFinding | undefined {
+  const text = withoutCertificates(value);
+  return privateKey(text) ?? tokenShape(text) ?? urlFinding(text) ?? firstReason(schemelessSpans(text, true)) ?? base64Material(text);
 }
 
 function decodeBase64(blob: string): string | undefined {
@@ -221,42 +777,73 @@ export interface LocatedFinding extends SecretFinding {
   readonly key?: string;
 }
 
+/** `key = value` or `key: value` on one line; anchored, with classes that cannot overlap, so linear on a line of any length. */
+const INI_PAIR = /^\s*([^\s=:;#[\]]+)\s*[=:]\s*(\S.*)?$/;
+/** A comment line: its marker. */
+const INI_COMMENT = /^\s*[#;]/;
+/** A section header, `[section "subsection"]`. */
+const INI_SECTION = /^\s*\[(.*)\]\s*$/;
+
 /**
  * The first credential in an INI-like text (`key = value`, `key: value`):
  * by key and by value shape, plus PEM blocks anywhere. Scans raw lines, so it
- * finds keys a strict parser would reject before reading them.
+ * finds keys a strict parser would reject before reading them. Comment lines
+ * are read too (a credential commented out is still in git): a commented
+ * `key = value` counts by its key only when the value is one word (prose such
+ * as `# password: set it in the Secret` passes). Section headers are read for
+ * `key=value` pairs in their names (`[global "password=x"]`). Certificates that
+ * parse are removed first.
  */
 export function findSecretInIni(text: string): LocatedFinding | undefined {
-  const lines = text.split(/\r\n|\n|\r/);
+  const lines = withoutCertificates(text).split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
-    if (/^\s*[#;]/.test(lines[i])) {
-      continue;
-    }
-    const m = /^\s*([^\s=:;#[\]]+)\s*[=:]\s*(\S.*)?$/.exec(lines[i]);
-    if (m) {
-      const found = secretInPair(m[1], m[2] ?? '');
-      if (found) {
-        return { ...found, key: m[1], line: i + 1 };
-      }
-    } else {
-      const found = secretInValue(lines[i]);
-      if (found) {
-        return { ...found, line: i + 1 };
-      }
+    const found = lines[i].trim() === '' ? undefined : iniLineSecret(lines[i]);
+    if (found) {
+      return { ...found, line: i + 1 };
     }
   }
   return undefined;
 }
 
+/** The credential of one INI line, with its key when it has one. */
+function iniLineSecret(line: string): { reason: string; key?: string } | undefined {
+  const comment = INI_COMMENT.exec(line);
+  const body = comment ? line.slice(comment[0].length) : line;
+  const section = comment ? null : INI_SECTION.exec(body);
+  if (section) {
+    for (const part of section[1].split(/["'\s]+/)) {
+      const eq = part.search(/[=:]/);
+      const found = eq > 0 ? secretInPair(part.slice(0, eq), part.slice(eq + 1)) : undefined;
+      if (found) {
+        return { ...found, key: part.slice(0, eq) };
+      }
+    }
+    return secretInValue(body);
+  }
+  const m = INI_PAIR.exec(body);
+  if (m && !(comment && /\s/.test((m[2] ?? '').trim()))) {
+    const found = secretInPair(m[1], m[2] ?? '');
+    // a token with `=` padding alone on a line reads as a key: the key is then the secret, never named
+    return found ? { ...found, key: m[1] } : secretInValue(m[1]);
+  }
+  return secretInValue(body);
+}
+
 /** The first credential in parsed JSON or YAML data, with the field path (e.g. `prismCentral.password`). Iterative: depth cannot exhaust the stack. */
 export function findSecretInData(data: unknown): LocatedFinding | undefined {
-  const stack: [unknown, string][] = [[data, '']];
-  while (stack.length > 0) {
-    const [value, here] = stack.shift()!;
+  // a queue read by index: Array.shift would move the whole queue each time
+  const queue: [unknown, string][] = [[data, '']];
+  for (let next = 0; next < queue.length; next++) {
+    const [value, here] = queue[next];
     if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push([v, `${here}[${i}]`]));
+      value.forEach((v, i) => queue.push([v, `${here}[${i}]`]));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+        const inKey = secretInValue(key);
+        if (inKey) {
+          // the key is the secret: the finding names where it is, never the key
+          return { reason: `a key holds ${inKey.reason}`, key: here };
+        }
         const at = here ? `${here}.${key}` : key;
         if (typeof v === 'string' || typeof v === 'number') {
           const found = secretInPair(key, String(v));
@@ -264,7 +851,7 @@ export function findSecretInData(data: unknown): LocatedFinding | undefined {
             return { ...found, key: at };
           }
         } else {
-          stack.push([v, at]);
+          queue.push([v, at]);
         }
       }
     } else if (typeof value === 'string') {
@@ -277,55 +864,69 @@ export function findSecretInData(data: unknown): LocatedFinding | undefined {
   return undefined;
 }
 
-/** Replaces secret material in a text for messages: URL userinfo, PEM blocks, known tokens. */
-export function redact(text: string): string {
-  return text
-    .replace(/([a-z][a-z0-9+.-]*:\/\/)([^/?#\s"'@]*)@/gi, (all, scheme: string, userinfo: string) => (urlCredentials(`${scheme}${userinfo}@x`) ? `${scheme}<redacted>@` : all))
-    .replace(/-----BEGIN [^-]*PRIVATE KEY[^-]*-----[\s\S]*?(-----END [^-]*-----|$)/g, '<redacted private key>')
-    .replace(new RegExp(TOKEN_SHAPES.map(([re]) => re.source).join('|'), 'g'), '<redacted token>');
+/** A text with spans replaced; overlapping spans (two shapes over one token) become one replacement covering both. */
+function replaceSpans(text: string, spans: readonly Span[], by: (span: Span) => string): string {
+  if (spans.length === 0) {
+    return text;
+  }
+  const parts: string[] = [];
+  let kept = 0;
+  for (const span of [...spans].sort((x, y) => x.start - y.start || y.end - x.end)) {
+    if (span.start < kept) {
+      kept = Math.max(kept, span.end);
+      continue;
+    }
+    parts.push(text.slice(kept, span.start), by(span));
+    kept = span.end;
+  }
+  parts.push(text.slice(kept));
+  return parts.join('');
+}
+
+/** The userinfo of each `scheme://userinfo@` of a text that {@link urlCredentials} refuses. */
+function urlUserinfoSpans(text: string): Span[] {
+  return userinfoSpans(text)
+    .filter(({ start, at }) => urlCredentials(text.slice(start, at + 1)) !== undefined)
+    .map(({ userinfo, at }) => ({ start: userinfo, end: at, reason: 'URL userinfo' }));
 }
 
 /**
- * The last guard over rendered files: private keys, known tokens and URL
- * credentials (no entropy heuristics: rendered YAML holds digests and IDs).
+ * Replaces secret material in a text for messages: URL userinfo (with or
+ * without a scheme), private keys, known tokens. Keeps the host, so a message
+ * still says where.
+ */
+export function redact(text: string): string {
+  let out = replaceSpans(text, urlUserinfoSpans(text), () => '<redacted>');
+  out = replaceSpans(out, schemelessSpans(out, false), () => '<redacted>');
+  out = replaceSpans(out, privateKeySpans(out, false), () => '<redacted private key>');
+  return replaceSpans(out, tokenSpans(out, false), () => '<redacted token>');
+}
+
+/**
+ * The last guard over rendered files: private keys (PEM, PuTTY), known tokens
+ * and URL credentials. No entropy heuristics (rendered YAML holds digests and
+ * IDs) and no schemeless `user:password@host` (rendered scripts and image
+ * references hold `name:tag@host`-like text; every input is checked for it
+ * before rendering).
  */
 export function secretInOutput(text: string): SecretFinding | undefined {
-  if (PRIVATE_PEM.test(text)) {
-    return { reason: 'a private key (PEM block)' };
+  const key = privateKey(text);
+  if (key) {
+    return key;
   }
   const shape = tokenShape(text);
   if (shape) {
     return shape;
   }
-  for (const url of urlsWithUserInfo(text)) {
-    const found = urlCredentials(url);
-    if (found) {
-      return { reason: `a URL with credentials (${found.reason})` };
-    }
-  }
-  return undefined;
+  return urlFinding(text);
 }
 
-/** A URL with an `@` after its `://`; it never spans whitespace, so never a line. */
-const URL_WITH_AT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*/gi;
-
 /**
- * The matches of {@link URL_WITH_AT} in a text, found line by line and only
- * in lines that hold both `://` and `@`: the same matches as over the whole
- * text (a match holds no newline), without running the expression over the
- * large fleet files (FLEET.md, .fleet.json) character by character.
+ * The URLs with an `@` after their `://` in a text, as the expression
+ * `[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*` (gi) finds them, in one
+ * linear pass (the expression retries each start of a long run of scheme
+ * characters: quadratic). A match never spans whitespace, so never a line.
  */
 export function urlsWithUserInfo(text: string): string[] {
-  const urls: string[] = [];
-  for (let at = text.indexOf('://'); at >= 0;) {
-    const start = text.lastIndexOf('\n', at) + 1;
-    const newline = text.indexOf('\n', at);
-    const end = newline < 0 ? text.length : newline;
-    const line = text.slice(start, end);
-    if (line.includes('@')) {
-      urls.push(...(line.match(URL_WITH_AT) ?? []));
-    }
-    at = newline < 0 ? -1 : text.indexOf('://', end);
-  }
-  return urls;
+  return urlSpans(text).map((s) => text.slice(s.start, s.end));
 }
