@@ -94,7 +94,9 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       + 'the cache is in $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops)')
     .option('--shard <i/n>', 'render only shard I of N of the fleet (clusters split by a hash of their name), for a CI job matrix; '
       + 'then put the shards\' outputs together with ccm-gitops assemble')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string }) => {
+    .option('--force-phase <reason>', 'render although a cluster\'s record of its last migration phase (.migration.json) is lost, corrupt or '
+      + 'contradicted by the rendered tree; the one-phase check is skipped for those clusters and each is named, with the reason, in a warning')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string; forcePhase?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
       // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
       const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
@@ -109,6 +111,9 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
         throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
       }
+      if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
+        throw new UsageError('--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"');
+      }
       checkOutputOutside(out, opts.clusters);
       const cacheDir = opts.cache ? renderCacheDir(env) : undefined;
       if (opts.check) {
@@ -117,7 +122,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
         let result: SynthSummary;
         try {
-          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound() }, check);
+          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, check);
         } finally {
           specCache?.save();
         }
@@ -141,7 +146,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
       const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound() }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, tree);
       } catch (e) {
         tree.close();
         throw e;
@@ -170,17 +175,22 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
     .option('-q, --quiet', 'print only errors and warnings')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write')
-    .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean }) => {
+    .option('--force-phase <reason>', 'as synth --force-phase: assemble although a cluster\'s record of its last migration phase is lost, corrupt or contradicted')
+    .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean; forcePhase?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
+        throw new UsageError('--force-phase needs the reason the phase check may be skipped');
+      }
       checkOutputOutside(out, opts.clusters);
       const tree = OutputTree.open(out, { force: opts.force });
       let result: SynthSummary;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, assembleFrom: shards }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, assembleFrom: shards, forcePhase: opts.forcePhase }, tree);
       } catch (e) {
         tree.close();
         throw e;
       }
+      printWarnings(result.warnings, io);
       const commit = tree.commit();
       if (!opts.quiet) {
         const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;

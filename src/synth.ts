@@ -10,7 +10,7 @@ import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { MIGRATION_JSON } from './migration/plan-files';
+import { PhaseRecords } from './phase-guard';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
@@ -88,6 +88,14 @@ export interface SynthOptions {
    * @default - render
    */
   readonly assembleFrom?: readonly string[];
+  /**
+   * Why to render although a cluster's record of its last phase is lost,
+   * corrupt or contradicted by the rendered tree (the one-phase check is
+   * skipped for those clusters, each named in a warning with this reason).
+   *
+   * @default - refuse
+   */
+  readonly forcePhase?: string;
   /**
    * Keeps the main thread's old generation near what is live while the fleet
    * loads and renders: checked at each cluster loaded and each outcome taken,
@@ -185,9 +193,9 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
     // the specs are validated (and their members kept), not rendered
     const outputPath = repositoryPathOf(options.out);
     const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, () => undefined);
-    checkPhaseTransitions({ clusters: loaded.members }, options.out);
+    const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
     checkGitopsPaths({ clusters: loaded.members }, outputPath);
-    return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), loaded.warnings, options.assembleFrom, sink, outputPath);
+    return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), [...overridden, ...loaded.warnings], options.assembleFrom, sink, outputPath);
   }
   return new FleetRun(options, sink, fleetSpecFiles(options.clusters)).run();
 }
@@ -303,14 +311,14 @@ class FleetRun {
       const loaded = streamSpecFiles(this.specFiles, options.clusters, options.specCache, (c) => this.onLoaded(c), () => {
         this.failing = true;
       });
-      checkPhaseTransitions({ clusters: loaded.members }, options.out);
+      const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
       checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
       if (this.matchers.length > 0 && !members.some((m) => this.selected(m.name))) {
         throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.name).sort(byName).join(', ')}`);
       }
       this.guardLater.forEach((i) => this.guardKept(i));
       this.unmatched.forEach(({ index, cluster }) => this.dispatch(index, cluster));
-      return loaded.warnings;
+      return [...overridden, ...loaded.warnings];
     } catch (e) {
       this.pool?.close();
       throw e;
@@ -682,36 +690,39 @@ export function staleFiles(files: readonly RenderedFile[], out: string): StaleFi
   return check.finish();
 }
 
-/** The phase a cluster's last render in `out` recorded, if any. */
-export function renderedPhase(out: string, name: string, isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER))): string | undefined {
-  if (!isOutput) {
-    return undefined;
-  }
-  const file = path.join(out, name, MIGRATION_JSON);
-  if (!fs.statSync(file, { throwIfNoEntry: false })) {
-    // most clusters migrate nothing: no file, and no exception to build for it
-    return undefined;
-  }
-  try {
-    const plan = JSON.parse(fs.readFileSync(file, 'utf8')) as { phase?: unknown };
-    return typeof plan.phase === 'string' ? plan.phase : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Refuses a phase change that skips a phase (forward or back) against the
- * phase the output folder recorded at the last render: each phase is its own
- * reviewed change.
+ * phase of the last render in the output folder: each phase is its own
+ * reviewed change. The phase is read from the record and the rendered tree
+ * ({@link PhaseRecords}); a renamed cluster is found by its identity. When
+ * they are lost, corrupt or disagree, synth refuses unless `forcePhase`
+ * gives the reason to render anyway; the overrides are returned as warnings.
  */
-export function checkPhaseTransitions(fleet: { readonly clusters: readonly FleetMember[] }, out: string): void {
+export function checkPhaseTransitions(fleet: { readonly clusters: readonly FleetMember[] }, out: string, forcePhase?: string): InputWarning[] {
   const issues: SpecIssue[] = [];
-  // once, not once per cluster
-  const isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER));
+  const overridden: InputWarning[] = [];
+  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
+    return overridden;
+  }
+  const records = new PhaseRecords(out, new Set(fleet.clusters.map((c) => c.name)));
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
-    const previous = renderedPhase(out, cluster.name, isOutput);
+    const found = records.previous(cluster);
+    if (found.kind === 'unknown') {
+      const why = `the record of the last render's phase, ${found.record}, ${found.why}`;
+      if (forcePhase !== undefined) {
+        overridden.push({ file: cluster.specFile, message: `spec.migration.phase: ${why}; rendered phase "${m?.phase ?? 'external'}" unchecked, --force-phase: ${forcePhase}` });
+      } else {
+        issues.push({
+          file: cluster.specFile, path: 'spec.migration.phase',
+          message: `${why}: the phase of the last render is not known, so this change cannot be checked to move one phase; `
+            + `restore the files from git (git checkout -- ${path.join(out, cluster.name)}) and run synth again, `
+            + 'or, when you know the cluster is one step from this phase, run synth --force-phase "<reason>"',
+        });
+      }
+      continue;
+    }
+    const previous = found.kind === 'known' ? found.phase : undefined;
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
     if (!m && previous !== undefined && previous !== 'external') {
       // no spec.migration means "already external": deleting it is the move to external, checked like any other
@@ -724,12 +735,14 @@ export function checkPhaseTransitions(fleet: { readonly clusters: readonly Fleet
       problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.specMigration!.featureSet}, which OpenShift cannot turn off: `
         + `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;
     }
-    if (problem) {
-      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${path.join(out, cluster.name, MIGRATION_JSON)})` });
+    if (problem && found.kind === 'known') {
+      const renamed = found.renamedFrom ? `, rendered as cluster "${found.renamedFrom}", the same ${cluster.identity}: a rename keeps the phase` : '';
+      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${found.record}${renamed})` });
     }
   }
   if (issues.length > 0) {
     throw new SpecValidationError(issues);
   }
+  return overridden;
 }
 

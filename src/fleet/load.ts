@@ -1,3 +1,4 @@
+import { clusterIdentity } from '../phase-guard';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
@@ -81,6 +82,12 @@ export interface FleetMember {
    * declares no migration, or the spec has one).
    */
   readonly supportWithoutMigration: MigrationSupport | undefined;
+  /**
+   * What identifies the cluster across a rename ({@link clusterIdentity}).
+   *
+   * @default - none: the spec names no infrastructure
+   */
+  readonly identity?: string;
 }
 
 /**
@@ -99,7 +106,12 @@ export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValue
     specMigration: s.migration,
     migration: cluster.migration,
     supportWithoutMigration: cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec),
+    identity: freshOrUndefined(clusterIdentity(s)),
   }, shared);
+}
+
+function freshOrUndefined(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : fresh(text);
 }
 
 /** A member as the Argo CD roots and the check of `spec.gitops.path` read a spec: its name and `spec.gitops`. */
@@ -124,6 +136,7 @@ export function shareMember(m: FleetMember, shared: SharedValues, specFile = m.s
     specMigration: shared.value(m.specMigration),
     migration: shared.value(m.migration),
     supportWithoutMigration: shared.value(m.supportWithoutMigration),
+    identity: m.identity,
   };
 }
 
