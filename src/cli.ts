@@ -9,9 +9,9 @@ import { stringify } from 'yaml';
 import { ImportError, importLiveCluster } from './import/live-cluster';
 import { readExport } from './import/read-export';
 import { findSecretInData, findSecretInIni } from './secrets/detector';
-import { formatIssue, SpecValidationError } from './cluster-spec/errors';
+import { formatIssue, SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
-import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles } from './fleet/load';
+import { InputWarning, isSymbolicLink, linkOutsideProblem, listSpecFiles, loadClusterSpec, loadSpecFiles } from './fleet/load';
 import { warningLines } from './fleet/warning-lines';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
@@ -210,6 +210,8 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       if (files.length === 0) {
         throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
       }
+      // with no clusters folder named or found, a file's own folder is the one its link may not leave
+      refuseLinksOutside(paths.filter((p) => !folders.includes(p)), opts.clusters ?? (root === '.' ? undefined : root));
       const fleet = loadSpecFiles(files, root);
       printWarnings(fleet.warnings, io);
       io.out(`${files.length} spec file${files.length === 1 ? '' : 's'} valid\n`);
@@ -476,6 +478,33 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
  * folder above them that holds a defaults file, stopping at the repository
  * root, so a spec validated from a subfolder gets its parent defaults.
  */
+/**
+ * A spec file named on the command line follows the rule of one found in a
+ * folder: a symbolic link is read only when it stays in the clusters folder
+ * (or, with none found, the folder it is in), so its target is never read
+ * nor echoed in an error.
+ */
+function refuseLinksOutside(files: readonly string[], root: string | undefined): void {
+  const issues: SpecIssue[] = [];
+  for (const file of files.filter(isSymbolicLink)) {
+    const inRoot = root !== undefined && !path.relative(path.resolve(root), path.resolve(file)).startsWith('..');
+    const folder = inRoot ? root! : path.dirname(file);
+    let realFolder: string;
+    try {
+      realFolder = fs.realpathSync(folder);
+    } catch {
+      realFolder = path.resolve(folder);
+    }
+    const problem = linkOutsideProblem(file, realFolder, 'spec');
+    if (problem) {
+      issues.push({ file, path: '', message: problem });
+    }
+  }
+  if (issues.length > 0) {
+    throw new SpecValidationError(issues);
+  }
+}
+
 function defaultsRoot(paths: readonly string[]): string {
   const dirs = paths.map((p) => path.resolve(fs.existsSync(p) && fs.statSync(p).isDirectory() ? p : path.dirname(p)));
   let common = dirs[0] ?? path.resolve('.');
