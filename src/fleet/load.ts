@@ -1294,7 +1294,9 @@ function resolveInside(root: string, base: string, ref: string): { file: string 
   // a hard link has no target to check: its other name may be anywhere on the file system (/etc/shadow)
   let links = 1;
   try {
-    links = fs.statSync(realFile).nlink;
+    const st = fs.statSync(realFile);
+    // a folder's link count is its subfolders': the read refuses a folder as no file
+    links = st.isFile() ? st.nlink : 1;
   } catch {
     // vanished since: the read reports it
   }
