@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import { ImportError, importLiveCluster } from './import/live-cluster';
 import { readExport } from './import/read-export';
 import { findSecretInData, findSecretInIni } from './secrets/detector';
+import { redactMessage } from './secrets/message-redaction';
 import { formatIssue, SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
 import { InputWarning, isSymbolicLink, linkOutsideProblem, listSpecFiles, loadClusterSpec, loadSpecFiles } from './fleet/load';
@@ -72,7 +73,9 @@ export const EXIT_INTERNAL = 3;
  * Runs the `ccm-gitops` command line with the given arguments (without the
  * node and script names) and returns the exit code. Never throws.
  */
-export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: NodeJS.ProcessEnv = process.env): number {
+export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: NodeJS.ProcessEnv = process.env): number {
+  // every error, warning and usage line passes here: a value a message echoes never prints a credential
+  const io: CliIo = { ...given, err: (text) => given.err(redactMessage(text)) };
   let code = EXIT_OK;
   const program = new Command('ccm-gitops')
     .description('Render external cloud controller managers as GitOps-ready YAML.')
