@@ -294,6 +294,28 @@ export function compareUnitFiles(target: string, unit: string, files: readonly R
 }
 
 /**
+ * What synth leaves beside an output folder `dist` while it writes (and a
+ * killed run leaves behind): the journal of a commit, the lock, the staging
+ * and backup folders. Their names, for `.gitignore` and for readers that must
+ * not take a half-written tree for a rendered one.
+ */
+export function outputSidecars(base: string): { readonly journal: string; readonly lock: string; readonly patterns: readonly string[] } {
+  return {
+    journal: `.${base}.journal`,
+    lock: `.${base}.lock`,
+    patterns: [`.${base}.lock`, `.${base}.journal`, `.${base}.journal.tmp`, `.${base}.new-*/`, `.${base}.old-*/`],
+  };
+}
+
+/** The journal or lock an interrupted (or running) synth left beside `dir`, if any. */
+export function interruptedRunFile(dir: string): string | undefined {
+  const abs = path.resolve(dir);
+  const target = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+  const { journal, lock } = outputSidecars(path.basename(target));
+  return [journal, lock].map((n) => path.join(path.dirname(target), n)).find((f) => fs.existsSync(f));
+}
+
+/**
  * A journaled, incremental writer of an output tree.
  *
  * Each unit is compared with the output first and staged, in a sibling
