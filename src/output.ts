@@ -364,7 +364,7 @@ export class OutputTree implements TreeSink {
     envErrors(dir, 'write', () => fs.mkdirSync(this.parent, { recursive: true }));
     envErrors(dir, 'write', () => takeLock(this.lock, dir));
     try {
-      envErrors(dir, 'write', () => recoverInterruptedRun(this.parent, base, this.target, this.journal));
+      envErrors(dir, 'write', () => recoverInterruptedRun(this.parent, base, this.target, this.journal, dir));
       // a leftover of an earlier process that had this process id
       fs.rmSync(this.staging, { recursive: true, force: true });
       this.existed = fs.existsSync(this.target);
@@ -539,7 +539,7 @@ export class OutputTree implements TreeSink {
           fs.renameSync(tmp, this.journal);
         });
         // from here on the new tree is decided: a failure or kill is completed by the next run
-        envErrors(this.dir, 'commit', () => applyJournal(this.parent, this.target, journal, this.journal));
+        envErrors(this.dir, 'commit', () => applyJournal(this.parent, this.target, journal, this.journal, this.dir));
       }
       return { replaced: journal.units, removed, written: this.written };
     } finally {
@@ -554,8 +554,14 @@ export class OutputTree implements TreeSink {
     }
     this.closed = true;
     if (!fs.existsSync(this.journal)) {
-      fs.rmSync(this.staging, { recursive: true, force: true });
-      fs.rmSync(this.backup, { recursive: true, force: true });
+      // best effort, after a failure or a commit that reported its own leftover: never hides the error being thrown
+      for (const folder of [this.staging, this.backup]) {
+        try {
+          fs.rmSync(folder, { recursive: true, force: true });
+        } catch {
+          // the next run removes it, or names it
+        }
+      }
     }
     releaseLock(this.lock);
   }
@@ -771,7 +777,7 @@ interface Journal {
  * first), removed entries are moved to the backup, staged root files renamed
  * over the old ones. Then the backup, the staging folder and the journal go.
  */
-function applyJournal(parent: string, target: string, journal: Journal, journalFile: string): void {
+function applyJournal(parent: string, target: string, journal: Journal, journalFile: string, dir: string): void {
   const staging = path.join(parent, journal.staging);
   const backup = path.join(parent, journal.backup);
   fs.mkdirSync(backup, { recursive: true });
@@ -801,8 +807,35 @@ function applyJournal(parent: string, target: string, journal: Journal, journalF
     }
   }
   fs.unlinkSync(journalFile);
-  fs.rmSync(backup, { recursive: true, force: true });
-  fs.rmSync(staging, { recursive: true, force: true });
+  // the new tree is in place from here: a folder that cannot be removed is reported as what it is
+  removeOldTree(dir, backup, [backup, staging]);
+}
+
+/**
+ * Thrown when the new tree is in place but the old one (the backup of the
+ * replaced folders) cannot be removed, e.g. immutable files (`chattr +i`).
+ */
+export class OldTreeLeftError extends OutputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OldTreeLeftError';
+  }
+}
+
+/** Removes the folders a finished commit leaves (old tree, empty staging), or says where the old tree is left. */
+function removeOldTree(dir: string, oldTree: string, folders: readonly string[]): void {
+  for (const folder of folders) {
+    try {
+      fs.rmSync(folder, { recursive: true, force: true });
+    } catch (e) {
+      if (!isErrnoError(e)) {
+        throw e;
+      }
+      const where = e.path && e.path !== folder ? ` at ${e.path}` : '';
+      throw new OldTreeLeftError(`${dir} holds the new tree, but the old one could not be removed (${errnoText(e)}${where}): it is left at ${oldTree}; `
+        + `remove it by hand (rm -rf ${oldTree}; when that is refused, its files may be immutable: lsattr -R ${oldTree}, then chattr -R -i ${oldTree})`);
+    }
+  }
 }
 
 /**
@@ -810,9 +843,9 @@ function applyJournal(parent: string, target: string, journal: Journal, journalF
  * backup folders of runs that no longer run, and restores a tree the
  * whole-tree swap of earlier versions left renamed away.
  */
-function recoverInterruptedRun(parent: string, base: string, target: string, journalFile: string): void {
+function recoverInterruptedRun(parent: string, base: string, target: string, journalFile: string, dir: string): void {
   if (fs.existsSync(journalFile)) {
-    applyJournal(parent, target, JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal, journalFile);
+    applyJournal(parent, target, JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal, journalFile, dir);
   }
   const leftovers = fs.readdirSync(parent).filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`)).sort();
   const backups = leftovers.filter((n) => n.startsWith(`.${base}.old-`));
@@ -822,7 +855,11 @@ function recoverInterruptedRun(parent: string, base: string, target: string, jou
   for (const name of leftovers) {
     const full = path.join(parent, name);
     if (full !== target && !isRunning(name)) {
-      fs.rmSync(full, { recursive: true, force: true });
+      if (name.startsWith(`.${base}.old-`)) {
+        removeOldTree(dir, full, [full]);
+      } else {
+        fs.rmSync(full, { recursive: true, force: true });
+      }
     }
   }
   fs.rmSync(`${journalFile}.tmp`, { force: true });
