@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'yaml';
 import { ImportError, importLiveCluster } from './import/live-cluster';
-import { readExport } from './import/read-export';
+import { exportSource, readExport } from './import/read-export';
 import { findSecretInData, findSecretInIni } from './secrets/detector';
 import { redactMessage } from './secrets/message-redaction';
 import { formatIssue, SpecIssue, SpecValidationError } from './cluster-spec/errors';
@@ -312,7 +312,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .option('--name <name>', 'cluster name (default: the infrastructure name without its random suffix)')
     .option('--force', 'replace files that exist')
     .action((opts: { from: string; out: string; name?: string; force?: boolean }) => {
-      const result = importLiveCluster(readExport(opts.from), { name: opts.name });
+      const result = importLiveCluster(readExport(opts.from), { name: opts.name, sourceOf: exportSource });
       const specFile = `${result.name}.yaml`;
       // the one secret detector over everything written (e.g. Proxy status credentials, keys in a cloud config)
       const inSpec = findSecretInData(result.spec);
