@@ -10,6 +10,8 @@ import { readTreeFiles } from './util/read-tree';
 
 /** Marker file that identifies an output directory written by ccm-gitops. */
 export const OUTPUT_MARKER = '.ccm-gitops';
+/** Root file of a `synth --shard` output: the digest of the inputs of each of its clusters, which `assemble` checks. */
+export const SHARD_RECORD = '.shard.json';
 // The text is part of every committed output tree: changing it changes every dist/.
 const MARKER_TEXT = 'This directory is written by ccm-gitops and replaced as a whole on every synth; do not edit files here.\n';
 /** Most paths listed in one error message. */
@@ -512,7 +514,10 @@ export class OutputTree implements TreeSink {
             this.foreign.push(...listFiles(path.join(this.target, entry.name), entry.name).filter((rel) => !this.writtenByUs(rel)));
           } else if (!entry.isDirectory() && !this.rootFiles.has(entry.name) && !this.units.has(entry.name)) {
             deletedFiles.push(entry.name);
-            this.foreign.push(entry.name);
+            if (entry.name !== SHARD_RECORD) {
+              // a shard's record is ccm-gitops's own: a whole-fleet synth into a shard's output removes it
+              this.foreign.push(entry.name);
+            }
           }
         }
       }
