@@ -35,14 +35,18 @@ export function clusterIdentity(spec: { readonly platform: string; readonly infr
   return name ? `${spec.platform}/${name}` : undefined;
 }
 
-interface Record {
+interface PhaseRecord {
   readonly state: 'absent' | 'corrupt' | 'ok';
   readonly phase?: string;
   readonly identity?: string;
   readonly why?: string;
 }
 
-function readRecord(file: string): Record {
+function readRecord(file: string): PhaseRecord {
+  if (!fs.statSync(file, { throwIfNoEntry: false })) {
+    // most clusters migrate nothing: no file, and no exception to build for it
+    return { state: 'absent' };
+  }
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -62,6 +66,9 @@ function readRecord(file: string): Record {
 
 /** The phase in `MIGRATION.md`'s first line, `# Migration of NAME: phase \`PHASE\``; undefined when absent. */
 function markdownPhase(file: string): { present: boolean; phase?: string } {
+  if (!fs.statSync(file, { throwIfNoEntry: false })) {
+    return { present: false };
+  }
   let text: string;
   try {
     // the heading is the first line: a few hundred bytes are enough

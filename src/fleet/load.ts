@@ -97,6 +97,7 @@ export interface FleetMember {
  */
 export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValues()): FleetMember {
   const s = cluster.spec.spec;
+  const supportWithoutMigration = cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec);
   return shareMember({
     name: fresh(cluster.spec.metadata.name),
     specFile: cluster.specFile,
@@ -105,8 +106,9 @@ export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValue
     distribution: s.distribution,
     specMigration: s.migration,
     migration: cluster.migration,
-    supportWithoutMigration: cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec),
-    identity: freshOrUndefined(clusterIdentity(s)),
+    supportWithoutMigration,
+    // only a cluster that can have a phase needs to be found across a rename: the others hold no string for it
+    identity: cluster.migration || supportWithoutMigration ? freshOrUndefined(clusterIdentity(s)) : undefined,
   }, shared);
 }
 
