@@ -7,11 +7,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'yaml';
 import { ImportError, importLiveCluster } from './import/live-cluster';
-import { readExport } from './import/read-export';
+import { exportSource, readExport } from './import/read-export';
 import { findSecretInData, findSecretInIni } from './secrets/detector';
-import { formatIssue, SpecValidationError } from './cluster-spec/errors';
+import { redactMessage } from './secrets/message-redaction';
+import { formatIssue, SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
-import { InputWarning, listSpecFiles, loadClusterSpec, loadSpecFiles, MAX_INPUT_BYTES } from './fleet/load';
+import { InputWarning, isSymbolicLink, linkOutsideProblem, listSpecFiles, loadClusterSpec, loadSpecFiles, MAX_INPUT_BYTES } from './fleet/load';
 import { warningLines } from './fleet/warning-lines';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
@@ -105,7 +106,9 @@ export const EXIT_INTERNAL = 3;
  * Runs the `ccm-gitops` command line with the given arguments (without the
  * node and script names) and returns the exit code. Never throws.
  */
-export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: NodeJS.ProcessEnv = process.env): number {
+export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: NodeJS.ProcessEnv = process.env): number {
+  // every error, warning and usage line passes here: a value a message echoes never prints a credential
+  const io: CliIo = { ...given, err: (text) => given.err(redactMessage(text)) };
   let code = EXIT_OK;
   const program = new Command('ccm-gitops')
     .description('Render external cloud controller managers as GitOps-ready YAML.')
@@ -127,7 +130,9 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       + 'the cache is in $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops)')
     .option('--shard <i/n>', 'render only shard I of N of the fleet (clusters split by a hash of their name), for a CI job matrix; '
       + 'then put the shards\' outputs together with ccm-gitops assemble')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string }) => {
+    .option('--force-phase <reason>', 'render although a cluster\'s record of its last migration phase (.migration.json) is lost, corrupt or '
+      + 'contradicted by the rendered tree; the one-phase check is skipped for those clusters and each is named, with the reason, in a warning')
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string; forcePhase?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
       // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
       const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
@@ -142,6 +147,9 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
         throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
       }
+      if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
+        throw new UsageError('--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"');
+      }
       checkOutputOutside(out, opts.clusters);
       const cacheDir = opts.cache ? renderCacheDir(env) : undefined;
       if (opts.check) {
@@ -150,7 +158,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
         const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
         let result: SynthSummary;
         try {
-          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound() }, check);
+          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, check);
         } finally {
           specCache?.save();
         }
@@ -174,7 +182,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
       const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound() }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, tree);
       } catch (e) {
         tree.close();
         throw e;
@@ -203,17 +211,22 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
     .option('-q, --quiet', 'print only errors and warnings')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write')
-    .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean }) => {
+    .option('--force-phase <reason>', 'as synth --force-phase: assemble although a cluster\'s record of its last migration phase is lost, corrupt or contradicted')
+    .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean; forcePhase?: string }) => {
       const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
+        throw new UsageError('--force-phase needs the reason the phase check may be skipped');
+      }
       checkOutputOutside(out, opts.clusters);
       const tree = OutputTree.open(out, { force: opts.force });
       let result: SynthSummary;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, assembleFrom: shards }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, assembleFrom: shards, forcePhase: opts.forcePhase }, tree);
       } catch (e) {
         tree.close();
         throw e;
       }
+      printWarnings(result.warnings, io);
       const commit = tree.commit();
       if (!opts.quiet) {
         const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
@@ -233,6 +246,8 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
       if (files.length === 0) {
         throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
       }
+      // with no clusters folder named or found, a file's own folder is the one its link may not leave
+      refuseLinksOutside(paths.filter((p) => !folders.includes(p)), opts.clusters ?? (root === '.' ? undefined : root));
       const fleet = loadSpecFiles(files, root);
       printWarnings(fleet.warnings, io);
       io.out(`${files.length} spec file${files.length === 1 ? '' : 's'} valid\n`);
@@ -333,7 +348,7 @@ export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO, env: Nod
     .option('--name <name>', 'cluster name (default: the infrastructure name without its random suffix)')
     .option('--force', 'replace files that exist')
     .action((opts: { from: string; out: string; name?: string; force?: boolean }) => {
-      const result = importLiveCluster(readExport(opts.from), { name: opts.name });
+      const result = importLiveCluster(readExport(opts.from), { name: opts.name, sourceOf: exportSource });
       const specFile = `${result.name}.yaml`;
       // the one secret detector over everything written (e.g. Proxy status credentials, keys in a cloud config)
       const inSpec = findSecretInData(result.spec);
@@ -502,6 +517,33 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
  * folder above them that holds a defaults file, stopping at the repository
  * root, so a spec validated from a subfolder gets its parent defaults.
  */
+/**
+ * A spec file named on the command line follows the rule of one found in a
+ * folder: a symbolic link is read only when it stays in the clusters folder
+ * (or, with none found, the folder it is in), so its target is never read
+ * nor echoed in an error.
+ */
+function refuseLinksOutside(files: readonly string[], root: string | undefined): void {
+  const issues: SpecIssue[] = [];
+  for (const file of files.filter(isSymbolicLink)) {
+    const inRoot = root !== undefined && !path.relative(path.resolve(root), path.resolve(file)).startsWith('..');
+    const folder = inRoot ? root! : path.dirname(file);
+    let realFolder: string;
+    try {
+      realFolder = fs.realpathSync(folder);
+    } catch {
+      realFolder = path.resolve(folder);
+    }
+    const problem = linkOutsideProblem(file, realFolder, 'spec');
+    if (problem) {
+      issues.push({ file, path: '', message: problem });
+    }
+  }
+  if (issues.length > 0) {
+    throw new SpecValidationError(issues);
+  }
+}
+
 function defaultsRoot(paths: readonly string[]): string {
   const dirs = paths.map((p) => path.resolve(fs.existsSync(p) && fs.statSync(p).isDirectory() ? p : path.dirname(p)));
   let common = dirs[0] ?? path.resolve('.');

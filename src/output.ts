@@ -10,6 +10,8 @@ import { readTreeFiles } from './util/read-tree';
 
 /** Marker file that identifies an output directory written by ccm-gitops. */
 export const OUTPUT_MARKER = '.ccm-gitops';
+/** Root file of a `synth --shard` output: the digest of the inputs of each of its clusters, which `assemble` checks. */
+export const SHARD_RECORD = '.shard.json';
 // The text is part of every committed output tree: changing it changes every dist/.
 const MARKER_TEXT = 'This directory is written by ccm-gitops and replaced as a whole on every synth; do not edit files here.\n';
 /** Most paths listed in one error message. */
@@ -294,6 +296,28 @@ export function compareUnitFiles(target: string, unit: string, files: readonly R
 }
 
 /**
+ * What synth leaves beside an output folder `dist` while it writes (and a
+ * killed run leaves behind): the journal of a commit, the lock, the staging
+ * and backup folders. Their names, for `.gitignore` and for readers that must
+ * not take a half-written tree for a rendered one.
+ */
+export function outputSidecars(base: string): { readonly journal: string; readonly lock: string; readonly patterns: readonly string[] } {
+  return {
+    journal: `.${base}.journal`,
+    lock: `.${base}.lock`,
+    patterns: [`.${base}.lock`, `.${base}.journal`, `.${base}.journal.tmp`, `.${base}.new-*/`, `.${base}.old-*/`],
+  };
+}
+
+/** The journal or lock an interrupted (or running) synth left beside `dir`, if any. */
+export function interruptedRunFile(dir: string): string | undefined {
+  const abs = path.resolve(dir);
+  const target = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+  const { journal, lock } = outputSidecars(path.basename(target));
+  return [journal, lock].map((n) => path.join(path.dirname(target), n)).find((f) => fs.existsSync(f));
+}
+
+/**
  * A journaled, incremental writer of an output tree.
  *
  * Each unit is compared with the output first and staged, in a sibling
@@ -342,7 +366,7 @@ export class OutputTree implements TreeSink {
     envErrors(dir, 'write', () => fs.mkdirSync(this.parent, { recursive: true }));
     envErrors(dir, 'write', () => takeLock(this.lock, dir));
     try {
-      envErrors(dir, 'write', () => recoverInterruptedRun(this.parent, base, this.target, this.journal));
+      envErrors(dir, 'write', () => recoverInterruptedRun(this.parent, base, this.target, this.journal, dir));
       // a leftover of an earlier process that had this process id
       fs.rmSync(this.staging, { recursive: true, force: true });
       this.existed = fs.existsSync(this.target);
@@ -490,7 +514,10 @@ export class OutputTree implements TreeSink {
             this.foreign.push(...listFiles(path.join(this.target, entry.name), entry.name).filter((rel) => !this.writtenByUs(rel)));
           } else if (!entry.isDirectory() && !this.rootFiles.has(entry.name) && !this.units.has(entry.name)) {
             deletedFiles.push(entry.name);
-            this.foreign.push(entry.name);
+            if (entry.name !== SHARD_RECORD) {
+              // a shard's record is ccm-gitops's own: a whole-fleet synth into a shard's output removes it
+              this.foreign.push(entry.name);
+            }
           }
         }
       }
@@ -517,7 +544,7 @@ export class OutputTree implements TreeSink {
           fs.renameSync(tmp, this.journal);
         });
         // from here on the new tree is decided: a failure or kill is completed by the next run
-        envErrors(this.dir, 'commit', () => applyJournal(this.parent, this.target, journal, this.journal));
+        envErrors(this.dir, 'commit', () => applyJournal(this.parent, this.target, journal, this.journal, this.dir));
       }
       return { replaced: journal.units, removed, written: this.written };
     } finally {
@@ -532,8 +559,14 @@ export class OutputTree implements TreeSink {
     }
     this.closed = true;
     if (!fs.existsSync(this.journal)) {
-      fs.rmSync(this.staging, { recursive: true, force: true });
-      fs.rmSync(this.backup, { recursive: true, force: true });
+      // best effort, after a failure or a commit that reported its own leftover: never hides the error being thrown
+      for (const folder of [this.staging, this.backup]) {
+        try {
+          fs.rmSync(folder, { recursive: true, force: true });
+        } catch {
+          // the next run removes it, or names it
+        }
+      }
     }
     releaseLock(this.lock);
   }
@@ -749,7 +782,7 @@ interface Journal {
  * first), removed entries are moved to the backup, staged root files renamed
  * over the old ones. Then the backup, the staging folder and the journal go.
  */
-function applyJournal(parent: string, target: string, journal: Journal, journalFile: string): void {
+function applyJournal(parent: string, target: string, journal: Journal, journalFile: string, dir: string): void {
   const staging = path.join(parent, journal.staging);
   const backup = path.join(parent, journal.backup);
   fs.mkdirSync(backup, { recursive: true });
@@ -779,8 +812,35 @@ function applyJournal(parent: string, target: string, journal: Journal, journalF
     }
   }
   fs.unlinkSync(journalFile);
-  fs.rmSync(backup, { recursive: true, force: true });
-  fs.rmSync(staging, { recursive: true, force: true });
+  // the new tree is in place from here: a folder that cannot be removed is reported as what it is
+  removeOldTree(dir, backup, [backup, staging]);
+}
+
+/**
+ * Thrown when the new tree is in place but the old one (the backup of the
+ * replaced folders) cannot be removed, e.g. immutable files (`chattr +i`).
+ */
+export class OldTreeLeftError extends OutputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OldTreeLeftError';
+  }
+}
+
+/** Removes the folders a finished commit leaves (old tree, empty staging), or says where the old tree is left. */
+function removeOldTree(dir: string, oldTree: string, folders: readonly string[]): void {
+  for (const folder of folders) {
+    try {
+      fs.rmSync(folder, { recursive: true, force: true });
+    } catch (e) {
+      if (!isErrnoError(e)) {
+        throw e;
+      }
+      const where = e.path && e.path !== folder ? ` at ${e.path}` : '';
+      throw new OldTreeLeftError(`${dir} holds the new tree, but the old one could not be removed (${errnoText(e)}${where}): it is left at ${oldTree}; `
+        + `remove it by hand (rm -rf ${oldTree}; when that is refused, its files may be immutable: lsattr -R ${oldTree}, then chattr -R -i ${oldTree})`);
+    }
+  }
 }
 
 /**
@@ -788,9 +848,9 @@ function applyJournal(parent: string, target: string, journal: Journal, journalF
  * backup folders of runs that no longer run, and restores a tree the
  * whole-tree swap of earlier versions left renamed away.
  */
-function recoverInterruptedRun(parent: string, base: string, target: string, journalFile: string): void {
+function recoverInterruptedRun(parent: string, base: string, target: string, journalFile: string, dir: string): void {
   if (fs.existsSync(journalFile)) {
-    applyJournal(parent, target, JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal, journalFile);
+    applyJournal(parent, target, JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal, journalFile, dir);
   }
   const leftovers = fs.readdirSync(parent).filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`)).sort();
   const backups = leftovers.filter((n) => n.startsWith(`.${base}.old-`));
@@ -800,7 +860,11 @@ function recoverInterruptedRun(parent: string, base: string, target: string, jou
   for (const name of leftovers) {
     const full = path.join(parent, name);
     if (full !== target && !isRunning(name)) {
-      fs.rmSync(full, { recursive: true, force: true });
+      if (name.startsWith(`.${base}.old-`)) {
+        removeOldTree(dir, full, [full]);
+      } else {
+        fs.rmSync(full, { recursive: true, force: true });
+      }
     }
   }
   fs.rmSync(`${journalFile}.tmp`, { force: true });

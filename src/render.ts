@@ -1,3 +1,4 @@
+import { clusterIdentity } from './phase-guard';
 import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
 import { ClusterChart } from './cluster-chart';
@@ -137,7 +138,7 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
     const rendered = inTree
       ? chart.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && !(staticSet && c.node.path.startsWith(`${staticSet.node.path}/`)))
       : chart.migration?.objects ?? [];
-    const migrating = { distribution: spec.spec.distribution, migration: cluster.migration, target: migrationTargetFor(spec) };
+    const migrating = { distribution: spec.spec.distribution, migration: cluster.migration, target: migrationTargetFor(spec), identity: clusterIdentity(spec.spec) };
     files.push(...migrationPlanFiles(name, migrating, objects, rendered));
   }
 

@@ -422,12 +422,13 @@ export class SpecCache {
     const hash = createHash('sha256').update(`${buildId()}\0${this.root}\0${specFile}\0`);
     hash.update(`${specFile}\0${specDigest}\0`);
     for (const f of defaultsChain) {
-      hash.update(`${f}\0${this.fileDigest(f)}\0`);
+      // where it really is, too: the loader refuses a defaults file linked from outside the clusters folder
+      hash.update(`${f}\0${this.realPath(f)}\0${this.fileDigest(f)}\0`);
     }
     hash.update('reads\0');
     for (const f of reads) {
-      // where it really is, too: the loader refuses a file that resolves outside the clusters folder
-      hash.update(`${f}\0${this.realPath(f)}\0${this.fileDigest(f)}\0`);
+      // where it really is, and whether it has other names: the loader refuses a file that resolves outside the clusters folder, and a hard link
+      hash.update(`${f}\0${this.realPath(f)}\0${this.fileDigest(f)}\0${this.hardLinked(f)}\0`);
     }
     return hash.digest('hex');
   }
@@ -447,6 +448,22 @@ export class SpecCache {
   }
 
   private readonly reals = new Map<string, string>();
+
+  /** Whether a file has more than one name (a hard link), once per run. */
+  private hardLinked(file: string): boolean {
+    let linked = this.links.get(file);
+    if (linked === undefined) {
+      try {
+        linked = fs.statSync(file).nlink > 1;
+      } catch {
+        linked = false;
+      }
+      this.links.set(file, linked);
+    }
+    return linked;
+  }
+
+  private readonly links = new Map<string, boolean>();
 
   /** The spec file the last lookup read, and what it found: the store of a changed spec follows its lookup. */
   private lastRead?: { readonly file: string; readonly read: FileRead };

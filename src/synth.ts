@@ -1,6 +1,6 @@
 import { FleetEntry, FleetEntryPool, FLEET_JSON, fleetSummaryStreams, parseFleetJson, StreamedFile } from './fleet-summary';
 import { RenderedFile } from './gitops/layout';
-import { markerFile, OutputCheck, putFiles, RemoteSink, StaleFile, TreeSink } from './output';
+import { markerFile, OutputCheck, putFiles, RemoteSink, SHARD_RECORD, StaleFile, TreeSink } from './output';
 import { FleetFolderParts } from './fleet/fleet-folder-parts';
 import { readUnitFiles } from './util/read-tree';
 import { argoCdShares } from './gitops/argocd-groups';
@@ -10,7 +10,7 @@ import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { MIGRATION_JSON } from './migration/plan-files';
+import { PhaseRecords } from './phase-guard';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
@@ -88,6 +88,14 @@ export interface SynthOptions {
    * @default - render
    */
   readonly assembleFrom?: readonly string[];
+  /**
+   * Why to render although a cluster's record of its last phase is lost,
+   * corrupt or contradicted by the rendered tree (the one-phase check is
+   * skipped for those clusters, each named in a warning with this reason).
+   *
+   * @default - refuse
+   */
+  readonly forcePhase?: string;
   /**
    * Keeps the main thread's old generation near what is live while the fleet
    * loads and renders: checked at each cluster loaded and each outcome taken,
@@ -184,12 +192,57 @@ export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSumm
   if (options.assembleFrom) {
     // the specs are validated (and their members kept), not rendered
     const outputPath = repositoryPathOf(options.out);
-    const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, () => undefined);
-    checkPhaseTransitions({ clusters: loaded.members }, options.out);
+    const inputs = new Map<string, string>();
+    const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, (c) => {
+      if (!c.nameTaken && inShard(c.member.name, options.shard)) {
+        inputs.set(c.member.name, shardInputsDigest(c.prepared()));
+      }
+    });
+    const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
     checkGitopsPaths({ clusters: loaded.members }, outputPath);
-    return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), loaded.warnings, options.assembleFrom, sink, outputPath);
+    return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), inputs, [...overridden, ...loaded.warnings], options.assembleFrom, sink, outputPath, options.clusters);
   }
   return new FleetRun(options, sink, fleetSpecFiles(options.clusters)).run();
+}
+
+/** What a `--shard` output records of the inputs its clusters were rendered from, read back by `assemble`. */
+interface ShardRecord {
+  /** The shard, `I/N`. */
+  readonly shard: string;
+  /** Each cluster's {@link shardInputsDigest}, by name. */
+  readonly clusters: ReadonlyMap<string, string>;
+}
+
+/**
+ * Digest of what a cluster renders from: its spec (defaults merged), its
+ * path in the clusters folder, the transformed cloud config and migration.
+ * Not the spec file as given (another checkout's path renders the same).
+ */
+export function shardInputsDigest(cluster: PreparedCluster): string {
+  const { spec, specPath, cloudConf, cloudConfExtraData, migration } = cluster;
+  // Maps and Sets spelled out, as preparedDigest does: they would all stringify as {}
+  const json = JSON.stringify({ spec, specPath, cloudConf, cloudConfExtraData, migration },
+    (_k, v: unknown) => (v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v));
+  return createHash('sha256').update(json).digest('hex');
+}
+
+function shardRecordContent(shard: Shard, inputs: ReadonlyMap<string, string>): string {
+  const clusters = Object.fromEntries([...inputs].sort(([a], [b]) => byName(a, b)));
+  return `${JSON.stringify({ shard: `${shard.index}/${shard.count}`, clusters }, null, 2)}\n`;
+}
+
+/** The record of a shard output; undefined when it has none or it cannot be read. */
+function readShardRecord(dir: string): ShardRecord | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(path.join(dir, SHARD_RECORD), 'utf8')) as { shard?: unknown; clusters?: unknown };
+    if (typeof parsed.shard !== 'string' || !parsed.clusters || typeof parsed.clusters !== 'object') {
+      return undefined;
+    }
+    const clusters = Object.entries(parsed.clusters as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string');
+    return { shard: parsed.shard, clusters: new Map(clusters) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a cluster is in the shard (every cluster is when there is none). */
@@ -237,6 +290,10 @@ class FleetRun {
   private readonly entries: FleetEntry[] = [];
   private readonly rendered: string[] = [];
   private readonly kept = new Set<number>();
+  /** With --shard: the digest of the inputs each of this shard's clusters was rendered from, by name ({@link SHARD_RECORD}). */
+  private readonly shardInputs = new Map<string, string>();
+  /** With --shard: what the output's record says of the clusters it keeps as they are. */
+  private previousShardInputs?: ReadonlyMap<string, string>;
   /** Kept clusters the cache does not know: their folders pass the last guard once the fleet is valid. */
   private readonly guardLater: number[] = [];
   /** Rendered on this thread (no remote sink): the clusters, by index. */
@@ -288,6 +345,9 @@ class FleetRun {
     const summary = guardedSummary(order.map((i) => this.entries[i]));
     this.putArgoCdRoots(roots);
     putSummary(this.sink, summary);
+    if (this.options.shard) {
+      this.sink.putRootFile({ path: SHARD_RECORD, content: shardRecordContent(this.options.shard, this.shardInputs) });
+    }
     const { members, rendered } = this;
     return { rendered: rendered.sort(byName), clusters: members.length, kept: members.length - rendered.length, unchanged: this.unchanged, warnings };
   }
@@ -303,14 +363,14 @@ class FleetRun {
       const loaded = streamSpecFiles(this.specFiles, options.clusters, options.specCache, (c) => this.onLoaded(c), () => {
         this.failing = true;
       });
-      checkPhaseTransitions({ clusters: loaded.members }, options.out);
+      const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
       checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
       if (this.matchers.length > 0 && !members.some((m) => this.selected(m.name))) {
         throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.name).sort(byName).join(', ')}`);
       }
       this.guardLater.forEach((i) => this.guardKept(i));
       this.unmatched.forEach(({ index, cluster }) => this.dispatch(index, cluster));
-      return loaded.warnings;
+      return [...overridden, ...loaded.warnings];
     } catch (e) {
       this.pool?.close();
       throw e;
@@ -413,6 +473,14 @@ class FleetRun {
     const i = this.members.push(c.member) - 1;
     const keptEntry = this.selected(name) ? undefined : (this.cachedLines ? cache!.get(name)?.entry : undefined) ?? this.existingEntry(name);
     if (keptEntry && sink.hasUnit(name)) {
+      if (this.options.shard) {
+        // a kept folder was rendered from the inputs its last record names, not from today's
+        this.previousShardInputs ??= readShardRecord(this.options.out)?.clusters ?? new Map();
+        const before = this.previousShardInputs.get(name);
+        if (before !== undefined) {
+          this.shardInputs.set(name, before);
+        }
+      }
       sink.keepUnit(name);
       this.entries[i] = keptEntry;
       this.kept.add(i);
@@ -426,6 +494,9 @@ class FleetRun {
       return;
     }
     this.rendered.push(name);
+    if (this.options.shard) {
+      this.shardInputs.set(name, shardInputsDigest(c.prepared()));
+    }
     if (!remote) {
       this.onMain.push({ index: i, cluster: () => c.prepared() });
     } else if (this.matchers.length > 0 && !this.selected(name)) {
@@ -608,13 +679,21 @@ interface FleetFolderCheck {
 }
 
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
-function assembleInto(members: readonly FleetMember[], warnings: readonly InputWarning[], from: readonly string[], sink: TreeSink, outputPath: string): SynthSummary {
+function assembleInto(members: readonly FleetMember[], inputs: ReadonlyMap<string, string>, warnings: readonly InputWarning[], from: readonly string[],
+  sink: TreeSink, outputPath: string, clusters: string): SynthSummary {
   const found = new Map<string, { dir: string; entry: FleetEntry }>();
+  const records = new Map<string, ShardRecord>();
   const lines = new FleetEntryPool();
   for (const dir of from) {
     if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
       throw new SynthError(`${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
     }
+    const record = readShardRecord(dir);
+    if (!record) {
+      throw new SynthError(`${dir} has no readable record of the specs it was rendered from (${path.join(dir, SHARD_RECORD)}); `
+        + 'render that shard again with synth --shard I/N, then assemble');
+    }
+    records.set(dir, record);
     for (const entry of existingFleetEntries(dir).values()) {
       const other = found.get(entry.name);
       if (other) {
@@ -633,11 +712,21 @@ function assembleInto(members: readonly FleetMember[], warnings: readonly InputW
   if (stray.length > 0) {
     throw new SynthError(`the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`);
   }
+  // a shard rendered before a spec, defaults or cloud config changed would be assembled stale: refused, naming it
+  const stale = members.filter((m) => records.get(found.get(m.name)!.dir)!.clusters.get(m.name) !== inputs.get(m.name))
+    .map((m) => `${m.name} (in ${found.get(m.name)!.dir}, shard ${records.get(found.get(m.name)!.dir)!.shard})`);
+  if (stale.length > 0) {
+    throw new SynthError(`${stale.length} cluster${stale.length === 1 ? ' was' : 's were'} rendered from other specs than ${clusters} holds now: `
+      + `${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}; render those shards again from these specs, then assemble`);
+  }
   const entries: FleetEntry[] = [];
   for (const member of members) {
     const name = member.name;
     const { dir, entry } = found.get(name)!;
-    sink.putUnit(name, readUnitFiles(dir, name));
+    const files = readUnitFiles(dir, name);
+    // the shard's files are copied as they are: the last guard reads them, named where they are
+    refuseSecretsInOutput(files.map((f) => ({ path: path.join(dir, f.path), content: f.content })));
+    sink.putUnit(name, files);
     entries.push(entry);
   }
   const summary = guardedSummary(entries);
@@ -682,36 +771,39 @@ export function staleFiles(files: readonly RenderedFile[], out: string): StaleFi
   return check.finish();
 }
 
-/** The phase a cluster's last render in `out` recorded, if any. */
-export function renderedPhase(out: string, name: string, isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER))): string | undefined {
-  if (!isOutput) {
-    return undefined;
-  }
-  const file = path.join(out, name, MIGRATION_JSON);
-  if (!fs.statSync(file, { throwIfNoEntry: false })) {
-    // most clusters migrate nothing: no file, and no exception to build for it
-    return undefined;
-  }
-  try {
-    const plan = JSON.parse(fs.readFileSync(file, 'utf8')) as { phase?: unknown };
-    return typeof plan.phase === 'string' ? plan.phase : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Refuses a phase change that skips a phase (forward or back) against the
- * phase the output folder recorded at the last render: each phase is its own
- * reviewed change.
+ * phase of the last render in the output folder: each phase is its own
+ * reviewed change. The phase is read from the record and the rendered tree
+ * ({@link PhaseRecords}); a renamed cluster is found by its identity. When
+ * they are lost, corrupt or disagree, synth refuses unless `forcePhase`
+ * gives the reason to render anyway; the overrides are returned as warnings.
  */
-export function checkPhaseTransitions(fleet: { readonly clusters: readonly FleetMember[] }, out: string): void {
+export function checkPhaseTransitions(fleet: { readonly clusters: readonly FleetMember[] }, out: string, forcePhase?: string): InputWarning[] {
   const issues: SpecIssue[] = [];
-  // once, not once per cluster
-  const isOutput = fs.existsSync(path.join(out, OUTPUT_MARKER));
+  const overridden: InputWarning[] = [];
+  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
+    return overridden;
+  }
+  const records = new PhaseRecords(out, new Set(fleet.clusters.map((c) => c.name)));
   for (const cluster of fleet.clusters) {
     const m = cluster.migration;
-    const previous = renderedPhase(out, cluster.name, isOutput);
+    const found = records.previous(cluster);
+    if (found.kind === 'unknown') {
+      const why = `the record of the last render's phase, ${found.record}, ${found.why}`;
+      if (forcePhase !== undefined) {
+        overridden.push({ file: cluster.specFile, message: `spec.migration.phase: ${why}; rendered phase "${m?.phase ?? 'external'}" unchecked, --force-phase: ${forcePhase}` });
+      } else {
+        issues.push({
+          file: cluster.specFile, path: 'spec.migration.phase',
+          message: `${why}: the phase of the last render is not known, so this change cannot be checked to move one phase; `
+            + `restore the files from git (git checkout -- ${path.join(out, cluster.name)}) and run synth again, `
+            + 'or, when you know the cluster is one step from this phase, run synth --force-phase "<reason>"',
+        });
+      }
+      continue;
+    }
+    const previous = found.kind === 'known' ? found.phase : undefined;
     let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
     if (!m && previous !== undefined && previous !== 'external') {
       // no spec.migration means "already external": deleting it is the move to external, checked like any other
@@ -724,12 +816,14 @@ export function checkPhaseTransitions(fleet: { readonly clusters: readonly Fleet
       problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.specMigration!.featureSet}, which OpenShift cannot turn off: `
         + `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;
     }
-    if (problem) {
-      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${path.join(out, cluster.name, MIGRATION_JSON)})` });
+    if (problem && found.kind === 'known') {
+      const renamed = found.renamedFrom ? `, rendered as cluster "${found.renamedFrom}", the same ${cluster.identity}: a rename keeps the phase` : '';
+      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${found.record}${renamed})` });
     }
   }
   if (issues.length > 0) {
     throw new SpecValidationError(issues);
   }
+  return overridden;
 }
 

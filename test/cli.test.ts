@@ -116,6 +116,118 @@ describe('ccm-gitops validate-spec', () => {
   });
 });
 
+describe('ccm-gitops validate-spec: files from outside the clusters folder', () => {
+  const SECRET = 'root:$6$s3cr3tHashValue:19000:0:99999:7:::';
+
+  function outsideFile(name: string, content: string): string {
+    return writeFile(root, `outside/${name}`, content);
+  }
+
+  test('a spec argument that is a symbolic link out of its folder is refused, and its content never printed', () => {
+    // GIVEN a spec "file" that links to a file outside its folder
+    const target = outsideFile('shadow', `${SECRET}\n`);
+    fs.mkdirSync(path.join(root, 'clusters'));
+    const link = path.join(root, 'clusters', 'c.yaml');
+    fs.symlinkSync(target, link);
+    // WHEN it is validated by name
+    const { io, stdout, stderr } = captureIo();
+    const code = runCli(['validate-spec', link], io, {});
+    // THEN it is refused as synth refuses it in a folder, without reading it
+    expect(code).toBe(EXIT_INVALID_INPUT);
+    expect(stderr()).toBe([
+      'error: 1 problem found; nothing was written',
+      `  ${link}: is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead`,
+      '',
+    ].join('\n'));
+    expect(stdout() + stderr()).not.toContain('s3cr3t');
+  });
+
+  test('a spec argument linking to a file inside the clusters folder is read', () => {
+    const real = writeFile(root, 'clusters/real/a.yaml', awsSpec('a'));
+    const link = path.join(root, 'clusters', 'a.yaml');
+    fs.symlinkSync(real, link);
+    const { io, stdout } = captureIo();
+    expect(runCli(['validate-spec', link, '--clusters', path.join(root, 'clusters')], io, {})).toBe(EXIT_OK);
+    expect(stdout()).toBe('1 spec file valid\n');
+  });
+
+  test.each([
+    ['spec.cloudConfig.file', { file: 'c.conf' }],
+    ['spec.cloudConfig.extraKeys.ca-bundle.pem', { file: 'plain.conf', extraKeys: { 'ca-bundle.pem': 'c.conf' } }],
+  ])('%s naming a hard link (which may be /etc/shadow) is refused, with the fix, and its content never printed', (field, cloudConfig) => {
+    // GIVEN a cloud-config file in the clusters folder that is a hard link to a file outside it
+    const target = outsideFile('shadow', `[Global]\nzone = ${SECRET}\n`);
+    writeFile(root, 'clusters/plain.conf', '[Global]\n');
+    const spec = writeFile(root, 'clusters/c.yaml', awsSpec('c', { cloudConfig }));
+    const conf = path.join(root, 'clusters', 'c.conf');
+    fs.linkSync(target, conf);
+    // WHEN the folder is validated
+    const { io, stdout, stderr } = captureIo();
+    const code = runCli(['validate-spec', path.join(root, 'clusters')], io, {});
+    // THEN the link is refused, naming the field and how to replace it with a copy
+    expect(code).toBe(EXIT_INVALID_INPUT);
+    expect(stderr()).toContain(`  ${spec}: ${field}: "c.conf" is a hard link (the file has 2 names), so it may be a file outside the clusters directory ${path.join(root, 'clusters')}; `
+      + `replace it with a copy (cp ${conf} ${conf}.copy && mv ${conf}.copy ${conf})\n`);
+    expect(stdout() + stderr()).not.toContain('s3cr3t');
+  });
+
+  test('a defaults.yaml that is a symbolic link out of the clusters folder is refused, by synth too, and never read', () => {
+    // GIVEN a defaults.yaml linking to a file outside the clusters folder
+    const target = outsideFile('defaults.yaml', `apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerDefaults\nspec:\n  ${SECRET}: x\n`);
+    writeFile(root, 'clusters/c.yaml', awsSpec('c'));
+    const defaults = path.join(root, 'clusters', 'defaults.yaml');
+    fs.symlinkSync(target, defaults);
+    const expected = `  ${defaults}: is a symbolic link to a file outside the clusters directory (or to nothing); copy the defaults file in instead\n`;
+    // WHEN the folder is validated, and rendered
+    const validated = captureIo();
+    expect(runCli(['validate-spec', path.join(root, 'clusters')], validated.io, {})).toBe(EXIT_INVALID_INPUT);
+    const synth = captureIo();
+    expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist'), '--no-cache'], synth.io, {})).toBe(EXIT_INVALID_INPUT);
+    // THEN both refuse it the way they refuse a linked spec
+    expect(validated.stderr()).toContain(expected);
+    expect(synth.stderr()).toContain(expected);
+    expect(validated.stderr() + synth.stderr()).not.toContain('s3cr3t');
+  });
+
+  test('the spec cache does not hide a cloud config or defaults.yaml replaced by a link with the same content', () => {
+    // GIVEN a fleet rendered once with the spec cache
+    const env = { CCM_GITOPS_CACHE_DIR: path.join(root, 'cache') };
+    const clusters = path.join(root, 'clusters');
+    writeFile(root, 'clusters/c.yaml', awsSpec('c', { cloudConfig: { file: 'c.conf' } }));
+    const conf = writeFile(root, 'clusters/c.conf', '[Global]\n');
+    const defaults = writeFile(root, 'clusters/defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults' });
+    const synth = () => {
+      const cap = captureIo();
+      return { code: runCli(['synth', '-c', clusters, '-o', path.join(root, 'dist'), '-q'], cap.io, env), stderr: cap.stderr() };
+    };
+    expect(synth().code).toBe(EXIT_OK);
+    // WHEN the cloud config becomes a hard link to a file outside with the same bytes
+    const outside = outsideFile('c.conf', '[Global]\n');
+    fs.rmSync(conf);
+    fs.linkSync(outside, conf);
+    // THEN the cached load does not pass it
+    expect(synth()).toEqual({ code: EXIT_INVALID_INPUT, stderr: expect.stringContaining('"c.conf" is a hard link (the file has 2 names)') });
+    // AND WHEN, the copy back in place, defaults.yaml becomes a link out of the folder with the same bytes
+    fs.rmSync(conf);
+    fs.writeFileSync(conf, '[Global]\n');
+    expect(synth().code).toBe(EXIT_OK);
+    const linked = outsideFile('defaults.yaml', fs.readFileSync(defaults, 'utf8'));
+    fs.rmSync(defaults);
+    fs.symlinkSync(linked, defaults);
+    // THEN it is refused too
+    expect(synth()).toEqual({ code: EXIT_INVALID_INPUT, stderr: expect.stringContaining(`${defaults}: is a symbolic link to a file outside the clusters directory`) });
+  });
+
+  test('a defaults.yaml linking to a file inside the clusters folder is read', () => {
+    writeFile(root, 'clusters/shared/defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { controlPlaneTopology: 'SingleReplica' } });
+    writeFile(root, 'clusters/x/c.yaml', awsSpec('c'));
+    fs.symlinkSync(path.join(root, 'clusters', 'shared', 'defaults.yaml'), path.join(root, 'clusters', 'x', 'defaults.yaml'));
+    const { io, stdout } = captureIo();
+    expect(runCli(['validate-spec', path.join(root, 'clusters', 'x', 'c.yaml'), '--clusters', path.join(root, 'clusters')], io, {})).toBe(EXIT_OK);
+    expect(stdout()).toBe('1 spec file valid\n');
+  });
+});
+
 describe('ccm-gitops schema', () => {
   test('prints the JSON Schema', () => {
     const { io, stdout } = captureIo();

@@ -259,6 +259,64 @@ describe('ccm-gitops diff --git: a missing tree is an error, refs are never opti
   });
 });
 
+describe('ccm-gitops diff refuses a tree a killed synth left half-written', () => {
+  const dir = useTempDir();
+
+  test.each([
+    ['head', '.dist.journal'],
+    ['head', '.dist.lock'],
+    ['base', '.dist.journal'],
+  ])('two folders, the %s with %s beside it: exit 2, one line, no diff', (side, sidecar) => {
+    // GIVEN two rendered trees, one of them with the journal or lock a synth killed in its commit left beside it
+    const base = path.join(dir(), 'base', 'dist');
+    const head = path.join(dir(), 'head', 'dist');
+    writeFile(base, 'c/d.yaml', deployment());
+    writeFile(head, 'c/d.yaml', deployment({ replicas: 3 }));
+    const broken = side === 'head' ? head : base;
+    fs.writeFileSync(path.join(path.dirname(broken), sidecar), '{}\n');
+    // WHEN they are compared
+    const r = captureIo();
+    const code = runCli(['diff', base, head], r.io, {});
+    // THEN diff refuses with one clear line and prints no summary
+    expect({ code, stdout: r.stdout(), stderr: r.stderr() }).toEqual({
+      code: EXIT_USAGE, stdout: '', stderr: `error: ${broken}/ was left half-written by an interrupted synth; run synth to complete it\n`,
+    });
+  });
+
+  test('diff --git against a working tree with a lock, and a revision that committed a journal: exit 2', () => {
+    // GIVEN a repository with dist/ committed
+    const repo = dir();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' });
+    git('init', '-q');
+    writeFile(repo, 'dist/c/d.yaml', deployment());
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    const run = (...args: string[]) => {
+      const cwd = process.cwd();
+      try {
+        process.chdir(repo);
+        const r = captureIo();
+        return { code: runCli(['diff', '--git', ...args], r.io, {}), stdout: r.stdout(), stderr: r.stderr() };
+      } finally {
+        process.chdir(cwd);
+      }
+    };
+    // WHEN a synth's lock is beside the working tree's dist/
+    fs.writeFileSync(path.join(repo, '.dist.lock'), '4242\n');
+    // THEN the working tree is refused
+    expect(run('HEAD')).toEqual({ code: EXIT_USAGE, stdout: '', stderr: 'error: dist/ was left half-written by an interrupted synth; run synth to complete it\n' });
+    // AND WHEN a commit holds a half-written dist/ with its journal
+    fs.rmSync(path.join(repo, '.dist.lock'));
+    writeFile(repo, 'dist/c/d.yaml', deployment({ replicas: 2 }));
+    fs.writeFileSync(path.join(repo, '.dist.journal'), '{}\n');
+    git('add', '-A');
+    git('commit', '-qm', 'two');
+    fs.rmSync(path.join(repo, '.dist.journal'));
+    // THEN that revision is refused, named
+    expect(run('HEAD~1..HEAD')).toEqual({ code: EXIT_USAGE, stdout: '', stderr: 'error: dist/ at HEAD was left half-written by an interrupted synth; run synth to complete it\n' });
+  });
+});
+
 describe('risky changes a reviewer must see (issue 17)', () => {
   const withContainer = (image: string, args: string[] = []): Obj => deployment({ template: { spec: { containers: [{ name: 'cloud-controller-manager', image, args }] } } });
   const app = (spec: Obj): Obj => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'ccm-prod-1', namespace: 'argocd' }, spec });

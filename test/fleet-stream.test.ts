@@ -97,7 +97,8 @@ describe('loading a fleet a cluster at a time', () => {
     expect(members[0].gitops).toBe(members[1].gitops);
     expect(members[0].supportWithoutMigration).toBe(members[1].supportWithoutMigration);
     const held = JSON.parse(JSON.stringify(members[0]));
-    expect(Object.keys(held).sort()).toEqual(['distribution', 'gitops', 'name', 'platform', 'specFile', 'supportWithoutMigration']);
+    // identity: what the phase guard finds a renamed cluster by (a platform with migration phases)
+    expect(Object.keys(held).sort()).toEqual(['distribution', 'gitops', 'identity', 'name', 'platform', 'specFile', 'supportWithoutMigration']);
     expect([held.name, held.platform, held.distribution]).toEqual(['a', 'AWS', 'openshift']);
     expect(members[0].supportWithoutMigration).toEqual(expect.objectContaining({ inTreeProvider: 'aws' }));
   });

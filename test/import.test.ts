@@ -23,6 +23,10 @@ function cloudProviderConfig(data: Record<string, string>): ExportedObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cloud-provider-config', namespace: 'openshift-config' }, data };
 }
 
+function proxy(httpProxy: string): ExportedObject {
+  return { apiVersion: 'config.openshift.io/v1', kind: 'Proxy', metadata: { name: 'cluster' }, status: { httpProxy } };
+}
+
 function importError(objects: ExportedObject[]): string {
   try {
     importLiveCluster(objects);
@@ -134,6 +138,32 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
   test('a private key in an extra key of the live config is refused', () => {
     expect(importError([infrastructure({ type: 'GCP' }), cloudProviderConfig({ config: '[global]\n', 'tls.key': '-----BEGIN EC PRIVATE KEY-----\nx\n-----END EC PRIVATE KEY-----\n' })]))
       .toBe('ConfigMap openshift-config/cloud-provider-config key tls.key: holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
+  });
+
+  test.each([
+    ['Infrastructure', infrastructure({ type: 'AWS', aws: { region: 'us-east-1' } })],
+    ['Proxy', proxy('http://proxy-a.example.com:3128')],
+  ])('two different %s "cluster" objects in two files are refused, naming both files; nothing is written', (kind, other) => {
+    // GIVEN an export whose two files hold different copies of one object
+    const from = dir();
+    const base = [infrastructure({ type: 'AWS', aws: { region: 'eu-west-1' } }), cloudProviderConfig({ config: '[Global]\n' }), proxy('http://proxy-b.example.com:3128')];
+    writeFile(from, 'a.yaml', base.map((o) => JSON.stringify(o)).join('\n---\n'));
+    writeFile(from, 'b.yaml', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [other] }));
+    const out = path.join(from, 'out');
+    // WHEN it is imported
+    const cap = captureIo();
+    const code = runCli(['import', '--from', from, '--out', out], cap.io);
+    // THEN import refuses to pick one, naming both files
+    expect(code).toBe(1);
+    expect(cap.stderr()).toBe(`error: the export holds two different ${kind} "cluster" objects (in ${path.join(from, 'a.yaml')} and in ${path.join(from, 'b.yaml')}); `
+      + 'a cluster has one: keep the one exported from the cluster you import, and remove the other; nothing was written\n');
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test('an object exported twice, identical, is imported', () => {
+    const objects = [infrastructure({ type: 'AWS', aws: { region: 'eu-west-1' } }), cloudProviderConfig({ config: '[Global]\n' }), proxy('http://p.example.com:3128')];
+    const result = importLiveCluster([...objects, ...JSON.parse(JSON.stringify(objects))]);
+    expect(result.spec.spec.proxy).toEqual({ httpProxy: 'http://p.example.com:3128' });
   });
 
   test('existing files are not replaced without --force', () => {

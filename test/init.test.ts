@@ -64,7 +64,7 @@ describe('ccm-gitops init', () => {
     expect(fs.readFileSync(path.join(root, 'clusters/defaults.yaml'), 'utf8')).toBe('# mine\n');
     expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toBe('node_modules/\n');
     expect(init.stdout).toContain(`kept  ${path.join(root, 'clusters/defaults.yaml')} (exists; not changed)\n`);
-    expect(init.stdout).toContain(`add to ${path.join(root, '.gitignore')}: .dist.new-*/ .dist.old-*/ .*.ccm-gitops-import\n`);
+    expect(init.stdout).toContain(`add to ${path.join(root, '.gitignore')}: .dist.lock .dist.journal .dist.journal.tmp .dist.new-*/ .dist.old-*/ .*.ccm-gitops-import\n`);
     expect(fs.existsSync(path.join(root, '.github'))).toBe(false);
 
     // a second init over a complete skeleton writes nothing
@@ -134,17 +134,18 @@ describe('ccm-gitops init', () => {
     expect(schemaPathFor(project, '/usr/lib/node_modules/ccm-gitops')).toBe('node_modules/ccm-gitops/schema/cluster-spec.schema.json');
   });
 
-  test('GIVEN a git repository WHEN a killed synth or import left its staging folders THEN the scaffolded .gitignore ignores them', () => {
+  test('GIVEN a git repository WHEN a killed synth or import left its lock, journal and staging folders THEN the scaffolded .gitignore ignores them', () => {
     const root = dir();
     expect(run(['init', root, '--no-ci']).code).toBe(EXIT_OK);
     execFileSync('git', ['init', '-q'], { cwd: root });
     // the names writeTreeAtomically (src/output.ts) and import (src/cli.ts) stage into
-    for (const f of ['.dist.new-4242/a/kustomization.yaml', '.dist.old-4242/a/kustomization.yaml', 'clusters/.c.yaml.ccm-gitops-import', 'node_modules/x/index.js']) {
+    for (const f of ['.dist.new-4242/a/kustomization.yaml', '.dist.old-4242/a/kustomization.yaml', '.dist.lock', '.dist.journal', '.dist.journal.tmp',
+      'clusters/.c.yaml.ccm-gitops-import', 'node_modules/x/index.js']) {
       writeFile(root, f, 'x');
     }
     writeFile(root, 'dist/a/kustomization.yaml', 'x');
     const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
-    expect(status).not.toMatch(/\.dist\.(new|old)-|ccm-gitops-import|node_modules/);
+    expect(status).not.toMatch(/\.dist\.(new|old)-|\.dist\.(lock|journal)|ccm-gitops-import|node_modules/);
     expect(status).toContain('dist/a/kustomization.yaml');
   });
 

@@ -58,7 +58,7 @@ describe('platform inputs in the cluster spec: validation', () => {
     }));
     expect(fleetProblems(dir())).toEqual([
       'c.yaml:28: spec.vsphere.vcenters.1.server: "vc1" is listed twice; keep one entry per vCenter',
-      'c.yaml:35: spec.vsphere.failureDomains.0.server: "vc9" is not one of spec.vsphere.vcenters (vc1, vc1); add the vCenter or fix the server',
+      'c.yaml:35: spec.vsphere.failureDomains.0.server: "vc9" is not one of spec.vsphere.vcenters ("vc1", "vc1"); add the vCenter or fix the server',
     ]);
   });
 

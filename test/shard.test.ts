@@ -70,3 +70,98 @@ describe('--shard I/N and assemble', () => {
     expect(r.stderr).toBe(`error: --shard ${JSON.stringify(text)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4\n`);
   });
 });
+
+describe('assemble trusts no shard output: stale shards and edited files are refused', () => {
+  const TOKEN = `ghp_${'Z9y8X7w6V5'.repeat(3)}abcdef`;
+
+  function shardsOf(clusters: string): string[] {
+    return [1, 2].map((i) => {
+      const out = path.join(dir(), `shard-${i}`);
+      expect(cli('synth', '-c', clusters, '-o', out, '-q', '--shard', `${i}/2`).code).toBe(0);
+      return out;
+    });
+  }
+
+  test('each shard records the digest of the inputs of each of its clusters', () => {
+    const clusters = path.join(dir(), 'clusters');
+    fleet(clusters, NAMES);
+    const [s1] = shardsOf(clusters);
+    const record = JSON.parse(fs.readFileSync(path.join(s1, '.shard.json'), 'utf8'));
+    expect(record.shard).toBe('1/2');
+    expect(Object.keys(record.clusters)).toEqual(NAMES.filter((n) => shardOf(n, 2) === 1).sort());
+    expect(Object.values(record.clusters).every((d) => /^[0-9a-f]{64}$/.test(d as string))).toBe(true);
+  });
+
+  test('a shard rendered before a spec changed is refused, naming the cluster and the shard; nothing is written', () => {
+    // GIVEN two shard outputs
+    const clusters = path.join(dir(), 'clusters');
+    fleet(clusters, NAMES);
+    const shards = shardsOf(clusters);
+    // WHEN a spec of shard 2 changes after the shards were rendered
+    const changed = NAMES.filter((n) => shardOf(n, 2) === 2).sort()[0];
+    const file = fs.readdirSync(clusters).find((f) => fs.readFileSync(path.join(clusters, f), 'utf8').includes(`name: ${changed}\n`))!;
+    writeFile(clusters, file, awsSpec(changed, { controlPlaneTopology: 'SingleReplica' }));
+    const out = path.join(dir(), 'dist');
+    const r = cli('assemble', '-c', clusters, '-o', out, ...shards);
+    // THEN assemble refuses the stale shard
+    expect(r).toEqual({
+      code: 1, stdout: '',
+      stderr: `error: 1 cluster was rendered from other specs than ${clusters} holds now: ${changed} (in ${shards[1]}, shard 2/2); render those shards again from these specs, then assemble\n`,
+    });
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test('a token edited into a shard file is refused, naming the file, never printed; nothing is written', () => {
+    const clusters = path.join(dir(), 'clusters');
+    fleet(clusters, NAMES);
+    const shards = shardsOf(clusters);
+    const name = NAMES.filter((n) => shardOf(n, 2) === 1).sort()[0];
+    const edited = path.join(shards[0], name, 'kustomization.yaml');
+    fs.appendFileSync(edited, `# token: ${TOKEN}\n`);
+    const out = path.join(dir(), 'dist');
+    const r = cli('assemble', '-c', clusters, '-o', out, ...shards);
+    expect(r).toEqual({
+      code: 1, stdout: '',
+      stderr: `error: ${edited} would hold a GitHub token; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it\n`,
+    });
+    expect(r.stderr).not.toContain(TOKEN);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test('with --only, a kept cluster keeps the digest it was rendered from: changed since, it is still refused', () => {
+    // GIVEN two shard outputs, then a spec of shard 1 changed
+    const clusters = path.join(dir(), 'clusters');
+    fleet(clusters, NAMES);
+    const shards = shardsOf(clusters);
+    const [kept, other] = NAMES.filter((n) => shardOf(n, 2) === 1).sort();
+    const file = fs.readdirSync(clusters).find((f) => fs.readFileSync(path.join(clusters, f), 'utf8').includes(`name: ${kept}\n`))!;
+    writeFile(clusters, file, awsSpec(kept, { controlPlaneTopology: 'SingleReplica' }));
+    // WHEN shard 1 is rendered again for another cluster only (the changed one is kept as it was)
+    expect(cli('synth', '-c', clusters, '-o', shards[0], '-q', '--shard', '1/2', '--only', other).code).toBe(0);
+    const r = cli('assemble', '-c', clusters, '-o', path.join(dir(), 'dist'), ...shards);
+    // THEN the kept cluster is still stale
+    expect(r.stderr).toBe(`error: 1 cluster was rendered from other specs than ${clusters} holds now: ${kept} (in ${shards[0]}, shard 1/2); `
+      + 'render those shards again from these specs, then assemble\n');
+  });
+
+  test('a shard output without its record is refused', () => {
+    const clusters = path.join(dir(), 'clusters');
+    fleet(clusters, NAMES);
+    const shards = shardsOf(clusters);
+    fs.rmSync(path.join(shards[1], '.shard.json'));
+    const r = cli('assemble', '-c', clusters, '-o', path.join(dir(), 'dist'), ...shards);
+    expect(r).toEqual({
+      code: 1, stdout: '',
+      stderr: `error: ${shards[1]} has no readable record of the specs it was rendered from (${path.join(shards[1], '.shard.json')}); `
+        + 'render that shard again with synth --shard I/N, then assemble\n',
+    });
+  });
+
+  test('a whole-fleet synth into a shard\'s output removes the record without asking for --force', () => {
+    const clusters = path.join(dir(), 'clusters');
+    fleet(clusters, NAMES);
+    const [s1] = shardsOf(clusters);
+    expect(cli('synth', '-c', clusters, '-o', s1, '-q')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(fs.existsSync(path.join(s1, '.shard.json'))).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { redact } from '../secrets/detector';
+import { holdsCredentials, redactMessage } from '../secrets/message-redaction';
 
 /**
  * One problem found in the input, with enough context for the user to fix it:
@@ -19,9 +19,9 @@ export interface SpecIssue {
 /** Formats one issue as `file:line: path: message`. */
 export function formatIssue(issue: SpecIssue): string {
   const where = issue.line !== undefined ? `${issue.file}:${issue.line}` : issue.file;
-  // the last guard: no message prints URL credentials, a private key or a known token
-  const message = redact(issue.message);
-  return issue.path ? `${where}: ${issue.path}: ${message}` : `${where}: ${message}`;
+  // the last guard: no message (nor a path made of a key) prints credentials, a private key or a known token
+  const message = redactMessage(issue.message);
+  return issue.path ? `${where}: ${redactMessage(issue.path)}: ${message}` : `${where}: ${message}`;
 }
 
 /** Sorts issues by file, line and path so that reports are stable. */
@@ -53,8 +53,11 @@ export class SpecValidationError extends Error {
 /** Renders a value for an error message: strings quoted, long values cut, secret material (URL credentials, keys, tokens) redacted. */
 export function describeValue(value: unknown): string {
   let text: string;
-  if (typeof value === 'string') {
-    text = JSON.stringify(redact(value));
+  if (typeof value === 'string' && holdsCredentials(value)) {
+    // the field is named by the caller; what it holds is not printed, not even in part
+    return 'a value holding credentials (not shown)';
+  } else if (typeof value === 'string') {
+    text = JSON.stringify(redactMessage(value));
   } else if (value === null) {
     text = 'null';
   } else if (value === undefined) {
@@ -66,6 +69,6 @@ export function describeValue(value: unknown): string {
   } else {
     text = `${typeof value} ${String(value)}`;
   }
-  text = typeof value === 'string' ? text : redact(text);
+  text = typeof value === 'string' ? text : redactMessage(text);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

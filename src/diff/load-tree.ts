@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Tree } from './diff-trees';
 import { readTreeFiles as readAll } from '../util/read-tree';
+import { interruptedRunFile, outputSidecars } from '../output';
 
 /** Thrown when a tree to compare cannot be read. */
 export class TreeReadError extends Error {
@@ -111,6 +112,7 @@ export function readChangedTrees(baseDir: string, headDir: string): [Tree, Tree]
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
       throw new TreeReadError(`${dir} is not a directory`);
     }
+    refuseHalfWritten(dir);
   }
   const base = new Map<string, string>();
   const head = new Map<string, string>();
@@ -140,6 +142,34 @@ export function readChangedTrees(baseDir: string, headDir: string): [Tree, Tree]
     readInto(head, headDir, name, hd);
   }
   return [base, head];
+}
+
+/** The message for a tree a synth was killed writing: its files are part old, part new. */
+function halfWritten(dir: string, at = ''): string {
+  return `${dir.replace(/\/+$/, '')}/${at} was left half-written by an interrupted synth; run synth to complete it`;
+}
+
+/** Refuses a folder with a synth's journal or lock beside it (a commit cut short, or one in progress). */
+function refuseHalfWritten(dir: string): void {
+  if (interruptedRunFile(dir) !== undefined) {
+    throw new TreeReadError(halfWritten(dir));
+  }
+}
+
+/** Refuses a revision that committed a synth's journal or lock beside the tree. */
+function refuseHalfWrittenAt(revision: string, treePath: string, cwd: string): void {
+  const commit = resolveRevision(revision, cwd);
+  const parent = path.dirname(treePath.replace(/\/+$/, ''));
+  const { journal, lock } = outputSidecars(path.basename(treePath.replace(/\/+$/, '')));
+  let listed = '';
+  try {
+    listed = execFileSync('git', ['ls-tree', '--name-only', commit, '--', path.join(parent, journal), path.join(parent, lock)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  } catch {
+    // the tree is read next, and its error is the one to report
+  }
+  if (listed.trim() !== '') {
+    throw new TreeReadError(halfWritten(treePath, ` at ${revision}`));
+  }
 }
 
 /** Whether two folders hold the same files with the same bytes (symbolic links and other entries compare by name only). */
@@ -177,6 +207,12 @@ export function readGitRange(range: string, treePath: string, cwd = process.cwd(
     if (rev !== undefined && rev.startsWith('-')) {
       throw new TreeReadError(`${JSON.stringify(rev)} is not a git revision (it starts with "-"); give a branch, tag or commit`);
     }
+  }
+  refuseHalfWrittenAt(from, treePath, cwd);
+  if (to) {
+    refuseHalfWrittenAt(to, treePath, cwd);
+  } else if (interruptedRunFile(path.resolve(cwd, treePath)) !== undefined) {
+    throw new TreeReadError(halfWritten(treePath));
   }
   const before = readTreeAtRevision(from, treePath, cwd);
   let after: Tree | undefined;

@@ -1,3 +1,4 @@
+import { clusterIdentity } from '../phase-guard';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
@@ -81,6 +82,12 @@ export interface FleetMember {
    * declares no migration, or the spec has one).
    */
   readonly supportWithoutMigration: MigrationSupport | undefined;
+  /**
+   * What identifies the cluster across a rename ({@link clusterIdentity}).
+   *
+   * @default - none: the spec names no infrastructure
+   */
+  readonly identity?: string;
 }
 
 /**
@@ -90,6 +97,7 @@ export interface FleetMember {
  */
 export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValues()): FleetMember {
   const s = cluster.spec.spec;
+  const supportWithoutMigration = cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec);
   return shareMember({
     name: fresh(cluster.spec.metadata.name),
     specFile: cluster.specFile,
@@ -98,8 +106,14 @@ export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValue
     distribution: s.distribution,
     specMigration: s.migration,
     migration: cluster.migration,
-    supportWithoutMigration: cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec),
+    supportWithoutMigration,
+    // only a cluster that can have a phase needs to be found across a rename: the others hold no string for it
+    identity: cluster.migration || supportWithoutMigration ? freshOrUndefined(clusterIdentity(s)) : undefined,
   }, shared);
+}
+
+function freshOrUndefined(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : fresh(text);
 }
 
 /** A member as the Argo CD roots and the check of `spec.gitops.path` read a spec: its name and `spec.gitops`. */
@@ -124,6 +138,7 @@ export function shareMember(m: FleetMember, shared: SharedValues, specFile = m.s
     specMigration: shared.value(m.specMigration),
     migration: shared.value(m.migration),
     supportWithoutMigration: shared.value(m.supportWithoutMigration),
+    identity: m.identity,
   };
 }
 
@@ -239,18 +254,10 @@ export function listSpecFiles(dir: string): string[] {
       if (entry.isDirectory()) {
         walk(full);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
-        if (entry.isSymbolicLink()) {
-          let target: string | undefined;
-          try {
-            target = fs.realpathSync(full);
-          } catch {
-            target = undefined;
-          }
-          const rel = target === undefined ? '..' : path.relative(realRoot, target);
-          if (rel.startsWith('..') || path.isAbsolute(rel)) {
-            outside.push({ file: full, path: '', message: 'is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead' });
-            continue;
-          }
+        const linked = entry.isSymbolicLink() ? linkOutsideProblem(full, realRoot, 'spec') : undefined;
+        if (linked) {
+          outside.push({ file: full, path: '', message: linked });
+          continue;
         }
         // a path joined from two is held as two strings: one flat copy per spec, held through the run
         out.push(fresh(full));
@@ -262,6 +269,34 @@ export function listSpecFiles(dir: string): string[] {
     throw new SpecValidationError(outside);
   }
   return out;
+}
+
+/**
+ * Why a symbolic link may not be read: it leads outside the clusters folder
+ * (`realRoot`, resolved) or to nothing. Undefined for a link that stays
+ * inside. The same rule for spec files, defaults files and `validate-spec`
+ * arguments: a link is never a way to read a file from elsewhere.
+ */
+export function linkOutsideProblem(file: string, realRoot: string, what: 'spec' | 'defaults file'): string | undefined {
+  let target: string | undefined;
+  try {
+    target = fs.realpathSync(file);
+  } catch {
+    target = undefined;
+  }
+  const rel = target === undefined ? '..' : path.relative(realRoot, target);
+  return rel.startsWith('..') || path.isAbsolute(rel)
+    ? `is a symbolic link to a file outside the clusters directory (or to nothing); copy the ${what} in instead`
+    : undefined;
+}
+
+/** Whether a path is a symbolic link (not followed); false when it does not exist. */
+export function isSymbolicLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectoryLink(file: string): boolean {
@@ -365,7 +400,7 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
       each({ member, ...(nameTaken ? { nameTaken } : {}), preparedDigest: hit.preparedDigest, prepared: () => preparedOf(hit, file, root) });
       continue;
     }
-    const defaults = chain.map((d) => loadDefaults(d, defaultsCache));
+    const defaults = chain.map((d) => loadDefaults(d, defaultsCache, root));
     const result = loadSpecFile(file, defaults);
     issues.push(...result.issues);
     badDefaults ||= defaults.some((d) => d.issues.length > 0);
@@ -472,7 +507,7 @@ interface LoadedFile {
 /** Loads one spec merged over its folder defaults (from `root` down), without its cloud config; returns the spec or every problem. */
 export function loadClusterSpec(file: string, root: string): { spec?: ClusterSpec; issues: SpecIssue[] } {
   const cache = new Map<string, DefaultsSource>();
-  const defaults = defaultsChain(file, root).map((d) => loadDefaults(d, cache));
+  const defaults = defaultsChain(file, root).map((d) => loadDefaults(d, cache, root));
   const loaded = loadSpecFile(file, defaults);
   const issues = dedupe([...defaults.flatMap((d) => d.issues), ...loaded.issues]);
   return issues.length > 0 || !loaded.spec ? { issues } : { spec: loaded.spec, issues: [] };
@@ -497,10 +532,17 @@ export function defaultsChain(specFile: string, root: string, exists: (file: str
   return chain;
 }
 
-function loadDefaults(file: string, cache: Map<string, DefaultsSource>): DefaultsSource {
+function loadDefaults(file: string, cache: Map<string, DefaultsSource>, root: string): DefaultsSource {
   const cached = cache.get(file);
   if (cached) {
     return cached;
+  }
+  // a linked defaults file follows the rule of a linked spec: it is read only when it stays in the clusters folder
+  const linked = isSymbolicLink(file) ? linkOutsideProblem(file, realRootOf(root), 'defaults file') : undefined;
+  if (linked) {
+    const refused: DefaultsSource = { issues: [{ file, path: '', message: linked }] };
+    cache.set(file, refused);
+    return refused;
   }
   const read = readYamlSource(file);
   let result: DefaultsSource;
@@ -1185,6 +1227,15 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
   }
 }
 
+/** The clusters folder, resolved; the folder as given when it cannot be (its files then fail to read, each named). */
+function realRootOf(root: string): string {
+  try {
+    return fs.realpathSync(root);
+  } catch {
+    return path.resolve(root);
+  }
+}
+
 /** Resolves `ref` against `base`, refusing absolute paths and anything (symlinks included) outside `root`. */
 function resolveInside(root: string, base: string, ref: string): { file: string } | { problem: string } {
   if (path.isAbsolute(ref)) {
@@ -1202,6 +1253,19 @@ function resolveInside(root: string, base: string, ref: string): { file: string 
   const rel = path.relative(realRoot, realFile);
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
     return { problem: `resolves outside the clusters directory ${root}; keep cloud configs next to their specs` };
+  }
+  // a hard link has no target to check: its other name may be anywhere on the file system (/etc/shadow)
+  let links = 1;
+  try {
+    const st = fs.statSync(realFile);
+    // a folder's link count is its subfolders': the read refuses a folder as no file
+    links = st.isFile() ? st.nlink : 1;
+  } catch {
+    // vanished since: the read reports it
+  }
+  if (links > 1) {
+    return { problem: `is a hard link (the file has ${links} names), so it may be a file outside the clusters directory ${root}; `
+      + `replace it with a copy (cp ${file} ${file}.copy && mv ${file}.copy ${file})` };
   }
   return { file };
 }

@@ -1,4 +1,5 @@
 import { InputWarning } from './load';
+import { redactMessage } from '../secrets/message-redaction';
 
 /** One group of {@link warningLines}: a message, the clusters that gave it and the files it came from, in the order first seen. */
 interface WarningGroup {
@@ -35,7 +36,8 @@ export function warningLines(warnings: readonly InputWarning[]): string[] {
     }
     g.files.add(w.file);
   }
-  return [...groups.values()].map(groupLine);
+  // a warning echoes what it warns about: no credential goes with it
+  return [...groups.values()].map((g) => redactMessage(groupLine(g)));
 }
 
 function groupLine(g: WarningGroup): string {

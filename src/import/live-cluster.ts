@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'util';
 import { refuseCredentials } from '../cloud-config/pass-through';
 import { CloudConfigError } from '../cloud-config/errors';
 import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
@@ -63,6 +64,13 @@ export interface ImportOptions {
    * @default - the infrastructure name without its random suffix
    */
   readonly name?: string;
+  /**
+   * Where an object was read from, to name the files of two conflicting
+   * copies of one object ({@link exportSource} for what `readExport` read).
+   *
+   * @default - objects are named by their position in the export
+   */
+  readonly sourceOf?: (o: ExportedObject) => string | undefined;
 }
 
 /** Every object of the export, `List`s flattened. */
@@ -73,9 +81,20 @@ export function flattenObjects(objects: readonly ExportedObject[]): ExportedObje
 /** Imports one cluster. Throws ImportError. */
 export function importLiveCluster(exported: readonly ExportedObject[], options: ImportOptions = {}): ImportResult {
   const objects = flattenObjects(exported);
-  const find = (kind: string, name: string, namespace?: string, group = 'config.openshift.io/') => objects.find((o) => o.kind === kind
-    && o.metadata?.name === name && (namespace === undefined || o.metadata?.namespace === namespace)
-    && (group === '' ? o.apiVersion === 'v1' : (o.apiVersion ?? '').startsWith(group)));
+  // each object the import reads exists once in a cluster: two different copies are refused, never one picked
+  const find = (kind: string, name: string, namespace?: string, group = 'config.openshift.io/') => {
+    const found = objects.filter((o) => o.kind === kind
+      && o.metadata?.name === name && (namespace === undefined || o.metadata?.namespace === namespace)
+      && (group === '' ? o.apiVersion === 'v1' : (o.apiVersion ?? '').startsWith(group)));
+    const other = found.find((o) => !isDeepStrictEqual(o, found[0]));
+    if (other) {
+      const where = (o: ExportedObject) => options.sourceOf?.(o) ?? `object ${objects.indexOf(o) + 1} of the export`;
+      const [a, b] = [where(found[0]), where(other)];
+      throw new ImportError(`the export holds two different ${kind} "${namespace ? `${namespace}/` : ''}${name}" objects (${a === b ? `both in ${a}` : `in ${a} and in ${b}`}); `
+        + 'a cluster has one: keep the one exported from the cluster you import, and remove the other');
+    }
+    return found[0];
+  };
   const warnings: string[] = [];
 
   const infra = find('Infrastructure', 'cluster');

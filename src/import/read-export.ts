@@ -6,6 +6,23 @@ import { ExportedObject, ImportError } from './live-cluster';
 /** Largest export file read. */
 const MAX_EXPORT_BYTES = 8 * 1024 * 1024;
 
+/** The file each object read by {@link readExport} came from (a List's items too). */
+const SOURCES = new WeakMap<object, string>();
+
+function remember(o: ExportedObject, file: string): void {
+  SOURCES.set(o, file);
+  for (const item of Array.isArray(o.items) ? o.items : []) {
+    if (item && typeof item === 'object') {
+      remember(item, file);
+    }
+  }
+}
+
+/** The file an exported object was read from; undefined for an object {@link readExport} did not read. */
+export function exportSource(o: ExportedObject): string | undefined {
+  return SOURCES.get(o);
+}
+
 /**
  * Reads the objects of an `oc get -o yaml` (or `-o json`) export: one file,
  * or every `.yaml`, `.yml` and `.json` file of a folder (not recursive), in
@@ -41,6 +58,7 @@ export function readExport(from: string): ExportedObject[] {
       }
       const value = doc.toJS({ maxAliasCount: 100 });
       if (value && typeof value === 'object' && !Array.isArray(value)) {
+        remember(value as ExportedObject, file);
         objects.push(value as ExportedObject);
       }
     }

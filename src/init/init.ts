@@ -1,3 +1,4 @@
+import { holdsCredentials } from '../secrets/message-redaction';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
@@ -55,8 +56,13 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
   const distributions = (split(opts.distribution) ?? ['openshift']).map((d) => pick('--distribution', DISTRIBUTIONS, d));
   const platforms = (split(opts.platform) ?? ['AWS']).map((p) => pick('--platform', PLATFORM_TYPES, p));
   const engine = pick('--engine', INIT_ENGINES, opts.engine ?? 'argocd');
-  if (opts.repoUrl !== undefined && (!/^(https:\/\/|ssh:\/\/|git@)\S+$/.test(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
-    throw new InitError(`--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL without credentials`);
+  if (opts.repoUrl !== undefined && (holdsCredentials(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
+    // named, never printed: the value is a password or a token
+    throw new InitError('--repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, '
+      + 'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef)');
+  }
+  if (opts.repoUrl !== undefined && !/^(https:\/\/|ssh:\/\/|git@)\S+$/.test(opts.repoUrl)) {
+    throw new InitError(`--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL`);
   }
   return { distributions, platforms, engine, repoURL: opts.repoUrl };
 }

@@ -5,6 +5,7 @@ import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/provider
 import { ImageKey } from '../cluster-spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { DEFAULTS_KIND } from '../fleet/load';
+import { outputSidecars } from '../output';
 
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
@@ -20,16 +21,16 @@ export const INIT_WORKFLOW_PATH = '.github/workflows/ccm-gitops.yml';
 export const PLACEHOLDER_REPO_URL = 'https://git.example.com/platform/fleet.git';
 
 /**
- * `.gitignore` lines of a fleet repository: dependencies, and what a killed
- * run leaves beside the output folder (`writeTreeAtomically` in src/output.ts
- * stages into `.<out>.new-<pid>` and moves the old tree to `.<out>.old-<pid>`;
- * `ccm-gitops import` stages `.<file>.ccm-gitops-import`). The next synth
- * cleans both up; they must never be committed.
+ * `.gitignore` lines of a fleet repository: dependencies, and what synth
+ * leaves beside the output folder while it writes, and a killed run leaves
+ * behind (`outputSidecars` in src/output.ts: the lock, the commit's journal,
+ * the staging and backup folders; `ccm-gitops import` stages
+ * `.<file>.ccm-gitops-import`). The next run completes or removes them; they
+ * must never be committed.
  */
 export const INIT_GITIGNORE: readonly string[] = [
   'node_modules/',
-  `.${INIT_OUT_DIR}.new-*/`,
-  `.${INIT_OUT_DIR}.old-*/`,
+  ...outputSidecars(INIT_OUT_DIR).patterns,
   '.*.ccm-gitops-import',
 ];
 
@@ -196,7 +197,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
 
 /** The `.gitignore` of a fleet repository. */
 export function gitignore(): string {
-  return '# ccm-gitops: dependencies, and the staging folders a killed synth or import leaves (the next run removes them)\n'
+  return '# ccm-gitops: dependencies, and the lock, journal and staging folders a running or killed synth or import leaves (the next run completes or removes them)\n'
     + `${INIT_GITIGNORE.join('\n')}\n`;
 }
 

@@ -30,6 +30,13 @@ export interface MigratingCluster {
   readonly migration: MigrationInput;
   /** The distribution's side of the migration. */
   readonly target: MigrationTarget;
+  /**
+   * What identifies the cluster across a rename (platform and infrastructure
+   * name), recorded so the phase guard finds a renamed cluster's last phase.
+   *
+   * @default - not recorded
+   */
+  readonly identity?: string;
 }
 
 /** The plan of a cluster that declares a migration. */
@@ -58,8 +65,9 @@ export function clusterMigrationPlan(name: string, cluster: MigratingCluster, ob
 /** MIGRATION.md and .migration.json of a cluster. */
 export function migrationPlanFiles(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): RenderedFile[] {
   const plan = clusterMigrationPlan(name, cluster, objects, rendered);
+  const { cluster: planned, ...rest } = plan;
   return [
     { path: `${name}/${MIGRATION_MARKDOWN}`, content: migrationMarkdown(plan) },
-    { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(plan, null, 2)}\n` },
+    { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, null, 2)}\n` },
   ];
 }

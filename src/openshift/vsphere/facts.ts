@@ -1,3 +1,4 @@
+import { describeValue } from '../../cluster-spec/errors';
 import { VSphereSpecSection } from '../../cluster-spec/sections/vsphere';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
 import { ClusterSpec } from '../../cluster-spec/schema';
@@ -49,7 +50,7 @@ export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
     const servers = v.vcenters.map((vc) => vc.server);
     v.vcenters.forEach((vc, i) => {
       if (servers.indexOf(vc.server) !== i) {
-        problems.push({ path: ['spec', 'vsphere', 'vcenters', i, 'server'], message: `"${vc.server}" is listed twice; keep one entry per vCenter` });
+        problems.push({ path: ['spec', 'vsphere', 'vcenters', i, 'server'], message: `${describeValue(vc.server)} is listed twice; keep one entry per vCenter` });
       }
     });
     const names = new Set<string>();
@@ -57,7 +58,7 @@ export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
       if (!servers.includes(fd.server)) {
         problems.push({
           path: ['spec', 'vsphere', 'failureDomains', i, 'server'],
-          message: `"${fd.server}" is not one of spec.vsphere.vcenters (${servers.join(', ')}); add the vCenter or fix the server`,
+          message: `${describeValue(fd.server)} is not one of spec.vsphere.vcenters (${servers.map(describeValue).join(', ')}); add the vCenter or fix the server`,
         });
       }
       if (names.has(fd.name)) {
