@@ -92,6 +92,16 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     ]);
   });
 
+  test.each([
+    ['INI', 'OpenStack', {}, '# written by the installer\n[Global]\n; old: use-octavia = true\nregion = RegionOne ; the region\n', '[Global]\nregion = RegionOne\n'],
+    ['YAML', 'VSphere', {}, '# vCenters\nglobal:\n  # the port\n  port: 443 # https\n', 'global:\n  port: 443\n'],
+  ])('a comment in the live %s cloud config is not written into the .cloud.conf the user commits', (_format, type, status, config, written) => {
+    // GIVEN a live cloud-provider-config with whole-line and inline comments
+    const result = importLiveCluster([infrastructure({ type, ...status }), cloudProviderConfig({ config })]);
+    // THEN the written config holds the same settings and no comment
+    expect(result.files.find((f) => f.name === 'prod-eu-1.cloud.conf')?.content).toBe(written);
+  });
+
   test('single-replica topology and TLS adherence omitted (NoOpinion), which ignores the profile', () => {
     const result = importLiveCluster([
       infrastructure({ type: 'GCP' }, { controlPlaneTopology: 'SingleReplica' }),

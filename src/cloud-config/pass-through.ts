@@ -14,7 +14,6 @@ import { withoutGcfgComments } from './gcfg';
 export function passThroughCloudConfig(platform: string, source: string, secretFrom = 'created from the platform\'s CredentialsRequest'): TransformResult {
   const trimmed = source.trimStart();
   let structured: unknown;
-  let yamlText = false;
   if (trimmed.startsWith('{')) {
     try {
       structured = parseJsonWithLimits(source);
@@ -24,9 +23,8 @@ export function passThroughCloudConfig(platform: string, source: string, secretF
       }
       structured = undefined;
     }
-  } else if (/^[A-Za-z0-9_"'-]+\s*:/m.test(trimmed.split('\n')[0] ?? '')) {
+  } else if (looksLikeYaml(trimmed)) {
     refuseDeepNesting(source, false);
-    yamlText = true;
     try {
       structured = parseYaml(source, { maxAliasCount: MAX_CONFIG_ALIASES });
     } catch (e) {
@@ -46,15 +44,34 @@ export function passThroughCloudConfig(platform: string, source: string, secretF
     throw new CloudConfigError(`'${key.key}' (line ${key.line}) holds a credential; remove it: the ${platform} cloud controller manager reads its `
       + `credentials from a Secret (${secretFrom}), and credentials never go into git`, key.line);
   }
-  if (structured === undefined) {
-    return { config: withoutGcfgComments(source), warnings: [] };
+  return { config: withoutComments(source), warnings: [] };
+}
+
+/**
+ * A cloud config without its comments, in its own format: JSON as it is, a
+ * YAML mapping without its comments, INI without whole-line and inline
+ * comments as gcfg reads them (which never cuts a value go-ini reads
+ * differently: go-ini cuts at any `#`/`;`, gcfg only outside quotes).
+ */
+export function withoutComments(source: string): string {
+  const trimmed = source.trimStart();
+  if (trimmed.startsWith('{')) {
+    return source;
   }
-  return { config: yamlText ? withoutYamlComments(source) : source, warnings: [] };
+  return looksLikeYaml(trimmed) ? withoutYamlComments(source) : withoutGcfgComments(source);
+}
+
+/** Whether a config's first line is a YAML mapping key (`name:`), as opposed to an INI line. */
+function looksLikeYaml(trimmed: string): boolean {
+  return /^[A-Za-z0-9_"'-]+\s*:/m.test(trimmed.split('\n')[0] ?? '');
 }
 
 /** A YAML config without its comments; the text is written again only when it has some, so a config without comments is kept byte for byte. */
 function withoutYamlComments(source: string): string {
   const doc = parseDocument(source);
+  if (doc.errors.length > 0) {
+    return source; // not YAML after all: the CCM's own reader reports it
+  }
   let found = doc.comment != null || doc.commentBefore != null;
   visit(doc, (_key, node) => {
     const n = node as { comment?: string | null; commentBefore?: string | null };

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'util';
-import { refuseCredentials } from '../cloud-config/pass-through';
+import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { CloudConfigError } from '../cloud-config/errors';
 import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
@@ -187,7 +187,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     }
     if (text !== undefined && text !== '') {
       checkNoCredentials(platform, `ConfigMap openshift-config/${ref.name}`, text);
-      files.push({ name: `${name}.cloud.conf`, content: text });
+      // a comment is not configuration: the file the user commits carries none
+      files.push({ name: `${name}.cloud.conf`, content: withoutComments(text) });
       spec.cloudConfig = { file: `${name}.cloud.conf` };
     }
     const extraKeys: Record<string, string> = {};

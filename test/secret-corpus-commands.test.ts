@@ -1,0 +1,286 @@
+import { X509Certificate } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
+import { runCli } from '../src/cli';
+import { CREDENTIALS, PUBLIC } from './secretlint/corpus';
+import { kubernetesSpec, platformSpec, readTree, useTempDir, writeFile } from './helpers';
+
+/**
+ * The two corpus tables run through every command that reads input: public
+ * material renders where a user puts it, and no credential shape leaves by any
+ * command, field, output file or message.
+ */
+
+jest.setTimeout(120_000);
+
+interface Run {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+function cli(argv: string[], stdin?: string): Run {
+  let out = '';
+  let err = '';
+  const code = runCli(argv, { out: (t) => { out += t; }, err: (t) => { err += t; }, in: () => stdin ?? '' }, {});
+  return { code, out, err };
+}
+
+/**
+ * Whether a text shows a credential: the whole value, or any 12-character
+ * window of it with two digits and four letters (a piece of its random part;
+ * fixed words such as key names and PEM labels have fewer).
+ */
+function shows(text: string, credential: string): boolean {
+  if (text.includes(credential)) {
+    return true;
+  }
+  for (let i = 0; i + 12 <= credential.length; i++) {
+    const w = credential.slice(i, i + 12);
+    if (!/\s/.test(w) && (w.match(/[0-9]/g) ?? []).length >= 2 && (w.match(/[A-Za-z]/g) ?? []).length >= 4 && text.includes(w)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function expectNowhere(credential: string, run: Run, ...folders: string[]): void {
+  expect(shows(run.out, credential)).toBe(false);
+  expect(shows(run.err, credential)).toBe(false);
+  for (const folder of folders) {
+    for (const [file, content] of Object.entries(fs.existsSync(folder) ? readTree(folder) : {})) {
+      if (shows(content, credential)) {
+        throw new Error(`${file} holds the credential`);
+      }
+    }
+  }
+}
+
+const oneLine = (text: string) => !/[\r\n]/.test(text);
+const SINGLE_LINE = CREDENTIALS.filter(([, c]) => oneLine(c));
+const ONE_WORD = SINGLE_LINE.filter(([, c]) => !/\s/.test(c));
+
+/** Every spec field a credential can reach, one cluster each: [file, spec, files beside it]. */
+function plantedFleet(credential: string): [string, Record<string, unknown>, Record<string, string>][] {
+  const k8s = (name: string, kubernetes: Record<string, unknown>) => kubernetesSpec('AWS', name, kubernetes);
+  const azure = (name: string, kubernetes: Record<string, unknown>) => kubernetesSpec('Azure', name, kubernetes);
+  const gcp = (name: string) => platformSpec('GCP', name, { cloudConfig: { file: `${name}.cloud.conf` } });
+  const fleet: [string, Record<string, unknown>, Record<string, string>][] = [
+    ['pod-annotation', k8s('pod-annotation', { podAnnotations: { 'example.com/note': credential } }), {}],
+    ['sa-annotation', k8s('sa-annotation', { serviceAccount: { annotations: { 'example.com/note': credential } } }), {}],
+    ['env-literal', k8s('env-literal', { extraEnv: [{ name: 'NOTE', value: credential }] }), {}],
+    ['extra-key', platformSpec('GCP', 'extra-key', { cloudConfig: { file: 'extra-key.cloud.conf', extraKeys: { 'note.txt': 'extra-key.note.txt' } } }),
+      { 'extra-key.cloud.conf': '[global]\nproject-id = p\n', 'extra-key.note.txt': credential }],
+  ];
+  if (oneLine(credential)) {
+    fleet.push(
+      ['flag-value', k8s('flag-value', { extraArgs: { 'kube-api-burst': credential } }), {}],
+      ['node-manager-flag', azure('node-manager-flag', { cloudNodeManager: { extraArgs: { 'node-status-update-frequency': credential } } }), {}],
+      ['cloud-config-value', gcp('cloud-config-value'), { 'cloud-config-value.cloud.conf': `[global]\nproject-id = p\nnode-tags = ${credential}\n` }],
+    );
+  }
+  if (!/\s/.test(credential)) {
+    fleet.push(['cloud-config-comment', gcp('cloud-config-comment'), { 'cloud-config-comment.cloud.conf': `[global]\nproject-id = p\n; token = ${credential}\n` }]);
+  }
+  return fleet;
+}
+
+function writeFleet(dir: string, fleet: [string, Record<string, unknown>, Record<string, string>][]): void {
+  for (const [file, spec, files] of fleet) {
+    writeFile(dir, `${file}.yaml`, spec);
+    for (const [name, content] of Object.entries(files)) {
+      writeFile(dir, name, content);
+    }
+  }
+}
+
+/** An OpenShift export (Infrastructure and its cloud-provider-config ConfigMap) for `import`. */
+function writeExport(dir: string, platformStatus: Record<string, unknown>, data: Record<string, string>): void {
+  const list = {
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      {
+        apiVersion: 'config.openshift.io/v1', kind: 'Infrastructure', metadata: { name: 'cluster' },
+        spec: { cloudConfig: { name: 'cloud-provider-config', key: 'config' } },
+        status: { infrastructureName: 'corpus-1-ab12c', controlPlaneTopology: 'HighlyAvailable', platform: platformStatus.type, platformStatus },
+      },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cloud-provider-config', namespace: 'openshift-config' }, data },
+    ],
+  };
+  writeFile(dir, 'export.yaml', list);
+}
+
+describe('credential shapes never leave, whatever command reads them', () => {
+  const tmp = useTempDir();
+
+  test.each(CREDENTIALS)('%s: validate-spec and synth refuse it in every field, with every file named and the value nowhere', (_name, credential) => {
+    // GIVEN a fleet with the credential planted in every field it can reach, and a previous output
+    const root = tmp();
+    const clusters = path.join(root, 'clusters');
+    const out = path.join(root, 'dist');
+    const fleet = plantedFleet(credential);
+    writeFleet(clusters, fleet);
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'previous.txt'), 'previous output\n');
+    // WHEN validate-spec reads them
+    const validated = cli(['validate-spec', clusters]);
+    // THEN it fails, names every planted file, and shows the value nowhere
+    expect(validated.code).toBe(1);
+    for (const [file] of fleet) {
+      expect(validated.err).toContain(`${file}.`);
+    }
+    expectNowhere(credential, validated);
+    // WHEN synth renders them
+    const synth = cli(['synth', '--clusters', clusters, '--out', out, '--quiet', '--no-cache', '--jobs', '1']);
+    // THEN it fails, writes nothing, and shows the value nowhere
+    expect(synth.code).toBe(1);
+    expect(readTree(out)).toEqual({ 'previous.txt': 'previous output\n' });
+    expectNowhere(credential, synth, out);
+  });
+
+  test.each(SINGLE_LINE)('%s: cloud-config transform refuses it in a value and prints nothing of it', (_name, credential) => {
+    // GIVEN a GCP config with the credential as a value on standard input
+    // WHEN transformed
+    const run = cli(['cloud-config', 'transform', '--platform', 'GCP'], `[global]\nproject-id = p\nnode-tags = ${credential}\n`);
+    // THEN it is refused and shown nowhere
+    expect(run.code).not.toBe(0);
+    expectNowhere(credential, run);
+  });
+
+  test.each(ONE_WORD)('%s: cloud-config transform refuses it in a comment', (_name, credential) => {
+    const run = cli(['cloud-config', 'transform', '--platform', 'GCP'], `[global]\nproject-id = p\n# token = ${credential}\n`);
+    expect(run.code).not.toBe(0);
+    expectNowhere(credential, run);
+  });
+
+  test.each(CREDENTIALS)('%s: import refuses it in the cloud-provider-config and writes nothing', (_name, credential) => {
+    // GIVEN an export whose cloud-provider-config carries the credential in an extra key, and (one line) in the config
+    const root = tmp();
+    const from = path.join(root, 'export');
+    const out = path.join(root, 'clusters');
+    const data: Record<string, string> = { config: '[global]\nproject-id = p\n', 'note.txt': credential };
+    writeExport(from, { type: 'GCP', gcp: { projectID: 'p', region: 'us-east1' } }, data);
+    // WHEN imported
+    const run = cli(['import', '--from', from, '--out', out]);
+    // THEN refused, nothing written, nothing shown
+    expect(run.code).not.toBe(0);
+    expectNowhere(credential, run, out);
+    if (oneLine(credential)) {
+      writeExport(from, { type: 'GCP', gcp: { projectID: 'p', region: 'us-east1' } }, { config: `[global]\nproject-id = p\nnode-tags = ${credential}\n` });
+      const inConfig = cli(['import', '--from', from, '--out', out]);
+      expect(inConfig.code).not.toBe(0);
+      expectNowhere(credential, inConfig, out);
+    }
+  });
+
+  const URL_CREDENTIALS = CREDENTIALS.filter(([, c]) => /^[a-z+]+:\/\/[^/\s]*@/.test(c));
+  test.each([
+    ...URL_CREDENTIALS,
+    ...ONE_WORD.filter(([, c]) => !c.includes('://') && !c.includes('@') && !c.includes('/')).slice(0, 8).map(([n, c]): [string, string] => [`${n} as the user`, `https://${c}@git.example.com/org/fleet.git`]),
+  ])('%s: init --repo-url refuses it and writes no file holding it', (_name, url) => {
+    // GIVEN an empty repository folder
+    const dir = tmp();
+    // WHEN init is given the URL
+    const run = cli(['init', dir, '--engine', 'argocd', '--repo-url', url]);
+    // THEN it is refused, and no file and no message holds it
+    expect(run.code).not.toBe(0);
+    expectNowhere(url, run, dir);
+  });
+});
+
+describe('public material renders where a user puts it', () => {
+  const tmp = useTempDir();
+  // a JSON document inside an INI value is no real config; certificates in JSON are in the detector's own tests
+  const ONE_LINE_PUBLIC = PUBLIC.filter(([, p]) => oneLine(p) && !/["\\]/.test(p));
+
+  function synthOk(clusters: string, out: string): void {
+    const run = cli(['synth', '--clusters', clusters, '--out', out, '--quiet', '--no-cache', '--jobs', '1']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+  }
+
+  function objectsIn(out: string, cluster: string): any[] {
+    return Object.entries(readTree(path.join(out, cluster))).filter(([f]) => f.endsWith('.yaml'))
+      .flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS()));
+  }
+
+  test.each(PUBLIC)('%s: in a pod annotation, it renders as given', (_name, value) => {
+    // GIVEN the value as a pod annotation of a kubernetes cluster
+    const root = tmp();
+    writeFile(path.join(root, 'clusters'), 'k.yaml', kubernetesSpec('AWS', 'k', { podAnnotations: { 'example.com/note': value } }));
+    // WHEN rendered
+    synthOk(path.join(root, 'clusters'), path.join(root, 'dist'));
+    // THEN the CCM pod carries it unchanged
+    const workload = objectsIn(path.join(root, 'dist'), 'k').find((o) => o?.kind === 'DaemonSet' || o?.kind === 'Deployment');
+    expect(workload.spec.template.metadata.annotations['example.com/note']).toBe(value);
+  });
+
+  test.each(ONE_LINE_PUBLIC)('%s: in a pass-through cloud config and through cloud-config transform, it is kept', (_name, value) => {
+    // GIVEN a GCP cloud config holding the value
+    const root = tmp();
+    const clusters = path.join(root, 'clusters');
+    writeFile(clusters, 'g.yaml', platformSpec('GCP', 'g', { cloudConfig: { file: 'g.cloud.conf' } }));
+    const conf = `[global]\nproject-id = p\nnode-tags = "${value}"\n`;
+    writeFile(clusters, 'g.cloud.conf', conf);
+    // WHEN rendered, and when transformed alone
+    synthOk(clusters, path.join(root, 'dist'));
+    const run = cli(['cloud-config', 'transform', '--platform', 'GCP'], conf);
+    // THEN cloud-conf holds it, and the transform prints it back
+    const cloudConf = objectsIn(path.join(root, 'dist'), 'g').find((o) => o?.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf');
+    expect(cloudConf.data['cloud.conf']).toBe(conf);
+    expect(run).toEqual({ code: 0, out: conf, err: '' });
+  });
+});
+
+describe('a real Azure Stack Hub export with its CA imports, and the CA reaches the CCM\'s trust store', () => {
+  const tmp = useTempDir();
+  const ca = PUBLIC.find(([name]) => name === 'ISRG Root X1')![1];
+
+  test('GIVEN the export WHEN imported, validated and rendered THEN cloud-conf carries the CA and every CCM pod merges it into its trust store', () => {
+    // GIVEN an Azure Stack Hub Infrastructure and its cloud-provider-config with endpoints and ca-bundle.pem (a public root)
+    expect(new X509Certificate(ca).subject).toContain('CN=ISRG Root X1');
+    const root = tmp();
+    const from = path.join(root, 'export');
+    const clusters = path.join(root, 'clusters');
+    const out = path.join(root, 'dist');
+    const endpoints = JSON.stringify({ name: 'AzureStackCloud', resourceManagerEndpoint: 'https://management.local.azurestack.external/',
+      activeDirectoryEndpoint: 'https://adfs.local.azurestack.external/adfs/', tokenAudience: 'https://management.adfs.azurestack.local/00000000-0000-0000-0000-000000000000' });
+    const config = JSON.stringify({ cloud: 'AzureStackCloud', tenantId: '00000000-0000-0000-0000-000000000001', subscriptionId: '00000000-0000-0000-0000-000000000002',
+      resourceGroup: 'ash-1-rg', location: 'local', vmType: 'standard', useInstanceMetadata: false });
+    writeExport(from, { type: 'Azure', azure: { cloudName: 'AzureStackCloud', resourceGroupName: 'ash-1-rg', networkResourceGroupName: 'ash-1-rg' } },
+      { config, endpoints, 'ca-bundle.pem': ca });
+    // WHEN imported
+    const imported = cli(['import', '--from', from, '--out', clusters, '--name', 'ash-1']);
+    expect(imported.err).not.toMatch(/error/i);
+    expect(imported.code).toBe(0);
+    // THEN the CA is written as it was exported
+    expect(fs.readFileSync(path.join(clusters, 'ash-1.ca-bundle.pem'), 'utf8')).toBe(ca);
+    // WHEN the imported spec gets its images pinned (import cannot know them) and is validated and rendered
+    const specFile = path.join(clusters, 'ash-1.yaml');
+    const pinned = fs.readFileSync(specFile, 'utf8').replace(/^(\s*images:)\s*\{\}\s*$/m, '$1');
+    const images = platformSpec('Azure').spec.images as Record<string, string>;
+    fs.writeFileSync(specFile, /^\s*images:\s*$/m.test(pinned)
+      ? pinned.replace(/^(\s*)images:\s*$/m, (_all, indent: string) => `${indent}images:\n${Object.entries(images).map(([k, v]) => `${indent}  ${k}: ${v}`).join('\n')}`)
+      : `${pinned}`);
+    const validated = cli(['validate-spec', clusters]);
+    expect(validated.err).toBe('');
+    expect(validated.code).toBe(0);
+    const synth = cli(['synth', '--clusters', clusters, '--out', out, '--quiet', '--no-cache', '--jobs', '1']);
+    expect(synth.err).toBe('');
+    expect(synth.code).toBe(0);
+    // THEN cloud-conf holds the CA under ca-bundle.pem, and each CCM pod mounts it into the init container that builds the trust store
+    const objects = Object.entries(readTree(path.join(out, 'ash-1'))).filter(([f]) => f.endsWith('.yaml')).flatMap(([, t]) => parseAllDocuments(t).map((d) => d.toJS()));
+    const cloudConf = objects.find((o) => o?.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf');
+    expect(cloudConf.data['ca-bundle.pem']).toBe(ca);
+    const workloads = objects.filter((o) => o?.kind === 'Deployment' || o?.kind === 'DaemonSet');
+    expect(workloads.length).toBeGreaterThan(0);
+    for (const w of workloads) {
+      const pod = w.spec.template.spec;
+      expect(pod.volumes).toContainEqual({ name: 'cloud-config-ca', configMap: { name: 'cloud-conf', items: [{ key: 'ca-bundle.pem', path: 'ca-bundle.pem' }] } });
+      expect(pod.initContainers.find((c: any) => c.name === 'wait-for-trust-bundle').volumeMounts)
+        .toContainEqual({ name: 'cloud-config-ca', mountPath: '/var/run/ccm-trust/cloud-config', readOnly: true });
+    }
+  });
+});
