@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { runCli } from '../src/cli';
+import { secretInOutput } from '../src/secrets/detector';
 import { CREDENTIALS, PUBLIC } from './secretlint/corpus';
 import { kubernetesSpec, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
@@ -187,6 +188,34 @@ describe('credential shapes never leave, whatever command reads them', () => {
     // THEN it is refused, and no file and no message holds it
     expect(run.code).not.toBe(0);
     expectNowhere(url, run, dir);
+  });
+});
+
+describe('assemble copies no credential a shard output was edited to hold', () => {
+  const tmp = useTempDir();
+  // the last guard over rendered files knows fixed shapes only (rendered YAML is full of digests); entropy-only shapes are refused at the inputs above
+  const GUARDED = CREDENTIALS.filter(([, c]) => secretInOutput(c) !== undefined);
+
+  test('the guard over rendered files knows most of the corpus', () => {
+    expect(GUARDED.length).toBeGreaterThanOrEqual(CREDENTIALS.length - 6);
+  });
+
+  test.each(GUARDED)('%s: edited into a shard file, assemble refuses it and writes nothing', (_name, credential) => {
+    // GIVEN a shard rendered from a one-cluster fleet, then edited to hold the credential
+    const root = tmp();
+    const clusters = path.join(root, 'clusters');
+    const shard = path.join(root, 'shard');
+    const out = path.join(root, 'dist');
+    writeFile(clusters, 'k.yaml', kubernetesSpec('AWS', 'k'));
+    expect(cli(['synth', '--clusters', clusters, '--out', shard, '--quiet', '--no-cache', '--jobs', '1', '--shard', '1/1']).code).toBe(0);
+    const file = Object.keys(readTree(shard)).find((f) => f.startsWith('k/') && f.endsWith('.yaml'))!;
+    fs.appendFileSync(path.join(shard, file), `# note: ${credential.replace(/\n/g, '\n# ')}\n`);
+    // WHEN assembled
+    const run = cli(['assemble', '--clusters', clusters, '--out', out, shard]);
+    // THEN refused, with the value nowhere and no output written
+    expect(run.code).not.toBe(0);
+    expectNowhere(credential, run, out);
+    expect(fs.existsSync(out) ? Object.keys(readTree(out)) : []).toEqual([]);
   });
 });
 
