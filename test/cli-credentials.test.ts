@@ -24,14 +24,15 @@ describe('credentials echoed in messages', () => {
     const { code, out, stderr } = validate(awsSpec('c', { images: { cloudControllerManagerAWS: `admin:${PASSWORD}@registry.example.com/ccm:v1` } }));
     // THEN the message names the field and does not print the value
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr).toContain('spec.images.cloudControllerManagerAWS: a value holding credentials (not shown) has a malformed digest "registry.example.com/ccm:v1"');
+    expect(stderr).toContain('spec.images.cloudControllerManagerAWS: embeds registry credentials (a user before the registry host); registry credentials go in an imagePullSecret '
+      + '(spec.kubernetes.imagePullSecrets), never in the image reference');
     expect(out).not.toContain(PASSWORD);
   });
 
   test('an scp-like repoURL with a password is named, never printed', () => {
     const { code, out, stderr } = validate(awsSpec('c', { gitops: { engine: 'argocd', repoURL: `git:${PASSWORD}@host:org/fleet.git` } }));
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr).toContain('spec.gitops.repoURL: a value holding credentials (not shown) is not a git URL; use https://, ssh:// or git@host:path');
+    expect(stderr).toContain('spec.gitops.repoURL: embeds credentials (user:password@); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)');
     expect(out).not.toContain(PASSWORD);
   });
 
@@ -45,8 +46,8 @@ describe('credentials echoed in messages', () => {
     }));
     // THEN the mismatch is reported, each value holding credentials replaced
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr).toContain('spec.vsphere.failureDomains.0.server: a value holding credentials (not shown) is not one of spec.vsphere.vcenters '
-      + '(a value holding credentials (not shown), "vc2.example.com"); add the vCenter or fix the server');
+    expect(stderr).toContain('spec.vsphere.vcenters.0.server: embeds credentials (user:password@); give the vCenter host name only; its credentials go in the vSphere credentials Secret');
+    expect(stderr).toContain('spec.vsphere.failureDomains.0.server: embeds credentials (user:password@); give the vCenter host name only; its credentials go in the vSphere credentials Secret');
     expect(out).not.toContain(PASSWORD);
   });
 

@@ -1,3 +1,4 @@
+import { holdsCredentials, redactMessage } from '../src/secrets/message-redaction';
 import { findSecretInData, findSecretInIni, isPathValue, keyWords, redact, secretInOutput, secretInPair, secretInValue, urlsWithUserInfo } from '../src/secrets/detector';
 
 /**
@@ -48,6 +49,7 @@ const HOSTILE: [string, string][] = [
   ['comment markers', hostile('#;')],
   ['blanks', hostile(' \t')],
   ['line breaks', hostile('\n')],
+  ['= before each user', hostile('=a')],
 ];
 
 describe('every scan is linear on 1 MiB hostile values', () => {
@@ -68,6 +70,8 @@ describe('every scan is linear on 1 MiB hostile values', () => {
       expect(r === undefined || typeof r.reason === 'string').toBe(true);
     }
     expect(typeof redact(value)).toBe('string');
+    expect(typeof redactMessage(value)).toBe('string');
+    expect(typeof holdsCredentials(value)).toBe('boolean');
     expect(Array.isArray(urlsWithUserInfo(value))).toBe(true);
     expect(typeof isPathValue(value)).toBe('boolean');
     expect(Array.isArray(keyWords(value))).toBe(true);
