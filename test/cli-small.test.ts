@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { awsSpec, captureIo, fleetProblems, imageFor, kubernetesSpec, useTempDir, writeFile } from './helpers';
+import { awsSpec, captureIo, fleetProblems, imageFor, kubernetesSpec, TEST_RELEASE, useTempDir, writeFile } from './helpers';
 
 /** Small things users expect (issue 17, item 15). */
 describe('small things users expect', () => {
@@ -30,7 +30,7 @@ describe('small things users expect', () => {
   test('validate-spec run on a file in a subfolder finds the parent defaults', () => {
     // GIVEN a fleet whose infrastructureName and images come from the top-level defaults
     const clusters = path.join(dir(), 'clusters');
-    writeFile(clusters, 'defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { distribution: 'openshift', platform: 'AWS', images: awsSpec('x').spec.images } });
+    writeFile(clusters, 'defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { distribution: 'openshift', platform: 'AWS', openshift: { release: TEST_RELEASE }, images: awsSpec('x').spec.images } });
     writeFile(clusters, 'us/c.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerCluster', metadata: { name: 'c' }, spec: { infrastructureName: 'c-x' } });
     // WHEN validate-spec is given only the spec file, from inside its folder
     const cap = captureIo();

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { defaultsChain, loadFleet, mergeDefaults } from '../src/fleet/load';
-import { AWS_IMAGE, awsSpec, fleetProblems, useTempDir, writeFile } from './helpers';
+import { AWS_IMAGE, awsSpec, fleetProblems, TEST_RELEASE, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
 
@@ -33,7 +33,7 @@ describe('folder defaults', () => {
     // GIVEN fleet-wide defaults, region defaults and a spec that overrides one field
     const root = dir();
     writeFile(root, 'defaults.yaml', defaults({
-      distribution: 'openshift', platform: 'AWS', images: { cloudControllerManagerAWS: AWS_IMAGE },
+      distribution: 'openshift', platform: 'AWS', openshift: { release: TEST_RELEASE }, images: { cloudControllerManagerAWS: AWS_IMAGE },
       gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git', argocd: { project: 'fleet' } },
       featureGates: { enabled: ['A', 'B'] },
     }, { owner: 'platform' }));
@@ -57,14 +57,14 @@ describe('folder defaults', () => {
   test('a cloud config path set in defaults is relative to the defaults file', () => {
     const root = dir();
     writeFile(root, 'shared/aws.conf', '[Global]\nZone = shared-zone\n');
-    writeFile(root, 'defaults.yaml', defaults({ distribution: 'openshift', platform: 'AWS', images: { cloudControllerManagerAWS: AWS_IMAGE }, cloudConfig: { file: 'shared/aws.conf' } }));
+    writeFile(root, 'defaults.yaml', defaults({ distribution: 'openshift', platform: 'AWS', openshift: { release: TEST_RELEASE }, images: { cloudControllerManagerAWS: AWS_IMAGE }, cloudConfig: { file: 'shared/aws.conf' } }));
     writeFile(root, 'a/b/c.yaml', thin('c'));
     expect(loadFleet(root).clusters[0].cloudConf).toContain('Zone                                            = shared-zone');
   });
 
   test('a problem in a value from defaults is reported at the defaults file, once', () => {
     const root = dir();
-    writeFile(root, 'defaults.yaml', defaults({ distribution: 'openshift', platform: 'AWS', images: { cloudControllerManagerAWS: 'quay.io/x/y' } }));
+    writeFile(root, 'defaults.yaml', defaults({ distribution: 'openshift', platform: 'AWS', images: { cloudControllerManagerAWS: 'quay.io/x/y' }, openshift: { release: TEST_RELEASE } }));
     writeFile(root, 'a.yaml', thin('a'));
     writeFile(root, 'b.yaml', thin('b'));
     expect(problems(root)).toEqual([
@@ -74,7 +74,7 @@ describe('folder defaults', () => {
 
   test('an unknown field in defaults is reported at the defaults file', () => {
     const root = dir();
-    writeFile(root, 'defaults.yaml', defaults({ distribution: 'openshift', platform: 'AWS', images: { cloudControllerManagerAWS: AWS_IMAGE }, prxy: {} }));
+    writeFile(root, 'defaults.yaml', defaults({ distribution: 'openshift', platform: 'AWS', images: { cloudControllerManagerAWS: AWS_IMAGE }, prxy: {}, openshift: { release: TEST_RELEASE } }));
     writeFile(root, 'a.yaml', thin('a'));
     expect(problems(root)).toEqual(['defaults.yaml:8: spec.prxy: unknown field; did you mean "proxy"?']);
   });

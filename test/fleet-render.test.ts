@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { renderFleet } from '../src/render';
 import { loadFleet } from '../src/fleet/load';
-import { AWS_IMAGE, OPERATOR_IMAGE, useTempDir, writeFile } from './helpers';
+import { AWS_IMAGE, OPERATOR_IMAGE, TEST_RELEASE, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
 
@@ -10,7 +10,7 @@ function mixedFleet(root: string): Record<string, string> {
   writeFile(root, 'defaults.yaml', {
     apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults',
     spec: {
-      distribution: 'openshift', platform: 'AWS',
+      distribution: 'openshift', platform: 'AWS', openshift: { release: TEST_RELEASE },
       images: { cloudControllerManagerAWS: AWS_IMAGE, cloudControllerManagerOperator: OPERATOR_IMAGE },
       gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git', argocd: { project: 'ccm' } },
     },

@@ -16,12 +16,13 @@ function rendered(spec: Record<string, any>): { objects: Obj[]; handover: string
 const key = (o: { kind: string; namespace?: string; name: string }) => `${o.kind} ${o.namespace ?? ''}/${o.name}`;
 
 describe('item 3: one writer per object, CVO or GitOps', () => {
-  test('GIVEN gitops mode on 4.23 WHEN rendered THEN every rendered payload object is rendered as the release ships it, and only the operator Deployment is overridden', () => {
+  test('GIVEN gitops mode on 4.23 WHEN rendered THEN every rendered payload object but the ClusterOperator is rendered as the release ships it, and only the operator Deployment and the ClusterOperator are overridden', () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
     const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.23.1' });
-    expect(own.rendered.map((d) => d.decision)).not.toContain('override');
+    expect(own.rendered.filter((d) => d.decision === 'override').map((d) => key(d.object))).toEqual(['ClusterOperator /cloud-controller-manager']);
     expect(own.rendered.map((d) => key(d.object))).toContain('Role openshift-cloud-controller-manager/cloud-controller-manager');
     expect(own.overrides).toEqual([
+      { kind: 'ClusterOperator', group: 'config.openshift.io', namespace: '', name: 'cloud-controller-manager', unmanaged: true },
       { kind: 'Deployment', group: 'apps', namespace: 'openshift-cloud-controller-manager-operator', name: 'cluster-cloud-controller-manager-operator', unmanaged: true },
     ]);
     expect(own.scaleDownOperator).toBe(true);
@@ -37,12 +38,13 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     ]);
   });
 
-  test('GIVEN gitops mode on 4.21 WHEN rendered THEN ClusterRole cloud-controller-manager is 4.21\'s (no metrics rules) and only the operator is overridden', () => {
+  test('GIVEN gitops mode on 4.21 WHEN rendered THEN ClusterRole cloud-controller-manager is 4.21\'s (no metrics rules) and only the operator and its ClusterOperator are overridden', () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.21.5' } }));
     // …@release-4.21 manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
     expect(objects.find((o) => o.kind === 'ClusterRole' && o.metadata.name === 'cloud-controller-manager')!.rules.map((r: Obj) => r.resources.join(','))).toEqual(['nodes,services', 'events']);
     const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.21.5' });
     expect(own.overrides.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual([
+      'ClusterOperator /cloud-controller-manager',
       'Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator',
     ]);
   });
@@ -75,9 +77,9 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
   });
 
   test('GIVEN no release WHEN rendered THEN objects that are identical wherever the payload has them (the NetworkPolicies) need no override', () => {
-    const { objects } = rendered(platformSpec('AWS', 'g'));
+    const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: undefined } }));
     const own = clusterOwnership(objects as any, { mode: 'gitops' });
-    expect(own.overrides.map((o) => o.kind)).toEqual(['Deployment']);
+    expect(own.overrides.map((o) => o.kind)).toEqual(['ClusterOperator', 'Deployment']);
   });
 
   test('every payload object is known by group, kind, namespace and name once', () => {
@@ -87,7 +89,7 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
 
   test('GIVEN gitops mode WHEN rendered THEN HANDOVER.md holds the override patch, the scale-down and the way back, with exact commands', () => {
     const { handover } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
-    expect(handover).toContain(`oc patch clusterversion version --type=merge -p '{"spec":{"overrides":[{"kind":"Deployment","group":"apps","namespace":"openshift-cloud-controller-manager-operator","name":"cluster-cloud-controller-manager-operator","unmanaged":true}]}}'`);
+    expect(handover).toContain(`oc patch clusterversion version --type=merge -p '{"spec":{"overrides":[{"kind":"ClusterOperator","group":"config.openshift.io","namespace":"","name":"cloud-controller-manager","unmanaged":true},{"kind":"Deployment","group":"apps","namespace":"openshift-cloud-controller-manager-operator","name":"cluster-cloud-controller-manager-operator","unmanaged":true}]}}'`);
     expect(handover).toContain('oc -n openshift-cloud-controller-manager-operator scale deployment cluster-cloud-controller-manager-operator --replicas=0');
     expect(handover).toContain('## Way back');
     expect(handover).toContain('oc patch clusterversion version --type=json -p \'[{"op":"remove","path":"/spec/overrides"}]\'');

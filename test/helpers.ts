@@ -17,6 +17,9 @@ import { PLATFORMS } from '../src/openshift/platforms';
 export const AWS_IMAGE = 'quay.io/openshift/aws-ccm@sha256:' + 'a'.repeat(64);
 export const OPERATOR_IMAGE = 'quay.io/openshift/ccm-operator@sha256:' + 'b'.repeat(64);
 
+/** The release test specs name unless they say otherwise. */
+export const TEST_RELEASE = '4.22.3';
+
 /** A minimal valid AWS spec as a plain object; `spec` keys override. */
 export function awsSpec(name = 'aws-test', spec: Record<string, unknown> = {}): Record<string, any> {
   return {
@@ -29,6 +32,8 @@ export function awsSpec(name = 'aws-test', spec: Record<string, unknown> = {}): 
       infrastructureName: `${name}-abcde`,
       images: { cloudControllerManagerAWS: AWS_IMAGE },
       ...spec,
+      // Every OpenShift spec names its release; `openshift: { release: undefined }` leaves it out.
+      openshift: { release: TEST_RELEASE, ...(spec.openshift as Record<string, unknown> | undefined) },
     },
   };
 }

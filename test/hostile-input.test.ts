@@ -54,7 +54,7 @@ const CASES: [string, Setup, string][] = [
   ['name longer than 40', spec(awsSpec('a'.repeat(41))), `c.yaml:4: metadata.name: "${'a'.repeat(41)}" is longer than 40 characters`],
   ['name with a dot', spec(awsSpec('prod.1')), 'c.yaml:4: metadata.name: "prod.1" is not a DNS-1123 label'],
   ['a number as the name', text('c.yaml', 'apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerCluster\nmetadata:\n  name: 42\nspec: {}\n'), 'c.yaml:4: metadata.name: expected string, got number 42'],
-  ['unknown top-level field', spec({ ...awsSpec('c'), status: {} }), 'c.yaml:11: status: unknown field; remove it (known fields: apiVersion, kind, metadata, spec)'],
+  ['unknown top-level field', spec({ ...awsSpec('c'), status: {} }), 'c.yaml:13: status: unknown field; remove it (known fields: apiVersion, kind, metadata, spec)'],
   ['misspelt spec field', spec(awsSpec('c', { platfrom: 'AWS' })), 'c.yaml:11: spec.platfrom: unknown field; did you mean "platform"?'],
   ['images as a list', spec(awsSpec('c', { images: ['x'] })), 'c.yaml:9: spec.images: expected object, got a list (["x"])'],
   ['replicas as a string', spec(k8s('c', { workload: { kind: 'Deployment', replicas: 'two' } })), 'c.yaml:14: spec.kubernetes.workload.replicas: expected number, got "two"'],

@@ -107,9 +107,10 @@ describe('item 4: import reads the release from a ClusterVersion export', () => 
     expect(result.spec.spec.openshift).toEqual({ release: '4.23.0', featureSet: 'TechPreviewNoUpgrade' });
   });
 
-  test('GIVEN no ClusterVersion WHEN imported THEN a warning says how to export it', () => {
+  test('GIVEN no ClusterVersion WHEN imported THEN a warning says the release is required and how to export or read it', () => {
     const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig]);
     expect(result.spec.spec.openshift).toBeUndefined();
-    expect(result.warnings).toContain('no ClusterVersion "version" in the export: the release is not known, so no release-default feature gate applies (oc get clusterversion version -o yaml)');
+    expect(result.warnings).toContain('no ClusterVersion "version" in the export: spec.openshift.release is required and not known; '
+      + 'export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath=\'{.status.desired.version}\' prints');
   });
 });

@@ -32,6 +32,8 @@ spec:
 ${tls}
   gitops:
     engine: plain   # applied by hand
+  openshift:
+    release: 4.22.3
 `;
 }
 

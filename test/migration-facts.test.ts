@@ -85,21 +85,36 @@ describe('3. OpenShift ordering', () => {
     expect(openshiftOverrideRemove()).toBe('oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\'');
   });
 
-  test('rollback to in-tree: the override is removed and every KCM revision rolled out BEFORE the merge prunes the MachineConfig', () => {
+  test('rollback to in-tree: the override is removed and checked gone from every KCM BEFORE the merge, the MachineConfig is deleted in its own step AFTER it', () => {
     const t = transitionSteps(os('in-tree'), ctx, 'leader-migration-kcm', 'in-tree');
-    expect(t.steps.map((s) => s.when)).toEqual(['before-merge', 'merge']);
+    expect(t.steps.map((s) => s.when)).toEqual(['before-merge', 'merge', 'after-merge']);
     expect(t.steps[0]!.command).toBe(openshiftOverrideRemove());
     expect(t.steps[0]!.checks[0]!.command).toContain('.status.nodeStatuses[*]');
-    expect(t.steps[1]!.action).toContain('MachineConfig 99-master-kcm-leader-migration');
+    expect(t.steps[0]!.checks[0]!.command).toContain('{.spec.unsupportedConfigOverrides.extendedArguments}');
+    expect(t.steps[1]!.action).toBe('prune the lease RBAC and stop rendering the MachineConfig 99-master-kcm-leader-migration (it is never pruned: it stays on the hosts until the next step)');
+    expect(t.steps[2]!.command).toBe('oc delete machineconfig 99-master-kcm-leader-migration');
+    expect(t.steps[2]!.checks.map((c) => c.command)).toEqual(['oc wait machineconfigpool/master --for=condition=Updated --timeout=60m']);
   });
 
-  test('to external: the MachineConfig outlives the override (removed in external-leader-migration, pruned only in external)', () => {
+  test('to external: the MachineConfig outlives the override (removed in external-leader-migration), leaves git in external and is deleted in the step after the merge', () => {
     const toExtLm = transitionSteps(os('external-leader-migration'), ctx, 'leader-migration-ccm', 'external-leader-migration');
     expect(toExtLm.steps.map((s) => `${s.when} ${s.command ?? ''}`)).toEqual(['merge ', `after-merge ${openshiftOverrideRemove()}`]);
     const toExt = transitionSteps(os('external'), ctx, 'external-leader-migration', 'external');
-    expect(toExt.steps[0]!.when).toBe('before-merge');
-    expect(toExt.steps[0]!.checks[0]!.command).toContain('.status.nodeStatuses[*]');
-    expect(toExt.steps[1]!.action).toContain('prune the MachineConfig 99-master-kcm-leader-migration');
+    expect(toExt.steps.map((s) => `${s.when} ${s.command ?? ''}`)).toEqual(['before-merge ', 'merge ', 'after-merge oc delete machineconfig 99-master-kcm-leader-migration']);
+    expect(toExt.steps[1]!.action).toContain('stop rendering the MachineConfig 99-master-kcm-leader-migration (it is never pruned');
+  });
+
+  test('GIVEN the precondition of phase external WHEN its KCM check is read THEN it checks that the override has neither of our keys, not only the revisions', () => {
+    const toExt = transitionSteps(os('external'), ctx, 'external-leader-migration', 'external');
+    expect(toExt.steps[0]!.checks[0]).toEqual({
+      check: 'every kube-controller-manager runs the latest revision (each node\'s currentRevision equals latestAvailableRevision), and spec.unsupportedConfigOverrides.extendedArguments has neither enable-leader-migration nor leader-migration-config (second line)',
+      command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'',
+    });
+  });
+
+  test('GIVEN the precondition of phase leader-migration-ccm WHEN its KCM check is read THEN it checks that the override has both our keys', () => {
+    const toCcm = transitionSteps(os('leader-migration-ccm'), ctx, 'leader-migration-kcm', 'leader-migration-ccm');
+    expect(toCcm.steps[0]!.checks[0]!.check).toContain('spec.unsupportedConfigOverrides.extendedArguments has enable-leader-migration and leader-migration-config');
   });
 });
 

@@ -101,6 +101,9 @@ describe('the KEP walkthrough, phase by phase, forward and back', () => {
     expect([...kcmPhase.keys()].filter((k) => k.startsWith('Deployment') || k.startsWith('FeatureGate') || k.includes('ccm-leader-migration'))).toEqual([]);
     const mc = kcmPhase.get('MachineConfig 99-master-kcm-leader-migration');
     expect(mc.metadata.labels).toEqual({ 'machineconfiguration.openshift.io/role': 'master' });
+    // never pruned, like the FeatureGate: pruning it early removes the file a KCM may still be started with
+    expect(mc.metadata.annotations['argocd.argoproj.io/sync-options']).toBe('Prune=false');
+    expect(mc.metadata.annotations['kustomize.toolkit.fluxcd.io/prune']).toBe('disabled');
     expect(mc.spec.config.storage.files[0].path).toBe('/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/leader-migration/config.yaml');
     const kcmParsed = parseLeaderMigrationConfig(kcmFile(kcmPhase));
     expect(kcmParsed.problems).toEqual([]);

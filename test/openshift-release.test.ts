@@ -3,7 +3,10 @@ import { ClusterChart } from '../src/cluster-chart';
 import { effectiveEnabledGates, kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
 import { platformFor } from '../src/openshift/platforms';
 import { checkSpec } from '../src/fleet/load';
-import { OPERATOR_IMAGE, parsedSpec, platformSpec, preparedCluster } from './helpers';
+import { RELEASE_REQUIRED_MESSAGE } from '../src/openshift/release-problems';
+import { fleetProblems, OPERATOR_IMAGE, parsedSpec, platformSpec, preparedCluster, useTempDir, writeFile } from './helpers';
+
+const tmp = useTempDir();
 
 type Obj = Record<string, any>;
 
@@ -16,7 +19,7 @@ function find(objects: Obj[], kind: string, name: string, namespace?: string): O
 }
 
 function operatorSpec(release?: string): Record<string, any> {
-  return platformSpec('AWS', 'op', { managementMode: 'operator', ...(release ? { openshift: { release } } : {}) });
+  return platformSpec('AWS', 'op', { managementMode: 'operator', openshift: { release } });
 }
 
 describe('item 1: operator mode RoleBinding keeps the roleRef CVO created', () => {
@@ -63,11 +66,26 @@ describe('item 2: RELEASE_VERSION is the cluster\'s release', () => {
 
   test('GIVEN operator mode without a release WHEN checked THEN one error names spec.openshift.release', () => {
     const problems = checkSpec(parsedSpec({ ...operatorSpec(), spec: { ...operatorSpec().spec, images: { ...operatorSpec().spec.images, cloudControllerManagerOperator: OPERATOR_IMAGE } } }));
-    expect(problems).toContainEqual({
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([{ path: ['spec', 'openshift', 'release'], message: RELEASE_REQUIRED_MESSAGE }]);
+  });
+
+  test('GIVEN a gitops-mode spec without a release WHEN checked THEN it is refused with one error naming the field and the command that reads it', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'g', { openshift: { release: undefined } })));
+    expect(problems).toEqual([{
       path: ['spec', 'openshift', 'release'],
-      message: 'is required in operator mode: the operator reports it as RELEASE_VERSION on ClusterOperator cloud-controller-manager and the cluster-version operator waits for that version; '
-        + 'set the ClusterVersion status.desired.version, e.g. "4.22.3"',
-    });
+      message: 'is required for an OpenShift cluster: it decides which rendered objects the release payload ships as they are (and so the ClusterVersion overrides), '
+        + 'the default feature gates and the version the operator reports; set the cluster\'s release, read with: oc get clusterversion version -o jsonpath=\'{.status.desired.version}\'',
+    }]);
+  });
+
+  test('GIVEN a fleet with a release-less OpenShift spec WHEN loaded THEN the problem names the file and the field', () => {
+    const dir = tmp();
+    writeFile(dir, 'g.yaml', platformSpec('AWS', 'g', { openshift: { release: undefined } }));
+    const lines = fleetProblems(dir);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('g.yaml');
+    expect(lines[0]).toContain('spec.openshift.release');
+    expect(lines[0]).toContain("oc get clusterversion version -o jsonpath='{.status.desired.version}'");
   });
 });
 
@@ -154,10 +172,7 @@ describe('item 4: the release decides the default feature gates', () => {
   });
 
   test('GIVEN AlibabaCloud without a release WHEN checked THEN the release is required', () => {
-    const problems = checkSpec(parsedSpec(platformSpec('AlibabaCloud', 'ali')));
-    expect(problems).toContainEqual({
-      path: ['spec', 'openshift', 'release'],
-      message: 'is required on AlibabaCloud: its operands are rendered as release 4.16 shipped them; set the cluster\'s 4.16.z release',
-    });
+    const problems = checkSpec(parsedSpec(platformSpec('AlibabaCloud', 'ali', { openshift: { release: undefined } })));
+    expect(problems).toContainEqual({ path: ['spec', 'openshift', 'release'], message: RELEASE_REQUIRED_MESSAGE });
   });
 });

@@ -117,7 +117,7 @@ describe('item 6: vSphere with VSphereMultiVCenterDay2 writes openshift-config-m
   const conf = 'global:\n  port: 443\n';
 
   test('GIVEN the gate enabled WHEN rendered THEN kube-cloud-config holds the same data as cloud-conf', () => {
-    const objects = operands('VSphere', { featureGates: { enabled: ['VSphereMultiVCenterDay2'] } }, conf);
+    const objects = operands('VSphere', { openshift: { release: '4.23.1' }, featureGates: { enabled: ['VSphereMultiVCenterDay2'] } }, conf);
     const cloudConf = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf')!;
     const managed = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'kube-cloud-config');
     expect(managed?.metadata.namespace).toBe('openshift-config-managed');

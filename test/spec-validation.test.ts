@@ -20,14 +20,14 @@ describe('spec validation: each class of error, with file, line, field, value an
     const spec = awsSpec();
     spec.spec.platfrom = 'AWS';
     writeFile(root, 'c.yaml', spec);
-    expect(problems()).toEqual(['c.yaml:11: spec.platfrom: unknown field; did you mean "platform"?']);
+    expect(problems()).toEqual(['c.yaml:13: spec.platfrom: unknown field; did you mean "platform"?']);
   });
 
   test('an unknown field with no close match lists the known fields', () => {
     const spec = awsSpec();
     spec.spec.proxy = { socks: 'x' };
     writeFile(root, 'c.yaml', spec);
-    expect(problems()).toEqual(['c.yaml:12: spec.proxy.socks: unknown field; remove it (known fields: httpProxy, httpsProxy, noProxy)']);
+    expect(problems()).toEqual(['c.yaml:14: spec.proxy.socks: unknown field; remove it (known fields: httpProxy, httpsProxy, noProxy)']);
   });
 
   test('a wrong type names the expected type and the value', () => {

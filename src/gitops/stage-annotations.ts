@@ -13,9 +13,11 @@ export const PRUNE_PROTECTION: Readonly<Record<string, string>> = {
  * CredentialsRequest makes the cloud-credential-operator delete the
  * credentials Secret the CCM runs with; the ClusterOperator belongs to the
  * cluster-version operator's bookkeeping; the FeatureGate is the cluster's
- * singleton (a feature set cannot be turned off again).
+ * singleton (a feature set cannot be turned off again); deleting the
+ * leader-migration MachineConfig removes the file a kube-controller-manager
+ * may still be started with, so the plan deletes it in a step of its own.
  */
-export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator', 'FeatureGate'];
+export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator', 'FeatureGate', 'MachineConfig'];
 
 /** Annotates every object below `root` with the sync wave of its stage, and the prune-protected kinds with PRUNE_PROTECTION. */
 export function annotateStages(root: Construct): void {

@@ -269,7 +269,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   if (typeof release === 'string' && release !== '') {
     spec.openshift = { release, ...(typeof featureSet === 'string' && featureSet !== '' && featureSet !== 'Default' ? { featureSet } : {}) };
   } else {
-    warnings.push('no ClusterVersion "version" in the export: the release is not known, so no release-default feature gate applies (oc get clusterversion version -o yaml)');
+    warnings.push('no ClusterVersion "version" in the export: spec.openshift.release is required and not known; '
+      + 'export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath=\'{.status.desired.version}\' prints');
   }
 
   // TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and

@@ -279,9 +279,11 @@ function exampleSpec(distribution: Distribution, platform: PlatformType, name: s
   const body = distribution === 'openshift'
     ? `  # Infrastructure status.infrastructureName: oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'
   infrastructureName: ${name}-abcde   # REPLACE
-${platform === 'AlibabaCloud' ? `  openshift:
-    release: "4.16.0"                 # REPLACE: the cluster's 4.16.z release (Alibaba Cloud renders as release 4.16 shipped it)
-` : ''}${cloudConfigFile ? `  cloudConfig:
+  # ClusterVersion status.desired.version: oc get clusterversion version -o jsonpath='{.status.desired.version}'
+  openshift:
+${platform === 'AlibabaCloud'
+    ? '    release: "4.16.0"                 # REPLACE: the cluster\'s 4.16.z release (Alibaba Cloud renders as release 4.16 shipped it)\n'
+    : '    release: "4.22.3"                 # REPLACE: the cluster\'s release (required)\n'}${cloudConfigFile ? `  cloudConfig:
     file: ${cloudConfigFile}   # openshift-config/cloud-provider-config, key "config"
 ` : `  # cloudConfig:
   #   file: ${name}.cloud.conf   # openshift-config/cloud-provider-config, key "config", next to this file

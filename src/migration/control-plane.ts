@@ -27,8 +27,13 @@ export interface KcmFileObject {
   readonly apply: string;
   /** The check that it is in place on every control-plane host. */
   readonly applied: PlanCheck;
-  /** What pruning it in phase external does, after "roll the CCM without leader migration and ". */
-  readonly pruneWhenExternal: string;
+  /**
+   * What the merge that stops rendering it does, after "roll the CCM without leader migration and "
+   * (phase external) or "prune the lease RBAC and " (back to in-tree).
+   */
+  readonly leaveGit: string;
+  /** The step after that merge that removes it, when the GitOps engine does not prune it. */
+  readonly remove?: PlanStep;
 }
 
 /** A phase change the distribution may handle itself, with the migration's helpers. */
@@ -42,8 +47,11 @@ export interface ControlPlaneChange {
 
 /** The distribution's side of the steps of a phase change (the kube-controller-manager, kube-apiserver and kubelets). */
 export interface ControlPlaneSteps {
-  /** The check that every kube-controller-manager has restarted and `what`. */
-  everyKcm(what: string): PlanCheck;
+  /**
+   * The check that every kube-controller-manager has restarted and `what`; `leaderMigration` says
+   * whether leader migration must then be on (true) or off (false), when the distribution can check it.
+   */
+  everyKcm(what: string, leaderMigration?: boolean): PlanCheck;
   /** The step that restarts every kube-controller-manager into `kcm`, making the change `what`. */
   kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep;
   /** in-tree → leader-migration-kcm, after the merge: leader migration on with the KCM's own file. */

@@ -139,12 +139,13 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
     case 'leader-migration-kcm>in-tree':
       // Before the merge: the merge prunes the lease RBAC (and what carries the KCM's file, which the KCM reads until then).
       steps.push(cp.disableLeaderMigration(change));
-      steps.push(merge('prune the lease RBAC' + (kcmFile ? ` and ${kcmFile.name}` : ''), []));
+      steps.push(merge('prune the lease RBAC' + (kcmFile ? ` and ${kcmFile.leaveGit}` : ''), []));
+      steps.push(...(kcmFile?.remove ? [kcmFile.remove] : []));
       break;
     case 'leader-migration-kcm>leader-migration-ccm':
       steps.push({
         when: 'before-merge', by: 'you', action: 'confirm every kube-controller-manager runs leader migration and one of them holds the migration lease',
-        checks: [cp.everyKcm('runs --enable-leader-migration'), kcmHolds, canI(ccmUser)],
+        checks: [cp.everyKcm('runs --enable-leader-migration', true), kcmHolds, canI(ccmUser)],
       });
       steps.push(merge('deploy the CCM with leader migration and its own file (component cloud-controller-manager); it waits for the migration lease', [ccmReady, kcmHolds], { ccm: 'apply' }));
       break;
@@ -169,9 +170,10 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
     case 'external-leader-migration>external':
       steps.push({
         when: 'before-merge', by: 'you', action: 'confirm no kube-controller-manager runs leader migration any more and the CCM holds the migration lease',
-        checks: [cp.everyKcm('runs --cloud-provider=external without --enable-leader-migration'), ccmHolds],
+        checks: [cp.everyKcm('runs --cloud-provider=external without --enable-leader-migration', false), ccmHolds],
       });
-      steps.push(merge(`roll the CCM without leader migration${kcmFile ? ` and ${kcmFile.pruneWhenExternal}` : ''}`, [ccmReady], { ccm: 'apply' }));
+      steps.push(merge(`roll the CCM without leader migration${kcmFile ? ` and ${kcmFile.leaveGit}` : ''}`, [ccmReady], { ccm: 'apply' }));
+      steps.push(...(kcmFile?.remove ? [kcmFile.remove] : []));
       break;
     case 'external>external-leader-migration':
       steps.push(merge(`roll the CCM with leader migration and its own file${kcmFile ? ` and restore ${kcmFile.name}` : ''}`, [ccmReady, ccmHolds], { ccm: 'apply' }));

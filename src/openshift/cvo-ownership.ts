@@ -121,6 +121,17 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
 /** The operator Deployment of the payload. */
 export const OPERATOR_DEPLOYMENT: PayloadObject = PAYLOAD_OBJECTS.find((o) => o.kind === 'Deployment')!;
 
+/** ClusterOperator `cloud-controller-manager`: its `status.versions` are what CVO waits for during an update. */
+export const CLUSTER_OPERATOR: PayloadObject = PAYLOAD_OBJECTS.find((o) => o.kind === 'ClusterOperator')!;
+
+/**
+ * Why gitops mode takes the ClusterOperator from CVO: during an update CVO waits until it reports the
+ * payload's versions, only the operator writes them, and an unmanaged override skips the manifest before
+ * that wait (openshift/cluster-version-operator@release-4.18 pkg/cvo/sync_worker.go `apply`,
+ * pkg/cvo/internal/operatorstatus.go `checkOperatorHealth`; the same at release-4.14 … release-4.23).
+ */
+export const CLUSTER_OPERATOR_REASON = 'with the operator scaled to 0 nobody reports its status.versions, and CVO would stop every update at runlevel 0000_26 waiting for them';
+
 /** The identity of a rendered object. */
 export interface ObjectIdentity {
   readonly apiVersion: string;
@@ -150,7 +161,7 @@ export interface OwnershipDecision {
 export interface ClusterOwnership {
   /** Rendered objects the payload also ships, in payload order. */
   readonly rendered: readonly OwnershipDecision[];
-  /** Payload objects not rendered: CVO keeps applying them (the operator Deployment excepted in gitops mode: overridden and scaled to 0). */
+  /** Payload objects not rendered: CVO keeps applying them (in gitops mode the operator Deployment, overridden and scaled to 0, and the ClusterOperator, overridden, excepted). */
   readonly notRendered: readonly PayloadObject[];
   /** The `spec.overrides` entries, sorted by kind, namespace, name. */
   readonly overrides: readonly ComponentOverride[];
@@ -174,7 +185,8 @@ function compareOverrides(a: ComponentOverride, b: ComponentOverride): number {
  * `override`; without a named release, objects that changed after 4.16 are
  * overridden (the release might be older). In gitops mode the operator
  * Deployment is not rendered but overridden and scaled to 0, so that it
- * stops rendering the operands GitOps now owns.
+ * stops rendering the operands GitOps now owns, and the ClusterOperator it
+ * reported on is overridden too, so that updates do not wait for it.
  */
 export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { readonly mode: 'gitops' | 'operator'; readonly release?: string }): ClusterOwnership {
   const minor = opts.release ? parseRelease(opts.release).minor : undefined;
@@ -186,7 +198,9 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
       continue;
     }
     seen.add(payload);
-    if (payload.sameSince === 'never') {
+    if (opts.mode === 'gitops' && payload === CLUSTER_OPERATOR) {
+      decisions.push({ object: payload, decision: 'override', reason: CLUSTER_OPERATOR_REASON });
+    } else if (payload.sameSince === 'never') {
       decisions.push({ object: payload, decision: 'override', reason: 'pinned images and settings from the spec instead of the payload\'s' });
     } else if (minor === undefined) {
       decisions.push(payload.sameSince === '4.16' || payload.addedIn
@@ -206,6 +220,10 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
   const overrides = decisions.filter((d) => d.decision === 'override').map((d) => overrideOf(d.object));
   if (scaleDownOperator && !seen.has(OPERATOR_DEPLOYMENT)) {
     overrides.push(overrideOf(OPERATOR_DEPLOYMENT));
+  }
+  // Not rendered, the ClusterOperator still needs its override (CLUSTER_OPERATOR_REASON).
+  if (scaleDownOperator && !seen.has(CLUSTER_OPERATOR)) {
+    overrides.push(overrideOf(CLUSTER_OPERATOR));
   }
   return {
     rendered: decisions,

@@ -5,7 +5,8 @@
  * `spec.overrides` entry, the scale-down of the operator, and the way back.
  * Pure: no cdk8s import.
  */
-import { ClusterOwnership, ComponentOverride, OPERATOR_DEPLOYMENT, PAYLOAD_SOURCE, PayloadObject } from './cvo-ownership';
+import { CLUSTER_OPERATOR, ClusterOwnership, ComponentOverride, OPERATOR_DEPLOYMENT, PAYLOAD_SOURCE, PayloadObject } from './cvo-ownership';
+import { releaseAtLeast } from './release';
 
 /** File name of the handover, in the cluster's output folder. */
 export const HANDOVER_FILE = 'HANDOVER.md';
@@ -13,6 +14,13 @@ export const HANDOVER_FILE = 'HANDOVER.md';
 /** CVO's condition while any override is unmanaged (openshift/cluster-version-operator@main pkg/payload/precondition/clusterversion/upgradeable.go). */
 export const OVERRIDES_UPGRADEABLE_MESSAGE = 'Disabling ownership via cluster version overrides prevents upgrades between minor or major versions. '
   + 'Please remove overrides before requesting a minor or major version update.';
+
+/**
+ * The first release whose CVO lets a patch update through while overrides are set (a warning);
+ * before it the Upgradeable precondition refuses every update (openshift/cluster-version-operator@release-4.22
+ * and @release-4.21 pkg/payload/precondition/clusterversion/upgradeable.go).
+ */
+export const PATCH_UPDATE_WITH_OVERRIDES_SINCE = '4.22';
 
 /** What the handover needs besides the ownership decisions. */
 export interface HandoverInput {
@@ -50,6 +58,39 @@ function payloadLine(o: PayloadObject): string {
   return `| ${id(o)} | \`${o.manifest}\` |`;
 }
 
+const WAY_BACK_UPDATE = 'take the way back below, update, set `spec.openshift.release` to the new version, merge, and hand over again';
+
+/** What a z-stream and a minor update do to this cluster, and what the user does. */
+function updatesSection(input: HandoverInput): string[] {
+  const out = ['## Updates', ''];
+  const overrides = input.ownership.overrides.length > 0;
+  if (!overrides) {
+    out.push('- **Z-stream and minor updates**: nothing is taken from CVO, so updates run as on any cluster. '
+      + 'Afterwards set `spec.openshift.release` to the new version, merge and sync.', '');
+    return out;
+  }
+  const patchPasses = input.release !== undefined && releaseAtLeast(input.release, PATCH_UPDATE_WITH_OVERRIDES_SINCE);
+  if (!patchPasses) {
+    out.push(`- **Z-stream update** (4.Y.z to 4.Y.z'): the CVO of ${input.release ? `release ${input.release}` : 'a release before 4.22'} refuses every update while an override is set `
+      + `(precondition \`ClusterVersionOverridesSet\`; from 4.22 it lets z-streams through): ${WAY_BACK_UPDATE}. `
+      + 'Do not force it: `--force` also skips the release signature check.');
+  } else if (input.mode === 'gitops') {
+    out.push('- **Z-stream update** (4.Y.z to 4.Y.z\'): CVO accepts it with a warning (`ClusterVersionOverridesSet`), skips the overridden objects '
+      + '(the operator Deployment stays at 0 replicas; ClusterOperator `cloud-controller-manager` keeps the version and conditions the operator last reported) '
+      + 'and applies the rest of the payload, so the update completes. The cloud controller manager keeps the images pinned in the spec: '
+      + 'then set `spec.openshift.release` to the new version (and the images to the new release\'s), merge and sync.');
+  } else {
+    out.push('- **Z-stream update** (4.Y.z to 4.Y.z\'): CVO accepts it with a warning (`ClusterVersionOverridesSet`) and applies the payload up to runlevel 0000_26. '
+      + `There it waits ("Cluster operator cloud-controller-manager is updating versions"): the operator Deployment is overridden and reports \`RELEASE_VERSION\` ${input.release}, `
+      + 'so nothing after it (machine-config and the nodes included) updates yet. Start the update (`oc adm upgrade --to=<4.Y.z\'>`), '
+      + 'then set `spec.openshift.release` to the new version and the pinned images to the new release\'s, merge and sync: '
+      + 'the operator restarts, reports the new version, and the update continues. Do not bump the spec before starting the update: '
+      + 'CVO would then report the ClusterOperator at a version the cluster does not run.');
+  }
+  out.push(`- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.`, '');
+  return out;
+}
+
 /** `HANDOVER.md` of one cluster. */
 export function handoverMarkdown(input: HandoverInput): string {
   const { ownership: own } = input;
@@ -72,7 +113,7 @@ export function handoverMarkdown(input: HandoverInput): string {
     }
     out.push('');
   }
-  const kept = own.notRendered.filter((o) => !(own.scaleDownOperator && o === OPERATOR_DEPLOYMENT));
+  const kept = own.notRendered.filter((o) => !(own.scaleDownOperator && (o === OPERATOR_DEPLOYMENT || o === CLUSTER_OPERATOR)));
   out.push('## Payload objects not rendered', '');
   out.push('CVO keeps applying these as the release ships them; ccm-gitops does not write them.', '');
   out.push('| object | manifest |', '|---|---|', ...kept.map(payloadLine), '');
@@ -85,9 +126,9 @@ export function handoverMarkdown(input: HandoverInput): string {
     for (const o of own.overrides) {
       out.push(`| ${o.kind} | ${o.group || '""'} | ${o.namespace || '""'} | ${o.name} |`);
     }
-    out.push('', `While any override is unmanaged, CVO reports \`Upgradeable=False\` (reason \`ClusterVersionOverridesSet\`): "${OVERRIDES_UPGRADEABLE_MESSAGE}" `
-      + 'Z-stream updates still apply. Before a minor update, take the way back below, update, and hand over again.', '');
+    out.push('', `While any override is unmanaged, CVO reports \`Upgradeable=False\` (reason \`ClusterVersionOverridesSet\`): "${OVERRIDES_UPGRADEABLE_MESSAGE}"`, '');
   }
+  out.push(...updatesSection(input));
 
   out.push('## Hand over', '');
   const steps: string[] = [];

@@ -9,10 +9,15 @@ import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast
 export const OPERATOR_DEPLOYMENT_SINCE = '4.22';
 import { ClusterSpec } from '../cluster-spec/schema';
 
+/** Why `spec.openshift.release` is required, and where to read it. */
+export const RELEASE_REQUIRED_MESSAGE = 'is required for an OpenShift cluster: it decides which rendered objects the release payload ships as they are '
+  + '(and so the ClusterVersion overrides), the default feature gates and the version the operator reports; '
+  + 'set the cluster\'s release, read with: oc get clusterversion version -o jsonpath=\'{.status.desired.version}\'';
+
 /**
- * Checks of `spec.openshift` every platform shares: the release is known to
- * the gate table, named in operator mode (the operator reports it), and
- * 4.16.z on Alibaba Cloud (the only release whose operator shipped it).
+ * Checks of `spec.openshift` every platform shares: the release is named and
+ * known to the gate table, operator mode needs 4.22 or later, and Alibaba
+ * Cloud needs 4.16.z (the only release whose operator shipped it).
  */
 export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): PlatformSpecProblem[] {
   const s = spec.spec;
@@ -20,16 +25,8 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
   const at = ['spec', 'openshift', 'release'];
   const problems: PlatformSpecProblem[] = [];
   if (release === undefined) {
-    if (s.managementMode === 'operator') {
-      problems.push({
-        path: at,
-        message: 'is required in operator mode: the operator reports it as RELEASE_VERSION on ClusterOperator cloud-controller-manager and the cluster-version operator waits for that version; '
-          + 'set the ClusterVersion status.desired.version, e.g. "4.22.3"',
-      });
-    }
-    if (platform.type === 'AlibabaCloud') {
-      problems.push({ path: at, message: `is required on AlibabaCloud: its operands are rendered as release ${ALIBABA_RELEASE_MINOR} shipped them; set the cluster's ${ALIBABA_RELEASE_MINOR}.z release` });
-    }
+    // Without it the decisions below would guess: an object "as the release ships it" differs between releases.
+    problems.push({ path: at, message: RELEASE_REQUIRED_MESSAGE });
     return problems;
   }
   if (!releaseTable(release)) {

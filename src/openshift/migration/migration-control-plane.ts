@@ -63,6 +63,28 @@ const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
   command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
 };
 
+/** The revisions, then the override's extendedArguments (printed as JSON). */
+const OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
+
+/**
+ * Every KCM at the latest revision, made from an override with (or without) our keys: the revision
+ * check alone passes as well before the override changed.
+ *
+ * @internal
+ */
+export function openshiftEveryKcm(leaderMigration: boolean | undefined): PlanCheck {
+  if (leaderMigration === undefined) {
+    return OPENSHIFT_KCM_REVISIONS;
+  }
+  const keys = OPENSHIFT_OVERRIDE_KEYS.join(' and ');
+  return {
+    check: `every kube-controller-manager runs the latest revision (each node's currentRevision equals latestAvailableRevision), and spec.unsupportedConfigOverrides.extendedArguments `
+      + (leaderMigration ? `has ${keys}` : `has neither ${OPENSHIFT_OVERRIDE_KEYS.join(' nor ')}`)
+      + ' (second line)',
+    command: OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE,
+  };
+}
+
 /** The KCM pods with their arguments. */
 const OPENSHIFT_KCM_PODS = 'oc -n openshift-kube-controller-manager get pods -l app=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].args}{"\\n"}{end}\'';
 
@@ -95,6 +117,20 @@ export function openshiftPlanInput(m: MigrationInput, featureSet: string): OpenS
 }
 
 /**
+ * Deleting the MachineConfig makes the machine-config-operator remove the KCM's file and reboot each
+ * control-plane node; a KCM still started with --leader-migration-config would then exit, so GitOps never
+ * prunes it (Prune=false) and this step runs only after every KCM was checked to run without our keys.
+ */
+function removeMachineConfig(name: string): PlanStep {
+  return {
+    when: 'after-merge', by: 'you, then the machine-config-operator (one control-plane node at a time)',
+    action: `delete the MachineConfig ${name}: no kube-controller-manager reads its file any more; the machine-config-operator removes the file and reboots the control-plane nodes one at a time`,
+    command: `oc delete machineconfig ${name}`,
+    checks: [{ check: 'the master pool has rolled out without it', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m' }],
+  };
+}
+
+/**
  * OpenShift's side of the steps: cluster-kube-controller-manager-operator
  * rolls every KCM (checked by its revisions), leader migration through the
  * override, the external switch through the FeatureGate.
@@ -107,13 +143,13 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
   );
   const gated = os.featureGates.length > 0;
   return {
-    everyKcm: () => OPENSHIFT_KCM_REVISIONS,
+    everyKcm: (_what, leaderMigration) => openshiftEveryKcm(leaderMigration),
     kcmRoll,
     enableLeaderMigration: (c) => ({
       ...kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file', c.kcm), command: openshiftOverrideAdd(c.input.kcmConfigPath ?? ''),
     }),
     disableLeaderMigration: (c) => ({
-      ...kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager (only our override keys)', c.kcm), command: openshiftOverrideRemove(),
+      ...kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager (only our override keys)', c.kcm), command: openshiftOverrideRemove(), checks: [openshiftEveryKcm(false)],
     }),
     switchToExternalFirst: (c) => {
       if (!gated) {
@@ -132,14 +168,15 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
         mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureGates.join(', ')}); cluster-kube-controller-manager-operator restarts each kube-controller-manager with --cloud-provider=external (the override still enables leader migration, so a KCM holding the migration lease runs nothing until the next step), the machine-config-operator restarts the kubelets with --cloud-provider=external`,
           [OPENSHIFT_KCM_REVISIONS, { check: 'the master and worker pools have rolled out', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' }],
           { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
-        { ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"', c.kcm), command: openshiftOverrideRemove() },
+        { ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"', c.kcm), command: openshiftOverrideRemove(), checks: [openshiftEveryKcm(false)] },
       ]
       : undefined),
     kcmFile: {
       name: `the MachineConfig ${os.machineConfig}`,
       apply: `the MachineConfig ${os.machineConfig} writing the KCM's file (the machine-config-operator reboots the control-plane nodes one at a time; the KCMs do not read it yet)`,
       applied: { check: 'the master pool has rolled out the MachineConfig', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m' },
-      pruneWhenExternal: `prune the MachineConfig ${os.machineConfig} (no override points at it any more)`,
+      leaveGit: `stop rendering the MachineConfig ${os.machineConfig} (it is never pruned: it stays on the hosts until the next step)`,
+      ...(os.machineConfig ? { remove: removeMachineConfig(os.machineConfig) } : {}),
     },
   };
 }

@@ -1,0 +1,127 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { HANDOVER_FILE } from '../src/openshift/handover';
+import { renderCluster } from '../src/render';
+import { platformSpec, preparedCluster, readTree } from './helpers';
+import { readRenderedCluster, RenderedCluster, replayUpdate } from './oracle/cvo/model';
+import { releasePayload } from './oracle/cvo/payload';
+
+const DIST = path.join(__dirname, '..', 'dist');
+
+/** Every OpenShift cluster of the example fleet (those with a handover), with its mode and release. */
+function openshiftClusters(): { name: string; mode: string; release?: string; tree: Record<string, string> }[] {
+  return fs.readdirSync(DIST).filter((d) => fs.existsSync(path.join(DIST, d, HANDOVER_FILE))).sort().map((name) => {
+    const tree = readTree(path.join(DIST, name));
+    const head = /Mode `(\w+)`, (?:release (\d+\.\d+\.\d+))?/.exec(tree[HANDOVER_FILE]!)!;
+    return { name, mode: head[1]!, release: head[2], tree };
+  });
+}
+
+/** What renderCluster gives, as the files of `dist/<cluster>/`. */
+function renderedTree(spec: Record<string, any>): Record<string, string> {
+  const prefix = `${spec.metadata.name}/`;
+  return Object.fromEntries(renderCluster(preparedCluster(spec)).files
+    .filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]));
+}
+
+function nextPatch(release: string): string {
+  const [x, y, z] = release.split('.').map(Number);
+  return `${x}.${y}.${z! + 1}`;
+}
+
+function nextMinor(release: string): string {
+  const [x, y] = release.split('.').map(Number);
+  return `${x}.${y! + 1}.0`;
+}
+
+/** The cluster after the way back: no overrides, the operator Deployment back to CVO with one replica. */
+function afterWayBack(c: RenderedCluster): RenderedCluster {
+  return { objects: c.objects, overrides: [], scaledToZero: [] };
+}
+
+const CCM_CO = '0000_26_cloud-controller-manager-operator_60_clusteroperator.yaml';
+const MCO_CO = '0000_80_machine-config_06_clusteroperator.yaml';
+
+describe('z-stream updates in gitops mode do not stall (CVO model)', () => {
+  test('GIVEN dist/aws-prod-1 (gitops, 4.22.3) WHEN CVO replays a z-stream update to 4.22.4 THEN it completes: the ClusterOperator and the operator Deployment are skipped, the nodes update', () => {
+    const cluster = readRenderedCluster(readTree(path.join(DIST, 'aws-prod-1')));
+    const replay = replayUpdate(cluster, '4.22.3', releasePayload('4.22.4'));
+    expect(replay.precondition).toEqual({ result: 'warn', reason: 'ClusterVersionOverridesSet' });
+    expect(replay.stall).toBeUndefined();
+    expect(replay.notReached).toEqual([]);
+    expect(replay.skipped).toEqual([
+      '0000_26_cloud-controller-manager-operator_50_deployment.yaml',
+      CCM_CO,
+    ]);
+    expect(replay.applied).toContain(MCO_CO);
+  });
+
+  test('GIVEN gitops mode without the ClusterOperator override (the operator scaled to 0) WHEN CVO replays a z-stream update THEN it stalls at runlevel 0000_26 and the nodes never update', () => {
+    const cluster = readRenderedCluster(readTree(path.join(DIST, 'aws-prod-1')));
+    const withoutFix: RenderedCluster = { ...cluster, overrides: cluster.overrides.filter((o) => o.kind !== 'ClusterOperator') };
+    const replay = replayUpdate(withoutFix, '4.22.3', releasePayload('4.22.4'));
+    expect(replay.stall).toEqual({
+      runlevel: '0000_26',
+      component: 'cloud-controller-manager-operator',
+      manifest: CCM_CO,
+      reason: 'Cluster operator cloud-controller-manager is updating versions: operator reported by nobody to 4.22.4',
+    });
+    expect(replay.notReached).toEqual(['0000_50_cluster-ingress-operator_02-deployment.yaml', '0000_50_cluster-ingress-operator_03-cluster-operator.yaml',
+      '0000_80_machine-config_04_deployment.yaml', MCO_CO]);
+  });
+
+  test('GIVEN every OpenShift cluster of the example fleet WHEN CVO replays a z-stream update THEN none stalls; gitops clusters before 4.22 are refused before anything is applied, as their handover says', () => {
+    const clusters = openshiftClusters().filter((c) => c.mode === 'gitops' && c.release);
+    expect(clusters.length).toBeGreaterThan(8);
+    for (const c of clusters) {
+      const replay = replayUpdate(readRenderedCluster(c.tree), c.release!, releasePayload(nextPatch(c.release!)));
+      expect({ cluster: c.name, stall: replay.stall }).toEqual({ cluster: c.name, stall: undefined });
+      const before422 = Number(c.release!.split('.')[1]) < 22;
+      expect({ cluster: c.name, result: replay.precondition.result }).toEqual({ cluster: c.name, result: before422 ? 'block' : 'warn' });
+      expect(c.tree[HANDOVER_FILE]).toContain(before422 ? 'refuses every update while an override is set' : 'so the update completes');
+    }
+  });
+
+  test('GIVEN gitops mode on 4.22 WHEN rendered THEN the handover sets the ClusterOperator override and says what a z-stream and a minor update do', () => {
+    const tree = renderedTree(platformSpec('AWS', 'g', { openshift: { release: '4.22.3' } }));
+    const cluster = readRenderedCluster(tree);
+    expect(cluster.overrides.map((o) => `${o.kind} ${o.group} ${o.name}`)).toEqual([
+      'ClusterOperator config.openshift.io cloud-controller-manager',
+      'Deployment apps cluster-cloud-controller-manager-operator',
+    ]);
+    expect(tree[HANDOVER_FILE]).not.toContain('Z-stream updates still apply');
+    expect(tree[HANDOVER_FILE]).toContain('- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set');
+  });
+});
+
+describe('operator mode and minor updates (CVO model)', () => {
+  test('GIVEN dist/aws-operator-1 (operator, 4.22.3) WHEN a z-stream update starts THEN CVO waits at 0000_26 for the pinned RELEASE_VERSION; AND WHEN the spec is bumped to the new release THEN it completes', () => {
+    const before = readRenderedCluster(readTree(path.join(DIST, 'aws-operator-1')));
+    const stalled = replayUpdate(before, '4.22.3', releasePayload('4.22.4'));
+    expect(stalled.stall).toEqual({
+      runlevel: '0000_26',
+      component: 'cloud-controller-manager-operator',
+      manifest: CCM_CO,
+      reason: 'Cluster operator cloud-controller-manager is updating versions: operator from 4.22.3 to 4.22.4',
+    });
+    expect(readTree(path.join(DIST, 'aws-operator-1'))[HANDOVER_FILE]).toContain('There it waits ("Cluster operator cloud-controller-manager is updating versions")');
+    const spec = parse(fs.readFileSync(path.join(__dirname, '..', 'clusters', 'us-east-1', 'aws-operator-1.yaml'), 'utf8'));
+    expect(spec.spec.openshift.release).toBe('4.22.3');
+    const bumped = readRenderedCluster(renderedTree(platformSpec('AWS', 'aws-operator-1', { managementMode: 'operator', openshift: { release: '4.22.4' } })));
+    const replay = replayUpdate(bumped, '4.22.3', releasePayload('4.22.4'));
+    expect(replay.stall).toBeUndefined();
+    expect(replay.applied).toContain(CCM_CO);
+  });
+
+  test('GIVEN each OpenShift cluster of the example fleet WHEN a minor update is requested THEN CVO refuses it while overrides are set, AND after the way back it completes', () => {
+    for (const c of openshiftClusters().filter((x) => x.release)) {
+      const cluster = readRenderedCluster(c.tree);
+      const to = releasePayload(nextMinor(c.release!));
+      expect({ cluster: c.name, precondition: replayUpdate(cluster, c.release!, to).precondition })
+        .toEqual({ cluster: c.name, precondition: { result: 'block', reason: 'ClusterVersionOverridesSet' } });
+      const back = replayUpdate(afterWayBack(cluster), c.release!, to);
+      expect({ cluster: c.name, precondition: back.precondition.result, stall: back.stall }).toEqual({ cluster: c.name, precondition: 'pass', stall: undefined });
+    }
+  });
+});
