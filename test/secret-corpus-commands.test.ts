@@ -108,6 +108,7 @@ function writeExport(dir: string, platformStatus: Record<string, unknown>, data:
         status: { infrastructureName: 'corpus-1-ab12c', controlPlaneTopology: 'HighlyAvailable', platform: platformStatus.type, platformStatus },
       },
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cloud-provider-config', namespace: 'openshift-config' }, data },
+      { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, status: { desired: { version: '4.22.3' } } },
     ],
   };
   writeFile(dir, 'export.yaml', list);
