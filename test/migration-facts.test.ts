@@ -121,7 +121,7 @@ describe('4. kubeadm and Cluster API snippets', () => {
   test('moving node IPAM keeps kubeadm\'s default controllers (*,bootstrapsigner,tokencleaner)', () => {
     const flags = kubeControllerManagerFlags(input('GCP', { phase: 'external-leader-migration', nodeIpam: true })).flags;
     expect(flags).toContain('--controllers=*,bootstrapsigner,tokencleaner,-nodeipam');
-    expect(staticPodFlags(input('GCP', { phase: 'external', nodeIpam: true }))).toContain('keep your existing list and append -nodeipam');
+    expect(staticPodFlags(input('GCP', { phase: 'external', nodeIpam: true }))).toContain('if yours differs, keep it and append -nodeipam');
   });
 
   test('clean-up removes the leader-migration extraVolume, and kubelet args on existing nodes are explained', () => {

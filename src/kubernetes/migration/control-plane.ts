@@ -5,7 +5,7 @@
  * Pure: no cdk8s import.
  */
 import { stringify } from 'yaml';
-import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from '../../migration/flags';
+import { ComponentFlags, KCM_CONTROLLERS_WITHOUT_NODE_IPAM, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from '../../migration/flags';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
 import { phasePlan } from '../../migration/phase-plan';
 
@@ -172,8 +172,9 @@ export function staticPodFlags(input: MigrationInput): string {
     lines.push(...(flags.flags.length === 0 ? ['  (no cloud flags)'] : flags.flags.map((f) => `  ${f}`)));
     lines.push(...flags.remove.map((f) => `  remove ${f}`), '');
   }
-  if (input.nodeIpam) {
-    lines.push('--controllers: keep your existing list and append -nodeipam (kubeadm\'s default is *,bootstrapsigner,tokencleaner).', '');
+  if (parts[0][2].flags.some((f) => f.startsWith('--controllers='))) {
+    // only where the KCM hands node IPAM over; "*,-nodeipam" alone would also drop kubeadm's bootstrap-token controllers
+    lines.push(`--controllers: ${KCM_CONTROLLERS_WITHOUT_NODE_IPAM} is kubeadm's default list without node IPAM; if yours differs, keep it and append -nodeipam.`, '');
   }
   const lmc = phasePlan(input).kcm.config;
   if (lmc) {

@@ -83,6 +83,8 @@ export interface SimScenario {
   readonly ccmStrategy: 'Recreate' | 'RollingUpdate';
   readonly kcmReplicas?: number;
   readonly ccmReplicas?: number;
+  /** Controllers the cluster needs once the change settles, whether or not any configuration can run them (node IPAM where nodes get pod CIDRs). */
+  readonly required?: readonly Controller[];
 }
 
 /** A violation with the events that lead to it. */
@@ -264,7 +266,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
   const describe = (i: Inst) => `cfg${i.cfg}${i.leases.length ? ` holding ${i.leases.join(', ')}` : ''}`;
 
   // controllers that must run once settled: every one some configuration is able to run
-  const expected = new Set<Controller>();
+  const expected = new Set<Controller>(sc.required ?? []);
   for (const p of [...kcmCfgs, ...ccmCfgs]) {
     for (const c of p.capable) {
       expected.add(c);
