@@ -7,7 +7,12 @@ import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
 import { staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import { runCli } from '../src/cli';
 import { MigrationPhase } from '../src/migration';
-import { captureIo, kubernetesSpec, migrationInput, parsedSpec } from './helpers';
+import { migrationProblems } from '../src/migration-targets';
+import { loadFleet } from '../src/fleet/load';
+import { kubernetesWarnings } from '../src/kubernetes/validate';
+import { captureIo, fleetProblems, kubernetesSpec, migrationInput, parsedSpec, tempDir, writeFile } from './helpers';
+import { simulate } from './oracle/leader-migration/simulator';
+import { kubernetesCcmBase, planScenario, upstreamCcmControllers } from './oracle/leader-migration/scenario';
 
 const GCP_IPAM = { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] };
 
@@ -67,4 +72,77 @@ test('a cluster that never ran in-tree, with node CIDRs allocated by the CCM, ha
   const text = controlPlaneMarkdown({ clusterName: 'c', platform: 'GCP', section, outputPath: 'dist/c' });
   // THEN the KCM's flags carry the --controllers value the note points to
   expect(text).toContain('kube-controller-manager (/etc/kubernetes/manifests/kube-controller-manager.yaml):\n  --cloud-provider=external\n  --controllers=*,bootstrapsigner,tokencleaner,-nodeipam\n');
+});
+
+describe('node IPAM moves only to a CCM that has it; routes only where they can work', () => {
+  const problems = (platform: string, nodeIpam: boolean) => migrationProblems({
+    ...migrationInput(platform, { phase: 'in-tree', kubernetesMinor: 25, ccmMinor: 25, nodeIpam }), distribution: 'kubernetes', managementMode: 'gitops', enabledFeatureGates: [],
+  }).map((p) => `${p.path.join('.')}: ${p.message}`);
+
+  test.each(['AWS', 'OpenStack', 'VSphere'])('%s: nodeIpam true is refused (its CCM registers no node IPAM controller)', (platform) => {
+    // GIVEN a provider whose CCM main.go registers only the k8s.io/cloud-provider defaults
+    // WHEN node IPAM is asked to move
+    // THEN one problem names the field and the fix
+    expect(problems(platform, true)).toEqual([
+      `spec.migration.nodeIpam: is true but the ${platform} CCM has no node IPAM controller (it runs the k8s.io/cloud-provider defaults: cloud-node, cloud-node-lifecycle, service, route), so after the move no one would assign pod CIDRs to new nodes; set nodeIpam to false and keep node IPAM in kube-controller-manager`,
+    ]);
+    expect(problems(platform, false)).toEqual([]);
+  });
+
+  test.each(['GCP', 'Azure'])('%s: nodeIpam true is accepted (its CCM registers node IPAM)', (platform) => {
+    expect(problems(platform, true)).toEqual([]);
+  });
+
+  test('migration control-plane --platform AWS --node-ipam is refused', () => {
+    // GIVEN the CLI; WHEN node IPAM is asked to move to the AWS CCM
+    const cap = captureIo();
+    const code = runCli(['migration', 'control-plane', '--platform', 'AWS', '--phase', 'leader-migration-kcm', '--kubernetes-version', '1.26', '--node-ipam'], cap.io);
+    // THEN exit 1 with the field and the fix, and nothing printed
+    expect([code, cap.stdout()]).toEqual([1, '']);
+    expect(cap.stderr()).toContain('error: spec.migration.nodeIpam: is true but the AWS CCM has no node IPAM controller');
+  });
+
+  test('a kubernetes AWS 1.26 spec with allocateNodeCidrs, clusterCIDR and nodeIpam is refused by synth', () => {
+    // GIVEN the spec of the issue
+    const dir = tempDir();
+    writeFile(dir, 'c.yaml', kubernetesSpec('AWS', 'c', { version: '1.26', allocateNodeCidrs: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase: 'in-tree', kubernetesVersion: '1.26', nodeIpam: true } }));
+    // WHEN it is loaded; THEN it is refused at spec.migration.nodeIpam
+    expect(fleetProblems(dir).filter((p) => p.includes('nodeIpam'))).toEqual([expect.stringContaining('spec.migration.nodeIpam: is true but the AWS CCM has no node IPAM controller')]);
+  });
+
+  test('an AWS CCM with --allocate-node-cidrs=true for its routes is no second allocator', () => {
+    // GIVEN AWS with allocateNodeCidrs (the CCM's route controller needs it) and node IPAM staying in the KCM
+    const dir = tempDir();
+    writeFile(dir, 'c.yaml', kubernetesSpec('AWS', 'c', { version: '1.26', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase: 'in-tree', kubernetesVersion: '1.26' } }));
+    // THEN it loads
+    expect(loadFleet(dir).clusters.map((c) => c.spec.metadata.name)).toEqual(['c']);
+  });
+
+  test.each([
+    ['OpenStack', 'when Neutron has the extraroute (or extraroute-atomic) extension'],
+    ['VSphere', 'with NSX-T: the cloud config\'s route section must set routerPath'],
+  ])('%s: configureCloudRoutes is warned about', (platform, what) => {
+    // GIVEN a provider whose Routes() can return false; WHEN configureCloudRoutes is on
+    const warnings = kubernetesWarnings(parsedSpec(kubernetesSpec(platform, 'c', { configureCloudRoutes: true, allocateNodeCidrs: true, clusterCIDR: ['10.64.0.0/14'] })));
+    // THEN one warning says what routes need
+    expect(warnings).toEqual([`spec.kubernetes.configureCloudRoutes: is true but the ${platform} CCM programs routes only ${what}; without that its route controller never starts and pods on other nodes are unreachable: check it, or set configureCloudRoutes to false and let the CNI route`]);
+  });
+
+  test('the simulator, given what each CCM registers, finds node IPAM running nowhere when it moves to the AWS CCM', () => {
+    // GIVEN AWS 1.26 with node IPAM moving (the plan as it would be without the refusal), the AWS CCM's registered controllers
+    const input = migrationInput('AWS', { phase: 'external', nodeIpam: true });
+    const ctx = { distribution: 'kubernetes', ccm: { namespace: 'kube-system', serviceAccount: 'cloud-controller-manager', workload: 'daemonset/aws-cloud-controller-manager' }, featureGates: [], featureSet: '' };
+    const sc = planScenario(input, ctx, 'leader-migration-ccm', 'external-leader-migration', {
+      ccmBase: kubernetesCcmBase({ configureCloudRoutes: true, allocateNodeCidrs: true }), kcmBaseFlags: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+      ccmStrategy: 'RollingUpdate', ccmControllers: upstreamCcmControllers('AWS'), required: ['node-ipam'],
+    });
+    // WHEN every interleaving is explored; THEN node IPAM runs nowhere once the KCMs dropped it
+    expect(simulate(sc).violations.map((v) => `${v.kind} ${v.controller}`)).toContain('none-after-settling node-ipam');
+    // and with GCP's CCM (which registers node-ipam-controller) it does not
+    const gcp = planScenario(migrationInput('GCP', { phase: 'external', nodeIpam: true }), ctx, 'leader-migration-ccm', 'external-leader-migration', {
+      ccmBase: kubernetesCcmBase({ configureCloudRoutes: true, allocateNodeCidrs: true }), kcmBaseFlags: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+      ccmStrategy: 'RollingUpdate', ccmControllers: upstreamCcmControllers('GCP'), required: ['node-ipam'],
+    });
+    expect(simulate(gcp).violations).toEqual([]);
+  });
 });

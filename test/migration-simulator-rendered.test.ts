@@ -13,7 +13,7 @@ import { runCli } from '../src/cli';
 import { MIGRATION_PHASES } from '../src/migration';
 import { captureIo, kubernetesSpec, platformSpec, useTempDir, writeFile } from './helpers';
 import { Controller, formatViolation, simulate, SimProcess, SimScenario } from './oracle/leader-migration/simulator';
-import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
+import { OPENSHIFT_CCM_BASE, upstreamCcmControllers } from './oracle/leader-migration/scenario';
 
 interface Rendered {
   readonly plan: any;
@@ -91,11 +91,11 @@ function controlPlaneKcm(text: string): SimProcess {
   return { flags: [...pairs.map(([k, v]) => `--${k}=${v}`), ...told], ...(file ? { file } : {}) };
 }
 
-function scenario(from: Rendered, to: Rendered, steps: any[], kcmMinor: number, ccmMinor: number, kcmBaseFlags: string[], required: Controller[]): SimScenario {
+function scenario(from: Rendered, to: Rendered, steps: any[], kcmMinor: number, ccmMinor: number, kcmBaseFlags: string[], required: Controller[], ccmControllers?: readonly Controller[]): SimScenario {
   // the kubernetes KCM is what CONTROL-PLANE.md makes of it; OpenShift's is the plan's (the operator applies it)
   const kcmOf = (r: Rendered) => r.controlPlaneKcm ?? r.kcm;
   return {
-    kcmMinor, ccmMinor, kcmBaseFlags, ccmStrategy: (to.ccm ? to : from).strategy, required,
+    kcmMinor, ccmMinor, kcmBaseFlags, ccmStrategy: (to.ccm ? to : from).strategy, required, ...(ccmControllers ? { ccmControllers } : {}),
     kcm: kcmOf(from),
     ...(from.ccm ? { ccm: from.ccm } : {}),
     steps: steps.map((s) => ({ label: `${s.when}: ${s.action}`, ...(s.kcm ? { kcm: kcmOf(to) } : {}), ...(s.ccm ? { ccm: to.ccm ?? null } : {}) })),
@@ -146,10 +146,12 @@ describe('the simulator on the rendered output: every phase change forward and b
       const b = rendered.get(MIGRATION_PHASES[i + 1]!)!;
       // WHEN the forward change runs the steps of b's plan, and the rollback the rollback steps of b's plan
       // the cluster needs its service and node-lifecycle controllers, and node IPAM where the KCM allocated node CIDRs
+      // the kubernetes CCM runs what its upstream binary registers
+      const ccmControllers = c.name.startsWith('kubernetes') ? upstreamCcmControllers(c.name.split(' ')[1]!) : undefined;
       const required: Controller[] = ['service', 'cloud-node-lifecycle', ...(c.kcmBase.includes('--allocate-node-cidrs=true') ? ['node-ipam' as const] : [])];
-      const moves: [string, SimScenario][] = [[`${MIGRATION_PHASES[i]} → ${MIGRATION_PHASES[i + 1]}`, scenario(a, b, b.plan.enter.steps, c.minor, c.minor, c.kcmBase, required)]];
+      const moves: [string, SimScenario][] = [[`${MIGRATION_PHASES[i]} → ${MIGRATION_PHASES[i + 1]}`, scenario(a, b, b.plan.enter.steps, c.minor, c.minor, c.kcmBase, required, ccmControllers)]];
       if (b.plan.rollback) {
-        moves.push([`${MIGRATION_PHASES[i + 1]} → ${MIGRATION_PHASES[i]}`, scenario(b, a, b.plan.rollback.steps, c.minor, c.minor, c.kcmBase, required)]);
+        moves.push([`${MIGRATION_PHASES[i + 1]} → ${MIGRATION_PHASES[i]}`, scenario(b, a, b.plan.rollback.steps, c.minor, c.minor, c.kcmBase, required, ccmControllers)]);
       }
       for (const [label, sc] of moves) {
         transitions++;

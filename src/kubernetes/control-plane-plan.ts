@@ -8,6 +8,8 @@
 import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
 import { kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from './migration/control-plane';
 import { KCM_CONTROLLERS_WITHOUT_NODE_IPAM, MigrationInput } from '../migration/flags';
+import { upstreamProviderFor } from './providers';
+import { PlatformType } from '../cluster-spec/schema';
 import { ccmDeployedIn, DEFAULT_LEADER_NAME, externalIn, MigrationPhase, minorOf } from '../migration/phases';
 
 /** The file name. */
@@ -45,7 +47,8 @@ export function controlPlaneInput(input: ControlPlanePlanInput): MigrationInput 
     ccmMinor: minor,
     leaderName: DEFAULT_LEADER_NAME,
     leaseNamespace: 'kube-system',
-    nodeIpam: input.section.allocateNodeCidrs,
+    // the KCM hands node IPAM over only to a CCM that has it; elsewhere --allocate-node-cidrs serves the CCM's routes
+    nodeIpam: input.section.allocateNodeCidrs && upstreamProviderFor(input.platform as PlatformType)?.nodeIpam !== undefined,
     inTreeVolumes: false,
     wildcard: false,
     leaderElect: true,

@@ -10,6 +10,8 @@
 import { ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
 import { PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
+import { PlatformType } from '../../cluster-spec/schema';
+import { upstreamProviderFor } from '../providers';
 
 const M = ['spec', 'migration'];
 
@@ -45,7 +47,15 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
     const problems: MigrationProblem[] = [];
     const { support, platform } = input;
     const k = input.kubernetes;
-    if (k && support && !support.noLeaderMigration && k.allocateNodeCidrs !== input.nodeIpam) {
+    const provider = upstreamProviderFor(platform as PlatformType);
+    if (input.nodeIpam && provider && !provider.nodeIpam) {
+      problems.push({
+        path: [...M, 'nodeIpam'],
+        message: `is true but the ${platform} CCM has no node IPAM controller (it runs the k8s.io/cloud-provider defaults: cloud-node, cloud-node-lifecycle, service, route), so after the move no one would assign pod CIDRs to new nodes; set nodeIpam to false and keep node IPAM in kube-controller-manager`,
+      });
+    }
+    // a CCM without node IPAM may still take --allocate-node-cidrs=true (its route controller needs it): that is no second allocator
+    if (k && support && !support.noLeaderMigration && (provider?.nodeIpam !== undefined || input.nodeIpam) && k.allocateNodeCidrs !== input.nodeIpam) {
       problems.push({
         path: [...M, 'nodeIpam'],
         message: input.nodeIpam

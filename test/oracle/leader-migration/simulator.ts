@@ -83,6 +83,8 @@ export interface SimScenario {
   readonly ccmStrategy: 'Recreate' | 'RollingUpdate';
   readonly kcmReplicas?: number;
   readonly ccmReplicas?: number;
+  /** The controllers the CCM's binary registers (its upstream `main.go`); default: all four. */
+  readonly ccmControllers?: readonly Controller[];
   /** Controllers the cluster needs once the change settles, whether or not any configuration can run them (node IPAM where nodes get pod CIDRs). */
   readonly required?: readonly Controller[];
 }
@@ -142,7 +144,7 @@ function owners(file: string): { leaderName: string; owners: Map<string, string>
   return { leaderName, owners: map };
 }
 
-function parse(component: Component, minor: number, p: SimProcess, base: readonly string[]): Parsed {
+function parse(component: Component, minor: number, p: SimProcess, base: readonly string[], registered: readonly Controller[] = CONTROLLERS): Parsed {
   const f = flagMap([...base, ...p.flags]);
   const leaderElect = (f.get('leader-elect') ?? 'true') === 'true';
   const ns = f.get('leader-elect-resource-namespace') ?? 'kube-system';
@@ -173,6 +175,12 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   }
   if (allocate && !ipamOff) {
     capable.add('node-ipam');
+  }
+  // a CCM runs only what its binary registers, whatever its flags say
+  for (const c of [...capable]) {
+    if (component === 'cloud-controller-manager' && !registered.includes(c)) {
+      capable.delete(c);
+    }
   }
   return {
     component,
@@ -221,7 +229,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       if (side === 'kcm') {
         kcmCfgs.push(parse('kube-controller-manager', sc.kcmMinor, p, sc.kcmBaseFlags));
       } else {
-        ccmCfgs.push(parse('cloud-controller-manager', sc.ccmMinor, p, []));
+        ccmCfgs.push(parse('cloud-controller-manager', sc.ccmMinor, p, [], sc.ccmControllers));
       }
     }
     return i;
