@@ -3,6 +3,7 @@
  * phase, which provider can take it, the RKE2/k3s steps, the CCM's minor, the
  * Cluster API v1beta2 patch and the order of the Azure switch.
  */
+import { parse } from 'yaml';
 import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
 import { staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import { runCli } from '../src/cli';
@@ -144,5 +145,55 @@ describe('node IPAM moves only to a CCM that has it; routes only where they can 
       ccmStrategy: 'RollingUpdate', ccmControllers: upstreamCcmControllers('GCP'), required: ['node-ipam'],
     });
     expect(simulate(gcp).violations).toEqual([]);
+  });
+});
+
+describe('RKE2 and k3s steps follow the phase', () => {
+  function rancher(preset: 'rke2' | 'k3s', phase: MigrationPhase): string {
+    const section = parsedSpec(kubernetesSpec('OpenStack', 'c', { version: '1.25', scheduling: { preset } })).spec.kubernetes!;
+    const text = controlPlaneMarkdown({ clusterName: 'c', platform: 'OpenStack', section, migration: migrationInput('OpenStack', { phase, kubernetesMinor: 25, ccmMinor: 25 }), outputPath: 'dist/c' });
+    return text.slice(text.indexOf(`## ${preset === 'rke2' ? 'RKE2' : 'k3s'}`), text.indexOf('## Installing'));
+  }
+  const yamlOf = (section: string) => parse(/```yaml\n([\s\S]*?)```/.exec(section)![1]!);
+
+  test('RKE2 in-tree: the in-tree provider by name and config, no external CCM switch', () => {
+    // GIVEN an RKE2 OpenStack 1.25 cluster in phase in-tree; WHEN CONTROL-PLANE.md is written
+    const section = rancher('rke2', 'in-tree');
+    // THEN the server config names the in-tree provider, and nothing turns the cloud controllers external
+    expect(yamlOf(section)).toEqual({ 'cloud-provider-name': 'openstack', 'cloud-provider-config': '/etc/kubernetes/cloud.conf' });
+    expect(section).not.toContain('cloud-provider=external');
+    expect(section).not.toContain('disable-cloud-controller');
+  });
+
+  test('RKE2 leader-migration-kcm: the leader-migration flags and the file mounted into the KCM static pod', () => {
+    // GIVEN phase leader-migration-kcm (no CCM deployed yet)
+    const section = rancher('rke2', 'leader-migration-kcm');
+    // THEN the KCM keeps the in-tree provider, runs leader migration with its file mounted read-only, and RKE2's own CCM stays as it is
+    expect(yamlOf(section)).toEqual({
+      'cloud-provider-name': 'openstack',
+      'cloud-provider-config': '/etc/kubernetes/cloud.conf',
+      'kube-controller-manager-arg': ['leader-elect=true', 'enable-leader-migration', 'leader-migration-config=/etc/kubernetes/leader-migration.yaml'],
+      'kube-controller-manager-extra-mount': ['/etc/kubernetes/leader-migration.yaml:/etc/kubernetes/leader-migration.yaml:ro'],
+    });
+    expect(section).toContain('# Write this file to /etc/kubernetes/leader-migration.yaml on every server before it restarts:\n#   apiVersion: controllermanager.config.k8s.io/v1\n');
+    expect(section).not.toContain('cloud-provider=external');
+  });
+
+  test('RKE2 external: our CCM replaces RKE2\'s, the in-tree keys go, the KCM keeps the volume plugin\'s cloud config mounted', () => {
+    const section = rancher('rke2', 'external');
+    expect(yamlOf(section)).toEqual({
+      'disable-cloud-controller': true,
+      'kube-controller-manager-arg': ['cloud-provider=external', 'external-cloud-volume-plugin=openstack', 'cloud-config=/etc/kubernetes/cloud.conf'],
+      'kubelet-arg': ['cloud-provider=external'],
+      'kube-controller-manager-extra-mount': ['/etc/kubernetes/cloud.conf:/etc/kubernetes/cloud.conf:ro'],
+    });
+    expect(section).toContain('# Remove if present: cloud-provider-name; cloud-provider-config; the kube-controller-manager-arg entries enable-leader-migration and leader-migration-config; the kube-controller-manager-extra-mount of /etc/kubernetes/leader-migration.yaml.');
+  });
+
+  test.each(['in-tree', 'leader-migration-kcm', 'leader-migration-ccm'] as const)('k3s %s: no config (k3s has no in-tree provider), and no external switch', (phase) => {
+    const section = rancher('k3s', phase);
+    expect(section).toContain(`k3s is built without the in-tree cloud providers, so a k3s cluster has no phase \`${phase}\`: it runs an external CCM from the start (phase \`external\`).`);
+    expect(section).not.toContain('disable-cloud-controller');
+    expect(section).not.toContain('cloud-provider=external');
   });
 });

@@ -6,7 +6,7 @@
  * rendered output in its mode. Pure: no cdk8s import.
  */
 import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
-import { kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from './migration/control-plane';
+import { kubeadmConfig, kubeadmControlPlanePatch, rancherConfig, staticPodFlags } from './migration/control-plane';
 import { KCM_CONTROLLERS_WITHOUT_NODE_IPAM, MigrationInput } from '../migration/flags';
 import { upstreamProviderFor } from './providers';
 import { PlatformType } from '../cluster-spec/schema';
@@ -96,13 +96,13 @@ export function controlPlaneMarkdown(input: ControlPlanePlanInput): string {
   const preset = s.scheduling.preset;
   if (preset === 'k3s' || preset === 'rke2' || s.output.mode === 'manifest-dir') {
     const rke2 = preset === 'rke2';
-    lines.push(`## ${rke2 ? 'RKE2' : 'k3s'}`, '', `On every server, \`/etc/rancher/${rke2 ? 'rke2' : 'k3s'}/config.yaml\` (agents need the kubelet argument only):`, '',
-      ...fence('yaml', [
-        'disable-cloud-controller: true',
-        'kubelet-arg:',
-        '  - cloud-provider=external',
-        ...(rke2 ? ['kube-controller-manager-arg:', '  - cloud-provider=external'] : []),
-      ].join('\n')), '');
+    const config = rancherConfig(phaseInput, rke2 ? 'rke2' : 'k3s');
+    lines.push(`## ${rke2 ? 'RKE2' : 'k3s'}`, '');
+    if (config) {
+      lines.push(`On every server, \`/etc/rancher/${rke2 ? 'rke2' : 'k3s'}/config.yaml\` (agents need the kubelet arguments only):`, '', ...fence('yaml', config), '');
+    } else {
+      lines.push(`k3s is built without the in-tree cloud providers, so a k3s cluster has no phase \`${phaseInput.phase}\`: it runs an external CCM from the start (phase \`external\`).`, '');
+    }
   }
   if (input.podSecrets && input.podSecrets.length > 0) {
     lines.push('## Secrets to create first', '', 'ccm-gitops renders no Secret (credentials never go into git); the pods do not start until these exist:', '',
