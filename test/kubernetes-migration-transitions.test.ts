@@ -11,7 +11,7 @@ import { MigrationPhase } from '../src/migration';
 import { migrationProblems } from '../src/migration-targets';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesWarnings } from '../src/kubernetes/validate';
-import { captureIo, fleetProblems, kubernetesSpec, migrationInput, parsedSpec, tempDir, writeFile } from './helpers';
+import { captureIo, findObject, fleetProblems, kubernetesSpec, migrationInput, parsedSpec, renderSpec, tempDir, writeFile } from './helpers';
 import { simulate } from './oracle/leader-migration/simulator';
 import { kubernetesCcmBase, planScenario, upstreamCcmControllers } from './oracle/leader-migration/scenario';
 
@@ -195,5 +195,48 @@ describe('RKE2 and k3s steps follow the phase', () => {
     expect(section).toContain(`k3s is built without the in-tree cloud providers, so a k3s cluster has no phase \`${phase}\`: it runs an external CCM from the start (phase \`external\`).`);
     expect(section).not.toContain('disable-cloud-controller');
     expect(section).not.toContain('cloud-provider=external');
+  });
+});
+
+describe('the CCM\'s minor comes from its pinned image', () => {
+  function awsSpec(version: string, tag: string, migration: Record<string, unknown>): Record<string, any> {
+    const spec = kubernetesSpec('AWS', 'c', { version }, { migration: { kubernetesVersion: version, ...migration } }) as Record<string, any>;
+    spec.spec.images.cloudControllerManagerAWS = `registry.k8s.io/provider-aws/cloud-controller-manager:${tag}`;
+    return spec;
+  }
+  const ccmFile = (objects: any[]) => parse(findObject(objects, 'ConfigMap', 'ccm-leader-migration').data['config.yaml']);
+
+  test('an N-1 CCM (1.23 image on a 1.24 cluster) gets the v1beta1 file its controller-manager decodes', () => {
+    // GIVEN a 1.24 cluster whose CCM image is v1.23.1 and no ccmVersion
+    // WHEN leader-migration-ccm is rendered
+    const objects = renderSpec(tempDir(), awsSpec('1.24', 'v1.23.1', { phase: 'leader-migration-ccm' }));
+    // THEN the CCM's own file is v1beta1 (k8s.io/controller-manager v0.23 has no v1), the KCM's stays v1
+    expect(ccmFile(objects).apiVersion).toBe('controllermanager.config.k8s.io/v1beta1');
+    expect(ccmFile(objects).resourceLock).toBe('leases');
+  });
+
+  test('a 1.21 CCM on a 1.22 cluster gets v1alpha1 and the alpha gate', () => {
+    // GIVEN a 1.22 cluster with a v1.21 CCM image
+    const objects = renderSpec(tempDir(), awsSpec('1.22', 'v1.21.0', { phase: 'leader-migration-ccm' }));
+    // THEN its file is v1alpha1 and the CCM turns the alpha gate on
+    expect(ccmFile(objects).apiVersion).toBe('controllermanager.config.k8s.io/v1alpha1');
+    const ccm = objects.find((o) => o.kind === 'DaemonSet' && o.metadata.name === 'aws-cloud-controller-manager');
+    expect(ccm.spec.template.spec.containers[0].args).toContain('--feature-gates=ControllerManagerLeaderMigration=true');
+  });
+
+  test('an explicit ccmVersion that differs from the image\'s minor is refused', () => {
+    // GIVEN ccmVersion 1.24 with a v1.23.1 image
+    const dir = tempDir();
+    writeFile(dir, 'c.yaml', awsSpec('1.24', 'v1.23.1', { phase: 'leader-migration-ccm', ccmVersion: '1.24' }));
+    // WHEN the fleet loads; THEN one problem names the field, both minors and the fix
+    expect(fleetProblems(dir)).toEqual([expect.stringContaining('spec.migration.ccmVersion: "1.24" differs from the minor of the pinned CCM image (spec.images.cloudControllerManagerAWS is built for Kubernetes 1.23); the CCM\'s leader-migration file must be one its own minor decodes: set ccmVersion to "1.23" or remove it (it is read from the image tag)')]);
+  });
+
+  test('an image two minors older than the cluster is refused at the image, not at ccmVersion', () => {
+    const dir = tempDir();
+    writeFile(dir, 'c.yaml', awsSpec('1.24', 'v1.22.0', { phase: 'leader-migration-ccm' }));
+    const problems = fleetProblems(dir);
+    expect(problems.filter((p) => p.includes('ccmVersion'))).toEqual([]);
+    expect(problems).toEqual([expect.stringContaining('spec.images.cloudControllerManagerAWS: is built for Kubernetes 1.22, more than one minor older than kube-controller-manager 1.24; during a migration the CCM must be 1.23 or 1.24 (version skew policy): pin an image built for one of those')]);
   });
 });

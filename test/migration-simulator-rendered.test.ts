@@ -113,11 +113,20 @@ function scenario(from: Rendered, to: Rendered, steps: any[], kcmMinor: number, 
 }
 
 const GCP_CONF = '[global]\nproject-id = p\n';
-const CASES: { name: string; minor: number; spec: (phase: string) => Record<string, unknown>; files: Record<string, string>; kcmBase: string[] }[] = [
+const CASES: { name: string; minor: number; ccmMinor?: number; spec: (phase: string) => Record<string, unknown>; files: Record<string, string>; kcmBase: string[] }[] = [
   { name: 'OpenShift AWS 4.13', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
   { name: 'OpenShift GCP 4.14', minor: 27, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }) },
   { name: 'OpenShift vSphere 4.12 wildcard', minor: 25, files: { 'c.conf': 'global:\n  port: 443\n' }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.25', wildcard: true } }) },
   { name: 'kubernetes AWS 1.26 (DaemonSet, rolling)', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26' } }) },
+  {
+    // the CCM's own minor decides which file it decodes
+    name: 'kubernetes AWS 1.24 with a 1.23 CCM image', minor: 24, ccmMinor: 23, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => {
+      const spec = kubernetesSpec('AWS', 'c', { version: '1.24' }, { migration: { phase, kubernetesVersion: '1.24' } }) as any;
+      spec.spec.images.cloudControllerManagerAWS = 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.23.1';
+      return spec;
+    },
+  },
   {
     name: 'kubernetes AWS 1.26 on RKE2', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
     spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26', scheduling: { preset: 'rke2' } }, { migration: { phase, kubernetesVersion: '1.26' } }),
@@ -163,9 +172,9 @@ describe('the simulator on the rendered output: every phase change forward and b
       // the kubernetes CCM runs what its upstream binary registers
       const ccmControllers = c.name.startsWith('kubernetes') ? upstreamCcmControllers(c.name.split(' ')[1]!) : undefined;
       const required: Controller[] = ['service', 'cloud-node-lifecycle', ...(c.kcmBase.includes('--allocate-node-cidrs=true') ? ['node-ipam' as const] : [])];
-      const moves: [string, SimScenario][] = [[`${MIGRATION_PHASES[i]} → ${MIGRATION_PHASES[i + 1]}`, scenario(a, b, b.plan.enter.steps, c.minor, c.minor, c.kcmBase, required, ccmControllers)]];
+      const moves: [string, SimScenario][] = [[`${MIGRATION_PHASES[i]} → ${MIGRATION_PHASES[i + 1]}`, scenario(a, b, b.plan.enter.steps, c.minor, c.ccmMinor ?? c.minor, c.kcmBase, required, ccmControllers)]];
       if (b.plan.rollback) {
-        moves.push([`${MIGRATION_PHASES[i + 1]} → ${MIGRATION_PHASES[i]}`, scenario(b, a, b.plan.rollback.steps, c.minor, c.minor, c.kcmBase, required, ccmControllers)]);
+        moves.push([`${MIGRATION_PHASES[i + 1]} → ${MIGRATION_PHASES[i]}`, scenario(b, a, b.plan.rollback.steps, c.minor, c.ccmMinor ?? c.minor, c.kcmBase, required, ccmControllers)]);
       }
       for (const [label, sc] of moves) {
         transitions++;

@@ -63,6 +63,18 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
           : 'is false but spec.kubernetes.allocateNodeCidrs is true: the CCM would allocate node CIDRs while kube-controller-manager keeps its own node IPAM controller (two allocators); set nodeIpam to true so IPAM moves under the migration lease and kube-controller-manager gets -nodeipam, or allocateNodeCidrs to false',
       });
     }
+    if (k?.image && k.ccmVersion !== undefined && k.ccmVersion !== k.image.minor) {
+      problems.push({
+        path: [...M, 'ccmVersion'],
+        message: `"${k.ccmVersion}" differs from the minor of the pinned CCM image (spec.images.${k.image.key} is built for Kubernetes ${k.image.minor}); the CCM's leader-migration file must be one its own minor decodes: set ccmVersion to "${k.image.minor}" or remove it (it is read from the image tag)`,
+      });
+    }
+    if (k?.image && k.ccmVersion === undefined && support && !support.noLeaderMigration && input.ccmMinor < input.kubernetesMinor - 1) {
+      problems.push({
+        path: ['spec', 'images', k.image.key],
+        message: `is built for Kubernetes ${k.image.minor}, more than one minor older than kube-controller-manager 1.${input.kubernetesMinor}; during a migration the CCM must be 1.${input.kubernetesMinor - 1} or 1.${input.kubernetesMinor} (version skew policy): pin an image built for one of those`,
+      });
+    }
     if (k && support && k.clusterNameFlag && k.clusterName === undefined) {
       problems.push({
         path: ['spec', 'kubernetes', 'clusterName'],
