@@ -5,7 +5,7 @@
  */
 import { parse } from 'yaml';
 import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
-import { staticPodFlags } from '../src/kubernetes/migration/control-plane';
+import { kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import { runCli } from '../src/cli';
 import { MigrationPhase } from '../src/migration';
 import { migrationProblems } from '../src/migration-targets';
@@ -238,5 +238,89 @@ describe('the CCM\'s minor comes from its pinned image', () => {
     const problems = fleetProblems(dir);
     expect(problems.filter((p) => p.includes('ccmVersion'))).toEqual([]);
     expect(problems).toEqual([expect.stringContaining('spec.images.cloudControllerManagerAWS: is built for Kubernetes 1.22, more than one minor older than kube-controller-manager 1.24; during a migration the CCM must be 1.23 or 1.24 (version skew policy): pin an image built for one of those')]);
+  });
+});
+
+describe('the Cluster API v1beta2 patch replaces existing extra args by index', () => {
+  const CM = '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs';
+  /** An in-tree GCP 1.30 KubeadmControlPlane (Cluster API v1beta2: extra args are name/value lists). */
+  const kcp = () => ({
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmControlPlane',
+    metadata: { name: 'c-control-plane' },
+    spec: {
+      kubeadmConfigSpec: {
+        clusterConfiguration: {
+          controllerManager: { extraArgs: [{ name: 'cluster-name', value: 'c' }, { name: 'cloud-provider', value: 'gce' }, { name: 'cloud-config', value: '/etc/kubernetes/cloud.conf' }] },
+          apiServer: { extraArgs: [{ name: 'cloud-provider', value: 'gce' }, { name: 'cloud-config', value: '/etc/kubernetes/cloud.conf' }] },
+        },
+        initConfiguration: { nodeRegistration: { kubeletExtraArgs: [{ name: 'cloud-provider', value: 'gce' }, { name: 'cloud-config', value: '/etc/kubernetes/cloud.conf' }] } },
+        joinConfiguration: { nodeRegistration: {} },
+      },
+    },
+  });
+
+  /** RFC 6902 add/remove/replace/test, enough for these patches. */
+  function applyPatch(doc: any, ops: any[]): any {
+    const out = JSON.parse(JSON.stringify(doc));
+    for (const op of ops) {
+      const parts = op.path.split('/').slice(1);
+      const last = parts.pop();
+      const parent = parts.reduce((o: any, k: string) => o[k], out);
+      if (op.op === 'test') {
+        expect(parent[last]).toEqual(op.value);
+      } else if (op.op === 'replace') {
+        parent[last] = op.value;
+      } else if (op.op === 'remove') {
+        Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
+      } else if (Array.isArray(parent)) {
+        parent.splice(last === '-' ? parent.length : Number(last), 0, op.value);
+      } else {
+        parent[last] = op.value;
+      }
+    }
+    return out;
+  }
+
+  test('to external: cloud-provider is replaced at its index, cloud-config removed, both behind test operations', () => {
+    // GIVEN an in-tree KubeadmControlPlane whose controllerManager already has cloud-provider and cloud-config
+    const current = kcp();
+    // WHEN the v1beta2 patch of phase external is built from it
+    const ops = parse(kubeadmControlPlanePatch(migrationInput('GCP', { phase: 'external', kubernetesMinor: 30, ccmMinor: 30, inTreeVolumes: false }), 'c-control-plane', 'v1beta2', current));
+    // THEN the existing entries are changed in place behind tests, never appended a second time
+    expect(ops.filter((o: any) => o.path.startsWith(CM))).toEqual([
+      { op: 'test', path: `${CM}/1`, value: { name: 'cloud-provider', value: 'gce' } },
+      { op: 'replace', path: `${CM}/1/value`, value: 'external' },
+      { op: 'test', path: `${CM}/2`, value: { name: 'cloud-config', value: '/etc/kubernetes/cloud.conf' } },
+      { op: 'remove', path: `${CM}/2` },
+    ]);
+    // and applied, every list keeps unique names (the v1beta2 validation rule) with the phase's values
+    const after = applyPatch(current, ops).spec.kubeadmConfigSpec;
+    const unique = (l: { name: string }[]) => new Set(l.map((x) => x.name)).size === l.length;
+    expect(after.clusterConfiguration.controllerManager.extraArgs).toEqual([{ name: 'cluster-name', value: 'c' }, { name: 'cloud-provider', value: 'external' }]);
+    expect(after.clusterConfiguration.apiServer.extraArgs).toEqual([]);
+    expect(after.initConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([{ name: 'cloud-provider', value: 'external' }]);
+    expect(after.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([{ name: 'cloud-provider', value: 'external' }]);
+    for (const l of [after.clusterConfiguration.controllerManager.extraArgs, after.initConfiguration.nodeRegistration.kubeletExtraArgs]) {
+      expect(unique(l)).toBe(true);
+    }
+  });
+
+  test('without the current KubeadmControlPlane the v1beta2 patch is refused with the command that reads it', () => {
+    // GIVEN the CLI; WHEN --cluster-api v1beta2 is asked without --current
+    const cap = captureIo();
+    const code = runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1beta2'], cap.io);
+    // THEN one usage error names the flag and the fix
+    expect(code).not.toBe(0);
+    expect(cap.stderr()).toContain('--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index');
+  });
+
+  test('migration control-plane --current reads the KubeadmControlPlane and names the patch after it', () => {
+    const dir = tempDir();
+    const file = writeFile(dir, 'kcp.yaml', kcp());
+    const cap = captureIo();
+    expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1beta2', '--current', file], cap.io)).toBe(0);
+    expect(cap.stdout()).toContain('kubectl patch kubeadmcontrolplane c-control-plane --type=json');
+    expect(parse(cap.stdout())).toContainEqual({ op: 'replace', path: `${CM}/1/value`, value: 'external' });
   });
 });

@@ -112,8 +112,9 @@ describe('4. kubeadm and Cluster API snippets', () => {
     expect(ops.some((o: { op: string; path: string }) => o.op === 'replace' || /\/(files|extraVolumes)$/.test(o.path))).toBe(false);
   });
 
-  test('Cluster API v1beta2 appends extra args as name/value entries', () => {
-    const ops = parse(kubeadmControlPlanePatch(input('GCP', { phase: 'external', kubernetesMinor: 30, ccmMinor: 30 }), 'c', 'v1beta2'));
+  test('Cluster API v1beta2 appends extra args it does not find as name/value entries', () => {
+    const empty = { kind: 'KubeadmControlPlane', spec: { kubeadmConfigSpec: { clusterConfiguration: { controllerManager: { extraArgs: [] } }, joinConfiguration: { nodeRegistration: { kubeletExtraArgs: [] } } } } };
+    const ops = parse(kubeadmControlPlanePatch(input('GCP', { phase: 'external', kubernetesMinor: 30, ccmMinor: 30 }), 'c', 'v1beta2', empty));
     expect(ops).toContainEqual({ op: 'add', path: '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/-', value: { name: 'cloud-provider', value: 'external' } });
     expect(ops).toContainEqual({ op: 'add', path: '/spec/kubeadmConfigSpec/joinConfiguration/nodeRegistration/kubeletExtraArgs/-', value: { name: 'cloud-provider', value: 'external' } });
   });
