@@ -8,7 +8,7 @@ import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
 import { kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import { runCli } from '../src/cli';
 import { MigrationPhase } from '../src/migration';
-import { migrationProblems } from '../src/migration-targets';
+import { migrationProblems, StepContext, transitionSteps } from '../src/migration-targets';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesWarnings } from '../src/kubernetes/validate';
 import { captureIo, findObject, fleetProblems, kubernetesSpec, migrationInput, parsedSpec, renderSpec, tempDir, writeFile } from './helpers';
@@ -322,5 +322,24 @@ describe('the Cluster API v1beta2 patch replaces existing extra args by index', 
     expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1beta2', '--current', file], cap.io)).toBe(0);
     expect(cap.stdout()).toContain('kubectl patch kubeadmcontrolplane c-control-plane --type=json');
     expect(parse(cap.stdout())).toContainEqual({ op: 'replace', path: `${CM}/1/value`, value: 'external' });
+  });
+});
+
+describe('Azure in-tree → external on kubernetes', () => {
+  const ctx: StepContext = { distribution: 'kubernetes', ccm: { namespace: 'kube-system', serviceAccount: 'cloud-controller-manager', workload: 'deployment/azure-cloud-controller-manager' }, featureGates: [], featureSet: '' };
+
+  test('the CCM is deployed right after the KCMs, and the kubelets roll after it', () => {
+    // GIVEN Azure 1.29 (no leader migration: the cloud controllers run nowhere between the KCM switch and the CCM)
+    const input = migrationInput('Azure', { phase: 'external', kubernetesMinor: 29, ccmMinor: 29 });
+    // WHEN the steps of in-tree → external are planned
+    const steps = transitionSteps(input, ctx, 'in-tree', 'external').steps;
+    // THEN the KCMs switch before the merge, the merge deploys the CCM, and only then do the kubelets roll
+    expect(steps.map((s) => `${s.when}: ${s.action}`)).toEqual([
+      'before-merge: switch every kube-controller-manager to --cloud-provider=external and drop kube-apiserver\'s --cloud-provider (the kubelets keep the in-tree provider for now); the cloud controllers run nowhere until the CCM is up, so merge right after the last one; restart the kube-controller-manager of one node, wait until it is Ready, then the next',
+      'merge: deploy the CCM',
+      'after-merge: switch each node\'s kubelet to --cloud-provider=external (without --cloud-config) and restart it, one node at a time',
+    ]);
+    expect(steps[0]!.kcm?.flags).toContain('--cloud-provider=external');
+    expect(steps[2]!.checks).toEqual([{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID' }]);
   });
 });

@@ -35,6 +35,14 @@ export const KUBERNETES_CONTROL_PLANE_STEPS: ControlPlaneSteps = {
   kcmRoll,
   enableLeaderMigration: (c) => kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file (component kube-controller-manager)', c.kcm),
   disableLeaderMigration: (c) => kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager', c.kcm),
+  // without leader migration the cloud controllers run nowhere from the first KCM switch until the CCM is up:
+  // keep that gap to the KCM roll, and switch the kubelets (node by node, much longer) after the CCM runs
+  switchToExternalFirst: (c) => kcmRoll('before-merge', 'switch every kube-controller-manager to --cloud-provider=external and drop kube-apiserver\'s --cloud-provider (the kubelets keep the in-tree provider for now); the cloud controllers run nowhere until the CCM is up, so merge right after the last one', c.kcm),
+  afterCcmDeployed: () => ({
+    when: 'after-merge', by: 'you, one node at a time (kubeadm-flags.env, or new machines with Cluster API; see CONTROL-PLANE.md)',
+    action: 'switch each node\'s kubelet to --cloud-provider=external (without --cloud-config) and restart it, one node at a time',
+    checks: [{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID' }],
+  }),
 };
 
 /**
