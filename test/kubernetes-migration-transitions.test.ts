@@ -3,6 +3,7 @@
  * phase, which provider can take it, the RKE2/k3s steps, the CCM's minor, the
  * Cluster API v1beta2 patch and the order of the Azure switch.
  */
+import * as fs from 'fs';
 import { parse } from 'yaml';
 import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
 import { kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
@@ -341,5 +342,39 @@ describe('Azure in-tree → external on kubernetes', () => {
     ]);
     expect(steps[0]!.kcm?.flags).toContain('--cloud-provider=external');
     expect(steps[2]!.checks).toEqual([{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID' }]);
+  });
+});
+
+describe('the migration docs say what each step changes', () => {
+  function synthMigration(phase: MigrationPhase): { md: string; plan: any } {
+    const dir = tempDir();
+    writeFile(dir, 'clusters/c.yaml', kubernetesSpec('OpenStack', 'c', { version: '1.25', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.25' } }));
+    const cap = captureIo();
+    expect([runCli(['synth', '--clusters', `${dir}/clusters`, '--out', `${dir}/dist`, '-q'], cap.io, {}), cap.stderr()]).toEqual([0, '']);
+    return { md: fs.readFileSync(`${dir}/dist/c/MIGRATION.md`, 'utf8'), plan: JSON.parse(fs.readFileSync(`${dir}/dist/c/.migration.json`, 'utf8')) };
+  }
+
+  test('leader-migration-ccm lists the next phase\'s KCM flag only as a rollback removal', () => {
+    // GIVEN OpenStack 1.25 in leader-migration-ccm (the KCM does not change on the way in)
+    const { md, plan } = synthMigration('leader-migration-ccm');
+    // THEN the forward removals are empty and --external-cloud-volume-plugin is named for the rollback from external-leader-migration only
+    const kcm = plan.components.find((c: any) => c.component === 'kube-controller-manager');
+    expect([kcm.remove, kcm.removeOnRollback]).toEqual([[], ['--external-cloud-volume-plugin']]);
+    expect(md).toContain('| rolling back from `external-leader-migration`: `--external-cloud-volume-plugin` |');
+  });
+
+  test('the kubernetes KCM roll checks what each pod runs, not the action again', () => {
+    // GIVEN OpenStack 1.25 entering leader-migration-kcm
+    const { plan } = synthMigration('leader-migration-kcm');
+    // THEN the roll's check names the flags to see in each pod's command line
+    const roll = plan.enter.steps.find((s: any) => s.kcm);
+    expect(roll.checks[0].check).toBe('every kube-controller-manager pod (one per control-plane node) has restarted and runs --cloud-provider=openstack --cloud-config=/etc/kubernetes/cloud.conf --leader-elect=true --enable-leader-migration --leader-migration-config=/etc/kubernetes/leader-migration.yaml (and reads its leader-migration file)');
+  });
+
+  test('docs/migration.md: kubeadm v1beta2 was removed in 1.27 (kubeadm 1.26 still migrates it)', () => {
+    // GIVEN the migration reference; THEN the kubeadm row says 1.27, as kubeadmApiVersion does
+    const doc = fs.readFileSync(`${__dirname}/../docs/migration.md`, 'utf8');
+    expect(doc).toContain('`v1beta2` removed in 1.27, kubernetes/kubernetes PR #114540');
+    expect(doc).not.toContain('removed in 1.26');
   });
 });

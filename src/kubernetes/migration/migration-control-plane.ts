@@ -23,9 +23,11 @@ function everyKcm(what: string): PlanCheck {
 }
 
 function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
+  // the check names what to see in each pod's command line, not the action again
+  const runs = `runs ${kcm.flags.join(' ')}${kcm.file ? ' (and reads its leader-migration file)' : ''}`;
   return {
     when, by: 'you, one control-plane node at a time (kubeadm, Cluster API or the static pod; see CONTROL-PLANE.md)',
-    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(what)],
+    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(runs)],
   };
 }
 
