@@ -232,18 +232,20 @@ export function staticPodFlags(input: MigrationInput): string {
   return lines.join('\n');
 }
 
-/** The RKE2 or k3s server config key of each component's extra flags (docs.rke2.io / docs.k3s.io server configuration reference). */
+/** The RKE2 or k3s server config key of each component's extra flags (rancher/rke2@v1.26.15+rke2r1 pkg/cli/cmds/server.go). */
 const RANCHER_ARG_KEYS = { 'kube-controller-manager': 'kube-controller-manager-arg', 'kube-apiserver': 'kube-apiserver-arg', 'kubelet': 'kubelet-arg' } as const;
 
 /**
  * The cloud part of `/etc/rancher/<rke2|k3s>/config.yaml` in a phase: RKE2
- * names an in-tree provider with \`cloud-provider-name\` / \`cloud-provider-config\`,
- * passes the other flags as \`*-arg\` entries and mounts the KCM's
- * leader-migration file with \`kube-controller-manager-extra-mount\` (its
- * KCM is a static pod); its own CCM is disabled only once ours runs. k3s is
- * built without in-tree providers (k3s-io/k3s README: "Removed most in-tree
- * plugins (cloud providers and storage plugins)"), so only its external
- * phases have a form; undefined for the others.
+ * names an in-tree provider with `cloud-provider-name` / `cloud-provider-config`
+ * (it passes both to the kubelet, kube-apiserver and kube-controller-manager:
+ * rancher/rke2@v1.26.15+rke2r1 pkg/podexecutor/staticpod.go), the other flags as
+ * `*-arg` entries, and mounts the KCM's leader-migration file with
+ * `kube-controller-manager-extra-mount` (pkg/cli/cmds/root.go; its KCM is a
+ * static pod); its own CCM is disabled only once ours runs. k3s removes the
+ * in-tree cloud providers (k3s-io/k3s@00993dc README.md "What have you removed
+ * from upstream Kubernetes?"), so only its external phases have a form;
+ * undefined for the others.
  */
 export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): string | undefined {
   const plan = phasePlan(input);
