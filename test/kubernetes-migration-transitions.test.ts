@@ -112,6 +112,14 @@ describe('node IPAM moves only to a CCM that has it; routes only where they can 
     expect(fleetProblems(dir).filter((p) => p.includes('nodeIpam'))).toEqual([expect.stringContaining('spec.migration.nodeIpam: is true but the AWS CCM has no node IPAM controller')]);
   });
 
+  test('AWS nodeIpam without allocateNodeCidrs gets one problem, not two', () => {
+    // GIVEN nodeIpam true on AWS and allocateNodeCidrs left false
+    const dir = tempDir();
+    writeFile(dir, 'c.yaml', kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase: 'in-tree', kubernetesVersion: '1.26', nodeIpam: true } }));
+    // THEN only the missing controller is reported (allocateNodeCidrs would not help)
+    expect(fleetProblems(dir).filter((p) => p.includes('nodeIpam'))).toEqual([expect.stringContaining('spec.migration.nodeIpam: is true but the AWS CCM has no node IPAM controller')]);
+  });
+
   test('an AWS CCM with --allocate-node-cidrs=true for its routes is no second allocator', () => {
     // GIVEN AWS with allocateNodeCidrs (the CCM's route controller needs it) and node IPAM staying in the KCM
     const dir = tempDir();

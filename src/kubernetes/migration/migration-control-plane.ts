@@ -65,7 +65,7 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
       });
     }
     // a CCM without node IPAM may still take --allocate-node-cidrs=true (its route controller needs it): that is no second allocator
-    if (k && support && !support.noLeaderMigration && (provider?.nodeIpam !== undefined || input.nodeIpam) && k.allocateNodeCidrs !== input.nodeIpam) {
+    if (k && support && !support.noLeaderMigration && (provider === undefined || provider.nodeIpam !== undefined) && k.allocateNodeCidrs !== input.nodeIpam) {
       problems.push({
         path: [...M, 'nodeIpam'],
         message: input.nodeIpam
