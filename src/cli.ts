@@ -5,7 +5,7 @@ import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATI
 import { migrationProblems } from './migration-targets';
 import * as fs from 'fs';
 import * as path from 'path';
-import { stringify } from 'yaml';
+import { parse as parseYaml, stringify } from 'yaml';
 import { ImportError, importLiveCluster } from './import/live-cluster';
 import { exportSource, readExport } from './import/read-export';
 import { findSecretInData, findSecretInIni } from './secrets/detector';
@@ -398,12 +398,13 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .option('--ccm-version <1.NN>', 'minor of the CCM\'s k8s.io/controller-manager (default: N; N-1 is allowed, N+1 is not)')
     .option('--format <format>', `output form: ${CONTROL_PLANE_FORMATS.join(', ')}`, 'static-pod')
     .option('--cluster-api <version>', `KubeadmControlPlane API of --format cluster-api: ${CLUSTER_API_VERSIONS.join(', ')}`, 'v1beta1')
+    .option('--current <file>', 'the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it (needed by --cluster-api v1beta2: its extra args are replaced by index)')
     .option('--node-ipam', 'node IPAM moves to the CCM too')
     .option('--no-in-tree-volumes', 'drop the in-tree volume plugins at the switch (CSI migration is complete)')
     .option('--wildcard', 'write component "*" instead of naming the owner')
     .option('--leader-name <name>', 'migration Lease name', DEFAULT_LEADER_NAME)
     .option('--lease-namespace <ns>', 'lease namespace of both controller managers', DEFAULT_LEASE_NAMESPACE)
-    .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
+    .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; current?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
       code = migrationControlPlane(opts, io);
     });
 
@@ -464,7 +465,7 @@ function renderCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */
-function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
+function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; current?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
   const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
   if (!platform) {
     throw new UsageError(`--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
@@ -506,7 +507,26 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
     }
     return EXIT_INVALID_INPUT;
   }
-  io.out(controlPlaneChange(input, format, capi));
+  let current: unknown;
+  if (opts.current !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(opts.current, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--current ${JSON.stringify(opts.current)} cannot be read (${isErrnoError(e) ? errnoText(e) : 'unreadable'}); give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
+    }
+    try {
+      current = parseYaml(text);
+    } catch {
+      throw new UsageError(`--current ${JSON.stringify(opts.current)} is not YAML; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
+    }
+    if ((current as { kind?: unknown } | null)?.kind !== 'KubeadmControlPlane') {
+      throw new UsageError(`--current ${JSON.stringify(opts.current)}: kind is not KubeadmControlPlane; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
+    }
+  } else if (format === 'cluster-api' && capi === 'v1beta2') {
+    throw new UsageError('--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index');
+  }
+  io.out(controlPlaneChange(input, format, capi, current));
   return EXIT_OK;
 }
 

@@ -8,6 +8,9 @@
 import { ClusterSpec } from './cluster-spec/schema';
 import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './kubernetes/migration/migration-control-plane';
 import { migrationInputWith } from './migration/cluster-migration';
+import { upstreamProviderFor } from './kubernetes/providers';
+import { imageMinor } from './kubernetes/validate';
+import { minorOf } from './migration/phases';
 import { MigrationInput } from './migration/flags';
 import { MigrationPhase, MigrationSupport } from './migration/phases';
 import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
@@ -16,7 +19,18 @@ import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, op
 
 /** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
 export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {
-  return migrationInputWith(spec, support, spec.spec.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS : KUBERNETES_MIGRATION_CONTROL_PLANE);
+  const input = migrationInputWith(spec, support, spec.spec.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS : KUBERNETES_MIGRATION_CONTROL_PLANE);
+  // an upstream CCM is as old as its image: without ccmVersion its minor comes from the pinned tag
+  const image = spec.spec.distribution === 'kubernetes' ? kubernetesCcmImage(spec) : undefined;
+  return input && image && spec.spec.migration?.ccmVersion === undefined ? { ...input, ccmMinor: minorOf(image.minor) } : input;
+}
+
+/** The kubernetes distribution's CCM image key and the minor its tag is built for, when the tag tells. */
+export function kubernetesCcmImage(spec: ClusterSpec): { key: string; minor: string } | undefined {
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const image = provider ? spec.spec.images[provider.imageKey] : undefined;
+  const minor = provider && image ? imageMinor(provider, image) : undefined;
+  return provider && minor !== undefined ? { key: provider.imageKey, minor } : undefined;
 }
 
 /** What `transitionSteps` needs beyond the migration input, by distribution. */

@@ -475,7 +475,7 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     const docs = parseAllDocuments(out['k/manifests/ccm-gitops-k.yaml']).map((d) => d.toJS());
     expect(docs.map((d) => d.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'RoleBinding', 'ServiceAccount', 'DaemonSet']);
     expect(out['k/manifests/ccm-gitops-k.yaml']).not.toContain('sync-wave');
-    expect(out['k/CONTROL-PLANE.md']).toContain('disable-cloud-controller: true\nkubelet-arg:\n  - cloud-provider=external\nkube-controller-manager-arg:\n  - cloud-provider=external');
+    expect(out['k/CONTROL-PLANE.md']).toContain('disable-cloud-controller: true\nkube-controller-manager-arg:\n  - cloud-provider=external\nkubelet-arg:\n  - cloud-provider=external\n');
     expect(out['k/CONTROL-PLANE.md']).toContain('Copy `dist/k/manifests/ccm-gitops-k.yaml` to `/var/lib/rancher/rke2/server/manifests/` on every server node');
   });
 

@@ -127,8 +127,9 @@ describe('4. kubeadm and Cluster API snippets', () => {
     expect(ops.some((o: { op: string; path: string }) => o.op === 'replace' || /\/(files|extraVolumes)$/.test(o.path))).toBe(false);
   });
 
-  test('Cluster API v1beta2 appends extra args as name/value entries', () => {
-    const ops = parse(kubeadmControlPlanePatch(input('GCP', { phase: 'external', kubernetesMinor: 30, ccmMinor: 30 }), 'c', 'v1beta2'));
+  test('Cluster API v1beta2 appends extra args it does not find as name/value entries', () => {
+    const empty = { kind: 'KubeadmControlPlane', spec: { kubeadmConfigSpec: { clusterConfiguration: { controllerManager: { extraArgs: [] } }, joinConfiguration: { nodeRegistration: { kubeletExtraArgs: [] } } } } };
+    const ops = parse(kubeadmControlPlanePatch(input('GCP', { phase: 'external', kubernetesMinor: 30, ccmMinor: 30 }), 'c', 'v1beta2', empty));
     expect(ops).toContainEqual({ op: 'add', path: '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/-', value: { name: 'cloud-provider', value: 'external' } });
     expect(ops).toContainEqual({ op: 'add', path: '/spec/kubeadmConfigSpec/joinConfiguration/nodeRegistration/kubeletExtraArgs/-', value: { name: 'cloud-provider', value: 'external' } });
   });
@@ -136,7 +137,7 @@ describe('4. kubeadm and Cluster API snippets', () => {
   test('moving node IPAM keeps kubeadm\'s default controllers (*,bootstrapsigner,tokencleaner)', () => {
     const flags = kubeControllerManagerFlags(input('GCP', { phase: 'external-leader-migration', nodeIpam: true })).flags;
     expect(flags).toContain('--controllers=*,bootstrapsigner,tokencleaner,-nodeipam');
-    expect(staticPodFlags(input('GCP', { phase: 'external', nodeIpam: true }))).toContain('keep your existing list and append -nodeipam');
+    expect(staticPodFlags(input('GCP', { phase: 'external', nodeIpam: true }))).toContain('if yours differs, keep it and append -nodeipam');
   });
 
   test('clean-up removes the leader-migration extraVolume, and kubelet args on existing nodes are explained', () => {

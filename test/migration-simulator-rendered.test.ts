@@ -12,12 +12,14 @@ import { parse } from 'yaml';
 import { runCli } from '../src/cli';
 import { MIGRATION_PHASES } from '../src/migration';
 import { captureIo, kubernetesSpec, platformSpec, useTempDir, writeFile } from './helpers';
-import { formatViolation, simulate, SimProcess, SimScenario } from './oracle/leader-migration/simulator';
-import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
+import { Controller, formatViolation, simulate, SimProcess, SimScenario } from './oracle/leader-migration/simulator';
+import { OPENSHIFT_CCM_BASE, upstreamCcmControllers } from './oracle/leader-migration/scenario';
 
 interface Rendered {
   readonly plan: any;
   readonly kcm: SimProcess;
+  /** The KCM as CONTROL-PLANE.md tells the administrator to run it (kubernetes distribution). */
+  readonly controlPlaneKcm?: SimProcess;
   readonly ccm?: SimProcess;
   readonly strategy: 'Recreate' | 'RollingUpdate';
   readonly machineConfigFile?: string;
@@ -62,8 +64,10 @@ function render(dir: string, spec: Record<string, unknown>, files: Record<string
   const kcmPart = plan.components.find((x: any) => x.component === 'kube-controller-manager');
   const kcmFile = plan.leaderMigration?.configurations.find((x: any) => x.component === 'kube-controller-manager')?.file;
   const mc = all.get('MachineConfig 99-master-kcm-leader-migration');
+  const cpFile = path.join(out, 'c', 'CONTROL-PLANE.md');
   return {
     plan,
+    ...(fs.existsSync(cpFile) ? { controlPlaneKcm: controlPlaneKcm(fs.readFileSync(cpFile, 'utf8')) } : {}),
     kcm: { flags: kcmPart.flags, ...(kcmFile ? { file: kcmFile } : {}) },
     ...(ccm ? { ccm } : {}),
     strategy: workload?.spec.strategy?.type === 'Recreate' ? 'Recreate' : 'RollingUpdate',
@@ -71,21 +75,62 @@ function render(dir: string, spec: Record<string, unknown>, files: Record<string
   };
 }
 
-function scenario(from: Rendered, to: Rendered, steps: any[], kcmMinor: number, ccmMinor: number, kcmBaseFlags: string[]): SimScenario {
+/**
+ * The KCM as CONTROL-PLANE.md has the administrator run it: the kubeadm
+ * ClusterConfiguration's controllerManager.extraArgs, the leader-migration
+ * file it says to write, and any KCM flag the prose tells them to set.
+ */
+function controlPlaneKcm(text: string): SimProcess {
+  const rke2 = /## RKE2\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)?.[1];
+  if (rke2) {
+    // an RKE2 server: the in-tree provider by name, the other KCM flags as kube-controller-manager-arg
+    const doc = parse(rke2) ?? {};
+    const file = /^# Write this file to \S+ on every server[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(rke2)?.[1]?.replace(/^#   /gm, '');
+    return {
+      flags: [...(doc['cloud-provider-name'] ? [`--cloud-provider=${doc['cloud-provider-name']}`] : []), ...((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => `--${a}`)],
+      ...(file ? { file } : {}),
+    };
+  }
+  const kubeadm = /## kubeadm\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)![1]!;
+  const docs = kubeadm.split(/^---$/m).map((d) => parse(d)).filter((d) => d?.kind === 'ClusterConfiguration');
+  const extraArgs = docs[0].controllerManager.extraArgs as Record<string, string> | { name: string; value: string }[];
+  const pairs = Array.isArray(extraArgs) ? extraArgs.map((a) => [a.name, a.value] as const) : Object.entries(extraArgs);
+  const prose = text.replace(/```[\s\S]*?```/g, '');
+  const told = [...prose.matchAll(/`(--(?:allocate-node-cidrs|controllers)=[^`]+)`/g)].map((m) => m[1]!);
+  const file = /^# Write this file to \S+ on every control-plane node[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(kubeadm)?.[1]?.replace(/^#   /gm, '');
+  return { flags: [...pairs.map(([k, v]) => `--${k}=${v}`), ...told], ...(file ? { file } : {}) };
+}
+
+function scenario(from: Rendered, to: Rendered, steps: any[], kcmMinor: number, ccmMinor: number, kcmBaseFlags: string[], required: Controller[], ccmControllers?: readonly Controller[]): SimScenario {
+  // the kubernetes KCM is what CONTROL-PLANE.md makes of it; OpenShift's is the plan's (the operator applies it)
+  const kcmOf = (r: Rendered) => r.controlPlaneKcm ?? r.kcm;
   return {
-    kcmMinor, ccmMinor, kcmBaseFlags, ccmStrategy: (to.ccm ? to : from).strategy,
-    kcm: from.kcm,
+    kcmMinor, ccmMinor, kcmBaseFlags, ccmStrategy: (to.ccm ? to : from).strategy, required, ...(ccmControllers ? { ccmControllers } : {}),
+    kcm: kcmOf(from),
     ...(from.ccm ? { ccm: from.ccm } : {}),
-    steps: steps.map((s) => ({ label: `${s.when}: ${s.action}`, ...(s.kcm ? { kcm: s.kcm } : {}), ...(s.ccm ? { ccm: to.ccm ?? null } : {}) })),
+    steps: steps.map((s) => ({ label: `${s.when}: ${s.action}`, ...(s.kcm ? { kcm: kcmOf(to) } : {}), ...(s.ccm ? { ccm: to.ccm ?? null } : {}) })),
   };
 }
 
 const GCP_CONF = '[global]\nproject-id = p\n';
-const CASES: { name: string; minor: number; spec: (phase: string) => Record<string, unknown>; files: Record<string, string>; kcmBase: string[] }[] = [
+const CASES: { name: string; minor: number; ccmMinor?: number; spec: (phase: string) => Record<string, unknown>; files: Record<string, string>; kcmBase: string[] }[] = [
   { name: 'OpenShift AWS 4.13', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
   { name: 'OpenShift GCP 4.14', minor: 27, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }) },
   { name: 'OpenShift vSphere 4.12 wildcard', minor: 25, files: { 'c.conf': 'global:\n  port: 443\n' }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.25', wildcard: true } }) },
   { name: 'kubernetes AWS 1.26 (DaemonSet, rolling)', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26' } }) },
+  {
+    // the CCM's own minor decides which file it decodes
+    name: 'kubernetes AWS 1.24 with a 1.23 CCM image', minor: 24, ccmMinor: 23, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => {
+      const spec = kubernetesSpec('AWS', 'c', { version: '1.24' }, { migration: { phase, kubernetesVersion: '1.24' } }) as any;
+      spec.spec.images.cloudControllerManagerAWS = 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.23.1';
+      return spec;
+    },
+  },
+  {
+    name: 'kubernetes AWS 1.26 on RKE2', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26', scheduling: { preset: 'rke2' } }, { migration: { phase, kubernetesVersion: '1.26' } }),
+  },
   {
     name: 'kubernetes GCP 1.28 with node IPAM and routes', minor: 28, files: {}, kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
     spec: (phase) => kubernetesSpec('GCP', 'c', { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase, kubernetesVersion: '1.28', nodeIpam: true } }),
@@ -107,6 +152,12 @@ describe('the simulator on the rendered output: every phase change forward and b
       if (c.name.startsWith('OpenShift') && r.ccm && !r.ccm.file) {
         expect(r.ccm.flags.filter((f) => !f.startsWith('--controllers='))).toEqual(OPENSHIFT_CCM_BASE);
       }
+      // CONTROL-PLANE.md carries the plan's KCM flags and file (it may add what the prose tells the administrator)
+      if (r.controlPlaneKcm) {
+        expect(r.controlPlaneKcm.file).toBe(r.kcm.file);
+        const withValue = (f: string) => (f.includes('=') ? f : `${f}=true`);
+        expect(r.controlPlaneKcm.flags.map(withValue)).toEqual(expect.arrayContaining(r.kcm.flags.map(withValue)));
+      }
       if (r.machineConfigFile) {
         expect(r.machineConfigFile).toBe(rendered.get('leader-migration-kcm')!.kcm.file);
       }
@@ -117,9 +168,13 @@ describe('the simulator on the rendered output: every phase change forward and b
       const a = rendered.get(MIGRATION_PHASES[i]!)!;
       const b = rendered.get(MIGRATION_PHASES[i + 1]!)!;
       // WHEN the forward change runs the steps of b's plan, and the rollback the rollback steps of b's plan
-      const moves: [string, SimScenario][] = [[`${MIGRATION_PHASES[i]} → ${MIGRATION_PHASES[i + 1]}`, scenario(a, b, b.plan.enter.steps, c.minor, c.minor, c.kcmBase)]];
+      // the cluster needs its service and node-lifecycle controllers, and node IPAM where the KCM allocated node CIDRs
+      // the kubernetes CCM runs what its upstream binary registers
+      const ccmControllers = c.name.startsWith('kubernetes') ? upstreamCcmControllers(c.name.split(' ')[1]!) : undefined;
+      const required: Controller[] = ['service', 'cloud-node-lifecycle', ...(c.kcmBase.includes('--allocate-node-cidrs=true') ? ['node-ipam' as const] : [])];
+      const moves: [string, SimScenario][] = [[`${MIGRATION_PHASES[i]} → ${MIGRATION_PHASES[i + 1]}`, scenario(a, b, b.plan.enter.steps, c.minor, c.ccmMinor ?? c.minor, c.kcmBase, required, ccmControllers)]];
       if (b.plan.rollback) {
-        moves.push([`${MIGRATION_PHASES[i + 1]} → ${MIGRATION_PHASES[i]}`, scenario(b, a, b.plan.rollback.steps, c.minor, c.minor, c.kcmBase)]);
+        moves.push([`${MIGRATION_PHASES[i + 1]} → ${MIGRATION_PHASES[i]}`, scenario(b, a, b.plan.rollback.steps, c.minor, c.ccmMinor ?? c.minor, c.kcmBase, required, ccmControllers)]);
       }
       for (const [label, sc] of moves) {
         transitions++;

@@ -8,7 +8,7 @@ import { MigrationInput, MigrationPhase, phaseSequence, adjacentTransitions } fr
 import { migrationProblems, StepContext, transitionSteps } from '../src/migration-targets';
 import { PLATFORMS } from '../src/openshift/platforms';
 import { formatViolation, simulate, SimScenario } from './oracle/leader-migration/simulator';
-import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, planScenario } from './oracle/leader-migration/scenario';
+import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, planScenario, upstreamCcmControllers } from './oracle/leader-migration/scenario';
 
 /** A v1 LeaderMigrationConfiguration naming one owner for the six controller names (what the 2019-draft design wrote for both sides). */
 function sharedFile(component: string): string {
@@ -105,6 +105,8 @@ function matrix(): { name: string; scenario: SimScenario }[] {
                     ccmBase: distribution === 'openshift' ? OPENSHIFT_CCM_BASE : kubernetesCcmBase({ configureCloudRoutes: nodeIpam, allocateNodeCidrs: nodeIpam }),
                     kcmBaseFlags: nodeIpam ? ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'] : ['--allocate-node-cidrs=false'],
                     ccmStrategy: distribution === 'openshift' ? 'Recreate' : 'RollingUpdate',
+                    // the kubernetes CCM runs what its upstream binary registers; the cluster needs node IPAM where the KCM allocated CIDRs
+                    ...(distribution === 'kubernetes' ? { ccmControllers: upstreamCcmControllers(platform), required: nodeIpam ? ['node-ipam' as const] : [] } : {}),
                   }),
                 });
               }

@@ -406,7 +406,8 @@ describe('ccm-gitops migration control-plane', () => {
 
   test('--cluster-api v1beta2 writes name/value extra args; an unknown version is a usage error', () => {
     const cap = captureIo();
-    expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1beta2'], cap.io)).toBe(0);
+    const current = writeFile(tempDir(), 'kcp.yaml', { kind: 'KubeadmControlPlane', metadata: { name: 'c' }, spec: { kubeadmConfigSpec: { clusterConfiguration: { controllerManager: { extraArgs: [] } } } } });
+    expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1beta2', '--current', current], cap.io)).toBe(0);
     expect(parse(cap.stdout())).toContainEqual({ op: 'add', path: '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/-', value: { name: 'cloud-provider', value: 'external' } });
     const bad = captureIo();
     expect(runCli(['migration', 'control-plane', '--platform', 'GCP', '--phase', 'external', '--kubernetes-version', '1.30', '--format', 'cluster-api', '--cluster-api', 'v1'], bad.io)).not.toBe(0);

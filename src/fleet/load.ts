@@ -8,7 +8,7 @@ import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from '../cluster-spe
 import { tlsProblems } from '../cluster-spec/tls';
 import { schemaProblems } from '../cluster-spec/zod-issues';
 import { CloudConfigError } from '../cloud-config/errors';
-import { migrationInputFor, migrationProblems, migrationWarnings } from '../migration-targets';
+import { kubernetesCcmImage, migrationInputFor, migrationProblems, migrationWarnings } from '../migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
@@ -1146,6 +1146,7 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
 function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): MigrationCheckInput {
   const s = spec.spec;
   const k = s.kubernetes;
+  const image = kubernetesCcmImage(spec);
   return {
     ...migration,
     distribution: s.distribution,
@@ -1159,6 +1160,8 @@ function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): Migr
         namespace: k.namespace,
         clusterName: k.clusterName,
         clusterNameFlag: upstreamProviderFor(s.platform)?.clusterNameFlag ?? false,
+        ...(s.migration?.ccmVersion !== undefined ? { ccmVersion: s.migration.ccmVersion } : {}),
+        ...(image ? { image } : {}),
       },
     } : {}),
   };

@@ -168,6 +168,17 @@ export interface UpstreamProvider {
    */
   readonly nodeIpamController?: { readonly name: string; readonly source: string };
   /**
+   * The CCM's node IPAM controller, when its binary registers one (its
+   * `main.go`): node IPAM can move from kube-controller-manager to the CCM
+   * only then; a CCM without it leaves new nodes without a podCIDR.
+   */
+  readonly nodeIpam?: { readonly controller: string; readonly source: string };
+  /**
+   * What the CCM's route controller needs beyond `--configure-cloud-routes`,
+   * when its `Routes()` can return false (the controller then never starts).
+   */
+  readonly routesNeed?: { readonly what: string; readonly source: string };
+  /**
    * The pod selector of the upstream manifest when its workload has our name
    * (`<name>-cloud-controller-manager`): kept so applying over an upstream
    * install updates it in place (a selector is immutable).

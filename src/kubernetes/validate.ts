@@ -259,7 +259,7 @@ export function imageSkew(provider: UpstreamProvider, image: string | undefined,
   return { newer, message: `"${image}" is built for Kubernetes ${minor}: ${problem}` };
 }
 
-/** Warnings of a valid `kubernetes` distribution spec: an image more than one minor older than the API server. */
+/** Warnings of a valid `kubernetes` distribution spec: an image more than one minor older than the API server; routes the CCM may not program. */
 export function kubernetesWarnings(spec: ClusterSpec): string[] {
   const provider = upstreamProviderFor(spec.spec.platform);
   const k = spec.spec.kubernetes;
@@ -267,5 +267,9 @@ export function kubernetesWarnings(spec: ClusterSpec): string[] {
     return [];
   }
   const skew = imageSkew(provider, spec.spec.images[provider.imageKey], k.version);
-  return skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : [];
+  const warnings = skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : [];
+  if (k.configureCloudRoutes && provider.routesNeed) {
+    warnings.push(`spec.kubernetes.configureCloudRoutes: is true but the ${spec.spec.platform} CCM programs routes only ${provider.routesNeed.what}; without that its route controller never starts and pods on other nodes are unreachable: check it, or set configureCloudRoutes to false and let the CNI route`);
+  }
+  return warnings;
 }

@@ -65,6 +65,12 @@ export interface ControlPlaneSteps {
    */
   switchToExternalFirst?(change: ControlPlaneChange): PlanStep | undefined;
   /**
+   * Without leader migration, in-tree → external: what the distribution
+   * switches once the CCM is up (the kubelets, when they are switched on
+   * their own), or undefined when the first step switched everything.
+   */
+  afterCcmDeployed?(change: ControlPlaneChange): PlanStep | undefined;
+  /**
    * leader-migration-ccm → external-leader-migration: the steps that switch the
    * kube-controller-manager and kubelets to external, when the distribution
    * has its own (default: nothing changes in the render, every KCM rolled by hand).

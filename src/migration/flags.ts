@@ -141,7 +141,7 @@ export const KCM_CONTROLLERS_WITHOUT_NODE_IPAM = '*,bootstrapsigner,tokencleaner
 export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlags {
   const support = input.support;
   if (!support) {
-    return { flags: ['--cloud-provider=external'], remove: [] };
+    return { flags: ['--cloud-provider=external', ...(input.nodeIpam ? [`--controllers=${KCM_CONTROLLERS_WITHOUT_NODE_IPAM}`] : [])], remove: [] };
   }
   const cloudConfig = support.inTreeCloudConfig ? [`--cloud-config=${HOST_CLOUD_CONFIG_PATH}`] : [];
   const lmFlags = ['--enable-leader-migration', '--leader-migration-config'];

@@ -46,8 +46,10 @@ export interface LeaderMigrationConfiguration {
 }
 
 /**
- * The API version a kube-controller-manager of this minor accepts:
- * v1alpha1 on 1.21, v1beta1 on 1.22–1.23, v1 from 1.24 (reference §2.2).
+ * The API version a controller manager of this minor accepts (for a CCM, the
+ * minor of its k8s.io/controller-manager): v1alpha1 on 1.21, v1beta1 on
+ * 1.22–1.23, v1 from 1.24 (kubernetes/controller-manager@v0.21.0 config/ has
+ * v1alpha1 only, @v0.22.0 adds v1beta1, @v0.24.0 adds v1).
  */
 export function leaderMigrationApiVersion(kubernetesMinor: number): string {
   if (kubernetesMinor < 21) {

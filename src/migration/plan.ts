@@ -43,8 +43,10 @@ export interface PlanComponent {
   readonly component: string;
   /** Cloud-related flags the component runs with in this phase. */
   readonly flags: readonly string[];
-  /** Flags it must drop. */
+  /** Flags it must drop when the change comes from the previous phase. */
   readonly remove: readonly string[];
+  /** Flags it must drop only when rolling back into this phase from the next one. */
+  readonly removeOnRollback?: readonly string[];
   /** Who makes the change: `gitops` (rendered here) or what a person or another operator does. */
   readonly appliedBy: string;
 }
@@ -134,7 +136,7 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
   const kasBy = cp.appliedBy.apiServer;
   const ccmDeployed = ccmDeployedIn(phase);
   const components: PlanComponent[] = [
-    { component: 'kube-controller-manager', flags: kcm.flags, remove: kcmRemovals(input), appliedBy: kcmBy },
+    { component: 'kube-controller-manager', flags: kcm.flags, ...kcmRemovals(input), appliedBy: kcmBy },
     {
       component: 'cloud-controller-manager',
       flags: ccmDeployed ? input.ccm.leaderMigrationFlags : [],
@@ -214,24 +216,17 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
   };
 }
 
-function kcmRemovals(input: PlanInput): readonly string[] {
-  return input.support ? kubeControllerManagerRemove(input) : [];
-}
-
-function kubeControllerManagerRemove(input: PlanInput): readonly string[] {
-  // the flags of the neighbouring phases (where a change into this one comes from) that this phase does not have
-  const here = new Set(kcmProcess(input, input.phase).flags.map((f) => f.split('=')[0]));
-  const out = new Set<string>();
-  const neighbours = [previousPhase(input.phases, input.phase), nextPhase(input.phases, input.phase)].filter((p): p is MigrationPhase => p !== undefined);
-  for (const p of neighbours) {
-    for (const f of kcmProcess(input, p).flags) {
-      const name = f.split('=')[0]!;
-      if (!here.has(name) && name !== '--leader-elect') {
-        out.add(name);
-      }
-    }
+function kcmRemovals(input: PlanInput): { remove: readonly string[]; removeOnRollback?: readonly string[] } {
+  if (!input.support) {
+    return { remove: [] };
   }
-  return [...out].sort();
+  // the flags of a neighbouring phase (where a change into this one comes from) that this phase does not have
+  const here = new Set(kcmProcess(input, input.phase).flags.map((f) => f.split('=')[0]));
+  const dropped = (p: MigrationPhase | undefined) => (p === undefined ? [] : kcmProcess(input, p).flags.map((f) => f.split('=')[0]!).filter((n) => !here.has(n) && n !== '--leader-elect'));
+  const remove = [...new Set(dropped(previousPhase(input.phases, input.phase)))].sort();
+  // a next-phase flag is dropped only on the way back: listed apart, so the forward change does not read it as its own
+  const back = [...new Set(dropped(nextPhase(input.phases, input.phase)))].filter((n) => !remove.includes(n)).sort();
+  return back.length > 0 ? { remove, removeOnRollback: back } : { remove };
 }
 
 function checks(list: readonly PlanCheck[]): string[] {
@@ -271,7 +266,8 @@ export function migrationMarkdown(plan: MigrationPlan): string {
   lines.push('## What this phase runs', '', '| component | flags in this phase | flags to remove (if present) | applied by |', '|---|---|---|---|');
   for (const c of plan.components) {
     const cell = (xs: readonly string[]) => (xs.length === 0 ? '-' : xs.map((x) => `\`${x}\``).join('<br>'));
-    lines.push(`| ${c.component} | ${cell(c.flags)} | ${cell(c.remove)} | ${c.appliedBy} |`);
+    const rollback = c.removeOnRollback && plan.next ? `${c.remove.length > 0 ? '<br>' : ''}rolling back from \`${plan.next.phase}\`: ${c.removeOnRollback.map((x) => `\`${x}\``).join(', ')}` : '';
+    lines.push(`| ${c.component} | ${cell(c.flags)} | ${c.remove.length === 0 && rollback ? rollback : `${cell(c.remove)}${rollback}`} | ${c.appliedBy} |`);
   }
   lines.push('');
   if (plan.rendered.length > 0) {

@@ -122,6 +122,10 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
       steps.push(cp.switchToExternalFirst?.(change)
         ?? kcmRoll('before-merge', 'switch every kube-controller-manager (and kubelet) to --cloud-provider=external; the cloud controllers run nowhere until the CCM is up'));
       steps.push(merge('deploy the CCM', [ccmReady], { ccm: 'apply' }));
+      const after = cp.afterCcmDeployed?.(change);
+      if (after) {
+        steps.push(after);
+      }
     } else {
       steps.push(merge('remove the CCM', [ccmGone], { ccm: 'apply' }));
       steps.push(kcmRoll('after-merge', 'switch every kube-controller-manager (and kubelet) back to the in-tree provider'));

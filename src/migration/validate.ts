@@ -45,6 +45,10 @@ export interface KubernetesMigrationCheck {
   readonly clusterName?: string;
   /** Whether the provider's CCM takes --cluster-name. */
   readonly clusterNameFlag: boolean;
+  /** spec.migration.ccmVersion as written. */
+  readonly ccmVersion?: string;
+  /** The CCM image and the Kubernetes minor its tag is built for, when the tag tells. */
+  readonly image?: { readonly key: string; readonly minor: string };
 }
 
 /** The version skew policy link cited in messages. */
@@ -111,7 +115,9 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
       problems.push({ path: [...M, 'kubernetesVersion'], message: blocked });
     }
   }
-  const skew = minorSkewProblem('cloud-controller-manager', `1.${input.ccmMinor}`, `1.${input.kubernetesMinor}`, 'set spec.migration.ccmVersion to one of those');
+  // a minor read from the image tag is checked against the image (the distribution's checks), not as ccmVersion
+  const fromImage = input.kubernetes?.image !== undefined && input.kubernetes.ccmVersion === undefined;
+  const skew = fromImage ? undefined : minorSkewProblem('cloud-controller-manager', `1.${input.ccmMinor}`, `1.${input.kubernetesMinor}`, 'set spec.migration.ccmVersion to one of those');
   if (skew) {
     problems.push({ path: [...M, 'ccmVersion'], message: `"1.${input.ccmMinor}": ${skew}` });
   } else if (lm && input.ccmMinor < 21 && input.kubernetesMinor >= 21) {

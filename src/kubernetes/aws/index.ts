@@ -25,6 +25,7 @@ export const AWS: UpstreamProvider = {
   leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider-aws@v1.35.0 go.mod k8s.io/cloud-provider v0.35.0 options/options.go' },
   servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.35.0 options/options.go (CloudControllerManagerPort)' },
   providerClient: { name: 'aws-cloud-provider', source: 'kubernetes/cloud-provider-aws@v1.35.0 pkg/providers/v1/aws.go (Initialize: events, discovery)' },
+  // no node IPAM: kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go registers app.DefaultInitFuncConstructors plus tagging
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.35.0': { minor: '1.35', source: 'kubernetes/cloud-provider-aws@v1.35.0 go.mod (k8s.io/cloud-provider v0.35.0)' } },
 };

@@ -55,6 +55,7 @@ export const AZURE: UpstreamProvider = {
   providerClient: { name: 'azure-cloud-provider', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure.go (NewCloud: clientBuilder.ClientOrDie)' },
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.33.2': { minor: '1.33', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 go.mod (k8s.io/cloud-provider v0.33.2)' } },
+  nodeIpam: { controller: 'node-ipam', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (newControllerInitializers: controllers["node-ipam"])' },
   upstreamInstall: {
     kind: 'Deployment', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { 'tier': 'control-plane', 'component': 'cloud-controller-manager' },
     source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml',

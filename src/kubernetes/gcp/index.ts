@@ -48,6 +48,7 @@ export const GCP: UpstreamProvider = {
     name: 'node-ipam-controller',
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (nodeipam enabled by default), nodeipamcontroller.go (startNodeIpamController: "the AllocateNodeCIDRs is not enabled" is fatal)',
   },
+  nodeIpam: { controller: 'node-ipam-controller', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (controllerInitializers[kcmnames.NodeIpamController])' },
   upstreamInstall: {
     kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { component: 'cloud-controller-manager' },
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml',

@@ -5,7 +5,7 @@
  * Pure: no cdk8s import.
  */
 import { stringify } from 'yaml';
-import { ComponentFlags, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from '../../migration/flags';
+import { ComponentFlags, KCM_CONTROLLERS_WITHOUT_NODE_IPAM, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from '../../migration/flags';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
 import { phasePlan } from '../../migration/phase-plan';
 
@@ -113,42 +113,91 @@ function pointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** Thrown when the v1beta2 patch is asked for without the KubeadmControlPlane it applies to. */
+export class ControlPlanePatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ControlPlanePatchError';
+  }
+}
+
+/** The value at a JSON pointer's segments, or undefined. */
+function at(obj: unknown, segments: readonly string[]): unknown {
+  return segments.reduce<unknown>((o, s) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[s] : undefined), obj);
+}
+
 /**
  * A Cluster API KubeadmControlPlane change as a JSON patch (RFC 6902) for
- * `kubectl patch kcp NAME --type=json`: list entries (files, extraVolumes,
- * and the extra args of v1beta2) are appended with `add …/-`, so the
- * existing cloud.conf file and mount stay; map entries (v1beta1 extraArgs)
- * are set key by key. Rolling it out replaces the control-plane machines one
- * by one.
+ * `kubectl patch kcp NAME --type=json`: files and extraVolumes are appended
+ * with `add …/-`, so the existing cloud.conf file and mount stay; v1beta1
+ * extraArgs (a map) are set key by key. v1beta2 extraArgs are a list whose
+ * names must be unique (kubernetes-sigs/cluster-api@v1.11.0
+ * api/bootstrap/kubeadm/v1beta2/kubeadm_types.go: `self.all(x, self.exists_one(y, x.name == y.name))`),
+ * so an entry `current` (the KubeadmControlPlane as read) already has is
+ * replaced by its index behind `test` operations, and one to drop is removed
+ * the same way; only new names are appended. Rolling it out replaces the
+ * control-plane machines one by one.
  */
-export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-control-plane', capi: ClusterApiVersion = 'v1beta1'): string {
+export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-control-plane', capi: ClusterApiVersion = 'v1beta1', current?: unknown): string {
   const list = capi === 'v1beta2';
+  if (list && current === undefined) {
+    throw new ControlPlanePatchError('Cluster API v1beta2 lists extra args by name and rejects a second entry of a name, so the patch replaces existing entries by index: give the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it');
+  }
   const base = '/spec/kubeadmConfigSpec';
   const ops: object[] = [];
+  const removes: { index: number; op: object[] }[] = [];
+  const appends: object[] = [];
   const args = (path: string, flags: ComponentFlags) => {
-    for (const [k, v] of Object.entries(argMap(flags))) {
-      ops.push(list ? { op: 'add', path: `${path}/-`, value: { name: k, value: v } } : { op: 'add', path: `${path}/${pointer(k)}`, value: v });
+    if (!list) {
+      for (const [k, v] of Object.entries(argMap(flags))) {
+        ops.push({ op: 'add', path: `${path}/${pointer(k)}`, value: v });
+      }
+      return;
     }
+    const existing = at(current, path.split('/').slice(1));
+    const entries = Array.isArray(existing) ? existing as { name?: unknown; value?: unknown }[] : [];
+    const pending: { index: number; op: object[] }[] = [];
+    const added: object[] = [];
+    for (const [k, v] of Object.entries(argMap(flags))) {
+      const i = entries.findIndex((e) => e?.name === k);
+      if (i < 0) {
+        added.push({ op: 'add', path: `${path}/-`, value: { name: k, value: v } });
+      } else if (entries[i]!.value !== v) {
+        // the test fails the whole patch if the list changed since it was read
+        ops.push({ op: 'test', path: `${path}/${i}`, value: entries[i] }, { op: 'replace', path: `${path}/${i}/value`, value: v });
+      }
+    }
+    for (const flag of flags.remove) {
+      const i = entries.findIndex((e) => e?.name === flag.replace(/^--/, ''));
+      if (i >= 0) {
+        pending.push({ index: i, op: [{ op: 'test', path: `${path}/${i}`, value: entries[i] }, { op: 'remove', path: `${path}/${i}` }] });
+      }
+    }
+    // highest index first, so each removal leaves the lower indices in place
+    removes.push(...pending.sort((a, b) => b.index - a.index));
+    appends.push(...(added.length > 0 && !Array.isArray(existing) ? [{ op: 'add', path, value: [] }] : []), ...added);
   };
   args(`${base}/clusterConfiguration/controllerManager/extraArgs`, kubeControllerManagerFlags(input));
   for (const v of leaderMigrationVolume(input)) {
     ops.push({ op: 'add', path: `${base}/clusterConfiguration/controllerManager/extraVolumes/-`, value: v });
   }
   const kas = kubeApiserverFlags(input);
-  if (kas.flags.length > 0) {
+  if (kas.flags.length > 0 || list) {
     args(`${base}/clusterConfiguration/apiServer/extraArgs`, kas);
   }
   args(`${base}/initConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
   args(`${base}/joinConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
+  ops.push(...removes.flatMap((r) => r.op), ...appends);
   const lmc = phasePlan(input).kcm.config;
   if (lmc) {
     ops.push({ op: 'add', path: `${base}/files/-`, value: { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) } });
   }
   const notes = [
     `# Cluster API ${capi} KubeadmControlPlane ${name}: kubectl patch kubeadmcontrolplane ${name} --type=json --patch-file THIS-FILE`,
-    '# (a JSON patch: list entries are appended with "add …/-", so existing files, extraVolumes and args stay;',
-    `# a path whose parent list or map does not exist yet needs an "add" of ${list ? '[]' : '{}'} first).`,
-    ...(list ? [] : ['# On Cluster API v1beta1 a key already set is replaced, not duplicated.']),
+    '# (a JSON patch: files and extraVolumes are appended with "add …/-", so existing entries stay;',
+    ...(list
+      ? ['# extra args already present are replaced by index behind "test" operations, built from the KubeadmControlPlane as read:', '# if it changed since, the patch fails as a whole; read it again and regenerate).']
+      : ['# a path whose parent map does not exist yet needs an "add" of {} first; a key already set is replaced, not duplicated).']),
     '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
     '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
     '# Entries to drop (the removals above) are removed by index: find it with',
@@ -172,8 +221,9 @@ export function staticPodFlags(input: MigrationInput): string {
     lines.push(...(flags.flags.length === 0 ? ['  (no cloud flags)'] : flags.flags.map((f) => `  ${f}`)));
     lines.push(...flags.remove.map((f) => `  remove ${f}`), '');
   }
-  if (input.nodeIpam) {
-    lines.push('--controllers: keep your existing list and append -nodeipam (kubeadm\'s default is *,bootstrapsigner,tokencleaner).', '');
+  if (parts[0][2].flags.some((f) => f.startsWith('--controllers='))) {
+    // only where the KCM hands node IPAM over; "*,-nodeipam" alone would also drop kubeadm's bootstrap-token controllers
+    lines.push(`--controllers: ${KCM_CONTROLLERS_WITHOUT_NODE_IPAM} is kubeadm's default list without node IPAM; if yours differs, keep it and append -nodeipam.`, '');
   }
   const lmc = phasePlan(input).kcm.config;
   if (lmc) {
@@ -182,13 +232,77 @@ export function staticPodFlags(input: MigrationInput): string {
   return lines.join('\n');
 }
 
+/** The RKE2 or k3s server config key of each component's extra flags (rancher/rke2@v1.26.15+rke2r1 pkg/cli/cmds/server.go). */
+const RANCHER_ARG_KEYS = { 'kube-controller-manager': 'kube-controller-manager-arg', 'kube-apiserver': 'kube-apiserver-arg', 'kubelet': 'kubelet-arg' } as const;
+
+/**
+ * The cloud part of `/etc/rancher/<rke2|k3s>/config.yaml` in a phase: RKE2
+ * names an in-tree provider with `cloud-provider-name` / `cloud-provider-config`
+ * (it passes both to the kubelet, kube-apiserver and kube-controller-manager:
+ * rancher/rke2@v1.26.15+rke2r1 pkg/podexecutor/staticpod.go), the other flags as
+ * `*-arg` entries, and mounts the KCM's leader-migration file with
+ * `kube-controller-manager-extra-mount` (pkg/cli/cmds/root.go; its KCM is a
+ * static pod); its own CCM is disabled only once ours runs. k3s removes the
+ * in-tree cloud providers (k3s-io/k3s@00993dc README.md "What have you removed
+ * from upstream Kubernetes?"), so only its external phases have a form;
+ * undefined for the others.
+ */
+export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): string | undefined {
+  const plan = phasePlan(input);
+  const external = plan.kcm.flags.flags.includes('--cloud-provider=external');
+  if (distro === 'k3s' && !external) {
+    return undefined;
+  }
+  const doc: Record<string, unknown> = {};
+  if (plan.ccm.deployed) {
+    doc['disable-cloud-controller'] = true;
+  }
+  const parts: [keyof typeof RANCHER_ARG_KEYS, ComponentFlags][] = [
+    ['kube-controller-manager', plan.kcm.flags], ['kube-apiserver', plan.apiServer()], ['kubelet', plan.kubelet()],
+  ];
+  for (const [component, flags] of parts) {
+    const args = flags.flags.filter((f) => external || !/^--cloud-(provider|config)=/.test(f)).map((f) => f.replace(/^--/, ''));
+    if (!external) {
+      // in-tree: RKE2 passes the provider and its config to every component itself
+      doc['cloud-provider-name'] = input.support?.inTreeProvider;
+      const config = flags.flags.find((f) => f.startsWith('--cloud-config='));
+      if (config) {
+        doc['cloud-provider-config'] = config.slice('--cloud-config='.length);
+      }
+    }
+    if (args.length > 0) {
+      doc[RANCHER_ARG_KEYS[component]] = args;
+    }
+  }
+  // the KCM static pod sees only what is mounted: its leader-migration file, and the cloud config once RKE2 no longer mounts it
+  const externalConfig = external ? plan.kcm.flags.flags.find((f) => f.startsWith('--cloud-config='))?.slice('--cloud-config='.length) : undefined;
+  const mounts = [plan.kcm.config ? plan.kcm.path : undefined, distro === 'rke2' ? externalConfig : undefined].filter((m): m is string => m !== undefined);
+  if (mounts.length > 0) {
+    doc['kube-controller-manager-extra-mount'] = mounts.map((m) => `${m}:${m}:ro`);
+  }
+  const removals = [
+    ...(external && input.support ? ['cloud-provider-name', 'cloud-provider-config'] : []),
+    ...(!plan.kcm.config && input.support && !input.support.noLeaderMigration ? ['the kube-controller-manager-arg entries enable-leader-migration and leader-migration-config', `the kube-controller-manager-extra-mount of ${plan.kcm.path}`] : []),
+  ];
+  const file = plan.kcm.file ? `# Write this file to ${plan.kcm.path} on every server before it restarts:\n${plan.kcm.file.trimEnd().replace(/^/gm, '#   ')}\n` : '';
+  const name = distro === 'rke2' ? 'RKE2' : 'k3s';
+  return [
+    `# ${name} server configuration for phase "${input.phase}" (${input.platform}, Kubernetes 1.${input.kubernetesMinor}), generated by ccm-gitops:`,
+    '# merge into the existing keys, then restart one server at a time.',
+    ...(removals.length > 0 ? [`# Remove if present: ${removals.join('; ')}.`] : []),
+    '',
+  ].join('\n') + file + stringify(doc, { lineWidth: 0 });
+}
+
 /** The control-plane change in one format. */
-export function controlPlaneChange(input: MigrationInput, format: ControlPlaneFormat, capi: ClusterApiVersion = 'v1beta1'): string {
+export function controlPlaneChange(input: MigrationInput, format: ControlPlaneFormat, capi: ClusterApiVersion = 'v1beta1', current?: unknown): string {
   switch (format) {
     case 'kubeadm':
       return kubeadmConfig(input);
-    case 'cluster-api':
-      return kubeadmControlPlanePatch(input, undefined, capi);
+    case 'cluster-api': {
+      const name = (at(current, ['metadata', 'name']) as string | undefined) ?? undefined;
+      return kubeadmControlPlanePatch(input, typeof name === 'string' ? name : undefined, capi, current);
+    }
     case 'static-pod':
       return staticPodFlags(input);
   }

@@ -10,6 +10,8 @@
 import { ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
 import { PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
+import { PlatformType } from '../../cluster-spec/schema';
+import { upstreamProviderFor } from '../providers';
 
 const M = ['spec', 'migration'];
 
@@ -21,9 +23,11 @@ function everyKcm(what: string): PlanCheck {
 }
 
 function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
+  // the check names what to see in each pod's command line, not the action again
+  const runs = `runs ${kcm.flags.join(' ')}${kcm.file ? ' (and reads its leader-migration file)' : ''}`;
   return {
     when, by: 'you, one control-plane node at a time (kubeadm, Cluster API or the static pod; see CONTROL-PLANE.md)',
-    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(what)],
+    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(runs)],
   };
 }
 
@@ -33,6 +37,14 @@ export const KUBERNETES_CONTROL_PLANE_STEPS: ControlPlaneSteps = {
   kcmRoll,
   enableLeaderMigration: (c) => kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file (component kube-controller-manager)', c.kcm),
   disableLeaderMigration: (c) => kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager', c.kcm),
+  // without leader migration the cloud controllers run nowhere from the first KCM switch until the CCM is up:
+  // keep that gap to the KCM roll, and switch the kubelets (node by node, much longer) after the CCM runs
+  switchToExternalFirst: (c) => kcmRoll('before-merge', 'switch every kube-controller-manager to --cloud-provider=external and drop kube-apiserver\'s --cloud-provider (the kubelets keep the in-tree provider for now); the cloud controllers run nowhere until the CCM is up, so merge right after the last one', c.kcm),
+  afterCcmDeployed: () => ({
+    when: 'after-merge', by: 'you, one node at a time (kubeadm-flags.env, or new machines with Cluster API; see CONTROL-PLANE.md)',
+    action: 'switch each node\'s kubelet to --cloud-provider=external (without --cloud-config) and restart it, one node at a time',
+    checks: [{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID' }],
+  }),
 };
 
 /**
@@ -45,12 +57,32 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
     const problems: MigrationProblem[] = [];
     const { support, platform } = input;
     const k = input.kubernetes;
-    if (k && support && !support.noLeaderMigration && k.allocateNodeCidrs !== input.nodeIpam) {
+    const provider = upstreamProviderFor(platform as PlatformType);
+    if (input.nodeIpam && provider && !provider.nodeIpam) {
+      problems.push({
+        path: [...M, 'nodeIpam'],
+        message: `is true but the ${platform} CCM has no node IPAM controller (it runs the k8s.io/cloud-provider defaults: cloud-node, cloud-node-lifecycle, service, route), so after the move no one would assign pod CIDRs to new nodes; set nodeIpam to false and keep node IPAM in kube-controller-manager`,
+      });
+    }
+    // a CCM without node IPAM may still take --allocate-node-cidrs=true (its route controller needs it): that is no second allocator
+    if (k && support && !support.noLeaderMigration && (provider === undefined || provider.nodeIpam !== undefined) && k.allocateNodeCidrs !== input.nodeIpam) {
       problems.push({
         path: [...M, 'nodeIpam'],
         message: input.nodeIpam
           ? 'is true but spec.kubernetes.allocateNodeCidrs is false: node IPAM moves to the CCM, so the CCM must allocate node CIDRs; set spec.kubernetes.allocateNodeCidrs to true (with spec.kubernetes.clusterCIDR), or nodeIpam to false if kube-controller-manager never allocated them'
           : 'is false but spec.kubernetes.allocateNodeCidrs is true: the CCM would allocate node CIDRs while kube-controller-manager keeps its own node IPAM controller (two allocators); set nodeIpam to true so IPAM moves under the migration lease and kube-controller-manager gets -nodeipam, or allocateNodeCidrs to false',
+      });
+    }
+    if (k?.image && k.ccmVersion !== undefined && k.ccmVersion !== k.image.minor) {
+      problems.push({
+        path: [...M, 'ccmVersion'],
+        message: `"${k.ccmVersion}" differs from the minor of the pinned CCM image (spec.images.${k.image.key} is built for Kubernetes ${k.image.minor}); the CCM's leader-migration file must be one its own minor decodes: set ccmVersion to "${k.image.minor}" or remove it (it is read from the image tag)`,
+      });
+    }
+    if (k?.image && k.ccmVersion === undefined && support && !support.noLeaderMigration && input.ccmMinor < input.kubernetesMinor - 1) {
+      problems.push({
+        path: ['spec', 'images', k.image.key],
+        message: `is built for Kubernetes ${k.image.minor}, more than one minor older than kube-controller-manager 1.${input.kubernetesMinor}; during a migration the CCM must be 1.${input.kubernetesMinor - 1} or 1.${input.kubernetesMinor} (version skew policy): pin an image built for one of those`,
       });
     }
     if (k && support && k.clusterNameFlag && k.clusterName === undefined) {

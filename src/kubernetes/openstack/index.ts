@@ -32,6 +32,11 @@ export const OPENSTACK: UpstreamProvider = {
   leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (go.mod of kubernetes/cloud-provider-openstack@v1.36.0)' },
   servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (CloudControllerManagerPort)' },
   providerClient: { name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (Initialize)' },
+  // no node IPAM: kubernetes/cloud-provider-openstack@v1.36.0 cmd/openstack-cloud-controller-manager/main.go registers app.DefaultInitFuncConstructors only
+  routesNeed: {
+    what: 'when Neutron has the extraroute (or extraroute-atomic) extension',
+    source: 'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (Routes: "Neutron extraroute extension not found")',
+  },
   tagsFollowKubernetes: true,
   tagMinors: {
     'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-openstack@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' },

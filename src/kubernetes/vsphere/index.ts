@@ -33,6 +33,11 @@ export const VSPHERE: UpstreamProvider = {
   leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (go.mod of kubernetes/cloud-provider-vsphere@v1.36.0)' },
   servedPort: { port: 10258, source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (CloudControllerManagerPort)' },
   providerClient: { name: 'vsphere-cloud-controller-manager', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: ClientName; secret informer)' },
+  // no node IPAM: kubernetes/cloud-provider-vsphere@v1.36.0 cmd/vsphere-cloud-controller-manager/main.go registers app.DefaultInitFuncConstructors only
+  routesNeed: {
+    what: 'with NSX-T: the cloud config\'s route section must set routerPath',
+    source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/route/routeprovider.go (NewRouteProvider: no routerPath, no routes), cloud.go (Routes)',
+  },
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' } },
   upstreamInstall: {

@@ -7,7 +7,15 @@ import {
   ccmDeployedIn, ccmFile, ccmLeaderMigrationFlags, ccmLeaderMigrationMount, kcmProcess, MigrationInput, MigrationPhase,
 } from '../../../src/migration';
 import { StepContext, transitionSteps } from '../../../src/migration-targets';
-import { SimProcess, SimScenario } from './simulator';
+import { UPSTREAM_PROVIDERS } from '../../../src/kubernetes/providers';
+import { PlatformType } from '../../../src/cluster-spec/schema';
+import { Controller, SimProcess, SimScenario } from './simulator';
+
+/** What an upstream CCM's binary registers, from the provider facts (node IPAM only where its main.go adds it). */
+export function upstreamCcmControllers(platform: string): readonly Controller[] {
+  const provider = UPSTREAM_PROVIDERS[platform as PlatformType];
+  return ['service', 'route', 'cloud-node-lifecycle', ...(provider?.nodeIpam ? ['node-ipam' as const] : [])];
+}
 
 /** The CCM's rendered flags that matter to leader election and the cloud controllers, before leader migration is added. */
 export type CcmBaseFlags = readonly string[];
@@ -41,6 +49,8 @@ export function planScenario(input: MigrationInput, ctx: StepContext, from: Migr
   ccmBase: CcmBaseFlags;
   kcmBaseFlags: readonly string[];
   ccmStrategy: 'Recreate' | 'RollingUpdate';
+  ccmControllers?: readonly Controller[];
+  required?: readonly Controller[];
 }): SimScenario {
   const t = transitionSteps({ ...input, phase: to }, ctx, from, to);
   const target = ccmAt(input, to, opts.ccmBase);
@@ -52,6 +62,8 @@ export function planScenario(input: MigrationInput, ctx: StepContext, from: Migr
     kcm: kcmProcess(input, from),
     ...(before ? { ccm: before } : {}),
     ccmStrategy: opts.ccmStrategy,
+    ...(opts.ccmControllers ? { ccmControllers: opts.ccmControllers } : {}),
+    ...(opts.required ? { required: opts.required } : {}),
     steps: t.steps.map((s) => ({
       label: `${s.when}: ${s.action}`,
       ...(s.kcm ? { kcm: s.kcm } : {}),

@@ -48,6 +48,10 @@
  *   OpenShift: all old pods stop first; `RollingUpdate` maxUnavailable 1 elsewhere:
  *   old and new pods overlap). Steps run in plan order; each starts when the previous
  *   one's rollout is complete (the plan's checks).
+ * - R8 a process whose leader-migration file it cannot decode exits at start-up
+ *   (a crash loop: it runs nothing and takes no lease): k8s.io/controller-manager
+ *   has config/v1alpha1 from v0.21.0, config/v1beta1 from v0.22.0 and config/v1
+ *   from v0.24.0 (kubernetes/controller-manager@v0.21.0, @v0.22.0, @v0.24.0 config/).
  */
 
 /** A migrated controller, by its role. */
@@ -83,6 +87,10 @@ export interface SimScenario {
   readonly ccmStrategy: 'Recreate' | 'RollingUpdate';
   readonly kcmReplicas?: number;
   readonly ccmReplicas?: number;
+  /** The controllers the CCM's binary registers (its upstream `main.go`); default: all four. */
+  readonly ccmControllers?: readonly Controller[];
+  /** Controllers the cluster needs once the change settles, whether or not any configuration can run them (node IPAM where nodes get pod CIDRs). */
+  readonly required?: readonly Controller[];
 }
 
 /** A violation with the events that lead to it. */
@@ -140,12 +148,23 @@ function owners(file: string): { leaderName: string; owners: Map<string, string>
   return { leaderName, owners: map };
 }
 
-function parse(component: Component, minor: number, p: SimProcess, base: readonly string[]): Parsed {
+/** R8: whether k8s.io/controller-manager of this minor decodes the file's apiVersion. */
+export function decodable(file: string, minor: number): boolean {
+  const version = /^apiVersion: *controllermanager\.config\.k8s\.io\/(\S+)$/m.exec(file)?.[1];
+  const since: Record<string, number> = { v1alpha1: 21, v1beta1: 22, v1: 24 };
+  return version !== undefined && since[version] !== undefined && minor >= since[version]!;
+}
+
+function parse(component: Component, minor: number, p: SimProcess, base: readonly string[], registered: readonly Controller[] = CONTROLLERS): Parsed {
   const f = flagMap([...base, ...p.flags]);
   const leaderElect = (f.get('leader-elect') ?? 'true') === 'true';
   const ns = f.get('leader-elect-resource-namespace') ?? 'kube-system';
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
+  if (lmOn && p.file !== undefined && !decodable(p.file, minor)) {
+    // R8: it exits before it elects or runs anything
+    return { component, leaderElect: false, mainLease: '', placement: Object.fromEntries(CONTROLLERS.map((c) => [c, 'unowned'])) as Record<Controller, 'unowned'>, capable: new Set() };
+  }
   const placement = {} as Record<Controller, 'migrated' | 'main' | 'unowned'>;
   for (const c of CONTROLLERS) {
     const owner = lm?.owners.get(canonicalName(c, minor));
@@ -171,6 +190,12 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   }
   if (allocate && !ipamOff) {
     capable.add('node-ipam');
+  }
+  // a CCM runs only what its binary registers, whatever its flags say
+  for (const c of [...capable]) {
+    if (component === 'cloud-controller-manager' && !registered.includes(c)) {
+      capable.delete(c);
+    }
   }
   return {
     component,
@@ -219,7 +244,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       if (side === 'kcm') {
         kcmCfgs.push(parse('kube-controller-manager', sc.kcmMinor, p, sc.kcmBaseFlags));
       } else {
-        ccmCfgs.push(parse('cloud-controller-manager', sc.ccmMinor, p, []));
+        ccmCfgs.push(parse('cloud-controller-manager', sc.ccmMinor, p, [], sc.ccmControllers));
       }
     }
     return i;
@@ -264,7 +289,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
   const describe = (i: Inst) => `cfg${i.cfg}${i.leases.length ? ` holding ${i.leases.join(', ')}` : ''}`;
 
   // controllers that must run once settled: every one some configuration is able to run
-  const expected = new Set<Controller>();
+  const expected = new Set<Controller>(sc.required ?? []);
   for (const p of [...kcmCfgs, ...ccmCfgs]) {
     for (const c of p.capable) {
       expected.add(c);
