@@ -15,6 +15,7 @@ import { externalIn } from '../../migration/phases';
 import { kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks } from '../../migration/validate';
 import { openshiftRelease } from '../release';
+import { customNoUpgradeNote, customNoUpgradeSelection, CustomNoUpgradeSelection, defaultFeatureSetMinors } from './default-feature-gates';
 
 /**
  * Where the MachineConfig writes the KCM's file on control-plane hosts, and
@@ -32,6 +33,8 @@ export interface OpenShiftPlanInput {
   readonly featureGates: readonly string[];
   /** The feature set of that FeatureGate. */
   readonly featureSet: string;
+  /** What the FeatureGate changes against the release's Default set (CustomNoUpgrade), for MIGRATION.md. */
+  readonly featureGateNote?: string;
   /** The MachineConfig writing the KCM-side file, with the host path and the path the KCM pod sees. */
   readonly machineConfig?: { readonly name: string; readonly hostPath: string; readonly podPath: string };
 }
@@ -99,6 +102,27 @@ export function featureGatesOf(m: MigrationInput): readonly string[] | undefined
 }
 
 /**
+ * The CustomNoUpgrade lists of the FeatureGate at the release of `kubernetesMinor`: its Default set
+ * plus `gates`. Throws for a release the table does not know (the spec check refuses it first).
+ *
+ * @internal
+ */
+export function customNoUpgradeAt(kubernetesMinor: number, gates: readonly string[]): CustomNoUpgradeSelection {
+  const release = openshiftRelease(kubernetesMinor);
+  const sel = customNoUpgradeSelection(release, gates);
+  if (!sel) {
+    throw new Error(unknownDefaultSetMessage(kubernetesMinor));
+  }
+  return sel;
+}
+
+function unknownDefaultSetMessage(kubernetesMinor: number): string {
+  const known = defaultFeatureSetMinors();
+  return `"1.${kubernetesMinor}": the FeatureGate must keep OpenShift ${openshiftRelease(kubernetesMinor)}'s Default feature gates, which this version does not know `
+    + `(known: ${known[0]} to ${known[known.length - 1]}); set kubernetesVersion to the cluster's release`;
+}
+
+/**
  * Whether the platform migrates with leader migration (the MachineConfig and the override are used).
  *
  * @internal
@@ -109,9 +133,11 @@ export function migrates(m: MigrationInput): boolean {
 
 /** The OpenShift specifics of a migration's phase. */
 export function openshiftPlanInput(m: MigrationInput, featureSet: string): OpenShiftPlanInput {
+  const gates = featureGatesOf(m);
   return {
-    featureGates: featureGatesOf(m) ?? [],
+    featureGates: gates ?? [],
     featureSet,
+    ...(gates && featureSet === 'CustomNoUpgrade' ? { featureGateNote: customNoUpgradeNote(openshiftRelease(m.kubernetesMinor), gates) } : {}),
     machineConfig: migrates(m) ? { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH } : undefined,
   };
 }
@@ -155,7 +181,7 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
       if (!gated) {
         return undefined;
       }
-      const p = { spec: { featureSet: os.featureSet, ...(os.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: { enabled: os.featureGates } } : {}) } };
+      const p = { spec: { featureSet: os.featureSet, ...(os.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: customNoUpgradeAt(c.input.kubernetesMinor, os.featureGates) } : {}) } };
       return {
         when: 'before-merge', by: 'you, then the operators', kcm: c.kcm,
         action: 'set the FeatureGate first, so kube-controller-manager is external before the CCM starts (the rendered FeatureGate is the same object): the operators switch kube-controller-manager, kube-apiserver and the kubelets',
@@ -165,7 +191,7 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
     },
     switchToExternal: (c) => (gated
       ? [
-        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureGates.join(', ')}); cluster-kube-controller-manager-operator restarts each kube-controller-manager with --cloud-provider=external (the override still enables leader migration, so a KCM holding the migration lease runs nothing until the next step), the machine-config-operator restarts the kubelets with --cloud-provider=external`,
+        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureSet === 'CustomNoUpgrade' ? `OpenShift ${openshiftRelease(c.input.kubernetesMinor)}'s Default gates plus ` : ''}${os.featureGates.join(', ')}); cluster-kube-controller-manager-operator restarts each kube-controller-manager with --cloud-provider=external (the override still enables leader migration, so a KCM holding the migration lease runs nothing until the next step), the machine-config-operator restarts the kubelets with --cloud-provider=external`,
           [OPENSHIFT_KCM_REVISIONS, { check: 'the master and worker pools have rolled out', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' }],
           { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
         { ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"', c.kcm), command: openshiftOverrideRemove(), checks: [openshiftEveryKcm(false)] },
@@ -192,6 +218,7 @@ export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanIn
     },
     release: openshiftRelease(m.kubernetesMinor),
     oneWayToExternal: os.featureGates.length > 0,
+    ...(os.featureGateNote ? { notes: [{ title: 'The FeatureGate', text: os.featureGateNote }] } : {}),
   };
 }
 
@@ -204,6 +231,10 @@ export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
   leaderMigrationBlocked: (input) => (input.kubernetesMinor < 22
     ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
     : undefined),
+  releaseProblems: (input, support) => (externalIn(input.phase) && input.kubernetesMinor < support.openshiftExternalSinceMinor
+    && customNoUpgradeSelection(openshiftRelease(input.kubernetesMinor), support.openshiftFeatureGates) === undefined
+    ? [{ path: ['spec', 'migration', 'kubernetesVersion'], message: unknownDefaultSetMessage(input.kubernetesMinor) }]
+    : []),
   nodeIpamFixed: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false',
 };
 
