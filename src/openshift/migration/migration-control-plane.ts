@@ -66,6 +66,26 @@ const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
   command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
 };
 
+/**
+ * The newest KCM revision runs the external provider: its revisioned `config-<N>` ConfigMap (copied from
+ * `config`, openshift/cluster-kube-controller-manager-operator@release-4.14 pkg/operator/starter.go
+ * `deploymentConfigMaps`) has `extendedArguments.cloud-provider: [external]` in `config.yaml`
+ * (…@release-4.14 pkg/operator/targetconfigcontroller/targetconfigcontroller.go `isConfiguredToOwnCloudController`),
+ * written as compact JSON (vendored library-go pkg/operator/resource/resourcemerge/generic_config_merger.go
+ * `MergePrunedProcessConfig`).
+ * Waiting for the rollout instead hands the migration lease to a KCM that runs nothing: an external KCM with
+ * leader migration retries it every 3 s (…@release-4.14 bindata/assets/config/defaultconfig.yaml
+ * `leader-elect-retry-period: "3s"`, the same at release-4.12 and release-4.13), the CCM every 26 s
+ * (`LEADER_ELECTION_FLAGS`: lease 137 s, renew 107 s, retry 26 s).
+ */
+const OPENSHIFT_LATEST_REVISION_EXTERNAL: PlanCheck = {
+  check: 'the newest kube-controller-manager revision (latestAvailableRevision) runs --cloud-provider=external: the command prints "cloud-provider":["external"] (do not wait for the nodes to roll it out)',
+  command: 'oc -n openshift-kube-controller-manager get configmap config-$(oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}\') -o jsonpath=\'{.data.config\\.yaml}\' | grep -o \'"cloud-provider":\\["external"\\]\'',
+};
+
+/** The kubelets' switch: the machine-config pools rolled out (after the override is gone, never before). */
+const OPENSHIFT_POOLS_UPDATED: PlanCheck = { check: 'the master and worker pools have rolled out (every kubelet runs --cloud-provider=external)', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' };
+
 /** The revisions, then the override's extendedArguments (printed as JSON). */
 const OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
 
@@ -191,10 +211,18 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
     },
     switchToExternal: (c) => (gated
       ? [
-        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureSet === 'CustomNoUpgrade' ? `OpenShift ${openshiftRelease(c.input.kubernetesMinor)}'s Default gates plus ` : ''}${os.featureGates.join(', ')}); cluster-kube-controller-manager-operator restarts each kube-controller-manager with --cloud-provider=external (the override still enables leader migration, so a KCM holding the migration lease runs nothing until the next step), the machine-config-operator restarts the kubelets with --cloud-provider=external`,
-          [OPENSHIFT_KCM_REVISIONS, { check: 'the master and worker pools have rolled out', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' }],
-          { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
-        { ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"', c.kcm), command: openshiftOverrideRemove(), checks: [openshiftEveryKcm(false)] },
+        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureSet === 'CustomNoUpgrade' ? `OpenShift ${openshiftRelease(c.input.kubernetesMinor)}'s Default gates plus ` : ''}${os.featureGates.join(', ')}); `
+          + 'cluster-kube-controller-manager-operator makes a revision with --cloud-provider=external and starts rolling it; the override still enables leader migration, '
+          + 'so a KCM restarted into that revision would take the migration lease and run nothing: go on to the next step as soon as the revision exists, '
+          + 'without waiting for the rollout or the machine-config pools',
+        [OPENSHIFT_LATEST_REVISION_EXTERNAL],
+        { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
+        {
+          ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys) right away; cluster-kube-controller-manager-operator rolls every node straight to the newest revision, '
+            + 'so no KCM holds the migration lease for the machine-config rollout; the MachineConfig stays until phase "external"', c.kcm),
+          command: openshiftOverrideRemove(),
+          checks: [openshiftEveryKcm(false), OPENSHIFT_POOLS_UPDATED],
+        },
       ]
       : undefined),
     kcmFile: {
