@@ -232,7 +232,7 @@ function settle(state: ModeChangeState, operands: ReadonlySet<string>, step: str
   }
 }
 
-/** Applies one action; `next` is the tree a merge brings, `nextHandOver` its hand over. */
+/** Applies one action; `next` is the tree a merge brings (its HANDOVER.md has the hand over to follow). */
 function run(state: ModeChangeState, a: Action, next: Tree, operands: ReadonlySet<string>, label: string): void {
   switch (a.do) {
     case 'suspend':
