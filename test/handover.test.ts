@@ -89,10 +89,17 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
 
   test('GIVEN gitops mode WHEN rendered THEN HANDOVER.md holds the override patch, the scale-down and the way back, with exact commands', () => {
     const { handover } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
-    expect(handover).toContain(`oc patch clusterversion version --type=merge -p '{"spec":{"overrides":[{"kind":"ClusterOperator","group":"config.openshift.io","namespace":"","name":"cloud-controller-manager","unmanaged":true},{"kind":"Deployment","group":"apps","namespace":"openshift-cloud-controller-manager-operator","name":"cluster-cloud-controller-manager-operator","unmanaged":true}]}}'`);
+    const ours = '[["ClusterOperator","config.openshift.io","","cloud-controller-manager"],["ConfigMap","","openshift-cloud-controller-manager-operator","cloud-controller-manager-images"],'
+      + '["Deployment","apps","openshift-cloud-controller-manager-operator","cluster-cloud-controller-manager-operator"]]';
+    const keepOwn = '\'.spec.overrides = ([(.spec.overrides // [])[] | select([.kind, (.group // ""), (.namespace // ""), .name] as $k | any($ours[]; . == $k) | not)] + $set)\' | oc replace -f -';
+    // the hand over replaces only ccm-gitops' entries (of either mode) and keeps the cluster's own
+    expect(handover).toContain(`oc get clusterversion version -o json | jq --argjson ours '${ours}' --argjson set '[{"kind":"ClusterOperator","group":"config.openshift.io","namespace":"","name":"cloud-controller-manager","unmanaged":true},`
+      + `{"kind":"Deployment","group":"apps","namespace":"openshift-cloud-controller-manager-operator","name":"cluster-cloud-controller-manager-operator","unmanaged":true}]' ${keepOwn}`);
     expect(handover).toContain('oc -n openshift-cloud-controller-manager-operator scale deployment cluster-cloud-controller-manager-operator --replicas=0');
     expect(handover).toContain('## Way back');
-    expect(handover).toContain('oc patch clusterversion version --type=json -p \'[{"op":"remove","path":"/spec/overrides"}]\'');
+    // the way back never removes the whole list
+    expect(handover).not.toContain('"path":"/spec/overrides"');
+    expect(handover).toContain(`oc get clusterversion version -o json | jq --argjson ours '${ours}' --argjson set '[]' ${keepOwn}`);
     // openshift/cluster-version-operator@main pkg/payload/precondition/clusterversion/upgradeable.go
     expect(handover).toContain('Disabling ownership via cluster version overrides prevents upgrades between minor or major versions.');
     expect(handover).toContain('| Role openshift-cloud-controller-manager/cloud-controller-manager | as the release ships it | as release 4.23 ships it |');

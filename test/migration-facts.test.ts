@@ -104,6 +104,22 @@ describe('3. OpenShift ordering', () => {
     expect(toExt.steps[1]!.action).toContain('stop rendering the MachineConfig 99-master-kcm-leader-migration (it is never pruned');
   });
 
+  test('GIVEN leader-migration-ccm → external-leader-migration WHEN the steps are planned THEN the override goes as soon as the newest KCM revision is external, and the pools are waited for only after it is gone', () => {
+    // WHEN
+    const t = transitionSteps(os('external-leader-migration'), ctx, 'leader-migration-ccm', 'external-leader-migration');
+    // THEN the merge waits for the revisioned config only, not for a rollout or the machine-config pools
+    expect(t.steps[0]!.checks).toEqual([{
+      check: 'the newest kube-controller-manager revision (latestAvailableRevision) runs --cloud-provider=external: the command prints "cloud-provider":["external"] (do not wait for the nodes to roll it out)',
+      command: 'oc -n openshift-kube-controller-manager get configmap config-$(oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}\') -o jsonpath=\'{.data.config\\.yaml}\' | grep -o \'"cloud-provider":\\["external"\\]\'',
+    }]);
+    // AND the override removal follows, with the pools checked after it (then the protocol's lease check)
+    expect(t.steps[1]!.command).toBe(openshiftOverrideRemove());
+    expect(t.steps[1]!.checks.map((c) => c.command).slice(0, 2)).toEqual([
+      'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'',
+      'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m',
+    ]);
+  });
+
   test('GIVEN the precondition of phase external WHEN its KCM check is read THEN it checks that the override has neither of our keys, not only the revisions', () => {
     const toExt = transitionSteps(os('external'), ctx, 'external-leader-migration', 'external');
     expect(toExt.steps[0]!.checks[0]).toEqual({

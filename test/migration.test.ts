@@ -14,12 +14,35 @@ import { captureIo, migrationInput, platformSpec, tempDir, useTempDir, writeFile
 const CONTROLLERS = ['route', 'service', 'cloud-node-lifecycle', 'node-route-controller', 'service-lb-controller', 'cloud-node-lifecycle-controller'];
 const NS = 'openshift-cloud-controller-manager';
 
-/** The KEP walkthrough per platform: a release where the platform is still in-tree on OpenShift. */
-const WALKTHROUGH: Record<string, { version: string; cloudConf?: string; deployment: string; provider: string; gates: string[] }> = {
-  AWS: { version: '1.26', deployment: 'aws-cloud-controller-manager', provider: 'aws', gates: ['ExternalCloudProvider'] },
-  GCP: { version: '1.27', cloudConf: '[global]\nproject-id = p\n', deployment: 'gcp-cloud-controller-manager', provider: 'gce', gates: ['ExternalCloudProvider', 'ExternalCloudProviderGCP'] },
-  OpenStack: { version: '1.24', cloudConf: '[Global]\n', deployment: 'openstack-cloud-controller-manager', provider: 'openstack', gates: ['ExternalCloudProvider'] },
-  VSphere: { version: '1.25', cloudConf: 'global:\n  port: 443\n', deployment: 'vsphere-cloud-controller-manager', provider: 'vsphere', gates: ['ExternalCloudProvider'] },
+/**
+ * The KEP walkthrough per platform: a release where the platform is still in-tree on OpenShift, and the
+ * FeatureGate's CustomNoUpgrade lists there: that release's Default lists (openshift/api release-4.X
+ * config/v1/types_feature.go `defaultFeatures`) plus the platform's external gates.
+ */
+const WALKTHROUGH: Record<string, { version: string; cloudConf?: string; deployment: string; provider: string; custom: { enabled: string[]; disabled: string[] } }> = {
+  // 4.13
+  AWS: {
+    version: '1.26', deployment: 'aws-cloud-controller-manager', provider: 'aws',
+    custom: { enabled: ['APIPriorityAndFairness', 'DownwardAPIHugePages', 'ExternalCloudProvider', 'RotateKubeletServerCertificate'], disabled: ['RetroactiveDefaultStorageClass'] },
+  },
+  // 4.14: the Default gates the issue names (AzureWorkloadIdentity, CloudDualStackNodeIPs, PrivateHostedZoneAWS, BuildCSIVolumes) stay on
+  GCP: {
+    version: '1.27', cloudConf: '[global]\nproject-id = p\n', deployment: 'gcp-cloud-controller-manager', provider: 'gce',
+    custom: {
+      enabled: ['AlibabaPlatform', 'AzureWorkloadIdentity', 'BuildCSIVolumes', 'CloudDualStackNodeIPs', 'ExternalCloudProvider', 'ExternalCloudProviderAzure', 'ExternalCloudProviderExternal', 'ExternalCloudProviderGCP', 'PrivateHostedZoneAWS'],
+      disabled: ['RetroactiveDefaultStorageClass'],
+    },
+  },
+  // 4.11
+  OpenStack: {
+    version: '1.24', cloudConf: '[Global]\n', deployment: 'openstack-cloud-controller-manager', provider: 'openstack',
+    custom: { enabled: ['APIPriorityAndFairness', 'DownwardAPIHugePages', 'ExternalCloudProvider', 'PodSecurity', 'RotateKubeletServerCertificate'], disabled: ['CSIMigrationAWS', 'CSIMigrationAzureFile', 'CSIMigrationGCE', 'CSIMigrationvSphere'] },
+  },
+  // 4.12
+  VSphere: {
+    version: '1.25', cloudConf: 'global:\n  port: 443\n', deployment: 'vsphere-cloud-controller-manager', provider: 'vsphere',
+    custom: { enabled: ['APIPriorityAndFairness', 'DownwardAPIHugePages', 'ExternalCloudProvider', 'RotateKubeletServerCertificate'], disabled: ['CSIMigrationAzureFile', 'CSIMigrationvSphere'] },
+  },
 };
 
 function writeCluster(dir: string, platform: string, phase: string, migration: Record<string, unknown> = {}): void {
@@ -135,14 +158,14 @@ describe('the KEP walkthrough, phase by phase, forward and back', () => {
     }
     expect(seen['leader-migration-ccm']!.has('FeatureGate cluster')).toBe(false);
 
-    // external-leader-migration: the gate that switches the operators; the MachineConfig outlives the override
-    expect(seen['external-leader-migration']!.get('FeatureGate cluster').spec).toEqual({ featureSet: 'CustomNoUpgrade', customNoUpgrade: { enabled: w.gates } });
+    // external-leader-migration: the gate that switches the operators, keeping the release's Default gates; the MachineConfig outlives the override
+    expect(seen['external-leader-migration']!.get('FeatureGate cluster').spec).toEqual({ featureSet: 'CustomNoUpgrade', customNoUpgrade: w.custom });
 
     // external: migration off on the CCM, no host file, the gate stays (never pruned)
     const ext = seen.external!;
     expect(ccmScript(ext.get(`Deployment ${NS}/${w.deployment}`))).not.toContain('leader-migration');
     expect([...ext.keys()].filter((k) => k.includes('leader-migration'))).toEqual([]);
-    expect(ext.get('FeatureGate cluster').spec).toEqual({ featureSet: 'CustomNoUpgrade', customNoUpgrade: { enabled: w.gates } });
+    expect(ext.get('FeatureGate cluster').spec).toEqual({ featureSet: 'CustomNoUpgrade', customNoUpgrade: w.custom });
     expect(ext.get('FeatureGate cluster').metadata.annotations['argocd.argoproj.io/sync-options']).toBe('Prune=false');
   });
 });
@@ -226,6 +249,8 @@ describe('refused migrations', () => {
       'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false'],
     ['in-tree volumes the KCM no longer has', { phase: 'external', kubernetesMinor: 31, ccmMinor: 31, inTreeVolumes: true }, 'spec.migration.inTreeVolumes',
       'is true but kube-controller-manager 1.31 has no in-tree gce volume plugin (the last one is in 1.30); finish CSI migration and set it to false'],
+    ['an OpenShift FeatureGate on a release whose Default gates are not known', { phase: 'external', kubernetesMinor: 21, ccmMinor: 21 }, 'spec.migration.kubernetesVersion',
+      '"1.21": the FeatureGate must keep OpenShift 4.8\'s Default feature gates, which this version does not know (known: 4.9 to 4.14); set kubernetesVersion to the cluster\'s release'],
     ['the removed feature gate', { enabledFeatureGates: ['ControllerManagerLeaderMigration'] }, 'spec.featureGates.enabled.0',
       '"ControllerManagerLeaderMigration" is on by default from 1.22 and unknown from 1.27 (a controller manager given it fails with "unrecognized feature gate"); remove it, ccm-gitops adds it where 1.21 needs it'],
   ])('%s', (_name, overrides, field, message) => {

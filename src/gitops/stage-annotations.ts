@@ -1,23 +1,10 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
+import { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './prune-protection';
 import { SYNC_WAVE_ANNOTATION, stageOf } from './stages';
 
-/** Annotations that keep Argo CD and Flux from deleting an object when it leaves git. */
-export const PRUNE_PROTECTION: Readonly<Record<string, string>> = {
-  'argocd.argoproj.io/sync-options': 'Prune=false',
-  'kustomize.toolkit.fluxcd.io/prune': 'disabled',
-};
-
-/**
- * Kinds never pruned: deleting a Namespace deletes all it holds; deleting a
- * CredentialsRequest makes the cloud-credential-operator delete the
- * credentials Secret the CCM runs with; the ClusterOperator belongs to the
- * cluster-version operator's bookkeeping; the FeatureGate is the cluster's
- * singleton (a feature set cannot be turned off again); deleting the
- * leader-migration MachineConfig removes the file a kube-controller-manager
- * may still be started with, so the plan deletes it in a step of its own.
- */
-export const PRUNE_PROTECTED_KINDS: readonly string[] = ['Namespace', 'CredentialsRequest', 'ClusterOperator', 'FeatureGate', 'MachineConfig'];
+// The protection is pure data, read also where no construct is loaded (the OpenShift handover).
+export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './prune-protection';
 
 /** Annotates every object below `root` with the sync wave of its stage, and the prune-protected kinds with PRUNE_PROTECTION. */
 export function annotateStages(root: Construct): void {

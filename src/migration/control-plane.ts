@@ -88,6 +88,8 @@ export interface ControlPlanePlan extends ControlPlaneSteps {
   readonly release?: string;
   /** Whether leaving the external phases is impossible (a one-way switch was made): the plan offers no rollback. */
   readonly oneWayToExternal: boolean;
+  /** What the distribution's own objects of this phase change beyond the flags (Markdown paragraphs, one section each in MIGRATION.md). */
+  readonly notes?: readonly { readonly title: string; readonly text: string }[];
 }
 
 /** How a distribution's control plane takes part in the migration. */

@@ -79,6 +79,8 @@ export interface MigrationPlan {
   };
   readonly components: readonly PlanComponent[];
   readonly rendered: readonly PlannedObject[];
+  /** What the distribution's objects of this phase change beyond the flags (`ControlPlanePlan.notes`). */
+  readonly notes?: readonly { readonly title: string; readonly text: string }[];
   /** The change into this phase from the previous one, step by step. */
   readonly enter?: PhaseTransition;
   /** The rollback to the previous phase, step by step (what the next change must do if it goes back). */
@@ -209,6 +211,7 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
     ...(configurations.length > 0 ? { leaderMigration: { leaderName: input.leaderName, leaseNamespace: input.leaseNamespace, configurations } } : {}),
     components,
     rendered: input.rendered,
+    ...(cp.notes && cp.notes.length > 0 ? { notes: cp.notes } : {}),
     ...(back ? { enter: phaseChangeSteps(input, ctx, back, phase) } : {}),
     ...(back && !irreversibleBack ? { rollback: phaseChangeSteps(input, ctx, phase, back) } : {}),
     ...(next ? { next: { phase: next, change: changeTo(next, phase) } } : {}),
@@ -272,6 +275,9 @@ export function migrationMarkdown(plan: MigrationPlan): string {
   lines.push('');
   if (plan.rendered.length > 0) {
     lines.push('Rendered for the migration:', '', ...plan.rendered.map((o) => `- ${o.kind} \`${o.namespace ? `${o.namespace}/` : ''}${o.name}\``), '');
+  }
+  for (const n of plan.notes ?? []) {
+    lines.push(`## ${n.title}`, '', n.text, '');
   }
   if (plan.enter) {
     lines.push(`## Steps from \`${plan.enter.from}\` to \`${plan.phase}\``, '', 'In this order; "merge" is when the GitOps engine applies this render.', '', ...transitionMarkdown(plan.enter));

@@ -63,6 +63,8 @@ export interface MigrationControlPlaneChecks {
   alreadyExternal?(input: MigrationCheckInput, support: MigrationSupport): string | undefined;
   /** `spec.migration.kubernetesVersion`: a leader-migration phase the distribution's kube-controller-manager cannot run on this version. */
   leaderMigrationBlocked?(input: MigrationCheckInput): string | undefined;
+  /** Problems of the distribution's own objects of the phase at this version (OpenShift: a FeatureGate for a release it has no Default gates of). */
+  releaseProblems?(input: MigrationCheckInput, support: MigrationSupport): MigrationProblem[];
   /** `spec.migration.nodeIpam`: the message when it is true but node IPAM does not move on the distribution. */
   readonly nodeIpamFixed?: string;
   /** The problems of the distribution's CCM settings the migration depends on (`MigrationCheckInput.kubernetes`). */
@@ -100,6 +102,7 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
         problems.push({ path: [...M, 'kubernetesVersion'], message: already });
       }
     }
+    problems.push(...(checks.releaseProblems?.(input, support) ?? []));
     if (input.inTreeVolumes === true && phase === 'external' && input.kubernetesMinor > support.lastInTreeMinor) {
       problems.push({
         path: [...M, 'inTreeVolumes'],

@@ -14,6 +14,7 @@
  */
 import { compareMinor, parseRelease } from './release';
 import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE } from './constants';
+import { PRUNE_PROTECTED_KINDS } from '../gitops/prune-protection';
 
 /** The manifests folder the payload facts come from. */
 export const PAYLOAD_SOURCE = 'openshift/cluster-cloud-controller-manager-operator@main manifests/';
@@ -167,6 +168,34 @@ export interface ClusterOwnership {
   readonly overrides: readonly ComponentOverride[];
   /** Whether the operator Deployment is scaled to 0 (gitops mode). */
   readonly scaleDownOperator: boolean;
+  /**
+   * Every override ccm-gitops may set on this release in either mode (identities): the entries a mode
+   * change replaces; any other entry is the cluster's own and stays.
+   */
+  readonly ccmOverrides: readonly OverrideIdentity[];
+  /**
+   * Rendered objects the payload does not ship and GitOps may prune (the operands the operator renders
+   * in operator mode), sorted.
+   */
+  readonly operands: readonly ObjectIdentity[];
+}
+
+/** The identity of a `spec.overrides` entry: kind, group, namespace ("" when cluster-scoped), name. */
+export type OverrideIdentity = readonly [kind: string, group: string, namespace: string, name: string];
+
+/**
+ * Every override ccm-gitops may set on `release` in either mode: the operator Deployment and the
+ * ClusterOperator, the payload objects it always renders differently, and those the release ships
+ * differently (objects it does not ship need none). Without a release, every object changed after 4.16.
+ */
+export function ccmOverrideIdentities(release?: string): OverrideIdentity[] {
+  const minor = release ? parseRelease(release).minor : undefined;
+  return PAYLOAD_OBJECTS
+    .filter((o) => o === OPERATOR_DEPLOYMENT || o === CLUSTER_OPERATOR || o.sameSince === 'never'
+      || (!o.addedIn && (minor === undefined ? o.sameSince !== '4.16' : compareMinor(minor, o.sameSince) < 0)))
+    .map((o) => overrideOf(o))
+    .sort(compareOverrides)
+    .map((o) => [o.kind, o.group, o.namespace, o.name] as const);
 }
 
 function overrideOf(o: PayloadObject): ComponentOverride {
@@ -225,10 +254,20 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
   if (scaleDownOperator && !seen.has(CLUSTER_OPERATOR)) {
     overrides.push(overrideOf(CLUSTER_OPERATOR));
   }
+  const operands = rendered
+    .filter((o) => !payloadObjectFor(o) && !PRUNE_PROTECTED_KINDS.includes(o.kind))
+    .map((o) => ({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) } }))
+    .sort((a, b) => {
+      const ka = `${a.metadata.namespace ?? ''}\u0000${a.kind}\u0000${a.metadata.name}`;
+      const kb = `${b.metadata.namespace ?? ''}\u0000${b.kind}\u0000${b.metadata.name}`;
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
   return {
     rendered: decisions,
     notRendered: PAYLOAD_OBJECTS.filter((o) => !seen.has(o)),
     overrides: overrides.sort(compareOverrides),
     scaleDownOperator,
+    ccmOverrides: ccmOverrideIdentities(opts.release),
+    operands,
   };
 }

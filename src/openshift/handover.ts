@@ -5,7 +5,7 @@
  * `spec.overrides` entry, the scale-down of the operator, and the way back.
  * Pure: no cdk8s import.
  */
-import { CLUSTER_OPERATOR, ClusterOwnership, ComponentOverride, OPERATOR_DEPLOYMENT, PAYLOAD_SOURCE, PayloadObject } from './cvo-ownership';
+import { CLUSTER_OPERATOR, ClusterOwnership, ComponentOverride, ObjectIdentity, OPERATOR_DEPLOYMENT, OverrideIdentity, PAYLOAD_SOURCE, PayloadObject } from './cvo-ownership';
 import { releaseAtLeast } from './release';
 
 /** File name of the handover, in the cluster's output folder. */
@@ -40,6 +40,49 @@ function id(o: { kind: string; namespace?: string; name: string }): string {
 /** The merge patch that sets exactly these overrides (one line, as it is pasted). */
 export function overridesPatch(overrides: readonly ComponentOverride[]): string {
   return JSON.stringify({ spec: { overrides } });
+}
+
+/**
+ * The command that sets `set` as ccm-gitops' overrides and keeps the cluster's own: it drops only the
+ * entries naming an object of `ours` (every override ccm-gitops may set, in either mode), so a mode
+ * change neither leaves the other mode's entries behind nor deletes overrides ccm-gitops never set.
+ */
+export function setOverridesCommand(set: readonly ComponentOverride[], ours: readonly OverrideIdentity[]): string {
+  const program = '.spec.overrides = ([(.spec.overrides // [])[] | select([.kind, (.group // ""), (.namespace // ""), .name] as $k | any($ours[]; . == $k) | not)] + $set)';
+  return `oc get clusterversion version -o json | jq --argjson ours '${JSON.stringify(ours)}' --argjson set '${JSON.stringify(set)}' '${program}' | oc replace -f -`;
+}
+
+/** `kind.group/name`, as `oc` names an object. */
+function resourceRef(o: ObjectIdentity): string {
+  const group = o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : '';
+  return `${o.kind.toLowerCase()}${group}/${o.metadata.name}`;
+}
+
+/**
+ * The commands that take the operands out of the GitOps engine's hands without deleting them, one per
+ * namespace (cluster-scoped first): Argo CD forgets an object without its tracking label (2.x default)
+ * and annotation (3.x default); Flux's garbage collection skips an object annotated prune disabled and
+ * drops it from its inventory. Undefined for a plain pipeline, which prunes nothing.
+ */
+export function releaseOperandsCommands(engine: HandoverInput['engine'], operands: readonly ObjectIdentity[]): string[] | undefined {
+  if (engine === 'plain' || operands.length === 0) {
+    return undefined;
+  }
+  const byNamespace = new Map<string, string[]>();
+  for (const o of operands) {
+    const ns = o.metadata.namespace ?? '';
+    byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), resourceRef(o)]);
+  }
+  const out: string[] = [];
+  for (const ns of [...byNamespace.keys()].sort()) {
+    const target = `${ns ? `-n ${ns} ` : ''}${byNamespace.get(ns)!.join(' ')}`;
+    if (engine === 'argocd') {
+      out.push(`oc label ${target} app.kubernetes.io/instance-`, `oc annotate ${target} argocd.argoproj.io/tracking-id-`);
+    } else {
+      out.push(`oc annotate --overwrite ${target} kustomize.toolkit.fluxcd.io/prune=disabled`);
+    }
+  }
+  return out;
 }
 
 function suspend(input: HandoverInput): string {
@@ -132,19 +175,20 @@ export function handoverMarkdown(input: HandoverInput): string {
 
   out.push('## Hand over', '');
   const steps: string[] = [];
-  steps.push('Check that the cluster has no overrides of its own (the patch below replaces the list): '
-    + '`oc get clusterversion version -o jsonpath=\'{.spec.overrides}\'` prints nothing. If it prints entries, add them to the patch.');
-  if (own.overrides.length > 0) {
-    steps.push(`Take the objects from CVO:\n\n   \`\`\`sh\n   oc patch clusterversion version --type=merge -p '${overridesPatch(own.overrides)}'\n   \`\`\``);
-  }
+  steps.push(`If GitOps already applies this folder (you are changing \`spec.managementMode\`), keep it from writing until the sync step below: ${suspend(input)}; merge the change while it is stopped.`);
+  steps.push(`Take the objects from CVO, keeping the overrides the cluster has of its own (only ccm-gitops' entries, of either mode, are replaced${own.overrides.length === 0 ? '; this mode sets none' : ''}):`
+    + `\n\n   \`\`\`sh\n   ${setOverridesCommand(own.overrides, own.ccmOverrides)}\n   \`\`\``);
   if (own.scaleDownOperator) {
     steps.push('Stop the operator, so that it no longer renders the operands:\n\n'
       + `   \`\`\`sh\n   oc -n ${OPERATOR_DEPLOYMENT.namespace} scale deployment ${OPERATOR_DEPLOYMENT.name} --replicas=0\n   \`\`\``);
   }
   steps.push(`Review \`oc diff -k ${input.outputPath}\`: names, labels and selectors match the operator's, so workloads are updated in place, not recreated.`);
-  steps.push(input.engine === 'plain' ? `Apply the stages in order (\`oc apply -k ${input.outputPath}/<stage>\`).` : 'Let the GitOps engine sync.');
+  steps.push(input.engine === 'plain' ? `Apply the stages in order (\`oc apply -k ${input.outputPath}/<stage>\`).` : 'Let the GitOps engine sync (resume it if you stopped it).');
   if (input.mode === 'gitops') {
     steps.push(`Check that the lease moved to a pod of the new ReplicaSet: \`oc -n openshift-cloud-controller-manager get lease cloud-controller-manager -o jsonpath='{.spec.holderIdentity}'\`.`);
+  } else {
+    steps.push(`Check that the operator runs and reports: \`oc -n ${OPERATOR_DEPLOYMENT.namespace} rollout status deployment/${OPERATOR_DEPLOYMENT.name} --timeout=10m\` `
+      + 'and `oc wait clusteroperator/cloud-controller-manager --for=condition=Available=True --timeout=10m`.');
   }
   steps.forEach((s, i) => out.push(`${i + 1}. ${s}`));
   out.push('');
@@ -152,14 +196,24 @@ export function handoverMarkdown(input: HandoverInput): string {
   out.push('## Way back', '');
   const back: string[] = [];
   back.push(`Stop GitOps writing: ${suspend(input)}.`);
-  if (own.overrides.length > 0) {
-    back.push('Give the objects back to CVO (it restores the release\'s content'
-      + (own.scaleDownOperator ? ' and the operator Deployment with 1 replica; the operator re-renders the operands in place' : '')
-      + '):\n\n   ```sh\n   oc patch clusterversion version --type=json -p \'[{"op":"remove","path":"/spec/overrides"}]\'\n   ```');
+  const toCvo = 'give the objects back to CVO, keeping the overrides the cluster has of its own (CVO restores the release\'s content'
+    + (own.scaleDownOperator ? ' and the operator Deployment with 1 replica; the operator takes the operands over in place' : '')
+    + `):\n\n   \`\`\`sh\n   ${setOverridesCommand([], own.ccmOverrides)}\n   \`\`\`\n\n   then remove the cluster from the fleet.`;
+  if (input.mode === 'gitops') {
+    const release = releaseOperandsCommands(input.engine, own.operands);
+    if (release) {
+      back.push('Take the operands out of GitOps without deleting them, so that no merge prunes a running cloud controller manager '
+        + '(the operator takes them over in place once it runs):\n\n'
+        + `   \`\`\`sh\n${release.map((c) => `   ${c}`).join('\n')}\n   \`\`\``);
+    }
+    back.push('Set `spec.managementMode: operator` and merge while GitOps is stopped, then follow **Hand over** in the new `HANDOVER.md`: '
+      + 'it sets the operator mode\'s overrides (the operator Deployment stays taken from CVO, with the images pinned in the spec) and resumes GitOps, '
+      + 'which brings the operator back; it re-renders the operands in place. '
+      + `Or, to hand everything to the release instead, ${toCvo}`);
+  } else {
+    back.push(`To hand everything to the release, ${toCvo} `
+      + 'To move to gitops mode instead, set `spec.managementMode: gitops`, merge while GitOps is stopped, and follow **Hand over** in the new `HANDOVER.md`.');
   }
-  back.push(input.mode === 'gitops'
-    ? 'Set `spec.managementMode: operator` (or remove the cluster from the fleet), merge, and resume syncing: GitOps prunes the operand objects it no longer renders; the operator recreates them within its resync.'
-    : 'Remove the cluster from the fleet (or stop applying it) and resume: CVO owns everything again.');
   back.forEach((s, i) => out.push(`${i + 1}. ${s}`));
   out.push('');
   return out.join('\n');

@@ -7,8 +7,17 @@ export type ExternalCloudProviderFeatureSet = (typeof EXTERNAL_CLOUD_PROVIDER_FE
 
 /** Properties for `ExternalCloudProviderFeatureGate`. */
 export interface ExternalCloudProviderFeatureGateProps {
-  /** The gates to enable (CustomNoUpgrade) or that TechPreviewNoUpgrade enables. */
+  /**
+   * The gates to enable (CustomNoUpgrade: the release's Default enabled gates and the
+   * external-cloud-provider gates) or that TechPreviewNoUpgrade enables.
+   */
   readonly gates: readonly string[];
+  /**
+   * CustomNoUpgrade: the gates to keep off (the release's Default disabled gates).
+   *
+   * @default []
+   */
+  readonly disabled?: readonly string[];
   /**
    * The feature set.
    *
@@ -19,8 +28,7 @@ export interface ExternalCloudProviderFeatureGateProps {
 
 /**
  * The cluster FeatureGate that makes OpenShift's operators switch a platform
- * that is not external by default to its external CCM (seed 000,
- * "Pre-release / Development Feature Gate"): kube-controller-manager,
+ * that is not external by default to its external CCM: kube-controller-manager,
  * kube-apiserver and the kubelets.
  */
 export class ExternalCloudProviderFeatureGate extends Construct {
@@ -36,7 +44,10 @@ export class ExternalCloudProviderFeatureGate extends Construct {
     this.apiObject = new FeatureGate(this, 'Resource', {
       metadata: { name: 'cluster' },
       spec: featureSet === 'CustomNoUpgrade'
-        ? { featureSet: FeatureGateSpecFeatureSet.CUSTOM_NO_UPGRADE, customNoUpgrade: { enabled: [...props.gates] } }
+        ? {
+          featureSet: FeatureGateSpecFeatureSet.CUSTOM_NO_UPGRADE,
+          customNoUpgrade: { enabled: [...props.gates], ...(props.disabled && props.disabled.length > 0 ? { disabled: [...props.disabled] } : {}) },
+        }
         : { featureSet: FeatureGateSpecFeatureSet.TECH_PREVIEW_NO_UPGRADE },
     });
   }

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
 import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
 import {
-  featureGatesOf, migrates, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlanePlan, openshiftPlanInput,
+  customNoUpgradeAt, featureGatesOf, migrates, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlanePlan, openshiftPlanInput,
 } from './migration-control-plane';
 import { MigrationControlPlane } from '../../migration/control-plane';
 import { MigrationInput } from '../../migration/flags';
@@ -31,7 +31,9 @@ export function openshiftMigrationControlPlane(featureSet: ExternalCloudProvider
       }
       const gates = featureGatesOf(m);
       if (gates) {
-        objects.push(new ExternalCloudProviderFeatureGate(scope, 'FeatureGate', { gates, featureSet }).apiObject);
+        // CustomNoUpgrade replaces the release's Default set: keep its lists and add the external gates.
+        const props = featureSet === 'CustomNoUpgrade' ? customNoUpgradeAt(m.kubernetesMinor, gates) : { enabled: gates, disabled: [] };
+        objects.push(new ExternalCloudProviderFeatureGate(scope, 'FeatureGate', { gates: props.enabled, disabled: props.disabled, featureSet }).apiObject);
       }
       return objects;
     },

@@ -15,6 +15,7 @@ import { externalIn } from '../../migration/phases';
 import { kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks } from '../../migration/validate';
 import { openshiftRelease } from '../release';
+import { customNoUpgradeNote, customNoUpgradeSelection, CustomNoUpgradeSelection, defaultFeatureSetMinors } from './default-feature-gates';
 
 /**
  * Where the MachineConfig writes the KCM's file on control-plane hosts, and
@@ -32,6 +33,8 @@ export interface OpenShiftPlanInput {
   readonly featureGates: readonly string[];
   /** The feature set of that FeatureGate. */
   readonly featureSet: string;
+  /** What the FeatureGate changes against the release's Default set (CustomNoUpgrade), for MIGRATION.md. */
+  readonly featureGateNote?: string;
   /** The MachineConfig writing the KCM-side file, with the host path and the path the KCM pod sees. */
   readonly machineConfig?: { readonly name: string; readonly hostPath: string; readonly podPath: string };
 }
@@ -62,6 +65,26 @@ const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
   check: 'every kube-controller-manager runs the latest revision: each node\'s currentRevision equals latestAvailableRevision (the revision made after the change)',
   command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
 };
+
+/**
+ * The newest KCM revision runs the external provider: its revisioned `config-<N>` ConfigMap (copied from
+ * `config`, openshift/cluster-kube-controller-manager-operator@release-4.14 pkg/operator/starter.go
+ * `deploymentConfigMaps`) has `extendedArguments.cloud-provider: [external]` in `config.yaml`
+ * (…@release-4.14 pkg/operator/targetconfigcontroller/targetconfigcontroller.go `isConfiguredToOwnCloudController`),
+ * written as compact JSON (vendored library-go pkg/operator/resource/resourcemerge/generic_config_merger.go
+ * `MergePrunedProcessConfig`).
+ * Waiting for the rollout instead hands the migration lease to a KCM that runs nothing: an external KCM with
+ * leader migration retries it every 3 s (…@release-4.14 bindata/assets/config/defaultconfig.yaml
+ * `leader-elect-retry-period: "3s"`, the same at release-4.12 and release-4.13), the CCM every 26 s
+ * (`LEADER_ELECTION_FLAGS`: lease 137 s, renew 107 s, retry 26 s).
+ */
+const OPENSHIFT_LATEST_REVISION_EXTERNAL: PlanCheck = {
+  check: 'the newest kube-controller-manager revision (latestAvailableRevision) runs --cloud-provider=external: the command prints "cloud-provider":["external"] (do not wait for the nodes to roll it out)',
+  command: 'oc -n openshift-kube-controller-manager get configmap config-$(oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}\') -o jsonpath=\'{.data.config\\.yaml}\' | grep -o \'"cloud-provider":\\["external"\\]\'',
+};
+
+/** The kubelets' switch: the machine-config pools rolled out (after the override is gone, never before). */
+const OPENSHIFT_POOLS_UPDATED: PlanCheck = { check: 'the master and worker pools have rolled out (every kubelet runs --cloud-provider=external)', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' };
 
 /** The revisions, then the override's extendedArguments (printed as JSON). */
 const OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
@@ -99,6 +122,27 @@ export function featureGatesOf(m: MigrationInput): readonly string[] | undefined
 }
 
 /**
+ * The CustomNoUpgrade lists of the FeatureGate at the release of `kubernetesMinor`: its Default set
+ * plus `gates`. Throws for a release the table does not know (the spec check refuses it first).
+ *
+ * @internal
+ */
+export function customNoUpgradeAt(kubernetesMinor: number, gates: readonly string[]): CustomNoUpgradeSelection {
+  const release = openshiftRelease(kubernetesMinor);
+  const sel = customNoUpgradeSelection(release, gates);
+  if (!sel) {
+    throw new Error(unknownDefaultSetMessage(kubernetesMinor));
+  }
+  return sel;
+}
+
+function unknownDefaultSetMessage(kubernetesMinor: number): string {
+  const known = defaultFeatureSetMinors();
+  return `"1.${kubernetesMinor}": the FeatureGate must keep OpenShift ${openshiftRelease(kubernetesMinor)}'s Default feature gates, which this version does not know `
+    + `(known: ${known[0]} to ${known[known.length - 1]}); set kubernetesVersion to the cluster's release`;
+}
+
+/**
  * Whether the platform migrates with leader migration (the MachineConfig and the override are used).
  *
  * @internal
@@ -109,9 +153,11 @@ export function migrates(m: MigrationInput): boolean {
 
 /** The OpenShift specifics of a migration's phase. */
 export function openshiftPlanInput(m: MigrationInput, featureSet: string): OpenShiftPlanInput {
+  const gates = featureGatesOf(m);
   return {
-    featureGates: featureGatesOf(m) ?? [],
+    featureGates: gates ?? [],
     featureSet,
+    ...(gates && featureSet === 'CustomNoUpgrade' ? { featureGateNote: customNoUpgradeNote(openshiftRelease(m.kubernetesMinor), gates) } : {}),
     machineConfig: migrates(m) ? { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH } : undefined,
   };
 }
@@ -155,7 +201,7 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
       if (!gated) {
         return undefined;
       }
-      const p = { spec: { featureSet: os.featureSet, ...(os.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: { enabled: os.featureGates } } : {}) } };
+      const p = { spec: { featureSet: os.featureSet, ...(os.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: customNoUpgradeAt(c.input.kubernetesMinor, os.featureGates) } : {}) } };
       return {
         when: 'before-merge', by: 'you, then the operators', kcm: c.kcm,
         action: 'set the FeatureGate first, so kube-controller-manager is external before the CCM starts (the rendered FeatureGate is the same object): the operators switch kube-controller-manager, kube-apiserver and the kubelets',
@@ -165,10 +211,18 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
     },
     switchToExternal: (c) => (gated
       ? [
-        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureGates.join(', ')}); cluster-kube-controller-manager-operator restarts each kube-controller-manager with --cloud-provider=external (the override still enables leader migration, so a KCM holding the migration lease runs nothing until the next step), the machine-config-operator restarts the kubelets with --cloud-provider=external`,
-          [OPENSHIFT_KCM_REVISIONS, { check: 'the master and worker pools have rolled out', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' }],
-          { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
-        { ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys); the MachineConfig stays until phase "external"', c.kcm), command: openshiftOverrideRemove(), checks: [openshiftEveryKcm(false)] },
+        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureSet === 'CustomNoUpgrade' ? `OpenShift ${openshiftRelease(c.input.kubernetesMinor)}'s Default gates plus ` : ''}${os.featureGates.join(', ')}); `
+          + 'cluster-kube-controller-manager-operator makes a revision with --cloud-provider=external and starts rolling it; the override still enables leader migration, '
+          + 'so a KCM restarted into that revision would take the migration lease and run nothing: go on to the next step as soon as the revision exists, '
+          + 'without waiting for the rollout or the machine-config pools',
+        [OPENSHIFT_LATEST_REVISION_EXTERNAL],
+        { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
+        {
+          ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys) right away; cluster-kube-controller-manager-operator rolls every node straight to the newest revision, '
+            + 'so no KCM holds the migration lease for the machine-config rollout; the MachineConfig stays until phase "external"', c.kcm),
+          command: openshiftOverrideRemove(),
+          checks: [openshiftEveryKcm(false), OPENSHIFT_POOLS_UPDATED],
+        },
       ]
       : undefined),
     kcmFile: {
@@ -192,6 +246,7 @@ export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanIn
     },
     release: openshiftRelease(m.kubernetesMinor),
     oneWayToExternal: os.featureGates.length > 0,
+    ...(os.featureGateNote ? { notes: [{ title: 'The FeatureGate', text: os.featureGateNote }] } : {}),
   };
 }
 
@@ -204,6 +259,10 @@ export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
   leaderMigrationBlocked: (input) => (input.kubernetesMinor < 22
     ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
     : undefined),
+  releaseProblems: (input, support) => (externalIn(input.phase) && input.kubernetesMinor < support.openshiftExternalSinceMinor
+    && customNoUpgradeSelection(openshiftRelease(input.kubernetesMinor), support.openshiftFeatureGates) === undefined
+    ? [{ path: ['spec', 'migration', 'kubernetesVersion'], message: unknownDefaultSetMessage(input.kubernetesMinor) }]
+    : []),
   nodeIpamFixed: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false',
 };
 

@@ -70,8 +70,9 @@ export function readRenderedCluster(files: Readonly<Record<string, string>>): Re
     .filter(([p]) => /^0[0-9]-[^/]+\/[^/]+\.yaml$/.test(p) && !p.endsWith('/kustomization.yaml'))
     .map(([, content]) => parse(content) as Obj);
   const handover = files['HANDOVER.md'] ?? '';
-  const patch = /oc patch clusterversion version --type=merge -p '([^']+)'/.exec(handover);
-  const overrides: Override[] = patch ? JSON.parse(patch[1]!).spec.overrides : [];
+  // The hand over's command sets `$set` as ccm-gitops' overrides (the cluster's own are kept, none here).
+  const set = /oc get clusterversion version -o json \| jq --argjson ours '[^']*' --argjson set '([^']*)'/.exec(handover);
+  const overrides: Override[] = set ? JSON.parse(set[1]!) : [];
   const scaledToZero = [...handover.matchAll(/oc -n (\S+) scale deployment (\S+) --replicas=0/g)].map((m) => `${m[1]}/${m[2]}`);
   return { objects, overrides, scaledToZero };
 }
