@@ -22,7 +22,7 @@ import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  ApiCall, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
   INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
@@ -246,13 +246,45 @@ function migrationLeaderName(r: Rendering): string {
   return 'cloud-provider-extraction-migration';
 }
 
-/** The concrete requests of a call in this rendering (one per verb), placeholders resolved. */
+/**
+ * The cloud config text the CCM reads, as rendered: the `--cloud-config` path followed through
+ * the container's volumeMounts to a rendered ConfigMap's key; undefined when the file comes from
+ * an object the rendering does not contain (an existing ConfigMap or Secret).
+ */
+function renderedCloudConfig(r: Rendering): string | undefined {
+  const file = r.ccm.flags.get('cloud-config');
+  if (!file) {
+    return undefined;
+  }
+  const pod = r.ccm.workload.spec.template.spec;
+  for (const m of (r.ccm.container.volumeMounts ?? []) as Obj[]) {
+    const dir = String(m.mountPath).replace(/\/$/, '');
+    const key = m.subPath ? (m.mountPath === file ? m.subPath : undefined) : file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : undefined;
+    const volume = key === undefined ? undefined : (pod.volumes ?? []).find((v: Obj) => v.name === m.name);
+    if (!volume?.configMap) {
+      continue;
+    }
+    const item = ((volume.configMap.items ?? []) as Obj[]).find((i) => i.path === key);
+    const cm = r.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name && o.metadata.namespace === r.ccm.workload.metadata.namespace);
+    const text = cm?.data?.[item ? item.key : key!];
+    if (typeof text === 'string') {
+      return text;
+    }
+  }
+  return undefined;
+}
+
+/** The concrete requests of a call in this rendering (one per verb and namespace), placeholders resolved. */
 function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   const lock = leaderLock(r);
   const name = call.name === LEADER_LEASE ? lock.name : call.name === LEADER_MIGRATION_LEASE ? migrationLeaderName(r) : call.name;
-  const namespace = call.namespace === LEADER_LEASE_NAMESPACE ? lock.namespace
-    : call.namespace === CCM_NAMESPACE ? r.ccm.workload.metadata.namespace : call.namespace;
-  return call.verbs.map((verb) => ({ verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}) }));
+  const namespaces: readonly (string | undefined)[] = call.namespace === LEADER_LEASE_NAMESPACE ? [lock.namespace]
+    : call.namespace === CCM_NAMESPACE ? [r.ccm.workload.metadata.namespace]
+      : call.namespace === CONFIG_SECRET_NAMESPACE ? r.inventory.configSecretNamespaces!(renderedCloudConfig(r))
+        : [call.namespace];
+  return namespaces.flatMap((namespace) => call.verbs.map((verb) => ({
+    verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}),
+  })));
 }
 
 const describeCall = (ref: string, call: ApiCall, req: ResourceRequest) =>
@@ -471,6 +503,40 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       // THEN nothing the binary does is forbidden
       expect(deniedCalls(r)).toEqual([]);
     });
+
+  /** vsphere.conf with the global credentials outside kube-system and a second vCenter with its own Secret, as YAML and as legacy INI. */
+  const VSPHERE_CONFIGS: [string, string][] = [
+    ['YAML', [
+      'global:', '  port: 443', '  secretName: vc-creds', '  secretNamespace: vmware-system',
+      'vcenter:', '  vc1:', '    server: vc1.example.com', '    datacenters: [dc1]',
+      '  vc2:', '    server: vc2.example.com', '    datacenters: [dc2]', '    secretName: vc2-creds', '    secretNamespace: vc2-system', '',
+    ].join('\n')],
+    ['INI', [
+      '[Global]', 'port = 443', 'secret-name = vc-creds', 'secret-namespace = vmware-system',
+      '[VirtualCenter "vc1.example.com"]', 'datacenters = dc1',
+      '[VirtualCenter "vc2.example.com"]', 'datacenters = dc2', 'secret-name = vc2-creds', 'secret-namespace = vc2-system', '',
+    ].join('\n')],
+  ];
+
+  test.each(VSPHERE_CONFIGS.flatMap(([format, conf]) => PROFILES.map(([n, sa]) => [format, n, sa, conf] as [string, string, boolean, string])))(
+    '(a) VSphere, %s vsphere.conf with its Secrets outside kube-system, %s profile: the Secret listers of the rendered config are allowed', (_format, _profile, sa, conf) => {
+      // GIVEN an inline vsphere.conf whose global Secret is in vmware-system and whose vc2 has its own Secret in vc2-system
+      writeFile(dir(), 'vsphere.conf', conf);
+      const r = rendering('vsphere', render(dir(), kubernetesSpec('VSphere', 'k', { useServiceAccountCredentials: sa }, { cloudConfig: { file: 'vsphere.conf' } })));
+      // WHEN the oracle reads the namespaces from the config the CCM mounts
+      expect(r.inventory.configSecretNamespaces!(renderedCloudConfig(r))).toEqual(['vmware-system', 'vc2-system']);
+      // THEN the binary may list and watch Secrets in both, and nothing is granted that it does not use
+      expect(deniedCalls(r)).toEqual([]);
+      expect(unusedGrants(r)).toEqual([]);
+    });
+
+  test('VSphere with an empty global secretNamespace is refused: the CCM would watch Secrets in every namespace', () => {
+    // GIVEN an inline vsphere.conf without global.secretNamespace
+    writeFile(dir(), 'vsphere.conf', 'global:\n  port: 443\nvcenter:\n  vc1:\n    server: vc1.example.com\n    secretName: a\n    secretNamespace: b\n');
+    // WHEN it is loaded THEN it is refused, naming the config file and the field
+    expect(() => render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'vsphere.conf' } })))
+      .toThrow(/vsphere\.conf: global\.secretNamespace: cluster k: is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; set it to the namespace of the vCenter credentials Secret \(the upstream manifest uses kube-system\)/);
+  });
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
     '(a) %s, %s profile, routes and node IPAM on: their calls are allowed too', (platform, _profile, sa) => {

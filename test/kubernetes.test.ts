@@ -344,9 +344,9 @@ describe('distribution kubernetes: knobs', () => {
   });
 
   test('an inline cloud config becomes a ConfigMap whose content rolls the pods', () => {
-    const a = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 443\n' });
-    const b = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 8443\n' });
-    expect(find(a, 'ConfigMap', 'vsphere-cloud-config').data).toEqual({ 'vsphere.conf': 'global:\n  port: 443\n' });
+    const a = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\n' });
+    const b = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 8443\n  secretNamespace: kube-system\n' });
+    expect(find(a, 'ConfigMap', 'vsphere-cloud-config').data).toEqual({ 'vsphere.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\n' });
     const hash = (o: any[]) => workload(o).spec.template.metadata.annotations['ccm-gitops.io/config-hash'];
     expect(hash(a)).not.toBe(hash(b));
   });

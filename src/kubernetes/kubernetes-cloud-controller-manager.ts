@@ -69,6 +69,7 @@ export class KubernetesCloudControllerManager extends Construct {
         leaderLease: leaderLease(provider, plan.flags, plan.namespace) ?? null,
         flags: plan.flags,
         features: section.equinixMetalLoadBalancer ? [`equinix-lb:${section.equinixMetalLoadBalancer}`] : [],
+        configSecretNamespaces: inline && plan.cloudConfig?.rendered ? provider.configSecretNamespaces?.(props.cluster.cloudConf) : undefined,
       }),
       authenticationReader: provider.authenticationReader || section.metrics.enabled,
     });

@@ -65,6 +65,13 @@ export interface ProviderGrant {
   readonly rule: PolicyRule;
   /** Rendered as a Role in this namespace; cluster-wide when absent. */
   readonly namespace?: string;
+  /**
+   * Where the Role's namespace comes from instead of `namespace`: `ccm`, the CCM's own
+   * namespace (a binary that reads POD_NAMESPACE); `config-secrets`, each namespace the
+   * rendered cloud config names for its credential Secrets (`configSecretNamespaces`),
+   * or `namespace` when the config is not rendered (the upstream manifest's).
+   */
+  readonly namespaceFrom?: 'ccm' | 'config-secrets';
   /** Only when the rendered args hold all these flags (e.g. `--allocate-node-cidrs=true`). */
   readonly when?: readonly string[];
   /** Only when `--controllers` names one of these (a controller disabled by default, by its name or alias). */
@@ -177,6 +184,12 @@ export interface UpstreamProvider {
   readonly selector?: Readonly<Record<string, string>>;
   /** The upstream install this replaces, when its name or selector differs from ours (adoption: delete it first). */
   readonly upstreamInstall?: UpstreamInstall;
+  /**
+   * The namespaces the binary watches credential Secrets in, read from an inline cloud
+   * config (grants with `namespaceFrom: 'config-secrets'`); undefined when the text
+   * cannot be read.
+   */
+  readonly configSecretNamespaces?: (cloudConf: string) => readonly string[] | undefined;
 }
 
 /** A core-group (`""`) policy rule, for the provider tables. */

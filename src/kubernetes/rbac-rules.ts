@@ -147,6 +147,12 @@ export interface CcmRbacInput {
    * @default - none
    */
   readonly features?: readonly string[];
+  /**
+   * The credential Secret namespaces the rendered cloud config names (`configSecretNamespaces`).
+   *
+   * @default - the config is not rendered: the grant's own namespace
+   */
+  readonly configSecretNamespaces?: readonly string[];
 }
 
 /** The whole RBAC of a CCM. */
@@ -176,7 +182,8 @@ export function leaderLease(provider: UpstreamProvider, args: readonly string[],
 }
 
 /** Every grant of a CCM with the rendered flags: the app's (k8s.io/cloud-provider), the lease's, then the provider's; `provider` resolved to the client name. */
-export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[], features: readonly string[] = []): ProviderGrant[] {
+export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[], features: readonly string[] = [],
+  namespaces: { readonly ccm: string; readonly configSecrets?: readonly string[] } = { ccm: 'kube-system' }): ProviderGrant[] {
   const leaseGrants: ProviderGrant[] = lease ? [
     { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'update'] }, source: provider.leaderElection.source },
     // create cannot be restricted by name
@@ -192,6 +199,9 @@ export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undef
     .filter((g) => (g.when ?? []).every((f) => flags.includes(f)))
     .filter((g) => !g.whenController || g.whenController.some((c) => controllers.includes(c)))
     .filter((g) => !g.whenFeature || features.includes(g.whenFeature))
+    .flatMap((g) => (g.namespaceFrom === 'ccm' ? [{ ...g, namespace: namespaces.ccm }]
+      : g.namespaceFrom === 'config-secrets' && namespaces.configSecrets ? namespaces.configSecrets.map((namespace) => ({ ...g, namespace }))
+        : [g]))
     .map((g) => (g.identity === 'provider' ? { ...g, identity: provider.providerClient?.name ?? 'root' } : g));
 }
 
@@ -213,7 +223,7 @@ export function ccmRbac(input: CcmRbacInput): CcmRbac {
   const { provider } = input;
   const sa = `${input.namespace}/${input.serviceAccount}`;
   const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease ?? undefined;
-  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? []);
+  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? [], { ccm: input.namespace, configSecrets: input.configSecretNamespaces });
   if (!input.useServiceAccountCredentials) {
     const r = rolesOf(grants, CCM_CLUSTER_ROLE, [sa]);
     return { profile: 'superset', clusterRoles: r.clusterRoles, roles: r.roles, serviceAccounts: [] };

@@ -6,6 +6,7 @@
  */
 import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
+import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
 import { extraArgsProblems } from '../cluster-spec/shapes';
 import { minorOf } from '../migration/phases';
@@ -268,4 +269,26 @@ export function kubernetesWarnings(spec: ClusterSpec): string[] {
   }
   const skew = imageSkew(provider, spec.spec.images[provider.imageKey], k.version);
   return skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : [];
+}
+
+/**
+ * Problems of an inline cloud config that the RBAC depends on: each names the config field
+ * (path) and the fix. vSphere: an empty global secret namespace makes the CCM watch Secrets in
+ * every namespace (kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go
+ * Initialize; pkg/common/kubernetes/informers.go: namespace "" is the cluster-wide factory),
+ * which no least-privilege Role can allow.
+ */
+export function kubernetesCloudConfigProblems(spec: ClusterSpec, cloudConf: string): KubernetesProblem[] {
+  if (spec.spec.platform !== 'VSphere') {
+    return [];
+  }
+  const read = vsphereSecretNamespaces(cloudConf);
+  if (!read || read.global !== '') {
+    return [];
+  }
+  return [{
+    path: [read.globalField],
+    message: 'is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; '
+      + 'set it to the namespace of the vCenter credentials Secret (the upstream manifest uses kube-system)',
+  }];
 }

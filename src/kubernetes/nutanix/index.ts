@@ -23,8 +23,9 @@ export const NUTANIX: UpstreamProvider = {
   grants: [
     { identity: 'provider', rule: core(['nodes'], ['get', 'patch']), source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/manager.go' },
     {
-      identity: 'provider', namespace: 'kube-system', rule: core(['secrets', 'configmaps'], ['list', 'watch']),
-      source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/client.go (Secret and ConfigMap informers of the credentials namespace)',
+      // the informers are scoped to POD_NAMESPACE: the CCM's own namespace, wherever it runs
+      identity: 'provider', namespaceFrom: 'ccm', rule: core(['secrets', 'configmaps'], ['list', 'watch']),
+      source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/manager.go (setInformers: WithNamespace(GetCCMNamespace()) = env POD_NAMESPACE), pkg/provider/client.go (SetInformers, syncCache)',
     },
   ],
   authenticationReader: true,
