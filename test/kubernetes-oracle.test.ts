@@ -22,8 +22,8 @@ import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
-  INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
+  ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  INVENTORIES, inventoryFor, KUBEADM_API_SERVER, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
@@ -610,6 +610,40 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
       ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
       ...fatalControllers(r),
     ]).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: the API server is reachable from the CCM pods', () => {
+  const fleet = loadFleet(path.resolve(__dirname, '..', 'clusters'));
+  // the kubeadm form (preset kubeadm: kubeadm and Cluster API's kubeadm control plane); RKE2 and k3s issue their own certificates
+  const KUBEADM = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes' && c.spec.spec.kubernetes?.scheduling.preset === 'kubeadm');
+
+  test('the kubeadm-form examples are checked (GCP, AWS, Azure, OpenStack, Nutanix, Equinix Metal)', () => {
+    expect(KUBEADM.map((c) => c.spec.metadata.name).sort()).toEqual(['k8s-aws-1', 'k8s-azure-1', 'k8s-equinix-1', 'k8s-gcp-1', 'k8s-nutanix-1', 'k8s-openstack-1']);
+  });
+
+  test.each(KUBEADM.map((c) => [c.spec.metadata.name, c] as [string, (typeof KUBEADM)[number]]))(
+    '%s: every CCM container dials a host and port the kubeadm API server certificate covers', (_name, cluster) => {
+      // GIVEN the example as rendered for git
+      const objects = exampleObjects(cluster);
+      // WHEN the env of each CCM / cloud-node-manager container is read as client-go's in-cluster config reads it
+      const problems = workloads(objects).flatMap((w) => w.spec.template.spec.containers.flatMap((c: Obj) =>
+        apiServerEnvProblems(c.env ?? [], KUBEADM_API_SERVER).map((p) => `${w.metadata.name}/${c.name}: ${p}`)));
+      // THEN none points at a host the certificate lacks, or at the Service on the bind port
+      expect(problems).toEqual([]);
+    });
+
+  test('a loopback KUBERNETES_SERVICE_HOST is reported; the Service name on 6443 is reported; the Service VIP default is not', () => {
+    // GIVEN the env the GCP example used to set
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
+      .toEqual([`KUBERNETES_SERVICE_HOST=127.0.0.1 is not a SAN of the API server certificate: client-go's TLS verification fails on every call (${KUBEADM_API_SERVER.source})`]);
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'kubernetes.default.svc' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
+      .toEqual(['KUBERNETES_SERVICE_HOST=kubernetes.default.svc is the kubernetes Service, which serves 443, not 6443']);
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
+      .toEqual(['KUBERNETES_SERVICE_PORT=6443 without a host: the kubelet\'s host is the kubernetes Service ClusterIP, which serves 443']);
+    // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
+    expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
   });
 });
 

@@ -206,11 +206,28 @@ describe('defects 6, 7, 8: provider calls upstream roles miss', () => {
   });
 });
 
-describe('defect 9: the GCP example reaches the API server', () => {
-  test('KUBERNETES_SERVICE_HOST on the loopback comes with the kubeadm/CAPG port 6443', () => {
+describe('the GCP example reaches the API server', () => {
+  const dir = useTempDir();
+
+  test('the example overrides neither KUBERNETES_SERVICE_HOST nor KUBERNETES_SERVICE_PORT: client-go dials the kubernetes Service the kubelet injects', () => {
+    // GIVEN the example spec THEN its env keeps the kubelet's Service host and port (kubeadm's certificate has no 127.0.0.1)
     const spec = parse(fs.readFileSync(path.join(REPO, 'clusters/kubernetes/k8s-gcp-1.yaml'), 'utf8'));
-    const env = spec.spec.kubernetes.extraEnv;
-    expect(env).toEqual(expect.arrayContaining([{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }]));
+    expect((spec.spec.kubernetes.extraEnv ?? []).map((e: { name: string }) => e.name)).toEqual([]);
+  });
+
+  test('a loopback KUBERNETES_SERVICE_HOST under the kubeadm preset is a warning naming the field and the fixes', () => {
+    // GIVEN a kubeadm-preset spec that points client-go at 127.0.0.1
+    writeFile(dir(), 'c.yaml', kubernetesSpec('GCP', 'k', { version: '1.34', extraEnv: [{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }] }));
+    // WHEN it is loaded THEN one warning says why and what to do
+    expect(loadFleet(dir()).warnings.map((w) => w.message)).toEqual([
+      'cluster k: spec.kubernetes.extraEnv.0: KUBERNETES_SERVICE_HOST=127.0.0.1 is not in the API server certificate kubeadm issues, so every API call fails TLS verification; '
+      + 'remove it (kube-proxy serves the kubernetes Service before a CNI runs) or point it at the controlPlaneEndpoint host, or add it to the ClusterConfiguration apiServer.certSANs',
+    ]);
+  });
+
+  test('under the rke2 and k3s presets (their own certificates) a loopback host is not warned about', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('GCP', 'k', { version: '1.34', scheduling: { preset: 'k3s' }, extraEnv: [{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }] }));
+    expect(loadFleet(dir()).warnings.map((w) => w.message)).toEqual([]);
   });
 });
 

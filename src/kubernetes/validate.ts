@@ -268,7 +268,24 @@ export function kubernetesWarnings(spec: ClusterSpec): string[] {
     return [];
   }
   const skew = imageSkew(provider, spec.spec.images[provider.imageKey], k.version);
-  return skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : [];
+  return [...(skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : []), ...apiServerEnvWarnings(spec)];
+}
+
+/**
+ * A loopback KUBERNETES_SERVICE_HOST under the kubeadm preset: client-go verifies the API server
+ * certificate against that host, and kubeadm puts loopback only in the etcd certificates
+ * (kubernetes/kubernetes@025f2834a128 cmd/kubeadm/app/util/pkiutil/pki_helpers.go GetAPIServerAltNames).
+ * A warning, not an error: an administrator may have added it to apiServer.certSANs.
+ */
+export function apiServerEnvWarnings(spec: ClusterSpec): string[] {
+  const k = spec.spec.kubernetes;
+  if (!k || k.scheduling.preset !== 'kubeadm') {
+    return [];
+  }
+  return k.extraEnv.flatMap((e, i) => (e.name === 'KUBERNETES_SERVICE_HOST' && typeof e.value === 'string' && /^(127\.|::1$|\[::1\]$|localhost$)/i.test(e.value)
+    ? [`spec.kubernetes.extraEnv.${i}: KUBERNETES_SERVICE_HOST=${e.value} is not in the API server certificate kubeadm issues, so every API call fails TLS verification; `
+      + 'remove it (kube-proxy serves the kubernetes Service before a CNI runs) or point it at the controlPlaneEndpoint host, or add it to the ClusterConfiguration apiServer.certSANs']
+    : []));
 }
 
 /**
