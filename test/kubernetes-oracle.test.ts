@@ -23,7 +23,7 @@ import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
   ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
-  INVENTORIES, inventoryFor, KUBEADM_API_SERVER, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
+  INVENTORIES, inventoryFor, KUBEADM_API_SERVER, LEADER_LEASE, podSecurityProblems, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
@@ -644,6 +644,34 @@ describe('kubernetes oracle: the API server is reachable from the CCM pods', () 
     // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
     expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
     expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: Pod Security admission in the namespace the CCM runs in', () => {
+  const dir = useTempDir();
+
+  test.each(PLATFORMS)('%s in namespace cloud-system (with the Azure cloud-node-manager, Linux and Windows): every pod is admitted by its namespace\'s labels', (platform) => {
+    // GIVEN the CCM in a namespace the rendering creates (hostNetwork pods; Azure adds HostProcess Windows pods)
+    const extra = { namespace: 'cloud-system', ...(platform === 'Azure' ? { cloudNodeManager: { enabled: true, windows: true } } : {}) };
+    let objects: Obj[];
+    try {
+      objects = render(dir(), spec(platform, false, 'kubeadm', extra));
+    } catch (e) {
+      expect(String(e)).toMatch(/spec\.kubernetes\.namespace/);
+      return;
+    }
+    // THEN the namespace states its level and admits every pod in it
+    expect(podSecurityProblems(objects)).toEqual([]);
+  });
+
+  test('the check reports a hostNetwork pod in an unlabelled or baseline namespace', () => {
+    const pod = { kind: 'DaemonSet', metadata: { name: 'x', namespace: 'n' }, spec: { template: { spec: { hostNetwork: true, containers: [{ name: 'c' }] } } } };
+    expect(podSecurityProblems([{ kind: 'Namespace', metadata: { name: 'n' } }, pod])).toEqual([
+      'Namespace n has no pod-security.kubernetes.io/enforce label: the cluster default decides',
+      'DaemonSet n/x (hostNetwork) is refused by enforce=(cluster default)',
+    ]);
+    expect(podSecurityProblems([{ kind: 'Namespace', metadata: { name: 'n', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } }, pod]))
+      .toEqual(['DaemonSet n/x (hostNetwork) is refused by enforce=baseline']);
   });
 });
 

@@ -550,3 +550,22 @@ describe('distribution kubernetes: the example clusters', () => {
     }
   });
 });
+
+describe('distribution kubernetes: Pod Security labels on the namespace ccm-gitops renders', () => {
+  const dir = useTempDir();
+  const labels = (objects: any[]) => find(objects, 'Namespace', 'cloud-system').metadata.labels;
+
+  test('GIVEN the CCM on the host network in cloud-system THEN the namespace enforces, audits and warns at privileged', () => {
+    expect(labels(render(dir(), kubernetesSpec('AWS', 'k', { namespace: 'cloud-system' })))).toEqual({
+      'pod-security.kubernetes.io/enforce': 'privileged', 'pod-security.kubernetes.io/audit': 'privileged', 'pod-security.kubernetes.io/warn': 'privileged',
+    });
+  });
+
+  test('GIVEN the CCM off the host network (no host paths, root allowed) THEN baseline', () => {
+    expect(labels(render(dir(), kubernetesSpec('AWS', 'k', { namespace: 'cloud-system', hostNetwork: false })))['pod-security.kubernetes.io/enforce']).toBe('baseline');
+  });
+
+  test('GIVEN kube-system THEN no Namespace is rendered (the cluster\'s own, with its admission defaults)', () => {
+    expect(render(dir(), kubernetesSpec('AWS')).filter((o: any) => o.kind === 'Namespace')).toEqual([]);
+  });
+});
