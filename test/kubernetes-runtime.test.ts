@@ -379,13 +379,26 @@ describe('adopting an upstream install', () => {
     expect([w.metadata.name, w.spec.selector.matchLabels]).toEqual(['digitalocean-cloud-controller-manager', { app: 'digitalocean-cloud-controller-manager' }]);
   });
 
-  test('docs/kubernetes.md names every upstream install that must be deleted first', () => {
-    const doc = fs.readFileSync(path.join(REPO, 'docs/kubernetes.md'), 'utf8');
-    for (const p of Object.values(UPSTREAM_PROVIDERS)) {
-      if (p!.upstreamInstall) {
-        expect([p!.name, doc.includes(`${p!.upstreamInstall.kind.toLowerCase()}/${p!.upstreamInstall.name}`)]).toEqual([p!.name, true]);
-      }
-    }
+  test('docs/kubernetes.md names every upstream install that must be deleted first, with its selector, in one table row', () => {
+    // GIVEN the "delete first" table rows
+    const rows = fs.readFileSync(path.join(REPO, 'docs/kubernetes.md'), 'utf8').split('\n').filter((l) => l.startsWith('| '));
+    // THEN each upstream install has a row naming kind/name and every label of its selector
+    const missing = Object.values(UPSTREAM_PROVIDERS).flatMap((p) => (p!.upstreamInstalls ?? []).filter((u) => !rows.some((r) => r.includes(`\`${u.kind.toLowerCase()}/${u.name}\``)
+      && Object.entries(u.selector).every(([k, v]) => r.includes(`${k}: ${v}`)))).map((u) => `${p!.name} ${u.kind}/${u.name}`));
+    expect(missing).toEqual([]);
+  });
+
+  test('an upstream install with our workload name has another selector (else it needs no deleting); the ones with our selector are not listed', () => {
+    // GIVEN the rendered workloads THEN every listed install differs from ours in name or selector
+    const dir2 = dir();
+    const same = Object.entries(UPSTREAM_PROVIDERS).flatMap(([platform, p]) => {
+      const w = workload(render(dir2, kubernetesSpec(platform)));
+      return (p!.upstreamInstalls ?? []).filter((u) => u.name === w.metadata.name && JSON.stringify(u.selector) === JSON.stringify(w.spec.selector.matchLabels)).map((u) => `${platform} ${u.name}`);
+    });
+    expect(same).toEqual([]);
+    // AND the vSphere release manifest and the OpenStack chart are listed (same name, other selector)
+    expect(UPSTREAM_PROVIDERS.VSphere!.upstreamInstalls!.map((u) => u.selector)).toContainEqual({ name: 'vsphere-cloud-controller-manager' });
+    expect(UPSTREAM_PROVIDERS.OpenStack!.upstreamInstalls!.map((u) => u.name)).toEqual(['openstack-cloud-controller-manager']);
   });
 });
 

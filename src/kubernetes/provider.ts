@@ -182,8 +182,8 @@ export interface UpstreamProvider {
    * @default - `k8s-app: <workload name>`
    */
   readonly selector?: Readonly<Record<string, string>>;
-  /** The upstream install this replaces, when its name or selector differs from ours (adoption: delete it first). */
-  readonly upstreamInstall?: UpstreamInstall;
+  /** The upstream installs this replaces whose name or selector differs from ours (adoption: delete them first). */
+  readonly upstreamInstalls?: readonly UpstreamInstall[];
   /**
    * The namespaces the binary watches credential Secrets in, read from an inline cloud
    * config (grants with `namespaceFrom: 'config-secrets'`); undefined when the text

@@ -47,8 +47,8 @@ export const ALIBABA: UpstreamProvider = {
     'v2.12.4': { minor: '1.28', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 go.mod (k8s.io/cloud-provider v0.28.15)' },
     'v2.14.0': { minor: '1.28', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.14.0 go.mod (k8s.io/cloud-provider v0.28.15)' },
   },
-  upstreamInstall: {
+  upstreamInstalls: [{
     kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { app: 'cloud-controller-manager' },
     source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 docs/examples/cloud-controller-manager.yml',
-  },
+  }],
 };

@@ -55,8 +55,8 @@ export const AZURE: UpstreamProvider = {
   providerClient: { name: 'azure-cloud-provider', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure.go (NewCloud: clientBuilder.ClientOrDie)' },
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.33.2': { minor: '1.33', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 go.mod (k8s.io/cloud-provider v0.33.2)' } },
-  upstreamInstall: {
+  upstreamInstalls: [{
     kind: 'Deployment', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { 'tier': 'control-plane', 'component': 'cloud-controller-manager' },
     source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml',
-  },
+  }],
 };

@@ -48,8 +48,8 @@ export const GCP: UpstreamProvider = {
     name: 'node-ipam-controller',
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (nodeipam enabled by default), nodeipamcontroller.go (startNodeIpamController: "the AllocateNodeCIDRs is not enabled" is fatal)',
   },
-  upstreamInstall: {
+  upstreamInstalls: [{
     kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { component: 'cloud-controller-manager' },
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml',
-  },
+  }],
 };

@@ -41,8 +41,15 @@ export const VSPHERE: UpstreamProvider = {
   providerClient: { name: 'vsphere-cloud-controller-manager', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: ClientName; secret informer)' },
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' } },
-  upstreamInstall: {
-    kind: 'DaemonSet', name: 'vsphere-cpi', namespace: 'kube-system', selector: { app: 'vsphere-cpi' },
-    source: 'kubernetes/cloud-provider-vsphere@v1.36.0 charts/vsphere-cpi/templates/daemonset.yaml (the manifest manifests/controller-manager/vsphere-cloud-controller-manager-ds.yaml matches ours)',
-  },
+  upstreamInstalls: [
+    {
+      kind: 'DaemonSet', name: 'vsphere-cpi', namespace: 'kube-system', selector: { app: 'vsphere-cpi' },
+      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 charts/vsphere-cpi/templates/daemonset.yaml',
+    },
+    {
+      // our name, another (immutable) selector; manifests/controller-manager/vsphere-cloud-controller-manager-ds.yaml selects k8s-app, as we do
+      kind: 'DaemonSet', name: 'vsphere-cloud-controller-manager', namespace: 'kube-system', selector: { name: 'vsphere-cloud-controller-manager' },
+      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 releases/v1.36/vsphere-cloud-controller-manager.yaml',
+    },
+  ],
 };
