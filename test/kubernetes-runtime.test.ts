@@ -434,3 +434,24 @@ describe('Equinix Metal load-balancer implementation', () => {
     expect(fleetProblems(dir())[0]).toContain('spec.kubernetes.equinixMetalLoadBalancer: is read for platform EquinixMetal only; remove it for AWS');
   });
 });
+
+describe('upstream defaults the spec reference promises', () => {
+  const dir = useTempDir();
+
+  test.each([
+    ['AWS', 'system-node-critical'], ['Azure', 'system-node-critical'], ['VSphere', 'system-node-critical'],
+    ['GCP', 'system-cluster-critical'], ['DigitalOcean', 'system-cluster-critical'], ['EquinixMetal', 'system-cluster-critical'], ['Nutanix', 'system-cluster-critical'],
+  ])('%s runs at the PriorityClass of its upstream manifest or chart: %s', (platform, priority) => {
+    // GIVEN the provider with no priorityClassName THEN the upstream one (charts/manifests at the pinned tags)
+    expect(workload(render(dir(), kubernetesSpec(platform))).spec.template.spec.priorityClassName).toBe(priority);
+  });
+
+  test('an explicit priorityClassName wins over the provider default', () => {
+    expect(workload(render(dir(), kubernetesSpec('AWS', 'k', { priorityClassName: 'system-cluster-critical' }))).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
+  });
+
+  test('GCP requests the 200m CPU of kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml', () => {
+    // GIVEN GCP with default resources THEN the CPU request is upstream's (the memory request is ours: upstream sets none)
+    expect(container(render(dir(), kubernetesSpec('GCP'))).resources).toEqual({ requests: { cpu: '200m', memory: '50Mi' } });
+  });
+});

@@ -64,7 +64,8 @@ describe('distribution kubernetes: each upstream provider', () => {
     expect(w.spec.template.spec.serviceAccountName).toBe('cloud-controller-manager');
     expect(w.spec.template.spec.hostNetwork).toBe(true);
     expect(w.spec.template.spec.dnsPolicy).toBe('Default');
-    expect(w.spec.template.spec.priorityClassName).toBe('system-cluster-critical');
+    // the upstream manifest's or chart's PriorityClass (AWS, Azure and vSphere use system-node-critical)
+    expect(w.spec.template.spec.priorityClassName).toBe(['AWS', 'Azure', 'VSphere'].includes(platform) ? 'system-node-critical' : 'system-cluster-critical');
     // no OpenShift objects
     expect(objects.filter((o) => /openshift/.test(o.apiVersion) || o.metadata.namespace?.startsWith('openshift'))).toEqual([]);
   });

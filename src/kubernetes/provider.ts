@@ -140,6 +140,8 @@ export interface UpstreamProvider {
   readonly extraFlags: readonly string[];
   /** Where it reads its config. */
   readonly config: ProviderConfig;
+  /** The PriorityClass of the upstream manifest or chart, when it is not system-cluster-critical. */
+  readonly priorityClassName?: { readonly name: string; readonly source: string };
   /** CPU and memory requests of the upstream manifest (or ours where it sets none). */
   readonly requests: { readonly cpu: string; readonly memory: string };
   /**

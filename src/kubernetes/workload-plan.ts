@@ -324,7 +324,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     antiAffinity: shape.kind === 'Deployment' && (shape.replicas ?? 1) > 1,
     hostNetwork: section.hostNetwork,
     dnsPolicy: section.hostNetwork ? 'Default' : 'ClusterFirst',
-    priorityClassName: section.priorityClassName,
+    priorityClassName: section.priorityClassName ?? provider.priorityClassName?.name ?? 'system-cluster-critical',
     imagePullSecrets: [...section.imagePullSecrets],
     serviceAccountName: UPSTREAM_CCM_SERVICE_ACCOUNT,
     port,

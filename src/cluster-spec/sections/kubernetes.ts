@@ -89,7 +89,8 @@ export const kubernetesSectionSchema = z.strictObject({
   }).prefault({}),
   hostNetwork: z.boolean().default(true)
     .describe('Run on the host network (dnsPolicy Default), so the CCM works before the CNI and reaches the instance metadata service directly.'),
-  priorityClassName: dnsSubdomain('is not a PriorityClass name').default('system-cluster-critical'),
+  priorityClassName: dnsSubdomain('is not a PriorityClass name').optional()
+    .describe('Default: the provider\'s upstream manifest or chart (system-node-critical for AWS, Azure and vSphere), else system-cluster-critical.'),
   useServiceAccountCredentials: z.boolean().default(false)
     .describe('true: each controller runs as its own kube-system ServiceAccount (least-privilege RBAC); false: all run as the CCM ServiceAccount (superset RBAC).'),
   controllers: z.array(z.string().regex(/^(\*|-?[a-z][-a-z0-9]*)$/, { message: 'is not a controller name, "*" or "-name"' })).min(1).optional()

@@ -21,6 +21,7 @@ export const VSPHERE: UpstreamProvider = {
     inline: true,
     configMapAllowed: true,
   },
+  priorityClassName: { name: 'system-node-critical', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 releases/v1.36/vsphere-cloud-controller-manager.yaml, charts/vsphere-cpi/templates/daemonset.yaml' },
   requests: { cpu: '200m', memory: '50Mi' },
   grants: [
     { identity: 'provider', rule: core(['nodes'], ['list', 'watch']), source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: node informer)' },
