@@ -446,6 +446,13 @@ describe('upstream defaults the spec reference promises', () => {
     expect(workload(render(dir(), kubernetesSpec(platform))).spec.template.spec.priorityClassName).toBe(priority);
   });
 
+  test.each([['Azure', 1], ['DigitalOcean', 1], ['Nutanix', 2]])('%s Deployment defaults to the upstream %i replica(s); SingleReplica gives 1; workload.replicas wins', (platform, replicas) => {
+    // GIVEN a HighlyAvailable control plane and no workload.replicas THEN the upstream replicas (Azure's second replica stayed Pending on one control-plane node)
+    expect(workload(render(dir(), kubernetesSpec(platform))).spec.replicas).toBe(replicas);
+    expect(workload(render(dir(), kubernetesSpec(platform, 'k', {}, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(1);
+    expect(workload(render(dir(), kubernetesSpec(platform, 'k', { workload: { replicas: 3 } }))).spec.replicas).toBe(3);
+  });
+
   test('an explicit priorityClassName wins over the provider default', () => {
     expect(workload(render(dir(), kubernetesSpec('AWS', 'k', { priorityClassName: 'system-cluster-critical' }))).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
   });

@@ -447,8 +447,9 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     .filter(([p]) => /^k\/0\d-[^/]+\/(?!kustomization)/.test(p)).map(([, c]) => stripWave(parse(c)));
 
   test('cluster-resource-set: one ConfigMap per stage holding exactly the plain objects, listed in apply order', () => {
-    const plain = plainObjects(files(kubernetesSpec('Azure')));
-    const crs = files(kubernetesSpec('Azure', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } } }));
+    // two replicas, so the policies stage (the PDB) is there too
+    const plain = plainObjects(files(kubernetesSpec('Azure', 'k', { workload: { replicas: 2 } })));
+    const crs = files(kubernetesSpec('Azure', 'k', { workload: { replicas: 2 }, output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } } }));
     expect(Object.keys(crs).filter((p) => /ya?ml$/.test(p) && !p.endsWith('kustomization.yaml')).sort()).toEqual([
       'k/03-config/configmap.capi.ccm-k-01-namespaces-rbac.yaml',
       'k/03-config/configmap.capi.ccm-k-04-workloads.yaml',

@@ -130,6 +130,12 @@ export interface UpstreamProvider {
   readonly framework: 'cloud-provider' | 'controller-runtime';
   /** The workload kind of the upstream manifest. */
   readonly defaultKind: 'Deployment' | 'DaemonSet';
+  /**
+   * Deployment replicas of the upstream manifest or chart, with its source: the default on a
+   * HighlyAvailable control plane (more replicas than control-plane nodes stay Pending: each
+   * pod needs its own node for the host-network port).
+   */
+  readonly defaultReplicas?: { readonly replicas: number; readonly source: string };
   /** The secure (or health) port of the upstream manifest. */
   readonly defaultPort: number;
   /** `--controllers` of the upstream manifest, when it sets one. */

@@ -187,7 +187,7 @@ export function workloadShape(provider: UpstreamProvider, section: KubernetesSec
   if (kind === 'DaemonSet') {
     return { kind, pdb: false };
   }
-  const replicas = section.workload.replicas ?? (singleReplica ? 1 : 2);
+  const replicas = section.workload.replicas ?? (singleReplica ? 1 : provider.defaultReplicas?.replicas ?? 2);
   return { kind, replicas, pdb: section.workload.podDisruptionBudget ?? replicas > 1 };
 }
 

@@ -21,6 +21,7 @@ export const AZURE: UpstreamProvider = {
     inline: true,
     configMapAllowed: true,
   },
+  defaultReplicas: { replicas: 1, source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/values.yaml (cloudControllerManager.replicas)' },
   priorityClassName: { name: 'system-node-critical', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml (Deployment cloud-controller-manager)' },
   requests: { cpu: '100m', memory: '128Mi' },
   grants: [

@@ -19,6 +19,7 @@ export const NUTANIX: UpstreamProvider = {
     inline: true,
     configMapAllowed: true,
   },
+  defaultReplicas: { replicas: 2, source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 manifests/cloud-provider-nutanix-deployment.yaml (with required hostname anti-affinity)' },
   requests: { cpu: '100m', memory: '50Mi' },
   grants: [
     { identity: 'provider', rule: core(['nodes'], ['get', 'patch']), source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/manager.go' },
