@@ -97,8 +97,7 @@ export const EXTRA_IMAGE_FACTS: readonly ImageFacts[] = [
   {
     provider: 'alibaba',
     image: 'registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64',
-    // No v2.12.0 tag upstream; read at v2.12.4 (see inventory/alibaba.ts).
-    imageTag: 'v2.12.0',
+    imageTag: 'v2.12.4',
     entrypoint: {
       kind: 'binary', binary: '/cloud-controller-manager',
       source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 Dockerfile (COPY ... /cloud-controller-manager; ENTRYPOINT ["/cloud-controller-manager"])',
