@@ -209,8 +209,8 @@ const whenKeys = (call: ApiCall): WhenKey[] => (call.when === undefined ? [] : t
 const applies = (r: Rendering, call: ApiCall) => whenKeys(call).every((k) => holds(r, k, call));
 /** Keys that describe the process and profile (evaluated strictly for "is the rule used"); the others are features the renderer may grant always. */
 const STRICT_KEYS = new Set<WhenKey>(['leaderElect', 'serviceAccountCredentials', 'serviceAccountMissing', 'secureServing', 'authenticationLookup']);
-/** `client:` keys are strict too: a client a disabled controller never asks for needs no token. */
-const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:');
+/** `client:` and `controller:` keys are strict too: a client a disabled controller never asks for needs no token, a controller that does not run needs no rule. */
+const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:') || k.startsWith('controller:');
 const usable = (r: Rendering, call: ApiCall) => whenKeys(call).filter(strict).every((k) => holds(r, k, call));
 
 /** The identities that make a call in this rendering (each cloud-node-manager DaemonSet's for 'cnm'). */

@@ -146,19 +146,21 @@ describe('defect 5: the least-privilege profile can start', () => {
       expect([name, allows(objects, CCM, 'get', 'serviceaccounts', { namespace: 'kube-system', name })]).toEqual([name, true]);
       expect([name, allows(objects, CCM, 'create', 'serviceaccounts/token', { namespace: 'kube-system', name })]).toEqual([name, true]);
     }
+    // Nutanix's service controller stops in servicecontroller.New (LoadBalancer() false): its client gets a token, its calls no grant
+    const serviceRuns = platform !== 'Nutanix';
     for (const name of ['node-controller', 'service-controller']) {
-      expect([name, allows(objects, `kube-system/${name}`, 'create', 'events', { namespace: 'default' })]).toEqual([name, true]);
+      expect([name, allows(objects, `kube-system/${name}`, 'create', 'events', { namespace: 'default' })]).toEqual([name, name === 'node-controller' || serviceRuns]);
     }
     // the shared informers run as the CCM itself (kubernetes/cloud-provider options/options.go: rootClientBuilder "shared-informers")
     for (const resource of ['nodes', 'services']) {
       for (const verb of ['list', 'watch']) {
-        expect([resource, verb, allows(objects, CCM, verb, resource)]).toEqual([resource, verb, true]);
+        expect([resource, verb, allows(objects, CCM, verb, resource)]).toEqual([resource, verb, resource === 'nodes' || serviceRuns]);
       }
     }
     // each controller's identity holds its own rules; the route controller's only with routes on
     expect(allows(objects, 'kube-system/node-controller', 'patch', 'nodes')).toBe(true);
     expect(allows(objects, 'kube-system/route-controller', 'patch', 'nodes/status')).toBe(false);
-    expect(allows(objects, 'kube-system/service-controller', 'patch', 'services/status')).toBe(true);
+    expect(allows(objects, 'kube-system/service-controller', 'patch', 'services/status')).toBe(serviceRuns);
     expect(allows(objects, 'kube-system/service-controller', 'patch', 'nodes')).toBe(false);
   });
 

@@ -76,6 +76,8 @@ export interface ProviderGrant {
   readonly when?: readonly string[];
   /** Only when `--controllers` names one of these (a controller disabled by default, by its name or alias). */
   readonly whenController?: readonly string[];
+  /** Only when one of these k8s.io/cloud-provider controllers runs (enabled by `--controllers` and not stopped by the provider). */
+  readonly whenRunning?: readonly CloudController[];
   /** Only when the spec selects this feature (`equinix-lb:<implementation>`: spec.kubernetes.equinixMetalLoadBalancer). */
   readonly whenFeature?: string;
   /** `owner/repo@tag path (function)`. */
@@ -190,6 +192,12 @@ export interface UpstreamProvider {
    * @default - `k8s-app: <workload name>`
    */
   readonly selector?: Readonly<Record<string, string>>;
+  /**
+   * Generic controllers the binary registers but that stop at start (a cloud whose
+   * LoadBalancer() is false stops the service controller in servicecontroller.New): their
+   * calls are not granted; a client asked for before the stop keeps its token.
+   */
+  readonly stoppedControllers?: readonly { readonly controller: CloudController; readonly source: string }[];
   /** The upstream installs this replaces whose name or selector differs from ours (adoption: delete them first). */
   readonly upstreamInstalls?: readonly UpstreamInstall[];
   /**
@@ -199,6 +207,9 @@ export interface UpstreamProvider {
    */
   readonly configSecretNamespaces?: (cloudConf: string) => readonly string[] | undefined;
 }
+
+/** The generic controllers of k8s.io/cloud-provider, by the alias `--controllers` accepts (names/controller_names.go). */
+export type CloudController = 'cloud-node' | 'cloud-node-lifecycle' | 'service' | 'route';
 
 /** A core-group (`""`) policy rule, for the provider tables. */
 export const core = (resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule => ({ apiGroups: [''], resources, verbs, ...(resourceNames ? { resourceNames } : {}) });

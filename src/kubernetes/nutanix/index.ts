@@ -29,6 +29,7 @@ export const NUTANIX: UpstreamProvider = {
       source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/manager.go (setInformers: WithNamespace(GetCCMNamespace()) = env POD_NAMESPACE), pkg/provider/client.go (SetInformers, syncCache)',
     },
   ],
+  stoppedControllers: [{ controller: 'service', source: 'kubernetes/cloud-provider@v0.33.3 controllers/service/controller.go (New: init() fails, LoadBalancer() false in nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/provider.go)' }],
   authenticationReader: true,
   env: [{ name: 'POD_NAMESPACE', fieldPath: 'metadata.namespace' }],
   entrypoint: { kind: 'binary', binary: '/ko-app/cloud-provider-nutanix', source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 Makefile (ko build: the ENTRYPOINT is the binary)' },

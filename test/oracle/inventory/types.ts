@@ -60,7 +60,7 @@ export interface ApiCall {
  * args and objects). A call with `when` is asserted only in renderings where the condition
  * holds. For "is every granted rule used", the keys that describe the process and profile
  * (leaderElect, serviceAccountCredentials, serviceAccountMissing, secureServing,
- * authenticationLookup, client:*) are evaluated too; feature keys are not (the renderer may
+ * authenticationLookup, client:*, controller:*) are evaluated too; feature keys are not (the renderer may
  * grant a feature's rights whether or not the feature is on).
  */
 export const WHEN_KEYS = {
