@@ -390,6 +390,15 @@ describe('adopting an upstream install', () => {
     expect(missing).toEqual([]);
   });
 
+  test('adopting the vSphere chart (config.enabled false reads ConfigMap cloud-config): existingConfigMap cloud-config mounts it, and the docs say so', () => {
+    // GIVEN the chart's ConfigMap named in the spec THEN the CCM mounts it at the flag's path
+    const objects = render(dir(), kubernetesSpec('VSphere', 'k', { cloudConfig: { existingConfigMap: 'cloud-config' } }));
+    expect(workload(objects).spec.template.spec.volumes).toContainEqual({ name: 'cloud-config', configMap: { name: 'cloud-config' } });
+    expect(container(objects).args).toContain('--cloud-config=/etc/cloud/vsphere.conf');
+    // AND the adoption steps name it
+    expect(fs.readFileSync(path.join(REPO, 'docs/kubernetes.md'), 'utf8').replace(/\s+/g, ' ')).toContain('set `spec.kubernetes.cloudConfig.existingConfigMap: cloud-config`');
+  });
+
   test('an upstream install with our workload name has another selector (else it needs no deleting); the ones with our selector are not listed', () => {
     // GIVEN the rendered workloads THEN every listed install differs from ours in name or selector
     const dir2 = dir();
