@@ -468,6 +468,11 @@ describe('upstream defaults the spec reference promises', () => {
     expect(workload(render(dir(), kubernetesSpec('AWS', 'k', { priorityClassName: 'system-cluster-critical' }))).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
   });
 
+  test('Alibaba: preset all-taints gives upstream\'s tolerations (deploy/v2/cloud-controller-manager.yaml@v2.12.4: operator Exists), and the example uses it', () => {
+    expect(workload(render(dir(), kubernetesSpec('AlibabaCloud', 'k', { scheduling: { preset: 'all-taints' } }))).spec.template.spec.tolerations).toEqual([{ operator: 'Exists' }]);
+    expect(parse(fs.readFileSync(path.join(REPO, 'clusters/kubernetes/k8s-alibaba-1.yaml'), 'utf8')).spec.kubernetes.scheduling.preset).toBe('all-taints');
+  });
+
   test('GCP requests the 200m CPU of kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml', () => {
     // GIVEN GCP with default resources THEN the CPU request is upstream's (the memory request is ours: upstream sets none)
     expect(container(render(dir(), kubernetesSpec('GCP'))).resources).toEqual({ requests: { cpu: '200m', memory: '50Mi' } });
