@@ -478,3 +478,37 @@ describe('upstream defaults the spec reference promises', () => {
     expect(container(render(dir(), kubernetesSpec('GCP'))).resources).toEqual({ requests: { cpu: '200m', memory: '50Mi' } });
   });
 });
+
+describe('AWS IAM roles for service accounts without the pod identity webhook', () => {
+  const dir = useTempDir();
+  const irsa = { serviceAccount: { annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/ccm' } } };
+
+  test('GIVEN the role-arn annotation THEN the pod carries what the webhook would inject, under the webhook\'s names (it then leaves the pod as is)', () => {
+    const objects = render(dir(), kubernetesSpec('AWS', 'k', irsa));
+    expect(container(objects).env).toEqual([
+      { name: 'AWS_ROLE_ARN', value: 'arn:aws:iam::123456789012:role/ccm' },
+      { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token' },
+    ]);
+    expect(container(objects).volumeMounts).toContainEqual({ name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true });
+    expect(workload(objects).spec.template.spec.volumes).toContainEqual(
+      { name: 'aws-iam-token', projected: { sources: [{ serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } }] } });
+  });
+
+  test('GIVEN the audience and token-expiration annotations THEN the projected token follows them', () => {
+    const annotations = { ...irsa.serviceAccount.annotations, 'eks.amazonaws.com/audience': 'irsa', 'eks.amazonaws.com/token-expiration': '3600' };
+    const volumes = workload(render(dir(), kubernetesSpec('AWS', 'k', { serviceAccount: { annotations } }))).spec.template.spec.volumes;
+    expect(volumes).toContainEqual({ name: 'aws-iam-token', projected: { sources: [{ serviceAccountToken: { audience: 'irsa', expirationSeconds: 3600, path: 'token' } }] } });
+  });
+
+  test('GIVEN a token-expiration out of a projected token\'s bounds THEN one error names the annotation and the range', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', { serviceAccount: { annotations: { ...irsa.serviceAccount.annotations, 'eks.amazonaws.com/token-expiration': '60' } } }));
+    expect(fleetProblems(dir()).map((p) => p.replace(/^c\.yaml:\d+: /, ''))).toEqual([
+      'spec.kubernetes.serviceAccount.annotations.eks.amazonaws.com/token-expiration: must be whole seconds from 600 to 86400 (a projected ServiceAccount token\'s bounds)',
+    ]);
+  });
+
+  test('GIVEN no annotation, or another platform THEN no token is rendered', () => {
+    expect(container(render(dir(), kubernetesSpec('AWS'))).env).toBeUndefined();
+    expect(container(render(dir(), kubernetesSpec('GCP', 'k', irsa))).env ?? []).toEqual([]);
+  });
+});

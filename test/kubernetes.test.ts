@@ -317,9 +317,18 @@ describe('distribution kubernetes: knobs', () => {
     ]);
     expect([pod.hostNetwork, pod.dnsPolicy, pod.priorityClassName, pod.imagePullSecrets]).toEqual([false, 'ClusterFirst', 'system-node-critical', [{ name: 'mirror' }]]);
     expect(container(objects).livenessProbe.httpGet).toEqual({ path: '/healthz', port: 10300, scheme: 'HTTPS' });
-    expect(container(objects).env).toEqual([{ name: 'HTTPS_PROXY', value: 'http://proxy:3128' }, { name: 'NO_PROXY', value: '.svc' }, { name: 'AWS_REGION', value: 'eu-west-1' }]);
-    expect(container(objects).volumeMounts).toEqual([{ name: 'ca', mountPath: '/etc/pki/extra', readOnly: true }]);
-    expect(pod.volumes).toEqual([{ name: 'ca', configMap: { name: 'corp-ca' } }]);
+    expect(container(objects).env).toEqual([
+      { name: 'HTTPS_PROXY', value: 'http://proxy:3128' }, { name: 'NO_PROXY', value: '.svc' },
+      { name: 'AWS_ROLE_ARN', value: 'arn:aws:iam::1:role/ccm' }, { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token' },
+      { name: 'AWS_REGION', value: 'eu-west-1' },
+    ]);
+    expect(container(objects).volumeMounts).toEqual([
+      { name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true }, { name: 'ca', mountPath: '/etc/pki/extra', readOnly: true },
+    ]);
+    expect(pod.volumes).toEqual([
+      { name: 'aws-iam-token', projected: { sources: [{ serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } }] } },
+      { name: 'ca', configMap: { name: 'corp-ca' } },
+    ]);
     expect(container(objects).resources).toEqual({ requests: { cpu: '300m', memory: '50Mi' }, limits: { memory: '512Mi' } });
     expect(w.spec.template.metadata.labels).toEqual({ 'team': 'platform', 'k8s-app': 'aws-cloud-controller-manager' });
     expect(w.spec.template.metadata.annotations['example.com/owner']).toBe('platform');

@@ -119,7 +119,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
   }
-  problems.push(...equinixLoadBalancerProblems(spec));
+  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec));
   if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
     at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
   }
@@ -348,5 +348,21 @@ export function equinixLoadBalancerProblems(spec: ClusterSpec): KubernetesProble
       out.push({ path, message: `METAL_LOAD_BALANCER selects the ${impl} load balancer but spec.kubernetes.equinixMetalLoadBalancer is ${knob ? `"${knob}"` : 'not set'}, so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: ${impl}` });
     }
   });
+  return out;
+}
+
+/** AWS: the ServiceAccount annotations the rendered projected token reads (IRSA without the webhook). */
+export function awsIrsaProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const k = spec.spec.kubernetes;
+  if (spec.spec.platform !== 'AWS' || !k) {
+    return [];
+  }
+  const a = k.serviceAccount.annotations;
+  const out: KubernetesProblem[] = [];
+  const at = (key: string, message: string) => out.push({ path: ['spec', 'kubernetes', 'serviceAccount', 'annotations', key], message });
+  const expiration = a['eks.amazonaws.com/token-expiration'];
+  if (expiration !== undefined && (!/^\d+$/.test(expiration) || Number(expiration) < 600 || Number(expiration) > 86400)) {
+    at('eks.amazonaws.com/token-expiration', 'must be whole seconds from 600 to 86400 (a projected ServiceAccount token\'s bounds)');
+  }
   return out;
 }
