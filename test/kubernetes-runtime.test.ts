@@ -512,3 +512,28 @@ describe('AWS IAM roles for service accounts without the pod identity webhook', 
     expect(container(render(dir(), kubernetesSpec('GCP', 'k', irsa))).env ?? []).toEqual([]);
   });
 });
+
+describe('Nutanix: the credentials Secret and trust bundle must be in the CCM namespace (informers scoped to POD_NAMESPACE)', () => {
+  const dir = useTempDir();
+  const config = (credNs: string, bundleNs?: string) => JSON.stringify({
+    prismCentral: {
+      address: 'prism.example.com', port: 9440, credentialRef: { kind: 'secret', name: 'nutanix-creds', namespace: credNs },
+      ...(bundleNs ? { additionalTrustBundle: { kind: 'ConfigMap', name: 'prism-ca', namespace: bundleNs } } : {}),
+    },
+  });
+
+  test('GIVEN the CCM in cloud-system and the Secret and ConfigMap in kube-system THEN each is one error naming the field and the fix', () => {
+    writeFile(dir(), 'n.json', config('kube-system', 'kube-system'));
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Nutanix', 'k', { namespace: 'cloud-system' }, { cloudConfig: { file: 'n.json' } }));
+    expect(fleetProblems(dir())).toEqual([
+      'n.json: prismCentral.additionalTrustBundle.namespace: cluster k: is "kube-system", but the CCM reads Secrets and ConfigMaps only in its own namespace "cloud-system" (spec.kubernetes.namespace); move the object there and set this to "cloud-system" or remove it',
+      'n.json: prismCentral.credentialRef.namespace: cluster k: is "kube-system", but the CCM reads Secrets and ConfigMaps only in its own namespace "cloud-system" (spec.kubernetes.namespace); move the object there and set this to "cloud-system" or remove it',
+    ]);
+  });
+
+  test('GIVEN both in the CCM namespace THEN it renders', () => {
+    writeFile(dir(), 'n.json', config('cloud-system', 'cloud-system'));
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Nutanix', 'k', { namespace: 'cloud-system' }, { cloudConfig: { file: 'n.json' } }));
+    expect(loadFleet(dir()).clusters).toHaveLength(1);
+  });
+});

@@ -298,6 +298,9 @@ export function apiServerEnvWarnings(spec: ClusterSpec): string[] {
  * which no least-privilege Role can allow.
  */
 export function kubernetesCloudConfigProblems(spec: ClusterSpec, cloudConf: string): KubernetesProblem[] {
+  if (spec.spec.platform === 'Nutanix') {
+    return nutanixConfigProblems(spec, cloudConf);
+  }
   if (spec.spec.platform !== 'VSphere') {
     return [];
   }
@@ -365,4 +368,30 @@ export function awsIrsaProblems(spec: ClusterSpec): KubernetesProblem[] {
     at('eks.amazonaws.com/token-expiration', 'must be whole seconds from 600 to 86400 (a projected ServiceAccount token\'s bounds)');
   }
   return out;
+}
+
+/**
+ * Nutanix: the Prism Central credentials Secret and the trust-bundle ConfigMap are read from
+ * informers scoped to the CCM's namespace (nutanix-cloud-native/cloud-provider-nutanix@v0.5.2
+ * pkg/provider/manager.go setInformers, pkg/provider/client.go setupEnvironment; prism-go-client
+ * environment/providers/kubernetes: Lister().Secrets(ref.Namespace).Get), so one named in another
+ * namespace is never found.
+ */
+export function nutanixConfigProblems(spec: ClusterSpec, cloudConf: string): KubernetesProblem[] {
+  const ns = spec.spec.kubernetes?.namespace ?? 'kube-system';
+  let config: { prismCentral?: { credentialRef?: { namespace?: unknown }; additionalTrustBundle?: { kind?: unknown; namespace?: unknown } } };
+  try {
+    config = JSON.parse(cloudConf) as typeof config;
+  } catch {
+    return [];
+  }
+  const pc = config?.prismCentral;
+  const refs: [string, unknown][] = [
+    ['prismCentral.credentialRef.namespace', pc?.credentialRef?.namespace],
+    ...(pc?.additionalTrustBundle?.kind === 'ConfigMap' ? [['prismCentral.additionalTrustBundle.namespace', pc.additionalTrustBundle.namespace] as [string, unknown]] : []),
+  ];
+  return refs.filter(([, v]) => typeof v === 'string' && v !== '' && v !== ns).map(([path, v]) => ({
+    path: [path],
+    message: `is "${String(v)}", but the CCM reads Secrets and ConfigMaps only in its own namespace "${ns}" (spec.kubernetes.namespace); move the object there and set this to "${ns}" or remove it`,
+  }));
 }
