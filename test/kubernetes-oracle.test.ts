@@ -393,6 +393,12 @@ function containerProblems(container: Obj, facts: Pick<ImageFacts, 'entrypoint' 
   return out;
 }
 
+/** (c) Rendered flags the binary does not know, where the oracle holds its complete flag set (a binary that exits on one). */
+function unknownFlags(r: Rendering): string[] {
+  const known = r.facts.flags;
+  return known ? [...r.ccm.flags.keys()].filter((f) => !known.names.includes(f)).map((f) => `--${f} is not a flag of ${r.provider} ${r.facts.imageTag} (${known.source})`) : [];
+}
+
 /** The spec knobs of one case. */
 function spec(platform: string, useServiceAccountCredentials: boolean, preset: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return kubernetesSpec(platform, 'k', { useServiceAccountCredentials, scheduling: { preset }, ...extra });
@@ -445,6 +451,7 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       const problems = [
         ...containerProblems(r.ccm.container, r.facts, `${platform} CCM`),
         ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, `${platform} ${c.workload.metadata.name}`)),
+        ...unknownFlags(r),
       ];
       expect(problems).toEqual([]);
     });
@@ -609,6 +616,7 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
       ...containerProblems(r.ccm.container, r.facts, 'CCM'),
       ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
       ...fatalControllers(r),
+      ...unknownFlags(r),
     ]).toEqual([]);
   });
 });
@@ -644,6 +652,25 @@ describe('kubernetes oracle: the API server is reachable from the CCM pods', () 
     // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
     expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
     expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: flags of a binary that exits on an unknown one', () => {
+  const dir = useTempDir();
+
+  test('Alibaba: extraArgs the binary does not know are refused before they reach the pod; known ones render and pass', () => {
+    // GIVEN an extraArgs flag Alibaba v2.12.4 does not bind (cloud-provider-alibaba-cloud declares feature-gates but never binds it)
+    expect(() => render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'feature-gates': 'A=true' } })))
+      .toThrow(/spec\.kubernetes\.extraArgs\.feature-gates: is not a flag of the AlibabaCloud CCM, which exits on an unknown flag; known flags: add_dir_header, allocate-node-cidrs, /);
+    // WHEN known flags are added THEN the rendering passes the oracle's flag table
+    const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'kube-api-qps': 50, 'sg-batch-size': 20 } })));
+    expect(unknownFlags(r)).toEqual([]);
+  });
+
+  test('the check reports a rendered flag outside the table', () => {
+    const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm')));
+    const withExtra = { ...r, ccm: { ...r.ccm, flags: new Map([...r.ccm.flags, ['bind-address', '0.0.0.0']]) } };
+    expect(unknownFlags(withExtra)).toEqual([`--bind-address is not a flag of alibaba v2.12.4 (${r.facts.flags!.source})`]);
   });
 });
 

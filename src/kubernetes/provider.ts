@@ -198,6 +198,11 @@ export interface UpstreamProvider {
    * calls are not granted; a client asked for before the stop keeps its token.
    */
   readonly stoppedControllers?: readonly { readonly controller: CloudController; readonly source: string }[];
+  /**
+   * Every flag the binary at the pinned tag accepts, for a binary that exits on an unknown one:
+   * extraArgs outside the list are refused.
+   */
+  readonly knownFlags?: { readonly tag: string; readonly flags: readonly string[]; readonly source: string };
   /** The upstream installs this replaces whose name or selector differs from ours (adoption: delete them first). */
   readonly upstreamInstalls?: readonly UpstreamInstall[];
   /**

@@ -119,7 +119,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
   }
-  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec));
+  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec), ...unknownFlagProblems(spec));
   if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
     at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
   }
@@ -393,5 +393,21 @@ export function nutanixConfigProblems(spec: ClusterSpec, cloudConf: string): Kub
   return refs.filter(([, v]) => typeof v === 'string' && v !== '' && v !== ns).map(([path, v]) => ({
     path: [path],
     message: `is "${String(v)}", but the CCM reads Secrets and ConfigMaps only in its own namespace "${ns}" (spec.kubernetes.namespace); move the object there and set this to "${ns}" or remove it`,
+  }));
+}
+
+/** extraArgs the binary does not know, for a binary that exits on an unknown flag (UpstreamProvider.knownFlags). */
+export function unknownFlagProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const k = spec.spec.kubernetes;
+  const known = provider?.knownFlags;
+  const tag = imageTag(spec.spec.images[provider!.imageKey] ?? '');
+  // another tag may take other flags: only the tag the list was read at (or a digest-only pin of it) is checked
+  if (!known || !k || (tag !== undefined && tag !== known.tag)) {
+    return [];
+  }
+  return Object.keys(k.extraArgs).filter((name) => !known.flags.includes(name.replace(/^-+/, ''))).map((name) => ({
+    path: ['spec', 'kubernetes', 'extraArgs', name],
+    message: `is not a flag of the ${spec.spec.platform} CCM, which exits on an unknown flag; known flags: ${[...known.flags].sort().join(', ')}`,
   }));
 }
