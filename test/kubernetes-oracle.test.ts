@@ -23,7 +23,7 @@ import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
   ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
-  INVENTORIES, inventoryFor, KUBEADM_API_SERVER, LEADER_LEASE, podSecurityProblems, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
+  INVENTORIES, inventoryFor, KUBEADM_API_SERVER, KUBEADM_BOOTSTRAP_TAINTS, LEADER_LEASE, podSecurityProblems, untoleratedTaints, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
@@ -652,6 +652,23 @@ describe('kubernetes oracle: the API server is reachable from the CCM pods', () 
     // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
     expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
     expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: the CCM starts on a bootstrapping kubeadm control-plane node', () => {
+  const dir = useTempDir();
+
+  test.each(PLATFORMS)('%s, preset kubeadm: every bootstrap taint of a kubeadm control-plane node is tolerated', (platform) => {
+    // GIVEN the provider rendered for kubeadm WHEN its pod meets a control-plane node before the CCM and the CNI ran
+    const r = rendering(providerOf(platform), render(dir(), spec(platform, false, 'kubeadm')));
+    // THEN it tolerates the control-plane, uninitialized and not-ready taints
+    expect(untoleratedTaints(r.ccm.workload.spec.template.spec, KUBEADM_BOOTSTRAP_TAINTS)).toEqual([]);
+  });
+
+  test('the check reports a missing toleration and honours operator, value and effect', () => {
+    expect(untoleratedTaints({ tolerations: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', operator: 'Equal', value: 'false', effect: 'NoSchedule' }] }, KUBEADM_BOOTSTRAP_TAINTS.slice(1, 2)))
+      .toEqual([`node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (${KUBEADM_BOOTSTRAP_TAINTS[1]!.source})`]);
+    expect(untoleratedTaints({ tolerations: [{ operator: 'Exists' }] }, KUBEADM_BOOTSTRAP_TAINTS)).toEqual([]);
   });
 });
 

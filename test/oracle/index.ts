@@ -25,6 +25,7 @@ import { controllerFacts, ControllerFacts, DEFAULT_CONTROLLER_FACTS } from './im
 export * from './inventory/types';
 export * from './api-server';
 export * from './pod-security';
+export * from './scheduling';
 export * from './rbac-authorizer';
 export { ALL_IMAGE_FACTS, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, imageFacts } from './images';
 export type { ControllerFacts, ImageFacts } from './images';
