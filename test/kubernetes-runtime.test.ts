@@ -537,3 +537,14 @@ describe('Nutanix: the credentials Secret and trust bundle must be in the CCM na
     expect(loadFleet(dir()).clusters).toHaveLength(1);
   });
 });
+
+describe('vSphere: the credential Secret is named in vsphere.conf only', () => {
+  const dir = useTempDir();
+
+  test('GIVEN VSPHERE_SECRET_NAMESPACE in extraEnv THEN one error says to set it in vsphere.conf (the RBAC follows the file)', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('VSphere', 'k', { extraEnv: [{ name: 'VSPHERE_SECRET_NAMESPACE', value: 'vmware-system' }] }));
+    expect(fleetProblems(dir()).map((p) => p.replace(/^c\.yaml:\d+: /, ''))).toEqual([
+      'spec.kubernetes.extraEnv.0: VSPHERE_SECRET_NAMESPACE overrides the Secret vsphere.conf names, which the rendered RBAC follows; set secretName/secretNamespace in vsphere.conf instead',
+    ]);
+  });
+});

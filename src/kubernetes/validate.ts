@@ -119,7 +119,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
   }
-  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec), ...unknownFlagProblems(spec));
+  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec), ...unknownFlagProblems(spec), ...vsphereSecretEnvProblems(spec));
   if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
     at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
   }
@@ -410,4 +410,19 @@ export function unknownFlagProblems(spec: ClusterSpec): KubernetesProblem[] {
     path: ['spec', 'kubernetes', 'extraArgs', name],
     message: `is not a flag of the ${spec.spec.platform} CCM, which exits on an unknown flag; known flags: ${[...known.flags].sort().join(', ')}`,
   }));
+}
+
+/**
+ * vSphere: env that moves the credential Secrets (kubernetes/cloud-provider-vsphere@v1.36.0
+ * pkg/common/config/config.go FromEnv: VSPHERE_SECRET_NAME/NAMESPACE, VCENTER_<n>_SECRET_*) would
+ * take the CCM where the rendered RBAC, which follows vsphere.conf, does not reach.
+ */
+export function vsphereSecretEnvProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const k = spec.spec.kubernetes;
+  if (spec.spec.platform !== 'VSphere' || !k) {
+    return [];
+  }
+  return k.extraEnv.flatMap((e, i) => (/^(VSPHERE_SECRET_(NAME|NAMESPACE)|VCENTER_.+_SECRET_(NAME|NAMESPACE))$/.test(e.name)
+    ? [{ path: ['spec', 'kubernetes', 'extraEnv', i], message: `${e.name} overrides the Secret vsphere.conf names, which the rendered RBAC follows; set secretName/secretNamespace in vsphere.conf instead` }]
+    : []));
 }
