@@ -9,7 +9,8 @@
  */
 import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
-import { kubernetesSpec, preparedCluster } from './helpers';
+import { loadFleet } from '../src/fleet/load';
+import { fleetProblems, kubernetesSpec, preparedCluster, useTempDir, writeFile } from './helpers';
 import { EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_LOAD_BALANCER_CALLS } from './oracle/inventory/equinixmetal';
 import { RbacAuthorizer, RbacObject, serviceAccountUser } from './oracle/rbac-authorizer';
 
@@ -55,4 +56,33 @@ describe.each([false, true])('Equinix Metal load-balancer implementations, useSe
       expect(denied).toEqual([]);
     },
   );
+});
+
+describe('a load-balancer setting in the pod env must match spec.kubernetes.equinixMetalLoadBalancer (the CCM exits otherwise)', () => {
+  const dir = useTempDir();
+  const problems = (kubernetes: Record<string, unknown>) => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('EquinixMetal', 'k', kubernetes));
+    return fleetProblems(dir()).map((p) => p.replace(/^c\.yaml:\d+: /, ''));
+  };
+
+  test.each([
+    ['metallb:///metallb-system/config', undefined, 'METAL_LOAD_BALANCER selects the metallb load balancer but spec.kubernetes.equinixMetalLoadBalancer is not set, so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: metallb'],
+    ['metallb:///?crdConfiguration=true', 'metallb', 'METAL_LOAD_BALANCER selects the metallb-crd load balancer but spec.kubernetes.equinixMetalLoadBalancer is "metallb", so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: metallb-crd'],
+    ['kube-vip://', undefined, 'METAL_LOAD_BALANCER selects the kube-vip load balancer but spec.kubernetes.equinixMetalLoadBalancer is not set, so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: kube-vip'],
+    ['empty://', undefined, 'METAL_LOAD_BALANCER selects the "empty" implementation, which ccm-gitops does not grant (it grants kube-vip, metallb, metallb-crd, emlb); use one of those or remove the variable'],
+  ])('GIVEN METAL_LOAD_BALANCER=%s and the knob %s THEN one error names the field and the fix', (value, knob, message) => {
+    expect(problems({ extraEnv: [{ name: 'METAL_LOAD_BALANCER', value }], ...(knob ? { equinixMetalLoadBalancer: knob } : {}) }))
+      .toEqual([`spec.kubernetes.extraEnv.0: ${message}`]);
+  });
+
+  test('GIVEN METAL_LOAD_BALANCER from a Secret and no knob THEN it is refused: the implementation cannot be known', () => {
+    expect(problems({ extraEnv: [{ name: 'METAL_LOAD_BALANCER', valueFrom: { secretKeyRef: { name: 'lb', key: 'setting' } } }] })).toEqual([
+      'spec.kubernetes.extraEnv.0: METAL_LOAD_BALANCER comes from an object ccm-gitops cannot read, so the calls of its load balancer are not granted and the CCM exits in Initialize; name the implementation in spec.kubernetes.equinixMetalLoadBalancer',
+    ]);
+  });
+
+  test('GIVEN a matching knob THEN it renders, with the implementation\'s calls granted', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('EquinixMetal', 'k', { extraEnv: [{ name: 'METAL_LOAD_BALANCER', value: 'emlb://da' }], equinixMetalLoadBalancer: 'emlb' }));
+    expect(loadFleet(dir()).clusters).toHaveLength(1);
+  });
 });

@@ -22,8 +22,8 @@ import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
-  INVENTORIES, inventoryFor, LEADER_LEASE, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
+  ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  INVENTORIES, inventoryFor, KUBEADM_API_SERVER, KUBEADM_BOOTSTRAP_TAINTS, LEADER_LEASE, podSecurityProblems, untoleratedTaints, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
 
@@ -209,8 +209,8 @@ const whenKeys = (call: ApiCall): WhenKey[] => (call.when === undefined ? [] : t
 const applies = (r: Rendering, call: ApiCall) => whenKeys(call).every((k) => holds(r, k, call));
 /** Keys that describe the process and profile (evaluated strictly for "is the rule used"); the others are features the renderer may grant always. */
 const STRICT_KEYS = new Set<WhenKey>(['leaderElect', 'serviceAccountCredentials', 'serviceAccountMissing', 'secureServing', 'authenticationLookup']);
-/** `client:` keys are strict too: a client a disabled controller never asks for needs no token. */
-const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:');
+/** `client:` and `controller:` keys are strict too: a client a disabled controller never asks for needs no token, a controller that does not run needs no rule. */
+const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:') || k.startsWith('controller:');
 const usable = (r: Rendering, call: ApiCall) => whenKeys(call).filter(strict).every((k) => holds(r, k, call));
 
 /** The identities that make a call in this rendering (each cloud-node-manager DaemonSet's for 'cnm'). */
@@ -246,13 +246,45 @@ function migrationLeaderName(r: Rendering): string {
   return 'cloud-provider-extraction-migration';
 }
 
-/** The concrete requests of a call in this rendering (one per verb), placeholders resolved. */
+/**
+ * The cloud config text the CCM reads, as rendered: the `--cloud-config` path followed through
+ * the container's volumeMounts to a rendered ConfigMap's key; undefined when the file comes from
+ * an object the rendering does not contain (an existing ConfigMap or Secret).
+ */
+function renderedCloudConfig(r: Rendering): string | undefined {
+  const file = r.ccm.flags.get('cloud-config');
+  if (!file) {
+    return undefined;
+  }
+  const pod = r.ccm.workload.spec.template.spec;
+  for (const m of (r.ccm.container.volumeMounts ?? []) as Obj[]) {
+    const dir = String(m.mountPath).replace(/\/$/, '');
+    const key = m.subPath ? (m.mountPath === file ? m.subPath : undefined) : file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : undefined;
+    const volume = key === undefined ? undefined : (pod.volumes ?? []).find((v: Obj) => v.name === m.name);
+    if (!volume?.configMap) {
+      continue;
+    }
+    const item = ((volume.configMap.items ?? []) as Obj[]).find((i) => i.path === key);
+    const cm = r.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name && o.metadata.namespace === r.ccm.workload.metadata.namespace);
+    const text = cm?.data?.[item ? item.key : key!];
+    if (typeof text === 'string') {
+      return text;
+    }
+  }
+  return undefined;
+}
+
+/** The concrete requests of a call in this rendering (one per verb and namespace), placeholders resolved. */
 function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   const lock = leaderLock(r);
   const name = call.name === LEADER_LEASE ? lock.name : call.name === LEADER_MIGRATION_LEASE ? migrationLeaderName(r) : call.name;
-  const namespace = call.namespace === LEADER_LEASE_NAMESPACE ? lock.namespace
-    : call.namespace === CCM_NAMESPACE ? r.ccm.workload.metadata.namespace : call.namespace;
-  return call.verbs.map((verb) => ({ verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}) }));
+  const namespaces: readonly (string | undefined)[] = call.namespace === LEADER_LEASE_NAMESPACE ? [lock.namespace]
+    : call.namespace === CCM_NAMESPACE ? [r.ccm.workload.metadata.namespace]
+      : call.namespace === CONFIG_SECRET_NAMESPACE ? r.inventory.configSecretNamespaces!(renderedCloudConfig(r))
+        : [call.namespace];
+  return namespaces.flatMap((namespace) => call.verbs.map((verb) => ({
+    verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}),
+  })));
 }
 
 const describeCall = (ref: string, call: ApiCall, req: ResourceRequest) =>
@@ -361,6 +393,12 @@ function containerProblems(container: Obj, facts: Pick<ImageFacts, 'entrypoint' 
   return out;
 }
 
+/** (c) Rendered flags the binary does not know, where the oracle holds its complete flag set (a binary that exits on one). */
+function unknownFlags(r: Rendering): string[] {
+  const known = r.facts.flags;
+  return known ? [...r.ccm.flags.keys()].filter((f) => !known.names.includes(f)).map((f) => `--${f} is not a flag of ${r.provider} ${r.facts.imageTag} (${known.source})`) : [];
+}
+
 /** The spec knobs of one case. */
 function spec(platform: string, useServiceAccountCredentials: boolean, preset: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return kubernetesSpec(platform, 'k', { useServiceAccountCredentials, scheduling: { preset }, ...extra });
@@ -413,6 +451,7 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       const problems = [
         ...containerProblems(r.ccm.container, r.facts, `${platform} CCM`),
         ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, `${platform} ${c.workload.metadata.name}`)),
+        ...unknownFlags(r),
       ];
       expect(problems).toEqual([]);
     });
@@ -471,6 +510,40 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       // THEN nothing the binary does is forbidden
       expect(deniedCalls(r)).toEqual([]);
     });
+
+  /** vsphere.conf with the global credentials outside kube-system and a second vCenter with its own Secret, as YAML and as legacy INI. */
+  const VSPHERE_CONFIGS: [string, string][] = [
+    ['YAML', [
+      'global:', '  port: 443', '  secretName: vc-creds', '  secretNamespace: vmware-system',
+      'vcenter:', '  vc1:', '    server: vc1.example.com', '    datacenters: [dc1]',
+      '  vc2:', '    server: vc2.example.com', '    datacenters: [dc2]', '    secretName: vc2-creds', '    secretNamespace: vc2-system', '',
+    ].join('\n')],
+    ['INI', [
+      '[Global]', 'port = 443', 'secret-name = vc-creds', 'secret-namespace = vmware-system',
+      '[VirtualCenter "vc1.example.com"]', 'datacenters = dc1',
+      '[VirtualCenter "vc2.example.com"]', 'datacenters = dc2', 'secret-name = vc2-creds', 'secret-namespace = vc2-system', '',
+    ].join('\n')],
+  ];
+
+  test.each(VSPHERE_CONFIGS.flatMap(([format, conf]) => PROFILES.map(([n, sa]) => [format, n, sa, conf] as [string, string, boolean, string])))(
+    '(a) VSphere, %s vsphere.conf with its Secrets outside kube-system, %s profile: the Secret listers of the rendered config are allowed', (_format, _profile, sa, conf) => {
+      // GIVEN an inline vsphere.conf whose global Secret is in vmware-system and whose vc2 has its own Secret in vc2-system
+      writeFile(dir(), 'vsphere.conf', conf);
+      const r = rendering('vsphere', render(dir(), kubernetesSpec('VSphere', 'k', { useServiceAccountCredentials: sa }, { cloudConfig: { file: 'vsphere.conf' } })));
+      // WHEN the oracle reads the namespaces from the config the CCM mounts
+      expect(r.inventory.configSecretNamespaces!(renderedCloudConfig(r))).toEqual(['vmware-system', 'vc2-system']);
+      // THEN the binary may list and watch Secrets in both, and nothing is granted that it does not use
+      expect(deniedCalls(r)).toEqual([]);
+      expect(unusedGrants(r)).toEqual([]);
+    });
+
+  test('VSphere with an empty global secretNamespace is refused: the CCM would watch Secrets in every namespace', () => {
+    // GIVEN an inline vsphere.conf without global.secretNamespace
+    writeFile(dir(), 'vsphere.conf', 'global:\n  port: 443\nvcenter:\n  vc1:\n    server: vc1.example.com\n    secretName: a\n    secretNamespace: b\n');
+    // WHEN it is loaded THEN it is refused, naming the config file and the field
+    expect(() => render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'vsphere.conf' } })))
+      .toThrow(/vsphere\.conf: global\.secretNamespace: cluster k: is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; set it to the namespace of the vCenter credentials Secret \(the upstream manifest uses kube-system\)/);
+  });
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
     '(a) %s, %s profile, routes and node IPAM on: their calls are allowed too', (platform, _profile, sa) => {
@@ -543,7 +616,106 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
       ...containerProblems(r.ccm.container, r.facts, 'CCM'),
       ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
       ...fatalControllers(r),
+      ...unknownFlags(r),
     ]).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: the API server is reachable from the CCM pods', () => {
+  const fleet = loadFleet(path.resolve(__dirname, '..', 'clusters'));
+  // the kubeadm form (preset kubeadm: kubeadm and Cluster API's kubeadm control plane); RKE2 and k3s issue their own certificates
+  const KUBEADM = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes' && c.spec.spec.kubernetes?.scheduling.preset === 'kubeadm');
+
+  test('the kubeadm-form examples are checked (GCP, AWS, Azure, OpenStack, Nutanix, Equinix Metal)', () => {
+    expect(KUBEADM.map((c) => c.spec.metadata.name).sort()).toEqual(['k8s-aws-1', 'k8s-azure-1', 'k8s-equinix-1', 'k8s-gcp-1', 'k8s-nutanix-1', 'k8s-openstack-1']);
+  });
+
+  test.each(KUBEADM.map((c) => [c.spec.metadata.name, c] as [string, (typeof KUBEADM)[number]]))(
+    '%s: every CCM container dials a host and port the kubeadm API server certificate covers', (_name, cluster) => {
+      // GIVEN the example as rendered for git
+      const objects = exampleObjects(cluster);
+      // WHEN the env of each CCM / cloud-node-manager container is read as client-go's in-cluster config reads it
+      const problems = workloads(objects).flatMap((w) => w.spec.template.spec.containers.flatMap((c: Obj) =>
+        apiServerEnvProblems(c.env ?? [], KUBEADM_API_SERVER).map((p) => `${w.metadata.name}/${c.name}: ${p}`)));
+      // THEN none points at a host the certificate lacks, or at the Service on the bind port
+      expect(problems).toEqual([]);
+    });
+
+  test('a loopback KUBERNETES_SERVICE_HOST is reported; the Service name on 6443 is reported; the Service VIP default is not', () => {
+    // GIVEN the env the GCP example used to set
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
+      .toEqual([`KUBERNETES_SERVICE_HOST=127.0.0.1 is not a SAN of the API server certificate: client-go's TLS verification fails on every call (${KUBEADM_API_SERVER.source})`]);
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'kubernetes.default.svc' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
+      .toEqual(['KUBERNETES_SERVICE_HOST=kubernetes.default.svc is the kubernetes Service, which serves 443, not 6443']);
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
+      .toEqual(['KUBERNETES_SERVICE_PORT=6443 without a host: the kubelet\'s host is the kubernetes Service ClusterIP, which serves 443']);
+    // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
+    expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: the CCM starts on a bootstrapping kubeadm control-plane node', () => {
+  const dir = useTempDir();
+
+  test.each(PLATFORMS)('%s, preset kubeadm: every bootstrap taint of a kubeadm control-plane node is tolerated', (platform) => {
+    // GIVEN the provider rendered for kubeadm WHEN its pod meets a control-plane node before the CCM and the CNI ran
+    const r = rendering(providerOf(platform), render(dir(), spec(platform, false, 'kubeadm')));
+    // THEN it tolerates the control-plane, uninitialized and not-ready taints
+    expect(untoleratedTaints(r.ccm.workload.spec.template.spec, KUBEADM_BOOTSTRAP_TAINTS)).toEqual([]);
+  });
+
+  test('the check reports a missing toleration and honours operator, value and effect', () => {
+    expect(untoleratedTaints({ tolerations: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', operator: 'Equal', value: 'false', effect: 'NoSchedule' }] }, KUBEADM_BOOTSTRAP_TAINTS.slice(1, 2)))
+      .toEqual([`node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (${KUBEADM_BOOTSTRAP_TAINTS[1]!.source})`]);
+    expect(untoleratedTaints({ tolerations: [{ operator: 'Exists' }] }, KUBEADM_BOOTSTRAP_TAINTS)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: flags of a binary that exits on an unknown one', () => {
+  const dir = useTempDir();
+
+  test('Alibaba: extraArgs the binary does not know are refused before they reach the pod; known ones render and pass', () => {
+    // GIVEN an extraArgs flag Alibaba v2.12.4 does not bind (cloud-provider-alibaba-cloud declares feature-gates but never binds it)
+    expect(() => render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'feature-gates': 'A=true' } })))
+      .toThrow(/spec\.kubernetes\.extraArgs\.feature-gates: is not a flag of the AlibabaCloud CCM, which exits on an unknown flag; known flags: add_dir_header, allocate-node-cidrs, /);
+    // WHEN known flags are added THEN the rendering passes the oracle's flag table
+    const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'kube-api-qps': 50, 'sg-batch-size': 20 } })));
+    expect(unknownFlags(r)).toEqual([]);
+  });
+
+  test('the check reports a rendered flag outside the table', () => {
+    const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm')));
+    const withExtra = { ...r, ccm: { ...r.ccm, flags: new Map([...r.ccm.flags, ['bind-address', '0.0.0.0']]) } };
+    expect(unknownFlags(withExtra)).toEqual([`--bind-address is not a flag of alibaba v2.12.4 (${r.facts.flags!.source})`]);
+  });
+});
+
+describe('kubernetes oracle: Pod Security admission in the namespace the CCM runs in', () => {
+  const dir = useTempDir();
+
+  test.each(PLATFORMS)('%s in namespace cloud-system (with the Azure cloud-node-manager, Linux and Windows): every pod is admitted by its namespace\'s labels', (platform) => {
+    // GIVEN the CCM in a namespace the rendering creates (hostNetwork pods; Azure adds HostProcess Windows pods)
+    const extra = { namespace: 'cloud-system', ...(platform === 'Azure' ? { cloudNodeManager: { enabled: true, windows: true } } : {}) };
+    let objects: Obj[];
+    try {
+      objects = render(dir(), spec(platform, false, 'kubeadm', extra));
+    } catch (e) {
+      expect(String(e)).toMatch(/spec\.kubernetes\.namespace/);
+      return;
+    }
+    // THEN the namespace states its level and admits every pod in it
+    expect(podSecurityProblems(objects)).toEqual([]);
+  });
+
+  test('the check reports a hostNetwork pod in an unlabelled or baseline namespace', () => {
+    const pod = { kind: 'DaemonSet', metadata: { name: 'x', namespace: 'n' }, spec: { template: { spec: { hostNetwork: true, containers: [{ name: 'c' }] } } } };
+    expect(podSecurityProblems([{ kind: 'Namespace', metadata: { name: 'n' } }, pod])).toEqual([
+      'Namespace n has no pod-security.kubernetes.io/enforce label: the cluster default decides',
+      'DaemonSet n/x (hostNetwork) is refused by enforce=(cluster default)',
+    ]);
+    expect(podSecurityProblems([{ kind: 'Namespace', metadata: { name: 'n', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } }, pod]))
+      .toEqual(['DaemonSet n/x (hostNetwork) is refused by enforce=baseline']);
   });
 });
 

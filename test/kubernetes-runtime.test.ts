@@ -146,19 +146,21 @@ describe('defect 5: the least-privilege profile can start', () => {
       expect([name, allows(objects, CCM, 'get', 'serviceaccounts', { namespace: 'kube-system', name })]).toEqual([name, true]);
       expect([name, allows(objects, CCM, 'create', 'serviceaccounts/token', { namespace: 'kube-system', name })]).toEqual([name, true]);
     }
+    // Nutanix's service controller stops in servicecontroller.New (LoadBalancer() false): its client gets a token, its calls no grant
+    const serviceRuns = platform !== 'Nutanix';
     for (const name of ['node-controller', 'service-controller']) {
-      expect([name, allows(objects, `kube-system/${name}`, 'create', 'events', { namespace: 'default' })]).toEqual([name, true]);
+      expect([name, allows(objects, `kube-system/${name}`, 'create', 'events', { namespace: 'default' })]).toEqual([name, name === 'node-controller' || serviceRuns]);
     }
     // the shared informers run as the CCM itself (kubernetes/cloud-provider options/options.go: rootClientBuilder "shared-informers")
     for (const resource of ['nodes', 'services']) {
       for (const verb of ['list', 'watch']) {
-        expect([resource, verb, allows(objects, CCM, verb, resource)]).toEqual([resource, verb, true]);
+        expect([resource, verb, allows(objects, CCM, verb, resource)]).toEqual([resource, verb, resource === 'nodes' || serviceRuns]);
       }
     }
     // each controller's identity holds its own rules; the route controller's only with routes on
     expect(allows(objects, 'kube-system/node-controller', 'patch', 'nodes')).toBe(true);
     expect(allows(objects, 'kube-system/route-controller', 'patch', 'nodes/status')).toBe(false);
-    expect(allows(objects, 'kube-system/service-controller', 'patch', 'services/status')).toBe(true);
+    expect(allows(objects, 'kube-system/service-controller', 'patch', 'services/status')).toBe(serviceRuns);
     expect(allows(objects, 'kube-system/service-controller', 'patch', 'nodes')).toBe(false);
   });
 
@@ -206,11 +208,28 @@ describe('defects 6, 7, 8: provider calls upstream roles miss', () => {
   });
 });
 
-describe('defect 9: the GCP example reaches the API server', () => {
-  test('KUBERNETES_SERVICE_HOST on the loopback comes with the kubeadm/CAPG port 6443', () => {
+describe('the GCP example reaches the API server', () => {
+  const dir = useTempDir();
+
+  test('the example overrides neither KUBERNETES_SERVICE_HOST nor KUBERNETES_SERVICE_PORT: client-go dials the kubernetes Service the kubelet injects', () => {
+    // GIVEN the example spec THEN its env keeps the kubelet's Service host and port (kubeadm's certificate has no 127.0.0.1)
     const spec = parse(fs.readFileSync(path.join(REPO, 'clusters/kubernetes/k8s-gcp-1.yaml'), 'utf8'));
-    const env = spec.spec.kubernetes.extraEnv;
-    expect(env).toEqual(expect.arrayContaining([{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }]));
+    expect((spec.spec.kubernetes.extraEnv ?? []).map((e: { name: string }) => e.name)).toEqual([]);
+  });
+
+  test('a loopback KUBERNETES_SERVICE_HOST under the kubeadm preset is a warning naming the field and the fixes', () => {
+    // GIVEN a kubeadm-preset spec that points client-go at 127.0.0.1
+    writeFile(dir(), 'c.yaml', kubernetesSpec('GCP', 'k', { version: '1.34', extraEnv: [{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }] }));
+    // WHEN it is loaded THEN one warning says why and what to do
+    expect(loadFleet(dir()).warnings.map((w) => w.message)).toEqual([
+      'cluster k: spec.kubernetes.extraEnv.0: KUBERNETES_SERVICE_HOST=127.0.0.1 is not in the API server certificate kubeadm issues, so every API call fails TLS verification; '
+      + 'remove it (kube-proxy serves the kubernetes Service before a CNI runs) or point it at the controlPlaneEndpoint host, or add it to the ClusterConfiguration apiServer.certSANs',
+    ]);
+  });
+
+  test('under the rke2 and k3s presets (their own certificates) a loopback host is not warned about', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('GCP', 'k', { version: '1.34', scheduling: { preset: 'k3s' }, extraEnv: [{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }] }));
+    expect(loadFleet(dir()).warnings.map((w) => w.message)).toEqual([]);
   });
 });
 
@@ -362,13 +381,35 @@ describe('adopting an upstream install', () => {
     expect([w.metadata.name, w.spec.selector.matchLabels]).toEqual(['digitalocean-cloud-controller-manager', { app: 'digitalocean-cloud-controller-manager' }]);
   });
 
-  test('docs/kubernetes.md names every upstream install that must be deleted first', () => {
-    const doc = fs.readFileSync(path.join(REPO, 'docs/kubernetes.md'), 'utf8');
-    for (const p of Object.values(UPSTREAM_PROVIDERS)) {
-      if (p!.upstreamInstall) {
-        expect([p!.name, doc.includes(`${p!.upstreamInstall.kind.toLowerCase()}/${p!.upstreamInstall.name}`)]).toEqual([p!.name, true]);
-      }
-    }
+  test('docs/kubernetes.md names every upstream install that must be deleted first, with its selector, in one table row', () => {
+    // GIVEN the "delete first" table rows
+    const rows = fs.readFileSync(path.join(REPO, 'docs/kubernetes.md'), 'utf8').split('\n').filter((l) => l.startsWith('| '));
+    // THEN each upstream install has a row naming kind/name and every label of its selector
+    const missing = Object.values(UPSTREAM_PROVIDERS).flatMap((p) => (p!.upstreamInstalls ?? []).filter((u) => !rows.some((r) => r.includes(`\`${u.kind.toLowerCase()}/${u.name}\``)
+      && Object.entries(u.selector).every(([k, v]) => r.includes(`${k}: ${v}`)))).map((u) => `${p!.name} ${u.kind}/${u.name}`));
+    expect(missing).toEqual([]);
+  });
+
+  test('adopting the vSphere chart (config.enabled false reads ConfigMap cloud-config): existingConfigMap cloud-config mounts it, and the docs say so', () => {
+    // GIVEN the chart's ConfigMap named in the spec THEN the CCM mounts it at the flag's path
+    const objects = render(dir(), kubernetesSpec('VSphere', 'k', { cloudConfig: { existingConfigMap: 'cloud-config' } }));
+    expect(workload(objects).spec.template.spec.volumes).toContainEqual({ name: 'cloud-config', configMap: { name: 'cloud-config' } });
+    expect(container(objects).args).toContain('--cloud-config=/etc/cloud/vsphere.conf');
+    // AND the adoption steps name it
+    expect(fs.readFileSync(path.join(REPO, 'docs/kubernetes.md'), 'utf8').replace(/\s+/g, ' ')).toContain('set `spec.kubernetes.cloudConfig.existingConfigMap: cloud-config`');
+  });
+
+  test('an upstream install with our workload name has another selector (else it needs no deleting); the ones with our selector are not listed', () => {
+    // GIVEN the rendered workloads THEN every listed install differs from ours in name or selector
+    const dir2 = dir();
+    const same = Object.entries(UPSTREAM_PROVIDERS).flatMap(([platform, p]) => {
+      const w = workload(render(dir2, kubernetesSpec(platform)));
+      return (p!.upstreamInstalls ?? []).filter((u) => u.name === w.metadata.name && JSON.stringify(u.selector) === JSON.stringify(w.spec.selector.matchLabels)).map((u) => `${platform} ${u.name}`);
+    });
+    expect(same).toEqual([]);
+    // AND the vSphere release manifest and the OpenStack chart are listed (same name, other selector)
+    expect(UPSTREAM_PROVIDERS.VSphere!.upstreamInstalls!.map((u) => u.selector)).toContainEqual({ name: 'vsphere-cloud-controller-manager' });
+    expect(UPSTREAM_PROVIDERS.OpenStack!.upstreamInstalls!.map((u) => u.name)).toEqual(['openstack-cloud-controller-manager']);
   });
 });
 
@@ -402,5 +443,108 @@ describe('Equinix Metal load-balancer implementation', () => {
     expect(allows(crd, CCM, 'create', 'ipaddresspools', { group: 'metallb.io', namespace: 'metallb-system' })).toBe(true);
     writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', { equinixMetalLoadBalancer: 'emlb' }));
     expect(fleetProblems(dir())[0]).toContain('spec.kubernetes.equinixMetalLoadBalancer: is read for platform EquinixMetal only; remove it for AWS');
+  });
+});
+
+describe('upstream defaults the spec reference promises', () => {
+  const dir = useTempDir();
+
+  test.each([
+    ['AWS', 'system-node-critical'], ['Azure', 'system-node-critical'], ['VSphere', 'system-node-critical'],
+    ['GCP', 'system-cluster-critical'], ['DigitalOcean', 'system-cluster-critical'], ['EquinixMetal', 'system-cluster-critical'], ['Nutanix', 'system-cluster-critical'],
+  ])('%s runs at the PriorityClass of its upstream manifest or chart: %s', (platform, priority) => {
+    // GIVEN the provider with no priorityClassName THEN the upstream one (charts/manifests at the pinned tags)
+    expect(workload(render(dir(), kubernetesSpec(platform))).spec.template.spec.priorityClassName).toBe(priority);
+  });
+
+  test.each([['Azure', 1], ['DigitalOcean', 1], ['Nutanix', 2]])('%s Deployment defaults to the upstream %i replica(s); SingleReplica gives 1; workload.replicas wins', (platform, replicas) => {
+    // GIVEN a HighlyAvailable control plane and no workload.replicas THEN the upstream replicas (Azure's second replica stayed Pending on one control-plane node)
+    expect(workload(render(dir(), kubernetesSpec(platform))).spec.replicas).toBe(replicas);
+    expect(workload(render(dir(), kubernetesSpec(platform, 'k', {}, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(1);
+    expect(workload(render(dir(), kubernetesSpec(platform, 'k', { workload: { replicas: 3 } }))).spec.replicas).toBe(3);
+  });
+
+  test('an explicit priorityClassName wins over the provider default', () => {
+    expect(workload(render(dir(), kubernetesSpec('AWS', 'k', { priorityClassName: 'system-cluster-critical' }))).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
+  });
+
+  test('Alibaba: preset all-taints gives upstream\'s tolerations (deploy/v2/cloud-controller-manager.yaml@v2.12.4: operator Exists), and the example uses it', () => {
+    expect(workload(render(dir(), kubernetesSpec('AlibabaCloud', 'k', { scheduling: { preset: 'all-taints' } }))).spec.template.spec.tolerations).toEqual([{ operator: 'Exists' }]);
+    expect(parse(fs.readFileSync(path.join(REPO, 'clusters/kubernetes/k8s-alibaba-1.yaml'), 'utf8')).spec.kubernetes.scheduling.preset).toBe('all-taints');
+  });
+
+  test('GCP requests the 200m CPU of kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml', () => {
+    // GIVEN GCP with default resources THEN the CPU request is upstream's (the memory request is ours: upstream sets none)
+    expect(container(render(dir(), kubernetesSpec('GCP'))).resources).toEqual({ requests: { cpu: '200m', memory: '50Mi' } });
+  });
+});
+
+describe('AWS IAM roles for service accounts without the pod identity webhook', () => {
+  const dir = useTempDir();
+  const irsa = { serviceAccount: { annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/ccm' } } };
+
+  test('GIVEN the role-arn annotation THEN the pod carries what the webhook would inject, under the webhook\'s names (it then leaves the pod as is)', () => {
+    const objects = render(dir(), kubernetesSpec('AWS', 'k', irsa));
+    expect(container(objects).env).toEqual([
+      { name: 'AWS_ROLE_ARN', value: 'arn:aws:iam::123456789012:role/ccm' },
+      { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token' },
+    ]);
+    expect(container(objects).volumeMounts).toContainEqual({ name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true });
+    expect(workload(objects).spec.template.spec.volumes).toContainEqual(
+      { name: 'aws-iam-token', projected: { sources: [{ serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } }] } });
+  });
+
+  test('GIVEN the audience and token-expiration annotations THEN the projected token follows them', () => {
+    const annotations = { ...irsa.serviceAccount.annotations, 'eks.amazonaws.com/audience': 'irsa', 'eks.amazonaws.com/token-expiration': '3600' };
+    const volumes = workload(render(dir(), kubernetesSpec('AWS', 'k', { serviceAccount: { annotations } }))).spec.template.spec.volumes;
+    expect(volumes).toContainEqual({ name: 'aws-iam-token', projected: { sources: [{ serviceAccountToken: { audience: 'irsa', expirationSeconds: 3600, path: 'token' } }] } });
+  });
+
+  test('GIVEN a token-expiration out of a projected token\'s bounds THEN one error names the annotation and the range', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', { serviceAccount: { annotations: { ...irsa.serviceAccount.annotations, 'eks.amazonaws.com/token-expiration': '60' } } }));
+    expect(fleetProblems(dir()).map((p) => p.replace(/^c\.yaml:\d+: /, ''))).toEqual([
+      'spec.kubernetes.serviceAccount.annotations.eks.amazonaws.com/token-expiration: must be whole seconds from 600 to 86400 (a projected ServiceAccount token\'s bounds)',
+    ]);
+  });
+
+  test('GIVEN no annotation, or another platform THEN no token is rendered', () => {
+    expect(container(render(dir(), kubernetesSpec('AWS'))).env).toBeUndefined();
+    expect(container(render(dir(), kubernetesSpec('GCP', 'k', irsa))).env ?? []).toEqual([]);
+  });
+});
+
+describe('Nutanix: the credentials Secret and trust bundle must be in the CCM namespace (informers scoped to POD_NAMESPACE)', () => {
+  const dir = useTempDir();
+  const config = (credNs: string, bundleNs?: string) => JSON.stringify({
+    prismCentral: {
+      address: 'prism.example.com', port: 9440, credentialRef: { kind: 'secret', name: 'nutanix-creds', namespace: credNs },
+      ...(bundleNs ? { additionalTrustBundle: { kind: 'ConfigMap', name: 'prism-ca', namespace: bundleNs } } : {}),
+    },
+  });
+
+  test('GIVEN the CCM in cloud-system and the Secret and ConfigMap in kube-system THEN each is one error naming the field and the fix', () => {
+    writeFile(dir(), 'n.json', config('kube-system', 'kube-system'));
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Nutanix', 'k', { namespace: 'cloud-system' }, { cloudConfig: { file: 'n.json' } }));
+    expect(fleetProblems(dir())).toEqual([
+      'n.json: prismCentral.additionalTrustBundle.namespace: cluster k: is "kube-system", but the CCM reads Secrets and ConfigMaps only in its own namespace "cloud-system" (spec.kubernetes.namespace); move the object there and set this to "cloud-system" or remove it',
+      'n.json: prismCentral.credentialRef.namespace: cluster k: is "kube-system", but the CCM reads Secrets and ConfigMaps only in its own namespace "cloud-system" (spec.kubernetes.namespace); move the object there and set this to "cloud-system" or remove it',
+    ]);
+  });
+
+  test('GIVEN both in the CCM namespace THEN it renders', () => {
+    writeFile(dir(), 'n.json', config('cloud-system', 'cloud-system'));
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Nutanix', 'k', { namespace: 'cloud-system' }, { cloudConfig: { file: 'n.json' } }));
+    expect(loadFleet(dir()).clusters).toHaveLength(1);
+  });
+});
+
+describe('vSphere: the credential Secret is named in vsphere.conf only', () => {
+  const dir = useTempDir();
+
+  test('GIVEN VSPHERE_SECRET_NAMESPACE in extraEnv THEN one error says to set it in vsphere.conf (the RBAC follows the file)', () => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('VSphere', 'k', { extraEnv: [{ name: 'VSPHERE_SECRET_NAMESPACE', value: 'vmware-system' }] }));
+    expect(fleetProblems(dir()).map((p) => p.replace(/^c\.yaml:\d+: /, ''))).toEqual([
+      'spec.kubernetes.extraEnv.0: VSPHERE_SECRET_NAMESPACE overrides the Secret vsphere.conf names, which the rendered RBAC follows; set secretName/secretNamespace in vsphere.conf instead',
+    ]);
   });
 });

@@ -64,7 +64,8 @@ describe('distribution kubernetes: each upstream provider', () => {
     expect(w.spec.template.spec.serviceAccountName).toBe('cloud-controller-manager');
     expect(w.spec.template.spec.hostNetwork).toBe(true);
     expect(w.spec.template.spec.dnsPolicy).toBe('Default');
-    expect(w.spec.template.spec.priorityClassName).toBe('system-cluster-critical');
+    // the upstream manifest's or chart's PriorityClass (AWS, Azure and vSphere use system-node-critical)
+    expect(w.spec.template.spec.priorityClassName).toBe(['AWS', 'Azure', 'VSphere'].includes(platform) ? 'system-node-critical' : 'system-cluster-critical');
     // no OpenShift objects
     expect(objects.filter((o) => /openshift/.test(o.apiVersion) || o.metadata.namespace?.startsWith('openshift'))).toEqual([]);
   });
@@ -316,9 +317,18 @@ describe('distribution kubernetes: knobs', () => {
     ]);
     expect([pod.hostNetwork, pod.dnsPolicy, pod.priorityClassName, pod.imagePullSecrets]).toEqual([false, 'ClusterFirst', 'system-node-critical', [{ name: 'mirror' }]]);
     expect(container(objects).livenessProbe.httpGet).toEqual({ path: '/healthz', port: 10300, scheme: 'HTTPS' });
-    expect(container(objects).env).toEqual([{ name: 'HTTPS_PROXY', value: 'http://proxy:3128' }, { name: 'NO_PROXY', value: '.svc' }, { name: 'AWS_REGION', value: 'eu-west-1' }]);
-    expect(container(objects).volumeMounts).toEqual([{ name: 'ca', mountPath: '/etc/pki/extra', readOnly: true }]);
-    expect(pod.volumes).toEqual([{ name: 'ca', configMap: { name: 'corp-ca' } }]);
+    expect(container(objects).env).toEqual([
+      { name: 'HTTPS_PROXY', value: 'http://proxy:3128' }, { name: 'NO_PROXY', value: '.svc' },
+      { name: 'AWS_ROLE_ARN', value: 'arn:aws:iam::1:role/ccm' }, { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token' },
+      { name: 'AWS_REGION', value: 'eu-west-1' },
+    ]);
+    expect(container(objects).volumeMounts).toEqual([
+      { name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true }, { name: 'ca', mountPath: '/etc/pki/extra', readOnly: true },
+    ]);
+    expect(pod.volumes).toEqual([
+      { name: 'aws-iam-token', projected: { sources: [{ serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } }] } },
+      { name: 'ca', configMap: { name: 'corp-ca' } },
+    ]);
     expect(container(objects).resources).toEqual({ requests: { cpu: '300m', memory: '50Mi' }, limits: { memory: '512Mi' } });
     expect(w.spec.template.metadata.labels).toEqual({ 'team': 'platform', 'k8s-app': 'aws-cloud-controller-manager' });
     expect(w.spec.template.metadata.annotations['example.com/owner']).toBe('platform');
@@ -344,9 +354,9 @@ describe('distribution kubernetes: knobs', () => {
   });
 
   test('an inline cloud config becomes a ConfigMap whose content rolls the pods', () => {
-    const a = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 443\n' });
-    const b = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 8443\n' });
-    expect(find(a, 'ConfigMap', 'vsphere-cloud-config').data).toEqual({ 'vsphere.conf': 'global:\n  port: 443\n' });
+    const a = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\n' });
+    const b = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 8443\n  secretNamespace: kube-system\n' });
+    expect(find(a, 'ConfigMap', 'vsphere-cloud-config').data).toEqual({ 'vsphere.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\n' });
     const hash = (o: any[]) => workload(o).spec.template.metadata.annotations['ccm-gitops.io/config-hash'];
     expect(hash(a)).not.toBe(hash(b));
   });
@@ -446,8 +456,9 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     .filter(([p]) => /^k\/0\d-[^/]+\/(?!kustomization)/.test(p)).map(([, c]) => stripWave(parse(c)));
 
   test('cluster-resource-set: one ConfigMap per stage holding exactly the plain objects, listed in apply order', () => {
-    const plain = plainObjects(files(kubernetesSpec('Azure')));
-    const crs = files(kubernetesSpec('Azure', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } } }));
+    // two replicas, so the policies stage (the PDB) is there too
+    const plain = plainObjects(files(kubernetesSpec('Azure', 'k', { workload: { replicas: 2 } })));
+    const crs = files(kubernetesSpec('Azure', 'k', { workload: { replicas: 2 }, output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } } }));
     expect(Object.keys(crs).filter((p) => /ya?ml$/.test(p) && !p.endsWith('kustomization.yaml')).sort()).toEqual([
       'k/03-config/configmap.capi.ccm-k-01-namespaces-rbac.yaml',
       'k/03-config/configmap.capi.ccm-k-04-workloads.yaml',
@@ -548,5 +559,24 @@ describe('distribution kubernetes: the example clusters', () => {
     for (const p of ['AWS', 'Azure', 'GCP', 'vSphere', 'OpenStack', 'Alibaba', 'Nutanix', 'DigitalOcean', 'Equinix Metal']) {
       expect(readme).toMatch(new RegExp(`\\| ${p} \\|`));
     }
+  });
+});
+
+describe('distribution kubernetes: Pod Security labels on the namespace ccm-gitops renders', () => {
+  const dir = useTempDir();
+  const labels = (objects: any[]) => find(objects, 'Namespace', 'cloud-system').metadata.labels;
+
+  test('GIVEN the CCM on the host network in cloud-system THEN the namespace enforces, audits and warns at privileged', () => {
+    expect(labels(render(dir(), kubernetesSpec('AWS', 'k', { namespace: 'cloud-system' })))).toEqual({
+      'pod-security.kubernetes.io/enforce': 'privileged', 'pod-security.kubernetes.io/audit': 'privileged', 'pod-security.kubernetes.io/warn': 'privileged',
+    });
+  });
+
+  test('GIVEN the CCM off the host network (no host paths, root allowed) THEN baseline', () => {
+    expect(labels(render(dir(), kubernetesSpec('AWS', 'k', { namespace: 'cloud-system', hostNetwork: false })))['pod-security.kubernetes.io/enforce']).toBe('baseline');
+  });
+
+  test('GIVEN kube-system THEN no Namespace is rendered (the cluster\'s own, with its admission defaults)', () => {
+    expect(render(dir(), kubernetesSpec('AWS')).filter((o: any) => o.kind === 'Namespace')).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import { refuseCredentials } from '../cloud-config/pass-through';
 import { commandItemProblem, guardProblems, httpsUrlProblem, httpUrlProblem, metadataMapProblems, ShapeProblem, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
-import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
+import { kubernetesCloudConfigProblems, kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { PreparedCluster } from '../openshift/platform';
@@ -1132,6 +1132,13 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
         return undefined;
       }
       throw e;
+    }
+    const configProblems = kubernetesCloudConfigProblems(spec, cloudConf);
+    for (const p of configProblems) {
+      issue({ file: cloudConfigFile, path: p.path.join('.'), message: `cluster ${spec.metadata.name}: ${p.message}` });
+    }
+    if (configProblems.length > 0) {
+      return undefined;
     }
   }
   for (const w of warnings) {

@@ -46,7 +46,7 @@ export const KUBERNETES_EXAMPLE_IMAGES: Readonly<Partial<Record<ImageKey, string
   cloudControllerManagerGCP: 'registry.k8s.io/cloud-provider-gcp/cloud-controller-manager:v35.0.0',
   cloudControllerManagerVSphere: 'registry.k8s.io/cloud-pv-vsphere/cloud-provider-vsphere:v1.36.0',
   cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.36.0',
-  cloudControllerManagerAlibaba: 'registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64:v2.12.0',
+  cloudControllerManagerAlibaba: 'registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64:v2.12.4',
   cloudControllerManagerNutanix: 'ghcr.io/nutanix-cloud-native/cloud-provider-nutanix/controller:v0.5.2',
   cloudControllerManagerDigitalOcean: 'digitalocean/digitalocean-cloud-controller-manager:v0.1.68',
   cloudControllerManagerEquinixMetal: 'ghcr.io/equinix/cloud-provider-equinix-metal:v3.8.1',

@@ -1,6 +1,8 @@
+import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { InlineCloudConfigMap } from './inline-cloud-config-map';
+import { podSecurityLabels, podSecurityLevel, strictestAdmitting } from './pod-security';
 import { upstreamProviderFor } from './providers';
 import { ccmRbac, leaderLease } from './rbac-rules';
 import { UpstreamCcmMetrics } from './upstream-ccm-metrics';
@@ -53,9 +55,7 @@ export class KubernetesCloudControllerManager extends Construct {
       leaderMigration: lm,
     });
     const plan = this.plan;
-    if (section.namespace !== 'kube-system') {
-      new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: section.namespace } });
-    }
+    const namespace = section.namespace !== 'kube-system' ? new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: section.namespace } }) : undefined;
     new UpstreamCcmRbac(this, 'Rbac', {
       namespace: plan.namespace,
       serviceAccountName: plan.serviceAccountName,
@@ -69,6 +69,7 @@ export class KubernetesCloudControllerManager extends Construct {
         leaderLease: leaderLease(provider, plan.flags, plan.namespace) ?? null,
         flags: plan.flags,
         features: section.equinixMetalLoadBalancer ? [`equinix-lb:${section.equinixMetalLoadBalancer}`] : [],
+        configSecretNamespaces: inline && plan.cloudConfig?.rendered ? provider.configSecretNamespaces?.(props.cluster.cloudConf) : undefined,
       }),
       authenticationReader: provider.authenticationReader || section.metrics.enabled,
     });
@@ -103,6 +104,15 @@ export class KubernetesCloudControllerManager extends Construct {
         extraArgs: section.cloudNodeManager.extraArgs,
         windows: section.cloudNodeManager.windows,
       });
+    }
+    if (namespace) {
+      // the namespace we render gets the Pod Security level its pods need (hostNetwork makes it privileged);
+      // kube-system is the cluster's own and keeps the cluster's admission defaults
+      const pods = this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && (c.kind === 'Deployment' || c.kind === 'DaemonSet'))
+        .map((o) => (o.toJson() as { spec: { template: { spec: Record<string, unknown> } } }).spec.template.spec);
+      for (const [key, value] of Object.entries(podSecurityLabels(strictestAdmitting(pods.map(podSecurityLevel))))) {
+        namespace.metadata.addLabel(key, value);
+      }
     }
   }
 }

@@ -65,10 +65,19 @@ export interface ProviderGrant {
   readonly rule: PolicyRule;
   /** Rendered as a Role in this namespace; cluster-wide when absent. */
   readonly namespace?: string;
+  /**
+   * Where the Role's namespace comes from instead of `namespace`: `ccm`, the CCM's own
+   * namespace (a binary that reads POD_NAMESPACE); `config-secrets`, each namespace the
+   * rendered cloud config names for its credential Secrets (`configSecretNamespaces`),
+   * or `namespace` when the config is not rendered (the upstream manifest's).
+   */
+  readonly namespaceFrom?: 'ccm' | 'config-secrets';
   /** Only when the rendered args hold all these flags (e.g. `--allocate-node-cidrs=true`). */
   readonly when?: readonly string[];
   /** Only when `--controllers` names one of these (a controller disabled by default, by its name or alias). */
   readonly whenController?: readonly string[];
+  /** Only when one of these k8s.io/cloud-provider controllers runs (enabled by `--controllers` and not stopped by the provider). */
+  readonly whenRunning?: readonly CloudController[];
   /** Only when the spec selects this feature (`equinix-lb:<implementation>`: spec.kubernetes.equinixMetalLoadBalancer). */
   readonly whenFeature?: string;
   /** `owner/repo@tag path (function)`. */
@@ -123,6 +132,12 @@ export interface UpstreamProvider {
   readonly framework: 'cloud-provider' | 'controller-runtime';
   /** The workload kind of the upstream manifest. */
   readonly defaultKind: 'Deployment' | 'DaemonSet';
+  /**
+   * Deployment replicas of the upstream manifest or chart, with its source: the default on a
+   * HighlyAvailable control plane (more replicas than control-plane nodes stay Pending: each
+   * pod needs its own node for the host-network port).
+   */
+  readonly defaultReplicas?: { readonly replicas: number; readonly source: string };
   /** The secure (or health) port of the upstream manifest. */
   readonly defaultPort: number;
   /** `--controllers` of the upstream manifest, when it sets one. */
@@ -133,6 +148,8 @@ export interface UpstreamProvider {
   readonly extraFlags: readonly string[];
   /** Where it reads its config. */
   readonly config: ProviderConfig;
+  /** The PriorityClass of the upstream manifest or chart, when it is not system-cluster-critical. */
+  readonly priorityClassName?: { readonly name: string; readonly source: string };
   /** CPU and memory requests of the upstream manifest (or ours where it sets none). */
   readonly requests: { readonly cpu: string; readonly memory: string };
   /**
@@ -186,9 +203,29 @@ export interface UpstreamProvider {
    * @default - `k8s-app: <workload name>`
    */
   readonly selector?: Readonly<Record<string, string>>;
-  /** The upstream install this replaces, when its name or selector differs from ours (adoption: delete it first). */
-  readonly upstreamInstall?: UpstreamInstall;
+  /**
+   * Generic controllers the binary registers but that stop at start (a cloud whose
+   * LoadBalancer() is false stops the service controller in servicecontroller.New): their
+   * calls are not granted; a client asked for before the stop keeps its token.
+   */
+  readonly stoppedControllers?: readonly { readonly controller: CloudController; readonly source: string }[];
+  /**
+   * Every flag the binary at the pinned tag accepts, for a binary that exits on an unknown one:
+   * extraArgs outside the list are refused.
+   */
+  readonly knownFlags?: { readonly tag: string; readonly flags: readonly string[]; readonly source: string };
+  /** The upstream installs this replaces whose name or selector differs from ours (adoption: delete them first). */
+  readonly upstreamInstalls?: readonly UpstreamInstall[];
+  /**
+   * The namespaces the binary watches credential Secrets in, read from an inline cloud
+   * config (grants with `namespaceFrom: 'config-secrets'`); undefined when the text
+   * cannot be read.
+   */
+  readonly configSecretNamespaces?: (cloudConf: string) => readonly string[] | undefined;
 }
+
+/** The generic controllers of k8s.io/cloud-provider, by the alias `--controllers` accepts (names/controller_names.go). */
+export type CloudController = 'cloud-node' | 'cloud-node-lifecycle' | 'service' | 'route';
 
 /** A core-group (`""`) policy rule, for the provider tables. */
 export const core = (resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule => ({ apiGroups: [''], resources, verbs, ...(resourceNames ? { resourceNames } : {}) });

@@ -21,6 +21,7 @@
  * `--leader-elect-resource-name`. No wildcard verbs or resources. Pure: no
  * cdk8s import.
  */
+import { CloudController } from './provider';
 import { ProviderGrant, UpstreamProvider } from './providers';
 
 /** An RBAC policy rule. */
@@ -78,17 +79,59 @@ export const CONTROLLER_IDENTITIES = {
  */
 const CLOUD_PROVIDER_GRANTS: readonly ProviderGrant[] = [
   { identity: 'root', rule: core(['nodes'], ['list', 'watch']), source: `${CP} options/options.go (rootClientBuilder "shared-informers"), app/core.go (node informer)` },
-  { identity: 'root', rule: core(['services'], ['list', 'watch']), source: `${CP} app/core.go (startServiceController: service informer)` },
+  // the service informer is taken only after servicecontroller.New passes init() (controllers/service/controller.go New)
+  { identity: 'root', rule: core(['services'], ['list', 'watch']), whenRunning: ['service'], source: `${CP} app/core.go (startServiceController: service informer)` },
   { identity: 'root', rule: { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authentication.go (delegated authentication of the secure port)' },
   { identity: 'root', rule: { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authorization.go (delegated authorization of the secure port)' },
-  { identity: 'node-controller', rule: core(['nodes'], ['get', 'update', 'patch', 'delete']), source: `${CP} controllers/node/node_controller.go, controllers/nodelifecycle/node_lifecycle_controller.go` },
-  { identity: 'node-controller', rule: core(['nodes/status'], ['patch']), source: `${CP} controllers/node/node_controller.go (UpdateNodeAddress: PatchNodeStatus)` },
-  { identity: 'node-controller', rule: EVENTS, source: `${CP} controllers/node/node_controller.go (event broadcaster)` },
-  { identity: 'service-controller', rule: core(['services/status'], ['patch']), source: `${CP} controllers/service/controller.go (servicehelper.PatchService patches status and finalizers through "status")` },
-  { identity: 'service-controller', rule: EVENTS, source: `${CP} controllers/service/controller.go (event broadcaster)` },
-  { identity: 'route-controller', rule: core(['nodes/status'], ['patch']), when: ['--configure-cloud-routes=true'], source: `${CP} controllers/route/route_controller.go (NetworkUnavailable condition)` },
-  { identity: 'route-controller', rule: EVENTS, when: ['--configure-cloud-routes=true'], source: `${CP} controllers/route/route_controller.go (event broadcaster)` },
+  { identity: 'node-controller', rule: core(['nodes'], ['get', 'update', 'patch']), whenRunning: ['cloud-node'], source: `${CP} controllers/node/node_controller.go (labels: Get, Patch; syncNode: Update)` },
+  { identity: 'node-controller', rule: core(['nodes'], ['get', 'patch', 'delete']), whenRunning: ['cloud-node-lifecycle'], source: `${CP} controllers/nodelifecycle/node_lifecycle_controller.go (taints: Get, Patch; Delete)` },
+  { identity: 'node-controller', rule: core(['nodes/status'], ['patch']), whenRunning: ['cloud-node'], source: `${CP} controllers/node/node_controller.go (UpdateNodeAddress: PatchNodeStatus)` },
+  { identity: 'node-controller', rule: EVENTS, whenRunning: ['cloud-node', 'cloud-node-lifecycle'], source: `${CP} controllers/node/node_controller.go (event broadcaster)` },
+  { identity: 'service-controller', rule: core(['services/status'], ['patch']), whenRunning: ['service'], source: `${CP} controllers/service/controller.go (servicehelper.PatchService patches status and finalizers through "status")` },
+  { identity: 'service-controller', rule: EVENTS, whenRunning: ['service'], source: `${CP} controllers/service/controller.go (event broadcaster)` },
+  { identity: 'route-controller', rule: core(['nodes/status'], ['patch']), when: ['--configure-cloud-routes=true'], whenRunning: ['route'], source: `${CP} controllers/route/route_controller.go (NetworkUnavailable condition)` },
+  { identity: 'route-controller', rule: EVENTS, when: ['--configure-cloud-routes=true'], whenRunning: ['route'], source: `${CP} controllers/route/route_controller.go (event broadcaster)` },
 ];
+
+/** The canonical name of each generic controller (kubernetes/cloud-provider@v0.33.0 names/controller_names.go). */
+const CANONICAL: Readonly<Record<CloudController, string>> = {
+  'cloud-node': 'cloud-node-controller', 'cloud-node-lifecycle': 'cloud-node-lifecycle-controller', 'service': 'service-lb-controller', 'route': 'node-route-controller',
+};
+/** The client each generic controller asks the client builder for (app/core.go). */
+const CLIENT_OF: Readonly<Record<CloudController, string>> = { 'cloud-node': 'node-controller', 'cloud-node-lifecycle': 'node-controller', 'service': 'service-controller', 'route': 'route-controller' };
+
+/**
+ * Whether `--controllers` enables a generic controller, by alias or canonical name
+ * (kubernetes/controller-manager@v0.33.0 app/helper.go IsControllerEnabled: the first
+ * `name` or `-name` decides, else `*`).
+ */
+export function controllerEnabled(controller: CloudController, flags: readonly string[]): boolean {
+  const flag = flags.find((f) => f.startsWith('--controllers='));
+  const list = flag ? flag.slice('--controllers='.length).split(',') : ['*'];
+  const names = [controller, CANONICAL[controller]];
+  let star = false;
+  for (const c of list) {
+    if (names.includes(c)) {
+      return true;
+    }
+    if (names.some((n) => c === `-${n}`)) {
+      return false;
+    }
+    star ||= c === '*';
+  }
+  return star;
+}
+
+/** Whether a generic controller runs: enabled and not stopped at start by the provider. */
+function controllerRunning(provider: UpstreamProvider, controller: CloudController, flags: readonly string[]): boolean {
+  return controllerEnabled(controller, flags) && !(provider.stoppedControllers ?? []).some((s) => s.controller === controller);
+}
+
+/** The clients the enabled generic controllers ask for before they start or stop (routes only when configured). */
+function askedClients(flags: readonly string[]): string[] {
+  const controllers: CloudController[] = ['cloud-node', 'cloud-node-lifecycle', 'service'];
+  return [...new Set(controllers.filter((c) => controllerEnabled(c, flags)).map((c) => CLIENT_OF[c]))];
+}
 
 /**
  * Merges rules that share apiGroups, resources and resourceNames (verbs
@@ -147,6 +190,12 @@ export interface CcmRbacInput {
    * @default - none
    */
   readonly features?: readonly string[];
+  /**
+   * The credential Secret namespaces the rendered cloud config names (`configSecretNamespaces`).
+   *
+   * @default - the config is not rendered: the grant's own namespace
+   */
+  readonly configSecretNamespaces?: readonly string[];
 }
 
 /** The whole RBAC of a CCM. */
@@ -176,7 +225,8 @@ export function leaderLease(provider: UpstreamProvider, args: readonly string[],
 }
 
 /** Every grant of a CCM with the rendered flags: the app's (k8s.io/cloud-provider), the lease's, then the provider's; `provider` resolved to the client name. */
-export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[], features: readonly string[] = []): ProviderGrant[] {
+export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[], features: readonly string[] = [],
+  namespaces: { readonly ccm: string; readonly configSecrets?: readonly string[] } = { ccm: 'kube-system' }): ProviderGrant[] {
   const leaseGrants: ProviderGrant[] = lease ? [
     { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'update'] }, source: provider.leaderElection.source },
     // create cannot be restricted by name
@@ -191,7 +241,11 @@ export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undef
   return all
     .filter((g) => (g.when ?? []).every((f) => flags.includes(f)))
     .filter((g) => !g.whenController || g.whenController.some((c) => controllers.includes(c)))
+    .filter((g) => !g.whenRunning || g.whenRunning.some((c) => controllerRunning(provider, c, flags)))
     .filter((g) => !g.whenFeature || features.includes(g.whenFeature))
+    .flatMap((g) => (g.namespaceFrom === 'ccm' ? [{ ...g, namespace: namespaces.ccm }]
+      : g.namespaceFrom === 'config-secrets' && namespaces.configSecrets ? namespaces.configSecrets.map((namespace) => ({ ...g, namespace }))
+        : [g]))
     .map((g) => (g.identity === 'provider' ? { ...g, identity: provider.providerClient?.name ?? 'root' } : g));
 }
 
@@ -213,15 +267,17 @@ export function ccmRbac(input: CcmRbacInput): CcmRbac {
   const { provider } = input;
   const sa = `${input.namespace}/${input.serviceAccount}`;
   const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease ?? undefined;
-  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? []);
+  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? [], { ccm: input.namespace, configSecrets: input.configSecretNamespaces });
   if (!input.useServiceAccountCredentials) {
     const r = rolesOf(grants, CCM_CLUSTER_ROLE, [sa]);
     return { profile: 'superset', clusterRoles: r.clusterRoles, roles: r.roles, serviceAccounts: [] };
   }
   const clients = [...new Set(grants.map((g) => g.identity).filter((i) => i !== 'root'))];
-  // the provider's client is asked for in Initialize even when it makes no call we grant
-  if (provider.providerClient && !clients.includes(provider.providerClient.name)) {
-    clients.push(provider.providerClient.name);
+  // the provider's client is asked for in Initialize, and a stopped controller's before it stops, even without a call we grant
+  for (const asked of [...(provider.providerClient ? [provider.providerClient.name] : []), ...(provider.framework === 'cloud-provider' ? askedClients(input.flags ?? []) : [])]) {
+    if (!clients.includes(asked)) {
+      clients.push(asked);
+    }
   }
   const order = (name: string) => (SHARED_WITH_KCM.includes(name) ? SHARED_WITH_KCM.indexOf(name) : SHARED_WITH_KCM.length);
   clients.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));

@@ -6,6 +6,8 @@
  */
 import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
+import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
+import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
 import { extraArgsProblems } from '../cluster-spec/shapes';
 import { minorOf } from '../migration/phases';
@@ -117,6 +119,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
   }
+  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec), ...unknownFlagProblems(spec), ...vsphereSecretEnvProblems(spec));
   if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
     at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
   }
@@ -271,5 +274,159 @@ export function kubernetesWarnings(spec: ClusterSpec): string[] {
   if (k.configureCloudRoutes && provider.routesNeed) {
     warnings.push(`spec.kubernetes.configureCloudRoutes: is true but the ${spec.spec.platform} CCM programs routes only ${provider.routesNeed.what}; without that its route controller never starts and pods on other nodes are unreachable: check it, or set configureCloudRoutes to false and let the CNI route`);
   }
-  return warnings;
+  return [...warnings, ...apiServerEnvWarnings(spec)];
+}
+
+/**
+ * A loopback KUBERNETES_SERVICE_HOST under the kubeadm preset: client-go verifies the API server
+ * certificate against that host, and kubeadm puts loopback only in the etcd certificates
+ * (kubernetes/kubernetes@025f2834a128 cmd/kubeadm/app/util/pkiutil/pki_helpers.go GetAPIServerAltNames).
+ * A warning, not an error: an administrator may have added it to apiServer.certSANs.
+ */
+export function apiServerEnvWarnings(spec: ClusterSpec): string[] {
+  const k = spec.spec.kubernetes;
+  if (!k || k.scheduling.preset !== 'kubeadm') {
+    return [];
+  }
+  return k.extraEnv.flatMap((e, i) => (e.name === 'KUBERNETES_SERVICE_HOST' && typeof e.value === 'string' && /^(127\.|::1$|\[::1\]$|localhost$)/i.test(e.value)
+    ? [`spec.kubernetes.extraEnv.${i}: KUBERNETES_SERVICE_HOST=${e.value} is not in the API server certificate kubeadm issues, so every API call fails TLS verification; `
+      + 'remove it (kube-proxy serves the kubernetes Service before a CNI runs) or point it at the controlPlaneEndpoint host, or add it to the ClusterConfiguration apiServer.certSANs']
+    : []));
+}
+
+/**
+ * Problems of an inline cloud config that the RBAC depends on: each names the config field
+ * (path) and the fix. vSphere: an empty global secret namespace makes the CCM watch Secrets in
+ * every namespace (kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go
+ * Initialize; pkg/common/kubernetes/informers.go: namespace "" is the cluster-wide factory),
+ * which no least-privilege Role can allow.
+ */
+export function kubernetesCloudConfigProblems(spec: ClusterSpec, cloudConf: string): KubernetesProblem[] {
+  if (spec.spec.platform === 'Nutanix') {
+    return nutanixConfigProblems(spec, cloudConf);
+  }
+  if (spec.spec.platform !== 'VSphere') {
+    return [];
+  }
+  const read = vsphereSecretNamespaces(cloudConf);
+  if (!read || read.global !== '') {
+    return [];
+  }
+  return [{
+    path: [read.globalField],
+    message: 'is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; '
+      + 'set it to the namespace of the vCenter credentials Secret (the upstream manifest uses kube-system)',
+  }];
+}
+
+/**
+ * Equinix Metal: a load-balancer setting in the pod env (METAL_LOAD_BALANCER, which overrides
+ * cloud-sa.json) must match spec.kubernetes.equinixMetalLoadBalancer, which grants its calls;
+ * otherwise newLoadBalancers fails and Initialize exits with klog.Fatalf, a crash loop
+ * (kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go Initialize).
+ */
+export function equinixLoadBalancerProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const k = spec.spec.kubernetes;
+  if (spec.spec.platform !== 'EquinixMetal' || !k) {
+    return [];
+  }
+  const knob = k.equinixMetalLoadBalancer;
+  const out: KubernetesProblem[] = [];
+  k.extraEnv.forEach((e, i) => {
+    if (e.name !== 'METAL_LOAD_BALANCER') {
+      return;
+    }
+    const path = ['spec', 'kubernetes', 'extraEnv', i];
+    if (e.value === undefined) {
+      if (e.valueFrom && !knob) {
+        out.push({ path, message: 'METAL_LOAD_BALANCER comes from an object ccm-gitops cannot read, so the calls of its load balancer are not granted and the CCM exits in Initialize; name the implementation in spec.kubernetes.equinixMetalLoadBalancer' });
+      }
+      return;
+    }
+    if (e.value.trim() === '') {
+      return;
+    }
+    const impl = equinixLoadBalancerImplementation(e.value);
+    if (impl === '') {
+      out.push({ path, message: 'METAL_LOAD_BALANCER has no implementation scheme; use kube-vip://, metallb://, metallb:///?crdConfiguration=true or emlb://<metro>, with spec.kubernetes.equinixMetalLoadBalancer set to match' });
+    } else if (!(EQUINIX_LB_KNOB_VALUES as readonly string[]).includes(impl)) {
+      out.push({ path, message: `METAL_LOAD_BALANCER selects the "${impl}" implementation, which ccm-gitops does not grant (it grants ${EQUINIX_LB_KNOB_VALUES.join(', ')}); use one of those or remove the variable` });
+    } else if (impl !== knob) {
+      out.push({ path, message: `METAL_LOAD_BALANCER selects the ${impl} load balancer but spec.kubernetes.equinixMetalLoadBalancer is ${knob ? `"${knob}"` : 'not set'}, so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: ${impl}` });
+    }
+  });
+  return out;
+}
+
+/** AWS: the ServiceAccount annotations the rendered projected token reads (IRSA without the webhook). */
+export function awsIrsaProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const k = spec.spec.kubernetes;
+  if (spec.spec.platform !== 'AWS' || !k) {
+    return [];
+  }
+  const a = k.serviceAccount.annotations;
+  const out: KubernetesProblem[] = [];
+  const at = (key: string, message: string) => out.push({ path: ['spec', 'kubernetes', 'serviceAccount', 'annotations', key], message });
+  const expiration = a['eks.amazonaws.com/token-expiration'];
+  if (expiration !== undefined && (!/^\d+$/.test(expiration) || Number(expiration) < 600 || Number(expiration) > 86400)) {
+    at('eks.amazonaws.com/token-expiration', 'must be whole seconds from 600 to 86400 (a projected ServiceAccount token\'s bounds)');
+  }
+  return out;
+}
+
+/**
+ * Nutanix: the Prism Central credentials Secret and the trust-bundle ConfigMap are read from
+ * informers scoped to the CCM's namespace (nutanix-cloud-native/cloud-provider-nutanix@v0.5.2
+ * pkg/provider/manager.go setInformers, pkg/provider/client.go setupEnvironment; prism-go-client
+ * environment/providers/kubernetes: Lister().Secrets(ref.Namespace).Get), so one named in another
+ * namespace is never found.
+ */
+export function nutanixConfigProblems(spec: ClusterSpec, cloudConf: string): KubernetesProblem[] {
+  const ns = spec.spec.kubernetes?.namespace ?? 'kube-system';
+  let config: { prismCentral?: { credentialRef?: { namespace?: unknown }; additionalTrustBundle?: { kind?: unknown; namespace?: unknown } } };
+  try {
+    config = JSON.parse(cloudConf) as typeof config;
+  } catch {
+    return [];
+  }
+  const pc = config?.prismCentral;
+  const refs: [string, unknown][] = [
+    ['prismCentral.credentialRef.namespace', pc?.credentialRef?.namespace],
+    ...(pc?.additionalTrustBundle?.kind === 'ConfigMap' ? [['prismCentral.additionalTrustBundle.namespace', pc.additionalTrustBundle.namespace] as [string, unknown]] : []),
+  ];
+  return refs.filter(([, v]) => typeof v === 'string' && v !== '' && v !== ns).map(([path, v]) => ({
+    path: [path],
+    message: `is "${String(v)}", but the CCM reads Secrets and ConfigMaps only in its own namespace "${ns}" (spec.kubernetes.namespace); move the object there and set this to "${ns}" or remove it`,
+  }));
+}
+
+/** extraArgs the binary does not know, for a binary that exits on an unknown flag (UpstreamProvider.knownFlags). */
+export function unknownFlagProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const k = spec.spec.kubernetes;
+  const known = provider?.knownFlags;
+  const tag = imageTag(spec.spec.images[provider!.imageKey] ?? '');
+  // another tag may take other flags: only the tag the list was read at (or a digest-only pin of it) is checked
+  if (!known || !k || (tag !== undefined && tag !== known.tag)) {
+    return [];
+  }
+  return Object.keys(k.extraArgs).filter((name) => !known.flags.includes(name.replace(/^-+/, ''))).map((name) => ({
+    path: ['spec', 'kubernetes', 'extraArgs', name],
+    message: `is not a flag of the ${spec.spec.platform} CCM, which exits on an unknown flag; known flags: ${[...known.flags].sort().join(', ')}`,
+  }));
+}
+
+/**
+ * vSphere: env that moves the credential Secrets (kubernetes/cloud-provider-vsphere@v1.36.0
+ * pkg/common/config/config.go FromEnv: VSPHERE_SECRET_NAME/NAMESPACE, VCENTER_<n>_SECRET_*) would
+ * take the CCM where the rendered RBAC, which follows vsphere.conf, does not reach.
+ */
+export function vsphereSecretEnvProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const k = spec.spec.kubernetes;
+  if (spec.spec.platform !== 'VSphere' || !k) {
+    return [];
+  }
+  return k.extraEnv.flatMap((e, i) => (/^(VSPHERE_SECRET_(NAME|NAMESPACE)|VCENTER_.+_SECRET_(NAME|NAMESPACE))$/.test(e.name)
+    ? [{ path: ['spec', 'kubernetes', 'extraEnv', i], message: `${e.name} overrides the Secret vsphere.conf names, which the rendered RBAC follows; set secretName/secretNamespace in vsphere.conf instead` }]
+    : []));
 }

@@ -25,6 +25,18 @@ export const WORKLOAD_IDENTITY_VOLUME = 'azure-identity-token';
 export const WORKLOAD_IDENTITY_DIR = '/var/run/secrets/azure/tokens';
 export const WORKLOAD_IDENTITY_FILE = 'azure-identity-token';
 
+/**
+ * AWS IAM roles for service accounts without the pod identity webhook (kubeadm clusters have
+ * none): what the webhook injects, with its names, so a cluster that runs it leaves the pod as is
+ * (aws/amazon-eks-pod-identity-webhook@v0.6.17 pkg/handler/handler.go: env skipped when
+ * AWS_ROLE_ARN is set, volume and mount skipped when aws-iam-token exists; main.go
+ * --token-audience sts.amazonaws.com; pkg/constants.go DefaultTokenExpiration 86400; the
+ * ServiceAccount annotations eks.amazonaws.com/audience and /token-expiration override them).
+ */
+export const IRSA_ROLE_ANNOTATION = 'eks.amazonaws.com/role-arn';
+export const IRSA_VOLUME = 'aws-iam-token';
+export const IRSA_DIR = '/var/run/secrets/eks.amazonaws.com/serviceaccount';
+
 /** The CCM ServiceAccount of every upstream manifest. */
 export const UPSTREAM_CCM_SERVICE_ACCOUNT = 'cloud-controller-manager';
 /** The name of the volume holding the cloud config. */
@@ -187,7 +199,7 @@ export function workloadShape(provider: UpstreamProvider, section: KubernetesSec
   if (kind === 'DaemonSet') {
     return { kind, pdb: false };
   }
-  const replicas = section.workload.replicas ?? (singleReplica ? 1 : 2);
+  const replicas = section.workload.replicas ?? (singleReplica ? 1 : provider.defaultReplicas?.replicas ?? 2);
   return { kind, replicas, pdb: section.workload.podDisruptionBudget ?? replicas > 1 };
 }
 
@@ -280,6 +292,18 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     });
     env.push({ name: 'AZURE_FEDERATED_TOKEN_FILE', value: `${WORKLOAD_IDENTITY_DIR}/${WORKLOAD_IDENTITY_FILE}` });
   }
+  const sa = section.serviceAccount.annotations;
+  const roleArn = provider.platform === 'AWS' ? sa[IRSA_ROLE_ANNOTATION] : undefined;
+  if (roleArn) {
+    const expiration = Number(sa['eks.amazonaws.com/token-expiration'] ?? 86400);
+    volumes.push({
+      name: IRSA_VOLUME,
+      mountPath: IRSA_DIR,
+      readOnly: true,
+      source: { projected: { sources: [{ serviceAccountToken: { audience: sa['eks.amazonaws.com/audience'] ?? 'sts.amazonaws.com', expirationSeconds: expiration, path: 'token' } }] } },
+    });
+    env.push({ name: 'AWS_ROLE_ARN', value: roleArn }, { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: `${IRSA_DIR}/token` });
+  }
   const lm = input.leaderMigration;
   if (lm) {
     volumes.push({ name: 'leader-migration', mountPath: lm.mountPath, readOnly: true, source: { configMap: { name: lm.configMapName } } });
@@ -324,7 +348,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     antiAffinity: shape.kind === 'Deployment' && (shape.replicas ?? 1) > 1,
     hostNetwork: section.hostNetwork,
     dnsPolicy: section.hostNetwork ? 'Default' : 'ClusterFirst',
-    priorityClassName: section.priorityClassName,
+    priorityClassName: section.priorityClassName ?? provider.priorityClassName?.name ?? 'system-cluster-critical',
     imagePullSecrets: [...section.imagePullSecrets],
     serviceAccountName: UPSTREAM_CCM_SERVICE_ACCOUNT,
     port,

@@ -71,6 +71,11 @@ export interface ImageFacts {
    * of ConfigMap kube-system/extension-apiserver-authentication unless the flag says false.
    */
   readonly authenticationSkipLookupDefault?: { readonly value: boolean; readonly source: string };
+  /**
+   * The complete flag set of a binary that exits on an unknown flag, read at `imageTag`: every
+   * rendered flag must be in it.
+   */
+  readonly flags?: { readonly names: readonly string[]; readonly source: string };
 }
 
 /** k8s.io/cloud-provider/app based binaries share the secure port and lock defaults of the library version they vendor. */
@@ -97,8 +102,24 @@ export const EXTRA_IMAGE_FACTS: readonly ImageFacts[] = [
   {
     provider: 'alibaba',
     image: 'registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64',
-    // No v2.12.0 tag upstream; read at v2.12.4 (see inventory/alibaba.ts).
-    imageTag: 'v2.12.0',
+    imageTag: 'v2.12.4',
+    flags: {
+      names: [
+        // pkg/config/controller_config.go BindFlags (23 flags)
+        'cloud-provider', 'cluster-name', 'cloud-config', 'controllers', 'use-service-account-credentials', 'configure-cloud-routes', 'cluster-cidr',
+        'allocate-node-cidrs', 'concurrent-service-syncs', 'dry-run', 'network', 'route-reconciliation-period', 'node-monitor-period', 'sg-batch-size',
+        'allow-untagged-cloud', 'max-concurrent-actions', 'max-throttling-retry-times', 'enable-imdsv2', 'node-reconcile-batch-size',
+        'route-reconcile-batch-size', 'skip-disable-source-dest-check', 'node-event-aggregation-wait-seconds',
+        // pkg/config/runtime_config.go BindFlags
+        'metrics-bind-addr', 'health-probe-bind-addr', 'pprof-bind-addr', 'kube-api-qps', 'kube-api-burst', 'leader-elect', 'leader-elect-lease-duration',
+        'leader-elect-renew-deadline', 'leader-elect-retry-period', 'leader-elect-resource-lock', 'leader-elect-resource-name', 'leader-elect-resource-namespace',
+        // flag.CommandLine: klog/v2 v2.100.1 InitFlags(nil); controller-runtime v0.15.2 pkg/client/config init (kubeconfig)
+        'log_dir', 'log_file', 'log_file_max_size', 'logtostderr', 'alsologtostderr', 'v', 'add_dir_header', 'skip_headers', 'one_output',
+        'skip_log_headers', 'stderrthreshold', 'vmodule', 'log_backtrace_at', 'kubeconfig',
+      ],
+      // the flagFeatureGates constant ("feature-gates") is declared but never bound: passing it exits too
+      source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/controller_config.go (LoadControllerConfig: pflag ExitOnError over flag.CommandLine + BindFlags), pkg/config/runtime_config.go (BindFlags)',
+    },
     entrypoint: {
       kind: 'binary', binary: '/cloud-controller-manager',
       source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 Dockerfile (COPY ... /cloud-controller-manager; ENTRYPOINT ["/cloud-controller-manager"])',

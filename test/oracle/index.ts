@@ -23,6 +23,9 @@ import { VSPHERE_INVENTORY } from './inventory/vsphere';
 import { controllerFacts, ControllerFacts, DEFAULT_CONTROLLER_FACTS } from './images';
 
 export * from './inventory/types';
+export * from './api-server';
+export * from './pod-security';
+export * from './scheduling';
 export * from './rbac-authorizer';
 export { ALL_IMAGE_FACTS, CLOUD_NODE_MANAGER_FACTS, CLOUD_NODE_MANAGER_WINDOWS_FACTS, imageFacts } from './images';
 export type { ControllerFacts, ImageFacts } from './images';

@@ -78,7 +78,7 @@ export const kubernetesSectionSchema = z.strictObject({
   workload: z.strictObject({
     kind: z.enum(['Deployment', 'DaemonSet']).optional().describe('Defaults to the upstream manifest\'s kind for the provider.'),
     replicas: z.number().int().min(1, { message: 'must be at least 1' }).max(9).optional()
-      .describe('Deployment only. Defaults to 2 (1 with controlPlaneTopology SingleReplica).'),
+      .describe('Deployment only. Defaults to the upstream manifest\'s or chart\'s (Azure and DigitalOcean 1, Nutanix 2); 1 with controlPlaneTopology SingleReplica. Each replica needs its own control-plane node.'),
     podDisruptionBudget: z.boolean().optional().describe('Deployment only: a PDB with maxUnavailable 1. Defaults to true when replicas > 1.'),
   }).prefault({}),
   scheduling: z.strictObject({
@@ -89,7 +89,8 @@ export const kubernetesSectionSchema = z.strictObject({
   }).prefault({}),
   hostNetwork: z.boolean().default(true)
     .describe('Run on the host network (dnsPolicy Default), so the CCM works before the CNI and reaches the instance metadata service directly.'),
-  priorityClassName: dnsSubdomain('is not a PriorityClass name').default('system-cluster-critical'),
+  priorityClassName: dnsSubdomain('is not a PriorityClass name').optional()
+    .describe('Default: the provider\'s upstream manifest or chart (system-node-critical for AWS, Azure and vSphere), else system-cluster-critical.'),
   useServiceAccountCredentials: z.boolean().default(false)
     .describe('true: each controller runs as its own kube-system ServiceAccount (least-privilege RBAC); false: all run as the CCM ServiceAccount (superset RBAC).'),
   controllers: z.array(z.string().regex(/^(\*|-?[a-z][-a-z0-9]*)$/, { message: 'is not a controller name, "*" or "-name"' })).min(1).optional()

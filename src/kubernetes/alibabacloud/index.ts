@@ -23,6 +23,24 @@ export const ALIBABA: UpstreamProvider = {
     configMapAllowed: true,
   },
   requests: { cpu: '100m', memory: '200Mi' },
+  // pflag with ExitOnError: an unknown flag ends the process
+  knownFlags: {
+    tag: 'v2.12.4',
+    flags: [
+      // pkg/config/controller_config.go BindFlags
+      'cloud-provider', 'cluster-name', 'cloud-config', 'controllers', 'use-service-account-credentials', 'configure-cloud-routes', 'cluster-cidr',
+      'allocate-node-cidrs', 'concurrent-service-syncs', 'dry-run', 'network', 'route-reconciliation-period', 'node-monitor-period', 'sg-batch-size',
+      'allow-untagged-cloud', 'max-concurrent-actions', 'max-throttling-retry-times', 'enable-imdsv2', 'node-reconcile-batch-size',
+      'route-reconcile-batch-size', 'skip-disable-source-dest-check', 'node-event-aggregation-wait-seconds',
+      // pkg/config/runtime_config.go BindFlags
+      'metrics-bind-addr', 'health-probe-bind-addr', 'pprof-bind-addr', 'kube-api-qps', 'kube-api-burst', 'leader-elect', 'leader-elect-lease-duration',
+      'leader-elect-renew-deadline', 'leader-elect-retry-period', 'leader-elect-resource-lock', 'leader-elect-resource-name', 'leader-elect-resource-namespace',
+      // klog.InitFlags(nil) (k8s.io/klog/v2 v2.100.1) and controller-runtime's kubeconfig, through flag.CommandLine
+      'log_dir', 'log_file', 'log_file_max_size', 'logtostderr', 'alsologtostderr', 'v', 'add_dir_header', 'skip_headers', 'one_output',
+      'skip_log_headers', 'stderrthreshold', 'vmodule', 'log_backtrace_at', 'kubeconfig',
+    ],
+    source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/controller_config.go (LoadControllerConfig: pflag.NewFlagSet(ExitOnError), AddGoFlagSet(flag.CommandLine), BindFlags), pkg/config/runtime_config.go (BindFlags); go.mod k8s.io/klog/v2 v2.100.1 (InitFlags), sigs.k8s.io/controller-runtime v0.15.2 pkg/client/config (kubeconfig)',
+  },
   // controller-runtime: every call runs as the process (no client builder)
   grants: [
     { identity: 'root', rule: core(['events'], ['create', 'patch']), source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/controller (event recorders)' },
@@ -47,8 +65,8 @@ export const ALIBABA: UpstreamProvider = {
     'v2.12.4': { minor: '1.28', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 go.mod (k8s.io/cloud-provider v0.28.15)' },
     'v2.14.0': { minor: '1.28', source: 'kubernetes/cloud-provider-alibaba-cloud@v2.14.0 go.mod (k8s.io/cloud-provider v0.28.15)' },
   },
-  upstreamInstall: {
+  upstreamInstalls: [{
     kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { app: 'cloud-controller-manager' },
     source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 docs/examples/cloud-controller-manager.yml',
-  },
+  }],
 };

@@ -12,6 +12,7 @@ export const AWS: UpstreamProvider = {
   clusterNameFlag: false,
   extraFlags: [],
   config: { what: 'cloud config', mountDir: '/etc/kubernetes/cloud-config', fileName: 'cloud.conf', flag: '--cloud-config', inline: true, configMapAllowed: true },
+  priorityClassName: { name: 'system-node-critical', source: 'kubernetes/cloud-provider-aws@v1.35.0 charts/aws-cloud-controller-manager/templates/daemonset.yaml' },
   requests: { cpu: '200m', memory: '50Mi' },
   grants: [
     { identity: 'provider', rule: core(['events'], ['create', 'patch']), source: 'kubernetes/cloud-provider-aws@v1.35.0 pkg/providers/v1/aws.go (Initialize: eventBroadcaster.StartRecordingToSink)' },

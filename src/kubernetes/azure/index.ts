@@ -21,6 +21,8 @@ export const AZURE: UpstreamProvider = {
     inline: true,
     configMapAllowed: true,
   },
+  defaultReplicas: { replicas: 1, source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/values.yaml (cloudControllerManager.replicas)' },
+  priorityClassName: { name: 'system-node-critical', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml (Deployment cloud-controller-manager)' },
   requests: { cpu: '100m', memory: '128Mi' },
   grants: [
     { identity: 'root', rule: core(['services'], ['list', 'watch']), source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure.go (SetInformers: service informer)' },
@@ -56,8 +58,8 @@ export const AZURE: UpstreamProvider = {
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.33.2': { minor: '1.33', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 go.mod (k8s.io/cloud-provider v0.33.2)' } },
   nodeIpam: { controller: 'node-ipam', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (newControllerInitializers: controllers["node-ipam"])' },
-  upstreamInstall: {
+  upstreamInstalls: [{
     kind: 'Deployment', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { 'tier': 'control-plane', 'component': 'cloud-controller-manager' },
     source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml',
-  },
+  }],
 };

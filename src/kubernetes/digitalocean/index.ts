@@ -19,6 +19,7 @@ export const DIGITALOCEAN: UpstreamProvider = {
     inline: false,
     configMapAllowed: false,
   },
+  defaultReplicas: { replicas: 1, source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 releases/digitalocean-cloud-controller-manager/v0.1.68.yml' },
   requests: { cpu: '100m', memory: '50Mi' },
   // releases/digitalocean-cloud-controller-manager/v0.1.68.yml: Deployment digitalocean-cloud-controller-manager, selector app
   selector: { app: 'digitalocean-cloud-controller-manager' },

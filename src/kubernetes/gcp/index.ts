@@ -12,7 +12,8 @@ export const GCP: UpstreamProvider = {
   clusterNameFlag: true,
   extraFlags: [],
   config: { what: 'cloud config', mountDir: '/etc/kubernetes/cloud-config', fileName: 'cloud.config', flag: '--cloud-config', inline: true, configMapAllowed: true },
-  requests: { cpu: '50m', memory: '50Mi' },
+  // cpu: kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml; it sets no memory request, 50Mi is ours
+  requests: { cpu: '200m', memory: '50Mi' },
   grants: [
     { identity: 'provider', rule: core(['events'], ['create', 'patch']), source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 providers/gce/gce.go (Initialize: eventBroadcaster)' },
     { identity: 'provider', rule: core(['services/status'], ['patch']), source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 providers/gce/gce_loadbalancer.go (ApplyStatus), gce_loadbalancer_external.go (finalizers)' },
@@ -49,8 +50,8 @@ export const GCP: UpstreamProvider = {
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (nodeipam enabled by default), nodeipamcontroller.go (startNodeIpamController: "the AllocateNodeCIDRs is not enabled" is fatal)',
   },
   nodeIpam: { controller: 'node-ipam-controller', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (controllerInitializers[kcmnames.NodeIpamController])' },
-  upstreamInstall: {
+  upstreamInstalls: [{
     kind: 'DaemonSet', name: 'cloud-controller-manager', namespace: 'kube-system', selector: { component: 'cloud-controller-manager' },
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 deploy/packages/default/manifest.yaml',
-  },
+  }],
 };

@@ -19,14 +19,17 @@ export const NUTANIX: UpstreamProvider = {
     inline: true,
     configMapAllowed: true,
   },
+  defaultReplicas: { replicas: 2, source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 manifests/cloud-provider-nutanix-deployment.yaml (with required hostname anti-affinity)' },
   requests: { cpu: '100m', memory: '50Mi' },
   grants: [
     { identity: 'provider', rule: core(['nodes'], ['get', 'patch']), source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/manager.go' },
     {
-      identity: 'provider', namespace: 'kube-system', rule: core(['secrets', 'configmaps'], ['list', 'watch']),
-      source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/client.go (Secret and ConfigMap informers of the credentials namespace)',
+      // the informers are scoped to POD_NAMESPACE: the CCM's own namespace, wherever it runs
+      identity: 'provider', namespaceFrom: 'ccm', rule: core(['secrets', 'configmaps'], ['list', 'watch']),
+      source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/manager.go (setInformers: WithNamespace(GetCCMNamespace()) = env POD_NAMESPACE), pkg/provider/client.go (SetInformers, syncCache)',
     },
   ],
+  stoppedControllers: [{ controller: 'service', source: 'kubernetes/cloud-provider@v0.33.3 controllers/service/controller.go (New: init() fails, LoadBalancer() false in nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 pkg/provider/provider.go)' }],
   authenticationReader: true,
   env: [{ name: 'POD_NAMESPACE', fieldPath: 'metadata.namespace' }],
   entrypoint: { kind: 'binary', binary: '/ko-app/cloud-provider-nutanix', source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 Makefile (ko build: the ENTRYPOINT is the binary)' },

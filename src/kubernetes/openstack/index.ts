@@ -42,4 +42,9 @@ export const OPENSTACK: UpstreamProvider = {
     'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-openstack@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' },
     'v1.25.6': { minor: '1.25', source: 'kubernetes/cloud-provider-openstack@v1.25.6 go.mod (k8s.io/cloud-provider v0.25.10)' },
   },
+  upstreamInstalls: [{
+    // our name, another (immutable) selector; the release manifest manifests/controller-manager/openstack-cloud-controller-manager-ds.yaml selects k8s-app, as we do
+    kind: 'DaemonSet', name: 'openstack-cloud-controller-manager', namespace: 'kube-system', selector: { component: 'controllermanager', app: 'openstack-cloud-controller-manager', release: '<release name>' },
+    source: 'kubernetes/cloud-provider-openstack@v1.36.0 charts/openstack-cloud-controller-manager/templates/daemonset.yaml, templates/_helpers.tpl (occm.controllermanager.matchLabels)',
+  }],
 };

@@ -1,4 +1,5 @@
 import { core, UpstreamProvider } from '../provider';
+import { vsphereSecretNamespaces } from './secret-namespaces';
 
 /** vSphere (kubernetes/cloud-provider-vsphere): vsphere.conf in a ConfigMap, the vCenter credentials in the Secret it names. */
 export const VSPHERE: UpstreamProvider = {
@@ -20,14 +21,20 @@ export const VSPHERE: UpstreamProvider = {
     inline: true,
     configMapAllowed: true,
   },
+  priorityClassName: { name: 'system-node-critical', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 releases/v1.36/vsphere-cloud-controller-manager.yaml, charts/vsphere-cpi/templates/daemonset.yaml' },
   requests: { cpu: '200m', memory: '50Mi' },
   grants: [
     { identity: 'provider', rule: core(['nodes'], ['list', 'watch']), source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: node informer)' },
     {
-      identity: 'provider', namespace: 'kube-system', rule: core(['secrets'], ['list', 'watch']),
-      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Initialize: secret informer of Global.SecretNamespace)',
+      // kube-system is the upstream release manifest's secret-namespace, used when vsphere.conf is not rendered
+      identity: 'provider', namespace: 'kube-system', namespaceFrom: 'config-secrets', rule: core(['secrets'], ['list', 'watch']),
+      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/common/connectionmanager/connectionmanager.go (NewConnectionManager: GetSecretLister(Global.SecretNamespace); InitializeSecretLister: one lister per vCenter secretNamespace)',
     },
   ],
+  configSecretNamespaces: (conf) => {
+    const read = vsphereSecretNamespaces(conf);
+    return read && [...new Set([read.global, ...read.vcenters.map((v) => v.namespace)].filter((n) => n !== ''))].sort();
+  },
   authenticationReader: true,
   entrypoint: { kind: 'binary', binary: '/bin/vsphere-cloud-controller-manager', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 cluster/images/controller-manager/Dockerfile (ENTRYPOINT)' },
   leaderElection: { lock: 'leases', name: 'cloud-controller-manager', source: 'kubernetes/cloud-provider@v0.36.0 options/options.go (go.mod of kubernetes/cloud-provider-vsphere@v1.36.0)' },
@@ -40,8 +47,15 @@ export const VSPHERE: UpstreamProvider = {
   },
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.36.0': { minor: '1.36', source: 'kubernetes/cloud-provider-vsphere@v1.36.0 go.mod (k8s.io/cloud-provider v0.36.0)' } },
-  upstreamInstall: {
-    kind: 'DaemonSet', name: 'vsphere-cpi', namespace: 'kube-system', selector: { app: 'vsphere-cpi' },
-    source: 'kubernetes/cloud-provider-vsphere@v1.36.0 charts/vsphere-cpi/templates/daemonset.yaml (the manifest manifests/controller-manager/vsphere-cloud-controller-manager-ds.yaml matches ours)',
-  },
+  upstreamInstalls: [
+    {
+      kind: 'DaemonSet', name: 'vsphere-cpi', namespace: 'kube-system', selector: { app: 'vsphere-cpi' },
+      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 charts/vsphere-cpi/templates/daemonset.yaml',
+    },
+    {
+      // our name, another (immutable) selector; manifests/controller-manager/vsphere-cloud-controller-manager-ds.yaml selects k8s-app, as we do
+      kind: 'DaemonSet', name: 'vsphere-cloud-controller-manager', namespace: 'kube-system', selector: { name: 'vsphere-cloud-controller-manager' },
+      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 releases/v1.36/vsphere-cloud-controller-manager.yaml',
+    },
+  ],
 };

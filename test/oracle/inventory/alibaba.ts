@@ -1,10 +1,7 @@
 /**
  * Alibaba Cloud CCM (kubernetes/cloud-provider-alibaba-cloud), image
- * `registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64:v2.12.0`.
- *
- * The repository has no tag v2.12.0 (the 2.12 line is tagged v2.12.4 only); the facts
- * below are read at v2.12.4, the nearest published tag of the pinned line. The files cited
- * are unchanged in what they call between the 2.12 releases as far as the tag history shows.
+ * `registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64:v2.12.4`, read at tag v2.12.4
+ * (the only tag of the 2.12 line; the pin follows what was read).
  *
  * The binary is NOT built on k8s.io/cloud-provider/app: it is a controller-runtime
  * manager (sigs.k8s.io/controller-runtime v0.15.2, go.mod). Consequences read from the source:
@@ -37,7 +34,7 @@ export const ALIBABA_DEFAULT_CONTROLLERS = ['node', 'route', 'service', 'nlb'] a
 
 export const ALIBABA_INVENTORY: ProviderInventory = {
   provider: 'alibaba',
-  imageTag: 'v2.12.0',
+  imageTag: 'v2.12.4',
   calls: [
     // --- controller-runtime manager: leader election (--leader-elect, default true; lock kind "leases", default name "ccm" in kube-system)
     call({

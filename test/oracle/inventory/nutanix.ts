@@ -18,7 +18,7 @@
  * The calls below are the provider's own, made with the client it asks the client
  * builder for in `Initialize`.
  */
-import { ApiCall, ProviderInventory } from './types';
+import { ApiCall, CCM_NAMESPACE, ProviderInventory } from './types';
 
 const TAG = 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2';
 const src = (file: string, what: string): string => `${TAG} ${file} (${what})`;
@@ -35,19 +35,14 @@ export const NUTANIX_CONTROLLER_ALIASES: Readonly<Record<string, string>> = {};
 /** The controllers that do work: service-lb and node-route stop at start (no LoadBalancer, no Routes). */
 export const NUTANIX_WORKING_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller'] as const;
 
-/**
- * The namespace of the Secret/ConfigMap informers: env POD_NAMESPACE (the CCM's own
- * namespace; the upstream manifest and the renderer set it from metadata.namespace).
- * The oracle renders the default namespace.
- */
-const CCM_NAMESPACE = 'kube-system';
-
 const client = NUTANIX_CLIENT_NAMES[0];
 
 /** The provider's own calls (beside common.ts). */
 export const NUTANIX_OWN_CALLS: readonly ApiCall[] = [
   // Initialize -> setKubernetesClient -> setInformers: namespaced Secret and ConfigMap informers, and
   // syncCache waits for them with a stop channel that never closes: forbidden = Initialize hangs.
+  // The namespace is env POD_NAMESPACE (GetCCMNamespace): the CCM's own, set from metadata.namespace by the
+  // upstream manifest (and the renderer; the oracle substitutes the rendered workload's namespace).
   {
     client, verbs: ['list', 'watch'], apiGroup: '', resource: 'secrets', namespace: CCM_NAMESPACE,
     source: src('pkg/provider/manager.go, pkg/provider/client.go', 'setInformers: NewSharedInformerFactoryWithOptions(WithNamespace(POD_NAMESPACE)); SetInformers -> Secrets().Informer(), syncCache -> WaitForCacheSync (Prism Central credentials via the prism-go-client kubernetes env provider)'),

@@ -60,7 +60,7 @@ export interface ApiCall {
  * args and objects). A call with `when` is asserted only in renderings where the condition
  * holds. For "is every granted rule used", the keys that describe the process and profile
  * (leaderElect, serviceAccountCredentials, serviceAccountMissing, secureServing,
- * authenticationLookup, client:*) are evaluated too; feature keys are not (the renderer may
+ * authenticationLookup, client:*, controller:*) are evaluated too; feature keys are not (the renderer may
  * grant a feature's rights whether or not the feature is on).
  */
 export const WHEN_KEYS = {
@@ -112,6 +112,13 @@ export interface ProviderInventory {
   /** The image tag the inventory was read at (the one pinned in clusters/kubernetes/defaults.yaml). */
   readonly imageTag: string;
   readonly calls: readonly ApiCall[];
+  /**
+   * The namespaces of the credential Secrets the binary watches, read from the rendered cloud
+   * config text (undefined: the config is not rendered, an existing object): the oracle test
+   * substitutes them for {@link CONFIG_SECRET_NAMESPACE}. An undefined entry is a watch across
+   * all namespaces.
+   */
+  readonly configSecretNamespaces?: (config: string | undefined) => readonly (string | undefined)[];
 }
 
 /**
@@ -134,3 +141,8 @@ export const LEADER_MIGRATION_LEASE = '<leader-migration-lease>';
  * API); the oracle test substitutes the rendered workload's namespace.
  */
 export const CCM_NAMESPACE = '<ccm-namespace>';
+/**
+ * The namespace(s) of the credential Secrets named by the rendered cloud config (one request per
+ * namespace); see {@link ProviderInventory.configSecretNamespaces}.
+ */
+export const CONFIG_SECRET_NAMESPACE = '<cloud-config-secret-namespace>';
