@@ -61,6 +61,23 @@ describe('README: the landing page', () => {
     }
   });
 
+  test('GIVEN a package that is not on the npm registry WHEN a reader copies an install line THEN it names a git tag or a tarball of this version, never the bare name', () => {
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    const pages = ['README.md', 'docs/installing.md', 'docs/api.md', 'docs/versioning.md', 'examples/cdk8s-app/README.md'];
+    const installs = pages.flatMap((f) => [...read(f).matchAll(/npm install (?:--save-exact )?(\S+)/g)].map((m) => `${f}: ${m[1]}`));
+    // the package name alone (or with @version) resolves on the registry, where it does not exist
+    expect(installs.filter((l) => /: ccm-gitops(@\S*)?$/.test(l))).toEqual([]);
+    const walkthrough = readme.slice(readme.indexOf('## Five minutes'));
+    expect(walkthrough).toContain(`npm install --save-exact git+https://<git-host>/<org>/ccm-gitops.git#v${version}`);
+    expect(walkthrough).toContain(`npm install --save-exact ./ccm-gitops-${version}.tgz`);
+    const installing = read('docs/installing.md');
+    // the placeholder is explained, the build step and the warning are named
+    expect(installing).toContain('`<git-host>/<org>` stands for');
+    expect(installing).toContain('runs its `prepare` script');
+    expect(installing).toContain('npm warn install-scripts');
+    expect(installing).toContain('npm install-scripts approve ccm-gitops');
+  });
+
   test('links every page of docs/', () => {
     const targets = new Set(links(readme).map((l) => l.split('#')[0]));
     expect(DOCS.map((f) => `docs/${f}`).filter((f) => !targets.has(f))).toEqual([]);

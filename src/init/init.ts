@@ -32,7 +32,7 @@ export interface InitOptions {
 /**
  * The schema modeline target, from the fleet repository root: the installed
  * package when it sits in a node_modules folder of `dir` or of a folder
- * above it, else where `npm install ccm-gitops` in `dir` puts it. Never an
+ * above it, else where installing ccm-gitops in `dir` puts it. Never an
  * absolute path (the files are committed).
  */
 export function schemaPathFor(dir: string, root: string = packageRoot()): string {
