@@ -143,8 +143,10 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const engine = options.engine ?? 'argocd';
   const repoURL = options.repoURL ?? PLACEHOLDER_REPO_URL;
   const schemaPath = options.schemaPath ?? 'node_modules/ccm-gitops/schema/cluster-spec.schema.json';
-  const modeline = (file: string): string =>
-    `# yaml-language-server: $schema=${path.posix.relative(path.posix.dirname(file), schemaPath)}\n`;
+  // defaults files have their own schema, beside the cluster spec's in the package
+  const defaultsSchemaPath = path.posix.join(path.posix.dirname(schemaPath), 'cluster-defaults.schema.json');
+  const modeline = (file: string, schema = schemaPath): string =>
+    `# yaml-language-server: $schema=${path.posix.relative(path.posix.dirname(file), schema)}\n`;
 
   const files: ScaffoldFile[] = [];
   const skipped: SkippedExample[] = [];
@@ -158,7 +160,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const argoNamespace = distributions.includes('openshift') ? 'openshift-gitops' : 'argocd';
 
   const defaultsFile = `${INIT_CLUSTERS_DIR}/defaults.yaml`;
-  files.push({ path: defaultsFile, content: modeline(defaultsFile) + fleetDefaults(engine, repoURL, argoNamespace) });
+  files.push({ path: defaultsFile, content: modeline(defaultsFile, defaultsSchemaPath) + fleetDefaults(engine, repoURL, argoNamespace) });
 
   for (const distribution of distributions) {
     const chosen = platforms.filter((p) => {
@@ -173,7 +175,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     }
     const folder = `${INIT_CLUSTERS_DIR}/${distribution}`;
     const distDefaults = `${folder}/defaults.yaml`;
-    files.push({ path: distDefaults, content: modeline(distDefaults) + distributionDefaults(distribution, chosen) });
+    files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen) });
     for (const platform of chosen) {
       const name = exampleClusterName(distribution, platform);
       clusters.push(name);
