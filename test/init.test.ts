@@ -107,6 +107,17 @@ describe('ccm-gitops init', () => {
     }
   });
 
+  test('GIVEN both distributions on Argo CD WHEN init runs and the fleet renders THEN OpenShift clusters use openshift-gitops and Kubernetes clusters upstream argocd', () => {
+    const root = dir();
+    expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS', '--no-ci']).code).toBe(EXIT_OK);
+    expect(run(['synth', '-q', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')]).code).toBe(EXIT_OK);
+    const roots = Object.keys(readTree(path.join(root, 'dist/_fleet/argocd'))).filter((f) => f.includes('/root/application.')).sort();
+    expect(roots).toEqual([
+      'cluster/aws-example-1/root/application.openshift-gitops.ccm-root.aws-example-1.yaml',
+      'cluster/k8s-aws-example-1/root/application.argocd.ccm-root.k8s-aws-example-1.yaml',
+    ]);
+  });
+
   test('every spec starts with a schema modeline that resolves, from its own folder, to the installed package\'s schema', () => {
     const root = dir();
     expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS']).code).toBe(EXIT_OK);

@@ -150,17 +150,16 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
 
   const files: ScaffoldFile[] = [];
   const skipped: SkippedExample[] = [];
-  const clusters: string[] = [];
+  const clusters: { name: string; argoNamespace: string }[] = [];
   for (const platform of platforms) {
     if (!distributions.some((d) => platformsOf(d).includes(platform))) {
       throw new InitError(`platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; `
         + `choose from ${[...new Set(distributions.flatMap(platformsOf))].sort().join(', ')}`);
     }
   }
-  const argoNamespace = distributions.includes('openshift') ? 'openshift-gitops' : 'argocd';
 
   const defaultsFile = `${INIT_CLUSTERS_DIR}/defaults.yaml`;
-  files.push({ path: defaultsFile, content: modeline(defaultsFile, defaultsSchemaPath) + fleetDefaults(engine, repoURL, argoNamespace) });
+  files.push({ path: defaultsFile, content: modeline(defaultsFile, defaultsSchemaPath) + fleetDefaults(engine, repoURL) });
 
   for (const distribution of distributions) {
     const chosen = platforms.filter((p) => {
@@ -175,10 +174,10 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     }
     const folder = `${INIT_CLUSTERS_DIR}/${distribution}`;
     const distDefaults = `${folder}/defaults.yaml`;
-    files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen) });
+    files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine) });
     for (const platform of chosen) {
       const name = exampleClusterName(distribution, platform);
-      clusters.push(name);
+      clusters.push({ name, argoNamespace: argoCdNamespaceOf(distribution) });
       const specFile = `${folder}/${name}.yaml`;
       const cloudConf = distribution === 'openshift' ? OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform] : undefined;
       files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined) });
@@ -192,7 +191,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   if (options.workflow !== undefined) {
     files.push({ path: INIT_WORKFLOW_PATH, content: options.workflow });
   }
-  files.push(...entryPoint(engine, argoNamespace, clusters.sort()));
+  files.push(...entryPoint(engine, clusters.sort((a, b) => (a.name < b.name ? -1 : 1))));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped };
 }
@@ -203,7 +202,16 @@ export function gitignore(): string {
     + `${INIT_GITIGNORE.join('\n')}\n`;
 }
 
-function fleetDefaults(engine: InitEngine, repoURL: string, argoNamespace: string): string {
+/**
+ * The Argo CD namespace of a distribution: OpenShift GitOps installs into
+ * openshift-gitops; upstream Argo CD into argocd (argoproj/argo-cd@v3.1.0
+ * docs/getting_started.md applies manifests/install.yaml with `-n argocd`).
+ */
+export function argoCdNamespaceOf(distribution: Distribution): string {
+  return distribution === 'openshift' ? 'openshift-gitops' : 'argocd';
+}
+
+function fleetDefaults(engine: InitEngine, repoURL: string): string {
   const placeholder = repoURL === PLACEHOLDER_REPO_URL ? '   # REPLACE with this repository\'s URL' : '';
   return `# Fleet-wide defaults: merged into every cluster spec below clusters/.
 # A deeper defaults.yaml wins over this one; a cluster spec wins over all.
@@ -227,16 +235,15 @@ spec:
     engine: ${engine}${' '.repeat(Math.max(1, 22 - engine.length))}# argocd | flux | plain
     repoURL: ${repoURL}${placeholder}
     revision: main
-${engine === 'argocd' ? `    argocd:
-      namespace: ${argoNamespace}
-      # project: default
+${engine === 'argocd' ? `    # argocd:                         # the namespace is in each distribution's defaults.yaml
+    #   project: default
 ` : ''}${engine === 'flux' ? `    flux:
       namespace: flux-system
       # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
 ` : ''}`;
 }
 
-function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[]): string {
+function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], engine: InitEngine): string {
   const keys = new Set<ImageKey>();
   for (const p of platforms) {
     if (distribution === 'openshift') {
@@ -264,7 +271,10 @@ spec:
   distribution: ${distribution}
   images:
 ${images}
-`;
+${engine === 'argocd' ? `  gitops:
+    argocd:
+      namespace: ${argoCdNamespaceOf(distribution)}${distribution === 'openshift' ? '          # OpenShift GitOps' : '                    # upstream Argo CD'}
+` : ''}`;
 }
 
 /**
@@ -316,11 +326,11 @@ datacenters = dc1
 };
 
 /** The entry point of the fleet model: applied once by hand, then everything comes from git. */
-function entryPoint(engine: InitEngine, argoNamespace: string, clusters: readonly string[]): ScaffoldFile[] {
+function entryPoint(engine: InitEngine, clusters: readonly { name: string; argoNamespace: string }[]): ScaffoldFile[] {
   if (engine === 'argocd') {
     // the default fleet model is one Argo CD per cluster (spec.gitops.argocd.topology: per-cluster):
     // each cluster's root lists only that cluster's Application (docs/gitops.md)
-    return clusters.map((c) => ({
+    return clusters.map(({ name: c, argoNamespace }) => ({
       path: `bootstrap/argocd/${c}/kustomization.yaml`,
       content: `# Argo CD entry of cluster ${c}: apply once on that cluster's Argo CD (namespace ${argoNamespace})
 #   kubectl apply -k bootstrap/argocd/${c}
@@ -334,7 +344,7 @@ resources:
     }));
   }
   if (engine === 'flux') {
-    return clusters.map((c) => ({
+    return clusters.map(({ name: c }) => ({
       path: `bootstrap/flux/${c}/kustomization.yaml`,
       content: `# Flux entry of cluster ${c}: add this folder to that cluster's flux-system
 # kustomization (or kubectl apply -k it once). The entry Kustomization ccm-${c}
