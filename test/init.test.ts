@@ -118,6 +118,21 @@ describe('ccm-gitops init', () => {
     ]);
   });
 
+  test('GIVEN Flux and an ssh:// repository WHEN init runs THEN the spec names a key Secret; WHEN the secretRef is removed THEN validate-spec warns, naming the field and not the URL', () => {
+    const root = dir();
+    const url = 'ssh://git@git.example.com/platform/fleet.git';
+    expect(run(['init', root, '-e', 'flux', '--repo-url', url, '--no-ci']).code).toBe(EXIT_OK);
+    const defaults = path.join(root, 'clusters/defaults.yaml');
+    expect(fs.readFileSync(defaults, 'utf8')).toMatch(/^ {6}secretRef: fleet-git-credentials /m);
+    expect(run(['validate-spec', path.join(root, 'clusters')])).toEqual({ code: EXIT_OK, stdout: '1 spec file valid\n', stderr: '' });
+
+    fs.writeFileSync(defaults, fs.readFileSync(defaults, 'utf8').replace(/^ {6}secretRef: .*\n/m, ''));
+    const validated = run(['validate-spec', path.join(root, 'clusters')]);
+    expect(validated.code).toBe(EXIT_OK);
+    expect(validated.stderr).toContain('cluster aws-example-1: spec.gitops.repoURL is an SSH URL and spec.gitops.flux.secretRef names no Secret: Flux cannot clone the repository without a key.');
+    expect(validated.stderr).not.toContain(url);
+  });
+
   test('every spec starts with a schema modeline that resolves, from its own folder, to the installed package\'s schema', () => {
     const root = dir();
     expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS']).code).toBe(EXIT_OK);

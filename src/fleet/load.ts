@@ -17,6 +17,7 @@ import { refuseCredentials } from '../cloud-config/pass-through';
 import { commandItemProblem, guardProblems, httpsUrlProblem, httpUrlProblem, metadataMapProblems, ShapeProblem, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
+import { gitopsWarnings } from '../gitops/warnings';
 import { kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
@@ -1165,6 +1166,9 @@ function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): Migr
 }
 
 function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  for (const w of gitopsWarnings(spec.spec.gitops)) {
+    warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
+  }
   const declared = migrationInputFor(spec, platformFactsFor(spec.spec.platform)?.migrationSupport?.(spec));
   if (declared) {
     for (const w of migrationWarnings(migrationCheckInput(spec, declared))) {

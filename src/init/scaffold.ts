@@ -6,6 +6,7 @@ import { ImageKey } from '../cluster-spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { DEFAULTS_KIND } from '../fleet/load';
 import { outputSidecars } from '../output';
+import { isSshRepoUrl } from '../gitops/warnings';
 
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
@@ -239,8 +240,9 @@ ${engine === 'argocd' ? `    # argocd:                         # the namespace i
     #   project: default
 ` : ''}${engine === 'flux' ? `    flux:
       namespace: flux-system
-      # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
-` : ''}`;
+${isSshRepoUrl(repoURL) ? `      secretRef: fleet-git-credentials     # REPLACE if named otherwise: the Secret with the SSH key (flux create secret git)
+` : `      # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
+`}` : ''}`;
 }
 
 function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], engine: InitEngine): string {
