@@ -110,6 +110,8 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
   // every error, warning and usage line passes here: a value a message echoes never prints a credential
   const io: CliIo = { ...given, err: (text) => given.err(redactMessage(text)) };
   let code = EXIT_OK;
+  // commands that never write (validate-spec) do not end their errors with "nothing was written"
+  let writes = true;
   const program = new Command('ccm-gitops')
     .description('Render external cloud controller managers as GitOps-ready YAML.')
     .exitOverride()
@@ -133,7 +135,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .option('--force-phase <reason>', 'render although a cluster\'s record of its last migration phase (.migration.json) is lost, corrupt or '
       + 'contradicted by the rendered tree; the one-phase check is skipped for those clusters and each is named, with the reason, in a warning')
     .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string; forcePhase?: string }) => {
-      const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      const out = outputFolder(opts.out, env);
       // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
       const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
       if (optionLike.length > 0) {
@@ -151,7 +153,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
         throw new UsageError('--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"');
       }
       checkOutputOutside(out, opts.clusters);
-      const cacheDir = opts.cache ? renderCacheDir(env) : undefined;
+      const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), io) : undefined;
       if (opts.check) {
         const check = new OutputCheck(out);
         const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
@@ -213,7 +215,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .option('--force', 'delete files in the output folder that ccm-gitops did not write')
     .option('--force-phase <reason>', 'as synth --force-phase: assemble although a cluster\'s record of its last migration phase is lost, corrupt or contradicted')
     .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean; forcePhase?: string }) => {
-      const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      const out = outputFolder(opts.out, env);
       if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
         throw new UsageError('--force-phase needs the reason the phase check may be skipped');
       }
@@ -240,6 +242,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .argument('<paths...>', 'cluster spec files or folders')
     .option('-c, --clusters <dir>', 'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")')
     .action((paths: string[], opts: { clusters?: string }) => {
+      writes = false;
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
       const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : defaultsRoot(paths));
       const files = paths.flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]));
@@ -438,7 +441,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
   try {
     program.parse([...argv], { from: 'user' });
   } catch (e) {
-    code = handleError(e, io, env);
+    code = handleError(e, io, env, writes);
   }
   return code;
 }
@@ -450,6 +453,43 @@ function realPathOf(dir: string): string {
   } catch {
     return path.resolve(dir);
   }
+}
+
+/** The output folder: --out, else $CDK8S_OUTDIR when set and not empty, else dist. */
+function outputFolder(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (given !== undefined && given.trim() === '') {
+    throw new UsageError('--out is empty; give the output folder (default: $CDK8S_OUTDIR or "dist")');
+  }
+  // an exported but empty CDK8S_OUTDIR names no folder: treat it as unset
+  return given ?? (env.CDK8S_OUTDIR?.trim() ? env.CDK8S_OUTDIR : DEFAULT_OUT_DIR);
+}
+
+/**
+ * The render cache folder, created; undefined with a warning when it cannot
+ * be (a file in its place, no permission): the cache only saves time, so
+ * synth goes on without it.
+ */
+function usableCacheDir(dir: string | undefined, io: CliIo): string | undefined {
+  if (dir === undefined) {
+    return undefined;
+  }
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    if (fs.statSync(dir).isDirectory()) {
+      return dir;
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code !== 'string') {
+      throw e;
+    }
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') {
+      io.err(`warning: render cache off: cannot create ${dir}: ${errnoText(e as NodeJS.ErrnoException & { code: string })}; set CCM_GITOPS_CACHE_DIR to a folder you can write, or pass --no-cache\n`);
+      return undefined;
+    }
+  }
+  io.err(`warning: render cache off: ${dir} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n`);
+  return undefined;
 }
 
 /** Folder of the render cache: $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops; none without any. */
@@ -582,7 +622,8 @@ function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
   }
 }
 
-function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
+function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv, writes = true): number {
+  const nothingWritten = writes ? '; nothing was written' : '';
   if (e instanceof ImportError) {
     io.err(`error: ${e.message}; nothing was written\n`);
     return EXIT_INVALID_INPUT;
@@ -598,7 +639,7 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
     return EXIT_USAGE;
   }
   if (e instanceof SpecValidationError) {
-    io.err(`error: ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`} found; nothing was written\n`);
+    io.err(`error: ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`} found${nothingWritten}\n`);
     for (const issue of e.issues) {
       io.err(`  ${formatIssue(issue)}\n`);
     }
@@ -615,7 +656,7 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
   if (isErrnoError(e)) {
     // an environment problem met outside the output writer (which names its own): reading the specs, a folder
     io.err(`error: cannot ${e.syscall === 'scandir' || e.syscall === 'open' || e.syscall === 'read' || e.syscall === 'stat' || e.syscall === 'lstat' ? 'read' : 'access'} `
-      + `${e.path ?? 'a file'}: ${errnoText(e)}; nothing was written\n`);
+      + `${e.path ?? 'a file'}: ${errnoText(e)}${nothingWritten}\n`);
     return EXIT_INVALID_INPUT;
   }
   const err = e as Error;

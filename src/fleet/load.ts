@@ -668,7 +668,8 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
   try {
     // uniqueKeys: false: the library's own check compares every key with every other (quadratic: a 1 MiB
     // spec of 124,176 keys took minutes); duplicates are found below in one pass with a Set
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true });
+    // logLevel error: a collection used as a key is reported as a field problem, not as a Node process warning
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true, logLevel: 'error' });
   } catch (e) {
     return { issue: { file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` } };
   }

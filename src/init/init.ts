@@ -80,12 +80,40 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
     schemaPath: schemaPathFor(dir, root),
     workflow: opts.ci === false ? undefined : fs.readFileSync(workflowFile, 'utf8'),
   });
+  refuseLinksOut(dir, result.files);
   const written: string[] = [];
   const kept: string[] = [];
   for (const file of result.files) {
     (writeNew(dir, file) ? written : kept).push(file.path);
   }
   return { written, kept, scaffold: result };
+}
+
+/**
+ * Refuses, before anything is written, a folder of the scaffold that is a
+ * symbolic link leading out of the repository (a linked `.github`): init
+ * would write the workflow into another tree.
+ */
+function refuseLinksOut(dir: string, files: readonly ScaffoldFile[]): void {
+  const root = fs.existsSync(dir) ? fs.realpathSync(dir) : path.resolve(dir);
+  const folders = new Set(files.flatMap((f) => f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  for (const folder of [...folders].sort()) {
+    const at = path.join(dir, ...folder.split('/'));
+    let real: string;
+    try {
+      if (!fs.lstatSync(at).isSymbolicLink()) {
+        continue;
+      }
+      real = fs.realpathSync(at);
+    } catch {
+      continue;
+    }
+    const rel = path.relative(root, real);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new InitError(`${folder} is a symbolic link to a folder outside ${dir}; init writes only inside the repository: `
+        + `make ${folder} a folder${folder === '.github' || folder.startsWith('.github/') ? ', or pass --no-ci' : ''}`);
+    }
+  }
 }
 
 /** Creates the file unless it exists; returns whether it wrote it. */
