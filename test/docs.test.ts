@@ -56,7 +56,7 @@ describe('README: the landing page', () => {
 
   test('has the walkthrough from init to a reviewed pull request', () => {
     const walkthrough = readme.slice(readme.indexOf('## Five minutes from `init` to a reviewed pull request'));
-    for (const step of ['npm install', 'npx ccm-gitops init', 'npx ccm-gitops validate-spec clusters', 'npx ccm-gitops synth', 'npx ccm-gitops diff', 'kubectl apply -k bootstrap/argocd']) {
+    for (const step of ['npm install', 'npx ccm-gitops init', 'npx ccm-gitops validate-spec clusters', 'npx ccm-gitops synth', 'npx ccm-gitops diff', 'kubectl apply -k dist/_fleet/argocd/cluster/<cluster>/root']) {
       expect(walkthrough).toContain(step);
     }
   });

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { parse } from 'yaml';
 import { EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
 import { schemaPathFor } from '../src/init/init';
-import { exampleClusterName, KUBERNETES_EXAMPLE_IMAGES, platformsOf, scaffold } from '../src/init/scaffold';
+import { entryPointOf, exampleClusterName, InitEngine, KUBERNETES_EXAMPLE_IMAGES, platformsOf, scaffold } from '../src/init/scaffold';
 import { Distribution } from '../src/cluster-spec/schema';
 import { captureIo, readTree, useTempDir, writeFile } from './helpers';
 
@@ -27,13 +27,14 @@ describe('ccm-gitops init', () => {
     expect(Object.keys(readTree(root)).sort()).toEqual([
       '.github/workflows/ccm-gitops.yml',
       '.gitignore',
-      'bootstrap/argocd/aws-example-1/kustomization.yaml',
       'clusters/defaults.yaml',
       'clusters/openshift/aws-example-1.yaml',
       'clusters/openshift/defaults.yaml',
     ]);
     expect(init.stdout).toContain(`wrote ${path.join(root, 'clusters/openshift/aws-example-1.yaml')}\n`);
     expect(init.stdout).toContain('next: replace the values marked REPLACE in clusters/');
+    expect(init.stdout).toContain('  kubectl apply -k dist/_fleet/argocd/cluster/<cluster>/root   (on that cluster, into its Argo CD)\n'
+      + '(synth renders one for every cluster: dist/_fleet/argocd/cluster/aws-example-1/root)\n');
     // the CI workflow is the one the package ships
     expect(fs.readFileSync(path.join(root, '.github/workflows/ccm-gitops.yml'), 'utf8'))
       .toBe(fs.readFileSync(path.join(REPO, 'examples/ci/ccm-gitops.yml'), 'utf8'));
@@ -44,13 +45,11 @@ describe('ccm-gitops init', () => {
     expect(synth.stderr).toBe('');
     const rendered = readTree(path.join(root, 'dist'));
     expect(rendered['aws-example-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toBeDefined();
-    // the Argo CD entry point (one Argo CD per cluster, the default fleet model) names the cluster's root the synth wrote
-    const bootstrap = parse(fs.readFileSync(path.join(root, 'bootstrap/argocd/aws-example-1/kustomization.yaml'), 'utf8'));
-    expect(bootstrap.resources).toEqual(['../../../dist/_fleet/argocd/cluster/aws-example-1/root']);
-    expect(fs.existsSync(path.join(root, 'bootstrap/argocd/aws-example-1', bootstrap.resources[0], 'kustomization.yaml'))).toBe(true);
-    // and builds, as `kubectl apply -k bootstrap/argocd/aws-example-1` will (when kubectl is installed)
+    // the Argo CD entry point (one Argo CD per cluster, the default fleet model) is the cluster's root the synth wrote
+    expect(fs.existsSync(path.join(root, 'dist/_fleet/argocd/cluster/aws-example-1/root/kustomization.yaml'))).toBe(true);
+    // and builds, as `kubectl apply -k dist/_fleet/argocd/cluster/aws-example-1/root` will (when kubectl is installed)
     if (KUBECTL) {
-      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'bootstrap/argocd/aws-example-1')], { encoding: 'utf8' }));
+      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'dist/_fleet/argocd/cluster/aws-example-1/root')], { encoding: 'utf8' }));
       expect([built.kind, built.metadata.name, built.spec.source.path]).toEqual(['Application', 'ccm-root.aws-example-1', 'dist/_fleet/argocd/cluster/aws-example-1']);
     }
   });
@@ -95,15 +94,41 @@ describe('ccm-gitops init', () => {
     // the only warning: Equinix Metal's CCM is deprecated upstream
     expect(synth.stderr.split('\n').filter((l) => l)).toEqual([expect.stringMatching(/k8s-equinixmetal-example-1: platform EquinixMetal: the Equinix Metal CCM is deprecated upstream/)]);
     expect(synth.code).toBe(EXIT_OK);
-    // one Flux entry per cluster, pointing at the entry Kustomization the synth wrote
+    // one Flux entry per cluster: the entry Kustomization the synth wrote
     for (const name of names) {
-      const entry = parse(fs.readFileSync(path.join(root, 'bootstrap/flux', name, 'kustomization.yaml'), 'utf8'));
-      expect(entry.resources).toEqual([`../../../dist/${name}/flux-entry`]);
-      expect(fs.existsSync(path.join(root, 'bootstrap/flux', name, entry.resources[0], 'kustomization.yaml'))).toBe(true);
+      expect(fs.existsSync(path.join(root, 'dist', name, 'flux-entry/kustomization.yaml'))).toBe(true);
     }
+    expect(fs.existsSync(path.join(root, 'bootstrap'))).toBe(false);
     if (KUBECTL) {
-      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'bootstrap/flux', names[0])], { encoding: 'utf8' }));
+      const built = parse(execFileSync('kubectl', ['kustomize', path.join(root, 'dist', names[0], 'flux-entry')], { encoding: 'utf8' }));
       expect([built.kind, built.metadata.name, built.spec.path]).toEqual(['Kustomization', `ccm-${names[0]}`, `./dist/${names[0]}/gitops`]);
+    }
+  });
+
+  test.each(['argocd', 'flux'])('GIVEN a %s fleet from init WHEN the example is copied under a new name and the original removed THEN synth renders the new entry point and drops the old one, and CI builds it', (engine) => {
+    const root = dir();
+    expect(run(['init', root, '-e', engine]).code).toBe(EXIT_OK);
+    const spec = path.join(root, 'clusters/openshift/aws-example-1.yaml');
+    // as README step 1 says: copy the example, set metadata.name
+    fs.writeFileSync(path.join(root, 'clusters/openshift/aws-prod-7.yaml'), fs.readFileSync(spec, 'utf8').replace(/name: aws-example-1 /, 'name: aws-prod-7 ').replace(/aws-example-1-abcde/, 'aws-prod-7-abcde'));
+    fs.rmSync(spec);
+    expect(run(['synth', '-q', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')])).toEqual({ code: EXIT_OK, stdout: '', stderr: '' });
+    const entry = entryPointOf(engine as InitEngine, 'aws-prod-7');
+    expect(fs.existsSync(path.join(root, entry, 'kustomization.yaml'))).toBe(true);
+    expect(fs.existsSync(path.join(root, entryPointOf(engine as InitEngine, 'aws-example-1')))).toBe(false);
+    // the workflow init wrote builds every kustomization under dist/, the entry points with the stages
+    const workflow = fs.readFileSync(path.join(root, '.github/workflows/ccm-gitops.yml'), 'utf8');
+    expect(workflow).toContain('- name: Build every stage and entry point with kustomize\n');
+    expect(workflow).toContain('for k in $(find dist -name kustomization.yaml); do');
+    // AND no kustomization in the repository names a folder that is gone (a hand-written entry point of the removed cluster would)
+    const kustomizations = Object.keys(readTree(root)).filter((f) => f.endsWith('kustomization.yaml') && !f.startsWith('.git/'));
+    const dangling = kustomizations.flatMap((k) => (parse(fs.readFileSync(path.join(root, k), 'utf8')).resources as string[])
+      .filter((r) => !fs.existsSync(path.join(root, path.dirname(k), r))).map((r) => `${k}: ${r}`));
+    expect(dangling).toEqual([]);
+    if (KUBECTL) {
+      for (const k of kustomizations) {
+        execFileSync('kubectl', ['kustomize', path.dirname(path.join(root, k))], { encoding: 'utf8' });
+      }
     }
   });
 

@@ -118,6 +118,10 @@ export interface SkippedExample {
 export interface Scaffold {
   readonly files: ScaffoldFile[];
   readonly skipped: SkippedExample[];
+  /** The GitOps engine of the fleet. */
+  readonly engine: InitEngine;
+  /** The example clusters' names, sorted. */
+  readonly examples: string[];
 }
 
 /** An error in the options of `init` (an unknown platform, no example left). */
@@ -151,7 +155,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
 
   const files: ScaffoldFile[] = [];
   const skipped: SkippedExample[] = [];
-  const clusters: { name: string; argoNamespace: string }[] = [];
+  const examples: string[] = [];
   for (const platform of platforms) {
     if (!distributions.some((d) => platformsOf(d).includes(platform))) {
       throw new InitError(`platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; `
@@ -178,7 +182,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine) });
     for (const platform of chosen) {
       const name = exampleClusterName(distribution, platform);
-      clusters.push({ name, argoNamespace: argoCdNamespaceOf(distribution) });
+      examples.push(name);
       const specFile = `${folder}/${name}.yaml`;
       const cloudConf = distribution === 'openshift' ? OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform] : undefined;
       files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined) });
@@ -192,9 +196,8 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   if (options.workflow !== undefined) {
     files.push({ path: INIT_WORKFLOW_PATH, content: options.workflow });
   }
-  files.push(...entryPoint(engine, clusters.sort((a, b) => (a.name < b.name ? -1 : 1))));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped };
+  return { files, skipped, engine, examples: examples.sort() };
 }
 
 /** The `.gitignore` of a fleet repository. */
@@ -327,44 +330,16 @@ datacenters = dc1
 `,
 };
 
-/** The entry point of the fleet model: applied once by hand, then everything comes from git. */
-function entryPoint(engine: InitEngine, clusters: readonly { name: string; argoNamespace: string }[]): ScaffoldFile[] {
+/**
+ * Where a cluster's entry point is rendered (repository path), the folder
+ * applied once by hand: synth writes it for every cluster it renders and
+ * removes it with the cluster, so a copied or renamed spec gets its own.
+ * Argo CD (one per cluster, the default topology): the root Application;
+ * Flux: the entry Kustomization; plain: the cluster's stages.
+ */
+export function entryPointOf(engine: InitEngine, cluster: string, out: string = INIT_OUT_DIR): string {
   if (engine === 'argocd') {
-    // the default fleet model is one Argo CD per cluster (spec.gitops.argocd.topology: per-cluster):
-    // each cluster's root lists only that cluster's Application (docs/gitops.md)
-    return clusters.map(({ name: c, argoNamespace }) => ({
-      path: `bootstrap/argocd/${c}/kustomization.yaml`,
-      content: `# Argo CD entry of cluster ${c}: apply once on that cluster's Argo CD (namespace ${argoNamespace})
-#   kubectl apply -k bootstrap/argocd/${c}
-# after the first rendered ${INIT_OUT_DIR}/ is on the default branch. The root Application
-# ccm-root.${c} then applies the cluster's Application; every later change is a commit.
-apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-  - ../../../${INIT_OUT_DIR}/_fleet/argocd/cluster/${c}/root
-`,
-    }));
+    return `${out}/_fleet/argocd/cluster/${cluster}/root`;
   }
-  if (engine === 'flux') {
-    return clusters.map(({ name: c }) => ({
-      path: `bootstrap/flux/${c}/kustomization.yaml`,
-      content: `# Flux entry of cluster ${c}: add this folder to that cluster's flux-system
-# kustomization (or kubectl apply -k it once). The entry Kustomization ccm-${c}
-# then applies the rendered stages in order from git.
-apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-  - ../../../${INIT_OUT_DIR}/${c}/flux-entry
-`,
-    }));
-  }
-  return [{
-    path: 'bootstrap/README.md',
-    content: `# Applying the rendered clusters
-
-The fleet uses \`gitops.engine: plain\`: apply each cluster's stages in order
-with \`kubectl apply -k ${INIT_OUT_DIR}/<cluster>\` (or stage by stage,
-\`kubectl apply -k ${INIT_OUT_DIR}/<cluster>/01-namespaces-rbac\` …).
-`,
-  }];
+  return engine === 'flux' ? `${out}/${cluster}/flux-entry` : `${out}/${cluster}`;
 }
