@@ -412,14 +412,15 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
 
   program.command('init')
     .description('scaffold a fleet repository: clusters/ with commented defaults and one example per distribution and platform, '
-      + '.gitignore, the CI workflow and the GitOps entry point; never overwrites a file that exists')
+      + '.gitignore and the CI workflow; never overwrites a file that exists, and what it adds fits what is kept')
     .argument('[dir]', 'the fleet repository', '.')
     .option('-d, --distribution <name...>', 'openshift and/or kubernetes (default: openshift)')
     .option('-p, --platform <type...>', 'platform types to write an example for (default: AWS)')
-    .option('-e, --engine <engine>', 'GitOps engine: argocd (app of apps), flux (one entry per cluster) or plain', 'argocd')
+    .option('-e, --engine <engine>', 'GitOps engine: argocd (an Argo CD per cluster, or a hub), flux (one entry per cluster) or plain '
+      + '(default: the engine of an existing clusters/defaults.yaml, else argocd)')
     .option('--repo-url <url>', 'URL the GitOps engine clones the fleet repository from (default: a placeholder to replace)')
     .option('--no-ci', 'do not write .github/workflows/ccm-gitops.yml')
-    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine: string; repoUrl?: string; ci: boolean }) => {
+    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine?: string; repoUrl?: string; ci: boolean }) => {
       code = initCommand(dir, opts, io);
     });
 

@@ -132,6 +132,33 @@ describe('ccm-gitops init', () => {
     }
   });
 
+  test('GIVEN a fleet from init -p AWS WHEN init runs again with -p GCP VSphere THEN the new examples pin the images the kept defaults lack, say so, and the fleet validates', () => {
+    const root = dir();
+    expect(run(['init', root, '--no-ci']).code).toBe(EXIT_OK);
+    const again = run(['init', root, '-p', 'GCP', 'VSphere', '--no-ci']);
+    expect(again.code).toBe(EXIT_OK);
+    expect(again.stderr).toBe('note: clusters/openshift/defaults.yaml (kept) has no cloudControllerManagerGCP: clusters/openshift/gcp-example-1.yaml pins it itself; '
+      + 'move it to clusters/openshift/defaults.yaml to share it with the other GCP clusters\n'
+      + 'note: clusters/openshift/defaults.yaml (kept) has no cloudControllerManagerVSphere: clusters/openshift/vsphere-example-1.yaml pins it itself; '
+      + 'move it to clusters/openshift/defaults.yaml to share it with the other VSphere clusters\n');
+    expect(run(['validate-spec', path.join(root, 'clusters')])).toEqual({ code: EXIT_OK, stdout: '3 spec files valid\n', stderr: '' });
+  });
+
+  test('GIVEN an Argo CD fleet from init WHEN init runs again with -e flux THEN it refuses (exit 2, nothing written); without -e it keeps the fleet\'s engine', () => {
+    const root = path.join(dir(), 'argocd-fleet');
+    expect(run(['init', root, '--no-ci']).code).toBe(EXIT_OK);
+    const before = readTree(root);
+    expect(run(['init', root, '-e', 'flux', '-p', 'GCP', '--no-ci'])).toEqual({ code: EXIT_USAGE, stdout: '',
+      stderr: 'error: --engine flux: clusters/defaults.yaml (kept as it is) sets spec.gitops.engine: argocd; change it there first, or run init without --engine; nothing was written\n' });
+    expect(readTree(root)).toEqual(before);
+    // a Flux fleet given more platforms without -e stays Flux
+    const flux = path.join(dir(), 'flux-fleet');
+    expect(run(['init', flux, '-e', 'flux', '--no-ci']).code).toBe(EXIT_OK);
+    const more = run(['init', flux, '-p', 'GCP', '--no-ci']);
+    expect(more.code).toBe(EXIT_OK);
+    expect(more.stdout).toContain('add dist/<cluster>/flux-entry to that cluster\'s flux-system kustomization');
+  });
+
   test('GIVEN both distributions on Argo CD WHEN init runs and the fleet renders THEN OpenShift clusters use openshift-gitops and Kubernetes clusters upstream argocd', () => {
     const root = dir();
     expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS', '--no-ci']).code).toBe(EXIT_OK);

@@ -25,6 +25,9 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
     }
     throw e;
   }
+  for (const n of result.scaffold.notes) {
+    io.err(`note: ${n}\n`);
+  }
   for (const s of result.scaffold.skipped) {
     io.err(`note: no ${s.distribution} example on ${s.platform}: ${s.reason}\n`);
   }

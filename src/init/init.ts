@@ -2,7 +2,8 @@ import { holdsCredentials } from '../secrets/message-redaction';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
-import { INIT_ENGINES, InitEngine, InitError, Scaffold, scaffold, ScaffoldFile } from './scaffold';
+import { parse } from 'yaml';
+import { INIT_CLUSTERS_DIR, INIT_ENGINES, InitEngine, InitError, Scaffold, scaffold, ScaffoldFile } from './scaffold';
 import { PACKAGE_NAME, packageRoot } from './package-info';
 
 /** The package's JSON Schema, relative to the package root. */
@@ -45,6 +46,7 @@ export function schemaPathFor(dir: string, root: string = packageRoot()): string
 
 /** Parses the command-line options (case-insensitive names). Throws InitError. */
 export function parseInitOptions(opts: InitOptions): { distributions: Distribution[]; platforms: PlatformType[]; engine: InitEngine; repoURL?: string } {
+  // engine: the one given, else argocd (initFleet takes a kept defaults file's engine instead)
   const pick = <T extends string>(what: string, values: readonly T[], given: string): T => {
     const found = values.find((v) => v.toLowerCase() === given.toLowerCase());
     if (!found) {
@@ -73,10 +75,22 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
  */
 export function initFleet(dir: string, opts: InitOptions): InitResult {
   const parsed = parseInitOptions(opts);
+  // what an earlier init (or the user) wrote is kept: the new parts must fit it
+  const existing = existingFleet(dir);
+  if (existing.engine !== undefined) {
+    if (opts.engine !== undefined && existing.engine !== parsed.engine) {
+      throw new InitError(`--engine ${parsed.engine}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.engine: ${existing.engine}; `
+        + `change it there first, or run init without --engine`);
+    }
+    if ((INIT_ENGINES as readonly string[]).includes(existing.engine)) {
+      parsed.engine = existing.engine as InitEngine;
+    }
+  }
   const root = packageRoot();
   const workflowFile = path.join(root, WORKFLOW_FILE);
   const result = scaffold({
     ...parsed,
+    existingImages: existing.images,
     schemaPath: schemaPathFor(dir, root),
     workflow: opts.ci === false ? undefined : fs.readFileSync(workflowFile, 'utf8'),
   });
@@ -114,6 +128,31 @@ function refuseLinksOut(dir: string, files: readonly ScaffoldFile[]): void {
         + `make ${folder} a folder${folder === '.github' || folder.startsWith('.github/') ? ', or pass --no-ci' : ''}`);
     }
   }
+}
+
+/** Reads a YAML file's data, or undefined when it is missing or is no mapping (init then keeps it and assumes nothing). */
+function readYaml(file: string): Record<string, any> | undefined {
+  try {
+    const data: unknown = parse(fs.readFileSync(file, 'utf8'), { logLevel: 'error' });
+    return data && typeof data === 'object' && !Array.isArray(data) ? data as Record<string, any> : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The engine of the kept fleet defaults and the image keys of each kept distribution defaults. */
+function existingFleet(dir: string): { engine?: string; images: Partial<Record<Distribution, string[]>> } {
+  const fleet = readYaml(path.join(dir, INIT_CLUSTERS_DIR, 'defaults.yaml'));
+  const engine = fleet?.spec?.gitops?.engine;
+  const images: Partial<Record<Distribution, string[]>> = {};
+  for (const d of DISTRIBUTIONS) {
+    const file = path.join(dir, INIT_CLUSTERS_DIR, d, 'defaults.yaml');
+    if (fs.existsSync(file)) {
+      const declared = readYaml(file)?.spec?.images;
+      images[d] = declared && typeof declared === 'object' ? Object.keys(declared) : [];
+    }
+  }
+  return { engine: typeof engine === 'string' ? engine : undefined, images };
 }
 
 /** Creates the file unless it exists; returns whether it wrote it. */

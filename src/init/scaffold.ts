@@ -94,6 +94,14 @@ export interface ScaffoldOptions {
    */
   readonly schemaPath?: string;
   /**
+   * Image keys of each distribution's `defaults.yaml` that already exists
+   * (init keeps it as it is): an example needing an image that file lacks
+   * pins it in its own spec, and the scaffold says so in a note.
+   *
+   * @default - no defaults file exists
+   */
+  readonly existingImages?: Partial<Record<Distribution, readonly string[]>>;
+  /**
    * The CI workflow to write at INIT_WORKFLOW_PATH (the content of the package's examples/ci/ccm-gitops.yml).
    *
    * @default - no workflow
@@ -122,6 +130,8 @@ export interface Scaffold {
   readonly engine: InitEngine;
   /** The example clusters' names, sorted. */
   readonly examples: string[];
+  /** What the user has to finish by hand (an image an existing defaults file lacks). */
+  readonly notes: string[];
 }
 
 /** An error in the options of `init` (an unknown platform, no example left). */
@@ -156,6 +166,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const files: ScaffoldFile[] = [];
   const skipped: SkippedExample[] = [];
   const examples: string[] = [];
+  const notes: string[] = [];
   for (const platform of platforms) {
     if (!distributions.some((d) => platformsOf(d).includes(platform))) {
       throw new InitError(`platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; `
@@ -180,12 +191,19 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     const folder = `${INIT_CLUSTERS_DIR}/${distribution}`;
     const distDefaults = `${folder}/defaults.yaml`;
     files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine) });
+    const existing = options.existingImages?.[distribution];
     for (const platform of chosen) {
+      // a kept defaults.yaml without this platform's images: the example pins them itself, so it validates as written
+      const missing = existing ? imageKeysOf(distribution, [platform]).filter((k) => !existing.includes(k)) : [];
       const name = exampleClusterName(distribution, platform);
       examples.push(name);
       const specFile = `${folder}/${name}.yaml`;
       const cloudConf = distribution === 'openshift' ? OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform] : undefined;
-      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined) });
+      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined, missing) });
+      if (missing.length > 0) {
+        notes.push(`${distDefaults} (kept) has no ${missing.join(', ')}: ${specFile} pins ${missing.length === 1 ? 'it' : 'them'} itself; `
+          + `move ${missing.length === 1 ? 'it' : 'them'} to ${distDefaults} to share ${missing.length === 1 ? 'it' : 'them'} with the other ${platform} clusters`);
+      }
       if (cloudConf) {
         files.push({ path: `${folder}/${name}.cloud.conf`, content: cloudConf(name) });
       }
@@ -197,7 +215,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     files.push({ path: INIT_WORKFLOW_PATH, content: options.workflow });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped, engine, examples: examples.sort() };
+  return { files, skipped, engine, examples: examples.sort(), notes };
 }
 
 /** The `.gitignore` of a fleet repository. */
@@ -248,7 +266,8 @@ ${isSshRepoUrl(repoURL) ? `      secretRef: fleet-git-credentials     # REPLACE 
 `}` : ''}`;
 }
 
-function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], engine: InitEngine): string {
+/** The image keys a distribution needs for the platforms, sorted. */
+export function imageKeysOf(distribution: Distribution, platforms: readonly PlatformType[]): ImageKey[] {
   const keys = new Set<ImageKey>();
   for (const p of platforms) {
     if (distribution === 'openshift') {
@@ -261,7 +280,15 @@ function distributionDefaults(distribution: Distribution, platforms: readonly Pl
       }
     }
   }
-  const images = [...keys].sort().map((k) => `    ${k}: ${distribution === 'openshift' ? OPENSHIFT_PLACEHOLDER_IMAGE : KUBERNETES_EXAMPLE_IMAGES[k]}`).join('\n');
+  return [...keys].sort();
+}
+
+function exampleImage(distribution: Distribution, key: ImageKey): string {
+  return distribution === 'openshift' ? OPENSHIFT_PLACEHOLDER_IMAGE : KUBERNETES_EXAMPLE_IMAGES[key]!;
+}
+
+function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], engine: InitEngine): string {
+  const images = imageKeysOf(distribution, platforms).map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n');
   const header = distribution === 'openshift'
     ? `# OpenShift clusters: the CCMs of the release payload, in the operator's namespaces.
 # REPLACE every image with the digest of the release your clusters run:
@@ -292,7 +319,7 @@ function exampleKubernetesVersion(platform: PlatformType): string {
   return (image && imageMinor(provider, image)) ?? '1.33';
 }
 
-function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined): string {
+function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined, ownImages: readonly ImageKey[] = []): string {
   const body = distribution === 'openshift'
     ? `  # Infrastructure status.infrastructureName: oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'
   infrastructureName: ${name}-abcde   # REPLACE
@@ -314,7 +341,9 @@ metadata:
   name: ${name}                       # unique in the fleet: rendered into dist/${name}/
 spec:
   platform: ${platform}
-${body}`;
+${body}${ownImages.length > 0 ? `  images:                           # not in ./defaults.yaml (kept as it was): move them there
+${ownImages.map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n')}
+` : ''}`;
 }
 
 /** Cloud configs the OpenShift platforms cannot render without. */
