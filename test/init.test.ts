@@ -159,6 +159,28 @@ describe('ccm-gitops init', () => {
     expect(more.stdout).toContain('add dist/<cluster>/flux-entry to that cluster\'s flux-system kustomization');
   });
 
+  test('GIVEN a Flux fleet WHEN flux bootstrap --path=clusters/<name> adds its flux-system folder and the cluster\'s kustomization lists the entry THEN validate-spec and synth read only the specs, and the folder builds', () => {
+    const root = dir();
+    expect(run(['init', root, '-e', 'flux', '--no-ci']).code).toBe(EXIT_OK);
+    // what flux bootstrap writes (file names of fluxcd/flux2 pkg/manifestgen), abridged
+    writeFile(root, 'clusters/aws-example-1/flux-system/gotk-components.yaml', '---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: flux-system\n'
+      + '---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: kustomize-controller\n  namespace: flux-system\n');
+    writeFile(root, 'clusters/aws-example-1/flux-system/gotk-sync.yaml', '---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\n'
+      + 'spec:\n  interval: 1m0s\n  ref:\n    branch: main\n  url: https://git.example.com/platform/fleet.git\n'
+      + '---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\n'
+      + 'spec:\n  interval: 10m0s\n  path: ./clusters/aws-example-1\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n');
+    writeFile(root, 'clusters/aws-example-1/flux-system/kustomization.yaml', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gotk-components.yaml\n  - gotk-sync.yaml\n');
+    // as docs/gitops-engines.md says: the cluster's folder lists Flux's own objects and the cluster's entry point
+    writeFile(root, 'clusters/aws-example-1/kustomization.yaml', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - flux-system\n  - ../../dist/aws-example-1/flux-entry\n');
+    expect(run(['validate-spec', path.join(root, 'clusters')])).toEqual({ code: EXIT_OK, stdout: '1 spec file valid\n', stderr: '' });
+    expect(run(['synth', '-q', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')])).toEqual({ code: EXIT_OK, stdout: '', stderr: '' });
+    if (KUBECTL) {
+      const built = execFileSync('kubectl', ['kustomize', path.join(root, 'clusters/aws-example-1')], { encoding: 'utf8' }).split(/^---$/m).map((d) => parse(d));
+      expect(built.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(['GitRepository/flux-system', 'Kustomization/ccm-aws-example-1', 'Kustomization/flux-system',
+        'Namespace/flux-system', 'ServiceAccount/kustomize-controller']);
+    }
+  });
+
   test('GIVEN both distributions on Argo CD WHEN init runs and the fleet renders THEN OpenShift clusters use openshift-gitops and Kubernetes clusters upstream argocd', () => {
     const root = dir();
     expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS', '--no-ci']).code).toBe(EXIT_OK);

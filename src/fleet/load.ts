@@ -209,6 +209,17 @@ export interface LoadCache {
 
 /** Name of the per-folder defaults file. */
 const DEFAULTS_FILE = /^defaults\.ya?ml$/;
+/** kustomize's own file names: a kustomization beside the specs (Flux's layout) is never a spec. */
+const KUSTOMIZATION_FILE = /^(kustomization\.ya?ml|Kustomization)$/;
+/**
+ * The folder `flux bootstrap --path=clusters/<name>` writes: `<path>/flux-system/`
+ * with gotk-components.yaml, gotk-sync.yaml and a kustomization.yaml
+ * (fluxcd/flux2@v2.6.0 pkg/manifestgen/install/options.go and
+ * pkg/manifestgen/sync/options.go, ManifestFile). Flux's own objects, not specs.
+ */
+function isFluxSystemFolder(dir: string, name: string): boolean {
+  return name === 'flux-system' && ['gotk-sync.yaml', 'gotk-components.yaml'].some((f) => fs.existsSync(path.join(dir, f)));
+}
 /** Kind of a defaults file. */
 export const DEFAULTS_KIND = 'CloudControllerManagerDefaults';
 
@@ -253,8 +264,11 @@ export function listSpecFiles(dir: string): string[] {
         continue;
       }
       if (entry.isDirectory()) {
-        walk(full);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
+        // Flux bootstrapped into a cluster's folder: its objects and the kustomization that lists them are Flux's
+        if (!isFluxSystemFolder(full, entry.name)) {
+          walk(full);
+        }
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name) && !KUSTOMIZATION_FILE.test(entry.name)) {
         const linked = entry.isSymbolicLink() ? linkOutsideProblem(full, realRoot, 'spec') : undefined;
         if (linked) {
           outside.push({ file: full, path: '', message: linked });
