@@ -22,6 +22,7 @@ import { platformFactsFor } from './openshift/platform-facts';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
 import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
+import { ProgressLine } from './progress';
 import { RenderCache } from './render-cache';
 import { SpecCache } from './spec-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
@@ -56,12 +57,26 @@ export interface CliIo {
    * @default - reads file descriptor 0, at most MAX_INPUT_BYTES + 1 bytes
    */
   readonly in?: () => string;
+  /**
+   * Whether standard error is a terminal: synth's progress is one line
+   * redrawn in place there, a line every few seconds elsewhere.
+   *
+   * @default - not known: no progress (the process's standard error says)
+   */
+  readonly errIsTTY?: boolean;
+  /**
+   * The clock of the progress line, in milliseconds.
+   *
+   * @default Date.now
+   */
+  readonly now?: () => number;
 }
 
 const PROCESS_IO: CliIo = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
   in: () => readCapped(0, MAX_INPUT_BYTES),
+  errIsTTY: process.stderr.isTTY === true,
 };
 
 /**
@@ -123,7 +138,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .description('validate every cluster spec, then render them all into the output directory (replaced atomically)')
     .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', DEFAULT_CLUSTERS_DIR)
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
-    .option('-q, --quiet', 'print only errors and warnings')
+    .option('-q, --quiet', 'print only errors and warnings (no progress, no summary line)')
     .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
@@ -154,54 +169,65 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
       }
       checkOutputOutside(out, opts.clusters);
       const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), io) : undefined;
-      if (opts.check) {
-        const check = new OutputCheck(out);
-        const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
-        const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+      // progress on standard error when it is known to be a terminal or not (the process's), none with --quiet;
+      // the line is cleared before the command's own lines
+      const progress = opts.quiet || io.errIsTTY === undefined ? undefined : new ProgressLine({ write: io.err, tty: io.errIsTTY, now: io.now ?? Date.now });
+      try {
+        if (opts.check) {
+          const check = new OutputCheck(out);
+          const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
+          const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+          let result: SynthSummary;
+          try {
+            result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase, progress }, check);
+          } finally {
+            specCache?.save();
+          }
+          cache?.save();
+          progress?.finish();
+          printWarnings(result.warnings, io);
+          const stale = check.finish();
+          if (stale.length > 0) {
+            io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
+            for (const f of stale) {
+              io.err(`  ${f.state}: ${out}/${f.path}\n`);
+            }
+            code = EXIT_INVALID_INPUT;
+          } else if (!opts.quiet) {
+            io.out(`${out} is up to date (${result.clusters} cluster${result.clusters === 1 ? '' : 's'})\n`);
+          }
+          return;
+        }
+        // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
+        const tree = OutputTree.open(out, { force: opts.force });
         let result: SynthSummary;
+        const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
+        const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
         try {
-          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, check);
+          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase, progress }, tree);
+        } catch (e) {
+          tree.close();
+          throw e;
         } finally {
           specCache?.save();
         }
-        cache?.save();
+        progress?.finish();
         printWarnings(result.warnings, io);
-        const stale = check.finish();
-        if (stale.length > 0) {
-          io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
-          for (const f of stale) {
-            io.err(`  ${f.state}: ${out}/${f.path}\n`);
-          }
-          code = EXIT_INVALID_INPUT;
-        } else if (!opts.quiet) {
-          io.out(`${out} is up to date (${result.clusters} cluster${result.clusters === 1 ? '' : 's'})\n`);
+        progress?.writing();
+        const commit = tree.commit();
+        cache?.save();
+        progress?.finish();
+        if (!opts.quiet) {
+          const n = result.rendered.length - result.unchanged;
+          const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
+          const others = [
+            ...result.kept > 0 ? [`${result.kept} kept from ${out}`] : [],
+            ...result.unchanged > 0 ? [`${result.unchanged} unchanged, checked against the render cache`] : [],
+          ];
+          io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${written})\n`);
         }
-        return;
-      }
-      // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
-      const tree = OutputTree.open(out, { force: opts.force });
-      let result: SynthSummary;
-      const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
-      const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
-      try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, tree);
-      } catch (e) {
-        tree.close();
-        throw e;
       } finally {
-        specCache?.save();
-      }
-      printWarnings(result.warnings, io);
-      const commit = tree.commit();
-      cache?.save();
-      if (!opts.quiet) {
-        const n = result.rendered.length - result.unchanged;
-        const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
-        const others = [
-          ...result.kept > 0 ? [`${result.kept} kept from ${out}`] : [],
-          ...result.unchanged > 0 ? [`${result.unchanged} unchanged, checked against the render cache`] : [],
-        ];
-        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${written})\n`);
+        progress?.finish();
       }
     });
 
