@@ -23,12 +23,12 @@ const DOCS = fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.
 /** The sections of the README before it became a landing page, and where each went. */
 const MOVED_SECTIONS: readonly [string, string][] = [
   ['Rendering', 'rendering.md'], ['Writing a cluster spec', 'writing-specs.md'], ['Fleets: folders and defaults', 'writing-specs.md'],
-  ['Platforms', 'platforms.md'], ['Importing a live cluster', 'importing.md'], ['Migrating from the in-tree provider', 'migrating.md'],
-  ['Vanilla Kubernetes (distribution `kubernetes`)', 'kubernetes-distribution.md'], ['Cloud-config transforms', 'cloud-config.md'],
-  ['Output layout', 'output-layout.md'], ['Pointing Argo CD or Flux at it', 'gitops-engines.md'], ['Reviewing changes', 'reviewing-changes.md'],
+  ['Platforms', 'platforms.md'], ['Importing a live cluster', 'importing.md'], ['Migrating from the in-tree provider', 'migration.md'],
+  ['Vanilla Kubernetes (distribution `kubernetes`)', 'kubernetes.md'], ['Cloud-config transforms', 'cloud-config.md'],
+  ['Output layout', 'output-layout.md'], ['Pointing Argo CD or Flux at it', 'gitops.md'], ['Reviewing changes', 'reviewing-changes.md'],
   ['Management modes and handing over from the operator', 'operator-handover.md'], ['Security posture', 'security.md'],
   ['Error catalogue', 'errors.md'], ['Deviations from the operator', 'deviations.md'], ['Development', 'development.md'],
-  ['Performance', 'performance-figures.md'], ['Determinism and robustness', 'determinism.md'],
+  ['Performance', 'performance.md'], ['Determinism and robustness', 'determinism.md'],
 ];
 
 /** Markdown links outside code blocks: [text](target). */
@@ -129,6 +129,27 @@ describe('docs/', () => {
       'spec.kubernetes.version', 'spec.vsphere.failureDomains[].topology.datacenter']) {
       expect(reference).toContain(`| \`${field}\``);
     }
+  });
+});
+
+describe('one story per topic', () => {
+  test('GIVEN the pages that told one story twice WHEN a newcomer looks for one THEN there is one page, under the name they look for', () => {
+    for (const gone of ['kubernetes-distribution.md', 'migrating.md', 'gitops-engines.md', 'openshift-handover.md', 'performance-figures.md']) {
+      expect([gone, DOCS.includes(gone)]).toEqual([gone, false]);
+    }
+    for (const kept of ['kubernetes.md', 'migration.md', 'gitops.md', 'operator-handover.md', 'performance.md']) {
+      expect([kept, DOCS.includes(kept)]).toEqual([kept, true]);
+    }
+  });
+
+  test('GIVEN every page, the README and init WHEN they name where a cluster\'s entry point is THEN it is the path synth renders, never a bootstrap/ folder', () => {
+    const texts = ['README.md', ...DOCS.map((f) => `docs/${f}`), 'src/init/scaffold.ts', 'src/init/command.ts'].map((f) => [f, read(f)] as const);
+    expect(texts.filter(([, t]) => /bootstrap\/(argocd|flux)|_fleet\/argocd\/<namespace>|dist\/<cluster>\/gitops`? on that cluster/.test(t)).map(([f]) => f)).toEqual([]);
+    for (const f of ['README.md', 'docs/gitops.md']) {
+      expect([f, read(f).includes('dist/_fleet/argocd/cluster/<cluster>/root')]).toEqual([f, true]);
+    }
+    expect(read('docs/gitops.md')).toContain('dist/_fleet/argocd/hub/<namespace>/root');
+    expect(read('docs/gitops.md')).toContain('dist/<cluster>/flux-entry');
   });
 });
 

@@ -170,7 +170,7 @@ describe('ccm-gitops init', () => {
       + '---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\n'
       + 'spec:\n  interval: 10m0s\n  path: ./clusters/aws-example-1\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n');
     writeFile(root, 'clusters/aws-example-1/flux-system/kustomization.yaml', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gotk-components.yaml\n  - gotk-sync.yaml\n');
-    // as docs/gitops-engines.md says: the cluster's folder lists Flux's own objects and the cluster's entry point
+    // as docs/gitops.md says: the cluster's folder lists Flux's own objects and the cluster's entry point
     writeFile(root, 'clusters/aws-example-1/kustomization.yaml', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - flux-system\n  - ../../dist/aws-example-1/flux-entry\n');
     expect(run(['validate-spec', path.join(root, 'clusters')])).toEqual({ code: EXIT_OK, stdout: '1 spec file valid\n', stderr: '' });
     expect(run(['synth', '-q', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')])).toEqual({ code: EXIT_OK, stdout: '', stderr: '' });

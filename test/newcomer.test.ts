@@ -118,7 +118,7 @@ function editorProblems(file: string): string[] {
     fs.writeFileSync(path.join(fleet, 'clusters/openshift/aws-prod-1.yaml'), fs.readFileSync(example, 'utf8')
       .replace(/^( {2}name: )aws-example-1\b/m, '$1aws-prod-1').replace(/aws-example-1-abcde/, 'aws-prod-1-x7k2p'));
     if (engine === 'flux') {
-      // Flux bootstrapped from this repository into the cluster's own folder (docs/gitops-engines.md)
+      // Flux bootstrapped from this repository into the cluster's own folder (docs/gitops.md)
       fs.mkdirSync(path.join(fleet, 'clusters/aws-prod-1/flux-system'), { recursive: true });
       fs.writeFileSync(path.join(fleet, 'clusters/aws-prod-1/flux-system/gotk-sync.yaml'), 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\n'
         + 'metadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 1m0s\n  ref:\n    branch: main\n  url: https://git.example.com/platform/fleet.git\n');
