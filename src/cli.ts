@@ -22,6 +22,7 @@ import { platformFactsFor } from './openshift/platform-facts';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
 import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
+import { outputRepositoryProblem } from './gitops/repo-path';
 import { ProgressLine } from './progress';
 import { RenderCache } from './render-cache';
 import { SpecCache } from './spec-cache';
@@ -168,6 +169,10 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
         throw new UsageError('--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"');
       }
       checkOutputOutside(out, opts.clusters);
+      const located = outputRepositoryProblem(opts.clusters, out);
+      if (located) {
+        io.err(`warning: ${located}\n`);
+      }
       const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), io) : undefined;
       // progress on standard error when it is known to be a terminal or not (the process's), none with --quiet;
       // the line is cleared before the command's own lines

@@ -137,3 +137,21 @@ describe('rough edges a newcomer meets', () => {
     expect(fs.readdirSync(repo)).toEqual(['.github']);
   });
 });
+
+describe('an output outside the specs\' repository', () => {
+  const dir = useTempDir();
+
+  test('GIVEN specs in a git repository WHEN synth writes to a folder in no repository THEN it warns that the engine paths are guessed; inside the repository it does not', () => {
+    const repo = path.join(dir(), 'repo');
+    writeFile(repo, 'clusters/a.yaml', awsSpec('a', { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git' } }));
+    fs.mkdirSync(path.join(repo, '.git'));
+    const elsewhere = path.join(dir(), 'elsewhere', 'dist');
+    const outside = captureIo();
+    expect(runCli(['synth', '-q', '--clusters', path.join(repo, 'clusters'), '--out', elsewhere], outside.io, {})).toBe(0);
+    expect(outside.stderr()).toBe(`warning: ${elsewhere} is in no git repository, while the specs are in ${repo}: Argo CD and Flux objects name the output "dist" `
+      + 'from the root of the repository they clone, which may not exist there; render into that repository (--out inside it)\n');
+    const inside = captureIo();
+    expect(runCli(['synth', '-q', '--clusters', path.join(repo, 'clusters'), '--out', path.join(repo, 'dist')], inside.io, {})).toBe(0);
+    expect(inside.stderr()).toBe('');
+  });
+});
