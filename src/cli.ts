@@ -449,9 +449,11 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .option('-p, --platform <type...>', 'platform types to write an example for (default: AWS)')
     .option('-e, --engine <engine>', 'GitOps engine: argocd (an Argo CD per cluster, or a hub), flux (one entry per cluster) or plain '
       + '(default: the engine of an existing clusters/defaults.yaml, else argocd)')
+    .option('--topology <topology>', 'with argocd: per-cluster (an Argo CD in each cluster) or hub (one Argo CD applies every cluster) '
+      + '(default: the topology of an existing clusters/defaults.yaml, else per-cluster)')
     .option('--repo-url <url>', 'URL the GitOps engine clones the fleet repository from (default: a placeholder to replace)')
     .option('--no-ci', 'do not write .github/workflows/ccm-gitops.yml')
-    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine?: string; repoUrl?: string; ci: boolean }) => {
+    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine?: string; topology?: string; repoUrl?: string; ci: boolean }) => {
       code = initCommand(dir, opts, io);
     });
 

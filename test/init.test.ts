@@ -181,6 +181,25 @@ describe('ccm-gitops init', () => {
     }
   });
 
+  test('GIVEN --topology hub WHEN init runs for both distributions THEN one hub entry point renders with a project of its own, and every cluster is registered by name', () => {
+    const root = dir();
+    const init = run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS', '--topology', 'hub', '--no-ci']);
+    expect(init.code).toBe(EXIT_OK);
+    expect(init.stdout).toContain('  kubectl apply -k dist/_fleet/argocd/hub/argocd/root   (once, on the hub, into its Argo CD; register each cluster in it first)\n');
+    expect(run(['validate-spec', path.join(root, 'clusters')])).toEqual({ code: EXIT_OK, stdout: '2 spec files valid\n', stderr: '' });
+    expect(run(['synth', '-q', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')])).toEqual({ code: EXIT_OK, stdout: '', stderr: '' });
+    const fleet = Object.keys(readTree(path.join(root, 'dist/_fleet'))).sort();
+    expect(fleet).toEqual(expect.arrayContaining(['argocd/hub/argocd/root/application.argocd.ccm-fleet.yaml', 'argocd/hub/argocd/root/kustomization.yaml']));
+    expect(fleet.some((f) => f.includes('appproject.argocd.cloud-controllers'))).toBe(true);
+    const apps = ['aws-example-1', 'k8s-aws-example-1'].map((c) => parse(fs.readFileSync(path.join(root, 'dist', c, `gitops/application.argocd.ccm-${c}.yaml`), 'utf8')));
+    expect(apps.map((a) => [a.metadata.name, a.spec.project, a.spec.destination.name]).sort()).toEqual([
+      ['ccm-aws-example-1', 'cloud-controllers', 'aws-example-1'], ['ccm-k8s-aws-example-1', 'cloud-controllers', 'k8s-aws-example-1']]);
+    expect(run(['init', path.join(dir(), 'flux-hub'), '-e', 'flux', '--topology', 'hub']).stderr).toBe('error: --topology hub is an Argo CD fleet model; use it with --engine argocd (the fleet\'s engine is flux); nothing was written\n');
+    if (KUBECTL) {
+      execFileSync('kubectl', ['kustomize', path.join(root, 'dist/_fleet/argocd/hub/argocd/root')], { encoding: 'utf8' });
+    }
+  });
+
   test('GIVEN both distributions on Argo CD WHEN init runs and the fleet renders THEN OpenShift clusters use openshift-gitops and Kubernetes clusters upstream argocd', () => {
     const root = dir();
     expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS', '--no-ci']).code).toBe(EXIT_OK);

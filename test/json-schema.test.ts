@@ -64,7 +64,10 @@ describe('editor schemas: what init writes and the example fleet are clean in th
   const schemaFor = (modeline: string): object => schemas[path.posix.basename(modeline)];
 
   test('GIVEN the scaffold of every distribution and platform WHEN each YAML is checked against the schema its modeline names THEN it has no problem', () => {
-    const { files } = scaffold({ distributions: ['openshift', 'kubernetes'], platforms: [...PLATFORM_TYPES] });
+    const every = { distributions: ['openshift', 'kubernetes'] as const, platforms: [...PLATFORM_TYPES] };
+    // each fleet model: Argo CD per cluster, an Argo CD hub, Flux with an SSH repository
+    const files = [...scaffold(every).files, ...scaffold({ ...every, topology: 'hub' }).files,
+      ...scaffold({ ...every, engine: 'flux', repoURL: 'ssh://git@git.example.com/platform/fleet.git' }).files];
     const yamls = files.filter((f) => f.path.startsWith('clusters/') && f.path.endsWith('.yaml'));
     expect(yamls.map((f) => f.path)).toEqual(expect.arrayContaining(['clusters/defaults.yaml', 'clusters/openshift/defaults.yaml', 'clusters/kubernetes/defaults.yaml',
       'clusters/openshift/aws-example-1.yaml']));

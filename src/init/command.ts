@@ -44,9 +44,11 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
       io.out(`add to ${path.join(dir, '.gitignore')}: ${missing.join(' ')}\n`);
     }
   }
-  const { engine, examples } = result.scaffold;
-  const entry = entryPointOf(engine, '<cluster>');
-  const apply = engine === 'argocd' ? `kubectl apply -k ${entry}   (on that cluster, into its Argo CD)`
+  const { engine, topology, examples } = result.scaffold;
+  const entry = entryPointOf(engine, '<cluster>', INIT_OUT_DIR, topology);
+  const hub = engine === 'argocd' && topology === 'hub';
+  const apply = hub ? `kubectl apply -k ${entry}   (once, on the hub, into its Argo CD; register each cluster in it first)`
+    : engine === 'argocd' ? `kubectl apply -k ${entry}   (on that cluster, into its Argo CD)`
     : engine === 'flux' ? `add ${entry} to that cluster's flux-system kustomization (or kubectl apply -k it)`
       : `kubectl apply -k ${entry}`;
   io.out(`next: replace the values marked REPLACE in ${INIT_CLUSTERS_DIR}/, then\n`
@@ -54,6 +56,6 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
     + `  npx ccm-gitops synth --clusters ${INIT_CLUSTERS_DIR} --out ${INIT_OUT_DIR}\n`
     + `and commit ${INIT_CLUSTERS_DIR}/ with ${INIT_OUT_DIR}/. Once it is on the default branch, apply each cluster's entry point once:\n`
     + `  ${apply}\n`
-    + (examples.length > 0 ? `(synth renders one for every cluster: ${examples.map((c) => entryPointOf(engine, c)).join(', ')})\n` : ''));
+    + (examples.length > 0 && !hub ? `(synth renders one for every cluster: ${examples.map((c) => entryPointOf(engine, c)).join(', ')})\n` : ''));
   return 0;
 }

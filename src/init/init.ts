@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
 import { parse } from 'yaml';
-import { INIT_CLUSTERS_DIR, INIT_ENGINES, InitEngine, InitError, Scaffold, scaffold, ScaffoldFile } from './scaffold';
+import { INIT_CLUSTERS_DIR, INIT_ENGINES, INIT_TOPOLOGIES, InitEngine, InitError, InitTopology, Scaffold, scaffold, ScaffoldFile } from './scaffold';
 import { PACKAGE_NAME, packageRoot } from './package-info';
 
 /** The package's JSON Schema, relative to the package root. */
@@ -26,6 +26,7 @@ export interface InitOptions {
   readonly distribution?: readonly string[];
   readonly platform?: readonly string[];
   readonly engine?: string;
+  readonly topology?: string;
   readonly repoUrl?: string;
   readonly ci?: boolean;
 }
@@ -45,7 +46,7 @@ export function schemaPathFor(dir: string, root: string = packageRoot()): string
 }
 
 /** Parses the command-line options (case-insensitive names). Throws InitError. */
-export function parseInitOptions(opts: InitOptions): { distributions: Distribution[]; platforms: PlatformType[]; engine: InitEngine; repoURL?: string } {
+export function parseInitOptions(opts: InitOptions): { distributions: Distribution[]; platforms: PlatformType[]; engine: InitEngine; topology: InitTopology; repoURL?: string } {
   // engine: the one given, else argocd (initFleet takes a kept defaults file's engine instead)
   const pick = <T extends string>(what: string, values: readonly T[], given: string): T => {
     const found = values.find((v) => v.toLowerCase() === given.toLowerCase());
@@ -58,6 +59,7 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
   const distributions = (split(opts.distribution) ?? ['openshift']).map((d) => pick('--distribution', DISTRIBUTIONS, d));
   const platforms = (split(opts.platform) ?? ['AWS']).map((p) => pick('--platform', PLATFORM_TYPES, p));
   const engine = pick('--engine', INIT_ENGINES, opts.engine ?? 'argocd');
+  const topology = pick('--topology', INIT_TOPOLOGIES, opts.topology ?? 'per-cluster');
   if (opts.repoUrl !== undefined && (holdsCredentials(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
     // named, never printed: the value is a password or a token
     throw new InitError('--repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, '
@@ -66,7 +68,7 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
   if (opts.repoUrl !== undefined && !/^(https:\/\/|ssh:\/\/|git@)\S+$/.test(opts.repoUrl)) {
     throw new InitError(`--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL`);
   }
-  return { distributions, platforms, engine, repoURL: opts.repoUrl };
+  return { distributions, platforms, engine, topology, repoURL: opts.repoUrl };
 }
 
 /**
@@ -85,6 +87,13 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
     if ((INIT_ENGINES as readonly string[]).includes(existing.engine)) {
       parsed.engine = existing.engine as InitEngine;
     }
+  }
+  if (existing.topology !== undefined && (INIT_TOPOLOGIES as readonly string[]).includes(existing.topology)) {
+    if (opts.topology !== undefined && existing.topology !== parsed.topology) {
+      throw new InitError(`--topology ${parsed.topology}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.argocd.topology: ${existing.topology}; `
+        + 'change it there first, or run init without --topology');
+    }
+    parsed.topology = existing.topology as InitTopology;
   }
   const root = packageRoot();
   const workflowFile = path.join(root, WORKFLOW_FILE);
@@ -141,7 +150,7 @@ function readYaml(file: string): Record<string, any> | undefined {
 }
 
 /** The engine of the kept fleet defaults and the image keys of each kept distribution defaults. */
-function existingFleet(dir: string): { engine?: string; images: Partial<Record<Distribution, string[]>> } {
+function existingFleet(dir: string): { engine?: string; topology?: string; images: Partial<Record<Distribution, string[]>> } {
   const fleet = readYaml(path.join(dir, INIT_CLUSTERS_DIR, 'defaults.yaml'));
   const engine = fleet?.spec?.gitops?.engine;
   const images: Partial<Record<Distribution, string[]>> = {};
@@ -152,7 +161,8 @@ function existingFleet(dir: string): { engine?: string; images: Partial<Record<D
       images[d] = declared && typeof declared === 'object' ? Object.keys(declared) : [];
     }
   }
-  return { engine: typeof engine === 'string' ? engine : undefined, images };
+  const topology = fleet?.spec?.gitops?.argocd?.topology;
+  return { engine: typeof engine === 'string' ? engine : undefined, topology: typeof topology === 'string' ? topology : undefined, images };
 }
 
 /** Creates the file unless it exists; returns whether it wrote it. */

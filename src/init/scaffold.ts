@@ -11,6 +11,13 @@ import { isSshRepoUrl } from '../gitops/warnings';
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
 export type InitEngine = (typeof INIT_ENGINES)[number];
+/** Argo CD fleet models a scaffolded fleet can use (spec.gitops.argocd.topology). */
+export const INIT_TOPOLOGIES = ['per-cluster', 'hub'] as const;
+export type InitTopology = (typeof INIT_TOPOLOGIES)[number];
+/** The namespace of the hub's Argo CD in a scaffold (upstream Argo CD's; OpenShift GitOps uses openshift-gitops). */
+export const HUB_NAMESPACE = 'argocd';
+/** The Argo CD project of a hub's clusters in a scaffold (a hub refuses `default`). */
+export const HUB_PROJECT = 'cloud-controllers';
 
 /** The folder of cluster specs in a scaffolded fleet repository. */
 export const INIT_CLUSTERS_DIR = 'clusters';
@@ -81,6 +88,14 @@ export interface ScaffoldOptions {
    */
   readonly engine?: InitEngine;
   /**
+   * With Argo CD: `per-cluster` (an Argo CD in each cluster applies only that
+   * cluster) or `hub` (one Argo CD applies every cluster, registered in it by
+   * name, in a project of its own).
+   *
+   * @default 'per-cluster'
+   */
+  readonly topology?: InitTopology;
+  /**
    * The fleet repository's URL, as the GitOps engine clones it.
    *
    * @default PLACEHOLDER_REPO_URL
@@ -128,6 +143,8 @@ export interface Scaffold {
   readonly skipped: SkippedExample[];
   /** The GitOps engine of the fleet. */
   readonly engine: InitEngine;
+  /** Its Argo CD fleet model. */
+  readonly topology: InitTopology;
   /** The example clusters' names, sorted. */
   readonly examples: string[];
   /** What the user has to finish by hand (an image an existing defaults file lacks). */
@@ -156,6 +173,11 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const distributions: Distribution[] = [...new Set<Distribution>(options.distributions ?? ['openshift'])].sort((a, b) => DISTRIBUTIONS.indexOf(a) - DISTRIBUTIONS.indexOf(b));
   const platforms: PlatformType[] = [...new Set<PlatformType>(options.platforms ?? ['AWS'])].sort();
   const engine = options.engine ?? 'argocd';
+  const topology = options.topology ?? 'per-cluster';
+  if (topology === 'hub' && engine !== 'argocd') {
+    throw new InitError(`--topology hub is an Argo CD fleet model; use it with --engine argocd (the fleet's engine is ${engine})`);
+  }
+  const hub = engine === 'argocd' && topology === 'hub';
   const repoURL = options.repoURL ?? PLACEHOLDER_REPO_URL;
   const schemaPath = options.schemaPath ?? 'node_modules/ccm-gitops/schema/cluster-spec.schema.json';
   // defaults files have their own schema, beside the cluster spec's in the package
@@ -175,7 +197,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   }
 
   const defaultsFile = `${INIT_CLUSTERS_DIR}/defaults.yaml`;
-  files.push({ path: defaultsFile, content: modeline(defaultsFile, defaultsSchemaPath) + fleetDefaults(engine, repoURL) });
+  files.push({ path: defaultsFile, content: modeline(defaultsFile, defaultsSchemaPath) + fleetDefaults(engine, repoURL, hub) });
 
   for (const distribution of distributions) {
     const chosen = platforms.filter((p) => {
@@ -190,7 +212,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     }
     const folder = `${INIT_CLUSTERS_DIR}/${distribution}`;
     const distDefaults = `${folder}/defaults.yaml`;
-    files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine) });
+    files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine === 'argocd' && !hub) });
     const existing = options.existingImages?.[distribution];
     for (const platform of chosen) {
       // a kept defaults.yaml without this platform's images: the example pins them itself, so it validates as written
@@ -199,7 +221,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
       examples.push(name);
       const specFile = `${folder}/${name}.yaml`;
       const cloudConf = distribution === 'openshift' ? OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform] : undefined;
-      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined, missing) });
+      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined, missing, hub) });
       if (missing.length > 0) {
         notes.push(`${distDefaults} (kept) has no ${missing.join(', ')}: ${specFile} pins ${missing.length === 1 ? 'it' : 'them'} itself; `
           + `move ${missing.length === 1 ? 'it' : 'them'} to ${distDefaults} to share ${missing.length === 1 ? 'it' : 'them'} with the other ${platform} clusters`);
@@ -215,7 +237,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     files.push({ path: INIT_WORKFLOW_PATH, content: options.workflow });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped, engine, examples: examples.sort(), notes };
+  return { files, skipped, engine, topology, examples: examples.sort(), notes };
 }
 
 /** The `.gitignore` of a fleet repository. */
@@ -233,7 +255,7 @@ export function argoCdNamespaceOf(distribution: Distribution): string {
   return distribution === 'openshift' ? 'openshift-gitops' : 'argocd';
 }
 
-function fleetDefaults(engine: InitEngine, repoURL: string): string {
+function fleetDefaults(engine: InitEngine, repoURL: string, hub: boolean): string {
   const placeholder = repoURL === PLACEHOLDER_REPO_URL ? '   # REPLACE with this repository\'s URL' : '';
   return `# Fleet-wide defaults: merged into every cluster spec below clusters/.
 # A deeper defaults.yaml wins over this one; a cluster spec wins over all.
@@ -257,7 +279,11 @@ spec:
     engine: ${engine}${' '.repeat(Math.max(1, 22 - engine.length))}# argocd | flux | plain
     repoURL: ${repoURL}${placeholder}
     revision: main
-${engine === 'argocd' ? `    # argocd:                         # the namespace is in each distribution's defaults.yaml
+${engine === 'argocd' && hub ? `    argocd:
+      topology: hub                   # one Argo CD (the hub) applies every cluster, registered in it by name
+      namespace: ${HUB_NAMESPACE}                 # REPLACE if the hub runs OpenShift GitOps: openshift-gitops
+      project: ${HUB_PROJECT}        # a project of its own, rendered as an AppProject (a hub refuses default)
+` : engine === 'argocd' ? `    # argocd:                         # the namespace is in each distribution's defaults.yaml
     #   project: default
 ` : ''}${engine === 'flux' ? `    flux:
       namespace: flux-system
@@ -287,7 +313,7 @@ function exampleImage(distribution: Distribution, key: ImageKey): string {
   return distribution === 'openshift' ? OPENSHIFT_PLACEHOLDER_IMAGE : KUBERNETES_EXAMPLE_IMAGES[key]!;
 }
 
-function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], engine: InitEngine): string {
+function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], argoCdPerCluster: boolean): string {
   const images = imageKeysOf(distribution, platforms).map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n');
   const header = distribution === 'openshift'
     ? `# OpenShift clusters: the CCMs of the release payload, in the operator's namespaces.
@@ -303,7 +329,7 @@ spec:
   distribution: ${distribution}
   images:
 ${images}
-${engine === 'argocd' ? `  gitops:
+${argoCdPerCluster ? `  gitops:
     argocd:
       namespace: ${argoCdNamespaceOf(distribution)}${distribution === 'openshift' ? '          # OpenShift GitOps' : '                    # upstream Argo CD'}
 ` : ''}`;
@@ -319,7 +345,7 @@ function exampleKubernetesVersion(platform: PlatformType): string {
   return (image && imageMinor(provider, image)) ?? '1.33';
 }
 
-function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined, ownImages: readonly ImageKey[] = []): string {
+function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined, ownImages: readonly ImageKey[] = [], hub = false): string {
   const body = distribution === 'openshift'
     ? `  # Infrastructure status.infrastructureName: oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'
   infrastructureName: ${name}-abcde   # REPLACE
@@ -343,6 +369,9 @@ spec:
   platform: ${platform}
 ${body}${ownImages.length > 0 ? `  images:                           # not in ./defaults.yaml (kept as it was): move them there
 ${ownImages.map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n')}
+` : ''}${hub ? `  gitops:
+    argocd:
+      destinationName: ${name}        # REPLACE: the cluster's name as registered in the hub Argo CD
 ` : ''}`;
 }
 
@@ -366,7 +395,10 @@ datacenters = dc1
  * Argo CD (one per cluster, the default topology): the root Application;
  * Flux: the entry Kustomization; plain: the cluster's stages.
  */
-export function entryPointOf(engine: InitEngine, cluster: string, out: string = INIT_OUT_DIR): string {
+export function entryPointOf(engine: InitEngine, cluster: string, out: string = INIT_OUT_DIR, topology: InitTopology = 'per-cluster'): string {
+  if (engine === 'argocd' && topology === 'hub') {
+    return `${out}/_fleet/argocd/hub/${HUB_NAMESPACE}/root`;
+  }
   if (engine === 'argocd') {
     return `${out}/_fleet/argocd/cluster/${cluster}/root`;
   }
