@@ -32,6 +32,8 @@ function newestSource() {
 
 function compile() {
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  // the published declarations name no zod type (they would need esModuleInterop): scripts/public-types.js
+  require('./public-types').rewrite();
   fs.writeFileSync(stamp, '');
 }
 

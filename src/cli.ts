@@ -22,6 +22,8 @@ import { platformFactsFor } from './openshift/platform-facts';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
 import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
+import { outputRepositoryProblem } from './gitops/repo-path';
+import { ProgressLine } from './progress';
 import { RenderCache } from './render-cache';
 import { SpecCache } from './spec-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
@@ -56,12 +58,26 @@ export interface CliIo {
    * @default - reads file descriptor 0, at most MAX_INPUT_BYTES + 1 bytes
    */
   readonly in?: () => string;
+  /**
+   * Whether standard error is a terminal: synth's progress is one line
+   * redrawn in place there, a line every few seconds elsewhere.
+   *
+   * @default - not known: no progress (the process's standard error says)
+   */
+  readonly errIsTTY?: boolean;
+  /**
+   * The clock of the progress line, in milliseconds.
+   *
+   * @default Date.now
+   */
+  readonly now?: () => number;
 }
 
 const PROCESS_IO: CliIo = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
   in: () => readCapped(0, MAX_INPUT_BYTES),
+  errIsTTY: process.stderr.isTTY === true,
 };
 
 /**
@@ -110,6 +126,8 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
   // every error, warning and usage line passes here: a value a message echoes never prints a credential
   const io: CliIo = { ...given, err: (text) => given.err(redactMessage(text)) };
   let code = EXIT_OK;
+  // commands that never write (validate-spec) do not end their errors with "nothing was written"
+  let writes = true;
   const program = new Command('ccm-gitops')
     .description('Render external cloud controller managers as GitOps-ready YAML.')
     .exitOverride()
@@ -121,7 +139,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .description('validate every cluster spec, then render them all into the output directory (replaced atomically)')
     .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', DEFAULT_CLUSTERS_DIR)
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
-    .option('-q, --quiet', 'print only errors and warnings')
+    .option('-q, --quiet', 'print only errors and warnings (no progress, no summary line)')
     .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
@@ -133,7 +151,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .option('--force-phase <reason>', 'render although a cluster\'s record of its last migration phase (.migration.json) is lost, corrupt or '
       + 'contradicted by the rendered tree; the one-phase check is skipped for those clusters and each is named, with the reason, in a warning')
     .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string; forcePhase?: string }) => {
-      const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      const out = outputFolder(opts.out, env);
       // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
       const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
       if (optionLike.length > 0) {
@@ -151,55 +169,70 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
         throw new UsageError('--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"');
       }
       checkOutputOutside(out, opts.clusters);
-      const cacheDir = opts.cache ? renderCacheDir(env) : undefined;
-      if (opts.check) {
-        const check = new OutputCheck(out);
-        const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
-        const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+      const located = outputRepositoryProblem(opts.clusters, out);
+      if (located) {
+        io.err(`warning: ${located}\n`);
+      }
+      const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), io) : undefined;
+      // progress on standard error when it is known to be a terminal or not (the process's), none with --quiet;
+      // the line is cleared before the command's own lines
+      const progress = opts.quiet || io.errIsTTY === undefined ? undefined : new ProgressLine({ write: io.err, tty: io.errIsTTY, now: io.now ?? Date.now });
+      try {
+        if (opts.check) {
+          const check = new OutputCheck(out);
+          const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
+          const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+          let result: SynthSummary;
+          try {
+            result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase, progress }, check);
+          } finally {
+            specCache?.save();
+          }
+          cache?.save();
+          progress?.finish();
+          printWarnings(result.warnings, io);
+          const stale = check.finish();
+          if (stale.length > 0) {
+            io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
+            for (const f of stale) {
+              io.err(`  ${f.state}: ${out}/${f.path}\n`);
+            }
+            code = EXIT_INVALID_INPUT;
+          } else if (!opts.quiet) {
+            io.out(`${out} is up to date (${result.clusters} cluster${result.clusters === 1 ? '' : 's'})\n`);
+          }
+          return;
+        }
+        // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
+        const tree = OutputTree.open(out, { force: opts.force });
         let result: SynthSummary;
+        const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
+        const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
         try {
-          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, check);
+          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase, progress }, tree);
+        } catch (e) {
+          tree.close();
+          throw e;
         } finally {
           specCache?.save();
         }
-        cache?.save();
+        progress?.finish();
         printWarnings(result.warnings, io);
-        const stale = check.finish();
-        if (stale.length > 0) {
-          io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
-          for (const f of stale) {
-            io.err(`  ${f.state}: ${out}/${f.path}\n`);
-          }
-          code = EXIT_INVALID_INPUT;
-        } else if (!opts.quiet) {
-          io.out(`${out} is up to date (${result.clusters} cluster${result.clusters === 1 ? '' : 's'})\n`);
+        progress?.writing();
+        const commit = tree.commit();
+        cache?.save();
+        progress?.finish();
+        if (!opts.quiet) {
+          const n = result.rendered.length - result.unchanged;
+          const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
+          const others = [
+            ...result.kept > 0 ? [`${result.kept} kept from ${out}`] : [],
+            ...result.unchanged > 0 ? [`${result.unchanged} unchanged, checked against the render cache`] : [],
+          ];
+          io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${written})\n`);
         }
-        return;
-      }
-      // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
-      const tree = OutputTree.open(out, { force: opts.force });
-      let result: SynthSummary;
-      const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
-      const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
-      try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, tree);
-      } catch (e) {
-        tree.close();
-        throw e;
       } finally {
-        specCache?.save();
-      }
-      printWarnings(result.warnings, io);
-      const commit = tree.commit();
-      cache?.save();
-      if (!opts.quiet) {
-        const n = result.rendered.length - result.unchanged;
-        const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
-        const others = [
-          ...result.kept > 0 ? [`${result.kept} kept from ${out}`] : [],
-          ...result.unchanged > 0 ? [`${result.unchanged} unchanged, checked against the render cache`] : [],
-        ];
-        io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${written})\n`);
+        progress?.finish();
       }
     });
 
@@ -213,7 +246,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .option('--force', 'delete files in the output folder that ccm-gitops did not write')
     .option('--force-phase <reason>', 'as synth --force-phase: assemble although a cluster\'s record of its last migration phase is lost, corrupt or contradicted')
     .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean; forcePhase?: string }) => {
-      const out = opts.out ?? env.CDK8S_OUTDIR ?? DEFAULT_OUT_DIR;
+      const out = outputFolder(opts.out, env);
       if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
         throw new UsageError('--force-phase needs the reason the phase check may be skipped');
       }
@@ -240,6 +273,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
     .argument('<paths...>', 'cluster spec files or folders')
     .option('-c, --clusters <dir>', 'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")')
     .action((paths: string[], opts: { clusters?: string }) => {
+      writes = false;
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
       const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : defaultsRoot(paths));
       const files = paths.flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]));
@@ -410,14 +444,17 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
 
   program.command('init')
     .description('scaffold a fleet repository: clusters/ with commented defaults and one example per distribution and platform, '
-      + '.gitignore, the CI workflow and the GitOps entry point; never overwrites a file that exists')
+      + '.gitignore and the CI workflow; never overwrites a file that exists, and what it adds fits what is kept')
     .argument('[dir]', 'the fleet repository', '.')
     .option('-d, --distribution <name...>', 'openshift and/or kubernetes (default: openshift)')
     .option('-p, --platform <type...>', 'platform types to write an example for (default: AWS)')
-    .option('-e, --engine <engine>', 'GitOps engine: argocd (app of apps), flux (one entry per cluster) or plain', 'argocd')
+    .option('-e, --engine <engine>', 'GitOps engine: argocd (an Argo CD per cluster, or a hub), flux (one entry per cluster) or plain '
+      + '(default: the engine of an existing clusters/defaults.yaml, else argocd)')
+    .option('--topology <topology>', 'with argocd: per-cluster (an Argo CD in each cluster) or hub (one Argo CD applies every cluster) '
+      + '(default: the topology of an existing clusters/defaults.yaml, else per-cluster)')
     .option('--repo-url <url>', 'URL the GitOps engine clones the fleet repository from (default: a placeholder to replace)')
     .option('--no-ci', 'do not write .github/workflows/ccm-gitops.yml')
-    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine: string; repoUrl?: string; ci: boolean }) => {
+    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine?: string; topology?: string; repoUrl?: string; ci: boolean }) => {
       code = initCommand(dir, opts, io);
     });
 
@@ -439,7 +476,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
   try {
     program.parse([...argv], { from: 'user' });
   } catch (e) {
-    code = handleError(e, io, env);
+    code = handleError(e, io, env, writes);
   }
   return code;
 }
@@ -451,6 +488,43 @@ function realPathOf(dir: string): string {
   } catch {
     return path.resolve(dir);
   }
+}
+
+/** The output folder: --out, else $CDK8S_OUTDIR when set and not empty, else dist. */
+function outputFolder(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (given !== undefined && given.trim() === '') {
+    throw new UsageError('--out is empty; give the output folder (default: $CDK8S_OUTDIR or "dist")');
+  }
+  // an exported but empty CDK8S_OUTDIR names no folder: treat it as unset
+  return given ?? (env.CDK8S_OUTDIR?.trim() ? env.CDK8S_OUTDIR : DEFAULT_OUT_DIR);
+}
+
+/**
+ * The render cache folder, created; undefined with a warning when it cannot
+ * be (a file in its place, no permission): the cache only saves time, so
+ * synth goes on without it.
+ */
+function usableCacheDir(dir: string | undefined, io: CliIo): string | undefined {
+  if (dir === undefined) {
+    return undefined;
+  }
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    if (fs.statSync(dir).isDirectory()) {
+      return dir;
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code !== 'string') {
+      throw e;
+    }
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') {
+      io.err(`warning: render cache off: cannot create ${dir}: ${errnoText(e as NodeJS.ErrnoException & { code: string })}; set CCM_GITOPS_CACHE_DIR to a folder you can write, or pass --no-cache\n`);
+      return undefined;
+    }
+  }
+  io.err(`warning: render cache off: ${dir} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n`);
+  return undefined;
 }
 
 /** Folder of the render cache: $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops; none without any. */
@@ -602,7 +676,8 @@ function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
   }
 }
 
-function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
+function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv, writes = true): number {
+  const nothingWritten = writes ? '; nothing was written' : '';
   if (e instanceof ImportError) {
     io.err(`error: ${e.message}; nothing was written\n`);
     return EXIT_INVALID_INPUT;
@@ -618,7 +693,7 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
     return EXIT_USAGE;
   }
   if (e instanceof SpecValidationError) {
-    io.err(`error: ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`} found; nothing was written\n`);
+    io.err(`error: ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`} found${nothingWritten}\n`);
     for (const issue of e.issues) {
       io.err(`  ${formatIssue(issue)}\n`);
     }
@@ -635,7 +710,7 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
   if (isErrnoError(e)) {
     // an environment problem met outside the output writer (which names its own): reading the specs, a folder
     io.err(`error: cannot ${e.syscall === 'scandir' || e.syscall === 'open' || e.syscall === 'read' || e.syscall === 'stat' || e.syscall === 'lstat' ? 'read' : 'access'} `
-      + `${e.path ?? 'a file'}: ${errnoText(e)}; nothing was written\n`);
+      + `${e.path ?? 'a file'}: ${errnoText(e)}${nothingWritten}\n`);
     return EXIT_INVALID_INPUT;
   }
   const err = e as Error;

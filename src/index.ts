@@ -6,6 +6,7 @@
 export * from './cluster-spec/errors';
 export * from './cluster-spec/images';
 export * from './cluster-spec/json-schema';
+export type { SpecSchema, SpecSchemaIssue, SpecSchemaResult } from './cluster-spec/public-schema';
 export * from './fleet/load';
 export * from './cluster-spec/schema';
 export * from './cluster-spec/tls';

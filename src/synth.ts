@@ -35,6 +35,7 @@ export { SynthError } from './synth-error';
 export { refuseSecretsInOutput } from './output-secret-guard';
 import { SynthError } from './synth-error';
 import { HeapBound } from './util/heap-tuning';
+import type { SynthProgress } from './progress';
 
 /** What to render. */
 export interface SynthOptions {
@@ -106,6 +107,13 @@ export interface SynthOptions {
    * @default - none: V8 collects when it will
    */
   readonly heap?: HeapBound;
+  /**
+   * Told of each cluster loaded and settled, for a progress line (the CLI
+   * prints one on long runs, none with --quiet).
+   *
+   * @default - none
+   */
+  readonly progress?: SynthProgress;
 }
 
 /** One share of a fleet: shard `index` (1-based) of `count`. */
@@ -325,6 +333,7 @@ class FleetRun {
     this.cachedLines = this.matchers.length > 0 && this.remote !== undefined && this.cache !== undefined && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
     this.fleetRecord = this.remote ? this.cache?.get(FLEET_DIRECTORY) : undefined;
     this.lines = this.cache?.lines ?? new FleetEntryPool();
+    options.progress?.start(specFiles.length);
     // workers from the start: they load the rendering code while this thread loads the first specs
     const jobs = options.jobs ?? defaultJobs();
     const heap = options.heap;
@@ -417,6 +426,7 @@ class FleetRun {
           refuseSecretsInOutput(r.files);
           sink.putUnit(r.name, r.files);
           this.entries[index] = r.entry;
+          this.options.progress?.rendered();
         }
       }
     } catch (e) {
@@ -454,6 +464,7 @@ class FleetRun {
 
   /** A cluster as the loader hands it over: placed (unless a spec already failed); the workers' outcomes so far are taken. */
   private onLoaded(c: LoadedCluster): void {
+    this.options.progress?.loaded();
     if (!this.failing) {
       this.place(c);
     }
@@ -482,6 +493,7 @@ class FleetRun {
         }
       }
       sink.keepUnit(name);
+      this.options.progress?.rendered();
       this.entries[i] = keptEntry;
       this.kept.add(i);
       if (remote && cache?.get(name)) {
@@ -564,6 +576,7 @@ class FleetRun {
       this.entries[i] = record.entry!;
       sink.acceptUnit!(this.nameOf(i), upToDate(this.remote!));
       this.unchanged++;
+      this.options.progress?.rendered();
     }
     return undefined;
   }
@@ -583,6 +596,7 @@ class FleetRun {
     if (entry && o.result) {
       this.entries[i] = entry;
       this.sink.acceptUnit!(name, o.result);
+      this.options.progress?.rendered();
     }
   }
 

@@ -86,7 +86,7 @@ describe('ccm-gitops validate-spec', () => {
     const { io, stderr } = captureIo();
     expect(runCli(['validate-spec', a, b], io, {})).toBe(EXIT_INVALID_INPUT);
     expect(stderr()).toBe([
-      'error: 2 problems found; nothing was written',
+      'error: 2 problems found',
       `  ${a}:11: spec.platfrom: unknown field; did you mean "platform"?`,
       `  ${b}:11: spec.controlPlaneTopology: "Single" is not allowed; expected one of: HighlyAvailable, SingleReplica; set the Infrastructure status.controlPlaneTopology`,
       '',
@@ -135,7 +135,7 @@ describe('ccm-gitops validate-spec: files from outside the clusters folder', () 
     // THEN it is refused as synth refuses it in a folder, without reading it
     expect(code).toBe(EXIT_INVALID_INPUT);
     expect(stderr()).toBe([
-      'error: 1 problem found; nothing was written',
+      'error: 1 problem found',
       `  ${link}: is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead`,
       '',
     ].join('\n'));

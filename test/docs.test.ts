@@ -23,12 +23,12 @@ const DOCS = fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.
 /** The sections of the README before it became a landing page, and where each went. */
 const MOVED_SECTIONS: readonly [string, string][] = [
   ['Rendering', 'rendering.md'], ['Writing a cluster spec', 'writing-specs.md'], ['Fleets: folders and defaults', 'writing-specs.md'],
-  ['Platforms', 'platforms.md'], ['Importing a live cluster', 'importing.md'], ['Migrating from the in-tree provider', 'migrating.md'],
-  ['Vanilla Kubernetes (distribution `kubernetes`)', 'kubernetes-distribution.md'], ['Cloud-config transforms', 'cloud-config.md'],
-  ['Output layout', 'output-layout.md'], ['Pointing Argo CD or Flux at it', 'gitops-engines.md'], ['Reviewing changes', 'reviewing-changes.md'],
+  ['Platforms', 'platforms.md'], ['Importing a live cluster', 'importing.md'], ['Migrating from the in-tree provider', 'migration.md'],
+  ['Vanilla Kubernetes (distribution `kubernetes`)', 'kubernetes.md'], ['Cloud-config transforms', 'cloud-config.md'],
+  ['Output layout', 'output-layout.md'], ['Pointing Argo CD or Flux at it', 'gitops.md'], ['Reviewing changes', 'reviewing-changes.md'],
   ['Management modes and handing over from the operator', 'operator-handover.md'], ['Security posture', 'security.md'],
   ['Error catalogue', 'errors.md'], ['Deviations from the operator', 'deviations.md'], ['Development', 'development.md'],
-  ['Performance', 'performance-figures.md'], ['Determinism and robustness', 'determinism.md'],
+  ['Performance', 'performance.md'], ['Determinism and robustness', 'determinism.md'],
 ];
 
 /** Markdown links outside code blocks: [text](target). */
@@ -56,9 +56,26 @@ describe('README: the landing page', () => {
 
   test('has the walkthrough from init to a reviewed pull request', () => {
     const walkthrough = readme.slice(readme.indexOf('## Five minutes from `init` to a reviewed pull request'));
-    for (const step of ['npm install', 'npx ccm-gitops init', 'npx ccm-gitops validate-spec clusters', 'npx ccm-gitops synth', 'npx ccm-gitops diff', 'kubectl apply -k bootstrap/argocd']) {
+    for (const step of ['npm install', 'npx ccm-gitops init', 'npx ccm-gitops validate-spec clusters', 'npx ccm-gitops synth', 'npx ccm-gitops diff', 'kubectl apply -k dist/_fleet/argocd/cluster/<cluster>/root']) {
       expect(walkthrough).toContain(step);
     }
+  });
+
+  test('GIVEN a package that is not on the npm registry WHEN a reader copies an install line THEN it names a git tag or a tarball of this version, never the bare name', () => {
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    const pages = ['README.md', 'docs/installing.md', 'docs/api.md', 'docs/versioning.md', 'examples/cdk8s-app/README.md'];
+    const installs = pages.flatMap((f) => [...read(f).matchAll(/npm install (?:--save-exact )?(\S+)/g)].map((m) => `${f}: ${m[1]}`));
+    // the package name alone (or with @version) resolves on the registry, where it does not exist
+    expect(installs.filter((l) => /: ccm-gitops(@\S*)?$/.test(l))).toEqual([]);
+    const walkthrough = readme.slice(readme.indexOf('## Five minutes'));
+    expect(walkthrough).toContain(`npm install --save-exact git+https://<git-host>/<org>/ccm-gitops.git#v${version}`);
+    expect(walkthrough).toContain(`npm install --save-exact ./ccm-gitops-${version}.tgz`);
+    const installing = read('docs/installing.md');
+    // the placeholder is explained, the build step and the warning are named
+    expect(installing).toContain('`<git-host>/<org>` stands for');
+    expect(installing).toContain('runs its `prepare` script');
+    expect(installing).toContain('npm warn install-scripts');
+    expect(installing).toContain('npm install-scripts approve ccm-gitops');
   });
 
   test('links every page of docs/', () => {
@@ -112,6 +129,27 @@ describe('docs/', () => {
       'spec.kubernetes.version', 'spec.vsphere.failureDomains[].topology.datacenter']) {
       expect(reference).toContain(`| \`${field}\``);
     }
+  });
+});
+
+describe('one story per topic', () => {
+  test('GIVEN the pages that told one story twice WHEN a newcomer looks for one THEN there is one page, under the name they look for', () => {
+    for (const gone of ['kubernetes-distribution.md', 'migrating.md', 'gitops-engines.md', 'openshift-handover.md', 'performance-figures.md']) {
+      expect([gone, DOCS.includes(gone)]).toEqual([gone, false]);
+    }
+    for (const kept of ['kubernetes.md', 'migration.md', 'gitops.md', 'operator-handover.md', 'performance.md']) {
+      expect([kept, DOCS.includes(kept)]).toEqual([kept, true]);
+    }
+  });
+
+  test('GIVEN every page, the README and init WHEN they name where a cluster\'s entry point is THEN it is the path synth renders, never a bootstrap/ folder', () => {
+    const texts = ['README.md', ...DOCS.map((f) => `docs/${f}`), 'src/init/scaffold.ts', 'src/init/command.ts'].map((f) => [f, read(f)] as const);
+    expect(texts.filter(([, t]) => /bootstrap\/(argocd|flux)|_fleet\/argocd\/<namespace>|dist\/<cluster>\/gitops`? on that cluster/.test(t)).map(([f]) => f)).toEqual([]);
+    for (const f of ['README.md', 'docs/gitops.md']) {
+      expect([f, read(f).includes('dist/_fleet/argocd/cluster/<cluster>/root')]).toEqual([f, true]);
+    }
+    expect(read('docs/gitops.md')).toContain('dist/_fleet/argocd/hub/<namespace>/root');
+    expect(read('docs/gitops.md')).toContain('dist/<cluster>/flux-entry');
   });
 });
 

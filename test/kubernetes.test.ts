@@ -554,8 +554,8 @@ describe('distribution kubernetes: the example clusters', () => {
     }
   });
 
-  test('docs/kubernetes-distribution.md compares this distribution\'s defaults with each upstream chart', () => {
-    const readme = fs.readFileSync(path.join(REPO, 'docs', 'kubernetes-distribution.md'), 'utf8');
+  test('docs/kubernetes.md compares this distribution\'s defaults with each upstream chart', () => {
+    const readme = fs.readFileSync(path.join(REPO, 'docs', 'kubernetes.md'), 'utf8');
     for (const p of ['AWS', 'Azure', 'GCP', 'vSphere', 'OpenStack', 'Alibaba', 'Nutanix', 'DigitalOcean', 'Equinix Metal']) {
       expect(readme).toMatch(new RegExp(`\\| ${p} \\|`));
     }

@@ -98,6 +98,24 @@ describeWithNpm('the packed package, installed into an empty project', () => {
     expect(diff.stdout).toContain('aws-example-1');
   });
 
+  test('GIVEN a project with the compiler options cdk8s init typescript-app writes (no esModuleInterop) WHEN the README\'s library example compiles against the installed package THEN tsc reports nothing', () => {
+    // the tsconfig.json cdk8s-cli@2.207.60 writes: node_modules/cdk8s-cli/templates/typescript-app/tsconfig.json
+    const template = JSON.parse(fs.readFileSync(path.join(REPO, 'node_modules/cdk8s-cli/templates/typescript-app/tsconfig.json'), 'utf8'));
+    expect(template.compilerOptions.esModuleInterop).toBeUndefined();
+    expect(template.compilerOptions.skipLibCheck).toBeUndefined();
+    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## From your own cdk8s app'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)![1];
+    expect(example).toContain("from 'ccm-gitops'");
+    const app = path.join(project, 'cdk8s-default');
+    fs.mkdirSync(app);
+    fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(template, null, 2));
+    fs.writeFileSync(path.join(app, 'main.ts'), example);
+    const tsc = sh(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], app);
+    expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+
   test('examples/cdk8s-app compiles against the installed package and synthesizes with cdk8s synth', () => {
     const app = path.join(project, 'app');
     fs.cpSync(path.join(REPO, 'examples/cdk8s-app'), app, { recursive: true, filter: (src) => !/[/\\](dist|node_modules)$|\.js$/.test(src) });

@@ -1,4 +1,4 @@
-import { isMap, isScalar, parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import { CloudConfigError, TransformResult } from './errors';
 import { GcfgSection, parseGcfg } from './gcfg';
 import { MAX_CONFIG_ALIASES, refuseDeepNesting } from './limits';
@@ -118,7 +118,15 @@ export function transformVSphereCloudConfig(source: string, options: VSphereTran
 
 function readCpiConfig(source: string, warnings: string[]): CpiConfig {
   refuseDeepNesting(source, false);
-  const doc = parseDocument(source, { uniqueKeys: false });
+  const doc = parseDocument(source, { uniqueKeys: false, logLevel: 'error' });
+  if (doc.errors.some((e) => e.code === 'MULTIPLE_DOCS')) {
+    // a second document is YAML, not INI: say so, rather than fail on the first line as INI
+    const docs = parseAllDocuments(source, { uniqueKeys: false });
+    const second = Array.isArray(docs) && docs[1] ? docs[1].range[0] : source.search(/^---/m);
+    const line = source.slice(0, Math.max(0, second)).split('\n').length;
+    throw new CloudConfigError(`failed to read the cloud.conf: it holds ${Array.isArray(docs) ? docs.length : 'several'} YAML documents (the next one starts at line ${line}); `
+      + 'the vSphere cloud config is one YAML document: merge them or remove the extra ones', line);
+  }
   // As sigs.k8s.io/yaml: only a mapping with string keys is YAML; anything else is read as the legacy INI.
   if (doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.every((p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value !== '')) {
     let data: Record<string, unknown>;

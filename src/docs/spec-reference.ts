@@ -1,4 +1,4 @@
-import { clusterSpecJsonSchema } from '../cluster-spec/json-schema';
+import { mergedClusterSpecJsonSchema } from '../cluster-spec/json-schema';
 
 /** Repository path of the generated spec reference. */
 export const SPEC_REFERENCE_PATH = 'docs/spec-reference.md';
@@ -40,7 +40,7 @@ interface Row {
  * the reference cannot drift from what is accepted. `npm run docs` writes
  * it; test/docs.test.ts fails when the committed file is stale.
  */
-export function specReferenceMarkdown(schema: Record<string, unknown> = clusterSpecJsonSchema()): string {
+export function specReferenceMarkdown(schema: Record<string, unknown> = mergedClusterSpecJsonSchema()): string {
   const root = schema as SchemaNode & { title?: string };
   const spec = root.properties!.spec;
   const sections: { title: string; rows: Row[] }[] = [];

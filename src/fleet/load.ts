@@ -17,6 +17,7 @@ import { refuseCredentials } from '../cloud-config/pass-through';
 import { commandItemProblem, guardProblems, httpsUrlProblem, httpUrlProblem, metadataMapProblems, ShapeProblem, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
+import { gitopsWarnings } from '../gitops/warnings';
 import { kubernetesCloudConfigProblems, kubernetesProblems, kubernetesWarnings } from '../kubernetes/validate';
 import { upstreamProviderFor } from '../kubernetes/providers';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
@@ -208,6 +209,17 @@ export interface LoadCache {
 
 /** Name of the per-folder defaults file. */
 const DEFAULTS_FILE = /^defaults\.ya?ml$/;
+/** kustomize's own file names: a kustomization beside the specs (Flux's layout) is never a spec. */
+const KUSTOMIZATION_FILE = /^(kustomization\.ya?ml|Kustomization)$/;
+/**
+ * The folder `flux bootstrap --path=clusters/<name>` writes: `<path>/flux-system/`
+ * with gotk-components.yaml, gotk-sync.yaml and a kustomization.yaml
+ * (fluxcd/flux2@v2.6.0 pkg/manifestgen/install/options.go and
+ * pkg/manifestgen/sync/options.go, ManifestFile). Flux's own objects, not specs.
+ */
+function isFluxSystemFolder(dir: string, name: string): boolean {
+  return name === 'flux-system' && ['gotk-sync.yaml', 'gotk-components.yaml'].some((f) => fs.existsSync(path.join(dir, f)));
+}
 /** Kind of a defaults file. */
 export const DEFAULTS_KIND = 'CloudControllerManagerDefaults';
 
@@ -252,8 +264,11 @@ export function listSpecFiles(dir: string): string[] {
         continue;
       }
       if (entry.isDirectory()) {
-        walk(full);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name)) {
+        // Flux bootstrapped into a cluster's folder: its objects and the kustomization that lists them are Flux's
+        if (!isFluxSystemFolder(full, entry.name)) {
+          walk(full);
+        }
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name) && !KUSTOMIZATION_FILE.test(entry.name)) {
         const linked = entry.isSymbolicLink() ? linkOutsideProblem(full, realRoot, 'spec') : undefined;
         if (linked) {
           outside.push({ file: full, path: '', message: linked });
@@ -667,7 +682,8 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
   try {
     // uniqueKeys: false: the library's own check compares every key with every other (quadratic: a 1 MiB
     // spec of 124,176 keys took minutes); duplicates are found below in one pass with a Set
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true });
+    // logLevel error: a collection used as a key is reported as a field problem, not as a Node process warning
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true, logLevel: 'error' });
   } catch (e) {
     return { issue: { file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` } };
   }
@@ -1175,6 +1191,9 @@ function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): Migr
 }
 
 function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+  for (const w of gitopsWarnings(spec.spec.gitops)) {
+    warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
+  }
   const declared = migrationInputFor(spec, platformFactsFor(spec.spec.platform)?.migrationSupport?.(spec));
   if (declared) {
     for (const w of migrationWarnings(migrationCheckInput(spec, declared))) {

@@ -9,6 +9,33 @@ export const FLEET_DIRECTORY = '_fleet';
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
 export const IN_CLUSTER_NAME = 'in-cluster';
 
+/** The root of the git work tree holding a path (the nearest folder above it with `.git`), if any. */
+export function repositoryRootOf(p: string): string | undefined {
+  for (let dir = path.resolve(p); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) {
+      return dir;
+    }
+    if (path.dirname(dir) === dir) {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Why the engine paths of an output may not exist in the repository the
+ * specs are in: the output is in no git work tree while the specs are, so
+ * its repository path is only guessed (its own name, at a root). Undefined
+ * when both are in a work tree, or neither is.
+ */
+export function outputRepositoryProblem(clusters: string, out: string): string | undefined {
+  const specsRoot = repositoryRootOf(clusters);
+  if (specsRoot === undefined || repositoryRootOf(out) !== undefined) {
+    return undefined;
+  }
+  return `${out} is in no git repository, while the specs are in ${specsRoot}: Argo CD and Flux objects name the output "${repositoryPathOf(out)}" `
+    + 'from the root of the repository they clone, which may not exist there; render into that repository (--out inside it)';
+}
+
 /**
  * Path of the output folder relative to the root of the git work tree that
  * holds it (the folder with `.git`, a directory or a worktree file), with `/`

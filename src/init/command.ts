@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { initFleet, InitOptions } from './init';
-import { INIT_CLUSTERS_DIR, INIT_GITIGNORE, INIT_OUT_DIR, InitError } from './scaffold';
+import { entryPointOf, INIT_CLUSTERS_DIR, INIT_GITIGNORE, INIT_OUT_DIR, InitError } from './scaffold';
 
 /** Where `init` prints. */
 export interface InitIo {
@@ -25,6 +25,9 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
     }
     throw e;
   }
+  for (const n of result.scaffold.notes) {
+    io.err(`note: ${n}\n`);
+  }
   for (const s of result.scaffold.skipped) {
     io.err(`note: no ${s.distribution} example on ${s.platform}: ${s.reason}\n`);
   }
@@ -41,9 +44,18 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
       io.out(`add to ${path.join(dir, '.gitignore')}: ${missing.join(' ')}\n`);
     }
   }
+  const { engine, topology, examples } = result.scaffold;
+  const entry = entryPointOf(engine, '<cluster>', INIT_OUT_DIR, topology);
+  const hub = engine === 'argocd' && topology === 'hub';
+  const apply = hub ? `kubectl apply -k ${entry}   (once, on the hub, into its Argo CD; register each cluster in it first)`
+    : engine === 'argocd' ? `kubectl apply -k ${entry}   (on that cluster, into its Argo CD)`
+    : engine === 'flux' ? `add ${entry} to that cluster's flux-system kustomization (or kubectl apply -k it)`
+      : `kubectl apply -k ${entry}`;
   io.out(`next: replace the values marked REPLACE in ${INIT_CLUSTERS_DIR}/, then\n`
     + `  npx ccm-gitops validate-spec ${INIT_CLUSTERS_DIR}\n`
     + `  npx ccm-gitops synth --clusters ${INIT_CLUSTERS_DIR} --out ${INIT_OUT_DIR}\n`
-    + `and commit ${INIT_CLUSTERS_DIR}/ with ${INIT_OUT_DIR}/.\n`);
+    + `and commit ${INIT_CLUSTERS_DIR}/ with ${INIT_OUT_DIR}/. Once it is on the default branch, apply each cluster's entry point once:\n`
+    + `  ${apply}\n`
+    + (examples.length > 0 && !hub ? `(synth renders one for every cluster: ${examples.map((c) => entryPointOf(engine, c)).join(', ')})\n` : ''));
   return 0;
 }

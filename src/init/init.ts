@@ -2,7 +2,8 @@ import { holdsCredentials } from '../secrets/message-redaction';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
-import { INIT_ENGINES, InitEngine, InitError, Scaffold, scaffold, ScaffoldFile } from './scaffold';
+import { parse } from 'yaml';
+import { INIT_CLUSTERS_DIR, INIT_ENGINES, INIT_TOPOLOGIES, InitEngine, InitError, InitTopology, Scaffold, scaffold, ScaffoldFile } from './scaffold';
 import { PACKAGE_NAME, packageRoot } from './package-info';
 
 /** The package's JSON Schema, relative to the package root. */
@@ -25,6 +26,7 @@ export interface InitOptions {
   readonly distribution?: readonly string[];
   readonly platform?: readonly string[];
   readonly engine?: string;
+  readonly topology?: string;
   readonly repoUrl?: string;
   readonly ci?: boolean;
 }
@@ -32,7 +34,7 @@ export interface InitOptions {
 /**
  * The schema modeline target, from the fleet repository root: the installed
  * package when it sits in a node_modules folder of `dir` or of a folder
- * above it, else where `npm install ccm-gitops` in `dir` puts it. Never an
+ * above it, else where installing ccm-gitops in `dir` puts it. Never an
  * absolute path (the files are committed).
  */
 export function schemaPathFor(dir: string, root: string = packageRoot()): string {
@@ -44,7 +46,8 @@ export function schemaPathFor(dir: string, root: string = packageRoot()): string
 }
 
 /** Parses the command-line options (case-insensitive names). Throws InitError. */
-export function parseInitOptions(opts: InitOptions): { distributions: Distribution[]; platforms: PlatformType[]; engine: InitEngine; repoURL?: string } {
+export function parseInitOptions(opts: InitOptions): { distributions: Distribution[]; platforms: PlatformType[]; engine: InitEngine; topology: InitTopology; repoURL?: string } {
+  // engine: the one given, else argocd (initFleet takes a kept defaults file's engine instead)
   const pick = <T extends string>(what: string, values: readonly T[], given: string): T => {
     const found = values.find((v) => v.toLowerCase() === given.toLowerCase());
     if (!found) {
@@ -56,6 +59,7 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
   const distributions = (split(opts.distribution) ?? ['openshift']).map((d) => pick('--distribution', DISTRIBUTIONS, d));
   const platforms = (split(opts.platform) ?? ['AWS']).map((p) => pick('--platform', PLATFORM_TYPES, p));
   const engine = pick('--engine', INIT_ENGINES, opts.engine ?? 'argocd');
+  const topology = pick('--topology', INIT_TOPOLOGIES, opts.topology ?? 'per-cluster');
   if (opts.repoUrl !== undefined && (holdsCredentials(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
     // named, never printed: the value is a password or a token
     throw new InitError('--repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, '
@@ -64,7 +68,7 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
   if (opts.repoUrl !== undefined && !/^(https:\/\/|ssh:\/\/|git@)\S+$/.test(opts.repoUrl)) {
     throw new InitError(`--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL`);
   }
-  return { distributions, platforms, engine, repoURL: opts.repoUrl };
+  return { distributions, platforms, engine, topology, repoURL: opts.repoUrl };
 }
 
 /**
@@ -73,19 +77,92 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
  */
 export function initFleet(dir: string, opts: InitOptions): InitResult {
   const parsed = parseInitOptions(opts);
+  // what an earlier init (or the user) wrote is kept: the new parts must fit it
+  const existing = existingFleet(dir);
+  if (existing.engine !== undefined) {
+    if (opts.engine !== undefined && existing.engine !== parsed.engine) {
+      throw new InitError(`--engine ${parsed.engine}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.engine: ${existing.engine}; `
+        + `change it there first, or run init without --engine`);
+    }
+    if ((INIT_ENGINES as readonly string[]).includes(existing.engine)) {
+      parsed.engine = existing.engine as InitEngine;
+    }
+  }
+  if (existing.topology !== undefined && (INIT_TOPOLOGIES as readonly string[]).includes(existing.topology)) {
+    if (opts.topology !== undefined && existing.topology !== parsed.topology) {
+      throw new InitError(`--topology ${parsed.topology}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.argocd.topology: ${existing.topology}; `
+        + 'change it there first, or run init without --topology');
+    }
+    parsed.topology = existing.topology as InitTopology;
+  }
   const root = packageRoot();
   const workflowFile = path.join(root, WORKFLOW_FILE);
   const result = scaffold({
     ...parsed,
+    existingImages: existing.images,
     schemaPath: schemaPathFor(dir, root),
     workflow: opts.ci === false ? undefined : fs.readFileSync(workflowFile, 'utf8'),
   });
+  refuseLinksOut(dir, result.files);
   const written: string[] = [];
   const kept: string[] = [];
   for (const file of result.files) {
     (writeNew(dir, file) ? written : kept).push(file.path);
   }
   return { written, kept, scaffold: result };
+}
+
+/**
+ * Refuses, before anything is written, a folder of the scaffold that is a
+ * symbolic link leading out of the repository (a linked `.github`): init
+ * would write the workflow into another tree.
+ */
+function refuseLinksOut(dir: string, files: readonly ScaffoldFile[]): void {
+  const root = fs.existsSync(dir) ? fs.realpathSync(dir) : path.resolve(dir);
+  const folders = new Set(files.flatMap((f) => f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  for (const folder of [...folders].sort()) {
+    const at = path.join(dir, ...folder.split('/'));
+    let real: string;
+    try {
+      if (!fs.lstatSync(at).isSymbolicLink()) {
+        continue;
+      }
+      real = fs.realpathSync(at);
+    } catch {
+      continue;
+    }
+    const rel = path.relative(root, real);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new InitError(`${folder} is a symbolic link to a folder outside ${dir}; init writes only inside the repository: `
+        + `make ${folder} a folder${folder === '.github' || folder.startsWith('.github/') ? ', or pass --no-ci' : ''}`);
+    }
+  }
+}
+
+/** Reads a YAML file's data, or undefined when it is missing or is no mapping (init then keeps it and assumes nothing). */
+function readYaml(file: string): Record<string, any> | undefined {
+  try {
+    const data: unknown = parse(fs.readFileSync(file, 'utf8'), { logLevel: 'error' });
+    return data && typeof data === 'object' && !Array.isArray(data) ? data as Record<string, any> : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The engine of the kept fleet defaults and the image keys of each kept distribution defaults. */
+function existingFleet(dir: string): { engine?: string; topology?: string; images: Partial<Record<Distribution, string[]>> } {
+  const fleet = readYaml(path.join(dir, INIT_CLUSTERS_DIR, 'defaults.yaml'));
+  const engine = fleet?.spec?.gitops?.engine;
+  const images: Partial<Record<Distribution, string[]>> = {};
+  for (const d of DISTRIBUTIONS) {
+    const file = path.join(dir, INIT_CLUSTERS_DIR, d, 'defaults.yaml');
+    if (fs.existsSync(file)) {
+      const declared = readYaml(file)?.spec?.images;
+      images[d] = declared && typeof declared === 'object' ? Object.keys(declared) : [];
+    }
+  }
+  const topology = fleet?.spec?.gitops?.argocd?.topology;
+  return { engine: typeof engine === 'string' ? engine : undefined, topology: typeof topology === 'string' ? topology : undefined, images };
 }
 
 /** Creates the file unless it exists; returns whether it wrote it. */

@@ -6,10 +6,18 @@ import { ImageKey } from '../cluster-spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { DEFAULTS_KIND } from '../fleet/load';
 import { outputSidecars } from '../output';
+import { isSshRepoUrl } from '../gitops/warnings';
 
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
 export type InitEngine = (typeof INIT_ENGINES)[number];
+/** Argo CD fleet models a scaffolded fleet can use (spec.gitops.argocd.topology). */
+export const INIT_TOPOLOGIES = ['per-cluster', 'hub'] as const;
+export type InitTopology = (typeof INIT_TOPOLOGIES)[number];
+/** The namespace of the hub's Argo CD in a scaffold (upstream Argo CD's; OpenShift GitOps uses openshift-gitops). */
+export const HUB_NAMESPACE = 'argocd';
+/** The Argo CD project of a hub's clusters in a scaffold (a hub refuses `default`). */
+export const HUB_PROJECT = 'cloud-controllers';
 
 /** The folder of cluster specs in a scaffolded fleet repository. */
 export const INIT_CLUSTERS_DIR = 'clusters';
@@ -80,6 +88,14 @@ export interface ScaffoldOptions {
    */
   readonly engine?: InitEngine;
   /**
+   * With Argo CD: `per-cluster` (an Argo CD in each cluster applies only that
+   * cluster) or `hub` (one Argo CD applies every cluster, registered in it by
+   * name, in a project of its own).
+   *
+   * @default 'per-cluster'
+   */
+  readonly topology?: InitTopology;
+  /**
    * The fleet repository's URL, as the GitOps engine clones it.
    *
    * @default PLACEHOLDER_REPO_URL
@@ -92,6 +108,14 @@ export interface ScaffoldOptions {
    * @default 'node_modules/ccm-gitops/schema/cluster-spec.schema.json'
    */
   readonly schemaPath?: string;
+  /**
+   * Image keys of each distribution's `defaults.yaml` that already exists
+   * (init keeps it as it is): an example needing an image that file lacks
+   * pins it in its own spec, and the scaffold says so in a note.
+   *
+   * @default - no defaults file exists
+   */
+  readonly existingImages?: Partial<Record<Distribution, readonly string[]>>;
   /**
    * The CI workflow to write at INIT_WORKFLOW_PATH (the content of the package's examples/ci/ccm-gitops.yml).
    *
@@ -117,6 +141,14 @@ export interface SkippedExample {
 export interface Scaffold {
   readonly files: ScaffoldFile[];
   readonly skipped: SkippedExample[];
+  /** The GitOps engine of the fleet. */
+  readonly engine: InitEngine;
+  /** Its Argo CD fleet model. */
+  readonly topology: InitTopology;
+  /** The example clusters' names, sorted. */
+  readonly examples: string[];
+  /** What the user has to finish by hand (an image an existing defaults file lacks). */
+  readonly notes: string[];
 }
 
 /** An error in the options of `init` (an unknown platform, no example left). */
@@ -141,24 +173,31 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const distributions: Distribution[] = [...new Set<Distribution>(options.distributions ?? ['openshift'])].sort((a, b) => DISTRIBUTIONS.indexOf(a) - DISTRIBUTIONS.indexOf(b));
   const platforms: PlatformType[] = [...new Set<PlatformType>(options.platforms ?? ['AWS'])].sort();
   const engine = options.engine ?? 'argocd';
+  const topology = options.topology ?? 'per-cluster';
+  if (topology === 'hub' && engine !== 'argocd') {
+    throw new InitError(`--topology hub is an Argo CD fleet model; use it with --engine argocd (the fleet's engine is ${engine})`);
+  }
+  const hub = engine === 'argocd' && topology === 'hub';
   const repoURL = options.repoURL ?? PLACEHOLDER_REPO_URL;
   const schemaPath = options.schemaPath ?? 'node_modules/ccm-gitops/schema/cluster-spec.schema.json';
-  const modeline = (file: string): string =>
-    `# yaml-language-server: $schema=${path.posix.relative(path.posix.dirname(file), schemaPath)}\n`;
+  // defaults files have their own schema, beside the cluster spec's in the package
+  const defaultsSchemaPath = path.posix.join(path.posix.dirname(schemaPath), 'cluster-defaults.schema.json');
+  const modeline = (file: string, schema = schemaPath): string =>
+    `# yaml-language-server: $schema=${path.posix.relative(path.posix.dirname(file), schema)}\n`;
 
   const files: ScaffoldFile[] = [];
   const skipped: SkippedExample[] = [];
-  const clusters: string[] = [];
+  const examples: string[] = [];
+  const notes: string[] = [];
   for (const platform of platforms) {
     if (!distributions.some((d) => platformsOf(d).includes(platform))) {
       throw new InitError(`platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; `
         + `choose from ${[...new Set(distributions.flatMap(platformsOf))].sort().join(', ')}`);
     }
   }
-  const argoNamespace = distributions.includes('openshift') ? 'openshift-gitops' : 'argocd';
 
   const defaultsFile = `${INIT_CLUSTERS_DIR}/defaults.yaml`;
-  files.push({ path: defaultsFile, content: modeline(defaultsFile) + fleetDefaults(engine, repoURL, argoNamespace) });
+  files.push({ path: defaultsFile, content: modeline(defaultsFile, defaultsSchemaPath) + fleetDefaults(engine, repoURL, hub) });
 
   for (const distribution of distributions) {
     const chosen = platforms.filter((p) => {
@@ -173,13 +212,20 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     }
     const folder = `${INIT_CLUSTERS_DIR}/${distribution}`;
     const distDefaults = `${folder}/defaults.yaml`;
-    files.push({ path: distDefaults, content: modeline(distDefaults) + distributionDefaults(distribution, chosen) });
+    files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine === 'argocd' && !hub) });
+    const existing = options.existingImages?.[distribution];
     for (const platform of chosen) {
+      // a kept defaults.yaml without this platform's images: the example pins them itself, so it validates as written
+      const missing = existing ? imageKeysOf(distribution, [platform]).filter((k) => !existing.includes(k)) : [];
       const name = exampleClusterName(distribution, platform);
-      clusters.push(name);
+      examples.push(name);
       const specFile = `${folder}/${name}.yaml`;
       const cloudConf = distribution === 'openshift' ? OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform] : undefined;
-      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined) });
+      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined, missing, hub) });
+      if (missing.length > 0) {
+        notes.push(`${distDefaults} (kept) has no ${missing.join(', ')}: ${specFile} pins ${missing.length === 1 ? 'it' : 'them'} itself; `
+          + `move ${missing.length === 1 ? 'it' : 'them'} to ${distDefaults} to share ${missing.length === 1 ? 'it' : 'them'} with the other ${platform} clusters`);
+      }
       if (cloudConf) {
         files.push({ path: `${folder}/${name}.cloud.conf`, content: cloudConf(name) });
       }
@@ -190,9 +236,8 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   if (options.workflow !== undefined) {
     files.push({ path: INIT_WORKFLOW_PATH, content: options.workflow });
   }
-  files.push(...entryPoint(engine, argoNamespace, clusters.sort()));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped };
+  return { files, skipped, engine, topology, examples: examples.sort(), notes };
 }
 
 /** The `.gitignore` of a fleet repository. */
@@ -201,7 +246,16 @@ export function gitignore(): string {
     + `${INIT_GITIGNORE.join('\n')}\n`;
 }
 
-function fleetDefaults(engine: InitEngine, repoURL: string, argoNamespace: string): string {
+/**
+ * The Argo CD namespace of a distribution: OpenShift GitOps installs into
+ * openshift-gitops; upstream Argo CD into argocd (argoproj/argo-cd@v3.1.0
+ * docs/getting_started.md applies manifests/install.yaml with `-n argocd`).
+ */
+export function argoCdNamespaceOf(distribution: Distribution): string {
+  return distribution === 'openshift' ? 'openshift-gitops' : 'argocd';
+}
+
+function fleetDefaults(engine: InitEngine, repoURL: string, hub: boolean): string {
   const placeholder = repoURL === PLACEHOLDER_REPO_URL ? '   # REPLACE with this repository\'s URL' : '';
   return `# Fleet-wide defaults: merged into every cluster spec below clusters/.
 # A deeper defaults.yaml wins over this one; a cluster spec wins over all.
@@ -225,16 +279,21 @@ spec:
     engine: ${engine}${' '.repeat(Math.max(1, 22 - engine.length))}# argocd | flux | plain
     repoURL: ${repoURL}${placeholder}
     revision: main
-${engine === 'argocd' ? `    argocd:
-      namespace: ${argoNamespace}
-      # project: default
+${engine === 'argocd' && hub ? `    argocd:
+      topology: hub                   # one Argo CD (the hub) applies every cluster, registered in it by name
+      namespace: ${HUB_NAMESPACE}                 # REPLACE if the hub runs OpenShift GitOps: openshift-gitops
+      project: ${HUB_PROJECT}        # a project of its own, rendered as an AppProject (a hub refuses default)
+` : engine === 'argocd' ? `    # argocd:                         # the namespace is in each distribution's defaults.yaml
+    #   project: default
 ` : ''}${engine === 'flux' ? `    flux:
       namespace: flux-system
-      # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
-` : ''}`;
+${isSshRepoUrl(repoURL) ? `      secretRef: fleet-git-credentials     # REPLACE if named otherwise: the Secret with the SSH key (flux create secret git)
+` : `      # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
+`}` : ''}`;
 }
 
-function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[]): string {
+/** The image keys a distribution needs for the platforms, sorted. */
+export function imageKeysOf(distribution: Distribution, platforms: readonly PlatformType[]): ImageKey[] {
   const keys = new Set<ImageKey>();
   for (const p of platforms) {
     if (distribution === 'openshift') {
@@ -247,7 +306,15 @@ function distributionDefaults(distribution: Distribution, platforms: readonly Pl
       }
     }
   }
-  const images = [...keys].sort().map((k) => `    ${k}: ${distribution === 'openshift' ? OPENSHIFT_PLACEHOLDER_IMAGE : KUBERNETES_EXAMPLE_IMAGES[k]}`).join('\n');
+  return [...keys].sort();
+}
+
+function exampleImage(distribution: Distribution, key: ImageKey): string {
+  return distribution === 'openshift' ? OPENSHIFT_PLACEHOLDER_IMAGE : KUBERNETES_EXAMPLE_IMAGES[key]!;
+}
+
+function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], argoCdPerCluster: boolean): string {
+  const images = imageKeysOf(distribution, platforms).map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n');
   const header = distribution === 'openshift'
     ? `# OpenShift clusters: the CCMs of the release payload, in the operator's namespaces.
 # REPLACE every image with the digest of the release your clusters run:
@@ -262,7 +329,10 @@ spec:
   distribution: ${distribution}
   images:
 ${images}
-`;
+${argoCdPerCluster ? `  gitops:
+    argocd:
+      namespace: ${argoCdNamespaceOf(distribution)}${distribution === 'openshift' ? '          # OpenShift GitOps' : '                    # upstream Argo CD'}
+` : ''}`;
 }
 
 /**
@@ -275,7 +345,7 @@ function exampleKubernetesVersion(platform: PlatformType): string {
   return (image && imageMinor(provider, image)) ?? '1.33';
 }
 
-function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined): string {
+function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined, ownImages: readonly ImageKey[] = [], hub = false): string {
   const body = distribution === 'openshift'
     ? `  # Infrastructure status.infrastructureName: oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'
   infrastructureName: ${name}-abcde   # REPLACE
@@ -299,7 +369,12 @@ metadata:
   name: ${name}                       # unique in the fleet: rendered into dist/${name}/
 spec:
   platform: ${platform}
-${body}`;
+${body}${ownImages.length > 0 ? `  images:                           # not in ./defaults.yaml (kept as it was): move them there
+${ownImages.map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n')}
+` : ''}${hub ? `  gitops:
+    argocd:
+      destinationName: ${name}        # REPLACE: the cluster's name as registered in the hub Argo CD
+` : ''}`;
 }
 
 /** Cloud configs the OpenShift platforms cannot render without. */
@@ -315,44 +390,19 @@ datacenters = dc1
 `,
 };
 
-/** The entry point of the fleet model: applied once by hand, then everything comes from git. */
-function entryPoint(engine: InitEngine, argoNamespace: string, clusters: readonly string[]): ScaffoldFile[] {
+/**
+ * Where a cluster's entry point is rendered (repository path), the folder
+ * applied once by hand: synth writes it for every cluster it renders and
+ * removes it with the cluster, so a copied or renamed spec gets its own.
+ * Argo CD (one per cluster, the default topology): the root Application;
+ * Flux: the entry Kustomization; plain: the cluster's stages.
+ */
+export function entryPointOf(engine: InitEngine, cluster: string, out: string = INIT_OUT_DIR, topology: InitTopology = 'per-cluster'): string {
+  if (engine === 'argocd' && topology === 'hub') {
+    return `${out}/_fleet/argocd/hub/${HUB_NAMESPACE}/root`;
+  }
   if (engine === 'argocd') {
-    // the default fleet model is one Argo CD per cluster (spec.gitops.argocd.topology: per-cluster):
-    // each cluster's root lists only that cluster's Application (docs/gitops.md)
-    return clusters.map((c) => ({
-      path: `bootstrap/argocd/${c}/kustomization.yaml`,
-      content: `# Argo CD entry of cluster ${c}: apply once on that cluster's Argo CD (namespace ${argoNamespace})
-#   kubectl apply -k bootstrap/argocd/${c}
-# after the first rendered ${INIT_OUT_DIR}/ is on the default branch. The root Application
-# ccm-root.${c} then applies the cluster's Application; every later change is a commit.
-apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-  - ../../../${INIT_OUT_DIR}/_fleet/argocd/cluster/${c}/root
-`,
-    }));
+    return `${out}/_fleet/argocd/cluster/${cluster}/root`;
   }
-  if (engine === 'flux') {
-    return clusters.map((c) => ({
-      path: `bootstrap/flux/${c}/kustomization.yaml`,
-      content: `# Flux entry of cluster ${c}: add this folder to that cluster's flux-system
-# kustomization (or kubectl apply -k it once). The entry Kustomization ccm-${c}
-# then applies the rendered stages in order from git.
-apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-  - ../../../${INIT_OUT_DIR}/${c}/flux-entry
-`,
-    }));
-  }
-  return [{
-    path: 'bootstrap/README.md',
-    content: `# Applying the rendered clusters
-
-The fleet uses \`gitops.engine: plain\`: apply each cluster's stages in order
-with \`kubectl apply -k ${INIT_OUT_DIR}/<cluster>\` (or stage by stage,
-\`kubectl apply -k ${INIT_OUT_DIR}/<cluster>/01-namespaces-rbac\` …).
-`,
-  }];
+  return engine === 'flux' ? `${out}/${cluster}/flux-entry` : `${out}/${cluster}`;
 }
