@@ -62,12 +62,17 @@ export function clusterMigrationPlan(name: string, cluster: MigratingCluster, ob
   });
 }
 
+function withoutProbes(key: string, value: unknown): unknown {
+  return key === 'probes' ? undefined : value;
+}
+
 /** MIGRATION.md and .migration.json of a cluster. */
 export function migrationPlanFiles(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): RenderedFile[] {
   const plan = clusterMigrationPlan(name, cluster, objects, rendered);
   const { cluster: planned, ...rest } = plan;
   return [
     { path: `${name}/${MIGRATION_MARKDOWN}`, content: migrationMarkdown(plan) },
-    { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, null, 2)}\n` },
+    // the probes are how migration preflight reads an export: the record keeps the checks as people read them
+    { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, withoutProbes, 2)}\n` },
   ];
 }

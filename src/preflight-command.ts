@@ -1,0 +1,126 @@
+/**
+ * The `migration preflight` command: loads the fleet as synth does, finds the
+ * cluster's next phase change (the rendered tree's phase → the spec's), builds
+ * that change's steps as the plan does and checks their preconditions against
+ * an export. Exit 0: every precondition holds; 1: one line per failed
+ * precondition; 2: usage errors, an unreadable export or an unusable spec.
+ */
+import { Command } from 'commander';
+import { ImportError } from './import/live-cluster';
+import { readExport } from './import/read-export';
+import { formatIssue, SpecValidationError } from './cluster-spec/errors';
+import { loadFleet } from './fleet/load';
+import { phaseSequence, previousPhase, MigrationPhase } from './migration/phases';
+import { phaseChangeSteps, PhaseTransition } from './migration/steps';
+import { MigrationInput } from './migration/flags';
+import { clusterIdentity, PhaseRecords } from './phase-guard';
+import { preconditions, preflightChange, runPreflight } from './preflight';
+import { ClusterSpec } from './cluster-spec/schema';
+
+/** The options of `migration preflight`. */
+export interface PreflightOptions {
+  readonly cluster: string;
+  readonly from: string;
+  readonly clusters: string;
+  /** The output folder rendered before this change (its `.migration.json` says the phase the cluster is in). */
+  readonly out: string;
+}
+
+/** Where the command writes. */
+export interface PreflightIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** The steps of `from` → `to` for a spec, as the plan renders them (the distribution's side is loaded here, with cdk8s). */
+function stepsOf(spec: ClusterSpec, input: MigrationInput, from: MigrationPhase, to: MigrationPhase): PhaseTransition {
+  // required on use: the CLI's other commands never load the rendering code
+  const { migrationTargetFor } = require('./migration-rendering') as typeof import('./migration-rendering');
+  const target = migrationTargetFor(spec);
+  // the plan of a phase carries the steps into it: built with the input at that phase
+  const at = { ...input, phase: to };
+  const ctx = { ccm: { namespace: target.ccmNamespace, serviceAccount: target.ccmServiceAccount, workload: target.ccmWorkload }, controlPlane: target.controlPlane.plan(at) };
+  return phaseChangeSteps(at, ctx, from, to);
+}
+
+/** Runs `migration preflight`; returns the exit code. */
+export function preflightCommand(opts: PreflightOptions, io: PreflightIo): number {
+  let fleet;
+  try {
+    fleet = loadFleet(opts.clusters);
+  } catch (e) {
+    if (e instanceof SpecValidationError) {
+      io.err(`error: the cluster specs have ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`}; fix them (ccm-gitops validate-spec ${opts.clusters}) before a preflight\n`);
+      e.issues.forEach((issue) => io.err(`  ${formatIssue(issue)}\n`));
+      return 2;
+    }
+    throw e;
+  }
+  const cluster = fleet.clusters.find((c) => c.spec.metadata.name === opts.cluster);
+  if (!cluster) {
+    io.err(`error: no cluster "${opts.cluster}" in ${opts.clusters}; pass --cluster with a spec's metadata.name\n`);
+    return 2;
+  }
+  const input = cluster.migration;
+  if (!input) {
+    io.err(`error: ${cluster.specFile}: spec.migration is not set, so cluster "${opts.cluster}" has no phase change to check\n`);
+    return 2;
+  }
+  const previous = new PhaseRecords(opts.out, new Set(fleet.clusters.map((c) => c.spec.metadata.name)))
+    .previous({ name: opts.cluster, identity: clusterIdentity(cluster.spec.spec) });
+  if (previous.kind === 'unknown') {
+    io.err(`error: ${previous.record} ${previous.why}; pass --out with the tree rendered before this change\n`);
+    return 2;
+  }
+  const sequence = phaseSequence(input.support);
+  const rendered = previous.kind === 'known' ? previous.phase as MigrationPhase : undefined;
+  if (rendered !== undefined && !sequence.includes(rendered)) {
+    io.err(`error: ${previous.kind === 'known' ? previous.record : opts.out} says phase "${rendered}", which ${input.platform} does not have (${sequence.join(' → ')})\n`);
+    return 2;
+  }
+  const change = preflightChange(sequence, rendered, input.phase);
+  if (!change) {
+    io.out(`${opts.cluster}: phase "${input.phase}" is the last; no phase change to check\n`);
+    return 0;
+  }
+  let objects;
+  try {
+    objects = readExport(opts.from);
+  } catch (e) {
+    if (e instanceof ImportError) {
+      io.err(`error: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const steps = stepsOf(cluster.spec, input, change.from, change.to);
+  const forward = sequence.indexOf(change.to) > sequence.indexOf(change.from);
+  // going forward, the change into the current phase must have finished (its after-merge steps); a rollback may be urgent and is not held back by that
+  const back = forward ? previousPhase(sequence, change.from) : undefined;
+  const settle = back ? stepsOf(cluster.spec, input, back, change.from) : undefined;
+  const list = preconditions(steps, settle);
+  const result = runPreflight(objects, list);
+  io.out(`${opts.cluster}: "${change.from}" → "${change.to}": ${list.length} precondition${list.length === 1 ? '' : 's'}\n`);
+  result.unchecked.forEach((line) => io.out(`  ${line}\n`));
+  if (result.failures.length > 0) {
+    result.failures.forEach((line) => io.out(`FAIL ${line}\n`));
+    io.out(`${result.failures.length === 1 ? '1 problem' : `${result.failures.length} problems`}: do not merge yet\n`);
+    return 1;
+  }
+  io.out('every precondition holds\n');
+  return 0;
+}
+
+/** Adds `preflight` under the `migration` command; `done` receives the exit code. */
+export function addPreflightCommand(migration: Command, io: PreflightIo, done: (code: number) => void): void {
+  migration.command('preflight')
+    .description('check an export of a cluster (oc/kubectl get -o yaml) against the before-merge preconditions of its next phase change; '
+      + 'exit 0 when all hold, 1 listing each failed one with its command, 2 on usage errors or an unreadable export')
+    .requiredOption('--cluster <name>', 'the cluster (its spec\'s metadata.name)')
+    .requiredOption('--from <dir>', 'the export: a folder of .yaml/.json files (or one file), kind: List documents accepted')
+    .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', 'clusters')
+    .option('-o, --out <dir>', 'the output folder rendered before this change: its phase is where the cluster is', 'dist')
+    .action((opts: PreflightOptions) => {
+      done(preflightCommand(opts, io));
+    });
+}
