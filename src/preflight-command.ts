@@ -10,11 +10,11 @@ import { ImportError } from './import/live-cluster';
 import { readExport } from './import/read-export';
 import { formatIssue, SpecValidationError } from './cluster-spec/errors';
 import { loadFleet } from './fleet/load';
-import { phaseSequence, previousPhase, MigrationPhase } from './migration/phases';
+import { phaseSequence, MigrationPhase } from './migration/phases';
 import { phaseChangeSteps, PhaseTransition } from './migration/steps';
 import { MigrationInput } from './migration/flags';
 import { clusterIdentity, PhaseRecords } from './phase-guard';
-import { preconditions, preflightChange, runPreflight } from './preflight';
+import { changePreconditions, preflightChange, runPreflight } from './preflight';
 import { ClusterSpec } from './cluster-spec/schema';
 
 /** The options of `migration preflight`. */
@@ -93,12 +93,7 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
     }
     throw e;
   }
-  const steps = stepsOf(cluster.spec, input, change.from, change.to);
-  const forward = sequence.indexOf(change.to) > sequence.indexOf(change.from);
-  // going forward, the change into the current phase must have finished (its after-merge steps); a rollback may be urgent and is not held back by that
-  const back = forward ? previousPhase(sequence, change.from) : undefined;
-  const settle = back ? stepsOf(cluster.spec, input, back, change.from) : undefined;
-  const list = preconditions(steps, settle);
+  const list = changePreconditions(sequence, change.from, change.to, (from, to) => stepsOf(cluster.spec, input, from, to));
   const result = runPreflight(objects, list);
   io.out(`${opts.cluster}: "${change.from}" → "${change.to}": ${list.length} precondition${list.length === 1 ? '' : 's'}\n`);
   result.unchecked.forEach((line) => io.out(`  ${line}\n`));

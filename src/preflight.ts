@@ -39,6 +39,17 @@ export function preconditions(change: PhaseTransition, settle?: PhaseTransition)
   return all.filter((p, i) => all.findIndex((q) => q.check.check === p.check.check && q.check.command === p.check.command) === i);
 }
 
+/**
+ * The preconditions of `from` → `to`, with `stepsOf` building a change's steps as the plan does:
+ * going forward, the change into `from` must have finished; a rollback may be urgent and is not held back by that.
+ */
+export function changePreconditions(sequence: readonly MigrationPhase[], from: MigrationPhase, to: MigrationPhase,
+  stepsOf: (from: MigrationPhase, to: MigrationPhase) => PhaseTransition): Precondition[] {
+  const i = sequence.indexOf(from);
+  const back = sequence.indexOf(to) > i && i > 0 ? sequence[i - 1] : undefined;
+  return preconditions(stepsOf(from, to), back ? stepsOf(back, from) : undefined);
+}
+
 /** What preflight found: a line per failed precondition, and the checks an export cannot answer. */
 export interface PreflightResult {
   readonly failures: readonly string[];
@@ -199,7 +210,8 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       if (!o) {
         return [`${label}: not in the export (add: kubectl -n ${probe.namespace} get ${probe.workload} -o yaml)`];
       }
-      return rolloutProblems(o).map((p) => `${label}: ${p}`);
+      const problems = rolloutProblems(o);
+      return problems.length === 0 ? [] : [`${label}: ${problems.join(', ')}`];
     }
     case 'workload-absent': {
       const [kind, name] = workloadRef(probe.workload);
