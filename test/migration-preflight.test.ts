@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { runCli } from '../src/cli';
 import { MigrationInput } from '../src/migration';
 import { MigrationPhase, phaseSequence } from '../src/migration/phases';
@@ -341,5 +341,20 @@ describe('ccm-gitops migration preflight', () => {
     expect(runCli(['migration', 'preflight', '--cluster', 'nope', '--from', path.join(dir, 'export'), '--clusters', path.join(dir, 'clusters')], io.io)).toBe(2);
     expect(io.stderr()).toBe(`error: no cluster "nope" in ${path.join(dir, 'clusters')}; pass --cluster with a spec's metadata.name\n`);
     expect(runCli(['migration', 'preflight', '--cluster', 'c'], captureIo().io)).toBe(2);
+  });
+});
+
+describe('the CI workflow init writes runs the preflight', () => {
+  test('GIVEN examples/ci/ccm-gitops.yml WHEN its pull-request steps are read THEN one runs migration preflight per committed preflight/<cluster>/ export against the base tree, and skips with a notice without one', () => {
+    const workflow = parse(fs.readFileSync(path.join(__dirname, '..', 'examples', 'ci', 'ccm-gitops.yml'), 'utf8')) as {
+      on: { pull_request: { paths: string[] } };
+      jobs: { render: { steps: { name?: string; if?: string; run?: string }[] } };
+    };
+    expect(workflow.on.pull_request.paths).toContain('preflight/**');
+    const step = workflow.jobs.render.steps.find((s) => s.run?.includes('migration preflight'))!;
+    expect(step.if).toBe('github.event_name == \'pull_request\'');
+    expect(step.run).toContain('npx ccm-gitops migration preflight --cluster "$cluster" --from "$export" --clusters clusters --out "$base/dist" || failed=1');
+    expect(step.run).toContain('git archive "origin/${{ github.base_ref }}" dist');
+    expect(step.run).toContain('echo "::notice::no preflight/<cluster>/ export attached: migration preflight skipped"');
   });
 });
