@@ -24,6 +24,8 @@ export interface PreflightOptions {
   readonly clusters: string;
   /** The output folder rendered before this change (its `.migration.json` says the phase the cluster is in). */
   readonly out: string;
+  /** Check only a change of phase (a pull request's); when the spec keeps the rendered phase, nothing is checked. */
+  readonly onlyPhaseChange?: boolean;
 }
 
 /** Where the command writes. */
@@ -78,6 +80,10 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
     io.err(`error: ${previous.kind === 'known' ? previous.record : opts.out} says phase "${rendered}", which ${input.platform} does not have (${sequence.join(' → ')})\n`);
     return 2;
   }
+  if (opts.onlyPhaseChange && (rendered === undefined || rendered === input.phase)) {
+    io.out(`${opts.cluster}: the spec keeps phase "${input.phase}"${rendered === undefined ? ' (nothing rendered before)' : ''}; no phase change to check\n`);
+    return 0;
+  }
   const change = preflightChange(sequence, rendered, input.phase);
   if (!change) {
     io.out(`${opts.cluster}: phase "${input.phase}" is the last; no phase change to check\n`);
@@ -115,6 +121,7 @@ export function addPreflightCommand(migration: Command, io: PreflightIo, done: (
     .requiredOption('--from <dir>', 'the export: a folder of .yaml/.json files (or one file), kind: List documents accepted')
     .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', 'clusters')
     .option('-o, --out <dir>', 'the output folder rendered before this change: its phase is where the cluster is', 'dist')
+    .option('--only-phase-change', 'check only when the spec\'s phase differs from the rendered tree\'s (a phase pull request); otherwise exit 0')
     .action((opts: PreflightOptions) => {
       done(preflightCommand(opts, io));
     });

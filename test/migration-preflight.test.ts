@@ -267,6 +267,21 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     ]);
   });
 
+  test('DaemonSet: a CCM run as a DaemonSet that has not rolled out', () => {
+    // GIVEN a kubernetes CCM DaemonSet with one of three pods on the old template and not ready
+    const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
+    const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
+    const daemonSet = {
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
+      status: { observedGeneration: 3, desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 2, numberReady: 2, numberAvailable: 2 },
+    } as unknown as ExportedObject;
+    const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
+    // WHEN leader-migration-ccm → external-leader-migration is checked THEN the DaemonSet's rollout is the one failure
+    expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'DaemonSet kube-system/aws-cloud-controller-manager: 2 of 3 pods updated, 2 of 3 pods ready; check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
+    ]);
+  });
+
   test('an object missing from the export is named once, with the command that exports it', () => {
     const objects = LMK_LMC_OS().filter((o) => o.kind !== 'KubeControllerManager');
     expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
@@ -335,6 +350,32 @@ describe('ccm-gitops migration preflight', () => {
     expect(code).toBe(2);
   });
 
+  test('GIVEN the spec keeps the rendered phase and --only-phase-change WHEN preflight runs THEN nothing is checked (exit 0); without it the next change is', () => {
+    const dir = fleet('leader-migration-kcm', 'leader-migration-kcm');
+    const only = run(dir, [], ['--only-phase-change']);
+    expect(only.out).toBe('c: the spec keeps phase "leader-migration-kcm"; no phase change to check\n');
+    expect(only.code).toBe(0);
+    const next = run(dir, [{ apiVersion: 'v1', kind: 'List', items: [] } as unknown as ExportedObject]);
+    expect(next.out.split('\n')[0]).toBe('c: "leader-migration-kcm" → "leader-migration-ccm": 6 preconditions');
+    expect(next.code).toBe(1);
+  });
+
+  test('GIVEN a rendered record that contradicts MIGRATION.md WHEN preflight runs THEN it exits 2 naming the record', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    fs.writeFileSync(path.join(dir, 'dist', 'c', 'MIGRATION.md'), '# Migration of c: phase `in-tree`\n');
+    const r = run(dir, []);
+    expect(r.err).toBe(`error: ${path.join(dir, 'dist', 'c', '.migration.json')} says phase "leader-migration-kcm", but the rendered tree says "in-tree" in MIGRATION.md; pass --out with the tree rendered before this change\n`);
+    expect(r.code).toBe(2);
+  });
+
+  test('GIVEN an invalid spec WHEN preflight runs THEN it exits 2 with the spec problem', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    fs.writeFileSync(path.join(dir, 'clusters', 'c.yaml'), stringify(awsSpec('c', { migration: { phase: 'sideways', kubernetesVersion: '1.26' } })));
+    const r = run(dir, []);
+    expect(r.err.split('\n')[0]).toBe(`error: the cluster specs have 1 problem; fix them (ccm-gitops validate-spec ${path.join(dir, 'clusters')}) before a preflight`);
+    expect(r.code).toBe(2);
+  });
+
   test('GIVEN an unknown cluster, or no --from WHEN preflight runs THEN it exits 2', () => {
     const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
     const io = captureIo();
@@ -353,7 +394,7 @@ describe('the CI workflow init writes runs the preflight', () => {
     expect(workflow.on.pull_request.paths).toContain('preflight/**');
     const step = workflow.jobs.render.steps.find((s) => s.run?.includes('migration preflight'))!;
     expect(step.if).toBe('github.event_name == \'pull_request\'');
-    expect(step.run).toContain('npx ccm-gitops migration preflight --cluster "$cluster" --from "$export" --clusters clusters --out "$base/dist" || failed=1');
+    expect(step.run).toContain('npx ccm-gitops migration preflight --cluster "$cluster" --from "$export" --clusters clusters --out "$base/dist" --only-phase-change || failed=1');
     expect(step.run).toContain('git archive "origin/${{ github.base_ref }}" dist');
     expect(step.run).toContain('echo "::notice::no preflight/<cluster>/ export attached: migration preflight skipped"');
   });
