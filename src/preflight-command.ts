@@ -15,7 +15,9 @@ import { phaseChangeSteps, PhaseTransition } from './migration/steps';
 import { MigrationInput } from './migration/flags';
 import { clusterIdentity, PhaseRecords } from './phase-guard';
 import { changePreconditions, preflightChange, runPreflight } from './preflight';
-import { ClusterSpec } from './cluster-spec/schema';
+import { PreparedCluster } from './cluster/prepared-cluster';
+import { RenderedObject } from './gitops/layout';
+import { ccmWorkloadOf } from './migration/plan-files';
 
 /** The options of `migration preflight`. */
 export interface PreflightOptions {
@@ -34,15 +36,23 @@ export interface PreflightIo {
   err(text: string): void;
 }
 
-/** The steps of `from` → `to` for a spec, as the plan renders them (the distribution's side is loaded here, with cdk8s). */
-function stepsOf(spec: ClusterSpec, input: MigrationInput, from: MigrationPhase, to: MigrationPhase): PhaseTransition {
-  // required on use: the CLI's other commands never load the rendering code
+/**
+ * Builds the steps of a phase change for a cluster as its plan does: the distribution's side, and the CCM
+ * workload found among the cluster's rendered objects (rendered here, with cdk8s, required on use: the
+ * CLI's other commands never load the rendering code).
+ */
+function stepBuilder(cluster: PreparedCluster, input: MigrationInput): (from: MigrationPhase, to: MigrationPhase) => PhaseTransition {
   const { migrationTargetFor } = require('./migration-rendering') as typeof import('./migration-rendering');
-  const target = migrationTargetFor(spec);
-  // the plan of a phase carries the steps into it: built with the input at that phase
-  const at = { ...input, phase: to };
-  const ctx = { ccm: { namespace: target.ccmNamespace, serviceAccount: target.ccmServiceAccount, workload: target.ccmWorkload }, controlPlane: target.controlPlane.plan(at) };
-  return phaseChangeSteps(at, ctx, from, to);
+  const { App } = require('cdk8s') as typeof import('cdk8s');
+  const { ClusterChart } = require('./cluster-chart') as typeof import('./cluster-chart');
+  const target = migrationTargetFor(cluster.spec);
+  const objects = new ClusterChart(new App({ outdir: 'unused' }), cluster.spec.metadata.name, { cluster }).toJson() as RenderedObject[];
+  const ccm = { namespace: target.ccmNamespace, serviceAccount: target.ccmServiceAccount, workload: ccmWorkloadOf(target, objects) };
+  return (from, to) => {
+    // the plan of a phase carries the steps into it: built with the input at that phase
+    const at = { ...input, phase: to };
+    return phaseChangeSteps(at, { ccm, controlPlane: target.controlPlane.plan(at) }, from, to);
+  };
 }
 
 /** Runs `migration preflight`; returns the exit code. */
@@ -99,7 +109,7 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
     }
     throw e;
   }
-  const list = changePreconditions(sequence, change.from, change.to, (from, to) => stepsOf(cluster.spec, input, from, to));
+  const list = changePreconditions(sequence, change.from, change.to, stepBuilder(cluster, input));
   const result = runPreflight(objects, list);
   io.out(`${opts.cluster}: "${change.from}" → "${change.to}": ${list.length} precondition${list.length === 1 ? '' : 's'}\n`);
   result.unchecked.forEach((line) => io.out(`  ${line}\n`));

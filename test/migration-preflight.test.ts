@@ -376,6 +376,19 @@ describe('ccm-gitops migration preflight', () => {
     expect(r.code).toBe(2);
   });
 
+  test('GIVEN an OpenShift pull request to external-leader-migration WHEN the CCM is checked THEN it is the Deployment the plan names (the rendered one)', () => {
+    const dir = fleet('external-leader-migration', 'leader-migration-ccm');
+    const objects = settledCluster(OPENSHIFT, 'leader-migration-ccm', 'kcm', false);
+    const r = run(dir, objects);
+    expect(r.out).toContain('FAIL Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: not in the export '
+      + '(add: kubectl -n openshift-cloud-controller-manager get deployment/aws-cloud-controller-manager -o yaml); '
+      + 'check: kubectl -n openshift-cloud-controller-manager rollout status deployment/aws-cloud-controller-manager\n');
+    expect(r.code).toBe(1);
+    const settled = run(dir, [...objects, deployment('openshift-cloud-controller-manager', 'aws-cloud-controller-manager')]);
+    expect(settled.out).toContain('every precondition holds\n');
+    expect(settled.code).toBe(0);
+  });
+
   test('GIVEN an unknown cluster, or no --from WHEN preflight runs THEN it exits 2', () => {
     const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
     const io = captureIo();

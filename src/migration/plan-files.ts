@@ -39,13 +39,19 @@ export interface MigratingCluster {
   readonly identity?: string;
 }
 
+/** `kind/name` of the CCM workload the steps name: the rendered one, else the distribution's default. */
+export function ccmWorkloadOf(target: MigrationTarget, objects: readonly RenderedObject[]): string {
+  const ccm = objects.find((o) => target.isCcmWorkload(o));
+  return ccm ? `${ccm.kind.toLowerCase()}/${ccm.metadata.name}` : target.ccmWorkload;
+}
+
 /** The plan of a cluster that declares a migration. */
 export function clusterMigrationPlan(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): MigrationPlan {
   const m = cluster.migration;
   const target = cluster.target;
   const ccm = objects.find((o) => target.isCcmWorkload(o));
   const mount = ccmLeaderMigrationMount(m);
-  const workload = ccm ? `${ccm.kind.toLowerCase()}/${ccm.metadata.name}` : target.ccmWorkload;
+  const workload = ccmWorkloadOf(target, objects);
   return buildMigrationPlan({
     ...m,
     cluster: name,
