@@ -30,6 +30,7 @@ import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
 import { readChangedTrees, readGitRange, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
+import { addPreflightCommand } from './preflight-command';
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
 import { commandHeapBound } from './util/heap-tuning';
@@ -421,9 +422,12 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
       io.out(`next: ccm-gitops validate-spec ${path.join(opts.out, specFile)}\n`);
     });
 
-  program.command('migration')
-    .description('migration from the in-tree cloud provider')
-    .command('control-plane')
+  const migration = program.command('migration')
+    .description('migration from the in-tree cloud provider');
+  addPreflightCommand(migration, io, (c) => {
+    code = c;
+  });
+  migration.command('control-plane')
     .description('print the control-plane change of a migration phase for a kubeadm, Cluster API or hand-run control plane '
       + '(OpenShift clusters get theirs in dist/<cluster>/MIGRATION.md)')
     .requiredOption('--platform <type>', 'platform type: AWS, GCP, OpenStack, VSphere or Azure')

@@ -349,7 +349,7 @@ describe('Azure in-tree → external on kubernetes', () => {
       'after-merge: switch each node\'s kubelet to --cloud-provider=external (without --cloud-config) and restart it, one node at a time',
     ]);
     expect(steps[0]!.kcm?.flags).toContain('--cloud-provider=external');
-    expect(steps[2]!.checks).toEqual([{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID' }]);
+    expect(steps[2]!.checks).toEqual([{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID', probes: [{ kind: 'nodes-initialized' }] }]);
   });
 });
 

@@ -125,6 +125,7 @@ describe('3. OpenShift ordering', () => {
     expect(toExt.steps[0]!.checks[0]).toEqual({
       check: 'every kube-controller-manager runs the latest revision (each node\'s currentRevision equals latestAvailableRevision), and spec.unsupportedConfigOverrides.extendedArguments has neither enable-leader-migration nor leader-migration-config (second line)',
       command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'',
+      probes: [{ kind: 'kcm-revisions' }, { kind: 'kcm-override', present: false, keys: ['enable-leader-migration', 'leader-migration-config'] }],
     });
   });
 

@@ -49,9 +49,10 @@ export interface ControlPlaneChange {
 export interface ControlPlaneSteps {
   /**
    * The check that every kube-controller-manager has restarted and `what`; `leaderMigration` says
-   * whether leader migration must then be on (true) or off (false), when the distribution can check it.
+   * whether leader migration must then be on (true) or off (false), when the distribution can check it;
+   * `kcm` is how each then runs (its flags, for a probe of the pods).
    */
-  everyKcm(what: string, leaderMigration?: boolean): PlanCheck;
+  everyKcm(what: string, leaderMigration?: boolean, kcm?: ProcessConfig): PlanCheck;
   /** The step that restarts every kube-controller-manager into `kcm`, making the change `what`. */
   kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep;
   /** in-tree → leader-migration-kcm, after the merge: leader migration on with the KCM's own file. */

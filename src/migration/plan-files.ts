@@ -39,13 +39,19 @@ export interface MigratingCluster {
   readonly identity?: string;
 }
 
+/** `kind/name` of the CCM workload the steps name: the rendered one, else the distribution's default. */
+export function ccmWorkloadOf(target: MigrationTarget, objects: readonly RenderedObject[]): string {
+  const ccm = objects.find((o) => target.isCcmWorkload(o));
+  return ccm ? `${ccm.kind.toLowerCase()}/${ccm.metadata.name}` : target.ccmWorkload;
+}
+
 /** The plan of a cluster that declares a migration. */
 export function clusterMigrationPlan(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): MigrationPlan {
   const m = cluster.migration;
   const target = cluster.target;
   const ccm = objects.find((o) => target.isCcmWorkload(o));
   const mount = ccmLeaderMigrationMount(m);
-  const workload = ccm ? `${ccm.kind.toLowerCase()}/${ccm.metadata.name}` : target.ccmWorkload;
+  const workload = ccmWorkloadOf(target, objects);
   return buildMigrationPlan({
     ...m,
     cluster: name,
@@ -62,12 +68,17 @@ export function clusterMigrationPlan(name: string, cluster: MigratingCluster, ob
   });
 }
 
+function withoutProbes(key: string, value: unknown): unknown {
+  return key === 'probes' ? undefined : value;
+}
+
 /** MIGRATION.md and .migration.json of a cluster. */
 export function migrationPlanFiles(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): RenderedFile[] {
   const plan = clusterMigrationPlan(name, cluster, objects, rendered);
   const { cluster: planned, ...rest } = plan;
   return [
     { path: `${name}/${MIGRATION_MARKDOWN}`, content: migrationMarkdown(plan) },
-    { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, null, 2)}\n` },
+    // the probes are how migration preflight reads an export: the record keeps the checks as people read them
+    { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, withoutProbes, 2)}\n` },
   ];
 }

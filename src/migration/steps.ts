@@ -26,10 +26,50 @@ export interface ProcessConfig {
 /** When a step happens relative to merging the change. */
 export type StepTiming = 'before-merge' | 'merge' | 'after-merge';
 
+/**
+ * What a check looks for, in a form `migration preflight` evaluates against an
+ * export of the cluster (`oc get -o yaml` / `kubectl get -o yaml`); not written to `.migration.json`.
+ */
+export type Probe =
+  /** OpenShift KubeControllerManager `cluster`: every node's `currentRevision` is `status.latestAvailableRevision`. */
+  | { readonly kind: 'kcm-revisions' }
+  /** OpenShift KubeControllerManager `cluster`: `spec.unsupportedConfigOverrides.extendedArguments` has (or lacks) every key. */
+  | { readonly kind: 'kcm-override'; readonly present: boolean; readonly keys: readonly string[] }
+  /** MachineConfigPools (these, or every one): updated and ready machines equal the machine count, none degraded. */
+  | { readonly kind: 'pools-updated'; readonly pools?: readonly string[] }
+  /** The migration Lease is held, renewed, and by the holder of the main Lease `main`. */
+  | { readonly kind: 'lease-holder'; readonly namespace: string; readonly lease: string; readonly main: string }
+  /** The CCM workload (`deployment/NAME` or `daemonset/NAME`) has rolled out and is ready. */
+  | { readonly kind: 'workload-rolled-out'; readonly namespace: string; readonly workload: string }
+  /** The CCM workload is gone. */
+  | { readonly kind: 'workload-absent'; readonly namespace: string; readonly workload: string }
+  /** Every kube-controller-manager pod (label `label`, `key=value`) runs with each of `present` and none of the flags named in `absent`. */
+  | { readonly kind: 'kcm-pods'; readonly namespace: string; readonly label: string; readonly present: readonly string[]; readonly absent: readonly string[] }
+  /** Every Node has `spec.providerID` and no `node.cloudprovider.kubernetes.io/uninitialized` taint. */
+  | { readonly kind: 'nodes-initialized' };
+
 /** A check with the command that performs it. */
 export interface PlanCheck {
   readonly check: string;
   readonly command?: string;
+  /** What `migration preflight` looks for in an export; absent when only the live API can tell (e.g. `kubectl auth can-i`). */
+  readonly probes?: readonly Probe[];
+}
+
+/** The leader-migration flag names of a controller manager. */
+export const LEADER_MIGRATION_FLAG_NAMES = ['--enable-leader-migration', '--leader-migration-config'] as const;
+
+/**
+ * The probe of kube-controller-manager pods running `kcm`: its flags present, the leader-migration flags absent when it runs none.
+ *
+ * @param label the pods' label, `key=value`
+ */
+export function kcmPodsProbe(namespace: string, label: string, kcm: ProcessConfig): Probe {
+  const name = (f: string) => f.split('=')[0]!;
+  // only the flags that decide who runs the cloud controllers: feature gates and controller lists may hold more than ours
+  const present = kcm.flags.filter((f) => name(f) === '--cloud-provider' || (LEADER_MIGRATION_FLAG_NAMES as readonly string[]).includes(name(f)));
+  const absent = LEADER_MIGRATION_FLAG_NAMES.filter((n) => !present.some((f) => name(f) === n));
+  return { kind: 'kcm-pods', namespace, label, present, absent };
 }
 
 /** One step of a phase change. */
@@ -98,11 +138,17 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   const holds = (main: string, who: string): PlanCheck => ({
     check: `${who} holds the migration lease: the holder of ${ns}/${lease} is the holder of ${who}'s main lease ${ns}/${main} (both leases carry the same identity; prints "yes")`,
     command: `[ "$(${holder(lease)})" = "$(${holder(main)})" ] && echo yes || echo no`,
+    probes: [{ kind: 'lease-holder', namespace: ns, lease, main }],
   });
   const kcmHolds = holds('kube-controller-manager', 'kube-controller-manager');
   const ccmHolds = holds('cloud-controller-manager', 'the CCM');
-  const ccmReady: PlanCheck = { check: 'the CCM is rolled out and ready', command: `kubectl -n ${ctx.ccm.namespace} rollout status ${ctx.ccm.workload}` };
-  const ccmGone: PlanCheck = { check: 'no CCM pod is left', command: `kubectl -n ${ctx.ccm.namespace} get ${ctx.ccm.workload}` };
+  const workload = { namespace: ctx.ccm.namespace, workload: ctx.ccm.workload };
+  // the CCM's cloud-node controller sets providerID and lifts the uninitialized taint: a ready CCM that has not is not working
+  const ccmReady: PlanCheck = {
+    check: 'the CCM is rolled out and ready', command: `kubectl -n ${ctx.ccm.namespace} rollout status ${ctx.ccm.workload}`,
+    probes: [{ kind: 'workload-rolled-out', ...workload }, { kind: 'nodes-initialized' }],
+  };
+  const ccmGone: PlanCheck = { check: 'no CCM pod is left', command: `kubectl -n ${ctx.ccm.namespace} get ${ctx.ccm.workload}`, probes: [{ kind: 'workload-absent', ...workload }] };
   const canI = (user: string): PlanCheck => ({ check: `${user} may update the migration lease`, command: `kubectl auth can-i update leases.coordination.k8s.io/${lease} -n ${ns} --as=${user}` });
   const kcmUser = 'system:kube-controller-manager';
   const ccmUser = `system:serviceaccount:${ctx.ccm.namespace}:${ctx.ccm.serviceAccount}`;
@@ -149,7 +195,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
     case 'leader-migration-kcm>leader-migration-ccm':
       steps.push({
         when: 'before-merge', by: 'you', action: 'confirm every kube-controller-manager runs leader migration and one of them holds the migration lease',
-        checks: [cp.everyKcm('runs --enable-leader-migration', true), kcmHolds, canI(ccmUser)],
+        checks: [cp.everyKcm('runs --enable-leader-migration', true, target), kcmHolds, canI(ccmUser)],
       });
       steps.push(merge('deploy the CCM with leader migration and its own file (component cloud-controller-manager); it waits for the migration lease', [ccmReady, kcmHolds], { ccm: 'apply' }));
       break;
@@ -174,7 +220,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
     case 'external-leader-migration>external':
       steps.push({
         when: 'before-merge', by: 'you', action: 'confirm no kube-controller-manager runs leader migration any more and the CCM holds the migration lease',
-        checks: [cp.everyKcm('runs --cloud-provider=external without --enable-leader-migration', false), ccmHolds],
+        checks: [cp.everyKcm('runs --cloud-provider=external without --enable-leader-migration', false, target), ccmHolds],
       });
       steps.push(merge(`roll the CCM without leader migration${kcmFile ? ` and ${kcmFile.leaveGit}` : ''}`, [ccmReady], { ccm: 'apply' }));
       steps.push(...(kcmFile?.remove ? [kcmFile.remove] : []));

@@ -8,7 +8,7 @@
  * `MigrationControlPlane`.
  */
 import { ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
-import { PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
+import { kcmPodsProbe, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
 import { PlatformType } from '../../cluster-spec/schema';
 import { upstreamProviderFor } from '../providers';
@@ -18,8 +18,15 @@ const M = ['spec', 'migration'];
 /** The kube-controller-manager static pods with their command lines (kubeadm labels them component=kube-controller-manager). */
 const KUBERNETES_KCM_PODS = 'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
 
-function everyKcm(what: string): PlanCheck {
-  return { check: `every kube-controller-manager pod (one per control-plane node) has restarted and ${what}`, command: KUBERNETES_KCM_PODS };
+/** Where kubeadm's kube-controller-manager static pods run, and their label. */
+const KUBERNETES_KCM_NAMESPACE = 'kube-system';
+const KUBERNETES_KCM_LABEL = 'component=kube-controller-manager';
+
+function everyKcm(what: string, _leaderMigration?: boolean, kcm?: ProcessConfig): PlanCheck {
+  return {
+    check: `every kube-controller-manager pod (one per control-plane node) has restarted and ${what}`, command: KUBERNETES_KCM_PODS,
+    ...(kcm ? { probes: [kcmPodsProbe(KUBERNETES_KCM_NAMESPACE, KUBERNETES_KCM_LABEL, kcm)] } : {}),
+  };
 }
 
 function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
@@ -27,7 +34,7 @@ function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
   const runs = `runs ${kcm.flags.join(' ')}${kcm.file ? ' (and reads its leader-migration file)' : ''}`;
   return {
     when, by: 'you, one control-plane node at a time (kubeadm, Cluster API or the static pod; see CONTROL-PLANE.md)',
-    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(runs)],
+    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(runs, undefined, kcm)],
   };
 }
 
@@ -43,7 +50,7 @@ export const KUBERNETES_CONTROL_PLANE_STEPS: ControlPlaneSteps = {
   afterCcmDeployed: () => ({
     when: 'after-merge', by: 'you, one node at a time (kubeadm-flags.env, or new machines with Cluster API; see CONTROL-PLANE.md)',
     action: 'switch each node\'s kubelet to --cloud-provider=external (without --cloud-config) and restart it, one node at a time',
-    checks: [{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID' }],
+    checks: [{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID', probes: [{ kind: 'nodes-initialized' }] }],
   }),
 };
 

@@ -12,7 +12,7 @@
 import { ControlPlanePlan, ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
 import { LEADER_MIGRATION_GATE, MigrationInput } from '../../migration/flags';
 import { externalIn } from '../../migration/phases';
-import { kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
+import { kcmPodsProbe, kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
 import { MigrationControlPlaneChecks } from '../../migration/validate';
 import { openshiftRelease } from '../release';
 import { customNoUpgradeNote, customNoUpgradeSelection, CustomNoUpgradeSelection, defaultFeatureSetMinors } from './default-feature-gates';
@@ -64,6 +64,7 @@ export function openshiftOverrideRemove(): string {
 const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
   check: 'every kube-controller-manager runs the latest revision: each node\'s currentRevision equals latestAvailableRevision (the revision made after the change)',
   command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
+  probes: [{ kind: 'kcm-revisions' }],
 };
 
 /**
@@ -84,7 +85,11 @@ const OPENSHIFT_LATEST_REVISION_EXTERNAL: PlanCheck = {
 };
 
 /** The kubelets' switch: the machine-config pools rolled out (after the override is gone, never before). */
-const OPENSHIFT_POOLS_UPDATED: PlanCheck = { check: 'the master and worker pools have rolled out (every kubelet runs --cloud-provider=external)', command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m' };
+const OPENSHIFT_POOLS_UPDATED: PlanCheck = {
+  check: 'the master and worker pools have rolled out (every kubelet runs --cloud-provider=external)',
+  command: 'oc wait machineconfigpool --all --for=condition=Updated --timeout=120m',
+  probes: [{ kind: 'pools-updated' }],
+};
 
 /** The revisions, then the override's extendedArguments (printed as JSON). */
 const OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
@@ -105,8 +110,13 @@ export function openshiftEveryKcm(leaderMigration: boolean | undefined): PlanChe
       + (leaderMigration ? `has ${keys}` : `has neither ${OPENSHIFT_OVERRIDE_KEYS.join(' nor ')}`)
       + ' (second line)',
     command: OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE,
+    probes: [{ kind: 'kcm-revisions' }, { kind: 'kcm-override', present: leaderMigration, keys: OPENSHIFT_OVERRIDE_KEYS }],
   };
 }
+
+/** The namespace and label of the KCM pods cluster-kube-controller-manager-operator runs. */
+const OPENSHIFT_KCM_NAMESPACE = 'openshift-kube-controller-manager';
+const OPENSHIFT_KCM_LABEL = 'app=kube-controller-manager';
 
 /** The KCM pods with their arguments. */
 const OPENSHIFT_KCM_PODS = 'oc -n openshift-kube-controller-manager get pods -l app=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].args}{"\\n"}{end}\'';
@@ -172,7 +182,7 @@ function removeMachineConfig(name: string): PlanStep {
     when: 'after-merge', by: 'you, then the machine-config-operator (one control-plane node at a time)',
     action: `delete the MachineConfig ${name}: no kube-controller-manager reads its file any more; the machine-config-operator removes the file and reboots the control-plane nodes one at a time`,
     command: `oc delete machineconfig ${name}`,
-    checks: [{ check: 'the master pool has rolled out without it', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m' }],
+    checks: [{ check: 'the master pool has rolled out without it', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m', probes: [{ kind: 'pools-updated', pools: ['master'] }] }],
   };
 }
 
@@ -206,7 +216,7 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
         when: 'before-merge', by: 'you, then the operators', kcm: c.kcm,
         action: 'set the FeatureGate first, so kube-controller-manager is external before the CCM starts (the rendered FeatureGate is the same object): the operators switch kube-controller-manager, kube-apiserver and the kubelets',
         command: `oc patch featuregate cluster --type=merge -p '${JSON.stringify(p)}'`,
-        checks: [OPENSHIFT_KCM_REVISIONS, { check: 'kube-controller-manager runs --cloud-provider=external', command: OPENSHIFT_KCM_PODS }],
+        checks: [OPENSHIFT_KCM_REVISIONS, { check: 'kube-controller-manager runs --cloud-provider=external', command: OPENSHIFT_KCM_PODS, probes: [kcmPodsProbe(OPENSHIFT_KCM_NAMESPACE, OPENSHIFT_KCM_LABEL, { flags: ['--cloud-provider=external'] })] }],
       };
     },
     switchToExternal: (c) => (gated
@@ -228,7 +238,7 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
     kcmFile: {
       name: `the MachineConfig ${os.machineConfig}`,
       apply: `the MachineConfig ${os.machineConfig} writing the KCM's file (the machine-config-operator reboots the control-plane nodes one at a time; the KCMs do not read it yet)`,
-      applied: { check: 'the master pool has rolled out the MachineConfig', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m' },
+      applied: { check: 'the master pool has rolled out the MachineConfig', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m', probes: [{ kind: 'pools-updated', pools: ['master'] }] },
       leaveGit: `stop rendering the MachineConfig ${os.machineConfig} (it is never pruned: it stays on the hosts until the next step)`,
       ...(os.machineConfig ? { remove: removeMachineConfig(os.machineConfig) } : {}),
     },

@@ -1,0 +1,323 @@
+/**
+ * `ccm-gitops migration preflight`: checks an export of a cluster (`oc get -o
+ * yaml` / `kubectl get -o yaml`) against the preconditions of its next phase
+ * change. The preconditions are the probes of the plan's own checks
+ * (`PlanCheck.probes`, src/migration/steps.ts), so the list cannot drift from
+ * MIGRATION.md. Pure: no cdk8s import (the command loads the steps' context lazily).
+ *
+ * Object shapes, upstream:
+ * - KubeControllerManager: openshift/api@release-4.14 operator/v1/types.go (`OperatorSpec.unsupportedConfigOverrides`,
+ *   `StaticPodOperatorStatus.latestAvailableRevision`, `nodeStatuses[].currentRevision`)
+ * - MachineConfigPool: openshift/api@release-4.15 machineconfiguration/v1/types.go (`MachineConfigPoolStatus`:
+ *   `machineCount`, `updatedMachineCount`, `readyMachineCount`, `degradedMachineCount`, condition `Degraded`)
+ * - Lease: kubernetes/api@v0.29.0 coordination/v1/types.go (`holderIdentity`, `leaseDurationSeconds`, `renewTime`)
+ * - Deployment / DaemonSet: kubernetes/api@v0.29.0 apps/v1/types.go (the fields `kubectl rollout status` reads)
+ */
+import { ExportedObject } from './import/live-cluster';
+import { MigrationPhase } from './migration/phases';
+import { PhaseTransition, PlanCheck, PlanStep, Probe } from './migration/steps';
+
+/** The taint a kubelet with `--cloud-provider=external` puts on its Node until a CCM initializes it (k8s.io/cloud-provider api/well_known_taints.go). */
+export const UNINITIALIZED_TAINT = 'node.cloudprovider.kubernetes.io/uninitialized';
+
+/** A precondition of a phase change: a plan check with the step it belongs to. */
+export interface Precondition {
+  readonly step: PlanStep;
+  readonly check: PlanCheck;
+}
+
+/**
+ * The preconditions of `change`: the checks of its before-merge steps; going
+ * forward, first the checks of the merge and after-merge steps of `settle`
+ * (the change into the phase the cluster is in), which must have completed.
+ */
+export function preconditions(change: PhaseTransition, settle?: PhaseTransition): Precondition[] {
+  const of = (t: PhaseTransition | undefined, when: readonly PlanStep['when'][]) => (t?.steps ?? []).filter((s) => when.includes(s.when))
+    .flatMap((step) => step.checks.map((check) => ({ step, check })));
+  const all = [...of(settle, ['merge', 'after-merge']), ...of(change, ['before-merge'])];
+  // a check that two steps repeat is checked once
+  return all.filter((p, i) => all.findIndex((q) => q.check.check === p.check.check && q.check.command === p.check.command) === i);
+}
+
+/**
+ * The preconditions of `from` → `to`, with `stepsOf` building a change's steps as the plan does:
+ * going forward, the change into `from` must have finished; a rollback may be urgent and is not held back by that.
+ */
+export function changePreconditions(sequence: readonly MigrationPhase[], from: MigrationPhase, to: MigrationPhase,
+  stepsOf: (from: MigrationPhase, to: MigrationPhase) => PhaseTransition): Precondition[] {
+  const i = sequence.indexOf(from);
+  const back = sequence.indexOf(to) > i && i > 0 ? sequence[i - 1] : undefined;
+  return preconditions(stepsOf(from, to), back ? stepsOf(back, from) : undefined);
+}
+
+/** What preflight found: a line per failed precondition, and the checks an export cannot answer. */
+export interface PreflightResult {
+  readonly failures: readonly string[];
+  readonly unchecked: readonly string[];
+}
+
+/** Checks every precondition against the exported objects (Lists flattened). */
+export function runPreflight(objects: readonly ExportedObject[], list: readonly Precondition[]): PreflightResult {
+  const index = new ObjectIndex(objects);
+  const failures: string[] = [];
+  const unchecked: string[] = [];
+  const seen = new Set<string>();
+  for (const { step, check } of list) {
+    if (!check.probes || check.probes.length === 0) {
+      unchecked.push(`not checked from an export: ${check.check}${check.command ? `; check: ${check.command}` : ''}`);
+      continue;
+    }
+    // the step's own command fixes it; where the step is a merge or has none, the check's command waits or shows
+    const fix = step.when === 'before-merge' && step.command ? `fix: ${step.command}` : `check: ${check.command ?? check.check}`;
+    for (const probe of check.probes) {
+      // one missing object fails every probe that reads it: said once
+      for (const wrong of evaluate(index, probe).filter((w) => !seen.has(w))) {
+        seen.add(wrong);
+        failures.push(`${wrong}; ${fix}`);
+      }
+    }
+  }
+  return { failures, unchecked };
+}
+
+type Obj = Record<string, unknown>;
+
+function rec(v: unknown): Obj {
+  return v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {};
+}
+
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+class ObjectIndex {
+  private readonly objects: Obj[] = [];
+
+  constructor(exported: readonly ExportedObject[]) {
+    const walk = (o: unknown) => {
+      const r = rec(o);
+      if (Array.isArray(r.items)) {
+        r.items.forEach(walk);
+      } else if (typeof r.kind === 'string') {
+        this.objects.push(r);
+      }
+    };
+    exported.forEach(walk);
+  }
+
+  all(kind: string, namespace?: string): Obj[] {
+    return this.objects.filter((o) => o.kind === kind && (namespace === undefined || (rec(o.metadata).namespace ?? namespace) === namespace));
+  }
+
+  one(kind: string, name: string, namespace?: string): Obj | undefined {
+    return this.all(kind, namespace).find((o) => rec(o.metadata).name === name);
+  }
+}
+
+function nameOf(o: Obj): string {
+  return String(rec(o.metadata).name ?? '?');
+}
+
+function evaluate(index: ObjectIndex, probe: Probe): string[] {
+  switch (probe.kind) {
+    case 'kcm-revisions': {
+      const kcm = index.one('KubeControllerManager', 'cluster');
+      if (!kcm) {
+        return ['KubeControllerManager cluster: not in the export (add: oc get kubecontrollermanager cluster -o yaml)'];
+      }
+      const status = rec(kcm.status);
+      const latest = num(status.latestAvailableRevision);
+      const nodes = arr(status.nodeStatuses).map(rec);
+      if (latest === undefined || nodes.length === 0) {
+        return ['KubeControllerManager cluster: status has no latestAvailableRevision or nodeStatuses'];
+      }
+      return nodes.filter((n) => num(n.currentRevision) !== latest)
+        .map((n) => `KubeControllerManager cluster: node ${String(n.nodeName ?? '?')} runs revision ${String(n.currentRevision ?? 'none')}, not latestAvailableRevision ${latest}`);
+    }
+    case 'kcm-override': {
+      const kcm = index.one('KubeControllerManager', 'cluster');
+      if (!kcm) {
+        return ['KubeControllerManager cluster: not in the export (add: oc get kubecontrollermanager cluster -o yaml)'];
+      }
+      const args = rec(rec(rec(kcm.spec).unsupportedConfigOverrides).extendedArguments);
+      const wrong = probe.keys.filter((k) => (args[k] !== undefined && args[k] !== null) !== probe.present);
+      return wrong.length === 0 ? [] : [`KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments ${probe.present ? 'lacks' : 'still has'} ${wrong.join(' and ')}`];
+    }
+    case 'pools-updated': {
+      const pools = index.all('MachineConfigPool');
+      const wanted = probe.pools ?? pools.map(nameOf);
+      if (wanted.length === 0) {
+        return ['MachineConfigPool: none in the export (add: oc get machineconfigpools -o yaml)'];
+      }
+      return wanted.flatMap((name) => {
+        const pool = pools.find((p) => nameOf(p) === name);
+        if (!pool) {
+          return [`MachineConfigPool ${name}: not in the export (add: oc get machineconfigpool ${name} -o yaml)`];
+        }
+        const s = rec(pool.status);
+        const machines = num(s.machineCount) ?? 0;
+        const degraded = arr(s.conditions).map(rec).some((c) => c.type === 'Degraded' && c.status === 'True');
+        const problems = [
+          ...num(s.updatedMachineCount) !== machines ? [`${String(s.updatedMachineCount ?? 0)} of ${machines} machines updated`] : [],
+          ...num(s.readyMachineCount) !== machines ? [`${String(s.readyMachineCount ?? 0)} of ${machines} machines ready`] : [],
+          ...(num(s.degradedMachineCount) ?? 0) > 0 || degraded ? [`degraded (${String(s.degradedMachineCount ?? 0)} degraded machines)`] : [],
+        ];
+        return problems.length === 0 ? [] : [`MachineConfigPool ${name}: ${problems.join(', ')}`];
+      });
+    }
+    case 'lease-holder': {
+      const where = (name: string) => `Lease ${probe.namespace}/${name}`;
+      const lease = index.one('Lease', probe.lease, probe.namespace);
+      const main = index.one('Lease', probe.main, probe.namespace);
+      const missing = [[probe.lease, lease], [probe.main, main]].filter(([, o]) => !o)
+        .map(([n]) => `${where(n as string)}: not in the export (add: kubectl -n ${probe.namespace} get lease ${n as string} -o yaml)`);
+      if (missing.length > 0) {
+        return missing;
+      }
+      const ls = rec(lease!.spec);
+      const ms = rec(main!.spec);
+      const holder = str(ls.holderIdentity);
+      if (!holder) {
+        return [`${where(probe.lease)}: no holderIdentity (no controller manager holds the migration lease)`];
+      }
+      if (holder !== str(ms.holderIdentity)) {
+        return [`${where(probe.lease)}: held by "${holder}", not by the holder of ${where(probe.main)} ("${str(ms.holderIdentity) ?? 'none'}")`];
+      }
+      // both leases are renewed by the same process: a migration lease renewed a lease duration before the main one is stale
+      const renewed = Date.parse(String(ls.renewTime ?? ''));
+      const mainRenewed = Date.parse(String(ms.renewTime ?? ''));
+      const duration = num(ls.leaseDurationSeconds) ?? 15;
+      if (Number.isNaN(renewed)) {
+        return [`${where(probe.lease)}: no renewTime`];
+      }
+      if (!Number.isNaN(mainRenewed) && mainRenewed - renewed > duration * 1000) {
+        return [`${where(probe.lease)}: last renewed at ${String(ls.renewTime)}, more than its ${duration}s lease duration before ${where(probe.main)} (${String(ms.renewTime)}): its holder no longer renews it`];
+      }
+      return [];
+    }
+    case 'workload-rolled-out': {
+      const [kind, name] = workloadRef(probe.workload);
+      const o = index.one(kind, name, probe.namespace);
+      const label = `${kind} ${probe.namespace}/${name}`;
+      if (!o) {
+        return [`${label}: not in the export (add: kubectl -n ${probe.namespace} get ${probe.workload} -o yaml)`];
+      }
+      const problems = rolloutProblems(o);
+      return problems.length === 0 ? [] : [`${label}: ${problems.join(', ')}`];
+    }
+    case 'workload-absent': {
+      const [kind, name] = workloadRef(probe.workload);
+      return index.one(kind, name, probe.namespace) ? [`${kind} ${probe.namespace}/${name}: still exists`] : [];
+    }
+    case 'kcm-pods': {
+      const [key, value] = probe.label.split('=') as [string, string];
+      const pods = index.all('Pod', probe.namespace).filter((p) => rec(rec(p.metadata).labels)[key] === value);
+      if (pods.length === 0) {
+        return [`kube-controller-manager pods (${probe.namespace}, ${probe.label}): none in the export (add: kubectl -n ${probe.namespace} get pods -l ${probe.label} -o yaml, or the static-pod manifests)`];
+      }
+      return pods.flatMap((pod) => {
+        const flags = podFlags(pod);
+        const problems = [
+          ...probe.present.filter((f) => !hasFlag(flags, f)).map((f) => `runs without ${f}${flagValue(flags, f.split('=')[0]!) !== undefined ? ` (has ${f.split('=')[0]}=${flagValue(flags, f.split('=')[0]!)})` : ''}`),
+          ...probe.absent.filter((n) => flagValue(flags, n) !== undefined).map((n) => `still runs ${n}`),
+        ];
+        return problems.length === 0 ? [] : [`Pod ${probe.namespace}/${nameOf(pod)}: ${problems.join(', ')}`];
+      });
+    }
+    case 'nodes-initialized': {
+      const nodes = index.all('Node');
+      if (nodes.length === 0) {
+        return ['Node: none in the export (add: kubectl get nodes -o yaml)'];
+      }
+      return nodes.flatMap((n) => {
+        const spec = rec(n.spec);
+        const problems = [
+          ...str(spec.providerID) ? [] : ['has no spec.providerID'],
+          ...arr(spec.taints).map(rec).some((t) => t.key === UNINITIALIZED_TAINT) ? [`still has the ${UNINITIALIZED_TAINT} taint`] : [],
+        ];
+        return problems.length === 0 ? [] : [`Node ${nameOf(n)}: ${problems.join(', ')}`];
+      });
+    }
+  }
+}
+
+function workloadRef(ref: string): [string, string] {
+  const [kind, name] = ref.split('/') as [string, string];
+  return [kind === 'daemonset' ? 'DaemonSet' : 'Deployment', name];
+}
+
+/** What `kubectl rollout status` would still wait for (kubernetes/kubectl@v0.29.0 pkg/polymorphichelpers/rollout_status.go). */
+function rolloutProblems(o: Obj): string[] {
+  const status = rec(o.status);
+  const generation = num(rec(o.metadata).generation);
+  const observed = num(status.observedGeneration);
+  const problems: string[] = [];
+  if (generation !== undefined && (observed === undefined || observed < generation)) {
+    problems.push(`status.observedGeneration ${String(observed ?? 'none')} is behind metadata.generation ${generation}`);
+  }
+  if (o.kind === 'DaemonSet') {
+    const desired = num(status.desiredNumberScheduled) ?? 0;
+    if ((num(status.updatedNumberScheduled) ?? 0) < desired) {
+      problems.push(`${num(status.updatedNumberScheduled) ?? 0} of ${desired} pods updated`);
+    }
+    if ((num(status.numberReady) ?? 0) < desired) {
+      problems.push(`${num(status.numberReady) ?? 0} of ${desired} pods ready`);
+    }
+  } else {
+    const desired = num(rec(o.spec).replicas) ?? 1;
+    if ((num(status.updatedReplicas) ?? 0) < desired) {
+      problems.push(`${num(status.updatedReplicas) ?? 0} of ${desired} replicas updated`);
+    }
+    if ((num(status.readyReplicas) ?? 0) < desired) {
+      problems.push(`${num(status.readyReplicas) ?? 0} of ${desired} replicas ready`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * The flags of a kube-controller-manager pod: its first container's command and args, split on
+ * whitespace (OpenShift's operator passes one shell script as an argument).
+ */
+function podFlags(pod: Obj): string[] {
+  const containers = arr(rec(pod.spec).containers).map(rec);
+  const c = containers.find((x) => x.name === 'kube-controller-manager') ?? containers[0] ?? {};
+  return [...arr(c.command), ...arr(c.args)].filter((a): a is string => typeof a === 'string')
+    .flatMap((a) => a.split(/\s+/)).map((t) => t.replace(/^["']|["';]$/g, '')).filter((t) => t.startsWith('--'));
+}
+
+/** The last value of a flag (`true` for a bare boolean flag), or undefined when absent. */
+function flagValue(flags: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (const f of flags) {
+    if (f === name) {
+      value = 'true';
+    } else if (f.startsWith(`${name}=`)) {
+      value = f.slice(name.length + 1).replace(/^["']|["']$/g, '');
+    }
+  }
+  return value;
+}
+
+function hasFlag(flags: readonly string[], flag: string): boolean {
+  const [name, ...rest] = flag.split('=');
+  return flagValue(flags, name!) === (rest.length > 0 ? rest.join('=') : 'true');
+}
+
+/** The phase change preflight checks, from the phase the rendered tree is in and the spec's phase. */
+export function preflightChange(sequence: readonly MigrationPhase[], rendered: MigrationPhase | undefined, spec: MigrationPhase): { from: MigrationPhase; to: MigrationPhase } | undefined {
+  if (rendered !== undefined && rendered !== spec) {
+    return { from: rendered, to: spec };
+  }
+  // the tree already renders the spec's phase (or nothing yet): what is checked is the move to the next one
+  const i = sequence.indexOf(spec);
+  return i >= 0 && i + 1 < sequence.length ? { from: spec, to: sequence[i + 1]! } : undefined;
+}

@@ -1,0 +1,414 @@
+/**
+ * `migration preflight`: the before-merge preconditions of a phase change,
+ * read from the plan's own checks, against exports built from the upstream
+ * object shapes (openshift/api@release-4.14 operator/v1 KubeControllerManager,
+ * openshift/api@release-4.15 machineconfiguration/v1 MachineConfigPool,
+ * kubernetes/api@v0.29.0 coordination/v1 Lease and apps/v1 Deployment, core/v1 Pod and Node).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse, stringify } from 'yaml';
+import { runCli } from '../src/cli';
+import { MigrationInput } from '../src/migration';
+import { MigrationPhase, phaseSequence } from '../src/migration/phases';
+import { kcmProcess, PhaseTransition } from '../src/migration/steps';
+import { StepContext, transitionSteps } from '../src/migration-targets';
+import { changePreconditions, preflightChange, runPreflight } from '../src/preflight';
+import { ExportedObject } from '../src/import/live-cluster';
+import { awsSpec, captureIo, migrationInput, tempDir } from './helpers';
+
+const NS = 'kube-system';
+const LEASE = 'cloud-provider-extraction-migration';
+const KCM_ID = 'master-0_5f0c';
+const CCM_ID = 'ccm-7d9f-x2_91ab';
+const T0 = '2026-11-27T10:00:00.000000Z';
+
+const OS_PATH = '/etc/kubernetes/static-pod-certs/leader-migration/config.yaml';
+const OS_CTX: StepContext = {
+  distribution: 'openshift', ccm: { namespace: 'openshift-cloud-controller-manager', serviceAccount: 'cloud-controller-manager', workload: 'deployment/cloud-controller-manager' },
+  featureGates: ['ExternalCloudProvider'], featureSet: 'CustomNoUpgrade', machineConfig: '99-master-kcm-leader-migration',
+};
+const K8S_CTX: StepContext = { distribution: 'kubernetes', ccm: { namespace: NS, serviceAccount: 'cloud-controller-manager', workload: 'deployment/aws-cloud-controller-manager' }, featureGates: [], featureSet: '' };
+const AZURE_CTX: StepContext = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'deployment/azure-cloud-controller-manager' } };
+
+interface Distribution {
+  readonly name: string;
+  readonly platform: string;
+  readonly ctx: StepContext;
+  readonly input: Partial<MigrationInput>;
+}
+const OPENSHIFT: Distribution = { name: 'openshift AWS', platform: 'AWS', ctx: OS_CTX, input: { kcmConfigPath: OS_PATH, kubernetesMinor: 26, ccmMinor: 26 } };
+const KUBERNETES: Distribution = { name: 'kubernetes AWS', platform: 'AWS', ctx: K8S_CTX, input: {} };
+const AZURE: Distribution = { name: 'kubernetes Azure (no leader migration)', platform: 'Azure', ctx: AZURE_CTX, input: { kubernetesMinor: 29, ccmMinor: 29 } };
+
+function inputAt(d: Distribution, phase: MigrationPhase): MigrationInput {
+  return migrationInput(d.platform, { ...d.input, phase });
+}
+
+function stepsOf(d: Distribution): (from: MigrationPhase, to: MigrationPhase) => PhaseTransition {
+  return (from, to) => transitionSteps(inputAt(d, to), d.ctx, from, to);
+}
+
+// --- exports, in the upstream shapes ---
+
+function kubeControllerManager(o: { latest?: number; revisions?: number[]; override?: boolean } = {}): ExportedObject {
+  const latest = o.latest ?? 8;
+  return {
+    apiVersion: 'operator.openshift.io/v1', kind: 'KubeControllerManager', metadata: { name: 'cluster' },
+    spec: {
+      managementState: 'Managed',
+      unsupportedConfigOverrides: o.override
+        ? { extendedArguments: { 'enable-leader-migration': ['true'], 'leader-migration-config': [OS_PATH], 'feature-gates': ['Foo=true'] } }
+        : { extendedArguments: { 'feature-gates': ['Foo=true'] } },
+    },
+    status: {
+      latestAvailableRevision: latest,
+      nodeStatuses: (o.revisions ?? [latest, latest, latest]).map((r, i) => ({ nodeName: `master-${i}`, currentRevision: r })),
+    },
+  } as unknown as ExportedObject;
+}
+
+function machineConfigPool(name: string, s: { machines?: number; updated?: number; ready?: number; degraded?: number } = {}): ExportedObject {
+  const machines = s.machines ?? 3;
+  return {
+    apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfigPool', metadata: { name },
+    status: {
+      machineCount: machines, updatedMachineCount: s.updated ?? machines, readyMachineCount: s.ready ?? machines, unavailableMachineCount: 0, degradedMachineCount: s.degraded ?? 0,
+      conditions: [{ type: 'Updated', status: 'True' }, { type: 'Degraded', status: (s.degraded ?? 0) > 0 ? 'True' : 'False' }],
+    },
+  } as unknown as ExportedObject;
+}
+
+function lease(name: string, holder: string | undefined, renewTime = T0): ExportedObject {
+  return {
+    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: NS },
+    spec: { ...holder ? { holderIdentity: holder } : {}, leaseDurationSeconds: 15, acquireTime: '2026-11-27T09:00:00.000000Z', renewTime, leaseTransitions: 2 },
+  } as unknown as ExportedObject;
+}
+
+function deployment(namespace: string, name: string, s: { generation?: number; observed?: number; updated?: number; ready?: number } = {}): ExportedObject {
+  return {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, generation: s.generation ?? 4 },
+    spec: { replicas: 2 },
+    status: { observedGeneration: s.observed ?? 4, replicas: 2, updatedReplicas: s.updated ?? 2, readyReplicas: s.ready ?? 2, availableReplicas: s.ready ?? 2 },
+  } as unknown as ExportedObject;
+}
+
+function kcmPod(node: number, flags: readonly string[]): ExportedObject {
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name: `kube-controller-manager-master-${node}`, namespace: NS, labels: { component: 'kube-controller-manager', tier: 'control-plane' } },
+    spec: { containers: [{ name: 'kube-controller-manager', image: 'registry.k8s.io/kube-controller-manager:v1.26.15', command: ['kube-controller-manager', '--kubeconfig=/etc/kubernetes/controller-manager.conf', ...flags] }] },
+  } as unknown as ExportedObject;
+}
+
+function node(name: string, s: { providerID?: string | null; uninitialized?: boolean } = {}): ExportedObject {
+  return {
+    apiVersion: 'v1', kind: 'Node', metadata: { name },
+    spec: {
+      ...s.providerID === null ? {} : { providerID: s.providerID ?? `aws:///us-east-1a/i-0${name.length}abc` },
+      ...s.uninitialized ? { taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] } : {},
+    },
+  } as unknown as ExportedObject;
+}
+
+/** A cluster settled with its KCMs as in `kcmPhase`, the migration lease held by `holder`, the CCM deployed or not. */
+function settledCluster(d: Distribution, kcmPhase: MigrationPhase, holder: 'kcm' | 'ccm', ccm: boolean): ExportedObject[] {
+  const kcm = kcmProcess(inputAt(d, kcmPhase), kcmPhase);
+  const [ns, workload] = [d.ctx.ccm.namespace, d.ctx.ccm.workload.split('/')[1]!];
+  return [
+    kubeControllerManager({ override: kcm.file !== undefined }),
+    { apiVersion: 'v1', kind: 'List', items: [machineConfigPool('master'), machineConfigPool('worker')] } as unknown as ExportedObject,
+    lease(LEASE, holder === 'kcm' ? KCM_ID : CCM_ID), lease('kube-controller-manager', KCM_ID), lease('cloud-controller-manager', CCM_ID),
+    ...ccm ? [deployment(ns, workload)] : [],
+    kcmPod(0, kcm.flags), kcmPod(1, kcm.flags), kcmPod(2, kcm.flags),
+    node('master-0'), node('worker-0'),
+  ];
+}
+
+function check(d: Distribution, from: MigrationPhase, to: MigrationPhase, objects: readonly ExportedObject[]) {
+  return runPreflight(objects, changePreconditions(phaseSequence(inputAt(d, to).support), from, to, stepsOf(d)));
+}
+
+describe('a settled cluster passes the preconditions of each phase change', () => {
+  // [distribution, from, to, the phase the KCMs run as before the merge, lease holder, CCM deployed]
+  const cases: [Distribution, MigrationPhase, MigrationPhase, MigrationPhase, 'kcm' | 'ccm', boolean][] = [];
+  for (const d of [OPENSHIFT, KUBERNETES]) {
+    cases.push(
+      [d, 'in-tree', 'leader-migration-kcm', 'in-tree', 'kcm', false],
+      [d, 'leader-migration-kcm', 'leader-migration-ccm', 'leader-migration-kcm', 'kcm', false],
+      [d, 'leader-migration-ccm', 'external-leader-migration', 'leader-migration-ccm', 'kcm', true],
+      [d, 'external-leader-migration', 'external', 'external-leader-migration', 'ccm', true],
+      // rollbacks: leader migration off before the merge back to in-tree; the others change nothing before the merge
+      [d, 'leader-migration-kcm', 'in-tree', 'in-tree', 'kcm', false],
+      [d, 'leader-migration-ccm', 'leader-migration-kcm', 'leader-migration-ccm', 'kcm', true],
+      [d, 'external-leader-migration', 'leader-migration-ccm', 'external-leader-migration', 'ccm', true],
+      [d, 'external', 'external-leader-migration', 'external', 'ccm', true],
+    );
+  }
+  cases.push([AZURE, 'in-tree', 'external', 'external', 'kcm', false], [AZURE, 'external', 'in-tree', 'external', 'ccm', true]);
+
+  test.each(cases.map(([d, from, to, kcmPhase, holder, ccm]) => ({ name: d.name, d, from, to, kcmPhase, holder, ccm })))('$name: $from → $to', ({ d, from, to, kcmPhase, holder, ccm }) => {
+    // GIVEN an export of a cluster that finished every step before the merge
+    const objects = settledCluster(d, kcmPhase, holder, ccm);
+    // WHEN the change's preconditions are checked THEN none fails
+    expect(check(d, from, to, objects).failures).toEqual([]);
+  });
+});
+
+describe('each precondition fails alone, naming the object, what is wrong and the command', () => {
+  const LMK_LMC_OS = (): ExportedObject[] => settledCluster(OPENSHIFT, 'leader-migration-kcm', 'kcm', false);
+  const ELM_EXT_OS = (): ExportedObject[] => settledCluster(OPENSHIFT, 'external-leader-migration', 'ccm', true);
+  const REVISIONS = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'';
+  const REVISIONS_AND_OVERRIDE = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
+  const holds = (main: string) => `[ "$(kubectl -n kube-system get lease ${LEASE} -o jsonpath='{.spec.holderIdentity}')" = "$(kubectl -n kube-system get lease ${main} -o jsonpath='{.spec.holderIdentity}')" ] && echo yes || echo no`;
+  const replace = (objects: ExportedObject[], kind: string, name: string, by: ExportedObject) => objects.map((o) => (o.kind === kind && (o.metadata as { name: string }).name === name ? by : o));
+
+  test('KubeControllerManager: a node not at the latest revision (OpenShift leader-migration-kcm → leader-migration-ccm)', () => {
+    const objects = replace(LMK_LMC_OS(), 'KubeControllerManager', 'cluster', kubeControllerManager({ override: true, revisions: [8, 7, 8] }));
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
+      `KubeControllerManager cluster: node master-1 runs revision 7, not latestAvailableRevision 8; check: ${REVISIONS}`,
+    ]);
+  });
+
+  test('KubeControllerManager: the override lacks our keys before the CCM is deployed', () => {
+    const objects = replace(LMK_LMC_OS(), 'KubeControllerManager', 'cluster', kubeControllerManager({ override: false }));
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
+      `KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments lacks enable-leader-migration and leader-migration-config; check: ${REVISIONS_AND_OVERRIDE}`,
+    ]);
+  });
+
+  test('KubeControllerManager: the override still has our keys before leader migration leaves the CCM (external-leader-migration → external)', () => {
+    const objects = replace(ELM_EXT_OS(), 'KubeControllerManager', 'cluster', kubeControllerManager({ override: true }));
+    expect(check(OPENSHIFT, 'external-leader-migration', 'external', objects).failures).toEqual([
+      `KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments still has enable-leader-migration and leader-migration-config; check: ${REVISIONS_AND_OVERRIDE}`,
+    ]);
+  });
+
+  test('KubeControllerManager: the override still has our keys before the rollback to in-tree: the fix is the step\'s own oc patch', () => {
+    const objects = replace(settledCluster(OPENSHIFT, 'in-tree', 'kcm', false), 'KubeControllerManager', 'cluster', kubeControllerManager({ override: true }));
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'in-tree', objects).failures).toEqual([
+      'KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments still has enable-leader-migration and leader-migration-config; '
+      + 'fix: oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\'',
+    ]);
+  });
+
+  test('MachineConfigPool: the master pool has not rolled out the MachineConfig', () => {
+    const objects = LMK_LMC_OS().map((o) => (o.kind === 'List' ? { ...o, items: [machineConfigPool('master', { updated: 2, ready: 2 }), machineConfigPool('worker')] } as ExportedObject : o));
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
+      'MachineConfigPool master: 2 of 3 machines updated, 2 of 3 machines ready; check: oc wait machineconfigpool/master --for=condition=Updated --timeout=60m',
+    ]);
+  });
+
+  test('MachineConfigPool: a degraded master pool', () => {
+    const objects = LMK_LMC_OS().map((o) => (o.kind === 'List' ? { ...o, items: [machineConfigPool('master', { degraded: 1 }), machineConfigPool('worker')] } as ExportedObject : o));
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
+      'MachineConfigPool master: degraded (1 degraded machines); check: oc wait machineconfigpool/master --for=condition=Updated --timeout=60m',
+    ]);
+  });
+
+  test('Lease: the migration lease is held by another process than the main lease\'s holder', () => {
+    const objects = replace(LMK_LMC_OS(), 'Lease', LEASE, lease(LEASE, 'master-2_77aa'));
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
+      `Lease kube-system/${LEASE}: held by "master-2_77aa", not by the holder of Lease kube-system/kube-controller-manager ("${KCM_ID}"); check: ${holds('kube-controller-manager')}`,
+    ]);
+  });
+
+  test('Lease: nobody holds the migration lease', () => {
+    const objects = replace(LMK_LMC_OS(), 'Lease', LEASE, lease(LEASE, undefined));
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
+      `Lease kube-system/${LEASE}: no holderIdentity (no controller manager holds the migration lease); check: ${holds('kube-controller-manager')}`,
+    ]);
+  });
+
+  test('Lease: the migration lease is no longer renewed by the holder of the main lease', () => {
+    const objects = replace(ELM_EXT_OS(), 'Lease', LEASE, lease(LEASE, CCM_ID, '2026-11-27T09:59:30.000000Z'));
+    expect(check(OPENSHIFT, 'external-leader-migration', 'external', objects).failures).toEqual([
+      `Lease kube-system/${LEASE}: last renewed at 2026-11-27T09:59:30.000000Z, more than its 15s lease duration before Lease kube-system/cloud-controller-manager (${T0}): its holder no longer renews it; check: ${holds('cloud-controller-manager')}`,
+    ]);
+  });
+
+  test('Deployment: the CCM has not rolled out (kubernetes leader-migration-ccm → external-leader-migration)', () => {
+    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Deployment', 'aws-cloud-controller-manager', deployment(NS, 'aws-cloud-controller-manager', { generation: 5, observed: 4, updated: 1, ready: 1 }));
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'Deployment kube-system/aws-cloud-controller-manager: status.observedGeneration 4 is behind metadata.generation 5, 1 of 2 replicas updated, 1 of 2 replicas ready; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('Node: no providerID', () => {
+    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Node', 'worker-0', node('worker-0', { providerID: null }));
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'Node worker-0: has no spec.providerID; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('Node: still tainted uninitialized', () => {
+    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Node', 'worker-0', node('worker-0', { uninitialized: true }));
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'Node worker-0: still has the node.cloudprovider.kubernetes.io/uninitialized taint; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('kube-controller-manager pods: one still runs leader migration before the CCM leaves it (kubernetes external-leader-migration → external)', () => {
+    const lm = kcmProcess(inputAt(KUBERNETES, 'external-leader-migration'), 'external-leader-migration').flags;
+    const objects = replace(settledCluster(KUBERNETES, 'external-leader-migration', 'ccm', true), 'Pod', 'kube-controller-manager-master-1',
+      kcmPod(1, [...lm, '--enable-leader-migration', '--leader-migration-config=/etc/kubernetes/leader-migration.yaml']));
+    expect(check(KUBERNETES, 'external-leader-migration', 'external', objects).failures).toEqual([
+      'Pod kube-system/kube-controller-manager-master-1: still runs --enable-leader-migration, still runs --leader-migration-config; '
+      + 'check: kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'',
+    ]);
+  });
+
+  test('kube-controller-manager pods: one is still in-tree when the CCM is about to be deployed without leader migration (Azure in-tree → external)', () => {
+    const objects = replace(settledCluster(AZURE, 'external', 'kcm', false), 'Pod', 'kube-controller-manager-master-2', kcmPod(2, ['--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud.conf']));
+    expect(check(AZURE, 'in-tree', 'external', objects).failures).toEqual([
+      'Pod kube-system/kube-controller-manager-master-2: runs without --cloud-provider=external (has --cloud-provider=azure); '
+      + 'check: kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'',
+    ]);
+  });
+
+  test('DaemonSet: a CCM run as a DaemonSet that has not rolled out', () => {
+    // GIVEN a kubernetes CCM DaemonSet with one of three pods on the old template and not ready
+    const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
+    const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
+    const daemonSet = {
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
+      status: { observedGeneration: 3, desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 2, numberReady: 2, numberAvailable: 2 },
+    } as unknown as ExportedObject;
+    const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
+    // WHEN leader-migration-ccm → external-leader-migration is checked THEN the DaemonSet's rollout is the one failure
+    expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'DaemonSet kube-system/aws-cloud-controller-manager: 2 of 3 pods updated, 2 of 3 pods ready; check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('an object missing from the export is named once, with the command that exports it', () => {
+    const objects = LMK_LMC_OS().filter((o) => o.kind !== 'KubeControllerManager');
+    expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
+      `KubeControllerManager cluster: not in the export (add: oc get kubecontrollermanager cluster -o yaml); check: ${REVISIONS}`,
+    ]);
+  });
+});
+
+describe('which phase change is checked', () => {
+  const seq = phaseSequence(migrationInput('AWS').support);
+  test.each([
+    ['leader-migration-kcm', 'leader-migration-ccm', { from: 'leader-migration-kcm', to: 'leader-migration-ccm' }],
+    ['leader-migration-ccm', 'leader-migration-kcm', { from: 'leader-migration-ccm', to: 'leader-migration-kcm' }],
+    ['leader-migration-ccm', 'leader-migration-ccm', { from: 'leader-migration-ccm', to: 'external-leader-migration' }],
+    [undefined, 'in-tree', { from: 'in-tree', to: 'leader-migration-kcm' }],
+    ['external', 'external', undefined],
+  ] as const)('rendered %s, spec %s', (rendered, spec, expected) => {
+    // GIVEN the phase of the rendered tree and the spec's WHEN the change is worked out THEN it is the pull request's, else the next one
+    expect(preflightChange(seq, rendered, spec)).toEqual(expected);
+  });
+});
+
+describe('ccm-gitops migration preflight', () => {
+  function fleet(phase: MigrationPhase, renderedPhase?: MigrationPhase): string {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'clusters'));
+    fs.writeFileSync(path.join(dir, 'clusters', 'c.yaml'), stringify(awsSpec('c', { migration: { phase, kubernetesVersion: '1.26' } })));
+    if (renderedPhase) {
+      fs.mkdirSync(path.join(dir, 'dist', 'c'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'dist', 'c', '.migration.json'), JSON.stringify({ cluster: 'c', phase: renderedPhase }));
+      fs.writeFileSync(path.join(dir, 'dist', 'c', 'MIGRATION.md'), `# Migration of c: phase \`${renderedPhase}\`\n`);
+    }
+    fs.mkdirSync(path.join(dir, 'export'));
+    return dir;
+  }
+  function run(dir: string, objects: readonly ExportedObject[], extra: string[] = []) {
+    objects.forEach((o, i) => fs.writeFileSync(path.join(dir, 'export', `${String(i).padStart(2, '0')}.yaml`), stringify(o)));
+    const io = captureIo();
+    const code = runCli(['migration', 'preflight', '--cluster', 'c', '--from', path.join(dir, 'export'), '--clusters', path.join(dir, 'clusters'), '--out', path.join(dir, 'dist'), ...extra], io.io);
+    return { code, out: io.stdout(), err: io.stderr() };
+  }
+
+  test('GIVEN a pull request moving to leader-migration-ccm and a settled export WHEN preflight runs THEN it exits 0', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    const r = run(dir, settledCluster(OPENSHIFT, 'leader-migration-kcm', 'kcm', false));
+    expect(r.err).toBe('');
+    expect(r.out.split('\n')[0]).toBe('c: "leader-migration-kcm" → "leader-migration-ccm": 6 preconditions');
+    expect(r.out).toContain('every precondition holds\n');
+    expect(r.code).toBe(0);
+  });
+
+  test('GIVEN a KCM not yet at the latest revision WHEN preflight runs THEN it exits 1 with the line', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    const objects = settledCluster(OPENSHIFT, 'leader-migration-kcm', 'kcm', false).map((o) => (o.kind === 'KubeControllerManager' ? kubeControllerManager({ override: true, revisions: [8, 8, 6] }) : o));
+    const r = run(dir, objects);
+    expect(r.out).toContain('FAIL KubeControllerManager cluster: node master-2 runs revision 6, not latestAvailableRevision 8; check: ');
+    expect(r.out).toContain('1 problem: do not merge yet\n');
+    expect(r.code).toBe(1);
+  });
+
+  test('GIVEN an export folder that does not exist WHEN preflight runs THEN it exits 2', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    const io = captureIo();
+    const code = runCli(['migration', 'preflight', '--cluster', 'c', '--from', path.join(dir, 'nowhere'), '--clusters', path.join(dir, 'clusters'), '--out', path.join(dir, 'dist')], io.io);
+    expect(io.stderr()).toBe(`error: ${path.join(dir, 'nowhere')} does not exist; pass the folder (or file) holding the oc get -o yaml output\n`);
+    expect(code).toBe(2);
+  });
+
+  test('GIVEN the spec keeps the rendered phase and --only-phase-change WHEN preflight runs THEN nothing is checked (exit 0); without it the next change is', () => {
+    const dir = fleet('leader-migration-kcm', 'leader-migration-kcm');
+    const only = run(dir, [], ['--only-phase-change']);
+    expect(only.out).toBe('c: the spec keeps phase "leader-migration-kcm"; no phase change to check\n');
+    expect(only.code).toBe(0);
+    const next = run(dir, [{ apiVersion: 'v1', kind: 'List', items: [] } as unknown as ExportedObject]);
+    expect(next.out.split('\n')[0]).toBe('c: "leader-migration-kcm" → "leader-migration-ccm": 6 preconditions');
+    expect(next.code).toBe(1);
+  });
+
+  test('GIVEN a rendered record that contradicts MIGRATION.md WHEN preflight runs THEN it exits 2 naming the record', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    fs.writeFileSync(path.join(dir, 'dist', 'c', 'MIGRATION.md'), '# Migration of c: phase `in-tree`\n');
+    const r = run(dir, []);
+    expect(r.err).toBe(`error: ${path.join(dir, 'dist', 'c', '.migration.json')} says phase "leader-migration-kcm", but the rendered tree says "in-tree" in MIGRATION.md; pass --out with the tree rendered before this change\n`);
+    expect(r.code).toBe(2);
+  });
+
+  test('GIVEN an invalid spec WHEN preflight runs THEN it exits 2 with the spec problem', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    fs.writeFileSync(path.join(dir, 'clusters', 'c.yaml'), stringify(awsSpec('c', { migration: { phase: 'sideways', kubernetesVersion: '1.26' } })));
+    const r = run(dir, []);
+    expect(r.err.split('\n')[0]).toBe(`error: the cluster specs have 1 problem; fix them (ccm-gitops validate-spec ${path.join(dir, 'clusters')}) before a preflight`);
+    expect(r.code).toBe(2);
+  });
+
+  test('GIVEN an OpenShift pull request to external-leader-migration WHEN the CCM is checked THEN it is the Deployment the plan names (the rendered one)', () => {
+    const dir = fleet('external-leader-migration', 'leader-migration-ccm');
+    const objects = settledCluster(OPENSHIFT, 'leader-migration-ccm', 'kcm', false);
+    const r = run(dir, objects);
+    expect(r.out).toContain('FAIL Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: not in the export '
+      + '(add: kubectl -n openshift-cloud-controller-manager get deployment/aws-cloud-controller-manager -o yaml); '
+      + 'check: kubectl -n openshift-cloud-controller-manager rollout status deployment/aws-cloud-controller-manager\n');
+    expect(r.code).toBe(1);
+    const settled = run(dir, [...objects, deployment('openshift-cloud-controller-manager', 'aws-cloud-controller-manager')]);
+    expect(settled.out).toContain('every precondition holds\n');
+    expect(settled.code).toBe(0);
+  });
+
+  test('GIVEN an unknown cluster, or no --from WHEN preflight runs THEN it exits 2', () => {
+    const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
+    const io = captureIo();
+    expect(runCli(['migration', 'preflight', '--cluster', 'nope', '--from', path.join(dir, 'export'), '--clusters', path.join(dir, 'clusters')], io.io)).toBe(2);
+    expect(io.stderr()).toBe(`error: no cluster "nope" in ${path.join(dir, 'clusters')}; pass --cluster with a spec's metadata.name\n`);
+    expect(runCli(['migration', 'preflight', '--cluster', 'c'], captureIo().io)).toBe(2);
+  });
+});
+
+describe('the CI workflow init writes runs the preflight', () => {
+  test('GIVEN examples/ci/ccm-gitops.yml WHEN its pull-request steps are read THEN one runs migration preflight per committed preflight/<cluster>/ export against the base tree, and skips with a notice without one', () => {
+    const workflow = parse(fs.readFileSync(path.join(__dirname, '..', 'examples', 'ci', 'ccm-gitops.yml'), 'utf8')) as {
+      on: { pull_request: { paths: string[] } };
+      jobs: { render: { steps: { name?: string; if?: string; run?: string }[] } };
+    };
+    expect(workflow.on.pull_request.paths).toContain('preflight/**');
+    const step = workflow.jobs.render.steps.find((s) => s.run?.includes('migration preflight'))!;
+    expect(step.if).toBe('github.event_name == \'pull_request\'');
+    expect(step.run).toContain('npx ccm-gitops migration preflight --cluster "$cluster" --from "$export" --clusters clusters --out "$base/dist" --only-phase-change || failed=1');
+    expect(step.run).toContain('git archive "origin/${{ github.base_ref }}" dist');
+    expect(step.run).toContain('echo "::notice::no preflight/<cluster>/ export attached: migration preflight skipped"');
+  });
+});
