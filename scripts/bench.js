@@ -286,9 +286,6 @@ function cli(args, env) {
 
 function cliChild(args) {
   const cpu0 = process.cpuUsage();
-  // as bin/ccm-gitops runs it (cli.js main): the heap tuned and bounded first for the commands it is for
-  const tuning = require(path.join(root, 'lib', 'src', 'util', 'heap-tuning.js'));
-  tuning.tuneProcessForCommand(args);
   const { runCli } = require(path.join(root, 'lib', 'src', 'cli.js'));
   let out = '';
   let err = '';

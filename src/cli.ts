@@ -30,7 +30,6 @@ import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
-import { commandHeapBound } from './util/heap-tuning';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
@@ -158,7 +157,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
         const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
         let result: SynthSummary;
         try {
-          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, check);
+          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase }, check);
         } finally {
           specCache?.save();
         }
@@ -182,7 +181,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
       const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
       const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
       try {
-        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase }, tree);
+        result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase }, tree);
       } catch (e) {
         tree.close();
         throw e;
@@ -626,10 +625,7 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv): number {
   return EXIT_INTERNAL;
 }
 
-/**
- * Entry point for the bin script, which has tuned the process's heap for
- * the command before it loaded this module ({@link tuneProcessForCommand}).
- */
+/** Entry point for the bin script. */
 export function main(): void {
   const args = process.argv.slice(2);
   process.exitCode = runCli(args);

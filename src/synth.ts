@@ -34,7 +34,6 @@ export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<Fleet
 export { SynthError } from './synth-error';
 export { refuseSecretsInOutput } from './output-secret-guard';
 import { SynthError } from './synth-error';
-import { HeapBound } from './util/heap-tuning';
 
 /** What to render. */
 export interface SynthOptions {
@@ -96,16 +95,6 @@ export interface SynthOptions {
    * @default - refuse
    */
   readonly forcePhase?: string;
-  /**
-   * Keeps the main thread's old generation near what is live while the fleet
-   * loads and renders: checked at each cluster loaded and each outcome taken,
-   * and a collection before the fleet files are built; told where the
-   * clusters render (the CLI's synth passes {@link SynthProcessHeap}, issue
-   * 18).
-   *
-   * @default - none: V8 collects when it will
-   */
-  readonly heap?: HeapBound;
 }
 
 /** One share of a fleet: shard `index` (1-based) of `count`. */
@@ -327,10 +316,8 @@ class FleetRun {
     this.lines = this.cache?.lines ?? new FleetEntryPool();
     // workers from the start: they load the rendering code while this thread loads the first specs
     const jobs = options.jobs ?? defaultJobs();
-    const heap = options.heap;
     const parallel = this.remote !== undefined && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined);
-    heap?.renderingOn?.(parallel ? 'workers' : 'main thread');
-    this.pool = parallel ? new RenderPool(jobs, this.remote!, specFiles.length, () => heap?.workersStarted?.()) : undefined;
+    this.pool = parallel ? new RenderPool(jobs, this.remote!, specFiles.length) : undefined;
   }
 
   /** Loads and places every cluster, runs the checks across the fleet, waits for the renders, and puts the fleet files. */
@@ -338,8 +325,6 @@ class FleetRun {
     const warnings = this.load();
     const roots = this.argoCdRoots();
     this.renderRest(roots);
-    // what the loads and renders left behind goes before the fleet files are built
-    this.options.heap?.collect();
     this.cache?.retain(new Set(this.members.map((m) => m.name)));
     const order = this.members.map((_m, i) => i).sort((a, b) => byName(this.nameOf(a), this.nameOf(b)));
     const summary = guardedSummary(order.map((i) => this.entries[i]));
@@ -412,7 +397,6 @@ class FleetRun {
         throw this.serialFailure.error;
       } else if (!remote) {
         for (const { index, cluster } of this.onMain) {
-          this.options.heap?.check();
           const r = rendering().renderCluster(cluster(), this.outputPath);
           refuseSecretsInOutput(r.files);
           sink.putUnit(r.name, r.files);
@@ -457,7 +441,6 @@ class FleetRun {
     if (!this.failing) {
       this.place(c);
     }
-    this.options.heap?.check();
     // loading waits while enough renders wait for a worker: they hold their clusters
     this.pool?.poll((o) => this.onOutcome(o), () => this.pool!.waitingRenders <= RENDER_BACKLOG);
   }
@@ -526,7 +509,6 @@ class FleetRun {
 
   /** What follows an outcome: nothing, or a render (a checked folder found changed). */
   private onOutcome(o: RenderOutcome): PoolTask | undefined {
-    this.options.heap?.check();
     if (o.index === ARGOCD_TASK) {
       this.fleetParts!.put(o.share!, o.files!);
       return undefined;
