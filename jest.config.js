@@ -7,6 +7,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Property tests run from a fixed seed (FC_SEED to change it).
   setupFiles: ['<rootDir>/test/fast-check-seed.ts'],
-  // Tests never read the compiled lib/ output.
+  // Suites that run bin/ccm-gitops in a child process get lib/ compiled from the current source.
+  globalSetup: '<rootDir>/test/global-setup.js',
+  // Tests never import the compiled lib/ output.
   modulePathIgnorePatterns: ['<rootDir>/lib/', '<rootDir>/dist/'],
 };

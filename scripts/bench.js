@@ -286,21 +286,20 @@ function cli(args, env) {
 
 function cliChild(args) {
   const cpu0 = process.cpuUsage();
-  // as bin/ccm-gitops runs it (cli.js main): the heap tuned and bounded first for the commands it is for
-  const tuning = require(path.join(root, 'lib', 'src', 'util', 'heap-tuning.js'));
-  tuning.tuneProcessForCommand(args);
-  const { runCli } = require(path.join(root, 'lib', 'src', 'cli.js'));
+  // as bin/ccm-gitops runs it: synth renders in worker threads
+  const { runCliAsync } = require(path.join(root, 'lib', 'src', 'cli.js'));
   let out = '';
   let err = '';
-  const code = runCli(args, { out: (t) => { out += t; }, err: (t) => { err += t; } }, process.env);
-  const cpu = process.cpuUsage(cpu0);
-  process.stdout.write(JSON.stringify({
-    code,
-    stdout: out.slice(0, 10000),
-    stderr: err.slice(0, 100000),
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    maxRssKiB: process.resourceUsage().maxRSS,
-  }));
+  void runCliAsync(args, { out: (t) => { out += t; }, err: (t) => { err += t; } }, process.env).then((code) => {
+    const cpu = process.cpuUsage(cpu0);
+    process.stdout.write(JSON.stringify({
+      code,
+      stdout: out.slice(0, 10000),
+      stderr: err.slice(0, 100000),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      maxRssKiB: process.resourceUsage().maxRSS,
+    }));
+  });
 }
 
 /** The figures of the run of median wall time among `n` (each a fresh process), with the range in the note. */

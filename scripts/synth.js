@@ -3,7 +3,8 @@
 // build (a no-op `tsc` alone takes about 1.5 s, most of a synth of the example
 // fleet), then runs the app in this process with the given arguments.
 // npm run compile: `node scripts/synth.js --compile`, always compiles and
-// stamps the build, and renders nothing.
+// stamps the build, and renders nothing. The tests' global setup requires it
+// for compileIfStale: the suites that run bin/ccm-gitops run the current source.
 'use strict';
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -37,9 +38,8 @@ function compile() {
   fs.writeFileSync(stamp, '');
 }
 
-if (process.argv[2] === '--compile') {
-  compile();
-} else {
+/** Compiles src/ when a source is newer than the last build (or lib/ has no build). */
+function compileIfStale() {
   let built = 0;
   try {
     built = fs.statSync(stamp).mtimeMs;
@@ -49,5 +49,15 @@ if (process.argv[2] === '--compile') {
   if (built === 0 || newestSource() > built || !fs.existsSync(path.join(root, 'lib', 'src', 'main.js'))) {
     compile();
   }
+}
+
+module.exports = { compileIfStale };
+
+if (require.main !== module) {
+  // required (the tests' global setup): nothing more
+} else if (process.argv[2] === '--compile') {
+  compile();
+} else {
+  compileIfStale();
   require(path.join(root, 'lib', 'src', 'main.js'));
 }

@@ -20,8 +20,8 @@ import { AzureSpecSection } from './cluster-spec/sections/azure';
 import { isAzureStackHub } from './openshift/azure/facts';
 import { platformFactsFor } from './openshift/platform-facts';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
-import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree } from './output';
-import { parseShard, SynthError, synthesizeInto, SynthSummary } from './synth';
+import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree, TreeSink } from './output';
+import { parseShard, SynthError, synthesizeInto, synthesizeIntoAsync, SynthOptions, SynthSummary } from './synth';
 import { outputRepositoryProblem } from './gitops/repo-path';
 import { ProgressLine } from './progress';
 import { RenderCache } from './render-cache';
@@ -33,7 +33,6 @@ import { initCommand } from './init/command';
 import { addPreflightCommand } from './preflight-command';
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
-import { commandHeapBound } from './util/heap-tuning';
 
 /** A command line that cannot be run as given. */
 class UsageError extends Error {}
@@ -121,9 +120,70 @@ export const EXIT_INTERNAL = 3;
 
 /**
  * Runs the `ccm-gitops` command line with the given arguments (without the
- * node and script names) and returns the exit code. Never throws.
+ * node and script names) and returns the exit code. Never throws. `synth`
+ * renders on this thread; {@link runCliAsync} renders in worker threads.
  */
 export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: NodeJS.ProcessEnv = process.env): number {
+  const cli = commandLine(given, env, false);
+  try {
+    cli.program.parse([...argv], { from: 'user' });
+  } catch (e) {
+    return cli.failed(e);
+  }
+  return cli.code();
+}
+
+/** {@link runCli} as the bin runs it: `synth` renders in worker threads when the fleet is large enough. Never rejects. */
+export async function runCliAsync(argv: readonly string[], given: CliIo = PROCESS_IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const cli = commandLine(given, env, true);
+  try {
+    await cli.program.parseAsync([...argv], { from: 'user' });
+  } catch (e) {
+    return cli.failed(e);
+  }
+  return cli.code();
+}
+
+/** A synth the `synth` command asks for, and where it goes. */
+interface SynthRequest {
+  readonly options: SynthOptions;
+  readonly sink: TreeSink;
+}
+
+/**
+ * Runs a command that asks for synths (each `yield`ed, its summary given
+ * back): here with {@link synthesizeInto}, or, with `workers`, with
+ * {@link synthesizeIntoAsync} (the command then settles in a promise).
+ */
+function settle(steps: Generator<SynthRequest, void, SynthSummary>, workers: boolean): void | Promise<void> {
+  if (workers) {
+    return (async () => {
+      for (let step = steps.next(); !step.done;) {
+        let summary: SynthSummary;
+        try {
+          summary = await synthesizeIntoAsync(step.value.options, step.value.sink);
+        } catch (e) {
+          step = steps.throw(e);
+          continue;
+        }
+        step = steps.next(summary);
+      }
+    })();
+  }
+  for (let step = steps.next(); !step.done;) {
+    let summary: SynthSummary;
+    try {
+      summary = synthesizeInto(step.value.options, step.value.sink);
+    } catch (e) {
+      step = steps.throw(e);
+      continue;
+    }
+    step = steps.next(summary);
+  }
+}
+
+/** The command line, its exit code so far, and how an error sets it. */
+function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { program: Command; code: () => number; failed: (e: unknown) => number } {
   // every error, warning and usage line passes here: a value a message echoes never prints a credential
   const io: CliIo = { ...given, err: (text) => given.err(redactMessage(text)) };
   let code = EXIT_OK;
@@ -151,7 +211,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
       + 'then put the shards\' outputs together with ccm-gitops assemble')
     .option('--force-phase <reason>', 'render although a cluster\'s record of its last migration phase (.migration.json) is lost, corrupt or '
       + 'contradicted by the rendered tree; the one-phase check is skipped for those clusters and each is named, with the reason, in a warning')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string; forcePhase?: string }) => {
+    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string; forcePhase?: string }) => settle(function* synth(): Generator<SynthRequest, void, SynthSummary> {
       const out = outputFolder(opts.out, env);
       // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
       const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
@@ -185,7 +245,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
           const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
           let result: SynthSummary;
           try {
-            result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase, progress }, check);
+            result = yield { options: { clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase, progress }, sink: check };
           } finally {
             specCache?.save();
           }
@@ -210,7 +270,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
         const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
         const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
         try {
-          result = synthesizeInto({ clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, heap: commandHeapBound(), forcePhase: opts.forcePhase, progress }, tree);
+          result = yield { options: { clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase, progress }, sink: tree };
         } catch (e) {
           tree.close();
           throw e;
@@ -235,7 +295,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
       } finally {
         progress?.finish();
       }
-    });
+    }(), workers));
 
   program.command('assemble')
     .description('put the outputs of synth --shard I/N runs together into the output folder: every cluster\'s folder, '
@@ -477,12 +537,7 @@ export function runCli(argv: readonly string[], given: CliIo = PROCESS_IO, env: 
       io.out(`${JSON.stringify(clusterSpecJsonSchema(), null, 2)}\n`);
     });
 
-  try {
-    program.parse([...argv], { from: 'user' });
-  } catch (e) {
-    code = handleError(e, io, env, writes);
-  }
-  return code;
+  return { program, code: () => code, failed: (e) => (code = handleError(e, io, env, writes)) };
 }
 
 /** The real path of a folder, or its absolute path when it cannot be resolved (the loader reports that). */
@@ -725,11 +780,9 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv, writes = tru
   return EXIT_INTERNAL;
 }
 
-/**
- * Entry point for the bin script, which has tuned the process's heap for
- * the command before it loaded this module ({@link tuneProcessForCommand}).
- */
+/** Entry point for the bin script. */
 export function main(): void {
-  const args = process.argv.slice(2);
-  process.exitCode = runCli(args);
+  void runCliAsync(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

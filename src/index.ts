@@ -79,7 +79,7 @@ export * from './diff/load-tree';
 export * from './diff/markdown';
 
 // The command line, the fleet scaffold, the generated docs.
-export { runCli } from './cli';
+export { runCli, runCliAsync } from './cli';
 export type { CliIo } from './cli';
 export * from './init/scaffold';
 export * from './init/init';

@@ -1,5 +1,7 @@
 // The cdk8s app: `npx cdk8s synth` and `npm run synth` run this compiled file.
 // It renders the example fleet (or --clusters DIR) into $CDK8S_OUTDIR or dist/.
-import { runCli } from './cli';
+import { runCliAsync } from './cli';
 
-process.exitCode = runCli(['synth', ...process.argv.slice(2)]);
+void runCliAsync(['synth', ...process.argv.slice(2)]).then((code) => {
+  process.exitCode = code;
+});

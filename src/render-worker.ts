@@ -12,7 +12,6 @@ import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './
 import { refuseSecretsInOutput } from './output-secret-guard';
 import { ArgoCdMember, FLEET_DIRECTORY } from './gitops/repo-path';
 import { RenderedFile } from './gitops/layout';
-import { currentKernelThread, startSlot } from './util/kernel-thread';
 
 /** Render a cluster (unless its cache record and folder say it is up to date). */
 export interface RenderTask {
@@ -98,28 +97,6 @@ export interface RenderReply {
   readonly error?: { readonly name?: string; readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
 }
 
-/**
- * Slots of the array the pool shares with its workers: replies sent (the pool
- * waits on it), a stop flag (set when the pool closes), workers started
- * (each adds one as its script begins, its heap made), then from
- * `THREADS` two per worker ({@link threadSlot}): its thread's id in the
- * kernel and that thread's start time ({@link startSlot}), where the kernel
- * has them to give (Linux: `/proc/thread-self/stat`), else 0. The pool
- * looks the thread up to tell that a worker is gone: a worker killed by its
- * heap cap cannot answer, and the pool's thread, blocked waiting for
- * answers, never sees the worker's exit event.
- */
-export const REPLIES = 0;
-export const STOP = 1;
-export const STARTED = 2;
-export const THREADS = 3;
-
-/** The slot of worker `worker`'s thread id; its start time is in the next. */
-export const threadSlot = (worker: number): number => THREADS + 2 * worker;
-
-/** Slots the shared array needs for `workers` workers. */
-export const sharedSlots = (workers: number): number => threadSlot(workers);
-
 /** The comparison of a folder found as it should be. */
 export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
 
@@ -159,19 +136,13 @@ export function renderAndCompare(cluster: PreparedCluster, index: number, sink: 
 }
 
 if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsRenderWorker) {
-  const { port, signal, sink, slot } = workerData as { port: MessagePort; signal: SharedArrayBuffer; sink: RemoteSink; slot: number };
-  const counter = new Int32Array(signal);
-  const thread = currentKernelThread();
-  Atomics.store(counter, threadSlot(slot) + 1, thread ? startSlot(thread.start) : 0);
-  Atomics.store(counter, threadSlot(slot), thread?.id ?? 0);
-  Atomics.add(counter, STARTED, 1);
+  const { port, sink } = workerData as { port: MessagePort; sink: RemoteSink };
   port.on('message', (job: RenderJob) => {
     const outcomes: RenderOutcome[] = [];
     let reply: RenderReply;
     try {
-      // the pool is stopping (the fleet failed): no task more, so that nothing is staged while the staging folder goes
-      for (let t = 0; t < job.tasks.length && Atomics.load(counter, STOP) === 0; t++) {
-        outcomes.push(runTask(job.tasks[t], sink));
+      for (const task of job.tasks) {
+        outcomes.push(runTask(task, sink));
       }
       reply = { outcomes };
     } catch (e) {
@@ -179,7 +150,5 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
       reply = { outcomes, error: { name: err?.name, message: err?.message ?? String(e), stack: err?.stack, code: err?.code, syscall: err?.syscall, path: err?.path } };
     }
     port.postMessage(reply);
-    Atomics.add(counter, REPLIES, 1);
-    Atomics.notify(counter, REPLIES);
   });
 }

@@ -14,7 +14,7 @@ import { PhaseRecords } from './phase-guard';
 import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
-import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, streamSpecFiles } from './fleet/load';
+import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, specStream, streamSpecFiles } from './fleet/load';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
@@ -34,7 +34,6 @@ export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<Fleet
 export { SynthError } from './synth-error';
 export { refuseSecretsInOutput } from './output-secret-guard';
 import { SynthError } from './synth-error';
-import { HeapBound } from './util/heap-tuning';
 import type { SynthProgress } from './progress';
 
 /** What to render. */
@@ -52,8 +51,9 @@ export interface SynthOptions {
    */
   readonly only?: readonly string[];
   /**
-   * Worker threads that render (and compare and stage) clusters in parallel;
-   * 1 renders on the main thread. Small fleets always render on the main thread.
+   * Worker threads that render (and compare and stage) clusters in parallel
+   * ({@link synthesizeIntoAsync} only); 1 renders on the main thread. Small
+   * fleets always render on the main thread.
    *
    * @default - one per core
    */
@@ -97,16 +97,6 @@ export interface SynthOptions {
    * @default - refuse
    */
   readonly forcePhase?: string;
-  /**
-   * Keeps the main thread's old generation near what is live while the fleet
-   * loads and renders: checked at each cluster loaded and each outcome taken,
-   * and a collection before the fleet files are built; told where the
-   * clusters render (the CLI's synth passes {@link SynthProcessHeap}, issue
-   * 18).
-   *
-   * @default - none: V8 collects when it will
-   */
-  readonly heap?: HeapBound;
   /**
    * Told of each cluster loaded and settled, for a progress line (the CLI
    * prints one on long runs, none with --quiet).
@@ -184,33 +174,67 @@ const rendering = () => require('./render') as typeof import('./render');
 
 /** Renders waiting for a worker beyond which loading pauses: each holds its cluster (a few kilobytes). */
 const RENDER_BACKLOG = 16;
+/** Clusters loaded between two turns of the event loop, where a lost worker's exit is seen. */
+const TURN_EVERY = 64;
+
+/** Wait for every task to be done (throws a task's error). */
+const DRAIN = 'drain';
+/** Stop the workers. */
+const CLOSE = 'close';
+/**
+ * What a {@link FleetRun} with workers waits for: {@link DRAIN}, {@link CLOSE},
+ * or outcomes until the condition holds ({@link RenderPool.settled}).
+ */
+type Pause = typeof DRAIN | typeof CLOSE | (() => boolean);
 
 /**
- * Loads, validates and renders the fleet into `sink` one cluster at a time:
- * each cluster goes to the workers as soon as it is loaded, and what is kept
- * of it is its {@link FleetMember} and summary line (issue 18: neither the
- * fleet nor the tree is held whole). Nothing is committed here: when a spec
- * or a check across the fleet fails (found once the last spec is loaded),
- * the error is thrown and the sink discards what the workers staged. With
+ * Loads, validates and renders the fleet into `sink` one cluster at a time,
+ * on this thread ({@link synthesizeIntoAsync} renders in worker threads):
+ * what is kept of a cluster is its {@link FleetMember} and summary line
+ * (neither the fleet nor the tree is held whole). Nothing is committed here:
+ * when a spec or a check across the fleet fails (found once the last spec is
+ * loaded), the error is thrown and the sink discards what was staged. With
  * `only`, clusters outside the selection that have output in `out` are kept
  * as they are (their fleet summary line is the render cache's, else read
  * back from `.fleet.json`, once), the others are rendered.
  */
 export function synthesizeInto(options: SynthOptions, sink: TreeSink): SynthSummary {
   if (options.assembleFrom) {
-    // the specs are validated (and their members kept), not rendered
-    const outputPath = repositoryPathOf(options.out);
-    const inputs = new Map<string, string>();
-    const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, (c) => {
-      if (!c.nameTaken && inShard(c.member.name, options.shard)) {
-        inputs.set(c.member.name, shardInputsDigest(c.prepared()));
-      }
-    });
-    const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
-    checkGitopsPaths({ clusters: loaded.members }, outputPath);
-    return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), inputs, [...overridden, ...loaded.warnings], options.assembleFrom, sink, outputPath, options.clusters);
+    return assemble(options, sink);
   }
-  return new FleetRun(options, sink, fleetSpecFiles(options.clusters)).run();
+  const step = new FleetRun(options, sink, fleetSpecFiles(options.clusters), false).run().next();
+  if (!step.done) {
+    throw new Error('internal: a synth without render workers waited for them');
+  }
+  return step.value;
+}
+
+/**
+ * {@link synthesizeInto} with the clusters rendered (and compared and
+ * staged) by worker threads while this thread loads the specs, when the
+ * fleet is large enough for them to pay ({@link SynthOptions.jobs}). A
+ * worker that is lost (out of memory, killed) fails the synth at once.
+ */
+export async function synthesizeIntoAsync(options: SynthOptions, sink: TreeSink): Promise<SynthSummary> {
+  if (options.assembleFrom) {
+    return assemble(options, sink);
+  }
+  const run = new FleetRun(options, sink, fleetSpecFiles(options.clusters), true);
+  return run.withWorkers();
+}
+
+/** `assemble`: the specs are validated (and their members kept), not rendered. */
+function assemble(options: SynthOptions, sink: TreeSink): SynthSummary {
+  const outputPath = repositoryPathOf(options.out);
+  const inputs = new Map<string, string>();
+  const loaded = streamSpecFiles(fleetSpecFiles(options.clusters), options.clusters, options.specCache, (c) => {
+    if (!c.nameTaken && inShard(c.member.name, options.shard)) {
+      inputs.set(c.member.name, shardInputsDigest(c.prepared()));
+    }
+  });
+  const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
+  checkGitopsPaths({ clusters: loaded.members }, outputPath);
+  return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), inputs, [...overridden, ...loaded.warnings], options.assembleFrom!, sink, outputPath, options.clusters);
 }
 
 /** What a `--shard` output records of the inputs its clusters were rendered from, read back by `assemble`. */
@@ -325,7 +349,7 @@ class FleetRun {
   /** Clusters to render found as the render cache recorded them (inputs and folder), so not rendered. */
   private unchanged = 0;
 
-  constructor(private readonly options: SynthOptions, private readonly sink: TreeSink, private readonly specFiles: readonly string[]) {
+  constructor(private readonly options: SynthOptions, private readonly sink: TreeSink, private readonly specFiles: readonly string[], workers: boolean) {
     this.outputPath = repositoryPathOf(options.out);
     this.matchers = (options.only ?? []).map(nameMatcher);
     this.cache = options.cache;
@@ -336,19 +360,45 @@ class FleetRun {
     options.progress?.start(specFiles.length);
     // workers from the start: they load the rendering code while this thread loads the first specs
     const jobs = options.jobs ?? defaultJobs();
-    const heap = options.heap;
-    const parallel = this.remote !== undefined && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined);
-    heap?.renderingOn?.(parallel ? 'workers' : 'main thread');
-    this.pool = parallel ? new RenderPool(jobs, this.remote!, specFiles.length, () => heap?.workersStarted?.()) : undefined;
+    const parallel = workers && this.remote !== undefined && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined);
+    this.pool = parallel ? new RenderPool(jobs, this.remote!, specFiles.length, (o) => this.onOutcome(o)) : undefined;
   }
 
-  /** Loads and places every cluster, runs the checks across the fleet, waits for the renders, and puts the fleet files. */
-  run(): SynthSummary {
-    const warnings = this.load();
+  /**
+   * Runs {@link FleetRun.run}, doing what it waits for: the pool's outcomes,
+   * as its workers' messages arrive. The pool is closed (its threads ended)
+   * before this settles, so nothing is staged after an error is reported.
+   */
+  async withWorkers(): Promise<SynthSummary> {
+    const steps = this.run();
+    const pool = this.pool;
+    try {
+      for (let step = steps.next(); ; ) {
+        if (step.done) {
+          return step.value;
+        }
+        let failure: { readonly error: unknown } | undefined;
+        try {
+          await (step.value === DRAIN ? pool!.drain() : step.value === CLOSE ? pool!.close() : pool!.settled(step.value));
+        } catch (e) {
+          failure = { error: e };
+        }
+        step = failure ? steps.throw(failure.error) : steps.next();
+      }
+    } finally {
+      await pool?.close();
+    }
+  }
+
+  /**
+   * Loads and places every cluster, runs the checks across the fleet, waits
+   * for the renders, and puts the fleet files. Yields what it waits for
+   * (only with workers): see {@link Pause}.
+   */
+  *run(): Generator<Pause, SynthSummary, void> {
+    const warnings = yield* this.load();
     const roots = this.argoCdRoots();
-    this.renderRest(roots);
-    // what the loads and renders left behind goes before the fleet files are built
-    this.options.heap?.collect();
+    yield* this.renderRest(roots);
     this.cache?.retain(new Set(this.members.map((m) => m.name)));
     const order = this.members.map((_m, i) => i).sort((a, b) => byName(this.nameOf(a), this.nameOf(b)));
     const summary = guardedSummary(order.map((i) => this.entries[i]));
@@ -361,29 +411,34 @@ class FleetRun {
     return { rendered: rendered.sort(byName), clusters: members.length, kept: members.length - rendered.length, unchanged: this.unchanged, warnings };
   }
 
-  /** Loads the specs, each cluster placed as it loads, then runs the checks across the fleet; closes the pool on an error. */
-  private load(): readonly InputWarning[] {
+  /** Loads the specs, each cluster placed as it loads, then runs the checks across the fleet. */
+  private *load(): Generator<Pause, readonly InputWarning[], void> {
     const { options, members } = this;
-    try {
-      if (this.fleetRecord) {
-        // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
-        this.submit({ kind: 'verify', index: CHECK_TASK, unit: FLEET_DIRECTORY, check: unitCheckOf(this.fleetRecord) });
-      }
-      const loaded = streamSpecFiles(this.specFiles, options.clusters, options.specCache, (c) => this.onLoaded(c), () => {
-        this.failing = true;
-      });
-      const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
-      checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
-      if (this.matchers.length > 0 && !members.some((m) => this.selected(m.name))) {
-        throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.name).sort(byName).join(', ')}`);
-      }
-      this.guardLater.forEach((i) => this.guardKept(i));
-      this.unmatched.forEach(({ index, cluster }) => this.dispatch(index, cluster));
-      return [...overridden, ...loaded.warnings];
-    } catch (e) {
-      this.pool?.close();
-      throw e;
+    if (this.fleetRecord) {
+      // the fleet folder's metadata is checked by the workers too; whether its content is still what renders is decided at the end
+      this.submit({ kind: 'verify', index: CHECK_TASK, unit: FLEET_DIRECTORY, check: unitCheckOf(this.fleetRecord) });
     }
+    const loading = specStream(this.specFiles, options.clusters, options.specCache, () => {
+      this.failing = true;
+    });
+    let step = loading.next();
+    for (let count = 1; !step.done; step = loading.next(), count++) {
+      this.onLoaded(step.value);
+      const pool = this.pool;
+      // loading waits while enough renders wait for a worker (they hold their clusters); it lets the workers' messages in now and then
+      if (pool && (pool.waitingRenders > RENDER_BACKLOG || count % TURN_EVERY === 0)) {
+        yield () => pool.waitingRenders <= RENDER_BACKLOG;
+      }
+    }
+    const loaded = step.value;
+    const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
+    checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
+    if (this.matchers.length > 0 && !members.some((m) => this.selected(m.name))) {
+      throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.name).sort(byName).join(', ')}`);
+    }
+    this.guardLater.forEach((i) => this.guardKept(i));
+    this.unmatched.forEach(({ index, cluster }) => this.dispatch(index, cluster));
+    return [...overridden, ...loaded.warnings];
   }
 
   /**
@@ -407,7 +462,7 @@ class FleetRun {
   }
 
   /** Waits for what is still rendering (the Argo CD roots too, by the workers); the sink learns of an error first. */
-  private renderRest(roots: ArgoCdRoots): void {
+  private *renderRest(roots: ArgoCdRoots): Generator<Pause, void, void> {
     const { pool, remote, sink } = this;
     try {
       if (remote && !roots.unchanged) {
@@ -416,12 +471,11 @@ class FleetRun {
         shares.forEach((share, k) => this.submit({ kind: 'argocd', index: ARGOCD_TASK, share: k, members: share }));
       }
       if (pool) {
-        pool.drain((o) => this.onOutcome(o));
+        yield DRAIN;
       } else if (this.serialFailure) {
         throw this.serialFailure.error;
       } else if (!remote) {
         for (const { index, cluster } of this.onMain) {
-          this.options.heap?.check();
           const r = rendering().renderCluster(cluster(), this.outputPath);
           refuseSecretsInOutput(r.files);
           sink.putUnit(r.name, r.files);
@@ -433,7 +487,10 @@ class FleetRun {
       sink.rethrow?.(e);
       throw e;
     } finally {
-      pool?.close();
+      // the workers' heaps go before the fleet files are built
+      if (pool) {
+        yield CLOSE;
+      }
     }
   }
 
@@ -468,9 +525,7 @@ class FleetRun {
     if (!this.failing) {
       this.place(c);
     }
-    this.options.heap?.check();
-    // loading waits while enough renders wait for a worker: they hold their clusters
-    this.pool?.poll((o) => this.onOutcome(o), () => this.pool!.waitingRenders <= RENDER_BACKLOG);
+    this.pool?.poll();
   }
 
   /** One cluster: kept, checked against the cache, or rendered. */
@@ -538,7 +593,6 @@ class FleetRun {
 
   /** What follows an outcome: nothing, or a render (a checked folder found changed). */
   private onOutcome(o: RenderOutcome): PoolTask | undefined {
-    this.options.heap?.check();
     if (o.index === ARGOCD_TASK) {
       this.fleetParts!.put(o.share!, o.files!);
       return undefined;

@@ -122,7 +122,7 @@ describe('summary lines from the workers', () => {
 });
 
 describe('what the loader holds while the specs load', () => {
-  // Run in a child process on the compiled loader (`lib/`, built by `npm ci`): a heap snapshot of
+  // Run in a child process on the compiled loader (`lib/`, compiled by the tests' global setup): a heap snapshot of
   // a small process is quick, and the test process's own heap is not in it.
   const loader = path.join(__dirname, '..', 'lib', 'src', 'fleet', 'load.js');
 

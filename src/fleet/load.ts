@@ -363,6 +363,21 @@ export function loadSpecFiles(files: readonly string[], root: string, cache?: Lo
  */
 export function streamSpecFiles(files: readonly string[], root: string, cache: LoadCache | undefined, each: (cluster: LoadedCluster) => void,
   failing?: () => void): { members: FleetMember[]; warnings: InputWarning[] } {
+  const loading = specStream(files, root, cache, failing);
+  for (let step = loading.next(); ; step = loading.next()) {
+    if (step.done) {
+      return step.value;
+    }
+    each(step.value);
+  }
+}
+
+/**
+ * {@link streamSpecFiles} as a generator: yields each cluster as it is
+ * loaded, so that the caller may wait (for render workers) between two.
+ */
+export function* specStream(files: readonly string[], root: string, cache: LoadCache | undefined,
+  failing?: () => void): Generator<LoadedCluster, { members: FleetMember[]; warnings: InputWarning[] }, void> {
   const issues: SpecIssue[] = [];
   const warnings: InputWarning[] = [];
   const defaultsCache = new Map<string, DefaultsSource>();
@@ -412,7 +427,7 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
       argoCd(file, argoCdMemberOf(member));
       warnings.push(...hit.warnings);
       members.push(member);
-      each({ member, ...(nameTaken ? { nameTaken } : {}), preparedDigest: hit.preparedDigest, prepared: () => preparedOf(hit, file, root) });
+      yield { member, ...(nameTaken ? { nameTaken } : {}), preparedDigest: hit.preparedDigest, prepared: () => preparedOf(hit, file, root) };
       continue;
     }
     const defaults = chain.map((d) => loadDefaults(d, defaultsCache, root));
@@ -444,7 +459,7 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
       }
       members.push(member);
       const nameTaken = byName.has(member.name);
-      each({ member, ...(nameTaken ? { nameTaken } : {}), prepared: () => prepared });
+      yield { member, ...(nameTaken ? { nameTaken } : {}), prepared: () => prepared };
     } finally {
       named(result.rawName, file, result.nameLine, member);
     }
