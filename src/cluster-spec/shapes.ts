@@ -177,26 +177,27 @@ export function userinfoProblem(value: string, options: { ssh?: boolean; host?: 
   return undefined;
 }
 
+/** The value parsed by the WHATWG URL class when it has a host and one of `protocols`. */
+function webUrl(value: string, protocols: readonly string[]): URL | undefined {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) && url.hostname !== '' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An https:// URL (parsed with the WHATWG URL class), or its problem. */
 export function httpsUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (!URL.canParse(value)) {
     return 'is not a URL';
   }
-  return url.protocol === 'https:' && url.hostname !== '' ? undefined : 'is not an https:// URL';
+  return webUrl(value, ['https:']) ? undefined : 'is not an https:// URL';
 }
 
 /** An http:// or https:// URL (parsed with the WHATWG URL class), or its problem. */
 export function httpUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'is not an http:// or https:// URL';
-  }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? undefined : 'is not an http:// or https:// URL';
+  return webUrl(value, ['http:', 'https:']) ? undefined : 'is not an http:// or https:// URL';
 }
 
 /** Whether an image reference carries userinfo (`admin:pw@registry.example.com/ccm:v1`) rather than a digest. */
