@@ -22,7 +22,7 @@ import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  ALL_IMAGE_FACTS, ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
   INVENTORIES, inventoryFor, KUBEADM_API_SERVER, KUBEADM_BOOTSTRAP_TAINTS, LEADER_LEASE, podSecurityProblems, untoleratedTaints, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
@@ -395,8 +395,14 @@ function containerProblems(container: Obj, facts: Pick<ImageFacts, 'entrypoint' 
 
 /** (c) Rendered flags the binary does not know, where the oracle holds its complete flag set (a binary that exits on one). */
 function unknownFlags(r: Rendering): string[] {
-  const known = r.facts.flags;
-  return known ? [...r.ccm.flags.keys()].filter((f) => !known.names.includes(f)).map((f) => `--${f} is not a flag of ${r.provider} ${r.facts.imageTag} (${known.source})`) : [];
+  const unknown = (flags: Iterable<string>, facts: Omit<ImageFacts, 'leaderElection'>, what: string) => {
+    const known = facts.flags;
+    return known ? [...flags].filter((f) => !known.names.includes(f)).map((f) => `--${f} is not a flag of ${what} ${facts.imageTag} (${known.source})`) : [];
+  };
+  return [
+    ...unknown(r.ccm.flags.keys(), r.facts, r.provider),
+    ...r.cnms.flatMap((c) => unknown(flagsOf(effectiveArgv(c.container, c.facts).slice(1)).keys(), c.facts, c.workload.metadata.name)),
+  ];
 }
 
 /** The spec knobs of one case. */
@@ -678,10 +684,26 @@ describe('kubernetes oracle: flags of a binary that exits on an unknown one', ()
   test('Alibaba: extraArgs the binary does not know are refused before they reach the pod; known ones render and pass', () => {
     // GIVEN an extraArgs flag Alibaba v2.12.4 does not bind (cloud-provider-alibaba-cloud declares feature-gates but never binds it)
     expect(() => render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'feature-gates': 'A=true' } })))
-      .toThrow(/spec\.kubernetes\.extraArgs\.feature-gates: is not a flag of the AlibabaCloud CCM, which exits on an unknown flag; known flags: add_dir_header, allocate-node-cidrs, /);
+      .toThrow(/spec\.kubernetes\.extraArgs\.feature-gates: is not a flag of the AlibabaCloud CCM at v2.12.4, which exits on an unknown flag; known flags: add_dir_header, allocate-node-cidrs, /);
     // WHEN known flags are added THEN the rendering passes the oracle's flag table
     const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'kube-api-qps': 50, 'sg-batch-size': 20 } })));
     expect(unknownFlags(r)).toEqual([]);
+  });
+
+  test('every provider\'s image facts hold the flag set of the binary at their tag, the Azure cloud-node-manager\'s too', () => {
+    // GIVEN the oracle's image facts THEN each checks the rendered flags against a table read at its tag
+    expect(ALL_IMAGE_FACTS.filter((f) => !f.flags).map((f) => `${f.provider} ${f.imageTag}`)).toEqual([]);
+    expect(CLOUD_NODE_MANAGER_FACTS.flags?.names).toContain('wait-routes');
+  });
+
+  test('the check reports a rendered flag outside the table of a k8s.io/cloud-provider binary (AWS) and of the Azure cloud-node-manager', () => {
+    const r = rendering('aws', render(dir(), spec('AWS', false, 'kubeadm')));
+    const withExtra = { ...r, ccm: { ...r.ccm, flags: new Map([...r.ccm.flags, ['sg-batch-size', '20']]) } };
+    expect(unknownFlags(withExtra)).toEqual([`--sg-batch-size is not a flag of aws v1.35.0 (${r.facts.flags!.source})`]);
+    const az = rendering('azure', render(dir(), spec('Azure', false, 'kubeadm')));
+    const cnm = az.cnms[0];
+    const withCnmExtra = { ...az, cnms: [{ ...cnm, container: { ...cnm.container, args: [...(cnm.container.args ?? []), '--leader-elect=true'] } }] };
+    expect(unknownFlags(withCnmExtra)).toEqual([`--leader-elect is not a flag of ${cnm.workload.metadata.name} v1.33.2 (${cnm.facts.flags!.source})`]);
   });
 
   test('the check reports a rendered flag outside the table', () => {

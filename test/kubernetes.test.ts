@@ -502,6 +502,20 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     expect(changes.map((c) => [c.state, c.object])).toEqual([['changed', 'DaemonSet kube-system/vsphere-cloud-controller-manager']]);
   });
 
+  test('CONTROL-PLANE.md prints the Cluster API patch of the API the ClusterResourceSet uses: v1beta2 extra args by name, v1beta1 as a map', () => {
+    // GIVEN the same cluster rendered as a v1beta2 and a v1beta1 ClusterResourceSet
+    const crs = (apiVersion: string) => files(kubernetesSpec('AWS', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { apiVersion } } }))['k/CONTROL-PLANE.md'];
+    const v1beta2 = crs('v1beta2');
+    const v1beta1 = crs('v1beta1');
+    // THEN v1beta2 appends name/value entries and says how to patch a KubeadmControlPlane that already has some
+    expect(v1beta2).toContain('path: /spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/-\n  value:\n    name: cloud-provider\n    value: external');
+    expect(v1beta2).not.toContain('value: []');
+    expect(v1beta2).toContain('ccm-gitops migration control-plane --platform AWS --phase external --kubernetes-version 1.33 --format cluster-api --cluster-api v1beta2 --current kcp.yaml');
+    // AND v1beta1 keeps the map form
+    expect(v1beta1).toContain('path: /spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/cloud-provider\n  value: external');
+    expect(v1beta1).not.toContain('--cluster-api v1beta2');
+  });
+
   test('CONTROL-PLANE.md gives the kubeadm v1beta4 change to external for 1.31+, and v1beta3 before', () => {
     const v133 = files(kubernetesSpec('AWS'))['k/CONTROL-PLANE.md'];
     expect(v133).toContain('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    - name: cloud-provider\n      value: external');

@@ -91,8 +91,22 @@ export function controlPlaneMarkdown(input: ControlPlanePlanInput): string {
   lines.push('## Flags per component', '', ...fence('text', staticPodFlags(phaseInput)), '');
   lines.push('## kubeadm', '', 'Merge into the `kubeadm` configuration (`kubeadm init/join --config`, or `kubeadm upgrade` with the edited ClusterConfiguration):', '',
     ...fence('yaml', kubeadmConfig(phaseInput)), '');
-  lines.push('## Cluster API', '', 'Apply to the KubeadmControlPlane as a JSON patch (list entries are appended, so existing files and mounts stay; the control-plane machines roll one by one); set the same kubelet argument in a new KubeadmConfigTemplate for each MachineDeployment:', '',
-    ...fence('yaml', kubeadmControlPlanePatch(phaseInput, `${input.clusterName}-control-plane`)), '');
+  const kcp = `${input.clusterName}-control-plane`;
+  if (s.output.mode === 'cluster-resource-set' && s.output.clusterResourceSet.apiVersion === 'v1beta2') {
+    // Cluster API v1beta2 lists extra args by name and rejects a second entry of one name: the patch
+    // depends on the entries the KubeadmControlPlane already has, so it is printed against lists
+    // without these names (lists, not absent ones: an `add` of the whole list would drop other args)
+    const nodeRegistration = { nodeRegistration: { kubeletExtraArgs: [] } };
+    const lists = { spec: { kubeadmConfigSpec: { clusterConfiguration: { controllerManager: { extraArgs: [] }, apiServer: { extraArgs: [] } }, initConfiguration: nodeRegistration, joinConfiguration: nodeRegistration } } };
+    lines.push('## Cluster API', '', 'Cluster API v1beta2 (the ClusterResourceSet this cluster renders): the KubeadmControlPlane lists extra args by name and rejects a second entry of one name, '
+      + 'so the patch replaces the entries it already has by index. The patch below appends to extra-args lists that exist and hold none of these names (it fails as a whole where a list is missing); '
+      + `otherwise generate it from the object as it is: \`kubectl get kubeadmcontrolplane ${kcp} -o yaml > kcp.yaml\`, then \`ccm-gitops migration control-plane --platform ${input.platform} --phase ${phaseInput.phase} --kubernetes-version ${s.version} --format cluster-api --cluster-api v1beta2 --current kcp.yaml\`. `
+      + 'Files and mounts are appended; the control-plane machines roll one by one; set the same kubelet argument in a new KubeadmConfigTemplate for each MachineDeployment:', '',
+      ...fence('yaml', kubeadmControlPlanePatch(phaseInput, kcp, 'v1beta2', lists)), '');
+  } else {
+    lines.push('## Cluster API', '', 'Apply to the KubeadmControlPlane as a JSON patch (list entries are appended, so existing files and mounts stay; the control-plane machines roll one by one); set the same kubelet argument in a new KubeadmConfigTemplate for each MachineDeployment:', '',
+      ...fence('yaml', kubeadmControlPlanePatch(phaseInput, kcp)), '');
+  }
   const preset = s.scheduling.preset;
   if (preset === 'k3s' || preset === 'rke2' || s.output.mode === 'manifest-dir') {
     const rke2 = preset === 'rke2';

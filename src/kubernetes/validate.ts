@@ -7,6 +7,7 @@
 import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
 import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
+import { flagTableFor, isKnownFlag, knownFlagsHint } from './flags';
 import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
 import { extraArgsProblems } from '../cluster-spec/shapes';
@@ -119,7 +120,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
   }
-  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec), ...unknownFlagProblems(spec), ...vsphereSecretEnvProblems(spec));
+  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec), ...vsphereSecretEnvProblems(spec));
   if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
     at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
   }
@@ -226,6 +227,9 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (s.migration && s.migration.kubernetesVersion !== k.version) {
     at(['spec', 'migration', 'kubernetesVersion'], `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`);
   }
+  // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
+  const reported = new Set(problems.map((p) => p.path.join('.')));
+  problems.push(...unknownFlagProblems(spec).filter((p) => !reported.has(p.path.join('.'))));
   return problems;
 }
 
@@ -400,19 +404,37 @@ export function nutanixConfigProblems(spec: ClusterSpec, cloudConf: string): Kub
   }));
 }
 
-/** extraArgs the binary does not know, for a binary that exits on an unknown flag (UpstreamProvider.knownFlags). */
+/**
+ * extraArgs the binary does not know, CCM and Azure cloud-node-manager, at the image tag the spec
+ * pins (the flag set changes per tag): each binary exits on an unknown flag (cobra and pflag
+ * ExitOnError). Alibaba's set is UpstreamProvider.knownFlags, the others' flags/ (read per tag).
+ * A tag whose set was not read is not checked.
+ */
 export function unknownFlagProblems(spec: ClusterSpec): KubernetesProblem[] {
   const provider = upstreamProviderFor(spec.spec.platform);
   const k = spec.spec.kubernetes;
-  const known = provider?.knownFlags;
-  const tag = imageTag(spec.spec.images[provider!.imageKey] ?? '');
-  // another tag may take other flags: only the tag the list was read at (or a digest-only pin of it) is checked
-  if (!known || !k || (tag !== undefined && tag !== known.tag)) {
+  if (!provider || !k) {
     return [];
   }
-  return Object.keys(k.extraArgs).filter((name) => !known.flags.includes(name.replace(/^-+/, ''))).map((name) => ({
-    path: ['spec', 'kubernetes', 'extraArgs', name],
-    message: `is not a flag of the ${spec.spec.platform} CCM, which exits on an unknown flag; known flags: ${[...known.flags].sort().join(', ')}`,
+  const tag = imageTag(spec.spec.images[provider.imageKey] ?? '');
+  const known = provider.knownFlags;
+  // Alibaba's list holds one tag: only that tag (or a digest-only pin of it) is checked
+  const ccm = known ? (tag === undefined || tag === known.tag ? { tag: known.tag, flags: known.flags } : undefined) : flagTableFor(provider.name, tag);
+  const problems = unknownIn(ccm, k.extraArgs, ['spec', 'kubernetes', 'extraArgs'], `${spec.spec.platform} CCM`);
+  if (provider.cloudNodeManager && k.cloudNodeManager.enabled) {
+    const cnm = flagTableFor(`${provider.name}-cloud-node-manager`, imageTag(spec.spec.images.cloudNodeManagerAzure ?? ''));
+    problems.push(...unknownIn(cnm, k.cloudNodeManager.extraArgs, ['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], 'Azure cloud-node-manager'));
+  }
+  return problems;
+}
+
+function unknownIn(table: { tag: string; flags: readonly string[] } | undefined, extraArgs: Record<string, unknown>, path: string[], what: string): KubernetesProblem[] {
+  if (!table) {
+    return [];
+  }
+  return Object.keys(extraArgs).filter((name) => !isKnownFlag(name, table.flags)).map((name) => ({
+    path: [...path, name],
+    message: `is not a flag of the ${what} at ${table.tag}, which exits on an unknown flag; ${knownFlagsHint(name, table.flags)}`,
   }));
 }
 

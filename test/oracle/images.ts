@@ -8,6 +8,7 @@
  */
 import { EXTRA_IMAGE_FACTS, ImageFacts, LeaderElectionLock, ServedPort } from './images-extra';
 import { CLOUD_PROVIDER_ALIASES, CLOUD_PROVIDER_CONTROLLERS } from './inventory/common';
+import { flagTable } from '../../src/kubernetes/flags';
 
 export type { ImageFacts, LeaderElectionLock, ServedPort } from './images-extra';
 
@@ -113,6 +114,7 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
 /** The Azure cloud-node-manager image: no leader election, and no port unless `--secure-port` is set. */
 export const CLOUD_NODE_MANAGER_FACTS: Omit<ImageFacts, 'leaderElection'> = {
   provider: 'azure',
+  flags: readFlags('azure-cloud-node-manager@v1.33.2'),
   image: 'mcr.microsoft.com/oss/v2/kubernetes/azure-cloud-node-manager',
   imageTag: 'v1.33.2',
   entrypoint: {
@@ -210,7 +212,13 @@ export const DEFAULT_CONTROLLER_FACTS: ControllerFacts = {
 };
 
 /** Every image's facts, this file's and images-extra.ts's, by provider key. */
-export const ALL_IMAGE_FACTS: readonly ImageFacts[] = [...IMAGE_FACTS, ...EXTRA_IMAGE_FACTS];
+export const ALL_IMAGE_FACTS: readonly ImageFacts[] = [...IMAGE_FACTS, ...EXTRA_IMAGE_FACTS].map((f) => (f.flags ? f : { ...f, flags: readFlags(`${f.provider}@${f.imageTag}`) }));
+
+/** The flag set read at a binary's tag (src/kubernetes/flags, generated from the sources it cites). */
+function readFlags(key: string): ImageFacts['flags'] {
+  const t = flagTable(key);
+  return t ? { names: t.flags, source: t.sources.join('; ') } : undefined;
+}
 
 /**
  * The facts of one provider's CCM image at `tag`; without a tag, the first listed (the tag
