@@ -153,15 +153,24 @@ export function kubernetesMinorOfRelease(version: string): string | undefined {
 }
 
 /**
+ * The first release with the `OKD` feature set (openshift/api@release-4.22 config/v1/types_feature.go).
+ * The operator has no OKD-specific code (…@release-4.22 pkg/: only the vendored openshift/api names OKD), so
+ * for what ccm-gitops renders OKD differs only by the gates it enables: each rendering gate is enabled in
+ * `inDefault()` and `inOKD()` together (openshift/api@release-4.22 and @release-4.23 features/features.go).
+ */
+export const OKD_FEATURE_SET_SINCE = '4.22';
+
+/**
  * The rendering gates a release's feature set enables and its operator reads.
- * `CustomNoUpgrade` starts from the Default set (the explicit lists are applied on top).
+ * `CustomNoUpgrade` starts from the Default set (the explicit lists are applied on top);
+ * `OKD` enables the rendering gates Default enables (`OKD_FEATURE_SET_SINCE`).
  */
 export function releaseDefaultGates(version: string, featureSet: FeatureSet): string[] {
   const row = releaseTable(version);
   if (!row) {
     return [];
   }
-  const set: FeatureSet = featureSet === 'CustomNoUpgrade' ? 'Default' : featureSet;
+  const set: FeatureSet = featureSet === 'CustomNoUpgrade' || featureSet === 'OKD' ? 'Default' : featureSet;
   return Object.entries(row.gates)
     .filter(([gate, sets]) => sets.includes(set) && releaseAtLeast(version, RENDERING_GATES_READ_SINCE[gate] ?? '0.0'))
     .map(([gate]) => gate)

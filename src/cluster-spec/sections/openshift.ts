@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** The feature sets of the FeatureGate `spec.featureSet` (openshift/api config/v1 types_feature.go). */
-export const FEATURE_SETS = ['Default', 'TechPreviewNoUpgrade', 'DevPreviewNoUpgrade', 'CustomNoUpgrade'] as const;
+/** The feature sets of the FeatureGate `spec.featureSet` (openshift/api config/v1 types_feature.go; `OKD` from release-4.22). */
+export const FEATURE_SETS = ['Default', 'TechPreviewNoUpgrade', 'DevPreviewNoUpgrade', 'CustomNoUpgrade', 'OKD'] as const;
 export type FeatureSet = (typeof FEATURE_SETS)[number];
 
 /** An OpenShift release version `X.Y.Z` (optionally with a pre-release suffix such as `-rc.1`). */
