@@ -37,14 +37,14 @@ describe('operands per release: releases whose operator renders other operands a
     ]);
   });
 
-  test('GIVEN AWS at 4.13.0 in phase leader-migration-kcm WHEN checked THEN no release problem: the phase deploys no CCM operand', () => {
+  test('GIVEN AWS at 4.13.0 in phase leader-migration-kcm WHEN checked THEN no release problem', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } })));
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
   });
 
-  test('GIVEN AWS at 4.13.0 in phase leader-migration-ccm WHEN checked THEN the release is refused, naming the phase', () => {
+  test('GIVEN AWS at 4.13.0 in phase leader-migration-ccm WHEN checked THEN not refused: a migration runs on in-tree releases (the documented limit)', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'leader-migration-ccm', kubernetesVersion: '1.26' } })));
-    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)[0]).toContain('(migration phase "leader-migration-ccm")');
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
   });
 
   test('GIVEN Alibaba Cloud at 4.16.20 WHEN checked THEN no release problem: its one release is rendered as 4.16 shipped it', () => {
@@ -73,6 +73,20 @@ describe('HANDOVER.md lists the release\'s own payload file names', () => {
     expect(md).toContain('| Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager | `10_deployment_tombstone.yaml` |');
     expect(md).not.toContain('10_networkpolicy-default-deny.yaml');
     expect(md).not.toContain('50_deployment.yaml');
+  });
+});
+
+describe('spec.migration.kubernetesVersion agrees with spec.openshift.release', () => {
+  test.each([['4.17.2', '1.30'], ['4.18.3', '1.31'], ['4.19.0', '1.32'], ['4.20.3', '1.33'], ['4.21.5', '1.34'], ['4.22.3', '1.35'], ['4.23.1', '1.36']])(
+    'GIVEN release %s and kubernetesVersion %s WHEN checked THEN no kubernetesVersion problem', (release, k8s) => {
+      const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release }, migration: { phase: 'external', kubernetesVersion: k8s } })));
+      expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion')).toEqual([]);
+    });
+
+  test('GIVEN release 4.22.3 and kubernetesVersion 1.26 WHEN checked THEN one error names both fields and the fix', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.22.3' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion').map((p) => p.message)).toContain(
+      '"1.26": spec.openshift.release 4.22.3 ships Kubernetes 1.35; set spec.migration.kubernetesVersion to "1.35", or spec.openshift.release to the release the cluster runs');
   });
 });
 

@@ -4,7 +4,6 @@
  * (`pkg/cloud/<platform>/assets/*`, `pkg/cloud/<platform>/*.go`,
  * `pkg/cloud/common/resources.go`). Pure: no cdk8s import.
  */
-import { ccmDeployedIn } from '../migration/phases';
 import { ClusterSpec } from '../cluster-spec/schema';
 import { compareMinor, parseRelease } from './release';
 import { PlatformSpecProblem } from './platform';
@@ -33,23 +32,24 @@ export function pdbSetsEvictionPolicy(release: string | undefined): boolean {
 /**
  * Gitops mode renders the operator's operands in place of the operator: refuse a release whose operator
  * renders them differently (Alibaba Cloud renders its one release, 4.16). Only when the CCM is deployed:
- * the phases before it render no platform operand but RBAC the payload ships.
+ * the phases before it render no platform operand but RBAC the payload ships. Not for a cluster under
+ * `spec.migration`: it runs an in-tree release, always before 4.22, and refusing would refuse the whole
+ * migration; its CCM phases render these operands (docs/migration.md says so).
  */
 export function operandReleaseProblems(spec: ClusterSpec): PlatformSpecProblem[] {
   const s = spec.spec;
   const release = s.openshift?.release;
-  if (s.managementMode !== 'gitops' || release === undefined || s.platform === 'AlibabaCloud' || !ccmDeployedIn(s.migration?.phase ?? 'external')) {
+  if (s.managementMode !== 'gitops' || release === undefined || s.platform === 'AlibabaCloud' || s.migration !== undefined) {
     return [];
   }
   const minor = parseRelease(release).minor;
   if (compareMinor(minor, OPERANDS_RENDERED_SINCE) >= 0) {
     return [];
   }
-  const phase = s.migration ? ` (migration phase "${s.migration.phase}")` : '';
   return [{
     path: ['spec', 'openshift', 'release'],
     message: `"${release}": gitops mode renders the cloud controller manager as the operator of release ${OPERANDS_RENDERED_SINCE} and later renders it; `
-      + `the operator of ${minor} renders other ${s.platform} operands (flags, admission policies, cloud.conf)${phase}. `
+      + `the operator of ${minor} renders other ${s.platform} operands (flags, admission policies, cloud.conf). `
       + `Leave the cloud controller manager to the cluster's operator until the cluster runs ${OPERANDS_RENDERED_SINCE} or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over`,
   }];
 }

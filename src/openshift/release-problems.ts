@@ -53,6 +53,15 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
   if (releaseTable(release)) {
     problems.push(...operandReleaseProblems(spec));
   }
+  const k8s = s.migration?.kubernetesVersion;
+  const shipped = releaseTable(release)?.kubernetesMinor;
+  if (k8s !== undefined && shipped !== undefined && k8s !== shipped) {
+    // One OpenShift minor ships one Kubernetes minor (the k8s.io/api of openshift/api's go.mod on its branch).
+    problems.push({
+      path: ['spec', 'migration', 'kubernetesVersion'],
+      message: `"${k8s}": spec.openshift.release ${release} ships Kubernetes ${shipped}; set spec.migration.kubernetesVersion to "${shipped}", or spec.openshift.release to the release the cluster runs`,
+    });
+  }
   if (s.openshift?.featureSet === 'OKD') {
     problems.push(...okdProblems(spec, release));
   }

@@ -84,10 +84,11 @@ const ALL: readonly FeatureSet[] = ['Default', 'TechPreviewNoUpgrade', 'DevPrevi
  * `go.mod` (`k8s.io/api`). A gate absent from a release is not a known gate
  * there: the operator reads it as disabled (`isFeatureGateEnabled` returns
  * false for unknown names, …@main pkg/cloud/aws/aws_config_transformer.go).
- * Releases 4.12-4.15 have no `features/features.go`; none of the rendering
+ * Releases 4.11-4.15 have no `features/features.go`; none of the rendering
  * gates existed before release-4.20.
  */
 export const RELEASE_GATE_TABLE: Readonly<Record<string, ReleaseGateTable>> = {
+  '4.11': { apiRef: 'release-4.11', kubernetesMinor: '1.24', gates: {} },
   '4.12': { apiRef: 'release-4.12', kubernetesMinor: '1.25', gates: {} },
   '4.13': { apiRef: 'release-4.13', kubernetesMinor: '1.26', gates: {} },
   '4.14': { apiRef: 'release-4.14', kubernetesMinor: '1.27', gates: {} },
