@@ -91,3 +91,12 @@ describe('the replay catches a MachineConfig pruned before the KCMs left it', ()
     expect(KCM_MACHINE_CONFIG).toBe('machineconfiguration.openshift.io/machineconfig//99-master-kcm-leader-migration');
   });
 });
+
+describe('the handover says what a minor update does to a cluster whose migration set a NoUpgrade FeatureGate', () => {
+  test('GIVEN the AWS tree of phase external-leader-migration WHEN its HANDOVER.md is read THEN the minor update line says the FeatureGate refuses minor updates for good', () => {
+    const t = trees('AWS', 'argocd')[7]!;
+    expect(JSON.parse(t['.migration.json']!).phase).toBe('external-leader-migration');
+    expect(t['HANDOVER.md']).toContain('The rendered FeatureGate sets `CustomNoUpgrade`, which cannot be turned off and refuses minor updates for good, overrides or not: only z-stream updates remain.');
+    expect(t['HANDOVER.md']).toContain('(with a migration, `spec.migration.kubernetesVersion` to the Kubernetes minor it ships)');
+  });
+});

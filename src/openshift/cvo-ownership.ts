@@ -225,6 +225,8 @@ export interface ClusterOwnership {
    * in operator mode), sorted.
    */
   readonly operands: readonly ObjectIdentity[];
+  /** The feature set of a rendered FeatureGate that blocks minor updates (`CustomNoUpgrade`, `TechPreviewNoUpgrade`), if any. */
+  readonly noUpgradeFeatureSet?: string;
 }
 
 /** The identity of a `spec.overrides` entry: kind, group, namespace ("" when cluster-scoped), name. */
@@ -309,7 +311,10 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
       const kb = `${b.metadata.namespace ?? ''}\u0000${b.kind}\u0000${b.metadata.name}`;
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
+  const featureSet = (rendered as readonly (ObjectIdentity & { readonly spec?: { readonly featureSet?: unknown } })[])
+    .find((o) => o.kind === 'FeatureGate')?.spec?.featureSet;
   return {
+    ...(typeof featureSet === 'string' && featureSet.endsWith('NoUpgrade') ? { noUpgradeFeatureSet: featureSet } : {}),
     rendered: decisions,
     notRendered: PAYLOAD_OBJECTS.filter((o) => !seen.has(o)),
     overrides: overrides.sort(compareOverrides),

@@ -103,7 +103,19 @@ function payloadLine(o: PayloadObject, manifest: string): string {
   return `| ${id(o)} | \`${manifest}\` |`;
 }
 
-const WAY_BACK_UPDATE = 'take the way back below, update, set `spec.openshift.release` to the new version, merge, and hand over again';
+const WAY_BACK_UPDATE = 'take the way back below (it removes ccm-gitops\' overrides), update, set `spec.openshift.release` and the pinned images to the new release\'s '
+  + '(with a migration, `spec.migration.kubernetesVersion` to the Kubernetes minor it ships), merge, and hand over again';
+
+/**
+ * A FeatureGate the tree renders with a `…NoUpgrade` feature set: it cannot be turned off and keeps the
+ * cluster `Upgradeable=False`, so no way back makes a minor update possible (openshift/api@release-4.18
+ * config/v1/types_feature.go: "CANNOT BE UNDONE and PREVENTS UPGRADES").
+ */
+function noUpgradeNote(own: ClusterOwnership): string {
+  return own.noUpgradeFeatureSet
+    ? ` The rendered FeatureGate sets \`${own.noUpgradeFeatureSet}\`, which cannot be turned off and refuses minor updates for good, overrides or not: only z-stream updates remain.`
+    : '';
+}
 
 /** What a z-stream and a minor update do to this cluster, and what the user does. */
 function updatesSection(input: HandoverInput): string[] {
@@ -132,7 +144,8 @@ function updatesSection(input: HandoverInput): string[] {
       + 'the operator restarts, reports the new version, and the update continues. Do not bump the spec before starting the update: '
       + 'CVO would then report the ClusterOperator at a version the cluster does not run.');
   }
-  out.push(`- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.`, '');
+  out.push(`- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.`
+    + noUpgradeNote(input.ownership), '');
   return out;
 }
 
