@@ -5,6 +5,7 @@ import { clusterOwnership, manifestIn, OPERATOR_DEPLOYMENT, CLUSTER_OPERATOR, PA
 import { handoverMarkdown } from '../src/openshift/handover';
 import { releaseDefaultGates } from '../src/openshift/release';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
+import { releasePayload } from './oracle/cvo/payload';
 
 type Obj = Record<string, any>;
 
@@ -87,6 +88,15 @@ describe('spec.migration.kubernetesVersion agrees with spec.openshift.release', 
     const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.22.3' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } })));
     expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion').map((p) => p.message)).toContain(
       '"1.26": spec.openshift.release 4.22.3 ships Kubernetes 1.35; set spec.migration.kubernetesVersion to "1.35", or spec.openshift.release to the release the cluster runs');
+  });
+});
+
+describe('the CVO model reads the payload of the cluster\'s release branch', () => {
+  test('GIVEN release 4.19.3 WHEN its payload is built THEN the operator files are 11_deployment.yaml and 12_clusteroperator.yaml, with the tombstone and no NetworkPolicy', () => {
+    const files = releasePayload('4.19.3').manifests.map((m) => m.file).filter((f) => f.startsWith('0000_26_')).map((f) => f.replace('0000_26_cloud-controller-manager-operator_', ''));
+    expect(files.filter((f) => /deployment|clusteroperator|networkpolicy|kube-rbac-proxy/.test(f))).toEqual([
+      '06_kube-rbac-proxy-config.yaml', '10_deployment_tombstone.yaml', '11_deployment.yaml', '12_clusteroperator.yaml',
+    ]);
   });
 });
 
