@@ -13,7 +13,7 @@ import { PlatformSpecProblem } from './platform';
  * release-4.21 and earlier differ on every platform in more than data: no `--tls-cipher-suites` /
  * `--tls-min-version` from the cluster's TLS profile (IBM Cloud, Power VS and Nutanix hard-code a cipher
  * list), no AWS ValidatingAdmissionPolicy, another AWS cloud.conf serialisation (`NodeIPFamilies`),
- * and further back other Azure, GCP and vSphere assets and no AWS cloud.conf at all (release-4.17)
+ * and further back other Azure, GCP and vSphere assets and no AWS cloud.conf at all (release-4.18)
  * (…@release-4.21 vs …@release-4.22 pkg/cloud/*).
  */
 export const OPERANDS_RENDERED_SINCE = '4.22';
