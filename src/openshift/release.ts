@@ -157,7 +157,7 @@ export function kubernetesMinorOfRelease(version: string): string | undefined {
  * The first release with the `OKD` feature set (openshift/api@release-4.22 config/v1/types_feature.go).
  * The operator has no OKD-specific code (…@release-4.22 pkg/: only the vendored openshift/api names OKD), so
  * for what ccm-gitops renders OKD differs only by the gates it enables: each rendering gate is enabled in
- * `inDefault()` and `inOKD()` together (openshift/api@release-4.22 and @release-4.23 features/features.go).
+ * `inDefault()` and `inOKD()` together (openshift/api features/features.go at the 4.22 … 5.2 commits of `RELEASE_GATE_TABLE`).
  */
 export const OKD_FEATURE_SET_SINCE = '4.22';
 
