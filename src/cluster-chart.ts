@@ -53,8 +53,9 @@ export class ClusterChart extends Chart {
         release: spec.openshift?.release,
       });
       renderOperands = (scope) => platform.renderOperands(scope, props.cluster);
-      const phase = props.cluster.migration?.phase ?? 'external';
-      if ((phase !== 'in-tree' || spec.migration?.preStage) && platform.credentialsRequest) {
+      // Every phase: the payload ships it in-tree too, and an override that appeared with a later phase would
+      // leave CVO and GitOps writing it for ever until someone re-ran the hand over.
+      if (platform.credentialsRequest) {
         new CloudCredentialsRequest(this, 'CredentialsRequest', platform.credentialsRequest);
       }
     }

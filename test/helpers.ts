@@ -20,6 +20,13 @@ export const OPERATOR_IMAGE = 'quay.io/openshift/ccm-operator@sha256:' + 'b'.rep
 /** The release test specs name unless they say otherwise. */
 export const TEST_RELEASE = '4.22.3';
 
+/** The release that ships a migration's kubernetesVersion (4.N runs 1.(N+13)), so specs stay consistent. */
+function releaseOfMigration(migration: unknown): string | undefined {
+  const version = (migration as { kubernetesVersion?: unknown } | undefined)?.kubernetesVersion;
+  const m = typeof version === 'string' ? /^1\.([0-9]+)$/.exec(version) : null;
+  return m ? `4.${Number(m[1]) - 13}.0` : undefined;
+}
+
 /** A minimal valid AWS spec as a plain object; `spec` keys override. */
 export function awsSpec(name = 'aws-test', spec: Record<string, unknown> = {}): Record<string, any> {
   return {
@@ -33,7 +40,7 @@ export function awsSpec(name = 'aws-test', spec: Record<string, unknown> = {}): 
       images: { cloudControllerManagerAWS: AWS_IMAGE },
       ...spec,
       // Every OpenShift spec names its release; `openshift: { release: undefined }` leaves it out.
-      openshift: { release: TEST_RELEASE, ...(spec.openshift as Record<string, unknown> | undefined) },
+      openshift: { release: releaseOfMigration(spec.migration) ?? TEST_RELEASE, ...(spec.openshift as Record<string, unknown> | undefined) },
     },
   };
 }

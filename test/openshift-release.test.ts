@@ -159,7 +159,7 @@ describe('item 4: the release decides the default feature gates', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AWS', 'a', { openshift: { release: '4.9.0' } })));
     expect(problems).toContainEqual({
       path: ['spec', 'openshift', 'release'],
-      message: '"4.9.0" is a release this version has no feature-gate table for (known: 4.12 to 5.2); name a known release or upgrade ccm-gitops',
+      message: '"4.9.0" is a release this version has no feature-gate table for (known: 4.11 to 5.2); name a known release or upgrade ccm-gitops',
     });
   });
 

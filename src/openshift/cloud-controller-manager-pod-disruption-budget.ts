@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { OPERAND_NAMESPACE } from './constants';
 import { CCM_PLATFORM_LABEL } from './pod-conventions';
+import { pdbSetsEvictionPolicy } from './release-operands';
 import { PlatformType } from '../cluster-spec/schema';
 import { addCcmPodDisruptionBudget } from '../constructs/ccm-pod-disruption-budget';
 
@@ -16,6 +17,12 @@ export interface CloudControllerManagerPodDisruptionBudgetProps {
    * @default "main"
    */
   readonly shape?: 'main' | 'release-4.16';
+  /**
+   * The cluster's release: `unhealthyPodEvictionPolicy` only where its operator sets it (`pdbSetsEvictionPolicy`).
+   *
+   * @default - main's shape
+   */
+  readonly release?: string;
 }
 
 /**
@@ -33,7 +40,7 @@ export class CloudControllerManagerPodDisruptionBudget extends Construct {
       name: `${props.platformType.toLowerCase()}-cloud-controller-manager`,
       namespace: OPERAND_NAMESPACE,
       budget: { minAvailable: 1 },
-      unhealthyPodEvictionPolicy: props.shape === 'release-4.16' ? undefined : 'AlwaysAllow',
+      unhealthyPodEvictionPolicy: props.shape === 'release-4.16' || !pdbSetsEvictionPolicy(props.release) ? undefined : 'AlwaysAllow',
       selector: { [CCM_PLATFORM_LABEL]: props.platformType },
     });
   }

@@ -28,6 +28,12 @@ export interface CommonOperandsProps {
    * @default "main"
    */
   readonly shape?: 'main' | 'release-4.16';
+  /**
+   * The cluster's release: the PDB's eviction policy follows it (`pdbSetsEvictionPolicy`).
+   *
+   * @default - main's shape
+   */
+  readonly release?: string;
 }
 
 /**
@@ -43,7 +49,7 @@ export class CommonOperands extends Construct {
     super(scope, id);
     this.cloudConf = new CloudConfConfigMap(this, 'CloudConf', { cloudConf: props.cloudConf, extraData: props.cloudConfExtraData });
     if (!props.singleReplica) {
-      new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', { platformType: props.platformType, shape: props.shape });
+      new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', { platformType: props.platformType, shape: props.shape, release: props.release });
     }
     new CloudControllerManagerService(this, 'Service', { platformType: props.platformType, shape: props.shape });
   }

@@ -119,6 +119,53 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('60_clusteroperator.yaml', '4.16', 'ClusterOperator', 'config.openshift.io', CCM),
 ];
 
+/**
+ * Payload files whose name or presence differs on older release branches (`git ls-tree release-X.Y manifests/`):
+ * the operator Deployment and ClusterOperator were `11_deployment.yaml` and `12_clusteroperator.yaml` up to
+ * release-4.21; the metrics Service first shipped in 4.15, the Nutanix CredentialsRequest in 4.13.
+ */
+const RENAMED_BEFORE: Readonly<Record<string, { readonly until: string; readonly manifest: string }>> = {
+  '50_deployment.yaml': { until: '4.21', manifest: '11_deployment.yaml' },
+  '60_clusteroperator.yaml': { until: '4.21', manifest: '12_clusteroperator.yaml' },
+};
+const FIRST_SHIPPED: Readonly<Record<string, string>> = {
+  '05_metrics-service.yaml': '4.15',
+  '18_credentialsrequest-nutanix.yaml': '4.13',
+};
+
+/**
+ * Objects older payloads ship that main does not: the kube-rbac-proxy ConfigMap of the operator's metrics
+ * (release-4.15 … release-4.21) and the tombstone that deletes the operator Deployment of 4.8 and earlier
+ * (`release.openshift.io/delete`, up to release-4.19). ccm-gitops renders neither.
+ */
+export const OLDER_PAYLOAD_OBJECTS: readonly (PayloadObject & { readonly shippedFrom: string; readonly shippedUntil: string })[] = [
+  { ...p('06_kube-rbac-proxy-config.yaml', 'never', 'ConfigMap', '', 'kube-rbac-proxy', OPERATOR_NAMESPACE), shippedFrom: '4.15', shippedUntil: '4.21' },
+  { ...p('10_deployment_tombstone.yaml', 'never', 'Deployment', 'apps', 'cluster-cloud-controller-manager', OPERATOR_NAMESPACE), shippedFrom: '4.12', shippedUntil: '4.19' },
+];
+
+/** The manifest file of a payload object in release `minor` (`X.Y`; main's without one), undefined when that release does not ship it. */
+export function manifestIn(o: PayloadObject, minor?: string): string | undefined {
+  if (minor === undefined) {
+    return o.manifest;
+  }
+  const first = o.addedIn ? o.sameSince : FIRST_SHIPPED[o.manifest];
+  if (first !== undefined && compareMinor(minor, first) < 0) {
+    return undefined;
+  }
+  const renamed = RENAMED_BEFORE[o.manifest];
+  return renamed && compareMinor(minor, renamed.until) <= 0 ? renamed.manifest : o.manifest;
+}
+
+/** The payload objects release `minor` ships that `PAYLOAD_OBJECTS` (main's) lacks. */
+export function olderPayloadObjects(minor?: string): PayloadObject[] {
+  return minor === undefined ? [] : OLDER_PAYLOAD_OBJECTS.filter((o) => compareMinor(minor, o.shippedFrom) >= 0 && compareMinor(minor, o.shippedUntil) <= 0);
+}
+
+/** Where the payload facts of release `minor` come from. */
+export function payloadSource(minor?: string): string {
+  return minor === undefined ? PAYLOAD_SOURCE : `openshift/cluster-cloud-controller-manager-operator@release-${minor} manifests/`;
+}
+
 /** The operator Deployment of the payload. */
 export const OPERATOR_DEPLOYMENT: PayloadObject = PAYLOAD_OBJECTS.find((o) => o.kind === 'Deployment')!;
 
@@ -178,6 +225,8 @@ export interface ClusterOwnership {
    * in operator mode), sorted.
    */
   readonly operands: readonly ObjectIdentity[];
+  /** The feature set of a rendered FeatureGate that blocks minor updates (`CustomNoUpgrade`, `TechPreviewNoUpgrade`), if any. */
+  readonly noUpgradeFeatureSet?: string;
 }
 
 /** The identity of a `spec.overrides` entry: kind, group, namespace ("" when cluster-scoped), name. */
@@ -262,7 +311,10 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
       const kb = `${b.metadata.namespace ?? ''}\u0000${b.kind}\u0000${b.metadata.name}`;
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
+  const featureSet = (rendered as readonly (ObjectIdentity & { readonly spec?: { readonly featureSet?: unknown } })[])
+    .find((o) => o.kind === 'FeatureGate')?.spec?.featureSet;
   return {
+    ...(typeof featureSet === 'string' && featureSet.endsWith('NoUpgrade') ? { noUpgradeFeatureSet: featureSet } : {}),
     rendered: decisions,
     notRendered: PAYLOAD_OBJECTS.filter((o) => !seen.has(o)),
     overrides: overrides.sort(compareOverrides),

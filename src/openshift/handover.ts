@@ -5,8 +5,10 @@
  * `spec.overrides` entry, the scale-down of the operator, and the way back.
  * Pure: no cdk8s import.
  */
-import { CLUSTER_OPERATOR, ClusterOwnership, ComponentOverride, ObjectIdentity, OPERATOR_DEPLOYMENT, OverrideIdentity, PAYLOAD_SOURCE, PayloadObject } from './cvo-ownership';
-import { releaseAtLeast } from './release';
+import {
+  CLUSTER_OPERATOR, ClusterOwnership, ComponentOverride, manifestIn, ObjectIdentity, olderPayloadObjects, OPERATOR_DEPLOYMENT, OverrideIdentity, payloadSource, PayloadObject,
+} from './cvo-ownership';
+import { parseRelease, releaseAtLeast } from './release';
 
 /** File name of the handover, in the cluster's output folder. */
 export const HANDOVER_FILE = 'HANDOVER.md';
@@ -97,11 +99,23 @@ function suspend(input: HandoverInput): string {
   }
 }
 
-function payloadLine(o: PayloadObject): string {
-  return `| ${id(o)} | \`${o.manifest}\` |`;
+function payloadLine(o: PayloadObject, manifest: string): string {
+  return `| ${id(o)} | \`${manifest}\` |`;
 }
 
-const WAY_BACK_UPDATE = 'take the way back below, update, set `spec.openshift.release` to the new version, merge, and hand over again';
+const WAY_BACK_UPDATE = 'take the way back below (it removes ccm-gitops\' overrides), update, set `spec.openshift.release` and the pinned images to the new release\'s '
+  + '(with a migration, `spec.migration.kubernetesVersion` to the Kubernetes minor it ships), merge, and hand over again';
+
+/**
+ * A FeatureGate the tree renders with a `…NoUpgrade` feature set: it cannot be turned off and keeps the
+ * cluster `Upgradeable=False`, so no way back makes a minor update possible (openshift/api@release-4.18
+ * config/v1/types_feature.go: "CANNOT BE UNDONE and PREVENTS UPGRADES").
+ */
+function noUpgradeNote(own: ClusterOwnership): string {
+  return own.noUpgradeFeatureSet
+    ? ` The rendered FeatureGate sets \`${own.noUpgradeFeatureSet}\`, which cannot be turned off and refuses minor updates for good, overrides or not: only z-stream updates remain.`
+    : '';
+}
 
 /** What a z-stream and a minor update do to this cluster, and what the user does. */
 function updatesSection(input: HandoverInput): string[] {
@@ -130,7 +144,8 @@ function updatesSection(input: HandoverInput): string[] {
       + 'the operator restarts, reports the new version, and the update continues. Do not bump the spec before starting the update: '
       + 'CVO would then report the ClusterOperator at a version the cluster does not run.');
   }
-  out.push(`- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.`, '');
+  out.push(`- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.`
+    + noUpgradeNote(input.ownership), '');
   return out;
 }
 
@@ -139,10 +154,11 @@ export function handoverMarkdown(input: HandoverInput): string {
   const { ownership: own } = input;
   const out: string[] = [];
   const release = input.release ? `release ${input.release}` : 'no release named (spec.openshift.release)';
+  const minor = input.release ? parseRelease(input.release).minor : undefined;
   out.push(`# Handover: ${input.cluster}`, '');
   out.push(`Mode \`${input.mode}\`, ${release}. Generated from the spec; review it with the rendered objects.`, '');
   out.push('The cluster-version operator (CVO) applies every manifest of the release payload '
-    + `(${PAYLOAD_SOURCE}) that no \`ClusterVersion\` \`spec.overrides\` entry marks unmanaged, and replaces any difference. `
+    + `(${payloadSource(minor)}) that no \`ClusterVersion\` \`spec.overrides\` entry marks unmanaged, and replaces any difference. `
     + 'Each rendered object the payload also ships is either rendered exactly as the release ships it, or taken from CVO by an override below.', '');
 
   out.push('## Rendered objects the release payload also ships', '');
@@ -159,7 +175,12 @@ export function handoverMarkdown(input: HandoverInput): string {
   const kept = own.notRendered.filter((o) => !(own.scaleDownOperator && (o === OPERATOR_DEPLOYMENT || o === CLUSTER_OPERATOR)));
   out.push('## Payload objects not rendered', '');
   out.push('CVO keeps applying these as the release ships them; ccm-gitops does not write them.', '');
-  out.push('| object | manifest |', '|---|---|', ...kept.map(payloadLine), '');
+  // The release's own file names: older payloads name and hold some files differently.
+  const lines = [...kept.map((o) => [o, manifestIn(o, minor)] as const), ...olderPayloadObjects(minor).map((o) => [o, o.manifest] as const)]
+    .filter((e): e is readonly [PayloadObject, string] => e[1] !== undefined)
+    .sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+    .map(([o, m]) => payloadLine(o, m));
+  out.push('| object | manifest |', '|---|---|', ...lines, '');
 
   out.push('## ClusterVersion overrides', '');
   if (own.overrides.length === 0) {

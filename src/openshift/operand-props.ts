@@ -40,6 +40,12 @@ export interface OperandProps {
    * @default - no leader migration
    */
   readonly leaderMigration?: CcmLeaderMigrationMount;
+  /**
+   * The cluster's OpenShift release (`spec.openshift.release`): operands take its shape where it differs.
+   *
+   * @default - main's shape
+   */
+  readonly release?: string;
 }
 
 // The CCM side of leader migration belongs to the (distribution-neutral) migration.

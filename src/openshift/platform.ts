@@ -94,6 +94,7 @@ export function operandProps(cluster: PreparedCluster): OperandProps {
     proxy: s.proxy,
     tls: resolveTlsProfile(s.tls),
     leaderMigration: ccmLeaderMigrationMount(cluster.migration),
+    release: s.openshift?.release,
   };
 }
 

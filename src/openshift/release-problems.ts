@@ -1,5 +1,5 @@
 import { PlatformFacts, PlatformSpecProblem } from './platform';
-import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast, releaseTable } from './release';
+import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, OKD_FEATURE_SET_SINCE, parseRelease, releaseAtLeast, releaseTable } from './release';
 
 /**
  * The first release whose operator Deployment is the one `OperatorDeployment` renders: release-4.22
@@ -8,6 +8,7 @@ import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, parseRelease, releaseAtLeast
  */
 export const OPERATOR_DEPLOYMENT_SINCE = '4.22';
 import { ClusterSpec } from '../cluster-spec/schema';
+import { operandReleaseProblems } from './release-operands';
 
 /** Why `spec.openshift.release` is required, and where to read it. */
 export const RELEASE_REQUIRED_MESSAGE = 'is required for an OpenShift cluster: it decides which rendered objects the release payload ships as they are '
@@ -49,7 +50,38 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
       message: `"${release}": the operator shipped Alibaba Cloud operands in release ${ALIBABA_RELEASE_MINOR} only (removed in 4.17); name the cluster's ${ALIBABA_RELEASE_MINOR}.z release`,
     });
   }
+  if (releaseTable(release)) {
+    problems.push(...operandReleaseProblems(spec));
+  }
+  const k8s = s.migration?.kubernetesVersion;
+  const shipped = releaseTable(release)?.kubernetesMinor;
+  if (k8s !== undefined && shipped !== undefined && k8s !== shipped) {
+    // One OpenShift minor ships one Kubernetes minor (the k8s.io/api of openshift/api's go.mod on its branch).
+    problems.push({
+      path: ['spec', 'migration', 'kubernetesVersion'],
+      message: `"${k8s}": spec.openshift.release ${release} ships Kubernetes ${shipped}; set spec.migration.kubernetesVersion to "${shipped}", or spec.openshift.release to the release the cluster runs`,
+    });
+  }
+  if (s.openshift?.featureSet === 'OKD') {
+    problems.push(...okdProblems(spec, release));
+  }
   return problems;
+}
+
+/**
+ * OKD: rendered as Default for the rendering gates (`OKD_FEATURE_SET_SINCE`). Refused before 4.22, whose
+ * FeatureGate has no OKD set, and with a migration: its CustomNoUpgrade FeatureGate carries the release's
+ * Default lists, which would switch OKD's own gates off, and `OKD cannot transition to Default` back.
+ */
+function okdProblems(spec: ClusterSpec, release: string): PlatformSpecProblem[] {
+  const at = ['spec', 'openshift', 'featureSet'];
+  if (!releaseAtLeast(release, OKD_FEATURE_SET_SINCE)) {
+    return [{ path: at, message: `"OKD": release ${release} has no OKD feature set (it exists from ${OKD_FEATURE_SET_SINCE}); set the FeatureGate's feature set of the cluster (oc get featuregate cluster -o jsonpath='{.spec.featureSet}')` }];
+  }
+  if (spec.spec.migration) {
+    return [{ path: at, message: '"OKD": the migration\'s FeatureGate carries the release\'s Default gate lists, not OKD\'s, and would switch OKD\'s own gates off; migrate an OKD cluster without ccm-gitops (remove spec.migration)' }];
+  }
+  return [];
 }
 
 /** A platform definition whose `validate` also runs `releaseProblems`. */

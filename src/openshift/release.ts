@@ -84,10 +84,11 @@ const ALL: readonly FeatureSet[] = ['Default', 'TechPreviewNoUpgrade', 'DevPrevi
  * `go.mod` (`k8s.io/api`). A gate absent from a release is not a known gate
  * there: the operator reads it as disabled (`isFeatureGateEnabled` returns
  * false for unknown names, …@main pkg/cloud/aws/aws_config_transformer.go).
- * Releases 4.12-4.15 have no `features/features.go`; none of the rendering
+ * Releases 4.11-4.15 have no `features/features.go`; none of the rendering
  * gates existed before release-4.20.
  */
 export const RELEASE_GATE_TABLE: Readonly<Record<string, ReleaseGateTable>> = {
+  '4.11': { apiRef: 'release-4.11', kubernetesMinor: '1.24', gates: {} },
   '4.12': { apiRef: 'release-4.12', kubernetesMinor: '1.25', gates: {} },
   '4.13': { apiRef: 'release-4.13', kubernetesMinor: '1.26', gates: {} },
   '4.14': { apiRef: 'release-4.14', kubernetesMinor: '1.27', gates: {} },
@@ -153,15 +154,24 @@ export function kubernetesMinorOfRelease(version: string): string | undefined {
 }
 
 /**
+ * The first release with the `OKD` feature set (openshift/api@release-4.22 config/v1/types_feature.go).
+ * The operator has no OKD-specific code (…@release-4.22 pkg/: only the vendored openshift/api names OKD), so
+ * for what ccm-gitops renders OKD differs only by the gates it enables: each rendering gate is enabled in
+ * `inDefault()` and `inOKD()` together (openshift/api features/features.go at the 4.22 … 5.2 commits of `RELEASE_GATE_TABLE`).
+ */
+export const OKD_FEATURE_SET_SINCE = '4.22';
+
+/**
  * The rendering gates a release's feature set enables and its operator reads.
- * `CustomNoUpgrade` starts from the Default set (the explicit lists are applied on top).
+ * `CustomNoUpgrade` starts from the Default set (the explicit lists are applied on top);
+ * `OKD` enables the rendering gates Default enables (`OKD_FEATURE_SET_SINCE`).
  */
 export function releaseDefaultGates(version: string, featureSet: FeatureSet): string[] {
   const row = releaseTable(version);
   if (!row) {
     return [];
   }
-  const set: FeatureSet = featureSet === 'CustomNoUpgrade' ? 'Default' : featureSet;
+  const set: FeatureSet = featureSet === 'CustomNoUpgrade' || featureSet === 'OKD' ? 'Default' : featureSet;
   return Object.entries(row.gates)
     .filter(([gate, sets]) => sets.includes(set) && releaseAtLeast(version, RENDERING_GATES_READ_SINCE[gate] ?? '0.0'))
     .map(([gate]) => gate)

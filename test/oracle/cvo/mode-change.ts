@@ -333,5 +333,15 @@ export function unmanagedOperands(state: ModeChangeState, operands: ReadonlySet<
   return [...operands].filter((id) => !state.live.has(id) || !((state.gitopsRunning && objects.has(id)) || operatorRuns(state))).sort();
 }
 
+/**
+ * A merge of `next` and the sync that follows it: the GitOps engine writes the new tree and prunes what it
+ * tracks and the tree no longer has (prune-disabled objects excepted), then the writers settle.
+ */
+export function mergeAndSync(state: ModeChangeState, next: Tree, operands: ReadonlySet<string>, label: string): void {
+  state.tree = next;
+  state.gitopsRunning = true;
+  settle(state, operands, label);
+}
+
 /** Whether the operator runs (operator mode has it back). */
 export { operatorRuns };

@@ -9,7 +9,7 @@
  * manifests/); around them a few neighbours at other runlevels, so a replay
  * shows what an update leaves undone when it stops at runlevel 0000_26.
  */
-import { OPERATOR_DEPLOYMENT, PAYLOAD_OBJECTS } from '../../../src/openshift/cvo-ownership';
+import { manifestIn, olderPayloadObjects, OPERATOR_DEPLOYMENT, PAYLOAD_OBJECTS } from '../../../src/openshift/cvo-ownership';
 
 /** One `ClusterOperator` `status.versions` entry. */
 export interface OperandVersion {
@@ -58,7 +58,11 @@ function clusterOperator(file: string, name: string, version: string, reportedBy
  * operator Deployment before its ClusterOperator, as their payloads have them.
  */
 export function releasePayload(version: string): ReleasePayload {
-  const ccm: PayloadManifest[] = PAYLOAD_OBJECTS.map((o) => ({
+  // The files of that release branch: older payloads name some differently and hold others (manifestIn).
+  const minor = version.split('.').slice(0, 2).join('.');
+  const shipped = [...PAYLOAD_OBJECTS.map((o) => ({ ...o, manifest: manifestIn(o, minor) })), ...olderPayloadObjects(minor)]
+    .filter((o): o is typeof o & { manifest: string } => o.manifest !== undefined);
+  const ccm: PayloadManifest[] = shipped.map((o) => ({
     file: `${CCM_PREFIX}${o.manifest}`,
     kind: o.kind,
     group: o.group,

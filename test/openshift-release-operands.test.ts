@@ -1,0 +1,124 @@
+import { App } from 'cdk8s';
+import { ClusterChart } from '../src/cluster-chart';
+import { checkSpec } from '../src/fleet/load';
+import { clusterOwnership, manifestIn, OPERATOR_DEPLOYMENT, CLUSTER_OPERATOR, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
+import { handoverMarkdown } from '../src/openshift/handover';
+import { releaseDefaultGates } from '../src/openshift/release';
+import { parsedSpec, platformSpec, preparedCluster } from './helpers';
+import { releasePayload } from './oracle/cvo/payload';
+
+type Obj = Record<string, any>;
+
+function render(raw: Record<string, any>): Obj[] {
+  return new ClusterChart(new App(), 'c', { cluster: preparedCluster(raw) }).toJson();
+}
+
+function pdb(objects: Obj[]): Obj {
+  return objects.find((o) => o.kind === 'PodDisruptionBudget')!;
+}
+
+describe('operands per release: data-like differences rendered per release', () => {
+  test('GIVEN release 4.22.3 WHEN rendered THEN the PDB has no unhealthyPodEvictionPolicy, as release-4.22 getPDB renders it', () => {
+    expect(pdb(render(platformSpec('AWS', 'a', { openshift: { release: '4.22.3' } }))).spec).toEqual({
+      minAvailable: 1, selector: { matchLabels: { 'infrastructure.openshift.io/cloud-controller-manager': 'AWS' } },
+    });
+  });
+
+  test('GIVEN release 4.23.1 WHEN rendered THEN the PDB sets unhealthyPodEvictionPolicy AlwaysAllow, as release-4.23 getPDB renders it', () => {
+    expect(pdb(render(platformSpec('GCP', 'g', { openshift: { release: '4.23.1' } }))).spec.unhealthyPodEvictionPolicy).toBe('AlwaysAllow');
+  });
+});
+
+describe('operands per release: releases whose operator renders other operands are refused in gitops mode', () => {
+  test.each(['AWS', 'Azure', 'GCP', 'VSphere', 'Nutanix'])('GIVEN %s at 4.21.5 in gitops mode WHEN checked THEN one error names spec.openshift.release, the value and what to do', (platform) => {
+    const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release: '4.21.5' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
+      `"4.21.5": gitops mode renders the cloud controller manager as the operator of release 4.22 and later renders it; the operator of 4.21 renders other ${platform} operands (flags, admission policies, cloud.conf). `
+      + 'Leave the cloud controller manager to the cluster\'s operator until the cluster runs 4.22 or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over',
+    ]);
+  });
+
+  test('GIVEN AWS at 4.13.0 in phase leader-migration-kcm WHEN checked THEN no release problem', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
+  });
+
+  test('GIVEN AWS at 4.13.0 in phase leader-migration-ccm WHEN checked THEN not refused: a migration runs on in-tree releases (the documented limit)', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'leader-migration-ccm', kubernetesVersion: '1.26' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
+  });
+
+  test('GIVEN Alibaba Cloud at 4.16.20 WHEN checked THEN no release problem: its one release is rendered as 4.16 shipped it', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AlibabaCloud', 'p', { openshift: { release: '4.16.20' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
+  });
+});
+
+describe('HANDOVER.md lists the release\'s own payload file names', () => {
+  function handover(release: string): string {
+    const objects = render(platformSpec('AWS', 'a', { openshift: { release: '4.23.1' } }));
+    return handoverMarkdown({ cluster: 'a', mode: 'gitops', release, engine: 'argocd', outputPath: 'dist/a', ownership: clusterOwnership(objects as any[], { mode: 'gitops', release }) });
+  }
+
+  test('GIVEN release 4.19 WHEN the payload files are named THEN the operator Deployment and ClusterOperator are 11_ and 12_, and the NetworkPolicies (4.20+) are absent', () => {
+    expect(manifestIn(OPERATOR_DEPLOYMENT, '4.19')).toBe('11_deployment.yaml');
+    expect(manifestIn(CLUSTER_OPERATOR, '4.19')).toBe('12_clusteroperator.yaml');
+    expect(manifestIn(PAYLOAD_OBJECTS.find((o) => o.kind === 'NetworkPolicy')!, '4.19')).toBeUndefined();
+    expect(manifestIn(OPERATOR_DEPLOYMENT, '4.22')).toBe('50_deployment.yaml');
+  });
+
+  test('GIVEN a handover at 4.19.3 WHEN written THEN it cites release-4.19 and lists that release\'s files, main\'s absent', () => {
+    const md = handover('4.19.3');
+    expect(md).toContain('(openshift/cluster-cloud-controller-manager-operator@release-4.19 manifests/)');
+    expect(md).toContain('| ConfigMap openshift-cloud-controller-manager-operator/kube-rbac-proxy | `06_kube-rbac-proxy-config.yaml` |');
+    expect(md).toContain('| Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager | `10_deployment_tombstone.yaml` |');
+    expect(md).not.toContain('10_networkpolicy-default-deny.yaml');
+    expect(md).not.toContain('50_deployment.yaml');
+  });
+});
+
+describe('spec.migration.kubernetesVersion agrees with spec.openshift.release', () => {
+  test.each([['4.17.2', '1.30'], ['4.18.3', '1.31'], ['4.19.0', '1.32'], ['4.20.3', '1.33'], ['4.21.5', '1.34'], ['4.22.3', '1.35'], ['4.23.1', '1.36']])(
+    'GIVEN release %s and kubernetesVersion %s WHEN checked THEN no kubernetesVersion problem', (release, k8s) => {
+      const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release }, migration: { phase: 'external', kubernetesVersion: k8s } })));
+      expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion')).toEqual([]);
+    });
+
+  test('GIVEN release 4.22.3 and kubernetesVersion 1.26 WHEN checked THEN one error names both fields and the fix', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.22.3' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion').map((p) => p.message)).toContain(
+      '"1.26": spec.openshift.release 4.22.3 ships Kubernetes 1.35; set spec.migration.kubernetesVersion to "1.35", or spec.openshift.release to the release the cluster runs');
+  });
+});
+
+describe('the CVO model reads the payload of the cluster\'s release branch', () => {
+  test('GIVEN release 4.19.3 WHEN its payload is built THEN the operator files are 11_deployment.yaml and 12_clusteroperator.yaml, with the tombstone and no NetworkPolicy', () => {
+    const files = releasePayload('4.19.3').manifests.map((m) => m.file).filter((f) => f.startsWith('0000_26_')).map((f) => f.replace('0000_26_cloud-controller-manager-operator_', ''));
+    expect(files.filter((f) => /deployment|clusteroperator|networkpolicy|kube-rbac-proxy/.test(f))).toEqual([
+      '06_kube-rbac-proxy-config.yaml', '10_deployment_tombstone.yaml', '11_deployment.yaml', '12_clusteroperator.yaml',
+    ]);
+  });
+});
+
+describe('OKD feature set', () => {
+  test('GIVEN OKD at 4.23 WHEN the rendering gates are read THEN they are Default\'s (features.go enables each in inDefault() and inOKD() together)', () => {
+    expect(releaseDefaultGates('4.23.1', 'OKD')).toEqual(releaseDefaultGates('4.23.1', 'Default'));
+  });
+
+  test('GIVEN OKD at 4.21.5 WHEN checked THEN one error names spec.openshift.featureSet: that release has no OKD set', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.21.5', featureSet: 'OKD' }, managementMode: 'operator' })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet').map((p) => p.message)).toEqual([
+      '"OKD": release 4.21.5 has no OKD feature set (it exists from 4.22); set the FeatureGate\'s feature set of the cluster (oc get featuregate cluster -o jsonpath=\'{.spec.featureSet}\')',
+    ]);
+  });
+
+  test('GIVEN OKD at 4.23 with a migration WHEN checked THEN refused: the migration\'s FeatureGate would switch OKD\'s own gates off', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.23.1', featureSet: 'OKD' }, migration: { phase: 'external', kubernetesVersion: '1.36' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet').map((p) => p.message)[0]).toMatch(/^"OKD": the migration's FeatureGate carries the release's Default gate lists/);
+  });
+
+  test('GIVEN OKD at 4.23 without a migration WHEN checked THEN no feature-set problem', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.23.1', featureSet: 'OKD' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet')).toEqual([]);
+  });
+});
