@@ -90,7 +90,7 @@ describe('ccm-gitops init', () => {
       }
     }
     expect(run(['validate-spec', path.join(root, 'clusters')]).code).toBe(EXIT_OK);
-    const synth = run(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist'), '-q']);
+    const synth = run(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist')]);
     // the only warning: Equinix Metal's CCM is deprecated upstream
     expect(synth.stderr.split('\n').filter((l) => l)).toEqual([expect.stringMatching(/k8s-equinixmetal-example-1: platform EquinixMetal: the Equinix Metal CCM is deprecated upstream/)]);
     expect(synth.code).toBe(EXIT_OK);
