@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run synth: compiles src/ only when a source is newer than the last
-// build (a no-op `tsc` alone takes about 1.5 s, most of a synth of the example
-// fleet), then runs the app in this process with the given arguments.
+// build (a no-op `tsc` costs more than a synth of the example fleet), then
+// runs the app in this process with the given arguments.
 // npm run compile: `node scripts/synth.js --compile`, always compiles and
 // stamps the build, and renders nothing. The tests' global setup requires it
 // for compileIfStale: the suites that run bin/ccm-gitops run the current source.

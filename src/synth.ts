@@ -167,8 +167,7 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
 /**
  * The rendering code (cdk8s, the charts), loaded on this thread when it
  * first renders: a run whose clusters render in the workers, or are all
- * unchanged, never loads it here (about 16 MiB of this thread's memory and
- * 0.1 s; the loader needs none of it).
+ * unchanged, never loads it here (the loader needs none of it).
  */
 const rendering = () => require('./render') as typeof import('./render');
 
@@ -452,10 +451,8 @@ class FleetRun {
 
   /**
    * The clusters of the Argo CD roots (`argoCdMembers`), built anew each
-   * time they are needed: three small objects per cluster that the run
-   * would otherwise hold from the last spec loaded to the end, where the
-   * peak is (0.8 MiB at 10,000 clusters); the workers' tasks let go of
-   * theirs once sent.
+   * time they are needed rather than held from the last spec loaded to the
+   * end, where the memory peak is; the workers' tasks let go of theirs once sent.
    */
   private argoCdClusters(): ArgoCdMember[] {
     return this.members.filter((m) => m.gitops.engine === 'argocd').map(argoCdMemberOf);
@@ -719,12 +716,7 @@ const byName = (a: string, b: string) => (a < b ? -1 : 1);
 const CHECK_TASK = -1;
 /** Index of the tasks that render the Argo CD roots. */
 const ARGOCD_TASK = -2;
-/**
- * Clusters per task rendering Argo CD roots (a task's garbage stays within a
- * worker's capped heap). Measured at 10,000 clusters: shares of 256 grew each
- * worker's heap by about 10 MiB in the last second of the run, where the
- * peak is; shares of 32 do not, at the same wall time.
- */
+/** Clusters per task rendering Argo CD roots: small shares keep a task's garbage within a worker's capped heap. */
 const ARGOCD_SHARE = 32;
 
 /**

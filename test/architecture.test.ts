@@ -216,7 +216,7 @@ describe('src/ follows ARCHITECTURE.md', () => {
     expect(violations(edges)).toEqual([]);
   });
 
-  test('the table keeps the rules of issue 20: no distribution imports the other; migration, cluster spec and constructs import no renderer', () => {
+  test('the table keeps the layer rules: no distribution imports the other; migration, cluster spec and constructs import no renderer', () => {
     const renderers = ['openshift', 'kubernetes'];
     const may = (from: string, to: string) => MAY_IMPORT[from] === 'anything' || (MAY_IMPORT[from] as readonly string[]).includes(to);
     const edgesAllowed = [

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { runCli } from '../src/cli';
 import { awsSpec, captureIo, fleetProblems, imageFor, kubernetesSpec, TEST_RELEASE, useTempDir, writeFile } from './helpers';
 
-/** Small things users expect (issue 17, item 15). */
+/** Small things users expect. */
 describe('small things users expect', () => {
   const dir = useTempDir();
 

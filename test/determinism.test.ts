@@ -89,7 +89,7 @@ describe('parallel rendering', () => {
   });
 });
 
-describe('rendering while the specs load (issue 18: the fleet is never held whole)', () => {
+describe('rendering while the specs load (the fleet is never held whole)', () => {
   const main = path.join(REPO, 'lib', 'src', 'main.js');
   const specs = (dir: string, names: readonly string[]) => names.forEach((n) => writeFile(dir, `${n}.yaml`, awsSpec(n)));
 

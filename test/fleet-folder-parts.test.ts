@@ -11,7 +11,7 @@ import { synthesizeInto } from '../src/synth';
 import { byTreeOrder, treeFiles } from '../src/util/tree-order';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 
-// Issue 18: the fleet folder (`_fleet/`, the Argo CD roots: a file or two per cluster) was held whole
+// The fleet folder (`_fleet/`, the Argo CD roots: a file or two per cluster) was held whole
 // on the main thread until the last render came back, where the peak is. It now goes to the output a
 // share at a time, compared with the disk in one pass in tree order, and digested as it goes.
 

@@ -7,7 +7,7 @@ import { fleetMemberOf, fleetSpecFiles, LoadedCluster, loadFleet, streamSpecFile
 import { SpecCache } from '../src/spec-cache';
 import { awsSpec, useTempDir, writeFile } from './helpers';
 
-// The loader hands each cluster over as it is loaded (issue 18: synth never holds the fleet whole);
+// The loader hands each cluster over as it is loaded (synth never holds the fleet whole);
 // what it keeps of each is a FleetMember, whose repeated parts are shared.
 
 const dir = useTempDir();

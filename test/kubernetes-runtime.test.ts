@@ -1,6 +1,6 @@
 /**
  * The `kubernetes` distribution against what the upstream binaries do at run
- * time (issue 14): each test names the upstream file that shows the fact.
+ * time: each test names the upstream file that shows the fact.
  */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { awsSpec, useTempDir, writeFile } from './helpers';
 
-// What synth's main thread loads (issue 18): it loads and checks specs and
+// What synth's main thread loads: it loads and checks specs and
 // writes what the workers render, so it needs none of the rendering code.
 // Loading cdk8s, cdk8s-plus-28, constructs and the generated imports there
 // cost about 16 MiB of its memory at any fleet size, and 0.1 s of every run.

@@ -9,7 +9,7 @@ import { encodeRecord, readRecords } from '../src/util/record-file';
 import { writeInChunks } from '../src/util/write-in-chunks';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
-// The render cache (issue 18: an unchanged fleet re-synthesized without rendering) must never
+// The render cache (an unchanged fleet re-synthesized without rendering) must never
 // make synth write or accept a tree other than what the specs render.
 
 const dir = useTempDir();

@@ -4,7 +4,7 @@ import { runCli } from '../src/cli';
 import { parseShard, shardOf } from '../src/synth';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
-// Issue 18: --shard I/N renders a deterministic share of the fleet; assemble puts the shards together.
+// --shard I/N renders a deterministic share of the fleet; assemble puts the shards together.
 const dir = useTempDir();
 
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {

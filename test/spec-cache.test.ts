@@ -10,7 +10,7 @@ import { RawRecord, readRecords } from '../src/util/record-file';
 import { LoadCache, loadFleet, StoredLoad } from '../src/fleet/load';
 import { awsSpec, captureIo, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
-// The spec cache (issue 18): a spec whose files are unchanged is not parsed, validated and
+// The spec cache: a spec whose files are unchanged is not parsed, validated and
 // transformed again. It must never make synth accept or render anything a fresh load would not.
 
 const dir = useTempDir();

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { runCli } from '../src/cli';
 import { awsSpec, captureIo, useTempDir, writeFile } from './helpers';
 
-// Issue 18: a warning that repeats across thousands of clusters is one line with a count.
+// A warning that repeats across thousands of clusters is one line with a count.
 const dir = useTempDir();
 
 function openstack(name: string): Record<string, unknown> {

@@ -9,8 +9,7 @@ import { SynthError } from '../synth-error';
  * The fleet folder (`_fleet/`: the Argo CD roots, two or three files per
  * cluster) given to the sink a share at a time in the shares' order, each
  * share through the last secret guard, and digested as it goes: none is
- * held (issue 18; the roots of 20,000 clusters, held until the last render
- * came back, where the peak is, added about 5 MiB to it). A share that
+ * held until the last render, where the memory peak is. A share that
  * comes back before one ahead of it waits for it: a few at most, as many
  * as the workers render at once.
  */

@@ -129,7 +129,7 @@ export function argoCdMemberOf(m: Pick<FleetMember, 'name' | 'gitops'>): ArgoCdM
  * @param specFile the spec file as the caller holds it (a cached member's is a copy)
  */
 export function shareMember(m: FleetMember, shared: SharedValues, specFile = m.specFile): FleetMember {
-  // one object, no nesting: ten thousand members of four objects each took 1.8 MiB
+  // one object, no nesting: a member is held per cluster for the whole run
   return {
     name: m.name,
     specFile,
@@ -196,7 +196,7 @@ export interface StoredLoad {
 }
 
 /**
- * A cache of loaded specs (the spec cache of issue 18): a spec whose file,
+ * A cache of loaded specs (the spec cache): a spec whose file,
  * defaults files and read files (`reads`) are unchanged is taken from it
  * instead of being parsed, validated and transformed again.
  */
@@ -394,8 +394,7 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
     if (name !== undefined) {
       const use: NameUse = { file, line };
       const before = byName.get(name);
-      // a name as parsed is cut from the spec's text and keeps all of it alive: the key is a copy
-      // (measured: the texts of 15,000 specs, 8.5 MiB, were held until the last spec loaded),
+      // a name as parsed is cut from the spec's text and keeps all of it alive: the key is a copy,
       // the member's when it has one (a copy already, held through the run)
       const key = member?.name === name ? member.name : fresh(name);
       byName.set(before === undefined ? key : name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
@@ -695,8 +694,7 @@ function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIss
   const lines = new LineCounter();
   let doc: Document;
   try {
-    // uniqueKeys: false: the library's own check compares every key with every other (quadratic: a 1 MiB
-    // spec of 124,176 keys took minutes); duplicates are found below in one pass with a Set
+    // uniqueKeys: false: the library's own check is quadratic in the keys; duplicates are found below in one pass
     // logLevel error: a collection used as a key is reported as a field problem, not as a Node process warning
     doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true, logLevel: 'error' });
   } catch (e) {
@@ -1180,7 +1178,7 @@ function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: 
   return { spec, specFile: file, specPath, cloudConfigFile, cloudConf, migration, warnings };
 }
 
-/** What the migration checks read from a spec (issue 15). */
+/** What the migration checks read from a spec. */
 function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): MigrationCheckInput {
   const s = spec.spec;
   const k = s.kubernetes;
