@@ -56,7 +56,7 @@ describe('small things users expect', () => {
 
 describe('CONTROL-PLANE.md names the Secrets the pods mount', () => {
   test('an Azure kubernetes cluster lists its cloud config Secret', () => {
-    const { renderCluster } = require('../src/render');
+    const { renderCluster } = require('../src/pipeline/render');
     const { preparedCluster } = require('./helpers');
     const files = renderCluster(preparedCluster(kubernetesSpec('Azure', 'k', { cloudConfig: { existingSecret: 'azure-cloud-provider' } }), '')).files as { path: string; content: string }[];
     const md = files.find((f) => f.path === 'k/CONTROL-PLANE.md')!.content;

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
-import { OutputTree } from '../src/output';
-import { synthesizeInto } from '../src/synth';
+import { OutputTree } from '../src/pipeline/output';
+import { synthesizeInto } from '../src/pipeline/synth';
 import { awsSpec, platformSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();

@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { renderFleet } from '../src/render';
+import { renderFleet } from '../src/pipeline/render';
 import { loadFleet } from '../src/fleet/load';
-import { writeTreeAtomically } from '../src/output';
+import { writeTreeAtomically } from '../src/pipeline/output';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 
 const REPO = path.resolve(__dirname, '..');

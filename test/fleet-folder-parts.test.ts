@@ -4,10 +4,10 @@ import * as path from 'path';
 import { RenderedFile } from '../src/gitops/layout';
 import { FleetFolderParts } from '../src/fleet/fleet-folder-parts';
 import { loadFleet } from '../src/fleet/load';
-import { renderFleet } from '../src/render';
-import { OutputCheck, OutputTree, TreeSink, UnitParts, writeTreeAtomically } from '../src/output';
-import { diskDigest, unitDigest, UnitDigest } from '../src/render-cache';
-import { synthesizeInto } from '../src/synth';
+import { renderFleet } from '../src/pipeline/render';
+import { OutputCheck, OutputTree, TreeSink, UnitParts, writeTreeAtomically } from '../src/pipeline/output';
+import { diskDigest, unitDigest, UnitDigest } from '../src/pipeline/render-cache';
+import { synthesizeInto } from '../src/pipeline/synth';
 import { byTreeOrder, treeFiles } from '../src/util/tree-order';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 

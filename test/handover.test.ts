@@ -1,6 +1,6 @@
 import { clusterOwnership, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
 import { HANDOVER_FILE } from '../src/openshift/handover';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { platformSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;

@@ -258,7 +258,7 @@ describe('ccm-gitops init', () => {
     const root = dir();
     expect(run(['init', root, '--no-ci']).code).toBe(EXIT_OK);
     execFileSync('git', ['init', '-q'], { cwd: root });
-    // the names writeTreeAtomically (src/output.ts) and import (src/cli.ts) stage into
+    // the names writeTreeAtomically (src/pipeline/output.ts) and import (src/cli.ts) stage into
     for (const f of ['.dist.new-4242/a/kustomization.yaml', '.dist.old-4242/a/kustomization.yaml', '.dist.lock', '.dist.journal', '.dist.journal.tmp',
       'clusters/.c.yaml.ccm-gitops-import', 'node_modules/x/index.js']) {
       writeFile(root, f, 'x');

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { loadFleet } from '../src/fleet/load';
 import { minorSkewProblem } from '../src/util/version-skew';

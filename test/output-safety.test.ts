@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { OutputEnvironmentError, OutputError, OutputTree, sameContent } from '../src/output';
-import { errorFromWorker } from '../src/render-pool';
-import { SynthError } from '../src/synth-error';
+import { OutputEnvironmentError, OutputError, OutputTree, sameContent } from '../src/pipeline/output';
+import { errorFromWorker } from '../src/pipeline/render-pool';
+import { SynthError } from '../src/pipeline/synth-error';
 import { awsSpec, captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
 
 // (files a user put into the output, symlinked --out, --out inside the

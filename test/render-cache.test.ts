@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { buildId, CachedCluster, diskDigest, fileListOf, fileListTemplate, fleetFolderKey, RenderCache, SETTLE_MS, verifyUnit } from '../src/render-cache';
+import { buildId, CachedCluster, diskDigest, fileListOf, fileListTemplate, fleetFolderKey, RenderCache, SETTLE_MS, verifyUnit } from '../src/pipeline/render-cache';
 import { ClusterSpec } from '../src/cluster-spec/schema';
 import { loadFleet } from '../src/fleet/load';
-import { argoCdFleetFiles } from '../src/render';
+import { argoCdFleetFiles } from '../src/pipeline/render';
 import { encodeRecord, readRecords } from '../src/util/record-file';
 import { writeInChunks } from '../src/util/write-in-chunks';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { parseShard, shardOf } from '../src/synth';
+import { parseShard, shardOf } from '../src/pipeline/synth';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 // --shard I/N renders a deterministic share of the fleet; assemble puts the shards together.

@@ -1,4 +1,4 @@
-import { clusterIdentity } from '../phase-guard';
+import { clusterIdentity } from '../pipeline/phase-guard';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';

@@ -2,11 +2,11 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
-import { PreparedCluster } from './cluster/prepared-cluster';
-import { CachedLoad, FleetMember, shareMember, StoredLoad } from './fleet/load';
-import { SharedValues } from './util/shared-values';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { CachedLoad, FleetMember, shareMember, StoredLoad } from '../fleet/load';
+import { SharedValues } from '../util/shared-values';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
-import { copyBytes, encodeRecord, encodeRecords, RawRecord, readRecordAt, readRecordFile, writeAll } from './util/record-file';
+import { copyBytes, encodeRecord, encodeRecords, RawRecord, readRecordAt, readRecordFile, writeAll } from '../util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {

@@ -1,9 +1,9 @@
 import { FleetEntry, FleetEntryPool, FLEET_JSON, fleetSummaryStreams, parseFleetJson, StreamedFile } from './fleet-summary';
-import { RenderedFile } from './gitops/layout';
+import { RenderedFile } from '../gitops/layout';
 import { markerFile, OutputCheck, putFiles, RemoteSink, SHARD_RECORD, StaleFile, TreeSink } from './output';
-import { FleetFolderParts } from './fleet/fleet-folder-parts';
-import { readUnitFiles } from './util/read-tree';
-import { argoCdShares } from './gitops/argocd-groups';
+import { FleetFolderParts } from '../fleet/fleet-folder-parts';
+import { readUnitFiles } from '../util/read-tree';
+import { argoCdShares } from '../gitops/argocd-groups';
 import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
 import { CachedCluster, clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
@@ -11,12 +11,12 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { PhaseRecords } from './phase-guard';
-import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
+import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from '../migration/phases';
 import { OUTPUT_MARKER } from './output';
-import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
-import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, specStream, streamSpecFiles } from './fleet/load';
-import { PreparedCluster } from './cluster/prepared-cluster';
-import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+import { SpecIssue, SpecValidationError } from '../cluster-spec/errors';
+import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, specStream, streamSpecFiles } from '../fleet/load';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from '../gitops/repo-path';
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */

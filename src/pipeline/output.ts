@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { byTreeOrder, treeFiles } from './util/tree-order';
-import { batchPieces, writeInChunks } from './util/write-in-chunks';
+import { byTreeOrder, treeFiles } from '../util/tree-order';
+import { batchPieces, writeInChunks } from '../util/write-in-chunks';
 // no construct or chart is imported here: the render workers load this module for cache checks, and load cdk8s only to render
 import { FLEET_JSON, parseFleetJson } from './fleet-summary';
-import { FLEET_DIRECTORY } from './gitops/repo-path';
-import { RenderedFile } from './gitops/layout';
-import { readTreeFiles } from './util/read-tree';
+import { FLEET_DIRECTORY } from '../gitops/repo-path';
+import { RenderedFile } from '../gitops/layout';
+import { readTreeFiles } from '../util/read-tree';
 
 /** Marker file that identifies an output directory written by ccm-gitops. */
 export const OUTPUT_MARKER = '.ccm-gitops';
