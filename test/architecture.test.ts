@@ -234,6 +234,14 @@ describe('src/ follows ARCHITECTURE.md', () => {
     expect(files.flatMap((file) => distributionComparisons(path.relative(REPO, file).split(path.sep).join('/'), fs.readFileSync(file, 'utf8')))).toEqual([]);
   });
 
+  test('GIVEN every source file of src/ but the generated imports/ THEN none is over 800 lines (split it by responsibility)', () => {
+    const files = sourceFiles(SRC).filter((f) => !f.startsWith(path.join(SRC, 'imports') + path.sep));
+    expect(files.length).toBeGreaterThan(100);
+    const long = files.map((f) => [path.relative(REPO, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 800).map(([f, lines]) => `${f}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+
   test('every folder of src/ has a rule', () => {
     const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
     expect(folders.filter((f) => !(f in MAY_IMPORT) && !(BASE as readonly string[]).includes(f))).toEqual([]);
