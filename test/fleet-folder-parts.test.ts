@@ -143,7 +143,7 @@ describe('a unit given in parts to the output', () => {
     writeTreeAtomically(out, [file('_fleet')]);
     const before = readTree(out);
     // WHEN the unit is opened (compiled code in a process of its own: file-system errors made in jest's sandbox are not Node's Error)
-    const output = path.join(__dirname, '..', 'lib', 'src', 'output.js');
+    const output = path.join(__dirname, '..', 'lib', 'src', 'pipeline', 'output.js');
     const script = `const { OutputTree } = require(${JSON.stringify(output)}); const t = OutputTree.open(process.argv[1]);
       try { t.openUnit('_fleet'); } catch (e) { process.stdout.write(e.constructor.name + ': ' + e.message); } finally { t.close(); }`;
     const said = execFileSync(process.execPath, ['-e', script, out], { encoding: 'utf8' });
