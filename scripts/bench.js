@@ -42,7 +42,7 @@ const root = path.resolve(__dirname, '..');
 /**
  * Milliseconds a run waits before it starts: files changed within 2 s of a
  * run are read again rather than trusted by their metadata (git's "racily
- * clean" rule, SETTLE_MS in src/render-cache.ts). A pipeline never runs
+ * clean" rule, SETTLE_MS in src/pipeline/render-cache.ts). A pipeline never runs
  * synth twice within two seconds; back-to-back bench runs would.
  */
 const SETTLE_WAIT_MS = 2100;

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// npm pack / npm publish (prepack): compiles src/ and imports/ into lib/ and
-// removes compiled files whose source no longer exists, so the package
+// npm pack / npm publish (prepack): compiles src/ and imports/ into lib/ when
+// a source is newer than the last build (as npm run synth and the tests do),
+// and removes compiled files whose source no longer exists, so the package
 // carries exactly the current build. Consumers never compile: the tarball
 // holds lib/ (package.json "files").
 'use strict';
-const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
 const root = path.resolve(__dirname, '..');
-execFileSync(process.execPath, [path.join(root, 'scripts', 'synth.js'), '--compile'], { stdio: 'inherit' });
+require('./synth.js').compileIfStale();
 
 const removed = [];
 for (const dir of ['src', 'imports']) {

@@ -10,6 +10,6 @@ const path = require('path');
 
 const root = path.resolve(__dirname, '..');
 if (fs.existsSync(path.join(root, 'tsconfig.build.json')) && fs.existsSync(path.join(root, 'scripts', 'synth.js'))) {
-  process.argv[2] = '--compile';
-  require('./synth.js');
+  // required, synth.js runs nothing of itself: call its build
+  require('./synth.js').compileIfStale();
 }

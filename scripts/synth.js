@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run synth: compiles src/ only when a source is newer than the last
-// build (a no-op `tsc` alone takes about 1.5 s, most of a synth of the example
-// fleet), then runs the app in this process with the given arguments.
+// build (a no-op `tsc` costs more than a synth of the example fleet), then
+// runs the app in this process with the given arguments.
 // npm run compile: `node scripts/synth.js --compile`, always compiles and
 // stamps the build, and renders nothing. The tests' global setup requires it
 // for compileIfStale: the suites that run bin/ccm-gitops run the current source.
@@ -21,11 +21,12 @@ function newestSource() {
       for (const name of fs.readdirSync(p)) {
         visit(path.join(p, name));
       }
-    } else if (/\.(ts|json)$/.test(p)) {
+    } else if (/\.(ts|json|js)$/.test(p)) {
       newest = Math.max(newest, st.mtimeMs);
     }
   };
-  for (const p of ['src', 'imports', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) {
+  // what the build reads: the sources, the compiler options, and the rewrite of the published declarations
+  for (const p of ['src', 'imports', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/public-types.js']) {
     visit(path.join(root, p));
   }
   return newest;

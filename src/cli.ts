@@ -20,12 +20,12 @@ import { AzureSpecSection } from './cluster-spec/sections/azure';
 import { isAzureStackHub } from './openshift/azure/facts';
 import { platformFactsFor } from './openshift/platform-facts';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
-import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree, TreeSink } from './output';
-import { parseShard, SynthError, synthesizeInto, synthesizeIntoAsync, SynthOptions, SynthSummary } from './synth';
+import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree, TreeSink } from './pipeline/output';
+import { parseShard, SynthError, synthesizeInto, synthesizeIntoAsync, SynthOptions, SynthSummary } from './pipeline/synth';
 import { outputRepositoryProblem } from './gitops/repo-path';
-import { ProgressLine } from './progress';
-import { RenderCache } from './render-cache';
-import { SpecCache } from './spec-cache';
+import { ProgressLine } from './pipeline/progress';
+import { RenderCache } from './pipeline/render-cache';
+import { SpecCache } from './pipeline/spec-cache';
 import { diffTrees, hasChanges, Tree } from './diff/diff-trees';
 import { readChangedTrees, readGitRange, TreeReadError, withoutIdenticalUnits } from './diff/load-tree';
 import { diffMarkdown } from './diff/markdown';
@@ -200,7 +200,7 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
     .description('validate every cluster spec, then render them all into the output directory (replaced atomically)')
     .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', DEFAULT_CLUSTERS_DIR)
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
-    .option('-q, --quiet', 'print only errors and warnings (no progress, no summary line)')
+    .option('-q, --quiet', 'print only errors: no progress, no warnings, no summary line (warnings never change the exit code)')
     .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
@@ -230,11 +230,12 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
         throw new UsageError('--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"');
       }
       checkOutputOutside(out, opts.clusters);
+      const warn = warningSink(io, opts.quiet);
       const located = outputRepositoryProblem(opts.clusters, out);
       if (located) {
-        io.err(`warning: ${located}\n`);
+        warn(`warning: ${located}\n`);
       }
-      const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), io) : undefined;
+      const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), warn) : undefined;
       // progress on standard error when it is known to be a terminal or not (the process's), none with --quiet;
       // the line is cleared before the command's own lines
       const progress = opts.quiet || io.errIsTTY === undefined ? undefined : new ProgressLine({ write: io.err, tty: io.errIsTTY, now: io.now ?? Date.now });
@@ -251,7 +252,7 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
           }
           cache?.save();
           progress?.finish();
-          printWarnings(result.warnings, io);
+          printWarnings(result.warnings, warn);
           const stale = check.finish();
           if (stale.length > 0) {
             io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
@@ -278,7 +279,7 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
           specCache?.save();
         }
         progress?.finish();
-        printWarnings(result.warnings, io);
+        printWarnings(result.warnings, warn);
         progress?.writing();
         const commit = tree.commit();
         cache?.save();
@@ -303,7 +304,7 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
     .argument('<shard-outputs...>', 'the --out folders of the shard runs')
     .option('-c, --clusters <dir>', 'folder of cluster specs (the same the shards rendered)', DEFAULT_CLUSTERS_DIR)
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
-    .option('-q, --quiet', 'print only errors and warnings')
+    .option('-q, --quiet', 'print only errors: no warnings, no summary line')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write')
     .option('--force-phase <reason>', 'as synth --force-phase: assemble although a cluster\'s record of its last migration phase is lost, corrupt or contradicted')
     .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean; forcePhase?: string }) => {
@@ -320,7 +321,7 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
         tree.close();
         throw e;
       }
-      printWarnings(result.warnings, io);
+      printWarnings(result.warnings, warningSink(io, opts.quiet));
       const commit = tree.commit();
       if (!opts.quiet) {
         const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
@@ -344,7 +345,7 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
       // with no clusters folder named or found, a file's own folder is the one its link may not leave
       refuseLinksOutside(paths.filter((p) => !folders.includes(p)), opts.clusters ?? (root === '.' ? undefined : root));
       const fleet = loadSpecFiles(files, root);
-      printWarnings(fleet.warnings, io);
+      printWarnings(fleet.warnings, io.err);
       io.out(`${files.length} spec file${files.length === 1 ? '' : 's'} valid\n`);
     });
 
@@ -563,7 +564,7 @@ function outputFolder(given: string | undefined, env: NodeJS.ProcessEnv): string
  * be (a file in its place, no permission): the cache only saves time, so
  * synth goes on without it.
  */
-function usableCacheDir(dir: string | undefined, io: CliIo): string | undefined {
+function usableCacheDir(dir: string | undefined, warn: (text: string) => void): string | undefined {
   if (dir === undefined) {
     return undefined;
   }
@@ -578,11 +579,11 @@ function usableCacheDir(dir: string | undefined, io: CliIo): string | undefined 
       throw e;
     }
     if (code !== 'EEXIST' && code !== 'ENOTDIR') {
-      io.err(`warning: render cache off: cannot create ${dir}: ${errnoText(e as NodeJS.ErrnoException & { code: string })}; set CCM_GITOPS_CACHE_DIR to a folder you can write, or pass --no-cache\n`);
+      warn(`warning: render cache off: cannot create ${dir}: ${errnoText(e as NodeJS.ErrnoException & { code: string })}; set CCM_GITOPS_CACHE_DIR to a folder you can write, or pass --no-cache\n`);
       return undefined;
     }
   }
-  io.err(`warning: render cache off: ${dir} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n`);
+  warn(`warning: render cache off: ${dir} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n`);
   return undefined;
 }
 
@@ -729,10 +730,15 @@ function importedSpecYaml(spec: Record<string, unknown>, from: string): string {
 }
 
 /** Prints warnings, each distinct one once, repeats grouped ({@link warningLines}). */
-function printWarnings(warnings: readonly InputWarning[], io: CliIo): void {
+function printWarnings(warnings: readonly InputWarning[], warn: (text: string) => void): void {
   for (const line of warningLines(warnings)) {
-    io.err(`${line}\n`);
+    warn(`${line}\n`);
   }
+}
+
+/** Where a command's warnings go: standard error, or nowhere with --quiet (errors only; the exit code is the same). */
+function warningSink(io: CliIo, quiet: boolean | undefined): (text: string) => void {
+  return quiet ? () => undefined : io.err;
 }
 
 function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv, writes = true): number {

@@ -70,10 +70,10 @@ export * from './gitops/layout';
 export * from './gitops/stages';
 
 // Rendering and writing a fleet, the fleet summary, the semantic diff.
-export * from './render';
-export * from './synth';
-export * from './output';
-export * from './fleet-summary';
+export * from './pipeline/render';
+export * from './pipeline/synth';
+export * from './pipeline/output';
+export * from './pipeline/fleet-summary';
 export * from './diff/diff-trees';
 export * from './diff/load-tree';
 export * from './diff/markdown';

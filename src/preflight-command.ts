@@ -13,7 +13,7 @@ import { loadFleet } from './fleet/load';
 import { phaseSequence, MigrationPhase } from './migration/phases';
 import { phaseChangeSteps, PhaseTransition } from './migration/steps';
 import { MigrationInput } from './migration/flags';
-import { clusterIdentity, PhaseRecords } from './phase-guard';
+import { clusterIdentity, PhaseRecords } from './pipeline/phase-guard';
 import { changePreconditions, preflightChange, runPreflight } from './preflight';
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { RenderedObject } from './gitops/layout';

@@ -10,7 +10,7 @@ type Obj = Record<string, any>;
  * Every rendered ValidatingAdmissionPolicy evaluated with a real CEL engine
  * (test/cel/evaluate-vap.mjs, @marcbachmann/cel-js) against requests that
  * must be allowed and denied, from what the operator's policies say they
- * enforce (their messages; openshift/cluster-cloud-controller-manager-operator@main
+ * enforce (their messages; openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c
  * pkg/cloud/{aws,gcp,azure}/assets/validating-admission-*.yaml).
  */
 
@@ -125,7 +125,7 @@ describe('admission policies evaluated with a real CEL engine', () => {
   });
 });
 
-describe('item 9: the policies follow the operator\'s text (openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/*/assets)', () => {
+describe('the policies follow the operator\'s text (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/<platform>/assets)', () => {
   const byName = Object.fromEntries(policies().map((p) => [p.metadata.name, p.spec]));
 
   test('failurePolicy only where the operator sets it (AWS, Azure node admission)', () => {

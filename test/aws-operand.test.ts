@@ -23,7 +23,7 @@ function script(objects: Obj[]): string {
 
 const LABELS = { 'k8s-app': 'aws-cloud-controller-manager', 'infrastructure.openshift.io/cloud-controller-manager': 'AWS' };
 
-describe('AWS operand: what the operator renders (reference §2.4.1)', () => {
+describe('AWS operand: what the operator renders (operator pkg/cloud/aws)', () => {
   const objects = render();
 
   test('renders the Deployment, cloud-conf, the admission policy and its binding, the PDB and the Service', () => {
@@ -92,7 +92,7 @@ describe('AWS operand: what the operator renders (reference §2.4.1)', () => {
     expect(c.ports).toEqual([{ containerPort: 10258, name: 'https', protocol: 'TCP' }]);
     expect(c.resources).toEqual({ requests: { cpu: '200m', memory: '50Mi' } });
     expect(c.terminationMessagePolicy).toBe('FallbackToLogsOnError');
-    // in the order of openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/aws/assets/deployment.yaml
+    // in the order of openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/aws/assets/deployment.yaml
     expect(c.volumeMounts).toEqual([
       { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true },
       { name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true },
@@ -212,7 +212,7 @@ describe('AWS operand: options', () => {
   });
 });
 
-describe('the operator\'s rendering invariants (reference §7.1) hold for every workload of the cluster chart', () => {
+describe('the operator\'s rendering invariants (operator pkg/cloud/cloud_test.go) hold for every workload of the cluster chart', () => {
   const variants: [string, Record<string, unknown>][] = [
     ['HA', {}],
     ['single replica', { controlPlaneTopology: 'SingleReplica' }],

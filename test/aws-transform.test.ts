@@ -11,7 +11,7 @@ const DEFAULT_OUTPUT = [
 ].join('\n');
 
 
-describe('AWS transform: the operator test cases (reference §3.3)', () => {
+describe('AWS transform: the operator test cases (operator pkg/cloud/aws/aws_config_transformer.go tests)', () => {
   test.each([
     ['default source', '[Global]\n   \n'],
     ['completely empty source', ''],

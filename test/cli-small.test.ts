@@ -3,7 +3,7 @@ import * as path from 'path';
 import { runCli } from '../src/cli';
 import { awsSpec, captureIo, fleetProblems, imageFor, kubernetesSpec, TEST_RELEASE, useTempDir, writeFile } from './helpers';
 
-/** Small things users expect (issue 17, item 15). */
+/** Small things users expect. */
 describe('small things users expect', () => {
   const dir = useTempDir();
 
@@ -56,7 +56,7 @@ describe('small things users expect', () => {
 
 describe('CONTROL-PLANE.md names the Secrets the pods mount', () => {
   test('an Azure kubernetes cluster lists its cloud config Secret', () => {
-    const { renderCluster } = require('../src/render');
+    const { renderCluster } = require('../src/pipeline/render');
     const { preparedCluster } = require('./helpers');
     const files = renderCluster(preparedCluster(kubernetesSpec('Azure', 'k', { cloudConfig: { existingSecret: 'azure-cloud-provider' } }), '')).files as { path: string; content: string }[];
     const md = files.find((f) => f.path === 'k/CONTROL-PLANE.md')!.content;
@@ -72,11 +72,29 @@ describe('rough edges a newcomer meets', () => {
     return { code, out: cap.stdout(), err: cap.stderr() };
   };
 
+  test('GIVEN a spec whose cloud config has a dropped key WHEN synth and assemble run THEN the warning is printed, and with -q nothing is', () => {
+    const clusters = path.join(dir(), 'c');
+    writeFile(clusters, 'a.conf', '[Global]\nDisableStrictZoneCheck = true\n');
+    writeFile(clusters, 'a.yaml', awsSpec('a', { cloudConfig: { file: 'a.conf' } }));
+    const cacheFile = writeFile(dir(), 'cache', 'not a folder');
+    const env = { CCM_GITOPS_CACHE_DIR: cacheFile };
+    const dropped = `warning: ${path.join(clusters, 'a.conf')}: cluster a: '[Global] DisableStrictZoneCheck' (line 2) is not an AWS cloud provider option; dropped\n`;
+    const cacheOff = `warning: render cache off: ${cacheFile} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n`;
+    // WHEN synth runs without -q THEN both warnings are printed
+    expect(run(['synth', '--clusters', clusters, '--out', path.join(dir(), 'loud')], env)).toEqual({ code: 0, out: expect.stringMatching(/^rendered 1 cluster into /), err: cacheOff + dropped });
+    // WHEN synth, synth --check and assemble run with -q THEN they print nothing and exit as without it
+    expect(run(['synth', '-q', '--clusters', clusters, '--out', path.join(dir(), 'quiet')], env)).toEqual({ code: 0, out: '', err: '' });
+    expect(run(['synth', '-q', '--check', '--clusters', clusters, '--out', path.join(dir(), 'quiet')], env)).toEqual({ code: 0, out: '', err: '' });
+    expect(run(['synth', '-q', '--shard', '1/1', '--clusters', clusters, '--out', path.join(dir(), 'shard')], env)).toEqual({ code: 0, out: '', err: '' });
+    expect(run(['assemble', '-q', '--clusters', clusters, '--out', path.join(dir(), 'assembled'), path.join(dir(), 'shard')], env)).toEqual({ code: 0, out: '', err: '' });
+    expect(run(['assemble', '--clusters', clusters, '--out', path.join(dir(), 'assembled'), path.join(dir(), 'shard')], env)).toEqual({ code: 0, out: expect.stringMatching(/^assembled 1 cluster /), err: dropped });
+  });
+
   test('GIVEN a file where the render cache folder goes WHEN synth runs THEN it warns that the cache is off and renders', () => {
     writeFile(dir(), 'c/a.yaml', awsSpec('a'));
     const cacheFile = writeFile(dir(), 'cache', 'not a folder');
-    const r = run(['synth', '-q', '--clusters', path.join(dir(), 'c'), '--out', path.join(dir(), 'out')], { CCM_GITOPS_CACHE_DIR: cacheFile });
-    expect(r).toEqual({ code: 0, out: '', err: `warning: render cache off: ${cacheFile} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n` });
+    const r = run(['synth', '--clusters', path.join(dir(), 'c'), '--out', path.join(dir(), 'out')], { CCM_GITOPS_CACHE_DIR: cacheFile });
+    expect(r).toEqual({ code: 0, out: expect.stringMatching(/^rendered 1 cluster into /), err: `warning: render cache off: ${cacheFile} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n` });
     expect(fs.existsSync(path.join(dir(), 'out/a/kustomization.yaml'))).toBe(true);
   });
 
@@ -147,11 +165,11 @@ describe('an output outside the specs\' repository', () => {
     fs.mkdirSync(path.join(repo, '.git'));
     const elsewhere = path.join(dir(), 'elsewhere', 'dist');
     const outside = captureIo();
-    expect(runCli(['synth', '-q', '--clusters', path.join(repo, 'clusters'), '--out', elsewhere], outside.io, {})).toBe(0);
+    expect(runCli(['synth', '--clusters', path.join(repo, 'clusters'), '--out', elsewhere], outside.io, {})).toBe(0);
     expect(outside.stderr()).toBe(`warning: ${elsewhere} is in no git repository, while the specs are in ${repo}: Argo CD and Flux objects name the output "dist" `
       + 'from the root of the repository they clone, which may not exist there; render into that repository (--out inside it)\n');
     const inside = captureIo();
-    expect(runCli(['synth', '-q', '--clusters', path.join(repo, 'clusters'), '--out', path.join(repo, 'dist')], inside.io, {})).toBe(0);
+    expect(runCli(['synth', '--clusters', path.join(repo, 'clusters'), '--out', path.join(repo, 'dist')], inside.io, {})).toBe(0);
     expect(inside.stderr()).toBe('');
   });
 });

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
-import { OutputTree } from '../src/output';
-import { synthesizeInto } from '../src/synth';
+import { OutputTree } from '../src/pipeline/output';
+import { synthesizeInto } from '../src/pipeline/synth';
 import { awsSpec, platformSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
@@ -52,7 +52,7 @@ describe('ccm-gitops synth', () => {
     writeFile(root, 'clusters/a.conf', '[Global]\nDisableStrictZoneCheck = true\n');
     writeFile(root, 'clusters/a.yaml', awsSpec('a', { cloudConfig: { file: 'a.conf' } }));
     const { io, stderr } = captureIo();
-    expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist'), '-q'], io, {})).toBe(EXIT_OK);
+    expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist')], io, {})).toBe(EXIT_OK);
     expect(stderr()).toBe(`warning: ${path.join(root, 'clusters', 'a.conf')}: cluster a: '[Global] DisableStrictZoneCheck' (line 2) is not an AWS cloud provider option; dropped\n`);
   });
 

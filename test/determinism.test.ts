@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { renderFleet } from '../src/render';
+import { renderFleet } from '../src/pipeline/render';
 import { loadFleet } from '../src/fleet/load';
-import { writeTreeAtomically } from '../src/output';
+import { writeTreeAtomically } from '../src/pipeline/output';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 
 const REPO = path.resolve(__dirname, '..');
@@ -89,7 +89,7 @@ describe('parallel rendering', () => {
   });
 });
 
-describe('rendering while the specs load (issue 18: the fleet is never held whole)', () => {
+describe('rendering while the specs load (the fleet is never held whole)', () => {
   const main = path.join(REPO, 'lib', 'src', 'main.js');
   const specs = (dir: string, names: readonly string[]) => names.forEach((n) => writeFile(dir, `${n}.yaml`, awsSpec(n)));
 

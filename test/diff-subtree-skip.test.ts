@@ -5,7 +5,7 @@ import { readChangedTrees, readTreeFiles, withoutIdenticalUnits } from '../src/d
 import { diffMarkdown } from '../src/diff/markdown';
 import { awsSpec, captureIo, useTempDir, writeFile } from './helpers';
 
-// Issue 18: diff of two large trees skips identical cluster folders; the report must not change.
+// Diff of two large trees skips identical cluster folders; the report must not change.
 const dir = useTempDir();
 
 test('skipping identical cluster folders gives the same diff as comparing the whole trees', () => {

@@ -317,7 +317,7 @@ describe('ccm-gitops diff refuses a tree a killed synth left half-written', () =
   });
 });
 
-describe('risky changes a reviewer must see (issue 17)', () => {
+describe('risky changes a reviewer must see', () => {
   const withContainer = (image: string, args: string[] = []): Obj => deployment({ template: { spec: { containers: [{ name: 'cloud-controller-manager', image, args }] } } });
   const app = (spec: Obj): Obj => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'ccm-prod-1', namespace: 'argocd' }, spec });
   const fleet = (platform: string) => `${JSON.stringify({ clusters: [{ name: 'prod-1', platform, phase: 'external' }] })}\n`;
@@ -377,7 +377,7 @@ describe('risky changes a reviewer must see (issue 17)', () => {
   });
 });
 
-describe('readable field changes (issue 17)', () => {
+describe('readable field changes', () => {
   test('RBAC rule changes are summarized as grants, not rules[3].verbs[0]', () => {
     const base = tree({ 'c/r.yaml': role([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }, { apiGroups: [''], resources: ['events'], verbs: ['create'] }]) });
     const head = tree({ 'c/r.yaml': role([{ apiGroups: [''], resources: ['events'], verbs: ['create'] }, { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'patch'] }]) });

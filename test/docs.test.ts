@@ -15,11 +15,6 @@ const REPO = path.resolve(__dirname, '..');
 const read = (f: string): string => fs.readFileSync(path.join(REPO, f), 'utf8');
 const DOCS = fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).sort();
 
-/**
- * Pages other branches add (issues 17, 18 and others write them); linked from
- * the README and docs/README.md already. Remove a name once its page is merged.
- */
-
 /** The sections of the README before it became a landing page, and where each went. */
 const MOVED_SECTIONS: readonly [string, string][] = [
   ['Rendering', 'rendering.md'], ['Writing a cluster spec', 'writing-specs.md'], ['Fleets: folders and defaults', 'writing-specs.md'],
@@ -168,5 +163,33 @@ describe('docs/api.md: the public API in one place', () => {
       .filter((n) => n !== 'name');
     expect(names.length).toBeGreaterThan(30);
     expect(names.filter((n) => !(n in api))).toEqual([]);
+  });
+});
+
+describe('citations anyone can follow', () => {
+  /** Every file of src/ (but the generated imports/) and docs/, with the README and ARCHITECTURE.md. */
+  const cited = (): string[] => {
+    const out: string[] = ['README.md', 'ARCHITECTURE.md'];
+    const walk = (rel: string): void => {
+      for (const e of fs.readdirSync(path.join(REPO, rel), { withFileTypes: true })) {
+        const r = `${rel}/${e.name}`;
+        if (e.isDirectory()) {
+          if (r !== 'src/imports') {
+            walk(r);
+          }
+        } else {
+          out.push(r);
+        }
+      }
+    };
+    walk('src');
+    walk('docs');
+    return out.sort();
+  };
+
+  test('GIVEN src/, docs/, the README and ARCHITECTURE.md WHEN they cite THEN never a moving branch (@main, @master) nor a document no reader can open (seed, reference §)', () => {
+    const moving = /@(main|master)\b|\bseed 0|reference §/i;
+    const found = cited().flatMap((f) => read(f).split('\n').flatMap((line, i) => (moving.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])));
+    expect(found).toEqual([]);
   });
 });

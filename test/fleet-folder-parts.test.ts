@@ -4,14 +4,14 @@ import * as path from 'path';
 import { RenderedFile } from '../src/gitops/layout';
 import { FleetFolderParts } from '../src/fleet/fleet-folder-parts';
 import { loadFleet } from '../src/fleet/load';
-import { renderFleet } from '../src/render';
-import { OutputCheck, OutputTree, TreeSink, UnitParts, writeTreeAtomically } from '../src/output';
-import { diskDigest, unitDigest, UnitDigest } from '../src/render-cache';
-import { synthesizeInto } from '../src/synth';
+import { renderFleet } from '../src/pipeline/render';
+import { OutputCheck, OutputTree, TreeSink, UnitParts, writeTreeAtomically } from '../src/pipeline/output';
+import { diskDigest, unitDigest, UnitDigest } from '../src/pipeline/render-cache';
+import { synthesizeInto } from '../src/pipeline/synth';
 import { byTreeOrder, treeFiles } from '../src/util/tree-order';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 
-// Issue 18: the fleet folder (`_fleet/`, the Argo CD roots: a file or two per cluster) was held whole
+// The fleet folder (`_fleet/`, the Argo CD roots: a file or two per cluster) was held whole
 // on the main thread until the last render came back, where the peak is. It now goes to the output a
 // share at a time, compared with the disk in one pass in tree order, and digested as it goes.
 
@@ -143,7 +143,7 @@ describe('a unit given in parts to the output', () => {
     writeTreeAtomically(out, [file('_fleet')]);
     const before = readTree(out);
     // WHEN the unit is opened (compiled code in a process of its own: file-system errors made in jest's sandbox are not Node's Error)
-    const output = path.join(__dirname, '..', 'lib', 'src', 'output.js');
+    const output = path.join(__dirname, '..', 'lib', 'src', 'pipeline', 'output.js');
     const script = `const { OutputTree } = require(${JSON.stringify(output)}); const t = OutputTree.open(process.argv[1]);
       try { t.openUnit('_fleet'); } catch (e) { process.stdout.write(e.constructor.name + ': ' + e.message); } finally { t.close(); }`;
     const said = execFileSync(process.execPath, ['-e', script, out], { encoding: 'utf8' });

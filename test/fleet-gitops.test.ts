@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Document, parse, parseAllDocuments } from 'yaml';
 import { runCli } from '../src/cli';
-import { argoCdRootFiles, renderFleet } from '../src/render';
+import { argoCdRootFiles, renderFleet } from '../src/pipeline/render';
 import { argoCdShares } from '../src/gitops/fleet-gitops-chart';
 import { argoCdMembers } from '../src/gitops/repo-path';
 import { loadFleet } from '../src/fleet/load';

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { renderFleet } from '../src/render';
+import { renderFleet } from '../src/pipeline/render';
 import { loadFleet } from '../src/fleet/load';
 import { AWS_IMAGE, OPERATOR_IMAGE, TEST_RELEASE, useTempDir, writeFile } from './helpers';
 

@@ -2,12 +2,12 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'yaml';
-import { FleetEntryPool } from '../src/fleet-summary';
+import { FleetEntryPool } from '../src/pipeline/fleet-summary';
 import { fleetMemberOf, fleetSpecFiles, LoadedCluster, loadFleet, streamSpecFiles } from '../src/fleet/load';
-import { SpecCache } from '../src/spec-cache';
+import { SpecCache } from '../src/pipeline/spec-cache';
 import { awsSpec, useTempDir, writeFile } from './helpers';
 
-// The loader hands each cluster over as it is loaded (issue 18: synth never holds the fleet whole);
+// The loader hands each cluster over as it is loaded (synth never holds the fleet whole);
 // what it keeps of each is a FleetMember, whose repeated parts are shared.
 
 const dir = useTempDir();

@@ -1,7 +1,7 @@
-import { FleetEntry, fleetSummaryFiles, fleetSummaryStreams } from '../src/fleet-summary';
-import { refuseSecretsInPieces } from '../src/output-secret-guard';
+import { FleetEntry, fleetSummaryFiles, fleetSummaryStreams } from '../src/pipeline/fleet-summary';
+import { refuseSecretsInPieces } from '../src/pipeline/output-secret-guard';
 
-// The fleet summary is written a piece at a time (issue 18: it is tens of megabytes at ten
+// The fleet summary is written a piece at a time (it is tens of megabytes at ten
 // thousand clusters). The pieces must join to exactly what one JSON.stringify gives, and break
 // only where a line ends, which the secret guard relies on.
 

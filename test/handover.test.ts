@@ -1,6 +1,6 @@
 import { clusterOwnership, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
 import { HANDOVER_FILE } from '../src/openshift/handover';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { platformSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;
@@ -31,7 +31,7 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
   test('GIVEN gitops mode WHEN rendered THEN Role openshift-cloud-controller-manager/cloud-controller-manager has the payload\'s rules (no flip with CVO)', () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
     const role = objects.find((o) => o.kind === 'Role' && o.metadata.name === 'cloud-controller-manager' && o.metadata.namespace === 'openshift-cloud-controller-manager')!;
-    // openshift/cluster-cloud-controller-manager-operator@main manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
+    // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
     expect(role.rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'list', 'update'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
@@ -100,7 +100,7 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     // the way back never removes the whole list
     expect(handover).not.toContain('"path":"/spec/overrides"');
     expect(handover).toContain(`oc get clusterversion version -o json | jq --argjson ours '${ours}' --argjson set '[]' ${keepOwn}`);
-    // openshift/cluster-version-operator@main pkg/payload/precondition/clusterversion/upgradeable.go
+    // openshift/cluster-version-operator@6e719331fb58 pkg/payload/precondition/clusterversion/upgradeable.go
     expect(handover).toContain('Disabling ownership via cluster version overrides prevents upgrades between minor or major versions.');
     expect(handover).toContain('| Role openshift-cloud-controller-manager/cloud-controller-manager | as the release ships it | as release 4.23 ships it |');
   });

@@ -101,7 +101,7 @@ const CASES: [string, Setup, string][] = [
   ['a kubernetes-only platform on OpenShift', spec(awsSpec('c', { platform: 'DigitalOcean' })), 'c.yaml:7: spec.platform: "DigitalOcean" is not rendered for distribution openshift; it is rendered with distribution kubernetes'],
   ['Custom TLS without a version', spec(awsSpec('c', { tls: { profile: 'Custom' } })), 'spec.tls.minTLSVersion: is required with profile Custom'],
   ['a gate both enabled and disabled', spec(awsSpec('c', { featureGates: { enabled: ['Foo'], disabled: ['Foo'] } })), 'spec.featureGates.enabled.0: "Foo" is listed as both enabled and disabled'],
-  // issue 17: every parser bounded (cloud configs too), linear parse time
+  // every parser bounded (cloud configs too), linear parse time
   ['a JSON cloud config nested 400,000 levels (Azure)', spec(platformSpec('Azure', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': `{"cloud":"AzurePublicCloud","x":${'['.repeat(400000)}${']'.repeat(400000)}}` }),
     'c.json: cluster c: failed to read the cloud.conf: it nests 400001 levels deep, over the limit of 64'],
   ['a JSON cloud config nested 400,000 levels (Nutanix)', spec(platformSpec('Nutanix', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': `{"x":${'['.repeat(400000)}${']'.repeat(400000)}}` }),
@@ -137,7 +137,7 @@ const CASES: [string, Setup, string][] = [
   ['passwordFile = hunter2 (a literal, not a path)', spec(platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' } }), { 'c.conf': '[Global]\nsecret-name = s\n[VirtualCenter "vc"]\npasswordFile = hunter2\n' }),
     'passwordFile\' (line 4) holds a credential'],
   ['pwd in a Nutanix cloud config', spec(platformSpec('Nutanix', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': '{"prismCentral":{"address":"pc","pwd":"x"}}' }), 'c.json: cluster c: "prismCentral.pwd" holds a credential'],
-  // issue 17: strings that reach rendered objects are checked here, not by the API server
+  // strings that reach rendered objects are checked here, not by the API server
   ['an image with an empty name', spec(awsSpec('c', { images: { cloudControllerManagerAWS: ':1.0' } })), 'spec.images.cloudControllerManagerAWS: ":1.0" is not a valid image reference'],
   ['an image starting with "-"', spec(awsSpec('c', { images: { cloudControllerManagerAWS: '-quay.io/x:1' } })), 'spec.images.cloudControllerManagerAWS: "-quay.io/x:1" is not a valid image reference'],
   ['an upper-case image repository', spec(awsSpec('c', { images: { cloudControllerManagerAWS: 'quay.io/OpenShift/ccm:1' } })), 'spec.images.cloudControllerManagerAWS: "quay.io/OpenShift/ccm:1" is not a valid image reference'],

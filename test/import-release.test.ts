@@ -60,7 +60,7 @@ describe('item 7: import and validation accept real clusters', () => {
   });
 
   test.each(['eusc-de-east-1', 'us-gov-west-1', 'cn-north-1', 'us-isob-east-1', 'eu-central-1'])('AWS region %s is accepted (Infrastructure status.platformStatus.aws.region has no pattern)', (region) => {
-    // openshift/api@master config/v1/types_infrastructure.go AWSPlatformStatus.Region: no validation marker
+    // openshift/api@2a3d73913b5a config/v1/types_infrastructure.go AWSPlatformStatus.Region: no validation marker
     expect(clusterSpecSchema.safeParse(awsSpec('a', { aws: { region } })).success).toBe(true);
   });
 

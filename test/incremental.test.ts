@@ -4,7 +4,7 @@ import * as path from 'path';
 import { runCli } from '../src/cli';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
-// Issue 18: an unchanged fleet writes nothing; a change to one cluster writes that cluster;
+// An unchanged fleet writes nothing; a change to one cluster writes that cluster;
 // a synth killed while it writes or commits leaves the previous output whole, or a journal the
 // next run completes.
 

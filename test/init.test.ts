@@ -90,7 +90,7 @@ describe('ccm-gitops init', () => {
       }
     }
     expect(run(['validate-spec', path.join(root, 'clusters')]).code).toBe(EXIT_OK);
-    const synth = run(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist'), '-q']);
+    const synth = run(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist')]);
     // the only warning: Equinix Metal's CCM is deprecated upstream
     expect(synth.stderr.split('\n').filter((l) => l)).toEqual([expect.stringMatching(/k8s-equinixmetal-example-1: platform EquinixMetal: the Equinix Metal CCM is deprecated upstream/)]);
     expect(synth.code).toBe(EXIT_OK);
@@ -258,7 +258,7 @@ describe('ccm-gitops init', () => {
     const root = dir();
     expect(run(['init', root, '--no-ci']).code).toBe(EXIT_OK);
     execFileSync('git', ['init', '-q'], { cwd: root });
-    // the names writeTreeAtomically (src/output.ts) and import (src/cli.ts) stage into
+    // the names writeTreeAtomically (src/pipeline/output.ts) and import (src/cli.ts) stage into
     for (const f of ['.dist.new-4242/a/kustomization.yaml', '.dist.old-4242/a/kustomization.yaml', '.dist.lock', '.dist.journal', '.dist.journal.tmp',
       'clusters/.c.yaml.ccm-gitops-import', 'node_modules/x/index.js']) {
       writeFile(root, f, 'x');

@@ -1,6 +1,6 @@
 /**
  * Oracle: every field the `kubernetes` distribution renders exists, with default feature
- * gates, in the Kubernetes minor of `spec.kubernetes.version` (issue 14, item 10). The
+ * gates, in the Kubernetes minor of `spec.kubernetes.version`. The
  * table comes from the API's own schemas and round-trip fixtures (test/oracle/field-versions.ts).
  */
 import * as path from 'path';

@@ -16,7 +16,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';

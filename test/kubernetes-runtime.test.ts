@@ -1,11 +1,11 @@
 /**
  * The `kubernetes` distribution against what the upstream binaries do at run
- * time (issue 14): each test names the upstream file that shows the fact.
+ * time: each test names the upstream file that shows the fact.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { loadFleet } from '../src/fleet/load';
 import { minorSkewProblem } from '../src/util/version-skew';

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse, parseAllDocuments } from 'yaml';
 import { diffTrees } from '../src/diff/diff-trees';
-import { renderCluster, renderFleet } from '../src/render';
+import { renderCluster, renderFleet } from '../src/pipeline/render';
 import { ccmRbac } from '../src/kubernetes/rbac-rules';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { schedulingPlan } from '../src/kubernetes/scheduling';

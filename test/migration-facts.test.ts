@@ -1,5 +1,5 @@
 /**
- * Issue 15 findings 2–5: version facts, OpenShift ordering, kubeadm / Cluster
+ * Version facts, OpenShift ordering, kubeadm / Cluster
  * API snippets and consistency checks, each against its upstream source.
  */
 import { minorSkewProblem } from '../src/util/version-skew';

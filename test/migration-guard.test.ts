@@ -49,7 +49,7 @@ describe('migration guard: renamed clusters and lost records', () => {
 
   function synth(clusters: string, out: string, ...extra: string[]): { code: number; stderr: string } {
     const cap = captureIo();
-    const code = runCli(['synth', '--clusters', clusters, '--out', out, '-q', ...extra], cap.io, {});
+    const code = runCli(['synth', '--clusters', clusters, '--out', out, ...extra], cap.io, {});
     return { code, stderr: cap.stderr() };
   }
 

@@ -20,7 +20,7 @@ function sharedFile(component: string): string {
 const OLD_CCM_LM = ['--configure-cloud-routes=false', '--leader-elect=true', '--leader-elect-resource-namespace=kube-system', '--enable-leader-migration', '--leader-migration-config=/etc/leader-migration/config.yaml'];
 const OLD_KCM_LM = ['--cloud-provider=aws', '--leader-elect=true', '--leader-elect-resource-namespace=kube-system', '--enable-leader-migration', '--leader-migration-config=/etc/kubernetes/static-pod-certs/leader-migration/config.yaml'];
 
-describe('regression fixture: the shared-configuration design (ccm-gitops before issue 15, seed 003)', () => {
+describe('regression fixture: the shared-configuration design (ccm-gitops before leader migration; the 2019 draft KEP)', () => {
   // GIVEN what the previous design rendered for OpenShift AWS 4.13 (1.26): one file, naming the phase's owner, read by both sides
   test('in-tree → leader-migration-kcm: GitOps starts the CCM first, it takes the free migration lease and runs nothing; the KCM waits forever', () => {
     const scenario: SimScenario = {

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { HANDOVER_FILE } from '../src/openshift/handover';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { platformSpec, preparedCluster, readTree } from './helpers';
 import { readRenderedCluster, RenderedCluster, replayUpdate } from './oracle/cvo/model';
 import { releasePayload } from './oracle/cvo/payload';

@@ -1,4 +1,4 @@
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { platformSpec, preparedCluster } from './helpers';
 import { Override } from './oracle/cvo/model';
 import { changeMode, fights, handOver, installedCluster, operandIds, operatorRuns, sectionActions, Tree, unmanagedOperands } from './oracle/cvo/mode-change';

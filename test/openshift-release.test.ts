@@ -25,7 +25,7 @@ function operatorSpec(release?: string): Record<string, any> {
 describe('item 1: operator mode RoleBinding keeps the roleRef CVO created', () => {
   test('GIVEN operator mode WHEN rendered THEN RoleBinding openshift-cloud-controller-manager/cluster-cloud-controller-manager points at ClusterRole admin (roleRef is immutable)', () => {
     const binding = find(render(operatorSpec('4.23.1')), 'RoleBinding', 'cluster-cloud-controller-manager', 'openshift-cloud-controller-manager');
-    // openshift/cluster-cloud-controller-manager-operator@main manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
+    // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
     expect(binding?.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
   });
 

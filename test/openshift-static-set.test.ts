@@ -71,7 +71,7 @@ describe('OpenShift static set, gitops mode', () => {
   });
 
   test('the lease Role is the release payload\'s (CVO applies the same Role; any other rule set would flip forever)', () => {
-    // openshift/cluster-cloud-controller-manager-operator@main manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
+    // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
     expect(find(objects, 'Role', 'cloud-controller-manager', 'openshift-cloud-controller-manager').rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'list', 'update'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
@@ -206,7 +206,7 @@ describe('OpenShift static set, operator mode', () => {
   });
 
   test('the operator RBAC is the release payload\'s: the ClusterRole keeps the endpoints rule and the manifest order, the operand binding keeps ClusterRole admin', () => {
-    // openshift/cluster-cloud-controller-manager-operator@main manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
+    // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
     const clusterRole = find(objects, 'ClusterRole', 'system:openshift:operator:cloud-controller-manager');
     expect(clusterRole.rules.map((r: Obj) => `${r.apiGroups.join(',')}:${r.resources.join(',')}:${r.verbs.join(',')}`)).toEqual([
       'config.openshift.io:clusteroperators:get,create,list,watch',

@@ -16,7 +16,7 @@ const ASH = { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'x',
 
 /**
  * Volume and mount order of each CCM container as the operator's assets list
- * them (openshift/cluster-cloud-controller-manager-operator@main
+ * them (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c
  * pkg/cloud/<platform>/assets/*deployment.yaml / *daemonset.yaml; Alibaba:
  * @release-4.16 pkg/cloud/alibaba/assets), for the names both render.
  */
@@ -60,7 +60,7 @@ describe('item 9: release annotations on the operand Roles the operator annotate
     'include.release.openshift.io/single-node-developer': 'true',
   };
 
-  test('Azure and Azure Stack Hub Role kube-system/azure-cloud-provider (…@main pkg/cloud/azure{,stack}/assets/azure-cloud-provider-role.yaml)', () => {
+  test('Azure and Azure Stack Hub Role kube-system/azure-cloud-provider (…@bc52198c1c3c pkg/cloud/azure{,stack}/assets/azure-cloud-provider-role.yaml)', () => {
     for (const spec of [{}, ASH]) {
       const role = operands('Azure', spec, '{}\n', (spec as Obj).azure ? { endpoints: '{}' } : undefined).find((o) => o.kind === 'Role' && o.metadata.name === 'azure-cloud-provider')!;
       expect(role.metadata.annotations).toEqual(RELEASE);
@@ -112,7 +112,7 @@ describe('item 8: Alibaba Cloud renders release 4.16 exactly', () => {
 });
 
 describe('item 6: vSphere with VSphereMultiVCenterDay2 writes openshift-config-managed/kube-cloud-config', () => {
-  // openshift/cluster-cloud-controller-manager-operator@main pkg/controllers/cloud_config_sync_controller.go
+  // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/controllers/cloud_config_sync_controller.go
   // shouldManageManagedConfigMap / syncManagedCloudConfig: the transformed data, also written to kube-cloud-config
   const conf = 'global:\n  port: 443\n';
 

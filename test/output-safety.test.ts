@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { OutputEnvironmentError, OutputError, OutputTree, sameContent } from '../src/output';
-import { errorFromWorker } from '../src/render-pool';
-import { SynthError } from '../src/synth-error';
+import { OutputEnvironmentError, OutputError, OutputTree, sameContent } from '../src/pipeline/output';
+import { errorFromWorker } from '../src/pipeline/render-pool';
+import { SynthError } from '../src/pipeline/synth-error';
 import { awsSpec, captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
 
-// Issue 17 item 12 (files a user put into the output, symlinked --out, --out inside the
+// (files a user put into the output, symlinked --out, --out inside the
 // clusters folder) and item 14, environment part (--out is a file, read-only file system,
 // disk full, --clusters /): the real cause, exit 1 or 2, never "internal error" (exit 3).
 

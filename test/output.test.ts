@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from '../src/output';
+import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from '../src/pipeline/output';
 import { readTree, useTempDir } from './helpers';
 
 const dir = useTempDir();

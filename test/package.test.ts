@@ -1,7 +1,8 @@
 // The package as a user gets it: `npm pack` (what `npm publish` uploads),
 // `npm install <tarball>` into an empty project, then the CLI through npx and
 // the library from a cdk8s app of the user's own (examples/cdk8s-app).
-// Skipped only when npm itself cannot run here.
+// The README's library example under cdk8s's default compiler options is
+// compiled once, in test/newcomer.test.ts. Skipped only when npm itself cannot run here.
 import { execFileSync, spawnSync, SpawnSyncReturns } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -40,7 +41,7 @@ describeWithNpm('the packed package, installed into an empty project', () => {
 
   beforeAll(() => {
     work = tempDir('ccm-gitops-package-');
-    // GIVEN the tarball npm publish would upload (prepack compiles lib/)
+    // GIVEN the tarball npm publish would upload (prepack compiles lib/ when a source is newer than it)
     const packed = JSON.parse(ok('npm', ['pack', '--json', '--pack-destination', work], REPO))[0] as { filename: string };
     tarball = path.join(work, packed.filename);
     // AND an empty project that installs it, as a user does
@@ -96,24 +97,6 @@ describeWithNpm('the packed package, installed into an empty project', () => {
     expect(diff.status).toBe(1);
     expect(diff.stdout).toContain('PodDisruptionBudget');
     expect(diff.stdout).toContain('aws-example-1');
-  });
-
-  test('GIVEN a project with the compiler options cdk8s init typescript-app writes (no esModuleInterop) WHEN the README\'s library example compiles against the installed package THEN tsc reports nothing', () => {
-    // the tsconfig.json cdk8s-cli@2.207.60 writes: node_modules/cdk8s-cli/templates/typescript-app/tsconfig.json
-    const template = JSON.parse(fs.readFileSync(path.join(REPO, 'node_modules/cdk8s-cli/templates/typescript-app/tsconfig.json'), 'utf8'));
-    expect(template.compilerOptions.esModuleInterop).toBeUndefined();
-    expect(template.compilerOptions.skipLibCheck).toBeUndefined();
-    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## From your own cdk8s app'));
-    const example = /```ts\n([\s\S]*?)```/.exec(section)![1];
-    expect(example).toContain("from 'ccm-gitops'");
-    const app = path.join(project, 'cdk8s-default');
-    fs.mkdirSync(app);
-    fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(template, null, 2));
-    fs.writeFileSync(path.join(app, 'main.ts'), example);
-    const tsc = sh(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], app);
-    expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
-    expect(tsc.status).toBe(0);
   });
 
   test('examples/cdk8s-app compiles against the installed package and synthesizes with cdk8s synth', () => {

@@ -110,7 +110,7 @@ describe('every platform the operator supports is rendered', () => {
   });
 });
 
-describe('the operands of each platform (reference §2.4, TestGetResources plus cloud-conf)', () => {
+describe('the operands of each platform (operator pkg/cloud/cloud_test.go TestGetResources plus cloud-conf)', () => {
   test.each([
     ['AWS', [`Deployment ${NS}/aws-cloud-controller-manager`, 'ValidatingAdmissionPolicy openshift-cloud-controller-manager-cloud-provider-aws',
       'ValidatingAdmissionPolicyBinding openshift-cloud-controller-manager-cloud-provider-aws', ...COMMON('aws')]],
@@ -147,7 +147,7 @@ describe('the operands of each platform (reference §2.4, TestGetResources plus 
   });
 });
 
-describe('the operator\'s invariants (reference §7.1) hold for every workload of every platform', () => {
+describe('the operator\'s invariants (operator pkg/cloud/cloud_test.go) hold for every workload of every platform', () => {
   const cases: [string, Variant, Record<string, unknown>][] = [];
   for (const [name, variant] of Object.entries(VARIANTS)) {
     cases.push([`${name}, highly available`, variant, {}]);
@@ -202,7 +202,7 @@ describe('the operator\'s invariants (reference §7.1) hold for every workload o
           expect(flags(manager)).toContain(flag);
         }
       }
-      // proxy env on containers, never on init containers (reference §2.1 step 5)
+      // proxy env on containers, never on init containers (operator pkg/cloud/common/substitution.go)
       for (const c of containers) {
         const names = (c.env ?? []).map((e: Obj) => e.name);
         expect(names.filter((n: string) => n.endsWith('PROXY'))).toEqual(spec.proxy ? ['HTTP_PROXY', 'NO_PROXY'] : []);
@@ -235,7 +235,7 @@ describe('the operator\'s invariants (reference §7.1) hold for every workload o
   });
 });
 
-describe('each platform\'s CCM container: binary, every flag in order, env, mounts, requests, probe (reference §2.4)', () => {
+describe('each platform\'s CCM container: binary, every flag in order, env, mounts, requests, probe (operator pkg/cloud/<platform>/assets)', () => {
   const INFRA = [{ name: 'OCP_INFRASTRUCTURE_NAME', value: 'c-abcde' }];
   test.each([
     ['AWS', '/bin/aws-cloud-controller-manager', ['--cloud-config=$(CLOUD_CONFIG)', '--cloud-provider=aws', '--use-service-account-credentials=true',
@@ -455,7 +455,7 @@ describe('platform RBAC: exact rules and subjects', () => {
   });
 });
 
-describe('Azure node manager and credentials injector (reference §2.4.2, §2.4.3, §6.3)', () => {
+describe('Azure node manager and credentials injector (operator pkg/cloud/azure, pkg/cloud/azurestack, cmd/azure-config-credentials-injector)', () => {
   test('public clouds: the injector reads the host config and merges credentials with workload identity allowed', () => {
     const ds = workload(operands(VARIANTS.Azure!), 'DaemonSet');
     const pod = ds.spec.template.spec;
@@ -501,7 +501,7 @@ describe('Azure node manager and credentials injector (reference §2.4.2, §2.4.
   });
 });
 
-describe('CredentialsRequests (reference §1.10)', () => {
+describe('CredentialsRequests (operator manifests/*credentialsrequest-*.yaml)', () => {
   function credentialsRequest(variant: Variant): Obj | undefined {
     return everything(variant).find((o) => o.kind === 'CredentialsRequest');
   }

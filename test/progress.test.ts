@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { ProgressLine } from '../src/progress';
+import { ProgressLine } from '../src/pipeline/progress';
 import { awsSpec, useTempDir, writeFile } from './helpers';
 
 /** A clock that moves only when told. */

@@ -3,9 +3,8 @@ import * as path from 'path';
 import { appendRecords, encodeRecords, readRecordFile, writeRecordFile } from '../src/util/record-file';
 import { useTempDir } from './helpers';
 
-// The caches' record files (issue 18): records are written in batches, one v8 serializer per batch (a serializer
-// per record kept ~1.8 KB each outside the heap until a young collection: 44 MiB when the spec cache of 10,000
-// clusters was saved); the readers see the records one by one, as before.
+// The caches' record files: records are written in batches, one v8 serializer per batch (a serializer
+// per record keeps memory outside the heap); the readers see the records one by one.
 
 const dir = useTempDir();
 const header = { version: 4, build: 'test' };

@@ -1,15 +1,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { buildId, CachedCluster, diskDigest, fileListOf, fileListTemplate, fleetFolderKey, RenderCache, SETTLE_MS, verifyUnit } from '../src/render-cache';
+import { buildId, CachedCluster, diskDigest, fileListOf, fileListTemplate, fleetFolderKey, RenderCache, SETTLE_MS, verifyUnit } from '../src/pipeline/render-cache';
 import { ClusterSpec } from '../src/cluster-spec/schema';
 import { loadFleet } from '../src/fleet/load';
-import { argoCdFleetFiles } from '../src/render';
+import { argoCdFleetFiles } from '../src/pipeline/render';
 import { encodeRecord, readRecords } from '../src/util/record-file';
 import { writeInChunks } from '../src/util/write-in-chunks';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
-// The render cache (issue 18: an unchanged fleet re-synthesized without rendering) must never
+// The render cache (an unchanged fleet re-synthesized without rendering) must never
 // make synth write or accept a tree other than what the specs render.
 
 const dir = useTempDir();

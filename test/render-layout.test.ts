@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { FluxStageChain } from '../src/gitops/flux-stage-chain';
 import { fileNameOf } from '../src/gitops/layout';
 import { STAGE_CREDENTIALS, stageOf } from '../src/gitops/stages';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/pipeline/render';
 import { awsSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;

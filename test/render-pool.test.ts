@@ -1,7 +1,7 @@
 import * as path from 'path';
-import { OutputTree } from '../src/output';
-import { canRenderInParallel } from '../src/render-pool';
-import { synthesizeInto, synthesizeIntoAsync } from '../src/synth';
+import { OutputTree } from '../src/pipeline/output';
+import { canRenderInParallel } from '../src/pipeline/render-pool';
+import { synthesizeInto, synthesizeIntoAsync } from '../src/pipeline/synth';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 
 // The render pool in this process, its workers running the TypeScript source

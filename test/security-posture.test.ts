@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { renderFleet } from '../src/render';
+import { renderFleet } from '../src/pipeline/render';
 import { loadFleet } from '../src/fleet/load';
 
 /**

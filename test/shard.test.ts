@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { parseShard, shardOf } from '../src/synth';
+import { parseShard, shardOf } from '../src/pipeline/synth';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
-// Issue 18: --shard I/N renders a deterministic share of the fleet; assemble puts the shards together.
+// --shard I/N renders a deterministic share of the fleet; assemble puts the shards together.
 const dir = useTempDir();
 
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {

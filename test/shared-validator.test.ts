@@ -1,8 +1,8 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { writeTreeAtomically } from '../src/output';
-import { renderFleet } from '../src/render';
+import { writeTreeAtomically } from '../src/pipeline/output';
+import { renderFleet } from '../src/pipeline/render';
 import { loadFleet } from '../src/fleet/load';
 import { useTempDir } from './helpers';
 

@@ -2,15 +2,15 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { OutputTree } from '../src/output';
-import { buildId, RenderCache } from '../src/render-cache';
-import { synthesizeInto } from '../src/synth';
-import { SpecCache } from '../src/spec-cache';
+import { OutputTree } from '../src/pipeline/output';
+import { buildId, RenderCache } from '../src/pipeline/render-cache';
+import { synthesizeInto } from '../src/pipeline/synth';
+import { SpecCache } from '../src/pipeline/spec-cache';
 import { RawRecord, readRecords } from '../src/util/record-file';
 import { LoadCache, loadFleet, StoredLoad } from '../src/fleet/load';
 import { awsSpec, captureIo, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
-// The spec cache (issue 18): a spec whose files are unchanged is not parsed, validated and
+// The spec cache: a spec whose files are unchanged is not parsed, validated and
 // transformed again. It must never make synth accept or render anything a fresh load would not.
 
 const dir = useTempDir();

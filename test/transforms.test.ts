@@ -20,7 +20,7 @@ const OPENSTACK_DEFAULT = [
   '',
 ].join('\n');
 
-describe('OpenStack transform (seed 001, reference §3.6)', () => {
+describe('OpenStack transform (openshift/enhancements cloud-provider-config-upgrade.md; operator pkg/cloud/openstack)', () => {
   test.each([
     ['empty source', ''],
     ['[Global] with the default credentials and [BlockStorage]', '[Global]\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\n\n[BlockStorage]\nbs-version = v2\n'],
@@ -46,7 +46,7 @@ describe('OpenStack transform (seed 001, reference §3.6)', () => {
       .toMatch(/^'\[Global\] secret-name' is set to a non-default value "z"/);
   });
 
-  test('seed 001 story 3: a compatible custom config keeps its load-balancer settings', () => {
+  test('the OpenStack enhancement\'s story 3: a compatible custom config keeps its load-balancer settings', () => {
     const source = '[Global]\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\n\n[LoadBalancer]\nuse-octavia=true\nlb-provider = "amphora"\n'
       + 'floating-network-id="d3deb660-4190-40a3-91f1-37326fe6ec4a"\n';
     const result = transformOpenStackCloudConfig(source);
@@ -130,7 +130,7 @@ describe('OpenStack transform (seed 001, reference §3.6)', () => {
   });
 });
 
-describe('Azure transform (reference §3.2, §3.4)', () => {
+describe('Azure transform (operator pkg/cloud/azure/azure.go)', () => {
   const run = (source: string, cloudName?: string) => JSON.parse(transformAzureCloudConfig(source, { cloudName }).config);
 
   test('defaults: cloud from the Infrastructure (AzurePublicCloud), vmType standard, shared health probes', () => {
@@ -188,7 +188,7 @@ describe('Azure transform (reference §3.2, §3.4)', () => {
   });
 });
 
-describe('Azure Stack Hub transform (reference §3.5)', () => {
+describe('Azure Stack Hub transform (operator pkg/cloud/azurestack/azurestack.go)', () => {
   test('{} gets the cloud and vmType standard; vmss is kept', () => {
     expect(JSON.parse(transformAzureStackHubCloudConfig('{}').config)).toEqual({ cloud: 'AzureStackCloud', vmType: 'standard' });
     expect(JSON.parse(transformAzureStackHubCloudConfig('{"vmType":"vmss"}').config)).toEqual({ cloud: 'AzureStackCloud', vmType: 'vmss' });
@@ -204,7 +204,7 @@ describe('Azure Stack Hub transform (reference §3.5)', () => {
   });
 });
 
-describe('vSphere transform (reference §3.7)', () => {
+describe('vSphere transform (operator pkg/cloud/vsphere/vsphere_config_transformer.go)', () => {
   const INI = '[Global]\nserver = 0.0.0.0\nport = 443\nuser = user\ninsecure-flag = true\ndatacenters = us-west\nca-file = /some/path/to/a/ca.pem\n';
 
   test('legacy INI becomes CPI YAML: sorted keys, lists unindented (library-go reader case, without the password)', () => {
@@ -327,7 +327,7 @@ describe('vSphere transform (reference §3.7)', () => {
   });
 });
 
-describe('pass-through platforms (reference §3.8)', () => {
+describe('pass-through platforms (operator pkg/cloud/cloud.go)', () => {
   test.each(['GCP', 'IBMCloud', 'PowerVS', 'Nutanix', 'AlibabaCloud'] as const)('%s keeps the config byte for byte', (platform) => {
     const source = '[global]\nproject-id = p\n  multizone = true\r\n';
     expect(transformCloudConfig(platform, source)).toEqual({ config: source, warnings: [] });

@@ -44,7 +44,7 @@ describe('item 5: the cloud-config CA reaches the trust store the CCM reads', ()
   });
 
   test('GIVEN the init script WHEN it runs on the two bundles THEN the trust store is cloud CA, a newline, then the injected bundle (the operator\'s mergeCABundles order)', () => {
-    // openshift/cluster-cloud-controller-manager-operator@main pkg/controllers/trusted_ca_bundle_controller.go mergeCABundles
+    // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/controllers/trusted_ca_bundle_controller.go mergeCABundles
     const [w] = workloads('OpenStack', {}, '[Global]\n', { 'ca-bundle.pem': CLOUD_CA });
     const init = w!.spec.template.spec.initContainers.find((c: Obj) => c.name === 'wait-for-trust-bundle');
     const root = dir();

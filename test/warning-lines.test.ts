@@ -1,6 +1,6 @@
 import { warningLines } from '../src/fleet/warning-lines';
 
-// Issue 18: a warning that repeats across thousands of clusters is one line with a count.
+// A warning that repeats across thousands of clusters is one line with a count.
 const cluster = (name: string, rest: string, file = 'clusters/shared.conf') => ({ file, message: `cluster ${name}: ${rest}` });
 
 test('repeats of a warning are one line: count, the first three names, the files; singles as given; in the order first seen', () => {

@@ -5,7 +5,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { bundleYaml, kustomization, RenderedObject, toYaml } from '../src/gitops/layout';
 import { canEmitFast, emitterStats, emitYaml, EMITTER_YAML_OPTIONS } from '../src/gitops/yaml-emitter';
-import { renderFleet } from '../src/render';
+import { renderFleet } from '../src/pipeline/render';
 import { loadFleet } from '../src/fleet/load';
 
 /** What the `yaml` package writes: the reference the emitter must match byte for byte. */

@@ -3,8 +3,8 @@ import { GcfgSection, parseGcfg, quoteGcfgValue } from './gcfg';
 import { findSecretLikeIniKey, looksLikeSecretKey } from './secrets';
 
 /**
- * The AWS cloud-config transform, as the operator runs it (reference:
- * operator §3.2 and §3.3), in one pure function:
+ * The AWS cloud-config transform, as the operator runs it (openshift/cluster-config-operator@a02c879931c6
+ * pkg/operator/kube_cloud_config/aws.go, then openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/aws/aws_config_transformer.go), in one pure function:
  *
  * 1. cluster-config-operator pre-step: with service endpoints in the
  *    Infrastructure status, append one `[ServiceOverride "i"]` section per

@@ -3,8 +3,8 @@ import { findSecretLikeField } from './secrets';
 import { parseJsonWithLimits } from './limits';
 
 /**
- * The Azure and Azure Stack Hub cloud-config transforms (reference §3.2
- * cluster-config-operator step, §3.4, §3.5), as pure functions over the JSON
+ * The Azure and Azure Stack Hub cloud-config transforms (openshift/cluster-config-operator@a02c879931c6
+ * pkg/operator/kube_cloud_config/azure.go, then openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azure/azure.go, pkg/cloud/azurestack/azurestack.go), as pure functions over the JSON
  * `cloud.conf`:
  *
  * - `cloud` comes from the Infrastructure's `azure.cloudName` (default

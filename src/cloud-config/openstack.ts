@@ -3,7 +3,8 @@ import { IniSection, parseGoIni, writeGoIni } from './go-ini';
 import { findSecretLikeIniKey } from './secrets';
 
 /**
- * The OpenStack cloud-config transform (seed 001, reference §3.6), as a pure
+ * The OpenStack cloud-config transform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/openstack/cloud-provider-config-upgrade.md;
+ * openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/openstack/openstack.go), as a pure
  * function. The in-tree provider read credentials from a Secret named in
  * `[Global]`; the external CCM reads the cluster's `clouds.yaml` (from the
  * `openstack-cloud-credentials` Secret, mounted at /etc/openstack/secret):
@@ -17,8 +18,8 @@ import { findSecretLikeIniKey } from './secrets';
  * - `[LoadBalancer]`: `use-octavia` is dropped, `max-shared-lb = 1` and
  *   `manage-security-groups = true` are added unless set (user values win);
  * - everything else is kept, in order.
- * Every dropped or overridden key is reported as a warning (seed 001's open
- * question). Output is go-ini's pretty format, as the operator writes it.
+ * Every dropped or overridden key is reported as a warning (the enhancement's
+ * open question). Output is go-ini's pretty format, as the operator writes it.
  *
  * Deviations (README): a `[Global]` without `secret-name` / `secret-namespace`
  * is accepted (the operator reads an absent key as "" and refuses it); the

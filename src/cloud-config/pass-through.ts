@@ -5,8 +5,8 @@ import { MAX_CONFIG_ALIASES, parseJsonWithLimits, refuseDeepNesting } from './li
 import { withoutGcfgComments } from './gcfg';
 
 /**
- * The operator passes these platforms' configs through unchanged (reference
- * §3.8): GCP, IBM Cloud, Power VS, Nutanix and Alibaba Cloud. The only check
+ * The operator passes these platforms' configs through unchanged (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/cloud.go,
+ * GetCloudConfigTransformer): GCP, IBM Cloud, Power VS, Nutanix and Alibaba Cloud. The only check
  * added is that no credential is committed: JSON or YAML configs are checked
  * by field, INI configs by key. Comments are dropped (a comment is not
  * configuration, and a commented-out credential must not reach git).

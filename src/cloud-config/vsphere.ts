@@ -5,7 +5,7 @@ import { MAX_CONFIG_ALIASES, refuseDeepNesting } from './limits';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
 
 /**
- * The vSphere cloud-config transform (reference §3.7), as a pure function:
+ * The vSphere cloud-config transform (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/vsphere/vsphere_config_transformer.go), as a pure function:
  * read the config as the vSphere CPI YAML, or as the legacy INI (converted
  * with library-go's field mapping), then, when the Infrastructure has a
  * vSphere platform spec, merge in its IP families, VIP exclusions, node

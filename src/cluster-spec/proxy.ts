@@ -13,7 +13,7 @@ export interface ProxySettings {
   readonly noProxy?: string;
 }
 
-/** `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`, each only when set, in that order (reference §2.1 step 5). */
+/** `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`, each only when set, in that order (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/common/substitution.go). */
 export function proxyEnv(proxy: ProxySettings | undefined): { name: string; value: string }[] {
   const env: { name: string; value: string }[] = [];
   if (proxy?.httpProxy) {

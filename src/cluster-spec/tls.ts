@@ -1,6 +1,6 @@
 /**
  * TLS settings of the CCM serving endpoints, as the operator derives them from
- * the `APIServer/cluster` TLS profile (reference: operator §2.5).
+ * the `APIServer/cluster` TLS profile (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/tls/tls.go).
  */
 
 /** TLS versions by the names Kubernetes components accept for `--tls-min-version`. */

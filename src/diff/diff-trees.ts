@@ -1,6 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import { flatten } from './flatten';
-import { FLEET_JSON, parseFleetJson } from '../fleet-summary';
+import { FLEET_JSON, parseFleetJson } from '../pipeline/fleet-summary';
 
 /** A rendered object in a tree. */
 export interface TreeObject {

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Tree } from './diff-trees';
 import { readTreeFiles as readAll } from '../util/read-tree';
-import { interruptedRunFile, outputSidecars } from '../output';
+import { interruptedRunFile, outputSidecars } from '../pipeline/output';
 
 /** Thrown when a tree to compare cannot be read. */
 export class TreeReadError extends Error {

@@ -1,16 +1,15 @@
 import { RenderedFile } from '../gitops/layout';
 import { FLEET_DIRECTORY } from '../gitops/repo-path';
-import { openUnitParts, TreeSink, UnitParts } from '../output';
-import { refuseSecretsInOutput } from '../output-secret-guard';
-import { UnitDigest } from '../render-cache';
-import { SynthError } from '../synth-error';
+import { openUnitParts, TreeSink, UnitParts } from '../pipeline/output';
+import { refuseSecretsInOutput } from '../pipeline/output-secret-guard';
+import { UnitDigest } from '../pipeline/render-cache';
+import { SynthError } from '../pipeline/synth-error';
 
 /**
  * The fleet folder (`_fleet/`: the Argo CD roots, two or three files per
  * cluster) given to the sink a share at a time in the shares' order, each
  * share through the last secret guard, and digested as it goes: none is
- * held (issue 18; the roots of 20,000 clusters, held until the last render
- * came back, where the peak is, added about 5 MiB to it). A share that
+ * held until the last render, where the memory peak is. A share that
  * comes back before one ahead of it waits for it: a few at most, as many
  * as the workers render at once.
  */

@@ -11,15 +11,13 @@ interface WarningGroup {
 }
 
 /**
- * The lines that report warnings (issue 18), each distinct warning once: a
+ * The lines that report warnings, each distinct warning once: a
  * warning that repeats for several clusters (the same message but for the
  * cluster name, as in a fleet of copies) is one line with the count, the
  * first three names and the files; in the order first given.
  *
- * Names and files are sets: one warning from every cluster of a
- * 10,000-cluster fleet is one group, and a list searched for each would
- * make the grouping quadratic (1.4 s at 10,000 names, 35 s at 50,000,
- * measured on the 2-core machine; the bench times it).
+ * Names and files are sets: one warning from every cluster of a large
+ * fleet is one group, and a list searched for each would make it quadratic.
  */
 export function warningLines(warnings: readonly InputWarning[]): string[] {
   const groups = new Map<string, WarningGroup>();

@@ -6,7 +6,7 @@ import { Document, stringify } from 'yaml';
  * `stringify(value, { keepUndefined: true, lineWidth: 0, version: '1.1', aliasDuplicateObjects: false })`.
  *
  * Why: building the `yaml` Document (createNode, Pair, Scalar, tag look-ups
- * per node) was most of a cluster's render CPU (issue 18). The objects we
+ * per node) was most of a cluster's render CPU. The objects we
  * write are plain maps, lists, strings, numbers, booleans and null, so their
  * YAML can be written directly, following the same rules.
  *

@@ -276,7 +276,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   // TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and
   // LegacyAdheringComponentsOnly mean the operator and its operands use the default (Intermediate) profile; any other
   // value means StrictAllComponents (openshift/library-go pkg/crypto/tls_adherence.go ShouldHonorClusterTLSProfile,
-  // vendored at openshift/cluster-cloud-controller-manager-operator@main; used in pkg/tls/tls.go)
+  // vendored at openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c; used in pkg/tls/tls.go)
   const apiserver = find('APIServer', 'cluster');
   const profile = apiserver?.spec?.tlsSecurityProfile;
   const adherence: string = apiserver?.spec?.tlsAdherence ?? '';

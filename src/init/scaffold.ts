@@ -5,7 +5,7 @@ import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/provider
 import { ImageKey } from '../cluster-spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { DEFAULTS_KIND } from '../fleet/load';
-import { outputSidecars } from '../output';
+import { outputSidecars } from '../pipeline/output';
 import { isSshRepoUrl } from '../gitops/warnings';
 
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
@@ -31,7 +31,7 @@ export const PLACEHOLDER_REPO_URL = 'https://git.example.com/platform/fleet.git'
 /**
  * `.gitignore` lines of a fleet repository: dependencies, and what synth
  * leaves beside the output folder while it writes, and a killed run leaves
- * behind (`outputSidecars` in src/output.ts: the lock, the commit's journal,
+ * behind (`outputSidecars` in src/pipeline/output.ts: the lock, the commit's journal,
  * the staging and backup folders; `ccm-gitops import` stages
  * `.<file>.ccm-gitops-import`). The next run completes or removes them; they
  * must never be committed.

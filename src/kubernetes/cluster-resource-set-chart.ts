@@ -41,7 +41,7 @@ export interface ClusterResourceSetChartProps {
 }
 
 /**
- * Output mode `cluster-resource-set` (Cluster API, reference §5): the objects
+ * Output mode `cluster-resource-set` (Cluster API): the objects
  * a workload cluster needs, one ConfigMap per stage on the management
  * cluster, and a ClusterResourceSet listing them in apply order for the
  * Clusters its selector matches. Objects carry their stage's sync wave.

@@ -1,6 +1,6 @@
 /**
  * CONTROL-PLANE.md of a kubernetes-distribution cluster: the control-plane
- * side a GitOps engine cannot apply (reference §5: kubeadm, Cluster API,
+ * side a GitOps engine cannot apply (kubeadm, Cluster API,
  * static pods, k3s/RKE2), for the cluster's phase, with the same pure
  * functions as `ccm-gitops migration control-plane`, and how to install the
  * rendered output in its mode. Pure: no cdk8s import.

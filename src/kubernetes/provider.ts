@@ -1,6 +1,6 @@
 /**
- * The shape of an upstream CCM of the `kubernetes` distribution (reference
- * §1.1–§1.7): what a provider's own manifest or chart runs, its flags, where
+ * The shape of an upstream CCM of the `kubernetes` distribution
+ * (each provider's folder cites its upstream manifest or chart): what a provider's own manifest or chart runs, its flags, where
  * it reads its config, its requests and its RBAC, each fact with its upstream
  * source. One folder per provider (`src/kubernetes/<provider>/`) holds the
  * data; `providers.ts` assembles them. Pure: no cdk8s import.

@@ -1,6 +1,6 @@
 /**
- * The upstream CCMs of the `kubernetes` distribution, as data (reference
- * §1.1–§1.7): what each provider's own manifest or chart runs, its flags,
+ * The upstream CCMs of the `kubernetes` distribution, as data (each
+ * cites its upstream manifest or chart): what each provider's own manifest or chart runs, its flags,
  * where it reads its config, its requests and its RBAC. Pure: no cdk8s import.
  * The knobs of `spec.kubernetes` are applied on top by `workload-plan.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * The RBAC of an upstream CCM in its two profiles (reference §1.3, §3):
+ * The RBAC of an upstream CCM in its two profiles (as their charts and manifests grant it):
  * - `superset` (`--use-service-account-credentials=false`, the upstream
  *   charts' default): every client runs as the CCM ServiceAccount, which
  *   gets the union of what they need;

@@ -1,5 +1,5 @@
 /**
- * Scheduling presets of the upstream CCMs (reference §1.5, §4 #1 and #2):
+ * Scheduling presets of the upstream CCMs (as their charts and manifests set them):
  * node affinity over both control-plane labels (`Exists`, so RKE2's and
  * k3s's `"true"` values match as well as kubeadm's `""`), and the
  * tolerations that break the bootstrap deadlock (the CNI waits for the node

@@ -1,6 +1,7 @@
 /**
  * The flag changes of each control-plane component in each migration phase
- * (reference §2.3, §2.6; seed 000 "Kubelet", "Kube Controller Manager").
+ * (kubernetes/enhancements@64765b4b0238 keps/sig-cloud-provider/2436-controller-manager-leader-migration/README.md;
+ * openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md "Kubelet", "Kube Controller Manager").
  * Pure: no cdk8s import.
  */
 import { ANY_COMPONENT, buildLeaderMigrationConfig, CLOUD_CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, LeaderMigrationConfiguration } from './leader-migration-config';

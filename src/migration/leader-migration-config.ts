@@ -1,7 +1,7 @@
 /**
  * The LeaderMigrationConfiguration file both controller managers read
- * (`controllermanager.config.k8s.io`, reference §2.2–2.5): building it for a
- * phase, writing it, and reading it back with the upstream rules (§2.4).
+ * (`controllermanager.config.k8s.io`, kubernetes/enhancements@64765b4b0238 keps/sig-cloud-provider/2436-controller-manager-leader-migration/README.md): building it for a
+ * phase, writing it, and reading it back with the upstream rules.
  * Pure: no cdk8s import.
  */
 import { parseDocument } from 'yaml';
@@ -17,7 +17,7 @@ export const ANY_COMPONENT = '*';
  * The cloud controllers that move, in both name generations: the ≤1.27
  * canonical names and the ≥1.28 ones. The migration filter matches canonical
  * names only (aliases are not resolved), and unknown names are ignored, so
- * listing both is safe for mixed N/N+1 control planes (reference §2.5).
+ * listing both is safe for mixed N/N+1 control planes.
  */
 export const MIGRATED_CONTROLLERS: readonly string[] = [
   'route', 'service', 'cloud-node-lifecycle',
@@ -89,7 +89,7 @@ function scalar(value: string): string {
   return /^[a-z][-a-z0-9.]*$/.test(value) ? value : JSON.stringify(value);
 }
 
-/** The file text. `"*"` is always quoted: unquoted it is a YAML alias (reference §2.4 D4). */
+/** The file text. `"*"` is always quoted: unquoted it is a YAML alias. */
 export function leaderMigrationConfigYaml(config: LeaderMigrationConfiguration): string {
   const lines = [
     `apiVersion: ${config.apiVersion}`,
@@ -113,7 +113,7 @@ export interface ParsedLeaderMigrationConfig {
    * Every problem, each in the controller manager's words where it has them:
    * decoding and validation errors stop the binary at start-up; the others
    * (removed lock type, unknown names or components, duplicates, an invalid
-   * Lease name) start but do not migrate as intended (reference §2.4).
+   * Lease name) start but do not migrate as intended.
    */
   readonly problems: readonly string[];
 }
@@ -180,7 +180,7 @@ export function parseLeaderMigrationConfig(text: string): ParsedLeaderMigrationC
   return { config, problems: leaderMigrationConfigProblems(config) };
 }
 
-/** `ValidateLeaderMigrationConfiguration` (V1–V4) plus the runtime rules R1, R4–R7 (reference §2.4). */
+/** `ValidateLeaderMigrationConfiguration` (V1–V4) plus the runtime rules R1, R4–R7. */
 export function leaderMigrationConfigProblems(config: LeaderMigrationConfiguration): string[] {
   const problems: string[] = [];
   if (config.leaderName === '') {

@@ -16,7 +16,7 @@ export interface LeaderMigrationRbacProps {
 
 /**
  * Access to the migration Lease for both controller managers, as a Role and
- * RoleBinding of its own (reference §3) instead of a patch of the bootstrap
+ * RoleBinding of its own instead of a patch of the bootstrap
  * `system::leader-locking-*` roles: get/update on the lease by name (client-go
  * tools/leaderelection/resourcelock/leaselock.go makes only Get, Create and
  * Update calls; kubernetes/client-go@v0.33.0), and create, which RBAC cannot restrict by name. Subjects: the

@@ -182,7 +182,7 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
   }
   if (phase === 'external' || phase === 'external-leader-migration') {
     scenarios.push({
-      title: 'the CCM runs while kubelets still run the in-tree provider (seed 000: CCCMO or KCMO upgraded before MCO)',
+      title: 'the CCM runs while kubelets still run the in-tree provider (the cloud controller manager operator or the kube-controller-manager operator upgraded before the machine-config operator)',
       mitigation: 'Node addresses are set by both the kubelet and the CCM node controller until every kubelet has restarted; it ends when the kubelet rollout completes.',
     });
     scenarios.push({

@@ -1,6 +1,6 @@
 /**
- * Checks a requested migration against the platform and versions (reference
- * §2.4 and §6, seed 000). Each problem names the field, the value and the
+ * Checks a requested migration against the platform and versions (kubernetes/enhancements@64765b4b0238 keps/sig-cloud-provider/2436-controller-manager-leader-migration/README.md;
+ * openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md). Each problem names the field, the value and the
  * legal step. Pure: no cdk8s import.
  */
 import { LEADER_MIGRATION_GATE } from './flags';

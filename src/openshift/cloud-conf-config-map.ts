@@ -17,7 +17,7 @@ export interface CloudConfConfigMapProps {
 }
 
 /**
- * ConfigMap `openshift-cloud-controller-manager/cloud-conf` (reference §3.1):
+ * ConfigMap `openshift-cloud-controller-manager/cloud-conf` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/controllers/cloud_config_sync_controller.go):
  * the platform-transformed cloud config every CCM pod mounts.
  */
 export class CloudConfConfigMap extends Construct {

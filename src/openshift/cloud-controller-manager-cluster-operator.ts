@@ -4,7 +4,7 @@ import { RELEASE_ANNOTATIONS } from './constants';
 import { ClusterOperator } from '../../imports/clusteroperators-config.openshift.io';
 
 /**
- * ClusterOperator `cloud-controller-manager` (reference §1.12). The operator's
+ * ClusterOperator `cloud-controller-manager` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_60_clusteroperator.yaml). The operator's
  * manifest also carries `status.versions` and `status.relatedObjects`; they
  * are left out because the API server ignores status on create and update
  * (status subresource), so from git they would only mislead. The operator

@@ -117,7 +117,7 @@ export function inOperatorOrder<T extends { readonly name: string }>(items: read
 
 /**
  * A CCM Deployment with the conventions the operator gives every platform
- * (reference §2.3): labels equal to the selector, `Recreate`, two replicas
+ * (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/<platform>/assets/): labels equal to the selector, `Recreate`, two replicas
  * (one on single-replica topology), host network on the control plane with
  * hostname anti-affinity, `system-cluster-critical`, the API server URL
  * preamble, port 10258, the trust bundle and the host's /etc/kubernetes

@@ -10,7 +10,7 @@ export interface CloudControllerManagerNamespaceProps {
 }
 
 /**
- * One of the operator's two namespaces (reference §1.3): run-level 0 (no SCC
+ * One of the operator's two namespaces (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_00_namespace.yaml): run-level 0 (no SCC
  * admission), cluster monitoring on, privileged pod security, no default node
  * selector, management workload partitioning.
  */

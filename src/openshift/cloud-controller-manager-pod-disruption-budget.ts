@@ -27,7 +27,7 @@ export interface CloudControllerManagerPodDisruptionBudgetProps {
 
 /**
  * The PodDisruptionBudget the operator adds to every platform with more than
- * one control-plane replica (reference §2.1 step 6): one pod must stay, and
+ * one control-plane replica (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/common/resources.go): one pod must stay, and
  * unhealthy pods may always be evicted.
  */
 export class CloudControllerManagerPodDisruptionBudget extends Construct {

@@ -21,7 +21,7 @@ export interface CloudControllerManagerServiceProps {
 
 /**
  * The ClusterIP Service on port 10258 the operator adds to every platform
- * (reference §2.1 step 6) so the host port the CCM pods declare has
+ * (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/common/resources.go) so the host port the CCM pods declare has
  * EndpointSlices. Written as `apiVersion: v1` (the operator's Go type says
  * `core/v1`).
  */

@@ -29,8 +29,7 @@ export interface CloudCredentialsRequestProps {
 }
 
 /**
- * A CredentialsRequest in `openshift-cloud-credential-operator` (reference
- * §1.10): the cloud-credential-operator turns it into a Secret in the operand
+ * A CredentialsRequest in `openshift-cloud-credential-operator` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/*credentialsrequest-*.yaml): the cloud-credential-operator turns it into a Secret in the operand
  * namespace before the CCM pods start, so credentials never pass through git.
  */
 export class CloudCredentialsRequest extends Construct {

@@ -37,8 +37,7 @@ export interface CommonOperandsProps {
 }
 
 /**
- * What the operator adds to every platform's own assets (reference §2.1
- * step 6 and §3.1): the `cloud-conf` ConfigMap, the PodDisruptionBudget
+ * What the operator adds to every platform's own assets (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/common/resources.go, pkg/controllers/cloud_config_sync_controller.go): the `cloud-conf` ConfigMap, the PodDisruptionBudget
  * (not on single-replica control planes) and the Service on 10258.
  */
 export class CommonOperands extends Construct {

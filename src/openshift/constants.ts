@@ -17,14 +17,14 @@ export const CLOUD_CONF_CONFIG_MAP = 'cloud-conf';
 /** ConfigMap holding the trust bundle mounted by every CCM container. */
 export const TRUSTED_CA_CONFIG_MAP = 'ccm-trusted-ca';
 
-/** Annotations the operator's static manifests carry (reference §1.2). */
+/** Annotations the operator's static manifests carry (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/). */
 export const RELEASE_ANNOTATIONS: Readonly<Record<string, string>> = {
   'capability.openshift.io/name': 'CloudControllerManager',
   'include.release.openshift.io/self-managed-high-availability': 'true',
   'include.release.openshift.io/single-node-developer': 'true',
 };
 
-/** Annotations of the static CredentialsRequests (reference §1.2). */
+/** Annotations of the static CredentialsRequests (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/). */
 export const CREDENTIALS_REQUEST_ANNOTATIONS: Readonly<Record<string, string>> = {
   ...RELEASE_ANNOTATIONS,
   'capability.openshift.io/name': 'CloudCredential+CloudControllerManager',

@@ -2,7 +2,7 @@
  * Who writes each object on an OpenShift cluster: the cluster-version
  * operator (CVO) applies every manifest of the release payload that no
  * `ClusterVersion` `spec.overrides` entry marks `unmanaged`, replacing any
- * difference on each sync (openshift/cluster-version-operator@main
+ * difference on each sync (openshift/cluster-version-operator@6e719331fb58
  * lib/resourceapply/rbac.go, lib/resourcemerge/rbac.go). For each object
  * ccm-gitops renders that the payload also ships, one of:
  * - `release`: rendered exactly as the cluster's release ships it, so both
@@ -17,9 +17,9 @@ import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE } from './constants';
 import { PRUNE_PROTECTED_KINDS } from '../gitops/prune-protection';
 
 /** The manifests folder the payload facts come from. */
-export const PAYLOAD_SOURCE = 'openshift/cluster-cloud-controller-manager-operator@main manifests/';
+export const PAYLOAD_SOURCE = 'openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/';
 
-/** A `ClusterVersion` `spec.overrides` entry (openshift/api@master config/v1/types_cluster_version.go `ComponentOverride`). */
+/** A `ClusterVersion` `spec.overrides` entry (openshift/api@2a3d73913b5a config/v1/types_cluster_version.go `ComponentOverride`). */
 export interface ComponentOverride {
   readonly kind: string;
   readonly group: string;

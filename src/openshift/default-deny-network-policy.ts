@@ -10,7 +10,7 @@ export interface DefaultDenyNetworkPolicyProps {
 }
 
 /**
- * NetworkPolicy `default-deny` (reference §1.9): all ingress and egress denied
+ * NetworkPolicy `default-deny` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_10_networkpolicy-default-deny.yaml): all ingress and egress denied
  * for non-hostNetwork pods. The CCM and operator pods use the host network and
  * are not affected.
  */

@@ -13,7 +13,7 @@ import { parseRelease, releaseAtLeast } from './release';
 /** File name of the handover, in the cluster's output folder. */
 export const HANDOVER_FILE = 'HANDOVER.md';
 
-/** CVO's condition while any override is unmanaged (openshift/cluster-version-operator@main pkg/payload/precondition/clusterversion/upgradeable.go). */
+/** CVO's condition while any override is unmanaged (openshift/cluster-version-operator@6e719331fb58 pkg/payload/precondition/clusterversion/upgradeable.go). */
 export const OVERRIDES_UPGRADEABLE_MESSAGE = 'Disabling ownership via cluster version overrides prevents upgrades between minor or major versions. '
   + 'Please remove overrides before requesting a minor or major version update.';
 

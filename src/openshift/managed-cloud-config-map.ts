@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 
 /** Namespace of the managed copy of the cloud config other operators read. */
 export const OPENSHIFT_CONFIG_MANAGED = 'openshift-config-managed';
-/** Name of the managed copy (…@main pkg/controllers/cloud_config_sync_controller.go `managedCloudConfigMapName`). */
+/** Name of the managed copy (…@bc52198c1c3c pkg/controllers/cloud_config_sync_controller.go `managedCloudConfigMapName`). */
 export const MANAGED_CLOUD_CONFIG_MAP = 'kube-cloud-config';
 
 /** Properties for `ManagedCloudConfigMap`. */
@@ -16,7 +16,7 @@ export interface ManagedCloudConfigMapProps {
 /**
  * ConfigMap `openshift-config-managed/kube-cloud-config` with the same data
  * as `cloud-conf`: what the operator writes for vSphere with feature gate
- * `VSphereMultiVCenterDay2` (…@main pkg/controllers/cloud_config_sync_controller.go
+ * `VSphereMultiVCenterDay2` (…@bc52198c1c3c pkg/controllers/cloud_config_sync_controller.go
  * `shouldManageManagedConfigMap`, `syncManagedCloudConfig`; the
  * cluster-config-operator leaves it to the operator then). With the operator
  * stopped, nothing else would keep it current.

@@ -58,7 +58,7 @@ export interface OpenShiftStaticSetProps {
 }
 
 /**
- * The operator's static manifests (reference §1) for one cluster: both
+ * The operator's static manifests (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/) for one cluster: both
  * namespaces, their default-deny NetworkPolicies, the operand RBAC, the
  * OpenStack RBAC (OpenStack clusters only), the `ccm-trusted-ca` ConfigMap
  * and the ClusterOperator; in `operator` mode also the operator's RBAC,

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { releaseMetadata } from './constants';
 
 /**
- * The operator's static OpenStack RBAC (reference §1.7): ServiceAccount
+ * The operator's static OpenStack RBAC (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_04_rbac_provider_openstack.yaml): ServiceAccount
  * `kube-system/cloud-controller-manager` with Service patches and events.
  * The operator applies it on every platform; it is rendered for OpenStack
  * clusters only.

@@ -31,7 +31,7 @@ export interface OperatorDeploymentProps {
    * reports it on ClusterOperator `cloud-controller-manager`, and the
    * cluster-version operator waits for that version during an update. The
    * manifest's `0.0.1-snapshot` is a placeholder that release tooling replaces
-   * (openshift/oc@master pkg/cli/admin/release/image_mapper.go); it is never
+   * (openshift/oc@6b8e30c5b39a pkg/cli/admin/release/image_mapper.go); it is never
    * rendered.
    */
   readonly releaseVersion: string;
@@ -46,7 +46,7 @@ const LEADER_FLAGS = [
 ];
 
 /**
- * Deployment `cluster-cloud-controller-manager-operator` (reference §1.11):
+ * Deployment `cluster-cloud-controller-manager-operator` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_50_deployment.yaml):
  * the operator and its config-sync controllers. Rendered in `operator` mode
  * only; in `gitops` mode this generator is the reconciler.
  */

@@ -10,7 +10,7 @@ export interface OperatorImagesConfigMapProps {
 }
 
 /**
- * ConfigMap `cloud-controller-manager-images` (reference §1.4): the
+ * ConfigMap `cloud-controller-manager-images` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_01_images.configmap.yaml): the
  * `images.json` the operator reads its operand images from. Rendered in
  * `operator` mode only; keys are sorted so the JSON is stable.
  */

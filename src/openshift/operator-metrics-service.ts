@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { OPERATOR_NAMESPACE, RELEASE_ANNOTATIONS } from './constants';
 
 /**
- * The operator's headless metrics and webhook Service (reference §1.8). The
+ * The operator's headless metrics and webhook Service (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_05_metrics-service.yaml). The
  * service-ca operator creates its serving certificate Secret from the
  * annotation. Rendered in `operator` mode only.
  */

@@ -19,13 +19,13 @@ export interface OperatorRbacProps {
 }
 
 /**
- * The operator's own identity and permissions (reference §1.5), rendered in
+ * The operator's own identity and permissions (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml), rendered in
  * `operator` management mode only, exactly as the release payload ships them
- * (openshift/cluster-cloud-controller-manager-operator@main
+ * (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c
  * manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml,
  * identical on release-4.23 and later): CVO applies the same objects and
  * replaces any difference (`rules` and `roleRef` are compared as a whole,
- * openshift/cluster-version-operator@main lib/resourcemerge/rbac.go), and a
+ * openshift/cluster-version-operator@6e719331fb58 lib/resourcemerge/rbac.go), and a
  * RoleBinding's `roleRef` cannot change at all. So the ClusterRole keeps the
  * rules in the manifest's order (including the stale `endpoints` rule "for
  * the alibaba node manager"), and the operand-namespace RoleBinding keeps

@@ -54,13 +54,13 @@ export interface PlatformFacts {
    */
   readonly techPreview?: boolean;
   /**
-   * The platform's CredentialsRequest (reference §1.10), when it has one.
+   * The platform's CredentialsRequest (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/*credentialsrequest-*.yaml), when it has one.
    *
    * @default - none (the CCM uses the instance identity)
    */
   readonly credentialsRequest?: CloudCredentialsRequestProps;
   /**
-   * What migration from the in-tree provider allows on this platform (reference §2.5, seed 000).
+   * What migration from the in-tree provider allows on this platform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md).
    *
    * @default - the platform never had an in-tree provider: only phase `external`
    */
@@ -107,7 +107,7 @@ export function infrastructureNameOf(cluster: PreparedCluster): string {
   return name;
 }
 
-/** The upstream controller-manager feature gates the operator passes through to `--feature-gates` (reference §2.5). */
+/** The upstream controller-manager feature gates the operator passes through to `--feature-gates` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/util/featuregates.go). */
 export const UPSTREAM_CLOUD_FEATURE_GATES: readonly string[] = [
   'AllAlpha',
   'AllBeta',

@@ -4,7 +4,7 @@ import { MountedConfig } from '../constructs/config-hash';
 import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE, TRUSTED_CA_CONFIG_MAP } from './constants';
 
 /**
- * The conventions every CCM pod of the operator follows (reference §2.3),
+ * The conventions every CCM pod of the operator follows (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/<platform>/assets/),
  * as small builders of typed Kubernetes structs.
  */
 
@@ -18,7 +18,7 @@ export const MANAGEMENT_WORKLOAD_ANNOTATION: Readonly<Record<string, string>> = 
   'target.workload.openshift.io/management': '{"effect": "PreferredDuringScheduling"}',
 };
 
-/** The leader-election flags of every CCM (reference §2.3). */
+/** The leader-election flags of every CCM (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/<platform>/assets/). */
 export const LEADER_ELECTION_FLAGS: readonly string[] = [
   '--leader-elect=true',
   '--leader-elect-lease-duration=137s',
@@ -27,7 +27,7 @@ export const LEADER_ELECTION_FLAGS: readonly string[] = [
   `--leader-elect-resource-namespace=${OPERAND_NAMESPACE}`,
 ];
 
-/** Script prefix that loads the API server URL on hosts that have one (reference §7.1 invariant 5). */
+/** Script prefix that loads the API server URL on hosts that have one (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/cloud_test.go). */
 export const APISERVER_URL_PREAMBLE = '#!/bin/bash\nset -o allexport\nif [[ -f /etc/kubernetes/apiserver-url.env ]]; then\n  source /etc/kubernetes/apiserver-url.env\nfi\n';
 
 /**
@@ -39,7 +39,7 @@ export function bashCommand(binary: string, flags: readonly string[]): string[] 
   return ['/bin/bash', '-c', `${APISERVER_URL_PREAMBLE}exec ${[binary, ...flags].join(' \\\n  ')}\n`];
 }
 
-/** The standard toleration set of CCM Deployments (reference §2.3). */
+/** The standard toleration set of CCM Deployments (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/<platform>/assets/). */
 export function standardTolerations(): k8s.Toleration[] {
   return [
     { key: 'node-role.kubernetes.io/master', operator: 'Exists', effect: 'NoSchedule' },
@@ -78,7 +78,7 @@ const INJECTED_BUNDLE: k8s.Volume = {
  * `waitForTrustBundle` holds the pod until it is. With one (`cloudCa`):
  * `trusted-ca` is an emptyDir that `waitForTrustBundle` fills with the
  * cloud-config CA followed by the injected bundle, as the operator merges
- * them into `ccm-trusted-ca` (openshift/cluster-cloud-controller-manager-operator@main
+ * them into `ccm-trusted-ca` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c
  * pkg/controllers/trusted_ca_bundle_controller.go `addCloudConfigCABundle`,
  * `mergeCABundles`: additional bundle, "\n", then the rest), read from
  * `trusted-ca-injected` and `cloud-config-ca`.

@@ -24,18 +24,18 @@ export interface ProviderRbacProps {
 }
 
 /**
- * The operand RBAC the operator ships statically (reference §1.6): the
+ * The operand RBAC the operator ships statically (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml): the
  * `cloud-controller-manager` and `cloud-node-manager` ServiceAccounts, the
  * lease Role, the kube-system Role that `--use-service-account-credentials`
  * needs, the shared ClusterRole, and the authentication-reader binding.
  *
  * Every object here is also in the release payload, which the
  * cluster-version operator (CVO) keeps applying: each is rendered exactly as
- * the payload ships it (…@main
+ * the payload ships it (…@bc52198c1c3c
  * manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml),
  * including the lease rule's `list` next to `resourceNames` (harmless: a
  * named `list` grants nothing), because CVO replaces any other rule set
- * (openshift/cluster-version-operator@main lib/resourcemerge/rbac.go) and
+ * (openshift/cluster-version-operator@6e719331fb58 lib/resourcemerge/rbac.go) and
  * the two writers would flip the Role forever. The `cloud-node-manager` ServiceAccount and its
  * ClusterRole are rendered only for platforms that run a cloud node manager
  * (the operator ships them everywhere, granting node writes to an unused

@@ -83,7 +83,7 @@ const ALL: readonly FeatureSet[] = ['Default', 'TechPreviewNoUpgrade', 'DevPrevi
  * `enableIn(...)` / `enable(in...())` of each gate, self-managed profile) and
  * `go.mod` (`k8s.io/api`). A gate absent from a release is not a known gate
  * there: the operator reads it as disabled (`isFeatureGateEnabled` returns
- * false for unknown names, …@main pkg/cloud/aws/aws_config_transformer.go).
+ * false for unknown names, …@bc52198c1c3c pkg/cloud/aws/aws_config_transformer.go).
  * Releases 4.11-4.15 have no `features/features.go`; none of the rendering
  * gates existed before release-4.20.
  */

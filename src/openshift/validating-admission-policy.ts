@@ -51,7 +51,7 @@ export class ValidatingAdmissionPolicy extends Construct {
 
 /**
  * The operator's CEL variables for a policy that checks a Service annotation
- * only when it is set or changed (…@main pkg/cloud/gcp/assets/validating-admission-policy.yaml
+ * only when it is set or changed (…@bc52198c1c3c pkg/cloud/gcp/assets/validating-admission-policy.yaml
  * and pkg/cloud/azure/assets/validating-admission-service-annotation-policy.yaml):
  * `has<Name>`, `<name>Value`, `hasOld<Name>`, `old<Name>Value` and `valueHasChanged`.
  */

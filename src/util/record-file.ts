@@ -4,7 +4,7 @@ import * as v8 from 'v8';
 import { writeInChunks } from './write-in-chunks';
 
 /**
- * Files of length-prefixed records (the caches of issue 18): each record a
+ * Files of length-prefixed records (the spec and render caches): each record a
  * 4-byte little-endian length, then that many bytes of v8 serialization.
  * v8's format is Node's own (no dependency, Maps and Sets survive) and is
  * read back faster than JSON; records let a run append what changed
@@ -12,15 +12,8 @@ import { writeInChunks } from './write-in-chunks';
  */
 
 /**
- * Records per batch ({@link encodeRecords}). Each record on disk is one
- * `v8.serialize`, whose serializer keeps about 1.8 KB outside the JavaScript
- * heap until a young collection frees its wrapper (V8's serializer has a
- * zone of its own, and its map of objects seen is allocated there: V8
- * `src/objects/value-serializer.cc`, the `ValueSerializer` constructor;
- * measured: 25,000 calls in a loop +44 MiB RSS); a loop that writes a
- * record per cluster allocates too little on the heap to cause one: saving
- * the spec cache of a 10,000-cluster fleet took 44 MiB more RSS so, the
- * render cache 11 MiB (issue 18). In batches, a few dozen serializers.
+ * Records per batch ({@link encodeRecords}): each `v8.serialize` keeps memory
+ * outside the heap until a collection, so a fleet's records go a batch at a time.
  */
 export const RECORDS_PER_BATCH = 1024;
 

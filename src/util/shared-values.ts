@@ -1,5 +1,5 @@
 /**
- * One copy of each repeated value (issue 18): what synth keeps per cluster at
+ * One copy of each repeated value: what synth keeps per cluster at
  * ten thousand clusters repeats the same few values (a repository URL, a
  * namespace, a platform name), and values read from a worker's message or a
  * cache file arrive as copies. A pool per run keeps one of each; callers

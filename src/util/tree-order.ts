@@ -12,7 +12,7 @@ const SLASH = 0x2f;
  *
  * A walk that sorts each folder's names yields its files in this order
  * ({@link treeFiles}): a unit given a part at a time in this order can be
- * compared with the disk in one pass, and digested as it comes (issue 18).
+ * compared with the disk in one pass, and digested as it comes.
  */
 export function byTreeOrder(a: string, b: string): number {
   const n = Math.min(a.length, b.length);

@@ -3,7 +3,7 @@
  * on apiGroup/resource(/subresource), name N, namespace NS?". Pure: plain objects in, no
  * cluster, no cdk8s.
  *
- * Semantics follow the apiserver exactly (kubernetes/kubernetes@master, read 2026-11):
+ * Semantics follow the apiserver exactly (kubernetes/kubernetes@v1.34.0):
  * - rule matching: `plugin/pkg/auth/authorizer/rbac/rbac.go` (RuleAllows) and
  *   `pkg/apis/rbac/v1/evaluation_helpers.go` (VerbMatches, APIGroupMatches, ResourceMatches
  *   with `*` and `* /subresource`, ResourceNameMatches: a rule with resourceNames matches

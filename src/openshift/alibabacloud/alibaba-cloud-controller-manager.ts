@@ -21,7 +21,7 @@ export interface AlibabaCloudControllerManagerProps extends OperandProps {
 
 /**
  * Alibaba Cloud, from the operator's last shipped assets (release-4.16,
- * reference §2.4.10; tech preview, removed from the operator since): the
+ * openshift/cluster-cloud-controller-manager-operator@24c7c9ce1910 pkg/cloud/alibaba/; tech preview, removed from the operator since): the
  * `alibaba-cloud-controller-manager` Deployment, its Role and ClusterRole,
  * `cloud-conf`, and the PDB and Service every platform gets.
  *

@@ -17,7 +17,7 @@ export interface AwsCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for AWS (reference §2.4.1): the
+ * Everything the operator renders for AWS (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/aws/): the
  * `aws-cloud-controller-manager` Deployment, the admission policy that
  * freezes the load-balancer type of existing Services, the `cloud-conf`
  * ConfigMap, and the PodDisruptionBudget (not on single-replica control
@@ -49,7 +49,7 @@ export class AwsCloudControllerManager extends Construct {
       env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
       volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
       volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/aws/assets/deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/aws/assets/deployment.yaml
       mountOrder: ['host-etc-kube', 'config-accm', 'trusted-ca'],
       volumeOrder: ['config-accm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
@@ -66,7 +66,7 @@ export class AwsCloudControllerManager extends Construct {
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }] },
-        // the operator's expression as written (…@main pkg/cloud/aws/assets/validating-admission-policy.yaml)
+        // the operator's expression as written (…@bc52198c1c3c pkg/cloud/aws/assets/validating-admission-policy.yaml)
         validations: [{
           expression: `(has(object.metadata.annotations) && ${key} in object.metadata.annotations) ==\n`
             + `  (has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations) &&\n`

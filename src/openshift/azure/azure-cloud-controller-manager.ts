@@ -30,7 +30,7 @@ export interface AzureCloudControllerManagerProps extends OperandProps {
 
 /**
  * Everything the operator renders for Azure public, US Government, China and
- * German clouds (reference §2.4.2): the CCM Deployment with the credentials
+ * German clouds (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azure/): the CCM Deployment with the credentials
  * injector merging `azure-cloud-credentials` into the config, the
  * `azure-cloud-node-manager` DaemonSet, the platform RBAC, the node-admission
  * policy (a node manager may only update its own Node) and the TCP idle
@@ -78,7 +78,7 @@ export class AzureCloudControllerManager extends Construct {
         azureCredentialsMount(),
         boundServiceAccountTokenMount(),
       ],
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/azure/assets/cloud-controller-manager-deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azure/assets/cloud-controller-manager-deployment.yaml
       mountOrder: ['host-etc-kube', 'merged-cloud-config', 'cloud-sa-volume', 'trusted-ca', 'bound-sa-token'],
       volumeOrder: ['config-accm', 'cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config'],
       cpu: '200m',

@@ -48,7 +48,7 @@ export function cloudNodeManagerTolerations(): k8s.Toleration[] {
 }
 
 /**
- * DaemonSet `azure-cloud-node-manager` (reference §2.4.2 and §2.4.3): one
+ * DaemonSet `azure-cloud-node-manager` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azure/, pkg/cloud/azurestack/): one
  * pod per Linux node that initialises its Node from Azure, running as
  * `cloud-node-manager`, with the credentials injector as init container.
  */

@@ -3,7 +3,7 @@ import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE, RELEASE_ANNOTATIONS } from '../
 import { PlatformRole } from '../../constructs/platform-role';
 
 /**
- * The Azure platform RBAC (reference §2.4.2), shared by Azure and Azure Stack
+ * The Azure platform RBAC (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azure/), shared by Azure and Azure Stack
  * Hub: Role `kube-system/azure-cloud-provider` for the
  * `aks-managed-resource-locker` lease of the cloud provider's own identity
  * (`kube-system/azure-cloud-provider`), and ClusterRole
@@ -25,7 +25,7 @@ export class AzureCloudProviderRbac extends Construct {
       ],
       bindingName: 'azure-cloud-provider:azure-cloud-provider',
       serviceAccounts: ['kube-system/azure-cloud-provider'],
-      // …@main pkg/cloud/azure{,stack}/assets/azure-cloud-provider-role.yaml carry the release annotations
+      // …@bc52198c1c3c pkg/cloud/azure{,stack}/assets/azure-cloud-provider-role.yaml carry the release annotations
       annotations: RELEASE_ANNOTATIONS,
     });
     new PlatformRole(this, 'EndpointSlicesRole', {

@@ -22,7 +22,7 @@ export interface AzureStackHubCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for Azure Stack Hub (reference §2.4.3):
+ * Everything the operator renders for Azure Stack Hub (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azurestack/):
  * the CCM Deployment and `azure-cloud-node-manager` DaemonSet, both reading
  * the Azure Stack environment file (`cloud-conf` key `endpoints`) and a
  * config the injector merged with `azure-cloud-credentials`, the platform
@@ -73,7 +73,7 @@ export class AzureStackHubCloudControllerManager extends Construct {
         { name: 'config-accm', mountPath: '/etc/cloud-config-original', readOnly: true },
         { name: 'cloud-config', mountPath: '/etc/cloud-config', readOnly: true },
       ],
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/azurestack/assets/cloud-controller-manager-deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azurestack/assets/cloud-controller-manager-deployment.yaml
       mountOrder: ['host-etc-kube', 'config-accm', 'cloud-config', 'trusted-ca'],
       volumeOrder: ['config-accm', 'host-etc-kube', 'cloud-sa-volume', 'trusted-ca', 'cloud-config'],
       cpu: '200m',

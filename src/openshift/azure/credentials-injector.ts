@@ -4,7 +4,7 @@ import { requests } from '../pod-conventions';
 import { AZURE_CREDENTIALS_SECRET } from './facts';
 
 /**
- * The pieces the Azure operands share (reference §2.4.2, §2.4.3, §6.3): the
+ * The pieces the Azure operands share (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azure/, pkg/cloud/azurestack/, cmd/azure-config-credentials-injector/main.go): the
  * credentials Secret the cloud-credential-operator writes, the
  * `azure-config-credentials-injector` init container (from the operator image)
  * that merges it into the cloud config, and the volumes both mount.

@@ -16,7 +16,7 @@ export function isAzureStackHub(spec: ClusterSpec): boolean {
   return azureCloudName(spec) === 'AzureStackCloud';
 }
 
-/** The fine-grained Azure permissions of CredentialsRequest `openshift-azure-cloud-controller-manager` (reference §1.10), in the operator's order. */
+/** The fine-grained Azure permissions of CredentialsRequest `openshift-azure-cloud-controller-manager` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml), in the operator's order. */
 export const AZURE_CCM_PERMISSIONS: readonly string[] = [
   'Microsoft.Compute/virtualMachines/read',
   'Microsoft.Network/loadBalancers/backendAddressPools/join/action',

@@ -5,7 +5,7 @@ import { PlatformFacts } from '../platform';
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-gcp-ccm`. */
 export const GCP_CREDENTIALS_SECRET = 'gcp-ccm-cloud-credentials';
 
-/** The GCP permissions of CredentialsRequest `openshift-gcp-ccm` (reference §1.10), in the operator's order. */
+/** The GCP permissions of CredentialsRequest `openshift-gcp-ccm` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_16_credentialsrequest-gcp.yaml), in the operator's order. */
 export const GCP_CCM_PERMISSIONS: readonly string[] = [
   ...['create', 'createInternal', 'delete', 'deleteInternal', 'get', 'list', 'use', 'useInternal'].map((v) => `compute.addresses.${v}`),
   ...['create', 'delete', 'get', 'update'].map((v) => `compute.firewalls.${v}`),

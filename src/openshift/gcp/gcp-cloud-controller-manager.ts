@@ -21,7 +21,7 @@ export interface GcpCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for GCP (reference §2.4.4): the
+ * Everything the operator renders for GCP (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/gcp/): the
  * `gcp-cloud-controller-manager` Deployment with the service-account key of
  * `gcp-ccm-cloud-credentials`, the ClusterRole the cloud provider's own
  * identity (`kube-system/cloud-provider`) needs for events and Service

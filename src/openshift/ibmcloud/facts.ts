@@ -5,7 +5,7 @@ import { PlatformFacts } from '../platform';
 /** Secret written by the cloud-credential-operator for IBM Cloud and Power VS (same name on both). */
 export const IBM_CREDENTIALS_SECRET = 'ibm-cloud-credentials';
 
-/** The IAM policies of CredentialsRequest `openshift-ibm-cloud-controller-manager` (reference §1.10). */
+/** The IAM policies of CredentialsRequest `openshift-ibm-cloud-controller-manager` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_15_credentialsrequest-ibm.yaml). */
 export const IBM_CCM_POLICIES: readonly { attributes: { name: string; value: string }[]; roles: string[] }[] = [
   { attributes: [{ name: 'resourceType', value: 'resource-group' }], roles: ['crn:v1:bluemix:public:iam::::role:Viewer'] },
   {

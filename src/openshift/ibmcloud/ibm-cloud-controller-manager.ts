@@ -51,7 +51,7 @@ export interface IbmCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for IBM Cloud (reference §2.4.5): the
+ * Everything the operator renders for IBM Cloud (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/ibm/): the
  * `ibm-cloud-controller-manager` Deployment (the only CCM serving 10258,
  * probed there on 127.0.0.1), `cloud-conf`, and the PDB and Service, named
  * `ibmcloud-cloud-controller-manager` after the platform type.
@@ -83,7 +83,7 @@ export class IbmCloudControllerManager extends Construct {
         successThreshold: 1,
       },
       terminationGracePeriodSeconds: 90,
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/ibm/assets/deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/ibm/assets/deployment.yaml
       mountOrder: ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
       volumeOrder: ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials'],
       cpu: '75m',

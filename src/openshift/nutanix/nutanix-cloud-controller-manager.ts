@@ -20,7 +20,7 @@ export interface NutanixCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for Nutanix (reference §2.4.9): the
+ * Everything the operator renders for Nutanix (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/nutanix/): the
  * `nutanix-cloud-controller-manager` Deployment, which reads Prism
  * credentials from Secret `nutanix-credentials` through the API and its
  * config as `nutanix_config.json`, the Role and ClusterRole of the cloud
@@ -62,7 +62,7 @@ export class NutanixCloudControllerManager extends Construct {
       ],
       volumes: [{ name: 'nutanix-config', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'nutanix_config.json' }] } }],
       volumeMounts: [{ name: 'nutanix-config', mountPath: '/etc/cloud', readOnly: true }],
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/nutanix/assets/cloud-controller-manager-deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/nutanix/assets/cloud-controller-manager-deployment.yaml
       mountOrder: ['nutanix-config', 'host-etc-kube', 'trusted-ca'],
       volumeOrder: ['nutanix-config', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',

@@ -23,7 +23,7 @@ export interface OpenStackCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for OpenStack (reference §2.4.7): the
+ * Everything the operator renders for OpenStack (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/openstack/): the
  * `openstack-cloud-controller-manager` Deployment reading `clouds.yaml` from
  * `openstack-cloud-credentials`, `cloud-conf`, the PDB and the Service (the
  * OpenStack RBAC is part of the static set).
@@ -74,7 +74,7 @@ export class OpenStackCloudControllerManager extends Construct {
         { name: 'cloud-config', mountPath: '/etc/openstack/config', readOnly: true },
       ],
       tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, ...standardTolerations()],
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/openstack/assets/deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/openstack/assets/deployment.yaml
       mountOrder: ['host-etc-kube', 'secret-occm', 'cloud-config', 'trusted-ca'],
       volumeOrder: ['host-etc-kube', 'secret-occm', 'trusted-ca', 'cloud-config'],
       cpu: '200m',

@@ -2,7 +2,7 @@ import { passThroughCloudConfig } from '../../cloud-config/pass-through';
 import { IBM_CCM_POLICIES, ibmCredentialsRequest } from '../ibmcloud/facts';
 import { PlatformFacts } from '../platform';
 
-/** The IAM policies of CredentialsRequest `openshift-powervs-cloud-controller-manager`: IBM's plus Power IaaS (reference §1.10). */
+/** The IAM policies of CredentialsRequest `openshift-powervs-cloud-controller-manager`: IBM's plus Power IaaS (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_15_credentialsrequest-powervs.yaml). */
 export const POWERVS_CCM_POLICIES: readonly { attributes: { name: string; value: string }[]; roles: string[] }[] = [
   ...IBM_CCM_POLICIES,
   {

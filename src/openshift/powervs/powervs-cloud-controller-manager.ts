@@ -13,7 +13,7 @@ export interface PowerVsCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for Power VS (reference §2.4.6): the
+ * Everything the operator renders for Power VS (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/powervs/): the
  * `powervs-cloud-controller-manager` Deployment running the IBM CCM binary
  * (no `--bind-address`, public VPC endpoint), `cloud-conf`, the PDB and the
  * Service.
@@ -42,7 +42,7 @@ export class PowerVsCloudControllerManager extends Construct {
         timeoutSeconds: 160,
       },
       terminationGracePeriodSeconds: 90,
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/powervs/assets/deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/powervs/assets/deployment.yaml
       mountOrder: ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
       volumeOrder: ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials'],
       cpu: '75m',

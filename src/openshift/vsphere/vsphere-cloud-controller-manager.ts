@@ -43,7 +43,7 @@ export interface VSphereCloudControllerManagerProps extends OperandProps {
 }
 
 /**
- * Everything the operator renders for vSphere (reference §2.4.8): the
+ * Everything the operator renders for vSphere (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/vsphere/): the
  * `vsphere-cloud-controller-manager` Deployment, which reads the vCenter
  * credentials from Secret `vsphere-cloud-credentials` through the API, the
  * Role and ClusterRole of the cloud provider's own identity
@@ -99,7 +99,7 @@ export class VSphereCloudControllerManager extends Construct {
       ],
       volumes: [{ name: 'config-vccm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
       volumeMounts: [{ name: 'config-vccm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
-      // openshift/cluster-cloud-controller-manager-operator@main pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml
+      // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml
       mountOrder: ['host-etc-kube', 'config-vccm', 'trusted-ca'],
       volumeOrder: ['config-vccm', 'secret-vccm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',

@@ -115,7 +115,7 @@ export const ALIBABA_INVENTORY: ProviderInventory = {
     }),
     // Pods are read through the cached client: the first Get starts a Pod informer over all
     // namespaces (list+watch; the Get itself is answered from the cache, no GET request).
-    // With that informer forbidden the cache never syncs and the reconcile blocks (issue 14, item 8).
+    // With that informer forbidden the cache never syncs and the reconcile blocks.
     call({
       verbs: ['list', 'watch'], apiGroup: '', resource: 'pods',
       source: src('pkg/controller/service/clbv1/vgroups.go, pkg/controller/service/nlbv2/server_groups.go, pkg/controller/service/clbv1/service_controller.go',

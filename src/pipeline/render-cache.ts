@@ -2,12 +2,12 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { FleetEntry, FleetEntryPool } from './fleet-summary';
-import { RenderedFile } from './gitops/layout';
+import { RenderedFile } from '../gitops/layout';
 import { byCodePoint, listFiles } from './output';
-import { ArgoCdMember, FLEET_DIRECTORY } from './gitops/repo-path';
-import { appendRecords, readRecordFile, writeRecordFile } from './util/record-file';
-import { byTreeOrder } from './util/tree-order';
-import { PreparedCluster } from './cluster/prepared-cluster';
+import { ArgoCdMember, FLEET_DIRECTORY } from '../gitops/repo-path';
+import { appendRecords, readRecordFile, writeRecordFile } from '../util/record-file';
+import { byTreeOrder } from '../util/tree-order';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 
 /**
  * What the last synth into an output rendered for each cluster: the digest
@@ -270,12 +270,13 @@ let build: string | undefined;
 
 /**
  * Digest of the code that renders: every source file of this build (the
- * folder this module is in, and `imports/` beside it). Any change of
+ * `src/` folder above this module's, and `imports/` beside it). Any change of
  * ccm-gitops invalidates every cached cluster.
  */
 export function buildId(): string {
   if (build === undefined) {
     const hash = createHash('sha256');
+    const src = path.join(__dirname, '..');
     const walk = (dir: string): void => {
       let entries: fs.Dirent[];
       try {
@@ -288,12 +289,12 @@ export function buildId(): string {
         if (e.isDirectory()) {
           walk(full);
         } else if (/\.(js|ts|json)$/.test(e.name)) {
-          hash.update(`${path.relative(__dirname, full)}\0`).update(fs.readFileSync(full)).update('\0');
+          hash.update(`${path.relative(src, full)}\0`).update(fs.readFileSync(full)).update('\0');
         }
       }
     };
-    walk(__dirname);
-    walk(path.join(__dirname, '..', 'imports'));
+    walk(src);
+    walk(path.join(src, '..', 'imports'));
     build = hash.digest('hex');
   }
   return build;

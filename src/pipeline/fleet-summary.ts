@@ -1,5 +1,5 @@
-import { RenderedFile } from './gitops/layout';
-import { SharedValues } from './util/shared-values';
+import { RenderedFile } from '../gitops/layout';
+import { SharedValues } from '../util/shared-values';
 
 /** One cluster's line in the fleet summary (FLEET.md and .fleet.json). */
 export interface FleetEntry {

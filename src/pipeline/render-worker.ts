@@ -6,12 +6,12 @@
 // render only.
 import { MessagePort, workerData } from 'worker_threads';
 import { compareAndStageUnit, compareUnitFiles, RemoteSink, UnitResult } from './output';
-import { PreparedCluster } from './cluster/prepared-cluster';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 import { FleetEntry } from './fleet-summary';
 import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './render-cache';
 import { refuseSecretsInOutput } from './output-secret-guard';
-import { ArgoCdMember, FLEET_DIRECTORY } from './gitops/repo-path';
-import { RenderedFile } from './gitops/layout';
+import { ArgoCdMember, FLEET_DIRECTORY } from '../gitops/repo-path';
+import { RenderedFile } from '../gitops/layout';
 
 /** Render a cluster (unless its cache record and folder say it is up to date). */
 export interface RenderTask {

@@ -1,40 +1,30 @@
-import { FleetEntry, FleetEntryPool, FLEET_JSON, fleetSummaryStreams, parseFleetJson, StreamedFile } from './fleet-summary';
-import { RenderedFile } from './gitops/layout';
-import { markerFile, OutputCheck, putFiles, RemoteSink, SHARD_RECORD, StaleFile, TreeSink } from './output';
-import { FleetFolderParts } from './fleet/fleet-folder-parts';
-import { readUnitFiles } from './util/read-tree';
-import { argoCdShares } from './gitops/argocd-groups';
+import { FleetEntry, FleetEntryPool, fleetSummaryStreams, StreamedFile } from './fleet-summary';
+import { RenderedFile } from '../gitops/layout';
+import { markerFile, RemoteSink, SHARD_RECORD, TreeSink } from './output';
+import { FleetFolderParts } from '../fleet/fleet-folder-parts';
+import { readUnitFiles } from '../util/read-tree';
+import { argoCdShares } from '../gitops/argocd-groups';
 import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
 import { CachedCluster, clusterKeyOf, fleetFolderKey, preparedDigest, RenderCache, UnitCheck, unitCheckOf } from './render-cache';
 import { PoolTask, RenderOutcome, runTask, upToDate } from './render-worker';
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { PhaseRecords } from './phase-guard';
-import { externalIn, MigrationPhase, MIGRATION_PHASES, phaseSequence, transitionProblem } from './migration/phases';
 import { OUTPUT_MARKER } from './output';
-import { SpecIssue, SpecValidationError } from './cluster-spec/errors';
-import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, specStream, streamSpecFiles } from './fleet/load';
-import { PreparedCluster } from './cluster/prepared-cluster';
-import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, gitopsPathProblem, repositoryPathOf } from './gitops/repo-path';
+import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, LoadedCluster, specStream, streamSpecFiles } from '../fleet/load';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, repositoryPathOf } from '../gitops/repo-path';
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
-
-/** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
-export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<FleetMember, 'name' | 'gitops' | 'specFile'>[] }, outputPath: string): void {
-  const issues: SpecIssue[] = fleet.clusters.flatMap((c) => {
-    const problem = gitopsPathProblem(argoCdMemberOf(c), outputPath);
-    return problem ? [{ file: c.specFile, path: 'spec.gitops.path', message: problem }] : [];
-  });
-  if (issues.length > 0) {
-    throw new SpecValidationError(issues);
-  }
-}
+import { SynthError } from './synth-error';
+import type { SynthProgress } from './progress';
+import { Shard, ShardRecord, shardInputsDigest, shardRecordContent, readShardRecord, inShard, byName } from './shard';
+import { checkGitopsPaths, existingFleetEntries, checkPhaseTransitions } from './synth-checks';
+export { checkGitopsPaths, staleFiles, checkPhaseTransitions } from './synth-checks';
+export { parseShard, shardOf, shardInputsDigest } from './shard';
+export type { Shard } from './shard';
 
 /** Thrown for a synth request that cannot be served (e.g. `--only` matching nothing). */
 export { SynthError } from './synth-error';
 export { refuseSecretsInOutput } from './output-secret-guard';
-import { SynthError } from './synth-error';
-import type { SynthProgress } from './progress';
 
 /** What to render. */
 export interface SynthOptions {
@@ -106,29 +96,6 @@ export interface SynthOptions {
   readonly progress?: SynthProgress;
 }
 
-/** One share of a fleet: shard `index` (1-based) of `count`. */
-export interface Shard {
-  readonly index: number;
-  readonly count: number;
-}
-
-/** Parses `I/N` (1 <= I <= N <= 1000); undefined when malformed. */
-export function parseShard(text: string): Shard | undefined {
-  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
-  const index = m ? Number(m[1]) : 0;
-  const count = m ? Number(m[2]) : 0;
-  return m && index >= 1 && count >= 1 && index <= count && count <= 1000 ? { index, count } : undefined;
-}
-
-/**
- * The shard (1-based) a cluster belongs to among `count`: from a SHA-256 of
- * its name, so the split depends neither on the input order nor on the other
- * clusters, and a cluster stays in its shard while the fleet grows.
- */
-export function shardOf(name: string, count: number): number {
-  return (createHash('sha256').update(name).digest().readUInt32BE(0) % count) + 1;
-}
-
 /** The result: the complete tree to write and what was rendered. */
 export interface SynthResult {
   /** Every file of the output tree, marker included. */
@@ -167,8 +134,7 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
 /**
  * The rendering code (cdk8s, the charts), loaded on this thread when it
  * first renders: a run whose clusters render in the workers, or are all
- * unchanged, never loads it here (about 16 MiB of this thread's memory and
- * 0.1 s; the loader needs none of it).
+ * unchanged, never loads it here (the loader needs none of it).
  */
 const rendering = () => require('./render') as typeof import('./render');
 
@@ -236,49 +202,6 @@ function assemble(options: SynthOptions, sink: TreeSink): SynthSummary {
   checkGitopsPaths({ clusters: loaded.members }, outputPath);
   return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), inputs, [...overridden, ...loaded.warnings], options.assembleFrom!, sink, outputPath, options.clusters);
 }
-
-/** What a `--shard` output records of the inputs its clusters were rendered from, read back by `assemble`. */
-interface ShardRecord {
-  /** The shard, `I/N`. */
-  readonly shard: string;
-  /** Each cluster's {@link shardInputsDigest}, by name. */
-  readonly clusters: ReadonlyMap<string, string>;
-}
-
-/**
- * Digest of what a cluster renders from: its spec (defaults merged), its
- * path in the clusters folder, the transformed cloud config and migration.
- * Not the spec file as given (another checkout's path renders the same).
- */
-export function shardInputsDigest(cluster: PreparedCluster): string {
-  const { spec, specPath, cloudConf, cloudConfExtraData, migration } = cluster;
-  // Maps and Sets spelled out, as preparedDigest does: they would all stringify as {}
-  const json = JSON.stringify({ spec, specPath, cloudConf, cloudConfExtraData, migration },
-    (_k, v: unknown) => (v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v));
-  return createHash('sha256').update(json).digest('hex');
-}
-
-function shardRecordContent(shard: Shard, inputs: ReadonlyMap<string, string>): string {
-  const clusters = Object.fromEntries([...inputs].sort(([a], [b]) => byName(a, b)));
-  return `${JSON.stringify({ shard: `${shard.index}/${shard.count}`, clusters }, null, 2)}\n`;
-}
-
-/** The record of a shard output; undefined when it has none or it cannot be read. */
-function readShardRecord(dir: string): ShardRecord | undefined {
-  try {
-    const parsed = JSON.parse(fs.readFileSync(path.join(dir, SHARD_RECORD), 'utf8')) as { shard?: unknown; clusters?: unknown };
-    if (typeof parsed.shard !== 'string' || !parsed.clusters || typeof parsed.clusters !== 'object') {
-      return undefined;
-    }
-    const clusters = Object.entries(parsed.clusters as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string');
-    return { shard: parsed.shard, clusters: new Map(clusters) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a cluster is in the shard (every cluster is when there is none). */
-const inShard = (name: string, shard: Shard | undefined) => !shard || shardOf(name, shard.count) === shard.index;
 
 /**
  * The Argo CD roots of the run: their cache key, and whether nothing they
@@ -452,10 +375,8 @@ class FleetRun {
 
   /**
    * The clusters of the Argo CD roots (`argoCdMembers`), built anew each
-   * time they are needed: three small objects per cluster that the run
-   * would otherwise hold from the last spec loaded to the end, where the
-   * peak is (0.8 MiB at 10,000 clusters); the workers' tasks let go of
-   * theirs once sent.
+   * time they are needed rather than held from the last spec loaded to the
+   * end, where the memory peak is; the workers' tasks let go of theirs once sent.
    */
   private argoCdClusters(): ArgoCdMember[] {
     return this.members.filter((m) => m.gitops.engine === 'argocd').map(argoCdMemberOf);
@@ -712,19 +633,11 @@ function putSummary(sink: TreeSink, summary: readonly StreamedFile[]): void {
   }
 }
 
-/** Cluster names in the order the fleet lists them. */
-const byName = (a: string, b: string) => (a < b ? -1 : 1);
-
 /** Index of a task that checks a folder against its cache record (outcomes are matched by folder name). */
 const CHECK_TASK = -1;
 /** Index of the tasks that render the Argo CD roots. */
 const ARGOCD_TASK = -2;
-/**
- * Clusters per task rendering Argo CD roots (a task's garbage stays within a
- * worker's capped heap). Measured at 10,000 clusters: shares of 256 grew each
- * worker's heap by about 10 MiB in the last second of the run, where the
- * peak is; shares of 32 do not, at the same wall time.
- */
+/** Clusters per task rendering Argo CD roots: small shares keep a task's garbage within a worker's capped heap. */
 const ARGOCD_SHARE = 32;
 
 /**
@@ -817,81 +730,5 @@ export function synthesize(options: SynthOptions): SynthResult {
   };
   const summary = synthesizeInto(options, collect);
   return { files: [markerFile(), ...files], rendered: summary.rendered, clusters: summary.clusters, warnings: summary.warnings };
-}
-
-/** The fleet summary lines of the output's `.fleet.json`, by name (empty when there is none). */
-function existingFleetEntries(out: string): Map<string, FleetEntry> {
-  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
-    return new Map();
-  }
-  try {
-    return new Map(parseFleetJson(fs.readFileSync(path.join(out, FLEET_JSON), 'utf8')).map((e) => [e.name, e]));
-  } catch {
-    return new Map();
-  }
-}
-
-
-/** Compares a computed tree with the output folder; empty when up to date. */
-export function staleFiles(files: readonly RenderedFile[], out: string): StaleFile[] {
-  const check = new OutputCheck(out);
-  putFiles(check, files.filter((f) => f.path !== OUTPUT_MARKER));
-  return check.finish();
-}
-
-/**
- * Refuses a phase change that skips a phase (forward or back) against the
- * phase of the last render in the output folder: each phase is its own
- * reviewed change. The phase is read from the record and the rendered tree
- * ({@link PhaseRecords}); a renamed cluster is found by its identity. When
- * they are lost, corrupt or disagree, synth refuses unless `forcePhase`
- * gives the reason to render anyway; the overrides are returned as warnings.
- */
-export function checkPhaseTransitions(fleet: { readonly clusters: readonly FleetMember[] }, out: string, forcePhase?: string): InputWarning[] {
-  const issues: SpecIssue[] = [];
-  const overridden: InputWarning[] = [];
-  if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
-    return overridden;
-  }
-  const records = new PhaseRecords(out, new Set(fleet.clusters.map((c) => c.name)));
-  for (const cluster of fleet.clusters) {
-    const m = cluster.migration;
-    const found = records.previous(cluster);
-    if (found.kind === 'unknown') {
-      const why = `the record of the last render's phase, ${found.record}, ${found.why}`;
-      if (forcePhase !== undefined) {
-        overridden.push({ file: cluster.specFile, message: `spec.migration.phase: ${why}; rendered phase "${m?.phase ?? 'external'}" unchecked, --force-phase: ${forcePhase}` });
-      } else {
-        issues.push({
-          file: cluster.specFile, path: 'spec.migration.phase',
-          message: `${why}: the phase of the last render is not known, so this change cannot be checked to move one phase; `
-            + `restore the files from git (git checkout -- ${path.join(out, cluster.name)}) and run synth again, `
-            + 'or, when you know the cluster is one step from this phase, run synth --force-phase "<reason>"',
-        });
-      }
-      continue;
-    }
-    const previous = found.kind === 'known' ? found.phase : undefined;
-    let problem = m && previous !== undefined ? transitionProblem(phaseSequence(m.support), previous, m.phase) : undefined;
-    if (!m && previous !== undefined && previous !== 'external') {
-      // no spec.migration means "already external": deleting it is the move to external, checked like any other
-      const support = cluster.supportWithoutMigration;
-      const step = transitionProblem(support ? phaseSequence(support) : MIGRATION_PHASES, previous, 'external');
-      problem = step ? `spec.migration was removed, which means phase "external": ${step}` : undefined;
-    }
-    const gated = m?.support !== undefined && cluster.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
-    if (!problem && m && previous !== undefined && externalIn(previous as MigrationPhase) && !externalIn(m.phase) && gated) {
-      problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.specMigration!.featureSet}, which OpenShift cannot turn off: `
-        + `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;
-    }
-    if (problem && found.kind === 'known') {
-      const renamed = found.renamedFrom ? `, rendered as cluster "${found.renamedFrom}", the same ${cluster.identity}: a rename keeps the phase` : '';
-      issues.push({ file: cluster.specFile, path: 'spec.migration.phase', message: `${problem} (last render: ${found.record}${renamed})` });
-    }
-  }
-  if (issues.length > 0) {
-    throw new SpecValidationError(issues);
-  }
-  return overridden;
 }
 

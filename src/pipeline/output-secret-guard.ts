@@ -1,9 +1,9 @@
-import { RenderedFile } from './gitops/layout';
+import { RenderedFile } from '../gitops/layout';
 import { StreamedFile } from './fleet-summary';
-import { batchPieces } from './util/write-in-chunks';
-import { secretInOutput } from './secrets/detector';
+import { batchPieces } from '../util/write-in-chunks';
+import { secretInOutput } from '../secrets/detector';
 import { SynthError } from './synth-error';
-import { readUnitFiles } from './util/read-tree';
+import { readUnitFiles } from '../util/read-tree';
 
 /**
  * The last guard before files reach the output: whatever path a secret took

@@ -2,11 +2,11 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
-import { PreparedCluster } from './cluster/prepared-cluster';
-import { CachedLoad, FleetMember, shareMember, StoredLoad } from './fleet/load';
-import { SharedValues } from './util/shared-values';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { CachedLoad, FleetMember, shareMember, StoredLoad } from '../fleet/load';
+import { SharedValues } from '../util/shared-values';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
-import { copyBytes, encodeRecord, encodeRecords, RawRecord, readRecordAt, readRecordFile, writeAll } from './util/record-file';
+import { copyBytes, encodeRecord, encodeRecords, RawRecord, readRecordAt, readRecordFile, writeAll } from '../util/record-file';
 
 /** A warning about one input file (as the loader reports it). */
 export interface CachedWarning {
@@ -39,8 +39,7 @@ export interface CachedSpec {
   /**
    * The spec file's own metadata and digest, as a file record would hold
    * them: in the spec's record, which a run holds until it looks the spec
-   * up, rather than in the table of files, which a run holds to the end
-   * (ten thousand spec files took 2.7 MiB there).
+   * up, rather than in the table of files, which a run holds to the end.
    *
    * @default - none (the file had changed within {@link SETTLE_MS} of its reading): the next run reads the spec file
    */
@@ -141,7 +140,7 @@ function fileStat(st: fs.Stats): string {
 const COPY_BYTES = 1 << 20;
 
 /**
- * The validated-spec cache (issue 18): what loading, validating and
+ * The validated-spec cache: what loading, validating and
  * transforming each spec file gave, keyed by the digest of every file that
  * load read (the spec, the `defaults.yaml` files above it, its cloud config
  * and extra keys), the clusters folder and the build. An unchanged spec is
@@ -319,7 +318,7 @@ export class SpecCache {
     }
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const buffer = Buffer.allocUnsafe(COPY_BYTES);
-    // in batches (encodeRecords): a serializer per file record took 44 MiB outside the heap at 10,000 clusters
+    // in batches (encodeRecords): a serializer per record keeps memory outside the heap
     const fileRecords = (names: string[]) => encodeRecords(names.sort(byName).map((name) => ['file', name, this.recorded(name)] satisfies SpecCacheRecord));
     if (append) {
       const out = fs.openSync(this.file, 'a');

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseFleetJson, FLEET_JSON } from './fleet-summary';
-import { MIGRATION_JSON, MIGRATION_MARKDOWN } from './migration/plan-files';
+import { MIGRATION_JSON, MIGRATION_MARKDOWN } from '../migration/plan-files';
 
 /**
  * What the one-phase-per-change guard knows of a cluster's last render. The
