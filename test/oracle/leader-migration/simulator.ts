@@ -48,7 +48,10 @@
  *   OpenShift: all old pods stop first; `RollingUpdate` maxUnavailable 1 elsewhere:
  *   old and new pods overlap). Steps run in plan order; each starts when the previous
  *   one's rollout is complete (the plan's checks).
- * - R8 a process whose leader-migration file it cannot decode exits at start-up
+ * - R8 a process whose leader-migration file is missing or cannot be decoded exits at start-up
+ *   (kubernetes/controller-manager@v0.30.0 pkg/leadermigration/config/config.go
+ *   `ReadLeaderMigrationConfiguration`: a read or decode error is returned, and the
+ *   app's `Config` fails)
  *   (a crash loop: it runs nothing and takes no lease): k8s.io/controller-manager
  *   has config/v1alpha1 from v0.21.0, config/v1beta1 from v0.22.0 and config/v1
  *   from v0.24.0 (kubernetes/controller-manager@v0.21.0, @v0.22.0, @v0.24.0 config/).
@@ -72,6 +75,11 @@ export interface SimStep {
   readonly label: string;
   readonly kcm?: SimProcess;
   readonly ccm?: SimProcess | null;
+  /**
+   * The KCM change need not finish before the next step: the operator rolls
+   * every node to its latest revision, so a node may skip this one (N → N+2).
+   */
+  readonly overtaken?: boolean;
 }
 
 /** A phase change to explore. */
@@ -161,8 +169,9 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   const ns = f.get('leader-elect-resource-namespace') ?? 'kube-system';
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
-  if (lmOn && p.file !== undefined && !decodable(p.file, minor)) {
-    // R8: it exits before it elects or runs anything
+  const missing = lmOn && p.file === undefined && f.has('leader-migration-config');
+  if (missing || (lmOn && p.file !== undefined && !decodable(p.file, minor))) {
+    // R8: a file it cannot read or decode: it exits before it elects or runs anything
     return { component, leaderElect: false, mainLease: '', placement: Object.fromEntries(CONTROLLERS.map((c) => [c, 'unowned'])) as Record<Controller, 'unowned'>, capable: new Set() };
   }
   const placement = {} as Record<Controller, 'migrated' | 'main' | 'unowned'>;
@@ -253,6 +262,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
   const ccm0 = sc.ccm ? cfgOf('ccm', sc.ccm) : -1;
   const steps = sc.steps.map((st) => ({
     label: st.label,
+    overtaken: st.overtaken === true,
     kcm: st.kcm ? cfgOf('kcm', st.kcm) : undefined,
     ccm: st.ccm === undefined ? undefined : st.ccm === null ? -1 : cfgOf('ccm', st.ccm),
   }));
@@ -377,7 +387,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
           });
         }
       }
-      if (done) {
+      if (done || step.overtaken) {
         out.push([`step "${step.label}" is complete; the next begins`, { ...s, step: s.step + 1 }]);
       }
     }
