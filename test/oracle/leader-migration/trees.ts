@@ -141,17 +141,20 @@ function mountedFile(objects: ReadonlyMap<string, any>, namespace: string, pod: 
 /**
  * The KCM as CONTROL-PLANE.md has the administrator run it: the kubeadm
  * ClusterConfiguration's controllerManager.extraArgs (or the RKE2 config), the
- * leader-migration file it says to write, and any KCM flag the prose tells them to set.
+ * leader-migration file it says to write when a volume mounts it where
+ * `--leader-migration-config` points, and any KCM flag the prose tells them to set.
  */
 export function controlPlaneKcm(text: string): SimProcess {
   const rke2 = /## RKE2\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)?.[1];
   if (rke2) {
     const doc = parse(rke2) ?? {};
-    const file = /^# Write this file to \S+ on every server[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(rke2)?.[1]?.replace(/^#   /gm, '');
-    return {
-      flags: [...(doc['cloud-provider-name'] ? [`--cloud-provider=${doc['cloud-provider-name']}`] : []), ...((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => `--${a}`)],
-      ...(file ? { file } : {}),
-    };
+    const written = /^# Write this file to (\S+) on every server[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(rke2);
+    const flags = [...(doc['cloud-provider-name'] ? [`--cloud-provider=${doc['cloud-provider-name']}`] : []), ...((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => `--${a}`)];
+    // the pod sees the host file only through kube-controller-manager-extra-mount (host:container[:ro])
+    const mounts = ((doc['kube-controller-manager-extra-mount'] ?? []) as string[]).map((m) => m.split(':'));
+    const file = written && mounts.some(([host, container]) => host === written[1] && `--leader-migration-config=${container}` === flags.find((f) => f.startsWith('--leader-migration-config=')))
+      ? written[2]!.replace(/^#   /gm, '') : undefined;
+    return { flags, ...(file ? { file } : {}) };
   }
   const kubeadm = /## kubeadm\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)![1]!;
   const docs = kubeadm.split(/^---$/m).map((d) => parse(d)).filter((d) => d?.kind === 'ClusterConfiguration');
@@ -159,7 +162,11 @@ export function controlPlaneKcm(text: string): SimProcess {
   const pairs = Array.isArray(extraArgs) ? extraArgs.map((a) => [a.name, a.value] as const) : Object.entries(extraArgs);
   const prose = text.replace(/```[\s\S]*?```/g, '');
   const told = [...prose.matchAll(/`(--(?:allocate-node-cidrs|controllers)=[^`]+)`/g)].map((m) => m[1]!);
-  const file = /^# Write this file to \S+ on every control-plane node[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(kubeadm)?.[1]?.replace(/^#   /gm, '');
+  const written = /^# Write this file to (\S+) on every control-plane node[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(kubeadm);
+  const configPath = pairs.find(([k]) => k === 'leader-migration-config')?.[1];
+  // the static pod sees the host file only through controllerManager.extraVolumes
+  const volumes = (docs[0].controllerManager?.extraVolumes ?? []) as { hostPath: string; mountPath: string }[];
+  const file = written && volumes.some((v) => v.hostPath === written[1] && v.mountPath === configPath) ? written[2]!.replace(/^#   /gm, '') : undefined;
   return { flags: [...pairs.map(([k, v]) => `--${k}=${v}`), ...told], ...(file ? { file } : {}) };
 }
 
