@@ -112,6 +112,8 @@ export interface SimViolation {
 export interface SimResult {
   readonly states: number;
   readonly violations: readonly SimViolation[];
+  /** Once every step has run and no lease is left to take: the leases each side held and the controllers it ran, in any such state. */
+  readonly settled: { readonly leases: Record<Component, Set<string>>; readonly runs: Record<Component, Set<Controller>> };
 }
 
 // ---- parsing a process -------------------------------------------------
@@ -406,6 +408,10 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
     }
     return events;
   };
+  const observed: SimResult['settled'] = {
+    leases: { 'kube-controller-manager': new Set(), 'cloud-controller-manager': new Set() },
+    runs: { 'kube-controller-manager': new Set(), 'cloud-controller-manager': new Set() },
+  };
   for (let qi = 0; qi < queue.length; qi++) {
     if (parent.size > maxStates) {
       throw new Error(`state space above ${maxStates}: bound the scenario`);
@@ -424,6 +430,19 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       && [...s.kcm, ...s.ccm].every((i) => i.up || i.cfg < 0)
       && !next.some(([e]) => e.includes(' acquires '));
     if (settled) {
+      for (const side of ['kcm', 'ccm'] as const) {
+        const component: Component = side === 'kcm' ? 'kube-controller-manager' : 'cloud-controller-manager';
+        for (const i of s[side]) {
+          for (const l of i.leases) {
+            observed.leases[component].add(l);
+          }
+        }
+        for (const [c, who] of run) {
+          if (who.some((w) => w.startsWith(side))) {
+            observed.runs[component].add(c);
+          }
+        }
+      }
       for (const c of expected) {
         if (run.get(c)!.length === 0 && !seenViolation.has(`none ${c}`)) {
           seenViolation.add(`none ${c}`);
@@ -439,7 +458,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       }
     }
   }
-  return { states: parent.size, violations };
+  return { states: parent.size, violations, settled: observed };
 }
 
 /** A violation as text, for test failures. */

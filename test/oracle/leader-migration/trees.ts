@@ -22,6 +22,8 @@ export interface Tree {
   readonly plan: any;
   /** CONTROL-PLANE.md (kubernetes distribution). */
   readonly controlPlane?: string;
+  /** MIGRATION.md. */
+  readonly migration?: string;
 }
 
 export const objectKey = (o: any): string => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
@@ -42,7 +44,9 @@ export function readTree(clusterDir: string): Tree {
   };
   walk(clusterDir);
   const cp = path.join(clusterDir, 'CONTROL-PLANE.md');
+  const md = path.join(clusterDir, 'MIGRATION.md');
   return {
+    ...(fs.existsSync(md) ? { migration: fs.readFileSync(md, 'utf8') } : {}),
     objects,
     plan: JSON.parse(fs.readFileSync(path.join(clusterDir, '.migration.json'), 'utf8')),
     ...(fs.existsSync(cp) ? { controlPlane: fs.readFileSync(cp, 'utf8') } : {}),
