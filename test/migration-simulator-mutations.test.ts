@@ -141,4 +141,46 @@ describe('the simulator fails each bug reintroduced into the rendered trees', ()
     const sc = transitions({ ...c, platform: 'AWS' }, phasesOf(c.name)).find(([l]) => l === 'leader-migration-ccm → external-leader-migration')!;
     expect([...new Set(simulate(sc[1]).violations.map((v) => `${v.kind} ${v.controller}`))]).toEqual(['none-after-settling node-ipam']);
   });
+
+  test('the CCM\'s leader-migration ConfigMap pruned while the CCM still reads it: the CCM exits and nothing runs once the KCMs go external', () => {
+    // GIVEN external-leader-migration rendered without the ConfigMap its CCM mounts
+    const v = violations('kubernetes AWS 1.26 (DaemonSet, rolling)', 'leader-migration-ccm → external-leader-migration', (trees) => {
+      const t = trees.get('external-leader-migration')!;
+      const objects = new Map(t.objects);
+      objects.delete('ConfigMap kube-system/ccm-leader-migration');
+      trees.set('external-leader-migration', withObjects(t, objects));
+    });
+    expect(v).toEqual(['none-after-settling service', 'none-after-settling cloud-node-lifecycle']);
+  });
+
+  test('an OpenShift CCM rendered with a renew deadline equal to its lease duration: client-go refuses it and the CCM exits', () => {
+    // GIVEN external-leader-migration's CCM Deployment with --leader-elect-renew-deadline=137s (its lease duration)
+    const v = violations('OpenShift AWS 4.13', 'leader-migration-ccm → external-leader-migration', (trees) => {
+      const t = trees.get('external-leader-migration')!;
+      const key = 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager';
+      const d = JSON.parse(JSON.stringify(t.objects.get(key)));
+      const c = d.spec.template.spec.containers[0];
+      c.command = c.command.map((x: string) => x.replace('--leader-elect-renew-deadline=107s', '--leader-elect-renew-deadline=137s'));
+      trees.set('external-leader-migration', withObjects(t, new Map(t.objects).set(key, d)));
+    });
+    expect(v).toEqual(['none-after-settling service', 'none-after-settling cloud-node-lifecycle']);
+  });
+});
+
+describe('Cluster API rolls the KCMs scale-up first', () => {
+  test('a single KCM moved to another lease namespace: in place it never overlaps; scale-up first, a new machine elects a second leader', () => {
+    // GIVEN one KCM whose change moves its main lease to another namespace
+    const sc = {
+      kcmMinor: 26, ccmMinor: 26, kcmBaseFlags: [], ccmStrategy: 'RollingUpdate' as const, kcmReplicas: 1,
+      kcm: { flags: ['--cloud-provider=aws'] },
+      steps: [{ label: 'KCM moves its lease', kcm: { flags: ['--cloud-provider=aws', '--leader-elect-resource-namespace=elsewhere'] } }],
+    };
+    // WHEN it rolls in place (the static pod restarts) and scale-up first (kubernetes-sigs/cluster-api@v1.7.0 upgradeControlPlane)
+    const inPlace = simulate(sc).violations;
+    const scaleUp = simulate({ ...sc, kcmRollout: 'scale-up-first' }).violations;
+    // THEN only the scale-up rollout has two KCMs running the cloud controllers at once
+    expect(inPlace).toEqual([]);
+    expect(scaleUp.map((x) => `${x.kind} ${x.controller}`)).toEqual(['two-at-once service', 'two-at-once cloud-node-lifecycle']);
+    expect(scaleUp[0]!.trace).toContain('a new control-plane machine joins with cfg1 (KCM moves its lease)');
+  });
 });

@@ -6,7 +6,7 @@
  * on OpenShift the FeatureGate, the MachineConfig and the override commands),
  * stepped through the plan's `enter` (forward) and `rollback` (back).
  */
-import { formatViolation, simulate } from './oracle/leader-migration/simulator';
+import { flagMap, formatViolation, leaseTimings, simulate } from './oracle/leader-migration/simulator';
 import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
 import { ccmProcess, controlPlaneKcm, treeDiff } from './oracle/leader-migration/trees';
 import { CASES, renderPhases, transitions } from './oracle/leader-migration/rendered';
@@ -42,13 +42,31 @@ describe('the simulator on the rendered output: every phase change forward and b
     }
     // WHEN every phase change runs from one tree to the next, forward and back
     const failures: string[] = [];
-    const moves = transitions(c, trees);
+    // the kubernetes KCMs change by static pod (in place) or by Cluster API (a new machine joins before an old one leaves)
+    const moves = [...transitions(c, trees), ...(c.name.startsWith('kubernetes') && !c.name.includes('RKE2')
+      ? transitions(c, trees, { kcmRollout: 'scale-up-first' }).map(([l, sc]) => [`${l} (Cluster API)`, sc] as [string, typeof sc]) : [])];
     for (const [label, sc] of moves) {
       failures.push(...simulate(sc).violations.map((v) => `${label}: ${formatViolation(v)}`));
     }
     // THEN no controller ever runs twice, and each runs exactly once when the change settles
     expect(failures).toEqual([]);
     expect(moves.length).toBeGreaterThanOrEqual(trees.size - 1);
+  });
+
+  test('the rendered CCMs run lease timings client-go accepts; the OpenShift CCM\'s are its own (137s, 107s, 26s)', () => {
+    // GIVEN every case's last phase; WHEN its CCM's timing flags are read
+    for (const c of CASES) {
+      const trees = renderPhases(c, tmp());
+      const ccm = ccmProcess([...trees.values()].pop()!.objects)!;
+      const t = leaseTimings(flagMap(ccm.flags));
+      // THEN they are valid, and OpenShift's are the rendered ones, not the defaults
+      expect([c.name, t.valid]).toEqual([c.name, true]);
+      if (c.name.startsWith('OpenShift')) {
+        expect([t.leaseDuration, t.renewDeadline, t.retryPeriod]).toEqual([137, 107, 26]);
+      }
+    }
+    // the KCM's defaults (kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go) are valid as well
+    expect(leaseTimings(new Map())).toEqual({ leaseDuration: 15, renewDeadline: 10, retryPeriod: 2, valid: true });
   });
 
   test('the merge keeps what carries the prune-disabled annotations: the MachineConfig outlives the tree that drops it', () => {

@@ -7,7 +7,8 @@
  * pkg/leadermigration): a process holds its main lease before it contends for
  * the migration lease; a controller its file gives to it runs under the
  * migration lease, one given to the other component does not run, one not
- * listed runs under the main lease; a file it cannot read or decode ends it.
+ * listed runs under the main lease; a file it cannot read or decode, or lease
+ * timings client-go refuses, end it.
  * The protocol simulator (test/oracle/leader-migration/) explores every
  * interleaving of the same steps and its test asserts that what it observes
  * once each step has settled is what this model draws.
@@ -100,12 +101,31 @@ const EXITED = (component: ControllerManager): Parsed => ({
   placement: Object.fromEntries(CLOUD_CONTROLLERS.map((c) => [c, 'unowned'])) as Record<CloudController, 'unowned'>, capable: new Set(),
 });
 
+/** A Go duration of seconds and minutes (`137s`, `1m30s`), in seconds; NaN when unreadable. */
+function seconds(d: string): number {
+  const m = /^(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(d);
+  return m && d !== '' ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : NaN;
+}
+
+/**
+ * Whether client-go accepts the lease timings (defaults 15s, 10s, 2s:
+ * kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go); it refuses
+ * leaseDuration <= renewDeadline and renewDeadline <= retryPeriod x 1.2
+ * (kubernetes/client-go@v0.30.0 tools/leaderelection/leaderelection.go `NewLeaderElector`).
+ */
+export function leaseTimingsValid(flags: ReadonlyMap<string, string>): boolean {
+  const lease = seconds(flags.get('leader-elect-lease-duration') ?? '15s');
+  const renew = seconds(flags.get('leader-elect-renew-deadline') ?? '10s');
+  const retry = seconds(flags.get('leader-elect-retry-period') ?? '2s');
+  return lease > renew && renew > 1.2 * retry && retry > 0;
+}
+
 function parse(component: ControllerManager, minor: number, p: ProcessConfig, base: readonly string[]): Parsed {
   const f = flagMap([...base, ...p.flags]);
   const leaderElect = (f.get('leader-elect') ?? 'true') === 'true';
   const ns = f.get('leader-elect-resource-namespace') ?? 'kube-system';
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
-  if (lmOn && (p.file === undefined ? f.has('leader-migration-config') : !leaderMigrationDecodable(p.file, minor))) {
+  if ((lmOn && (p.file === undefined ? f.has('leader-migration-config') : !leaderMigrationDecodable(p.file, minor))) || (leaderElect && !leaseTimingsValid(f))) {
     return EXITED(component);
   }
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
@@ -239,7 +259,7 @@ export function holdingsMermaid(holdings: readonly StepHolding[]): string[] {
 }
 
 const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
-const ELECTION_AND_CLOUD = /^--(leader-elect|leader-elect-resource-namespace|configure-cloud-routes|allocate-node-cidrs|controllers)(=|$)/;
+const ELECTION_AND_CLOUD = /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|configure-cloud-routes|allocate-node-cidrs|controllers)(=|$)/;
 
 /** The rendered CCM's flags that decide its leases and controllers (leader migration aside), from its first container's command and args. */
 export function ccmElectionFlags(workload: { readonly [key: string]: unknown }): string[] {

@@ -92,15 +92,15 @@ export function caseOptions(c: RenderCase): TreeScenarioOptions {
 }
 
 /** Each adjacent phase change of the rendered phases, forward (the later plan's `enter`) and back (its `rollback`). */
-export function transitions(c: RenderCase, trees: ReadonlyMap<string, Tree>): [string, SimScenario][] {
+export function transitions(c: RenderCase, trees: ReadonlyMap<string, Tree>, extra: Partial<TreeScenarioOptions> = {}): [string, SimScenario][] {
   const phases = [...trees.keys()];
   const out: [string, SimScenario][] = [];
   for (let i = 0; i + 1 < phases.length; i++) {
     const a = trees.get(phases[i]!)!;
     const b = trees.get(phases[i + 1]!)!;
-    out.push([`${phases[i]} → ${phases[i + 1]}`, treeScenario(a, b, b.plan.enter.steps, caseOptions(c))]);
+    out.push([`${phases[i]} → ${phases[i + 1]}`, treeScenario(a, b, b.plan.enter.steps, { ...caseOptions(c), ...extra })]);
     if (b.plan.rollback) {
-      out.push([`${phases[i + 1]} → ${phases[i]}`, treeScenario(b, a, b.plan.rollback.steps, caseOptions(c))]);
+      out.push([`${phases[i + 1]} → ${phases[i]}`, treeScenario(b, a, b.plan.rollback.steps, { ...caseOptions(c), ...extra })]);
     }
   }
   return out;

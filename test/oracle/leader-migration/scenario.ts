@@ -21,7 +21,11 @@ export function upstreamCcmControllers(platform: string): readonly Controller[] 
 export type CcmBaseFlags = readonly string[];
 
 /** The OpenShift CCM's flags as its Deployment renders them (checked against a real render in test/migration-simulator.test.ts). */
-export const OPENSHIFT_CCM_BASE: CcmBaseFlags = ['--configure-cloud-routes=false', '--leader-elect=true', '--leader-elect-resource-namespace=openshift-cloud-controller-manager'];
+export const OPENSHIFT_CCM_BASE: CcmBaseFlags = [
+  '--configure-cloud-routes=false', '--leader-elect=true',
+  '--leader-elect-lease-duration=137s', '--leader-elect-renew-deadline=107s', '--leader-elect-retry-period=26s',
+  '--leader-elect-resource-namespace=openshift-cloud-controller-manager',
+];
 
 /** The upstream CCM's flags for the kubernetes distribution (spec.kubernetes defaults unless given). */
 export function kubernetesCcmBase(opts: { configureCloudRoutes: boolean; allocateNodeCidrs: boolean; namespace?: string }): CcmBaseFlags {

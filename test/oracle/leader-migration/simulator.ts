@@ -47,14 +47,26 @@
  *   a time (static pods); the CCM rolls with its workload's strategy (`Recreate` on
  *   OpenShift: all old pods stop first; `RollingUpdate` maxUnavailable 1 elsewhere:
  *   old and new pods overlap). Steps run in plan order; each starts when the previous
- *   one's rollout is complete (the plan's checks).
+ *   one's rollout is complete (the plan's checks). Cluster API rolls a KubeadmControlPlane
+ *   scale-up first: while the Machines are fewer than replicas + maxSurge (default 1) it
+ *   creates one with the new configuration, then deletes an outdated one
+ *   (kubernetes-sigs/cluster-api@v1.7.0 controlplane/kubeadm/internal/controllers/upgrade.go
+ *   `upgradeControlPlane`), so for a while 4 KCMs of two configurations contend.
  * - R8 a process whose leader-migration file is missing or cannot be decoded exits at start-up
- *   (kubernetes/controller-manager@v0.30.0 pkg/leadermigration/config/config.go
- *   `ReadLeaderMigrationConfiguration`: a read or decode error is returned, and the
- *   app's `Config` fails)
- *   (a crash loop: it runs nothing and takes no lease): k8s.io/controller-manager
- *   has config/v1alpha1 from v0.21.0, config/v1beta1 from v0.22.0 and config/v1
- *   from v0.24.0 (kubernetes/controller-manager@v0.21.0, @v0.22.0, @v0.24.0 config/).
+ *   (a crash loop: it runs nothing and takes no lease): `ReadLeaderMigrationConfiguration`
+ *   returns "unable to read leader migration configuration" or the decoder's error. Its
+ *   scheme (`cfgScheme` in pkg/leadermigration/config/config.go) registers
+ *   config/v1alpha1 at kubernetes/controller-manager@v0.21.0, adds config/v1beta1 at
+ *   @v0.22.0 and config/v1 at @v0.24.0 (the published
+ *   kubernetes/kubernetes staging/src/k8s.io/controller-manager of 1.21, 1.22, 1.24).
+ * - R9 lease timing: `--leader-elect-lease-duration`, `--leader-elect-renew-deadline`,
+ *   `--leader-elect-retry-period` from the rendered flags, else the defaults 15s, 10s, 2s
+ *   (kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go
+ *   `RecommendedDefaultLeaderElectionConfiguration`, which the KCM and the CCM apply);
+ *   timings client-go refuses end the process (kubernetes/client-go@v0.30.0
+ *   tools/leaderelection/leaderelection.go `NewLeaderElector`: leaseDuration >
+ *   renewDeadline > retryPeriod × JitterFactor 1.2; `RunOrDie` panics on the error).
+ *   How long each takes is abstracted: any holder may lose its lease at any time.
  */
 
 /** A migrated controller, by its role. */
@@ -94,6 +106,11 @@ export interface SimScenario {
   readonly steps: readonly SimStep[];
   readonly ccmStrategy: 'Recreate' | 'RollingUpdate';
   readonly kcmReplicas?: number;
+  /**
+   * How a KCM change rolls: `in-place` (static pods or the operator, one node at a time) or
+   * `scale-up-first` (Cluster API's KubeadmControlPlane: a machine with the change joins before an old one is deleted).
+   */
+  readonly kcmRollout?: 'in-place' | 'scale-up-first';
   readonly ccmReplicas?: number;
   /** The controllers the CCM's binary registers (its upstream `main.go`); default: all four. */
   readonly ccmControllers?: readonly Controller[];
@@ -130,7 +147,7 @@ interface Parsed {
   readonly capable: ReadonlySet<Controller>;
 }
 
-function flagMap(flags: readonly string[]): Map<string, string> {
+export function flagMap(flags: readonly string[]): Map<string, string> {
   const m = new Map<string, string>();
   for (const f of flags) {
     const body = f.replace(/^--/, '');
@@ -158,6 +175,20 @@ function owners(file: string): { leaderName: string; owners: Map<string, string>
   return { leaderName, owners: map };
 }
 
+/** A Go duration of seconds and minutes (`137s`, `1m30s`), in seconds; NaN when unreadable. */
+function seconds(d: string): number {
+  const m = /^(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(d);
+  return m && d !== '' ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : NaN;
+}
+
+/** R9: the lease timings a process runs with, and whether client-go accepts them. */
+export function leaseTimings(flags: ReadonlyMap<string, string>): { leaseDuration: number; renewDeadline: number; retryPeriod: number; valid: boolean } {
+  const leaseDuration = seconds(flags.get('leader-elect-lease-duration') ?? '15s');
+  const renewDeadline = seconds(flags.get('leader-elect-renew-deadline') ?? '10s');
+  const retryPeriod = seconds(flags.get('leader-elect-retry-period') ?? '2s');
+  return { leaseDuration, renewDeadline, retryPeriod, valid: leaseDuration > renewDeadline && renewDeadline > 1.2 * retryPeriod && retryPeriod > 0 };
+}
+
 /** R8: whether k8s.io/controller-manager of this minor decodes the file's apiVersion. */
 export function decodable(file: string, minor: number): boolean {
   const version = /^apiVersion: *controllermanager\.config\.k8s\.io\/(\S+)$/m.exec(file)?.[1];
@@ -172,8 +203,8 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
   const missing = lmOn && p.file === undefined && f.has('leader-migration-config');
-  if (missing || (lmOn && p.file !== undefined && !decodable(p.file, minor))) {
-    // R8: a file it cannot read or decode: it exits before it elects or runs anything
+  if (missing || (lmOn && p.file !== undefined && !decodable(p.file, minor)) || (leaderElect && !leaseTimings(f).valid)) {
+    // R8, R9: a file it cannot read or decode, or lease timings client-go refuses: it exits before it elects or runs anything
     return { component, leaderElect: false, mainLease: '', placement: Object.fromEntries(CONTROLLERS.map((c) => [c, 'unowned'])) as Record<Controller, 'unowned'>, capable: new Set() };
   }
   const placement = {} as Record<Controller, 'migrated' | 'main' | 'unowned'>;
@@ -357,15 +388,30 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       if (step.kcm !== undefined) {
         const target = step.kcm;
         const anyDown = s.kcm.some((i) => !i.up);
-        s.kcm.forEach((inst, n) => {
-          if (inst.cfg !== target || !inst.up) {
+        if (sc.kcmRollout === 'scale-up-first') {
+          // R7 (Cluster API): a new machine with the new configuration joins, then an old one is deleted
+          const old = s.kcm.findIndex((i) => i.cfg !== target);
+          if (old >= 0 || anyDown || s.kcm.length > nK) {
             done = false;
           }
-          if (inst.cfg !== target && inst.up && !anyDown) {
-            out.push([`kcm${n} restarts into cfg${target} (${step.label})`, replace('kcm', n, { cfg: target, up: false, leases: [] })]);
+          if (old >= 0 && !anyDown && s.kcm.length === nK) {
+            out.push([`a new control-plane machine joins with cfg${target} (${step.label})`, { ...s, kcm: [...s.kcm, { cfg: target, up: false, leases: [] }] }]);
           }
-        });
+          if (old >= 0 && !anyDown && s.kcm.length > nK) {
+            out.push([`kcm${old} leaves with its machine (${step.label})`, { ...s, kcm: s.kcm.filter((_, j) => j !== old) }]);
+          }
+        } else {
+          s.kcm.forEach((inst, n) => {
+            if (inst.cfg !== target || !inst.up) {
+              done = false;
+            }
+            if (inst.cfg !== target && inst.up && !anyDown) {
+              out.push([`kcm${n} restarts into cfg${target} (${step.label})`, replace('kcm', n, { cfg: target, up: false, leases: [] })]);
+            }
+          });
+        }
       }
+
       if (step.ccm !== undefined) {
         const target = step.ccm;
         const fresh = s.ccm.every((i) => i.cfg < 0);

@@ -104,7 +104,7 @@ export function applyAtMerge(live: ReadonlyMap<string, any>, b: ReadonlyMap<stri
 
 const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
 /** The flags that decide leader election, leader migration and which cloud controllers run. */
-export const RELEVANT = /^--(leader-elect|leader-elect-resource-namespace|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
+export const RELEVANT = /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
 
 /** The CCM workload among the live objects. */
 export function ccmWorkload(objects: ReadonlyMap<string, any>): any | undefined {
@@ -245,6 +245,8 @@ export interface TreeScenarioOptions {
   readonly kcmBaseFlags: readonly string[];
   readonly required?: readonly Controller[];
   readonly ccmControllers?: readonly Controller[];
+  /** How a KCM change rolls (Cluster API: scale-up first). */
+  readonly kcmRollout?: 'in-place' | 'scale-up-first';
   /** OpenShift: the override at the start (from the MIGRATION.md table of the starting phase when omitted). */
   readonly override?: { on: boolean; path?: string };
 }
@@ -326,6 +328,7 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
     ccmStrategy: ccmWorkload(to.objects)?.spec.strategy?.type === 'Recreate' || ccmWorkload(from.objects)?.spec.strategy?.type === 'Recreate' ? 'Recreate' : 'RollingUpdate',
     ...(opts.required ? { required: opts.required } : {}),
     ...(opts.ccmControllers ? { ccmControllers: opts.ccmControllers } : {}),
+    ...(opts.kcmRollout ? { kcmRollout: opts.kcmRollout } : {}),
     steps: simSteps,
   };
 }
