@@ -3,10 +3,11 @@
  * fails the simulator itself: the scenario is built from the mutated trees the
  * same way test/migration-simulator-rendered.test.ts builds it from the real ones.
  */
-import { simulate } from './oracle/leader-migration/simulator';
-import { CASES, renderPhases, transitions } from './oracle/leader-migration/rendered';
+import { Controller, simulate } from './oracle/leader-migration/simulator';
+import { CASES, RenderCase, renderPhases, transitions } from './oracle/leader-migration/rendered';
+import { upstreamCcmControllers } from './oracle/leader-migration/scenario';
 import { Tree } from './oracle/leader-migration/trees';
-import { tempDir } from './helpers';
+import { kubernetesSpec, tempDir } from './helpers';
 
 const rendered = new Map<string, Map<string, Tree>>();
 function phasesOf(name: string): Map<string, Tree> {
@@ -164,6 +165,25 @@ describe('the simulator fails each bug reintroduced into the rendered trees', ()
       trees.set('external-leader-migration', withObjects(t, new Map(t.objects).set(key, d)));
     });
     expect(v).toEqual(['none-after-settling service', 'none-after-settling cloud-node-lifecycle']);
+  });
+});
+
+describe('what each CCM can run comes from its upstream inventory', () => {
+  test('vSphere: the route controller handed to a CCM whose Routes() needs an NSX-T routerPath runs nowhere unless that is configured', () => {
+    // GIVEN a kubernetes vSphere cluster whose KCM programmed routes, its CCM rendered with --configure-cloud-routes=true
+    const c: RenderCase = {
+      name: 'kubernetes vSphere 1.29 with routes', platform: 'VSphere', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+      spec: (phase) => kubernetesSpec('VSphere', 'c', { version: '1.29', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase, kubernetesVersion: '1.29' } }),
+    };
+    const trees = renderPhases(c, tempDir());
+    const run = (ccmControllers: readonly Controller[]) => {
+      const sc = transitions(c, trees, { ccmControllers }).find(([l]) => l === 'leader-migration-ccm → external-leader-migration')!;
+      return [...new Set(simulate(sc[1]).violations.map((v) => `${v.kind} ${v.controller}`))];
+    };
+    // WHEN the CCM can run what kubernetes/cloud-provider-vsphere registers, with and without the routerPath its Routes() needs
+    // THEN without it the route controller runs nowhere once the KCMs are external; with it, it moves
+    expect(run(upstreamCcmControllers('VSphere'))).toEqual(['none-after-settling route']);
+    expect(run(upstreamCcmControllers('VSphere', { routesConfigured: true }))).toEqual([]);
   });
 });
 
