@@ -8,9 +8,10 @@
  */
 import { flagMap, formatViolation, leaseTimings, simulate } from './oracle/leader-migration/simulator';
 import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
-import { ccmProcess, controlPlaneKcm, treeDiff } from './oracle/leader-migration/trees';
+import { ccmProcess, ccmWorkload, controlPlaneKcm, treeDiff } from './oracle/leader-migration/trees';
+import { migrationTargetFor } from '../src/migration-rendering';
 import { CASES, renderPhases, transitions } from './oracle/leader-migration/rendered';
-import { useTempDir } from './helpers';
+import { parsedSpec, useTempDir } from './helpers';
 
 describe('the simulator on the rendered output: every phase change forward and back', () => {
   const tmp = useTempDir();
@@ -67,6 +68,17 @@ describe('the simulator on the rendered output: every phase change forward and b
     }
     // the KCM's defaults (kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go) are valid as well
     expect(leaseTimings(new Map())).toEqual({ leaseDuration: 15, renewDeadline: 10, retryPeriod: 2, valid: true });
+  });
+
+  test('OpenShift: the CCM workload a phase without a CCM names is the Deployment the later phases render', () => {
+    for (const c of CASES.filter((x) => x.name.startsWith('OpenShift'))) {
+      // GIVEN the OpenShift case's phases rendered; WHEN the migration target of its in-tree spec names the CCM workload
+      const trees = renderPhases(c, tmp());
+      const rendered = ccmWorkload([...trees.values()].pop()!.objects);
+      const named = migrationTargetFor(parsedSpec(c.spec('in-tree'))).ccmWorkload;
+      // THEN it is the rendered `<platform>-cloud-controller-manager` Deployment
+      expect([c.name, named]).toEqual([c.name, `deployment/${rendered.metadata.name}`]);
+    }
   });
 
   test('the merge keeps what carries the prune-disabled annotations: the MachineConfig outlives the tree that drops it', () => {
