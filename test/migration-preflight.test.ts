@@ -445,3 +445,15 @@ describe('the CI workflow init writes runs the preflight', () => {
     expect(step.run).toContain('echo "::notice::no preflight/<cluster>/ export attached: migration preflight skipped"');
   });
 });
+
+describe('the sharded CI workflow runs the preflight too', () => {
+  test('GIVEN examples/ci/ccm-gitops-sharded.yml WHEN its assemble job is read THEN it runs the same migration preflight step as ccm-gitops.yml, on pull requests that touch preflight/', () => {
+    type Workflow = { on: { pull_request: { paths: string[] } }; jobs: Record<string, { steps: { name?: string; if?: string; run?: string }[] }> };
+    const read = (name: string) => parse(fs.readFileSync(path.join(__dirname, '..', 'examples', 'ci', name), 'utf8')) as Workflow;
+    const single = read('ccm-gitops.yml');
+    const sharded = read('ccm-gitops-sharded.yml');
+    const preflight = (w: Workflow, job: string) => w.jobs[job]!.steps.find((s) => s.run?.includes('migration preflight'));
+    expect(sharded.on.pull_request.paths).toContain('preflight/**');
+    expect(preflight(sharded, 'assemble')).toEqual(preflight(single, 'render'));
+  });
+});
