@@ -8,7 +8,7 @@
  */
 import { flagMap, formatViolation, leaseTimings, simulate } from './oracle/leader-migration/simulator';
 import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
-import { ccmProcess, ccmWorkload, controlPlaneKcm, treeDiff } from './oracle/leader-migration/trees';
+import { ccmProcess, ccmWorkload, controlPlaneKcm, openshiftKcm, treeDiff } from './oracle/leader-migration/trees';
 import { migrationTargetFor } from '../src/migration-rendering';
 import { CASES, renderPhases, transitions } from './oracle/leader-migration/rendered';
 import { parsedSpec, useTempDir } from './helpers';
@@ -66,8 +66,9 @@ describe('the simulator on the rendered output: every phase change forward and b
         expect([t.leaseDuration, t.renewDeadline, t.retryPeriod]).toEqual([137, 107, 26]);
       }
     }
-    // the KCM's defaults (kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go) are valid as well
+    // the KCM's defaults (kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go) are valid as well, and so are the OpenShift operator's
     expect(leaseTimings(new Map())).toEqual({ leaseDuration: 15, renewDeadline: 10, retryPeriod: 2, valid: true });
+    expect(leaseTimings(flagMap(openshiftKcm(new Map(), { inTreeProvider: 'aws', override: { on: false } }).flags))).toEqual({ leaseDuration: 15, renewDeadline: 12, retryPeriod: 3, valid: true });
   });
 
   test('OpenShift: the CCM workload a phase without a CCM names is the Deployment the later phases render', () => {

@@ -176,8 +176,8 @@ export function controlPlaneKcm(text: string): SimProcess {
 
 /**
  * The host folder the KCMO mounts into the kube-controller-manager pod as
- * /etc/kubernetes/static-pod-certs (openshift/cluster-kube-controller-manager-operator
- * bindata/assets/kcm/pod.yaml, volume `cert-dir`).
+ * /etc/kubernetes/static-pod-certs (openshift/cluster-kube-controller-manager-operator@release-4.13
+ * bindata/assets/kube-controller-manager/pod.yaml, volume `cert-dir`).
  */
 const KCM_CERT_DIR: readonly [string, string] = ['/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/', '/etc/kubernetes/static-pod-certs/'];
 
@@ -201,7 +201,9 @@ interface OpenShiftKcmState {
 export function openshiftKcm(objects: ReadonlyMap<string, any>, st: OpenShiftKcmState): SimProcess {
   const gate = objects.get('FeatureGate cluster');
   const external = (gate?.spec?.customNoUpgrade?.enabled ?? []).includes('ExternalCloudProvider');
-  const flags = [`--cloud-provider=${external ? 'external' : st.inTreeProvider}`];
+  // the operator's lease timings (openshift/cluster-kube-controller-manager-operator@release-4.13
+  // bindata/assets/config/defaultconfig.yaml: retry 3s, renew deadline 12s; the lease duration keeps its 15s default)
+  const flags = [`--cloud-provider=${external ? 'external' : st.inTreeProvider}`, '--leader-elect-retry-period=3s', '--leader-elect-renew-deadline=12s'];
   if (!st.override.on) {
     return { flags };
   }
