@@ -16,7 +16,7 @@ export function migrationTargetFor(spec: ClusterSpec): MigrationTarget {
   const kubernetes = spec.spec.kubernetes;
   return spec.spec.distribution === 'kubernetes' && kubernetes
     ? kubernetesMigrationTarget(spec.spec.platform, kubernetes)
-    : openshiftMigrationTarget(spec.spec.migration?.featureSet);
+    : openshiftMigrationTarget(spec.spec.migration?.featureSet, spec.spec.platform);
 }
 
 /** How the control plane of a cluster's distribution changes in the migration. */

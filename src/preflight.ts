@@ -10,8 +10,10 @@
  *   `StaticPodOperatorStatus.latestAvailableRevision`, `nodeStatuses[].currentRevision`)
  * - MachineConfigPool: openshift/api@release-4.15 machineconfiguration/v1/types.go (`MachineConfigPoolStatus`:
  *   `machineCount`, `updatedMachineCount`, `readyMachineCount`, `degradedMachineCount`, condition `Degraded`)
- * - Lease: kubernetes/api@v0.29.0 coordination/v1/types.go (`holderIdentity`, `leaseDurationSeconds`, `renewTime`)
- * - Deployment / DaemonSet: kubernetes/api@v0.29.0 apps/v1/types.go (the fields `kubectl rollout status` reads)
+ * - Lease: kubernetes/api@v0.29.0 coordination/v1/types.go (`LeaseSpec`: `holderIdentity`, `leaseDurationSeconds`, `renewTime`)
+ * - Deployment / DaemonSet: kubernetes/api@v0.29.0 apps/v1/types.go (`DeploymentStatus`: `observedGeneration`, `replicas`,
+ *   `updatedReplicas`, `availableReplicas`, `conditions`; `DaemonSetStatus`: `observedGeneration`, `desiredNumberScheduled`,
+ *   `updatedNumberScheduled`, `numberAvailable`), the fields `kubectl rollout status` reads
  */
 import { ExportedObject } from './import/live-cluster';
 import { MigrationPhase } from './migration/phases';
@@ -254,7 +256,13 @@ function workloadRef(ref: string): [string, string] {
   return [kind === 'daemonset' ? 'DaemonSet' : 'Deployment', name];
 }
 
-/** What `kubectl rollout status` would still wait for (kubernetes/kubectl@v0.29.0 pkg/polymorphichelpers/rollout_status.go). */
+/**
+ * What `kubectl rollout status` would still wait for
+ * (kubernetes/kubectl@v0.29.0 pkg/polymorphichelpers/rollout_status.go): the
+ * generation observed; a Deployment with every replica updated, no old one
+ * left and every updated one available, not past its progress deadline; a
+ * DaemonSet with every scheduled pod updated and available.
+ */
 function rolloutProblems(o: Obj): string[] {
   const status = rec(o.status);
   const generation = num(rec(o.metadata).generation);
@@ -265,19 +273,31 @@ function rolloutProblems(o: Obj): string[] {
   }
   if (o.kind === 'DaemonSet') {
     const desired = num(status.desiredNumberScheduled) ?? 0;
-    if ((num(status.updatedNumberScheduled) ?? 0) < desired) {
-      problems.push(`${num(status.updatedNumberScheduled) ?? 0} of ${desired} pods updated`);
+    const updated = num(status.updatedNumberScheduled) ?? 0;
+    const available = num(status.numberAvailable) ?? 0;
+    if (updated < desired) {
+      problems.push(`${updated} of ${desired} pods updated`);
     }
-    if ((num(status.numberReady) ?? 0) < desired) {
-      problems.push(`${num(status.numberReady) ?? 0} of ${desired} pods ready`);
+    if (available < desired) {
+      problems.push(`${available} of ${desired} pods available`);
     }
   } else {
     const desired = num(rec(o.spec).replicas) ?? 1;
-    if ((num(status.updatedReplicas) ?? 0) < desired) {
-      problems.push(`${num(status.updatedReplicas) ?? 0} of ${desired} replicas updated`);
+    const updated = num(status.updatedReplicas) ?? 0;
+    const total = num(status.replicas) ?? 0;
+    const available = num(status.availableReplicas) ?? 0;
+    const deadline = arr(status.conditions).map(rec).some((c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded');
+    if (deadline) {
+      problems.push('exceeded its progress deadline');
     }
-    if ((num(status.readyReplicas) ?? 0) < desired) {
-      problems.push(`${num(status.readyReplicas) ?? 0} of ${desired} replicas ready`);
+    if (updated < desired) {
+      problems.push(`${updated} of ${desired} replicas updated`);
+    }
+    if (total > updated) {
+      problems.push(`${total - updated} old ${total - updated === 1 ? 'replica' : 'replicas'} pending termination`);
+    }
+    if (available < updated) {
+      problems.push(`${available} of ${updated} updated replicas available`);
     }
   }
   return problems;

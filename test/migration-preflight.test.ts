@@ -86,11 +86,14 @@ function lease(name: string, holder: string | undefined, renewTime = T0): Export
   } as unknown as ExportedObject;
 }
 
-function deployment(namespace: string, name: string, s: { generation?: number; observed?: number; updated?: number; ready?: number } = {}): ExportedObject {
+function deployment(namespace: string, name: string, s: { generation?: number; observed?: number; updated?: number; ready?: number; available?: number; conditions?: unknown[] } = {}): ExportedObject {
   return {
     apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, generation: s.generation ?? 4 },
     spec: { replicas: 2 },
-    status: { observedGeneration: s.observed ?? 4, replicas: 2, updatedReplicas: s.updated ?? 2, readyReplicas: s.ready ?? 2, availableReplicas: s.ready ?? 2 },
+    status: {
+      observedGeneration: s.observed ?? 4, replicas: 2, updatedReplicas: s.updated ?? 2, readyReplicas: s.ready ?? 2, availableReplicas: s.available ?? s.ready ?? 2,
+      ...(s.conditions ? { conditions: s.conditions } : {}),
+    },
   } as unknown as ExportedObject;
 }
 
@@ -231,7 +234,24 @@ describe('each precondition fails alone, naming the object, what is wrong and th
   test('Deployment: the CCM has not rolled out (kubernetes leader-migration-ccm → external-leader-migration)', () => {
     const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Deployment', 'aws-cloud-controller-manager', deployment(NS, 'aws-cloud-controller-manager', { generation: 5, observed: 4, updated: 1, ready: 1 }));
     expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
-      'Deployment kube-system/aws-cloud-controller-manager: status.observedGeneration 4 is behind metadata.generation 5, 1 of 2 replicas updated, 1 of 2 replicas ready; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
+      'Deployment kube-system/aws-cloud-controller-manager: status.observedGeneration 4 is behind metadata.generation 5, 1 of 2 replicas updated, 1 old replica pending termination; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('Deployment: every replica ready but one not yet available (minReadySeconds): kubectl rollout status still waits', () => {
+    // GIVEN the CCM's replicas all updated and ready, one not available yet
+    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Deployment', 'aws-cloud-controller-manager', deployment(NS, 'aws-cloud-controller-manager', { ready: 2, available: 1 }));
+    // WHEN checked THEN the rollout is not complete, as kubectl@v0.29.0 rollout_status.go compares availableReplicas with updatedReplicas
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'Deployment kube-system/aws-cloud-controller-manager: 1 of 2 updated replicas available; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('Deployment: past its progress deadline', () => {
+    const stuck = [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }];
+    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Deployment', 'aws-cloud-controller-manager', deployment(NS, 'aws-cloud-controller-manager', { conditions: stuck }));
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'Deployment kube-system/aws-cloud-controller-manager: exceeded its progress deadline; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
     ]);
   });
 
@@ -278,7 +298,20 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
     // WHEN leader-migration-ccm → external-leader-migration is checked THEN the DaemonSet's rollout is the one failure
     expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
-      'DaemonSet kube-system/aws-cloud-controller-manager: 2 of 3 pods updated, 2 of 3 pods ready; check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
+      'DaemonSet kube-system/aws-cloud-controller-manager: 2 of 3 pods updated, 2 of 3 pods available; check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('DaemonSet: every pod updated and ready, one not yet available: kubectl rollout status still waits', () => {
+    const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
+    const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
+    const daemonSet = {
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
+      status: { observedGeneration: 3, desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberReady: 3, numberAvailable: 2 },
+    } as unknown as ExportedObject;
+    const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
+    expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'DaemonSet kube-system/aws-cloud-controller-manager: 2 of 3 pods available; check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
     ]);
   });
 
@@ -410,5 +443,17 @@ describe('the CI workflow init writes runs the preflight', () => {
     expect(step.run).toContain('npx ccm-gitops migration preflight --cluster "$cluster" --from "$export" --clusters clusters --out "$base/dist" --only-phase-change || failed=1');
     expect(step.run).toContain('git archive "origin/${{ github.base_ref }}" dist');
     expect(step.run).toContain('echo "::notice::no preflight/<cluster>/ export attached: migration preflight skipped"');
+  });
+});
+
+describe('the sharded CI workflow runs the preflight too', () => {
+  test('GIVEN examples/ci/ccm-gitops-sharded.yml WHEN its assemble job is read THEN it runs the same migration preflight step as ccm-gitops.yml, on pull requests that touch preflight/', () => {
+    type Workflow = { on: { pull_request: { paths: string[] } }; jobs: Record<string, { steps: { name?: string; if?: string; run?: string }[] }> };
+    const read = (name: string) => parse(fs.readFileSync(path.join(__dirname, '..', 'examples', 'ci', name), 'utf8')) as Workflow;
+    const single = read('ccm-gitops.yml');
+    const sharded = read('ccm-gitops-sharded.yml');
+    const preflight = (w: Workflow, job: string) => w.jobs[job]!.steps.find((s) => s.run?.includes('migration preflight'));
+    expect(sharded.on.pull_request.paths).toContain('preflight/**');
+    expect(preflight(sharded, 'assemble')).toEqual(preflight(single, 'render'));
   });
 });

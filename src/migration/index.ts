@@ -10,5 +10,6 @@ export * from './plan';
 export * from './plan-files';
 export * from './validate';
 export * from './steps';
+export * from './step-model';
 export * from './target';
 export * from './phase-plan';

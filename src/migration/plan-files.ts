@@ -5,6 +5,7 @@ import { ccmLeaderMigrationFlags, MigrationInput } from './flags';
 import { ccmLeaderMigrationMount } from './cluster-migration';
 import { phaseSequence } from './phases';
 import { buildMigrationPlan, migrationMarkdown, MigrationPlan, PlannedObject } from './plan';
+import { ccmElectionFlags } from './step-model';
 import { MigrationTarget } from './target';
 
 /** File names of the plan, in the cluster's output folder. */
@@ -63,13 +64,14 @@ export function clusterMigrationPlan(name: string, cluster: MigratingCluster, ob
       namespace: target.ccmNamespace,
       serviceAccount: target.ccmServiceAccount,
       leaderMigrationFlags: ccm && mount ? ccmLeaderMigrationFlags([], mount) : [],
+      ...(ccm ? { electionFlags: ccmElectionFlags(ccm) } : {}),
     },
     controlPlane: target.controlPlane.plan(m),
   });
 }
 
 function withoutProbes(key: string, value: unknown): unknown {
-  return key === 'probes' ? undefined : value;
+  return key === 'probes' || key === 'holdings' ? undefined : value;
 }
 
 /** MIGRATION.md and .migration.json of a cluster. */
@@ -78,7 +80,7 @@ export function migrationPlanFiles(name: string, cluster: MigratingCluster, obje
   const { cluster: planned, ...rest } = plan;
   return [
     { path: `${name}/${MIGRATION_MARKDOWN}`, content: migrationMarkdown(plan) },
-    // the probes are how migration preflight reads an export: the record keeps the checks as people read them
+    // the probes are how migration preflight reads an export: the record keeps the checks as people read them (and MIGRATION.md the diagrams)
     { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, withoutProbes, 2)}\n` },
   ];
 }

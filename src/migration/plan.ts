@@ -5,11 +5,13 @@
  * this phase and of its rollback. Rendered as MIGRATION.md for reviewers and
  * as JSON for tools; the protocol simulator checks its steps. Pure: no cdk8s import.
  */
-import { MigrationInput } from './flags';
+import { ccmLeaderMigrationFlags, MigrationInput } from './flags';
+import { ccmLeaderMigrationMount } from './cluster-migration';
+import { holdingsMermaid, modelSteps, phaseChangeHoldings, StepHolding } from './step-model';
 import { phasePlan } from './phase-plan';
 import { ControlPlanePlan } from './control-plane';
 import { ccmDeployedIn, MigrationPhase, nextPhase, previousPhase } from './phases';
-import { ccmFile, CcmLocation, kcmMode, kcmProcess, PhaseChangeContext, phaseChangeSteps, PhaseTransition, PlanCheck } from './steps';
+import { ccmFile, CcmLocation, kcmMode, kcmProcess, PhaseChangeContext, phaseChangeSteps, PhaseTransition, PlanCheck, ProcessConfig } from './steps';
 
 export type { PlanCheck } from './steps';
 
@@ -24,6 +26,8 @@ export interface PlannedObject {
 export interface PlannedCcm extends CcmLocation {
   /** Flags added for leader migration. */
   readonly leaderMigrationFlags: readonly string[];
+  /** The rendered CCM's leader-election and cloud-controller flags without leader migration (none rendered: no diagram). */
+  readonly electionFlags?: readonly string[];
 }
 
 /** Everything the plan is built from. */
@@ -86,6 +90,8 @@ export interface MigrationPlan {
   /** The rollback to the previous phase, step by step (what the next change must do if it goes back). */
   readonly rollback?: PhaseTransition;
   readonly next?: { readonly phase: MigrationPhase; readonly change: string };
+  /** Who may hold which lease and run which cloud controllers after each step (MIGRATION.md's diagrams; not in `.migration.json`). */
+  readonly holdings?: { readonly enter?: readonly StepHolding[]; readonly rollback?: readonly StepHolding[] };
   readonly failureScenarios: readonly { readonly title: string; readonly mitigation: string }[];
 }
 
@@ -198,6 +204,11 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
     scenarios.push({ title: 'none in this phase', mitigation: 'Nothing moves; the next phase carries the risks.' });
   }
 
+  const enter = back ? phaseChangeSteps(input, ctx, back, phase) : undefined;
+  const rollback = back && !irreversibleBack ? phaseChangeSteps(input, ctx, phase, back) : undefined;
+  const enterHoldings = enter && transitionHoldings(input, enter);
+  const rollbackHoldings = rollback && transitionHoldings(input, rollback);
+
   return {
     cluster: input.cluster,
     platform: input.platform,
@@ -212,11 +223,42 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
     components,
     rendered: input.rendered,
     ...(cp.notes && cp.notes.length > 0 ? { notes: cp.notes } : {}),
-    ...(back ? { enter: phaseChangeSteps(input, ctx, back, phase) } : {}),
-    ...(back && !irreversibleBack ? { rollback: phaseChangeSteps(input, ctx, phase, back) } : {}),
+    ...(enter ? { enter } : {}),
+    ...(rollback ? { rollback } : {}),
     ...(next ? { next: { phase: next, change: changeTo(next, phase) } } : {}),
+    ...(enterHoldings || rollbackHoldings ? { holdings: { ...(enterHoldings ? { enter: enterHoldings } : {}), ...(rollbackHoldings ? { rollback: rollbackHoldings } : {}) } } : {}),
     failureScenarios: scenarios,
   };
+}
+
+/**
+ * KCM flags the plan does not render: it is taken to allocate node CIDRs (and
+ * program routes) only where node IPAM moves to the CCM.
+ */
+function kcmElectionBase(input: MigrationInput): string[] {
+  return input.nodeIpam ? ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'] : ['--allocate-node-cidrs=false'];
+}
+
+/** The holdings after each step of a phase change, from the plan's own processes and the rendered CCM's flags. */
+function transitionHoldings(input: PlanInput, t: PhaseTransition): StepHolding[] | undefined {
+  // no CCM rendered: only a change without a CCM on either side can be drawn
+  const base = input.ccm.electionFlags ?? (ccmDeployedIn(t.from) || ccmDeployedIn(t.to) ? undefined : []);
+  if (!input.support || base === undefined) {
+    return undefined;
+  }
+  const ccmAt = (phase: MigrationPhase): ProcessConfig | undefined => {
+    if (!ccmDeployedIn(phase)) {
+      return undefined;
+    }
+    const mount = ccmLeaderMigrationMount({ ...input, phase });
+    const file = ccmFile(input, phase);
+    return { flags: mount ? ccmLeaderMigrationFlags(base, mount) : [...base], ...(file ? { file } : {}) };
+  };
+  const before = ccmAt(t.from);
+  return phaseChangeHoldings({
+    kcmMinor: input.kubernetesMinor, ccmMinor: input.ccmMinor, kcmBaseFlags: kcmElectionBase(input),
+    kcm: kcmProcess(input, t.from), ...(before ? { ccm: before } : {}), steps: modelSteps(t, ccmAt(t.to)),
+  });
 }
 
 function kcmRemovals(input: PlanInput): { remove: readonly string[]; removeOnRollback?: readonly string[] } {
@@ -236,8 +278,12 @@ function checks(list: readonly PlanCheck[]): string[] {
   return list.map((c) => (c.command ? `   - ${c.check}:\n     \`${c.command}\`` : `   - ${c.check}`));
 }
 
-function transitionMarkdown(t: PhaseTransition): string[] {
+function transitionMarkdown(t: PhaseTransition, holdings?: readonly StepHolding[]): string[] {
   const lines: string[] = [];
+  if (holdings) {
+    lines.push('Who may hold which lease and run which cloud controllers once each step has settled (over every order of lease takeovers and restarts; kube-controller-manager taken to allocate node CIDRs only where node IPAM moves):', '',
+      ...holdingsMermaid(holdings), '');
+  }
   t.steps.forEach((s, i) => {
     lines.push(`${i + 1}. **${s.when}** (${s.by}): ${s.action}${s.command ? `:\n   \`${s.command}\`` : '.'}`);
     if (s.checks.length > 0) {
@@ -280,13 +326,13 @@ export function migrationMarkdown(plan: MigrationPlan): string {
     lines.push(`## ${n.title}`, '', n.text, '');
   }
   if (plan.enter) {
-    lines.push(`## Steps from \`${plan.enter.from}\` to \`${plan.phase}\``, '', 'In this order; "merge" is when the GitOps engine applies this render.', '', ...transitionMarkdown(plan.enter));
+    lines.push(`## Steps from \`${plan.enter.from}\` to \`${plan.phase}\``, '', 'In this order; "merge" is when the GitOps engine applies this render.', '', ...transitionMarkdown(plan.enter, plan.holdings?.enter));
   }
   lines.push('## Next and rollback', '',
     `- Next: ${plan.next ? `\`${plan.next.phase}\`. ${plan.next.change}` : 'none, the migration is complete.'}`,
     `- Rollback: ${plan.rollback ? `\`${plan.rollback.to}\`, in these steps:` : plan.phase === 'in-tree' ? 'none, this is the start.' : 'not possible on this cluster (the FeatureGate\'s feature set cannot be turned off).'}`, '');
   if (plan.rollback) {
-    lines.push(...transitionMarkdown(plan.rollback));
+    lines.push(...transitionMarkdown(plan.rollback, plan.holdings?.rollback));
   }
   lines.push('## Failure scenarios', '',
     ...plan.failureScenarios.map((f) => `- **${f.title}.** ${f.mitigation}`), '',

@@ -11,14 +11,16 @@ import { MigrationTarget } from '../migration/target';
  * override and the FeatureGate (src/openshift/migration/).
  *
  * @param featureSet the feature set of the FeatureGate (`spec.migration.featureSet`)
+ * @param platform the platform type: the CCM Deployment of every platform with a migration is `<platform>-cloud-controller-manager`
  */
-export function openshiftMigrationTarget(featureSet: ExternalCloudProviderFeatureSet = 'CustomNoUpgrade'): MigrationTarget {
+export function openshiftMigrationTarget(featureSet: ExternalCloudProviderFeatureSet = 'CustomNoUpgrade', platform?: string): MigrationTarget {
   return {
     ccmNamespace: OPERAND_NAMESPACE,
     ccmServiceAccount: CCM_SERVICE_ACCOUNT,
     isCcmWorkload: (o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet')
       && (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined,
-    ccmWorkload: 'deployment/cloud-controller-manager',
+    // named when the phase renders no CCM (in-tree, leader-migration-kcm): the Deployment the later phases render
+    ccmWorkload: `deployment/${platform ? `${platform.toLowerCase()}-` : ''}cloud-controller-manager`,
     controlPlane: openshiftMigrationControlPlane(featureSet),
   };
 }

@@ -11,17 +11,31 @@ import { UPSTREAM_PROVIDERS } from '../../../src/kubernetes/providers';
 import { PlatformType } from '../../../src/cluster-spec/schema';
 import { Controller, SimProcess, SimScenario } from './simulator';
 
-/** What an upstream CCM's binary registers, from the provider facts (node IPAM only where its main.go adds it). */
-export function upstreamCcmControllers(platform: string): readonly Controller[] {
+/**
+ * What an upstream CCM can run, from the provider facts (each cites its
+ * `main.go` or provider at the pinned tag): service and node lifecycle always
+ * (kubernetes/cloud-provider@v0.29.0 app `DefaultInitFuncConstructors`, which
+ * kubernetes/cloud-provider-aws@v1.29.0 cmd/aws-cloud-controller-manager/main.go
+ * extends with tagging only); node IPAM only where the binary registers it
+ * (`nodeIpam`); routes unless its `Routes()` depends on something the cluster
+ * may lack (`routesNeed`: OpenStack's extraroute extension, vSphere's NSX-T
+ * routerPath), in which case only when `routesConfigured` says it is there.
+ */
+export function upstreamCcmControllers(platform: string, opts: { routesConfigured?: boolean } = {}): readonly Controller[] {
   const provider = UPSTREAM_PROVIDERS[platform as PlatformType];
-  return ['service', 'route', 'cloud-node-lifecycle', ...(provider?.nodeIpam ? ['node-ipam' as const] : [])];
+  const routes = !provider?.routesNeed || opts.routesConfigured === true;
+  return ['service', ...(routes ? ['route' as const] : []), 'cloud-node-lifecycle', ...(provider?.nodeIpam ? ['node-ipam' as const] : [])];
 }
 
 /** The CCM's rendered flags that matter to leader election and the cloud controllers, before leader migration is added. */
 export type CcmBaseFlags = readonly string[];
 
 /** The OpenShift CCM's flags as its Deployment renders them (checked against a real render in test/migration-simulator.test.ts). */
-export const OPENSHIFT_CCM_BASE: CcmBaseFlags = ['--configure-cloud-routes=false', '--leader-elect=true', '--leader-elect-resource-namespace=openshift-cloud-controller-manager'];
+export const OPENSHIFT_CCM_BASE: CcmBaseFlags = [
+  '--configure-cloud-routes=false', '--leader-elect=true',
+  '--leader-elect-lease-duration=137s', '--leader-elect-renew-deadline=107s', '--leader-elect-retry-period=26s',
+  '--leader-elect-resource-namespace=openshift-cloud-controller-manager',
+];
 
 /** The upstream CCM's flags for the kubernetes distribution (spec.kubernetes defaults unless given). */
 export function kubernetesCcmBase(opts: { configureCloudRoutes: boolean; allocateNodeCidrs: boolean; namespace?: string }): CcmBaseFlags {

@@ -47,11 +47,26 @@
  *   a time (static pods); the CCM rolls with its workload's strategy (`Recreate` on
  *   OpenShift: all old pods stop first; `RollingUpdate` maxUnavailable 1 elsewhere:
  *   old and new pods overlap). Steps run in plan order; each starts when the previous
- *   one's rollout is complete (the plan's checks).
- * - R8 a process whose leader-migration file it cannot decode exits at start-up
- *   (a crash loop: it runs nothing and takes no lease): k8s.io/controller-manager
- *   has config/v1alpha1 from v0.21.0, config/v1beta1 from v0.22.0 and config/v1
- *   from v0.24.0 (kubernetes/controller-manager@v0.21.0, @v0.22.0, @v0.24.0 config/).
+ *   one's rollout is complete (the plan's checks). Cluster API rolls a KubeadmControlPlane
+ *   scale-up first: while the Machines are fewer than replicas + maxSurge (default 1) it
+ *   creates one with the new configuration, then deletes an outdated one
+ *   (kubernetes-sigs/cluster-api@v1.7.0 controlplane/kubeadm/internal/controllers/upgrade.go
+ *   `upgradeControlPlane`), so for a while 4 KCMs of two configurations contend.
+ * - R8 a process whose leader-migration file is missing or cannot be decoded exits at start-up
+ *   (a crash loop: it runs nothing and takes no lease): `ReadLeaderMigrationConfiguration`
+ *   returns "unable to read leader migration configuration" or the decoder's error. Its
+ *   scheme (`cfgScheme` in pkg/leadermigration/config/config.go) registers
+ *   config/v1alpha1 at kubernetes/controller-manager@v0.21.0, adds config/v1beta1 at
+ *   @v0.22.0 and config/v1 at @v0.24.0 (the published
+ *   kubernetes/kubernetes staging/src/k8s.io/controller-manager of 1.21, 1.22, 1.24).
+ * - R9 lease timing: `--leader-elect-lease-duration`, `--leader-elect-renew-deadline`,
+ *   `--leader-elect-retry-period` from the rendered flags, else the defaults 15s, 10s, 2s
+ *   (kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go
+ *   `RecommendedDefaultLeaderElectionConfiguration`, which the KCM and the CCM apply);
+ *   timings client-go refuses end the process (kubernetes/client-go@v0.30.0
+ *   tools/leaderelection/leaderelection.go `NewLeaderElector`: leaseDuration >
+ *   renewDeadline > retryPeriod × JitterFactor 1.2; `RunOrDie` panics on the error).
+ *   How long each takes is abstracted: any holder may lose its lease at any time.
  */
 
 /** A migrated controller, by its role. */
@@ -72,6 +87,11 @@ export interface SimStep {
   readonly label: string;
   readonly kcm?: SimProcess;
   readonly ccm?: SimProcess | null;
+  /**
+   * The KCM change need not finish before the next step: the operator rolls
+   * every node to its latest revision, so a node may skip this one (N → N+2).
+   */
+  readonly overtaken?: boolean;
 }
 
 /** A phase change to explore. */
@@ -86,6 +106,11 @@ export interface SimScenario {
   readonly steps: readonly SimStep[];
   readonly ccmStrategy: 'Recreate' | 'RollingUpdate';
   readonly kcmReplicas?: number;
+  /**
+   * How a KCM change rolls: `in-place` (static pods or the operator, one node at a time) or
+   * `scale-up-first` (Cluster API's KubeadmControlPlane: a machine with the change joins before an old one is deleted).
+   */
+  readonly kcmRollout?: 'in-place' | 'scale-up-first';
   readonly ccmReplicas?: number;
   /** The controllers the CCM's binary registers (its upstream `main.go`); default: all four. */
   readonly ccmControllers?: readonly Controller[];
@@ -104,6 +129,8 @@ export interface SimViolation {
 export interface SimResult {
   readonly states: number;
   readonly violations: readonly SimViolation[];
+  /** Once every step has run and no lease is left to take: the leases each side held and the controllers it ran, in any such state. */
+  readonly settled: { readonly leases: Record<Component, Set<string>>; readonly runs: Record<Component, Set<Controller>> };
 }
 
 // ---- parsing a process -------------------------------------------------
@@ -120,7 +147,7 @@ interface Parsed {
   readonly capable: ReadonlySet<Controller>;
 }
 
-function flagMap(flags: readonly string[]): Map<string, string> {
+export function flagMap(flags: readonly string[]): Map<string, string> {
   const m = new Map<string, string>();
   for (const f of flags) {
     const body = f.replace(/^--/, '');
@@ -148,6 +175,20 @@ function owners(file: string): { leaderName: string; owners: Map<string, string>
   return { leaderName, owners: map };
 }
 
+/** A Go duration of seconds and minutes (`137s`, `1m30s`), in seconds; NaN when unreadable. */
+function seconds(d: string): number {
+  const m = /^(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(d);
+  return m && d !== '' ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : NaN;
+}
+
+/** R9: the lease timings a process runs with, and whether client-go accepts them. */
+export function leaseTimings(flags: ReadonlyMap<string, string>): { leaseDuration: number; renewDeadline: number; retryPeriod: number; valid: boolean } {
+  const leaseDuration = seconds(flags.get('leader-elect-lease-duration') ?? '15s');
+  const renewDeadline = seconds(flags.get('leader-elect-renew-deadline') ?? '10s');
+  const retryPeriod = seconds(flags.get('leader-elect-retry-period') ?? '2s');
+  return { leaseDuration, renewDeadline, retryPeriod, valid: leaseDuration > renewDeadline && renewDeadline > 1.2 * retryPeriod && retryPeriod > 0 };
+}
+
 /** R8: whether k8s.io/controller-manager of this minor decodes the file's apiVersion. */
 export function decodable(file: string, minor: number): boolean {
   const version = /^apiVersion: *controllermanager\.config\.k8s\.io\/(\S+)$/m.exec(file)?.[1];
@@ -161,8 +202,9 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   const ns = f.get('leader-elect-resource-namespace') ?? 'kube-system';
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
-  if (lmOn && p.file !== undefined && !decodable(p.file, minor)) {
-    // R8: it exits before it elects or runs anything
+  const missing = lmOn && p.file === undefined && f.has('leader-migration-config');
+  if (missing || (lmOn && p.file !== undefined && !decodable(p.file, minor)) || (leaderElect && !leaseTimings(f).valid)) {
+    // R8, R9: a file it cannot read or decode, or lease timings client-go refuses: it exits before it elects or runs anything
     return { component, leaderElect: false, mainLease: '', placement: Object.fromEntries(CONTROLLERS.map((c) => [c, 'unowned'])) as Record<Controller, 'unowned'>, capable: new Set() };
   }
   const placement = {} as Record<Controller, 'migrated' | 'main' | 'unowned'>;
@@ -253,6 +295,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
   const ccm0 = sc.ccm ? cfgOf('ccm', sc.ccm) : -1;
   const steps = sc.steps.map((st) => ({
     label: st.label,
+    overtaken: st.overtaken === true,
     kcm: st.kcm ? cfgOf('kcm', st.kcm) : undefined,
     ccm: st.ccm === undefined ? undefined : st.ccm === null ? -1 : cfgOf('ccm', st.ccm),
   }));
@@ -345,15 +388,30 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       if (step.kcm !== undefined) {
         const target = step.kcm;
         const anyDown = s.kcm.some((i) => !i.up);
-        s.kcm.forEach((inst, n) => {
-          if (inst.cfg !== target || !inst.up) {
+        if (sc.kcmRollout === 'scale-up-first') {
+          // R7 (Cluster API): a new machine with the new configuration joins, then an old one is deleted
+          const old = s.kcm.findIndex((i) => i.cfg !== target);
+          if (old >= 0 || anyDown || s.kcm.length > nK) {
             done = false;
           }
-          if (inst.cfg !== target && inst.up && !anyDown) {
-            out.push([`kcm${n} restarts into cfg${target} (${step.label})`, replace('kcm', n, { cfg: target, up: false, leases: [] })]);
+          if (old >= 0 && !anyDown && s.kcm.length === nK) {
+            out.push([`a new control-plane machine joins with cfg${target} (${step.label})`, { ...s, kcm: [...s.kcm, { cfg: target, up: false, leases: [] }] }]);
           }
-        });
+          if (old >= 0 && !anyDown && s.kcm.length > nK) {
+            out.push([`kcm${old} leaves with its machine (${step.label})`, { ...s, kcm: s.kcm.filter((_, j) => j !== old) }]);
+          }
+        } else {
+          s.kcm.forEach((inst, n) => {
+            if (inst.cfg !== target || !inst.up) {
+              done = false;
+            }
+            if (inst.cfg !== target && inst.up && !anyDown) {
+              out.push([`kcm${n} restarts into cfg${target} (${step.label})`, replace('kcm', n, { cfg: target, up: false, leases: [] })]);
+            }
+          });
+        }
       }
+
       if (step.ccm !== undefined) {
         const target = step.ccm;
         const fresh = s.ccm.every((i) => i.cfg < 0);
@@ -377,7 +435,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
           });
         }
       }
-      if (done) {
+      if (done || step.overtaken) {
         out.push([`step "${step.label}" is complete; the next begins`, { ...s, step: s.step + 1 }]);
       }
     }
@@ -395,6 +453,10 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       events.unshift(cur[1]);
     }
     return events;
+  };
+  const observed: SimResult['settled'] = {
+    leases: { 'kube-controller-manager': new Set(), 'cloud-controller-manager': new Set() },
+    runs: { 'kube-controller-manager': new Set(), 'cloud-controller-manager': new Set() },
   };
   for (let qi = 0; qi < queue.length; qi++) {
     if (parent.size > maxStates) {
@@ -414,6 +476,19 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       && [...s.kcm, ...s.ccm].every((i) => i.up || i.cfg < 0)
       && !next.some(([e]) => e.includes(' acquires '));
     if (settled) {
+      for (const side of ['kcm', 'ccm'] as const) {
+        const component: Component = side === 'kcm' ? 'kube-controller-manager' : 'cloud-controller-manager';
+        for (const i of s[side]) {
+          for (const l of i.leases) {
+            observed.leases[component].add(l);
+          }
+        }
+        for (const [c, who] of run) {
+          if (who.some((w) => w.startsWith(side))) {
+            observed.runs[component].add(c);
+          }
+        }
+      }
       for (const c of expected) {
         if (run.get(c)!.length === 0 && !seenViolation.has(`none ${c}`)) {
           seenViolation.add(`none ${c}`);
@@ -429,7 +504,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       }
     }
   }
-  return { states: parent.size, violations };
+  return { states: parent.size, violations, settled: observed };
 }
 
 /** A violation as text, for test failures. */

@@ -1,0 +1,107 @@
+/**
+ * The rendered phases of one cluster spec per platform and distribution with a
+ * migration, as `ccm-gitops synth` writes them, and the simulator scenarios of
+ * each phase change built from two rendered trees.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { runCli } from '../../../src/cli';
+import { captureIo, kubernetesSpec, platformSpec, writeFile } from '../../helpers';
+import { Controller, SimScenario } from './simulator';
+import { upstreamCcmControllers } from './scenario';
+import { readTree, Tree, treeScenario, TreeScenarioOptions } from './trees';
+
+/** Renders one phase of a spec with synth into `dir` and reads the cluster's folder. */
+export function renderTree(dir: string, spec: Record<string, unknown>, files: Record<string, string>): Tree {
+  const clusters = path.join(dir, 'clusters');
+  const out = path.join(dir, 'dist');
+  fs.mkdirSync(clusters, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    writeFile(clusters, name, content);
+  }
+  writeFile(clusters, 'c.yaml', spec);
+  const cap = captureIo();
+  const code = runCli(['synth', '--clusters', clusters, '--out', out, '-q'], cap.io, {});
+  if (code !== 0) {
+    throw new Error(`synth failed for ${dir}: ${cap.stderr()}`);
+  }
+  return readTree(path.join(out, 'c'));
+}
+
+export interface RenderCase {
+  readonly name: string;
+  readonly platform: string;
+  readonly minor: number;
+  readonly ccmMinor?: number;
+  readonly spec: (phase: string) => Record<string, unknown>;
+  readonly files: Record<string, string>;
+  /** KCM flags ccm-gitops does not render (the cluster's own). */
+  readonly kcmBase: string[];
+}
+
+const GCP_CONF = '[global]\nproject-id = p\n';
+const OPENSTACK_CONF = '[Global]\nauth-url = https://keystone.example:5000/v3\n';
+export const CASES: readonly RenderCase[] = [
+  { name: 'OpenShift AWS 4.13', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
+  { name: 'OpenShift GCP 4.14', platform: 'GCP', minor: 27, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }) },
+  { name: 'OpenShift vSphere 4.12 wildcard', platform: 'VSphere', minor: 25, files: { 'c.conf': 'global:\n  port: 443\n' }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.25', wildcard: true } }) },
+  { name: 'kubernetes AWS 1.26 (DaemonSet, rolling)', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26' } }) },
+  {
+    // the CCM's own minor decides which file it decodes
+    name: 'kubernetes AWS 1.24 with a 1.23 CCM image', platform: 'AWS', minor: 24, ccmMinor: 23, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => {
+      const spec = kubernetesSpec('AWS', 'c', { version: '1.24' }, { migration: { phase, kubernetesVersion: '1.24' } }) as any;
+      spec.spec.images.cloudControllerManagerAWS = 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.23.1';
+      return spec;
+    },
+  },
+  {
+    name: 'kubernetes AWS 1.26 on RKE2', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26', scheduling: { preset: 'rke2' } }, { migration: { phase, kubernetesVersion: '1.26' } }),
+  },
+  {
+    name: 'kubernetes GCP 1.28 with node IPAM and routes', platform: 'GCP', minor: 28, files: {}, kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+    spec: (phase) => kubernetesSpec('GCP', 'c', { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase, kubernetesVersion: '1.28', nodeIpam: true } }),
+  },
+  { name: 'OpenShift OpenStack 4.11', platform: 'OpenStack', minor: 24, files: { 'c.conf': OPENSTACK_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('OpenStack', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.24' } }) },
+  { name: 'OpenShift Azure 4.13', platform: 'Azure', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('Azure', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
+  { name: 'kubernetes OpenStack 1.25', platform: 'OpenStack', minor: 25, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('OpenStack', 'c', { version: '1.25', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.25' } }) },
+  { name: 'kubernetes vSphere 1.29', platform: 'VSphere', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('VSphere', 'c', { version: '1.29' }, { migration: { phase, kubernetesVersion: '1.29' } }) },
+  { name: 'kubernetes Azure 1.29', platform: 'Azure', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('Azure', 'c', { version: '1.29', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.29' } }) },
+];
+
+/** Every phase of the case's sequence, rendered (the sequence is the in-tree plan's `phases`). */
+export function renderPhases(c: RenderCase, dir: string): Map<string, Tree> {
+  const first = renderTree(path.join(dir, 'in-tree'), c.spec('in-tree'), c.files);
+  const out = new Map<string, Tree>([['in-tree', first]]);
+  for (const phase of first.plan.phases.slice(1) as string[]) {
+    out.set(phase, renderTree(path.join(dir, phase), c.spec(phase), c.files));
+  }
+  return out;
+}
+
+/** The simulator's inputs for a case that the trees do not carry. */
+export function caseOptions(c: RenderCase): TreeScenarioOptions {
+  // the cluster needs its service and node-lifecycle controllers, and node IPAM where the KCM allocated node CIDRs;
+  // the kubernetes CCM runs what its upstream binary registers
+  const required: Controller[] = ['service', 'cloud-node-lifecycle', ...(c.kcmBase.includes('--allocate-node-cidrs=true') ? ['node-ipam' as const] : [])];
+  return {
+    kcmMinor: c.minor, ccmMinor: c.ccmMinor ?? c.minor, kcmBaseFlags: c.kcmBase, required,
+    ...(c.name.startsWith('kubernetes') ? { ccmControllers: upstreamCcmControllers(c.platform) } : {}),
+  };
+}
+
+/** Each adjacent phase change of the rendered phases, forward (the later plan's `enter`) and back (its `rollback`). */
+export function transitions(c: RenderCase, trees: ReadonlyMap<string, Tree>, extra: Partial<TreeScenarioOptions> = {}): [string, SimScenario][] {
+  const phases = [...trees.keys()];
+  const out: [string, SimScenario][] = [];
+  for (let i = 0; i + 1 < phases.length; i++) {
+    const a = trees.get(phases[i]!)!;
+    const b = trees.get(phases[i + 1]!)!;
+    out.push([`${phases[i]} → ${phases[i + 1]}`, treeScenario(a, b, b.plan.enter.steps, { ...caseOptions(c), ...extra })]);
+    if (b.plan.rollback) {
+      out.push([`${phases[i + 1]} → ${phases[i]}`, treeScenario(b, a, b.plan.rollback.steps, { ...caseOptions(c), ...extra })]);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,336 @@
+/**
+ * Simulator scenarios from two rendered trees (`dist/<cluster>/` of phase N and
+ * N+1): at merge the GitOps engine applies what was added or changed and prunes
+ * what was removed, except objects carrying the prune-disabled annotations; the
+ * CCM is what its rendered Deployment/DaemonSet runs with the files its volumes
+ * mount from the live ConfigMaps; the KCM is what the rendered control-plane
+ * change makes of it (kubernetes: CONTROL-PLANE.md; OpenShift: the FeatureGate
+ * and MachineConfig in the live objects and the override the plan's `oc patch`
+ * commands set).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { PRUNE_PROTECTION } from '../../../src/gitops/prune-protection';
+import { Controller, SimProcess, SimScenario, SimStep } from './simulator';
+
+/** One rendered cluster folder. */
+export interface Tree {
+  /** `Kind namespace/name` → object. */
+  readonly objects: ReadonlyMap<string, any>;
+  /** `.migration.json`. */
+  readonly plan: any;
+  /** CONTROL-PLANE.md (kubernetes distribution). */
+  readonly controlPlane?: string;
+  /** MIGRATION.md. */
+  readonly migration?: string;
+}
+
+export const objectKey = (o: any): string => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+
+/** Reads a rendered cluster folder (`dist/<cluster>`). */
+export function readTree(clusterDir: string): Tree {
+  const objects = new Map<string, any>();
+  const walk = (d: string) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const full = path.join(d, name);
+      if (fs.statSync(full).isDirectory()) {
+        walk(full);
+      } else if (name.endsWith('.yaml') && name !== 'kustomization.yaml') {
+        const o = parse(fs.readFileSync(full, 'utf8'));
+        objects.set(objectKey(o), o);
+      }
+    }
+  };
+  walk(clusterDir);
+  const cp = path.join(clusterDir, 'CONTROL-PLANE.md');
+  const md = path.join(clusterDir, 'MIGRATION.md');
+  return {
+    ...(fs.existsSync(md) ? { migration: fs.readFileSync(md, 'utf8') } : {}),
+    objects,
+    plan: JSON.parse(fs.readFileSync(path.join(clusterDir, '.migration.json'), 'utf8')),
+    ...(fs.existsSync(cp) ? { controlPlane: fs.readFileSync(cp, 'utf8') } : {}),
+  };
+}
+
+/** Whether Argo CD and Flux leave the object in the cluster when it leaves git. */
+export function pruneDisabled(o: any): boolean {
+  const a = o.metadata?.annotations ?? {};
+  return Object.entries(PRUNE_PROTECTION).some(([k, v]) => a[k] === v);
+}
+
+/** What the GitOps engine does at merge: apply added and changed objects, prune removed ones unless protected. */
+export interface TreeDiff {
+  readonly added: readonly string[];
+  readonly changed: readonly string[];
+  readonly pruned: readonly string[];
+  /** Removed from git but never pruned. */
+  readonly kept: readonly string[];
+}
+
+export function treeDiff(a: ReadonlyMap<string, any>, b: ReadonlyMap<string, any>): TreeDiff {
+  const added: string[] = [];
+  const changed: string[] = [];
+  const pruned: string[] = [];
+  const kept: string[] = [];
+  for (const [k, o] of b) {
+    if (!a.has(k)) {
+      added.push(k);
+    } else if (JSON.stringify(a.get(k)) !== JSON.stringify(o)) {
+      changed.push(k);
+    }
+  }
+  for (const [k, o] of a) {
+    if (!b.has(k)) {
+      (pruneDisabled(o) ? kept : pruned).push(k);
+    }
+  }
+  return { added, changed, pruned, kept };
+}
+
+/** The live objects after the engine syncs `b` over `live`. */
+export function applyAtMerge(live: ReadonlyMap<string, any>, b: ReadonlyMap<string, any>): Map<string, any> {
+  const out = new Map<string, any>();
+  for (const [k, o] of live) {
+    if (b.has(k) || pruneDisabled(o)) {
+      out.set(k, o);
+    }
+  }
+  for (const [k, o] of b) {
+    out.set(k, o);
+  }
+  return out;
+}
+
+const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
+/** The flags that decide leader election, leader migration and which cloud controllers run. */
+export const RELEVANT = /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
+
+/** The CCM workload among the live objects. */
+export function ccmWorkload(objects: ReadonlyMap<string, any>): any | undefined {
+  return [...objects.values()].find((o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet') && /cloud-controller-manager$/.test(o.metadata.name));
+}
+
+/**
+ * The CCM as its workload runs it: its relevant flags, and the leader-migration
+ * file read through the volume that mounts `--leader-migration-config`'s folder
+ * from a live ConfigMap (absent: the process cannot read it).
+ */
+export function ccmProcess(objects: ReadonlyMap<string, any>): SimProcess | undefined {
+  const w = ccmWorkload(objects);
+  if (!w) {
+    return undefined;
+  }
+  const pod = w.spec.template.spec;
+  const c = pod.containers[0];
+  const text = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+  const flags = (text.match(FLAG) ?? []).filter((f) => RELEVANT.test(f) && !f.startsWith('--cloud-provider'));
+  const configPath = flags.find((f) => f.startsWith('--leader-migration-config='))?.split('=')[1];
+  const file = configPath ? mountedFile(objects, w.metadata.namespace, pod, c, configPath) : undefined;
+  return { flags, ...(file !== undefined ? { file } : {}) };
+}
+
+function mountedFile(objects: ReadonlyMap<string, any>, namespace: string, pod: any, container: any, file: string): string | undefined {
+  const mount = (container.volumeMounts ?? []).find((m: any) => file.startsWith(`${m.mountPath.replace(/\/$/, '')}/`));
+  const volume = mount && (pod.volumes ?? []).find((v: any) => v.name === mount.name);
+  if (!volume?.configMap) {
+    return undefined;
+  }
+  const rel = file.slice(mount.mountPath.replace(/\/$/, '').length + 1);
+  const key = (volume.configMap.items ?? []).find((i: any) => i.path === rel)?.key ?? (volume.configMap.items ? undefined : rel);
+  const cm = objects.get(`ConfigMap ${namespace}/${volume.configMap.name}`);
+  return key !== undefined ? cm?.data?.[key] : undefined;
+}
+
+/**
+ * The KCM as CONTROL-PLANE.md has the administrator run it: the kubeadm
+ * ClusterConfiguration's controllerManager.extraArgs (or the RKE2 config), the
+ * leader-migration file it says to write when a volume mounts it where
+ * `--leader-migration-config` points, and any KCM flag the prose tells them to set.
+ */
+export function controlPlaneKcm(text: string): SimProcess {
+  const rke2 = /## RKE2\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)?.[1];
+  if (rke2) {
+    const doc = parse(rke2) ?? {};
+    const written = /^# Write this file to (\S+) on every server[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(rke2);
+    const flags = [...(doc['cloud-provider-name'] ? [`--cloud-provider=${doc['cloud-provider-name']}`] : []), ...((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => `--${a}`)];
+    // the pod sees the host file only through kube-controller-manager-extra-mount (host:container[:ro])
+    const mounts = ((doc['kube-controller-manager-extra-mount'] ?? []) as string[]).map((m) => m.split(':'));
+    const file = written && mounts.some(([host, container]) => host === written[1] && `--leader-migration-config=${container}` === flags.find((f) => f.startsWith('--leader-migration-config=')))
+      ? written[2]!.replace(/^#   /gm, '') : undefined;
+    return { flags, ...(file ? { file } : {}) };
+  }
+  const kubeadm = /## kubeadm\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)![1]!;
+  const docs = kubeadm.split(/^---$/m).map((d) => parse(d)).filter((d) => d?.kind === 'ClusterConfiguration');
+  const extraArgs = (docs[0].controllerManager?.extraArgs ?? {}) as Record<string, string> | { name: string; value: string }[];
+  const pairs = Array.isArray(extraArgs) ? extraArgs.map((a) => [a.name, a.value] as const) : Object.entries(extraArgs);
+  const prose = text.replace(/```[\s\S]*?```/g, '');
+  const told = [...prose.matchAll(/`(--(?:allocate-node-cidrs|controllers)=[^`]+)`/g)].map((m) => m[1]!);
+  const written = /^# Write this file to (\S+) on every control-plane node[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(kubeadm);
+  const configPath = pairs.find(([k]) => k === 'leader-migration-config')?.[1];
+  // the static pod sees the host file only through controllerManager.extraVolumes
+  const volumes = (docs[0].controllerManager?.extraVolumes ?? []) as { hostPath: string; mountPath: string }[];
+  const file = written && volumes.some((v) => v.hostPath === written[1] && v.mountPath === configPath) ? written[2]!.replace(/^#   /gm, '') : undefined;
+  return { flags: [...pairs.map(([k, v]) => `--${k}=${v}`), ...told], ...(file ? { file } : {}) };
+}
+
+/**
+ * The host folder the KCMO mounts into the kube-controller-manager pod as
+ * /etc/kubernetes/static-pod-certs (openshift/cluster-kube-controller-manager-operator@release-4.13
+ * bindata/assets/kube-controller-manager/pod.yaml, volume `cert-dir`).
+ */
+const KCM_CERT_DIR: readonly [string, string] = ['/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/', '/etc/kubernetes/static-pod-certs/'];
+
+/** The OpenShift KCM's leader-migration override, as the plan's `oc patch kubecontrollermanager` command sets it. */
+export function overrideOf(command: string | undefined): { on: boolean; path?: string } | undefined {
+  const json = command && /^oc patch kubecontrollermanager cluster --type=merge -p '(.*)'$/.exec(command)?.[1];
+  if (!json) {
+    return undefined;
+  }
+  const args = JSON.parse(json).spec.unsupportedConfigOverrides.extendedArguments;
+  const on = Array.isArray(args['enable-leader-migration']) && args['enable-leader-migration'][0] === 'true';
+  return on ? { on, path: args['leader-migration-config'][0] } : { on };
+}
+
+interface OpenShiftKcmState {
+  readonly inTreeProvider: string;
+  readonly override: { on: boolean; path?: string };
+}
+
+/** The OpenShift KCM: external once a FeatureGate with ExternalCloudProvider is live; leader migration from the override, its file from the live MachineConfig. */
+export function openshiftKcm(objects: ReadonlyMap<string, any>, st: OpenShiftKcmState): SimProcess {
+  const gate = objects.get('FeatureGate cluster');
+  const external = (gate?.spec?.customNoUpgrade?.enabled ?? []).includes('ExternalCloudProvider');
+  // the operator's lease timings (openshift/cluster-kube-controller-manager-operator@release-4.13
+  // bindata/assets/config/defaultconfig.yaml: retry 3s, renew deadline 12s; the lease duration keeps its 15s default)
+  const flags = [`--cloud-provider=${external ? 'external' : st.inTreeProvider}`, '--leader-elect-retry-period=3s', '--leader-elect-renew-deadline=12s'];
+  if (!st.override.on) {
+    return { flags };
+  }
+  const mc = [...objects.values()].find((o) => o.kind === 'MachineConfig'
+    && (o.spec.config.storage?.files ?? []).some((f: any) => f.path.replace(KCM_CERT_DIR[0], KCM_CERT_DIR[1]) === st.override.path));
+  const entry = mc?.spec.config.storage.files.find((f: any) => f.path.replace(KCM_CERT_DIR[0], KCM_CERT_DIR[1]) === st.override.path);
+  const file = entry ? decodeURIComponent(entry.contents.source.replace(/^data:[^,]*,/, '')) : undefined;
+  return { flags: [...flags, '--leader-elect=true', '--enable-leader-migration', `--leader-migration-config=${st.override.path}`], ...(file !== undefined ? { file } : {}) };
+}
+
+/** RFC 7386 JSON merge patch (what `oc patch --type=merge` applies). */
+function mergePatch(target: any, patch: any): any {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
+    return patch;
+  }
+  const out = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) {
+      delete out[k];
+    } else {
+      out[k] = mergePatch(out[k], v);
+    }
+  }
+  return out;
+}
+
+/** The in-tree provider name the plans give the OpenShift KCM. */
+function inTreeProviderOf(...plans: any[]): string {
+  for (const p of plans) {
+    const flag = p.components.find((x: any) => x.component === 'kube-controller-manager').flags.find((f: string) => f.startsWith('--cloud-provider=') && f !== '--cloud-provider=external');
+    if (flag) {
+      return flag.split('=')[1];
+    }
+  }
+  return 'external';
+}
+
+export interface TreeScenarioOptions {
+  readonly kcmMinor: number;
+  readonly ccmMinor: number;
+  readonly kcmBaseFlags: readonly string[];
+  readonly required?: readonly Controller[];
+  readonly ccmControllers?: readonly Controller[];
+  /** How a KCM change rolls (Cluster API: scale-up first). */
+  readonly kcmRollout?: 'in-place' | 'scale-up-first';
+  /** OpenShift: the override at the start (from the MIGRATION.md table of the starting phase when omitted). */
+  readonly override?: { on: boolean; path?: string };
+}
+
+/**
+ * The scenario of moving the cluster from tree `from` to tree `to` by `steps`
+ * (`to`'s `enter` going forward, `from`'s `rollback` going back): the merge
+ * step syncs `to`; a step that deletes a MachineConfig removes it; a step that
+ * patches the FeatureGate patches the live one; a step that patches the
+ * KubeControllerManager sets the override; a kubernetes step made
+ * through CONTROL-PLANE.md puts the KCMs into `to`'s control plane. A KCM change
+ * whose step waits for no rolled-out KCM may be overtaken by the next
+ * (the operator rolls every node to its latest revision).
+ */
+export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: TreeScenarioOptions): SimScenario {
+  const openshift = from.controlPlane === undefined && to.controlPlane === undefined;
+  let live: Map<string, any> = new Map(from.objects);
+  const kcmFrom = from.plan.components.find((x: any) => x.component === 'kube-controller-manager');
+  let os: OpenShiftKcmState = {
+    inTreeProvider: inTreeProviderOf(from.plan, to.plan),
+    override: opts.override ?? (kcmFrom.flags.includes('--enable-leader-migration')
+      ? { on: true, path: kcmFrom.flags.find((f: string) => f.startsWith('--leader-migration-config='))!.split('=')[1] }
+      : { on: false }),
+  };
+  const kcmNow = (): SimProcess => (openshift ? openshiftKcm(live, os) : kcmK8s);
+  let kcmK8s: SimProcess = from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] };
+  const kcm0 = kcmNow();
+  const ccm0 = ccmProcess(live);
+  const ordered = [...steps];
+  if (!ordered.some((s) => s.when === 'merge')) {
+    // the engine syncs at merge whether or not the plan names a step for it
+    const at = ordered.findIndex((s) => s.when === 'after-merge');
+    ordered.splice(at < 0 ? ordered.length : at, 0, { when: 'merge', by: 'gitops', action: 'sync', checks: [] });
+  }
+  const simSteps: SimStep[] = [];
+  let kcmPrev = JSON.stringify(kcm0);
+  let ccmPrev = JSON.stringify(ccm0 ?? null);
+  for (const s of ordered) {
+    if (s.when === 'merge') {
+      live = applyAtMerge(live, to.objects);
+    }
+    const deleted = /^oc delete machineconfig (\S+)/.exec(s.command ?? '')?.[1];
+    if (deleted) {
+      live.delete(`MachineConfig ${deleted}`);
+    }
+    const gate = /^oc patch featuregate cluster --type=merge -p '(.*)'$/.exec(s.command ?? '')?.[1];
+    if (gate) {
+      live.set('FeatureGate cluster', mergePatch(live.get('FeatureGate cluster') ?? { apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' } }, JSON.parse(gate)));
+    }
+    const override = overrideOf(s.command);
+    if (override) {
+      os = { ...os, override };
+    }
+    if (!openshift && /CONTROL-PLANE\.md/.test(s.by) && to.controlPlane) {
+      kcmK8s = controlPlaneKcm(to.controlPlane);
+    }
+    const kcm = kcmNow();
+    const ccm = ccmProcess(live) ?? null;
+    const step: { -readonly [K in keyof SimStep]: SimStep[K] } = { label: `${s.when}: ${s.action}` };
+    if (JSON.stringify(kcm) !== kcmPrev) {
+      step.kcm = kcm;
+      kcmPrev = JSON.stringify(kcm);
+      if (!(s.checks ?? []).some((c: any) => /every kube-controller-manager/.test(c.check))) {
+        step.overtaken = true;
+      }
+    }
+    if (JSON.stringify(ccm) !== ccmPrev) {
+      step.ccm = ccm;
+      ccmPrev = JSON.stringify(ccm);
+    }
+    simSteps.push(step);
+  }
+  return {
+    kcmMinor: opts.kcmMinor,
+    ccmMinor: opts.ccmMinor,
+    kcmBaseFlags: opts.kcmBaseFlags,
+    kcm: kcm0,
+    ...(ccm0 ? { ccm: ccm0 } : {}),
+    ccmStrategy: ccmWorkload(to.objects)?.spec.strategy?.type === 'Recreate' || ccmWorkload(from.objects)?.spec.strategy?.type === 'Recreate' ? 'Recreate' : 'RollingUpdate',
+    ...(opts.required ? { required: opts.required } : {}),
+    ...(opts.ccmControllers ? { ccmControllers: opts.ccmControllers } : {}),
+    ...(opts.kcmRollout ? { kcmRollout: opts.kcmRollout } : {}),
+    steps: simSteps,
+  };
+}
