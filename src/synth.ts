@@ -170,6 +170,7 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
  * unchanged, never loads it here (about 16 MiB of this thread's memory and
  * 0.1 s; the loader needs none of it).
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
 const rendering = () => require('./render') as typeof import('./render');
 
 /** Renders waiting for a worker beyond which loading pauses: each holds its cluster (a few kilobytes). */
