@@ -88,6 +88,7 @@ export class ClusterChart extends Chart {
   }
 
   /** Adds each object's sync wave (and prune protection) before rendering. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature of cdk8s's Chart.toJson
   public override toJson(): any[] {
     annotateStages(this);
     return super.toJson();

@@ -42,8 +42,11 @@ export interface PreflightIo {
  * CLI's other commands never load the rendering code).
  */
 function stepBuilder(cluster: PreparedCluster, input: MigrationInput): (from: MigrationPhase, to: MigrationPhase) => PhaseTransition {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { migrationTargetFor } = require('./migration-rendering') as typeof import('./migration-rendering');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { App } = require('cdk8s') as typeof import('cdk8s');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { ClusterChart } = require('./cluster-chart') as typeof import('./cluster-chart');
   const target = migrationTargetFor(cluster.spec);
   const objects = new ClusterChart(new App({ outdir: 'unused' }), cluster.spec.metadata.name, { cluster }).toJson() as RenderedObject[];

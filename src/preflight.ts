@@ -96,6 +96,11 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** A scalar of an export as text, or the fallback when it is missing or not a scalar. */
+function shown(v: unknown, fallback: string): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
+}
+
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
@@ -125,7 +130,7 @@ class ObjectIndex {
 }
 
 function nameOf(o: Obj): string {
-  return String(rec(o.metadata).name ?? '?');
+  return shown(rec(o.metadata).name, '?');
 }
 
 function evaluate(index: ObjectIndex, probe: Probe): string[] {
@@ -142,7 +147,7 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
         return ['KubeControllerManager cluster: status has no latestAvailableRevision or nodeStatuses'];
       }
       return nodes.filter((n) => num(n.currentRevision) !== latest)
-        .map((n) => `KubeControllerManager cluster: node ${String(n.nodeName ?? '?')} runs revision ${String(n.currentRevision ?? 'none')}, not latestAvailableRevision ${latest}`);
+        .map((n) => `KubeControllerManager cluster: node ${shown(n.nodeName, '?')} runs revision ${shown(n.currentRevision, 'none')}, not latestAvailableRevision ${latest}`);
     }
     case 'kcm-override': {
       const kcm = index.one('KubeControllerManager', 'cluster');
@@ -168,9 +173,9 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
         const machines = num(s.machineCount) ?? 0;
         const degraded = arr(s.conditions).map(rec).some((c) => c.type === 'Degraded' && c.status === 'True');
         const problems = [
-          ...num(s.updatedMachineCount) !== machines ? [`${String(s.updatedMachineCount ?? 0)} of ${machines} machines updated`] : [],
-          ...num(s.readyMachineCount) !== machines ? [`${String(s.readyMachineCount ?? 0)} of ${machines} machines ready`] : [],
-          ...(num(s.degradedMachineCount) ?? 0) > 0 || degraded ? [`degraded (${String(s.degradedMachineCount ?? 0)} degraded machines)`] : [],
+          ...num(s.updatedMachineCount) !== machines ? [`${shown(s.updatedMachineCount, '0')} of ${machines} machines updated`] : [],
+          ...num(s.readyMachineCount) !== machines ? [`${shown(s.readyMachineCount, '0')} of ${machines} machines ready`] : [],
+          ...(num(s.degradedMachineCount) ?? 0) > 0 || degraded ? [`degraded (${shown(s.degradedMachineCount, '0')} degraded machines)`] : [],
         ];
         return problems.length === 0 ? [] : [`MachineConfigPool ${name}: ${problems.join(', ')}`];
       });
@@ -194,8 +199,8 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
         return [`${where(probe.lease)}: held by "${holder}", not by the holder of ${where(probe.main)} ("${str(ms.holderIdentity) ?? 'none'}")`];
       }
       // both leases are renewed by the same process: a migration lease renewed a lease duration before the main one is stale
-      const renewed = Date.parse(String(ls.renewTime ?? ''));
-      const mainRenewed = Date.parse(String(ms.renewTime ?? ''));
+      const renewed = Date.parse(str(ls.renewTime) ?? '');
+      const mainRenewed = Date.parse(str(ms.renewTime) ?? '');
       const duration = num(ls.leaseDurationSeconds) ?? 15;
       if (Number.isNaN(renewed)) {
         return [`${where(probe.lease)}: no renewTime`];

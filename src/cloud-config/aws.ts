@@ -111,7 +111,7 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
     if (name === 'global' && section.subsection === undefined) {
       decodeSection(section, GLOBAL_FIELDS, global, '[Global]', warnings);
     } else if (name === 'serviceoverride' && section.subsection !== undefined) {
-      const values = overrides.get(section.subsection) ?? new Map();
+      const values = overrides.get(section.subsection) ?? new Map<string, string | boolean | number | string[]>();
       overrides.set(section.subsection, values);
       decodeSection(section, OVERRIDE_FIELDS, values, `[ServiceOverride "${section.subsection}"]`, warnings);
     } else {
@@ -129,7 +129,7 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
   if ((options.enabledFeatureGates ?? []).includes(AWS_NLB_SECURITY_GROUP_GATE)) {
     const previous = global.get('NLBSecurityGroupMode');
     if (previous && previous !== 'Managed') {
-      warnings.push(`'[Global] NLBSecurityGroupMode' = "${previous}" is overridden with "Managed" because feature gate ${AWS_NLB_SECURITY_GROUP_GATE} is enabled`);
+      warnings.push(`'[Global] NLBSecurityGroupMode' = "${String(previous)}" is overridden with "Managed" because feature gate ${AWS_NLB_SECURITY_GROUP_GATE} is enabled`);
     }
     global.set('NLBSecurityGroupMode', 'Managed');
   }

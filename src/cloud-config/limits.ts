@@ -59,7 +59,7 @@ export function refuseDeepNesting(text: string, jsonStrings: boolean): void {
 export function parseJsonWithLimits(text: string): unknown {
   refuseDeepNesting(text, true);
   let bad: string | undefined;
-  const value = JSON.parse(text, (key, v: unknown) => {
+  const value: unknown = JSON.parse(text, (key, v: unknown) => {
     if (typeof v === 'number' && !Number.isFinite(v) && bad === undefined) {
       bad = key;
     }

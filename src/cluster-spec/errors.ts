@@ -67,7 +67,8 @@ export function describeValue(value: unknown): string {
   } else if (typeof value === 'object') {
     text = `a mapping (${JSON.stringify(value)})`;
   } else {
-    text = `${typeof value} ${String(value)}`;
+    // what YAML and JSON hold besides strings, lists, mappings and null: numbers and booleans
+    text = `${typeof value} ${String(value as number | boolean | bigint)}`;
   }
   text = typeof value === 'string' ? text : redactMessage(text);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

@@ -68,7 +68,7 @@ export function specReferenceMarkdown(schema: Record<string, unknown> = mergedCl
     '# Cluster spec reference',
     '',
     'Look a field up here when you write or review a cluster spec. Every field of',
-    `\`${(root.properties!.apiVersion as SchemaNode).const}\` \`${(root.properties!.kind as SchemaNode).const}\`, with its type, default and meaning,`,
+    `\`${scalar(root.properties!.apiVersion!.const)}\` \`${scalar(root.properties!.kind!.const)}\`, with its type, default and meaning,`,
     'generated from the same schema `ccm-gitops` validates with',
     '([`schema/cluster-spec.schema.json`](../schema/cluster-spec.schema.json), also printed by `ccm-gitops schema`).',
     'How to write a spec, folder defaults and examples: [writing-specs.md](writing-specs.md).',
@@ -110,9 +110,14 @@ function rows(field: string, node: SchemaNode, required: boolean): Row[] {
   return result;
 }
 
+/** A schema constant as text (strings bare, numbers and booleans as JSON writes them). */
+function scalar(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 function typeOf(node: SchemaNode): string {
   if (node.const !== undefined) {
-    return `\`${String(node.const)}\``;
+    return `\`${scalar(node.const)}\``;
   }
   if (node.enum) {
     return node.enum.map((v) => `\`${String(v)}\``).join(', ');

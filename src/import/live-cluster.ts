@@ -4,7 +4,7 @@ import { CloudConfigError } from '../cloud-config/errors';
 import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
-import { PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
+import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
 
 /**
@@ -19,8 +19,8 @@ export interface ExportedObject {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata?: { readonly name?: string; readonly namespace?: string };
-  readonly spec?: any;
-  readonly status?: any;
+  readonly spec?: unknown;
+  readonly status?: unknown;
   readonly data?: Record<string, string>;
   readonly items?: readonly ExportedObject[];
 }
@@ -37,8 +37,8 @@ export interface ImportedFile {
 export interface ImportResult {
   /** Cluster name (the spec file is `<name>.yaml`). */
   readonly name: string;
-  /** The cluster spec as a plain object. */
-  readonly spec: Record<string, any>;
+  /** The cluster spec document, for the loader to validate when it reads the file back. */
+  readonly spec: ClusterSpecInput;
   /** The spec and every file it references, spec last. */
   readonly files: readonly ImportedFile[];
   /** What the user should know: defaults taken, inputs missing. */
@@ -101,13 +101,13 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   if (!infra) {
     throw new ImportError('no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
   }
-  const status = infra.status ?? {};
-  const type: string | undefined = status.platformStatus?.type ?? status.platform;
+  const status = rec(infra.status);
+  const type = str(rec(status.platformStatus).type) ?? str(status.platform);
   if (!type) {
     throw new ImportError('Infrastructure "cluster" has no status.platformStatus.type; export it with its status (oc get infrastructure cluster -o yaml)');
   }
   if (type === 'External') {
-    const state = status.platformStatus?.external?.cloudControllerManager?.state;
+    const state = rec(rec(rec(status.platformStatus).external).cloudControllerManager).state;
     throw new ImportError(state === 'External'
       ? 'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies '
         + 'the cloud controller manager; OpenShift renders none, so there is nothing to import; deploy the partner\'s CCM as the partner documents'
@@ -121,11 +121,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
   }
   const platform = type as PlatformType;
-  const infrastructureName: string | undefined = status.infrastructureName;
+  const infrastructureName = str(status.infrastructureName);
   if (!infrastructureName) {
     throw new ImportError('Infrastructure "cluster" has no status.infrastructureName; export it with its status (oc get infrastructure cluster -o yaml)');
   }
-  const topology: string = status.controlPlaneTopology ?? 'HighlyAvailable';
+  const topology = str(status.controlPlaneTopology) ?? 'HighlyAvailable';
   if (topology === 'External') {
     throw new ImportError('controlPlaneTopology External (hosted control plane): the cloud controller manager runs in the management cluster, '
       + 'not on this cluster; nothing to import here');
@@ -135,7 +135,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     throw new ImportError(`cluster name "${name}" is not a DNS-1123 label of at most 40 characters; pass one with --name`);
   }
 
-  const spec: Record<string, any> = { distribution: 'openshift', platform, infrastructureName };
+  const spec: Record<string, unknown> = { distribution: 'openshift', platform, infrastructureName };
   if (topology !== 'HighlyAvailable') {
     spec.controlPlaneTopology = topology;
   }
@@ -147,7 +147,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   if (imagesJson) {
     let parsed: Record<string, unknown>;
     try {
-      parsed = JSON.parse(imagesJson);
+      parsed = rec(JSON.parse(imagesJson));
     } catch (e) {
       throw new ImportError(`ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images: images.json is not JSON (${(e as Error).message})`);
     }
@@ -155,7 +155,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     const needed: readonly string[] = platformFactsFor(platform)?.requiredImages ?? [];
     for (const key of IMAGE_KEYS) {
       if (typeof parsed[key] === 'string' && (key === OPERATOR_IMAGE_KEY || needed.includes(key))) {
-        images[key] = parsed[key] as string;
+        images[key] = parsed[key];
       }
     }
     spec.images = images;
@@ -166,7 +166,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   }
 
   // cloud config: openshift-config/<infra.spec.cloudConfig.name>, key <infra.spec.cloudConfig.key>
-  const ref = infra.spec?.cloudConfig ?? {};
+  const cloudConfigRef = rec(rec(infra.spec).cloudConfig);
+  const ref = { name: str(cloudConfigRef.name), key: str(cloudConfigRef.key) };
   if (ref.name) {
     const cm = find('ConfigMap', ref.name, 'openshift-config', '');
     if (!cm) {
@@ -193,13 +194,13 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     }
     const extraKeys: Record<string, string> = {};
     for (const key of Object.keys(data).sort()) {
-      checkNoCredentials(platform, `ConfigMap openshift-config/${ref.name} key ${key}`, data[key]!);
+      checkNoCredentials(platform, `ConfigMap openshift-config/${ref.name} key ${key}`, data[key]);
       const file = `${name}.${key}`;
-      files.push({ name: file, content: data[key]! });
+      files.push({ name: file, content: data[key] });
       extraKeys[key] = file;
     }
     if (Object.keys(extraKeys).length > 0) {
-      spec.cloudConfig = { ...(spec.cloudConfig ?? { file: `${name}.cloud.conf` }), extraKeys };
+      spec.cloudConfig = { ...(spec.cloudConfig ? rec(spec.cloudConfig) : { file: `${name}.cloud.conf` }), extraKeys };
       if (!files.some((f) => f.name === `${name}.cloud.conf`)) {
         files.push({ name: `${name}.cloud.conf`, content: '' });
       }
@@ -207,41 +208,49 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   }
 
   // platform status and spec
-  const ps = status.platformStatus ?? {};
-  if (platform === 'AWS' && ps.aws && (ps.aws.region || ps.aws.serviceEndpoints?.length)) {
+  const ps = rec(status.platformStatus);
+  const aws = rec(ps.aws);
+  const endpoints = arr(aws.serviceEndpoints).map(rec);
+  if (platform === 'AWS' && (str(aws.region) || endpoints.length)) {
     spec.aws = {
-      ...(ps.aws.region ? { region: ps.aws.region } : {}),
-      ...(ps.aws.serviceEndpoints?.length ? { serviceEndpoints: ps.aws.serviceEndpoints.map((e: any) => ({ name: e.name, url: e.url })) } : {}),
+      ...(str(aws.region) ? { region: aws.region } : {}),
+      ...(endpoints.length ? { serviceEndpoints: endpoints.map((e) => ({ name: e.name, url: e.url })) } : {}),
     };
   }
-  if (platform === 'Azure' && ps.azure?.cloudName) {
-    spec.azure = { cloudName: ps.azure.cloudName };
+  const cloudName = str(rec(ps.azure).cloudName);
+  if (platform === 'Azure' && cloudName) {
+    spec.azure = { cloudName };
   }
   if (platform === 'VSphere') {
-    const vs = infra.spec?.platformSpec?.vsphere;
-    if (vs?.vcenters?.length) {
+    const vs = rec(rec(rec(infra.spec).platformSpec).vsphere);
+    const vsStatus = rec(ps.vsphere);
+    const vcenters = arr(vs.vcenters).map(rec);
+    const failureDomains = arr(vs.failureDomains).map(rec);
+    const nodeNetworking = rec(vs.nodeNetworking);
+    if (vcenters.length) {
       spec.vsphere = {
-        vcenters: vs.vcenters.map((v: any) => ({ server: v.server, ...(v.port ? { port: v.port } : {}), datacenters: v.datacenters ?? [] })),
-        ...(vs.failureDomains?.length ? {
-          failureDomains: vs.failureDomains.map((fd: any) => ({
-            name: fd.name, region: fd.region, zone: fd.zone, server: fd.server, topology: pick(fd.topology ?? {}, ['datacenter', 'computeCluster', 'datastore', 'networks', 'resourcePool', 'folder']),
+        vcenters: vcenters.map((v) => ({ server: v.server, ...(v.port ? { port: v.port } : {}), datacenters: v.datacenters ?? [] })),
+        ...(failureDomains.length ? {
+          failureDomains: failureDomains.map((fd) => ({
+            name: fd.name, region: fd.region, zone: fd.zone, server: fd.server, topology: pick(rec(fd.topology), ['datacenter', 'computeCluster', 'datastore', 'networks', 'resourcePool', 'folder']),
           })),
         } : {}),
-        ...(vs.nodeNetworking && Object.keys(vs.nodeNetworking).length ? { nodeNetworking: vs.nodeNetworking } : {}),
-        ...(ps.vsphere?.apiServerInternalIPs?.length ? { apiServerInternalIPs: ps.vsphere.apiServerInternalIPs } : {}),
-        ...(ps.vsphere?.ingressIPs?.length ? { ingressIPs: ps.vsphere.ingressIPs } : {}),
+        ...(Object.keys(nodeNetworking).length ? { nodeNetworking } : {}),
+        ...(arr(vsStatus.apiServerInternalIPs).length ? { apiServerInternalIPs: vsStatus.apiServerInternalIPs } : {}),
+        ...(arr(vsStatus.ingressIPs).length ? { ingressIPs: vsStatus.ingressIPs } : {}),
       };
     }
     const network = find('Network', 'cluster');
-    if (network?.spec?.serviceNetwork?.length) {
-      spec.network = { serviceNetwork: network.spec.serviceNetwork };
+    const serviceNetwork = arr(rec(network?.spec).serviceNetwork);
+    if (serviceNetwork.length) {
+      spec.network = { serviceNetwork };
     } else if (!network) {
       warnings.push('no Network "cluster" in the export: IP families of the vSphere config are not set (oc get network.config cluster -o yaml)');
     }
   }
 
   // proxy status
-  const proxy = find('Proxy', 'cluster')?.status ?? {};
+  const proxy = rec(find('Proxy', 'cluster')?.status);
   const proxySpec = pick(proxy, ['httpProxy', 'httpsProxy', 'noProxy']);
   if (Object.keys(proxySpec).length > 0) {
     spec.proxy = proxySpec;
@@ -249,11 +258,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
 
   // feature gates: the current version's enabled and disabled gates that change rendering
   const fg = find('FeatureGate', 'cluster');
-  const current = fg?.status?.featureGates?.[0];
+  const current = arr(rec(fg?.status).featureGates)[0];
   if (current) {
-    const names = (list: any[] | undefined) => (list ?? []).map((g: any) => g.name).filter((n: string) => RENDERING_FEATURE_GATES.includes(n)).sort();
-    const enabled = names(current.enabled);
-    const disabled = names(current.disabled);
+    const names = (list: unknown) => arr(list).map((g) => rec(g).name).filter((n): n is string => typeof n === 'string' && RENDERING_FEATURE_GATES.includes(n)).sort();
+    const enabled = names(rec(current).enabled);
+    const disabled = names(rec(current).disabled);
     if (enabled.length || disabled.length) {
       spec.featureGates = { ...(enabled.length ? { enabled } : {}), ...(disabled.length ? { disabled } : {}) };
     }
@@ -263,9 +272,9 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
 
   // release: ClusterVersion status.desired.version, else the last Completed update
   const clusterVersion = find('ClusterVersion', 'version');
-  const history: any[] = Array.isArray(clusterVersion?.status?.history) ? clusterVersion!.status.history : [];
-  const release: unknown = clusterVersion?.status?.desired?.version ?? history.find((h) => h?.state === 'Completed')?.version;
-  const featureSet: unknown = fg?.spec?.featureSet;
+  const cvStatus = rec(clusterVersion?.status);
+  const release = rec(cvStatus.desired).version ?? arr(cvStatus.history).map(rec).find((h) => h.state === 'Completed')?.version;
+  const featureSet = rec(fg?.spec).featureSet;
   if (typeof release === 'string' && release !== '') {
     spec.openshift = { release, ...(typeof featureSet === 'string' && featureSet !== '' && featureSet !== 'Default' ? { featureSet } : {}) };
   } else {
@@ -278,25 +287,28 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   // value means StrictAllComponents (openshift/library-go pkg/crypto/tls_adherence.go ShouldHonorClusterTLSProfile,
   // vendored at openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c; used in pkg/tls/tls.go)
   const apiserver = find('APIServer', 'cluster');
-  const profile = apiserver?.spec?.tlsSecurityProfile;
-  const adherence: string = apiserver?.spec?.tlsAdherence ?? '';
+  const profile = rec(rec(apiserver?.spec).tlsSecurityProfile);
+  const profileType = str(profile.type);
+  const adherence = str(rec(apiserver?.spec).tlsAdherence) ?? '';
   const honored = adherence !== '' && adherence !== 'LegacyAdheringComponentsOnly';
-  if (profile?.type && profile.type !== 'Intermediate' && !honored) {
-    warnings.push(`APIServer spec.tlsSecurityProfile "${profile.type}" is not imported: tlsAdherence is ${adherence === '' ? 'not set' : `"${adherence}"`}, `
+ if (profileType && profileType !== 'Intermediate' && !honored) {
+    warnings.push(`APIServer spec.tlsSecurityProfile "${profileType}" is not imported: tlsAdherence is ${adherence === '' ? 'not set' : `"${adherence}"`}, `
       + 'so the operator and its operands use the Intermediate profile (library-go ShouldHonorClusterTLSProfile); set tlsAdherence: StrictAllComponents on the cluster to apply it');
   }
-  if (profile?.type && profile.type !== 'Intermediate' && honored) {
-    if (!(TLS_PROFILE_TYPES as readonly string[]).includes(profile.type)) {
-      throw new ImportError(`APIServer spec.tlsSecurityProfile.type "${profile.type}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
+  if (profileType && profileType !== 'Intermediate' && honored) {
+    if (!(TLS_PROFILE_TYPES as readonly string[]).includes(profileType)) {
+      throw new ImportError(`APIServer spec.tlsSecurityProfile.type "${profileType}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
     }
-    spec.tls = profile.type === 'Custom'
-      ? { profile: 'Custom', minTLSVersion: profile.custom?.minTLSVersion, ciphers: profile.custom?.ciphers ?? [] }
-      : { profile: profile.type };
+    const custom = rec(profile.custom);
+    spec.tls = profileType === 'Custom'
+      ? { profile: 'Custom', minTLSVersion: custom.minTLSVersion, ciphers: custom.ciphers ?? [] }
+      : { profile: profileType };
   } else if (!apiserver) {
     warnings.push('no APIServer "cluster" in the export: the Intermediate TLS profile is assumed (oc get apiserver cluster -o yaml)');
   }
 
-  const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec };
+  // the loader validates the document when it reads the file back; here it is only assembled
+  const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec } as unknown as ClusterSpecInput;
   return { name, spec: document, files, warnings };
 }
 
@@ -306,7 +318,22 @@ export function defaultName(infrastructureName: string): string {
   return trimmed.slice(0, 40).replace(/-+$/, '');
 }
 
-function pick(source: Record<string, any>, keys: readonly string[]): Record<string, any> {
+type Obj = Record<string, unknown>;
+
+/** The value when it is an object, else an empty one: an export's fields are read without trusting their shape. */
+function rec(v: unknown): Obj {
+  return v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {};
+}
+
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function pick(source: Obj, keys: readonly string[]): Obj {
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined && source[k] !== '').map((k) => [k, source[k]]));
 }
 

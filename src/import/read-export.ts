@@ -11,9 +11,10 @@ const SOURCES = new WeakMap<object, string>();
 
 function remember(o: ExportedObject, file: string): void {
   SOURCES.set(o, file);
-  for (const item of Array.isArray(o.items) ? o.items : []) {
+  const items: readonly unknown[] = Array.isArray(o.items) ? o.items : [];
+  for (const item of items) {
     if (item && typeof item === 'object') {
-      remember(item, file);
+      remember(item as ExportedObject, file);
     }
   }
 }
@@ -56,7 +57,7 @@ export function readExport(from: string): ExportedObject[] {
       if (doc.errors.length > 0) {
         throw new ImportError(`${file}: not YAML or JSON: ${doc.errors[0]!.message.split('\n')[0]}`);
       }
-      const value = doc.toJS({ maxAliasCount: 100 });
+      const value: unknown = doc.toJS({ maxAliasCount: 100 });
       if (value && typeof value === 'object' && !Array.isArray(value)) {
         remember(value as ExportedObject, file);
         objects.push(value as ExportedObject);

@@ -140,28 +140,37 @@ function refuseLinksOut(dir: string, files: readonly ScaffoldFile[]): void {
 }
 
 /** Reads a YAML file's data, or undefined when it is missing or is no mapping (init then keeps it and assumes nothing). */
-function readYaml(file: string): Record<string, any> | undefined {
+function readYaml(file: string): Record<string, unknown> | undefined {
   try {
     const data: unknown = parse(fs.readFileSync(file, 'utf8'), { logLevel: 'error' });
-    return data && typeof data === 'object' && !Array.isArray(data) ? data as Record<string, any> : undefined;
+    return isMapping(data) ? data : undefined;
   } catch {
     return undefined;
   }
 }
 
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The value at a path of mappings, or undefined. */
+function at(v: unknown, ...keys: readonly string[]): unknown {
+  return keys.reduce<unknown>((o, k) => (isMapping(o) ? o[k] : undefined), v);
+}
+
 /** The engine of the kept fleet defaults and the image keys of each kept distribution defaults. */
 function existingFleet(dir: string): { engine?: string; topology?: string; images: Partial<Record<Distribution, string[]>> } {
   const fleet = readYaml(path.join(dir, INIT_CLUSTERS_DIR, 'defaults.yaml'));
-  const engine = fleet?.spec?.gitops?.engine;
+  const engine = at(fleet, 'spec', 'gitops', 'engine');
   const images: Partial<Record<Distribution, string[]>> = {};
   for (const d of DISTRIBUTIONS) {
     const file = path.join(dir, INIT_CLUSTERS_DIR, d, 'defaults.yaml');
     if (fs.existsSync(file)) {
-      const declared = readYaml(file)?.spec?.images;
-      images[d] = declared && typeof declared === 'object' ? Object.keys(declared) : [];
+      const declared = at(readYaml(file), 'spec', 'images');
+      images[d] = isMapping(declared) ? Object.keys(declared) : [];
     }
   }
-  const topology = fleet?.spec?.gitops?.argocd?.topology;
+  const topology = at(fleet, 'spec', 'gitops', 'argocd', 'topology');
   return { engine: typeof engine === 'string' ? engine : undefined, topology: typeof topology === 'string' ? topology : undefined, images };
 }
 

@@ -89,6 +89,7 @@ export class ClusterResourceSetChart extends Chart {
   }
 
   /** Adds each object's sync wave before rendering. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature of cdk8s's Chart.toJson
   public override toJson(): any[] {
     annotateStages(this);
     return super.toJson();

@@ -9,7 +9,31 @@
 
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
 
-type Obj = Record<string, any>;
+/** The securityContext fields the checks read (pod or container). */
+interface SecurityFields {
+  readonly privileged?: boolean;
+  readonly runAsNonRoot?: boolean;
+  readonly allowPrivilegeEscalation?: boolean;
+  readonly seccompProfile?: { readonly type?: string };
+  readonly capabilities?: { readonly add?: readonly string[]; readonly drop?: readonly string[] };
+  readonly windowsOptions?: { readonly hostProcess?: boolean };
+}
+
+interface ContainerFields {
+  readonly securityContext?: SecurityFields;
+  readonly ports?: readonly { readonly hostPort?: number }[];
+}
+
+/** The pod spec fields the checks read, as rendered. */
+export interface PodSecurityFields {
+  readonly hostNetwork?: boolean;
+  readonly hostPID?: boolean;
+  readonly hostIPC?: boolean;
+  readonly securityContext?: SecurityFields;
+  readonly initContainers?: readonly ContainerFields[];
+  readonly containers?: readonly ContainerFields[];
+  readonly volumes?: readonly Readonly<Record<string, unknown>>[];
+}
 
 const ORDER: readonly PodSecurityLevel[] = ['restricted', 'baseline', 'privileged'];
 
@@ -24,26 +48,26 @@ const BASELINE_CAPABILITIES = new Set(['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', '
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
 
 /** The level one pod spec needs. */
-export function podSecurityLevel(pod: Obj): PodSecurityLevel {
-  const containers: Obj[] = [...(pod.initContainers ?? []), ...(pod.containers ?? [])];
-  const sc = (c: Obj): Obj => c.securityContext ?? {};
-  const psc: Obj = pod.securityContext ?? {};
+export function podSecurityLevel(pod: PodSecurityFields): PodSecurityLevel {
+  const containers = [...(pod.initContainers ?? []), ...(pod.containers ?? [])];
+  const sc = (c: ContainerFields): SecurityFields => c.securityContext ?? {};
+  const psc: SecurityFields = pod.securityContext ?? {};
   const baselineViolated = pod.hostNetwork === true || pod.hostPID === true || pod.hostIPC === true
-    || (pod.volumes ?? []).some((v: Obj) => v.hostPath !== undefined)
+    || (pod.volumes ?? []).some((v) => v.hostPath !== undefined)
     || psc.windowsOptions?.hostProcess === true
     || containers.some((c) => sc(c).privileged === true || sc(c).windowsOptions?.hostProcess === true
-      || (c.ports ?? []).some((p: Obj) => (p.hostPort ?? 0) !== 0)
-      || (sc(c).capabilities?.add ?? []).some((cap: string) => !BASELINE_CAPABILITIES.has(cap)));
+      || (c.ports ?? []).some((p) => (p.hostPort ?? 0) !== 0)
+      || (sc(c).capabilities?.add ?? []).some((cap) => !BASELINE_CAPABILITIES.has(cap)));
   if (baselineViolated) {
     return 'privileged';
   }
-  const seccomp = (c: Obj) => (sc(c).seccompProfile ?? psc.seccompProfile)?.type;
+  const seccomp = (c: ContainerFields) => (sc(c).seccompProfile ?? psc.seccompProfile)?.type ?? '';
   const restricted = containers.every((c) => (sc(c).runAsNonRoot ?? psc.runAsNonRoot) === true
     && ['RuntimeDefault', 'Localhost'].includes(seccomp(c))
     && sc(c).allowPrivilegeEscalation === false
     && (sc(c).capabilities?.drop ?? []).includes('ALL')
-    && (sc(c).capabilities?.add ?? []).every((cap: string) => cap === 'NET_BIND_SERVICE'))
-    && (pod.volumes ?? []).every((v: Obj) => RESTRICTED_VOLUMES.some((t) => v[t] !== undefined));
+    && (sc(c).capabilities?.add ?? []).every((cap) => cap === 'NET_BIND_SERVICE'))
+    && (pod.volumes ?? []).every((v) => RESTRICTED_VOLUMES.some((t) => v[t] !== undefined));
   return restricted ? 'restricted' : 'baseline';
 }
 

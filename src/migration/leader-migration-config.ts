@@ -169,7 +169,7 @@ export function parseLeaderMigrationConfig(text: string): ParsedLeaderMigrationC
   if (problems.length > 0) {
     return { problems };
   }
-  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
   const config: LeaderMigrationConfiguration = {
     apiVersion: obj.apiVersion as string,
     kind: LEADER_MIGRATION_KIND,

@@ -43,7 +43,7 @@ export interface PayloadObject {
    * always renders something else (pinned images instead of the payload's
    * digests).
    */
-  readonly sameSince: string | 'never';
+  readonly sameSince: string;
   /**
    * The object first appeared in release `sameSince`: older payloads do not
    * ship it, so CVO does not write it there and it needs no override.

@@ -120,10 +120,10 @@ export function parseFleetJson(content: string): FleetEntry[] {
 }
 
 function* fleetMarkdownPieces(entries: readonly FleetEntry[]): Generator<string> {
-  const count = (key: keyof FleetEntry) => {
+  const count = (key: 'platform' | 'engine' | 'managementMode') => {
     const counts = new Map<string, number>();
     for (const e of entries) {
-      counts.set(String(e[key]), (counts.get(String(e[key])) ?? 0) + 1);
+      counts.set(e[key], (counts.get(e[key]) ?? 0) + 1);
     }
     return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(', ');
   };

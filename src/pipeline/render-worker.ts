@@ -106,6 +106,7 @@ export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
     return renderAndCompare(task.cluster, task.index, sink, task.cached, task.key);
   }
   if (task.kind === 'argocd') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
     const { argoCdRootFiles } = require('./render') as typeof import('./render');
     return { index: task.index, unit: FLEET_DIRECTORY, share: task.share, files: argoCdRootFiles(task.members, sink.outputPath ?? 'dist') };
   }
@@ -125,6 +126,7 @@ export function renderAndCompare(cluster: PreparedCluster, index: number, sink: 
   const outputPath = sink.outputPath ?? 'dist';
   const key = cached !== undefined ? knownKey ?? clusterKey(cluster, outputPath) : undefined;
   // the rendering code (cdk8s, the charts) is loaded when a cluster is first rendered, not for cache checks
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { renderCluster } = require('./render') as typeof import('./render');
   const r = renderCluster(cluster, outputPath);
   // the last guard before anything is staged: no secret reaches git, whatever path it took

@@ -136,6 +136,7 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
  * first renders: a run whose clusters render in the workers, or are all
  * unchanged, never loads it here (the loader needs none of it).
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
 const rendering = () => require('./render') as typeof import('./render');
 
 /** Renders waiting for a worker beyond which loading pauses: each holds its cluster (a few kilobytes). */
