@@ -1,7 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { stringify } from 'yaml';
 import { runCli } from '../src/cli';
-import { awsSpec, captureIo, fleetProblems, imageFor, kubernetesSpec, TEST_RELEASE, useTempDir, writeFile } from './helpers';
+import { renderCluster } from '../src/pipeline/render';
+import { awsSpec, captureIo, fleetProblems, imageFor, kubernetesSpec, preparedCluster, TEST_RELEASE, useTempDir, writeFile } from './helpers';
 
 /** Small things users expect. */
 describe('small things users expect', () => {
@@ -23,7 +25,7 @@ describe('small things users expect', () => {
 
   test('version: 1.30 (a YAML number) gets a "quote it" hint with the source text', () => {
     const spec = kubernetesSpec('AWS', 'k', {}, {}, { cloudControllerManagerAWS: imageFor('cloudControllerManagerAWS') });
-    fs.writeFileSync(path.join(dir(), 'k.yaml'), require('yaml').stringify(spec).replace("version: \"1.33\"", 'version: 1.30'));
+    fs.writeFileSync(path.join(dir(), 'k.yaml'), stringify(spec).replace("version: \"1.33\"", 'version: 1.30'));
     expect(fleetProblems(dir())).toContain('k.yaml:11: spec.kubernetes.version: expected string, got number 1.3; quote it: "1.30" (YAML reads an unquoted 1.30 as a number, 1.3)');
   });
 
@@ -56,8 +58,6 @@ describe('small things users expect', () => {
 
 describe('CONTROL-PLANE.md names the Secrets the pods mount', () => {
   test('an Azure kubernetes cluster lists its cloud config Secret', () => {
-    const { renderCluster } = require('../src/pipeline/render');
-    const { preparedCluster } = require('./helpers');
     const files = renderCluster(preparedCluster(kubernetesSpec('Azure', 'k', { cloudConfig: { existingSecret: 'azure-cloud-provider' } }), '')).files as { path: string; content: string }[];
     const md = files.find((f) => f.path === 'k/CONTROL-PLANE.md')!.content;
     expect(md).toContain('## Secrets to create first\n\nccm-gitops renders no Secret (credentials never go into git); the pods do not start until these exist:\n\n- `kube-system/azure-cloud-provider`: volume cloud-config of Deployment azure-cloud-controller-manager');

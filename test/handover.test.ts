@@ -1,3 +1,4 @@
+import { parse } from 'yaml';
 import { clusterOwnership, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
 import { HANDOVER_FILE } from '../src/openshift/handover';
 import { renderCluster } from '../src/pipeline/render';
@@ -8,7 +9,7 @@ type Obj = Record<string, any>;
 function rendered(spec: Record<string, any>): { objects: Obj[]; handover: string } {
   const out = renderCluster(preparedCluster(spec));
   const objects = out.files.filter((f) => /\/0[0-9]-[^/]+\/[^/]+\.yaml$/.test(f.path) && !f.path.endsWith('kustomization.yaml'))
-    .map((f) => require('yaml').parse(f.content) as Obj);
+    .map((f) => parse(f.content) as Obj);
   const handover = out.files.find((f) => f.path === `${spec.metadata.name}/${HANDOVER_FILE}`)?.content ?? '';
   return { objects, handover };
 }

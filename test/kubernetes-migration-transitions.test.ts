@@ -281,7 +281,11 @@ describe('the Cluster API v1beta2 patch replaces existing extra args by index', 
       } else if (op.op === 'replace') {
         parent[last] = op.value;
       } else if (op.op === 'remove') {
-        Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
+        if (Array.isArray(parent)) {
+          parent.splice(Number(last), 1);
+        } else {
+          delete parent[last];
+        }
       } else if (Array.isArray(parent)) {
         parent.splice(last === '-' ? parent.length : Number(last), 0, op.value);
       } else {

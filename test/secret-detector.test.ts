@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import * as fs from 'fs';
 import * as path from 'path';
 import { CloudConfigError } from '../src/cloud-config/errors';
 import { CloudConfigPlatform, transformCloudConfig } from '../src/cloud-config';
@@ -175,7 +176,7 @@ describe('secret detector: the last guard over rendered files', () => {
     const out = path.join(dir(), 'dist');
     expect(runCli(['synth', '--clusters', path.join(dir(), 'c'), '--out', out, '-q'], captureIo().io, env)).toBe(0);
     const file = path.join(out, 'b', 'kustomization.yaml');
-    require('fs').appendFileSync(file, `# ${GH}\n`);
+    fs.appendFileSync(file, `# ${GH}\n`);
     // WHEN only a is rendered (b's files are kept)
     const cap = captureIo();
     const code = runCli(['synth', '--clusters', path.join(dir(), 'c'), '--out', out, '--only', 'a'], cap.io, env);

@@ -263,7 +263,8 @@ const ELECTION_AND_CLOUD = /^--(leader-elect|leader-elect-resource-namespace|lea
 
 /** The rendered CCM's flags that decide its leases and controllers (leader migration aside), from its first container's command and args. */
 export function ccmElectionFlags(workload: { readonly [key: string]: unknown }): string[] {
-  const c = (workload.spec as any)?.template?.spec?.containers?.[0];
+  const spec = workload.spec as { template?: { spec?: { containers?: { command?: string[]; args?: string[] }[] } } } | undefined;
+  const c = spec?.template?.spec?.containers?.[0];
   const text = [...(c?.command ?? []), ...(c?.args ?? [])].join(' ');
   return (text.match(FLAG) ?? []).filter((f) => ELECTION_AND_CLOUD.test(f));
 }

@@ -64,6 +64,7 @@ export function previousClusters(target: string): Set<string> {
 export function kustomizationResources(dir: string): Set<string> {
   try {
     // loaded here, not at the top: the render workers load this module for cache checks, which need no YAML
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
     const { parse } = require('yaml') as typeof import('yaml');
     const k = parse(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')) as { resources?: unknown };
     return new Set(Array.isArray(k.resources) ? k.resources.filter((r): r is string => typeof r === 'string').map((r) => r.replace(/^\.\//, '')) : []);

@@ -134,7 +134,7 @@ export function takeLock(lock: string, dir: string): void {
         throw e;
       }
     }
-    let holder = '';
+    let holder: string;
     try {
       holder = fs.readFileSync(lock, 'utf8').trim();
     } catch {

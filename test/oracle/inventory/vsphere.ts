@@ -52,7 +52,7 @@ export function vsphereSecretNamespaces(config: string | undefined): (string | u
     return ['kube-system'];
   }
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
-  let global = '';
+  let global: string;
   const perVcenter: string[] = [];
   let yaml: unknown;
   try {

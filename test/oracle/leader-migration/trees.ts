@@ -107,7 +107,7 @@ const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
 export const RELEVANT = /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
 
 /** The CCM workload among the live objects. */
-export function ccmWorkload(objects: ReadonlyMap<string, any>): any | undefined {
+export function ccmWorkload(objects: ReadonlyMap<string, any>): any {
   return [...objects.values()].find((o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet') && /cloud-controller-manager$/.test(o.metadata.name));
 }
 
