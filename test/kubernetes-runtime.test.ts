@@ -10,6 +10,7 @@ import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { loadFleet } from '../src/fleet/load';
 import { minorSkewProblem } from '../src/util/version-skew';
 import { fleetProblems, kubernetesSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
+import { DIGITALOCEAN_UPSTREAM_PLACEMENT, extraTolerations, placementProblems } from './oracle';
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -462,6 +463,34 @@ describe('upstream defaults the spec reference promises', () => {
     expect(workload(render(dir(), kubernetesSpec(platform))).spec.replicas).toBe(replicas);
     expect(workload(render(dir(), kubernetesSpec(platform, 'k', {}, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(1);
     expect(workload(render(dir(), kubernetesSpec(platform, 'k', { workload: { replicas: 3 } }))).spec.replicas).toBe(3);
+  });
+
+  test.each(['kubeadm', 'k3s'])('DigitalOcean, preset %s: the release manifest\'s placement (1 replica, system-cluster-critical, its tolerations, no node constraint)', (preset) => {
+    // GIVEN DigitalOcean with default placement knobs
+    const w = workload(render(dir(), kubernetesSpec('DigitalOcean', 'k', { scheduling: { preset } })));
+    // THEN it is placed as the upstream Deployment is: on any node its tolerations admit
+    expect(placementProblems(w, DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([]);
+    // AND the one toleration added is the documented bootstrap one (the CNI waits for the node addresses the CCM sets)
+    expect(extraTolerations(w, DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }]);
+  });
+
+  test('DigitalOcean: the example as committed in dist/ is placed as upstream; a nodeSelector still places it', () => {
+    // GIVEN the rendered example
+    const file = path.join(REPO, 'dist/k8s-do-1/04-workloads/deployment.kube-system.digitalocean-cloud-controller-manager.yaml');
+    expect(placementProblems(parse(fs.readFileSync(file, 'utf8')), DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([]);
+    // WHEN the spec names a nodeSelector THEN it is rendered (the one node constraint)
+    const pod = workload(render(dir(), kubernetesSpec('DigitalOcean', 'k', { scheduling: { nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' } } }))).spec.template.spec;
+    expect([pod.nodeSelector, pod.affinity?.nodeAffinity]).toEqual([{ 'node-role.kubernetes.io/control-plane': 'true' }, undefined]);
+  });
+
+  test('the placement check reports a node constraint upstream lacks and a missing upstream toleration', () => {
+    const w = { spec: { replicas: 1, template: { spec: { priorityClassName: 'system-cluster-critical', nodeSelector: { a: 'b' }, tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }] } } } };
+    expect(placementProblems(w, DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([
+      'node constraint {"a":"b"}, upstream none',
+      `does not tolerate node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (${DIGITALOCEAN_UPSTREAM_PLACEMENT.source})`,
+      `does not tolerate node-role.kubernetes.io/master:NoSchedule (${DIGITALOCEAN_UPSTREAM_PLACEMENT.source})`,
+      `does not tolerate node-role.kubernetes.io/control-plane:NoSchedule (${DIGITALOCEAN_UPSTREAM_PLACEMENT.source})`,
+    ]);
   });
 
   test('an explicit priorityClassName wins over the provider default', () => {

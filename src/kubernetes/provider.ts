@@ -150,6 +150,12 @@ export interface UpstreamProvider {
   readonly config: ProviderConfig;
   /** The PriorityClass of the upstream manifest or chart, when it is not system-cluster-critical. */
   readonly priorityClassName?: { readonly name: string; readonly source: string };
+  /**
+   * Set when the upstream manifest or chart sets no nodeSelector or node affinity, so its pods run on
+   * any node that their tolerations admit: no control-plane affinity is rendered (a nodeSelector still
+   * places them). Undefined: the control-plane affinity of the scheduling preset.
+   */
+  readonly anyNode?: { readonly source: string };
   /** CPU and memory requests of the upstream manifest (or ours where it sets none). */
   readonly requests: { readonly cpu: string; readonly memory: string };
   /**
