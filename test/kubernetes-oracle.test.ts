@@ -22,7 +22,7 @@ import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ALL_IMAGE_FACTS, ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  ALL_IMAGE_FACTS, ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CONTROL_PLANE_NODES, pendingReplicas, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
   INVENTORIES, inventoryFor, KUBEADM_API_SERVER, KUBEADM_BOOTSTRAP_TAINTS, LEADER_LEASE, podSecurityProblems, untoleratedTaints, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
@@ -658,6 +658,55 @@ describe('kubernetes oracle: the API server is reachable from the CCM pods', () 
     // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
     expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
     expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: every replica fits the control-plane nodes of the cluster form', () => {
+  const dir = useTempDir();
+  const fleet = loadFleet(path.resolve(__dirname, '..', 'clusters'));
+  const EXAMPLES = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes').map((c) => [c.spec.metadata.name, c] as [string, (typeof fleet.clusters)[number]]);
+  const TOPOLOGIES = ['SingleReplica', 'HighlyAvailable'] as const;
+  const pending = (objects: Obj[], topology: (typeof TOPOLOGIES)[number]) => workloads(objects).flatMap((w) => pendingReplicas(w, CONTROL_PLANE_NODES[topology]));
+
+  test.each(EXAMPLES)('%s: no replica stays Pending on the control-plane nodes of its topology', (_name, cluster) => {
+    // GIVEN the example as rendered for git WHEN its Deployments meet the fewest control-plane nodes of its topology
+    expect(pending(exampleObjects(cluster), cluster.spec.spec.controlPlaneTopology)).toEqual([]);
+  });
+
+  test.each(PLATFORMS.flatMap((p) => TOPOLOGIES.map((t) => [p, t] as [string, (typeof TOPOLOGIES)[number]])))('%s, %s, default replicas: no replica stays Pending', (platform, topology) => {
+    // GIVEN the provider as a Deployment with the default replicas
+    const objects = render(dir(), kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment' } }, { controlPlaneTopology: topology }));
+    // THEN each replica finds a control-plane node of its own
+    expect(pending(objects, topology)).toEqual([]);
+  });
+
+  test.each(PLATFORMS)('%s on one control-plane node with workload.replicas 2: refused, or every replica is scheduled', (platform) => {
+    // GIVEN a single control-plane node and two replicas asked for
+    let objects: Obj[];
+    try {
+      objects = render(dir(), kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment', replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }));
+    } catch (e) {
+      // THEN either the spec is refused on the field ...
+      expect(String(e)).toMatch(/spec\.kubernetes\.workload\.replicas: is 2 with controlPlaneTopology SingleReplica/);
+      return;
+    }
+    // ... or the pods may run elsewhere than the one control-plane node
+    expect(pending(objects, 'SingleReplica')).toEqual([]);
+  });
+
+  test('the check reports the replicas a one-per-node Deployment cannot place, and only on control-plane-only pods', () => {
+    const deployment = (replicas: number, pod: Obj) => ({ kind: 'Deployment', metadata: { name: 'ccm' }, spec: { replicas, template: { metadata: { labels: { app: 'ccm' } }, spec: pod } } });
+    const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'ccm' } } }] } };
+    const cp = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' }] }] } } };
+    // GIVEN two replicas with required anti-affinity on control-plane nodes, one node THEN one is Pending
+    expect(pendingReplicas(deployment(2, { affinity: { ...anti, ...cp } }), CONTROL_PLANE_NODES.SingleReplica))
+      .toEqual([`ccm: 1 of 2 replicas stay Pending: one pod per node (required hostname anti-affinity against its own pods) on 1 control-plane node(s) (${CONTROL_PLANE_NODES.SingleReplica.source})`]);
+    // AND a host-network port has the same effect; four on three nodes leave one
+    expect(pendingReplicas(deployment(4, { hostNetwork: true, nodeSelector: { 'node-role.kubernetes.io/master': '' }, containers: [{ ports: [{ containerPort: 10258 }] }] }), CONTROL_PLANE_NODES.HighlyAvailable))
+      .toEqual([`ccm: 1 of 4 replicas stay Pending: one pod per node (host-network port 10258) on 3 control-plane node(s) (${CONTROL_PLANE_NODES.HighlyAvailable.source})`]);
+    // AND pods free to use any node, or several per node, are not reported
+    expect(pendingReplicas(deployment(2, { affinity: anti }), CONTROL_PLANE_NODES.SingleReplica)).toEqual([]);
+    expect(pendingReplicas(deployment(2, { affinity: cp }), CONTROL_PLANE_NODES.SingleReplica)).toEqual([]);
   });
 });
 

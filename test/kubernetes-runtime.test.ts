@@ -493,6 +493,19 @@ describe('upstream defaults the spec reference promises', () => {
     ]);
   });
 
+  test('one control-plane node: two replicas kept on control-plane nodes are refused; elsewhere, or DigitalOcean (any node), they render', () => {
+    // GIVEN controlPlaneTopology SingleReplica and workload.replicas 2 on the preset's control-plane affinity
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Azure', 'k', { workload: { replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }));
+    // THEN refused: the second replica would stay Pending (required hostname anti-affinity, host-network port)
+    expect(fleetProblems(dir())).toEqual([expect.stringContaining('spec.kubernetes.workload.replicas: is 2 with controlPlaneTopology SingleReplica: each replica needs a control-plane node of its own, so 1 would stay Pending; set 1 or remove it (the default there is 1)')]);
+    // AND so is a nodeSelector on a control-plane label
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Azure', 'k', { workload: { replicas: 2 }, scheduling: { nodeSelector: { 'node-role.kubernetes.io/control-plane': '' } } }, { controlPlaneTopology: 'SingleReplica' }));
+    expect(fleetProblems(dir())).toHaveLength(1);
+    // WHEN the pods may run on other nodes THEN they render
+    expect(workload(render(dir(), kubernetesSpec('Azure', 'k', { workload: { replicas: 2 }, scheduling: { nodeSelector: { 'node-role.kubernetes.io/ccm': 'true' } } }, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(2);
+    expect(workload(render(dir(), kubernetesSpec('DigitalOcean', 'k', { workload: { replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(2);
+  });
+
   test('an explicit priorityClassName wins over the provider default', () => {
     expect(workload(render(dir(), kubernetesSpec('AWS', 'k', { priorityClassName: 'system-cluster-critical' }))).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
   });

@@ -99,3 +99,8 @@ export function schedulingPlan(preset: SchedulingPreset, extraTolerations: reado
   }
   return anyNode ? { tolerations } : { tolerations, nodeAffinity: controlPlaneAffinity() };
 }
+
+/** Whether a plan keeps the pods on control-plane nodes: the preset's affinity, or a nodeSelector on a control-plane label. */
+export function confinedToControlPlane(plan: SchedulingPlan): boolean {
+  return plan.nodeAffinity !== undefined || Object.keys(plan.nodeSelector ?? {}).some((k) => k === CONTROL_PLANE_LABEL || k === MASTER_LABEL);
+}

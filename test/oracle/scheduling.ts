@@ -99,3 +99,56 @@ export function extraTolerations(workload: Obj, upstream: UpstreamPlacement): Ob
   return ((workload.spec.template.spec.tolerations ?? []) as Obj[]).filter((t) => t.key !== undefined
     && !taintsOf(t, '').every((taint) => upstream.tolerations.some((u) => tolerates({ operator: 'Equal', ...u }, taint))));
 }
+
+/**
+ * The control-plane nodes a cluster form has at least: one with controlPlaneTopology SingleReplica;
+ * three for a highly available control plane (stacked etcd needs a quorum).
+ */
+export const CONTROL_PLANE_NODES: Readonly<Record<'SingleReplica' | 'HighlyAvailable', { readonly nodes: number; readonly source: string }>> = {
+  SingleReplica: { nodes: 1, source: 'controlPlaneTopology SingleReplica (one control-plane node)' },
+  HighlyAvailable: { nodes: 3, source: 'kubernetes/website content/en/docs/setup/production-environment/tools/kubeadm/ha-topology.md (a minimum of three stacked control plane nodes)' },
+};
+
+const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+
+/** Whether the pod may only run on control-plane nodes: every required node-affinity term, or its nodeSelector, asks for a control-plane label. */
+function controlPlaneOnly(pod: Obj): boolean {
+  if (pod.nodeSelector && Object.keys(pod.nodeSelector).some((k) => CONTROL_PLANE_LABELS.includes(k))) {
+    return true;
+  }
+  const terms = (pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) as Obj[];
+  return terms.length > 0 && terms.every((t) => ((t.matchExpressions ?? []) as Obj[]).some((e) => CONTROL_PLANE_LABELS.includes(e.key) && ['Exists', 'In'].includes(e.operator)));
+}
+
+/**
+ * Why at most one of the workload's pods fits a node, as the scheduler sees it: required hostname
+ * anti-affinity against its own labels (InterPodAffinity), or a container port on the host network
+ * (a host-network pod's container ports are host ports: NodePorts); undefined when several fit.
+ */
+function onePerNode(pod: Obj, podLabels: Readonly<Record<string, string>>): string | undefined {
+  const anti = ((pod.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as Obj[]).find((t) => t.topologyKey === 'kubernetes.io/hostname'
+    && Object.entries((t.labelSelector?.matchLabels ?? {}) as Record<string, string>).every(([k, v]) => podLabels[k] === v));
+  if (anti) {
+    return 'required hostname anti-affinity against its own pods';
+  }
+  const port = pod.hostNetwork ? ((pod.containers ?? []) as Obj[]).flatMap((c) => (c.ports ?? []) as Obj[])[0] : undefined;
+  return port ? `host-network port ${port.containerPort}` : undefined;
+}
+
+/**
+ * The replicas of a Deployment confined to control-plane nodes that cannot be scheduled on
+ * `controlPlaneNodes` of them (one pod per node), as a message; empty when all fit or the pods
+ * may run on other nodes (their count is unknown).
+ */
+export function pendingReplicas(workload: Obj, controlPlaneNodes: { readonly nodes: number; readonly source: string }): string[] {
+  if (workload.kind !== 'Deployment') {
+    return [];
+  }
+  const template = workload.spec.template;
+  const replicas = workload.spec.replicas ?? 1;
+  const why = onePerNode(template.spec, template.metadata?.labels ?? {});
+  if (!why || !controlPlaneOnly(template.spec) || replicas <= controlPlaneNodes.nodes) {
+    return [];
+  }
+  return [`${workload.metadata.name}: ${replicas - controlPlaneNodes.nodes} of ${replicas} replicas stay Pending: one pod per node (${why}) on ${controlPlaneNodes.nodes} control-plane node(s) (${controlPlaneNodes.source})`];
+}
