@@ -30,7 +30,7 @@ const IMPLEMENTATIONS: readonly (readonly [string, readonly Group[]])[] = [
   ['emlb', ['any', 'emlb']],
 ];
 
-function render(useServiceAccountCredentials: boolean, equinixMetalLoadBalancer: string): Obj[] {
+function render(useServiceAccountCredentials: boolean, equinixMetalLoadBalancer: string | undefined): Obj[] {
   const cluster = preparedCluster(kubernetesSpec('EquinixMetal', 'k', { useServiceAccountCredentials, equinixMetalLoadBalancer }));
   return new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster }).toJson() as Obj[];
 }
@@ -84,5 +84,26 @@ describe('a load-balancer setting in the pod env must match spec.kubernetes.equi
   test('GIVEN a matching knob THEN it renders, with the implementation\'s calls granted', () => {
     writeFile(dir(), 'c.yaml', kubernetesSpec('EquinixMetal', 'k', { extraEnv: [{ name: 'METAL_LOAD_BALANCER', value: 'emlb://da' }], equinixMetalLoadBalancer: 'emlb' }));
     expect(loadFleet(dir()).clusters).toHaveLength(1);
+  });
+});
+
+describe('the service controller stops without a load-balancer implementation (LoadBalancer() false)', () => {
+  const ccm = serviceAccountUser('kube-system', 'cloud-controller-manager');
+  const svcController = serviceAccountUser('kube-system', 'service-controller');
+  const statusPatch = { verb: 'patch', apiGroup: '', resource: 'services/status', namespace: 'default', name: 'web' };
+
+  test('GIVEN no equinixMetalLoadBalancer WHEN rendered in both profiles THEN nothing lets the stopped controller patch a Service status; the root informer still lists Services', () => {
+    // kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers.go newLoadBalancers returns nil without a setting;
+    // kubernetes/cloud-provider@v0.30.2 controllers/service/controller.go New takes the service informer before init() fails
+    const least = new RbacAuthorizer(render(true, undefined) as unknown as RbacObject[]);
+    const superset = new RbacAuthorizer(render(false, undefined) as unknown as RbacObject[]);
+    expect([least.allows(svcController, statusPatch), superset.allows(ccm, statusPatch)]).toEqual([false, false]);
+    expect(least.allows(svcController, { verb: 'create', apiGroup: '', resource: 'events', namespace: 'default' })).toBe(false);
+    expect([least.allows(ccm, { verb: 'watch', apiGroup: '', resource: 'services' }), superset.allows(ccm, { verb: 'list', apiGroup: '', resource: 'services' })]).toEqual([true, true]);
+  });
+
+  test('GIVEN an implementation WHEN rendered least-privilege THEN the running service controller may patch Service status and record events', () => {
+    const least = new RbacAuthorizer(render(true, 'kube-vip') as unknown as RbacObject[]);
+    expect([least.allows(svcController, statusPatch), least.allows(svcController, { verb: 'create', apiGroup: '', resource: 'events', namespace: 'default' })]).toEqual([true, true]);
   });
 });

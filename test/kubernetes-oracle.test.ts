@@ -22,7 +22,7 @@ import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ALL_IMAGE_FACTS, ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
+  ALL_IMAGE_FACTS, ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CONTROL_PLANE_NODES, pendingReplicas, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
   INVENTORIES, inventoryFor, KUBEADM_API_SERVER, KUBEADM_BOOTSTRAP_TAINTS, LEADER_LEASE, podSecurityProblems, untoleratedTaints, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
   serviceAccountUser, UserInfo, WhenKey,
 } from './oracle';
@@ -37,11 +37,20 @@ const providerOf = (platform: string) => UPSTREAM_PROVIDERS[platform as keyof ty
  */
 const ALLOW_LIST: readonly { readonly apiGroup: string; readonly resource: string; readonly verb: string; readonly reason: string }[] = [];
 
+/**
+ * Configuration a rendering depends on that its objects do not show, by rendering: whether the
+ * cloud config names a load-balancer implementation (Equinix Metal's `loadbalancer` lives in the
+ * cloud-sa.json Secret; spec.kubernetes.equinixMetalLoadBalancer states it).
+ */
+const LOAD_BALANCER_SETTING = new WeakMap<Obj[], boolean>();
+
 /** Renders one spec from a temporary fleet directory and returns its objects. */
 function render(dir: string, spec: Record<string, unknown>): Obj[] {
   writeFile(dir, 'c.yaml', spec);
   const [cluster] = loadFleet(dir).clusters;
-  return new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster: cluster! }).toJson();
+  const objects = new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster: cluster! }).toJson();
+  LOAD_BALANCER_SETTING.set(objects, cluster!.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
+  return objects;
 }
 
 /**
@@ -99,6 +108,8 @@ interface Rendering {
   readonly cnms: readonly { readonly workload: Obj; readonly container: Obj; readonly sa: UserInfo; readonly saRef: string; readonly facts: Omit<ImageFacts, 'leaderElection'> }[];
   readonly facts: ImageFacts;
   readonly inventory: ProviderInventory;
+  /** Whether the cloud config names a load-balancer implementation (see LOAD_BALANCER_SETTING). */
+  readonly loadBalancerSetting: boolean;
 }
 
 /** The tag of an image reference (undefined for a digest-only reference). */
@@ -138,6 +149,7 @@ function rendering(provider: string, objects: Obj[]): Rendering {
     })),
     facts,
     inventory,
+    loadBalancerSetting: LOAD_BALANCER_SETTING.get(objects) ?? false,
   };
 }
 
@@ -167,7 +179,8 @@ function fatalControllers(r: Rendering): string[] {
 function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
   const cf = controllersOf(r.provider);
   if (key.startsWith('controller:')) {
-    return controllerRuns(cf, controllerList(r), key.slice('controller:'.length));
+    const name = key.slice('controller:'.length);
+    return controllerRuns(cf, controllerList(r), name) && (cf.needsLoadBalancerSetting?.controller !== name || r.loadBalancerSetting);
   }
   if (key.startsWith('client:')) {
     return controllerEnabled(cf, controllerList(r), key.slice('client:'.length));
@@ -309,8 +322,9 @@ function deniedCalls(r: Rendering): string[] {
 /** (b) Granted (group, resource, verb, name) atoms of our identities that no call uses. */
 function unusedGrants(r: Rendering): string[] {
   const calls = r.inventory.calls.filter((c) => usable(r, c));
+  // every identity the binary may act as, also one whose calls do not apply here (a stopped controller's client)
   const ours = new Map<string, UserInfo>();
-  for (const c of calls) {
+  for (const c of r.inventory.calls) {
     for (const id of identitiesOf(r, c)) {
       ours.set(id.ref, id.user);
     }
@@ -320,7 +334,11 @@ function unusedGrants(r: Rendering): string[] {
     ours.set(c.saRef, c.sa);
   }
   const out = new Set<string>();
-  for (const g of r.authorizer.grants()) {
+  const grants = r.authorizer.grants();
+  // a cluster-wide rule is not used by a request a narrower grant (a namespace or resource names) of the same subject allows
+  const narrower = (g: (typeof grants)[number], u: UserInfo, req: ResourceRequest) => g.namespace === undefined && !g.rule.resourceNames?.length
+    && grants.some((o) => (o.namespace !== undefined || (o.rule.resourceNames?.length ?? 0) > 0) && RbacAuthorizer.grantAppliesTo(o, u) && RbacAuthorizer.grantAllows(o, req));
+  for (const g of grants) {
     const subjects = [...ours.values()].filter((u) => RbacAuthorizer.grantAppliesTo(g, u));
     if (subjects.length === 0 || (g.rule.nonResourceURLs ?? []).length > 0) {
       continue;
@@ -329,10 +347,11 @@ function unusedGrants(r: Rendering): string[] {
       for (const resource of g.rule.resources ?? []) {
         for (const verb of g.rule.verbs) {
           for (const name of g.rule.resourceNames?.length ? g.rule.resourceNames : [undefined]) {
-            const used = calls.some((c) => subjects.some((u) => identitiesOf(r, c).some((id) => id.user.name === u.name))
-              && requestsOf(r, c).some((req) => req.apiGroup === apiGroup && req.resource === resource && req.verb === verb
+            const used = calls.some((c) => subjects.filter((u) => identitiesOf(r, c).some((id) => id.user.name === u.name))
+              .some((u) => requestsOf(r, c).some((req) => req.apiGroup === apiGroup && req.resource === resource && req.verb === verb
                 && (name === undefined || req.name === name)
-                && (g.namespace === undefined || (req.namespace ?? '') === g.namespace)));
+                && (g.namespace === undefined || (req.namespace ?? '') === g.namespace)
+                && !narrower(g, u, req))));
             const allowed = ALLOW_LIST.some((a) => a.apiGroup === apiGroup && a.resource === resource && a.verb === verb);
             if (!used && !allowed) {
               out.add(`${g.source}: ${verb} ${apiGroup || 'core'}/${resource}${name ? ` "${name}"` : ''}${g.namespace ? ` in ${g.namespace}` : ''}`);
@@ -517,6 +536,15 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       expect(deniedCalls(r)).toEqual([]);
     });
 
+  test.each(PROFILES.flatMap(([n, sa]) => ['kube-vip', 'metallb', 'metallb-crd', 'emlb'].map((lb) => [lb, n, sa] as [string, string, boolean])))(
+    '(a) EquinixMetal with load balancer %s, %s profile: the service controller runs, and its calls are allowed', (lb, _profile, sa) => {
+      // GIVEN a load-balancer implementation named (LoadBalancer() is true, so the service controller gets past init)
+      const r = rendering('equinix-metal', render(dir(), spec('EquinixMetal', sa, 'kubeadm', { equinixMetalLoadBalancer: lb })));
+      expect(r.loadBalancerSetting).toBe(true);
+      // THEN its informer, status patches and events are allowed
+      expect(deniedCalls(r)).toEqual([]);
+    });
+
   /** vsphere.conf with the global credentials outside kube-system and a second vCenter with its own Secret, as YAML and as legacy INI. */
   const VSPHERE_CONFIGS: [string, string][] = [
     ['YAML', [
@@ -575,6 +603,7 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
 /** The objects one example cluster renders, with those a ClusterResourceSet ConfigMap carries unwrapped. */
 function exampleObjects(cluster: Parameters<typeof renderCluster>[0]): Obj[] {
   const out: Obj[] = [];
+  LOAD_BALANCER_SETTING.set(out, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
   for (const f of renderCluster(cluster).files) {
     if (!/\.ya?ml$/.test(f.path) || f.path.endsWith('kustomization.yaml')) {
       continue;
@@ -658,6 +687,55 @@ describe('kubernetes oracle: the API server is reachable from the CCM pods', () 
     // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
     expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
     expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: every replica fits the control-plane nodes of the cluster form', () => {
+  const dir = useTempDir();
+  const fleet = loadFleet(path.resolve(__dirname, '..', 'clusters'));
+  const EXAMPLES = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes').map((c) => [c.spec.metadata.name, c] as [string, (typeof fleet.clusters)[number]]);
+  const TOPOLOGIES = ['SingleReplica', 'HighlyAvailable'] as const;
+  const pending = (objects: Obj[], topology: (typeof TOPOLOGIES)[number]) => workloads(objects).flatMap((w) => pendingReplicas(w, CONTROL_PLANE_NODES[topology]));
+
+  test.each(EXAMPLES)('%s: no replica stays Pending on the control-plane nodes of its topology', (_name, cluster) => {
+    // GIVEN the example as rendered for git WHEN its Deployments meet the fewest control-plane nodes of its topology
+    expect(pending(exampleObjects(cluster), cluster.spec.spec.controlPlaneTopology)).toEqual([]);
+  });
+
+  test.each(PLATFORMS.flatMap((p) => TOPOLOGIES.map((t) => [p, t] as [string, (typeof TOPOLOGIES)[number]])))('%s, %s, default replicas: no replica stays Pending', (platform, topology) => {
+    // GIVEN the provider as a Deployment with the default replicas
+    const objects = render(dir(), kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment' } }, { controlPlaneTopology: topology }));
+    // THEN each replica finds a control-plane node of its own
+    expect(pending(objects, topology)).toEqual([]);
+  });
+
+  test.each(PLATFORMS)('%s on one control-plane node with workload.replicas 2: refused, or every replica is scheduled', (platform) => {
+    // GIVEN a single control-plane node and two replicas asked for
+    let objects: Obj[];
+    try {
+      objects = render(dir(), kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment', replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }));
+    } catch (e) {
+      // THEN either the spec is refused on the field ...
+      expect(String(e)).toMatch(/spec\.kubernetes\.workload\.replicas: is 2 with controlPlaneTopology SingleReplica/);
+      return;
+    }
+    // ... or the pods may run elsewhere than the one control-plane node
+    expect(pending(objects, 'SingleReplica')).toEqual([]);
+  });
+
+  test('the check reports the replicas a one-per-node Deployment cannot place, and only on control-plane-only pods', () => {
+    const deployment = (replicas: number, pod: Obj) => ({ kind: 'Deployment', metadata: { name: 'ccm' }, spec: { replicas, template: { metadata: { labels: { app: 'ccm' } }, spec: pod } } });
+    const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'ccm' } } }] } };
+    const cp = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' }] }] } } };
+    // GIVEN two replicas with required anti-affinity on control-plane nodes, one node THEN one is Pending
+    expect(pendingReplicas(deployment(2, { affinity: { ...anti, ...cp } }), CONTROL_PLANE_NODES.SingleReplica))
+      .toEqual([`ccm: 1 of 2 replicas stay Pending: one pod per node (required hostname anti-affinity against its own pods) on 1 control-plane node(s) (${CONTROL_PLANE_NODES.SingleReplica.source})`]);
+    // AND a host-network port has the same effect; four on three nodes leave one
+    expect(pendingReplicas(deployment(4, { hostNetwork: true, nodeSelector: { 'node-role.kubernetes.io/master': '' }, containers: [{ ports: [{ containerPort: 10258 }] }] }), CONTROL_PLANE_NODES.HighlyAvailable))
+      .toEqual([`ccm: 1 of 4 replicas stay Pending: one pod per node (host-network port 10258) on 3 control-plane node(s) (${CONTROL_PLANE_NODES.HighlyAvailable.source})`]);
+    // AND pods free to use any node, or several per node, are not reported
+    expect(pendingReplicas(deployment(2, { affinity: anti }), CONTROL_PLANE_NODES.SingleReplica)).toEqual([]);
+    expect(pendingReplicas(deployment(2, { affinity: cp }), CONTROL_PLANE_NODES.SingleReplica)).toEqual([]);
   });
 });
 

@@ -10,6 +10,7 @@ import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { loadFleet } from '../src/fleet/load';
 import { minorSkewProblem } from '../src/util/version-skew';
 import { fleetProblems, kubernetesSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
+import { DIGITALOCEAN_UPSTREAM_PLACEMENT, extraTolerations, placementProblems } from './oracle';
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -146,15 +147,17 @@ describe('defect 5: the least-privilege profile can start', () => {
       expect([name, allows(objects, CCM, 'get', 'serviceaccounts', { namespace: 'kube-system', name })]).toEqual([name, true]);
       expect([name, allows(objects, CCM, 'create', 'serviceaccounts/token', { namespace: 'kube-system', name })]).toEqual([name, true]);
     }
-    // Nutanix's service controller stops in servicecontroller.New (LoadBalancer() false): its client gets a token, its calls no grant
-    const serviceRuns = platform !== 'Nutanix';
+    // Nutanix's service controller stops in servicecontroller.New (LoadBalancer() false), and Equinix Metal's without a load-balancer
+    // setting: its client gets a token, its calls no grant; Equinix Metal (k8s.io/cloud-provider v0.30) took the service informer first
+    const serviceRuns = platform !== 'Nutanix' && platform !== 'EquinixMetal';
+    const serviceInformer = serviceRuns || platform === 'EquinixMetal';
     for (const name of ['node-controller', 'service-controller']) {
       expect([name, allows(objects, `kube-system/${name}`, 'create', 'events', { namespace: 'default' })]).toEqual([name, name === 'node-controller' || serviceRuns]);
     }
     // the shared informers run as the CCM itself (kubernetes/cloud-provider options/options.go: rootClientBuilder "shared-informers")
     for (const resource of ['nodes', 'services']) {
       for (const verb of ['list', 'watch']) {
-        expect([resource, verb, allows(objects, CCM, verb, resource)]).toEqual([resource, verb, resource === 'nodes' || serviceRuns]);
+        expect([resource, verb, allows(objects, CCM, verb, resource)]).toEqual([resource, verb, resource === 'nodes' || serviceInformer]);
       }
     }
     // each controller's identity holds its own rules; the route controller's only with routes on
@@ -462,6 +465,47 @@ describe('upstream defaults the spec reference promises', () => {
     expect(workload(render(dir(), kubernetesSpec(platform))).spec.replicas).toBe(replicas);
     expect(workload(render(dir(), kubernetesSpec(platform, 'k', {}, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(1);
     expect(workload(render(dir(), kubernetesSpec(platform, 'k', { workload: { replicas: 3 } }))).spec.replicas).toBe(3);
+  });
+
+  test.each(['kubeadm', 'k3s'])('DigitalOcean, preset %s: the release manifest\'s placement (1 replica, system-cluster-critical, its tolerations, no node constraint)', (preset) => {
+    // GIVEN DigitalOcean with default placement knobs
+    const w = workload(render(dir(), kubernetesSpec('DigitalOcean', 'k', { scheduling: { preset } })));
+    // THEN it is placed as the upstream Deployment is: on any node its tolerations admit
+    expect(placementProblems(w, DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([]);
+    // AND the one toleration added is the documented bootstrap one (the CNI waits for the node addresses the CCM sets)
+    expect(extraTolerations(w, DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }]);
+  });
+
+  test('DigitalOcean: the example as committed in dist/ is placed as upstream; a nodeSelector still places it', () => {
+    // GIVEN the rendered example
+    const file = path.join(REPO, 'dist/k8s-do-1/04-workloads/deployment.kube-system.digitalocean-cloud-controller-manager.yaml');
+    expect(placementProblems(parse(fs.readFileSync(file, 'utf8')), DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([]);
+    // WHEN the spec names a nodeSelector THEN it is rendered (the one node constraint)
+    const pod = workload(render(dir(), kubernetesSpec('DigitalOcean', 'k', { scheduling: { nodeSelector: { 'node-role.kubernetes.io/control-plane': 'true' } } }))).spec.template.spec;
+    expect([pod.nodeSelector, pod.affinity?.nodeAffinity]).toEqual([{ 'node-role.kubernetes.io/control-plane': 'true' }, undefined]);
+  });
+
+  test('the placement check reports a node constraint upstream lacks and a missing upstream toleration', () => {
+    const w = { spec: { replicas: 1, template: { spec: { priorityClassName: 'system-cluster-critical', nodeSelector: { a: 'b' }, tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }] } } } };
+    expect(placementProblems(w, DIGITALOCEAN_UPSTREAM_PLACEMENT)).toEqual([
+      'node constraint {"a":"b"}, upstream none',
+      `does not tolerate node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (${DIGITALOCEAN_UPSTREAM_PLACEMENT.source})`,
+      `does not tolerate node-role.kubernetes.io/master:NoSchedule (${DIGITALOCEAN_UPSTREAM_PLACEMENT.source})`,
+      `does not tolerate node-role.kubernetes.io/control-plane:NoSchedule (${DIGITALOCEAN_UPSTREAM_PLACEMENT.source})`,
+    ]);
+  });
+
+  test('one control-plane node: two replicas kept on control-plane nodes are refused; elsewhere, or DigitalOcean (any node), they render', () => {
+    // GIVEN controlPlaneTopology SingleReplica and workload.replicas 2 on the preset's control-plane affinity
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Azure', 'k', { workload: { replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }));
+    // THEN refused: the second replica would stay Pending (required hostname anti-affinity, host-network port)
+    expect(fleetProblems(dir())).toEqual([expect.stringContaining('spec.kubernetes.workload.replicas: is 2 with controlPlaneTopology SingleReplica: each replica needs a control-plane node of its own, so 1 would stay Pending; set 1 or remove it (the default there is 1)')]);
+    // AND so is a nodeSelector on a control-plane label
+    writeFile(dir(), 'c.yaml', kubernetesSpec('Azure', 'k', { workload: { replicas: 2 }, scheduling: { nodeSelector: { 'node-role.kubernetes.io/control-plane': '' } } }, { controlPlaneTopology: 'SingleReplica' }));
+    expect(fleetProblems(dir())).toHaveLength(1);
+    // WHEN the pods may run on other nodes THEN they render
+    expect(workload(render(dir(), kubernetesSpec('Azure', 'k', { workload: { replicas: 2 }, scheduling: { nodeSelector: { 'node-role.kubernetes.io/ccm': 'true' } } }, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(2);
+    expect(workload(render(dir(), kubernetesSpec('DigitalOcean', 'k', { workload: { replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }))).spec.replicas).toBe(2);
   });
 
   test('an explicit priorityClassName wins over the provider default', () => {

@@ -78,6 +78,8 @@ export interface ProviderGrant {
   readonly whenController?: readonly string[];
   /** Only when one of these k8s.io/cloud-provider controllers runs (enabled by `--controllers` and not stopped by the provider). */
   readonly whenRunning?: readonly CloudController[];
+  /** An informer this controller takes: granted while it runs, or while it is enabled if it stops after taking it (`informersFirst`). */
+  readonly informerOf?: CloudController;
   /** Only when the spec selects this feature (`equinix-lb:<implementation>`: spec.kubernetes.equinixMetalLoadBalancer). */
   readonly whenFeature?: string;
   /** `owner/repo@tag path (function)`. */
@@ -150,6 +152,12 @@ export interface UpstreamProvider {
   readonly config: ProviderConfig;
   /** The PriorityClass of the upstream manifest or chart, when it is not system-cluster-critical. */
   readonly priorityClassName?: { readonly name: string; readonly source: string };
+  /**
+   * Set when the upstream manifest or chart sets no nodeSelector or node affinity, so its pods run on
+   * any node that their tolerations admit: no control-plane affinity is rendered (a nodeSelector still
+   * places them). Undefined: the control-plane affinity of the scheduling preset.
+   */
+  readonly anyNode?: { readonly source: string };
   /** CPU and memory requests of the upstream manifest (or ours where it sets none). */
   readonly requests: { readonly cpu: string; readonly memory: string };
   /**
@@ -208,7 +216,7 @@ export interface UpstreamProvider {
    * LoadBalancer() is false stops the service controller in servicecontroller.New): their
    * calls are not granted; a client asked for before the stop keeps its token.
    */
-  readonly stoppedControllers?: readonly { readonly controller: CloudController; readonly source: string }[];
+  readonly stoppedControllers?: readonly StoppedController[];
   /**
    * Every flag the binary at the pinned tag accepts, for a binary that exits on an unknown one:
    * extraArgs outside the list are refused.
@@ -222,6 +230,20 @@ export interface UpstreamProvider {
    * cannot be read.
    */
   readonly configSecretNamespaces?: (cloudConf: string) => readonly string[] | undefined;
+}
+
+/** A generic controller the binary registers but that stops at start. */
+export interface StoppedController {
+  readonly controller: CloudController;
+  /** It runs after all when the spec selects a feature starting with this (`equinix-lb:`: a load balancer makes LoadBalancer() true). */
+  readonly unlessFeature?: string;
+  /**
+   * The library takes the controller's informers before it stops (k8s.io/cloud-provider up to v0.31:
+   * servicecontroller.New calls Informer() before init()), so their list and watch stay granted.
+   */
+  readonly informersFirst?: boolean;
+  /** `owner/repo@tag path (function)`. */
+  readonly source: string;
 }
 
 /** The generic controllers of k8s.io/cloud-provider, by the alias `--controllers` accepts (names/controller_names.go). */

@@ -21,7 +21,7 @@
  * `--leader-elect-resource-name`. No wildcard verbs or resources. Pure: no
  * cdk8s import.
  */
-import { CloudController } from './provider';
+import { CloudController, StoppedController } from './provider';
 import { ProviderGrant, UpstreamProvider } from './providers';
 
 /** An RBAC policy rule. */
@@ -79,8 +79,8 @@ export const CONTROLLER_IDENTITIES = {
  */
 const CLOUD_PROVIDER_GRANTS: readonly ProviderGrant[] = [
   { identity: 'root', rule: core(['nodes'], ['list', 'watch']), source: `${CP} options/options.go (rootClientBuilder "shared-informers"), app/core.go (node informer)` },
-  // the service informer is taken only after servicecontroller.New passes init() (controllers/service/controller.go New)
-  { identity: 'root', rule: core(['services'], ['list', 'watch']), whenRunning: ['service'], source: `${CP} app/core.go (startServiceController: service informer)` },
+  // from v0.32 the service informer is taken only after servicecontroller.New passes init() (controllers/service/controller.go New)
+  { identity: 'root', rule: core(['services'], ['list', 'watch']), informerOf: 'service', source: `${CP} app/core.go (startServiceController: service informer)` },
   { identity: 'root', rule: { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authentication.go (delegated authentication of the secure port)' },
   { identity: 'root', rule: { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authorization.go (delegated authorization of the secure port)' },
   { identity: 'node-controller', rule: core(['nodes'], ['get', 'update', 'patch']), whenRunning: ['cloud-node'], source: `${CP} controllers/node/node_controller.go (labels: Get, Patch; syncNode: Update)` },
@@ -122,9 +122,20 @@ export function controllerEnabled(controller: CloudController, flags: readonly s
   return star;
 }
 
+/** The provider's stop of a generic controller that holds with these features, if any. */
+function stopOf(provider: UpstreamProvider, controller: CloudController, features: readonly string[]): StoppedController | undefined {
+  return (provider.stoppedControllers ?? []).find((s) => s.controller === controller && !(s.unlessFeature && features.some((f) => f.startsWith(s.unlessFeature!))));
+}
+
 /** Whether a generic controller runs: enabled and not stopped at start by the provider. */
-function controllerRunning(provider: UpstreamProvider, controller: CloudController, flags: readonly string[]): boolean {
-  return controllerEnabled(controller, flags) && !(provider.stoppedControllers ?? []).some((s) => s.controller === controller);
+function controllerRunning(provider: UpstreamProvider, controller: CloudController, flags: readonly string[], features: readonly string[]): boolean {
+  return controllerEnabled(controller, flags) && !stopOf(provider, controller, features);
+}
+
+/** Whether a generic controller's informers list and watch: it runs, or it stops only after taking them. */
+function informerTaken(provider: UpstreamProvider, controller: CloudController, flags: readonly string[], features: readonly string[]): boolean {
+  const stop = stopOf(provider, controller, features);
+  return controllerEnabled(controller, flags) && (stop === undefined || stop.informersFirst === true);
 }
 
 /** The clients the enabled generic controllers ask for before they start or stop (routes only when configured). */
@@ -241,7 +252,8 @@ export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undef
   return all
     .filter((g) => (g.when ?? []).every((f) => flags.includes(f)))
     .filter((g) => !g.whenController || g.whenController.some((c) => controllers.includes(c)))
-    .filter((g) => !g.whenRunning || g.whenRunning.some((c) => controllerRunning(provider, c, flags)))
+    .filter((g) => !g.whenRunning || g.whenRunning.some((c) => controllerRunning(provider, c, flags, features)))
+    .filter((g) => !g.informerOf || informerTaken(provider, g.informerOf, flags, features))
     .filter((g) => !g.whenFeature || features.includes(g.whenFeature))
     .flatMap((g) => (g.namespaceFrom === 'ccm' ? [{ ...g, namespace: namespaces.ccm }]
       : g.namespaceFrom === 'config-secrets' && namespaces.configSecrets ? namespaces.configSecrets.map((namespace) => ({ ...g, namespace }))

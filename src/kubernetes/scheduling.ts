@@ -79,8 +79,12 @@ export function controlPlaneAffinity(): NodeAffinity {
   };
 }
 
-/** The preset's tolerations plus the spec's extra ones (duplicates dropped), and its placement. */
-export function schedulingPlan(preset: SchedulingPreset, extraTolerations: readonly Toleration[], nodeSelector?: Readonly<Record<string, string>>): SchedulingPlan {
+/**
+ * The preset's tolerations plus the spec's extra ones (duplicates dropped), and its placement: the
+ * spec's nodeSelector, else the control-plane affinity unless `anyNode` (an upstream manifest that
+ * places its pods nowhere in particular).
+ */
+export function schedulingPlan(preset: SchedulingPreset, extraTolerations: readonly Toleration[], nodeSelector?: Readonly<Record<string, string>>, anyNode = false): SchedulingPlan {
   const tolerations: Toleration[] = [];
   const seen = new Set<string>();
   for (const t of [...PRESET_TOLERATIONS[preset], ...extraTolerations]) {
@@ -93,5 +97,10 @@ export function schedulingPlan(preset: SchedulingPreset, extraTolerations: reado
   if (nodeSelector && Object.keys(nodeSelector).length > 0) {
     return { tolerations, nodeSelector: { ...nodeSelector } };
   }
-  return { tolerations, nodeAffinity: controlPlaneAffinity() };
+  return anyNode ? { tolerations } : { tolerations, nodeAffinity: controlPlaneAffinity() };
+}
+
+/** Whether a plan keeps the pods on control-plane nodes: the preset's affinity, or a nodeSelector on a control-plane label. */
+export function confinedToControlPlane(plan: SchedulingPlan): boolean {
+  return plan.nodeAffinity !== undefined || Object.keys(plan.nodeSelector ?? {}).some((k) => k === CONTROL_PLANE_LABEL || k === MASTER_LABEL);
 }

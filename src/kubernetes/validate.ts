@@ -6,6 +6,7 @@
  */
 import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
 import { bindAddress, workloadShape } from './workload-plan';
+import { confinedToControlPlane, schedulingPlan } from './scheduling';
 import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
 import { flagTableFor, isKnownFlag, knownFlagsHint } from './flags';
 import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
@@ -145,6 +146,12 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     }
   } else if (k.workload.podDisruptionBudget && (shape.replicas ?? 1) < 2) {
     at(['spec', 'kubernetes', 'workload', 'podDisruptionBudget'], `with ${shape.replicas} replica would block every node drain; set replicas to 2 or more, or remove it`);
+  }
+  const replicas = shape.replicas ?? 1;
+  const placement = schedulingPlan(k.scheduling.preset, k.scheduling.extraTolerations, k.scheduling.nodeSelector, provider.anyNode !== undefined);
+  if (shape.kind === 'Deployment' && replicas > 1 && s.controlPlaneTopology === 'SingleReplica' && confinedToControlPlane(placement)) {
+    // each replica needs a control-plane node of its own (required hostname anti-affinity; the host-network port)
+    at(['spec', 'kubernetes', 'workload', 'replicas'], `is ${replicas} with controlPlaneTopology SingleReplica: each replica needs a control-plane node of its own, so ${replicas - 1} would stay Pending; set 1 or remove it (the default there is 1)`);
   }
   if (!k.leaderElect && (shape.kind === 'DaemonSet' || (shape.replicas ?? 1) > 1)) {
     at(['spec', 'kubernetes', 'leaderElect'], `is false with ${shape.kind === 'DaemonSet' ? 'a DaemonSet' : `${shape.replicas} replicas`}: several CCMs would reconcile at once; keep leader election, or run one Deployment replica`);

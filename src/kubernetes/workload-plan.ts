@@ -344,7 +344,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     volumes: mergeByName(volumes, extraVolumes),
     requests,
     limits,
-    scheduling: schedulingPlan(section.scheduling.preset, section.scheduling.extraTolerations, section.scheduling.nodeSelector),
+    scheduling: schedulingPlan(section.scheduling.preset, section.scheduling.extraTolerations, section.scheduling.nodeSelector, provider.anyNode !== undefined),
     antiAffinity: shape.kind === 'Deployment' && (shape.replicas ?? 1) > 1,
     hostNetwork: section.hostNetwork,
     dnsPolicy: section.hostNetwork ? 'Default' : 'ClusterFirst',

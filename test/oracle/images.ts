@@ -149,6 +149,12 @@ export interface ControllerFacts {
    * service controller stops when the cloud has no LoadBalancer(); see inventory/nutanix.ts.)
    */
   readonly working?: readonly string[];
+  /**
+   * A controller that gets past its start only when the cloud config names a load-balancer
+   * implementation (LoadBalancer() is false without one): Equinix Metal's `loadbalancer`, which
+   * spec.kubernetes.equinixMetalLoadBalancer states.
+   */
+  readonly needsLoadBalancerSetting?: { readonly controller: string; readonly source: string };
   /** The node IPAM controller's canonical name, when the binary has one. */
   readonly nodeIpam?: string;
   /**

@@ -64,6 +64,7 @@ const TRIMMED: Readonly<Record<string, ControllerFacts>> = {
   },
   'equinix-metal': {
     ...DEFAULT_CONTROLLER_FACTS, known: EQUINIX_METAL_CONTROLLERS, aliases: EQUINIX_METAL_CONTROLLER_ALIASES, working: EQUINIX_METAL_WORKING_CONTROLLERS,
+    needsLoadBalancerSetting: { controller: 'service-lb-controller', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go (LoadBalancer: c.loadBalancer != nil), metal/loadbalancers.go (newLoadBalancers: nil without a loadbalancer setting)' },
     source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 (see inventory/equinixmetal.ts)',
   },
 };

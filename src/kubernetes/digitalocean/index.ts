@@ -20,6 +20,8 @@ export const DIGITALOCEAN: UpstreamProvider = {
     configMapAllowed: false,
   },
   defaultReplicas: { replicas: 1, source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 releases/digitalocean-cloud-controller-manager/v0.1.68.yml' },
+  // no nodeSelector or affinity: on a managed control plane (DOKS) there is no control-plane node to run on
+  anyNode: { source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 releases/digitalocean-cloud-controller-manager/v0.1.68.yml (Deployment: tolerations only)' },
   requests: { cpu: '100m', memory: '50Mi' },
   // releases/digitalocean-cloud-controller-manager/v0.1.68.yml: Deployment digitalocean-cloud-controller-manager, selector app
   selector: { app: 'digitalocean-cloud-controller-manager' },

@@ -67,6 +67,14 @@ export const EQUINIX_METAL: UpstreamProvider = {
     },
     { identity: 'root', rule: core(['services'], ['patch']), whenFeature: 'equinix-lb:emlb', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/loadbalancers/emlb/emlb.go (emlb: Service annotations)' },
   ],
+  // without a `loadbalancer` setting newLoadBalancers returns nil and LoadBalancer() is false: servicecontroller.New fails init()
+  // after taking the service informer (v0.30); spec.kubernetes.equinixMetalLoadBalancer states the setting
+  stoppedControllers: [{
+    controller: 'service',
+    unlessFeature: 'equinix-lb:',
+    informersFirst: true,
+    source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go (LoadBalancer), metal/loadbalancers.go (newLoadBalancers); kubernetes/cloud-provider@v0.30.2 controllers/service/controller.go (New: Informer() before init())',
+  }],
   authenticationReader: false,
   deprecated: 'the Equinix Metal CCM is deprecated upstream (Equinix Metal is sunset in June 2026) and no longer maintained; plan the move off the platform',
   entrypoint: { kind: 'binary', binary: './cloud-provider-equinix-metal', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 Dockerfile (ENTRYPOINT)' },

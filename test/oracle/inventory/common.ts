@@ -140,9 +140,11 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
       client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes',
       source: `${cp} options/options.go (ApplyTo: rootClientBuilder.ClientOrDie("shared-informers")), app/core.go (SharedInformers.Core().V1().Nodes() for cloud-node, cloud-node-lifecycle, service, route)`,
     },
+    // up to v0.31 servicecontroller.New takes the service informer before init() checks LoadBalancer(), so the
+    // informer factory lists and watches Services even when the controller then stops; from v0.32 init() comes first
     {
-      client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'services', when: service,
-      source: `${cp} app/core.go (startServiceController: SharedInformers.Core().V1().Services())`,
+      client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'services', when: minor(v.cloudProvider) <= 31 ? `client:${C.service}` : service,
+      source: `${cp} app/core.go (startServiceController: SharedInformers.Core().V1().Services()), controllers/service/controller.go (New: serviceInformer.Informer() ${minor(v.cloudProvider) <= 31 ? 'before' : 'after'} s.init())`,
     },
     // delegated authentication and authorization of the secure port (in-cluster kubeconfig = root)
     {
