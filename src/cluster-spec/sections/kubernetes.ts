@@ -78,7 +78,7 @@ export const kubernetesSectionSchema = z.strictObject({
   workload: z.strictObject({
     kind: z.enum(['Deployment', 'DaemonSet']).optional().describe('Defaults to the upstream manifest\'s kind for the provider.'),
     replicas: z.number().int().min(1, { message: 'must be at least 1' }).max(9).optional()
-      .describe('Deployment only. Defaults to the upstream manifest\'s or chart\'s (Azure and DigitalOcean 1, Nutanix 2); 1 with controlPlaneTopology SingleReplica. Each replica needs its own control-plane node.'),
+      .describe('Deployment only. Defaults to the upstream manifest\'s or chart\'s (Azure and DigitalOcean 1, Nutanix 2); 1 with controlPlaneTopology SingleReplica, where more is refused while the pods are kept on control-plane nodes. Each replica needs its own control-plane node.'),
     podDisruptionBudget: z.boolean().optional().describe('Deployment only: a PDB with maxUnavailable 1. Defaults to true when replicas > 1.'),
   }).prefault({}),
   scheduling: z.strictObject({
