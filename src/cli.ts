@@ -1,25 +1,12 @@
 import { Command, CommanderError } from 'commander';
-import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from './kubernetes/migration/control-plane';
-import { MigrationInput } from './migration/flags';
-import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from './migration/phases';
-import { migrationProblems } from './migration-targets';
 import * as fs from 'fs';
 import * as path from 'path';
-import { parse as parseYaml, stringify } from 'yaml';
-import { ImportError, importLiveCluster } from './import/live-cluster';
-import { exportSource, readExport } from './import/read-export';
-import { findSecretInData, findSecretInIni } from './secrets/detector';
+import { ImportError } from './import/live-cluster';
 import { redactMessage } from './secrets/message-redaction';
 import { formatIssue, SpecIssue, SpecValidationError } from './cluster-spec/errors';
 import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
-import { InputWarning, isSymbolicLink, linkOutsideProblem, listSpecFiles, loadClusterSpec, loadSpecFiles, MAX_INPUT_BYTES } from './fleet/load';
+import { InputWarning, isSymbolicLink, linkOutsideProblem, listSpecFiles, loadSpecFiles, MAX_INPUT_BYTES } from './fleet/load';
 import { warningLines } from './fleet/warning-lines';
-import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
-import { CloudConfigError, TransformResult } from './cloud-config/errors';
-import { AzureSpecSection } from './cluster-spec/sections/azure';
-import { isAzureStackHub } from './openshift/azure/facts';
-import { platformFactsFor } from './openshift/platform-facts';
-import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
 import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree, TreeSink } from './pipeline/output';
 import { parseShard, SynthError, synthesizeInto, synthesizeIntoAsync, SynthOptions, SynthSummary } from './pipeline/synth';
 import { outputRepositoryProblem } from './gitops/repo-path';
@@ -31,14 +18,13 @@ import { readChangedTrees, readGitRange, TreeReadError, withoutIdenticalUnits } 
 import { diffMarkdown } from './diff/markdown';
 import { initCommand } from './init/command';
 import { addPreflightCommand } from './preflight-command';
+import { addCloudConfigCommand } from './cloud-config-command';
+import { addImportCommand } from './import-command';
+import { addMigrationControlPlaneCommand } from './migration-control-plane-command';
+import { EXIT_INTERNAL, EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, TransformCliError, UsageError } from './cli-errors';
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
 
-/** A command line that cannot be run as given. */
-class UsageError extends Error {}
-
-/** A config the transform refuses (exit 2, as the command documents). */
-class TransformCliError extends Error {}
 
 /** Default folder of cluster specs (the example fleet in this repository). */
 export const DEFAULT_CLUSTERS_DIR = 'clusters';
@@ -112,11 +98,7 @@ export function readCapped(fd: number, limit: number): string {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Exit codes. */
-export const EXIT_OK = 0;
-export const EXIT_INVALID_INPUT = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_INTERNAL = 3;
+export { EXIT_INTERNAL, EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE } from './cli-errors';
 
 /**
  * Runs the `ccm-gitops` command line with the given arguments (without the
@@ -376,136 +358,16 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
       code = hasChanges(diff) ? EXIT_INVALID_INPUT : EXIT_OK;
     });
 
-  program.command('cloud-config')
-    .description('cloud config tools')
-    .command('transform')
-    .description('run a platform\'s cloud-config transform on standard input and write the result to standard output, '
-      + 'e.g. to check a config before an upgrade; exit 2 with the operator\'s message when it would refuse the config')
-    .requiredOption('-p, --platform <platform>', `one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`)
-    .option('--cluster <spec>', 'take the platform inputs (region, service endpoints, feature gates, …) from this cluster spec')
-    .option('-c, --clusters <dir>', 'with --cluster: the clusters folder, root of the defaults.yaml chain', '.')
-    .option('--azure-cloud-name <name>', 'Azure: the Infrastructure cloud name')
-    .option('--region <region>', 'AWS: the region (needed with service endpoints)')
-    .option('--feature-gate <gate...>', 'enabled OpenShift feature gates')
-    .action((opts: { platform: string; cluster?: string; clusters: string; azureCloudName?: string; region?: string; featureGate?: string[] }) => {
-      if (!(CLOUD_CONFIG_PLATFORMS as readonly string[]).includes(opts.platform)) {
-        throw new TransformCliError(`unknown platform "${opts.platform}"; use one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`);
-      }
-      const platform = opts.platform as CloudConfigPlatform;
-      const source = (io.in ?? PROCESS_IO.in!)();
-      if (Buffer.byteLength(source, 'utf8') > MAX_INPUT_BYTES) {
-        throw new TransformCliError(`standard input is over the ${MAX_INPUT_BYTES}-byte limit of input files; a cloud config is a small text file: give the config alone`);
-      }
-      let transform: () => TransformResult = () => transformCloudConfig(platform, source, {
-        enabledFeatureGates: opts.featureGate, azureCloudName: opts.azureCloudName, aws: opts.region ? { region: opts.region } : undefined,
-      });
-      if (opts.cluster) {
-        const loaded = loadClusterSpec(opts.cluster, opts.clusters);
-        if (!loaded.spec) {
-          throw new TransformCliError(`the cluster spec is invalid:\n${loaded.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
-        }
-        const s = loaded.spec.spec;
-        // the spec, with the command line's extra gates and cloud name, through the same transform synth runs
-        const spec: ClusterSpec = {
-          ...loaded.spec,
-          spec: {
-            ...s,
-            featureGates: { ...s.featureGates, enabled: [...s.featureGates.enabled, ...(opts.featureGate ?? [])] },
-            ...(opts.azureCloudName ? { azure: { cloudName: opts.azureCloudName as AzureSpecSection['cloudName'] } } : {}),
-            ...(opts.region && !s.aws?.region ? { aws: { ...s.aws, region: opts.region } } : {}),
-          },
-        };
-        const specPlatform = spec.spec.platform === 'Azure' && isAzureStackHub(spec) ? 'AzureStackHub' : spec.spec.platform;
-        if (specPlatform !== platform) {
-          throw new TransformCliError(`--platform ${platform} does not match the platform of ${opts.cluster} (${specPlatform})`);
-        }
-        transform = () => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec);
-      }
-      let result: TransformResult;
-      try {
-        result = transform();
-      } catch (e) {
-        if (e instanceof CloudConfigError) {
-          throw new TransformCliError(`${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);
-        }
-        throw e;
-      }
-      for (const w of result.warnings) {
-        io.err(`warning: ${w}\n`);
-      }
-      io.out(result.config);
-    });
-
-  program.command('import')
-    .description('write a cluster spec (and its cloud config) from what oc get -o yaml exports of a live cluster: Infrastructure, Network, Proxy, '
-      + 'FeatureGate, APIServer, the openshift-config cloud config ConfigMap and the operator images ConfigMap (single files or Lists)')
-    .requiredOption('--from <path>', 'folder (or file) of the export')
-    .option('-o, --out <dir>', 'folder to write the spec into', DEFAULT_CLUSTERS_DIR)
-    .option('--name <name>', 'cluster name (default: the infrastructure name without its random suffix)')
-    .option('--force', 'replace files that exist')
-    .action((opts: { from: string; out: string; name?: string; force?: boolean }) => {
-      const result = importLiveCluster(readExport(opts.from), { name: opts.name, sourceOf: exportSource });
-      const specFile = `${result.name}.yaml`;
-      // the one secret detector over everything written (e.g. Proxy status credentials, keys in a cloud config)
-      const inSpec = findSecretInData(result.spec);
-      if (inSpec) {
-        throw new ImportError(`the imported spec field ${inSpec.key} holds ${inSpec.reason.replace(/^"[^"]*" holds /, '')}; remove it from the cluster (or the export) first, credentials never go into git`);
-      }
-      for (const f of result.files) {
-        const found = findSecretInIni(f.content);
-        if (found) {
-          throw new ImportError(`${f.name} (line ${found.line}) would hold ${found.reason.replace(/^"[^"]*" holds /, '')}; credentials never go into git`);
-        }
-      }
-      const files = [...result.files, { name: specFile, content: importedSpecYaml(result.spec, opts.from) }];
-      const existing = files.map((f) => path.join(opts.out, f.name)).filter((f) => fs.existsSync(f));
-      if (existing.length > 0 && !opts.force) {
-        throw new UsageError(`${existing.join(', ')} exist${existing.length === 1 ? 's' : ''}; pass --force to replace, or --name for another cluster name`);
-      }
-      fs.mkdirSync(opts.out, { recursive: true });
-      // every file is staged first, then renamed into place: a failed write leaves no partial import
-      const staged = files.map((f) => ({ target: path.join(opts.out, f.name), staging: path.join(opts.out, `.${f.name}.ccm-gitops-import`), content: f.content }));
-      try {
-        for (const f of staged) {
-          fs.writeFileSync(f.staging, f.content);
-        }
-      } catch (e) {
-        staged.forEach((f) => fs.rmSync(f.staging, { force: true }));
-        throw e;
-      }
-      for (const f of staged) {
-        fs.renameSync(f.staging, f.target);
-      }
-      for (const w of result.warnings) {
-        io.err(`warning: ${w}\n`);
-      }
-      io.out(`wrote ${files.map((f) => path.join(opts.out, f.name)).join(', ')}\n`);
-      io.out(`next: ccm-gitops validate-spec ${path.join(opts.out, specFile)}\n`);
-    });
-
+  addCloudConfigCommand(program, io, () => (io.in ?? PROCESS_IO.in!)());
+  addImportCommand(program, io, DEFAULT_CLUSTERS_DIR);
   const migration = program.command('migration')
     .description('migration from the in-tree cloud provider');
   addPreflightCommand(migration, io, (c) => {
     code = c;
   });
-  migration.command('control-plane')
-    .description('print the control-plane change of a migration phase for a kubeadm, Cluster API or hand-run control plane '
-      + '(OpenShift clusters get theirs in dist/<cluster>/MIGRATION.md)')
-    .requiredOption('--platform <type>', 'platform type: AWS, GCP, OpenStack, VSphere or Azure')
-    .requiredOption('--phase <phase>', `migration phase: ${MIGRATION_PHASES.join(', ')}`)
-    .requiredOption('--kubernetes-version <1.NN>', 'minor version of the kube-controller-manager (N)')
-    .option('--ccm-version <1.NN>', 'minor of the CCM\'s k8s.io/controller-manager (default: N; N-1 is allowed, N+1 is not)')
-    .option('--format <format>', `output form: ${CONTROL_PLANE_FORMATS.join(', ')}`, 'static-pod')
-    .option('--cluster-api <version>', `KubeadmControlPlane API of --format cluster-api: ${CLUSTER_API_VERSIONS.join(', ')}`, 'v1beta1')
-    .option('--current <file>', 'the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it (needed by --cluster-api v1beta2: its extra args are replaced by index)')
-    .option('--node-ipam', 'node IPAM moves to the CCM too')
-    .option('--no-in-tree-volumes', 'drop the in-tree volume plugins at the switch (CSI migration is complete)')
-    .option('--wildcard', 'write component "*" instead of naming the owner')
-    .option('--leader-name <name>', 'migration Lease name', DEFAULT_LEADER_NAME)
-    .option('--lease-namespace <ns>', 'lease namespace of both controller managers', DEFAULT_LEASE_NAMESPACE)
-    .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; current?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
-      code = migrationControlPlane(opts, io);
-    });
+  addMigrationControlPlaneCommand(migration, io, (c) => {
+    code = c;
+  });
 
   program.command('init')
     .description('scaffold a fleet repository: clusters/ with commented defaults and one example per distribution and platform, '
@@ -598,72 +460,6 @@ function renderCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   return env.HOME ? path.join(env.HOME, '.cache', 'ccm-gitops') : undefined;
 }
 
-/** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */
-function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; current?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
-  const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
-  if (!platform) {
-    throw new UsageError(`--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
-  }
-  const phase = MIGRATION_PHASES.find((p) => p === opts.phase);
-  if (!phase) {
-    throw new UsageError(`--phase ${JSON.stringify(opts.phase)} is not a phase; use one of ${MIGRATION_PHASES.join(', ')}`);
-  }
-  for (const [flag, value] of [['--kubernetes-version', opts.kubernetesVersion], ['--ccm-version', opts.ccmVersion]] as const) {
-    if (value !== undefined && !KUBERNETES_MINOR.test(value)) {
-      throw new UsageError(`${flag} ${JSON.stringify(value)} is not a Kubernetes minor version like "1.26"`);
-    }
-  }
-  const format = CONTROL_PLANE_FORMATS.find((f) => f === opts.format);
-  if (!format) {
-    throw new UsageError(`--format ${JSON.stringify(opts.format)} is not a form; use one of ${CONTROL_PLANE_FORMATS.join(', ')}`);
-  }
-  const capi = CLUSTER_API_VERSIONS.find((v) => v === (opts.clusterApi ?? 'v1beta1'));
-  if (!capi) {
-    throw new UsageError(`--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`);
-  }
-  const definition = platformFactsFor(platform);
-  const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
-  const kubernetesMinor = minorOf(opts.kubernetesVersion);
-  const input: MigrationInput = {
-    platform, support, phase, kubernetesMinor,
-    ccmMinor: opts.ccmVersion ? minorOf(opts.ccmVersion) : kubernetesMinor,
-    leaderName: opts.leaderName,
-    leaseNamespace: opts.leaseNamespace,
-    nodeIpam: opts.nodeIpam ?? false,
-    inTreeVolumes: opts.inTreeVolumes && support !== undefined && kubernetesMinor <= support.lastInTreeMinor,
-    wildcard: opts.wildcard ?? false,
-    leaderElect: true,
-  };
-  const problems = migrationProblems({ ...input, distribution: 'kubernetes', managementMode: 'gitops', inTreeVolumes: undefined, enabledFeatureGates: [] });
-  if (problems.length > 0) {
-    for (const p of problems) {
-      io.err(`error: ${p.path.join('.')}: ${p.message}\n`);
-    }
-    return EXIT_INVALID_INPUT;
-  }
-  let current: unknown;
-  if (opts.current !== undefined) {
-    let text: string;
-    try {
-      text = fs.readFileSync(opts.current, 'utf8');
-    } catch (e) {
-      throw new UsageError(`--current ${JSON.stringify(opts.current)} cannot be read (${isErrnoError(e) ? errnoText(e) : 'unreadable'}); give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
-    }
-    try {
-      current = parseYaml(text);
-    } catch {
-      throw new UsageError(`--current ${JSON.stringify(opts.current)} is not YAML; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
-    }
-    if ((current as { kind?: unknown } | null)?.kind !== 'KubeadmControlPlane') {
-      throw new UsageError(`--current ${JSON.stringify(opts.current)}: kind is not KubeadmControlPlane; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
-    }
-  } else if (format === 'cluster-api' && capi === 'v1beta2') {
-    throw new UsageError('--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index');
-  }
-  io.out(controlPlaneChange(input, format, capi, current));
-  return EXIT_OK;
-}
-
 /** The version in the package.json beside the compiled or source tree. */
 
 /**
@@ -721,12 +517,6 @@ function defaultsRoot(paths: readonly string[]): string {
   const chosen = root;
   const rel = path.relative(process.cwd(), chosen);
   return rel === '' ? '.' : rel.startsWith('..') ? chosen : rel;
-}
-
-/** The imported spec as YAML, with a header saying where it came from. */
-function importedSpecYaml(spec: Record<string, unknown>, from: string): string {
-  return `# Imported with ccm-gitops import from ${path.basename(path.resolve(from))}. Review it, then move shared values to a defaults.yaml.\n`
-    + stringify(spec, { lineWidth: 0 });
 }
 
 /** Prints warnings, each distinct one once, repeats grouped ({@link warningLines}). */
