@@ -1,13 +1,10 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { KubernetesCloudControllerManager } from './kubernetes/kubernetes-cloud-controller-manager';
+import { distributionOf } from './distributions';
 import { MigrationObjects } from './migration/migration-objects';
 import { migrationTargetFor } from './migration-rendering';
 import { ccmDeployedIn } from './migration/phases';
 import { annotateStages } from './gitops/stage-annotations';
-import { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
-import { OpenShiftStaticSet } from './openshift/openshift-static-set';
-import { platformFor } from './openshift/platforms';
 import { PreparedCluster } from './openshift/platform';
 
 export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './gitops/stage-annotations';
@@ -22,10 +19,10 @@ export interface ClusterChartProps {
 }
 
 /**
- * Every object one cluster needs on the cluster itself. OpenShift: the
- * static set, the platform's CredentialsRequest and, in `gitops` mode, the
- * platform operands. Kubernetes: the upstream CCM (`KubernetesCloudControllerManager`).
- * Both: the migration objects of the phase. Each object is annotated with
+ * Every object one cluster needs on the cluster itself: what its
+ * distribution renders (`distributions.ts`; OpenShift: the static set, the
+ * platform's CredentialsRequest and, in `gitops` mode, the platform operands;
+ * Kubernetes: the upstream CCM), and the migration objects of the phase. Each object is annotated with
  * the sync wave of its stage.
  */
 export class ClusterChart extends Chart {
@@ -35,30 +32,7 @@ export class ClusterChart extends Chart {
   constructor(scope: Construct, id: string, props: ClusterChartProps) {
     super(scope, id, { disableResourceNameHashes: true });
     const { spec } = props.cluster.spec;
-    const kubernetes = spec.distribution === 'kubernetes';
-    let renderOperands: (scope: Construct) => void;
-    if (kubernetes) {
-      renderOperands = (scope) => new KubernetesCloudControllerManager(scope, 'Kubernetes', { cluster: props.cluster });
-    } else {
-      const platform = platformFor(spec.platform);
-      if (!platform) {
-        throw new Error(`'spec.platform' "${spec.platform}" is not rendered by this version`);
-      }
-      new OpenShiftStaticSet(this, 'StaticSet', {
-        platformType: spec.platform,
-        managementMode: spec.managementMode,
-        images: spec.images,
-        proxy: spec.proxy,
-        cloudNodeManager: platform.cloudNodeManager,
-        release: spec.openshift?.release,
-      });
-      renderOperands = (scope) => platform.renderOperands(scope, props.cluster);
-      // Every phase: the payload ships it in-tree too, and an override that appeared with a later phase would
-      // leave CVO and GitOps writing it for ever until someone re-ran the hand over.
-      if (platform.credentialsRequest) {
-        new CloudCredentialsRequest(this, 'CredentialsRequest', platform.credentialsRequest);
-      }
-    }
+    const renderOperands = distributionOf(props.cluster.spec).renderCluster(this, props.cluster);
     const migration = props.cluster.migration;
     const phase = migration?.phase ?? 'external';
     const preStage = spec.migration?.preStage ?? false;

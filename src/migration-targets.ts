@@ -1,36 +1,27 @@
 /**
  * Composition root of the migration: picks the distribution's side of a
- * cluster's migration by `spec.distribution` (the migration imports no
+ * cluster's migration by `spec.distribution`, through the distributions' facts
+ * (`distribution-facts.ts`; the migration imports no
  * distribution; ARCHITECTURE.md). This side checks and plans; the side that
  * renders, with the distributions' constructs, is `migration-rendering.ts`
  * (what loads specs never loads cdk8s).
  */
 import { ClusterSpec } from './cluster-spec/schema';
-import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './kubernetes/migration/migration-control-plane';
+import { distributionFacts, distributionFactsNamed } from './distribution-facts';
 import { migrationInputWith } from './migration/cluster-migration';
-import { upstreamProviderFor } from './kubernetes/providers';
-import { imageMinor } from './kubernetes/validate';
 import { minorOf } from './migration/phases';
 import { MigrationInput } from './migration/flags';
 import { MigrationPhase, MigrationSupport } from './migration/phases';
 import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
 import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem, migrationProblemsWith, migrationWarningsWith } from './migration/validate';
-import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './openshift/migration/migration-control-plane';
 
 /** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
 export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {
-  const input = migrationInputWith(spec, support, spec.spec.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS : KUBERNETES_MIGRATION_CONTROL_PLANE);
+  const facts = distributionFacts(spec.spec.distribution);
+  const input = migrationInputWith(spec, support, facts.migrationControlPlane);
   // an upstream CCM is as old as its image: without ccmVersion its minor comes from the pinned tag
-  const image = spec.spec.distribution === 'kubernetes' ? kubernetesCcmImage(spec) : undefined;
+  const image = facts.ccmImage(spec);
   return input && image && spec.spec.migration?.ccmVersion === undefined ? { ...input, ccmMinor: minorOf(image.minor) } : input;
-}
-
-/** The kubernetes distribution's CCM image key and the minor its tag is built for, when the tag tells. */
-export function kubernetesCcmImage(spec: ClusterSpec): { key: string; minor: string } | undefined {
-  const provider = upstreamProviderFor(spec.spec.platform);
-  const image = provider ? spec.spec.images[provider.imageKey] : undefined;
-  const minor = provider && image ? imageMinor(provider, image) : undefined;
-  return provider && minor !== undefined ? { key: provider.imageKey, minor } : undefined;
 }
 
 /** What `transitionSteps` needs beyond the migration input, by distribution. */
@@ -47,15 +38,13 @@ export interface StepContext {
 
 /** The steps of one phase change (adjacent phases, either direction) on a distribution: `phaseChangeSteps` with its control plane. */
 export function transitionSteps(input: MigrationInput, ctx: StepContext, from: MigrationPhase, to: MigrationPhase): PhaseTransition {
-  const controlPlane = ctx.distribution === 'openshift'
-    ? openshiftControlPlaneSteps({ featureGates: ctx.featureGates, featureSet: ctx.featureSet, ...(ctx.machineConfig !== undefined ? { machineConfig: ctx.machineConfig } : {}) })
-    : KUBERNETES_CONTROL_PLANE_STEPS;
+  const controlPlane = distributionFactsNamed(ctx.distribution).controlPlaneSteps(ctx);
   return phaseChangeSteps(input, { ccm: ctx.ccm, controlPlane }, from, to);
 }
 
 /** The distribution's own checks of a requested migration (`input.distribution`). */
 function checksFor(input: MigrationCheckInput): MigrationControlPlaneChecks {
-  return input.distribution === 'openshift' ? OPENSHIFT_MIGRATION_CHECKS : KUBERNETES_MIGRATION_CHECKS;
+  return distributionFactsNamed(input.distribution).migrationChecks;
 }
 
 /** Every problem of a requested migration on its distribution (`input.distribution`); empty when it may render. */

@@ -34,7 +34,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[] | 'anything'>
   'spec-migrations': ['cluster-spec'],
   'gitops': ['cluster-spec', 'constructs'],
   'migration': ['cluster-spec', 'constructs', 'gitops'],
-  'cluster': ['cluster-spec', 'migration'],
+  'cluster': ['cluster-spec', 'migration', 'gitops'],
   'openshift': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
   'kubernetes': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
   '(top)': 'anything',
@@ -113,14 +113,26 @@ const COMPARISONS = [
   ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken,
 ];
 
+/** What a comparison in a distribution-neutral folder should become. */
+const BEHIND_MIGRATION_TARGET = 'a distribution: put what differs behind MigrationTarget / MigrationControlPlane';
+
+/** What a comparison elsewhere in src/ should become. */
+const BEHIND_DISTRIBUTION_REGISTRY = 'a distribution: put what differs behind DistributionFacts / DistributionRendering (src/cluster/distribution.ts)';
+
+/**
+ * Where a distribution's name may be compared: the spec that defines it, the two
+ * distributions and their registries (ARCHITECTURE.md, "Where a new distribution goes").
+ */
+export const DISTRIBUTION_CHOOSERS = ['src/cluster-spec/', 'src/openshift/', 'src/kubernetes/', 'src/imports/', 'src/distribution-facts.ts', 'src/distributions.ts'];
+
 /** `file:line compares with 'name' (…)` for each comparison (===, !==, ==, !=, switch case) of a value with a distribution's name. */
-export function distributionComparisons(file: string, text: string): string[] {
+export function distributionComparisons(file: string, text: string, fix = BEHIND_MIGRATION_TARGET): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const named = (n: ts.Node): string | undefined => ((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && DISTRIBUTIONS.includes(n.text) ? n.text : undefined);
   const report = (node: ts.Node, name: string) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-    found.push(`${file}:${line} compares with '${name}' (a distribution: put what differs behind MigrationTarget / MigrationControlPlane)`);
+    found.push(`${file}:${line} compares with '${name}' (${fix})`);
   };
   const visit = (node: ts.Node): void => {
     if (ts.isBinaryExpression(node) && COMPARISONS.includes(node.operatorToken.kind)) {
@@ -195,6 +207,17 @@ describe('the distribution rule', () => {
     ]);
   });
 
+  test('GIVEN a comparison outside the registries THEN the file and line are named with the registry to use', () => {
+    // GIVEN a composition file choosing by spec.distribution
+    const text = "const mode = spec.spec.distribution === 'kubernetes' ? 'x' : 'plain';";
+    // WHEN it is checked with the registry's fix
+    const found = distributionComparisons('src/pipeline/x.ts', text, BEHIND_DISTRIBUTION_REGISTRY);
+    // THEN the file, line and the interfaces to put it behind are named
+    expect(found).toEqual([
+      "src/pipeline/x.ts:1 compares with 'kubernetes' (a distribution: put what differs behind DistributionFacts / DistributionRendering (src/cluster/distribution.ts))",
+    ]);
+  });
+
   test('GIVEN the names used otherwise (field paths, text, other values compared) THEN nothing', () => {
     const text = [
       "const path = ['spec', 'kubernetes', 'clusterName'];",
@@ -232,6 +255,13 @@ describe('src/ follows ARCHITECTURE.md', () => {
     const files = DISTRIBUTION_NEUTRAL.flatMap((folder) => sourceFiles(path.join(SRC, folder)));
     expect(files.length).toBeGreaterThan(0);
     expect(files.flatMap((file) => distributionComparisons(path.relative(REPO, file).split(path.sep).join('/'), fs.readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  test('no file outside the distributions and their registries compares spec.distribution (one seam: src/distribution-facts.ts, src/distributions.ts)', () => {
+    const files = sourceFiles(SRC).map((f) => path.relative(REPO, f).split(path.sep).join('/'))
+      .filter((f) => !DISTRIBUTION_CHOOSERS.some((allowed) => f === allowed || (allowed.endsWith('/') && f.startsWith(allowed))));
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.flatMap((file) => distributionComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'), BEHIND_DISTRIBUTION_REGISTRY))).toEqual([]);
   });
 
   test('GIVEN every source file of src/ but the generated imports/ THEN none is over 800 lines (split it by responsibility)', () => {

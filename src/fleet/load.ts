@@ -5,17 +5,14 @@ import { describeValue, SpecIssue, SpecValidationError } from '../cluster-spec/e
 import { imagePinProblem } from '../cluster-spec/images';
 import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from '../cluster-spec/schema';
 import { schemaProblems } from '../cluster-spec/zod-issues';
-import { CloudConfigError } from '../cloud-config/errors';
 import { migrationInputFor, migrationWarnings } from '../migration-targets';
 import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
 import { fresh, SharedValues } from '../util/shared-values';
-import { refuseCredentials } from '../cloud-config/pass-through';
 import { guardProblems, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember } from '../gitops/repo-path';
 import { gitopsWarnings } from '../gitops/warnings';
-import { kubernetesCloudConfigProblems, kubernetesWarnings } from '../kubernetes/validate';
-import { upstreamProviderFor } from '../kubernetes/providers';
+import { distributionFacts } from '../distribution-facts';
 import { platformFactsFor } from '../openshift/platform-facts';
 import { PreparedCluster } from '../openshift/platform';
 import { DEFAULTS_KIND, linkOutsideProblem, isSymbolicLink, fleetSpecFiles } from './spec-files';
@@ -598,52 +595,22 @@ function readCloudConfig(file: string, spec: ClusterSpec, base: string, root: st
   return { cloudConfigFile: resolved.file, text };
 }
 
-/** Where the kubernetes distribution takes credentials from, for the refusal message. */
-const KUBERNETES_SECRET_FROM = 'an existing Secret named in spec.kubernetes.cloudConfig.existingSecret';
-
-/** Prepares a kubernetes-distribution cluster: the inline cloud config (checked for credentials, never transformed) and the deprecation warning. */
-function prepareKubernetes(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
-  const provider = upstreamProviderFor(spec.spec.platform)!;
-  const warnings: string[] = [];
-  if (provider.deprecated) {
-    warnings.push(`platform ${spec.spec.platform}: ${provider.deprecated}`);
-  }
-  warnings.push(...kubernetesWarnings(spec));
-  const read = readCloudConfig(file, spec, base, root, issue);
-  if (!read) {
+/** Reads a file a spec names at `field`, inside the clusters folder; undefined after reporting a problem. */
+function readRef(file: string, field: string, ref: string, base: string, root: string, issue: (i: SpecIssue) => void): { file: string; text: string } | undefined {
+  const resolved = resolveInside(root, base, ref);
+  if ('problem' in resolved) {
+    issue({ file, path: field, message: `${describeValue(ref)} ${resolved.problem}` });
     return undefined;
   }
-  const { cloudConfigFile, text: cloudConf } = read;
-  if (cloudConfigFile && cloudConf.trim() === '') {
-    issue({ file: cloudConfigFile, path: '', message: `cluster ${spec.metadata.name}: is empty; fill it, or remove spec.cloudConfig.file to read the provider's existing config object` });
+  const text = readInput(resolved.file);
+  if (typeof text !== 'string') {
+    issue({ ...text, message: `${text.message} (referenced by ${file} ${field})` });
     return undefined;
   }
-  if (cloudConfigFile) {
-    try {
-      refuseCredentials(spec.spec.platform, cloudConf, KUBERNETES_SECRET_FROM);
-    } catch (e) {
-      if (e instanceof CloudConfigError) {
-        issue({ file: cloudConfigFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
-        return undefined;
-      }
-      throw e;
-    }
-    const configProblems = kubernetesCloudConfigProblems(spec, cloudConf);
-    for (const p of configProblems) {
-      issue({ file: cloudConfigFile, path: p.path.join('.'), message: `cluster ${spec.metadata.name}: ${p.message}` });
-    }
-    if (configProblems.length > 0) {
-      return undefined;
-    }
-  }
-  for (const w of warnings) {
-    warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
-  }
-  const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
-  const migration = migrationInputFor(spec, platformFactsFor(spec.spec.platform)?.migrationSupport?.(spec));
-  return { spec, specFile: file, specPath, cloudConfigFile, cloudConf, migration, warnings };
+  return { file: resolved.file, text };
 }
 
+/** Prepares a cluster on its distribution (`distribution-facts.ts`), after the warnings of every distribution. */
 function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
   for (const w of gitopsWarnings(spec.spec.gitops)) {
     warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
@@ -654,60 +621,15 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
       warn({ file, message: `cluster ${spec.metadata.name}: ${w.path.join('.')}: ${w.message}` });
     }
   }
-  if (spec.spec.distribution === 'kubernetes') {
-    return prepareKubernetes(file, spec, base, root, issue, warn);
-  }
-  const platform = platformFactsFor(spec.spec.platform)!;
-  const read = readCloudConfig(file, spec, base, root, issue);
-  if (!read) {
-    return undefined;
-  }
-  const { cloudConfigFile, text: source } = read;
-  const extraData: Record<string, string> = {};
-  for (const [key, extraRef] of Object.entries(spec.spec.cloudConfig?.extraKeys ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const field = `spec.cloudConfig.extraKeys.${key}`;
-    const resolved = resolveInside(root, base, extraRef);
-    if ('problem' in resolved) {
-      issue({ file, path: field, message: `${describeValue(extraRef)} ${resolved.problem}` });
-      return undefined;
-    }
-    const text = readInput(resolved.file);
-    if (typeof text !== 'string') {
-      issue({ ...text, message: `${text.message} (referenced by ${file} ${field})` });
-      return undefined;
-    }
-    try {
-      refuseCredentials(spec.spec.platform, text);
-    } catch (e) {
-      if (e instanceof CloudConfigError) {
-        issue({ file: resolved.file, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
-        return undefined;
-      }
-      throw e;
-    }
-    extraData[key] = text;
-  }
-  try {
-    const result = platform.transformCloudConfig(source, spec);
-    for (const w of result.warnings) {
-      warn({ file: cloudConfigFile ?? file, message: `cluster ${spec.metadata.name}: ${w}` });
-    }
-    const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
-    const cloudConfExtraData = Object.keys(extraData).length > 0 ? extraData : undefined;
-    const migration = migrationInputFor(spec, platform.migrationSupport?.(spec));
-    return { spec, specFile: file, specPath, cloudConfigFile, cloudConf: result.config, cloudConfExtraData, migration, warnings: result.warnings };
-  } catch (e) {
-    if (e instanceof CloudConfigError) {
-      issue({
-        file: cloudConfigFile ?? file,
-        path: cloudConfigFile ? '' : 'spec.cloudConfig',
-        line: e.line,
-        message: `cluster ${spec.metadata.name}: ${e.message}`,
-      });
-      return undefined;
-    }
-    throw e;
-  }
+  const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+  return distributionFacts(spec.spec.distribution).prepare(spec, {
+    file,
+    specPath,
+    issue,
+    warn,
+    readCloudConfig: () => readCloudConfig(file, spec, base, root, issue),
+    readRef: (field, ref) => readRef(file, field, ref, base, root, issue),
+  }, declared);
 }
 
 /** The clusters folder, resolved; the folder as given when it cannot be (its files then fail to read, each named). */

@@ -1,18 +1,17 @@
 // The checks of a parsed spec across layers (GitOps, OpenShift, Kubernetes, migration, hub destinations): pure, no file read.
 import * as path from 'path';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
-import { IMAGE_KEYS, imagePinProblem, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
+import { IMAGE_KEYS, imagePinProblem } from '../cluster-spec/images';
 import { ClusterSpec } from '../cluster-spec/schema';
 import { tlsProblems } from '../cluster-spec/tls';
-import { kubernetesCcmImage, migrationInputFor, migrationProblems } from '../migration-targets';
+import { distributionFacts, otherRenderers } from '../distribution-facts';
+import { migrationInputFor, migrationProblems } from '../migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
 import { commandItemProblem, guardProblems, httpsUrlProblem, httpUrlProblem, metadataMapProblems, ShapeProblem, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
-import { kubernetesProblems } from '../kubernetes/validate';
-import { upstreamProviderFor } from '../kubernetes/providers';
-import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
+import { platformFactsFor } from '../openshift/platform-facts';
 
 /**
  * Checks beyond the schema: supported platform, platform sections, images,
@@ -27,11 +26,7 @@ export function checkSpec(spec: ClusterSpec): ShapeProblem[] {
 function specProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
   const s = spec.spec;
   const problems = commonProblems(spec);
-  if (s.distribution === 'kubernetes') {
-    problems.push(...kubernetesProblems(spec));
-  } else {
-    problems.push(...openshiftProblems(spec));
-  }
+  problems.push(...distributionFacts(s.distribution).specProblems(spec, (platform) => otherRenderers(s.distribution, platform)));
   if (renderable(spec)) {
     const migration = migrationInputFor(spec, platformFactsFor(s.platform)?.migrationSupport?.(spec));
     if (migration) {
@@ -227,48 +222,6 @@ function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[];
   return problems;
 }
 
-/** Checks of distribution openshift: a platform the operator renders, its sections and images, the infrastructure name. */
-function openshiftProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
-  const problems: { path: (string | number)[]; message: string }[] = [];
-  const s = spec.spec;
-  const platform = platformFactsFor(s.platform);
-  if (!platform) {
-    const upstream = upstreamProviderFor(s.platform) ? '; it is rendered with distribution kubernetes' : '';
-    problems.push({ path: ['spec', 'platform'], message: `"${s.platform}" is not rendered for distribution openshift${upstream}; supported platforms: ${supportedPlatforms().join(', ')}` });
-  }
-  if (s.infrastructureName === undefined) {
-    problems.push({ path: ['spec', 'infrastructureName'], message: 'is required with distribution openshift; set the Infrastructure status.infrastructureName (oc get infrastructure cluster -o jsonpath=\'{.status.infrastructureName}\')' });
-  }
-  if (s.kubernetes !== undefined) {
-    problems.push({ path: ['spec', 'kubernetes'], message: 'holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes' });
-  }
-  for (const definition of Object.values(PLATFORM_FACTS)) {
-    const key = definition?.specSection;
-    if (key && s[key] !== undefined && definition.type !== s.platform) {
-      problems.push({ path: ['spec', key], message: `is set but spec.platform is "${s.platform}"; remove spec.${key} or set spec.platform to ${definition.type}` });
-    }
-  }
-  const required = [...(platform?.requiredImages ?? [])];
-  if (s.managementMode === 'operator') {
-    required.push(OPERATOR_IMAGE_KEY);
-  }
-  for (const key of required) {
-    if (!s.images[key]) {
-      problems.push({
-        path: ['spec', 'images', key],
-        message: `is required for platform ${s.platform} in ${s.managementMode} mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
-      });
-    }
-  }
-  if (s.cloudConfig?.extraKeys?.['cloud.conf'] !== undefined) {
-    problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', 'cloud.conf'], message: 'is the key of the cloud config itself; use spec.cloudConfig.file' });
-  }
-  if (platform) {
-    problems.push(...platform.validate(spec).map((p) => ({ path: [...p.path], message: p.message })));
-  }
-  return problems;
-}
-
 /** Whether a field feeds the cloud-config transform, so a problem there makes the transform's own error redundant. */
 export function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
   const section = platformFactsFor(spec.spec.platform)?.specSection;
@@ -284,30 +237,18 @@ export function inputRefs(spec: ClusterSpec): string[] {
 
 /** Whether the spec's distribution renders its platform. */
 export function renderable(spec: ClusterSpec): boolean {
-  return spec.spec.distribution === 'kubernetes' ? upstreamProviderFor(spec.spec.platform) !== undefined : platformFactsFor(spec.spec.platform) !== undefined;
+  return distributionFacts(spec.spec.distribution).renders(spec.spec.platform);
 }
 
 /** What the migration checks read from a spec. */
 export function migrationCheckInput(spec: ClusterSpec, migration: MigrationInput): MigrationCheckInput {
   const s = spec.spec;
-  const k = s.kubernetes;
-  const image = kubernetesCcmImage(spec);
   return {
     ...migration,
     distribution: s.distribution,
     managementMode: s.managementMode,
     inTreeVolumes: s.migration?.inTreeVolumes,
     enabledFeatureGates: s.featureGates.enabled,
-    ...(s.distribution === 'kubernetes' && k ? {
-      kubernetes: {
-        allocateNodeCidrs: k.allocateNodeCidrs,
-        configureCloudRoutes: k.configureCloudRoutes,
-        namespace: k.namespace,
-        clusterName: k.clusterName,
-        clusterNameFlag: upstreamProviderFor(s.platform)?.clusterNameFlag ?? false,
-        ...(s.migration?.ccmVersion !== undefined ? { ccmVersion: s.migration.ccmVersion } : {}),
-        ...(image ? { image } : {}),
-      },
-    } : {}),
+    ...distributionFacts(s.distribution).migrationCheckSection(spec),
   };
 }

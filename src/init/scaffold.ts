@@ -1,12 +1,13 @@
-import { imageMinor } from '../kubernetes/validate';
 import * as path from 'path';
-import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
-import { kubernetesPlatforms, upstreamProviderFor } from '../kubernetes/providers';
+import { distributionFacts } from '../distribution-facts';
 import { ImageKey } from '../cluster-spec/images';
 import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { DEFAULTS_KIND } from '../fleet/load';
 import { outputSidecars } from '../pipeline/output';
 import { isSshRepoUrl } from '../gitops/warnings';
+
+export { KUBERNETES_EXAMPLE_IMAGES } from '../kubernetes/distribution-facts';
+export { OPENSHIFT_PLACEHOLDER_IMAGE } from '../openshift/distribution-facts';
 
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
@@ -41,31 +42,6 @@ export const INIT_GITIGNORE: readonly string[] = [
   ...outputSidecars(INIT_OUT_DIR).patterns,
   '.*.ccm-gitops-import',
 ];
-
-/**
- * Upstream CCM images of the kubernetes distribution, pinned by release tag:
- * the same pins as this repository's example fleet
- * (`clusters/kubernetes/defaults.yaml`, checked by test/init.test.ts).
- */
-export const KUBERNETES_EXAMPLE_IMAGES: Readonly<Partial<Record<ImageKey, string>>> = {
-  cloudControllerManagerAWS: 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.35.0',
-  cloudControllerManagerAzure: 'mcr.microsoft.com/oss/v2/kubernetes/azure-cloud-controller-manager:v1.33.2',
-  cloudNodeManagerAzure: 'mcr.microsoft.com/oss/v2/kubernetes/azure-cloud-node-manager:v1.33.2',
-  cloudControllerManagerGCP: 'registry.k8s.io/cloud-provider-gcp/cloud-controller-manager:v35.0.0',
-  cloudControllerManagerVSphere: 'registry.k8s.io/cloud-pv-vsphere/cloud-provider-vsphere:v1.36.0',
-  cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.36.0',
-  cloudControllerManagerAlibaba: 'registry.cn-hangzhou.aliyuncs.com/acs/cloud-controller-manager-amd64:v2.12.4',
-  cloudControllerManagerNutanix: 'ghcr.io/nutanix-cloud-native/cloud-provider-nutanix/controller:v0.5.2',
-  cloudControllerManagerDigitalOcean: 'digitalocean/digitalocean-cloud-controller-manager:v0.1.68',
-  cloudControllerManagerEquinixMetal: 'ghcr.io/equinix/cloud-provider-equinix-metal:v3.8.1',
-};
-
-/**
- * OpenShift images come from the release payload the cluster runs
- * (`oc adm release info --pullspecs <release>`); there is no sensible
- * default, so the scaffold writes a digest of zeros the user must replace.
- */
-export const OPENSHIFT_PLACEHOLDER_IMAGE = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'0'.repeat(64)}`;
 
 /** Options of `ccm-gitops init`. */
 export interface ScaffoldOptions {
@@ -156,12 +132,12 @@ export class InitError extends Error {}
 
 /** Platforms a distribution renders in this version. */
 export function platformsOf(distribution: Distribution): PlatformType[] {
-  return distribution === 'kubernetes' ? kubernetesPlatforms() : supportedPlatforms();
+  return distributionFacts(distribution).platforms();
 }
 
 /** The example cluster name for a distribution and platform (unique across the scaffold). */
 export function exampleClusterName(distribution: Distribution, platform: PlatformType): string {
-  return `${distribution === 'kubernetes' ? 'k8s-' : ''}${platform.toLowerCase()}-example-1`;
+  return `${distributionFacts(distribution).scaffold.examplePrefix}${platform.toLowerCase()}-example-1`;
 }
 
 /**
@@ -220,7 +196,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
       const name = exampleClusterName(distribution, platform);
       examples.push(name);
       const specFile = `${folder}/${name}.yaml`;
-      const cloudConf = distribution === 'openshift' ? OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform] : undefined;
+      const cloudConf = distributionFacts(distribution).scaffold.exampleCloudConfig(platform);
       files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined, missing, hub) });
       if (missing.length > 0) {
         notes.push(`${distDefaults} (kept) has no ${missing.join(', ')}: ${specFile} pins ${missing.length === 1 ? 'it' : 'them'} itself; `
@@ -252,7 +228,7 @@ export function gitignore(): string {
  * docs/getting_started.md applies manifests/install.yaml with `-n argocd`).
  */
 export function argoCdNamespaceOf(distribution: Distribution): string {
-  return distribution === 'openshift' ? 'openshift-gitops' : 'argocd';
+  return distributionFacts(distribution).scaffold.argoCdNamespace;
 }
 
 function fleetDefaults(engine: InitEngine, repoURL: string, hub: boolean): string {
@@ -296,32 +272,18 @@ ${isSshRepoUrl(repoURL) ? `      secretRef: fleet-git-credentials     # REPLACE 
 export function imageKeysOf(distribution: Distribution, platforms: readonly PlatformType[]): ImageKey[] {
   const keys = new Set<ImageKey>();
   for (const p of platforms) {
-    if (distribution === 'openshift') {
-      platformFactsFor(p)!.requiredImages.forEach((k) => keys.add(k));
-    } else {
-      const provider = upstreamProviderFor(p)!;
-      keys.add(provider.imageKey);
-      if (provider.cloudNodeManager) {
-        keys.add('cloudNodeManagerAzure');
-      }
-    }
+    distributionFacts(distribution).scaffold.imageKeys(p).forEach((k) => keys.add(k));
   }
   return [...keys].sort();
 }
 
 function exampleImage(distribution: Distribution, key: ImageKey): string {
-  return distribution === 'openshift' ? OPENSHIFT_PLACEHOLDER_IMAGE : KUBERNETES_EXAMPLE_IMAGES[key]!;
+  return distributionFacts(distribution).scaffold.exampleImage(key);
 }
 
 function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], argoCdPerCluster: boolean): string {
   const images = imageKeysOf(distribution, platforms).map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n');
-  const header = distribution === 'openshift'
-    ? `# OpenShift clusters: the CCMs of the release payload, in the operator's namespaces.
-# REPLACE every image with the digest of the release your clusters run:
-#   oc adm release info --pullspecs quay.io/openshift-release-dev/ocp-release:<version>-x86_64
-# (key names are the operator's images.json keys). Zeros render, but never pull.`
-    : `# Vanilla Kubernetes clusters (kubeadm, Cluster API, RKE2, k3s): the upstream CCMs in kube-system.
-# Images are upstream release tags; pin them by digest in production.`;
+  const header = distributionFacts(distribution).scaffold.defaultsHeader;
   return `${header}
 apiVersion: ${SPEC_API_VERSION}
 kind: ${DEFAULTS_KIND}
@@ -331,36 +293,12 @@ spec:
 ${images}
 ${argoCdPerCluster ? `  gitops:
     argocd:
-      namespace: ${argoCdNamespaceOf(distribution)}${distribution === 'openshift' ? '          # OpenShift GitOps' : '                    # upstream Argo CD'}
+      namespace: ${argoCdNamespaceOf(distribution)}${distributionFacts(distribution).scaffold.argoCdNamespaceComment}
 ` : ''}`;
 }
 
-/**
- * The Kubernetes minor an example runs: the one its pinned CCM image is built
- * for, so the example fits the version-skew policy (src/util/version-skew.ts).
- */
-function exampleKubernetesVersion(platform: PlatformType): string {
-  const provider = upstreamProviderFor(platform)!;
-  const image = KUBERNETES_EXAMPLE_IMAGES[provider.imageKey];
-  return (image && imageMinor(provider, image)) ?? '1.33';
-}
-
 function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined, ownImages: readonly ImageKey[] = [], hub = false): string {
-  const body = distribution === 'openshift'
-    ? `  # Infrastructure status.infrastructureName: oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}'
-  infrastructureName: ${name}-abcde   # REPLACE
-  # ClusterVersion status.desired.version: oc get clusterversion version -o jsonpath='{.status.desired.version}'
-  openshift:
-${platform === 'AlibabaCloud'
-    ? '    release: "4.16.0"                 # REPLACE: the cluster\'s 4.16.z release (Alibaba Cloud renders as release 4.16 shipped it)\n'
-    : '    release: "4.22.3"                 # REPLACE: the cluster\'s release (required)\n'}${cloudConfigFile ? `  cloudConfig:
-    file: ${cloudConfigFile}   # openshift-config/cloud-provider-config, key "config"
-` : `  # cloudConfig:
-  #   file: ${name}.cloud.conf   # openshift-config/cloud-provider-config, key "config", next to this file
-`}`
-    : `  kubernetes:
-    version: "${exampleKubernetesVersion(platform)}"                   # minor version of the cluster's kube-controller-manager
-`;
+  const body = distributionFacts(distribution).scaffold.exampleSpecBody(platform, name, cloudConfigFile);
   return `# An example ${distribution} cluster on ${platform}. What is not here comes from
 # ../defaults.yaml and ./defaults.yaml. Copy this file for each cluster.
 apiVersion: ${SPEC_API_VERSION}
@@ -376,19 +314,6 @@ ${ownImages.map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n')}
       destinationName: ${name}        # REPLACE: the cluster's name as registered in the hub Argo CD
 ` : ''}`;
 }
-
-/** Cloud configs the OpenShift platforms cannot render without. */
-const OPENSHIFT_EXAMPLE_CLOUD_CONFIGS: Partial<Record<PlatformType, (name: string) => string>> = {
-  VSphere: () => `# REPLACE: the cluster's openshift-config/cloud-provider-config "config" (vSphere INI or YAML).
-[Global]
-secret-name = vsphere-creds
-secret-namespace = kube-system
-insecure-flag = 1
-
-[VirtualCenter "vcenter.example.com"]
-datacenters = dc1
-`,
-};
 
 /**
  * Where a cluster's entry point is rendered (repository path), the folder

@@ -24,6 +24,9 @@ export interface GuardedCluster {
   readonly identity?: string;
 }
 
+/** The upstream default of --cluster-name, shared by many clusters: no identity. */
+const UPSTREAM_DEFAULT_CLUSTER_NAME = 'kubernetes';
+
 /**
  * A cluster's identity that survives a rename: its platform and the name the
  * cloud knows it by (OpenShift `infrastructureName`, Kubernetes `clusterName`
@@ -31,7 +34,7 @@ export interface GuardedCluster {
  */
 export function clusterIdentity(spec: { readonly platform: string; readonly infrastructureName?: string; readonly kubernetes?: { readonly clusterName?: string } }): string | undefined {
   const clusterName = spec.kubernetes?.clusterName;
-  const name = spec.infrastructureName ?? (clusterName !== 'kubernetes' ? clusterName : undefined);
+  const name = spec.infrastructureName ?? (clusterName !== UPSTREAM_DEFAULT_CLUSTER_NAME ? clusterName : undefined);
   return name ? `${spec.platform}/${name}` : undefined;
 }
 

@@ -2,6 +2,7 @@ import { clusterIdentity } from './phase-guard';
 import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
 import { ClusterChart } from '../cluster-chart';
+import { distributionOf } from '../distributions';
 import { migrationPlanFiles } from '../migration/plan-files';
 import { migrationTargetFor } from '../migration-rendering';
 import { ccmDeployedIn } from '../migration/phases';
@@ -13,11 +14,7 @@ import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart, HubProjectsChart } fro
 import { ArgoCdMember, clusterRepoPath } from '../gitops/repo-path';
 import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from '../gitops/layout';
 import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from '../gitops/stages';
-import { CLUSTER_SELECTOR_LABEL, ClusterResourceSetChart } from '../kubernetes/cluster-resource-set-chart';
-import { CONTROL_PLANE_FILE, controlPlaneMarkdown } from '../kubernetes/control-plane-plan';
 import { PreparedCluster } from '../openshift/platform';
-import { clusterOwnership } from '../openshift/cvo-ownership';
-import { HANDOVER_FILE, handoverMarkdown } from '../openshift/handover';
 import { Fleet } from '../fleet/load';
 
 /** Directory of a cluster's GitOps engine objects, beside its stages. */
@@ -51,8 +48,8 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
   const app = new App({ outdir: 'unused' });
   const chart = new ClusterChart(app, name, { cluster });
   const objects = chart.toJson() as RenderedObject[];
-  const section = spec.spec.distribution === 'kubernetes' ? spec.spec.kubernetes : undefined;
-  const mode = section?.output.mode ?? 'plain';
+  const distribution = distributionOf(spec);
+  const mode = distribution.outputMode(spec);
   const files: RenderedFile[] = [];
   let groups: { stage: Stage; objects: RenderedObject[] }[] = [];
   let manifestFile: string | undefined;
@@ -62,16 +59,7 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
     files.push({ path: `${name}/${manifestFile}`, content: bundleYaml(objects) });
     files.push({ path: `${name}/kustomization.yaml`, content: kustomization([manifestFile]) });
   } else {
-    const applied = mode === 'cluster-resource-set'
-      ? new ClusterResourceSetChart(app, `${name}-crs`, {
-        clusterName: name,
-        namespace: section!.output.clusterResourceSet.namespace,
-        clusterSelector: section!.output.clusterResourceSet.clusterSelector ?? { [CLUSTER_SELECTOR_LABEL]: name },
-        strategy: section!.output.clusterResourceSet.strategy,
-        apiVersion: section!.output.clusterResourceSet.apiVersion,
-        stages: groupByStage(objects).map((g) => ({ directory: g.stage.directory, yaml: bundleYaml(g.objects) })),
-      }).toJson() as RenderedObject[]
-      : objects;
+    const applied = mode === 'cluster-resource-set' ? distribution.applied(app, spec, objects) : objects;
     groups = groupByStage(applied);
     for (const group of groups) {
       files.push(...directoryFiles(`${name}/${group.stage.directory}`, group.objects));
@@ -102,35 +90,7 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
     files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, chart.toJson() as RenderedObject[]));
   }
 
-  if (section) {
-    files.push({
-      path: `${name}/${CONTROL_PLANE_FILE}`,
-      content: controlPlaneMarkdown({
-        clusterName: name,
-        platform: spec.spec.platform,
-        section,
-        migration: cluster.migration,
-        outputPath: repoPath,
-        manifestFile,
-        podSecrets: podSecrets(objects),
-      }),
-    });
-  }
-
-  if (spec.spec.distribution === 'openshift') {
-    const openshift = spec.spec.openshift;
-    files.push({
-      path: `${name}/${HANDOVER_FILE}`,
-      content: handoverMarkdown({
-        cluster: name,
-        mode: spec.spec.managementMode,
-        release: openshift?.release,
-        engine: g.engine,
-        outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
-        ownership: clusterOwnership(objects, { mode: spec.spec.managementMode, release: openshift?.release }),
-      }),
-    });
-  }
+  files.push(...distribution.extraFiles({ cluster, repoPath, objects, manifestFile }));
 
   if (cluster.migration) {
     const inTree = !ccmDeployedIn(cluster.migration.phase);
@@ -190,44 +150,6 @@ export function argoCdRootFiles(members: readonly ArgoCdMember[], outputPath = '
     files.push(...directoryFiles(`${dir}/root`, root));
   }
   return files;
-}
-
-/** The Secrets the rendered workloads mount, read as env or pull images with, sorted. */
-function podSecrets(objects: readonly RenderedObject[]): { namespace: string; name: string; usedBy: string }[] {
-  const uses = new Map<string, Set<string>>();
-  const add = (namespace: string, name: string, use: string) => {
-    const k = `${namespace}/${name}`;
-    uses.set(k, (uses.get(k) ?? new Set()).add(use));
-  };
-  for (const o of objects.filter((x) => x.kind === 'Deployment' || x.kind === 'DaemonSet')) {
-    const ns = o.metadata.namespace ?? 'default';
-    type Container = { env?: { name: string; valueFrom?: { secretKeyRef?: { name?: string } } }[]; envFrom?: { secretRef?: { name?: string } }[] };
-    const pod = (o.spec as { template?: { spec?: { volumes?: { name: string; secret?: { secretName?: string } }[]; containers?: Container[]; initContainers?: Container[]; imagePullSecrets?: { name: string }[] } } } | undefined)?.template?.spec ?? {};
-    const who = `${o.kind} ${o.metadata.name}`;
-    for (const v of pod.volumes ?? []) {
-      if (v.secret?.secretName) {
-        add(ns, v.secret.secretName, `volume ${v.name} of ${who}`);
-      }
-    }
-    for (const c of [...(pod.containers ?? []), ...(pod.initContainers ?? [])]) {
-      for (const e of c.env ?? []) {
-        if (e.valueFrom?.secretKeyRef?.name) {
-          add(ns, e.valueFrom.secretKeyRef.name, `env ${e.name} of ${who}`);
-        }
-      }
-      for (const e of c.envFrom ?? []) {
-        if (e.secretRef?.name) {
-          add(ns, e.secretRef.name, `envFrom of ${who}`);
-        }
-      }
-    }
-    for (const p of pod.imagePullSecrets ?? []) {
-      add(ns, p.name, `image pull secret of ${who}`);
-    }
-  }
-  return [...uses.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, set]) => ({
-    namespace: k.split('/')[0], name: k.split('/')[1], usedBy: [...set].sort().join('; '),
-  }));
 }
 
 /** The Secrets the cloud-credential-operator creates for the rendered CredentialsRequests. */

@@ -10,6 +10,7 @@ import { OUTPUT_MARKER } from './output';
 import { SpecIssue, SpecValidationError } from '../cluster-spec/errors';
 import { argoCdMemberOf, FleetMember, InputWarning } from '../fleet/load';
 import { gitopsPathProblem } from '../gitops/repo-path';
+import { distributionFacts } from '../distribution-facts';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
 export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<FleetMember, 'name' | 'gitops' | 'specFile'>[] }, outputPath: string): void {
@@ -81,7 +82,7 @@ export function checkPhaseTransitions(fleet: { readonly clusters: readonly Fleet
       const step = transitionProblem(support ? phaseSequence(support) : MIGRATION_PHASES, previous, 'external');
       problem = step ? `spec.migration was removed, which means phase "external": ${step}` : undefined;
     }
-    const gated = m?.support !== undefined && cluster.distribution === 'openshift' && m.kubernetesMinor < m.support.openshiftExternalSinceMinor;
+    const gated = m !== undefined && distributionFacts(cluster.distribution).externalIsOneWay(m);
     if (!problem && m && previous !== undefined && externalIn(previous as MigrationPhase) && !externalIn(m.phase) && gated) {
       problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.specMigration!.featureSet}, which OpenShift cannot turn off: `
         + `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;

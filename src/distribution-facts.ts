@@ -1,0 +1,33 @@
+/**
+ * The distributions this version renders, by `spec.distribution`: what checks,
+ * prepares and plans their clusters, without their constructs (what loads specs
+ * never loads cdk8s). The renderer's registry is `distributions.ts`.
+ */
+import { Distribution, DISTRIBUTIONS, PlatformType } from './cluster-spec/schema';
+import { DistributionFacts } from './cluster/distribution';
+import { KUBERNETES_DISTRIBUTION_FACTS } from './kubernetes/distribution-facts';
+import { OPENSHIFT_DISTRIBUTION_FACTS } from './openshift/distribution-facts';
+
+export const DISTRIBUTION_FACTS: Readonly<Record<Distribution, DistributionFacts>> = {
+  openshift: OPENSHIFT_DISTRIBUTION_FACTS,
+  kubernetes: KUBERNETES_DISTRIBUTION_FACTS,
+};
+
+/** A distribution's facts by its name (`spec.distribution`). */
+export function distributionFacts(distribution: Distribution): DistributionFacts {
+  return DISTRIBUTION_FACTS[distribution];
+}
+
+/** A distribution's facts by a name read elsewhere than a validated spec (a migration's check input, a step context). */
+export function distributionFactsNamed(name: string): DistributionFacts {
+  const facts = (DISTRIBUTIONS as readonly string[]).includes(name) ? DISTRIBUTION_FACTS[name as Distribution] : undefined;
+  if (!facts) {
+    throw new Error(`distribution "${name}" is not one of ${DISTRIBUTIONS.join(', ')}`);
+  }
+  return facts;
+}
+
+/** The distributions other than `distribution` that render `platform`, in the order of `DISTRIBUTIONS`. */
+export function otherRenderers(distribution: Distribution, platform: PlatformType): Distribution[] {
+  return DISTRIBUTIONS.filter((d) => d !== distribution && DISTRIBUTION_FACTS[d].renders(platform));
+}
