@@ -174,7 +174,7 @@ const ACCEPTED: [string, Record<string, unknown>][] = [
   ['a Flux secretRef with dots (a Secret name)', awsSpec('c', { gitops: { flux: { secretRef: 'git.credentials' } } })],
   ['letters of any script in free text', k8s({ podAnnotations: { 'example.com/site': 'Zürich – Москва' }, extraEnv: [{ name: 'GREETING', value: 'café' }] })],
   ['qualified annotation keys', k8s({ podAnnotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/x', 'azure.workload.identity/client-id': 'x' } })],
-  ['numeric, boolean and path flags', k8s({ extraArgs: { 'v': 2, 'kube-api-qps': '50', 'profiling': false, 'token-file': '/etc/ccm/token' } })],
+  ['numeric, boolean and path flags', k8s({ extraArgs: { 'v': 2, 'kube-api-qps': '50', 'profiling': false, 'tls-cert-file': '/etc/ccm/tls.crt' } })],
   ['a command of a binary and flags', k8s({ command: ['/bin/openstack-cloud-controller-manager', '--v=2', '-x'] })],
   ['a destination server at the in-cluster URL', awsSpec('c', { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/f.git', argocd: { destinationServer: 'https://kubernetes.default.svc' } } })],
 ];
