@@ -3,9 +3,24 @@
  * release ships (test/oracle/served-apis.ts), over each migration platform, every phase and each
  * release the migration accepts. A kind the API server does not serve fails the whole sync.
  */
+import { App } from 'cdk8s';
+import { ClusterChart } from '../src/cluster-chart';
+import { MIGRATION_PHASES } from '../src/cluster-spec/sections/migration';
+import { checkSpec } from '../src/fleet/load';
+import { migrationInputFor } from '../src/migration-targets';
+import { platformFactsFor } from '../src/openshift/platform-facts';
+import { knownReleaseMinors, kubernetesMinorOfRelease } from '../src/openshift/release';
+import { platformSpec, preparedCluster } from './helpers';
 import { openshiftServedProblems } from './oracle/served-apis';
 
 type Obj = Record<string, any>;
+
+/** The rendered objects of a spec, with its migration as the loader prepares it (the phase decides what renders). */
+function render(raw: Record<string, any>): Obj[] {
+  const cluster = preparedCluster(raw);
+  const migration = migrationInputFor(cluster.spec, platformFactsFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec));
+  return new ClusterChart(new App(), 'c', { cluster: { ...cluster, ...(migration ? { migration } : {}) } }).toJson();
+}
 
 const vap = (apiVersion: string): Obj => ({ apiVersion, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' } });
 
@@ -43,3 +58,28 @@ describe('the served-API oracle', () => {
   });
 });
 
+/** Each platform whose OpenShift in-tree provider migrates to its CCM (facts.ts `migrationSupport`). */
+const MIGRATION_PLATFORMS = ['AWS', 'Azure', 'GCP', 'OpenStack', 'VSphere'];
+const RELEASES = knownReleaseMinors().filter((m) => m.startsWith('4.'));
+
+/** The spec of one migration platform, phase and release, when the checks accept it. */
+function accepted(platform: string, phase: string, minor: string): Record<string, any> | undefined {
+  const release = `${minor}.0`;
+  const raw = platformSpec(platform, 'm', { openshift: { release }, migration: { phase, kubernetesVersion: kubernetesMinorOfRelease(release) } });
+  return checkSpec(preparedCluster(raw).spec).length === 0 ? raw : undefined;
+}
+
+const CASES = MIGRATION_PLATFORMS.flatMap((platform) => MIGRATION_PHASES.flatMap((phase) => RELEASES.map((minor) => ({ platform, phase, minor }))))
+  .map((c) => ({ ...c, raw: accepted(c.platform, c.phase, c.minor) }))
+  .filter((c): c is typeof c & { raw: Record<string, any> } => c.raw !== undefined);
+
+describe('every migration platform × phase × release the migration accepts renders only served APIs', () => {
+  test('GIVEN the accepted cases WHEN listed THEN every migration platform migrates on at least one release', () => {
+    expect([...new Set(CASES.filter((c) => c.phase === 'in-tree').map((c) => c.platform))].sort()).toEqual(MIGRATION_PLATFORMS);
+  });
+
+  test.each(CASES.map((c) => [c.platform, c.phase, c.minor, c.raw] as const))('GIVEN %s in phase %s at %s WHEN rendered THEN the release\'s Kubernetes serves every object', (_p, _ph, minor, raw) => {
+    const k8s = Number(kubernetesMinorOfRelease(`${minor}.0`)!.split('.')[1]);
+    expect(openshiftServedProblems(render(raw), k8s)).toEqual([]);
+  });
+});
