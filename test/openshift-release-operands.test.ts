@@ -6,6 +6,8 @@ import { handoverMarkdown } from '../src/openshift/handover';
 import { kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
 import { migrationInputFor } from '../src/migration-targets';
 import { platformFactsFor } from '../src/openshift/platform-facts';
+import { VSPHERE_PLATFORM_FACTS } from '../src/openshift/vsphere/facts';
+import { parse as parseYaml } from 'yaml';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
 import { releasePayload } from './oracle/cvo/payload';
 
@@ -188,5 +190,29 @@ describe('OKD feature set', () => {
   test('GIVEN OKD at 4.23 without a migration WHEN checked THEN no feature-set problem', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.23.1', featureSet: 'OKD' } })));
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet')).toEqual([]);
+  });
+});
+
+describe('the vSphere transform keeps or drops unlisted vCenters as the cluster\'s release does', () => {
+  const SOURCE = 'vcenter:\n  old:\n    server: old\n    datacenters: [OLD]\n  vc1:\n    server: vc1\n    datacenters: [X]\n';
+  function transformAt(release: string): { vcenter: Record<string, unknown>; warnings: readonly string[] } {
+    const spec = parsedSpec(platformSpec('VSphere', 'v', {
+      openshift: { release },
+      vsphere: { vcenters: [{ server: 'vc1', datacenters: ['DC1'] }], failureDomains: [{ name: 'fd1', region: 'r', zone: 'z', server: 'vc1', topology: { datacenter: 'DC1', computeCluster: '/DC1/host/c', networks: ['n'], datastore: '/DC1/datastore/d' } }] },
+    }));
+    const result = VSPHERE_PLATFORM_FACTS.transformCloudConfig(SOURCE, spec);
+    return { vcenter: parseYaml(result.config).vcenter, warnings: result.warnings };
+  }
+
+  test('GIVEN release 4.22.3 and a user vCenter the Infrastructure no longer lists WHEN transformed THEN it is kept, as release-4.22 setVirtualCenters keeps it', () => {
+    const r = transformAt('4.22.3');
+    expect(r.vcenter).toEqual({ old: { server: 'old', datacenters: ['OLD'] }, vc1: { server: 'vc1', datacenters: ['DC1'] } });
+    expect(r.warnings).toEqual(['vCenter "old" is not in the Infrastructure\'s vcenters; kept, as the cluster\'s release keeps it (4.23 drops it)']);
+  });
+
+  test('GIVEN release 4.23.1 WHEN transformed THEN the unlisted vCenter is dropped, as release-4.23 clears the map first', () => {
+    const r = transformAt('4.23.1');
+    expect(r.vcenter).toEqual({ vc1: { server: 'vc1', datacenters: ['DC1'] } });
+    expect(r.warnings).toEqual(['vCenter "old" is not in the Infrastructure\'s vcenters; dropped']);
   });
 });
