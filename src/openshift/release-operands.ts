@@ -10,12 +10,13 @@ import { compareMinor, openshiftRelease, parseRelease, releaseAtLeast } from './
 import { PlatformFacts, PlatformSpecProblem } from './platform';
 
 /**
- * The oldest release whose operands are the ones rendered (up to the data-like differences below).
- * release-4.21 and earlier differ on every platform in more than data: no `--tls-cipher-suites` /
+ * The oldest release whose operands gitops mode renders outside a migration (up to the data-like
+ * differences below). release-4.21 and earlier differ on every platform: no `--tls-cipher-suites` /
  * `--tls-min-version` from the cluster's TLS profile (IBM Cloud, Power VS and Nutanix hard-code a cipher
  * list), no AWS ValidatingAdmissionPolicy, another AWS cloud.conf serialisation (`NodeIPFamilies`),
  * and further back other Azure, GCP and vSphere assets and no AWS cloud.conf at all (release-4.18)
- * (…@release-4.21 vs …@release-4.22 pkg/cloud/*).
+ * (…@release-4.21 vs …@release-4.22 pkg/cloud/*). A migration's CCM phases render AWS and GCP of older
+ * releases with {@link OPERAND_PARTS_SINCE}.
  */
 export const OPERANDS_RENDERED_SINCE = '4.22';
 
