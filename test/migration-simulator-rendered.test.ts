@@ -17,8 +17,13 @@ describe('the simulator on the rendered output: every phase change forward and b
   const tmp = useTempDir();
 
   test('the cases cover both distributions and every platform with a migration', () => {
+    // OpenShift renders the CCM phases of a migration on AWS and GCP only (Azure, OpenStack and vSphere are refused there before 4.22)
+    const distributions = (p: string) => CASES.filter((c) => c.platform === p).map((c) => c.name.split(' ')[0]);
     for (const p of ['AWS', 'Azure', 'GCP', 'OpenStack', 'VSphere']) {
-      expect(CASES.filter((c) => c.platform === p).map((c) => c.name.split(' ')[0]).sort()).toEqual(expect.arrayContaining(['OpenShift', 'kubernetes']));
+      expect(distributions(p)).toContain('kubernetes');
+    }
+    for (const p of ['AWS', 'GCP']) {
+      expect(distributions(p)).toContain('OpenShift');
     }
   });
 

@@ -9,6 +9,7 @@ import {
 } from '../src/migration';
 import { migrationProblems } from '../src/migration-targets';
 import { PLATFORMS } from '../src/openshift/platforms';
+import { OPERANDS_PER_RELEASE } from '../src/openshift/release-operands';
 import { captureIo, migrationInput, platformSpec, tempDir, useTempDir, writeFile } from './helpers';
 
 const CONTROLLERS = ['route', 'service', 'cloud-node-lifecycle', 'node-route-controller', 'service-lb-controller', 'cloud-node-lifecycle-controller'];
@@ -96,7 +97,8 @@ function input(overrides: Partial<MigrationInput> = {}): MigrationInput {
 describe('the KEP walkthrough, phase by phase, forward and back', () => {
   const tmp = useTempDir();
 
-  test.each(Object.keys(WALKTHROUGH))('%s: each side gets its own file, KCM first, then the CCM, then the KCMs external; rollbacks on the way', (platform) => {
+  // OpenStack (4.11) and vSphere (4.12) run other operands than ccm-gitops renders on their in-tree releases: their CCM phases are refused (below)
+  test.each(Object.keys(WALKTHROUGH).filter((p) => OPERANDS_PER_RELEASE.includes(p as never)))('%s: each side gets its own file, KCM first, then the CCM, then the KCMs external; rollbacks on the way', (platform) => {
     // GIVEN a cluster spec of the platform at a release where its provider is still in-tree
     const w = WALKTHROUGH[platform]!;
     const clusters = path.join(tmp(), 'clusters');
@@ -167,6 +169,26 @@ describe('the KEP walkthrough, phase by phase, forward and back', () => {
     expect([...ext.keys()].filter((k) => k.includes('leader-migration'))).toEqual([]);
     expect(ext.get('FeatureGate cluster').spec).toEqual({ featureSet: 'CustomNoUpgrade', customNoUpgrade: w.custom });
     expect(ext.get('FeatureGate cluster').metadata.annotations['argocd.argoproj.io/sync-options']).toBe('Prune=false');
+  });
+});
+
+describe('the walkthrough on a platform whose release renders other operands', () => {
+  const tmp = useTempDir();
+
+  test.each(Object.keys(WALKTHROUGH).filter((p) => !OPERANDS_PER_RELEASE.includes(p as never)))('GIVEN %s at its in-tree release WHEN in-tree, leader-migration-kcm and then leader-migration-ccm are rendered THEN the first two render and the CCM phase is refused on spec.openshift.release', (platform) => {
+    const clusters = path.join(tmp(), 'clusters');
+    const out = path.join(tmp(), 'dist');
+    fs.mkdirSync(clusters);
+    const codes = ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm'].map((phase) => {
+      writeCluster(clusters, platform, phase);
+      const r = synth(clusters, out);
+      return { phase, code: r.code, refused: /spec\.openshift\.release: "4\.1[12]\.0": phase "leader-migration-ccm" deploys the cloud controller manager/.test(r.stderr) };
+    });
+    expect(codes).toEqual([
+      { phase: 'in-tree', code: 0, refused: false },
+      { phase: 'leader-migration-kcm', code: 0, refused: false },
+      { phase: 'leader-migration-ccm', code: 1, refused: true },
+    ]);
   });
 });
 
@@ -392,7 +414,8 @@ describe('MIGRATION.md', () => {
     const keys = [...objects(out).keys()];
     expect(keys).toContain('CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm');
     expect(keys).toContain('Role kube-system/cloud-provider-leader-migration');
-    expect(keys).toContain('ClusterRole gcp-cloud-controller-manager');
+    // GCP at 4.14: the operator renders no gcp-cloud-controller-manager ClusterRole before release-4.16
+    expect(keys).not.toContain('ClusterRole gcp-cloud-controller-manager');
     expect(keys.filter((k) => /^(Deployment|ConfigMap openshift-cloud-controller-manager\/cloud-conf|Service |PodDisruptionBudget)/.test(k))).toEqual([]);
     expect(plan(out).rendered).toContainEqual({ kind: 'CredentialsRequest', name: 'openshift-gcp-ccm', namespace: 'openshift-cloud-credential-operator' });
   });

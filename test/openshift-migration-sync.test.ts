@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
+import { OPERANDS_PER_RELEASE } from '../src/openshift/release-operands';
 import { captureIo, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 import { Tree } from './oracle/cvo/mode-change';
 import { KCM_MACHINE_CONFIG, MigrationReplay, PhaseChangeReport } from './oracle/cvo/migration-sync';
@@ -49,7 +50,9 @@ function replay(all: Tree[]): PhaseChangeReport[] {
   return all.slice(1).map((t) => r.change(t));
 }
 
-const CASES = Object.keys(PLATFORMS).flatMap((platform) => (['argocd', 'flux'] as const).map((engine) => [platform, engine] as const));
+// Azure (4.13), OpenStack (4.11) and vSphere (4.12) run other operands than ccm-gitops renders on their in-tree
+// releases: their CCM phases are refused (test/openshift-release-operands.test.ts), so no merge there is replayed.
+const CASES = Object.keys(PLATFORMS).filter((p) => OPERANDS_PER_RELEASE.includes(p as never)).flatMap((platform) => (['argocd', 'flux'] as const).map((engine) => [platform, engine] as const));
 
 describe('each OpenShift migration merge replayed as a GitOps sync with prune (CVO model, KCM view)', () => {
   test.each(CASES)('%s with %s: no KCM loses its file, no stall, no two writers, no operand unmanaged or pruned going forward, no minor update with overrides', (platform, engine) => {

@@ -3,7 +3,11 @@ import { ClusterChart } from '../src/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
 import { clusterOwnership, manifestIn, OPERATOR_DEPLOYMENT, CLUSTER_OPERATOR, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
 import { handoverMarkdown } from '../src/openshift/handover';
-import { releaseDefaultGates } from '../src/openshift/release';
+import { kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
+import { migrationInputFor } from '../src/migration-targets';
+import { platformFactsFor } from '../src/openshift/platform-facts';
+import { VSPHERE_PLATFORM_FACTS } from '../src/openshift/vsphere/facts';
+import { parse as parseYaml } from 'yaml';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
 import { releasePayload } from './oracle/cvo/payload';
 
@@ -43,14 +47,80 @@ describe('operands per release: releases whose operator renders other operands a
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
   });
 
-  test('GIVEN AWS at 4.13.0 in phase leader-migration-ccm WHEN checked THEN not refused: a migration runs on in-tree releases (the documented limit)', () => {
-    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'leader-migration-ccm', kubernetesVersion: '1.26' } })));
+  test('GIVEN AWS at 4.13.0 and GCP at 4.11.0 in phase leader-migration-ccm WHEN checked THEN not refused: their operands are rendered as the release renders them', () => {
+    for (const [platform, release, k8s] of [['AWS', '4.13.0', '1.26'], ['GCP', '4.11.0', '1.24']] as const) {
+      const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase: 'leader-migration-ccm', kubernetesVersion: k8s } })));
+      expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
+    }
+  });
+
+  test.each([
+    ['VSphere', '4.12.0', '1.25', 'leader-migration-ccm', '4.13'],
+    ['OpenStack', '4.11.0', '1.24', 'external-leader-migration', '4.12'],
+    ['Azure', '4.13.0', '1.26', 'external', '4.14'],
+  ])('GIVEN %s at %s in a migration WHEN its CCM phase is checked THEN one error on spec.openshift.release: the release\'s operands differ in structure, migrate by the update', (platform, release, k8s, phase, external) => {
+    const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase, kubernetesVersion: k8s } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
+      `"${release}": phase "${phase}" deploys the cloud controller manager, and the operator of ${release.slice(0, 4)} renders other ${platform} operands than ccm-gitops renders `
+      + `(before 4.22 only AWS and GCP operands are rendered per release); migrate by updating the cluster to OpenShift ${external}, whose operators move ${platform} to its CCM themselves, and remove spec.migration`,
+    ]);
+  });
+
+  test('GIVEN vSphere at 4.12.0 in phase leader-migration-kcm WHEN checked THEN no release problem: the CCM is not deployed yet', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('VSphere', 'p', { openshift: { release: '4.12.0' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.25' } })));
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
   });
 
   test('GIVEN Alibaba Cloud at 4.16.20 WHEN checked THEN no release problem: its one release is rendered as 4.16 shipped it', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AlibabaCloud', 'p', { openshift: { release: '4.16.20' } })));
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
+  });
+});
+
+describe('a migration\'s CCM phases render the release\'s own AWS and GCP operands', () => {
+  /** The rendered objects of a migrating spec, with its migration as the loader prepares it. */
+  function renderMigrating(platform: string, release: string, phase = 'leader-migration-ccm'): Obj[] {
+    const cluster = preparedCluster(platformSpec(platform, 'm', { openshift: { release }, migration: { phase, kubernetesVersion: kubernetesMinorOfRelease(release) } }));
+    const migration = migrationInputFor(cluster.spec, platformFactsFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec));
+    return new ClusterChart(new App(), 'c', { cluster: { ...cluster, migration } }).toJson();
+  }
+  const ccm = (objects: Obj[]): Obj => objects.find((o) => o.kind === 'Deployment')!.spec.template;
+  const flagsOf = (objects: Obj[]): string[] => (ccm(objects).spec.containers[0].command[2] as string).split('\n').map((l) => l.trim().replace(/ \\$/, '')).filter((l) => l.startsWith('-'));
+  const kinds = (objects: Obj[]): string[] => objects.map((o) => `${o.kind}/${o.metadata.name}`);
+
+  test('GIVEN AWS at 4.13.0 in leader-migration-ccm WHEN rendered THEN the Deployment is release-4.13\'s (no cloud.conf, TLS flags, --secure-port=0 or terminationMessagePolicy) and no admission policy or Service', () => {
+    const objects = renderMigrating('AWS', '4.13.0');
+    expect(flagsOf(objects)).toEqual([
+      '--cloud-provider=aws', '--use-service-account-credentials=true', '--configure-cloud-routes=false',
+      '--leader-elect=true', '--leader-elect-resource-namespace=kube-system', '--enable-leader-migration', '--leader-migration-config=/etc/leader-migration/config.yaml',
+      '--leader-elect-lease-duration=137s', '--leader-elect-renew-deadline=107s', '--leader-elect-retry-period=26s', '-v=2',
+    ]);
+    const container = ccm(objects).spec.containers[0];
+    expect(container.terminationMessagePolicy).toBeUndefined();
+    expect(container.volumeMounts.map((m: Obj) => m.name)).toEqual(['host-etc-kube', 'trusted-ca', 'leader-migration']);
+    expect(kinds(objects).filter((k) => /ValidatingAdmissionPolicy|^Service\//.test(k))).toEqual([]);
+  });
+
+  test('GIVEN AWS at 4.19.0 in phase external WHEN rendered THEN it mounts cloud.conf (release-4.19) and sets no TLS flags (release-4.22)', () => {
+    const flags = flagsOf(renderMigrating('AWS', '4.19.0', 'external'));
+    expect(flags[0]).toBe('--cloud-config=$(CLOUD_CONFIG)');
+    expect(flags.filter((f) => f.startsWith('--tls-'))).toEqual([]);
+    expect(flags).toContain('--secure-port=0');
+  });
+
+  test('GIVEN GCP at 4.11.0 in leader-migration-ccm WHEN rendered THEN release-4.11\'s Deployment (no workload annotation, --concurrent-service-syncs, --secure-port=0) and no ClusterRole of its own, policy or Service', () => {
+    const objects = renderMigrating('GCP', '4.11.0');
+    const flags = flagsOf(objects);
+    expect(flags.filter((f) => /concurrent-service-syncs|secure-port|tls-/.test(f))).toEqual([]);
+    expect(Object.keys(ccm(objects).metadata.annotations)).toEqual(['ccm-gitops.io/config-hash']);
+    expect(kinds(objects).filter((k) => /gcp-cloud-controller-manager|network-tier/.test(k))).toEqual(['PodDisruptionBudget/gcp-cloud-controller-manager', 'Deployment/gcp-cloud-controller-manager']);
+  });
+
+  test('GIVEN GCP at 4.16.0 and 4.19.0 in phase external WHEN rendered THEN the ClusterRole joins at 4.16 and the network-tier policy at 4.19', () => {
+    const at16 = kinds(renderMigrating('GCP', '4.16.0', 'external'));
+    expect(at16).toContain('ClusterRole/gcp-cloud-controller-manager');
+    expect(at16).not.toContain('ValidatingAdmissionPolicy/network-tier-annotation-validation-policy');
+    expect(kinds(renderMigrating('GCP', '4.19.0', 'external'))).toContain('ValidatingAdmissionPolicy/network-tier-annotation-validation-policy');
   });
 });
 
@@ -120,5 +190,29 @@ describe('OKD feature set', () => {
   test('GIVEN OKD at 4.23 without a migration WHEN checked THEN no feature-set problem', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.23.1', featureSet: 'OKD' } })));
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet')).toEqual([]);
+  });
+});
+
+describe('the vSphere transform keeps or drops unlisted vCenters as the cluster\'s release does', () => {
+  const SOURCE = 'vcenter:\n  old:\n    server: old\n    datacenters: [OLD]\n  vc1:\n    server: vc1\n    datacenters: [X]\n';
+  function transformAt(release: string): { vcenter: Record<string, unknown>; warnings: readonly string[] } {
+    const spec = parsedSpec(platformSpec('VSphere', 'v', {
+      openshift: { release },
+      vsphere: { vcenters: [{ server: 'vc1', datacenters: ['DC1'] }], failureDomains: [{ name: 'fd1', region: 'r', zone: 'z', server: 'vc1', topology: { datacenter: 'DC1', computeCluster: '/DC1/host/c', networks: ['n'], datastore: '/DC1/datastore/d' } }] },
+    }));
+    const result = VSPHERE_PLATFORM_FACTS.transformCloudConfig(SOURCE, spec);
+    return { vcenter: parseYaml(result.config).vcenter, warnings: result.warnings };
+  }
+
+  test('GIVEN release 4.22.3 and a user vCenter the Infrastructure no longer lists WHEN transformed THEN it is kept, as release-4.22 setVirtualCenters keeps it', () => {
+    const r = transformAt('4.22.3');
+    expect(r.vcenter).toEqual({ old: { server: 'old', datacenters: ['OLD'] }, vc1: { server: 'vc1', datacenters: ['DC1'] } });
+    expect(r.warnings).toEqual(['vCenter "old" is not in the Infrastructure\'s vcenters; kept, as the cluster\'s release keeps it (4.23 drops it)']);
+  });
+
+  test('GIVEN release 4.23.1 WHEN transformed THEN the unlisted vCenter is dropped, as release-4.23 clears the map first', () => {
+    const r = transformAt('4.23.1');
+    expect(r.vcenter).toEqual({ vc1: { server: 'vc1', datacenters: ['DC1'] } });
+    expect(r.warnings).toEqual(['vCenter "old" is not in the Infrastructure\'s vcenters; dropped']);
   });
 });

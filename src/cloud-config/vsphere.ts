@@ -48,6 +48,14 @@ export interface VSphereTransformOptions {
    * @default []
    */
   readonly serviceNetwork?: readonly string[];
+  /**
+   * Keep the user's vCenters the Infrastructure does not list, as release-4.22 and earlier do
+   * (openshift/cluster-cloud-controller-manager-operator@release-4.22 pkg/cloud/vsphere/vsphere_config_transformer.go
+   * `setVirtualCenters` adds to the parsed map); from release-4.23 the map is cleared first and they are dropped.
+   *
+   * @default false (release-4.23 and later)
+   */
+  readonly keepUnlistedVCenters?: boolean;
 }
 
 /** Infrastructure `spec.platformSpec.vsphere`. */
@@ -361,7 +369,7 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
       cfg.nodes[field] = text;
     }
   }
-  // 4. vCenters: exactly the Infrastructure's, keeping the user's per-vCenter settings.
+  // 4. vCenters: the Infrastructure's, keeping the user's per-vCenter settings (and, up to release 4.22, the user's others).
   const previous = cfg.vcenter;
   const vcenters: Record<string, Section> = {};
   for (const vc of spec.vcenters ?? []) {
@@ -375,7 +383,12 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
   if ((spec.vcenters ?? []).length > 0) {
     for (const name of Object.keys(previous)) {
       if (!vcenters[previous[name].server as string ?? name] && !vcenters[name]) {
-        warnings.push(`vCenter "${name}" is not in the Infrastructure's vcenters; dropped`);
+        if (options.keepUnlistedVCenters) {
+          vcenters[name] = previous[name];
+          warnings.push(`vCenter "${name}" is not in the Infrastructure's vcenters; kept, as the cluster's release keeps it (4.23 drops it)`);
+        } else {
+          warnings.push(`vCenter "${name}" is not in the Infrastructure's vcenters; dropped`);
+        }
       }
     }
     cfg.vcenter = vcenters;

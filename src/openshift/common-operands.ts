@@ -3,6 +3,7 @@ import { CloudConfConfigMap } from './cloud-conf-config-map';
 import { CloudControllerManagerPodDisruptionBudget } from './cloud-controller-manager-pod-disruption-budget';
 import { CloudControllerManagerService } from './cloud-controller-manager-service';
 import { PlatformType } from '../cluster-spec/schema';
+import { operandRenders } from './release-operands';
 
 /** Properties for `CommonOperands`. */
 export interface CommonOperandsProps {
@@ -29,7 +30,8 @@ export interface CommonOperandsProps {
    */
   readonly shape?: 'main' | 'release-4.16';
   /**
-   * The cluster's release: the PDB's eviction policy follows it (`pdbSetsEvictionPolicy`).
+   * The cluster's release: the PDB's eviction policy follows it (`pdbSetsEvictionPolicy`), and the Service
+   * is rendered from 4.16 (`OPERAND_PARTS_SINCE.service`).
    *
    * @default - main's shape
    */
@@ -50,6 +52,9 @@ export class CommonOperands extends Construct {
     if (!props.singleReplica) {
       new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', { platformType: props.platformType, shape: props.shape, release: props.release });
     }
-    new CloudControllerManagerService(this, 'Service', { platformType: props.platformType, shape: props.shape });
+    // getService joined the common resources in release-4.16 (a migration renders older releases)
+    if (props.shape === 'release-4.16' || operandRenders(props.release, 'service')) {
+      new CloudControllerManagerService(this, 'Service', { platformType: props.platformType, shape: props.shape });
+    }
   }
 }

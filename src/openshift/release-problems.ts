@@ -51,7 +51,7 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
     });
   }
   if (releaseTable(release)) {
-    problems.push(...operandReleaseProblems(spec));
+    problems.push(...operandReleaseProblems(spec, platform));
   }
   const k8s = s.migration?.kubernetesVersion;
   const shipped = releaseTable(release)?.kubernetesMinor;

@@ -6,6 +6,8 @@ import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ValidatingAdmissionPolicy } from '../validating-admission-policy';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { operandRenders } from '../release-operands';
+import { releaseContainerShape } from '../release-container-shape';
 
 /** Annotation whose changes the AWS admission policy refuses. */
 export const AWS_LOAD_BALANCER_TYPE_ANNOTATION = 'service.beta.kubernetes.io/aws-load-balancer-type';
@@ -31,34 +33,43 @@ export class AwsCloudControllerManager extends Construct {
   constructor(scope: Construct, id: string, props: AwsCloudControllerManagerProps) {
     super(scope, id);
     const common = new CommonOperands(this, 'Common', { platformType: 'AWS', ...props });
+    const release = props.release;
+    // The release's own form where it differs in data (OPERAND_PARTS_SINCE): a migration runs on releases before 4.22.
+    const cloudConfig = operandRenders(release, 'awsCloudConfig');
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'aws-cloud-controller-manager',
       platformLabel: 'AWS',
       image: props.image,
       binary: '/bin/aws-cloud-controller-manager',
       flags: [
-        '--cloud-config=$(CLOUD_CONFIG)',
+        ...(cloudConfig ? ['--cloud-config=$(CLOUD_CONFIG)'] : []),
         '--cloud-provider=aws',
         '--use-service-account-credentials=true',
         '--configure-cloud-routes=false',
         ...LEADER_ELECTION_FLAGS,
-        ...ccmTlsFlags(props.tls),
-        '--secure-port=0',
+        ...(operandRenders(release, 'tlsFlags') ? ccmTlsFlags(props.tls) : []),
+        ...(operandRenders(release, 'securePortOff') ? ['--secure-port=0'] : []),
         '-v=2',
       ],
-      env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
-      volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
-      volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+      ...(cloudConfig ? {
+        env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
+        volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
+        volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+      } : {}),
       // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/aws/assets/deployment.yaml
       mountOrder: ['host-etc-kube', 'config-accm', 'trusted-ca'],
       volumeOrder: ['config-accm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '50Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: cloudConfig ? { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } } : {},
       singleReplica: props.singleReplica,
       leaderMigration: props.leaderMigration,
       proxy: props.proxy,
     });
+    releaseContainerShape(this.deployment.apiObject, release);
+    if (!operandRenders(release, 'awsAdmissionPolicy')) {
+      return;
+    }
 
     const key = `'${AWS_LOAD_BALANCER_TYPE_ANNOTATION}'`;
     new ValidatingAdmissionPolicy(this, 'LoadBalancerTypePolicy', {

@@ -8,6 +8,8 @@ import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../validating-admission-policy';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 import { GCP_CREDENTIALS_SECRET } from './facts';
+import { operandRenders } from '../release-operands';
+import { releaseContainerShape } from '../release-container-shape';
 
 /** Service annotation whose value the GCP admission policy checks. */
 export const GCP_NETWORK_TIER_ANNOTATION = 'cloud.google.com/network-tier';
@@ -38,6 +40,8 @@ export class GcpCloudControllerManager extends Construct {
       throw new Error('\'infrastructureName\' must be set for GCP, got ""');
     }
     const common = new CommonOperands(this, 'Common', { platformType: 'GCP', ...props });
+    const release = props.release;
+    // The release's own form where it differs in data (OPERAND_PARTS_SINCE): a migration runs on releases before 4.22.
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'gcp-cloud-controller-manager',
       platformLabel: 'GCP',
@@ -47,15 +51,15 @@ export class GcpCloudControllerManager extends Construct {
         '--v=3',
         '--cloud-config=$(CLOUD_CONFIG)',
         '--cloud-provider=gce',
-        '--concurrent-service-syncs=10',
+        ...(operandRenders(release, 'gcpConcurrentServiceSyncs') ? ['--concurrent-service-syncs=10'] : []),
         '--controllers=*,-nodeipam',
         '--configure-cloud-routes=false',
         '--use-service-account-credentials=true',
         '--bind-address=127.0.0.1',
         '--cluster-name=$(OCP_INFRASTRUCTURE_NAME)',
         ...LEADER_ELECTION_FLAGS,
-        ...ccmTlsFlags(props.tls),
-        '--secure-port=0',
+        ...(operandRenders(release, 'tlsFlags') ? ccmTlsFlags(props.tls) : []),
+        ...(operandRenders(release, 'securePortOff') ? ['--secure-port=0'] : []),
       ],
       env: [
         { name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' },
@@ -77,6 +81,17 @@ export class GcpCloudControllerManager extends Construct {
       leaderMigration: props.leaderMigration,
       proxy: props.proxy,
     });
+    releaseContainerShape(this.deployment.apiObject, release, !operandRenders(release, 'gcpWorkloadAnnotation'));
+    if (operandRenders(release, 'gcpClusterRole')) {
+      this.cloudProviderRole();
+    }
+    if (operandRenders(release, 'gcpAdmissionPolicy')) {
+      this.networkTierPolicy();
+    }
+  }
+
+  /** The ClusterRole the cloud provider's own identity needs for events and Service status (…@release-4.16 pkg/cloud/gcp/assets/). */
+  private cloudProviderRole(): void {
     new PlatformRole(this, 'CloudProviderRole', {
       name: 'gcp-cloud-controller-manager',
       rules: [
@@ -86,6 +101,10 @@ export class GcpCloudControllerManager extends Construct {
       bindingName: 'gcp-cloud-controller-manager:cloud-provider',
       serviceAccounts: ['kube-system/cloud-provider'],
     });
+  }
+
+  /** The network-tier admission policy (…@release-4.19 pkg/cloud/gcp/assets/validating-admission-policy*.yaml). */
+  private networkTierPolicy(): void {
     new ValidatingAdmissionPolicy(this, 'NetworkTierPolicy', {
       name: 'network-tier-annotation-validation-policy',
       bindingName: 'network-tier-annotation-binding',

@@ -3,6 +3,7 @@ import { VSphereSpecSection } from '../../cluster-spec/sections/vsphere';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
 import { ClusterSpec } from '../../cluster-spec/schema';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
+import { releaseAtLeast } from '../release';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-vsphere-cloud-controller-manager`. */
 export const VSPHERE_CREDENTIALS_SECRET = 'vsphere-cloud-credentials';
@@ -23,7 +24,20 @@ export function vsphereTransformOptions(spec: ClusterSpec): VSphereTransformOpti
     apiServerInternalIPs: v.apiServerInternalIPs,
     ingressIPs: v.ingressIPs,
     serviceNetwork,
+    ...(keepsUnlistedVCenters(spec.spec.openshift?.release) ? { keepUnlistedVCenters: true } : {}),
   };
+}
+
+/**
+ * The first release whose transform drops the user's vCenters the Infrastructure no longer lists
+ * (openshift/cluster-cloud-controller-manager-operator@release-4.23 pkg/cloud/vsphere/vsphere_config_transformer.go
+ * `setVirtualCenters` clears the map; release-4.22 does not).
+ */
+export const VSPHERE_DROPS_UNLISTED_VCENTERS_SINCE = '4.23';
+
+/** Whether the transform of `release` keeps unlisted vCenters (main's behaviour without a release: dropped). */
+function keepsUnlistedVCenters(release: string | undefined): boolean {
+  return release !== undefined && !releaseAtLeast(release, VSPHERE_DROPS_UNLISTED_VCENTERS_SINCE);
 }
 
 /** vSphere on OpenShift: the operator's `pkg/cloud/vsphere`, with the vSphere cloud-config transform. */

@@ -44,7 +44,7 @@ const OPENSTACK_CONF = '[Global]\nauth-url = https://keystone.example:5000/v3\n'
 export const CASES: readonly RenderCase[] = [
   { name: 'OpenShift AWS 4.13', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
   { name: 'OpenShift GCP 4.14', platform: 'GCP', minor: 27, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }) },
-  { name: 'OpenShift vSphere 4.12 wildcard', platform: 'VSphere', minor: 25, files: { 'c.conf': 'global:\n  port: 443\n' }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.25', wildcard: true } }) },
+  { name: 'OpenShift AWS 4.13 wildcard', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26', wildcard: true } }) },
   { name: 'kubernetes AWS 1.26 (DaemonSet, rolling)', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26' } }) },
   {
     // the CCM's own minor decides which file it decodes
@@ -63,8 +63,7 @@ export const CASES: readonly RenderCase[] = [
     name: 'kubernetes GCP 1.28 with node IPAM and routes', platform: 'GCP', minor: 28, files: {}, kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
     spec: (phase) => kubernetesSpec('GCP', 'c', { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase, kubernetesVersion: '1.28', nodeIpam: true } }),
   },
-  { name: 'OpenShift OpenStack 4.11', platform: 'OpenStack', minor: 24, files: { 'c.conf': OPENSTACK_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('OpenStack', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.24' } }) },
-  { name: 'OpenShift Azure 4.13', platform: 'Azure', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('Azure', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
+  { name: 'OpenShift GCP 4.11', platform: 'GCP', minor: 24, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.24' } }) },
   { name: 'kubernetes OpenStack 1.25', platform: 'OpenStack', minor: 25, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('OpenStack', 'c', { version: '1.25', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.25' } }) },
   { name: 'kubernetes vSphere 1.29', platform: 'VSphere', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('VSphere', 'c', { version: '1.29' }, { migration: { phase, kubernetesVersion: '1.29' } }) },
   { name: 'kubernetes Azure 1.29', platform: 'Azure', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('Azure', 'c', { version: '1.29', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.29' } }) },
