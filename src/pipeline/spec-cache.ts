@@ -184,10 +184,9 @@ export class SpecCache {
           throw new Error(`spec record of ${pending[0]} without its prepared cluster`);
         }
         if (kind === 'spec') {
-          const spec = value as CachedSpec;
-          pending = [name, spec];
+          pending = [name, value];
         } else {
-          const { stat, digest } = value as KnownFile;
+          const { stat, digest } = value;
           files.set(name, { stat, known: digest, digest: undefined, changed: false });
         }
       }, () => {

@@ -282,7 +282,7 @@ class FleetRun {
     // workers from the start: they load the rendering code while this thread loads the first specs
     const jobs = options.jobs ?? defaultJobs();
     const parallel = workers && this.remote !== undefined && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined);
-    this.pool = parallel ? new RenderPool(jobs, this.remote!, specFiles.length, (o) => this.onOutcome(o)) : undefined;
+    this.pool = parallel ? new RenderPool(jobs, this.remote, specFiles.length, (o) => this.onOutcome(o)) : undefined;
   }
 
   /**
