@@ -8,7 +8,6 @@ import { schemaProblems } from '../cluster-spec/zod-issues';
 import { migrationInputFor, migrationWarnings } from '../migration-targets';
 import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
-import { fresh, SharedValues } from '../util/shared-values';
 import { guardProblems, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember } from '../gitops/repo-path';
 import { gitopsWarnings } from '../gitops/warnings';
@@ -81,16 +80,12 @@ export interface FleetMember {
   readonly identity?: string;
 }
 
-/**
- * The {@link FleetMember} of a prepared cluster, its repeated parts from
- * `shared` (no string of it keeps the spec's text alive; its spec file is
- * the caller's string, a path not cut from the text).
- */
-export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValues()): FleetMember {
+/** The {@link FleetMember} of a prepared cluster. */
+export function fleetMemberOf(cluster: PreparedCluster): FleetMember {
   const s = cluster.spec.spec;
   const supportWithoutMigration = cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec);
-  return shareMember({
-    name: fresh(cluster.spec.metadata.name),
+  return {
+    name: cluster.spec.metadata.name,
     specFile: cluster.specFile,
     gitops: s.gitops,
     platform: s.platform,
@@ -99,38 +94,13 @@ export function fleetMemberOf(cluster: PreparedCluster, shared = new SharedValue
     migration: cluster.migration,
     supportWithoutMigration,
     // only a cluster that can have a phase needs to be found across a rename: the others hold no string for it
-    identity: cluster.migration || supportWithoutMigration ? freshOrUndefined(clusterIdentity(s)) : undefined,
-  }, shared);
-}
-
-function freshOrUndefined(text: string | undefined): string | undefined {
-  return text === undefined ? undefined : fresh(text);
+    identity: cluster.migration || supportWithoutMigration ? clusterIdentity(s) : undefined,
+  };
 }
 
 /** A member as the Argo CD roots and the check of `spec.gitops.path` read a spec: its name and `spec.gitops`. */
 export function argoCdMemberOf(m: Pick<FleetMember, 'name' | 'gitops'>): ArgoCdMember {
   return { metadata: { name: m.name }, spec: { gitops: m.gitops } };
-}
-
-/**
- * A member whose repeated parts (spec.gitops, platform, migration) are
- * `shared`'s: thousands of members hold one copy of each.
- *
- * @param specFile the spec file as the caller holds it (a cached member's is a copy)
- */
-export function shareMember(m: FleetMember, shared: SharedValues, specFile = m.specFile): FleetMember {
-  // one object, no nesting: a member is held per cluster for the whole run
-  return {
-    name: m.name,
-    specFile,
-    gitops: shared.value(m.gitops),
-    platform: shared.word(m.platform),
-    distribution: shared.word(m.distribution),
-    specMigration: shared.value(m.specMigration),
-    migration: shared.value(m.migration),
-    supportWithoutMigration: shared.value(m.supportWithoutMigration),
-    identity: m.identity,
-  };
 }
 
 /** A loaded cluster, as {@link streamSpecFiles} hands it over. */
@@ -256,14 +226,11 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
    * lists would be held for nothing).
    */
   const byName = new Map<string, NameUse | NameUse[]>();
-  const named = (name: string | undefined, file: string, line: number | undefined, member?: FleetMember) => {
+  const named = (name: string | undefined, file: string, line: number | undefined) => {
     if (name !== undefined) {
       const use: NameUse = { file, line };
       const before = byName.get(name);
-      // a name as parsed is cut from the spec's text and keeps all of it alive: the key is a copy,
-      // the member's when it has one (a copy already, held through the run)
-      const key = member?.name === name ? member.name : fresh(name);
-      byName.set(before === undefined ? key : name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
+      byName.set(name, before === undefined ? use : Array.isArray(before) ? [...before, use] : [before, use]);
     }
   };
   /** The specs of hub Argo CD clusters that passed the schema, for the hub check: their names and spec.gitops. */
@@ -274,7 +241,6 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
     }
   };
   const members: FleetMember[] = [];
-  const shared = new SharedValues();
   let failed = false;
   let badDefaults = false;
   for (const file of files) {
@@ -286,9 +252,9 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
     const hit = cache?.lookup(file, chain);
     if (hit) {
       // unchanged since it last loaded without a problem: the checks across specs below still see it
-      const member = shareMember(hit.member, shared, file);
+      const member = hit.member;
       const nameTaken = byName.has(member.name);
-      named(member.name, file, hit.nameLine, member);
+      named(member.name, file, hit.nameLine);
       argoCd(file, argoCdMemberOf(member));
       warnings.push(...hit.warnings);
       members.push(member);
@@ -318,7 +284,7 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
       if (!prepared) {
         continue;
       }
-      member = fleetMemberOf(prepared, shared);
+      member = fleetMemberOf(prepared);
       if (cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
         cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, member, warnings: ownWarnings });
       }
@@ -326,7 +292,7 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
       const nameTaken = byName.has(member.name);
       yield { member, ...(nameTaken ? { nameTaken } : {}), prepared: () => prepared };
     } finally {
-      named(result.rawName, file, result.nameLine, member);
+      named(result.rawName, file, result.nameLine);
     }
   }
   for (const d of defaultsCache.values()) {

@@ -2,7 +2,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { SpecIssue, SpecValidationError } from '../cluster-spec/errors';
-import { fresh } from '../util/shared-values';
 
 /** Name of the per-folder defaults file. */
 const DEFAULTS_FILE = /^defaults\.ya?ml$/;
@@ -71,8 +70,7 @@ export function listSpecFiles(dir: string): string[] {
           outside.push({ file: full, path: '', message: linked });
           continue;
         }
-        // a path joined from two is held as two strings: one flat copy per spec, held through the run
-        out.push(fresh(full));
+        out.push(full);
       }
     }
   };

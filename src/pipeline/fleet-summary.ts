@@ -1,5 +1,4 @@
 import { RenderedFile } from '../gitops/layout';
-import { SharedValues } from '../util/shared-values';
 
 /** One cluster's line in the fleet summary (FLEET.md and .fleet.json). */
 export interface FleetEntry {
@@ -25,38 +24,6 @@ export interface FleetEntry {
   readonly stages: readonly string[];
   /** Pinned images by images.json key, sorted by key. */
   readonly images: Readonly<Record<string, string>>;
-}
-
-/**
- * Summary lines share their repeated parts: clusters of one release pin the
- * same dozen images, and one shape stages the same folders. Lines built
- * elsewhere (a worker thread, a cache file) arrive as copies; a pool keeps
- * one of each part, so that ten thousand lines do not hold ten thousand
- * copies.
- */
-export class FleetEntryPool {
-  private readonly shared = new SharedValues();
-
-  /**
-   * The line with its images, stages and words (platform, topology, ...)
-   * shared with earlier lines of the pool; same keys, same order.
-   *
-   * @param name the cluster's name as the caller holds it, equal to the
-   * line's (the caller's string is kept instead of the line's copy); the
-   * line's when not given
-   */
-  share(entry: FleetEntry, name = entry.name): FleetEntry {
-    // a line read from a cache file of an older shape may lack a word: kept as it is (undefined)
-    const w = (word: string) => (typeof word === 'string' ? this.shared.word(word) : word);
-    // every field written out, in FleetEntry's order: a spread copy held the last seven in a second object
-    // (88 bytes more per line, ten thousand lines)
-    return {
-      name, spec: entry.spec,
-      distribution: w(entry.distribution), platform: w(entry.platform), topology: w(entry.topology),
-      managementMode: w(entry.managementMode), engine: w(entry.engine), phase: w(entry.phase), objects: entry.objects,
-      stages: this.shared.value(entry.stages), images: this.shared.value(entry.images),
-    };
-  }
 }
 
 /** File names of the fleet summary at the root of the output. */

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { FleetEntry, FleetEntryPool } from './fleet-summary';
+import { FleetEntry } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { byCodePoint, listFiles } from './output';
 import { ArgoCdMember, FLEET_DIRECTORY } from '../gitops/repo-path';
@@ -115,7 +115,6 @@ export class RenderCache {
     const clusters = new Map<string, CachedCluster>();
     const lists = new Map<string, string>();
     const images = new Map<string, Readonly<Record<string, string>>>();
-    const lines = new FleetEntryPool();
     const records = readRecordFile(file, { version: 4, build: buildId() } satisfies RenderCacheHeader, (value) => {
       const stored = value as RenderCacheRecord;
       if (!Array.isArray(stored)) {
@@ -139,8 +138,7 @@ export class RenderCache {
         clusters.delete(unit);
         return;
       }
-      // summary lines repeat across thousands of clusters of one shape: one copy of each part in memory
-      const entry = line && lines.share({ ...line, images: lineImages! });
+      const entry = line && { ...line, images: lineImages! };
       const files = id === undefined ? undefined : lists.get(id);
       // a fingerprint whose file list is missing is dropped: the folder is read next time
       clusters.set(unit, { ...rest, ...(entry ? { entry } : {}), ...(files !== undefined && stat !== undefined ? { stat, files } : {}) });
@@ -149,7 +147,7 @@ export class RenderCache {
       lists.clear();
       images.clear();
     });
-    return new RenderCache(file, clusters, records, new Set([...lists.keys(), ...images.keys()]), lines);
+    return new RenderCache(file, clusters, records, new Set([...lists.keys(), ...images.keys()]));
   }
 
   /** The records of these units as the file holds them, each file list not in `written` before the first record naming it. */
@@ -196,9 +194,7 @@ export class RenderCache {
    */
   private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>, private readonly records: number,
     /** The file lists the file holds. */
-    private readonly lists: Set<string>,
-    /** Shares the parts of the summary lines the cache holds; lines recorded later can share them too. */
-    readonly lines: FleetEntryPool) {}
+    private readonly lists: Set<string>) {}
 
   /** The folders the cache has a record of (clusters and the fleet folder), sorted. */
   units(): string[] {

@@ -3,8 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
 import { PreparedCluster } from '../cluster/prepared-cluster';
-import { CachedLoad, FleetMember, shareMember, StoredLoad } from '../fleet/load';
-import { SharedValues } from '../util/shared-values';
+import { CachedLoad, FleetMember, StoredLoad } from '../fleet/load';
 import { buildId, preparedDigest, rememberPreparedDigest, SETTLE_MS } from './render-cache';
 import { copyBytes, encodeRecord, encodeRecords, RawRecord, readRecordAt, readRecordFile, writeAll } from '../util/record-file';
 
@@ -169,8 +168,6 @@ export class SpecCache {
       fd = undefined;
     }
     let records = -1;
-    // thousands of records repeat the same parts (spec.gitops, a cloud config path): one copy of each
-    const shared = new SharedValues();
     if (fd !== undefined) {
       let pending: readonly [string, CachedSpec] | undefined;
       records = readRecordFile(fd, { version: 5, build: buildId() } satisfies SpecCacheHeader, (record) => {
@@ -187,10 +184,9 @@ export class SpecCache {
           throw new Error(`spec record of ${pending[0]} without its prepared cluster`);
         }
         if (kind === 'spec') {
-          const spec = value as CachedSpec;
-          pending = [name, { ...spec, member: shareMember(spec.member, shared), reads: shared.value(spec.reads), cloudConfigBase: spec.cloudConfigBase && shared.word(spec.cloudConfigBase) }];
+          pending = [name, value];
         } else {
-          const { stat, digest } = value as KnownFile;
+          const { stat, digest } = value;
           files.set(name, { stat, known: digest, digest: undefined, changed: false });
         }
       }, () => {

@@ -1,4 +1,4 @@
-import { FleetEntry, FleetEntryPool, fleetSummaryStreams, StreamedFile } from './fleet-summary';
+import { FleetEntry, fleetSummaryStreams, StreamedFile } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { markerFile, RemoteSink, SHARD_RECORD, TreeSink } from './output';
 import { FleetFolderParts } from '../fleet/fleet-folder-parts';
@@ -266,8 +266,6 @@ class FleetRun {
   private fleetFolder?: FleetFolderCheck;
   /** The fleet folder, given to the sink a share of the Argo CD roots at a time as the workers render them. */
   private fleetParts?: FleetFolderParts;
-  /** Summary lines from workers are copies: their images and stages are shared with the lines already held. */
-  private readonly lines: FleetEntryPool;
   /** Set once a spec has a problem: the run will fail, so no more clusters are sent to render. */
   private failing = false;
   /** Clusters to render found as the render cache recorded them (inputs and folder), so not rendered. */
@@ -280,12 +278,11 @@ class FleetRun {
     this.remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath: this.outputPath } : undefined;
     this.cachedLines = this.matchers.length > 0 && this.remote !== undefined && this.cache !== undefined && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
     this.fleetRecord = this.remote ? this.cache?.get(FLEET_DIRECTORY) : undefined;
-    this.lines = this.cache?.lines ?? new FleetEntryPool();
     options.progress?.start(specFiles.length);
     // workers from the start: they load the rendering code while this thread loads the first specs
     const jobs = options.jobs ?? defaultJobs();
     const parallel = workers && this.remote !== undefined && canRenderInParallel(jobs, specFiles.length, options.jobs !== undefined);
-    this.pool = parallel ? new RenderPool(jobs, this.remote!, specFiles.length, (o) => this.onOutcome(o)) : undefined;
+    this.pool = parallel ? new RenderPool(jobs, this.remote, specFiles.length, (o) => this.onOutcome(o)) : undefined;
   }
 
   /**
@@ -557,15 +554,10 @@ class FleetRun {
     return undefined;
   }
 
-  /**
-   * A rendered cluster's outcome: its cache record and summary line kept,
-   * its folder's comparison handed to the sink. What is kept names the
-   * cluster with its member's string, not the outcome's copies (one string
-   * per cluster, not four).
-   */
+  /** A rendered cluster's outcome: its cache record and summary line kept, its folder's comparison handed to the sink. */
   private take(i: number, o: RenderOutcome): void {
     const name = this.nameOf(i);
-    const entry = o.entry && this.lines.share(o.entry, name);
+    const entry = o.entry;
     if (o.cache) {
       this.cache?.record(name, { ...o.cache, entry });
     }
@@ -665,7 +657,6 @@ function assembleInto(members: readonly FleetMember[], inputs: ReadonlyMap<strin
   sink: TreeSink, outputPath: string, clusters: string): SynthSummary {
   const found = new Map<string, { dir: string; entry: FleetEntry }>();
   const records = new Map<string, ShardRecord>();
-  const lines = new FleetEntryPool();
   for (const dir of from) {
     if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
       throw new SynthError(`${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
@@ -681,7 +672,7 @@ function assembleInto(members: readonly FleetMember[], inputs: ReadonlyMap<strin
       if (other) {
         throw new SynthError(`cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`);
       }
-      found.set(entry.name, { dir, entry: lines.share(entry) });
+      found.set(entry.name, { dir, entry });
     }
   }
   const missing = members.map((m) => m.name).filter((n) => !found.has(n));

@@ -40,7 +40,6 @@ export interface RenderCase {
 }
 
 const GCP_CONF = '[global]\nproject-id = p\n';
-const OPENSTACK_CONF = '[Global]\nauth-url = https://keystone.example:5000/v3\n';
 export const CASES: readonly RenderCase[] = [
   { name: 'OpenShift AWS 4.13', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
   { name: 'OpenShift GCP 4.14', platform: 'GCP', minor: 27, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }) },
