@@ -38,7 +38,7 @@ export const FLEET_JSON = '.fleet.json';
 /**
  * A root file given as its pieces, each ending a line (no line spans two
  * pieces): at ten thousand
- * clusters the fleet summary is some forty megabytes, which is compared with
+ * clusters the fleet summary is tens of megabytes, which is compared with
  * the output, scanned and written a piece at a time instead of held whole.
  */
 export interface StreamedFile {

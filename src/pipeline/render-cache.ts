@@ -416,7 +416,7 @@ export function unitFingerprint(target: string, unit: string, files: readonly st
       dirs.add(f.slice(0, i));
     }
   }
-  // one string hashed once, paths joined by hand: a check of ten thousand folders is some 250,000 of these
+  // one string hashed once, paths joined by hand: a check of a large fleet makes one per file
   let text = '';
   const prefix = `${target}${path.sep}`;
   for (const rel of [...[...dirs].sort(byCodePoint), ...files]) {
