@@ -25,7 +25,6 @@ import { EXIT_INTERNAL, EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, TransformCliErr
 import { packageVersion } from './init/package-info';
 import { migrateSpecCommand } from './spec-migrations/command';
 
-
 /** Default folder of cluster specs (the example fleet in this repository). */
 export const DEFAULT_CLUSTERS_DIR = 'clusters';
 /** Default output folder; the cdk8s CLI passes its `output` as CDK8S_OUTDIR. */
@@ -165,7 +164,11 @@ function settle(steps: Generator<SynthRequest, void, SynthSummary>, workers: boo
 }
 
 /** The command line, its exit code so far, and how an error sets it. */
-function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { program: Command; code: () => number; failed: (e: unknown) => number } {
+function commandLine(
+  given: CliIo,
+  env: NodeJS.ProcessEnv,
+  workers: boolean,
+): { program: Command; code: () => number; failed: (e: unknown) => number } {
   // every error, warning and usage line passes here: a value a message echoes never prints a credential
   const io: CliIo = { ...given, err: (text) => given.err(redactMessage(text)) };
   let code = EXIT_OK;
@@ -178,7 +181,8 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
     .showHelpAfterError('(run with --help for usage)')
     .version(packageVersion(), '-V, --version', 'print the ccm-gitops version');
 
-  program.command('synth')
+  program
+    .command('synth')
     .description('validate every cluster spec, then render them all into the output directory (replaced atomically)')
     .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', DEFAULT_CLUSTERS_DIR)
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
@@ -187,108 +191,154 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
     .option('-j, --jobs <n>', 'worker threads rendering clusters in parallel (default: one per core; 1: none)')
-    .option('--no-cache', 'render every cluster (by default, a cluster whose inputs and output folder are as the last synth left them is not rendered again; '
-      + 'the cache is in $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops)')
-    .option('--shard <i/n>', 'render only shard I of N of the fleet (clusters split by a hash of their name), for a CI job matrix; '
-      + 'then put the shards\' outputs together with ccm-gitops assemble')
-    .option('--force-phase <reason>', 'render although a cluster\'s record of its last migration phase (.migration.json) is lost, corrupt or '
-      + 'contradicted by the rendered tree; the one-phase check is skipped for those clusters and each is named, with the reason, in a warning')
-    .action((opts: { clusters: string; out?: string; quiet?: boolean; only?: string[]; check?: boolean; force?: boolean; jobs?: string; cache: boolean; shard?: string; forcePhase?: string }) => settle(function* synth(): Generator<SynthRequest, void, SynthSummary> {
-      const out = outputFolder(opts.out, env);
-      // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
-      const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
-      if (optionLike.length > 0) {
-        throw new UsageError(`--only ${optionLike.map((n) => JSON.stringify(n)).join(', ')}: cluster names never start with "-"; give the names right after --only (--only NAME... ${optionLike[0]})`);
-      }
-      const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
-      if (opts.shard !== undefined && !shard) {
-        throw new UsageError(`--shard ${JSON.stringify(opts.shard)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4`);
-      }
-      const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
-      if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
-        throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
-      }
-      if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
-        throw new UsageError('--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"');
-      }
-      checkOutputOutside(out, opts.clusters);
-      const warn = warningSink(io, opts.quiet);
-      const located = outputRepositoryProblem(opts.clusters, out);
-      if (located) {
-        warn(`warning: ${located}\n`);
-      }
-      const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), warn) : undefined;
-      // progress on standard error when it is known to be a terminal or not (the process's), none with --quiet;
-      // the line is cleared before the command's own lines
-      const progress = opts.quiet || io.errIsTTY === undefined ? undefined : new ProgressLine({ write: io.err, tty: io.errIsTTY, now: io.now ?? Date.now });
-      try {
-        if (opts.check) {
-          const check = new OutputCheck(out);
-          const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
-          const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
-          let result: SynthSummary;
-          try {
-            result = yield { options: { clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase, progress }, sink: check };
-          } finally {
-            specCache?.save();
-          }
-          cache?.save();
-          progress?.finish();
-          printWarnings(result.warnings, warn);
-          const stale = check.finish();
-          if (stale.length > 0) {
-            io.err(`error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`);
-            for (const f of stale) {
-              io.err(`  ${f.state}: ${out}/${f.path}\n`);
+    .option(
+      '--no-cache',
+      'render every cluster (by default, a cluster whose inputs and output folder are as the last synth left them is not rendered again; ' +
+        'the cache is in $CCM_GITOPS_CACHE_DIR, else $XDG_CACHE_HOME/ccm-gitops, else ~/.cache/ccm-gitops)',
+    )
+    .option(
+      '--shard <i/n>',
+      'render only shard I of N of the fleet (clusters split by a hash of their name), for a CI job matrix; ' +
+        "then put the shards' outputs together with ccm-gitops assemble",
+    )
+    .option(
+      '--force-phase <reason>',
+      "render although a cluster's record of its last migration phase (.migration.json) is lost, corrupt or " +
+        'contradicted by the rendered tree; the one-phase check is skipped for those clusters and each is named, with the reason, in a warning',
+    )
+    .action(
+      (opts: {
+        clusters: string;
+        out?: string;
+        quiet?: boolean;
+        only?: string[];
+        check?: boolean;
+        force?: boolean;
+        jobs?: string;
+        cache: boolean;
+        shard?: string;
+        forcePhase?: string;
+      }) =>
+        settle(
+          (function* synth(): Generator<SynthRequest, void, SynthSummary> {
+            const out = outputFolder(opts.out, env);
+            // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
+            const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
+            if (optionLike.length > 0) {
+              throw new UsageError(
+                `--only ${optionLike.map((n) => JSON.stringify(n)).join(', ')}: cluster names never start with "-"; give the names right after --only (--only NAME... ${optionLike[0]})`,
+              );
             }
-            code = EXIT_INVALID_INPUT;
-          } else if (!opts.quiet) {
-            io.out(`${out} is up to date (${result.clusters} cluster${result.clusters === 1 ? '' : 's'})\n`);
-          }
-          return;
-        }
-        // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
-        const tree = OutputTree.open(out, { force: opts.force });
-        let result: SynthSummary;
-        const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
-        const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
-        try {
-          result = yield { options: { clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase, progress }, sink: tree };
-        } catch (e) {
-          tree.close();
-          throw e;
-        } finally {
-          specCache?.save();
-        }
-        progress?.finish();
-        printWarnings(result.warnings, warn);
-        progress?.writing();
-        const commit = tree.commit();
-        cache?.save();
-        progress?.finish();
-        if (!opts.quiet) {
-          const n = result.rendered.length - result.unchanged;
-          const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
-          const others = [
-            ...result.kept > 0 ? [`${result.kept} kept from ${out}`] : [],
-            ...result.unchanged > 0 ? [`${result.unchanged} unchanged, checked against the render cache`] : [],
-          ];
-          io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${written})\n`);
-        }
-      } finally {
-        progress?.finish();
-      }
-    }(), workers));
+            const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+            if (opts.shard !== undefined && !shard) {
+              throw new UsageError(`--shard ${JSON.stringify(opts.shard)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4`);
+            }
+            const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
+            if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
+              throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
+            }
+            if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
+              throw new UsageError(
+                '--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"',
+              );
+            }
+            checkOutputOutside(out, opts.clusters);
+            const warn = warningSink(io, opts.quiet);
+            const located = outputRepositoryProblem(opts.clusters, out);
+            if (located) {
+              warn(`warning: ${located}\n`);
+            }
+            const cacheDir = opts.cache ? usableCacheDir(renderCacheDir(env), warn) : undefined;
+            // progress on standard error when it is known to be a terminal or not (the process's), none with --quiet;
+            // the line is cleared before the command's own lines
+            const progress =
+              opts.quiet || io.errIsTTY === undefined ? undefined : new ProgressLine({ write: io.err, tty: io.errIsTTY, now: io.now ?? Date.now });
+            try {
+              if (opts.check) {
+                const check = new OutputCheck(out);
+                const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
+                const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+                let result: SynthSummary;
+                try {
+                  result = yield {
+                    options: { clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase, progress },
+                    sink: check,
+                  };
+                } finally {
+                  specCache?.save();
+                }
+                cache?.save();
+                progress?.finish();
+                printWarnings(result.warnings, warn);
+                const stale = check.finish();
+                if (stale.length > 0) {
+                  io.err(
+                    `error: ${out} is stale (${stale.length} file${stale.length === 1 ? '' : 's'}); run ccm-gitops synth and commit the result\n`,
+                  );
+                  for (const f of stale) {
+                    io.err(`  ${f.state}: ${out}/${f.path}\n`);
+                  }
+                  code = EXIT_INVALID_INPUT;
+                } else if (!opts.quiet) {
+                  io.out(`${out} is up to date (${result.clusters} cluster${result.clusters === 1 ? '' : 's'})\n`);
+                }
+                return;
+              }
+              // the output is opened (checked, locked, an interrupted commit completed) before the specs are read
+              const tree = OutputTree.open(out, { force: opts.force });
+              let result: SynthSummary;
+              const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
+              const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+              try {
+                result = yield {
+                  options: { clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase, progress },
+                  sink: tree,
+                };
+              } catch (e) {
+                tree.close();
+                throw e;
+              } finally {
+                specCache?.save();
+              }
+              progress?.finish();
+              printWarnings(result.warnings, warn);
+              progress?.writing();
+              const commit = tree.commit();
+              cache?.save();
+              progress?.finish();
+              if (!opts.quiet) {
+                const n = result.rendered.length - result.unchanged;
+                const written =
+                  commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
+                const others = [
+                  ...(result.kept > 0 ? [`${result.kept} kept from ${out}`] : []),
+                  ...(result.unchanged > 0 ? [`${result.unchanged} unchanged, checked against the render cache`] : []),
+                ];
+                io.out(`rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${written})\n`);
+              }
+            } finally {
+              progress?.finish();
+            }
+          })(),
+          workers,
+        ),
+    );
 
-  program.command('assemble')
-    .description('put the outputs of synth --shard I/N runs together into the output folder: every cluster\'s folder, '
-      + 'and the fleet files (FLEET.md, .fleet.json, Argo CD roots) for the whole fleet; validates the specs like synth')
+  program
+    .command('assemble')
+    .description(
+      "put the outputs of synth --shard I/N runs together into the output folder: every cluster's folder, " +
+        'and the fleet files (FLEET.md, .fleet.json, Argo CD roots) for the whole fleet; validates the specs like synth',
+    )
     .argument('<shard-outputs...>', 'the --out folders of the shard runs')
     .option('-c, --clusters <dir>', 'folder of cluster specs (the same the shards rendered)', DEFAULT_CLUSTERS_DIR)
     .option('-o, --out <dir>', 'output folder (default: $CDK8S_OUTDIR or "dist")')
     .option('-q, --quiet', 'print only errors: no warnings, no summary line')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write')
-    .option('--force-phase <reason>', 'as synth --force-phase: assemble although a cluster\'s record of its last migration phase is lost, corrupt or contradicted')
+    .option(
+      '--force-phase <reason>',
+      "as synth --force-phase: assemble although a cluster's record of its last migration phase is lost, corrupt or contradicted",
+    )
     .action((shards: string[], opts: { clusters: string; out?: string; quiet?: boolean; force?: boolean; forcePhase?: string }) => {
       const out = outputFolder(opts.out, env);
       if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
@@ -307,15 +357,23 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
       const commit = tree.commit();
       if (!opts.quiet) {
         const written = commit.written === 0 ? 'up to date, no file written' : `${commit.written} file${commit.written === 1 ? '' : 's'} written`;
-        io.out(`assembled ${result.clusters} cluster${result.clusters === 1 ? '' : 's'} from ${shards.length} shard output${shards.length === 1 ? '' : 's'} into ${out} (${written})\n`);
+        io.out(
+          `assembled ${result.clusters} cluster${result.clusters === 1 ? '' : 's'} from ${shards.length} shard output${shards.length === 1 ? '' : 's'} into ${out} (${written})\n`,
+        );
       }
     });
 
-  program.command('validate-spec')
-    .description('validate cluster specs (files, or folders searched like synth) with their defaults and cloud configs, without rendering; '
-      + 'reports every problem of every file')
+  program
+    .command('validate-spec')
+    .description(
+      'validate cluster specs (files, or folders searched like synth) with their defaults and cloud configs, without rendering; ' +
+        'reports every problem of every file',
+    )
     .argument('<paths...>', 'cluster spec files or folders')
-    .option('-c, --clusters <dir>', 'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")')
+    .option(
+      '-c, --clusters <dir>',
+      'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")',
+    )
     .action((paths: string[], opts: { clusters?: string }) => {
       writes = false;
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
@@ -325,15 +383,21 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
         throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
       }
       // with no clusters folder named or found, a file's own folder is the one its link may not leave
-      refuseLinksOutside(paths.filter((p) => !folders.includes(p)), opts.clusters ?? (root === '.' ? undefined : root));
+      refuseLinksOutside(
+        paths.filter((p) => !folders.includes(p)),
+        opts.clusters ?? (root === '.' ? undefined : root),
+      );
       const fleet = loadSpecFiles(files, root);
       printWarnings(fleet.warnings, io.err);
       io.out(`${files.length} spec file${files.length === 1 ? '' : 's'} valid\n`);
     });
 
-  program.command('diff')
-    .description('summarize what changes between two rendered trees: risky changes first, then each cluster\'s objects and fields (Markdown); '
-      + 'exit 0 when equal, 1 when they differ')
+  program
+    .command('diff')
+    .description(
+      "summarize what changes between two rendered trees: risky changes first, then each cluster's objects and fields (Markdown); " +
+        'exit 0 when equal, 1 when they differ',
+    )
     .argument('[base]', 'the rendered tree before (a folder)')
     .argument('[head]', 'the rendered tree after (a folder)')
     .option('--git <range>', 'compare the output folder at git revisions instead: BASE..HEAD, or BASE alone for BASE against the working tree')
@@ -360,8 +424,7 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
 
   addCloudConfigCommand(program, io, () => (io.in ?? PROCESS_IO.in!)());
   addImportCommand(program, io, DEFAULT_CLUSTERS_DIR);
-  const migration = program.command('migration')
-    .description('migration from the in-tree cloud provider');
+  const migration = program.command('migration').description('migration from the in-tree cloud provider');
   addPreflightCommand(migration, io, (c) => {
     code = c;
   });
@@ -369,32 +432,47 @@ function commandLine(given: CliIo, env: NodeJS.ProcessEnv, workers: boolean): { 
     code = c;
   });
 
-  program.command('init')
-    .description('scaffold a fleet repository: clusters/ with commented defaults and one example per distribution and platform, '
-      + '.gitignore and the CI workflow; never overwrites a file that exists, and what it adds fits what is kept')
+  program
+    .command('init')
+    .description(
+      'scaffold a fleet repository: clusters/ with commented defaults and one example per distribution and platform, ' +
+        '.gitignore and the CI workflow; never overwrites a file that exists, and what it adds fits what is kept',
+    )
     .argument('[dir]', 'the fleet repository', '.')
     .option('-d, --distribution <name...>', 'openshift and/or kubernetes (default: openshift)')
     .option('-p, --platform <type...>', 'platform types to write an example for (default: AWS)')
-    .option('-e, --engine <engine>', 'GitOps engine: argocd (an Argo CD per cluster, or a hub), flux (one entry per cluster) or plain '
-      + '(default: the engine of an existing clusters/defaults.yaml, else argocd)')
-    .option('--topology <topology>', 'with argocd: per-cluster (an Argo CD in each cluster) or hub (one Argo CD applies every cluster) '
-      + '(default: the topology of an existing clusters/defaults.yaml, else per-cluster)')
+    .option(
+      '-e, --engine <engine>',
+      'GitOps engine: argocd (an Argo CD per cluster, or a hub), flux (one entry per cluster) or plain ' +
+        '(default: the engine of an existing clusters/defaults.yaml, else argocd)',
+    )
+    .option(
+      '--topology <topology>',
+      'with argocd: per-cluster (an Argo CD in each cluster) or hub (one Argo CD applies every cluster) ' +
+        '(default: the topology of an existing clusters/defaults.yaml, else per-cluster)',
+    )
     .option('--repo-url <url>', 'URL the GitOps engine clones the fleet repository from (default: a placeholder to replace)')
     .option('--no-ci', 'do not write .github/workflows/ccm-gitops.yml')
-    .action((dir: string, opts: { distribution?: string[]; platform?: string[]; engine?: string; topology?: string; repoUrl?: string; ci: boolean }) => {
-      code = initCommand(dir, opts, io);
-    });
+    .action(
+      (dir: string, opts: { distribution?: string[]; platform?: string[]; engine?: string; topology?: string; repoUrl?: string; ci: boolean }) => {
+        code = initCommand(dir, opts, io);
+      },
+    );
 
-  program.command('migrate-spec')
-    .description('convert cluster specs and defaults files written for an earlier form of the spec (docs/versioning.md); '
-      + 'without --write, list the conversions and exit 1 when a file needs one')
+  program
+    .command('migrate-spec')
+    .description(
+      'convert cluster specs and defaults files written for an earlier form of the spec (docs/versioning.md); ' +
+        'without --write, list the conversions and exit 1 when a file needs one',
+    )
     .argument('<paths...>', 'spec or defaults files, or folders searched for *.yaml')
     .option('--write', 'apply the conversions in place (comments and field order kept)')
     .action((paths: string[], opts: { write?: boolean }) => {
       code = migrateSpecCommand(paths, opts, io);
     });
 
-  program.command('schema')
+  program
+    .command('schema')
     .description('print the JSON Schema of the cluster spec')
     .action(() => {
       io.out(`${JSON.stringify(clusterSpecJsonSchema(), null, 2)}\n`);
@@ -441,11 +519,15 @@ function usableCacheDir(dir: string | undefined, warn: (text: string) => void): 
       throw e;
     }
     if (code !== 'EEXIST' && code !== 'ENOTDIR') {
-      warn(`warning: render cache off: cannot create ${dir}: ${errnoText(e as NodeJS.ErrnoException & { code: string })}; set CCM_GITOPS_CACHE_DIR to a folder you can write, or pass --no-cache\n`);
+      warn(
+        `warning: render cache off: cannot create ${dir}: ${errnoText(e as NodeJS.ErrnoException & { code: string })}; set CCM_GITOPS_CACHE_DIR to a folder you can write, or pass --no-cache\n`,
+      );
       return undefined;
     }
   }
-  warn(`warning: render cache off: ${dir} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n`);
+  warn(
+    `warning: render cache off: ${dir} is not a folder (a file is in its place); remove it, set CCM_GITOPS_CACHE_DIR to a folder, or pass --no-cache\n`,
+  );
   return undefined;
 }
 
@@ -477,7 +559,7 @@ function refuseLinksOutside(files: readonly string[], root: string | undefined):
   const issues: SpecIssue[] = [];
   for (const file of files.filter(isSymbolicLink)) {
     const inRoot = root !== undefined && !path.relative(path.resolve(root), path.resolve(file)).startsWith('..');
-    const folder = inRoot ? root! : path.dirname(file);
+    const folder = inRoot ? root : path.dirname(file);
     let realFolder: string;
     try {
       realFolder = fs.realpathSync(folder);
@@ -564,8 +646,10 @@ function handleError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv, writes = tru
   }
   if (isErrnoError(e)) {
     // an environment problem met outside the output writer (which names its own): reading the specs, a folder
-    io.err(`error: cannot ${e.syscall === 'scandir' || e.syscall === 'open' || e.syscall === 'read' || e.syscall === 'stat' || e.syscall === 'lstat' ? 'read' : 'access'} `
-      + `${e.path ?? 'a file'}: ${errnoText(e)}${nothingWritten}\n`);
+    io.err(
+      `error: cannot ${e.syscall === 'scandir' || e.syscall === 'open' || e.syscall === 'read' || e.syscall === 'stat' || e.syscall === 'lstat' ? 'read' : 'access'} ` +
+        `${e.path ?? 'a file'}: ${errnoText(e)}${nothingWritten}\n`,
+    );
     return EXIT_INVALID_INPUT;
   }
   const err = e as Error;

@@ -13,11 +13,14 @@ import { platformFactsFor } from './openshift/platform-facts';
 
 /** Adds `cloud-config transform` to the program; `readStdin` reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
 export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: () => string): void {
-  program.command('cloud-config')
+  program
+    .command('cloud-config')
     .description('cloud config tools')
     .command('transform')
-    .description('run a platform\'s cloud-config transform on standard input and write the result to standard output, '
-      + 'e.g. to check a config before an upgrade; exit 2 with the operator\'s message when it would refuse the config')
+    .description(
+      "run a platform's cloud-config transform on standard input and write the result to standard output, " +
+        "e.g. to check a config before an upgrade; exit 2 with the operator's message when it would refuse the config",
+    )
     .requiredOption('-p, --platform <platform>', `one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`)
     .option('--cluster <spec>', 'take the platform inputs (region, service endpoints, feature gates, …) from this cluster spec')
     .option('-c, --clusters <dir>', 'with --cluster: the clusters folder, root of the defaults.yaml chain', '.')
@@ -31,11 +34,16 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
       const platform = opts.platform as CloudConfigPlatform;
       const source = readStdin();
       if (Buffer.byteLength(source, 'utf8') > MAX_INPUT_BYTES) {
-        throw new TransformCliError(`standard input is over the ${MAX_INPUT_BYTES}-byte limit of input files; a cloud config is a small text file: give the config alone`);
+        throw new TransformCliError(
+          `standard input is over the ${MAX_INPUT_BYTES}-byte limit of input files; a cloud config is a small text file: give the config alone`,
+        );
       }
-      let transform: () => TransformResult = () => transformCloudConfig(platform, source, {
-        enabledFeatureGates: opts.featureGate, azureCloudName: opts.azureCloudName, aws: opts.region ? { region: opts.region } : undefined,
-      });
+      let transform: () => TransformResult = () =>
+        transformCloudConfig(platform, source, {
+          enabledFeatureGates: opts.featureGate,
+          azureCloudName: opts.azureCloudName,
+          aws: opts.region ? { region: opts.region } : undefined,
+        });
       if (opts.cluster) {
         const loaded = loadClusterSpec(opts.cluster, opts.clusters);
         if (!loaded.spec) {

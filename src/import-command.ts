@@ -11,9 +11,12 @@ import { findSecretInData, findSecretInIni } from './secrets/detector';
 
 /** Adds `import` to the program; `defaultOut` is the folder specs are written to without --out. */
 export function addImportCommand(program: Command, io: CliIo, defaultOut: string): void {
-  program.command('import')
-    .description('write a cluster spec (and its cloud config) from what oc get -o yaml exports of a live cluster: Infrastructure, Network, Proxy, '
-      + 'FeatureGate, APIServer, the openshift-config cloud config ConfigMap and the operator images ConfigMap (single files or Lists)')
+  program
+    .command('import')
+    .description(
+      'write a cluster spec (and its cloud config) from what oc get -o yaml exports of a live cluster: Infrastructure, Network, Proxy, ' +
+        'FeatureGate, APIServer, the openshift-config cloud config ConfigMap and the operator images ConfigMap (single files or Lists)',
+    )
     .requiredOption('--from <path>', 'folder (or file) of the export')
     .option('-o, --out <dir>', 'folder to write the spec into', defaultOut)
     .option('--name <name>', 'cluster name (default: the infrastructure name without its random suffix)')
@@ -24,22 +27,32 @@ export function addImportCommand(program: Command, io: CliIo, defaultOut: string
       // the one secret detector over everything written (e.g. Proxy status credentials, keys in a cloud config)
       const inSpec = findSecretInData(result.spec);
       if (inSpec) {
-        throw new ImportError(`the imported spec field ${inSpec.key} holds ${inSpec.reason.replace(/^"[^"]*" holds /, '')}; remove it from the cluster (or the export) first, credentials never go into git`);
+        throw new ImportError(
+          `the imported spec field ${inSpec.key} holds ${inSpec.reason.replace(/^"[^"]*" holds /, '')}; remove it from the cluster (or the export) first, credentials never go into git`,
+        );
       }
       for (const f of result.files) {
         const found = findSecretInIni(f.content);
         if (found) {
-          throw new ImportError(`${f.name} (line ${found.line}) would hold ${found.reason.replace(/^"[^"]*" holds /, '')}; credentials never go into git`);
+          throw new ImportError(
+            `${f.name} (line ${found.line}) would hold ${found.reason.replace(/^"[^"]*" holds /, '')}; credentials never go into git`,
+          );
         }
       }
       const files = [...result.files, { name: specFile, content: importedSpecYaml(result.spec, opts.from) }];
       const existing = files.map((f) => path.join(opts.out, f.name)).filter((f) => fs.existsSync(f));
       if (existing.length > 0 && !opts.force) {
-        throw new UsageError(`${existing.join(', ')} exist${existing.length === 1 ? 's' : ''}; pass --force to replace, or --name for another cluster name`);
+        throw new UsageError(
+          `${existing.join(', ')} exist${existing.length === 1 ? 's' : ''}; pass --force to replace, or --name for another cluster name`,
+        );
       }
       fs.mkdirSync(opts.out, { recursive: true });
       // every file is staged first, then renamed into place: a failed write leaves no partial import
-      const staged = files.map((f) => ({ target: path.join(opts.out, f.name), staging: path.join(opts.out, `.${f.name}.ccm-gitops-import`), content: f.content }));
+      const staged = files.map((f) => ({
+        target: path.join(opts.out, f.name),
+        staging: path.join(opts.out, `.${f.name}.ccm-gitops-import`),
+        content: f.content,
+      }));
       try {
         for (const f of staged) {
           fs.writeFileSync(f.staging, f.content);
@@ -61,6 +74,8 @@ export function addImportCommand(program: Command, io: CliIo, defaultOut: string
 
 /** The imported spec as YAML, with a header saying where it came from. */
 function importedSpecYaml(spec: Record<string, unknown>, from: string): string {
-  return `# Imported with ccm-gitops import from ${path.basename(path.resolve(from))}. Review it, then move shared values to a defaults.yaml.\n`
-    + stringify(spec, { lineWidth: 0 });
+  return (
+    `# Imported with ccm-gitops import from ${path.basename(path.resolve(from))}. Review it, then move shared values to a defaults.yaml.\n` +
+    stringify(spec, { lineWidth: 0 })
+  );
 }

@@ -14,28 +14,65 @@ import { errnoText, isErrnoError } from './pipeline/output';
 
 /** Adds `migration control-plane` to the `migration` command; `setCode` receives its exit code. */
 export function addMigrationControlPlaneCommand(migration: Command, io: CliIo, setCode: (code: number) => void): void {
-  migration.command('control-plane')
-    .description('print the control-plane change of a migration phase for a kubeadm, Cluster API or hand-run control plane '
-      + '(OpenShift clusters get theirs in dist/<cluster>/MIGRATION.md)')
+  migration
+    .command('control-plane')
+    .description(
+      'print the control-plane change of a migration phase for a kubeadm, Cluster API or hand-run control plane ' +
+        '(OpenShift clusters get theirs in dist/<cluster>/MIGRATION.md)',
+    )
     .requiredOption('--platform <type>', 'platform type: AWS, GCP, OpenStack, VSphere or Azure')
     .requiredOption('--phase <phase>', `migration phase: ${MIGRATION_PHASES.join(', ')}`)
     .requiredOption('--kubernetes-version <1.NN>', 'minor version of the kube-controller-manager (N)')
-    .option('--ccm-version <1.NN>', 'minor of the CCM\'s k8s.io/controller-manager (default: N; N-1 is allowed, N+1 is not)')
+    .option('--ccm-version <1.NN>', "minor of the CCM's k8s.io/controller-manager (default: N; N-1 is allowed, N+1 is not)")
     .option('--format <format>', `output form: ${CONTROL_PLANE_FORMATS.join(', ')}`, 'static-pod')
     .option('--cluster-api <version>', `KubeadmControlPlane API of --format cluster-api: ${CLUSTER_API_VERSIONS.join(', ')}`, 'v1beta1')
-    .option('--current <file>', 'the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it (needed by --cluster-api v1beta2: its extra args are replaced by index)')
+    .option(
+      '--current <file>',
+      'the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it (needed by --cluster-api v1beta2: its extra args are replaced by index)',
+    )
     .option('--node-ipam', 'node IPAM moves to the CCM too')
     .option('--no-in-tree-volumes', 'drop the in-tree volume plugins at the switch (CSI migration is complete)')
     .option('--wildcard', 'write component "*" instead of naming the owner')
     .option('--leader-name <name>', 'migration Lease name', DEFAULT_LEADER_NAME)
     .option('--lease-namespace <ns>', 'lease namespace of both controller managers', DEFAULT_LEASE_NAMESPACE)
-    .action((opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; current?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }) => {
-      setCode(migrationControlPlane(opts, io));
-    });
+    .action(
+      (opts: {
+        platform: string;
+        phase: string;
+        kubernetesVersion: string;
+        ccmVersion?: string;
+        format: string;
+        clusterApi?: string;
+        current?: string;
+        nodeIpam?: boolean;
+        inTreeVolumes: boolean;
+        wildcard?: boolean;
+        leaderName: string;
+        leaseNamespace: string;
+      }) => {
+        setCode(migrationControlPlane(opts, io));
+      },
+    );
 }
 
 /** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */
-function migrationControlPlane(opts: { platform: string; phase: string; kubernetesVersion: string; ccmVersion?: string; format: string; clusterApi?: string; current?: string; nodeIpam?: boolean; inTreeVolumes: boolean; wildcard?: boolean; leaderName: string; leaseNamespace: string }, io: CliIo): number {
+function migrationControlPlane(
+  opts: {
+    platform: string;
+    phase: string;
+    kubernetesVersion: string;
+    ccmVersion?: string;
+    format: string;
+    clusterApi?: string;
+    current?: string;
+    nodeIpam?: boolean;
+    inTreeVolumes: boolean;
+    wildcard?: boolean;
+    leaderName: string;
+    leaseNamespace: string;
+  },
+  io: CliIo,
+): number {
   const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
   if (!platform) {
     throw new UsageError(`--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
@@ -44,7 +81,10 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
   if (!phase) {
     throw new UsageError(`--phase ${JSON.stringify(opts.phase)} is not a phase; use one of ${MIGRATION_PHASES.join(', ')}`);
   }
-  for (const [flag, value] of [['--kubernetes-version', opts.kubernetesVersion], ['--ccm-version', opts.ccmVersion]] as const) {
+  for (const [flag, value] of [
+    ['--kubernetes-version', opts.kubernetesVersion],
+    ['--ccm-version', opts.ccmVersion],
+  ] as const) {
     if (value !== undefined && !KUBERNETES_MINOR.test(value)) {
       throw new UsageError(`${flag} ${JSON.stringify(value)} is not a Kubernetes minor version like "1.26"`);
     }
@@ -55,13 +95,18 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
   }
   const capi = CLUSTER_API_VERSIONS.find((v) => v === (opts.clusterApi ?? 'v1beta1'));
   if (!capi) {
-    throw new UsageError(`--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`);
+    throw new UsageError(
+      `--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`,
+    );
   }
   const definition = platformFactsFor(platform);
   const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
   const kubernetesMinor = minorOf(opts.kubernetesVersion);
   const input: MigrationInput = {
-    platform, support, phase, kubernetesMinor,
+    platform,
+    support,
+    phase,
+    kubernetesMinor,
     ccmMinor: opts.ccmVersion ? minorOf(opts.ccmVersion) : kubernetesMinor,
     leaderName: opts.leaderName,
     leaseNamespace: opts.leaseNamespace,
@@ -70,7 +115,13 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
     wildcard: opts.wildcard ?? false,
     leaderElect: true,
   };
-  const problems = migrationProblems({ ...input, distribution: 'kubernetes', managementMode: 'gitops', inTreeVolumes: undefined, enabledFeatureGates: [] });
+  const problems = migrationProblems({
+    ...input,
+    distribution: 'kubernetes',
+    managementMode: 'gitops',
+    inTreeVolumes: undefined,
+    enabledFeatureGates: [],
+  });
   if (problems.length > 0) {
     for (const p of problems) {
       io.err(`error: ${p.path.join('.')}: ${p.message}\n`);
@@ -83,7 +134,9 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
     try {
       text = fs.readFileSync(opts.current, 'utf8');
     } catch (e) {
-      throw new UsageError(`--current ${JSON.stringify(opts.current)} cannot be read (${isErrnoError(e) ? errnoText(e) : 'unreadable'}); give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
+      throw new UsageError(
+        `--current ${JSON.stringify(opts.current)} cannot be read (${isErrnoError(e) ? errnoText(e) : 'unreadable'}); give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
+      );
     }
     try {
       current = parseYaml(text);
@@ -91,10 +144,14 @@ function migrationControlPlane(opts: { platform: string; phase: string; kubernet
       throw new UsageError(`--current ${JSON.stringify(opts.current)} is not YAML; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
     }
     if ((current as { kind?: unknown } | null)?.kind !== 'KubeadmControlPlane') {
-      throw new UsageError(`--current ${JSON.stringify(opts.current)}: kind is not KubeadmControlPlane; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
+      throw new UsageError(
+        `--current ${JSON.stringify(opts.current)}: kind is not KubeadmControlPlane; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
+      );
     }
   } else if (format === 'cluster-api' && capi === 'v1beta2') {
-    throw new UsageError('--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index');
+    throw new UsageError(
+      '--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index',
+    );
   }
   io.out(controlPlaneChange(input, format, capi, current));
   return EXIT_OK;

@@ -13,7 +13,13 @@ import { minorOf } from './migration/phases';
 import { MigrationInput } from './migration/flags';
 import { MigrationPhase, MigrationSupport } from './migration/phases';
 import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
-import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem, migrationProblemsWith, migrationWarningsWith } from './migration/validate';
+import {
+  MigrationCheckInput,
+  MigrationControlPlaneChecks,
+  MigrationProblem,
+  migrationProblemsWith,
+  migrationWarningsWith,
+} from './migration/validate';
 
 /** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
 export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {

@@ -65,7 +65,9 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
     fleet = loadFleet(opts.clusters);
   } catch (e) {
     if (e instanceof SpecValidationError) {
-      io.err(`error: the cluster specs have ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`}; fix them (ccm-gitops validate-spec ${opts.clusters}) before a preflight\n`);
+      io.err(
+        `error: the cluster specs have ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`}; fix them (ccm-gitops validate-spec ${opts.clusters}) before a preflight\n`,
+      );
       e.issues.forEach((issue) => io.err(`  ${formatIssue(issue)}\n`));
       return 2;
     }
@@ -81,20 +83,26 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
     io.err(`error: ${cluster.specFile}: spec.migration is not set, so cluster "${opts.cluster}" has no phase change to check\n`);
     return 2;
   }
-  const previous = new PhaseRecords(opts.out, new Set(fleet.clusters.map((c) => c.spec.metadata.name)))
-    .previous({ name: opts.cluster, identity: clusterIdentity(cluster.spec.spec) });
+  const previous = new PhaseRecords(opts.out, new Set(fleet.clusters.map((c) => c.spec.metadata.name))).previous({
+    name: opts.cluster,
+    identity: clusterIdentity(cluster.spec.spec),
+  });
   if (previous.kind === 'unknown') {
     io.err(`error: ${previous.record} ${previous.why}; pass --out with the tree rendered before this change\n`);
     return 2;
   }
   const sequence = phaseSequence(input.support);
-  const rendered = previous.kind === 'known' ? previous.phase as MigrationPhase : undefined;
+  const rendered = previous.kind === 'known' ? (previous.phase as MigrationPhase) : undefined;
   if (rendered !== undefined && !sequence.includes(rendered)) {
-    io.err(`error: ${previous.kind === 'known' ? previous.record : opts.out} says phase "${rendered}", which ${input.platform} does not have (${sequence.join(' → ')})\n`);
+    io.err(
+      `error: ${previous.kind === 'known' ? previous.record : opts.out} says phase "${rendered}", which ${input.platform} does not have (${sequence.join(' → ')})\n`,
+    );
     return 2;
   }
   if (opts.onlyPhaseChange && (rendered === undefined || rendered === input.phase)) {
-    io.out(`${opts.cluster}: the spec keeps phase "${input.phase}"${rendered === undefined ? ' (nothing rendered before)' : ''}; no phase change to check\n`);
+    io.out(
+      `${opts.cluster}: the spec keeps phase "${input.phase}"${rendered === undefined ? ' (nothing rendered before)' : ''}; no phase change to check\n`,
+    );
     return 0;
   }
   const change = preflightChange(sequence, rendered, input.phase);
@@ -127,14 +135,17 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
 
 /** Adds `preflight` under the `migration` command; `done` receives the exit code. */
 export function addPreflightCommand(migration: Command, io: PreflightIo, done: (code: number) => void): void {
-  migration.command('preflight')
-    .description('check an export of a cluster (oc/kubectl get -o yaml) against the before-merge preconditions of its next phase change; '
-      + 'exit 0 when all hold, 1 listing each failed one with its command, 2 on usage errors or an unreadable export')
-    .requiredOption('--cluster <name>', 'the cluster (its spec\'s metadata.name)')
+  migration
+    .command('preflight')
+    .description(
+      'check an export of a cluster (oc/kubectl get -o yaml) against the before-merge preconditions of its next phase change; ' +
+        'exit 0 when all hold, 1 listing each failed one with its command, 2 on usage errors or an unreadable export',
+    )
+    .requiredOption('--cluster <name>', "the cluster (its spec's metadata.name)")
     .requiredOption('--from <dir>', 'the export: a folder of .yaml/.json files (or one file), kind: List documents accepted')
     .option('-c, --clusters <dir>', 'folder of cluster specs, searched recursively', 'clusters')
     .option('-o, --out <dir>', 'the output folder rendered before this change: its phase is where the cluster is', 'dist')
-    .option('--only-phase-change', 'check only when the spec\'s phase differs from the rendered tree\'s (a phase pull request); otherwise exit 0')
+    .option('--only-phase-change', "check only when the spec's phase differs from the rendered tree's (a phase pull request); otherwise exit 0")
     .action((opts: PreflightOptions) => {
       done(preflightCommand(opts, io));
     });

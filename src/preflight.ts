@@ -34,8 +34,8 @@ export interface Precondition {
  * (the change into the phase the cluster is in), which must have completed.
  */
 export function preconditions(change: PhaseTransition, settle?: PhaseTransition): Precondition[] {
-  const of = (t: PhaseTransition | undefined, when: readonly PlanStep['when'][]) => (t?.steps ?? []).filter((s) => when.includes(s.when))
-    .flatMap((step) => step.checks.map((check) => ({ step, check })));
+  const of = (t: PhaseTransition | undefined, when: readonly PlanStep['when'][]) =>
+    (t?.steps ?? []).filter((s) => when.includes(s.when)).flatMap((step) => step.checks.map((check) => ({ step, check })));
   const all = [...of(settle, ['merge', 'after-merge']), ...of(change, ['before-merge'])];
   // a check that two steps repeat is checked once
   return all.filter((p, i) => all.findIndex((q) => q.check.check === p.check.check && q.check.command === p.check.command) === i);
@@ -45,8 +45,12 @@ export function preconditions(change: PhaseTransition, settle?: PhaseTransition)
  * The preconditions of `from` → `to`, with `stepsOf` building a change's steps as the plan does:
  * going forward, the change into `from` must have finished; a rollback may be urgent and is not held back by that.
  */
-export function changePreconditions(sequence: readonly MigrationPhase[], from: MigrationPhase, to: MigrationPhase,
-  stepsOf: (from: MigrationPhase, to: MigrationPhase) => PhaseTransition): Precondition[] {
+export function changePreconditions(
+  sequence: readonly MigrationPhase[],
+  from: MigrationPhase,
+  to: MigrationPhase,
+  stepsOf: (from: MigrationPhase, to: MigrationPhase) => PhaseTransition,
+): Precondition[] {
   const i = sequence.indexOf(from);
   const back = sequence.indexOf(to) > i && i > 0 ? sequence[i - 1] : undefined;
   return preconditions(stepsOf(from, to), back ? stepsOf(back, from) : undefined);
@@ -85,7 +89,7 @@ export function runPreflight(objects: readonly ExportedObject[], list: readonly 
 type Obj = Record<string, unknown>;
 
 function rec(v: unknown): Obj {
-  return v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {};
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
 }
 
 function arr(v: unknown): unknown[] {
@@ -146,8 +150,12 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       if (latest === undefined || nodes.length === 0) {
         return ['KubeControllerManager cluster: status has no latestAvailableRevision or nodeStatuses'];
       }
-      return nodes.filter((n) => num(n.currentRevision) !== latest)
-        .map((n) => `KubeControllerManager cluster: node ${shown(n.nodeName, '?')} runs revision ${shown(n.currentRevision, 'none')}, not latestAvailableRevision ${latest}`);
+      return nodes
+        .filter((n) => num(n.currentRevision) !== latest)
+        .map(
+          (n) =>
+            `KubeControllerManager cluster: node ${shown(n.nodeName, '?')} runs revision ${shown(n.currentRevision, 'none')}, not latestAvailableRevision ${latest}`,
+        );
     }
     case 'kcm-override': {
       const kcm = index.one('KubeControllerManager', 'cluster');
@@ -156,7 +164,11 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       }
       const args = rec(rec(rec(kcm.spec).unsupportedConfigOverrides).extendedArguments);
       const wrong = probe.keys.filter((k) => (args[k] !== undefined && args[k] !== null) !== probe.present);
-      return wrong.length === 0 ? [] : [`KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments ${probe.present ? 'lacks' : 'still has'} ${wrong.join(' and ')}`];
+      return wrong.length === 0
+        ? []
+        : [
+            `KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments ${probe.present ? 'lacks' : 'still has'} ${wrong.join(' and ')}`,
+          ];
     }
     case 'pools-updated': {
       const pools = index.all('MachineConfigPool');
@@ -171,11 +183,13 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
         }
         const s = rec(pool.status);
         const machines = num(s.machineCount) ?? 0;
-        const degraded = arr(s.conditions).map(rec).some((c) => c.type === 'Degraded' && c.status === 'True');
+        const degraded = arr(s.conditions)
+          .map(rec)
+          .some((c) => c.type === 'Degraded' && c.status === 'True');
         const problems = [
-          ...num(s.updatedMachineCount) !== machines ? [`${shown(s.updatedMachineCount, '0')} of ${machines} machines updated`] : [],
-          ...num(s.readyMachineCount) !== machines ? [`${shown(s.readyMachineCount, '0')} of ${machines} machines ready`] : [],
-          ...(num(s.degradedMachineCount) ?? 0) > 0 || degraded ? [`degraded (${shown(s.degradedMachineCount, '0')} degraded machines)`] : [],
+          ...(num(s.updatedMachineCount) !== machines ? [`${shown(s.updatedMachineCount, '0')} of ${machines} machines updated`] : []),
+          ...(num(s.readyMachineCount) !== machines ? [`${shown(s.readyMachineCount, '0')} of ${machines} machines ready`] : []),
+          ...((num(s.degradedMachineCount) ?? 0) > 0 || degraded ? [`degraded (${shown(s.degradedMachineCount, '0')} degraded machines)`] : []),
         ];
         return problems.length === 0 ? [] : [`MachineConfigPool ${name}: ${problems.join(', ')}`];
       });
@@ -184,7 +198,11 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       const where = (name: string) => `Lease ${probe.namespace}/${name}`;
       const lease = index.one('Lease', probe.lease, probe.namespace);
       const main = index.one('Lease', probe.main, probe.namespace);
-      const missing = [[probe.lease, lease], [probe.main, main]].filter(([, o]) => !o)
+      const missing = [
+        [probe.lease, lease],
+        [probe.main, main],
+      ]
+        .filter(([, o]) => !o)
         .map(([n]) => `${where(n as string)}: not in the export (add: kubectl -n ${probe.namespace} get lease ${n as string} -o yaml)`);
       if (missing.length > 0) {
         return missing;
@@ -206,7 +224,9 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
         return [`${where(probe.lease)}: no renewTime`];
       }
       if (!Number.isNaN(mainRenewed) && mainRenewed - renewed > duration * 1000) {
-        return [`${where(probe.lease)}: last renewed at ${String(ls.renewTime)}, more than its ${duration}s lease duration before ${where(probe.main)} (${String(ms.renewTime)}): its holder no longer renews it`];
+        return [
+          `${where(probe.lease)}: last renewed at ${String(ls.renewTime)}, more than its ${duration}s lease duration before ${where(probe.main)} (${String(ms.renewTime)}): its holder no longer renews it`,
+        ];
       }
       return [];
     }
@@ -228,12 +248,19 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       const [key, value] = probe.label.split('=') as [string, string];
       const pods = index.all('Pod', probe.namespace).filter((p) => rec(rec(p.metadata).labels)[key] === value);
       if (pods.length === 0) {
-        return [`kube-controller-manager pods (${probe.namespace}, ${probe.label}): none in the export (add: kubectl -n ${probe.namespace} get pods -l ${probe.label} -o yaml, or the static-pod manifests)`];
+        return [
+          `kube-controller-manager pods (${probe.namespace}, ${probe.label}): none in the export (add: kubectl -n ${probe.namespace} get pods -l ${probe.label} -o yaml, or the static-pod manifests)`,
+        ];
       }
       return pods.flatMap((pod) => {
         const flags = podFlags(pod);
         const problems = [
-          ...probe.present.filter((f) => !hasFlag(flags, f)).map((f) => `runs without ${f}${flagValue(flags, f.split('=')[0]!) !== undefined ? ` (has ${f.split('=')[0]}=${flagValue(flags, f.split('=')[0]!)})` : ''}`),
+          ...probe.present
+            .filter((f) => !hasFlag(flags, f))
+            .map(
+              (f) =>
+                `runs without ${f}${flagValue(flags, f.split('=')[0]) !== undefined ? ` (has ${f.split('=')[0]}=${flagValue(flags, f.split('=')[0])})` : ''}`,
+            ),
           ...probe.absent.filter((n) => flagValue(flags, n) !== undefined).map((n) => `still runs ${n}`),
         ];
         return problems.length === 0 ? [] : [`Pod ${probe.namespace}/${nameOf(pod)}: ${problems.join(', ')}`];
@@ -247,8 +274,12 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       return nodes.flatMap((n) => {
         const spec = rec(n.spec);
         const problems = [
-          ...str(spec.providerID) ? [] : ['has no spec.providerID'],
-          ...arr(spec.taints).map(rec).some((t) => t.key === UNINITIALIZED_TAINT) ? [`still has the ${UNINITIALIZED_TAINT} taint`] : [],
+          ...(str(spec.providerID) ? [] : ['has no spec.providerID']),
+          ...(arr(spec.taints)
+            .map(rec)
+            .some((t) => t.key === UNINITIALIZED_TAINT)
+            ? [`still has the ${UNINITIALIZED_TAINT} taint`]
+            : []),
         ];
         return problems.length === 0 ? [] : [`Node ${nameOf(n)}: ${problems.join(', ')}`];
       });
@@ -291,7 +322,9 @@ function rolloutProblems(o: Obj): string[] {
     const updated = num(status.updatedReplicas) ?? 0;
     const total = num(status.replicas) ?? 0;
     const available = num(status.availableReplicas) ?? 0;
-    const deadline = arr(status.conditions).map(rec).some((c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded');
+    const deadline = arr(status.conditions)
+      .map(rec)
+      .some((c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded');
     if (deadline) {
       problems.push('exceeded its progress deadline');
     }
@@ -315,8 +348,11 @@ function rolloutProblems(o: Obj): string[] {
 function podFlags(pod: Obj): string[] {
   const containers = arr(rec(pod.spec).containers).map(rec);
   const c = containers.find((x) => x.name === 'kube-controller-manager') ?? containers[0] ?? {};
-  return [...arr(c.command), ...arr(c.args)].filter((a): a is string => typeof a === 'string')
-    .flatMap((a) => a.split(/\s+/)).map((t) => t.replace(/^["']|["';]$/g, '')).filter((t) => t.startsWith('--'));
+  return [...arr(c.command), ...arr(c.args)]
+    .filter((a): a is string => typeof a === 'string')
+    .flatMap((a) => a.split(/\s+/))
+    .map((t) => t.replace(/^["']|["';]$/g, ''))
+    .filter((t) => t.startsWith('--'));
 }
 
 /** The last value of a flag (`true` for a bare boolean flag), or undefined when absent. */
@@ -334,15 +370,19 @@ function flagValue(flags: readonly string[], name: string): string | undefined {
 
 function hasFlag(flags: readonly string[], flag: string): boolean {
   const [name, ...rest] = flag.split('=');
-  return flagValue(flags, name!) === (rest.length > 0 ? rest.join('=') : 'true');
+  return flagValue(flags, name) === (rest.length > 0 ? rest.join('=') : 'true');
 }
 
 /** The phase change preflight checks, from the phase the rendered tree is in and the spec's phase. */
-export function preflightChange(sequence: readonly MigrationPhase[], rendered: MigrationPhase | undefined, spec: MigrationPhase): { from: MigrationPhase; to: MigrationPhase } | undefined {
+export function preflightChange(
+  sequence: readonly MigrationPhase[],
+  rendered: MigrationPhase | undefined,
+  spec: MigrationPhase,
+): { from: MigrationPhase; to: MigrationPhase } | undefined {
   if (rendered !== undefined && rendered !== spec) {
     return { from: rendered, to: spec };
   }
   // the tree already renders the spec's phase (or nothing yet): what is checked is the move to the next one
   const i = sequence.indexOf(spec);
-  return i >= 0 && i + 1 < sequence.length ? { from: spec, to: sequence[i + 1]! } : undefined;
+  return i >= 0 && i + 1 < sequence.length ? { from: spec, to: sequence[i + 1] } : undefined;
 }

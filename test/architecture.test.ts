@@ -26,25 +26,25 @@ const BASE = ['util', 'secrets', 'imports'] as const;
  * composition layers (top, fleet, api, import, init, diff, docs) may import anything.
  */
 export const MAY_IMPORT: Readonly<Record<string, readonly string[] | 'anything'>> = {
-  'util': [],
-  'secrets': [],
-  'constructs': [],
+  util: [],
+  secrets: [],
+  constructs: [],
   'cloud-config': [],
   'cluster-spec': ['spec-migrations'],
   'spec-migrations': ['cluster-spec'],
-  'gitops': ['cluster-spec', 'constructs'],
-  'migration': ['cluster-spec', 'constructs', 'gitops'],
-  'cluster': ['cluster-spec', 'migration', 'gitops'],
-  'openshift': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
-  'kubernetes': ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
+  gitops: ['cluster-spec', 'constructs'],
+  migration: ['cluster-spec', 'constructs', 'gitops'],
+  cluster: ['cluster-spec', 'migration', 'gitops'],
+  openshift: ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
+  kubernetes: ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
   '(top)': 'anything',
-  'fleet': 'anything',
-  'pipeline': 'anything',
-  'api': 'anything',
-  'import': 'anything',
-  'init': 'anything',
-  'diff': 'anything',
-  'docs': 'anything',
+  fleet: 'anything',
+  pipeline: 'anything',
+  api: 'anything',
+  import: 'anything',
+  init: 'anything',
+  diff: 'anything',
+  docs: 'anything',
 };
 
 /**
@@ -82,11 +82,14 @@ export function violations(edges: readonly ImportEdge[], rules = MAY_IMPORT): st
 }
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(full);
-    return e.name.endsWith('.ts') ? [full] : [];
-  }).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) return sourceFiles(full);
+      return e.name.endsWith('.ts') ? [full] : [];
+    })
+    .sort();
 }
 
 /** Every import of every file under src/, read with TypeScript's own pre-processor. */
@@ -110,26 +113,38 @@ const DISTRIBUTIONS = ['openshift', 'kubernetes'];
 export const DISTRIBUTION_NEUTRAL = ['migration', 'cluster', 'constructs', 'gitops', 'cloud-config'];
 
 const COMPARISONS = [
-  ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken,
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
 ];
 
 /** What a comparison in a distribution-neutral folder should become. */
 const BEHIND_MIGRATION_TARGET = 'a distribution: put what differs behind MigrationTarget / MigrationControlPlane';
 
 /** What a comparison elsewhere in src/ should become. */
-const BEHIND_DISTRIBUTION_REGISTRY = 'a distribution: put what differs behind DistributionFacts / DistributionRendering (src/cluster/distribution.ts)';
+const BEHIND_DISTRIBUTION_REGISTRY =
+  'a distribution: put what differs behind DistributionFacts / DistributionRendering (src/cluster/distribution.ts)';
 
 /**
  * Where a distribution's name may be compared: the spec that defines it, the two
  * distributions and their registries (ARCHITECTURE.md, "Where a new distribution goes").
  */
-export const DISTRIBUTION_CHOOSERS = ['src/cluster-spec/', 'src/openshift/', 'src/kubernetes/', 'src/imports/', 'src/distribution-facts.ts', 'src/distributions.ts'];
+export const DISTRIBUTION_CHOOSERS = [
+  'src/cluster-spec/',
+  'src/openshift/',
+  'src/kubernetes/',
+  'src/imports/',
+  'src/distribution-facts.ts',
+  'src/distributions.ts',
+];
 
 /** `file:line compares with 'name' (…)` for each comparison (===, !==, ==, !=, switch case) of a value with a distribution's name. */
 export function distributionComparisons(file: string, text: string, fix = BEHIND_MIGRATION_TARGET): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
-  const named = (n: ts.Node): string | undefined => ((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && DISTRIBUTIONS.includes(n.text) ? n.text : undefined);
+  const named = (n: ts.Node): string | undefined =>
+    (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && DISTRIBUTIONS.includes(n.text) ? n.text : undefined;
   const report = (node: ts.Node, name: string) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
     found.push(`${file}:${line} compares with '${name}' (${fix})`);
@@ -150,17 +165,20 @@ export function distributionComparisons(file: string, text: string, fix = BEHIND
 
 describe('the rule engine', () => {
   test('GIVEN kubernetes importing openshift WHEN checked THEN the file and the import are named', () => {
-    expect(violations([{ from: 'src/kubernetes/upstream-ccm-rbac.ts', specifier: '../openshift/constants' }]))
-      .toEqual(['src/kubernetes/upstream-ccm-rbac.ts → ../openshift/constants (src/kubernetes may not import src/openshift)']);
+    expect(violations([{ from: 'src/kubernetes/upstream-ccm-rbac.ts', specifier: '../openshift/constants' }])).toEqual([
+      'src/kubernetes/upstream-ccm-rbac.ts → ../openshift/constants (src/kubernetes may not import src/openshift)',
+    ]);
   });
 
   test('GIVEN migration importing a distribution or the spec importing a renderer THEN each edge is named', () => {
-    expect(violations([
-      { from: 'src/migration/plan-files.ts', specifier: '../kubernetes/providers' },
-      { from: 'src/migration/plan-files.ts', specifier: '../openshift/platform' },
-      { from: 'src/cluster-spec/schema.ts', specifier: '../openshift/spec-section' },
-      { from: 'src/cluster-spec/schema.ts', specifier: '../migration/phases' },
-    ])).toEqual([
+    expect(
+      violations([
+        { from: 'src/migration/plan-files.ts', specifier: '../kubernetes/providers' },
+        { from: 'src/migration/plan-files.ts', specifier: '../openshift/platform' },
+        { from: 'src/cluster-spec/schema.ts', specifier: '../openshift/spec-section' },
+        { from: 'src/cluster-spec/schema.ts', specifier: '../migration/phases' },
+      ]),
+    ).toEqual([
       'src/migration/plan-files.ts → ../kubernetes/providers (src/migration may not import src/kubernetes)',
       'src/migration/plan-files.ts → ../openshift/platform (src/migration may not import src/openshift)',
       'src/cluster-spec/schema.ts → ../openshift/spec-section (src/cluster-spec may not import src/openshift)',
@@ -169,22 +187,26 @@ describe('the rule engine', () => {
   });
 
   test('GIVEN a folder without a rule THEN it is named; GIVEN allowed or package imports THEN nothing', () => {
-    expect(violations([
-      { from: 'src/newthing/a.ts', specifier: '../migration/phases' },
-      { from: 'src/kubernetes/a.ts', specifier: '../migration/phases' },
-      { from: 'src/kubernetes/a.ts', specifier: './b' },
-      { from: 'src/kubernetes/a.ts', specifier: '../../imports/k8s' },
-      { from: 'src/kubernetes/a.ts', specifier: '../util/version-skew' },
-      { from: 'src/kubernetes/a.ts', specifier: 'cdk8s' },
-      { from: 'src/cli.ts', specifier: './kubernetes' },
-    ])).toEqual(['src/newthing/a.ts → ../migration/phases (folder src/newthing has no rule in ARCHITECTURE.md)']);
+    expect(
+      violations([
+        { from: 'src/newthing/a.ts', specifier: '../migration/phases' },
+        { from: 'src/kubernetes/a.ts', specifier: '../migration/phases' },
+        { from: 'src/kubernetes/a.ts', specifier: './b' },
+        { from: 'src/kubernetes/a.ts', specifier: '../../imports/k8s' },
+        { from: 'src/kubernetes/a.ts', specifier: '../util/version-skew' },
+        { from: 'src/kubernetes/a.ts', specifier: 'cdk8s' },
+        { from: 'src/cli.ts', specifier: './kubernetes' },
+      ]),
+    ).toEqual(['src/newthing/a.ts → ../migration/phases (folder src/newthing has no rule in ARCHITECTURE.md)']);
   });
 
   test('GIVEN a file directly under src/ THEN a lower layer may not import it; a folder index is its folder', () => {
-    expect(violations([
-      { from: 'src/migration/a.ts', specifier: '../cli' },
-      { from: 'src/migration/a.ts', specifier: '../kubernetes' },
-    ])).toEqual([
+    expect(
+      violations([
+        { from: 'src/migration/a.ts', specifier: '../cli' },
+        { from: 'src/migration/a.ts', specifier: '../kubernetes' },
+      ]),
+    ).toEqual([
       'src/migration/a.ts → ../cli (src/migration may not import src/(top))',
       'src/migration/a.ts → ../kubernetes (src/migration may not import src/kubernetes)',
     ]);
@@ -242,9 +264,10 @@ describe('src/ follows ARCHITECTURE.md', () => {
 
   test('the table keeps the layer rules: no distribution imports the other; migration, cluster spec and constructs import no renderer', () => {
     const renderers = ['openshift', 'kubernetes'];
-    const may = (from: string, to: string) => MAY_IMPORT[from] === 'anything' || (MAY_IMPORT[from] as readonly string[]).includes(to);
+    const may = (from: string, to: string) => MAY_IMPORT[from] === 'anything' || MAY_IMPORT[from].includes(to);
     const edgesAllowed = [
-      ['kubernetes', 'openshift'], ['openshift', 'kubernetes'],
+      ['kubernetes', 'openshift'],
+      ['openshift', 'kubernetes'],
       ...['migration', 'cluster-spec', 'spec-migrations', 'constructs', 'cluster', 'gitops'].flatMap((low) => renderers.map((r) => [low, r])),
       ...['migration', 'gitops', 'cluster', 'fleet', '(top)'].map((up) => ['cluster-spec', up]),
     ].filter(([from, to]) => may(from, to));
@@ -254,26 +277,37 @@ describe('src/ follows ARCHITECTURE.md', () => {
   test('the distribution-neutral folders never compare spec.distribution (src/migration/: the protocol only; the neutral layers below the distributions)', () => {
     const files = DISTRIBUTION_NEUTRAL.flatMap((folder) => sourceFiles(path.join(SRC, folder)));
     expect(files.length).toBeGreaterThan(0);
-    expect(files.flatMap((file) => distributionComparisons(path.relative(REPO, file).split(path.sep).join('/'), fs.readFileSync(file, 'utf8')))).toEqual([]);
+    expect(
+      files.flatMap((file) => distributionComparisons(path.relative(REPO, file).split(path.sep).join('/'), fs.readFileSync(file, 'utf8'))),
+    ).toEqual([]);
   });
 
   test('no file outside the distributions and their registries compares spec.distribution (one seam: src/distribution-facts.ts, src/distributions.ts)', () => {
-    const files = sourceFiles(SRC).map((f) => path.relative(REPO, f).split(path.sep).join('/'))
+    const files = sourceFiles(SRC)
+      .map((f) => path.relative(REPO, f).split(path.sep).join('/'))
       .filter((f) => !DISTRIBUTION_CHOOSERS.some((allowed) => f === allowed || (allowed.endsWith('/') && f.startsWith(allowed))));
     expect(files.length).toBeGreaterThan(100);
-    expect(files.flatMap((file) => distributionComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'), BEHIND_DISTRIBUTION_REGISTRY))).toEqual([]);
+    expect(
+      files.flatMap((file) => distributionComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'), BEHIND_DISTRIBUTION_REGISTRY)),
+    ).toEqual([]);
   });
 
   test('GIVEN every source file of src/ but the generated imports/ THEN none is over 800 lines (split it by responsibility)', () => {
     const files = sourceFiles(SRC).filter((f) => !f.startsWith(path.join(SRC, 'imports') + path.sep));
     expect(files.length).toBeGreaterThan(100);
-    const long = files.map((f) => [path.relative(REPO, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const)
-      .filter(([, lines]) => lines > 800).map(([f, lines]) => `${f}: ${lines} lines`);
+    const long = files
+      .map((f) => [path.relative(REPO, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 800)
+      .map(([f, lines]) => `${f}: ${lines} lines`);
     expect(long).toEqual([]);
   });
 
   test('every folder of src/ has a rule', () => {
-    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = fs
+      .readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(folders.filter((f) => !(f in MAY_IMPORT) && !(BASE as readonly string[]).includes(f))).toEqual([]);
   });
 });

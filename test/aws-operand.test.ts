@@ -53,7 +53,9 @@ describe('AWS operand: what the operator renders (operator pkg/cloud/aws)', () =
     expect(pod.priorityClassName).toBe('system-cluster-critical');
     expect(pod.nodeSelector).toEqual({ 'node-role.kubernetes.io/master': '' });
     expect(pod.affinity).toEqual({
-      podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: LABELS } }] },
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: LABELS } }],
+      },
     });
     expect(pod.tolerations).toEqual([
       { key: 'node-role.kubernetes.io/master', operator: 'Exists', effect: 'NoSchedule' },
@@ -69,24 +71,28 @@ describe('AWS operand: what the operator renders (operator pkg/cloud/aws)', () =
     expect(c.name).toBe('cloud-controller-manager');
     expect(c.image).toBe(AWS_IMAGE);
     expect(c.imagePullPolicy).toBe('IfNotPresent');
-    expect(c.command).toEqual(['/bin/bash', '-c', `${APISERVER_URL_PREAMBLE}exec ${[
-      '/bin/aws-cloud-controller-manager',
-      '--cloud-config=$(CLOUD_CONFIG)',
-      '--cloud-provider=aws',
-      '--use-service-account-credentials=true',
-      '--configure-cloud-routes=false',
-      '--leader-elect=true',
-      '--leader-elect-lease-duration=137s',
-      '--leader-elect-renew-deadline=107s',
-      '--leader-elect-retry-period=26s',
-      '--leader-elect-resource-namespace=openshift-cloud-controller-manager',
-      '--tls-cipher-suites=TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384,TLS_CHACHA20_POLY1305_SHA256,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,'
-        + 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,'
-        + 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
-      '--tls-min-version=VersionTLS12',
-      '--secure-port=0',
-      '-v=2',
-    ].join(' \\\n  ')}\n`]);
+    expect(c.command).toEqual([
+      '/bin/bash',
+      '-c',
+      `${APISERVER_URL_PREAMBLE}exec ${[
+        '/bin/aws-cloud-controller-manager',
+        '--cloud-config=$(CLOUD_CONFIG)',
+        '--cloud-provider=aws',
+        '--use-service-account-credentials=true',
+        '--configure-cloud-routes=false',
+        '--leader-elect=true',
+        '--leader-elect-lease-duration=137s',
+        '--leader-elect-renew-deadline=107s',
+        '--leader-elect-retry-period=26s',
+        '--leader-elect-resource-namespace=openshift-cloud-controller-manager',
+        '--tls-cipher-suites=TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384,TLS_CHACHA20_POLY1305_SHA256,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,' +
+          'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,' +
+          'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+        '--tls-min-version=VersionTLS12',
+        '--secure-port=0',
+        '-v=2',
+      ].join(' \\\n  ')}\n`,
+    ]);
     expect(c.args).toBeUndefined();
     expect(c.env).toEqual([{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }]);
     expect(c.ports).toEqual([{ containerPort: 10258, name: 'https', protocol: 'TCP' }]);
@@ -143,15 +149,24 @@ describe('AWS operand: what the operator renders (operator pkg/cloud/aws)', () =
   test('the admission policy freezes the load-balancer type annotation of existing Services', () => {
     const vap = objects.find((o) => o.kind === 'ValidatingAdmissionPolicy')!;
     expect(vap.spec.failurePolicy).toBe('Fail');
-    expect(vap.spec.matchConstraints).toEqual({ resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }] });
-    expect(vap.spec.validations).toEqual([{
-      expression: expect.stringContaining("(has(object.metadata.annotations) && 'service.beta.kubernetes.io/aws-load-balancer-type' in object.metadata.annotations) ==\n"),
-      message: 'The annotation \'service.beta.kubernetes.io/aws-load-balancer-type\' may not be added, removed, or have its value changed. '
-        + 'Changing the type of an existing load balancer is not supported.',
-      reason: 'Invalid',
-    }]);
-    expect(objects.find((o) => o.kind === 'ValidatingAdmissionPolicyBinding')!.spec)
-      .toEqual({ policyName: 'openshift-cloud-controller-manager-cloud-provider-aws', validationActions: ['Deny'] });
+    expect(vap.spec.matchConstraints).toEqual({
+      resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }],
+    });
+    expect(vap.spec.validations).toEqual([
+      {
+        expression: expect.stringContaining(
+          "(has(object.metadata.annotations) && 'service.beta.kubernetes.io/aws-load-balancer-type' in object.metadata.annotations) ==\n",
+        ),
+        message:
+          "The annotation 'service.beta.kubernetes.io/aws-load-balancer-type' may not be added, removed, or have its value changed. " +
+          'Changing the type of an existing load balancer is not supported.',
+        reason: 'Invalid',
+      },
+    ]);
+    expect(objects.find((o) => o.kind === 'ValidatingAdmissionPolicyBinding')!.spec).toEqual({
+      policyName: 'openshift-cloud-controller-manager-cloud-provider-aws',
+      validationActions: ['Deny'],
+    });
   });
 
   test('PDB and Service are named after the platform type and select its pods', () => {
@@ -212,7 +227,7 @@ describe('AWS operand: options', () => {
   });
 });
 
-describe('the operator\'s rendering invariants (operator pkg/cloud/cloud_test.go) hold for every workload of the cluster chart', () => {
+describe("the operator's rendering invariants (operator pkg/cloud/cloud_test.go) hold for every workload of the cluster chart", () => {
   const variants: [string, Record<string, unknown>][] = [
     ['HA', {}],
     ['single replica', { controlPlaneTopology: 'SingleReplica' }],
@@ -220,7 +235,9 @@ describe('the operator\'s rendering invariants (operator pkg/cloud/cloud_test.go
   ];
   test.each(variants)('%s', (_name, spec) => {
     const objects: Obj[] = new ClusterChart(new App(), 'c', { cluster: preparedCluster(awsSpec('c', spec)) }).toJson();
-    const workloads = objects.filter((o) => ['Deployment', 'DaemonSet'].includes(o.kind) && o.metadata.namespace === 'openshift-cloud-controller-manager');
+    const workloads = objects.filter(
+      (o) => ['Deployment', 'DaemonSet'].includes(o.kind) && o.metadata.namespace === 'openshift-cloud-controller-manager',
+    );
     expect(workloads).toHaveLength(1);
     for (const w of workloads) {
       const pod = w.spec.template.spec;
@@ -242,14 +259,23 @@ describe('the operator\'s rendering invariants (operator pkg/cloud/cloud_test.go
         expect(c.terminationMessagePolicy).toBe('FallbackToLogsOnError'); // 6
       }
       const ccm = pod.containers.find((c: Obj) => c.name === 'cloud-controller-manager');
-      for (const flag of ['--leader-elect=true', '--leader-elect-lease-duration=137s', '--leader-elect-renew-deadline=107s', '--leader-elect-retry-period=26s',
-        '--leader-elect-resource-namespace=openshift-cloud-controller-manager', '--configure-cloud-routes=false', '--use-service-account-credentials=true']) {
+      for (const flag of [
+        '--leader-elect=true',
+        '--leader-elect-lease-duration=137s',
+        '--leader-elect-renew-deadline=107s',
+        '--leader-elect-retry-period=26s',
+        '--leader-elect-resource-namespace=openshift-cloud-controller-manager',
+        '--configure-cloud-routes=false',
+        '--use-service-account-credentials=true',
+      ]) {
         expect(ccm.command[2].split(/\s+/)).toContain(flag); // 7, 8, 10
       }
       expect(pod.volumes.find((v: Obj) => v.name === 'trusted-ca').configMap.items).toEqual([{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }]); // 9
       // TestDeploymentPodAntiAffinity, TestDeploymentStrategy, TestSelectorLabels, TestReplicas
       expect(pod.affinity.podAntiAffinity).toEqual({
-        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: w.metadata.labels } }],
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: w.metadata.labels } },
+        ],
       });
       expect(w.spec.strategy.type).toBe('Recreate');
       expect(w.spec.selector.matchLabels).toEqual(w.metadata.labels);

@@ -26,43 +26,77 @@ describe('the neutral CCM workload shape (src/constructs/ccm-workload.ts)', () =
   });
 
   test('GIVEN no optional lists WHEN rendered THEN the pod has one cloud-controller-manager container and no env, mounts, volumes, affinity or pull secrets', () => {
-    const [deployment] = rendered((chart) => addCcmWorkload(chart, 'ccm', {
-      kind: 'Deployment', name: 'ccm', namespace: 'ns', labels: { 'k8s-app': 'ccm' }, selector: { 'k8s-app': 'ccm' }, replicas: 2, template: ccmPodTemplate(BASE),
-    }));
+    const [deployment] = rendered((chart) =>
+      addCcmWorkload(chart, 'ccm', {
+        kind: 'Deployment',
+        name: 'ccm',
+        namespace: 'ns',
+        labels: { 'k8s-app': 'ccm' },
+        selector: { 'k8s-app': 'ccm' },
+        replicas: 2,
+        template: ccmPodTemplate(BASE),
+      }),
+    );
     const pod = deployment.spec.template.spec;
-    expect(pod.containers).toEqual([{
-      name: CCM_CONTAINER_NAME,
-      image: BASE.container.image,
-      imagePullPolicy: 'IfNotPresent',
-      ports: [{ containerPort: 10258, name: 'https', protocol: 'TCP' }],
-      resources: {},
-      terminationMessagePolicy: 'FallbackToLogsOnError',
-    }]);
+    expect(pod.containers).toEqual([
+      {
+        name: CCM_CONTAINER_NAME,
+        image: BASE.container.image,
+        imagePullPolicy: 'IfNotPresent',
+        ports: [{ containerPort: 10258, name: 'https', protocol: 'TCP' }],
+        resources: {},
+        terminationMessagePolicy: 'FallbackToLogsOnError',
+      },
+    ]);
     expect(Object.keys(pod).sort()).toEqual(['containers', 'hostNetwork', 'serviceAccountName', 'tolerations']);
   });
 
   test('GIVEN an empty env list WHEN rendered THEN it renders as [] (lists are rendered as given)', () => {
-    const [deployment] = rendered((chart) => addCcmWorkload(chart, 'ccm', {
-      kind: 'Deployment', name: 'ccm', namespace: 'ns', labels: {}, selector: { 'k8s-app': 'ccm' }, replicas: 1,
-      template: ccmPodTemplate({ ...BASE, container: { ...BASE.container, env: [] } }),
-    }));
+    const [deployment] = rendered((chart) =>
+      addCcmWorkload(chart, 'ccm', {
+        kind: 'Deployment',
+        name: 'ccm',
+        namespace: 'ns',
+        labels: {},
+        selector: { 'k8s-app': 'ccm' },
+        replicas: 1,
+        template: ccmPodTemplate({ ...BASE, container: { ...BASE.container, env: [] } }),
+      }),
+    );
     expect(deployment.spec.template.spec.containers[0].env).toEqual([]);
   });
 
   test('GIVEN anti-affinity labels and a node affinity WHEN built THEN both sit in the pod affinity, the anti-affinity on the hostname', () => {
-    const nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' }] }] } };
+    const nodeAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' }] }],
+      },
+    };
     const template = ccmPodTemplate({ ...BASE, nodeAffinity, antiAffinityLabels: { 'k8s-app': 'ccm' } });
     expect(template.spec?.affinity).toEqual({
       nodeAffinity,
-      podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'k8s-app': 'ccm' } } }] },
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'k8s-app': 'ccm' } } },
+        ],
+      },
     });
   });
 
   test('GIVEN kind DaemonSet WHEN rendered THEN a DaemonSet with the update strategy and no replicas or Deployment strategy', () => {
-    const [daemonSet] = rendered((chart) => addCcmWorkload(chart, 'ccm', {
-      kind: 'DaemonSet', name: 'ccm', namespace: 'kube-system', labels: { 'k8s-app': 'ccm' }, selector: { 'k8s-app': 'ccm' },
-      replicas: 3, strategy: { type: 'Recreate' }, updateStrategy: { type: 'OnDelete' }, template: ccmPodTemplate(BASE),
-    }));
+    const [daemonSet] = rendered((chart) =>
+      addCcmWorkload(chart, 'ccm', {
+        kind: 'DaemonSet',
+        name: 'ccm',
+        namespace: 'kube-system',
+        labels: { 'k8s-app': 'ccm' },
+        selector: { 'k8s-app': 'ccm' },
+        replicas: 3,
+        strategy: { type: 'Recreate' },
+        updateStrategy: { type: 'OnDelete' },
+        template: ccmPodTemplate(BASE),
+      }),
+    );
     expect(daemonSet.kind).toBe('DaemonSet');
     expect(daemonSet.metadata).toEqual({ name: 'ccm', namespace: 'kube-system', labels: { 'k8s-app': 'ccm' } });
     expect(daemonSet.spec.updateStrategy).toEqual({ type: 'OnDelete' });

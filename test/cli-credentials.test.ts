@@ -24,30 +24,43 @@ describe('credentials echoed in messages', () => {
     const { code, out, stderr } = validate(awsSpec('c', { images: { cloudControllerManagerAWS: `admin:${PASSWORD}@registry.example.com/ccm:v1` } }));
     // THEN the message names the field and does not print the value
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr).toContain('spec.images.cloudControllerManagerAWS: embeds registry credentials (a user before the registry host); registry credentials go in an imagePullSecret '
-      + '(spec.kubernetes.imagePullSecrets), never in the image reference');
+    expect(stderr).toContain(
+      'spec.images.cloudControllerManagerAWS: embeds registry credentials (a user before the registry host); registry credentials go in an imagePullSecret ' +
+        '(spec.kubernetes.imagePullSecrets), never in the image reference',
+    );
     expect(out).not.toContain(PASSWORD);
   });
 
   test('an scp-like repoURL with a password is named, never printed', () => {
     const { code, out, stderr } = validate(awsSpec('c', { gitops: { engine: 'argocd', repoURL: `git:${PASSWORD}@host:org/fleet.git` } }));
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr).toContain('spec.gitops.repoURL: embeds credentials (user:password@); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)');
+    expect(stderr).toContain(
+      'spec.gitops.repoURL: embeds credentials (user:password@); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)',
+    );
     expect(out).not.toContain(PASSWORD);
   });
 
   test('the vSphere vCenter mismatch names the servers without their credentials', () => {
     // GIVEN vCenter servers written with user:password@
-    const { code, out, stderr } = validate(platformSpec('VSphere', 'c', {
-      vsphere: {
-        vcenters: [{ server: `admin:${PASSWORD}@vc1.example.com`, datacenters: ['dc1'] }, { server: 'vc2.example.com', datacenters: ['dc1'] }],
-        failureDomains: [{ name: 'a', region: 'r', zone: 'z', server: `root:${PASSWORD}@vc9.example.com`, topology: { datacenter: 'dc1' } }],
-      },
-    }));
+    const { code, out, stderr } = validate(
+      platformSpec('VSphere', 'c', {
+        vsphere: {
+          vcenters: [
+            { server: `admin:${PASSWORD}@vc1.example.com`, datacenters: ['dc1'] },
+            { server: 'vc2.example.com', datacenters: ['dc1'] },
+          ],
+          failureDomains: [{ name: 'a', region: 'r', zone: 'z', server: `root:${PASSWORD}@vc9.example.com`, topology: { datacenter: 'dc1' } }],
+        },
+      }),
+    );
     // THEN the mismatch is reported, each value holding credentials replaced
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr).toContain('spec.vsphere.vcenters.0.server: embeds credentials (user:password@); give the vCenter host name only; its credentials go in the vSphere credentials Secret');
-    expect(stderr).toContain('spec.vsphere.failureDomains.0.server: embeds credentials (user:password@); give the vCenter host name only; its credentials go in the vSphere credentials Secret');
+    expect(stderr).toContain(
+      'spec.vsphere.vcenters.0.server: embeds credentials (user:password@); give the vCenter host name only; its credentials go in the vSphere credentials Secret',
+    );
+    expect(stderr).toContain(
+      'spec.vsphere.failureDomains.0.server: embeds credentials (user:password@); give the vCenter host name only; its credentials go in the vSphere credentials Secret',
+    );
     expect(out).not.toContain(PASSWORD);
   });
 
@@ -62,8 +75,10 @@ describe('credentials echoed in messages', () => {
     const code = runCli(['init', root, '--repo-url', url], cap.io, {});
     // THEN it refuses, naming the option and the fix
     expect(code).toBe(EXIT_USAGE);
-    expect(cap.stderr()).toBe('error: --repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, '
-      + 'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef); nothing was written\n');
+    expect(cap.stderr()).toBe(
+      'error: --repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, ' +
+        'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef); nothing was written\n',
+    );
     expect(cap.stdout() + cap.stderr()).not.toContain(PASSWORD);
     expect(cap.stderr()).not.toContain(TOKEN);
     expect(fs.readdirSync(root)).toEqual([]);
@@ -76,12 +91,17 @@ describe('credentials echoed in messages', () => {
   });
 
   test('the formatter takes out user:password@ with and without a scheme, and keeps registry ports and digests', () => {
-    expect(redactMessage(`"admin:${PASSWORD}@registry.example.com/ccm:v1" and (git:${PASSWORD}@host:org/f.git, vc2)`))
-      .toBe('"<redacted>@registry.example.com/ccm:v1" and (<redacted>@host:org/f.git, vc2)');
-    expect(redactMessage('"registry.example.com:5000/ccm@sha256:0123" and git@github.com:org/f.git'))
-      .toBe('"registry.example.com:5000/ccm@sha256:0123" and git@github.com:org/f.git');
-    expect([holdsCredentials(`admin:${PASSWORD}@r.example.com/x`), holdsCredentials('git@github.com:org/f.git'), holdsCredentials('r.example.com:5000/x@sha256:0')])
-      .toEqual([true, false, false]);
+    expect(redactMessage(`"admin:${PASSWORD}@registry.example.com/ccm:v1" and (git:${PASSWORD}@host:org/f.git, vc2)`)).toBe(
+      '"<redacted>@registry.example.com/ccm:v1" and (<redacted>@host:org/f.git, vc2)',
+    );
+    expect(redactMessage('"registry.example.com:5000/ccm@sha256:0123" and git@github.com:org/f.git')).toBe(
+      '"registry.example.com:5000/ccm@sha256:0123" and git@github.com:org/f.git',
+    );
+    expect([
+      holdsCredentials(`admin:${PASSWORD}@r.example.com/x`),
+      holdsCredentials('git@github.com:org/f.git'),
+      holdsCredentials('r.example.com:5000/x@sha256:0'),
+    ]).toEqual([true, false, false]);
     expect(describeValue(`https://bot:${PASSWORD}@git.example.com/f.git`)).toBe('a value holding credentials (not shown)');
   });
 });

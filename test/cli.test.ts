@@ -19,7 +19,9 @@ describe('ccm-gitops synth', () => {
     expect(code).toBe(EXIT_OK);
     expect(stdout()).toBe(`rendered 1 cluster into ${path.join(root, 'dist')} (29 files written)\n`);
     expect(stderr()).toBe('');
-    expect(Object.keys(readTree(path.join(root, 'dist')))).toContain('a/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml');
+    expect(Object.keys(readTree(path.join(root, 'dist')))).toContain(
+      'a/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml',
+    );
   });
 
   test('the output defaults to $CDK8S_OUTDIR, as the cdk8s CLI sets it', () => {
@@ -53,13 +55,15 @@ describe('ccm-gitops synth', () => {
     writeFile(root, 'clusters/a.yaml', awsSpec('a', { cloudConfig: { file: 'a.conf' } }));
     const { io, stderr } = captureIo();
     expect(runCli(['synth', '-c', path.join(root, 'clusters'), '-o', path.join(root, 'dist')], io, {})).toBe(EXIT_OK);
-    expect(stderr()).toBe(`warning: ${path.join(root, 'clusters', 'a.conf')}: cluster a: '[Global] DisableStrictZoneCheck' (line 2) is not an AWS cloud provider option; dropped\n`);
+    expect(stderr()).toBe(
+      `warning: ${path.join(root, 'clusters', 'a.conf')}: cluster a: '[Global] DisableStrictZoneCheck' (line 2) is not an AWS cloud provider option; dropped\n`,
+    );
   });
 
   test('unknown options are usage errors', () => {
     const { io, stderr } = captureIo();
     expect(runCli(['synth', '--bogus'], io, {})).toBe(EXIT_USAGE);
-    expect(stderr()).toContain('error: unknown option \'--bogus\'');
+    expect(stderr()).toContain("error: unknown option '--bogus'");
   });
 
   test('--help on the program and on each command', () => {
@@ -85,16 +89,22 @@ describe('ccm-gitops validate-spec', () => {
     const b = writeFile(root, 'b.yaml', awsSpec('b', { controlPlaneTopology: 'Single' }));
     const { io, stderr } = captureIo();
     expect(runCli(['validate-spec', a, b], io, {})).toBe(EXIT_INVALID_INPUT);
-    expect(stderr()).toBe([
-      'error: 2 problems found',
-      `  ${a}:11: spec.platfrom: unknown field; did you mean "platform"?`,
-      `  ${b}:11: spec.controlPlaneTopology: "Single" is not allowed; expected one of: HighlyAvailable, SingleReplica; set the Infrastructure status.controlPlaneTopology`,
-      '',
-    ].join('\n'));
+    expect(stderr()).toBe(
+      [
+        'error: 2 problems found',
+        `  ${a}:11: spec.platfrom: unknown field; did you mean "platform"?`,
+        `  ${b}:11: spec.controlPlaneTopology: "Single" is not allowed; expected one of: HighlyAvailable, SingleReplica; set the Infrastructure status.controlPlaneTopology`,
+        '',
+      ].join('\n'),
+    );
   });
 
   test('a folder is searched like synth, with its defaults', () => {
-    writeFile(root, 'fleet/defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { controlPlaneTopology: 'SingleReplica' } });
+    writeFile(root, 'fleet/defaults.yaml', {
+      apiVersion: 'ccm-gitops.io/v1alpha1',
+      kind: 'CloudControllerManagerDefaults',
+      spec: { controlPlaneTopology: 'SingleReplica' },
+    });
     writeFile(root, 'fleet/x/a.yaml', awsSpec('a'));
     writeFile(root, 'fleet/b.yaml', awsSpec('b'));
     const { io, stdout } = captureIo();
@@ -134,11 +144,13 @@ describe('ccm-gitops validate-spec: files from outside the clusters folder', () 
     const code = runCli(['validate-spec', link], io, {});
     // THEN it is refused as synth refuses it in a folder, without reading it
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr()).toBe([
-      'error: 1 problem found',
-      `  ${link}: is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead`,
-      '',
-    ].join('\n'));
+    expect(stderr()).toBe(
+      [
+        'error: 1 problem found',
+        `  ${link}: is a symbolic link to a file outside the clusters directory (or to nothing); copy the spec in instead`,
+        '',
+      ].join('\n'),
+    );
     expect(stdout() + stderr()).not.toContain('s3cr3t');
   });
 
@@ -166,8 +178,10 @@ describe('ccm-gitops validate-spec: files from outside the clusters folder', () 
     const code = runCli(['validate-spec', path.join(root, 'clusters')], io, {});
     // THEN the link is refused, naming the field and how to replace it with a copy
     expect(code).toBe(EXIT_INVALID_INPUT);
-    expect(stderr()).toContain(`  ${spec}: ${field}: "c.conf" is a hard link (the file has 2 names), so it may be a file outside the clusters directory ${path.join(root, 'clusters')}; `
-      + `replace it with a copy (cp ${conf} ${conf}.copy && mv ${conf}.copy ${conf})\n`);
+    expect(stderr()).toContain(
+      `  ${spec}: ${field}: "c.conf" is a hard link (the file has 2 names), so it may be a file outside the clusters directory ${path.join(root, 'clusters')}; ` +
+        `replace it with a copy (cp ${conf} ${conf}.copy && mv ${conf}.copy ${conf})\n`,
+    );
     expect(stdout() + stderr()).not.toContain('s3cr3t');
   });
 
@@ -215,11 +229,18 @@ describe('ccm-gitops validate-spec: files from outside the clusters folder', () 
     fs.rmSync(defaults);
     fs.symlinkSync(linked, defaults);
     // THEN it is refused too
-    expect(synth()).toEqual({ code: EXIT_INVALID_INPUT, stderr: expect.stringContaining(`${defaults}: is a symbolic link to a file outside the clusters directory`) });
+    expect(synth()).toEqual({
+      code: EXIT_INVALID_INPUT,
+      stderr: expect.stringContaining(`${defaults}: is a symbolic link to a file outside the clusters directory`),
+    });
   });
 
   test('a defaults.yaml linking to a file inside the clusters folder is read', () => {
-    writeFile(root, 'clusters/shared/defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { controlPlaneTopology: 'SingleReplica' } });
+    writeFile(root, 'clusters/shared/defaults.yaml', {
+      apiVersion: 'ccm-gitops.io/v1alpha1',
+      kind: 'CloudControllerManagerDefaults',
+      spec: { controlPlaneTopology: 'SingleReplica' },
+    });
     writeFile(root, 'clusters/x/c.yaml', awsSpec('c'));
     fs.symlinkSync(path.join(root, 'clusters', 'shared', 'defaults.yaml'), path.join(root, 'clusters', 'x', 'defaults.yaml'));
     const { io, stdout } = captureIo();
@@ -263,10 +284,15 @@ describe('ccm-gitops synth --only and --check', () => {
     expect(r.out).toBe(`rendered 1 cluster (2 kept from ${path.join(root, 'dist')}) into ${path.join(root, 'dist')} (27 files written)\n`);
     const after = readTree(path.join(root, 'dist'));
     expect(after['alpha/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toContain('replicas: 1');
-    expect(after['beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'])
-      .toBe(full['beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']);
+    expect(after['beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toBe(
+      full['beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'],
+    );
     expect(JSON.parse(after['.fleet.json']).clusters.map((c: { name: string }) => c.name)).toEqual(['alpha', 'beta', 'gamma']);
-    expect(JSON.parse(after['.fleet.json']).clusters.map((c: { topology: string }) => c.topology)).toEqual(['SingleReplica', 'HighlyAvailable', 'HighlyAvailable']);
+    expect(JSON.parse(after['.fleet.json']).clusters.map((c: { topology: string }) => c.topology)).toEqual([
+      'SingleReplica',
+      'HighlyAvailable',
+      'HighlyAvailable',
+    ]);
   });
 
   test('--only that matches nothing is an error naming the clusters', () => {
@@ -285,7 +311,11 @@ describe('ccm-gitops synth --only and --check', () => {
     const run = () => synthesizeInto({ clusters: path.join(root, 'clusters'), out, only: ['nope'] }, tree);
     // THEN it fails before any cluster was staged
     expect(run).toThrow('no cluster matches --only nope; clusters: alpha, beta, gamma');
-    const staged = () => fs.readdirSync(root).filter((n) => n.startsWith('.dist.new-')).flatMap((n) => fs.readdirSync(path.join(root, n)));
+    const staged = () =>
+      fs
+        .readdirSync(root)
+        .filter((n) => n.startsWith('.dist.new-'))
+        .flatMap((n) => fs.readdirSync(path.join(root, n)));
     expect(staged()).toEqual([]);
     tree.close();
     expect(fs.readdirSync(root).filter((n) => n.startsWith('.dist'))).toEqual([]);
@@ -303,16 +333,18 @@ describe('ccm-gitops synth --only and --check', () => {
     const stale = synth('--check');
     expect(stale.code).toBe(EXIT_INVALID_INPUT);
     const out = path.join(root, 'dist');
-    expect(stale.err).toBe([
-      `error: ${out} is stale (6 files); run ccm-gitops synth and commit the result`,
-      `  changed: ${out}/.fleet.json`,
-      `  changed: ${out}/FLEET.md`,
-      `  changed: ${out}/beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml`,
-      `  changed: ${out}/beta/05-policies/kustomization.yaml`,
-      `  extra: ${out}/beta/05-policies/poddisruptionbudget.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml`,
-      `  extra: ${out}/stray.yaml`,
-      '',
-    ].join('\n'));
+    expect(stale.err).toBe(
+      [
+        `error: ${out} is stale (6 files); run ccm-gitops synth and commit the result`,
+        `  changed: ${out}/.fleet.json`,
+        `  changed: ${out}/FLEET.md`,
+        `  changed: ${out}/beta/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml`,
+        `  changed: ${out}/beta/05-policies/kustomization.yaml`,
+        `  extra: ${out}/beta/05-policies/poddisruptionbudget.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml`,
+        `  extra: ${out}/stray.yaml`,
+        '',
+      ].join('\n'),
+    );
     expect(readTree(out)).toEqual(before);
   });
 });
@@ -321,31 +353,56 @@ describe('ccm-gitops cloud-config transform', () => {
   const run = (args: string[], input: string) => {
     let out = '';
     let err = '';
-    const code = runCli(['cloud-config', 'transform', ...args], { out: (t) => { out += t; }, err: (t) => { err += t; }, in: () => input }, {});
+    const code = runCli(
+      ['cloud-config', 'transform', ...args],
+      {
+        out: (t) => {
+          out += t;
+        },
+        err: (t) => {
+          err += t;
+        },
+        in: () => input,
+      },
+      {},
+    );
     return { code, out, err };
   };
 
   test('transforms standard input to standard output, warnings on standard error', () => {
     const r = run(['--platform', 'OpenStack'], '[Global]\nsecret-name = openstack-credentials\n');
     expect(r.code).toBe(EXIT_OK);
-    expect(r.out).toBe('[Global]\nuse-clouds  = true\nclouds-file = /etc/openstack/secret/clouds.yaml\ncloud       = openstack\n\n'
-      + '[LoadBalancer]\nmax-shared-lb          = 1\nmanage-security-groups = true\n');
-    expect(r.err).toBe('warning: \'[Global] secret-name\' (line 2) is dropped: the external CCM reads credentials from the cluster\'s clouds.yaml\n');
+    expect(r.out).toBe(
+      '[Global]\nuse-clouds  = true\nclouds-file = /etc/openstack/secret/clouds.yaml\ncloud       = openstack\n\n' +
+        '[LoadBalancer]\nmax-shared-lb          = 1\nmanage-security-groups = true\n',
+    );
+    expect(r.err).toBe("warning: '[Global] secret-name' (line 2) is dropped: the external CCM reads credentials from the cluster's clouds.yaml\n");
   });
 
-  test('a refused config exits 2 with the operator\'s message and the line', () => {
+  test("a refused config exits 2 with the operator's message and the line", () => {
     const r = run(['-p', 'OpenStack'], '[Global]\nsecret-name = my-creds\n');
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
-    expect(r.err).toBe('error: line 2: \'[Global] secret-name\' is set to a non-default value "my-creds"; remove it or set it to "openstack-credentials": '
-      + 'the external CCM reads credentials from the cluster\'s clouds.yaml\n');
+    expect(r.err).toBe(
+      'error: line 2: \'[Global] secret-name\' is set to a non-default value "my-creds"; remove it or set it to "openstack-credentials": ' +
+        "the external CCM reads credentials from the cluster's clouds.yaml\n",
+    );
   });
 
   test('--cluster takes the region, endpoints and feature gates from the spec and its folder defaults', () => {
-    writeFile(root, 'defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { aws: { region: 'eu-west-1' } } });
-    const spec = writeFile(root, 'x/c.yaml', awsSpec('c', {
-      aws: { serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] }, featureGates: { enabled: ['AWSServiceLBNetworkSecurityGroup'] },
-    }));
+    writeFile(root, 'defaults.yaml', {
+      apiVersion: 'ccm-gitops.io/v1alpha1',
+      kind: 'CloudControllerManagerDefaults',
+      spec: { aws: { region: 'eu-west-1' } },
+    });
+    const spec = writeFile(
+      root,
+      'x/c.yaml',
+      awsSpec('c', {
+        aws: { serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] },
+        featureGates: { enabled: ['AWSServiceLBNetworkSecurityGroup'] },
+      }),
+    );
     const r = run(['-p', 'AWS', '--cluster', spec, '--clusters', root], '');
     expect(r.code).toBe(EXIT_OK);
     expect(r.out).toContain('NLBSecurityGroupMode                            = Managed\n');
@@ -361,7 +418,11 @@ describe('ccm-gitops cloud-config transform', () => {
     expect(JSON.parse(run(['-p', 'Azure', '--cluster', azure], '{}').out).cloud).toBe('AzureUSGovernmentCloud');
     writeFile(root, 'h.json', '{}');
     writeFile(root, 'e.json', '{}');
-    const ash = writeFile(root, 'h.yaml', platformSpec('Azure', 'h', { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'h.json', extraKeys: { endpoints: 'e.json' } } }));
+    const ash = writeFile(
+      root,
+      'h.yaml',
+      platformSpec('Azure', 'h', { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'h.json', extraKeys: { endpoints: 'e.json' } } }),
+    );
     expect(run(['-p', 'Azure', '--cluster', ash], '{}').err).toBe(`error: --platform Azure does not match the platform of ${ash} (AzureStackHub)\n`);
     expect(run(['-p', 'AzureStackHub', '--cluster', ash], '{}').code).toBe(EXIT_OK);
   });
@@ -372,6 +433,8 @@ describe('ccm-gitops cloud-config transform', () => {
     expect(run(['-p', 'OpenStack', '--cluster', spec], '').err).toBe(`error: --platform OpenStack does not match the platform of ${spec} (AWS)\n`);
     const bogus = run(['-p', 'Bogus'], '');
     expect(bogus.code).toBe(2);
-    expect(bogus.err).toBe('error: unknown platform "Bogus"; use one of AWS, Azure, AzureStackHub, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud\n');
+    expect(bogus.err).toBe(
+      'error: unknown platform "Bogus"; use one of AWS, Azure, AzureStackHub, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud\n',
+    );
   });
 });

@@ -15,7 +15,19 @@ const TIMEOUT_MS = 20_000;
 function transform(platform: string, input: string): { code: number; out: string; err: string } {
   let out = '';
   let err = '';
-  const code = runCli(['cloud-config', 'transform', '--platform', platform], { out: (t) => { out += t; }, err: (t) => { err += t; }, in: () => input }, {});
+  const code = runCli(
+    ['cloud-config', 'transform', '--platform', platform],
+    {
+      out: (t) => {
+        out += t;
+      },
+      err: (t) => {
+        err += t;
+      },
+      in: () => input,
+    },
+    {},
+  );
   return { code, out, err };
 }
 
@@ -37,13 +49,17 @@ describe('cloud-config transform: standard input', () => {
   test.each([
     ['GCP', '[global]\nproject-id = p\n', 'node-tags'],
     ['AWS', '[Global]\nZone = us-east-1a\n', 'KubernetesClusterID'],
-  ])('GIVEN a %s config of exactly the limit, one value filling it WHEN transformed THEN it completes', (platform, head, key) => {
-    const input = configOf(head, MAX_INPUT_BYTES, key);
-    expect(Buffer.byteLength(input)).toBe(MAX_INPUT_BYTES);
-    const r = transform(platform, input);
-    expect(r.code).toBe(0);
-    expect(r.out).toContain(`${key}`);
-  }, TIMEOUT_MS);
+  ])(
+    'GIVEN a %s config of exactly the limit, one value filling it WHEN transformed THEN it completes',
+    (platform, head, key) => {
+      const input = configOf(head, MAX_INPUT_BYTES, key);
+      expect(Buffer.byteLength(input)).toBe(MAX_INPUT_BYTES);
+      const r = transform(platform, input);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`${key}`);
+    },
+    TIMEOUT_MS,
+  );
 });
 
 describe('readCapped', () => {

@@ -30,16 +30,23 @@ describe('deterministic output', () => {
 
   test('file names, their order on disk and their location do not change the output', () => {
     // GIVEN the same three clusters written in two different orders, names and folders
-    const specs = [awsSpec('one', { controlPlaneTopology: 'SingleReplica' }), awsSpec('two', { proxy: { httpProxy: 'http://p:1' } }), awsSpec('three')];
+    const specs = [
+      awsSpec('one', { controlPlaneTopology: 'SingleReplica' }),
+      awsSpec('two', { proxy: { httpProxy: 'http://p:1' } }),
+      awsSpec('three'),
+    ];
     specs.forEach((s, i) => writeFile(root, `first/${i}.yaml`, s));
     [...specs].reverse().forEach((s, i) => writeFile(root, `second/nested/${String.fromCharCode(122 - i)}-${i}.yaml`, s));
     // WHEN both are rendered
     const first = synthTo(path.join(root, 'first'), path.join(root, 'out1'));
     const second = synthTo(path.join(root, 'second'), path.join(root, 'out2'));
     // THEN the trees are identical but for the spec paths the fleet summary records
-    const withoutSpecPaths = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree)
-      .map(([p, c]) => [p, p === '.fleet.json' ? c.replace(/"spec": "[^"]*"/g, '"spec": ""') : c])
-      .filter(([p]) => p !== 'FLEET.md'));
+    const withoutSpecPaths = (tree: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(tree)
+          .map(([p, c]) => [p, p === '.fleet.json' ? c.replace(/"spec": "[^"]*"/g, '"spec": ""') : c])
+          .filter(([p]) => p !== 'FLEET.md'),
+      );
     expect(withoutSpecPaths(second)).toEqual(withoutSpecPaths(first));
     expect(second['FLEET.md'].replace(/\(.*?\)/g, '')).toBe(first['FLEET.md'].replace(/\(.*?\)/g, ''));
   });
@@ -66,8 +73,13 @@ describe('parallel rendering', () => {
     // THEN the trees are byte-identical
     expect(readTree(path.join(root, 'parallel', 'dist'))).toEqual(readTree(path.join(root, 'serial', 'dist')));
     // AND a check by worker threads finds the serial tree up to date
-    expect(execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial', 'dist'), '--check', '--jobs', '2'], { encoding: 'utf8' }))
-      .toBe(`${path.join(root, 'serial', 'dist')} is up to date (${fs.readdirSync(path.join(REPO, 'dist')).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length} clusters)\n`);
+    expect(
+      execFileSync(process.execPath, [main, '--clusters', clusters, '--out', path.join(root, 'serial', 'dist'), '--check', '--jobs', '2'], {
+        encoding: 'utf8',
+      }),
+    ).toBe(
+      `${path.join(root, 'serial', 'dist')} is up to date (${fs.readdirSync(path.join(REPO, 'dist')).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length} clusters)\n`,
+    );
   });
 
   test('with warm caches, the workers render nothing, and a file edited by hand is found and rendered again', () => {
@@ -75,16 +87,25 @@ describe('parallel rendering', () => {
     const clusters = path.join(REPO, 'clusters');
     const out = path.join(root, 'cached', 'dist');
     const env = { ...process.env, CCM_GITOPS_CACHE_DIR: path.join(root, 'cached-cache') };
-    const run = (...args: string[]) => execFileSync(process.execPath, [main, '--clusters', clusters, '--out', out, '--jobs', '2', ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const run = (...args: string[]) =>
+      execFileSync(process.execPath, [main, '--clusters', clusters, '--out', out, '--jobs', '2', ...args], {
+        encoding: 'utf8',
+        env,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
     // GIVEN the example fleet rendered by two workers with the caches on, then rendered again (every check passes)
     run('--quiet');
     const clusterCount = fs.readdirSync(out).filter((d) => !d.startsWith('.') && !d.startsWith('_') && !d.endsWith('.md')).length;
-    expect(run()).toBe(`rendered 0 clusters (${clusterCount} unchanged, checked against the render cache) into ${out} (up to date, no file written)\n`);
+    expect(run()).toBe(
+      `rendered 0 clusters (${clusterCount} unchanged, checked against the render cache) into ${out} (up to date, no file written)\n`,
+    );
     // WHEN a rendered file is edited by hand
     fs.appendFileSync(path.join(out, 'aws-prod-1', 'kustomization.yaml'), '# edited\n');
     // THEN the workers find it and write that cluster's folder again (a folder is staged whole)
     const folderFiles = Object.keys(readTree(path.join(out, 'aws-prod-1'))).length;
-    expect(run()).toBe(`rendered 1 cluster (${clusterCount - 1} unchanged, checked against the render cache) into ${out} (${folderFiles} files written)\n`);
+    expect(run()).toBe(
+      `rendered 1 cluster (${clusterCount - 1} unchanged, checked against the render cache) into ${out} (${folderFiles} files written)\n`,
+    );
     expect(readTree(out)).toEqual(readTree(path.join(REPO, 'dist')));
   });
 });
@@ -102,7 +123,10 @@ describe('rendering while the specs load (the fleet is never held whole)', () =>
     execFileSync(process.execPath, [main, '--clusters', path.join(root, 'v1'), '--out', out, '--quiet', '--jobs', '2'], { env });
     const before = readTree(out);
     // WHEN the next fleet changes every cluster, and its last file (loaded last) is broken and takes a name already used
-    specs(path.join(root, 'v2'), names.map((n) => `${n}x`));
+    specs(
+      path.join(root, 'v2'),
+      names.map((n) => `${n}x`),
+    );
     writeFile(path.join(root, 'v2'), 'zzz-broken.yaml', awsSpec('zzz', { platform: 'Moon' }));
     writeFile(path.join(root, 'v2'), 'zzz-twin.yaml', awsSpec('c000x'));
     const run = spawnSync(process.execPath, [main, '--clusters', path.join(root, 'v2'), '--out', out, '--jobs', '2'], { env, encoding: 'utf8' });
@@ -110,21 +134,27 @@ describe('rendering while the specs load (the fleet is never held whole)', () =>
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     const v2 = (f: string) => path.join(root, 'v2', f);
-    expect(run.stderr).toBe([
-      'error: 3 problems found; nothing was written',
-      `  ${v2('c000x.yaml')}:4: metadata.name: "c000x" is also used by ${v2('zzz-twin.yaml')}; cluster names must be unique across the fleet`,
-      `  ${v2('zzz-broken.yaml')}:7: spec.platform: "Moon" is not allowed; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; `
-        + 'set the Infrastructure status.platformStatus.type of the cluster',
-      `  ${v2('zzz-twin.yaml')}:4: metadata.name: "c000x" is also used by ${v2('c000x.yaml')}; cluster names must be unique across the fleet`,
-      '',
-    ].join('\n'));
+    expect(run.stderr).toBe(
+      [
+        'error: 3 problems found; nothing was written',
+        `  ${v2('c000x.yaml')}:4: metadata.name: "c000x" is also used by ${v2('zzz-twin.yaml')}; cluster names must be unique across the fleet`,
+        `  ${v2('zzz-broken.yaml')}:7: spec.platform: "Moon" is not allowed; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; ` +
+          'set the Infrastructure status.platformStatus.type of the cluster',
+        `  ${v2('zzz-twin.yaml')}:4: metadata.name: "c000x" is also used by ${v2('c000x.yaml')}; cluster names must be unique across the fleet`,
+        '',
+      ].join('\n'),
+    );
     expect(readTree(out)).toEqual(before);
     expect(fs.readdirSync(root).filter((n) => n.startsWith('.dist'))).toEqual([]);
     // AND once fixed, the fleet renders as without workers or caches
     fs.rmSync(path.join(root, 'v2', 'zzz-broken.yaml'));
     fs.rmSync(path.join(root, 'v2', 'zzz-twin.yaml'));
     execFileSync(process.execPath, [main, '--clusters', path.join(root, 'v2'), '--out', out, '--quiet', '--jobs', '2'], { env });
-    execFileSync(process.execPath, [main, '--clusters', path.join(root, 'v2'), '--out', path.join(root, 'fresh', 'dist'), '--quiet', '--jobs', '1', '--no-cache'], { env });
+    execFileSync(
+      process.execPath,
+      [main, '--clusters', path.join(root, 'v2'), '--out', path.join(root, 'fresh', 'dist'), '--quiet', '--jobs', '1', '--no-cache'],
+      { env },
+    );
     expect(readTree(out)).toEqual(readTree(path.join(root, 'fresh', 'dist')));
   });
 });

@@ -4,26 +4,70 @@ import { anchor, SPEC_REFERENCE_PATH, specReferenceMarkdown } from '../src/docs/
 import * as api from '../src/index';
 // The supported types of docs/api.md: this import fails the type-check when one is no longer exported.
 import type {
-  CliIo, ClusterChartProps, ClusterSpec, Distribution, Fleet, LoadClusterOptions, PlatformDefinition, PlatformType, PreparedCluster,
-  RenderedCluster, RenderedFile, ScaffoldOptions, SpecIssue, Stage, SynthResult, Tree,
+  CliIo,
+  ClusterChartProps,
+  ClusterSpec,
+  Distribution,
+  Fleet,
+  LoadClusterOptions,
+  PlatformDefinition,
+  PlatformType,
+  PreparedCluster,
+  RenderedCluster,
+  RenderedFile,
+  ScaffoldOptions,
+  SpecIssue,
+  Stage,
+  SynthResult,
+  Tree,
 } from '../src/index';
 
-export type SupportedTypes = [CliIo, ClusterChartProps, ClusterSpec, Distribution, Fleet, LoadClusterOptions, PlatformDefinition, PlatformType,
-  PreparedCluster, RenderedCluster, RenderedFile, ScaffoldOptions, SpecIssue, Stage, SynthResult, Tree];
+export type SupportedTypes = [
+  CliIo,
+  ClusterChartProps,
+  ClusterSpec,
+  Distribution,
+  Fleet,
+  LoadClusterOptions,
+  PlatformDefinition,
+  PlatformType,
+  PreparedCluster,
+  RenderedCluster,
+  RenderedFile,
+  ScaffoldOptions,
+  SpecIssue,
+  Stage,
+  SynthResult,
+  Tree,
+];
 
 const REPO = path.resolve(__dirname, '..');
 const read = (f: string): string => fs.readFileSync(path.join(REPO, f), 'utf8');
-const DOCS = fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).sort();
+const DOCS = fs
+  .readdirSync(path.join(REPO, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 
 /** The sections of the README before it became a landing page, and where each went. */
 const MOVED_SECTIONS: readonly [string, string][] = [
-  ['Rendering', 'rendering.md'], ['Writing a cluster spec', 'writing-specs.md'], ['Fleets: folders and defaults', 'writing-specs.md'],
-  ['Platforms', 'platforms.md'], ['Importing a live cluster', 'importing.md'], ['Migrating from the in-tree provider', 'migration.md'],
-  ['Vanilla Kubernetes (distribution `kubernetes`)', 'kubernetes.md'], ['Cloud-config transforms', 'cloud-config.md'],
-  ['Output layout', 'output-layout.md'], ['Pointing Argo CD or Flux at it', 'gitops.md'], ['Reviewing changes', 'reviewing-changes.md'],
-  ['Management modes and handing over from the operator', 'operator-handover.md'], ['Security posture', 'security.md'],
-  ['Error catalogue', 'errors.md'], ['Deviations from the operator', 'deviations.md'], ['Development', 'development.md'],
-  ['Performance', 'performance.md'], ['Determinism and robustness', 'determinism.md'],
+  ['Rendering', 'rendering.md'],
+  ['Writing a cluster spec', 'writing-specs.md'],
+  ['Fleets: folders and defaults', 'writing-specs.md'],
+  ['Platforms', 'platforms.md'],
+  ['Importing a live cluster', 'importing.md'],
+  ['Migrating from the in-tree provider', 'migration.md'],
+  ['Vanilla Kubernetes (distribution `kubernetes`)', 'kubernetes.md'],
+  ['Cloud-config transforms', 'cloud-config.md'],
+  ['Output layout', 'output-layout.md'],
+  ['Pointing Argo CD or Flux at it', 'gitops.md'],
+  ['Reviewing changes', 'reviewing-changes.md'],
+  ['Management modes and handing over from the operator', 'operator-handover.md'],
+  ['Security posture', 'security.md'],
+  ['Error catalogue', 'errors.md'],
+  ['Deviations from the operator', 'deviations.md'],
+  ['Development', 'development.md'],
+  ['Performance', 'performance.md'],
+  ['Determinism and robustness', 'determinism.md'],
 ];
 
 /** Markdown links outside code blocks: [text](target). */
@@ -51,7 +95,14 @@ describe('README: the landing page', () => {
 
   test('has the walkthrough from init to a reviewed pull request', () => {
     const walkthrough = readme.slice(readme.indexOf('## Five minutes from `init` to a reviewed pull request'));
-    for (const step of ['npm install', 'npx ccm-gitops init', 'npx ccm-gitops validate-spec clusters', 'npx ccm-gitops synth', 'npx ccm-gitops diff', 'kubectl apply -k dist/_fleet/argocd/cluster/<cluster>/root']) {
+    for (const step of [
+      'npm install',
+      'npx ccm-gitops init',
+      'npx ccm-gitops validate-spec clusters',
+      'npx ccm-gitops synth',
+      'npx ccm-gitops diff',
+      'kubectl apply -k dist/_fleet/argocd/cluster/<cluster>/root',
+    ]) {
       expect(walkthrough).toContain(step);
     }
   });
@@ -120,8 +171,16 @@ describe('docs/', () => {
 
   test('the spec reference lists every field of the schema', () => {
     const reference = read(SPEC_REFERENCE_PATH);
-    for (const field of ['metadata.name', 'spec.platform', 'spec.tls.profile', 'spec.tls.ciphers', 'spec.gitops.argocd.namespace', 'spec.aws.serviceEndpoints[].url',
-      'spec.kubernetes.version', 'spec.vsphere.failureDomains[].topology.datacenter']) {
+    for (const field of [
+      'metadata.name',
+      'spec.platform',
+      'spec.tls.profile',
+      'spec.tls.ciphers',
+      'spec.gitops.argocd.namespace',
+      'spec.aws.serviceEndpoints[].url',
+      'spec.kubernetes.version',
+      'spec.vsphere.failureDomains[].topology.datacenter',
+    ]) {
       expect(reference).toContain(`| \`${field}\``);
     }
   });
@@ -137,9 +196,13 @@ describe('one story per topic', () => {
     }
   });
 
-  test('GIVEN every page, the README and init WHEN they name where a cluster\'s entry point is THEN it is the path synth renders, never a bootstrap/ folder', () => {
+  test("GIVEN every page, the README and init WHEN they name where a cluster's entry point is THEN it is the path synth renders, never a bootstrap/ folder", () => {
     const texts = ['README.md', ...DOCS.map((f) => `docs/${f}`), 'src/init/scaffold.ts', 'src/init/command.ts'].map((f) => [f, read(f)] as const);
-    expect(texts.filter(([, t]) => /bootstrap\/(argocd|flux)|_fleet\/argocd\/<namespace>|dist\/<cluster>\/gitops`? on that cluster/.test(t)).map(([f]) => f)).toEqual([]);
+    expect(
+      texts
+        .filter(([, t]) => /bootstrap\/(argocd|flux)|_fleet\/argocd\/<namespace>|dist\/<cluster>\/gitops`? on that cluster/.test(t))
+        .map(([f]) => f),
+    ).toEqual([]);
     for (const f of ['README.md', 'docs/gitops.md']) {
       expect([f, read(f).includes('dist/_fleet/argocd/cluster/<cluster>/root')]).toEqual([f, true]);
     }
@@ -159,7 +222,8 @@ describe('docs/api.md: the public API in one place', () => {
 
   test('every supported name is exported by the package root', () => {
     const supported = doc.slice(doc.indexOf('## Supported API'), doc.indexOf('## Modules'));
-    const names = [...supported.matchAll(/^\| (.*?) \| /gm)].flatMap((m) => [...m[1].matchAll(/`([A-Za-z_]+)/g)].map((n) => n[1]))
+    const names = [...supported.matchAll(/^\| (.*?) \| /gm)]
+      .flatMap((m) => [...m[1].matchAll(/`([A-Za-z_]+)/g)].map((n) => n[1]))
       .filter((n) => n !== 'name');
     expect(names.length).toBeGreaterThan(30);
     expect(names.filter((n) => !(n in api))).toEqual([]);
@@ -189,7 +253,11 @@ describe('citations anyone can follow', () => {
 
   test('GIVEN src/, docs/, the README and ARCHITECTURE.md WHEN they cite THEN never a moving branch (@main, @master) nor a document no reader can open (seed, reference §)', () => {
     const moving = /@(main|master)\b|\bseed 0|reference §/i;
-    const found = cited().flatMap((f) => read(f).split('\n').flatMap((line, i) => (moving.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])));
+    const found = cited().flatMap((f) =>
+      read(f)
+        .split('\n')
+        .flatMap((line, i) => (moving.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
     expect(found).toEqual([]);
   });
 });

@@ -41,7 +41,7 @@ describe('tree order', () => {
   });
 });
 
-describe('a unit\'s digest', () => {
+describe("a unit's digest", () => {
   test('given in parts in tree order is the digest of the whole, and of the same files on disk', () => {
     // GIVEN a unit whose tree order differs from string order
     const files = [file('u/a/x'), file('u/a/y'), file('u/a-b/z')];
@@ -93,7 +93,12 @@ describe('a unit given in parts to the output', () => {
     // THEN the unit differs, and after the commit holds exactly the given files
     expect(unit.close()).toBe(false);
     expect(tree.commit()).toEqual({ replaced: ['_fleet'], removed: [], written: 3 });
-    expect(readTree(out)).toEqual({ '.ccm-gitops': expect.any(String), '_fleet/g/a/k.yaml': '_fleet/g/a/k.yaml\n', '_fleet/g/a-b/k.yaml': '_fleet/g/a-b/k.yaml\n', '_fleet/g/c/k.yaml': 'new\n' });
+    expect(readTree(out)).toEqual({
+      '.ccm-gitops': expect.any(String),
+      '_fleet/g/a/k.yaml': '_fleet/g/a/k.yaml\n',
+      '_fleet/g/a-b/k.yaml': '_fleet/g/a-b/k.yaml\n',
+      '_fleet/g/c/k.yaml': 'new\n',
+    });
   });
 
   test('with a file on disk it does not have, between two parts: the file goes at the commit', () => {
@@ -137,7 +142,7 @@ describe('a unit given in parts to the output', () => {
     expect(readTree(out)).toEqual(before);
   });
 
-  test('whose folder cannot be read: the environment\'s error, naming the path, the output unchanged', () => {
+  test("whose folder cannot be read: the environment's error, naming the path, the output unchanged", () => {
     // GIVEN an output where the unit's name is a file
     const out = path.join(dir(), 'dist');
     writeTreeAtomically(out, [file('_fleet')]);
@@ -148,7 +153,9 @@ describe('a unit given in parts to the output', () => {
       try { t.openUnit('_fleet'); } catch (e) { process.stdout.write(e.constructor.name + ': ' + e.message); } finally { t.close(); }`;
     const said = execFileSync(process.execPath, ['-e', script, out], { encoding: 'utf8' });
     // THEN the walk's error is reported as the environment's
-    expect(said).toBe(`OutputEnvironmentError: cannot write ${out}: not a directory (ENOTDIR) at ${path.join(fs.realpathSync(out), '_fleet')}; ${out} is unchanged`);
+    expect(said).toBe(
+      `OutputEnvironmentError: cannot write ${out}: not a directory (ENOTDIR) at ${path.join(fs.realpathSync(out), '_fleet')}; ${out} is unchanged`,
+    );
     expect(readTree(out)).toEqual(before);
   });
 
@@ -191,7 +198,11 @@ describe('the fleet folder', () => {
     // GIVEN 70 clusters with an Argo CD root each (three files: kustomization, root kustomization, root Application)
     const clusters = path.join(dir(), 'clusters');
     for (let i = 0; i < 70; i++) {
-      writeFile(clusters, `c${i}.yaml`, awsSpec(`c${String(i).padStart(2, '0')}`, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git' } }));
+      writeFile(
+        clusters,
+        `c${i}.yaml`,
+        awsSpec(`c${String(i).padStart(2, '0')}`, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git' } }),
+      );
     }
     // WHEN the fleet is synthesized on this thread into a sink that takes units in parts
     const events: string[] = [];
@@ -224,7 +235,8 @@ describe('the fleet folder', () => {
     // WHEN it comes back
     // THEN it is refused, naming the file and not the value, and the sink never got it
     expect(() => parts.put(1, [file('_fleet/b/k.yaml', pem)])).toThrow(
-      '_fleet/b/k.yaml would hold a private key (PEM block); nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it');
+      '_fleet/b/k.yaml would hold a private key (PEM block); nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it',
+    );
     expect(events).toEqual(['part _fleet 1']);
   });
 
@@ -240,7 +252,8 @@ describe('the fleet folder', () => {
 
 describe('the fleet folder rendered by the workers (compiled code)', () => {
   const main = path.join(__dirname, '..', 'lib', 'src', 'main.js');
-  const argo = (name: string, revision = 'main') => awsSpec(name, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git', revision } });
+  const argo = (name: string, revision = 'main') =>
+    awsSpec(name, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git', revision } });
 
   test('a changed root, a cluster gone and a stray file: the output is what a whole render writes', () => {
     // GIVEN 80 clusters with Argo CD roots (three shares) rendered by two workers with the caches on

@@ -41,7 +41,10 @@ describe('hub Argo CD: each Application targets its own registered cluster', () 
     const project = parse(out['_fleet/argocd/hub/argocd/projects/appproject.argocd.ccm.yaml']);
     expect(project.metadata).toEqual({ name: 'ccm', namespace: 'argocd', annotations: { 'argocd.argoproj.io/sync-wave': '-1' } });
     expect(project.spec.sourceRepos).toEqual([REPO_URL]);
-    expect(project.spec.destinations).toEqual([{ server: 'https://api.a.example.com:6443', namespace: '*' }, { name: 'b-cluster', namespace: '*' }]);
+    expect(project.spec.destinations).toEqual([
+      { server: 'https://api.a.example.com:6443', namespace: '*' },
+      { name: 'b-cluster', namespace: '*' },
+    ]);
     expect(project.spec.clusterResourceWhitelist).toContainEqual({ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' });
     expect(project.spec.clusterResourceWhitelist).not.toContainEqual({ group: '*', kind: '*' });
     expect(project.spec.namespaceResourceWhitelist).toContainEqual({ group: 'apps', kind: 'Deployment' });
@@ -50,11 +53,26 @@ describe('hub Argo CD: each Application targets its own registered cluster', () 
 
   test.each([
     ['no destination', hub('a'), 'spec.gitops.argocd.destinationServer: is required with topology hub'],
-    ['both destinations', hub('a', { destinationServer: 'https://api.a:6443', destinationName: 'a' }), 'spec.gitops.argocd.destinationName: is set together with destinationServer; give one of them'],
-    ['the default project', hub('a', { destinationServer: 'https://api.a:6443', project: 'default' }), 'spec.gitops.argocd.project: is "default" with topology hub; name a dedicated project'],
-    ['per-cluster pointing elsewhere', awsSpec('a', { gitops: { engine: 'argocd', repoURL: REPO_URL, argocd: { destinationServer: 'https://api.other:6443' } } }),
-      'spec.gitops.argocd.destinationServer: "https://api.other:6443" is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub'],
-    ['the reserved name fleet', awsSpec('fleet'), 'metadata.name: "fleet" is reserved: Application ccm-fleet would be the name of the Argo CD root Application'],
+    [
+      'both destinations',
+      hub('a', { destinationServer: 'https://api.a:6443', destinationName: 'a' }),
+      'spec.gitops.argocd.destinationName: is set together with destinationServer; give one of them',
+    ],
+    [
+      'the default project',
+      hub('a', { destinationServer: 'https://api.a:6443', project: 'default' }),
+      'spec.gitops.argocd.project: is "default" with topology hub; name a dedicated project',
+    ],
+    [
+      'per-cluster pointing elsewhere',
+      awsSpec('a', { gitops: { engine: 'argocd', repoURL: REPO_URL, argocd: { destinationServer: 'https://api.other:6443' } } }),
+      'spec.gitops.argocd.destinationServer: "https://api.other:6443" is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub',
+    ],
+    [
+      'the reserved name fleet',
+      awsSpec('fleet'),
+      'metadata.name: "fleet" is reserved: Application ccm-fleet would be the name of the Argo CD root Application',
+    ],
   ])('refused: %s', (_name, spec, expected) => {
     writeFile(dir(), 'c.yaml', spec);
     expect(fleetProblems(dir()).join('\n')).toContain(expected);
@@ -93,12 +111,14 @@ describe('paths: derived from where synth writes, checked', () => {
     expect(enginePaths(tree).map((p) => [p, fs.existsSync(path.join(repo, p))])).toEqual(enginePaths(tree).map((p) => [p, true]));
   });
 
-  test('spec.gitops.path naming another cluster\'s folder is refused', () => {
+  test("spec.gitops.path naming another cluster's folder is refused", () => {
     writeFile(dir(), 'clusters/a.yaml', awsSpec('a', { gitops: { engine: 'argocd', repoURL: REPO_URL, path: 'dist/b' } }));
     writeFile(dir(), 'clusters/b.yaml', awsSpec('b', { gitops: { engine: 'argocd', repoURL: REPO_URL } }));
     const cap = captureIo();
     expect(runCli(['synth', '--clusters', path.join(dir(), 'clusters'), '--out', path.join(dir(), 'dist')], cap.io, {})).toBe(1);
-    expect(cap.stderr()).toContain('a.yaml: spec.gitops.path: "dist/b" is not where synth writes this cluster ("dist/a", relative to the repository root); the engine would read another cluster\'s folder or none');
+    expect(cap.stderr()).toContain(
+      'a.yaml: spec.gitops.path: "dist/b" is not where synth writes this cluster ("dist/a", relative to the repository root); the engine would read another cluster\'s folder or none',
+    );
   });
 
   test('every path an engine reads in the committed dist/ exists in this repository', () => {
@@ -112,11 +132,15 @@ describe('paths: derived from where synth writes, checked', () => {
 describe('Flux: unregistering a cluster leaves its CCM running, as on Argo CD', () => {
   test('every stage Kustomization of dist/ orphans its objects when deleted', () => {
     const tree = readTree(path.join(REPO, 'dist'));
-    const stages = Object.entries(tree).filter(([p]) => /\/gitops\/kustomization\.[^/]+-[0-9]{2}-[a-z-]+\.yaml$/.test(p)).map(([, c]) => parse(c));
+    const stages = Object.entries(tree)
+      .filter(([p]) => /\/gitops\/kustomization\.[^/]+-[0-9]{2}-[a-z-]+\.yaml$/.test(p))
+      .map(([, c]) => parse(c));
     expect(stages.length).toBeGreaterThan(0);
     expect([...new Set(stages.map((k) => k.spec.deletionPolicy))]).toEqual(['Orphan']);
     // and no child Application carries the resources finalizer (deleting it never deletes the CCM)
-    const apps = Object.entries(tree).filter(([p]) => /\/gitops\/application\./.test(p)).map(([, c]) => parse(c));
+    const apps = Object.entries(tree)
+      .filter(([p]) => /\/gitops\/application\./.test(p))
+      .map(([, c]) => parse(c));
     expect(apps.filter((a) => a.metadata.finalizers)).toEqual([]);
   });
 });

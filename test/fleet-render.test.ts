@@ -8,19 +8,26 @@ const dir = useTempDir();
 /** A fleet of three folders with shared defaults and different engines, topologies and modes. */
 function mixedFleet(root: string): Record<string, string> {
   writeFile(root, 'defaults.yaml', {
-    apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults',
+    apiVersion: 'ccm-gitops.io/v1alpha1',
+    kind: 'CloudControllerManagerDefaults',
     spec: {
-      distribution: 'openshift', platform: 'AWS', openshift: { release: TEST_RELEASE },
+      distribution: 'openshift',
+      platform: 'AWS',
+      openshift: { release: TEST_RELEASE },
       images: { cloudControllerManagerAWS: AWS_IMAGE, cloudControllerManagerOperator: OPERATOR_IMAGE },
       gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git', argocd: { project: 'ccm' } },
     },
   });
   writeFile(root, 'flux/defaults.yaml', {
-    apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults',
+    apiVersion: 'ccm-gitops.io/v1alpha1',
+    kind: 'CloudControllerManagerDefaults',
     spec: { gitops: { engine: 'flux', repoURL: 'ssh://git@git.example.com/fleet.git' } },
   });
   const spec = (name: string, extra: Record<string, unknown> = {}) => ({
-    apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerCluster', metadata: { name }, spec: { infrastructureName: `${name}-x`, ...extra },
+    apiVersion: 'ccm-gitops.io/v1alpha1',
+    kind: 'CloudControllerManagerCluster',
+    metadata: { name },
+    spec: { infrastructureName: `${name}-x`, ...extra },
   });
   writeFile(root, 'argo/a-1.yaml', spec('a-1'));
   writeFile(root, 'argo/a-2.yaml', spec('a-2', { managementMode: 'operator', openshift: { release: '4.23.1' } }));
@@ -50,10 +57,12 @@ describe('a mixed fleet with folder defaults', () => {
       '| cluster | platform | distribution | topology | mode | engine | phase | objects | images |',
       '|---|---|---|---|---|---|---|---:|---|',
     ]);
-    expect(md[7]).toBe(`| [a-1](a-1/) | AWS | openshift | HighlyAvailable | gitops | argocd | external | 20 | cloudControllerManagerAWS: \`${AWS_IMAGE}\`<br>cloudControllerManagerOperator: \`${OPERATOR_IMAGE}\` |`);
+    expect(md[7]).toBe(
+      `| [a-1](a-1/) | AWS | openshift | HighlyAvailable | gitops | argocd | external | 20 | cloudControllerManagerAWS: \`${AWS_IMAGE}\`<br>cloudControllerManagerOperator: \`${OPERATOR_IMAGE}\` |`,
+    );
   });
 
-  test('per-cluster Argo CD: each cluster\'s root lists only its own Application, which targets the cluster it runs in', () => {
+  test("per-cluster Argo CD: each cluster's root lists only its own Application, which targets the cluster it runs in", () => {
     const out = mixedFleet(dir());
     expect(parse(out['_fleet/argocd/cluster/a-1/kustomization.yaml']).resources).toEqual(['../../../../a-1/gitops']);
     expect(parse(out['_fleet/argocd/cluster/a-2/kustomization.yaml']).resources).toEqual(['../../../../a-2/gitops']);
@@ -69,7 +78,11 @@ describe('a mixed fleet with folder defaults', () => {
       },
     });
     expect(parse(out['a-1/gitops/application.openshift-gitops.ccm-a-1.yaml']).spec.destination).toEqual({ server: 'https://kubernetes.default.svc' });
-    expect(Object.keys(out).filter((p) => p.startsWith('f-1/') || p.startsWith('p-1/')).some((p) => p.includes('_fleet'))).toBe(false);
+    expect(
+      Object.keys(out)
+        .filter((p) => p.startsWith('f-1/') || p.startsWith('p-1/'))
+        .some((p) => p.includes('_fleet')),
+    ).toBe(false);
   });
 
   test('Flux clusters get an entry Kustomization reading the bootstrap source', () => {
@@ -78,15 +91,32 @@ describe('a mixed fleet with folder defaults', () => {
       apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
       kind: 'Kustomization',
       metadata: { name: 'ccm-f-1', namespace: 'flux-system' },
-      spec: { interval: '10m', path: './dist/f-1/gitops', prune: true, wait: true, timeout: '30m', sourceRef: { kind: 'GitRepository', name: 'flux-system' } },
+      spec: {
+        interval: '10m',
+        path: './dist/f-1/gitops',
+        prune: true,
+        wait: true,
+        timeout: '30m',
+        sourceRef: { kind: 'GitRepository', name: 'flux-system' },
+      },
     });
-    expect(Object.keys(out).filter((p) => p.includes('flux-entry/')).map((p) => p.split('/')[0])).toEqual(['f-1', 'f-1']);
+    expect(
+      Object.keys(out)
+        .filter((p) => p.includes('flux-entry/'))
+        .map((p) => p.split('/')[0]),
+    ).toEqual(['f-1', 'f-1']);
   });
 
   test('plain clusters get only their stages', () => {
     const out = mixedFleet(dir());
-    expect([...new Set(Object.keys(out).filter((p) => p.startsWith('p-1/')).map((p) => p.split('/')[1]))].sort())
-      .toEqual(['01-namespaces-rbac', '03-config', '04-workloads', '05-policies', 'HANDOVER.md', 'kustomization.yaml']);
+    expect(
+      [
+        ...new Set(
+          Object.keys(out)
+            .filter((p) => p.startsWith('p-1/'))
+            .map((p) => p.split('/')[1]),
+        ),
+      ].sort(),
+    ).toEqual(['01-namespaces-rbac', '03-config', '04-workloads', '05-policies', 'HANDOVER.md', 'kustomization.yaml']);
   });
-
 });

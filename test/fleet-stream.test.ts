@@ -35,9 +35,27 @@ describe('loading a fleet a cluster at a time', () => {
     writeFile(clusters, 'c.yaml', awsSpec('c'));
     // WHEN it is streamed
     const events: string[] = [];
-    const stream = () => streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => events.push(c.member.name), () => events.push('failing'));
+    const stream = () =>
+      streamSpecFiles(
+        fleetSpecFiles(clusters),
+        clusters,
+        undefined,
+        (c) => events.push(c.member.name),
+        () => events.push('failing'),
+      );
     // THEN the error is the whole load's, thrown after the last file
-    expect(stream).toThrow(expect.objectContaining({ message: (() => { try { loadFleet(clusters); return ''; } catch (e) { return (e as Error).message; } })() }));
+    expect(stream).toThrow(
+      expect.objectContaining({
+        message: (() => {
+          try {
+            loadFleet(clusters);
+            return '';
+          } catch (e) {
+            return (e as Error).message;
+          }
+        })(),
+      }),
+    );
     // AND the caller was told the load is failing before the next cluster was handed over (synth renders no more)
     expect(events).toEqual(['a', 'failing', 'c']);
   });
@@ -53,7 +71,11 @@ describe('loading a fleet a cluster at a time', () => {
     const stream = () => streamSpecFiles(fleetSpecFiles(clusters), clusters, undefined, (c) => handed.push([c.member.name, c.nameTaken === true]));
     // THEN the load fails on the name, and only the second alpha was marked
     expect(stream).toThrow('cluster names must be unique across the fleet');
-    expect(handed).toEqual([['alpha', false], ['alpha', true], ['bravo', false]]);
+    expect(handed).toEqual([
+      ['alpha', false],
+      ['alpha', true],
+      ['bravo', false],
+    ]);
   });
 
   test('a spec served by the spec cache is marked the same way', () => {
@@ -65,7 +87,9 @@ describe('loading a fleet a cluster at a time', () => {
     const root = fs.realpathSync(clusters);
     const cacheDir = path.join(dir(), 'cache');
     const first = SpecCache.forClusters(cacheDir, root);
-    expect(() => streamSpecFiles(fleetSpecFiles(clusters), clusters, first, () => undefined)).toThrow('cluster names must be unique across the fleet');
+    expect(() => streamSpecFiles(fleetSpecFiles(clusters), clusters, first, () => undefined)).toThrow(
+      'cluster names must be unique across the fleet',
+    );
     first.save();
     // WHEN it is streamed again, every spec from the cache
     const cache = SpecCache.forClusters(cacheDir, root);
@@ -77,10 +101,16 @@ describe('loading a fleet a cluster at a time', () => {
       return hit;
     };
     const handed: [string, boolean][] = [];
-    expect(() => streamSpecFiles(fleetSpecFiles(clusters), clusters, cache, (c) => handed.push([c.member.name, c.nameTaken === true]))).toThrow('cluster names must be unique across the fleet');
+    expect(() => streamSpecFiles(fleetSpecFiles(clusters), clusters, cache, (c) => handed.push([c.member.name, c.nameTaken === true]))).toThrow(
+      'cluster names must be unique across the fleet',
+    );
     // THEN the three came from the cache, and only the second alpha was marked
     expect(hits).toBe(3);
-    expect(handed).toEqual([['alpha', false], ['alpha', true], ['bravo', false]]);
+    expect(handed).toEqual([
+      ['alpha', false],
+      ['alpha', true],
+      ['bravo', false],
+    ]);
   });
 
   test('a member holds no more than the checks across the fleet read', () => {

@@ -8,7 +8,8 @@ type Obj = Record<string, any>;
 
 function rendered(spec: Record<string, any>): { objects: Obj[]; handover: string } {
   const out = renderCluster(preparedCluster(spec));
-  const objects = out.files.filter((f) => /\/0[0-9]-[^/]+\/[^/]+\.yaml$/.test(f.path) && !f.path.endsWith('kustomization.yaml'))
+  const objects = out.files
+    .filter((f) => /\/0[0-9]-[^/]+\/[^/]+\.yaml$/.test(f.path) && !f.path.endsWith('kustomization.yaml'))
     .map((f) => parse(f.content) as Obj);
   const handover = out.files.find((f) => f.path === `${spec.metadata.name}/${HANDOVER_FILE}`)?.content ?? '';
   return { objects, handover };
@@ -24,14 +25,22 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     expect(own.rendered.map((d) => key(d.object))).toContain('Role openshift-cloud-controller-manager/cloud-controller-manager');
     expect(own.overrides).toEqual([
       { kind: 'ClusterOperator', group: 'config.openshift.io', namespace: '', name: 'cloud-controller-manager', unmanaged: true },
-      { kind: 'Deployment', group: 'apps', namespace: 'openshift-cloud-controller-manager-operator', name: 'cluster-cloud-controller-manager-operator', unmanaged: true },
+      {
+        kind: 'Deployment',
+        group: 'apps',
+        namespace: 'openshift-cloud-controller-manager-operator',
+        name: 'cluster-cloud-controller-manager-operator',
+        unmanaged: true,
+      },
     ]);
     expect(own.scaleDownOperator).toBe(true);
   });
 
-  test('GIVEN gitops mode WHEN rendered THEN Role openshift-cloud-controller-manager/cloud-controller-manager has the payload\'s rules (no flip with CVO)', () => {
+  test("GIVEN gitops mode WHEN rendered THEN Role openshift-cloud-controller-manager/cloud-controller-manager has the payload's rules (no flip with CVO)", () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
-    const role = objects.find((o) => o.kind === 'Role' && o.metadata.name === 'cloud-controller-manager' && o.metadata.namespace === 'openshift-cloud-controller-manager')!;
+    const role = objects.find(
+      (o) => o.kind === 'Role' && o.metadata.name === 'cloud-controller-manager' && o.metadata.namespace === 'openshift-cloud-controller-manager',
+    )!;
     // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
     expect(role.rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'list', 'update'] },
@@ -39,10 +48,12 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     ]);
   });
 
-  test('GIVEN gitops mode on 4.21 WHEN rendered THEN ClusterRole cloud-controller-manager is 4.21\'s (no metrics rules) and only the operator and its ClusterOperator are overridden', () => {
+  test("GIVEN gitops mode on 4.21 WHEN rendered THEN ClusterRole cloud-controller-manager is 4.21's (no metrics rules) and only the operator and its ClusterOperator are overridden", () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.21.5' } }));
     // …@release-4.21 manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
-    expect(objects.find((o) => o.kind === 'ClusterRole' && o.metadata.name === 'cloud-controller-manager')!.rules.map((r: Obj) => r.resources.join(','))).toEqual(['nodes,services', 'events']);
+    expect(
+      objects.find((o) => o.kind === 'ClusterRole' && o.metadata.name === 'cloud-controller-manager')!.rules.map((r: Obj) => r.resources.join(',')),
+    ).toEqual(['nodes,services', 'events']);
     const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.21.5' });
     expect(own.overrides.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual([
       'ClusterOperator /cloud-controller-manager',
@@ -56,7 +67,7 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     expect(own.overrides.map((o) => o.name)).toContain('system:openshift:operator:cloud-controller-manager');
   });
 
-  test('GIVEN operator mode WHEN rendered THEN the operator Deployment and the images ConfigMap (pinned images) are overridden, the RBAC is the release\'s', () => {
+  test("GIVEN operator mode WHEN rendered THEN the operator Deployment and the images ConfigMap (pinned images) are overridden, the RBAC is the release's", () => {
     const { objects, handover } = rendered(platformSpec('AWS', 'o', { managementMode: 'operator', openshift: { release: '4.23.1' } }));
     const own = clusterOwnership(objects as any, { mode: 'operator', release: '4.23.1' });
     expect(own.overrides.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual([
@@ -67,14 +78,16 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     expect(handover).not.toContain('--replicas=0');
   });
 
-  test('GIVEN operator mode on 4.22 WHEN rendered THEN Role openshift-config-managed is 4.22\'s (read only) and the hostaccess binding, absent from 4.22, needs no override', () => {
+  test("GIVEN operator mode on 4.22 WHEN rendered THEN Role openshift-config-managed is 4.22's (read only) and the hostaccess binding, absent from 4.22, needs no override", () => {
     const { objects } = rendered(platformSpec('AWS', 'o', { managementMode: 'operator', openshift: { release: '4.22.3' } }));
     const role = objects.find((o) => o.kind === 'Role' && o.metadata.namespace === 'openshift-config-managed')!;
     // openshift/cluster-cloud-controller-manager-operator@release-4.22 manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
     expect(role.rules).toEqual([{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }]);
     const own = clusterOwnership(objects as any, { mode: 'operator', release: '4.22.3' });
     expect(own.overrides.map((o) => o.name)).toEqual(['cloud-controller-manager-images', 'cluster-cloud-controller-manager-operator']);
-    expect(own.rendered.find((d) => d.object.name === 'system:openshift:scc:hostaccess:cloud-controller-manager-operator')?.decision).toBe('not-in-release');
+    expect(own.rendered.find((d) => d.object.name === 'system:openshift:scc:hostaccess:cloud-controller-manager-operator')?.decision).toBe(
+      'not-in-release',
+    );
   });
 
   test('GIVEN no release WHEN rendered THEN objects that are identical wherever the payload has them (the NetworkPolicies) need no override', () => {
@@ -90,27 +103,44 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
 
   test('GIVEN gitops mode WHEN rendered THEN HANDOVER.md holds the override patch, the scale-down and the way back, with exact commands', () => {
     const { handover } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
-    const ours = '[["ClusterOperator","config.openshift.io","","cloud-controller-manager"],["ConfigMap","","openshift-cloud-controller-manager-operator","cloud-controller-manager-images"],'
-      + '["Deployment","apps","openshift-cloud-controller-manager-operator","cluster-cloud-controller-manager-operator"]]';
-    const keepOwn = '\'.spec.overrides = ([(.spec.overrides // [])[] | select([.kind, (.group // ""), (.namespace // ""), .name] as $k | any($ours[]; . == $k) | not)] + $set)\' | oc replace -f -';
+    const ours =
+      '[["ClusterOperator","config.openshift.io","","cloud-controller-manager"],["ConfigMap","","openshift-cloud-controller-manager-operator","cloud-controller-manager-images"],' +
+      '["Deployment","apps","openshift-cloud-controller-manager-operator","cluster-cloud-controller-manager-operator"]]';
+    const keepOwn =
+      '\'.spec.overrides = ([(.spec.overrides // [])[] | select([.kind, (.group // ""), (.namespace // ""), .name] as $k | any($ours[]; . == $k) | not)] + $set)\' | oc replace -f -';
     // the hand over replaces only ccm-gitops' entries (of either mode) and keeps the cluster's own
-    expect(handover).toContain(`oc get clusterversion version -o json | jq --argjson ours '${ours}' --argjson set '[{"kind":"ClusterOperator","group":"config.openshift.io","namespace":"","name":"cloud-controller-manager","unmanaged":true},`
-      + `{"kind":"Deployment","group":"apps","namespace":"openshift-cloud-controller-manager-operator","name":"cluster-cloud-controller-manager-operator","unmanaged":true}]' ${keepOwn}`);
-    expect(handover).toContain('oc -n openshift-cloud-controller-manager-operator scale deployment cluster-cloud-controller-manager-operator --replicas=0');
+    expect(handover).toContain(
+      `oc get clusterversion version -o json | jq --argjson ours '${ours}' --argjson set '[{"kind":"ClusterOperator","group":"config.openshift.io","namespace":"","name":"cloud-controller-manager","unmanaged":true},` +
+        `{"kind":"Deployment","group":"apps","namespace":"openshift-cloud-controller-manager-operator","name":"cluster-cloud-controller-manager-operator","unmanaged":true}]' ${keepOwn}`,
+    );
+    expect(handover).toContain(
+      'oc -n openshift-cloud-controller-manager-operator scale deployment cluster-cloud-controller-manager-operator --replicas=0',
+    );
     expect(handover).toContain('## Way back');
     // the way back never removes the whole list
     expect(handover).not.toContain('"path":"/spec/overrides"');
     expect(handover).toContain(`oc get clusterversion version -o json | jq --argjson ours '${ours}' --argjson set '[]' ${keepOwn}`);
     // openshift/cluster-version-operator@6e719331fb58 pkg/payload/precondition/clusterversion/upgradeable.go
     expect(handover).toContain('Disabling ownership via cluster version overrides prevents upgrades between minor or major versions.');
-    expect(handover).toContain('| Role openshift-cloud-controller-manager/cloud-controller-manager | as the release ships it | as release 4.23 ships it |');
+    expect(handover).toContain(
+      '| Role openshift-cloud-controller-manager/cloud-controller-manager | as the release ships it | as release 4.23 ships it |',
+    );
   });
 
   test('distribution kubernetes gets no handover', () => {
-    const out = renderCluster(preparedCluster({
-      apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerCluster', metadata: { name: 'k' },
-      spec: { distribution: 'kubernetes', platform: 'AWS', images: { cloudControllerManagerAWS: 'quay.io/x/y@sha256:' + 'a'.repeat(64) }, kubernetes: { version: '1.33' } },
-    }));
+    const out = renderCluster(
+      preparedCluster({
+        apiVersion: 'ccm-gitops.io/v1alpha1',
+        kind: 'CloudControllerManagerCluster',
+        metadata: { name: 'k' },
+        spec: {
+          distribution: 'kubernetes',
+          platform: 'AWS',
+          images: { cloudControllerManagerAWS: 'quay.io/x/y@sha256:' + 'a'.repeat(64) },
+          kubernetes: { version: '1.33' },
+        },
+      }),
+    );
     expect(out.files.map((f) => f.path)).not.toContain(`k/${HANDOVER_FILE}`);
   });
 });

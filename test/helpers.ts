@@ -101,7 +101,18 @@ export function readTree(dir: string): Record<string, string> {
 export function captureIo(): { io: { out: (t: string) => void; err: (t: string) => void }; stdout: () => string; stderr: () => string } {
   let out = '';
   let err = '';
-  return { io: { out: (t) => { out += t; }, err: (t) => { err += t; } }, stdout: () => out, stderr: () => err };
+  return {
+    io: {
+      out: (t) => {
+        out += t;
+      },
+      err: (t) => {
+        err += t;
+      },
+    },
+    stdout: () => out,
+    stderr: () => err,
+  };
 }
 
 /** The CloudConfigError a function throws (fails the test when it throws nothing or something else). */
@@ -145,8 +156,15 @@ export function platformSpec(platform: string, name = 'test', spec: Record<strin
  * A distribution-kubernetes spec: `spec.kubernetes` merged over version 1.33.
  * Images default to every upstream provider's (and Azure's node manager), pinned.
  */
-export function kubernetesSpec(platform: string, name = 'k', kubernetes: Record<string, unknown> = {}, spec: Record<string, unknown> = {},
-  images: Record<string, string> = Object.fromEntries([...Object.values(UPSTREAM_PROVIDERS).map((p) => p!.imageKey), 'cloudNodeManagerAzure'].map((k) => [k, imageFor(k)]))): Record<string, unknown> {
+export function kubernetesSpec(
+  platform: string,
+  name = 'k',
+  kubernetes: Record<string, unknown> = {},
+  spec: Record<string, unknown> = {},
+  images: Record<string, string> = Object.fromEntries(
+    [...Object.values(UPSTREAM_PROVIDERS).map((p) => p.imageKey), 'cloudNodeManagerAzure'].map((k) => [k, imageFor(k)]),
+  ),
+): Record<string, unknown> {
   return {
     apiVersion: 'ccm-gitops.io/v1alpha1',
     kind: 'CloudControllerManagerCluster',

@@ -23,7 +23,10 @@ describe('import: hostile exports', () => {
     // GIVEN an export whose Proxy status carries user:password and a token user
     const from = copyExport();
     const config = path.join(from, 'config.yaml');
-    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').split('http://proxy.lab.example.com:3128').join('http://admin:hunter2@proxy.lab.example.com:3128'));
+    fs.writeFileSync(
+      config,
+      fs.readFileSync(config, 'utf8').split('http://proxy.lab.example.com:3128').join('http://admin:hunter2@proxy.lab.example.com:3128'),
+    );
     // WHEN it is imported
     const out = path.join(dir(), 'clusters');
     const cap = captureIo();

@@ -15,7 +15,10 @@ function infrastructure(platformStatus: Record<string, unknown>): ExportedObject
 }
 
 const gcpConfig: ExportedObject = {
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cloud-provider-config', namespace: 'openshift-config' }, data: { config: '[global]\nproject-id = p\n' },
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'cloud-provider-config', namespace: 'openshift-config' },
+  data: { config: '[global]\nproject-id = p\n' },
 };
 
 function apiServer(spec: Record<string, unknown>): ExportedObject {
@@ -48,7 +51,9 @@ describe('item 7: import and validation accept real clusters', () => {
   });
 
   test('GIVEN the same JSON with a clientSecret WHEN checked THEN it is still refused', () => {
-    expect(() => refuseCredentials('Azure', JSON.stringify({ ...JSON.parse(ASH_ENDPOINTS), aadClientSecret: 'x' }))).toThrow('"aadClientSecret" holds a credential');
+    expect(() => refuseCredentials('Azure', JSON.stringify({ ...JSON.parse(ASH_ENDPOINTS), aadClientSecret: 'x' }))).toThrow(
+      '"aadClientSecret" holds a credential',
+    );
   });
 
   test('GIVEN an Azure Stack Hub export WHEN imported THEN the endpoints key is kept', () => {
@@ -59,10 +64,13 @@ describe('item 7: import and validation accept real clusters', () => {
     expect(result.files.map((f) => f.name)).toEqual(['prod-eu-1.cloud.conf', 'prod-eu-1.endpoints']);
   });
 
-  test.each(['eusc-de-east-1', 'us-gov-west-1', 'cn-north-1', 'us-isob-east-1', 'eu-central-1'])('AWS region %s is accepted (Infrastructure status.platformStatus.aws.region has no pattern)', (region) => {
-    // openshift/api@2a3d73913b5a config/v1/types_infrastructure.go AWSPlatformStatus.Region: no validation marker
-    expect(clusterSpecSchema.safeParse(awsSpec('a', { aws: { region } })).success).toBe(true);
-  });
+  test.each(['eusc-de-east-1', 'us-gov-west-1', 'cn-north-1', 'us-isob-east-1', 'eu-central-1'])(
+    'AWS region %s is accepted (Infrastructure status.platformStatus.aws.region has no pattern)',
+    (region) => {
+      // openshift/api@2a3d73913b5a config/v1/types_infrastructure.go AWSPlatformStatus.Region: no validation marker
+      expect(clusterSpecSchema.safeParse(awsSpec('a', { aws: { region } })).success).toBe(true);
+    },
+  );
 
   test('AWS region with white space or upper case is refused', () => {
     expect(clusterSpecSchema.safeParse(awsSpec('a', { aws: { region: 'US East 1' } })).success).toBe(false);
@@ -72,45 +80,91 @@ describe('item 7: import and validation accept real clusters', () => {
     // openshift/api config/v1 TLSAdherencePolicyNoOpinion = "" (omitted); library-go ShouldHonorClusterTLSProfile("") is false
     const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig, apiServer({ tlsSecurityProfile: { type: 'Modern' } })]);
     expect(result.spec.spec.tls).toBeUndefined();
-    expect(result.warnings).toContain('APIServer spec.tlsSecurityProfile "Modern" is not imported: tlsAdherence is not set, so the operator and its operands use the Intermediate profile '
-      + '(library-go ShouldHonorClusterTLSProfile); set tlsAdherence: StrictAllComponents on the cluster to apply it');
+    expect(result.warnings).toContain(
+      'APIServer spec.tlsSecurityProfile "Modern" is not imported: tlsAdherence is not set, so the operator and its operands use the Intermediate profile ' +
+        '(library-go ShouldHonorClusterTLSProfile); set tlsAdherence: StrictAllComponents on the cluster to apply it',
+    );
   });
 
   test('GIVEN tlsAdherence LegacyAdheringComponentsOnly WHEN imported THEN Intermediate', () => {
-    const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig, apiServer({ tlsAdherence: 'LegacyAdheringComponentsOnly', tlsSecurityProfile: { type: 'Modern' } })]);
+    const result = importLiveCluster([
+      infrastructure({ type: 'GCP' }),
+      gcpConfig,
+      apiServer({ tlsAdherence: 'LegacyAdheringComponentsOnly', tlsSecurityProfile: { type: 'Modern' } }),
+    ]);
     expect(result.spec.spec.tls).toBeUndefined();
   });
 
   test('GIVEN tlsAdherence StrictAllComponents WHEN imported THEN the Modern profile', () => {
-    const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig, apiServer({ tlsAdherence: 'StrictAllComponents', tlsSecurityProfile: { type: 'Modern' } })]);
+    const result = importLiveCluster([
+      infrastructure({ type: 'GCP' }),
+      gcpConfig,
+      apiServer({ tlsAdherence: 'StrictAllComponents', tlsSecurityProfile: { type: 'Modern' } }),
+    ]);
     expect(result.spec.spec.tls).toEqual({ profile: 'Modern' });
   });
 });
 
 describe('item 4: import reads the release from a ClusterVersion export', () => {
-  const clusterVersion = (status: Record<string, unknown>): ExportedObject => ({ apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, status });
+  const clusterVersion = (status: Record<string, unknown>): ExportedObject => ({
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version' },
+    status,
+  });
 
   test('GIVEN ClusterVersion status.desired.version WHEN imported THEN spec.openshift.release', () => {
-    const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig, clusterVersion({ desired: { version: '4.22.3' }, history: [{ state: 'Partial', version: '4.22.3' }, { state: 'Completed', version: '4.21.9' }] })]);
+    const result = importLiveCluster([
+      infrastructure({ type: 'GCP' }),
+      gcpConfig,
+      clusterVersion({
+        desired: { version: '4.22.3' },
+        history: [
+          { state: 'Partial', version: '4.22.3' },
+          { state: 'Completed', version: '4.21.9' },
+        ],
+      }),
+    ]);
     expect(result.spec.spec.openshift).toEqual({ release: '4.22.3' });
     expect(checkSpec(parsedSpec(result.spec)).filter((p) => p.path[1] === 'openshift')).toEqual([]);
   });
 
   test('GIVEN a ClusterVersion without desired WHEN imported THEN the last Completed history entry', () => {
-    const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig, clusterVersion({ history: [{ state: 'Partial', version: '4.22.3' }, { state: 'Completed', version: '4.21.9' }] })]);
+    const result = importLiveCluster([
+      infrastructure({ type: 'GCP' }),
+      gcpConfig,
+      clusterVersion({
+        history: [
+          { state: 'Partial', version: '4.22.3' },
+          { state: 'Completed', version: '4.21.9' },
+        ],
+      }),
+    ]);
     expect(result.spec.spec.openshift).toEqual({ release: '4.21.9' });
   });
 
   test('GIVEN a FeatureGate with spec.featureSet TechPreviewNoUpgrade WHEN imported THEN spec.openshift.featureSet', () => {
-    const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig, clusterVersion({ desired: { version: '4.23.0' } }),
-      { apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' }, spec: { featureSet: 'TechPreviewNoUpgrade' }, status: { featureGates: [{ version: '4.23.0', enabled: [], disabled: [] }] } }]);
+    const result = importLiveCluster([
+      infrastructure({ type: 'GCP' }),
+      gcpConfig,
+      clusterVersion({ desired: { version: '4.23.0' } }),
+      {
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'FeatureGate',
+        metadata: { name: 'cluster' },
+        spec: { featureSet: 'TechPreviewNoUpgrade' },
+        status: { featureGates: [{ version: '4.23.0', enabled: [], disabled: [] }] },
+      },
+    ]);
     expect(result.spec.spec.openshift).toEqual({ release: '4.23.0', featureSet: 'TechPreviewNoUpgrade' });
   });
 
   test('GIVEN no ClusterVersion WHEN imported THEN a warning says the release is required and how to export or read it', () => {
     const result = importLiveCluster([infrastructure({ type: 'GCP' }), gcpConfig]);
     expect(result.spec.spec.openshift).toBeUndefined();
-    expect(result.warnings).toContain('no ClusterVersion "version" in the export: spec.openshift.release is required and not known; '
-      + 'export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath=\'{.status.desired.version}\' prints');
+    expect(result.warnings).toContain(
+      'no ClusterVersion "version" in the export: spec.openshift.release is required and not known; ' +
+        "export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
+    );
   });
 });

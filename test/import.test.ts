@@ -56,7 +56,11 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
       infrastructureName: 'vsphere-lab-7-q2w3e',
       cloudConfig: { file: 'vsphere-lab-7.cloud.conf' },
       network: { serviceNetwork: ['172.30.0.0/16'] },
-      proxy: { httpProxy: 'http://proxy.lab.example.com:3128', httpsProxy: 'http://proxy.lab.example.com:3128', noProxy: '.cluster.local,.svc,10.30.0.0/16,127.0.0.1,localhost' },
+      proxy: {
+        httpProxy: 'http://proxy.lab.example.com:3128',
+        httpsProxy: 'http://proxy.lab.example.com:3128',
+        noProxy: '.cluster.local,.svc,10.30.0.0/16,127.0.0.1,localhost',
+      },
       featureGates: { enabled: ['VSphereMixedNodeEnv'], disabled: ['VSphereMultiVCenterDay2'] },
       tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256'] },
     });
@@ -68,22 +72,32 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
   });
 
   test('AWS: region and service endpoints from the platform status; defaults for what is missing, with warnings', () => {
-    const result = importLiveCluster([infrastructure({ type: 'AWS', aws: { region: 'eu-west-1', serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] } }),
-      cloudProviderConfig({ config: '[Global]\n' })]);
+    const result = importLiveCluster([
+      infrastructure({ type: 'AWS', aws: { region: 'eu-west-1', serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] } }),
+      cloudProviderConfig({ config: '[Global]\n' }),
+    ]);
     expect(result.name).toBe('prod-eu-1');
     expect(result.spec.spec).toEqual({
-      distribution: 'openshift', platform: 'AWS', infrastructureName: 'prod-eu-1-ab12c', images: {},
+      distribution: 'openshift',
+      platform: 'AWS',
+      infrastructureName: 'prod-eu-1-ab12c',
+      images: {},
       cloudConfig: { file: 'prod-eu-1.cloud.conf' },
       aws: { region: 'eu-west-1', serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] },
     });
     expect(result.warnings.map((w) => w.split(':')[0])).toEqual([
-      'no cloud-controller-manager-images ConfigMap in the export', 'no FeatureGate "cluster" with status in the export', 'no ClusterVersion "version" in the export', 'no APIServer "cluster" in the export',
+      'no cloud-controller-manager-images ConfigMap in the export',
+      'no FeatureGate "cluster" with status in the export',
+      'no ClusterVersion "version" in the export',
+      'no APIServer "cluster" in the export',
     ]);
   });
 
   test('Azure Stack Hub: the cloud name and the endpoints key become spec.azure and spec.cloudConfig.extraKeys', () => {
-    const result = importLiveCluster([infrastructure({ type: 'Azure', azure: { cloudName: 'AzureStackCloud' } }),
-      cloudProviderConfig({ config: '{"cloud":"AzureStackCloud"}', endpoints: '{"name":"AzureStackCloud"}' })]);
+    const result = importLiveCluster([
+      infrastructure({ type: 'Azure', azure: { cloudName: 'AzureStackCloud' } }),
+      cloudProviderConfig({ config: '{"cloud":"AzureStackCloud"}', endpoints: '{"name":"AzureStackCloud"}' }),
+    ]);
     expect(result.spec.spec.azure).toEqual({ cloudName: 'AzureStackCloud' });
     expect(result.spec.spec.cloudConfig).toEqual({ file: 'prod-eu-1.cloud.conf', extraKeys: { endpoints: 'prod-eu-1.endpoints' } });
     expect(result.files).toEqual([
@@ -93,7 +107,13 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
   });
 
   test.each([
-    ['INI', 'OpenStack', {}, '# written by the installer\n[Global]\n; old: use-octavia = true\nregion = RegionOne ; the region\n', '[Global]\nregion = RegionOne\n'],
+    [
+      'INI',
+      'OpenStack',
+      {},
+      '# written by the installer\n[Global]\n; old: use-octavia = true\nregion = RegionOne ; the region\n',
+      '[Global]\nregion = RegionOne\n',
+    ],
     ['YAML', 'VSphere', {}, '# vCenters\nglobal:\n  # the port\n  port: 443 # https\n', 'global:\n  port: 443\n'],
   ])('a comment in the live %s cloud config is not written into the .cloud.conf the user commits', (_format, type, status, config, written) => {
     // GIVEN a live cloud-provider-config with whole-line and inline comments
@@ -113,41 +133,78 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
   });
 
   test.each([
-    ['BareMetal', { type: 'BareMetal' }, 'platform BareMetal needs no cloud controller manager: the operator renders nothing for it and the kubelets run without --cloud-provider=external; nothing to import'],
-    ['None', { type: 'None' }, 'platform None needs no cloud controller manager: the operator renders nothing for it and the kubelets run without --cloud-provider=external; nothing to import'],
-    ['External with a partner CCM', { type: 'External', external: { cloudControllerManager: { state: 'External' } } },
-      'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies the cloud '
-      + 'controller manager; OpenShift renders none, so there is nothing to import; deploy the partner\'s CCM as the partner documents'],
-    ['External without', { type: 'External' }, 'platform External without an external cloud controller manager: the kubelets run without a cloud provider and no CCM is needed; nothing to import'],
-    ['unknown', { type: 'Moon' }, 'platform Moon is not one ccm-gitops renders; supported: AWS, AlibabaCloud, Azure, GCP, IBMCloud, Nutanix, OpenStack, PowerVS, VSphere'],
+    [
+      'BareMetal',
+      { type: 'BareMetal' },
+      'platform BareMetal needs no cloud controller manager: the operator renders nothing for it and the kubelets run without --cloud-provider=external; nothing to import',
+    ],
+    [
+      'None',
+      { type: 'None' },
+      'platform None needs no cloud controller manager: the operator renders nothing for it and the kubelets run without --cloud-provider=external; nothing to import',
+    ],
+    [
+      'External with a partner CCM',
+      { type: 'External', external: { cloudControllerManager: { state: 'External' } } },
+      'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies the cloud ' +
+        "controller manager; OpenShift renders none, so there is nothing to import; deploy the partner's CCM as the partner documents",
+    ],
+    [
+      'External without',
+      { type: 'External' },
+      'platform External without an external cloud controller manager: the kubelets run without a cloud provider and no CCM is needed; nothing to import',
+    ],
+    [
+      'unknown',
+      { type: 'Moon' },
+      'platform Moon is not one ccm-gitops renders; supported: AWS, AlibabaCloud, Azure, GCP, IBMCloud, Nutanix, OpenStack, PowerVS, VSphere',
+    ],
   ])('%s platform: a clear message and nothing imported', (_name, platformStatus, message) => {
     expect(importError([infrastructure(platformStatus)])).toBe(message);
   });
 
   test('missing objects and keys name what to export', () => {
     expect(importError([])).toBe('no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
-    expect(importError([infrastructure({ type: 'AWS' })])).toBe('Infrastructure spec.cloudConfig names ConfigMap openshift-config/cloud-provider-config, which is not in the export; '
-      + 'add it: oc get cm -n openshift-config cloud-provider-config -o yaml');
-    expect(importError([infrastructure({ type: 'AWS' }), cloudProviderConfig({ other: 'x' })]))
-      .toBe('key config specified in infra resource does not exist in source configmap openshift-config/cloud-provider-config');
-    expect(importError([infrastructure({ type: 'AWS' }, { controlPlaneTopology: 'External' })])).toContain('controlPlaneTopology External (hosted control plane)');
+    expect(importError([infrastructure({ type: 'AWS' })])).toBe(
+      'Infrastructure spec.cloudConfig names ConfigMap openshift-config/cloud-provider-config, which is not in the export; ' +
+        'add it: oc get cm -n openshift-config cloud-provider-config -o yaml',
+    );
+    expect(importError([infrastructure({ type: 'AWS' }), cloudProviderConfig({ other: 'x' })])).toBe(
+      'key config specified in infra resource does not exist in source configmap openshift-config/cloud-provider-config',
+    );
+    expect(importError([infrastructure({ type: 'AWS' }, { controlPlaneTopology: 'External' })])).toContain(
+      'controlPlaneTopology External (hosted control plane)',
+    );
   });
 
   test('a credential in the live cloud config is refused and nothing is written', () => {
     const from = dir();
-    writeFile(from, 'export.yaml', [infrastructure({ type: 'OpenStack' }), cloudProviderConfig({ config: '[Global]\npassword = s3cret\n' })]
-      .map((o) => JSON.stringify(o)).join('\n---\n'));
+    writeFile(
+      from,
+      'export.yaml',
+      [infrastructure({ type: 'OpenStack' }), cloudProviderConfig({ config: '[Global]\npassword = s3cret\n' })]
+        .map((o) => JSON.stringify(o))
+        .join('\n---\n'),
+    );
     const out = path.join(from, 'out');
     const cap = captureIo();
     expect(runCli(['import', '--from', from, '--out', out], cap.io)).toBe(1);
-    expect(cap.stderr()).toBe('error: ConfigMap openshift-config/cloud-provider-config: \'password\' (line 2) holds a credential; remove it: the OpenStack cloud controller '
-      + 'manager reads its credentials from a Secret (created from the platform\'s CredentialsRequest), and credentials never go into git; nothing was written\n');
+    expect(cap.stderr()).toBe(
+      "error: ConfigMap openshift-config/cloud-provider-config: 'password' (line 2) holds a credential; remove it: the OpenStack cloud controller " +
+        "manager reads its credentials from a Secret (created from the platform's CredentialsRequest), and credentials never go into git; nothing was written\n",
+    );
     expect(fs.existsSync(out)).toBe(false);
   });
 
   test('a private key in an extra key of the live config is refused', () => {
-    expect(importError([infrastructure({ type: 'GCP' }), cloudProviderConfig({ config: '[global]\n', 'tls.key': '-----BEGIN EC PRIVATE KEY-----\nx\n-----END EC PRIVATE KEY-----\n' })]))
-      .toBe('ConfigMap openshift-config/cloud-provider-config key tls.key: holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
+    expect(
+      importError([
+        infrastructure({ type: 'GCP' }),
+        cloudProviderConfig({ config: '[global]\n', 'tls.key': '-----BEGIN EC PRIVATE KEY-----\nx\n-----END EC PRIVATE KEY-----\n' }),
+      ]),
+    ).toBe(
+      'ConfigMap openshift-config/cloud-provider-config key tls.key: holds a private key; remove it: cloud-conf is committed to git and never carries credentials',
+    );
   });
 
   test.each([
@@ -156,7 +213,11 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
   ])('two different %s "cluster" objects in two files are refused, naming both files; nothing is written', (kind, other) => {
     // GIVEN an export whose two files hold different copies of one object
     const from = dir();
-    const base = [infrastructure({ type: 'AWS', aws: { region: 'eu-west-1' } }), cloudProviderConfig({ config: '[Global]\n' }), proxy('http://proxy-b.example.com:3128')];
+    const base = [
+      infrastructure({ type: 'AWS', aws: { region: 'eu-west-1' } }),
+      cloudProviderConfig({ config: '[Global]\n' }),
+      proxy('http://proxy-b.example.com:3128'),
+    ];
     writeFile(from, 'a.yaml', base.map((o) => JSON.stringify(o)).join('\n---\n'));
     writeFile(from, 'b.yaml', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [other] }));
     const out = path.join(from, 'out');
@@ -165,13 +226,19 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     const code = runCli(['import', '--from', from, '--out', out], cap.io);
     // THEN import refuses to pick one, naming both files
     expect(code).toBe(1);
-    expect(cap.stderr()).toBe(`error: the export holds two different ${kind} "cluster" objects (in ${path.join(from, 'a.yaml')} and in ${path.join(from, 'b.yaml')}); `
-      + 'a cluster has one: keep the one exported from the cluster you import, and remove the other; nothing was written\n');
+    expect(cap.stderr()).toBe(
+      `error: the export holds two different ${kind} "cluster" objects (in ${path.join(from, 'a.yaml')} and in ${path.join(from, 'b.yaml')}); ` +
+        'a cluster has one: keep the one exported from the cluster you import, and remove the other; nothing was written\n',
+    );
     expect(fs.existsSync(out)).toBe(false);
   });
 
   test('an object exported twice, identical, is imported', () => {
-    const objects = [infrastructure({ type: 'AWS', aws: { region: 'eu-west-1' } }), cloudProviderConfig({ config: '[Global]\n' }), proxy('http://p.example.com:3128')];
+    const objects = [
+      infrastructure({ type: 'AWS', aws: { region: 'eu-west-1' } }),
+      cloudProviderConfig({ config: '[Global]\n' }),
+      proxy('http://p.example.com:3128'),
+    ];
     const result = importLiveCluster([...objects, ...JSON.parse(JSON.stringify(objects))]);
     expect(result.spec.spec.proxy).toEqual({ httpProxy: 'http://p.example.com:3128' });
   });
@@ -186,7 +253,7 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     expect(runCli(['import', '--from', from, '--out', out, '--force'], captureIo().io)).toBe(0);
   });
 
-  test('the default name drops the installer\'s random suffix', () => {
+  test("the default name drops the installer's random suffix", () => {
     expect(defaultName('aws-prod-1-x7k2p')).toBe('aws-prod-1');
     expect(defaultName('short')).toBe('short');
   });

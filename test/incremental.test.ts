@@ -57,7 +57,7 @@ describe('incremental synth', () => {
     expect(fs.readdirSync(dir()).sort()).toEqual(['clusters', 'dist']);
   });
 
-  test('a spec change in one cluster replaces that cluster\'s folder and the fleet summary only', () => {
+  test("a spec change in one cluster replaces that cluster's folder and the fleet summary only", () => {
     // GIVEN a rendered fleet of three clusters
     const clusters = path.join(dir(), 'clusters');
     const out = path.join(dir(), 'dist');
@@ -70,13 +70,15 @@ describe('incremental synth', () => {
     expect(synth(clusters, out, '-q').code).toBe(0);
     // THEN only c0001/, FLEET.md and .fleet.json were written, and the tree is what a fresh synth renders
     const after = identities(out);
-    const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]).map((k) => k.split('/')[0]);
+    const changed = Object.keys({ ...before, ...after })
+      .filter((k) => before[k] !== after[k])
+      .map((k) => k.split('/')[0]);
     expect([...new Set(changed)].sort()).toEqual(['.fleet.json', 'FLEET.md', 'c0001']);
     expect(synth(clusters, fresh, '-q').code).toBe(0);
     expect(readTree(out)).toEqual(readTree(fresh));
   });
 
-  test('--only leaves the other clusters\' folders untouched', () => {
+  test("--only leaves the other clusters' folders untouched", () => {
     const clusters = path.join(dir(), 'clusters');
     const out = path.join(dir(), 'dist');
     fleet(clusters, 3);
@@ -86,7 +88,11 @@ describe('incremental synth', () => {
     writeFile(clusters, 'c0002.yaml', awsSpec('c0002', { controlPlaneTopology: 'SingleReplica' }));
     expect(synth(clusters, out, '-q', '--only', 'c0000').code).toBe(0);
     const after = identities(out);
-    const changed = new Set(Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]).map((k) => k.split('/')[0]));
+    const changed = new Set(
+      Object.keys({ ...before, ...after })
+        .filter((k) => before[k] !== after[k])
+        .map((k) => k.split('/')[0]),
+    );
     expect([...changed].sort()).toEqual(['.fleet.json', 'FLEET.md', 'c0000']);
   });
 });
@@ -121,7 +127,9 @@ describe('a synth killed on the incremental path', () => {
     // AND the next run takes over the dead run's lock, removes its staging folder and renders
     expect(synth(clusters, out, '-q').code).toBe(0);
     expect(fs.readdirSync(dir()).sort()).toEqual(['clusters', 'dist']);
-    expect(readTree(out)['c0059/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toContain('replicas: 1');
+    expect(readTree(out)['c0059/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toContain(
+      'replicas: 1',
+    );
   }, 60000);
 
   test('killed during its commit: the journal is completed by the next run, which then renders on top', () => {
@@ -143,9 +151,16 @@ describe('a synth killed on the incremental path', () => {
     }
     fs.copyFileSync(path.join(fresh, 'FLEET.md'), path.join(staging, 'FLEET.md'));
     fs.copyFileSync(path.join(fresh, '.fleet.json'), path.join(staging, '.fleet.json'));
-    fs.writeFileSync(path.join(dir(), '.dist.journal'), JSON.stringify({
-      staging: path.basename(staging), backup: path.basename(backup), units: ['c0000', 'c0001', 'c0002'], removed: [], rootFiles: ['.fleet.json', 'FLEET.md'],
-    }));
+    fs.writeFileSync(
+      path.join(dir(), '.dist.journal'),
+      JSON.stringify({
+        staging: path.basename(staging),
+        backup: path.basename(backup),
+        units: ['c0000', 'c0001', 'c0002'],
+        removed: [],
+        rootFiles: ['.fleet.json', 'FLEET.md'],
+      }),
+    );
     fs.writeFileSync(path.join(dir(), '.dist.lock'), `${dead}\n`);
     // AND the kill came after c0000 was swapped in and c0001 moved to the backup, before its replacement was moved in
     fs.rmSync(path.join(out, 'c0000'), { recursive: true });
@@ -154,7 +169,9 @@ describe('a synth killed on the incremental path', () => {
     // WHEN synth --check runs, THEN it refuses to compare a half-written tree
     const check = synth(clusters, out, '--check');
     expect(check.code).toBe(1);
-    expect(check.stderr).toBe(`error: ${out} is half-written by an interrupted synth (${path.join(dir(), '.dist.journal')}); run ccm-gitops synth to complete it\n`);
+    expect(check.stderr).toBe(
+      `error: ${out} is half-written by an interrupted synth (${path.join(dir(), '.dist.journal')}); run ccm-gitops synth to complete it\n`,
+    );
     // WHEN the next synth runs
     const r = synth(clusters, out);
     // THEN it completed the journal (so it had nothing left to write) and cleaned up
@@ -170,7 +187,9 @@ describe('a synth killed on the incremental path', () => {
     fs.writeFileSync(path.join(dir(), '.dist.lock'), `${process.ppid}\n`);
     const r = synth(clusters, out, '-q');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: another ccm-gitops synth (pid ${process.ppid}) is writing ${out}; wait for it to finish (or remove ${path.join(dir(), '.dist.lock')} if it is not running)\n`);
+    expect(r.stderr).toBe(
+      `error: another ccm-gitops synth (pid ${process.ppid}) is writing ${out}; wait for it to finish (or remove ${path.join(dir(), '.dist.lock')} if it is not running)\n`,
+    );
     expect(fs.existsSync(out)).toBe(false);
   });
 });

@@ -13,7 +13,15 @@ import { loadFleet } from '../src/fleet/load';
 import { PreparedCluster } from '../src/openshift/platform';
 import { kubernetesSpec, preparedCluster } from './helpers';
 import {
-  acceptingMinors, CUSTOM_RESOURCE_GROUPS, fieldPaths, fieldProblems, GATED_FIELDS, isTabled, kindKey, knownPath, TABLE_MINORS,
+  acceptingMinors,
+  CUSTOM_RESOURCE_GROUPS,
+  fieldPaths,
+  fieldProblems,
+  GATED_FIELDS,
+  isTabled,
+  kindKey,
+  knownPath,
+  TABLE_MINORS,
 } from './oracle/field-versions';
 
 const REPO = path.resolve(__dirname, '..');
@@ -25,9 +33,13 @@ type Obj = { apiVersion?: string; kind?: string; metadata?: { name?: string; nam
 /** The rendered objects of a prepared cluster, with the objects the ConfigMaps of a ClusterResourceSet carry. */
 function objectsOf(cluster: PreparedCluster): Obj[] {
   const objects = new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster }).toJson() as Obj[];
-  const carried = new Set(objects.filter((o) => o.kind === 'ClusterResourceSet')
-    .flatMap((o) => ((o as { spec?: { resources?: { kind: string; name: string }[] } }).spec?.resources ?? []))
-    .filter((r) => r.kind === 'ConfigMap').map((r) => r.name));
+  const carried = new Set(
+    objects
+      .filter((o) => o.kind === 'ClusterResourceSet')
+      .flatMap((o) => (o as { spec?: { resources?: { kind: string; name: string }[] } }).spec?.resources ?? [])
+      .filter((r) => r.kind === 'ConfigMap')
+      .map((r) => r.name),
+  );
   const embedded: Obj[] = [];
   for (const o of objects) {
     if (o.kind === 'ConfigMap' && o.data && carried.has(o.metadata?.name ?? '')) {
@@ -44,7 +56,7 @@ function objectsOf(cluster: PreparedCluster): Obj[] {
   return [...objects, ...embedded];
 }
 
-const groupOf = (apiVersion = ''): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+const groupOf = (apiVersion = ''): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
 /** The problems of every built-in object at one minor, as readable lines. */
 function problemsAt(objects: Obj[], minor: number): string[] {
@@ -62,55 +74,61 @@ function problemsAt(objects: Obj[], minor: number): string[] {
 
 /** A spec that renders as much as the distribution can: a Deployment with a PDB, metrics and least-privilege RBAC. */
 function maximal(platform: PlatformType, minor: number): PreparedCluster {
-  return preparedCluster(kubernetesSpec(platform, 'k', {
-    version: `1.${minor}`,
-    workload: { kind: 'Deployment', replicas: 2, podDisruptionBudget: true },
-    metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus' },
-    useServiceAccountCredentials: true,
-  }));
+  return preparedCluster(
+    kubernetesSpec(platform, 'k', {
+      version: `1.${minor}`,
+      workload: { kind: 'Deployment', replicas: 2, podDisruptionBudget: true },
+      metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus' },
+      useServiceAccountCredentials: true,
+    }),
+  );
 }
 
 /** Every pod-level knob of spec.kubernetes set, so each field a knob can emit is checked. */
 function knobs(platform: PlatformType, minor: number): PreparedCluster {
-  return preparedCluster(kubernetesSpec(platform, 'k', {
-    version: `1.${minor}`,
-    workload: { kind: 'Deployment', replicas: 3, podDisruptionBudget: true },
-    scheduling: {
-      preset: 'all-taints',
-      extraTolerations: [{ key: 'example.com/dedicated', operator: 'Equal', value: 'ccm', effect: 'NoExecute', tolerationSeconds: 30 }],
-      nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
-    },
-    hostNetwork: false,
-    priorityClassName: 'system-node-critical',
-    extraEnv: [
-      { name: 'HTTPS_PROXY', value: 'http://proxy:3128' },
-      { name: 'FROM_CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: true } } },
-      { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
-    ],
-    extraVolumes: [
-      { name: 'from-secret', mountPath: '/etc/s', secret: 'extra' },
-      { name: 'from-cm', mountPath: '/etc/c', configMap: 'extra' },
-      { name: 'host-certs', mountPath: '/etc/ssl/certs', hostPath: '/etc/ssl/certs' },
-      { name: 'scratch', mountPath: '/tmp/scratch', emptyDir: true, readOnly: false },
-    ],
-    resources: { requests: { cpu: '150m', memory: '96Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-    podLabels: { team: 'platform' },
-    podAnnotations: { 'example.com/note': 'x' },
-    serviceAccount: { labels: { team: 'platform' }, annotations: { 'example.com/role': 'r' } },
-    imagePullSecrets: ['registry'],
-    metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus' },
-    secureServing: { port: 10999, bindAddress: '0.0.0.0' },
-    useServiceAccountCredentials: true,
-  }));
+  return preparedCluster(
+    kubernetesSpec(platform, 'k', {
+      version: `1.${minor}`,
+      workload: { kind: 'Deployment', replicas: 3, podDisruptionBudget: true },
+      scheduling: {
+        preset: 'all-taints',
+        extraTolerations: [{ key: 'example.com/dedicated', operator: 'Equal', value: 'ccm', effect: 'NoExecute', tolerationSeconds: 30 }],
+        nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
+      },
+      hostNetwork: false,
+      priorityClassName: 'system-node-critical',
+      extraEnv: [
+        { name: 'HTTPS_PROXY', value: 'http://proxy:3128' },
+        { name: 'FROM_CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: true } } },
+        { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+      ],
+      extraVolumes: [
+        { name: 'from-secret', mountPath: '/etc/s', secret: 'extra' },
+        { name: 'from-cm', mountPath: '/etc/c', configMap: 'extra' },
+        { name: 'host-certs', mountPath: '/etc/ssl/certs', hostPath: '/etc/ssl/certs' },
+        { name: 'scratch', mountPath: '/tmp/scratch', emptyDir: true, readOnly: false },
+      ],
+      resources: { requests: { cpu: '150m', memory: '96Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+      podLabels: { team: 'platform' },
+      podAnnotations: { 'example.com/note': 'x' },
+      serviceAccount: { labels: { team: 'platform' }, annotations: { 'example.com/role': 'r' } },
+      imagePullSecrets: ['registry'],
+      metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus' },
+      secureServing: { port: 10999, bindAddress: '0.0.0.0' },
+      useServiceAccountCredentials: true,
+    }),
+  );
 }
 
 /** The maximal spec delivered as a Cluster API ClusterResourceSet (the objects travel inside ConfigMaps). */
 function crs(platform: PlatformType, minor: number): PreparedCluster {
-  return preparedCluster(kubernetesSpec(platform, 'k', {
-    version: `1.${minor}`,
-    workload: { kind: 'Deployment', replicas: 2, podDisruptionBudget: true },
-    output: { mode: 'cluster-resource-set' },
-  }));
+  return preparedCluster(
+    kubernetesSpec(platform, 'k', {
+      version: `1.${minor}`,
+      workload: { kind: 'Deployment', replicas: 2, podDisruptionBudget: true },
+      output: { mode: 'cluster-resource-set' },
+    }),
+  );
 }
 
 describe('field versions: the table', () => {
@@ -121,25 +139,55 @@ describe('field versions: the table', () => {
   });
 
   test('GIVEN a PDB with unhealthyPodEvictionPolicy WHEN checked at 1.25, 1.26 and 1.27 THEN 1.25 lacks the field, 1.26 has it gated off, 1.27 accepts it', () => {
-    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'x', namespace: 'kube-system' }, spec: { maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow', selector: { matchLabels: { a: 'b' } } } };
-    expect(fieldProblems(pdb, 25).map((p) => [p.path, p.reason.split(' (')[0]])).toEqual([['spec.unhealthyPodEvictionPolicy', 'not in the API of Kubernetes 1.25']]);
+    const pdb = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'x', namespace: 'kube-system' },
+      spec: { maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow', selector: { matchLabels: { a: 'b' } } },
+    };
+    expect(fieldProblems(pdb, 25).map((p) => [p.path, p.reason.split(' (')[0]])).toEqual([
+      ['spec.unhealthyPodEvictionPolicy', 'not in the API of Kubernetes 1.25'],
+    ]);
     expect(fieldProblems(pdb, 26).map((p) => p.path)).toEqual(['spec.unhealthyPodEvictionPolicy']);
-    expect(fieldProblems(pdb, 26)[0]!.reason).toMatch(/^feature gate PDBUnhealthyPodEvictionPolicy is off by default in Kubernetes 1\.26/);
+    expect(fieldProblems(pdb, 26)[0].reason).toMatch(/^feature gate PDBUnhealthyPodEvictionPolicy is off by default in Kubernetes 1\.26/);
     expect(fieldProblems(pdb, 27)).toEqual([]);
   });
 
   test('GIVEN map keys and list items WHEN paths are taken THEN maps become * and lists []', () => {
-    const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { 'app.kubernetes.io/name': 'x' } }, spec: { template: { spec: { containers: [{ name: 'c', args: ['--a'] }], nodeSelector: { 'kubernetes.io/os': 'linux' } } } } };
+    const dep = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', labels: { 'app.kubernetes.io/name': 'x' } },
+      spec: { template: { spec: { containers: [{ name: 'c', args: ['--a'] }], nodeSelector: { 'kubernetes.io/os': 'linux' } } } },
+    };
     expect(fieldPaths('apps/v1 Deployment', dep)).toEqual([
-      'apiVersion', 'kind', 'metadata', 'metadata.labels', 'metadata.labels.*', 'metadata.name', 'spec', 'spec.template', 'spec.template.spec',
-      'spec.template.spec.containers', 'spec.template.spec.containers[]', 'spec.template.spec.containers[].args', 'spec.template.spec.containers[].args[]',
-      'spec.template.spec.containers[].name', 'spec.template.spec.nodeSelector', 'spec.template.spec.nodeSelector.*',
+      'apiVersion',
+      'kind',
+      'metadata',
+      'metadata.labels',
+      'metadata.labels.*',
+      'metadata.name',
+      'spec',
+      'spec.template',
+      'spec.template.spec',
+      'spec.template.spec.containers',
+      'spec.template.spec.containers[]',
+      'spec.template.spec.containers[].args',
+      'spec.template.spec.containers[].args[]',
+      'spec.template.spec.containers[].name',
+      'spec.template.spec.nodeSelector',
+      'spec.template.spec.nodeSelector.*',
     ]);
   });
 
   test('GIVEN a gate on some values of a GA field THEN only those values are flagged', () => {
     // Toleration.operator is GA; Lt/Gt need TaintTolerationComparisonOperators (kubernetes/api@v0.35.0 core/v1/types.go)
-    const ds = (operator: string) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'd' }, spec: { template: { spec: { tolerations: [{ key: 'k', operator }] } } } });
+    const ds = (operator: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'd' },
+      spec: { template: { spec: { tolerations: [{ key: 'k', operator }] } } },
+    });
     expect(fieldProblems(ds('Exists'), 35)).toEqual([]);
     expect(fieldProblems(ds('Lt'), 35).map((p) => p.path)).toEqual(['spec.template.spec.tolerations[].operator']);
   });
@@ -172,34 +220,45 @@ describe('field versions: the examples in clusters/kubernetes at their own versi
 });
 
 describe('field versions: every provider at every minor of the table', () => {
-  test.each(PLATFORMS)('%s at every minor of the table: default knobs, a maximal spec (Deployment + PDB + metrics + least privilege), the same as a ClusterResourceSet, and every pod-level knob set', (platform) => {
-    const failures: Record<string, string[]> = {};
-    for (const minor of MINORS) {
-      for (const [variant, cluster] of [
-        ['default', preparedCluster(kubernetesSpec(platform, 'k', { version: `1.${minor}` }))],
-        ['maximal', maximal(platform, minor)],
-        ['cluster-resource-set', crs(platform, minor)],
-        ['every knob', knobs(platform, minor)],
-      ] as const) {
-        const objects = objectsOf(cluster);
-        if (variant !== 'default') {
-          // the variants that must render a PDB do (else the PDB check would be vacuous)
-          expect([variant, objects.filter((o) => o.kind === 'PodDisruptionBudget').length]).toEqual([variant, 1]);
-        }
-        if (variant === 'every knob') {
-          // the knobs reach the workload (else the variant would check nothing more than the default)
-          const w = objects.find((o) => o.kind === 'Deployment' && o.metadata?.name?.endsWith('cloud-controller-manager'))!;
-          const paths = fieldPaths(kindKey(w), w);
-          expect(['resources.limits', 'volumes[].emptyDir', 'volumes[].hostPath', 'tolerations[].tolerationSeconds', 'env[].valueFrom.configMapKeyRef.optional', 'imagePullSecrets']
-            .filter((p) => !paths.some((x) => x.endsWith(p)))).toEqual([]);
-        }
-        const problems = problemsAt(objects, minor);
-        if (problems.length) {
-          failures[`1.${minor} ${variant}`] = problems;
+  test.each(PLATFORMS)(
+    '%s at every minor of the table: default knobs, a maximal spec (Deployment + PDB + metrics + least privilege), the same as a ClusterResourceSet, and every pod-level knob set',
+    (platform) => {
+      const failures: Record<string, string[]> = {};
+      for (const minor of MINORS) {
+        for (const [variant, cluster] of [
+          ['default', preparedCluster(kubernetesSpec(platform, 'k', { version: `1.${minor}` }))],
+          ['maximal', maximal(platform, minor)],
+          ['cluster-resource-set', crs(platform, minor)],
+          ['every knob', knobs(platform, minor)],
+        ] as const) {
+          const objects = objectsOf(cluster);
+          if (variant !== 'default') {
+            // the variants that must render a PDB do (else the PDB check would be vacuous)
+            expect([variant, objects.filter((o) => o.kind === 'PodDisruptionBudget').length]).toEqual([variant, 1]);
+          }
+          if (variant === 'every knob') {
+            // the knobs reach the workload (else the variant would check nothing more than the default)
+            const w = objects.find((o) => o.kind === 'Deployment' && o.metadata?.name?.endsWith('cloud-controller-manager'))!;
+            const paths = fieldPaths(kindKey(w), w);
+            expect(
+              [
+                'resources.limits',
+                'volumes[].emptyDir',
+                'volumes[].hostPath',
+                'tolerations[].tolerationSeconds',
+                'env[].valueFrom.configMapKeyRef.optional',
+                'imagePullSecrets',
+              ].filter((p) => !paths.some((x) => x.endsWith(p))),
+            ).toEqual([]);
+          }
+          const problems = problemsAt(objects, minor);
+          if (problems.length) {
+            failures[`1.${minor} ${variant}`] = problems;
+          }
         }
       }
-    }
-    // THEN no minor sees a field it does not have
-    expect(failures).toEqual({});
-  });
+      // THEN no minor sees a field it does not have
+      expect(failures).toEqual({});
+    },
+  );
 });

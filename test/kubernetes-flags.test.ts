@@ -8,13 +8,16 @@ import { parse } from 'yaml';
 import { fleetProblems, kubernetesSpec, useTempDir, writeFile } from './helpers';
 
 /** The images the examples pin, by tag (clusters/kubernetes/defaults.yaml). */
-const PINNED: Record<string, string> = parse(fs.readFileSync(path.resolve(__dirname, '..', 'clusters', 'kubernetes', 'defaults.yaml'), 'utf8')).spec.images;
+const PINNED: Record<string, string> = parse(fs.readFileSync(path.resolve(__dirname, '..', 'clusters', 'kubernetes', 'defaults.yaml'), 'utf8')).spec
+  .images;
 const tagOf = (key: string) => PINNED[key].split(':').pop();
 
 describe('kubernetes flags: the flag set of each binary at its pinned tag', () => {
   test('every provider but Alibaba (its own list) has a table at the tag the examples pin, and the Azure cloud-node-manager too', () => {
     // GIVEN the providers of src/kubernetes/providers.ts
-    const missing = Object.values(UPSTREAM_PROVIDERS).filter((p) => !p!.knownFlags && !flagTable(`${p!.name}@${tagOf(p!.imageKey)}`)).map((p) => p!.name);
+    const missing = Object.values(UPSTREAM_PROVIDERS)
+      .filter((p) => !p.knownFlags && !flagTable(`${p.name}@${tagOf(p.imageKey)}`))
+      .map((p) => p.name);
     // THEN each binary's set was read at the pinned tag
     expect(missing).toEqual([]);
     expect(flagTable(`azure-cloud-node-manager@${tagOf('cloudNodeManagerAzure')}`)).toBeDefined();
@@ -29,7 +32,7 @@ describe('kubernetes flags: the flag set of each binary at its pinned tag', () =
     }
   });
 
-  test('flags added per minor follow the tag: webhooks from k8s.io/cloud-provider 1.27 on, klog\'s file flags gone with 1.26', () => {
+  test("flags added per minor follow the tag: webhooks from k8s.io/cloud-provider 1.27 on, klog's file flags gone with 1.26", () => {
     // GIVEN the two OpenStack tags read (go.mod k8s.io/cloud-provider v0.25.10 and v0.36.0)
     expect(flagTableTags('openstack').sort()).toEqual(['v1.25.6', 'v1.36.0']);
     const old = flagTable('openstack@v1.25.6')!.flags;
@@ -43,7 +46,9 @@ describe('kubernetes flags: the flag set of each binary at its pinned tag', () =
   test('a binary with its own command has its own set: vSphere without the logging-format flags, the Azure cloud-node-manager without leader election', () => {
     expect(flagTable('vsphere@v1.36.0')!.flags).toEqual(expect.arrayContaining(['node-labels', 'is-legacy-paravirtual', 'v', 'vmodule']));
     expect(flagTable('vsphere@v1.36.0')!.flags).not.toContain('logging-format');
-    expect(flagTable('azure-cloud-node-manager@v1.33.2')!.flags).toEqual(expect.arrayContaining(['node-name', 'wait-routes', 'use-instance-metadata']));
+    expect(flagTable('azure-cloud-node-manager@v1.33.2')!.flags).toEqual(
+      expect.arrayContaining(['node-name', 'wait-routes', 'use-instance-metadata']),
+    );
     expect(flagTable('azure-cloud-node-manager@v1.33.2')!.flags).not.toContain('leader-elect');
   });
 
@@ -59,30 +64,61 @@ describe('kubernetes flags: extraArgs the binary does not know are refused', () 
   const images = (overrides: Record<string, string> = {}) => ({ ...PINNED, ...overrides });
 
   test.each([
-    ['AWS: a misspelt flag names the closest known ones', kubernetesSpec('AWS', 'k', { version: '1.35', extraArgs: { 'node-monitor-priod': '5s', 'tags': 'team=a' } }, {}, images()), [
-      'c.yaml:22: spec.kubernetes.extraArgs.node-monitor-priod: is not a flag of the AWS CCM at v1.35.0, which exits on an unknown flag; closest known flags: node-monitor-period (85 known)',
-    ]],
-    ['OpenStack v1.25.6: a flag its k8s.io/cloud-provider (v0.25.10) does not have yet', kubernetesSpec('OpenStack', 'k', { extraArgs: { 'webhook-secure-port': 0 } }, {},
-      images({ cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.25.6' })), [
-      'c.yaml:22: spec.kubernetes.extraArgs.webhook-secure-port: is not a flag of the OpenStack CCM at v1.25.6, which exits on an unknown flag; closest known flags: authentication-token-webhook-cache-ttl, authorization-webhook-cache-authorized-ttl, authorization-webhook-cache-unauthorized-ttl, permit-port-sharing, secure-port (77 known)',
-    ]],
-    ['Azure cloud-node-manager: its own extraArgs against its own binary', kubernetesSpec('Azure', 'k', { cloudNodeManager: { extraArgs: { 'wait-route': true, 'node-name': 'x' } } }, {}, images()), [
-      'c.yaml:23: spec.kubernetes.cloudNodeManager.extraArgs.wait-route: is not a flag of the Azure cloud-node-manager at v1.33.2, which exits on an unknown flag; closest known flags: wait-routes (45 known)',
-    ]],
+    [
+      'AWS: a misspelt flag names the closest known ones',
+      kubernetesSpec('AWS', 'k', { version: '1.35', extraArgs: { 'node-monitor-priod': '5s', tags: 'team=a' } }, {}, images()),
+      [
+        'c.yaml:22: spec.kubernetes.extraArgs.node-monitor-priod: is not a flag of the AWS CCM at v1.35.0, which exits on an unknown flag; closest known flags: node-monitor-period (85 known)',
+      ],
+    ],
+    [
+      'OpenStack v1.25.6: a flag its k8s.io/cloud-provider (v0.25.10) does not have yet',
+      kubernetesSpec(
+        'OpenStack',
+        'k',
+        { extraArgs: { 'webhook-secure-port': 0 } },
+        {},
+        images({ cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.25.6' }),
+      ),
+      [
+        'c.yaml:22: spec.kubernetes.extraArgs.webhook-secure-port: is not a flag of the OpenStack CCM at v1.25.6, which exits on an unknown flag; closest known flags: authentication-token-webhook-cache-ttl, authorization-webhook-cache-authorized-ttl, authorization-webhook-cache-unauthorized-ttl, permit-port-sharing, secure-port (77 known)',
+      ],
+    ],
+    [
+      'Azure cloud-node-manager: its own extraArgs against its own binary',
+      kubernetesSpec('Azure', 'k', { cloudNodeManager: { extraArgs: { 'wait-route': true, 'node-name': 'x' } } }, {}, images()),
+      [
+        'c.yaml:23: spec.kubernetes.cloudNodeManager.extraArgs.wait-route: is not a flag of the Azure cloud-node-manager at v1.33.2, which exits on an unknown flag; closest known flags: wait-routes (45 known)',
+      ],
+    ],
   ])('%s', (_name, spec, expected) => {
     // GIVEN a spec whose extraArgs name a flag the binary at the pinned tag does not register
-    writeFile(dir(), 'c.yaml', spec as Record<string, unknown>);
+    writeFile(dir(), 'c.yaml', spec);
     // THEN one error names the file, the field, the flag and the known flags nearest to it
     expect(fleetProblems(dir())).toEqual(expected);
   });
 
   test.each([
-    ['OpenStack v1.36.0 takes the webhook flags', kubernetesSpec('OpenStack', 'k', { extraArgs: { 'webhook-secure-port': 0, 'user-agent': 'corp' } }, {}, images())],
-    ['GCP takes its provider flags', kubernetesSpec('GCP', 'k', { extraArgs: { 'enable-multi-project': true, 'cidr-allocator-type': 'CloudAllocator' } }, {}, images())],
-    ['a tag whose flag set was not read is not checked', kubernetesSpec('AWS', 'k', { extraArgs: { 'some-new-flag': 1 } }, {},
-      images({ cloudControllerManagerAWS: 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.36.0' }))],
+    [
+      'OpenStack v1.36.0 takes the webhook flags',
+      kubernetesSpec('OpenStack', 'k', { extraArgs: { 'webhook-secure-port': 0, 'user-agent': 'corp' } }, {}, images()),
+    ],
+    [
+      'GCP takes its provider flags',
+      kubernetesSpec('GCP', 'k', { extraArgs: { 'enable-multi-project': true, 'cidr-allocator-type': 'CloudAllocator' } }, {}, images()),
+    ],
+    [
+      'a tag whose flag set was not read is not checked',
+      kubernetesSpec(
+        'AWS',
+        'k',
+        { extraArgs: { 'some-new-flag': 1 } },
+        {},
+        images({ cloudControllerManagerAWS: 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.36.0' }),
+      ),
+    ],
   ])('%s', (_name, spec) => {
-    writeFile(dir(), 'c.yaml', spec as Record<string, unknown>);
+    writeFile(dir(), 'c.yaml', spec);
     expect(fleetProblems(dir()).filter((p) => p.includes('extraArgs'))).toEqual([]);
   });
 });

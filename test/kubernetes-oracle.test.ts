@@ -22,9 +22,36 @@ import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
 import {
-  ALL_IMAGE_FACTS, ApiCall, apiServerEnvProblems, CCM_NAMESPACE, CONTROL_PLANE_NODES, pendingReplicas, CLOUD_NODE_MANAGER_FACTS, CONFIG_SECRET_NAMESPACE, CLOUD_NODE_MANAGER_WINDOWS_FACTS, controllerEnabled, controllerRuns, controllersOf, ImageFacts, imageFacts,
-  INVENTORIES, inventoryFor, KUBEADM_API_SERVER, KUBEADM_BOOTSTRAP_TAINTS, LEADER_LEASE, podSecurityProblems, untoleratedTaints, LEADER_LEASE_NAMESPACE, LEADER_MIGRATION_LEASE, ProviderInventory, RbacAuthorizer, RbacObject, ResourceRequest,
-  serviceAccountUser, UserInfo, WhenKey,
+  ALL_IMAGE_FACTS,
+  ApiCall,
+  apiServerEnvProblems,
+  CCM_NAMESPACE,
+  CONTROL_PLANE_NODES,
+  pendingReplicas,
+  CLOUD_NODE_MANAGER_FACTS,
+  CONFIG_SECRET_NAMESPACE,
+  CLOUD_NODE_MANAGER_WINDOWS_FACTS,
+  controllerEnabled,
+  controllerRuns,
+  controllersOf,
+  ImageFacts,
+  imageFacts,
+  INVENTORIES,
+  inventoryFor,
+  KUBEADM_API_SERVER,
+  KUBEADM_BOOTSTRAP_TAINTS,
+  LEADER_LEASE,
+  podSecurityProblems,
+  untoleratedTaints,
+  LEADER_LEASE_NAMESPACE,
+  LEADER_MIGRATION_LEASE,
+  ProviderInventory,
+  RbacAuthorizer,
+  RbacObject,
+  ResourceRequest,
+  serviceAccountUser,
+  UserInfo,
+  WhenKey,
 } from './oracle';
 
 type Obj = Record<string, any>;
@@ -48,8 +75,8 @@ const LOAD_BALANCER_SETTING = new WeakMap<Obj[], boolean>();
 function render(dir: string, spec: Record<string, unknown>): Obj[] {
   writeFile(dir, 'c.yaml', spec);
   const [cluster] = loadFleet(dir).clusters;
-  const objects = new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster: cluster! }).toJson();
-  LOAD_BALANCER_SETTING.set(objects, cluster!.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
+  const objects = new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster: cluster }).toJson();
+  LOAD_BALANCER_SETTING.set(objects, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
   return objects;
 }
 
@@ -85,7 +112,7 @@ function flagsOf(argv: readonly string[]): Map<string, string> {
   for (const a of argv) {
     const m = /^--?([^=]+)(?:=(.*))?$/.exec(a);
     if (m) {
-      out.set(m[1]!, m[2] ?? 'true');
+      out.set(m[1], m[2] ?? 'true');
     }
   }
   return out;
@@ -103,9 +130,21 @@ interface Rendering {
   readonly provider: string;
   readonly objects: Obj[];
   readonly authorizer: RbacAuthorizer;
-  readonly ccm: { readonly workload: Obj; readonly container: Obj; readonly flags: Map<string, string>; readonly sa: UserInfo; readonly saRef: string };
+  readonly ccm: {
+    readonly workload: Obj;
+    readonly container: Obj;
+    readonly flags: Map<string, string>;
+    readonly sa: UserInfo;
+    readonly saRef: string;
+  };
   /** The Azure cloud-node-manager DaemonSets (Linux, and Windows when rendered), each with the facts of its image. */
-  readonly cnms: readonly { readonly workload: Obj; readonly container: Obj; readonly sa: UserInfo; readonly saRef: string; readonly facts: Omit<ImageFacts, 'leaderElection'> }[];
+  readonly cnms: readonly {
+    readonly workload: Obj;
+    readonly container: Obj;
+    readonly sa: UserInfo;
+    readonly saRef: string;
+    readonly facts: Omit<ImageFacts, 'leaderElection'>;
+  }[];
   readonly facts: ImageFacts;
   readonly inventory: ProviderInventory;
   /** Whether the cloud config names a load-balancer implementation (see LOAD_BALANCER_SETTING). */
@@ -155,8 +194,12 @@ function rendering(provider: string, objects: Obj[]): Rendering {
 
 const flag = (r: Rendering, name: string, dflt: string) => r.ccm.flags.get(name) ?? dflt;
 const useSaCredentials = (r: Rendering) => flag(r, 'use-service-account-credentials', 'false') === 'true';
-const controllerList = (r: Rendering) => flag(r, 'controllers', '*').split(',').filter((s) => s !== '');
-const renderedServiceAccounts = (r: Rendering) => new Set(r.objects.filter((o) => o.kind === 'ServiceAccount').map((o) => `${o.metadata.namespace}/${o.metadata.name}`));
+const controllerList = (r: Rendering) =>
+  flag(r, 'controllers', '*')
+    .split(',')
+    .filter((s) => s !== '');
+const renderedServiceAccounts = (r: Rendering) =>
+  new Set(r.objects.filter((o) => o.kind === 'ServiceAccount').map((o) => `${o.metadata.namespace}/${o.metadata.name}`));
 const securePort = (r: Rendering) => {
   const secure = r.facts.ports.find((p) => p.purpose === 'secure');
   return secure ? Number(flag(r, 'secure-port', String(secure.port ?? 0))) : 0;
@@ -168,10 +211,12 @@ const NO_CALL: ApiCall = { client: 'root', verbs: [], apiGroup: '', resource: ''
 function fatalControllers(r: Rendering): string[] {
   const cf = controllersOf(r.provider);
   return [
-    ...(cf.fatalUnless ?? []).filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
+    ...(cf.fatalUnless ?? [])
+      .filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
       .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}: the binary exits (${f.source})`),
     ...(cf.routes && holds(r, 'routes', NO_CALL) && flag(r, 'cluster-cidr', '') === ''
-      ? [`the route controller runs (--configure-cloud-routes defaults to true) without --cluster-cidr: the binary exits (${cf.routes.source})`] : []),
+      ? [`the route controller runs (--configure-cloud-routes defaults to true) without --cluster-cidr: the binary exits (${cf.routes.source})`]
+      : []),
   ];
 }
 
@@ -224,7 +269,10 @@ const applies = (r: Rendering, call: ApiCall) => whenKeys(call).every((k) => hol
 const STRICT_KEYS = new Set<WhenKey>(['leaderElect', 'serviceAccountCredentials', 'serviceAccountMissing', 'secureServing', 'authenticationLookup']);
 /** `client:` and `controller:` keys are strict too: a client a disabled controller never asks for needs no token, a controller that does not run needs no rule. */
 const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:') || k.startsWith('controller:');
-const usable = (r: Rendering, call: ApiCall) => whenKeys(call).filter(strict).every((k) => holds(r, k, call));
+const usable = (r: Rendering, call: ApiCall) =>
+  whenKeys(call)
+    .filter(strict)
+    .every((k) => holds(r, k, call));
 
 /** The identities that make a call in this rendering (each cloud-node-manager DaemonSet's for 'cnm'). */
 function identitiesOf(r: Rendering, call: ApiCall): { user: UserInfo; ref: string }[] {
@@ -234,7 +282,11 @@ function identitiesOf(r: Rendering, call: ApiCall): { user: UserInfo; ref: strin
   if (call.client === 'cnm') {
     return [...new Map(r.cnms.map((c) => [c.saRef, { user: c.sa, ref: c.saRef }])).values()];
   }
-  return [useSaCredentials(r) ? { user: serviceAccountUser('kube-system', call.client), ref: `kube-system/${call.client}` } : { user: r.ccm.sa, ref: r.ccm.saRef }];
+  return [
+    useSaCredentials(r)
+      ? { user: serviceAccountUser('kube-system', call.client), ref: `kube-system/${call.client}` }
+      : { user: r.ccm.sa, ref: r.ccm.saRef },
+  ];
 }
 
 /** The lock the binary uses: its default, or the rendered --leader-elect-resource-name/-namespace. */
@@ -252,7 +304,7 @@ function migrationLeaderName(r: Rendering): string {
     for (const v of Object.values((o.data ?? {}) as Record<string, string>)) {
       if (/kind:\s*LeaderMigrationConfiguration/.test(v)) {
         const m = /^leaderName:\s*(\S+)\s*$/m.exec(v);
-        return m ? m[1]! : 'cloud-provider-extraction-migration';
+        return m ? m[1] : 'cloud-provider-extraction-migration';
       }
     }
   }
@@ -278,7 +330,9 @@ function renderedCloudConfig(r: Rendering): string | undefined {
       continue;
     }
     const item = ((volume.configMap.items ?? []) as Obj[]).find((i) => i.path === key);
-    const cm = r.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name && o.metadata.namespace === r.ccm.workload.metadata.namespace);
+    const cm = r.objects.find(
+      (o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name && o.metadata.namespace === r.ccm.workload.metadata.namespace,
+    );
     const text = cm?.data?.[item ? item.key : key!];
     if (typeof text === 'string') {
       return text;
@@ -291,13 +345,23 @@ function renderedCloudConfig(r: Rendering): string | undefined {
 function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   const lock = leaderLock(r);
   const name = call.name === LEADER_LEASE ? lock.name : call.name === LEADER_MIGRATION_LEASE ? migrationLeaderName(r) : call.name;
-  const namespaces: readonly (string | undefined)[] = call.namespace === LEADER_LEASE_NAMESPACE ? [lock.namespace]
-    : call.namespace === CCM_NAMESPACE ? [r.ccm.workload.metadata.namespace]
-      : call.namespace === CONFIG_SECRET_NAMESPACE ? r.inventory.configSecretNamespaces!(renderedCloudConfig(r))
-        : [call.namespace];
-  return namespaces.flatMap((namespace) => call.verbs.map((verb) => ({
-    verb, apiGroup: call.apiGroup, resource: call.resource, ...(name ? { name } : {}), ...(namespace ? { namespace } : {}),
-  })));
+  const namespaces: readonly (string | undefined)[] =
+    call.namespace === LEADER_LEASE_NAMESPACE
+      ? [lock.namespace]
+      : call.namespace === CCM_NAMESPACE
+        ? [r.ccm.workload.metadata.namespace]
+        : call.namespace === CONFIG_SECRET_NAMESPACE
+          ? r.inventory.configSecretNamespaces!(renderedCloudConfig(r))
+          : [call.namespace];
+  return namespaces.flatMap((namespace) =>
+    call.verbs.map((verb) => ({
+      verb,
+      apiGroup: call.apiGroup,
+      resource: call.resource,
+      ...(name ? { name } : {}),
+      ...(namespace ? { namespace } : {}),
+    })),
+  );
 }
 
 const describeCall = (ref: string, call: ApiCall, req: ResourceRequest) =>
@@ -336,8 +400,15 @@ function unusedGrants(r: Rendering): string[] {
   const out = new Set<string>();
   const grants = r.authorizer.grants();
   // a cluster-wide rule is not used by a request a narrower grant (a namespace or resource names) of the same subject allows
-  const narrower = (g: (typeof grants)[number], u: UserInfo, req: ResourceRequest) => g.namespace === undefined && !g.rule.resourceNames?.length
-    && grants.some((o) => (o.namespace !== undefined || (o.rule.resourceNames?.length ?? 0) > 0) && RbacAuthorizer.grantAppliesTo(o, u) && RbacAuthorizer.grantAllows(o, req));
+  const narrower = (g: (typeof grants)[number], u: UserInfo, req: ResourceRequest) =>
+    g.namespace === undefined &&
+    !g.rule.resourceNames?.length &&
+    grants.some(
+      (o) =>
+        (o.namespace !== undefined || (o.rule.resourceNames?.length ?? 0) > 0) &&
+        RbacAuthorizer.grantAppliesTo(o, u) &&
+        RbacAuthorizer.grantAllows(o, req),
+    );
   for (const g of grants) {
     const subjects = [...ours.values()].filter((u) => RbacAuthorizer.grantAppliesTo(g, u));
     if (subjects.length === 0 || (g.rule.nonResourceURLs ?? []).length > 0) {
@@ -347,11 +418,21 @@ function unusedGrants(r: Rendering): string[] {
       for (const resource of g.rule.resources ?? []) {
         for (const verb of g.rule.verbs) {
           for (const name of g.rule.resourceNames?.length ? g.rule.resourceNames : [undefined]) {
-            const used = calls.some((c) => subjects.filter((u) => identitiesOf(r, c).some((id) => id.user.name === u.name))
-              .some((u) => requestsOf(r, c).some((req) => req.apiGroup === apiGroup && req.resource === resource && req.verb === verb
-                && (name === undefined || req.name === name)
-                && (g.namespace === undefined || (req.namespace ?? '') === g.namespace)
-                && !narrower(g, u, req))));
+            const used = calls.some((c) =>
+              subjects
+                .filter((u) => identitiesOf(r, c).some((id) => id.user.name === u.name))
+                .some((u) =>
+                  requestsOf(r, c).some(
+                    (req) =>
+                      req.apiGroup === apiGroup &&
+                      req.resource === resource &&
+                      req.verb === verb &&
+                      (name === undefined || req.name === name) &&
+                      (g.namespace === undefined || (req.namespace ?? '') === g.namespace) &&
+                      !narrower(g, u, req),
+                  ),
+                ),
+            );
             const allowed = ALLOW_LIST.some((a) => a.apiGroup === apiGroup && a.resource === resource && a.verb === verb);
             if (!used && !allowed) {
               out.add(`${g.source}: ${verb} ${apiGroup || 'core'}/${resource}${name ? ` "${name}"` : ''}${g.namespace ? ` in ${g.namespace}` : ''}`);
@@ -404,9 +485,13 @@ function containerProblems(container: Obj, facts: Pick<ImageFacts, 'entrypoint' 
     const port = typeof target.port === 'number' ? target.port : (container.ports ?? []).find((p: Obj) => p.name === target.port)?.containerPort;
     const s = served.get(port);
     if (!s) {
-      out.push(`${what}: ${kind} targets port ${target.port}, which the binary does not serve (served: ${[...served.keys()].join(', ') || 'none'}; ${facts.ports.map((p) => p.source).join('; ')})`);
+      out.push(
+        `${what}: ${kind} targets port ${target.port}, which the binary does not serve (served: ${[...served.keys()].join(', ') || 'none'}; ${facts.ports.map((p) => p.source).join('; ')})`,
+      );
     } else if (probe.httpGet && ((probe.httpGet.scheme ?? 'HTTP') !== s.scheme || (s.paths && !s.paths.includes(probe.httpGet.path)))) {
-      out.push(`${what}: ${kind} ${probe.httpGet.scheme ?? 'HTTP'} ${probe.httpGet.path} on ${port}, but the port serves ${s.scheme} ${s.paths?.join(', ') ?? ''}`);
+      out.push(
+        `${what}: ${kind} ${probe.httpGet.scheme ?? 'HTTP'} ${probe.httpGet.path} on ${port}, but the port serves ${s.scheme} ${s.paths?.join(', ') ?? ''}`,
+      );
     }
   }
   return out;
@@ -416,7 +501,9 @@ function containerProblems(container: Obj, facts: Pick<ImageFacts, 'entrypoint' 
 function unknownFlags(r: Rendering): string[] {
   const unknown = (flags: Iterable<string>, facts: Omit<ImageFacts, 'leaderElection'>, what: string) => {
     const known = facts.flags;
-    return known ? [...flags].filter((f) => !known.names.includes(f)).map((f) => `--${f} is not a flag of ${what} ${facts.imageTag} (${known.source})`) : [];
+    return known
+      ? [...flags].filter((f) => !known.names.includes(f)).map((f) => `--${f} is not a flag of ${what} ${facts.imageTag} (${known.source})`)
+      : [];
   };
   return [
     ...unknown(r.ccm.flags.keys(), r.facts, r.provider),
@@ -429,8 +516,13 @@ function spec(platform: string, useServiceAccountCredentials: boolean, preset: s
   return kubernetesSpec(platform, 'k', { useServiceAccountCredentials, scheduling: { preset }, ...extra });
 }
 
-const PROFILES: [string, boolean][] = [['superset', false], ['least-privilege', true]];
-const MATRIX: [string, string, string, boolean][] = PLATFORMS.flatMap((p) => PROFILES.flatMap(([name, sa]) => SCHEDULING_PRESETS.map((preset) => [p, name, preset, sa] as [string, string, string, boolean])));
+const PROFILES: [string, boolean][] = [
+  ['superset', false],
+  ['least-privilege', true],
+];
+const MATRIX: [string, string, string, boolean][] = PLATFORMS.flatMap((p) =>
+  PROFILES.flatMap(([name, sa]) => SCHEDULING_PRESETS.map((preset) => [p, name, preset, sa] as [string, string, string, boolean])),
+);
 
 describe('kubernetes oracle: the rendered RBAC and workloads against what the binaries do', () => {
   const dir = useTempDir();
@@ -439,33 +531,44 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
     // GIVEN the providers of src/kubernetes/providers.ts THEN each has an inventory and image facts
     expect(PLATFORMS.map(providerOf).filter((p) => !INVENTORIES[p] || !imageFacts(p))).toEqual([]);
     // AND every inventory has image facts at the same tag
-    expect(Object.values(INVENTORIES).filter((i) => !imageFacts(i.provider, i.imageTag)).map((i) => `${i.provider} ${i.imageTag}`)).toEqual([]);
+    expect(
+      Object.values(INVENTORIES)
+        .filter((i) => !imageFacts(i.provider, i.imageTag))
+        .map((i) => `${i.provider} ${i.imageTag}`),
+    ).toEqual([]);
   });
 
-  test.each(MATRIX)('(a) %s, %s profile, preset %s: every inventoried call is allowed for the identity that makes it', (platform, _profile, preset, sa) => {
-    // GIVEN the provider rendered with default knobs in this profile and preset
-    const objects = renderCase(dir(), platform, sa, preset);
-    if (!objects) {
-      return;
-    }
-    const r = rendering(providerOf(platform), objects);
-    // THEN nothing the binary does is forbidden
-    expect(deniedCalls(r)).toEqual([]);
-  });
+  test.each(MATRIX)(
+    '(a) %s, %s profile, preset %s: every inventoried call is allowed for the identity that makes it',
+    (platform, _profile, preset, sa) => {
+      // GIVEN the provider rendered with default knobs in this profile and preset
+      const objects = renderCase(dir(), platform, sa, preset);
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      // THEN nothing the binary does is forbidden
+      expect(deniedCalls(r)).toEqual([]);
+    },
+  );
 
-  test.each(MATRIX)('(b) %s, %s profile, preset %s: every granted rule is used by a call of the identity it is bound to', (platform, _profile, preset, sa) => {
-    // GIVEN the provider rendered WHEN its grants are expanded to (group, resource, verb, name)
-    const objects = renderCase(dir(), platform, sa, preset);
-    if (!objects) {
-      return;
-    }
-    const r = rendering(providerOf(platform), objects);
-    // THEN each is used by some inventoried call (or allow-listed with a reason)
-    expect(unusedGrants(r)).toEqual([]);
-  });
+  test.each(MATRIX)(
+    '(b) %s, %s profile, preset %s: every granted rule is used by a call of the identity it is bound to',
+    (platform, _profile, preset, sa) => {
+      // GIVEN the provider rendered WHEN its grants are expanded to (group, resource, verb, name)
+      const objects = renderCase(dir(), platform, sa, preset);
+      if (!objects) {
+        return;
+      }
+      const r = rendering(providerOf(platform), objects);
+      // THEN each is used by some inventoried call (or allow-listed with a reason)
+      expect(unusedGrants(r)).toEqual([]);
+    },
+  );
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
-    '(c) %s, %s profile: command/args start the binary as the image requires; probes target only served ports', (platform, _profile, sa) => {
+    '(c) %s, %s profile: command/args start the binary as the image requires; probes target only served ports',
+    (platform, _profile, sa) => {
       // GIVEN the provider rendered
       const objects = renderCase(dir(), platform, sa, 'kubeadm');
       if (!objects) {
@@ -479,7 +582,8 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
         ...unknownFlags(r),
       ];
       expect(problems).toEqual([]);
-    });
+    },
+  );
 
   test.each(PLATFORMS)('(c) %s: no controller that is enabled by default makes the binary exit with the rendered flags', (platform) => {
     // GIVEN the provider rendered with default knobs
@@ -488,22 +592,26 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
     expect(fatalControllers(r)).toEqual([]);
   });
 
-  test.each(PLATFORMS)('(c) %s with configureCloudRoutes and no clusterCIDR: refused, or the running route controller gets a --cluster-cidr', (platform) => {
-    // GIVEN cloud routes on without a pod CIDR
-    let objects: Obj[] | undefined;
-    try {
-      objects = renderCase(dir(), platform, false, 'kubeadm', { configureCloudRoutes: true });
-    } catch (e) {
-      expect(String(e)).toMatch(/spec\.kubernetes\.(configureCloudRoutes|clusterCIDR)/);
-      return;
-    }
-    const r = rendering(providerOf(platform), objects!);
-    // THEN a route controller that can start has a CIDR to parse
-    expect(fatalControllers(r)).toEqual([]);
-  });
+  test.each(PLATFORMS)(
+    '(c) %s with configureCloudRoutes and no clusterCIDR: refused, or the running route controller gets a --cluster-cidr',
+    (platform) => {
+      // GIVEN cloud routes on without a pod CIDR
+      let objects: Obj[] | undefined;
+      try {
+        objects = renderCase(dir(), platform, false, 'kubeadm', { configureCloudRoutes: true });
+      } catch (e) {
+        expect(String(e)).toMatch(/spec\.kubernetes\.(configureCloudRoutes|clusterCIDR)/);
+        return;
+      }
+      const r = rendering(providerOf(platform), objects!);
+      // THEN a route controller that can start has a CIDR to parse
+      expect(fatalControllers(r)).toEqual([]);
+    },
+  );
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
-    '(d) %s, %s profile: with --leader-elect-resource-name=my-lock the binary may take Lease my-lock and nothing grants the default name', (platform, _profile, sa) => {
+    '(d) %s, %s profile: with --leader-elect-resource-name=my-lock the binary may take Lease my-lock and nothing grants the default name',
+    (platform, _profile, sa) => {
       // GIVEN the lock renamed through extraArgs
       const objects = renderCase(dir(), platform, sa, 'kubeadm', { extraArgs: { 'leader-elect-resource-name': 'my-lock' } });
       if (!objects) {
@@ -514,10 +622,12 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       // THEN every call is allowed (the Lease calls included) and no grant is left unused (e.g. a rule on the default name)
       expect(deniedCalls(r)).toEqual([]);
       expect(unusedGrants(r).filter((g) => /leases/.test(g))).toEqual([]);
-    });
+    },
+  );
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
-    '(a) %s, %s profile, CCM in namespace cloud-system: the kube-system Leases, ServiceAccounts and ConfigMaps the binary uses are still allowed', (platform, _profile, sa) => {
+    '(a) %s, %s profile, CCM in namespace cloud-system: the kube-system Leases, ServiceAccounts and ConfigMaps the binary uses are still allowed',
+    (platform, _profile, sa) => {
       // GIVEN the CCM moved out of kube-system (the lock namespace and the client builder's namespace do not follow
       // unless flags say so: cloud-provider options.go ResourceNamespace "kube-system"; NewDynamicClientBuilder(..., metav1.NamespaceSystem))
       let objects: Obj[] | undefined;
@@ -534,55 +644,99 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       expect(r.ccm.saRef.startsWith('cloud-system/')).toBe(true);
       // THEN nothing the binary does is forbidden
       expect(deniedCalls(r)).toEqual([]);
-    });
+    },
+  );
 
   test.each(PROFILES.flatMap(([n, sa]) => ['kube-vip', 'metallb', 'metallb-crd', 'emlb'].map((lb) => [lb, n, sa] as [string, string, boolean])))(
-    '(a) EquinixMetal with load balancer %s, %s profile: the service controller runs, and its calls are allowed', (lb, _profile, sa) => {
+    '(a) EquinixMetal with load balancer %s, %s profile: the service controller runs, and its calls are allowed',
+    (lb, _profile, sa) => {
       // GIVEN a load-balancer implementation named (LoadBalancer() is true, so the service controller gets past init)
       const r = rendering('equinix-metal', render(dir(), spec('EquinixMetal', sa, 'kubeadm', { equinixMetalLoadBalancer: lb })));
       expect(r.loadBalancerSetting).toBe(true);
       // THEN its informer, status patches and events are allowed
       expect(deniedCalls(r)).toEqual([]);
-    });
+    },
+  );
 
   /** vsphere.conf with the global credentials outside kube-system and a second vCenter with its own Secret, as YAML and as legacy INI. */
   const VSPHERE_CONFIGS: [string, string][] = [
-    ['YAML', [
-      'global:', '  port: 443', '  secretName: vc-creds', '  secretNamespace: vmware-system',
-      'vcenter:', '  vc1:', '    server: vc1.example.com', '    datacenters: [dc1]',
-      '  vc2:', '    server: vc2.example.com', '    datacenters: [dc2]', '    secretName: vc2-creds', '    secretNamespace: vc2-system', '',
-    ].join('\n')],
-    ['INI', [
-      '[Global]', 'port = 443', 'secret-name = vc-creds', 'secret-namespace = vmware-system',
-      '[VirtualCenter "vc1.example.com"]', 'datacenters = dc1',
-      '[VirtualCenter "vc2.example.com"]', 'datacenters = dc2', 'secret-name = vc2-creds', 'secret-namespace = vc2-system', '',
-    ].join('\n')],
+    [
+      'YAML',
+      [
+        'global:',
+        '  port: 443',
+        '  secretName: vc-creds',
+        '  secretNamespace: vmware-system',
+        'vcenter:',
+        '  vc1:',
+        '    server: vc1.example.com',
+        '    datacenters: [dc1]',
+        '  vc2:',
+        '    server: vc2.example.com',
+        '    datacenters: [dc2]',
+        '    secretName: vc2-creds',
+        '    secretNamespace: vc2-system',
+        '',
+      ].join('\n'),
+    ],
+    [
+      'INI',
+      [
+        '[Global]',
+        'port = 443',
+        'secret-name = vc-creds',
+        'secret-namespace = vmware-system',
+        '[VirtualCenter "vc1.example.com"]',
+        'datacenters = dc1',
+        '[VirtualCenter "vc2.example.com"]',
+        'datacenters = dc2',
+        'secret-name = vc2-creds',
+        'secret-namespace = vc2-system',
+        '',
+      ].join('\n'),
+    ],
   ];
 
   test.each(VSPHERE_CONFIGS.flatMap(([format, conf]) => PROFILES.map(([n, sa]) => [format, n, sa, conf] as [string, string, boolean, string])))(
-    '(a) VSphere, %s vsphere.conf with its Secrets outside kube-system, %s profile: the Secret listers of the rendered config are allowed', (_format, _profile, sa, conf) => {
+    '(a) VSphere, %s vsphere.conf with its Secrets outside kube-system, %s profile: the Secret listers of the rendered config are allowed',
+    (_format, _profile, sa, conf) => {
       // GIVEN an inline vsphere.conf whose global Secret is in vmware-system and whose vc2 has its own Secret in vc2-system
       writeFile(dir(), 'vsphere.conf', conf);
-      const r = rendering('vsphere', render(dir(), kubernetesSpec('VSphere', 'k', { useServiceAccountCredentials: sa }, { cloudConfig: { file: 'vsphere.conf' } })));
+      const r = rendering(
+        'vsphere',
+        render(dir(), kubernetesSpec('VSphere', 'k', { useServiceAccountCredentials: sa }, { cloudConfig: { file: 'vsphere.conf' } })),
+      );
       // WHEN the oracle reads the namespaces from the config the CCM mounts
       expect(r.inventory.configSecretNamespaces!(renderedCloudConfig(r))).toEqual(['vmware-system', 'vc2-system']);
       // THEN the binary may list and watch Secrets in both, and nothing is granted that it does not use
       expect(deniedCalls(r)).toEqual([]);
       expect(unusedGrants(r)).toEqual([]);
-    });
+    },
+  );
 
   test('VSphere with an empty global secretNamespace is refused: the CCM would watch Secrets in every namespace', () => {
     // GIVEN an inline vsphere.conf without global.secretNamespace
-    writeFile(dir(), 'vsphere.conf', 'global:\n  port: 443\nvcenter:\n  vc1:\n    server: vc1.example.com\n    secretName: a\n    secretNamespace: b\n');
+    writeFile(
+      dir(),
+      'vsphere.conf',
+      'global:\n  port: 443\nvcenter:\n  vc1:\n    server: vc1.example.com\n    secretName: a\n    secretNamespace: b\n',
+    );
     // WHEN it is loaded THEN it is refused, naming the config file and the field
-    expect(() => render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'vsphere.conf' } })))
-      .toThrow(/vsphere\.conf: global\.secretNamespace: cluster k: is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; set it to the namespace of the vCenter credentials Secret \(the upstream manifest uses kube-system\)/);
+    expect(() => render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'vsphere.conf' } }))).toThrow(
+      /vsphere\.conf: global\.secretNamespace: cluster k: is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; set it to the namespace of the vCenter credentials Secret \(the upstream manifest uses kube-system\)/,
+    );
   });
 
   test.each(PLATFORMS.flatMap((p) => PROFILES.map(([n, sa]) => [p, n, sa] as [string, string, boolean])))(
-    '(a) %s, %s profile, routes and node IPAM on: their calls are allowed too', (platform, _profile, sa) => {
+    '(a) %s, %s profile, routes and node IPAM on: their calls are allowed too',
+    (platform, _profile, sa) => {
       // GIVEN cloud routes and node CIDR allocation switched on (GCP: with the CloudAllocator)
-      const extra = { configureCloudRoutes: true, allocateNodeCidrs: true, clusterCIDR: ['10.244.0.0/16'], ...(platform === 'GCP' ? { extraArgs: { 'cidr-allocator-type': 'CloudAllocator' } } : {}) };
+      const extra = {
+        configureCloudRoutes: true,
+        allocateNodeCidrs: true,
+        clusterCIDR: ['10.244.0.0/16'],
+        ...(platform === 'GCP' ? { extraArgs: { 'cidr-allocator-type': 'CloudAllocator' } } : {}),
+      };
       let objects: Obj[] | undefined;
       try {
         objects = renderCase(dir(), platform, sa, 'kubeadm', extra);
@@ -597,7 +751,8 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
       const r = rendering(providerOf(platform), objects);
       // THEN nothing the binary does is forbidden
       expect(deniedCalls(r)).toEqual([]);
-    });
+    },
+  );
 });
 
 /** The objects one example cluster renders, with those a ClusterResourceSet ConfigMap carries unwrapped. */
@@ -608,9 +763,15 @@ function exampleObjects(cluster: Parameters<typeof renderCluster>[0]): Obj[] {
     if (!/\.ya?ml$/.test(f.path) || f.path.endsWith('kustomization.yaml')) {
       continue;
     }
-    for (const obj of parseAllDocuments(f.content).map((d) => d.toJS() as Obj).filter((o) => o)) {
+    for (const obj of parseAllDocuments(f.content)
+      .map((d) => d.toJS() as Obj)
+      .filter((o) => o)) {
       if (obj.kind === 'ConfigMap' && /^ccm-.+-\d\d-/.test(obj.metadata?.name ?? '')) {
-        out.push(...Object.values(obj.data as Record<string, string>).flatMap((y) => parseAllDocuments(y).map((d) => d.toJS() as Obj)).filter((o) => o));
+        out.push(
+          ...Object.values(obj.data as Record<string, string>)
+            .flatMap((y) => parseAllDocuments(y).map((d) => d.toJS() as Obj))
+            .filter((o) => o),
+        );
       } else {
         out.push(obj);
       }
@@ -633,8 +794,11 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
     // GIVEN the example as rendered
     const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
     // THEN the oracle was read at the CCM (and cloud-node-manager) image tags (rendering() fails otherwise)
-    expect({ ccm: tagOf(r.ccm.container.image), inventory: r.inventory.imageTag, cnm: r.cnms.map((c) => tagOf(c.container.image)) })
-      .toEqual({ ccm: r.facts.imageTag, inventory: r.facts.imageTag, cnm: r.cnms.map((c) => c.facts.imageTag) });
+    expect({ ccm: tagOf(r.ccm.container.image), inventory: r.inventory.imageTag, cnm: r.cnms.map((c) => tagOf(c.container.image)) }).toEqual({
+      ccm: r.facts.imageTag,
+      inventory: r.facts.imageTag,
+      cnm: r.cnms.map((c) => c.facts.imageTag),
+    });
   });
 
   test.each(CASES)('%s: every granted rule is used by a call of the identity it is bound to', (_name, cluster) => {
@@ -642,18 +806,21 @@ describe('kubernetes oracle: the example fleet (clusters/kubernetes)', () => {
     expect(unusedGrants(rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster)))).toEqual([]);
   });
 
-  test.each(CASES)('%s: every inventoried call is allowed; the containers start and are probed where they listen; no enabled controller exits', (_name, cluster) => {
-    // GIVEN the example as rendered for git
-    const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
-    // THEN
-    expect([
-      ...deniedCalls(r),
-      ...containerProblems(r.ccm.container, r.facts, 'CCM'),
-      ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
-      ...fatalControllers(r),
-      ...unknownFlags(r),
-    ]).toEqual([]);
-  });
+  test.each(CASES)(
+    '%s: every inventoried call is allowed; the containers start and are probed where they listen; no enabled controller exits',
+    (_name, cluster) => {
+      // GIVEN the example as rendered for git
+      const r = rendering(providerOf(cluster.spec.spec.platform), exampleObjects(cluster));
+      // THEN
+      expect([
+        ...deniedCalls(r),
+        ...containerProblems(r.ccm.container, r.facts, 'CCM'),
+        ...r.cnms.flatMap((c) => containerProblems(c.container, c.facts, c.workload.metadata.name)),
+        ...fatalControllers(r),
+        ...unknownFlags(r),
+      ]).toEqual([]);
+    },
+  );
 });
 
 describe('kubernetes oracle: the API server is reachable from the CCM pods', () => {
@@ -662,58 +829,104 @@ describe('kubernetes oracle: the API server is reachable from the CCM pods', () 
   const KUBEADM = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes' && c.spec.spec.kubernetes?.scheduling.preset === 'kubeadm');
 
   test('the kubeadm-form examples are checked (GCP, AWS, Azure, OpenStack, Nutanix, Equinix Metal)', () => {
-    expect(KUBEADM.map((c) => c.spec.metadata.name).sort()).toEqual(['k8s-aws-1', 'k8s-azure-1', 'k8s-equinix-1', 'k8s-gcp-1', 'k8s-nutanix-1', 'k8s-openstack-1']);
+    expect(KUBEADM.map((c) => c.spec.metadata.name).sort()).toEqual([
+      'k8s-aws-1',
+      'k8s-azure-1',
+      'k8s-equinix-1',
+      'k8s-gcp-1',
+      'k8s-nutanix-1',
+      'k8s-openstack-1',
+    ]);
   });
 
   test.each(KUBEADM.map((c) => [c.spec.metadata.name, c] as [string, (typeof KUBEADM)[number]]))(
-    '%s: every CCM container dials a host and port the kubeadm API server certificate covers', (_name, cluster) => {
+    '%s: every CCM container dials a host and port the kubeadm API server certificate covers',
+    (_name, cluster) => {
       // GIVEN the example as rendered for git
       const objects = exampleObjects(cluster);
       // WHEN the env of each CCM / cloud-node-manager container is read as client-go's in-cluster config reads it
-      const problems = workloads(objects).flatMap((w) => w.spec.template.spec.containers.flatMap((c: Obj) =>
-        apiServerEnvProblems(c.env ?? [], KUBEADM_API_SERVER).map((p) => `${w.metadata.name}/${c.name}: ${p}`)));
+      const problems = workloads(objects).flatMap((w) =>
+        w.spec.template.spec.containers.flatMap((c: Obj) =>
+          apiServerEnvProblems(c.env ?? [], KUBEADM_API_SERVER).map((p) => `${w.metadata.name}/${c.name}: ${p}`),
+        ),
+      );
       // THEN none points at a host the certificate lacks, or at the Service on the bind port
       expect(problems).toEqual([]);
-    });
+    },
+  );
 
   test('a loopback KUBERNETES_SERVICE_HOST is reported; the Service name on 6443 is reported; the Service VIP default is not', () => {
     // GIVEN the env the GCP example used to set
-    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
-      .toEqual([`KUBERNETES_SERVICE_HOST=127.0.0.1 is not a SAN of the API server certificate: client-go's TLS verification fails on every call (${KUBEADM_API_SERVER.source})`]);
-    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'kubernetes.default.svc' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
-      .toEqual(['KUBERNETES_SERVICE_HOST=kubernetes.default.svc is the kubernetes Service, which serves 443, not 6443']);
-    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER))
-      .toEqual(['KUBERNETES_SERVICE_PORT=6443 without a host: the kubelet\'s host is the kubernetes Service ClusterIP, which serves 443']);
+    expect(
+      apiServerEnvProblems(
+        [
+          { name: 'KUBERNETES_SERVICE_HOST', value: '127.0.0.1' },
+          { name: 'KUBERNETES_SERVICE_PORT', value: '6443' },
+        ],
+        KUBEADM_API_SERVER,
+      ),
+    ).toEqual([
+      `KUBERNETES_SERVICE_HOST=127.0.0.1 is not a SAN of the API server certificate: client-go's TLS verification fails on every call (${KUBEADM_API_SERVER.source})`,
+    ]);
+    expect(
+      apiServerEnvProblems(
+        [
+          { name: 'KUBERNETES_SERVICE_HOST', value: 'kubernetes.default.svc' },
+          { name: 'KUBERNETES_SERVICE_PORT', value: '6443' },
+        ],
+        KUBEADM_API_SERVER,
+      ),
+    ).toEqual(['KUBERNETES_SERVICE_HOST=kubernetes.default.svc is the kubernetes Service, which serves 443, not 6443']);
+    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([
+      "KUBERNETES_SERVICE_PORT=6443 without a host: the kubelet's host is the kubernetes Service ClusterIP, which serves 443",
+    ]);
     // AND no override (the kubelet's Service VIP and 443) or a load-balancer name is fine
     expect(apiServerEnvProblems([], KUBEADM_API_SERVER)).toEqual([]);
-    expect(apiServerEnvProblems([{ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }], KUBEADM_API_SERVER)).toEqual([]);
+    expect(
+      apiServerEnvProblems(
+        [
+          { name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' },
+          { name: 'KUBERNETES_SERVICE_PORT', value: '6443' },
+        ],
+        KUBEADM_API_SERVER,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('kubernetes oracle: every replica fits the control-plane nodes of the cluster form', () => {
   const dir = useTempDir();
   const fleet = loadFleet(path.resolve(__dirname, '..', 'clusters'));
-  const EXAMPLES = fleet.clusters.filter((c) => c.spec.spec.distribution === 'kubernetes').map((c) => [c.spec.metadata.name, c] as [string, (typeof fleet.clusters)[number]]);
+  const EXAMPLES = fleet.clusters
+    .filter((c) => c.spec.spec.distribution === 'kubernetes')
+    .map((c) => [c.spec.metadata.name, c] as [string, (typeof fleet.clusters)[number]]);
   const TOPOLOGIES = ['SingleReplica', 'HighlyAvailable'] as const;
-  const pending = (objects: Obj[], topology: (typeof TOPOLOGIES)[number]) => workloads(objects).flatMap((w) => pendingReplicas(w, CONTROL_PLANE_NODES[topology]));
+  const pending = (objects: Obj[], topology: (typeof TOPOLOGIES)[number]) =>
+    workloads(objects).flatMap((w) => pendingReplicas(w, CONTROL_PLANE_NODES[topology]));
 
   test.each(EXAMPLES)('%s: no replica stays Pending on the control-plane nodes of its topology', (_name, cluster) => {
     // GIVEN the example as rendered for git WHEN its Deployments meet the fewest control-plane nodes of its topology
     expect(pending(exampleObjects(cluster), cluster.spec.spec.controlPlaneTopology)).toEqual([]);
   });
 
-  test.each(PLATFORMS.flatMap((p) => TOPOLOGIES.map((t) => [p, t] as [string, (typeof TOPOLOGIES)[number]])))('%s, %s, default replicas: no replica stays Pending', (platform, topology) => {
-    // GIVEN the provider as a Deployment with the default replicas
-    const objects = render(dir(), kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment' } }, { controlPlaneTopology: topology }));
-    // THEN each replica finds a control-plane node of its own
-    expect(pending(objects, topology)).toEqual([]);
-  });
+  test.each(PLATFORMS.flatMap((p) => TOPOLOGIES.map((t) => [p, t] as [string, (typeof TOPOLOGIES)[number]])))(
+    '%s, %s, default replicas: no replica stays Pending',
+    (platform, topology) => {
+      // GIVEN the provider as a Deployment with the default replicas
+      const objects = render(dir(), kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment' } }, { controlPlaneTopology: topology }));
+      // THEN each replica finds a control-plane node of its own
+      expect(pending(objects, topology)).toEqual([]);
+    },
+  );
 
   test.each(PLATFORMS)('%s on one control-plane node with workload.replicas 2: refused, or every replica is scheduled', (platform) => {
     // GIVEN a single control-plane node and two replicas asked for
     let objects: Obj[];
     try {
-      objects = render(dir(), kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment', replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }));
+      objects = render(
+        dir(),
+        kubernetesSpec(platform, 'k', { workload: { kind: 'Deployment', replicas: 2 } }, { controlPlaneTopology: 'SingleReplica' }),
+      );
     } catch (e) {
       // THEN either the spec is refused on the field ...
       expect(String(e)).toMatch(/spec\.kubernetes\.workload\.replicas: is 2 with controlPlaneTopology SingleReplica/);
@@ -724,15 +937,40 @@ describe('kubernetes oracle: every replica fits the control-plane nodes of the c
   });
 
   test('the check reports the replicas a one-per-node Deployment cannot place, and only on control-plane-only pods', () => {
-    const deployment = (replicas: number, pod: Obj) => ({ kind: 'Deployment', metadata: { name: 'ccm' }, spec: { replicas, template: { metadata: { labels: { app: 'ccm' } }, spec: pod } } });
-    const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'ccm' } } }] } };
-    const cp = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' }] }] } } };
+    const deployment = (replicas: number, pod: Obj) => ({
+      kind: 'Deployment',
+      metadata: { name: 'ccm' },
+      spec: { replicas, template: { metadata: { labels: { app: 'ccm' } }, spec: pod } },
+    });
+    const anti = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'ccm' } } }],
+      },
+    };
+    const cp = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' }] }],
+        },
+      },
+    };
     // GIVEN two replicas with required anti-affinity on control-plane nodes, one node THEN one is Pending
-    expect(pendingReplicas(deployment(2, { affinity: { ...anti, ...cp } }), CONTROL_PLANE_NODES.SingleReplica))
-      .toEqual([`ccm: 1 of 2 replicas stay Pending: one pod per node (required hostname anti-affinity against its own pods) on 1 control-plane node(s) (${CONTROL_PLANE_NODES.SingleReplica.source})`]);
+    expect(pendingReplicas(deployment(2, { affinity: { ...anti, ...cp } }), CONTROL_PLANE_NODES.SingleReplica)).toEqual([
+      `ccm: 1 of 2 replicas stay Pending: one pod per node (required hostname anti-affinity against its own pods) on 1 control-plane node(s) (${CONTROL_PLANE_NODES.SingleReplica.source})`,
+    ]);
     // AND a host-network port has the same effect; four on three nodes leave one
-    expect(pendingReplicas(deployment(4, { hostNetwork: true, nodeSelector: { 'node-role.kubernetes.io/master': '' }, containers: [{ ports: [{ containerPort: 10258 }] }] }), CONTROL_PLANE_NODES.HighlyAvailable))
-      .toEqual([`ccm: 1 of 4 replicas stay Pending: one pod per node (host-network port 10258) on 3 control-plane node(s) (${CONTROL_PLANE_NODES.HighlyAvailable.source})`]);
+    expect(
+      pendingReplicas(
+        deployment(4, {
+          hostNetwork: true,
+          nodeSelector: { 'node-role.kubernetes.io/master': '' },
+          containers: [{ ports: [{ containerPort: 10258 }] }],
+        }),
+        CONTROL_PLANE_NODES.HighlyAvailable,
+      ),
+    ).toEqual([
+      `ccm: 1 of 4 replicas stay Pending: one pod per node (host-network port 10258) on 3 control-plane node(s) (${CONTROL_PLANE_NODES.HighlyAvailable.source})`,
+    ]);
     // AND pods free to use any node, or several per node, are not reported
     expect(pendingReplicas(deployment(2, { affinity: anti }), CONTROL_PLANE_NODES.SingleReplica)).toEqual([]);
     expect(pendingReplicas(deployment(2, { affinity: cp }), CONTROL_PLANE_NODES.SingleReplica)).toEqual([]);
@@ -750,8 +988,12 @@ describe('kubernetes oracle: the CCM starts on a bootstrapping kubeadm control-p
   });
 
   test('the check reports a missing toleration and honours operator, value and effect', () => {
-    expect(untoleratedTaints({ tolerations: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', operator: 'Equal', value: 'false', effect: 'NoSchedule' }] }, KUBEADM_BOOTSTRAP_TAINTS.slice(1, 2)))
-      .toEqual([`node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (${KUBEADM_BOOTSTRAP_TAINTS[1]!.source})`]);
+    expect(
+      untoleratedTaints(
+        { tolerations: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', operator: 'Equal', value: 'false', effect: 'NoSchedule' }] },
+        KUBEADM_BOOTSTRAP_TAINTS.slice(1, 2),
+      ),
+    ).toEqual([`node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (${KUBEADM_BOOTSTRAP_TAINTS[1].source})`]);
     expect(untoleratedTaints({ tolerations: [{ operator: 'Exists' }] }, KUBEADM_BOOTSTRAP_TAINTS)).toEqual([]);
   });
 });
@@ -761,14 +1003,15 @@ describe('kubernetes oracle: flags of a binary that exits on an unknown one', ()
 
   test('Alibaba: extraArgs the binary does not know are refused before they reach the pod; known ones render and pass', () => {
     // GIVEN an extraArgs flag Alibaba v2.12.4 does not bind (cloud-provider-alibaba-cloud declares feature-gates but never binds it)
-    expect(() => render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'feature-gates': 'A=true' } })))
-      .toThrow(/spec\.kubernetes\.extraArgs\.feature-gates: is not a flag of the AlibabaCloud CCM at v2.12.4, which exits on an unknown flag; known flags: add_dir_header, allocate-node-cidrs, /);
+    expect(() => render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'feature-gates': 'A=true' } }))).toThrow(
+      /spec\.kubernetes\.extraArgs\.feature-gates: is not a flag of the AlibabaCloud CCM at v2.12.4, which exits on an unknown flag; known flags: add_dir_header, allocate-node-cidrs, /,
+    );
     // WHEN known flags are added THEN the rendering passes the oracle's flag table
     const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm', { extraArgs: { 'kube-api-qps': 50, 'sg-batch-size': 20 } })));
     expect(unknownFlags(r)).toEqual([]);
   });
 
-  test('every provider\'s image facts hold the flag set of the binary at their tag, the Azure cloud-node-manager\'s too', () => {
+  test("every provider's image facts hold the flag set of the binary at their tag, the Azure cloud-node-manager's too", () => {
     // GIVEN the oracle's image facts THEN each checks the rendered flags against a table read at its tag
     expect(ALL_IMAGE_FACTS.filter((f) => !f.flags).map((f) => `${f.provider} ${f.imageTag}`)).toEqual([]);
     expect(CLOUD_NODE_MANAGER_FACTS.flags?.names).toContain('wait-routes');
@@ -781,7 +1024,9 @@ describe('kubernetes oracle: flags of a binary that exits on an unknown one', ()
     const az = rendering('azure', render(dir(), spec('Azure', false, 'kubeadm')));
     const cnm = az.cnms[0];
     const withCnmExtra = { ...az, cnms: [{ ...cnm, container: { ...cnm.container, args: [...(cnm.container.args ?? []), '--leader-elect=true'] } }] };
-    expect(unknownFlags(withCnmExtra)).toEqual([`--leader-elect is not a flag of ${cnm.workload.metadata.name} v1.33.2 (${cnm.facts.flags!.source})`]);
+    expect(unknownFlags(withCnmExtra)).toEqual([
+      `--leader-elect is not a flag of ${cnm.workload.metadata.name} v1.33.2 (${cnm.facts.flags!.source})`,
+    ]);
   });
 
   test('the check reports a rendered flag outside the table', () => {
@@ -794,28 +1039,36 @@ describe('kubernetes oracle: flags of a binary that exits on an unknown one', ()
 describe('kubernetes oracle: Pod Security admission in the namespace the CCM runs in', () => {
   const dir = useTempDir();
 
-  test.each(PLATFORMS)('%s in namespace cloud-system (with the Azure cloud-node-manager, Linux and Windows): every pod is admitted by its namespace\'s labels', (platform) => {
-    // GIVEN the CCM in a namespace the rendering creates (hostNetwork pods; Azure adds HostProcess Windows pods)
-    const extra = { namespace: 'cloud-system', ...(platform === 'Azure' ? { cloudNodeManager: { enabled: true, windows: true } } : {}) };
-    let objects: Obj[];
-    try {
-      objects = render(dir(), spec(platform, false, 'kubeadm', extra));
-    } catch (e) {
-      expect(String(e)).toMatch(/spec\.kubernetes\.namespace/);
-      return;
-    }
-    // THEN the namespace states its level and admits every pod in it
-    expect(podSecurityProblems(objects)).toEqual([]);
-  });
+  test.each(PLATFORMS)(
+    "%s in namespace cloud-system (with the Azure cloud-node-manager, Linux and Windows): every pod is admitted by its namespace's labels",
+    (platform) => {
+      // GIVEN the CCM in a namespace the rendering creates (hostNetwork pods; Azure adds HostProcess Windows pods)
+      const extra = { namespace: 'cloud-system', ...(platform === 'Azure' ? { cloudNodeManager: { enabled: true, windows: true } } : {}) };
+      let objects: Obj[];
+      try {
+        objects = render(dir(), spec(platform, false, 'kubeadm', extra));
+      } catch (e) {
+        expect(String(e)).toMatch(/spec\.kubernetes\.namespace/);
+        return;
+      }
+      // THEN the namespace states its level and admits every pod in it
+      expect(podSecurityProblems(objects)).toEqual([]);
+    },
+  );
 
   test('the check reports a hostNetwork pod in an unlabelled or baseline namespace', () => {
-    const pod = { kind: 'DaemonSet', metadata: { name: 'x', namespace: 'n' }, spec: { template: { spec: { hostNetwork: true, containers: [{ name: 'c' }] } } } };
+    const pod = {
+      kind: 'DaemonSet',
+      metadata: { name: 'x', namespace: 'n' },
+      spec: { template: { spec: { hostNetwork: true, containers: [{ name: 'c' }] } } },
+    };
     expect(podSecurityProblems([{ kind: 'Namespace', metadata: { name: 'n' } }, pod])).toEqual([
       'Namespace n has no pod-security.kubernetes.io/enforce label: the cluster default decides',
       'DaemonSet n/x (hostNetwork) is refused by enforce=(cluster default)',
     ]);
-    expect(podSecurityProblems([{ kind: 'Namespace', metadata: { name: 'n', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } }, pod]))
-      .toEqual(['DaemonSet n/x (hostNetwork) is refused by enforce=baseline']);
+    expect(
+      podSecurityProblems([{ kind: 'Namespace', metadata: { name: 'n', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } }, pod]),
+    ).toEqual(['DaemonSet n/x (hostNetwork) is refused by enforce=baseline']);
   });
 });
 
@@ -825,28 +1078,36 @@ describe('kubernetes oracle: optional features of the binaries', () => {
     // kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go: tagging is off under "*"
     ['AWS', 'the tagging controller', { controllers: ['*', 'tagging'] }, 'controller:tagging'],
     // kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/dynamic.go
-    ['Azure', 'dynamic reloading from the config Secret', { extraArgs: { 'enable-dynamic-reloading': true, 'cloud-config-secret-name': 'azure-cloud-provider' } }, 'azureDynamicReloading'],
+    [
+      'Azure',
+      'dynamic reloading from the config Secret',
+      { extraArgs: { 'enable-dynamic-reloading': true, 'cloud-config-secret-name': 'azure-cloud-provider' } },
+      'azureDynamicReloading',
+    ],
   ];
 
-  test.each(VARIANTS.flatMap(([p, what, knobs, key]) => PROFILES.map(([n, sa]) => [p, what, n, sa, knobs, key] as [string, string, string, boolean, Record<string, unknown>, WhenKey])))(
-    '%s with %s, %s profile: its calls are allowed (or the renderer refuses the knob)', (platform, _what, _profile, sa, knobs, key) => {
-      // GIVEN the feature switched on through the spec
-      let objects: Obj[] | undefined;
-      try {
-        objects = renderCase(dir(), platform, sa, 'kubeadm', knobs);
-      } catch (e) {
-        // refusing the knob with a clear error is a valid answer
-        expect(String(e)).toMatch(/spec\.kubernetes\.(controllers|extraArgs)/);
-        return;
-      }
-      if (!objects) {
-        return;
-      }
-      const r = rendering(providerOf(platform), objects);
-      // THEN the feature's condition holds in the rendering, and nothing the binary does is forbidden
-      expect(r.inventory.calls.some((c) => whenKeys(c).includes(key) && applies(r, c))).toBe(true);
-      expect(deniedCalls(r)).toEqual([]);
-    });
+  test.each(
+    VARIANTS.flatMap(([p, what, knobs, key]) =>
+      PROFILES.map(([n, sa]) => [p, what, n, sa, knobs, key] as [string, string, string, boolean, Record<string, unknown>, WhenKey]),
+    ),
+  )('%s with %s, %s profile: its calls are allowed (or the renderer refuses the knob)', (platform, _what, _profile, sa, knobs, key) => {
+    // GIVEN the feature switched on through the spec
+    let objects: Obj[] | undefined;
+    try {
+      objects = renderCase(dir(), platform, sa, 'kubeadm', knobs);
+    } catch (e) {
+      // refusing the knob with a clear error is a valid answer
+      expect(String(e)).toMatch(/spec\.kubernetes\.(controllers|extraArgs)/);
+      return;
+    }
+    if (!objects) {
+      return;
+    }
+    const r = rendering(providerOf(platform), objects);
+    // THEN the feature's condition holds in the rendering, and nothing the binary does is forbidden
+    expect(r.inventory.calls.some((c) => whenKeys(c).includes(key) && applies(r, c))).toBe(true);
+    expect(deniedCalls(r)).toEqual([]);
+  });
 });
 
 describe('kubernetes oracle: the checks themselves', () => {
@@ -873,8 +1134,9 @@ describe('kubernetes oracle: the checks themselves', () => {
 
   test('an inventoried call the RBAC lacks is reported, with its identity and source', () => {
     // GIVEN AWS rendered WHEN its ClusterRoles lose every "nodes" rule
-    const objects = render(dir(), spec('AWS', false, 'kubeadm')).map((o) => (o.kind === 'ClusterRole'
-      ? { ...o, rules: (o.rules ?? []).filter((x: Obj) => !(x.resources ?? []).includes('nodes')) } : o));
+    const objects = render(dir(), spec('AWS', false, 'kubeadm')).map((o) =>
+      o.kind === 'ClusterRole' ? { ...o, rules: (o.rules ?? []).filter((x: Obj) => !(x.resources ?? []).includes('nodes')) } : o,
+    );
     const r = rendering('aws', objects);
     // THEN the node informer's list is reported as denied for the CCM ServiceAccount
     expect(deniedCalls(r).some((d) => d.startsWith('kube-system/cloud-controller-manager (root) list core/nodes cluster-wide'))).toBe(true);
@@ -882,8 +1144,9 @@ describe('kubernetes oracle: the checks themselves', () => {
 
   test('a granted verb no call uses is reported', () => {
     // GIVEN AWS rendered WHEN a ClusterRole bound to the CCM gains "secrets delete"
-    const objects = render(dir(), spec('AWS', false, 'kubeadm')).map((o) => (o.kind === 'ClusterRole'
-      ? { ...o, rules: [...(o.rules ?? []), { apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] } : o));
+    const objects = render(dir(), spec('AWS', false, 'kubeadm')).map((o) =>
+      o.kind === 'ClusterRole' ? { ...o, rules: [...(o.rules ?? []), { apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] } : o,
+    );
     const r = rendering('aws', objects);
     // THEN it is reported as unused
     expect(unusedGrants(r).some((g) => g.endsWith('delete core/secrets'))).toBe(true);
@@ -895,10 +1158,13 @@ describe('kubernetes oracle: the checks themselves', () => {
     const container = { args: ['--cloud-provider=openstack'], livenessProbe: { httpGet: { port: 10263, path: '/healthz', scheme: 'HTTPS' } } };
     // THEN both are problems
     const problems = containerProblems(container, facts, 'x');
-    expect(problems[0]).toMatch(/^x: runs \["\/go-runner","--cloud-provider=openstack"\], but the image needs \/bin\/openstack-cloud-controller-manager first/);
+    expect(problems[0]).toMatch(
+      /^x: runs \["\/go-runner","--cloud-provider=openstack"\], but the image needs \/bin\/openstack-cloud-controller-manager first/,
+    );
     expect(problems[1]).toMatch(/^x: livenessProbe targets port 10263, which the binary does not serve \(served: 10258;/);
     // AND the Azure cloud-node-manager serves nothing by default
-    expect(containerProblems({ livenessProbe: { httpGet: { port: 10263, path: '/healthz', scheme: 'HTTPS' } } }, CLOUD_NODE_MANAGER_FACTS, 'cnm')[0])
-      .toMatch(/^cnm: livenessProbe targets port 10263, which the binary does not serve \(served: none;/);
+    expect(
+      containerProblems({ livenessProbe: { httpGet: { port: 10263, path: '/healthz', scheme: 'HTTPS' } } }, CLOUD_NODE_MANAGER_FACTS, 'cnm')[0],
+    ).toMatch(/^cnm: livenessProbe targets port 10263, which the binary does not serve \(served: none;/);
   });
 });

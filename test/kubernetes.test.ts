@@ -24,33 +24,152 @@ describe('distribution kubernetes: each upstream provider', () => {
 
   const COMMON_TAIL = ['--leader-elect=true', '--bind-address=127.0.0.1'];
   const CASES: [string, string, string, string[]][] = [
-    ['AWS', 'DaemonSet', 'aws-cloud-controller-manager', [
-      '--cloud-provider=aws', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
-      ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
-    ['Azure', 'Deployment', 'azure-cloud-controller-manager', [
-      '--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud-config/cloud-config', '--cluster-name=kubernetes', '--route-reconciliation-period=10s',
-      '--controllers=*,-cloud-node', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
-      ...COMMON_TAIL, '--secure-port=10268', ...TLS, '--v=2']],
-    ['GCP', 'DaemonSet', 'gcp-cloud-controller-manager', [
-      '--cloud-provider=gce', '--cluster-name=kubernetes', '--controllers=*,-node-ipam-controller', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
-      ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
-    ['VSphere', 'DaemonSet', 'vsphere-cloud-controller-manager', [
-      '--cloud-provider=vsphere', '--cloud-config=/etc/cloud/vsphere.conf', '--configure-cloud-routes=false', '--allocate-node-cidrs=false',
-      '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
-    ['OpenStack', 'DaemonSet', 'openstack-cloud-controller-manager', [
-      '/bin/openstack-cloud-controller-manager', '--cloud-provider=openstack', '--cloud-config=/etc/config/cloud.conf', '--cluster-name=kubernetes', '--controllers=cloud-node,cloud-node-lifecycle,route,service',
-      '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
-    ['AlibabaCloud', 'DaemonSet', 'alibaba-cloud-controller-manager', [
-      '--cloud-provider=alibabacloud', '--cloud-config=/etc/kubernetes/config/cloud-config.conf', '--metrics-bind-addr=0', '--pprof-bind-addr=0', '--configure-cloud-routes=false',
-      '--leader-elect=true', '--v=2']],
-    ['Nutanix', 'Deployment', 'nutanix-cloud-controller-manager', [
-      '--cloud-config=/etc/cloud/nutanix_config.json', '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false',
-      ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
-    ['DigitalOcean', 'Deployment', 'digitalocean-cloud-controller-manager', [
-      '--configure-cloud-routes=false', '--allocate-node-cidrs=false', '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
-    ['EquinixMetal', 'DaemonSet', 'equinix-metal-cloud-controller-manager', [
-      '--cloud-provider=equinixmetal', '--cloud-config=/etc/cloud-sa/cloud-sa.json', '--authentication-skip-lookup=true', '--configure-cloud-routes=false',
-      '--allocate-node-cidrs=false', '--use-service-account-credentials=false', ...COMMON_TAIL, '--secure-port=10258', ...TLS, '--v=2']],
+    [
+      'AWS',
+      'DaemonSet',
+      'aws-cloud-controller-manager',
+      [
+        '--cloud-provider=aws',
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10258',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
+    [
+      'Azure',
+      'Deployment',
+      'azure-cloud-controller-manager',
+      [
+        '--cloud-provider=azure',
+        '--cloud-config=/etc/kubernetes/cloud-config/cloud-config',
+        '--cluster-name=kubernetes',
+        '--route-reconciliation-period=10s',
+        '--controllers=*,-cloud-node',
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10268',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
+    [
+      'GCP',
+      'DaemonSet',
+      'gcp-cloud-controller-manager',
+      [
+        '--cloud-provider=gce',
+        '--cluster-name=kubernetes',
+        '--controllers=*,-node-ipam-controller',
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10258',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
+    [
+      'VSphere',
+      'DaemonSet',
+      'vsphere-cloud-controller-manager',
+      [
+        '--cloud-provider=vsphere',
+        '--cloud-config=/etc/cloud/vsphere.conf',
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10258',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
+    [
+      'OpenStack',
+      'DaemonSet',
+      'openstack-cloud-controller-manager',
+      [
+        '/bin/openstack-cloud-controller-manager',
+        '--cloud-provider=openstack',
+        '--cloud-config=/etc/config/cloud.conf',
+        '--cluster-name=kubernetes',
+        '--controllers=cloud-node,cloud-node-lifecycle,route,service',
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10258',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
+    [
+      'AlibabaCloud',
+      'DaemonSet',
+      'alibaba-cloud-controller-manager',
+      [
+        '--cloud-provider=alibabacloud',
+        '--cloud-config=/etc/kubernetes/config/cloud-config.conf',
+        '--metrics-bind-addr=0',
+        '--pprof-bind-addr=0',
+        '--configure-cloud-routes=false',
+        '--leader-elect=true',
+        '--v=2',
+      ],
+    ],
+    [
+      'Nutanix',
+      'Deployment',
+      'nutanix-cloud-controller-manager',
+      [
+        '--cloud-config=/etc/cloud/nutanix_config.json',
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10258',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
+    [
+      'DigitalOcean',
+      'Deployment',
+      'digitalocean-cloud-controller-manager',
+      [
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10258',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
+    [
+      'EquinixMetal',
+      'DaemonSet',
+      'equinix-metal-cloud-controller-manager',
+      [
+        '--cloud-provider=equinixmetal',
+        '--cloud-config=/etc/cloud-sa/cloud-sa.json',
+        '--authentication-skip-lookup=true',
+        '--configure-cloud-routes=false',
+        '--allocate-node-cidrs=false',
+        '--use-service-account-credentials=false',
+        ...COMMON_TAIL,
+        '--secure-port=10258',
+        ...TLS,
+        '--v=2',
+      ],
+    ],
   ];
 
   test.each(CASES)('%s renders the upstream workload kind and the exact flags', (platform, kind, name, args) => {
@@ -65,12 +184,14 @@ describe('distribution kubernetes: each upstream provider', () => {
     expect(w.spec.template.spec.hostNetwork).toBe(true);
     expect(w.spec.template.spec.dnsPolicy).toBe('Default');
     // the upstream manifest's or chart's PriorityClass (AWS, Azure and vSphere use system-node-critical)
-    expect(w.spec.template.spec.priorityClassName).toBe(['AWS', 'Azure', 'VSphere'].includes(platform) ? 'system-node-critical' : 'system-cluster-critical');
+    expect(w.spec.template.spec.priorityClassName).toBe(
+      ['AWS', 'Azure', 'VSphere'].includes(platform) ? 'system-node-critical' : 'system-cluster-critical',
+    );
     // no OpenShift objects
     expect(objects.filter((o) => /openshift/.test(o.apiVersion) || o.metadata.namespace?.startsWith('openshift'))).toEqual([]);
   });
 
-  test('the cloud config comes from the provider\'s usual Secret or ConfigMap, every key mounted, the flag naming the key', () => {
+  test("the cloud config comes from the provider's usual Secret or ConfigMap, every key mounted, the flag naming the key", () => {
     const mounts: Record<string, unknown> = {};
     for (const platform of ['Azure', 'VSphere', 'OpenStack', 'AlibabaCloud', 'Nutanix', 'EquinixMetal']) {
       const objects = render(dir(), kubernetesSpec(platform));
@@ -97,7 +218,12 @@ describe('distribution kubernetes: each upstream provider', () => {
   test('Azure adds the cloud-node-manager DaemonSet with its own identity, tolerating every taint', () => {
     const objects = render(dir(), kubernetesSpec('Azure'));
     const cnm = find(objects, 'DaemonSet', 'azure-cloud-node-manager');
-    expect(cnm.spec.template.spec.containers[0].args).toEqual(['--node-name=$(NODE_NAME)', '--wait-routes=false', '--use-instance-metadata=true', '--v=2']);
+    expect(cnm.spec.template.spec.containers[0].args).toEqual([
+      '--node-name=$(NODE_NAME)',
+      '--wait-routes=false',
+      '--use-instance-metadata=true',
+      '--v=2',
+    ]);
     expect(cnm.spec.template.spec.tolerations).toEqual([{ operator: 'Exists' }]);
     expect(cnm.spec.template.spec.serviceAccountName).toBe('cloud-node-manager');
     expect(find(objects, 'ClusterRole', 'cloud-node-manager').rules).toEqual([
@@ -124,10 +250,17 @@ describe('distribution kubernetes: RBAC profiles', () => {
   const dir = useTempDir();
   const aws = UPSTREAM_PROVIDERS.AWS!;
 
-  test('superset (useServiceAccountCredentials false): one ClusterRole with every client\'s rules, the lease Role, no wildcards', () => {
-    const rbac = ccmRbac({ provider: aws, useServiceAccountCredentials: false, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager' });
+  test("superset (useServiceAccountCredentials false): one ClusterRole with every client's rules, the lease Role, no wildcards", () => {
+    const rbac = ccmRbac({
+      provider: aws,
+      useServiceAccountCredentials: false,
+      namespace: 'kube-system',
+      serviceAccount: 'cloud-controller-manager',
+    });
     expect(rbac.profile).toBe('superset');
-    expect(rbac.clusterRoles.map((r) => [r.name, r.serviceAccounts])).toEqual([['system:cloud-controller-manager', ['kube-system/cloud-controller-manager']]]);
+    expect(rbac.clusterRoles.map((r) => [r.name, r.serviceAccounts])).toEqual([
+      ['system:cloud-controller-manager', ['kube-system/cloud-controller-manager']],
+    ]);
     expect(rbac.clusterRoles[0].rules).toEqual([
       { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch', 'get', 'update', 'patch', 'delete'] },
       { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
@@ -137,16 +270,18 @@ describe('distribution kubernetes: RBAC profiles', () => {
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
       { apiGroups: [''], resources: ['services/status'], verbs: ['patch'] },
     ]);
-    expect(rbac.roles).toEqual([{
-      name: 'system:cloud-controller-manager',
-      namespace: 'kube-system',
-      serviceAccounts: ['kube-system/cloud-controller-manager'],
-      rules: [
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'update'] },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-        { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-      ],
-    }]);
+    expect(rbac.roles).toEqual([
+      {
+        name: 'system:cloud-controller-manager',
+        namespace: 'kube-system',
+        serviceAccounts: ['kube-system/cloud-controller-manager'],
+        rules: [
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'update'] },
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+          { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+        ],
+      },
+    ]);
   });
 
   test('least-privilege (true): the CCM keeps its informers and mints tokens for the client names the binary asks for, each bound to its own rules', () => {
@@ -171,32 +306,61 @@ describe('distribution kubernetes: RBAC profiles', () => {
       serviceAccounts: ['kube-system/cloud-controller-manager'],
       rules: [
         { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
-        { apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['aws-cloud-provider', 'node-controller', 'service-controller'], verbs: ['get'] },
-        { apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: ['aws-cloud-provider', 'node-controller', 'service-controller'], verbs: ['create'] },
+        {
+          apiGroups: [''],
+          resources: ['serviceaccounts'],
+          resourceNames: ['aws-cloud-provider', 'node-controller', 'service-controller'],
+          verbs: ['get'],
+        },
+        {
+          apiGroups: [''],
+          resources: ['serviceaccounts/token'],
+          resourceNames: ['aws-cloud-provider', 'node-controller', 'service-controller'],
+          verbs: ['create'],
+        },
       ],
     });
     // the provider's own ServiceAccount is rendered; the controllers' are shared with the kube-controller-manager and never rendered
     expect(rbac.serviceAccounts).toEqual(['kube-system/aws-cloud-provider']);
     // the route controller's identity only with routes on
-    const routes = ccmRbac({ provider: aws, useServiceAccountCredentials: true, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager', flags: ['--configure-cloud-routes=true'] });
+    const routes = ccmRbac({
+      provider: aws,
+      useServiceAccountCredentials: true,
+      namespace: 'kube-system',
+      serviceAccount: 'cloud-controller-manager',
+      flags: ['--configure-cloud-routes=true'],
+    });
     expect(routes.clusterRoles.map((r) => r.name)).toContain('system:cloud-controller-manager:route-controller');
   });
 
   test('provider extras follow the client that makes the call: Azure endpointslices to the informers, the resource lock to the provider client', () => {
-    const rbac = ccmRbac({ provider: UPSTREAM_PROVIDERS.Azure!, useServiceAccountCredentials: true, namespace: 'kube-system', serviceAccount: 'cloud-controller-manager' });
+    const rbac = ccmRbac({
+      provider: UPSTREAM_PROVIDERS.Azure!,
+      useServiceAccountCredentials: true,
+      namespace: 'kube-system',
+      serviceAccount: 'cloud-controller-manager',
+    });
     const byName = Object.fromEntries(rbac.clusterRoles.map((r) => [r.name, r.rules.map((x) => `${x.apiGroups[0]}/${x.resources[0]}`)]));
     expect(byName['system:cloud-controller-manager']).toContain('discovery.k8s.io/endpointslices');
     expect(byName['system:cloud-controller-manager:service-controller']).not.toContain('discovery.k8s.io/endpointslices');
-    expect(rbac.roles.find((r) => r.name === 'system:cloud-controller-manager:azure-cloud-provider')?.rules[0].resourceNames).toEqual(['aks-managed-resource-locker']);
+    expect(rbac.roles.find((r) => r.name === 'system:cloud-controller-manager:azure-cloud-provider')?.rules[0].resourceNames).toEqual([
+      'aks-managed-resource-locker',
+    ]);
   });
 
   test('the rendered objects switch with the knob and bind every ServiceAccount the roles name', () => {
     const superset = render(dir(), kubernetesSpec('AWS'));
     const least = render(dir(), kubernetesSpec('AWS', 'k', { useServiceAccountCredentials: true }));
-    const names = (objects: any[]) => objects.filter((o) => /Role/.test(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`).sort();
+    const names = (objects: any[]) =>
+      objects
+        .filter((o) => /Role/.test(o.kind))
+        .map((o) => `${o.kind}/${o.metadata.name}`)
+        .sort();
     expect(names(superset)).toEqual([
-      'ClusterRole/system:cloud-controller-manager', 'ClusterRoleBinding/system:cloud-controller-manager',
-      'Role/system:cloud-controller-manager', 'RoleBinding/cloud-controller-manager:apiserver-authentication-reader',
+      'ClusterRole/system:cloud-controller-manager',
+      'ClusterRoleBinding/system:cloud-controller-manager',
+      'Role/system:cloud-controller-manager',
+      'RoleBinding/cloud-controller-manager:apiserver-authentication-reader',
       'RoleBinding/system:cloud-controller-manager',
     ]);
     expect(names(least)).toHaveLength(13);
@@ -236,9 +400,15 @@ describe('distribution kubernetes: scheduling presets', () => {
     ['kubeadm', [...BOOT, ...CP]],
     ['k3s', [...BOOT, ...CP]],
     ['rke2', [...BOOT, ...CP, { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' }]],
-    ['openshift', [...BOOT, CP[1],
-      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
-      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 }]],
+    [
+      'openshift',
+      [
+        ...BOOT,
+        CP[1],
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
+      ],
+    ],
     ['all-taints', [{ operator: 'Exists' }]],
   ] as const)('preset %s: its tolerations, and affinity to either control-plane label whatever its value', (preset, tolerations) => {
     const plan = schedulingPlan(preset, []);
@@ -260,13 +430,31 @@ describe('distribution kubernetes: knobs', () => {
   const dir = useTempDir();
 
   test('extraArgs replace a rendered flag in place and append the others sorted', () => {
-    expect(mergeArgs(['--cloud-provider=aws', '--v=2'], { 'v': 4, 'node-monitor-period': '10s', 'concurrent-service-syncs': 2 }))
-      .toEqual(['--cloud-provider=aws', '--v=4', '--concurrent-service-syncs=2', '--node-monitor-period=10s']);
+    expect(mergeArgs(['--cloud-provider=aws', '--v=2'], { v: 4, 'node-monitor-period': '10s', 'concurrent-service-syncs': 2 })).toEqual([
+      '--cloud-provider=aws',
+      '--v=4',
+      '--concurrent-service-syncs=2',
+      '--node-monitor-period=10s',
+    ]);
   });
 
   test('extraEnv and extraVolumes merge by name: same name replaces, new names append', () => {
-    expect(mergeByName([{ name: 'A', value: '1' }, { name: 'B', value: '2' }], [{ name: 'B', value: '3' }, { name: 'C', value: '4' }]))
-      .toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }]);
+    expect(
+      mergeByName(
+        [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+        [
+          { name: 'B', value: '3' },
+          { name: 'C', value: '4' },
+        ],
+      ),
+    ).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '3' },
+      { name: 'C', value: '4' },
+    ]);
   });
 
   test('a Deployment gets replicas, required hostname anti-affinity, a surge-free rollout and a PDB; a DaemonSet none of them', () => {
@@ -275,10 +463,14 @@ describe('distribution kubernetes: knobs', () => {
     expect(d.spec.replicas).toBe(3);
     expect(d.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
     expect(d.spec.template.spec.affinity.podAntiAffinity).toEqual({
-      requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'k8s-app': 'aws-cloud-controller-manager' } } }],
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'k8s-app': 'aws-cloud-controller-manager' } } },
+      ],
     });
     expect(find(objects, 'PodDisruptionBudget').spec).toEqual({
-      maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow', selector: { matchLabels: { 'k8s-app': 'aws-cloud-controller-manager' } },
+      maxUnavailable: 1,
+      unhealthyPodEvictionPolicy: 'AlwaysAllow',
+      selector: { matchLabels: { 'k8s-app': 'aws-cloud-controller-manager' } },
     });
     const ds = render(dir(), kubernetesSpec('AWS'));
     expect(find(ds, 'PodDisruptionBudget')).toBeUndefined();
@@ -289,73 +481,118 @@ describe('distribution kubernetes: knobs', () => {
   });
 
   test('every knob lands where it belongs', () => {
-    const objects = render(dir(), kubernetesSpec('AWS', 'k', {
-      namespace: 'cloud-system',
-      hostNetwork: false,
-      priorityClassName: 'system-node-critical',
-      controllers: ['*', '-tagging-controller'],
-      configureCloudRoutes: true,
-      allocateNodeCidrs: true,
-      clusterCIDR: ['10.244.0.0/16', 'fd00:10:244::/56'],
-      secureServing: { port: 10300 },
-      extraArgs: { 'v': 5, 'concurrent-node-syncs': 4 },
-      extraEnv: [{ name: 'AWS_REGION', value: 'eu-west-1' }],
-      extraVolumes: [{ name: 'ca', mountPath: '/etc/pki/extra', configMap: 'corp-ca' }],
-      resources: { requests: { cpu: '300m' }, limits: { memory: '512Mi' } },
-      podLabels: { team: 'platform' },
-      podAnnotations: { 'example.com/owner': 'platform' },
-      serviceAccount: { annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/ccm' }, labels: { team: 'platform' } },
-      imagePullSecrets: ['mirror'],
-    }, { proxy: { httpsProxy: 'http://proxy:3128', noProxy: '.svc' } }));
+    const objects = render(
+      dir(),
+      kubernetesSpec(
+        'AWS',
+        'k',
+        {
+          namespace: 'cloud-system',
+          hostNetwork: false,
+          priorityClassName: 'system-node-critical',
+          controllers: ['*', '-tagging-controller'],
+          configureCloudRoutes: true,
+          allocateNodeCidrs: true,
+          clusterCIDR: ['10.244.0.0/16', 'fd00:10:244::/56'],
+          secureServing: { port: 10300 },
+          extraArgs: { v: 5, 'concurrent-node-syncs': 4 },
+          extraEnv: [{ name: 'AWS_REGION', value: 'eu-west-1' }],
+          extraVolumes: [{ name: 'ca', mountPath: '/etc/pki/extra', configMap: 'corp-ca' }],
+          resources: { requests: { cpu: '300m' }, limits: { memory: '512Mi' } },
+          podLabels: { team: 'platform' },
+          podAnnotations: { 'example.com/owner': 'platform' },
+          serviceAccount: { annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/ccm' }, labels: { team: 'platform' } },
+          imagePullSecrets: ['mirror'],
+        },
+        { proxy: { httpsProxy: 'http://proxy:3128', noProxy: '.svc' } },
+      ),
+    );
     const w = workload(objects);
     const pod = w.spec.template.spec;
     expect(find(objects, 'Namespace', 'cloud-system')).toBeDefined();
     expect(container(objects).args).toEqual([
-      '--cloud-provider=aws', '--controllers=*,-tagging-controller', '--configure-cloud-routes=true', '--allocate-node-cidrs=true',
-      '--cluster-cidr=10.244.0.0/16,fd00:10:244::/56', '--use-service-account-credentials=false', '--leader-elect=true',
-      '--leader-elect-resource-namespace=cloud-system', '--bind-address=0.0.0.0', '--secure-port=10300', ...TLS, '--v=5', '--concurrent-node-syncs=4',
+      '--cloud-provider=aws',
+      '--controllers=*,-tagging-controller',
+      '--configure-cloud-routes=true',
+      '--allocate-node-cidrs=true',
+      '--cluster-cidr=10.244.0.0/16,fd00:10:244::/56',
+      '--use-service-account-credentials=false',
+      '--leader-elect=true',
+      '--leader-elect-resource-namespace=cloud-system',
+      '--bind-address=0.0.0.0',
+      '--secure-port=10300',
+      ...TLS,
+      '--v=5',
+      '--concurrent-node-syncs=4',
     ]);
-    expect([pod.hostNetwork, pod.dnsPolicy, pod.priorityClassName, pod.imagePullSecrets]).toEqual([false, 'ClusterFirst', 'system-node-critical', [{ name: 'mirror' }]]);
+    expect([pod.hostNetwork, pod.dnsPolicy, pod.priorityClassName, pod.imagePullSecrets]).toEqual([
+      false,
+      'ClusterFirst',
+      'system-node-critical',
+      [{ name: 'mirror' }],
+    ]);
     expect(container(objects).livenessProbe.httpGet).toEqual({ path: '/healthz', port: 10300, scheme: 'HTTPS' });
     expect(container(objects).env).toEqual([
-      { name: 'HTTPS_PROXY', value: 'http://proxy:3128' }, { name: 'NO_PROXY', value: '.svc' },
-      { name: 'AWS_ROLE_ARN', value: 'arn:aws:iam::1:role/ccm' }, { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token' },
+      { name: 'HTTPS_PROXY', value: 'http://proxy:3128' },
+      { name: 'NO_PROXY', value: '.svc' },
+      { name: 'AWS_ROLE_ARN', value: 'arn:aws:iam::1:role/ccm' },
+      { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token' },
       { name: 'AWS_REGION', value: 'eu-west-1' },
     ]);
     expect(container(objects).volumeMounts).toEqual([
-      { name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true }, { name: 'ca', mountPath: '/etc/pki/extra', readOnly: true },
+      { name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true },
+      { name: 'ca', mountPath: '/etc/pki/extra', readOnly: true },
     ]);
     expect(pod.volumes).toEqual([
-      { name: 'aws-iam-token', projected: { sources: [{ serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } }] } },
+      {
+        name: 'aws-iam-token',
+        projected: { sources: [{ serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } }] },
+      },
       { name: 'ca', configMap: { name: 'corp-ca' } },
     ]);
     expect(container(objects).resources).toEqual({ requests: { cpu: '300m', memory: '50Mi' }, limits: { memory: '512Mi' } });
-    expect(w.spec.template.metadata.labels).toEqual({ 'team': 'platform', 'k8s-app': 'aws-cloud-controller-manager' });
+    expect(w.spec.template.metadata.labels).toEqual({ team: 'platform', 'k8s-app': 'aws-cloud-controller-manager' });
     expect(w.spec.template.metadata.annotations['example.com/owner']).toBe('platform');
     expect(find(objects, 'ServiceAccount').metadata).toEqual({
-      name: 'cloud-controller-manager', namespace: 'cloud-system', labels: { team: 'platform' },
+      name: 'cloud-controller-manager',
+      namespace: 'cloud-system',
+      labels: { team: 'platform' },
       annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::1:role/ccm', 'argocd.argoproj.io/sync-wave': '1' },
     });
     expect(find(objects, 'Role', 'system:cloud-controller-manager').metadata.namespace).toBe('cloud-system');
   });
 
   test('an extra volume named like a rendered one replaces it (e.g. a cloud config from a hostPath)', () => {
-    const objects = render(dir(), kubernetesSpec('OpenStack', 'k', { extraVolumes: [{ name: 'cloud-config', mountPath: '/etc/config', hostPath: '/etc/kubernetes/openstack' }] }));
+    const objects = render(
+      dir(),
+      kubernetesSpec('OpenStack', 'k', { extraVolumes: [{ name: 'cloud-config', mountPath: '/etc/config', hostPath: '/etc/kubernetes/openstack' }] }),
+    );
     expect(workload(objects).spec.template.spec.volumes).toEqual([{ name: 'cloud-config', hostPath: { path: '/etc/kubernetes/openstack' } }]);
   });
 
   test('metrics: a Service on the secure port, a ServiceMonitor over HTTPS, the reader ClusterRole bound to the scraper', () => {
-    const objects = render(dir(), kubernetesSpec('AWS', 'k', { metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus-k8s' } }));
+    const objects = render(
+      dir(),
+      kubernetesSpec('AWS', 'k', { metrics: { enabled: true, serviceMonitor: true, scraper: 'monitoring/prometheus-k8s' } }),
+    );
     expect(container(objects).args).toContain('--bind-address=0.0.0.0');
     expect(find(objects, 'Service').spec.ports).toEqual([{ name: 'https', port: 10258, targetPort: 'https', protocol: 'TCP' }]);
     expect(find(objects, 'ServiceMonitor').spec.endpoints[0]).toMatchObject({ port: 'https', scheme: 'https', path: '/metrics' });
-    expect(find(objects, 'ClusterRole', 'aws-cloud-controller-manager:metrics-reader').rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
-    expect(find(objects, 'ClusterRoleBinding', 'aws-cloud-controller-manager:metrics-reader').subjects).toEqual([{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' }]);
+    expect(find(objects, 'ClusterRole', 'aws-cloud-controller-manager:metrics-reader').rules).toEqual([
+      { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+    ]);
+    expect(find(objects, 'ClusterRoleBinding', 'aws-cloud-controller-manager:metrics-reader').subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'monitoring' },
+    ]);
   });
 
   test('an inline cloud config becomes a ConfigMap whose content rolls the pods', () => {
-    const a = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\n' });
-    const b = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), { 'v.conf': 'global:\n  port: 8443\n  secretNamespace: kube-system\n' });
+    const a = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), {
+      'v.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\n',
+    });
+    const b = render(dir(), kubernetesSpec('VSphere', 'k', {}, { cloudConfig: { file: 'v.conf' } }), {
+      'v.conf': 'global:\n  port: 8443\n  secretNamespace: kube-system\n',
+    });
     expect(find(a, 'ConfigMap', 'vsphere-cloud-config').data).toEqual({ 'vsphere.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\n' });
     const hash = (o: any[]) => workload(o).spec.template.metadata.annotations['ccm-gitops.io/config-hash'];
     expect(hash(a)).not.toBe(hash(b));
@@ -366,52 +603,109 @@ describe('distribution kubernetes: validation', () => {
   const dir = useTempDir();
 
   test.each([
-    ['OpenShift-only fields', kubernetesSpec('AWS', 'k', {}, { infrastructureName: 'x', managementMode: 'operator', featureGates: { enabled: ['Foo'] }, aws: { region: 'us-east-1' } }), [
-      'c.yaml:21: spec.infrastructureName: is the OpenShift Infrastructure name and is not read with distribution kubernetes; remove it',
-      'c.yaml:22: spec.managementMode: "operator" is OpenShift\'s operator mode; distribution kubernetes renders the CCM directly: remove the field or set "gitops"',
-      'c.yaml:23: spec.featureGates: lists OpenShift FeatureGate status, which distribution kubernetes does not read; pass upstream gates as spec.kubernetes.extraArgs.feature-gates',
-      'c.yaml:26: spec.aws: is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file',
-    ]],
-    ['spec.openshift (the OpenShift release and feature set)', kubernetesSpec('AWS', 'k', {}, { openshift: { release: '4.18.3' } }), [
-      'c.yaml:21: spec.openshift: is the OpenShift release and feature set and is not read with distribution kubernetes; remove it',
-    ]],
-    ['an OpenShift-only platform', kubernetesSpec('IBMCloud'), [
-      'c.yaml:7: spec.platform: "IBMCloud" is rendered for distribution openshift only; the kubernetes distribution renders AWS, AlibabaCloud, Azure, DigitalOcean, EquinixMetal, GCP, Nutanix, OpenStack, VSphere',
-    ]],
-    ['no spec.kubernetes', { ...kubernetesSpec('AWS'), spec: { ...(kubernetesSpec('AWS').spec as object), kubernetes: undefined } }, [
-      'c.yaml:5: spec.kubernetes: is required with distribution kubernetes; set at least spec.kubernetes.version (the cluster\'s Kubernetes minor, e.g. "1.33")',
-    ]],
-    ['DaemonSet knobs and leader election', kubernetesSpec('AWS', 'k', { workload: { replicas: 2, podDisruptionBudget: true }, leaderElect: false }), [
-      'c.yaml:22: spec.kubernetes.workload.replicas: applies to a Deployment only; a DaemonSet runs one pod per matching node: remove it or set workload.kind: Deployment',
-      'c.yaml:23: spec.kubernetes.workload.podDisruptionBudget: applies to a Deployment only; remove it or set workload.kind: Deployment',
-      'c.yaml:24: spec.kubernetes.leaderElect: is false with a DaemonSet: several CCMs would reconcile at once; keep leader election, or run one Deployment replica',
-    ]],
-    ['a PDB over one replica, node CIDRs without a CIDR', kubernetesSpec('Nutanix', 'k', { workload: { replicas: 1, podDisruptionBudget: true }, allocateNodeCidrs: true }), [
-      'c.yaml:19: spec.kubernetes.clusterCIDR: is required with allocateNodeCidrs: true; set the pod network CIDR(s)',
-      'c.yaml:23: spec.kubernetes.workload.podDisruptionBudget: with 1 replica would block every node drain; set replicas to 2 or more, or remove it',
-    ]],
-    ['extraArgs that a knob owns, or that carry a credential', kubernetesSpec('AWS', 'k', { extraArgs: { 'use-service-account-credentials': true, 'api-token': 'abc', 'tls-private-key-file': '/etc/tls/key.pem' } }), [
-      'c.yaml:22: spec.kubernetes.extraArgs.use-service-account-credentials: is rendered from spec.kubernetes.useServiceAccountCredentials; set it there (it changes more than the flag)',
-      'c.yaml:23: spec.kubernetes.extraArgs.api-token: looks like a credential; flags are committed to git: put it in a Secret and mount it (spec.kubernetes.extraVolumes)',
-    ]],
-    ['extraEnv with a literal credential or no value', kubernetesSpec('AWS', 'k', { extraEnv: [{ name: 'AWS_SECRET_ACCESS_KEY', value: 'x' }, { name: 'EMPTY' }] }), [
-      'c.yaml:23: spec.kubernetes.extraEnv.0.value: "AWS_SECRET_ACCESS_KEY" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef',
-      'c.yaml:24: spec.kubernetes.extraEnv.1: "EMPTY" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)',
-    ]],
-    ['a token provider given an inline file or a ConfigMap', kubernetesSpec('DigitalOcean', 'k', { cloudConfig: { existingConfigMap: 'x' } }, { cloudConfig: { file: 't.txt' } }), [
-      'c.yaml:22: spec.kubernetes.cloudConfig.existingConfigMap: is refused for DigitalOcean: its API token is a credential; keep it in a Secret (existingSecret)',
-      'c.yaml:24: spec.cloudConfig.file: is refused for DigitalOcean: its API token always holds a credential; create a Secret and name it in spec.kubernetes.cloudConfig.existingSecret',
-    ]],
-    ['controller-runtime Alibaba with cloud-provider knobs', kubernetesSpec('AlibabaCloud', 'k', { useServiceAccountCredentials: true, metrics: { enabled: true } }), [
-      'c.yaml:21: spec.kubernetes.useServiceAccountCredentials: is not supported: the AlibabaCloud CCM is built on controller-runtime, not k8s.io/cloud-provider; remove it',
-      'c.yaml:23: spec.kubernetes.metrics.enabled: is not supported: the AlibabaCloud CCM is built on controller-runtime, not k8s.io/cloud-provider (its metrics listener is off, --metrics-bind-addr=0); remove it',
-    ]],
-    ['manifest-dir with a GitOps engine', kubernetesSpec('AWS', 'k', { output: { mode: 'manifest-dir' } }, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/x.git' } }), [
-      'c.yaml:24: spec.gitops.engine: "argocd" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain',
-    ]],
-    ['a missing image', (() => { const s = kubernetesSpec('GCP') as any; delete s.spec.images.cloudControllerManagerGCP; return s; })(), [
-      'c.yaml:8: spec.images.cloudControllerManagerGCP: is required for platform GCP; pin the upstream image by digest or explicit tag (ccm-gitops never derives it from the Kubernetes version)',
-    ]],
+    [
+      'OpenShift-only fields',
+      kubernetesSpec(
+        'AWS',
+        'k',
+        {},
+        { infrastructureName: 'x', managementMode: 'operator', featureGates: { enabled: ['Foo'] }, aws: { region: 'us-east-1' } },
+      ),
+      [
+        'c.yaml:21: spec.infrastructureName: is the OpenShift Infrastructure name and is not read with distribution kubernetes; remove it',
+        'c.yaml:22: spec.managementMode: "operator" is OpenShift\'s operator mode; distribution kubernetes renders the CCM directly: remove the field or set "gitops"',
+        'c.yaml:23: spec.featureGates: lists OpenShift FeatureGate status, which distribution kubernetes does not read; pass upstream gates as spec.kubernetes.extraArgs.feature-gates',
+        'c.yaml:26: spec.aws: is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file',
+      ],
+    ],
+    [
+      'spec.openshift (the OpenShift release and feature set)',
+      kubernetesSpec('AWS', 'k', {}, { openshift: { release: '4.18.3' } }),
+      ['c.yaml:21: spec.openshift: is the OpenShift release and feature set and is not read with distribution kubernetes; remove it'],
+    ],
+    [
+      'an OpenShift-only platform',
+      kubernetesSpec('IBMCloud'),
+      [
+        'c.yaml:7: spec.platform: "IBMCloud" is rendered for distribution openshift only; the kubernetes distribution renders AWS, AlibabaCloud, Azure, DigitalOcean, EquinixMetal, GCP, Nutanix, OpenStack, VSphere',
+      ],
+    ],
+    [
+      'no spec.kubernetes',
+      { ...kubernetesSpec('AWS'), spec: { ...(kubernetesSpec('AWS').spec as object), kubernetes: undefined } },
+      [
+        'c.yaml:5: spec.kubernetes: is required with distribution kubernetes; set at least spec.kubernetes.version (the cluster\'s Kubernetes minor, e.g. "1.33")',
+      ],
+    ],
+    [
+      'DaemonSet knobs and leader election',
+      kubernetesSpec('AWS', 'k', { workload: { replicas: 2, podDisruptionBudget: true }, leaderElect: false }),
+      [
+        'c.yaml:22: spec.kubernetes.workload.replicas: applies to a Deployment only; a DaemonSet runs one pod per matching node: remove it or set workload.kind: Deployment',
+        'c.yaml:23: spec.kubernetes.workload.podDisruptionBudget: applies to a Deployment only; remove it or set workload.kind: Deployment',
+        'c.yaml:24: spec.kubernetes.leaderElect: is false with a DaemonSet: several CCMs would reconcile at once; keep leader election, or run one Deployment replica',
+      ],
+    ],
+    [
+      'a PDB over one replica, node CIDRs without a CIDR',
+      kubernetesSpec('Nutanix', 'k', { workload: { replicas: 1, podDisruptionBudget: true }, allocateNodeCidrs: true }),
+      [
+        'c.yaml:19: spec.kubernetes.clusterCIDR: is required with allocateNodeCidrs: true; set the pod network CIDR(s)',
+        'c.yaml:23: spec.kubernetes.workload.podDisruptionBudget: with 1 replica would block every node drain; set replicas to 2 or more, or remove it',
+      ],
+    ],
+    [
+      'extraArgs that a knob owns, or that carry a credential',
+      kubernetesSpec('AWS', 'k', {
+        extraArgs: { 'use-service-account-credentials': true, 'api-token': 'abc', 'tls-private-key-file': '/etc/tls/key.pem' },
+      }),
+      [
+        'c.yaml:22: spec.kubernetes.extraArgs.use-service-account-credentials: is rendered from spec.kubernetes.useServiceAccountCredentials; set it there (it changes more than the flag)',
+        'c.yaml:23: spec.kubernetes.extraArgs.api-token: looks like a credential; flags are committed to git: put it in a Secret and mount it (spec.kubernetes.extraVolumes)',
+      ],
+    ],
+    [
+      'extraEnv with a literal credential or no value',
+      kubernetesSpec('AWS', 'k', { extraEnv: [{ name: 'AWS_SECRET_ACCESS_KEY', value: 'x' }, { name: 'EMPTY' }] }),
+      [
+        'c.yaml:23: spec.kubernetes.extraEnv.0.value: "AWS_SECRET_ACCESS_KEY" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef',
+        'c.yaml:24: spec.kubernetes.extraEnv.1: "EMPTY" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)',
+      ],
+    ],
+    [
+      'a token provider given an inline file or a ConfigMap',
+      kubernetesSpec('DigitalOcean', 'k', { cloudConfig: { existingConfigMap: 'x' } }, { cloudConfig: { file: 't.txt' } }),
+      [
+        'c.yaml:22: spec.kubernetes.cloudConfig.existingConfigMap: is refused for DigitalOcean: its API token is a credential; keep it in a Secret (existingSecret)',
+        'c.yaml:24: spec.cloudConfig.file: is refused for DigitalOcean: its API token always holds a credential; create a Secret and name it in spec.kubernetes.cloudConfig.existingSecret',
+      ],
+    ],
+    [
+      'controller-runtime Alibaba with cloud-provider knobs',
+      kubernetesSpec('AlibabaCloud', 'k', { useServiceAccountCredentials: true, metrics: { enabled: true } }),
+      [
+        'c.yaml:21: spec.kubernetes.useServiceAccountCredentials: is not supported: the AlibabaCloud CCM is built on controller-runtime, not k8s.io/cloud-provider; remove it',
+        'c.yaml:23: spec.kubernetes.metrics.enabled: is not supported: the AlibabaCloud CCM is built on controller-runtime, not k8s.io/cloud-provider (its metrics listener is off, --metrics-bind-addr=0); remove it',
+      ],
+    ],
+    [
+      'manifest-dir with a GitOps engine',
+      kubernetesSpec('AWS', 'k', { output: { mode: 'manifest-dir' } }, { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/x.git' } }),
+      [
+        'c.yaml:24: spec.gitops.engine: "argocd" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain',
+      ],
+    ],
+    [
+      'a missing image',
+      (() => {
+        const s = kubernetesSpec('GCP') as any;
+        delete s.spec.images.cloudControllerManagerGCP;
+        return s;
+      })(),
+      [
+        'c.yaml:8: spec.images.cloudControllerManagerGCP: is required for platform GCP; pin the upstream image by digest or explicit tag (ccm-gitops never derives it from the Kubernetes version)',
+      ],
+    ],
   ])('%s: one error per field, with the fix', (_name, spec, expected) => {
     writeFile(dir(), 'c.yaml', spec as Record<string, unknown>);
     writeFile(dir(), 't.txt', 'token\n');
@@ -422,20 +716,27 @@ describe('distribution kubernetes: validation', () => {
     writeFile(dir(), 'c.conf', '[Global]\nauth-url = https://keystone\napplication-credential-secret = s3cr3t\n');
     writeFile(dir(), 'c.yaml', kubernetesSpec('OpenStack', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
     expect(fleetProblems(dir())).toEqual([
-      'c.conf:3: cluster k: \'application-credential-secret\' (line 3) holds a credential; remove it: the OpenStack cloud controller manager reads its credentials from a Secret '
-      + '(an existing Secret named in spec.kubernetes.cloudConfig.existingSecret), and credentials never go into git',
+      "c.conf:3: cluster k: 'application-credential-secret' (line 3) holds a credential; remove it: the OpenStack cloud controller manager reads its credentials from a Secret " +
+        '(an existing Secret named in spec.kubernetes.cloudConfig.existingSecret), and credentials never go into git',
     ]);
   });
 
   test('an empty inline cloud config is an error, not a silent fallback to the default Secret', () => {
     writeFile(dir(), 'c.conf', '\n');
     writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
-    expect(fleetProblems(dir())).toEqual(['c.conf: cluster k: is empty; fill it, or remove spec.cloudConfig.file to read the provider\'s existing config object']);
+    expect(fleetProblems(dir())).toEqual([
+      "c.conf: cluster k: is empty; fill it, or remove spec.cloudConfig.file to read the provider's existing config object",
+    ]);
   });
 
   test('spec.kubernetes is refused with distribution openshift', () => {
-    writeFile(dir(), 'c.yaml', { ...kubernetesSpec('AWS'), spec: { ...(kubernetesSpec('AWS').spec as object), distribution: 'openshift', infrastructureName: 'k-1' } });
-    expect(fleetProblems(dir())).toContain('c.yaml:19: spec.kubernetes: holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes');
+    writeFile(dir(), 'c.yaml', {
+      ...kubernetesSpec('AWS'),
+      spec: { ...(kubernetesSpec('AWS').spec as object), distribution: 'openshift', infrastructureName: 'k-1' },
+    });
+    expect(fleetProblems(dir())).toContain(
+      'c.yaml:19: spec.kubernetes: holds the knobs of distribution kubernetes; remove it, or set spec.distribution: kubernetes',
+    );
   });
 });
 
@@ -452,14 +753,25 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     const rest = Object.fromEntries(Object.entries(annotations ?? {}).filter(([k]) => k !== 'argocd.argoproj.io/sync-wave'));
     return { ...o, metadata: Object.keys(rest).length > 0 ? { ...metadata, annotations: rest } : metadata };
   };
-  const plainObjects = (f: Record<string, string>) => Object.entries(f)
-    .filter(([p]) => /^k\/0\d-[^/]+\/(?!kustomization)/.test(p)).map(([, c]) => stripWave(parse(c)));
+  const plainObjects = (f: Record<string, string>) =>
+    Object.entries(f)
+      .filter(([p]) => /^k\/0\d-[^/]+\/(?!kustomization)/.test(p))
+      .map(([, c]) => stripWave(parse(c)));
 
   test('cluster-resource-set: one ConfigMap per stage holding exactly the plain objects, listed in apply order', () => {
     // two replicas, so the policies stage (the PDB) is there too
     const plain = plainObjects(files(kubernetesSpec('Azure', 'k', { workload: { replicas: 2 } })));
-    const crs = files(kubernetesSpec('Azure', 'k', { workload: { replicas: 2 }, output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } } }));
-    expect(Object.keys(crs).filter((p) => /ya?ml$/.test(p) && !p.endsWith('kustomization.yaml')).sort()).toEqual([
+    const crs = files(
+      kubernetesSpec('Azure', 'k', {
+        workload: { replicas: 2 },
+        output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', strategy: 'ApplyOnce' } },
+      }),
+    );
+    expect(
+      Object.keys(crs)
+        .filter((p) => /ya?ml$/.test(p) && !p.endsWith('kustomization.yaml'))
+        .sort(),
+    ).toEqual([
       'k/03-config/configmap.capi.ccm-k-01-namespaces-rbac.yaml',
       'k/03-config/configmap.capi.ccm-k-04-workloads.yaml',
       'k/03-config/configmap.capi.ccm-k-05-policies.yaml',
@@ -484,10 +796,22 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     const out = files(kubernetesSpec('VSphere', 'k', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }));
     expect(Object.keys(out).sort()).toEqual(['k/CONTROL-PLANE.md', 'k/kustomization.yaml', 'k/manifests/ccm-gitops-k.yaml']);
     const docs = parseAllDocuments(out['k/manifests/ccm-gitops-k.yaml']).map((d) => d.toJS());
-    expect(docs.map((d) => d.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'RoleBinding', 'ServiceAccount', 'DaemonSet']);
+    expect(docs.map((d) => d.kind)).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Role',
+      'RoleBinding',
+      'RoleBinding',
+      'ServiceAccount',
+      'DaemonSet',
+    ]);
     expect(out['k/manifests/ccm-gitops-k.yaml']).not.toContain('sync-wave');
-    expect(out['k/CONTROL-PLANE.md']).toContain('disable-cloud-controller: true\nkube-controller-manager-arg:\n  - cloud-provider=external\nkubelet-arg:\n  - cloud-provider=external\n');
-    expect(out['k/CONTROL-PLANE.md']).toContain('Copy `dist/k/manifests/ccm-gitops-k.yaml` to `/var/lib/rancher/rke2/server/manifests/` on every server node');
+    expect(out['k/CONTROL-PLANE.md']).toContain(
+      'disable-cloud-controller: true\nkube-controller-manager-arg:\n  - cloud-provider=external\nkubelet-arg:\n  - cloud-provider=external\n',
+    );
+    expect(out['k/CONTROL-PLANE.md']).toContain(
+      'Copy `dist/k/manifests/ccm-gitops-k.yaml` to `/var/lib/rancher/rke2/server/manifests/` on every server node',
+    );
   });
 
   test('the pull-request diff reads the manifest-dir bundle object by object', () => {
@@ -504,13 +828,18 @@ describe('distribution kubernetes: output modes and the control plane', () => {
 
   test('CONTROL-PLANE.md prints the Cluster API patch of the API the ClusterResourceSet uses: v1beta2 extra args by name, v1beta1 as a map', () => {
     // GIVEN the same cluster rendered as a v1beta2 and a v1beta1 ClusterResourceSet
-    const crs = (apiVersion: string) => files(kubernetesSpec('AWS', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { apiVersion } } }))['k/CONTROL-PLANE.md'];
+    const crs = (apiVersion: string) =>
+      files(kubernetesSpec('AWS', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { apiVersion } } }))['k/CONTROL-PLANE.md'];
     const v1beta2 = crs('v1beta2');
     const v1beta1 = crs('v1beta1');
     // THEN v1beta2 appends name/value entries and says how to patch a KubeadmControlPlane that already has some
-    expect(v1beta2).toContain('path: /spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/-\n  value:\n    name: cloud-provider\n    value: external');
+    expect(v1beta2).toContain(
+      'path: /spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/-\n  value:\n    name: cloud-provider\n    value: external',
+    );
     expect(v1beta2).not.toContain('value: []');
-    expect(v1beta2).toContain('ccm-gitops migration control-plane --platform AWS --phase external --kubernetes-version 1.33 --format cluster-api --cluster-api v1beta2 --current kcp.yaml');
+    expect(v1beta2).toContain(
+      'ccm-gitops migration control-plane --platform AWS --phase external --kubernetes-version 1.33 --format cluster-api --cluster-api v1beta2 --current kcp.yaml',
+    );
     // AND v1beta1 keeps the map form
     expect(v1beta1).toContain('path: /spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/cloud-provider\n  value: external');
     expect(v1beta1).not.toContain('--cluster-api v1beta2');
@@ -518,10 +847,14 @@ describe('distribution kubernetes: output modes and the control plane', () => {
 
   test('CONTROL-PLANE.md gives the kubeadm v1beta4 change to external for 1.31+, and v1beta3 before', () => {
     const v133 = files(kubernetesSpec('AWS'))['k/CONTROL-PLANE.md'];
-    expect(v133).toContain('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    - name: cloud-provider\n      value: external');
+    expect(v133).toContain(
+      'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    - name: cloud-provider\n      value: external',
+    );
     expect(v133).toContain('kubectl patch kubeadmcontrolplane k-control-plane --type=json');
     const v130 = files(kubernetesSpec('AWS', 'k', { version: '1.30' }))['k/CONTROL-PLANE.md'];
-    expect(v130).toContain('apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    cloud-provider: external');
+    expect(v130).toContain(
+      'apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n    cloud-provider: external',
+    );
   });
 
   test('leader migration on kubeadm: the CCM joins in kube-system, the lease RBAC names both controller managers, the plan and snippets follow the phase', () => {
@@ -542,7 +875,11 @@ describe('distribution kubernetes: output modes and the control plane', () => {
   });
 
   test('migration rules per provider: Azure goes in-tree → external, DigitalOcean never had an in-tree provider', () => {
-    writeFile(dir(), 'a.yaml', kubernetesSpec('Azure', 'a', { version: '1.30' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.30' } }));
+    writeFile(
+      dir(),
+      'a.yaml',
+      kubernetesSpec('Azure', 'a', { version: '1.30' }, { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.30' } }),
+    );
     writeFile(dir(), 'd.yaml', kubernetesSpec('DigitalOcean', 'd', {}, { migration: { phase: 'in-tree', kubernetesVersion: '1.33' } }));
     const problems = fleetProblems(dir());
     expect(problems.some((p) => p.startsWith('a.yaml') && p.includes('spec.migration.phase'))).toBe(true);
@@ -568,7 +905,7 @@ describe('distribution kubernetes: the example clusters', () => {
     }
   });
 
-  test('docs/kubernetes.md compares this distribution\'s defaults with each upstream chart', () => {
+  test("docs/kubernetes.md compares this distribution's defaults with each upstream chart", () => {
     const readme = fs.readFileSync(path.join(REPO, 'docs', 'kubernetes.md'), 'utf8');
     for (const p of ['AWS', 'Azure', 'GCP', 'vSphere', 'OpenStack', 'Alibaba', 'Nutanix', 'DigitalOcean', 'Equinix Metal']) {
       expect(readme).toMatch(new RegExp(`\\| ${p} \\|`));
@@ -582,15 +919,19 @@ describe('distribution kubernetes: Pod Security labels on the namespace ccm-gito
 
   test('GIVEN the CCM on the host network in cloud-system THEN the namespace enforces, audits and warns at privileged', () => {
     expect(labels(render(dir(), kubernetesSpec('AWS', 'k', { namespace: 'cloud-system' })))).toEqual({
-      'pod-security.kubernetes.io/enforce': 'privileged', 'pod-security.kubernetes.io/audit': 'privileged', 'pod-security.kubernetes.io/warn': 'privileged',
+      'pod-security.kubernetes.io/enforce': 'privileged',
+      'pod-security.kubernetes.io/audit': 'privileged',
+      'pod-security.kubernetes.io/warn': 'privileged',
     });
   });
 
   test('GIVEN the CCM off the host network (no host paths, root allowed) THEN baseline', () => {
-    expect(labels(render(dir(), kubernetesSpec('AWS', 'k', { namespace: 'cloud-system', hostNetwork: false })))['pod-security.kubernetes.io/enforce']).toBe('baseline');
+    expect(
+      labels(render(dir(), kubernetesSpec('AWS', 'k', { namespace: 'cloud-system', hostNetwork: false })))['pod-security.kubernetes.io/enforce'],
+    ).toBe('baseline');
   });
 
-  test('GIVEN kube-system THEN no Namespace is rendered (the cluster\'s own, with its admission defaults)', () => {
+  test("GIVEN kube-system THEN no Namespace is rendered (the cluster's own, with its admission defaults)", () => {
     expect(render(dir(), kubernetesSpec('AWS')).filter((o: any) => o.kind === 'Namespace')).toEqual([]);
   });
 });

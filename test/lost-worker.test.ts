@@ -14,11 +14,15 @@ const bin = path.join(__dirname, '..', 'bin', 'ccm-gitops');
 
 function run(root: string, clusters: string, out: string, capMb?: number): { status: number | null; stderr: string; ms: number } {
   const args = ['synth', '--clusters', clusters, '--out', out, '--jobs', '2', '--quiet'];
-  const preload = writeFile(root, 'preload.js', [
-    "const wt = require('worker_threads');",
-    'const Base = wt.Worker;',
-    `wt.Worker = class extends Base { constructor(s, o) { super(s, { ...o, resourceLimits: { ...o.resourceLimits, maxOldGenerationSizeMb: ${capMb ?? 0} } }); } };`,
-  ].join('\n'));
+  const preload = writeFile(
+    root,
+    'preload.js',
+    [
+      "const wt = require('worker_threads');",
+      'const Base = wt.Worker;',
+      `wt.Worker = class extends Base { constructor(s, o) { super(s, { ...o, resourceLimits: { ...o.resourceLimits, maxOldGenerationSizeMb: ${capMb ?? 0} } }); } };`,
+    ].join('\n'),
+  );
   const env = { PATH: process.env.PATH, CCM_GITOPS_CACHE_DIR: path.join(root, 'cache') };
   const started = Date.now();
   const r = spawnSync(process.execPath, [...(capMb ? ['-r', preload] : []), bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
@@ -41,8 +45,10 @@ describe('a render worker that runs out of memory (bin/ccm-gitops)', () => {
     writeFile(clusters, 'b.yaml', awsSpec('b', { aws: { region: 'eu-west-1' } }));
     const failed = run(root, clusters, out, 12);
     // THEN one error naming the worker and what to do, exit 1, no stack trace
-    expect(failed.stderr).toBe('error: render worker 1 of 1 ran out of memory under its heap cap (96 MiB); '
-      + 'nothing was written; run again with --jobs 1 to render on the main thread\n');
+    expect(failed.stderr).toBe(
+      'error: render worker 1 of 1 ran out of memory under its heap cap (96 MiB); ' +
+        'nothing was written; run again with --jobs 1 to render on the main thread\n',
+    );
     expect(failed.status).toBe(1);
     // AND it ends about as soon as a run that succeeds (no watchdog to wait for)
     expect(failed.ms).toBeLessThan(clean.ms + 20_000);

@@ -16,16 +16,20 @@ const bin = path.join(__dirname, '..', 'bin', 'ccm-gitops');
 /** A preload that writes, when the main thread exits, which rendering modules its require cache holds. */
 function preload(root: string): { script: string; loaded: () => string[] } {
   const report = path.join(root, 'loaded.json');
-  const script = writeFile(root, 'preload.js', [
-    "const { isMainThread } = require('worker_threads');",
-    'if (isMainThread) {',
-    "  process.on('exit', () => {",
-    String.raw`    const rendering = Object.keys(require.cache).filter((f) => /node_modules[\\/](cdk8s|cdk8s-plus-28|constructs)[\\/]|[\\/]lib[\\/]imports[\\/]/.test(f));`,
-    "    const names = [...new Set(rendering.map((f) => (/[\\/]lib[\\/]imports[\\/]/.test(f) ? 'imports' : /node_modules[\\/]([^\\/]+)/.exec(f)[1])))].sort();",
-    `    require('fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(names));`,
-    '  });',
-    '}',
-  ].join('\n'));
+  const script = writeFile(
+    root,
+    'preload.js',
+    [
+      "const { isMainThread } = require('worker_threads');",
+      'if (isMainThread) {',
+      "  process.on('exit', () => {",
+      String.raw`    const rendering = Object.keys(require.cache).filter((f) => /node_modules[\\/](cdk8s|cdk8s-plus-28|constructs)[\\/]|[\\/]lib[\\/]imports[\\/]/.test(f));`,
+      "    const names = [...new Set(rendering.map((f) => (/[\\/]lib[\\/]imports[\\/]/.test(f) ? 'imports' : /node_modules[\\/]([^\\/]+)/.exec(f)[1])))].sort();",
+      `    require('fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(names));`,
+      '  });',
+      '}',
+    ].join('\n'),
+  );
   return { script, loaded: () => JSON.parse(fs.readFileSync(report, 'utf8')) };
 }
 

@@ -20,13 +20,13 @@ function diagrams(markdown: string): Seen[][] {
       return { leases: [], runs: [] };
     }
     const m = /^may hold (.*)<br\/>may run (.*)$/.exec(text)!;
-    return { leases: m[1] === 'no lease' ? [] : m[1]!.split(' and ').sort(), runs: m[2] === 'no cloud controller' ? [] : m[2]!.split(', ').sort() };
+    return { leases: m[1] === 'no lease' ? [] : m[1].split(' and ').sort(), runs: m[2] === 'no cloud controller' ? [] : m[2].split(', ').sort() };
   };
   return [...markdown.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((block) => {
-    const notes = [...block[1]!.matchAll(/^ {2}Note over (KCM,CCM|KCM|CCM): (.*)$/gm)].map((n) => [n[1], n[2]!] as const);
+    const notes = [...block[1].matchAll(/^ {2}Note over (KCM,CCM|KCM|CCM): (.*)$/gm)].map((n) => [n[1], n[2]] as const);
     const out: Seen[] = [];
     for (let i = 0; i < notes.length; i += 3) {
-      out.push({ label: notes[i]![1], kcm: side(notes[i + 1]![1]), ccm: side(notes[i + 2]![1]) });
+      out.push({ label: notes[i][1], kcm: side(notes[i + 1][1]), ccm: side(notes[i + 2][1]) });
     }
     return out;
   });
@@ -49,14 +49,14 @@ describe('MIGRATION.md draws what the simulator observes', () => {
     const phases = [...trees.keys()];
     let compared = 0;
     for (let i = 1; i < phases.length; i++) {
-      const b: Tree = trees.get(phases[i]!)!;
+      const b: Tree = trees.get(phases[i])!;
       const drawn = diagrams(b.migration!);
       const moves = [`${phases[i - 1]} → ${phases[i]}`, ...(b.plan.rollback ? [`${phases[i]} → ${phases[i - 1]}`] : [])];
       // WHEN the diagrams of the phase's MIGRATION.md are read
       expect(drawn).toHaveLength(moves.length);
       moves.forEach((move, n) => {
         const sc = byLabel.get(move)!;
-        const diagram = drawn[n]!;
+        const diagram = drawn[n];
         // THEN one note per step (and the start), each equal to what the simulator observes once that step has settled
         expect(diagram).toHaveLength(sc.steps.length + 1);
         diagram.forEach((seen, k) => {
@@ -72,16 +72,38 @@ describe('MIGRATION.md draws what the simulator observes', () => {
 describe('the diagram', () => {
   test('a step in which either controller manager may take the migration lease draws it under both', () => {
     // GIVEN the KCMs with leader migration and a CCM deployed with its own file
-    const kcmFile = (component: string) => ['apiVersion: controllermanager.config.k8s.io/v1', 'kind: LeaderMigrationConfiguration', 'leaderName: lm', 'controllerLeaders:',
-      ...['route', 'service', 'cloud-node-lifecycle'].flatMap((n) => [`  - name: ${n}`, `    component: ${component}`])].join('\n') + '\n';
+    const kcmFile = (component: string) =>
+      [
+        'apiVersion: controllermanager.config.k8s.io/v1',
+        'kind: LeaderMigrationConfiguration',
+        'leaderName: lm',
+        'controllerLeaders:',
+        ...['route', 'service', 'cloud-node-lifecycle'].flatMap((n) => [`  - name: ${n}`, `    component: ${component}`]),
+      ].join('\n') + '\n';
     const holdings: StepHolding[] = phaseChangeHoldings({
-      kcmMinor: 26, ccmMinor: 26, kcmBaseFlags: ['--allocate-node-cidrs=false'],
-      kcm: { flags: ['--cloud-provider=aws', '--enable-leader-migration', '--leader-migration-config=/k.yaml'], file: kcmFile('kube-controller-manager') },
-      steps: [{ label: 'merge', ccm: { flags: ['--configure-cloud-routes=false', '--enable-leader-migration', '--leader-migration-config=/c.yaml'], file: kcmFile('cloud-controller-manager') } }],
+      kcmMinor: 26,
+      ccmMinor: 26,
+      kcmBaseFlags: ['--allocate-node-cidrs=false'],
+      kcm: {
+        flags: ['--cloud-provider=aws', '--enable-leader-migration', '--leader-migration-config=/k.yaml'],
+        file: kcmFile('kube-controller-manager'),
+      },
+      steps: [
+        {
+          label: 'merge',
+          ccm: {
+            flags: ['--configure-cloud-routes=false', '--enable-leader-migration', '--leader-migration-config=/c.yaml'],
+            file: kcmFile('cloud-controller-manager'),
+          },
+        },
+      ],
     });
     // WHEN it is drawn
     expect(holdingsMermaid(holdings)).toEqual([
-      '```mermaid', 'sequenceDiagram', '  participant KCM as kube-controller-manager', '  participant CCM as cloud-controller-manager',
+      '```mermaid',
+      'sequenceDiagram',
+      '  participant KCM as kube-controller-manager',
+      '  participant CCM as cloud-controller-manager',
       '  Note over KCM,CCM: before the change',
       '  Note over KCM: may hold kube-system/kube-controller-manager and kube-system/lm<br/>may run service, cloud-node-lifecycle',
       '  Note over CCM: holds no lease, runs no cloud controller',

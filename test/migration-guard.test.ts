@@ -19,7 +19,9 @@ describe('migration guard', () => {
     const code = runCli(['synth', '--clusters', clusters, '--out', out], cap.io, {});
     // THEN synth refuses, as it refuses phase: external
     expect(code).toBe(1);
-    expect(cap.stderr()).toContain('c.yaml: spec.migration.phase: spec.migration was removed, which means phase "external": moves from "in-tree" to "external" in one change, which skips "leader-migration-kcm", "leader-migration-ccm"');
+    expect(cap.stderr()).toContain(
+      'c.yaml: spec.migration.phase: spec.migration was removed, which means phase "external": moves from "in-tree" to "external" in one change, which skips "leader-migration-kcm", "leader-migration-ccm"',
+    );
   });
 
   test('deleting spec.migration after phase external-leader-migration is the one step to external and is allowed', () => {
@@ -53,7 +55,7 @@ describe('migration guard: renamed clusters and lost records', () => {
     return { code, stderr: cap.stderr() };
   }
 
-  test('the record names the cluster\'s identity (platform and infrastructureName)', () => {
+  test("the record names the cluster's identity (platform and infrastructureName)", () => {
     // GIVEN / WHEN a cluster rendered at in-tree
     const { out } = renderedAt('in-tree');
     // THEN its .migration.json records what identifies it across a rename
@@ -70,9 +72,11 @@ describe('migration guard: renamed clusters and lost records', () => {
     const { code, stderr } = synth(clusters, out);
     // THEN synth refuses, naming the old cluster's record
     expect(code).toBe(1);
-    expect(stderr).toContain(`d.yaml: spec.migration.phase: moves from "in-tree" to "leader-migration-ccm" in one change, which skips "leader-migration-kcm"; `
-      + `each phase is its own reviewed change: the legal next step is "leader-migration-kcm" (last render: ${path.join(out, 'c', '.migration.json')}, `
-      + 'rendered as cluster "c", the same AWS/c-abcde: a rename keeps the phase)');
+    expect(stderr).toContain(
+      `d.yaml: spec.migration.phase: moves from "in-tree" to "leader-migration-ccm" in one change, which skips "leader-migration-kcm"; ` +
+        `each phase is its own reviewed change: the legal next step is "leader-migration-kcm" (last render: ${path.join(out, 'c', '.migration.json')}, ` +
+        'rendered as cluster "c", the same AWS/c-abcde: a rename keeps the phase)',
+    );
   });
 
   test('renaming a cluster and moving it one phase is allowed', () => {
@@ -83,10 +87,21 @@ describe('migration guard: renamed clusters and lost records', () => {
   });
 
   test.each([
-    ['deleted', (file: string) => fs.rmSync(file), 'is missing, but the rendered tree holds a migration plan ("in-tree" in MIGRATION.md and "in-tree" in .fleet.json)'],
-    ['corrupt', (file: string) => fs.writeFileSync(file, '{"phase": '), 'is not valid JSON (the rendered tree says "in-tree" in MIGRATION.md and "in-tree" in .fleet.json)'],
-    ['contradicted', (file: string) => fs.writeFileSync(file, '{"phase": "external-leader-migration"}\n'),
-      'says phase "external-leader-migration", but the rendered tree says "in-tree" in MIGRATION.md and "in-tree" in .fleet.json'],
+    [
+      'deleted',
+      (file: string) => fs.rmSync(file),
+      'is missing, but the rendered tree holds a migration plan ("in-tree" in MIGRATION.md and "in-tree" in .fleet.json)',
+    ],
+    [
+      'corrupt',
+      (file: string) => fs.writeFileSync(file, '{"phase": '),
+      'is not valid JSON (the rendered tree says "in-tree" in MIGRATION.md and "in-tree" in .fleet.json)',
+    ],
+    [
+      'contradicted',
+      (file: string) => fs.writeFileSync(file, '{"phase": "external-leader-migration"}\n'),
+      'says phase "external-leader-migration", but the rendered tree says "in-tree" in MIGRATION.md and "in-tree" in .fleet.json',
+    ],
   ])('a %s .migration.json beside a rendered plan is refused, unless --force-phase gives a reason', (_, damage, why) => {
     // GIVEN cluster c rendered at in-tree, its record then damaged
     const { clusters, out } = renderedAt('in-tree');
@@ -97,10 +112,12 @@ describe('migration guard: renamed clusters and lost records', () => {
     const refused = synth(clusters, out);
     // THEN synth refuses: the last phase is not known
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`c.yaml: spec.migration.phase: the record of the last render's phase, ${record}, ${why}: `
-      + 'the phase of the last render is not known, so this change cannot be checked to move one phase; '
-      + `restore the files from git (git checkout -- ${path.join(out, 'c')}) and run synth again, `
-      + 'or, when you know the cluster is one step from this phase, run synth --force-phase "<reason>"');
+    expect(refused.stderr).toContain(
+      `c.yaml: spec.migration.phase: the record of the last render's phase, ${record}, ${why}: ` +
+        'the phase of the last render is not known, so this change cannot be checked to move one phase; ' +
+        `restore the files from git (git checkout -- ${path.join(out, 'c')}) and run synth again, ` +
+        'or, when you know the cluster is one step from this phase, run synth --force-phase "<reason>"',
+    );
     // AND WHEN the reason is given, synth renders and names the cluster and the reason in a warning
     const forced = synth(clusters, out, '--force-phase', 'record lost in a bad merge');
     expect(forced.code).toBe(0);

@@ -25,10 +25,22 @@ const T0 = '2026-11-27T10:00:00.000000Z';
 
 const OS_PATH = '/etc/kubernetes/static-pod-certs/leader-migration/config.yaml';
 const OS_CTX: StepContext = {
-  distribution: 'openshift', ccm: { namespace: 'openshift-cloud-controller-manager', serviceAccount: 'cloud-controller-manager', workload: 'deployment/cloud-controller-manager' },
-  featureGates: ['ExternalCloudProvider'], featureSet: 'CustomNoUpgrade', machineConfig: '99-master-kcm-leader-migration',
+  distribution: 'openshift',
+  ccm: {
+    namespace: 'openshift-cloud-controller-manager',
+    serviceAccount: 'cloud-controller-manager',
+    workload: 'deployment/cloud-controller-manager',
+  },
+  featureGates: ['ExternalCloudProvider'],
+  featureSet: 'CustomNoUpgrade',
+  machineConfig: '99-master-kcm-leader-migration',
 };
-const K8S_CTX: StepContext = { distribution: 'kubernetes', ccm: { namespace: NS, serviceAccount: 'cloud-controller-manager', workload: 'deployment/aws-cloud-controller-manager' }, featureGates: [], featureSet: '' };
+const K8S_CTX: StepContext = {
+  distribution: 'kubernetes',
+  ccm: { namespace: NS, serviceAccount: 'cloud-controller-manager', workload: 'deployment/aws-cloud-controller-manager' },
+  featureGates: [],
+  featureSet: '',
+};
 const AZURE_CTX: StepContext = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'deployment/azure-cloud-controller-manager' } };
 
 interface Distribution {
@@ -37,9 +49,19 @@ interface Distribution {
   readonly ctx: StepContext;
   readonly input: Partial<MigrationInput>;
 }
-const OPENSHIFT: Distribution = { name: 'openshift AWS', platform: 'AWS', ctx: OS_CTX, input: { kcmConfigPath: OS_PATH, kubernetesMinor: 26, ccmMinor: 26 } };
+const OPENSHIFT: Distribution = {
+  name: 'openshift AWS',
+  platform: 'AWS',
+  ctx: OS_CTX,
+  input: { kcmConfigPath: OS_PATH, kubernetesMinor: 26, ccmMinor: 26 },
+};
 const KUBERNETES: Distribution = { name: 'kubernetes AWS', platform: 'AWS', ctx: K8S_CTX, input: {} };
-const AZURE: Distribution = { name: 'kubernetes Azure (no leader migration)', platform: 'Azure', ctx: AZURE_CTX, input: { kubernetesMinor: 29, ccmMinor: 29 } };
+const AZURE: Distribution = {
+  name: 'kubernetes Azure (no leader migration)',
+  platform: 'Azure',
+  ctx: AZURE_CTX,
+  input: { kubernetesMinor: 29, ccmMinor: 29 },
+};
 
 function inputAt(d: Distribution, phase: MigrationPhase): MigrationInput {
   return migrationInput(d.platform, { ...d.input, phase });
@@ -54,7 +76,9 @@ function stepsOf(d: Distribution): (from: MigrationPhase, to: MigrationPhase) =>
 function kubeControllerManager(o: { latest?: number; revisions?: number[]; override?: boolean } = {}): ExportedObject {
   const latest = o.latest ?? 8;
   return {
-    apiVersion: 'operator.openshift.io/v1', kind: 'KubeControllerManager', metadata: { name: 'cluster' },
+    apiVersion: 'operator.openshift.io/v1',
+    kind: 'KubeControllerManager',
+    metadata: { name: 'cluster' },
     spec: {
       managementState: 'Managed',
       unsupportedConfigOverrides: o.override
@@ -65,33 +89,60 @@ function kubeControllerManager(o: { latest?: number; revisions?: number[]; overr
       latestAvailableRevision: latest,
       nodeStatuses: (o.revisions ?? [latest, latest, latest]).map((r, i) => ({ nodeName: `master-${i}`, currentRevision: r })),
     },
-  } as unknown as ExportedObject;
+  };
 }
 
 function machineConfigPool(name: string, s: { machines?: number; updated?: number; ready?: number; degraded?: number } = {}): ExportedObject {
   const machines = s.machines ?? 3;
   return {
-    apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfigPool', metadata: { name },
+    apiVersion: 'machineconfiguration.openshift.io/v1',
+    kind: 'MachineConfigPool',
+    metadata: { name },
     status: {
-      machineCount: machines, updatedMachineCount: s.updated ?? machines, readyMachineCount: s.ready ?? machines, unavailableMachineCount: 0, degradedMachineCount: s.degraded ?? 0,
-      conditions: [{ type: 'Updated', status: 'True' }, { type: 'Degraded', status: (s.degraded ?? 0) > 0 ? 'True' : 'False' }],
+      machineCount: machines,
+      updatedMachineCount: s.updated ?? machines,
+      readyMachineCount: s.ready ?? machines,
+      unavailableMachineCount: 0,
+      degradedMachineCount: s.degraded ?? 0,
+      conditions: [
+        { type: 'Updated', status: 'True' },
+        { type: 'Degraded', status: (s.degraded ?? 0) > 0 ? 'True' : 'False' },
+      ],
     },
-  } as unknown as ExportedObject;
+  };
 }
 
 function lease(name: string, holder: string | undefined, renewTime = T0): ExportedObject {
   return {
-    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: NS },
-    spec: { ...holder ? { holderIdentity: holder } : {}, leaseDurationSeconds: 15, acquireTime: '2026-11-27T09:00:00.000000Z', renewTime, leaseTransitions: 2 },
-  } as unknown as ExportedObject;
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: NS },
+    spec: {
+      ...(holder ? { holderIdentity: holder } : {}),
+      leaseDurationSeconds: 15,
+      acquireTime: '2026-11-27T09:00:00.000000Z',
+      renewTime,
+      leaseTransitions: 2,
+    },
+  };
 }
 
-function deployment(namespace: string, name: string, s: { generation?: number; observed?: number; updated?: number; ready?: number; available?: number; conditions?: unknown[] } = {}): ExportedObject {
+function deployment(
+  namespace: string,
+  name: string,
+  s: { generation?: number; observed?: number; updated?: number; ready?: number; available?: number; conditions?: unknown[] } = {},
+): ExportedObject {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, generation: s.generation ?? 4 },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, generation: s.generation ?? 4 },
     spec: { replicas: 2 },
     status: {
-      observedGeneration: s.observed ?? 4, replicas: 2, updatedReplicas: s.updated ?? 2, readyReplicas: s.ready ?? 2, availableReplicas: s.available ?? s.ready ?? 2,
+      observedGeneration: s.observed ?? 4,
+      replicas: 2,
+      updatedReplicas: s.updated ?? 2,
+      readyReplicas: s.ready ?? 2,
+      availableReplicas: s.available ?? s.ready ?? 2,
       ...(s.conditions ? { conditions: s.conditions } : {}),
     },
   } as unknown as ExportedObject;
@@ -99,33 +150,53 @@ function deployment(namespace: string, name: string, s: { generation?: number; o
 
 function kcmPod(node: number, flags: readonly string[]): ExportedObject {
   return {
-    apiVersion: 'v1', kind: 'Pod',
-    metadata: { name: `kube-controller-manager-master-${node}`, namespace: NS, labels: { component: 'kube-controller-manager', tier: 'control-plane' } },
-    spec: { containers: [{ name: 'kube-controller-manager', image: 'registry.k8s.io/kube-controller-manager:v1.26.15', command: ['kube-controller-manager', '--kubeconfig=/etc/kubernetes/controller-manager.conf', ...flags] }] },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `kube-controller-manager-master-${node}`,
+      namespace: NS,
+      labels: { component: 'kube-controller-manager', tier: 'control-plane' },
+    },
+    spec: {
+      containers: [
+        {
+          name: 'kube-controller-manager',
+          image: 'registry.k8s.io/kube-controller-manager:v1.26.15',
+          command: ['kube-controller-manager', '--kubeconfig=/etc/kubernetes/controller-manager.conf', ...flags],
+        },
+      ],
+    },
   } as unknown as ExportedObject;
 }
 
 function node(name: string, s: { providerID?: string | null; uninitialized?: boolean } = {}): ExportedObject {
   return {
-    apiVersion: 'v1', kind: 'Node', metadata: { name },
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name },
     spec: {
-      ...s.providerID === null ? {} : { providerID: s.providerID ?? `aws:///us-east-1a/i-0${name.length}abc` },
-      ...s.uninitialized ? { taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] } : {},
+      ...(s.providerID === null ? {} : { providerID: s.providerID ?? `aws:///us-east-1a/i-0${name.length}abc` }),
+      ...(s.uninitialized ? { taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] } : {}),
     },
-  } as unknown as ExportedObject;
+  };
 }
 
 /** A cluster settled with its KCMs as in `kcmPhase`, the migration lease held by `holder`, the CCM deployed or not. */
 function settledCluster(d: Distribution, kcmPhase: MigrationPhase, holder: 'kcm' | 'ccm', ccm: boolean): ExportedObject[] {
   const kcm = kcmProcess(inputAt(d, kcmPhase), kcmPhase);
-  const [ns, workload] = [d.ctx.ccm.namespace, d.ctx.ccm.workload.split('/')[1]!];
+  const [ns, workload] = [d.ctx.ccm.namespace, d.ctx.ccm.workload.split('/')[1]];
   return [
     kubeControllerManager({ override: kcm.file !== undefined }),
-    { apiVersion: 'v1', kind: 'List', items: [machineConfigPool('master'), machineConfigPool('worker')] } as unknown as ExportedObject,
-    lease(LEASE, holder === 'kcm' ? KCM_ID : CCM_ID), lease('kube-controller-manager', KCM_ID), lease('cloud-controller-manager', CCM_ID),
-    ...ccm ? [deployment(ns, workload)] : [],
-    kcmPod(0, kcm.flags), kcmPod(1, kcm.flags), kcmPod(2, kcm.flags),
-    node('master-0'), node('worker-0'),
+    { apiVersion: 'v1', kind: 'List', items: [machineConfigPool('master'), machineConfigPool('worker')] },
+    lease(LEASE, holder === 'kcm' ? KCM_ID : CCM_ID),
+    lease('kube-controller-manager', KCM_ID),
+    lease('cloud-controller-manager', CCM_ID),
+    ...(ccm ? [deployment(ns, workload)] : []),
+    kcmPod(0, kcm.flags),
+    kcmPod(1, kcm.flags),
+    kcmPod(2, kcm.flags),
+    node('master-0'),
+    node('worker-0'),
   ];
 }
 
@@ -151,21 +222,28 @@ describe('a settled cluster passes the preconditions of each phase change', () =
   }
   cases.push([AZURE, 'in-tree', 'external', 'external', 'kcm', false], [AZURE, 'external', 'in-tree', 'external', 'ccm', true]);
 
-  test.each(cases.map(([d, from, to, kcmPhase, holder, ccm]) => ({ name: d.name, d, from, to, kcmPhase, holder, ccm })))('$name: $from → $to', ({ d, from, to, kcmPhase, holder, ccm }) => {
-    // GIVEN an export of a cluster that finished every step before the merge
-    const objects = settledCluster(d, kcmPhase, holder, ccm);
-    // WHEN the change's preconditions are checked THEN none fails
-    expect(check(d, from, to, objects).failures).toEqual([]);
-  });
+  test.each(cases.map(([d, from, to, kcmPhase, holder, ccm]) => ({ name: d.name, d, from, to, kcmPhase, holder, ccm })))(
+    '$name: $from → $to',
+    ({ d, from, to, kcmPhase, holder, ccm }) => {
+      // GIVEN an export of a cluster that finished every step before the merge
+      const objects = settledCluster(d, kcmPhase, holder, ccm);
+      // WHEN the change's preconditions are checked THEN none fails
+      expect(check(d, from, to, objects).failures).toEqual([]);
+    },
+  );
 });
 
 describe('each precondition fails alone, naming the object, what is wrong and the command', () => {
   const LMK_LMC_OS = (): ExportedObject[] => settledCluster(OPENSHIFT, 'leader-migration-kcm', 'kcm', false);
   const ELM_EXT_OS = (): ExportedObject[] => settledCluster(OPENSHIFT, 'external-leader-migration', 'ccm', true);
-  const REVISIONS = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'';
-  const REVISIONS_AND_OVERRIDE = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
-  const holds = (main: string) => `[ "$(kubectl -n kube-system get lease ${LEASE} -o jsonpath='{.spec.holderIdentity}')" = "$(kubectl -n kube-system get lease ${main} -o jsonpath='{.spec.holderIdentity}')" ] && echo yes || echo no`;
-  const replace = (objects: ExportedObject[], kind: string, name: string, by: ExportedObject) => objects.map((o) => (o.kind === kind && (o.metadata as { name: string }).name === name ? by : o));
+  const REVISIONS =
+    'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'';
+  const REVISIONS_AND_OVERRIDE =
+    'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
+  const holds = (main: string) =>
+    `[ "$(kubectl -n kube-system get lease ${LEASE} -o jsonpath='{.spec.holderIdentity}')" = "$(kubectl -n kube-system get lease ${main} -o jsonpath='{.spec.holderIdentity}')" ] && echo yes || echo no`;
+  const replace = (objects: ExportedObject[], kind: string, name: string, by: ExportedObject) =>
+    objects.map((o) => (o.kind === kind && (o.metadata as { name: string }).name === name ? by : o));
 
   test('KubeControllerManager: a node not at the latest revision (OpenShift leader-migration-kcm → leader-migration-ccm)', () => {
     const objects = replace(LMK_LMC_OS(), 'KubeControllerManager', 'cluster', kubeControllerManager({ override: true, revisions: [8, 7, 8] }));
@@ -188,29 +266,38 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     ]);
   });
 
-  test('KubeControllerManager: the override still has our keys before the rollback to in-tree: the fix is the step\'s own oc patch', () => {
-    const objects = replace(settledCluster(OPENSHIFT, 'in-tree', 'kcm', false), 'KubeControllerManager', 'cluster', kubeControllerManager({ override: true }));
+  test("KubeControllerManager: the override still has our keys before the rollback to in-tree: the fix is the step's own oc patch", () => {
+    const objects = replace(
+      settledCluster(OPENSHIFT, 'in-tree', 'kcm', false),
+      'KubeControllerManager',
+      'cluster',
+      kubeControllerManager({ override: true }),
+    );
     expect(check(OPENSHIFT, 'leader-migration-kcm', 'in-tree', objects).failures).toEqual([
-      'KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments still has enable-leader-migration and leader-migration-config; '
-      + 'fix: oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\'',
+      'KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments still has enable-leader-migration and leader-migration-config; ' +
+        'fix: oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\'',
     ]);
   });
 
   test('MachineConfigPool: the master pool has not rolled out the MachineConfig', () => {
-    const objects = LMK_LMC_OS().map((o) => (o.kind === 'List' ? { ...o, items: [machineConfigPool('master', { updated: 2, ready: 2 }), machineConfigPool('worker')] } as ExportedObject : o));
+    const objects = LMK_LMC_OS().map((o) =>
+      o.kind === 'List' ? { ...o, items: [machineConfigPool('master', { updated: 2, ready: 2 }), machineConfigPool('worker')] } : o,
+    );
     expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
       'MachineConfigPool master: 2 of 3 machines updated, 2 of 3 machines ready; check: oc wait machineconfigpool/master --for=condition=Updated --timeout=60m',
     ]);
   });
 
   test('MachineConfigPool: a degraded master pool', () => {
-    const objects = LMK_LMC_OS().map((o) => (o.kind === 'List' ? { ...o, items: [machineConfigPool('master', { degraded: 1 }), machineConfigPool('worker')] } as ExportedObject : o));
+    const objects = LMK_LMC_OS().map((o) =>
+      o.kind === 'List' ? { ...o, items: [machineConfigPool('master', { degraded: 1 }), machineConfigPool('worker')] } : o,
+    );
     expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
       'MachineConfigPool master: degraded (1 degraded machines); check: oc wait machineconfigpool/master --for=condition=Updated --timeout=60m',
     ]);
   });
 
-  test('Lease: the migration lease is held by another process than the main lease\'s holder', () => {
+  test("Lease: the migration lease is held by another process than the main lease's holder", () => {
     const objects = replace(LMK_LMC_OS(), 'Lease', LEASE, lease(LEASE, 'master-2_77aa'));
     expect(check(OPENSHIFT, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([
       `Lease kube-system/${LEASE}: held by "master-2_77aa", not by the holder of Lease kube-system/kube-controller-manager ("${KCM_ID}"); check: ${holds('kube-controller-manager')}`,
@@ -232,7 +319,12 @@ describe('each precondition fails alone, naming the object, what is wrong and th
   });
 
   test('Deployment: the CCM has not rolled out (kubernetes leader-migration-ccm → external-leader-migration)', () => {
-    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Deployment', 'aws-cloud-controller-manager', deployment(NS, 'aws-cloud-controller-manager', { generation: 5, observed: 4, updated: 1, ready: 1 }));
+    const objects = replace(
+      settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true),
+      'Deployment',
+      'aws-cloud-controller-manager',
+      deployment(NS, 'aws-cloud-controller-manager', { generation: 5, observed: 4, updated: 1, ready: 1 }),
+    );
     expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'Deployment kube-system/aws-cloud-controller-manager: status.observedGeneration 4 is behind metadata.generation 5, 1 of 2 replicas updated, 1 old replica pending termination; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
     ]);
@@ -240,7 +332,12 @@ describe('each precondition fails alone, naming the object, what is wrong and th
 
   test('Deployment: every replica ready but one not yet available (minReadySeconds): kubectl rollout status still waits', () => {
     // GIVEN the CCM's replicas all updated and ready, one not available yet
-    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Deployment', 'aws-cloud-controller-manager', deployment(NS, 'aws-cloud-controller-manager', { ready: 2, available: 1 }));
+    const objects = replace(
+      settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true),
+      'Deployment',
+      'aws-cloud-controller-manager',
+      deployment(NS, 'aws-cloud-controller-manager', { ready: 2, available: 1 }),
+    );
     // WHEN checked THEN the rollout is not complete, as kubectl@v0.29.0 rollout_status.go compares availableReplicas with updatedReplicas
     expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'Deployment kube-system/aws-cloud-controller-manager: 1 of 2 updated replicas available; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
@@ -249,21 +346,36 @@ describe('each precondition fails alone, naming the object, what is wrong and th
 
   test('Deployment: past its progress deadline', () => {
     const stuck = [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }];
-    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Deployment', 'aws-cloud-controller-manager', deployment(NS, 'aws-cloud-controller-manager', { conditions: stuck }));
+    const objects = replace(
+      settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true),
+      'Deployment',
+      'aws-cloud-controller-manager',
+      deployment(NS, 'aws-cloud-controller-manager', { conditions: stuck }),
+    );
     expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'Deployment kube-system/aws-cloud-controller-manager: exceeded its progress deadline; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
     ]);
   });
 
   test('Node: no providerID', () => {
-    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Node', 'worker-0', node('worker-0', { providerID: null }));
+    const objects = replace(
+      settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true),
+      'Node',
+      'worker-0',
+      node('worker-0', { providerID: null }),
+    );
     expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'Node worker-0: has no spec.providerID; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
     ]);
   });
 
   test('Node: still tainted uninitialized', () => {
-    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Node', 'worker-0', node('worker-0', { uninitialized: true }));
+    const objects = replace(
+      settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true),
+      'Node',
+      'worker-0',
+      node('worker-0', { uninitialized: true }),
+    );
     expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'Node worker-0: still has the node.cloudprovider.kubernetes.io/uninitialized taint; check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
     ]);
@@ -271,19 +383,28 @@ describe('each precondition fails alone, naming the object, what is wrong and th
 
   test('kube-controller-manager pods: one still runs leader migration before the CCM leaves it (kubernetes external-leader-migration → external)', () => {
     const lm = kcmProcess(inputAt(KUBERNETES, 'external-leader-migration'), 'external-leader-migration').flags;
-    const objects = replace(settledCluster(KUBERNETES, 'external-leader-migration', 'ccm', true), 'Pod', 'kube-controller-manager-master-1',
-      kcmPod(1, [...lm, '--enable-leader-migration', '--leader-migration-config=/etc/kubernetes/leader-migration.yaml']));
+    const objects = replace(
+      settledCluster(KUBERNETES, 'external-leader-migration', 'ccm', true),
+      'Pod',
+      'kube-controller-manager-master-1',
+      kcmPod(1, [...lm, '--enable-leader-migration', '--leader-migration-config=/etc/kubernetes/leader-migration.yaml']),
+    );
     expect(check(KUBERNETES, 'external-leader-migration', 'external', objects).failures).toEqual([
-      'Pod kube-system/kube-controller-manager-master-1: still runs --enable-leader-migration, still runs --leader-migration-config; '
-      + 'check: kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'',
+      'Pod kube-system/kube-controller-manager-master-1: still runs --enable-leader-migration, still runs --leader-migration-config; ' +
+        'check: kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'',
     ]);
   });
 
   test('kube-controller-manager pods: one is still in-tree when the CCM is about to be deployed without leader migration (Azure in-tree → external)', () => {
-    const objects = replace(settledCluster(AZURE, 'external', 'kcm', false), 'Pod', 'kube-controller-manager-master-2', kcmPod(2, ['--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud.conf']));
+    const objects = replace(
+      settledCluster(AZURE, 'external', 'kcm', false),
+      'Pod',
+      'kube-controller-manager-master-2',
+      kcmPod(2, ['--cloud-provider=azure', '--cloud-config=/etc/kubernetes/cloud.conf']),
+    );
     expect(check(AZURE, 'in-tree', 'external', objects).failures).toEqual([
-      'Pod kube-system/kube-controller-manager-master-2: runs without --cloud-provider=external (has --cloud-provider=azure); '
-      + 'check: kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'',
+      'Pod kube-system/kube-controller-manager-master-2: runs without --cloud-provider=external (has --cloud-provider=azure); ' +
+        'check: kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'',
     ]);
   });
 
@@ -292,8 +413,17 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
     const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
     const daemonSet = {
-      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
-      status: { observedGeneration: 3, desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 2, numberReady: 2, numberAvailable: 2 },
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
+      status: {
+        observedGeneration: 3,
+        desiredNumberScheduled: 3,
+        currentNumberScheduled: 3,
+        updatedNumberScheduled: 2,
+        numberReady: 2,
+        numberAvailable: 2,
+      },
     } as unknown as ExportedObject;
     const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
     // WHEN leader-migration-ccm → external-leader-migration is checked THEN the DaemonSet's rollout is the one failure
@@ -306,8 +436,17 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
     const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
     const daemonSet = {
-      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
-      status: { observedGeneration: 3, desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberReady: 3, numberAvailable: 2 },
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
+      status: {
+        observedGeneration: 3,
+        desiredNumberScheduled: 3,
+        currentNumberScheduled: 3,
+        updatedNumberScheduled: 3,
+        numberReady: 3,
+        numberAvailable: 2,
+      },
     } as unknown as ExportedObject;
     const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
     expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
@@ -353,7 +492,22 @@ describe('ccm-gitops migration preflight', () => {
   function run(dir: string, objects: readonly ExportedObject[], extra: string[] = []) {
     objects.forEach((o, i) => fs.writeFileSync(path.join(dir, 'export', `${String(i).padStart(2, '0')}.yaml`), stringify(o)));
     const io = captureIo();
-    const code = runCli(['migration', 'preflight', '--cluster', 'c', '--from', path.join(dir, 'export'), '--clusters', path.join(dir, 'clusters'), '--out', path.join(dir, 'dist'), ...extra], io.io);
+    const code = runCli(
+      [
+        'migration',
+        'preflight',
+        '--cluster',
+        'c',
+        '--from',
+        path.join(dir, 'export'),
+        '--clusters',
+        path.join(dir, 'clusters'),
+        '--out',
+        path.join(dir, 'dist'),
+        ...extra,
+      ],
+      io.io,
+    );
     return { code, out: io.stdout(), err: io.stderr() };
   }
 
@@ -368,7 +522,9 @@ describe('ccm-gitops migration preflight', () => {
 
   test('GIVEN a KCM not yet at the latest revision WHEN preflight runs THEN it exits 1 with the line', () => {
     const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
-    const objects = settledCluster(OPENSHIFT, 'leader-migration-kcm', 'kcm', false).map((o) => (o.kind === 'KubeControllerManager' ? kubeControllerManager({ override: true, revisions: [8, 8, 6] }) : o));
+    const objects = settledCluster(OPENSHIFT, 'leader-migration-kcm', 'kcm', false).map((o) =>
+      o.kind === 'KubeControllerManager' ? kubeControllerManager({ override: true, revisions: [8, 8, 6] }) : o,
+    );
     const r = run(dir, objects);
     expect(r.out).toContain('FAIL KubeControllerManager cluster: node master-2 runs revision 6, not latestAvailableRevision 8; check: ');
     expect(r.out).toContain('1 problem: do not merge yet\n');
@@ -378,7 +534,21 @@ describe('ccm-gitops migration preflight', () => {
   test('GIVEN an export folder that does not exist WHEN preflight runs THEN it exits 2', () => {
     const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
     const io = captureIo();
-    const code = runCli(['migration', 'preflight', '--cluster', 'c', '--from', path.join(dir, 'nowhere'), '--clusters', path.join(dir, 'clusters'), '--out', path.join(dir, 'dist')], io.io);
+    const code = runCli(
+      [
+        'migration',
+        'preflight',
+        '--cluster',
+        'c',
+        '--from',
+        path.join(dir, 'nowhere'),
+        '--clusters',
+        path.join(dir, 'clusters'),
+        '--out',
+        path.join(dir, 'dist'),
+      ],
+      io.io,
+    );
     expect(io.stderr()).toBe(`error: ${path.join(dir, 'nowhere')} does not exist; pass the folder (or file) holding the oc get -o yaml output\n`);
     expect(code).toBe(2);
   });
@@ -388,7 +558,7 @@ describe('ccm-gitops migration preflight', () => {
     const only = run(dir, [], ['--only-phase-change']);
     expect(only.out).toBe('c: the spec keeps phase "leader-migration-kcm"; no phase change to check\n');
     expect(only.code).toBe(0);
-    const next = run(dir, [{ apiVersion: 'v1', kind: 'List', items: [] } as unknown as ExportedObject]);
+    const next = run(dir, [{ apiVersion: 'v1', kind: 'List', items: [] }]);
     expect(next.out.split('\n')[0]).toBe('c: "leader-migration-kcm" → "leader-migration-ccm": 6 preconditions');
     expect(next.code).toBe(1);
   });
@@ -397,7 +567,9 @@ describe('ccm-gitops migration preflight', () => {
     const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
     fs.writeFileSync(path.join(dir, 'dist', 'c', 'MIGRATION.md'), '# Migration of c: phase `in-tree`\n');
     const r = run(dir, []);
-    expect(r.err).toBe(`error: ${path.join(dir, 'dist', 'c', '.migration.json')} says phase "leader-migration-kcm", but the rendered tree says "in-tree" in MIGRATION.md; pass --out with the tree rendered before this change\n`);
+    expect(r.err).toBe(
+      `error: ${path.join(dir, 'dist', 'c', '.migration.json')} says phase "leader-migration-kcm", but the rendered tree says "in-tree" in MIGRATION.md; pass --out with the tree rendered before this change\n`,
+    );
     expect(r.code).toBe(2);
   });
 
@@ -405,7 +577,9 @@ describe('ccm-gitops migration preflight', () => {
     const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
     fs.writeFileSync(path.join(dir, 'clusters', 'c.yaml'), stringify(awsSpec('c', { migration: { phase: 'sideways', kubernetesVersion: '1.26' } })));
     const r = run(dir, []);
-    expect(r.err.split('\n')[0]).toBe(`error: the cluster specs have 1 problem; fix them (ccm-gitops validate-spec ${path.join(dir, 'clusters')}) before a preflight`);
+    expect(r.err.split('\n')[0]).toBe(
+      `error: the cluster specs have 1 problem; fix them (ccm-gitops validate-spec ${path.join(dir, 'clusters')}) before a preflight`,
+    );
     expect(r.code).toBe(2);
   });
 
@@ -413,9 +587,11 @@ describe('ccm-gitops migration preflight', () => {
     const dir = fleet('external-leader-migration', 'leader-migration-ccm');
     const objects = settledCluster(OPENSHIFT, 'leader-migration-ccm', 'kcm', false);
     const r = run(dir, objects);
-    expect(r.out).toContain('FAIL Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: not in the export '
-      + '(add: kubectl -n openshift-cloud-controller-manager get deployment/aws-cloud-controller-manager -o yaml); '
-      + 'check: kubectl -n openshift-cloud-controller-manager rollout status deployment/aws-cloud-controller-manager\n');
+    expect(r.out).toContain(
+      'FAIL Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager: not in the export ' +
+        '(add: kubectl -n openshift-cloud-controller-manager get deployment/aws-cloud-controller-manager -o yaml); ' +
+        'check: kubectl -n openshift-cloud-controller-manager rollout status deployment/aws-cloud-controller-manager\n',
+    );
     expect(r.code).toBe(1);
     const settled = run(dir, [...objects, deployment('openshift-cloud-controller-manager', 'aws-cloud-controller-manager')]);
     expect(settled.out).toContain('every precondition holds\n');
@@ -425,7 +601,9 @@ describe('ccm-gitops migration preflight', () => {
   test('GIVEN an unknown cluster, or no --from WHEN preflight runs THEN it exits 2', () => {
     const dir = fleet('leader-migration-ccm', 'leader-migration-kcm');
     const io = captureIo();
-    expect(runCli(['migration', 'preflight', '--cluster', 'nope', '--from', path.join(dir, 'export'), '--clusters', path.join(dir, 'clusters')], io.io)).toBe(2);
+    expect(
+      runCli(['migration', 'preflight', '--cluster', 'nope', '--from', path.join(dir, 'export'), '--clusters', path.join(dir, 'clusters')], io.io),
+    ).toBe(2);
     expect(io.stderr()).toBe(`error: no cluster "nope" in ${path.join(dir, 'clusters')}; pass --cluster with a spec's metadata.name\n`);
     expect(runCli(['migration', 'preflight', '--cluster', 'c'], captureIo().io)).toBe(2);
   });
@@ -439,8 +617,10 @@ describe('the CI workflow init writes runs the preflight', () => {
     };
     expect(workflow.on.pull_request.paths).toContain('preflight/**');
     const step = workflow.jobs.render.steps.find((s) => s.run?.includes('migration preflight'))!;
-    expect(step.if).toBe('github.event_name == \'pull_request\'');
-    expect(step.run).toContain('npx ccm-gitops migration preflight --cluster "$cluster" --from "$export" --clusters clusters --out "$base/dist" --only-phase-change || failed=1');
+    expect(step.if).toBe("github.event_name == 'pull_request'");
+    expect(step.run).toContain(
+      'npx ccm-gitops migration preflight --cluster "$cluster" --from "$export" --clusters clusters --out "$base/dist" --only-phase-change || failed=1',
+    );
     expect(step.run).toContain('git archive "origin/${{ github.base_ref }}" dist');
     expect(step.run).toContain('echo "::notice::no preflight/<cluster>/ export attached: migration preflight skipped"');
   });
@@ -452,7 +632,7 @@ describe('the sharded CI workflow runs the preflight too', () => {
     const read = (name: string) => parse(fs.readFileSync(path.join(__dirname, '..', 'examples', 'ci', name), 'utf8')) as Workflow;
     const single = read('ccm-gitops.yml');
     const sharded = read('ccm-gitops-sharded.yml');
-    const preflight = (w: Workflow, job: string) => w.jobs[job]!.steps.find((s) => s.run?.includes('migration preflight'));
+    const preflight = (w: Workflow, job: string) => w.jobs[job].steps.find((s) => s.run?.includes('migration preflight'));
     expect(sharded.on.pull_request.paths).toContain('preflight/**');
     expect(preflight(sharded, 'assemble')).toEqual(preflight(single, 'render'));
   });

@@ -13,7 +13,10 @@ const rendered = new Map<string, Map<string, Tree>>();
 function phasesOf(name: string): Map<string, Tree> {
   let t = rendered.get(name);
   if (!t) {
-    t = renderPhases(CASES.find((c) => c.name === name)!, tempDir());
+    t = renderPhases(
+      CASES.find((c) => c.name === name)!,
+      tempDir(),
+    );
     rendered.set(name, t);
   }
   return t;
@@ -23,7 +26,10 @@ function phasesOf(name: string): Map<string, Tree> {
 function violations(name: string, move: string, mutate: (trees: Map<string, Tree>) => void): string[] {
   const trees = new Map(phasesOf(name));
   mutate(trees);
-  const sc = transitions(CASES.find((c) => c.name === name)!, trees).find(([label]) => label === move);
+  const sc = transitions(
+    CASES.find((c) => c.name === name)!,
+    trees,
+  ).find(([label]) => label === move);
   if (!sc) {
     throw new Error(`no phase change ${move}`);
   }
@@ -38,46 +44,58 @@ const withControlPlane = (t: Tree, from: string | RegExp, to: string): Tree => {
   }
   return { ...t, controlPlane: text };
 };
-const withSteps = (t: Tree, direction: 'enter' | 'rollback', order: (steps: any[]) => any[]): Tree => ({ ...t, plan: { ...t.plan, [direction]: { ...t.plan[direction], steps: order([...t.plan[direction].steps]) } } });
+const withSteps = (t: Tree, direction: 'enter' | 'rollback', order: (steps: any[]) => any[]): Tree => ({
+  ...t,
+  plan: { ...t.plan, [direction]: { ...t.plan[direction], steps: order([...t.plan[direction].steps]) } },
+});
 
 describe('the simulator fails each bug reintroduced into the rendered trees', () => {
-  test.each(['OpenShift AWS 4.13', 'kubernetes AWS 1.26 (DaemonSet, rolling)'])('%s: a CCM rendered with leader migration in leader-migration-kcm runs beside the KCMs going forward', (name) => {
-    // GIVEN the leader-migration-kcm tree carrying what leader-migration-ccm adds (the CCM with its own file)
-    const v = violations(name, 'in-tree → leader-migration-kcm', (trees) => {
-      const kcm = trees.get('leader-migration-kcm')!;
-      const objects = new Map(kcm.objects);
-      for (const [k, o] of trees.get('leader-migration-ccm')!.objects) {
-        if (!objects.has(k)) {
-          objects.set(k, o);
+  test.each(['OpenShift AWS 4.13', 'kubernetes AWS 1.26 (DaemonSet, rolling)'])(
+    '%s: a CCM rendered with leader migration in leader-migration-kcm runs beside the KCMs going forward',
+    (name) => {
+      // GIVEN the leader-migration-kcm tree carrying what leader-migration-ccm adds (the CCM with its own file)
+      const v = violations(name, 'in-tree → leader-migration-kcm', (trees) => {
+        const kcm = trees.get('leader-migration-kcm')!;
+        const objects = new Map(kcm.objects);
+        for (const [k, o] of trees.get('leader-migration-ccm')!.objects) {
+          if (!objects.has(k)) {
+            objects.set(k, o);
+          }
         }
-      }
-      trees.set('leader-migration-kcm', withObjects(kcm, objects));
-    });
-    // THEN the merge starts the CCM while the KCMs still run the cloud controllers under their main lease
-    expect(v).toEqual(expect.arrayContaining(['two-at-once service', 'two-at-once cloud-node-lifecycle']));
-  });
+        trees.set('leader-migration-kcm', withObjects(kcm, objects));
+      });
+      // THEN the merge starts the CCM while the KCMs still run the cloud controllers under their main lease
+      expect(v).toEqual(expect.arrayContaining(['two-at-once service', 'two-at-once cloud-node-lifecycle']));
+    },
+  );
 
   test('OpenShift: the override removed before the FeatureGate merges puts an in-tree KCM without leader migration beside the CCM', () => {
     // GIVEN external-leader-migration's steps with the override removal moved before the merge
     const v = violations('OpenShift AWS 4.13', 'leader-migration-ccm → external-leader-migration', (trees) => {
-      trees.set('external-leader-migration', withSteps(trees.get('external-leader-migration')!, 'enter', (steps) => {
-        const removal = steps.findIndex((s) => /oc patch kubecontrollermanager/.test(s.command ?? ''));
-        const [step] = steps.splice(removal, 1);
-        return [{ ...step, when: 'before-merge' }, ...steps];
-      }));
+      trees.set(
+        'external-leader-migration',
+        withSteps(trees.get('external-leader-migration')!, 'enter', (steps) => {
+          const removal = steps.findIndex((s) => /oc patch kubecontrollermanager/.test(s.command ?? ''));
+          const [step] = steps.splice(removal, 1);
+          return [{ ...step, when: 'before-merge' }, ...steps];
+        }),
+      );
     });
     // THEN two at once, not "runs nowhere"
     expect(v).toEqual(['two-at-once service', 'two-at-once cloud-node-lifecycle']);
   });
 
-  test('a 1.23 CCM given the file built at the KCM\'s minor (controllermanager.config.k8s.io/v1) exits, and nothing runs once the KCMs go external', () => {
+  test("a 1.23 CCM given the file built at the KCM's minor (controllermanager.config.k8s.io/v1) exits, and nothing runs once the KCMs go external", () => {
     // GIVEN the 1.23 CCM's ConfigMap carrying the KCM's v1 apiVersion in every phase
     const v = violations('kubernetes AWS 1.24 with a 1.23 CCM image', 'leader-migration-ccm → external-leader-migration', (trees) => {
       for (const [phase, t] of trees) {
         const cm = t.objects.get('ConfigMap kube-system/ccm-leader-migration');
         if (cm) {
           const file = cm.data['config.yaml'].replace(/^apiVersion: \S+$/m, 'apiVersion: controllermanager.config.k8s.io/v1');
-          trees.set(phase, withObjects(t, new Map(t.objects).set('ConfigMap kube-system/ccm-leader-migration', { ...cm, data: { 'config.yaml': file } })));
+          trees.set(
+            phase,
+            withObjects(t, new Map(t.objects).set('ConfigMap kube-system/ccm-leader-migration', { ...cm, data: { 'config.yaml': file } })),
+          );
         }
       }
     });
@@ -87,7 +105,14 @@ describe('the simulator fails each bug reintroduced into the rendered trees', ()
   test('GCP: node IPAM switched off on the KCM in leader-migration-kcm, before any CCM runs it', () => {
     // GIVEN CONTROL-PLANE.md of leader-migration-kcm telling the administrator to stop allocating node CIDRs
     const v = violations('kubernetes GCP 1.28 with node IPAM and routes', 'in-tree → leader-migration-kcm', (trees) => {
-      trees.set('leader-migration-kcm', withControlPlane(trees.get('leader-migration-kcm')!, /^## kubeadm$/m, 'Run kube-controller-manager with `--allocate-node-cidrs=false`.\n\n## kubeadm'));
+      trees.set(
+        'leader-migration-kcm',
+        withControlPlane(
+          trees.get('leader-migration-kcm')!,
+          /^## kubeadm$/m,
+          'Run kube-controller-manager with `--allocate-node-cidrs=false`.\n\n## kubeadm',
+        ),
+      );
     });
     // THEN nobody allocates pod CIDRs, and the KCM's route controller (which needs --allocate-node-cidrs) stops too
     expect(v).toEqual(['none-after-settling node-ipam', 'none-after-settling route']);
@@ -95,24 +120,52 @@ describe('the simulator fails each bug reintroduced into the rendered trees', ()
 
   test('RKE2 in-tree told to switch the KCM external: rolling back to it leaves no cloud controller', () => {
     const v = violations('kubernetes AWS 1.26 on RKE2', 'leader-migration-kcm → in-tree', (trees) => {
-      trees.set('in-tree', withControlPlane(trees.get('in-tree')!, /^cloud-provider-name: aws$/m, 'disable-cloud-controller: true\nkube-controller-manager-arg:\n  - cloud-provider=external'));
+      trees.set(
+        'in-tree',
+        withControlPlane(
+          trees.get('in-tree')!,
+          /^cloud-provider-name: aws$/m,
+          'disable-cloud-controller: true\nkube-controller-manager-arg:\n  - cloud-provider=external',
+        ),
+      );
     });
     expect(v).toEqual(['none-after-settling service', 'none-after-settling cloud-node-lifecycle']);
   });
 
   test('RKE2 leader-migration-kcm without the file mounted into the KCM: the KCMs exit', () => {
     const v = violations('kubernetes AWS 1.26 on RKE2', 'in-tree → leader-migration-kcm', (trees) => {
-      trees.set('leader-migration-kcm', withControlPlane(trees.get('leader-migration-kcm')!, /^kube-controller-manager-extra-mount:\n(  - [^\n]*\n)+/m, ''));
+      trees.set(
+        'leader-migration-kcm',
+        withControlPlane(trees.get('leader-migration-kcm')!, /^kube-controller-manager-extra-mount:\n( {2}- [^\n]*\n)+/m, ''),
+      );
     });
     expect(v).toEqual(['none-after-settling service', 'none-after-settling cloud-node-lifecycle']);
   });
 
   test('RKE2 external keeping the in-tree cloud-provider-name: the KCM runs the cloud controllers beside the CCM', () => {
     const v = violations('kubernetes AWS 1.26 on RKE2', 'external-leader-migration → external', (trees) => {
-      trees.set('external', withControlPlane(trees.get('external')!, /^disable-cloud-controller: true\nkube-controller-manager-arg:\n  - cloud-provider=external\n/m, 'cloud-provider-name: aws\ndisable-cloud-controller: true\nkube-controller-manager-arg:\n'));
+      trees.set(
+        'external',
+        withControlPlane(
+          trees.get('external')!,
+          /^disable-cloud-controller: true\nkube-controller-manager-arg:\n {2}- cloud-provider=external\n/m,
+          'cloud-provider-name: aws\ndisable-cloud-controller: true\nkube-controller-manager-arg:\n',
+        ),
+      );
       // the administrator applies the phase's RKE2 configuration ("restart one server at a time")
       const ext = trees.get('external')!;
-      trees.set('external', withSteps(ext, 'enter', (steps) => [...steps, { when: 'after-merge', by: 'you (see CONTROL-PLANE.md)', action: 'apply CONTROL-PLANE.md', checks: [{ check: 'every kube-controller-manager restarted' }] }]));
+      trees.set(
+        'external',
+        withSteps(ext, 'enter', (steps) => [
+          ...steps,
+          {
+            when: 'after-merge',
+            by: 'you (see CONTROL-PLANE.md)',
+            action: 'apply CONTROL-PLANE.md',
+            checks: [{ check: 'every kube-controller-manager restarted' }],
+          },
+        ]),
+      );
     });
     expect(v).toEqual(expect.arrayContaining(['two-at-once service']));
   });
@@ -120,18 +173,24 @@ describe('the simulator fails each bug reintroduced into the rendered trees', ()
   test('Azure: the CCM deployed before the KCMs are external runs beside them', () => {
     // GIVEN in-tree → external with the merge (deploy the CCM) moved first
     const v = violations('kubernetes Azure 1.29', 'in-tree → external', (trees) => {
-      trees.set('external', withSteps(trees.get('external')!, 'enter', (steps) => {
-        const merge = steps.findIndex((s) => s.when === 'merge');
-        const [step] = steps.splice(merge, 1);
-        return [step, ...steps];
-      }));
+      trees.set(
+        'external',
+        withSteps(trees.get('external')!, 'enter', (steps) => {
+          const merge = steps.findIndex((s) => s.when === 'merge');
+          const [step] = steps.splice(merge, 1);
+          return [step, ...steps];
+        }),
+      );
     });
     expect(v).toEqual(expect.arrayContaining(['two-at-once service', 'two-at-once cloud-node-lifecycle']));
   });
 
   test('GCP external-leader-migration with the KCM keeping node IPAM: it allocates beside the CCM', () => {
     const v = violations('kubernetes GCP 1.28 with node IPAM and routes', 'leader-migration-ccm → external-leader-migration', (trees) => {
-      trees.set('external-leader-migration', withControlPlane(trees.get('external-leader-migration')!, /\*,bootstrapsigner,tokencleaner,-nodeipam/g, '*,bootstrapsigner,tokencleaner'));
+      trees.set(
+        'external-leader-migration',
+        withControlPlane(trees.get('external-leader-migration')!, /\*,bootstrapsigner,tokencleaner,-nodeipam/g, '*,bootstrapsigner,tokencleaner'),
+      );
     });
     expect(v).toEqual(['two-at-once node-ipam']);
   });
@@ -143,7 +202,7 @@ describe('the simulator fails each bug reintroduced into the rendered trees', ()
     expect([...new Set(simulate(sc[1]).violations.map((v) => `${v.kind} ${v.controller}`))]).toEqual(['none-after-settling node-ipam']);
   });
 
-  test('the CCM\'s leader-migration ConfigMap pruned while the CCM still reads it: the CCM exits and nothing runs once the KCMs go external', () => {
+  test("the CCM's leader-migration ConfigMap pruned while the CCM still reads it: the CCM exits and nothing runs once the KCMs go external", () => {
     // GIVEN external-leader-migration rendered without the ConfigMap its CCM mounts
     const v = violations('kubernetes AWS 1.26 (DaemonSet, rolling)', 'leader-migration-ccm → external-leader-migration', (trees) => {
       const t = trees.get('external-leader-migration')!;
@@ -172,8 +231,18 @@ describe('what each CCM can run comes from its upstream inventory', () => {
   test('vSphere: the route controller handed to a CCM whose Routes() needs an NSX-T routerPath runs nowhere unless that is configured', () => {
     // GIVEN a kubernetes vSphere cluster whose KCM programmed routes, its CCM rendered with --configure-cloud-routes=true
     const c: RenderCase = {
-      name: 'kubernetes vSphere 1.29 with routes', platform: 'VSphere', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
-      spec: (phase) => kubernetesSpec('VSphere', 'c', { version: '1.29', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase, kubernetesVersion: '1.29' } }),
+      name: 'kubernetes vSphere 1.29 with routes',
+      platform: 'VSphere',
+      minor: 29,
+      files: {},
+      kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+      spec: (phase) =>
+        kubernetesSpec(
+          'VSphere',
+          'c',
+          { version: '1.29', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] },
+          { migration: { phase, kubernetesVersion: '1.29' } },
+        ),
     };
     const trees = renderPhases(c, tempDir());
     const run = (ccmControllers: readonly Controller[]) => {
@@ -191,7 +260,11 @@ describe('Cluster API rolls the KCMs scale-up first', () => {
   test('a single KCM moved to another lease namespace: in place it never overlaps; scale-up first, a new machine elects a second leader', () => {
     // GIVEN one KCM whose change moves its main lease to another namespace
     const sc = {
-      kcmMinor: 26, ccmMinor: 26, kcmBaseFlags: [], ccmStrategy: 'RollingUpdate' as const, kcmReplicas: 1,
+      kcmMinor: 26,
+      ccmMinor: 26,
+      kcmBaseFlags: [],
+      ccmStrategy: 'RollingUpdate' as const,
+      kcmReplicas: 1,
       kcm: { flags: ['--cloud-provider=aws'] },
       steps: [{ label: 'KCM moves its lease', kcm: { flags: ['--cloud-provider=aws', '--leader-elect-resource-namespace=elsewhere'] } }],
     };
@@ -201,6 +274,6 @@ describe('Cluster API rolls the KCMs scale-up first', () => {
     // THEN only the scale-up rollout has two KCMs running the cloud controllers at once
     expect(inPlace).toEqual([]);
     expect(scaleUp.map((x) => `${x.kind} ${x.controller}`)).toEqual(['two-at-once service', 'two-at-once cloud-node-lifecycle']);
-    expect(scaleUp[0]!.trace).toContain('a new control-plane machine joins with cfg1 (KCM moves its lease)');
+    expect(scaleUp[0].trace).toContain('a new control-plane machine joins with cfg1 (KCM moves its lease)');
   });
 });

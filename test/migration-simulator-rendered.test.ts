@@ -49,8 +49,12 @@ describe('the simulator on the rendered output: every phase change forward and b
     // WHEN every phase change runs from one tree to the next, forward and back
     const failures: string[] = [];
     // the kubernetes KCMs change by static pod (in place) or by Cluster API (a new machine joins before an old one leaves)
-    const moves = [...transitions(c, trees), ...(c.name.startsWith('kubernetes') && !c.name.includes('RKE2')
-      ? transitions(c, trees, { kcmRollout: 'scale-up-first' }).map(([l, sc]) => [`${l} (Cluster API)`, sc] as [string, typeof sc]) : [])];
+    const moves = [
+      ...transitions(c, trees),
+      ...(c.name.startsWith('kubernetes') && !c.name.includes('RKE2')
+        ? transitions(c, trees, { kcmRollout: 'scale-up-first' }).map(([l, sc]) => [`${l} (Cluster API)`, sc] as [string, typeof sc])
+        : []),
+    ];
     for (const [label, sc] of moves) {
       failures.push(...simulate(sc).violations.map((v) => `${label}: ${formatViolation(v)}`));
     }
@@ -59,7 +63,7 @@ describe('the simulator on the rendered output: every phase change forward and b
     expect(moves.length).toBeGreaterThanOrEqual(trees.size - 1);
   });
 
-  test('the rendered CCMs run lease timings client-go accepts; the OpenShift CCM\'s are its own (137s, 107s, 26s)', () => {
+  test("the rendered CCMs run lease timings client-go accepts; the OpenShift CCM's are its own (137s, 107s, 26s)", () => {
     // GIVEN every case's last phase; WHEN its CCM's timing flags are read
     for (const c of CASES) {
       const trees = renderPhases(c, tmp());
@@ -73,7 +77,12 @@ describe('the simulator on the rendered output: every phase change forward and b
     }
     // the KCM's defaults (kubernetes/component-base@v0.30.0 config/v1alpha1/defaults.go) are valid as well, and so are the OpenShift operator's
     expect(leaseTimings(new Map())).toEqual({ leaseDuration: 15, renewDeadline: 10, retryPeriod: 2, valid: true });
-    expect(leaseTimings(flagMap(openshiftKcm(new Map(), { inTreeProvider: 'aws', override: { on: false } }).flags))).toEqual({ leaseDuration: 15, renewDeadline: 12, retryPeriod: 3, valid: true });
+    expect(leaseTimings(flagMap(openshiftKcm(new Map(), { inTreeProvider: 'aws', override: { on: false } }).flags))).toEqual({
+      leaseDuration: 15,
+      renewDeadline: 12,
+      retryPeriod: 3,
+      valid: true,
+    });
   });
 
   test('OpenShift: the CCM workload a phase without a CCM names is the Deployment the later phases render', () => {

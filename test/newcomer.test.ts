@@ -37,8 +37,12 @@ function background(cmd: string, args: string[], cwd: string): Promise<{ status:
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, output }));
   });
@@ -100,7 +104,9 @@ function editorProblems(file: string): string[] {
     return [`${file}: the modeline's schema ${m[1]} does not exist`];
   }
   const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
-  return parseAllDocuments(text).flatMap((d) => (validate(d.toJS()) ? [] : (validate.errors ?? []).map((e) => `${file}: ${e.instancePath || '/'} ${e.message}`)));
+  return parseAllDocuments(text).flatMap((d) =>
+    validate(d.toJS()) ? [] : (validate.errors ?? []).map((e) => `${file}: ${e.instancePath || '/'} ${e.message}`),
+  );
 }
 
 (npmRuns ? describe : describe.skip)('a newcomer, from an empty git repository to a rendered fleet', () => {
@@ -161,41 +167,80 @@ function editorProblems(file: string): string[] {
     run(['init', '-d', 'openshift', 'kubernetes', '-p', 'AWS', '-e', engine, '--repo-url', 'https://git.example.com/platform/fleet.git']);
     // README step 1: copy the example once per cluster, set metadata.name and infrastructureName
     const example = path.join(fleet, 'clusters/openshift/aws-example-1.yaml');
-    fs.writeFileSync(path.join(fleet, 'clusters/openshift/aws-prod-1.yaml'), fs.readFileSync(example, 'utf8')
-      .replace(/^( {2}name: )aws-example-1\b/m, '$1aws-prod-1').replace(/aws-example-1-abcde/, 'aws-prod-1-x7k2p'));
+    fs.writeFileSync(
+      path.join(fleet, 'clusters/openshift/aws-prod-1.yaml'),
+      fs
+        .readFileSync(example, 'utf8')
+        .replace(/^( {2}name: )aws-example-1\b/m, '$1aws-prod-1')
+        .replace(/aws-example-1-abcde/, 'aws-prod-1-x7k2p'),
+    );
     if (engine === 'flux') {
       // Flux bootstrapped from this repository into the cluster's own folder (docs/gitops.md)
       fs.mkdirSync(path.join(fleet, 'clusters/aws-prod-1/flux-system'), { recursive: true });
-      fs.writeFileSync(path.join(fleet, 'clusters/aws-prod-1/flux-system/gotk-sync.yaml'), 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\n'
-        + 'metadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 1m0s\n  ref:\n    branch: main\n  url: https://git.example.com/platform/fleet.git\n');
-      fs.writeFileSync(path.join(fleet, 'clusters/aws-prod-1/flux-system/kustomization.yaml'), 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gotk-sync.yaml\n');
-      fs.writeFileSync(path.join(fleet, 'clusters/aws-prod-1/kustomization.yaml'), 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - flux-system\n  - ../../dist/aws-prod-1/flux-entry\n');
+      fs.writeFileSync(
+        path.join(fleet, 'clusters/aws-prod-1/flux-system/gotk-sync.yaml'),
+        'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\n' +
+          'metadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 1m0s\n  ref:\n    branch: main\n  url: https://git.example.com/platform/fleet.git\n',
+      );
+      fs.writeFileSync(
+        path.join(fleet, 'clusters/aws-prod-1/flux-system/kustomization.yaml'),
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gotk-sync.yaml\n',
+      );
+      fs.writeFileSync(
+        path.join(fleet, 'clusters/aws-prod-1/kustomization.yaml'),
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - flux-system\n  - ../../dist/aws-prod-1/flux-entry\n',
+      );
     }
     // THEN every spec and defaults file is clean in the editor
-    const yamls = filesUnder(path.join(fleet, 'clusters')).filter((f) => f.endsWith('.yaml') && !/(^|\/)(flux-system\/|kustomization\.yaml$)/.test(f));
-    expect(yamls).toEqual(['defaults.yaml', 'kubernetes/defaults.yaml', 'kubernetes/k8s-aws-example-1.yaml', 'openshift/aws-example-1.yaml',
-      'openshift/aws-prod-1.yaml', 'openshift/defaults.yaml']);
+    const yamls = filesUnder(path.join(fleet, 'clusters')).filter(
+      (f) => f.endsWith('.yaml') && !/(^|\/)(flux-system\/|kustomization\.yaml$)/.test(f),
+    );
+    expect(yamls).toEqual([
+      'defaults.yaml',
+      'kubernetes/defaults.yaml',
+      'kubernetes/k8s-aws-example-1.yaml',
+      'openshift/aws-example-1.yaml',
+      'openshift/aws-prod-1.yaml',
+      'openshift/defaults.yaml',
+    ]);
     expect(yamls.flatMap((f) => editorProblems(path.join(fleet, 'clusters', f)))).toEqual([]);
     // AND the specs validate and render
     expect(run(['validate-spec', 'clusters'])).toBe('3 spec files valid\n');
     expect(run(['synth', '-q'])).toBe('');
     // AND every entry point exists and, with every stage, builds as the CI workflow builds it
-    const entries = engine === 'argocd' ? ['dist/_fleet/argocd/cluster/aws-prod-1/root', 'dist/_fleet/argocd/cluster/k8s-aws-example-1/root']
-      : engine === 'flux' ? ['dist/aws-prod-1/flux-entry', 'dist/k8s-aws-example-1/flux-entry', 'clusters/aws-prod-1'] : ['dist/aws-prod-1', 'dist/k8s-aws-example-1'];
+    const entries =
+      engine === 'argocd'
+        ? ['dist/_fleet/argocd/cluster/aws-prod-1/root', 'dist/_fleet/argocd/cluster/k8s-aws-example-1/root']
+        : engine === 'flux'
+          ? ['dist/aws-prod-1/flux-entry', 'dist/k8s-aws-example-1/flux-entry', 'clusters/aws-prod-1']
+          : ['dist/aws-prod-1', 'dist/k8s-aws-example-1'];
     for (const e of entries) {
       expect([e, fs.existsSync(path.join(fleet, e, 'kustomization.yaml'))]).toEqual([e, true]);
     }
     if (KUBECTL) {
       const kustomizations = filesUnder(fleet).filter((f) => f.endsWith('kustomization.yaml'));
-      expect(await allOk(kustomizations.map((k) => ({ args: ['kustomize', path.dirname(k)], cwd: fleet })), 'kubectl', 4)).toEqual([]);
+      expect(
+        await allOk(
+          kustomizations.map((k) => ({ args: ['kustomize', path.dirname(k)], cwd: fleet })),
+          'kubectl',
+          4,
+        ),
+      ).toEqual([]);
     }
     if (engine === 'argocd') {
       // the Kubernetes cluster's Argo CD is upstream's
-      expect(parse(fs.readFileSync(path.join(fleet, 'dist/_fleet/argocd/cluster/k8s-aws-example-1/root/application.argocd.ccm-root.k8s-aws-example-1.yaml'), 'utf8')).metadata.namespace).toBe('argocd');
+      expect(
+        parse(
+          fs.readFileSync(
+            path.join(fleet, 'dist/_fleet/argocd/cluster/k8s-aws-example-1/root/application.argocd.ccm-root.k8s-aws-example-1.yaml'),
+            'utf8',
+          ),
+        ).metadata.namespace,
+      ).toBe('argocd');
     }
   });
 
-  test('WHEN the README\'s library example compiles under the compiler options of cdk8s init typescript-app THEN tsc reports nothing', async () => {
+  test("WHEN the README's library example compiles under the compiler options of cdk8s init typescript-app THEN tsc reports nothing", async () => {
     expect(await libraryExample).toEqual({ status: 0, output: '' });
   });
 });

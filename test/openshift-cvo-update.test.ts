@@ -11,28 +11,35 @@ const DIST = path.join(__dirname, '..', 'dist');
 
 /** Every OpenShift cluster of the example fleet (those with a handover), with its mode and release. */
 function openshiftClusters(): { name: string; mode: string; release?: string; tree: Record<string, string> }[] {
-  return fs.readdirSync(DIST).filter((d) => fs.existsSync(path.join(DIST, d, HANDOVER_FILE))).sort().map((name) => {
-    const tree = readTree(path.join(DIST, name));
-    const head = /Mode `(\w+)`, (?:release (\d+\.\d+\.\d+))?/.exec(tree[HANDOVER_FILE]!)!;
-    return { name, mode: head[1]!, release: head[2], tree };
-  });
+  return fs
+    .readdirSync(DIST)
+    .filter((d) => fs.existsSync(path.join(DIST, d, HANDOVER_FILE)))
+    .sort()
+    .map((name) => {
+      const tree = readTree(path.join(DIST, name));
+      const head = /Mode `(\w+)`, (?:release (\d+\.\d+\.\d+))?/.exec(tree[HANDOVER_FILE])!;
+      return { name, mode: head[1], release: head[2], tree };
+    });
 }
 
 /** What renderCluster gives, as the files of `dist/<cluster>/`. */
 function renderedTree(spec: Record<string, any>): Record<string, string> {
   const prefix = `${spec.metadata.name}/`;
-  return Object.fromEntries(renderCluster(preparedCluster(spec)).files
-    .filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]));
+  return Object.fromEntries(
+    renderCluster(preparedCluster(spec))
+      .files.filter((f) => f.path.startsWith(prefix))
+      .map((f) => [f.path.slice(prefix.length), f.content]),
+  );
 }
 
 function nextPatch(release: string): string {
   const [x, y, z] = release.split('.').map(Number);
-  return `${x}.${y}.${z! + 1}`;
+  return `${x}.${y}.${z + 1}`;
 }
 
 function nextMinor(release: string): string {
   const [x, y] = release.split('.').map(Number);
-  return `${x}.${y! + 1}.0`;
+  return `${x}.${y + 1}.0`;
 }
 
 /** The cluster after the way back: no overrides, the operator Deployment back to CVO with one replica. */
@@ -50,10 +57,7 @@ describe('z-stream updates in gitops mode do not stall (CVO model)', () => {
     expect(replay.precondition).toEqual({ result: 'warn', reason: 'ClusterVersionOverridesSet' });
     expect(replay.stall).toBeUndefined();
     expect(replay.notReached).toEqual([]);
-    expect(replay.skipped).toEqual([
-      '0000_26_cloud-controller-manager-operator_50_deployment.yaml',
-      CCM_CO,
-    ]);
+    expect(replay.skipped).toEqual(['0000_26_cloud-controller-manager-operator_50_deployment.yaml', CCM_CO]);
     expect(replay.applied).toContain(MCO_CO);
   });
 
@@ -67,8 +71,12 @@ describe('z-stream updates in gitops mode do not stall (CVO model)', () => {
       manifest: CCM_CO,
       reason: 'Cluster operator cloud-controller-manager is updating versions: operator reported by nobody to 4.22.4',
     });
-    expect(replay.notReached).toEqual(['0000_50_cluster-ingress-operator_02-deployment.yaml', '0000_50_cluster-ingress-operator_03-cluster-operator.yaml',
-      '0000_80_machine-config_04_deployment.yaml', MCO_CO]);
+    expect(replay.notReached).toEqual([
+      '0000_50_cluster-ingress-operator_02-deployment.yaml',
+      '0000_50_cluster-ingress-operator_03-cluster-operator.yaml',
+      '0000_80_machine-config_04_deployment.yaml',
+      MCO_CO,
+    ]);
   });
 
   test('GIVEN every OpenShift cluster of the example fleet WHEN CVO replays a z-stream update THEN none stalls; gitops clusters before 4.22 are refused before anything is applied, as their handover says', () => {
@@ -105,10 +113,14 @@ describe('operator mode and minor updates (CVO model)', () => {
       manifest: CCM_CO,
       reason: 'Cluster operator cloud-controller-manager is updating versions: operator from 4.22.3 to 4.22.4',
     });
-    expect(readTree(path.join(DIST, 'aws-operator-1'))[HANDOVER_FILE]).toContain('There it waits ("Cluster operator cloud-controller-manager is updating versions")');
+    expect(readTree(path.join(DIST, 'aws-operator-1'))[HANDOVER_FILE]).toContain(
+      'There it waits ("Cluster operator cloud-controller-manager is updating versions")',
+    );
     const spec = parse(fs.readFileSync(path.join(__dirname, '..', 'clusters', 'us-east-1', 'aws-operator-1.yaml'), 'utf8'));
     expect(spec.spec.openshift.release).toBe('4.22.3');
-    const bumped = readRenderedCluster(renderedTree(platformSpec('AWS', 'aws-operator-1', { managementMode: 'operator', openshift: { release: '4.22.4' } })));
+    const bumped = readRenderedCluster(
+      renderedTree(platformSpec('AWS', 'aws-operator-1', { managementMode: 'operator', openshift: { release: '4.22.4' } })),
+    );
     const replay = replayUpdate(bumped, '4.22.3', releasePayload('4.22.4'));
     expect(replay.stall).toBeUndefined();
     expect(replay.applied).toContain(CCM_CO);
@@ -118,10 +130,16 @@ describe('operator mode and minor updates (CVO model)', () => {
     for (const c of openshiftClusters().filter((x) => x.release)) {
       const cluster = readRenderedCluster(c.tree);
       const to = releasePayload(nextMinor(c.release!));
-      expect({ cluster: c.name, precondition: replayUpdate(cluster, c.release!, to).precondition })
-        .toEqual({ cluster: c.name, precondition: { result: 'block', reason: 'ClusterVersionOverridesSet' } });
+      expect({ cluster: c.name, precondition: replayUpdate(cluster, c.release!, to).precondition }).toEqual({
+        cluster: c.name,
+        precondition: { result: 'block', reason: 'ClusterVersionOverridesSet' },
+      });
       const back = replayUpdate(afterWayBack(cluster), c.release!, to);
-      expect({ cluster: c.name, precondition: back.precondition.result, stall: back.stall }).toEqual({ cluster: c.name, precondition: 'pass', stall: undefined });
+      expect({ cluster: c.name, precondition: back.precondition.result, stall: back.stall }).toEqual({
+        cluster: c.name,
+        precondition: 'pass',
+        stall: undefined,
+      });
     }
   });
 });

@@ -24,7 +24,8 @@ function pdb(objects: Obj[]): Obj {
 describe('operands per release: data-like differences rendered per release', () => {
   test('GIVEN release 4.22.3 WHEN rendered THEN the PDB has no unhealthyPodEvictionPolicy, as release-4.22 getPDB renders it', () => {
     expect(pdb(render(platformSpec('AWS', 'a', { openshift: { release: '4.22.3' } }))).spec).toEqual({
-      minAvailable: 1, selector: { matchLabels: { 'infrastructure.openshift.io/cloud-controller-manager': 'AWS' } },
+      minAvailable: 1,
+      selector: { matchLabels: { 'infrastructure.openshift.io/cloud-controller-manager': 'AWS' } },
     });
   });
 
@@ -34,22 +35,34 @@ describe('operands per release: data-like differences rendered per release', () 
 });
 
 describe('operands per release: releases whose operator renders other operands are refused in gitops mode', () => {
-  test.each(['AWS', 'Azure', 'GCP', 'VSphere', 'Nutanix'])('GIVEN %s at 4.21.5 in gitops mode WHEN checked THEN one error names spec.openshift.release, the value and what to do', (platform) => {
-    const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release: '4.21.5' } })));
-    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
-      `"4.21.5": gitops mode renders the cloud controller manager as the operator of release 4.22 and later renders it; the operator of 4.21 renders other ${platform} operands (flags, admission policies, cloud.conf). `
-      + 'Leave the cloud controller manager to the cluster\'s operator until the cluster runs 4.22 or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over',
-    ]);
-  });
+  test.each(['AWS', 'Azure', 'GCP', 'VSphere', 'Nutanix'])(
+    'GIVEN %s at 4.21.5 in gitops mode WHEN checked THEN one error names spec.openshift.release, the value and what to do',
+    (platform) => {
+      const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release: '4.21.5' } })));
+      expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
+        `"4.21.5": gitops mode renders the cloud controller manager as the operator of release 4.22 and later renders it; the operator of 4.21 renders other ${platform} operands (flags, admission policies, cloud.conf). ` +
+          "Leave the cloud controller manager to the cluster's operator until the cluster runs 4.22 or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over",
+      ]);
+    },
+  );
 
   test('GIVEN AWS at 4.13.0 in phase leader-migration-kcm WHEN checked THEN no release problem', () => {
-    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } })));
+    const problems = checkSpec(
+      parsedSpec(
+        platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } }),
+      ),
+    );
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
   });
 
   test('GIVEN AWS at 4.13.0 and GCP at 4.11.0 in phase leader-migration-ccm WHEN checked THEN not refused: their operands are rendered as the release renders them', () => {
-    for (const [platform, release, k8s] of [['AWS', '4.13.0', '1.26'], ['GCP', '4.11.0', '1.24']] as const) {
-      const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase: 'leader-migration-ccm', kubernetesVersion: k8s } })));
+    for (const [platform, release, k8s] of [
+      ['AWS', '4.13.0', '1.26'],
+      ['GCP', '4.11.0', '1.24'],
+    ] as const) {
+      const problems = checkSpec(
+        parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase: 'leader-migration-ccm', kubernetesVersion: k8s } })),
+      );
       expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
     }
   });
@@ -58,16 +71,23 @@ describe('operands per release: releases whose operator renders other operands a
     ['VSphere', '4.12.0', '1.25', 'leader-migration-ccm', '4.13'],
     ['OpenStack', '4.11.0', '1.24', 'external-leader-migration', '4.12'],
     ['Azure', '4.13.0', '1.26', 'external', '4.14'],
-  ])('GIVEN %s at %s in a migration WHEN its CCM phase is checked THEN one error on spec.openshift.release: the release\'s operands differ in structure, migrate by the update', (platform, release, k8s, phase, external) => {
-    const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase, kubernetesVersion: k8s } })));
-    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
-      `"${release}": phase "${phase}" deploys the cloud controller manager, and the operator of ${release.slice(0, 4)} renders other ${platform} operands than ccm-gitops renders `
-      + `(before 4.22 only AWS and GCP operands are rendered per release); migrate by updating the cluster to OpenShift ${external}, whose operators move ${platform} to its CCM themselves, and remove spec.migration`,
-    ]);
-  });
+  ])(
+    "GIVEN %s at %s in a migration WHEN its CCM phase is checked THEN one error on spec.openshift.release: the release's operands differ in structure, migrate by the update",
+    (platform, release, k8s, phase, external) => {
+      const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase, kubernetesVersion: k8s } })));
+      expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
+        `"${release}": phase "${phase}" deploys the cloud controller manager, and the operator of ${release.slice(0, 4)} renders other ${platform} operands than ccm-gitops renders ` +
+          `(before 4.22 only AWS and GCP operands are rendered per release); migrate by updating the cluster to OpenShift ${external}, whose operators move ${platform} to its CCM themselves, and remove spec.migration`,
+      ]);
+    },
+  );
 
   test('GIVEN vSphere at 4.12.0 in phase leader-migration-kcm WHEN checked THEN no release problem: the CCM is not deployed yet', () => {
-    const problems = checkSpec(parsedSpec(platformSpec('VSphere', 'p', { openshift: { release: '4.12.0' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.25' } })));
+    const problems = checkSpec(
+      parsedSpec(
+        platformSpec('VSphere', 'p', { openshift: { release: '4.12.0' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.25' } }),
+      ),
+    );
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
   });
 
@@ -77,23 +97,37 @@ describe('operands per release: releases whose operator renders other operands a
   });
 });
 
-describe('a migration\'s CCM phases render the release\'s own AWS and GCP operands', () => {
+describe("a migration's CCM phases render the release's own AWS and GCP operands", () => {
   /** The rendered objects of a migrating spec, with its migration as the loader prepares it. */
   function renderMigrating(platform: string, release: string, phase = 'leader-migration-ccm'): Obj[] {
-    const cluster = preparedCluster(platformSpec(platform, 'm', { openshift: { release }, migration: { phase, kubernetesVersion: kubernetesMinorOfRelease(release) } }));
+    const cluster = preparedCluster(
+      platformSpec(platform, 'm', { openshift: { release }, migration: { phase, kubernetesVersion: kubernetesMinorOfRelease(release) } }),
+    );
     const migration = migrationInputFor(cluster.spec, platformFactsFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec));
     return new ClusterChart(new App(), 'c', { cluster: { ...cluster, migration } }).toJson();
   }
   const ccm = (objects: Obj[]): Obj => objects.find((o) => o.kind === 'Deployment')!.spec.template;
-  const flagsOf = (objects: Obj[]): string[] => (ccm(objects).spec.containers[0].command[2] as string).split('\n').map((l) => l.trim().replace(/ \\$/, '')).filter((l) => l.startsWith('-'));
+  const flagsOf = (objects: Obj[]): string[] =>
+    (ccm(objects).spec.containers[0].command[2] as string)
+      .split('\n')
+      .map((l) => l.trim().replace(/ \\$/, ''))
+      .filter((l) => l.startsWith('-'));
   const kinds = (objects: Obj[]): string[] => objects.map((o) => `${o.kind}/${o.metadata.name}`);
 
-  test('GIVEN AWS at 4.13.0 in leader-migration-ccm WHEN rendered THEN the Deployment is release-4.13\'s (no cloud.conf, TLS flags, --secure-port=0 or terminationMessagePolicy) and no admission policy or Service', () => {
+  test("GIVEN AWS at 4.13.0 in leader-migration-ccm WHEN rendered THEN the Deployment is release-4.13's (no cloud.conf, TLS flags, --secure-port=0 or terminationMessagePolicy) and no admission policy or Service", () => {
     const objects = renderMigrating('AWS', '4.13.0');
     expect(flagsOf(objects)).toEqual([
-      '--cloud-provider=aws', '--use-service-account-credentials=true', '--configure-cloud-routes=false',
-      '--leader-elect=true', '--leader-elect-resource-namespace=kube-system', '--enable-leader-migration', '--leader-migration-config=/etc/leader-migration/config.yaml',
-      '--leader-elect-lease-duration=137s', '--leader-elect-renew-deadline=107s', '--leader-elect-retry-period=26s', '-v=2',
+      '--cloud-provider=aws',
+      '--use-service-account-credentials=true',
+      '--configure-cloud-routes=false',
+      '--leader-elect=true',
+      '--leader-elect-resource-namespace=kube-system',
+      '--enable-leader-migration',
+      '--leader-migration-config=/etc/leader-migration/config.yaml',
+      '--leader-elect-lease-duration=137s',
+      '--leader-elect-renew-deadline=107s',
+      '--leader-elect-retry-period=26s',
+      '-v=2',
     ]);
     const container = ccm(objects).spec.containers[0];
     expect(container.terminationMessagePolicy).toBeUndefined();
@@ -108,12 +142,15 @@ describe('a migration\'s CCM phases render the release\'s own AWS and GCP operan
     expect(flags).toContain('--secure-port=0');
   });
 
-  test('GIVEN GCP at 4.11.0 in leader-migration-ccm WHEN rendered THEN release-4.11\'s Deployment (no workload annotation, --concurrent-service-syncs, --secure-port=0) and no ClusterRole of its own, policy or Service', () => {
+  test("GIVEN GCP at 4.11.0 in leader-migration-ccm WHEN rendered THEN release-4.11's Deployment (no workload annotation, --concurrent-service-syncs, --secure-port=0) and no ClusterRole of its own, policy or Service", () => {
     const objects = renderMigrating('GCP', '4.11.0');
     const flags = flagsOf(objects);
     expect(flags.filter((f) => /concurrent-service-syncs|secure-port|tls-/.test(f))).toEqual([]);
     expect(Object.keys(ccm(objects).metadata.annotations)).toEqual(['ccm-gitops.io/config-hash']);
-    expect(kinds(objects).filter((k) => /gcp-cloud-controller-manager|network-tier/.test(k))).toEqual(['PodDisruptionBudget/gcp-cloud-controller-manager', 'Deployment/gcp-cloud-controller-manager']);
+    expect(kinds(objects).filter((k) => /gcp-cloud-controller-manager|network-tier/.test(k))).toEqual([
+      'PodDisruptionBudget/gcp-cloud-controller-manager',
+      'Deployment/gcp-cloud-controller-manager',
+    ]);
   });
 
   test('GIVEN GCP at 4.16.0 and 4.19.0 in phase external WHEN rendered THEN the ClusterRole joins at 4.16 and the network-tier policy at 4.19', () => {
@@ -124,67 +161,112 @@ describe('a migration\'s CCM phases render the release\'s own AWS and GCP operan
   });
 });
 
-describe('HANDOVER.md lists the release\'s own payload file names', () => {
+describe("HANDOVER.md lists the release's own payload file names", () => {
   function handover(release: string): string {
     const objects = render(platformSpec('AWS', 'a', { openshift: { release: '4.23.1' } }));
-    return handoverMarkdown({ cluster: 'a', mode: 'gitops', release, engine: 'argocd', outputPath: 'dist/a', ownership: clusterOwnership(objects as any[], { mode: 'gitops', release }) });
+    return handoverMarkdown({
+      cluster: 'a',
+      mode: 'gitops',
+      release,
+      engine: 'argocd',
+      outputPath: 'dist/a',
+      ownership: clusterOwnership(objects as any[], { mode: 'gitops', release }),
+    });
   }
 
   test('GIVEN release 4.19 WHEN the payload files are named THEN the operator Deployment and ClusterOperator are 11_ and 12_, and the NetworkPolicies (4.20+) are absent', () => {
     expect(manifestIn(OPERATOR_DEPLOYMENT, '4.19')).toBe('11_deployment.yaml');
     expect(manifestIn(CLUSTER_OPERATOR, '4.19')).toBe('12_clusteroperator.yaml');
-    expect(manifestIn(PAYLOAD_OBJECTS.find((o) => o.kind === 'NetworkPolicy')!, '4.19')).toBeUndefined();
+    expect(
+      manifestIn(
+        PAYLOAD_OBJECTS.find((o) => o.kind === 'NetworkPolicy')!,
+        '4.19',
+      ),
+    ).toBeUndefined();
     expect(manifestIn(OPERATOR_DEPLOYMENT, '4.22')).toBe('50_deployment.yaml');
   });
 
-  test('GIVEN a handover at 4.19.3 WHEN written THEN it cites release-4.19 and lists that release\'s files, main\'s absent', () => {
+  test("GIVEN a handover at 4.19.3 WHEN written THEN it cites release-4.19 and lists that release's files, main's absent", () => {
     const md = handover('4.19.3');
     expect(md).toContain('(openshift/cluster-cloud-controller-manager-operator@release-4.19 manifests/)');
     expect(md).toContain('| ConfigMap openshift-cloud-controller-manager-operator/kube-rbac-proxy | `06_kube-rbac-proxy-config.yaml` |');
-    expect(md).toContain('| Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager | `10_deployment_tombstone.yaml` |');
+    expect(md).toContain(
+      '| Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager | `10_deployment_tombstone.yaml` |',
+    );
     expect(md).not.toContain('10_networkpolicy-default-deny.yaml');
     expect(md).not.toContain('50_deployment.yaml');
   });
 });
 
 describe('spec.migration.kubernetesVersion agrees with spec.openshift.release', () => {
-  test.each([['4.17.2', '1.30'], ['4.18.3', '1.31'], ['4.19.0', '1.32'], ['4.20.3', '1.33'], ['4.21.5', '1.34'], ['4.22.3', '1.35'], ['4.23.1', '1.36']])(
-    'GIVEN release %s and kubernetesVersion %s WHEN checked THEN no kubernetesVersion problem', (release, k8s) => {
-      const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release }, migration: { phase: 'external', kubernetesVersion: k8s } })));
-      expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion')).toEqual([]);
-    });
+  test.each([
+    ['4.17.2', '1.30'],
+    ['4.18.3', '1.31'],
+    ['4.19.0', '1.32'],
+    ['4.20.3', '1.33'],
+    ['4.21.5', '1.34'],
+    ['4.22.3', '1.35'],
+    ['4.23.1', '1.36'],
+  ])('GIVEN release %s and kubernetesVersion %s WHEN checked THEN no kubernetesVersion problem', (release, k8s) => {
+    const problems = checkSpec(
+      parsedSpec(platformSpec('AWS', 'p', { openshift: { release }, migration: { phase: 'external', kubernetesVersion: k8s } })),
+    );
+    expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion')).toEqual([]);
+  });
 
   test('GIVEN release 4.22.3 and kubernetesVersion 1.26 WHEN checked THEN one error names both fields and the fix', () => {
-    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.22.3' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } })));
+    const problems = checkSpec(
+      parsedSpec(
+        platformSpec('AWS', 'p', { openshift: { release: '4.22.3' }, migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } }),
+      ),
+    );
     expect(problems.filter((p) => p.path.join('.') === 'spec.migration.kubernetesVersion').map((p) => p.message)).toContain(
-      '"1.26": spec.openshift.release 4.22.3 ships Kubernetes 1.35; set spec.migration.kubernetesVersion to "1.35", or spec.openshift.release to the release the cluster runs');
+      '"1.26": spec.openshift.release 4.22.3 ships Kubernetes 1.35; set spec.migration.kubernetesVersion to "1.35", or spec.openshift.release to the release the cluster runs',
+    );
   });
 });
 
-describe('the CVO model reads the payload of the cluster\'s release branch', () => {
+describe("the CVO model reads the payload of the cluster's release branch", () => {
   test('GIVEN release 4.19.3 WHEN its payload is built THEN the operator files are 11_deployment.yaml and 12_clusteroperator.yaml, with the tombstone and no NetworkPolicy', () => {
-    const files = releasePayload('4.19.3').manifests.map((m) => m.file).filter((f) => f.startsWith('0000_26_')).map((f) => f.replace('0000_26_cloud-controller-manager-operator_', ''));
+    const files = releasePayload('4.19.3')
+      .manifests.map((m) => m.file)
+      .filter((f) => f.startsWith('0000_26_'))
+      .map((f) => f.replace('0000_26_cloud-controller-manager-operator_', ''));
     expect(files.filter((f) => /deployment|clusteroperator|networkpolicy|kube-rbac-proxy/.test(f))).toEqual([
-      '06_kube-rbac-proxy-config.yaml', '10_deployment_tombstone.yaml', '11_deployment.yaml', '12_clusteroperator.yaml',
+      '06_kube-rbac-proxy-config.yaml',
+      '10_deployment_tombstone.yaml',
+      '11_deployment.yaml',
+      '12_clusteroperator.yaml',
     ]);
   });
 });
 
 describe('OKD feature set', () => {
-  test('GIVEN OKD at 4.23 WHEN the rendering gates are read THEN they are Default\'s (features.go enables each in inDefault() and inOKD() together)', () => {
+  test("GIVEN OKD at 4.23 WHEN the rendering gates are read THEN they are Default's (features.go enables each in inDefault() and inOKD() together)", () => {
     expect(releaseDefaultGates('4.23.1', 'OKD')).toEqual(releaseDefaultGates('4.23.1', 'Default'));
   });
 
   test('GIVEN OKD at 4.21.5 WHEN checked THEN one error names spec.openshift.featureSet: that release has no OKD set', () => {
-    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.21.5', featureSet: 'OKD' }, managementMode: 'operator' })));
+    const problems = checkSpec(
+      parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.21.5', featureSet: 'OKD' }, managementMode: 'operator' })),
+    );
     expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet').map((p) => p.message)).toEqual([
-      '"OKD": release 4.21.5 has no OKD feature set (it exists from 4.22); set the FeatureGate\'s feature set of the cluster (oc get featuregate cluster -o jsonpath=\'{.spec.featureSet}\')',
+      "\"OKD\": release 4.21.5 has no OKD feature set (it exists from 4.22); set the FeatureGate's feature set of the cluster (oc get featuregate cluster -o jsonpath='{.spec.featureSet}')",
     ]);
   });
 
-  test('GIVEN OKD at 4.23 with a migration WHEN checked THEN refused: the migration\'s FeatureGate would switch OKD\'s own gates off', () => {
-    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.23.1', featureSet: 'OKD' }, migration: { phase: 'external', kubernetesVersion: '1.36' } })));
-    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet').map((p) => p.message)[0]).toMatch(/^"OKD": the migration's FeatureGate carries the release's Default gate lists/);
+  test("GIVEN OKD at 4.23 with a migration WHEN checked THEN refused: the migration's FeatureGate would switch OKD's own gates off", () => {
+    const problems = checkSpec(
+      parsedSpec(
+        platformSpec('AWS', 'p', {
+          openshift: { release: '4.23.1', featureSet: 'OKD' },
+          migration: { phase: 'external', kubernetesVersion: '1.36' },
+        }),
+      ),
+    );
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.featureSet').map((p) => p.message)[0]).toMatch(
+      /^"OKD": the migration's FeatureGate carries the release's Default gate lists/,
+    );
   });
 
   test('GIVEN OKD at 4.23 without a migration WHEN checked THEN no feature-set problem', () => {
@@ -193,13 +275,26 @@ describe('OKD feature set', () => {
   });
 });
 
-describe('the vSphere transform keeps or drops unlisted vCenters as the cluster\'s release does', () => {
+describe("the vSphere transform keeps or drops unlisted vCenters as the cluster's release does", () => {
   const SOURCE = 'vcenter:\n  old:\n    server: old\n    datacenters: [OLD]\n  vc1:\n    server: vc1\n    datacenters: [X]\n';
   function transformAt(release: string): { vcenter: Record<string, unknown>; warnings: readonly string[] } {
-    const spec = parsedSpec(platformSpec('VSphere', 'v', {
-      openshift: { release },
-      vsphere: { vcenters: [{ server: 'vc1', datacenters: ['DC1'] }], failureDomains: [{ name: 'fd1', region: 'r', zone: 'z', server: 'vc1', topology: { datacenter: 'DC1', computeCluster: '/DC1/host/c', networks: ['n'], datastore: '/DC1/datastore/d' } }] },
-    }));
+    const spec = parsedSpec(
+      platformSpec('VSphere', 'v', {
+        openshift: { release },
+        vsphere: {
+          vcenters: [{ server: 'vc1', datacenters: ['DC1'] }],
+          failureDomains: [
+            {
+              name: 'fd1',
+              region: 'r',
+              zone: 'z',
+              server: 'vc1',
+              topology: { datacenter: 'DC1', computeCluster: '/DC1/host/c', networks: ['n'], datastore: '/DC1/datastore/d' },
+            },
+          ],
+        },
+      }),
+    );
     const result = VSPHERE_PLATFORM_FACTS.transformCloudConfig(SOURCE, spec);
     return { vcenter: parseYaml(result.config).vcenter, warnings: result.warnings };
   }

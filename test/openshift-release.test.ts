@@ -29,7 +29,7 @@ describe('item 1: operator mode RoleBinding keeps the roleRef CVO created', () =
     expect(binding?.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
   });
 
-  test('GIVEN operator mode WHEN rendered THEN every RoleBinding/ClusterRoleBinding named like one of CVO\'s has CVO\'s roleRef', () => {
+  test("GIVEN operator mode WHEN rendered THEN every RoleBinding/ClusterRoleBinding named like one of CVO's has CVO's roleRef", () => {
     const objects = render(operatorSpec('4.23.1'));
     const cvo: Record<string, string> = {
       'ClusterRoleBinding//system:openshift:operator:cloud-controller-manager': 'ClusterRole/system:openshift:operator:cloud-controller-manager',
@@ -55,9 +55,14 @@ describe('item 1: operator mode RoleBinding keeps the roleRef CVO created', () =
   });
 });
 
-describe('item 2: RELEASE_VERSION is the cluster\'s release', () => {
+describe("item 2: RELEASE_VERSION is the cluster's release", () => {
   test('GIVEN spec.openshift.release 4.22.3 in operator mode WHEN rendered THEN both operator containers report RELEASE_VERSION=4.22.3', () => {
-    const deployment = find(render(operatorSpec('4.22.3')), 'Deployment', 'cluster-cloud-controller-manager-operator', 'openshift-cloud-controller-manager-operator')!;
+    const deployment = find(
+      render(operatorSpec('4.22.3')),
+      'Deployment',
+      'cluster-cloud-controller-manager-operator',
+      'openshift-cloud-controller-manager-operator',
+    )!;
     for (const c of deployment.spec.template.spec.containers) {
       expect(c.env.find((e: Obj) => e.name === 'RELEASE_VERSION')).toEqual({ name: 'RELEASE_VERSION', value: '4.22.3' });
     }
@@ -65,17 +70,27 @@ describe('item 2: RELEASE_VERSION is the cluster\'s release', () => {
   });
 
   test('GIVEN operator mode without a release WHEN checked THEN one error names spec.openshift.release', () => {
-    const problems = checkSpec(parsedSpec({ ...operatorSpec(), spec: { ...operatorSpec().spec, images: { ...operatorSpec().spec.images, cloudControllerManagerOperator: OPERATOR_IMAGE } } }));
-    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([{ path: ['spec', 'openshift', 'release'], message: RELEASE_REQUIRED_MESSAGE }]);
+    const problems = checkSpec(
+      parsedSpec({
+        ...operatorSpec(),
+        spec: { ...operatorSpec().spec, images: { ...operatorSpec().spec.images, cloudControllerManagerOperator: OPERATOR_IMAGE } },
+      }),
+    );
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([
+      { path: ['spec', 'openshift', 'release'], message: RELEASE_REQUIRED_MESSAGE },
+    ]);
   });
 
   test('GIVEN a gitops-mode spec without a release WHEN checked THEN it is refused with one error naming the field and the command that reads it', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AWS', 'g', { openshift: { release: undefined } })));
-    expect(problems).toEqual([{
-      path: ['spec', 'openshift', 'release'],
-      message: 'is required for an OpenShift cluster: it decides which rendered objects the release payload ships as they are (and so the ClusterVersion overrides), '
-        + 'the default feature gates and the version the operator reports; set the cluster\'s release, read with: oc get clusterversion version -o jsonpath=\'{.status.desired.version}\'',
-    }]);
+    expect(problems).toEqual([
+      {
+        path: ['spec', 'openshift', 'release'],
+        message:
+          'is required for an OpenShift cluster: it decides which rendered objects the release payload ships as they are (and so the ClusterVersion overrides), ' +
+          "the default feature gates and the version the operator reports; set the cluster's release, read with: oc get clusterversion version -o jsonpath='{.status.desired.version}'",
+      },
+    ]);
   });
 
   test('GIVEN a fleet with a release-less OpenShift spec WHEN loaded THEN the problem names the file and the field', () => {
@@ -96,8 +111,9 @@ describe('operator mode renders the release-4.22+ operator Deployment', () => {
     const problems = checkSpec(parsedSpec(operatorSpec('4.21.9')));
     expect(problems).toContainEqual({
       path: ['spec', 'openshift', 'release'],
-      message: '"4.21.9": operator mode renders the operator Deployment of release 4.22 and later (4.21 and earlier run it with kube-rbac-proxy and other flags); '
-        + 'use gitops mode, or leave the operator to the cluster-version operator',
+      message:
+        '"4.21.9": operator mode renders the operator Deployment of release 4.22 and later (4.21 and earlier run it with kube-rbac-proxy and other flags); ' +
+        'use gitops mode, or leave the operator to the cluster-version operator',
     });
   });
 });
@@ -122,13 +138,16 @@ describe('item 4: the release decides the default feature gates', () => {
   });
 
   test('explicit lists apply on top: disabled removes a default, enabled adds one', () => {
-    expect(effectiveEnabledGates({ release: '4.23.0', featureSet: 'Default', enabled: ['VSphereMultiVCenterDay2'], disabled: ['VSphereMixedNodeEnv'] }))
-      .toEqual(['AWSServiceLBNetworkSecurityGroup', 'VSphereMultiVCenterDay2']);
+    expect(
+      effectiveEnabledGates({ release: '4.23.0', featureSet: 'Default', enabled: ['VSphereMultiVCenterDay2'], disabled: ['VSphereMixedNodeEnv'] }),
+    ).toEqual(['AWSServiceLBNetworkSecurityGroup', 'VSphereMultiVCenterDay2']);
   });
 
   test('an explicitly enabled rendering gate changes nothing on a release whose operator does not read it yet', () => {
     // openshift/cluster-cloud-controller-manager-operator@release-4.20 reads neither gate
-    expect(effectiveEnabledGates({ release: '4.20.3', enabled: ['VSphereMixedNodeEnv', 'CloudControllerManagerWebhook'], disabled: [] })).toEqual(['CloudControllerManagerWebhook']);
+    expect(effectiveEnabledGates({ release: '4.20.3', enabled: ['VSphereMixedNodeEnv', 'CloudControllerManagerWebhook'], disabled: [] })).toEqual([
+      'CloudControllerManagerWebhook',
+    ]);
     expect(effectiveEnabledGates({ enabled: ['VSphereMixedNodeEnv'], disabled: [] })).toEqual(['VSphereMixedNodeEnv']);
   });
 
@@ -139,7 +158,9 @@ describe('item 4: the release decides the default feature gates', () => {
   });
 
   test('GIVEN release 4.22.1 and the gate disabled WHEN transformed THEN NLBSecurityGroupMode is left out', () => {
-    const spec = parsedSpec(platformSpec('AWS', 'a', { openshift: { release: '4.22.1' }, featureGates: { disabled: ['AWSServiceLBNetworkSecurityGroup'] } }));
+    const spec = parsedSpec(
+      platformSpec('AWS', 'a', { openshift: { release: '4.22.1' }, featureGates: { disabled: ['AWSServiceLBNetworkSecurityGroup'] } }),
+    );
     expect(platformFor('AWS')!.transformCloudConfig('[Global]\n', spec).config).not.toContain('NLBSecurityGroupMode');
   });
 

@@ -27,8 +27,8 @@ const vap = (apiVersion: string): Obj => ({ apiVersion, kind: 'ValidatingAdmissi
 describe('the served-API oracle', () => {
   test('GIVEN a v1 ValidatingAdmissionPolicy WHEN checked at 1.26 THEN reported as not served, with its source', () => {
     expect(openshiftServedProblems([vap('admissionregistration.k8s.io/v1')], 26)).toEqual([
-      'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy p: not served by Kubernetes 1.26 (served from 1.30; '
-      + 'kubernetes/api@v0.30.0 admissionregistration/v1/types.go (+k8s:prerelease-lifecycle-gen:introduced=1.30; absent at v0.29.0))',
+      'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy p: not served by Kubernetes 1.26 (served from 1.30; ' +
+        'kubernetes/api@v0.30.0 admissionregistration/v1/types.go (+k8s:prerelease-lifecycle-gen:introduced=1.30; absent at v0.29.0))',
     ]);
   });
 
@@ -43,13 +43,18 @@ describe('the served-API oracle', () => {
   });
 
   test('GIVEN a PodDisruptionBudget with unhealthyPodEvictionPolicy WHEN checked at 1.26 THEN its field is reported (gate off before 1.27)', () => {
-    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b', namespace: 'n' }, spec: { unhealthyPodEvictionPolicy: 'AlwaysAllow' } };
+    const pdb = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'b', namespace: 'n' },
+      spec: { unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    };
     expect(openshiftServedProblems([pdb], 26).map((l) => l.split(' (')[0])).toEqual([
       'policy/v1 PodDisruptionBudget n/b spec.unhealthyPodEvictionPolicy: feature gate PDBUnhealthyPodEvictionPolicy is off by default in Kubernetes 1.26',
     ]);
   });
 
-  test('GIVEN OpenShift\'s own kinds WHEN checked THEN served at every release (the payload serves them)', () => {
+  test("GIVEN OpenShift's own kinds WHEN checked THEN served at every release (the payload serves them)", () => {
     const own = [
       { apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' } },
       { apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfig', metadata: { name: 'm' } },
@@ -78,8 +83,11 @@ describe('every migration platform × phase × release the migration accepts ren
     expect([...new Set(CASES.filter((c) => c.phase === 'in-tree').map((c) => c.platform))].sort()).toEqual(MIGRATION_PLATFORMS);
   });
 
-  test.each(CASES.map((c) => [c.platform, c.phase, c.minor, c.raw] as const))('GIVEN %s in phase %s at %s WHEN rendered THEN the release\'s Kubernetes serves every object', (_p, _ph, minor, raw) => {
-    const k8s = Number(kubernetesMinorOfRelease(`${minor}.0`)!.split('.')[1]);
-    expect(openshiftServedProblems(render(raw), k8s)).toEqual([]);
-  });
+  test.each(CASES.map((c) => [c.platform, c.phase, c.minor, c.raw] as const))(
+    "GIVEN %s in phase %s at %s WHEN rendered THEN the release's Kubernetes serves every object",
+    (_p, _ph, minor, raw) => {
+      const k8s = Number(kubernetesMinorOfRelease(`${minor}.0`)!.split('.')[1]);
+      expect(openshiftServedProblems(render(raw), k8s)).toEqual([]);
+    },
+  );
 });

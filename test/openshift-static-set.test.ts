@@ -52,25 +52,31 @@ describe('OpenShift static set, gitops mode', () => {
     ]);
   });
 
-  test.each(['openshift-cloud-controller-manager', 'openshift-cloud-controller-manager-operator'])('namespace %s has the operator labels and annotations', (name) => {
-    expect(find(objects, 'Namespace', name).metadata).toEqual({
-      name,
-      annotations: { ...RELEASE, 'openshift.io/node-selector': '', 'workload.openshift.io/allowed': 'management' },
-      labels: {
-        'openshift.io/cluster-monitoring': 'true',
-        'openshift.io/run-level': '0',
-        'pod-security.kubernetes.io/audit': 'privileged',
-        'pod-security.kubernetes.io/enforce': 'privileged',
-        'pod-security.kubernetes.io/warn': 'privileged',
-      },
+  test.each(['openshift-cloud-controller-manager', 'openshift-cloud-controller-manager-operator'])(
+    'namespace %s has the operator labels and annotations',
+    (name) => {
+      expect(find(objects, 'Namespace', name).metadata).toEqual({
+        name,
+        annotations: { ...RELEASE, 'openshift.io/node-selector': '', 'workload.openshift.io/allowed': 'management' },
+        labels: {
+          'openshift.io/cluster-monitoring': 'true',
+          'openshift.io/run-level': '0',
+          'pod-security.kubernetes.io/audit': 'privileged',
+          'pod-security.kubernetes.io/enforce': 'privileged',
+          'pod-security.kubernetes.io/warn': 'privileged',
+        },
+      });
+    },
+  );
+
+  test('default-deny policies select every pod and deny both directions', () => {
+    expect(find(objects, 'NetworkPolicy', 'default-deny', 'openshift-cloud-controller-manager').spec).toEqual({
+      podSelector: {},
+      policyTypes: ['Ingress', 'Egress'],
     });
   });
 
-  test('default-deny policies select every pod and deny both directions', () => {
-    expect(find(objects, 'NetworkPolicy', 'default-deny', 'openshift-cloud-controller-manager').spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
-  });
-
-  test('the lease Role is the release payload\'s (CVO applies the same Role; any other rule set would flip forever)', () => {
+  test("the lease Role is the release payload's (CVO applies the same Role; any other rule set would flip forever)", () => {
     // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_03_rbac_provider.yaml
     expect(find(objects, 'Role', 'cloud-controller-manager', 'openshift-cloud-controller-manager').rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['cloud-controller-manager'], verbs: ['get', 'list', 'update'] },
@@ -79,8 +85,13 @@ describe('OpenShift static set, gitops mode', () => {
   });
 
   test('no rule combines list or watch with resourceNames, except in the objects CVO applies from the release payload', () => {
-    const rules = objects.filter((o) => (o.kind === 'Role' || o.kind === 'ClusterRole')
-      && !(o.metadata.name === 'cloud-controller-manager' && o.metadata.namespace === 'openshift-cloud-controller-manager')).flatMap((o) => o.rules);
+    const rules = objects
+      .filter(
+        (o) =>
+          (o.kind === 'Role' || o.kind === 'ClusterRole') &&
+          !(o.metadata.name === 'cloud-controller-manager' && o.metadata.namespace === 'openshift-cloud-controller-manager'),
+      )
+      .flatMap((o) => o.rules);
     expect(rules.filter((r: Obj) => r.resourceNames && r.verbs.some((v: string) => v === 'list' || v === 'watch'))).toEqual([]);
   });
 
@@ -101,8 +112,11 @@ describe('OpenShift static set, gitops mode', () => {
       { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
       { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
     ]);
-    expect(find(objects, 'RoleBinding', 'cloud-controller-manager:apiserver-authentication-reader', 'kube-system').roleRef)
-      .toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'extension-apiserver-authentication-reader' });
+    expect(find(objects, 'RoleBinding', 'cloud-controller-manager:apiserver-authentication-reader', 'kube-system').roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'Role',
+      name: 'extension-apiserver-authentication-reader',
+    });
   });
 
   test('the trust bundle ConfigMap is empty and labelled for injection', () => {
@@ -139,8 +153,9 @@ describe('OpenShift static set, gitops mode', () => {
       { apiGroups: [''], resources: ['services'], verbs: ['patch'] },
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     ]);
-    expect(find(openstack, 'ClusterRoleBinding', 'openstack-cloud-controller-manager').subjects)
-      .toEqual([{ kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: 'kube-system' }]);
+    expect(find(openstack, 'ClusterRoleBinding', 'openstack-cloud-controller-manager').subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: 'kube-system' },
+    ]);
     expect(ids(objects).filter((i) => i.includes('openstack'))).toEqual([]);
   });
 
@@ -205,7 +220,7 @@ describe('OpenShift static set, operator mode', () => {
     expect(d.spec.template.metadata.annotations['openshift.io/required-scc']).toBe('hostaccess');
   });
 
-  test('the operator RBAC is the release payload\'s: the ClusterRole keeps the endpoints rule and the manifest order, the operand binding keeps ClusterRole admin', () => {
+  test("the operator RBAC is the release payload's: the ClusterRole keeps the endpoints rule and the manifest order, the operand binding keeps ClusterRole admin", () => {
     // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
     const clusterRole = find(objects, 'ClusterRole', 'system:openshift:operator:cloud-controller-manager');
     expect(clusterRole.rules.map((r: Obj) => `${r.apiGroups.join(',')}:${r.resources.join(',')}:${r.verbs.join(',')}`)).toEqual([
@@ -228,9 +243,19 @@ describe('OpenShift static set, operator mode', () => {
       ':services/status:update',
       'discovery.k8s.io:endpointslices:get,list,watch',
     ]);
-    expect(find(objects, 'RoleBinding', 'cluster-cloud-controller-manager', 'openshift-cloud-controller-manager').roleRef)
-      .toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' });
-    expect(objects.filter((o) => o.kind === 'Role' && o.metadata.namespace === 'openshift-cloud-controller-manager' && o.metadata.name === 'cluster-cloud-controller-manager')).toEqual([]);
+    expect(find(objects, 'RoleBinding', 'cluster-cloud-controller-manager', 'openshift-cloud-controller-manager').roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'admin',
+    });
+    expect(
+      objects.filter(
+        (o) =>
+          o.kind === 'Role' &&
+          o.metadata.namespace === 'openshift-cloud-controller-manager' &&
+          o.metadata.name === 'cluster-cloud-controller-manager',
+      ),
+    ).toEqual([]);
   });
 
   test('the metrics Service is headless on 9258 and 9443 with a serving certificate', () => {
@@ -240,15 +265,19 @@ describe('OpenShift static set, operator mode', () => {
     expect(s.spec).toEqual({
       type: 'ClusterIP',
       clusterIP: 'None',
-      ports: [{ name: 'metrics', port: 9258, targetPort: 'metrics' }, { name: 'webhook', port: 9443, targetPort: 'webhook' }],
+      ports: [
+        { name: 'metrics', port: 9258, targetPort: 'metrics' },
+        { name: 'webhook', port: 9443, targetPort: 'webhook' },
+      ],
       selector: { 'k8s-app': 'cloud-manager-operator' },
       sessionAffinity: 'None',
     });
   });
 
   test('operator mode without the operator image is refused', () => {
-    expect(() => render((c) => new OpenShiftStaticSet(c, 'S', { platformType: 'AWS', managementMode: 'operator', images: {}, release: '4.23.1' })))
-      .toThrow('\'images.cloudControllerManagerOperator\' is required in operator mode, got none');
+    expect(() =>
+      render((c) => new OpenShiftStaticSet(c, 'S', { platformType: 'AWS', managementMode: 'operator', images: {}, release: '4.23.1' })),
+    ).toThrow("'images.cloudControllerManagerOperator' is required in operator mode, got none");
   });
 
   test('operator mode renders no operands through the cluster chart', () => {
@@ -264,12 +293,15 @@ describe('OpenShift static set, operator mode', () => {
 
 describe('CloudCredentialsRequest', () => {
   test('renders in the CCO namespace with the Secret in the operand namespace', () => {
-    const [cr] = render((c) => new CloudCredentialsRequest(c, 'CR', {
-      name: 'openshift-gcp-ccm',
-      secretName: 'gcp-ccm-cloud-credentials',
-      providerSpec: { kind: 'GCPProviderSpec', skipServiceCheck: true, permissions: ['compute.zones.list'] },
-      serviceAccountNames: ['cloud-controller-manager'],
-    }));
+    const [cr] = render(
+      (c) =>
+        new CloudCredentialsRequest(c, 'CR', {
+          name: 'openshift-gcp-ccm',
+          secretName: 'gcp-ccm-cloud-credentials',
+          providerSpec: { kind: 'GCPProviderSpec', skipServiceCheck: true, permissions: ['compute.zones.list'] },
+          serviceAccountNames: ['cloud-controller-manager'],
+        }),
+    );
     expect(cr).toEqual({
       apiVersion: 'cloudcredential.openshift.io/v1',
       kind: 'CredentialsRequest',
@@ -279,7 +311,12 @@ describe('CloudCredentialsRequest', () => {
         annotations: { ...RELEASE, 'capability.openshift.io/name': 'CloudCredential+CloudControllerManager' },
       },
       spec: {
-        providerSpec: { apiVersion: 'cloudcredential.openshift.io/v1', kind: 'GCPProviderSpec', skipServiceCheck: true, permissions: ['compute.zones.list'] },
+        providerSpec: {
+          apiVersion: 'cloudcredential.openshift.io/v1',
+          kind: 'GCPProviderSpec',
+          skipServiceCheck: true,
+          permissions: ['compute.zones.list'],
+        },
         secretRef: { name: 'gcp-ccm-cloud-credentials', namespace: 'openshift-cloud-controller-manager' },
         serviceAccountNames: ['cloud-controller-manager'],
       },

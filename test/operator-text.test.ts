@@ -21,35 +21,127 @@ const ASH = { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'x',
  * @release-4.16 pkg/cloud/alibaba/assets), for the names both render.
  */
 const ORDER: [string, string, Record<string, unknown>, string, string, string[], string[]][] = [
-  ['AWS', 'AWS', {}, '[Global]\n', 'aws-cloud-controller-manager', ['host-etc-kube', 'config-accm', 'trusted-ca'], ['config-accm', 'trusted-ca', 'host-etc-kube']],
-  ['Azure', 'Azure', {}, '{}\n', 'azure-cloud-controller-manager', ['host-etc-kube', 'merged-cloud-config', 'cloud-sa-volume', 'trusted-ca', 'bound-sa-token'],
-    ['config-accm', 'cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config']],
-  ['Azure node manager', 'Azure', {}, '{}\n', 'azure-cloud-node-manager', ['merged-cloud-config', 'trusted-ca', 'bound-sa-token'],
-    ['cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config']],
-  ['Azure Stack Hub', 'Azure', ASH, '{}\n', 'azure-cloud-controller-manager', ['host-etc-kube', 'config-accm', 'cloud-config', 'trusted-ca'],
-    ['config-accm', 'host-etc-kube', 'cloud-sa-volume', 'trusted-ca', 'cloud-config']],
-  ['Azure Stack Hub node manager', 'Azure', ASH, '{}\n', 'azure-cloud-node-manager', ['host-etc-kube', 'config-accm', 'cloud-config', 'trusted-ca'],
-    ['host-etc-kube', 'config-accm', 'cloud-sa-volume', 'trusted-ca', 'cloud-config']],
-  ['IBM Cloud', 'IBMCloud', {}, '[global]\n', 'ibm-cloud-controller-manager', ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
-    ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials']],
-  ['Power VS', 'PowerVS', {}, '[global]\n', 'powervs-cloud-controller-manager', ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
-    ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials']],
-  ['Nutanix', 'Nutanix', {}, '{}\n', 'nutanix-cloud-controller-manager', ['nutanix-config', 'host-etc-kube', 'trusted-ca'], ['nutanix-config', 'trusted-ca', 'host-etc-kube']],
-  ['OpenStack', 'OpenStack', {}, '[Global]\n', 'openstack-cloud-controller-manager', ['host-etc-kube', 'secret-occm', 'cloud-config', 'trusted-ca'],
-    ['host-etc-kube', 'secret-occm', 'trusted-ca', 'cloud-config']],
-  ['vSphere', 'VSphere', {}, 'global:\n  port: 443\n', 'vsphere-cloud-controller-manager', ['host-etc-kube', 'config-vccm', 'trusted-ca'], ['config-vccm', 'secret-vccm', 'trusted-ca', 'host-etc-kube']],
-  ['Alibaba Cloud', 'AlibabaCloud', { openshift: { release: '4.16.20' } }, '{}\n', 'alibaba-cloud-controller-manager', ['host-etc-kube', 'trusted-ca', 'cloud-config'],
-    ['host-etc-kube', 'trusted-ca', 'cloud-config']],
+  [
+    'AWS',
+    'AWS',
+    {},
+    '[Global]\n',
+    'aws-cloud-controller-manager',
+    ['host-etc-kube', 'config-accm', 'trusted-ca'],
+    ['config-accm', 'trusted-ca', 'host-etc-kube'],
+  ],
+  [
+    'Azure',
+    'Azure',
+    {},
+    '{}\n',
+    'azure-cloud-controller-manager',
+    ['host-etc-kube', 'merged-cloud-config', 'cloud-sa-volume', 'trusted-ca', 'bound-sa-token'],
+    ['config-accm', 'cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config'],
+  ],
+  [
+    'Azure node manager',
+    'Azure',
+    {},
+    '{}\n',
+    'azure-cloud-node-manager',
+    ['merged-cloud-config', 'trusted-ca', 'bound-sa-token'],
+    ['cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config'],
+  ],
+  [
+    'Azure Stack Hub',
+    'Azure',
+    ASH,
+    '{}\n',
+    'azure-cloud-controller-manager',
+    ['host-etc-kube', 'config-accm', 'cloud-config', 'trusted-ca'],
+    ['config-accm', 'host-etc-kube', 'cloud-sa-volume', 'trusted-ca', 'cloud-config'],
+  ],
+  [
+    'Azure Stack Hub node manager',
+    'Azure',
+    ASH,
+    '{}\n',
+    'azure-cloud-node-manager',
+    ['host-etc-kube', 'config-accm', 'cloud-config', 'trusted-ca'],
+    ['host-etc-kube', 'config-accm', 'cloud-sa-volume', 'trusted-ca', 'cloud-config'],
+  ],
+  [
+    'IBM Cloud',
+    'IBMCloud',
+    {},
+    '[global]\n',
+    'ibm-cloud-controller-manager',
+    ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
+    ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials'],
+  ],
+  [
+    'Power VS',
+    'PowerVS',
+    {},
+    '[global]\n',
+    'powervs-cloud-controller-manager',
+    ['host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials', 'trusted-ca'],
+    ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials'],
+  ],
+  [
+    'Nutanix',
+    'Nutanix',
+    {},
+    '{}\n',
+    'nutanix-cloud-controller-manager',
+    ['nutanix-config', 'host-etc-kube', 'trusted-ca'],
+    ['nutanix-config', 'trusted-ca', 'host-etc-kube'],
+  ],
+  [
+    'OpenStack',
+    'OpenStack',
+    {},
+    '[Global]\n',
+    'openstack-cloud-controller-manager',
+    ['host-etc-kube', 'secret-occm', 'cloud-config', 'trusted-ca'],
+    ['host-etc-kube', 'secret-occm', 'trusted-ca', 'cloud-config'],
+  ],
+  [
+    'vSphere',
+    'VSphere',
+    {},
+    'global:\n  port: 443\n',
+    'vsphere-cloud-controller-manager',
+    ['host-etc-kube', 'config-vccm', 'trusted-ca'],
+    ['config-vccm', 'secret-vccm', 'trusted-ca', 'host-etc-kube'],
+  ],
+  [
+    'Alibaba Cloud',
+    'AlibabaCloud',
+    { openshift: { release: '4.16.20' } },
+    '{}\n',
+    'alibaba-cloud-controller-manager',
+    ['host-etc-kube', 'trusted-ca', 'cloud-config'],
+    ['host-etc-kube', 'trusted-ca', 'cloud-config'],
+  ],
 ];
 
 describe('item 9: volume and mount order as the operator writes them', () => {
   test.each(ORDER)('%s', (_n, platform, spec, conf, workload, mounts, volumes) => {
-    const w = operands(platform, spec, conf, platform === 'Azure' && (spec as Obj).azure ? { endpoints: '{}' } : undefined).find((o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet') && o.metadata.name === workload)!;
+    const w = operands(platform, spec, conf, platform === 'Azure' && (spec as Obj).azure ? { endpoints: '{}' } : undefined).find(
+      (o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet') && o.metadata.name === workload,
+    )!;
     const pod = w.spec.template.spec;
     const main = pod.containers[0];
     const mine = (names: string[], all: string[]) => names.filter((n) => all.includes(n));
-    expect(mine(main.volumeMounts.map((m: Obj) => m.name), mounts)).toEqual(mounts.filter((n) => main.volumeMounts.some((m: Obj) => m.name === n)));
-    expect(mine(pod.volumes.map((v: Obj) => v.name), volumes)).toEqual(volumes.filter((n) => pod.volumes.some((v: Obj) => v.name === n)));
+    expect(
+      mine(
+        main.volumeMounts.map((m: Obj) => m.name),
+        mounts,
+      ),
+    ).toEqual(mounts.filter((n) => main.volumeMounts.some((m: Obj) => m.name === n)));
+    expect(
+      mine(
+        pod.volumes.map((v: Obj) => v.name),
+        volumes,
+      ),
+    ).toEqual(volumes.filter((n) => pod.volumes.some((v: Obj) => v.name === n)));
   });
 });
 
@@ -62,7 +154,9 @@ describe('item 9: release annotations on the operand Roles the operator annotate
 
   test('Azure and Azure Stack Hub Role kube-system/azure-cloud-provider (…@bc52198c1c3c pkg/cloud/azure{,stack}/assets/azure-cloud-provider-role.yaml)', () => {
     for (const spec of [{}, ASH]) {
-      const role = operands('Azure', spec, '{}\n', (spec as Obj).azure ? { endpoints: '{}' } : undefined).find((o) => o.kind === 'Role' && o.metadata.name === 'azure-cloud-provider')!;
+      const role = operands('Azure', spec, '{}\n', (spec as Obj).azure ? { endpoints: '{}' } : undefined).find(
+        (o) => o.kind === 'Role' && o.metadata.name === 'azure-cloud-provider',
+      )!;
       expect(role.metadata.annotations).toEqual(RELEASE);
     }
   });
@@ -80,7 +174,9 @@ describe('item 9: release annotations on the operand Roles the operator annotate
 });
 
 describe('item 8: Alibaba Cloud renders release 4.16 exactly', () => {
-  const all = new ClusterChart(new App(), 'c', { cluster: preparedCluster(platformSpec('AlibabaCloud', 'ali', { openshift: { release: '4.16.20' } }), '{}\n') }).toJson();
+  const all = new ClusterChart(new App(), 'c', {
+    cluster: preparedCluster(platformSpec('AlibabaCloud', 'ali', { openshift: { release: '4.16.20' } }), '{}\n'),
+  }).toJson();
 
   test('the Service has https 10258 and webhooks 10260 (…@release-4.16 pkg/cloud/common/resources.go getService)', () => {
     const svc = all.find((o: Obj) => o.kind === 'Service' && o.metadata.name === 'alibabacloud-cloud-controller-manager');
@@ -92,7 +188,10 @@ describe('item 8: Alibaba Cloud renders release 4.16 exactly', () => {
 
   test('the PDB has no unhealthyPodEvictionPolicy (…@release-4.16 pkg/cloud/common/resources.go getPDB)', () => {
     const pdb = all.find((o: Obj) => o.kind === 'PodDisruptionBudget');
-    expect(pdb.spec).toEqual({ minAvailable: 1, selector: { matchLabels: { 'infrastructure.openshift.io/cloud-controller-manager': 'AlibabaCloud' } } });
+    expect(pdb.spec).toEqual({
+      minAvailable: 1,
+      selector: { matchLabels: { 'infrastructure.openshift.io/cloud-controller-manager': 'AlibabaCloud' } },
+    });
   });
 
   test('the Deployment has the standard tolerations, no control-plane NoExecute (…@release-4.16 alibaba-cloud-controller-manager-deployment.yaml)', () => {
@@ -138,7 +237,9 @@ describe('item 10: a lower-case OpenStack [global] next to the new [Global] is w
   test('GIVEN [global] only WHEN transformed THEN a warning names the line and the fix', () => {
     const result = platformFor('OpenStack')!.transformCloudConfig('[global]\nregion = r1\n', preparedCluster(platformSpec('OpenStack', 'o')).spec);
     expect(result.config.startsWith('[Global]\n')).toBe(true);
-    expect(result.warnings).toContain('section \'[global]\' (line 1) is kept next to the new [Global]: the operator matches section names case-sensitively and adds [Global], '
-      + 'while the CCM\'s gcfg reader reads both as one section; rename it to [Global]');
+    expect(result.warnings).toContain(
+      "section '[global]' (line 1) is kept next to the new [Global]: the operator matches section names case-sensitively and adds [Global], " +
+        "while the CCM's gcfg reader reads both as one section; rename it to [Global]",
+    );
   });
 });

@@ -15,7 +15,11 @@ const realRmSync = jest.requireActual<typeof import('fs')>('fs').rmSync;
 function refuseRemoving(folder: string): void {
   (fs.rmSync as jest.Mock).mockImplementation((p: fs.PathLike, options?: fs.RmOptions) => {
     if (String(p) === folder) {
-      throw Object.assign(new Error(`EPERM: operation not permitted, unlink '${folder}/c0000/x.yaml'`), { code: 'EPERM', syscall: 'unlink', path: `${folder}/c0000/x.yaml` });
+      throw Object.assign(new Error(`EPERM: operation not permitted, unlink '${folder}/c0000/x.yaml'`), {
+        code: 'EPERM',
+        syscall: 'unlink',
+        path: `${folder}/c0000/x.yaml`,
+      });
     }
     return realRmSync(p, options);
   });
@@ -43,10 +47,16 @@ describe('the old tree cannot be removed after the swap (immutable files)', () =
     refuseRemoving(backup);
     const failed = synth(clusters, out);
     // THEN it says what is true: the new tree is in place, the old one is left at its path, remove it by hand
-    const expected = `error: ${out} holds the new tree, but the old one could not be removed (operation not permitted (EPERM) at ${backup}/c0000/x.yaml): it is left at ${backup}; `
-      + `remove it by hand (rm -rf ${backup}; when that is refused, its files may be immutable: lsattr -R ${backup}, then chattr -R -i ${backup})\n`;
+    const expected =
+      `error: ${out} holds the new tree, but the old one could not be removed (operation not permitted (EPERM) at ${backup}/c0000/x.yaml): it is left at ${backup}; ` +
+      `remove it by hand (rm -rf ${backup}; when that is refused, its files may be immutable: lsattr -R ${backup}, then chattr -R -i ${backup})\n`;
     expect(failed).toEqual({ code: 1, stderr: expected });
-    expect(fs.readFileSync(path.join(out, 'c0000', '04-workloads', 'deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'), 'utf8')).toContain('replicas: 1');
+    expect(
+      fs.readFileSync(
+        path.join(out, 'c0000', '04-workloads', 'deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'),
+        'utf8',
+      ),
+    ).toContain('replicas: 1');
     expect(fs.existsSync(backup)).toBe(true);
     expect(fs.existsSync(path.join(dir(), '.dist.journal'))).toBe(false);
     // AND WHEN the next synth (another process: the folder's process id is not running) finds the old tree still there, it names it again

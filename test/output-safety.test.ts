@@ -14,13 +14,20 @@ import { awsSpec, captureIo, kubernetesSpec, readTree, useTempDir, writeFile } f
 const mockFault: { call?: string; under?: string; code?: string; text?: string; syscall?: string } = {};
 jest.mock('fs', () => {
   const real = jest.requireActual('fs');
-  const faulty = (call: string) => (...args: unknown[]) => {
-    const p = String(args[0]);
-    if (mockFault.call === call && mockFault.under !== undefined && p.startsWith(mockFault.under)) {
-      throw Object.assign(new Error(`${mockFault.code}: ${mockFault.text}, ${mockFault.syscall} '${p}'`), { code: mockFault.code, syscall: mockFault.syscall, path: p, errno: -1 });
-    }
-    return real[call](...args);
-  };
+  const faulty =
+    (call: string) =>
+    (...args: unknown[]) => {
+      const p = String(args[0]);
+      if (mockFault.call === call && mockFault.under !== undefined && p.startsWith(mockFault.under)) {
+        throw Object.assign(new Error(`${mockFault.code}: ${mockFault.text}, ${mockFault.syscall} '${p}'`), {
+          code: mockFault.code,
+          syscall: mockFault.syscall,
+          path: p,
+          errno: -1,
+        });
+      }
+      return real[call](...args);
+    };
   return { ...real, writeFileSync: faulty('writeFileSync'), readdirSync: faulty('readdirSync') };
 });
 
@@ -57,9 +64,11 @@ describe('files a user put into the output folder', () => {
     const r = synth('--clusters', clusters, '--out', out, '-q');
     // THEN it exits 1, names both files, tells how to proceed, and changes nothing
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: refusing to delete 2 files in ${out} that ccm-gitops did not write:\n`
-      + `  ${out}/NOTES.md\n  ${out}/aws-a/extra-patch.yaml\n`
-      + 'move them out of the output folder, or pass --force to delete them; nothing was written\n');
+    expect(r.stderr).toBe(
+      `error: refusing to delete 2 files in ${out} that ccm-gitops did not write:\n` +
+        `  ${out}/NOTES.md\n  ${out}/aws-a/extra-patch.yaml\n` +
+        'move them out of the output folder, or pass --force to delete them; nothing was written\n',
+    );
     expect(readTree(out)).toEqual(before);
   });
 
@@ -87,7 +96,10 @@ describe('files a user put into the output folder', () => {
     // GIVEN a rendered fleet of two clusters, one of them with a credentials stage
     const clusters = path.join(dir(), 'clusters');
     writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
-    writeFile(clusters, 'g.yaml', { ...awsSpec('gcp-g'), spec: { ...awsSpec('gcp-g').spec, platform: 'GCP', images: { cloudControllerManagerGCP: 'quay.io/x/gcp@sha256:' + 'c'.repeat(64) } } });
+    writeFile(clusters, 'g.yaml', {
+      ...awsSpec('gcp-g'),
+      spec: { ...awsSpec('gcp-g').spec, platform: 'GCP', images: { cloudControllerManagerGCP: 'quay.io/x/gcp@sha256:' + 'c'.repeat(64) } },
+    });
     const out = path.join(dir(), 'dist');
     const first = synth('--clusters', clusters, '--out', out, '-q');
     expect(first.stderr).toBe('');
@@ -101,10 +113,14 @@ describe('files a user put into the output folder', () => {
   });
 });
 
-test('a file listed by a kustomization of a folder above it (manifest-dir\'s single manifest) is ccm-gitops\'s: deleted without --force', () => {
+test("a file listed by a kustomization of a folder above it (manifest-dir's single manifest) is ccm-gitops's: deleted without --force", () => {
   // GIVEN a k3s cluster rendered in output mode manifest-dir
   const clusters = path.join(dir(), 'clusters');
-  writeFile(clusters, 'k.yaml', kubernetesSpec('VSphere', 'k3s-1', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }, { gitops: { engine: 'plain' } }));
+  writeFile(
+    clusters,
+    'k.yaml',
+    kubernetesSpec('VSphere', 'k3s-1', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }, { gitops: { engine: 'plain' } }),
+  );
   const out = path.join(dir(), 'dist');
   const first = synth('--clusters', clusters, '--out', out, '-q');
   expect(first.stderr).toBe('');
@@ -130,7 +146,9 @@ describe('a symlinked --out', () => {
     expect(synth('--clusters', clusters, '--out', link, '-q').code).toBe(0);
     // THEN the link is still a link, and its target holds the new tree
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readTree(target)['aws-b/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toContain('replicas: 1');
+    expect(readTree(target)['aws-b/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml']).toContain(
+      'replicas: 1',
+    );
     expect(fs.readdirSync(dir()).sort()).toEqual(['clusters', 'dist', 'real-output']);
   });
 });
@@ -141,7 +159,9 @@ describe('--out inside the clusters folder', () => {
     const out = path.join(clusters, 'rendered');
     const r = synth('--clusters', clusters, '--out', out, '-q');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: --out ${out} is inside the clusters folder ${clusters}: synth would read its own output as cluster specs; pass an --out outside it\n`);
+    expect(r.stderr).toBe(
+      `error: --out ${out} is inside the clusters folder ${clusters}: synth would read its own output as cluster specs; pass an --out outside it\n`,
+    );
     expect(fs.existsSync(out)).toBe(false);
   });
 
@@ -149,7 +169,9 @@ describe('--out inside the clusters folder', () => {
     const out = path.join(dir(), 'dist');
     const r = synth('--clusters', '/', '--out', out, '-q');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: --out ${out} is inside the clusters folder /: synth would read its own output as cluster specs; pass an --out outside it\n`);
+    expect(r.stderr).toBe(
+      `error: --out ${out} is inside the clusters folder /: synth would read its own output as cluster specs; pass an --out outside it\n`,
+    );
   });
 });
 
@@ -191,7 +213,11 @@ describe('environment problems name their cause (exit 1 or 2, never internal err
     delete mockFault.call;
     // THEN the message names the cause, the exit code is 1, and the previous output is whole
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^error: cannot write ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${text} \\(${code}\\) at \\S+; ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is unchanged\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: cannot write ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${text} \\(${code}\\) at \\S+; ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is unchanged\\n$`,
+      ),
+    );
     expect(readTree(out)).toEqual(before);
   });
 
@@ -212,10 +238,18 @@ describe('errors met in a render worker', () => {
     // GIVEN an output opened for writing, and the error a worker sends back when a write fails (as render-worker.ts builds it)
     const out = path.join(dir(), 'dist');
     const tree = OutputTree.open(out);
-    const sent = { name: 'Error', message: "ENOSPC: no space left on device, open '/stage/a.yaml'", code: 'ENOSPC', syscall: 'open', path: '/stage/a.yaml' };
+    const sent = {
+      name: 'Error',
+      message: "ENOSPC: no space left on device, open '/stage/a.yaml'",
+      code: 'ENOSPC',
+      syscall: 'open',
+      path: '/stage/a.yaml',
+    };
     try {
       // WHEN the main thread rethrows it through the writer
-      expect(() => tree.rethrow(errorFromWorker(sent))).toThrow(new OutputError(`cannot write ${out}: no space left on device (ENOSPC) at /stage/a.yaml; ${out} is unchanged`));
+      expect(() => tree.rethrow(errorFromWorker(sent))).toThrow(
+        new OutputError(`cannot write ${out}: no space left on device (ENOSPC) at /stage/a.yaml; ${out} is unchanged`),
+      );
     } finally {
       tree.close();
     }
@@ -236,11 +270,7 @@ describe('comparing a root file with its content, a piece at a time', () => {
     // GIVEN contents larger than a piece, with 2-, 3- and 4-byte characters where pieces end
     const file = path.join(tmp(), 'f.md');
     const piece = 1 << 18;
-    const texts = [
-      'a'.repeat(piece - 1) + '😀' + 'é'.repeat(piece) + '€'.repeat(10) + '\n',
-      'é'.repeat(3 * piece + 7),
-      '',
-    ];
+    const texts = ['a'.repeat(piece - 1) + '😀' + 'é'.repeat(piece) + '€'.repeat(10) + '\n', 'é'.repeat(3 * piece + 7), ''];
     for (const text of texts) {
       fs.writeFileSync(file, text);
       // THEN the same content is the same, and one changed character or a missing last byte is not

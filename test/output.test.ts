@@ -12,7 +12,10 @@ beforeEach(() => {
 describe('atomic output', () => {
   test('writes the tree with its marker and replaces the previous tree as a whole', () => {
     const out = path.join(root, 'dist');
-    writeTreeAtomically(out, [{ path: 'a/one.yaml', content: '1' }, { path: 'a/two.yaml', content: '2' }]);
+    writeTreeAtomically(out, [
+      { path: 'a/one.yaml', content: '1' },
+      { path: 'a/two.yaml', content: '2' },
+    ]);
     writeTreeAtomically(out, [{ path: 'b/three.yaml', content: '3' }]);
     expect(Object.keys(readTree(out)).sort()).toEqual([OUTPUT_MARKER, 'b/three.yaml']);
     expect(fs.readdirSync(root)).toEqual(['dist']);
@@ -22,8 +25,12 @@ describe('atomic output', () => {
     const out = path.join(root, 'dist');
     writeTreeAtomically(out, [{ path: 'a/one.yaml', content: '1' }]);
     const before = readTree(out);
-    expect(() => writeTreeAtomically(out, [{ path: 'ok.yaml', content: 'x' }, { path: '../escape.yaml', content: 'x' }]))
-      .toThrow('internal error: unsafe output path "../escape.yaml"');
+    expect(() =>
+      writeTreeAtomically(out, [
+        { path: 'ok.yaml', content: 'x' },
+        { path: '../escape.yaml', content: 'x' },
+      ]),
+    ).toThrow('internal error: unsafe output path "../escape.yaml"');
     expect(readTree(out)).toEqual(before);
     expect(fs.readdirSync(root)).toEqual(['dist']);
   });
@@ -33,7 +40,9 @@ describe('atomic output', () => {
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, 'precious.txt'), 'keep');
     expect(() => writeTreeAtomically(out, [])).toThrow(OutputError);
-    expect(() => writeTreeAtomically(out, [])).toThrow(`refusing to replace ${out}: it is not empty and was not written by ccm-gitops (no .ccm-gitops file); remove it or pass another --out`);
+    expect(() => writeTreeAtomically(out, [])).toThrow(
+      `refusing to replace ${out}: it is not empty and was not written by ccm-gitops (no .ccm-gitops file); remove it or pass another --out`,
+    );
     expect(fs.readFileSync(path.join(out, 'precious.txt'), 'utf8')).toBe('keep');
   });
 

@@ -18,8 +18,7 @@ const describeWithNpm = npmRuns ? describe : describe.skip;
 
 /** The environment of a user's shell: no npm lifecycle variables of the `npm test` running this. */
 function userEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env)
-    .filter(([k]) => !/^(npm_package_|npm_lifecycle_|INIT_CWD$|CDK8S_OUTDIR$)/.test(k)));
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_package_|npm_lifecycle_|INIT_CWD$|CDK8S_OUTDIR$)/.test(k)));
 }
 
 function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
@@ -58,16 +57,32 @@ describeWithNpm('the packed package, installed into an empty project', () => {
   });
 
   test('the tarball holds the compiled code, the schema, the docs and the license, and no sources or tests', () => {
-    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter((f) => f).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'bin/ccm-gitops', 'lib/src/index.js', 'lib/src/index.d.ts', 'lib/src/cli.js',
-      'schema/cluster-spec.schema.json', 'examples/ci/ccm-gitops.yml', 'docs/spec-reference.md']) {
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f)
+      .map((f) => f.replace(/^package\//, ''));
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'CHANGELOG.md',
+      'package.json',
+      'bin/ccm-gitops',
+      'lib/src/index.js',
+      'lib/src/index.d.ts',
+      'lib/src/cli.js',
+      'schema/cluster-spec.schema.json',
+      'examples/ci/ccm-gitops.yml',
+      'docs/spec-reference.md',
+    ]) {
       expect(files).toContain(f);
     }
     expect(files.filter((f) => /^(src|test|clusters|dist|imports)\/|\.tsbuildinfo|^lib\/test\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/ccm-gitops/package.json'), 'utf8'));
     expect(manifest.license).toBe('Apache-2.0');
     expect(manifest.private).toBeUndefined();
-    expect(fs.readFileSync(path.join(project, 'node_modules/ccm-gitops/LICENSE'), 'utf8')).toContain('Apache License\n                           Version 2.0');
+    expect(fs.readFileSync(path.join(project, 'node_modules/ccm-gitops/LICENSE'), 'utf8')).toContain(
+      'Apache License\n                           Version 2.0',
+    );
   });
 
   test('npx ccm-gitops --version prints the package version', () => {
@@ -86,7 +101,11 @@ describeWithNpm('the packed package, installed into an empty project', () => {
     // AND the specs validate and render with the defaults (clusters/ into dist/)
     expect(ok('npx', ['ccm-gitops', 'validate-spec', 'clusters'], project)).toBe('1 spec file valid\n');
     expect(ok('npx', ['ccm-gitops', 'synth'], project)).toMatch(/^rendered 1 cluster into dist \(\d+ files written\)\n$/);
-    expect(fs.existsSync(path.join(project, 'dist/aws-example-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'))).toBe(true);
+    expect(
+      fs.existsSync(
+        path.join(project, 'dist/aws-example-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml'),
+      ),
+    ).toBe(true);
     expect(ok('npx', ['ccm-gitops', 'synth', '--check'], project)).toBe('dist is up to date (1 cluster)\n');
 
     // AND a change to a spec shows in the diff a reviewer reads
@@ -107,12 +126,16 @@ describeWithNpm('the packed package, installed into an empty project', () => {
     ok(process.execPath, [path.join(REPO, 'node_modules/cdk8s-cli/bin/cdk8s'), 'synth', '--check-upgrade=false'], app);
     const out = fs.readdirSync(path.join(app, 'dist')).sort();
     expect(out).toHaveLength(2);
-    const objects = out.flatMap((f) => fs.readFileSync(path.join(app, 'dist', f), 'utf8').split(/^---$/m).map((d) => parse(d)).filter((d) => d));
+    const objects = out.flatMap((f) =>
+      fs
+        .readFileSync(path.join(app, 'dist', f), 'utf8')
+        .split(/^---$/m)
+        .map((d) => parse(d))
+        .filter((d) => d),
+    );
     // the existing chart's object is still there, and the CCM's objects were added
-    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(expect.arrayContaining([
-      'Namespace/platform-tools',
-      'Namespace/openshift-cloud-controller-manager',
-      'Deployment/aws-cloud-controller-manager',
-    ]));
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(
+      expect.arrayContaining(['Namespace/platform-tools', 'Namespace/openshift-cloud-controller-manager', 'Deployment/aws-cloud-controller-manager']),
+    );
   });
 });

@@ -10,28 +10,37 @@ describe('platform inputs in the cluster spec: validation', () => {
     writeFile(dir(), 'c.json', '{}');
     // THEN the field is named with the fix
     expect(fleetProblems(dir())).toEqual([
-      'c.yaml:25: spec.cloudConfig.extraKeys.endpoints: is required for Azure Stack Hub (spec.azure.cloudName AzureStackCloud): the CCM and node manager read the '
-      + 'Azure Stack environment from cloud-conf key "endpoints"; point it at the endpoints JSON of the cloud-provider-config ConfigMap',
+      'c.yaml:25: spec.cloudConfig.extraKeys.endpoints: is required for Azure Stack Hub (spec.azure.cloudName AzureStackCloud): the CCM and node manager read the ' +
+        'Azure Stack environment from cloud-conf key "endpoints"; point it at the endpoints JSON of the cloud-provider-config ConfigMap',
     ]);
   });
 
   test('an unknown Azure cloud lists the clouds', () => {
     writeFile(dir(), 'c.yaml', platformSpec('Azure', 'c', { azure: { cloudName: 'AzureMoonCloud' } }));
-    expect(fleetProblems(dir())[0]).toMatch(/^c\.yaml:\d+: spec\.azure\.cloudName: "AzureMoonCloud" is not allowed; expected one of: AzurePublicCloud, AzureUSGovernmentCloud, AzureChinaCloud, AzureGermanCloud, AzureStackCloud/);
+    expect(fleetProblems(dir())[0]).toMatch(
+      /^c\.yaml:\d+: spec\.azure\.cloudName: "AzureMoonCloud" is not allowed; expected one of: AzurePublicCloud, AzureUSGovernmentCloud, AzureChinaCloud, AzureGermanCloud, AzureStackCloud/,
+    );
   });
 
   test('extra cloud-conf keys are read, sorted, and passed to cloud-conf unchanged', () => {
-    writeFile(dir(), 'c.yaml', platformSpec('Azure', 'c', {
-      azure: { cloudName: 'AzureStackCloud' },
-      cloudConfig: { file: 'c.json', extraKeys: { endpoints: 'e.json', 'ca-bundle.pem': 'ca.pem' } },
-    }));
+    writeFile(
+      dir(),
+      'c.yaml',
+      platformSpec('Azure', 'c', {
+        azure: { cloudName: 'AzureStackCloud' },
+        cloudConfig: { file: 'c.json', extraKeys: { endpoints: 'e.json', 'ca-bundle.pem': 'ca.pem' } },
+      }),
+    );
     writeFile(dir(), 'c.json', '{}');
     writeFile(dir(), 'e.json', '{"name":"AzureStackCloud"}\n');
     writeFile(dir(), 'ca.pem', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     const [cluster] = loadFleet(dir()).clusters;
-    expect(cluster!.cloudConfExtraData).toEqual({ 'ca-bundle.pem': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', 'endpoints': '{"name":"AzureStackCloud"}\n' });
-    expect(Object.keys(cluster!.cloudConfExtraData!)).toEqual(['ca-bundle.pem', 'endpoints']);
-    expect(cluster!.cloudConf).toBe('{\n  "cloud": "AzureStackCloud",\n  "vmType": "standard"\n}\n');
+    expect(cluster.cloudConfExtraData).toEqual({
+      'ca-bundle.pem': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+      endpoints: '{"name":"AzureStackCloud"}\n',
+    });
+    expect(Object.keys(cluster.cloudConfExtraData!)).toEqual(['ca-bundle.pem', 'endpoints']);
+    expect(cluster.cloudConf).toBe('{\n  "cloud": "AzureStackCloud",\n  "vmType": "standard"\n}\n');
   });
 
   test('an extra key named cloud.conf, a private key, or a credential in an extra file is refused', () => {
@@ -44,18 +53,25 @@ describe('platform inputs in the cluster spec: validation', () => {
     expect(fleetProblems(dir())).toEqual([
       'a.yaml:26: spec.cloudConfig.extraKeys.cloud.conf: is the key of the cloud config itself; use spec.cloudConfig.file',
       'k.pem: cluster b: holds a private key; remove it: cloud-conf is committed to git and never carries credentials',
-      's.json: cluster c: "clientSecret" holds a credential; remove it: the GCP cloud controller manager reads its credentials from a Secret '
-      + '(created from the platform\'s CredentialsRequest), and credentials never go into git',
+      's.json: cluster c: "clientSecret" holds a credential; remove it: the GCP cloud controller manager reads its credentials from a Secret ' +
+        "(created from the platform's CredentialsRequest), and credentials never go into git",
     ]);
   });
 
   test('a vSphere failure domain on an unlisted vCenter, and a vCenter listed twice', () => {
-    writeFile(dir(), 'c.yaml', platformSpec('VSphere', 'c', {
-      vsphere: {
-        vcenters: [{ server: 'vc1', datacenters: ['dc1'] }, { server: 'vc1', datacenters: ['dc2'] }],
-        failureDomains: [{ name: 'a', region: 'r', zone: 'z', server: 'vc9', topology: { datacenter: 'dc1' } }],
-      },
-    }));
+    writeFile(
+      dir(),
+      'c.yaml',
+      platformSpec('VSphere', 'c', {
+        vsphere: {
+          vcenters: [
+            { server: 'vc1', datacenters: ['dc1'] },
+            { server: 'vc1', datacenters: ['dc2'] },
+          ],
+          failureDomains: [{ name: 'a', region: 'r', zone: 'z', server: 'vc9', topology: { datacenter: 'dc1' } }],
+        },
+      }),
+    );
     expect(fleetProblems(dir())).toEqual([
       'c.yaml:28: spec.vsphere.vcenters.1.server: "vc1" is listed twice; keep one entry per vCenter',
       'c.yaml:35: spec.vsphere.failureDomains.0.server: "vc9" is not one of spec.vsphere.vcenters ("vc1", "vc1"); add the vCenter or fix the server',
@@ -63,51 +79,61 @@ describe('platform inputs in the cluster spec: validation', () => {
   });
 
   test('vSphere inputs reach the transform: vCenters, zones, node networking, dual-stack VIP exclusions', () => {
-    writeFile(dir(), 'c.yaml', platformSpec('VSphere', 'c', {
-      cloudConfig: { file: 'c.conf' },
-      network: { serviceNetwork: ['172.30.0.0/16', 'fd02::/112'] },
-      vsphere: {
-        vcenters: [{ server: 'vc1', port: 443, datacenters: ['dc1'] }],
-        failureDomains: [
-          { name: 'a', region: 'r', zone: 'za', server: 'vc1', topology: { datacenter: 'dc1' } },
-          { name: 'b', region: 'r', zone: 'zb', server: 'vc1', topology: { datacenter: 'dc2' } },
-        ],
-        nodeNetworking: { internal: { networkSubnetCidr: ['10.0.0.0/16'] } },
-        apiServerInternalIPs: ['10.0.0.5'],
-        ingressIPs: ['10.0.0.6'],
-      },
-    }));
+    writeFile(
+      dir(),
+      'c.yaml',
+      platformSpec('VSphere', 'c', {
+        cloudConfig: { file: 'c.conf' },
+        network: { serviceNetwork: ['172.30.0.0/16', 'fd02::/112'] },
+        vsphere: {
+          vcenters: [{ server: 'vc1', port: 443, datacenters: ['dc1'] }],
+          failureDomains: [
+            { name: 'a', region: 'r', zone: 'za', server: 'vc1', topology: { datacenter: 'dc1' } },
+            { name: 'b', region: 'r', zone: 'zb', server: 'vc1', topology: { datacenter: 'dc2' } },
+          ],
+          nodeNetworking: { internal: { networkSubnetCidr: ['10.0.0.0/16'] } },
+          apiServerInternalIPs: ['10.0.0.5'],
+          ingressIPs: ['10.0.0.6'],
+        },
+      }),
+    );
     writeFile(dir(), 'c.conf', '[Global]\ninsecure-flag = 1\n');
     const [cluster] = loadFleet(dir()).clusters;
-    expect(cluster!.cloudConf).toBe([
-      'global:',
-      '  insecureFlag: true',
-      '  ipFamily:',
-      '  - ipv4',
-      '  - ipv6',
-      'labels:',
-      '  region: openshift-region',
-      '  zone: openshift-zone',
-      'nodes:',
-      '  excludeExternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
-      '  excludeInternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
-      '  internalNetworkSubnetCidr: 10.0.0.0/16',
-      'vcenter:',
-      '  vc1:',
-      '    datacenters:',
-      '    - dc1',
-      '    - dc2',
-      '    port: 443',
-      '    server: vc1',
-      '',
-    ].join('\n'));
+    expect(cluster.cloudConf).toBe(
+      [
+        'global:',
+        '  insecureFlag: true',
+        '  ipFamily:',
+        '  - ipv4',
+        '  - ipv6',
+        'labels:',
+        '  region: openshift-region',
+        '  zone: openshift-zone',
+        'nodes:',
+        '  excludeExternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
+        '  excludeInternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
+        '  internalNetworkSubnetCidr: 10.0.0.0/16',
+        'vcenter:',
+        '  vc1:',
+        '    datacenters:',
+        '    - dc1',
+        '    - dc2',
+        '    port: 443',
+        '    server: vc1',
+        '',
+      ].join('\n'),
+    );
   });
 
   test('a bad CIDR or IP is reported at its field', () => {
-    writeFile(dir(), 'c.yaml', platformSpec('VSphere', 'c', {
-      network: { serviceNetwork: ['172.30.0.0/33'] },
-      vsphere: { vcenters: [{ server: 'vc1', datacenters: ['dc1'] }], ingressIPs: ['10.0.0.300'] },
-    }));
+    writeFile(
+      dir(),
+      'c.yaml',
+      platformSpec('VSphere', 'c', {
+        network: { serviceNetwork: ['172.30.0.0/33'] },
+        vsphere: { vcenters: [{ server: 'vc1', datacenters: ['dc1'] }], ingressIPs: ['10.0.0.300'] },
+      }),
+    );
     expect(fleetProblems(dir()).map((p) => p.replace(/^c\.yaml:\d+: /, ''))).toEqual([
       'spec.network.serviceNetwork.0: "172.30.0.0/33": is not a CIDR (address/prefix)',
       'spec.vsphere.ingressIPs.0: "10.0.0.300": is not an IP address',
@@ -117,7 +143,7 @@ describe('platform inputs in the cluster spec: validation', () => {
   test('IBM credentials given as a file path are not credentials', () => {
     writeFile(dir(), 'c.yaml', platformSpec('IBMCloud', 'c', { cloudConfig: { file: 'c.conf' } }));
     writeFile(dir(), 'c.conf', '[provider]\ng2Credentials = /etc/vpc/ibmcloud_api_key\n');
-    expect(loadFleet(dir()).clusters[0]!.cloudConf).toBe('[provider]\ng2Credentials = /etc/vpc/ibmcloud_api_key\n');
+    expect(loadFleet(dir()).clusters[0].cloudConf).toBe('[provider]\ng2Credentials = /etc/vpc/ibmcloud_api_key\n');
   });
 
   test('a password given as a path is still a credential', () => {

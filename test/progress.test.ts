@@ -6,7 +6,12 @@ import { awsSpec, useTempDir, writeFile } from './helpers';
 /** A clock that moves only when told. */
 function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let t = start;
-  return { now: () => t, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 describe('synth progress', () => {
@@ -22,10 +27,7 @@ describe('synth progress', () => {
     }
     p.writing();
     p.finish();
-    expect(lines).toEqual([
-      'synth: 25/100 clusters loaded, 24 rendered (5/s), 5 s\n',
-      'synth: 50/100 clusters loaded, 49 rendered (5/s), 10 s\n',
-    ]);
+    expect(lines).toEqual(['synth: 25/100 clusters loaded, 24 rendered (5/s), 5 s\n', 'synth: 50/100 clusters loaded, 49 rendered (5/s), 10 s\n']);
   });
 
   test('GIVEN a terminal WHEN the run goes on THEN one line is redrawn in place and cleared at the end', () => {
@@ -61,8 +63,20 @@ describe('synth progress', () => {
       let t = 0;
       let out = '';
       let err = '';
-      const code = runCli(['synth', '-j', '1', '--clusters', path.join(dir(), 'c'), '--out', path.join(dir(), 'out'), ...extra],
-        { out: (s) => { out += s; }, err: (s) => { err += s; }, errIsTTY: false, now: () => (t += 3000) }, {});
+      const code = runCli(
+        ['synth', '-j', '1', '--clusters', path.join(dir(), 'c'), '--out', path.join(dir(), 'out'), ...extra],
+        {
+          out: (s) => {
+            out += s;
+          },
+          err: (s) => {
+            err += s;
+          },
+          errIsTTY: false,
+          now: () => (t += 3000),
+        },
+        {},
+      );
       return { code, out, err };
     };
 

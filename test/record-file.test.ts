@@ -21,14 +21,21 @@ function storedLengths(file: string): number[] {
 
 function readAll(file: string): { count: number; values: unknown[] } {
   const values: unknown[] = [];
-  const count = readRecordFile(file, header, (v) => values.push(v), () => values.splice(0));
+  const count = readRecordFile(
+    file,
+    header,
+    (v) => values.push(v),
+    () => values.splice(0),
+  );
   return { count, values };
 }
 
 describe('record files written in batches', () => {
   test('2,500 records are stored as three batches after the header, and read back as the 2,500, in order', () => {
     // GIVEN 2,500 records of the shapes the caches write
-    const values = Array.from({ length: 2500 }, (_v, i) => (i % 2 === 0 ? ['file', `f${i}`, { stat: `${i}`, digest: 'd' }] : { list: `l${i}`, files: 'a\nb' }));
+    const values = Array.from({ length: 2500 }, (_v, i) =>
+      i % 2 === 0 ? ['file', `f${i}`, { stat: `${i}`, digest: 'd' }] : { list: `l${i}`, files: 'a\nb' },
+    );
     const file = path.join(dir(), 'cache.v8');
     // WHEN they are written as a record file
     writeRecordFile(file, header, values);
@@ -50,7 +57,11 @@ describe('record files written in batches', () => {
   test('appended records go in batches too, after what the file holds', () => {
     // GIVEN a record file of three records
     const file = path.join(dir(), 'cache.v8');
-    writeRecordFile(file, header, [['a', 1], ['b', 2], ['c', 3]]);
+    writeRecordFile(file, header, [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
     // WHEN 1,500 more are appended
     const more = Array.from({ length: 1500 }, (_v, i) => [`n${i}`, i]);
     appendRecords(file, more);

@@ -1,7 +1,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { buildId, CachedCluster, diskDigest, fileListOf, fileListTemplate, fleetFolderKey, RenderCache, SETTLE_MS, verifyUnit } from '../src/pipeline/render-cache';
+import {
+  buildId,
+  CachedCluster,
+  diskDigest,
+  fileListOf,
+  fileListTemplate,
+  fleetFolderKey,
+  RenderCache,
+  SETTLE_MS,
+  verifyUnit,
+} from '../src/pipeline/render-cache';
 import { ClusterSpec } from '../src/cluster-spec/schema';
 import { loadFleet } from '../src/fleet/load';
 import { argoCdFleetFiles } from '../src/pipeline/render';
@@ -40,20 +50,37 @@ describe('the render cache', () => {
     const { clusters, out, fresh } = setup();
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
     // one render cache for the output, one spec cache for the clusters folder
-    expect(fs.readdirSync(path.join(dir(), 'cache')).map((f) => f.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['H.v8', 'specs-H.v8']);
-    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 0 clusters (3 unchanged, checked against the render cache) into ${out} (up to date, no file written)\n`, stderr: '' });
+    expect(
+      fs
+        .readdirSync(path.join(dir(), 'cache'))
+        .map((f) => f.replace(/[0-9a-f]{16}/, 'H'))
+        .sort(),
+    ).toEqual(['H.v8', 'specs-H.v8']);
+    expect(synth('-c', clusters, '-o', out)).toEqual({
+      code: 0,
+      stdout: `rendered 0 clusters (3 unchanged, checked against the render cache) into ${out} (up to date, no file written)\n`,
+      stderr: '',
+    });
     expect(readTree(out)).toEqual(fresh());
   });
 
   test('a run says how many clusters it rendered and how many it only checked against the cache', () => {
     // GIVEN a cached output of three clusters
     const { clusters, out, fresh } = setup();
-    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: expect.stringMatching(/^rendered 3 clusters into \S+ \(\d+ files written\)\n$/), stderr: '' });
+    expect(synth('-c', clusters, '-o', out)).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^rendered 3 clusters into \S+ \(\d+ files written\)\n$/),
+      stderr: '',
+    });
     // WHEN one spec changes (another infrastructure name: the cluster is rendered again) and the fleet is synthesized again
     writeFile(clusters, 'c1.yaml', awsSpec('c0001', { infrastructureName: 'c0001-fghij' }));
     const run = synth('-c', clusters, '-o', out);
     // THEN one cluster is rendered and the two others are counted as checked, not as rendered (before: "rendered 3 clusters")
-    expect(run.stdout).toMatch(new RegExp(`^rendered 1 cluster \\(2 unchanged, checked against the render cache\\) into ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((\\d+ files? written|up to date, no file written)\\)\\n$`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^rendered 1 cluster \\(2 unchanged, checked against the render cache\\) into ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((\\d+ files? written|up to date, no file written)\\)\\n$`,
+      ),
+    );
     expect(readTree(out)).toEqual(fresh());
   });
 
@@ -173,7 +200,11 @@ describe('the fleet folder and the render cache', () => {
     const check = synth('-c', clusters, '-o', out, '--check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain(`  changed: ${out}/${fleetFile}\n`);
-    expect(synth('-c', clusters, '-o', out)).toEqual({ code: 0, stdout: `rendered 0 clusters (3 unchanged, checked against the render cache) into ${out} (${inFolder} files written)\n`, stderr: '' });
+    expect(synth('-c', clusters, '-o', out)).toEqual({
+      code: 0,
+      stdout: `rendered 0 clusters (3 unchanged, checked against the render cache) into ${out} (${inFolder} files written)\n`,
+      stderr: '',
+    });
     expect(readTree(out)).toEqual(before);
   });
 });
@@ -186,19 +217,29 @@ describe('the Argo CD roots and the render cache', () => {
     // GIVEN loaded specs of both Argo CD topologies, wrapped so that reading any other field throws
     const clusters = path.join(dir(), 'clusters');
     writeFile(clusters, 'a.yaml', argo('a'));
-    writeFile(clusters, 'b.yaml', argo('b', { argocd: { topology: 'hub', namespace: 'argocd', project: 'ccm', destinationServer: 'https://b.example.com:6443' } }));
+    writeFile(
+      clusters,
+      'b.yaml',
+      argo('b', { argocd: { topology: 'hub', namespace: 'argocd', project: 'ccm', destinationServer: 'https://b.example.com:6443' } }),
+    );
     writeFile(clusters, 'c.yaml', argo('c', { argocd: { topology: 'hub', namespace: 'argocd', project: 'ccm', destinationName: 'c' } }));
     const fleet = loadFleet(clusters);
-    const guarded = (spec: ClusterSpec): ClusterSpec => new Proxy(spec, {
-      get: (t, k) => (k === 'metadata' ? { name: t.metadata.name } : k === 'spec' ? new Proxy(t.spec, {
-        get: (s, f) => {
-          if (f !== 'gitops') {
-            throw new Error(`the Argo CD roots read spec.${String(f)}`);
-          }
-          return s.gitops;
-        },
-      }) : Reflect.get(t, k)),
-    });
+    const guarded = (spec: ClusterSpec): ClusterSpec =>
+      new Proxy(spec, {
+        get: (t, k) =>
+          k === 'metadata'
+            ? { name: t.metadata.name }
+            : k === 'spec'
+              ? new Proxy(t.spec, {
+                  get: (s, f) => {
+                    if (f !== 'gitops') {
+                      throw new Error(`the Argo CD roots read spec.${String(f)}`);
+                    }
+                    return s.gitops;
+                  },
+                })
+              : Reflect.get(t, k),
+      });
     // WHEN the roots are rendered from the guarded specs
     const files = argoCdFleetFiles({ ...fleet, clusters: fleet.clusters.map((c) => ({ ...c, spec: guarded(c.spec) })) }, 'dist');
     // THEN nothing else was read, and the roots are those of the plain specs
@@ -206,10 +247,16 @@ describe('the Argo CD roots and the render cache', () => {
     expect(files.map((f) => f.path)).toContain('_fleet/argocd/hub/argocd/kustomization.yaml');
     // AND the key moves with spec.gitops, not with anything else
     const key = fleetFolderKey(fleet.clusters.map((c) => c.spec));
-    const withSpec = (i: number, change: (s: ClusterSpec) => ClusterSpec) => fleetFolderKey(fleet.clusters.map((c, j) => (j === i ? change(c.spec) : c.spec)));
+    const withSpec = (i: number, change: (s: ClusterSpec) => ClusterSpec) =>
+      fleetFolderKey(fleet.clusters.map((c, j) => (j === i ? change(c.spec) : c.spec)));
     expect(withSpec(0, (s) => ({ ...s, spec: { ...s.spec, controlPlaneTopology: 'SingleReplica' } }))).toBe(key);
     expect(withSpec(0, (s) => ({ ...s, spec: { ...s.spec, gitops: { ...s.spec.gitops, revision: 'release' } } }))).not.toBe(key);
-    expect(fleetFolderKey(fleet.clusters.map((c) => c.spec), 'gitops/dist')).not.toBe(key);
+    expect(
+      fleetFolderKey(
+        fleet.clusters.map((c) => c.spec),
+        'gitops/dist',
+      ),
+    ).not.toBe(key);
   });
 
   test('a cached fleet whose gitops settings change renders its roots again, as a run without cache does', () => {
@@ -270,7 +317,10 @@ describe('the render cache file', () => {
     first.save();
     // THEN the file holds the list and the images once
     const stored = [...readRecords(first.file, { torn: false })].slice(1);
-    expect(stored.filter((r) => !Array.isArray(r))).toEqual([{ list: expect.stringMatching(/^[0-9a-f]{16}$/), images }, { list: expect.stringMatching(/^[0-9a-f]{16}$/), files }]);
+    expect(stored.filter((r) => !Array.isArray(r))).toEqual([
+      { list: expect.stringMatching(/^[0-9a-f]{16}$/), images },
+      { list: expect.stringMatching(/^[0-9a-f]{16}$/), files },
+    ]);
     // AND both records read back whole, each with its own paths
     const again = open();
     expect(again.get('c0001')).toEqual({ ...record('c0001'), entry: entry('c0001'), stat: 's1', files });
@@ -297,13 +347,16 @@ describe('the render cache file', () => {
     fs.writeFileSync(first.file, saved.subarray(0, saved.length - 2));
     expect(open().units()).toEqual([]);
     // WHEN its header names another build THEN nothing is served
-    fs.writeFileSync(first.file, Buffer.concat([encodeRecord({ version: 4, build: 'f'.repeat(64) }), whole.subarray(encodeRecord({ version: 4, build: buildId() }).length)]));
+    fs.writeFileSync(
+      first.file,
+      Buffer.concat([encodeRecord({ version: 4, build: 'f'.repeat(64) }), whole.subarray(encodeRecord({ version: 4, build: buildId() }).length)]),
+    );
     expect(open().units()).toEqual([]);
   });
 });
 
 describe('synth --only with the render cache', () => {
-  test('the kept clusters\' summary lines come from the cache: a hand-broken .fleet.json is written back, the others still kept', () => {
+  test("the kept clusters' summary lines come from the cache: a hand-broken .fleet.json is written back, the others still kept", () => {
     // GIVEN a cached output of three clusters, synthesized twice (the second run fingerprints the folders)
     const { clusters, out, fresh } = setup();
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
@@ -312,7 +365,11 @@ describe('synth --only with the render cache', () => {
     fs.writeFileSync(path.join(out, '.fleet.json'), '{"broken": true}\n');
     const run = synth('-c', clusters, '-o', out, '--only', 'c0001');
     // THEN the two others are kept (their lines are the cache's), and the summary is what a full render writes
-    expect(run).toEqual({ code: 0, stdout: `rendered 0 clusters (2 kept from ${out}; 1 unchanged, checked against the render cache) into ${out} (1 file written)\n`, stderr: '' });
+    expect(run).toEqual({
+      code: 0,
+      stdout: `rendered 0 clusters (2 kept from ${out}; 1 unchanged, checked against the render cache) into ${out} (1 file written)\n`,
+      stderr: '',
+    });
     expect(readTree(out)).toEqual(fresh());
   });
 });

@@ -16,7 +16,11 @@ describe('output layout', () => {
   const out = files();
 
   test('one directory per non-empty stage, in apply order, with one object per file', () => {
-    expect(Object.keys(out).filter((p) => p.endsWith('kustomization.yaml')).sort()).toEqual([
+    expect(
+      Object.keys(out)
+        .filter((p) => p.endsWith('kustomization.yaml'))
+        .sort(),
+    ).toEqual([
       'prod-1/01-namespaces-rbac/kustomization.yaml',
       'prod-1/03-config/kustomization.yaml',
       'prod-1/04-workloads/kustomization.yaml',
@@ -30,12 +34,14 @@ describe('output layout', () => {
   });
 
   test('files are named <kind>.<namespace>.<name>.yaml, colons written as underscores', () => {
-    expect(Object.keys(out)).toEqual(expect.arrayContaining([
-      'prod-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml',
-      'prod-1/01-namespaces-rbac/clusterrole.cloud-controller-manager.yaml',
-      'prod-1/01-namespaces-rbac/rolebinding.kube-system.cloud-controller-manager_apiserver-authentication-reader.yaml',
-      'prod-1/05-policies/validatingadmissionpolicy.openshift-cloud-controller-manager-cloud-provider-aws.yaml',
-    ]));
+    expect(Object.keys(out)).toEqual(
+      expect.arrayContaining([
+        'prod-1/04-workloads/deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml',
+        'prod-1/01-namespaces-rbac/clusterrole.cloud-controller-manager.yaml',
+        'prod-1/01-namespaces-rbac/rolebinding.kube-system.cloud-controller-manager_apiserver-authentication-reader.yaml',
+        'prod-1/05-policies/validatingadmissionpolicy.openshift-cloud-controller-manager-cloud-provider-aws.yaml',
+      ]),
+    );
     expect(fileNameOf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'b' } })).toBe('configmap.b.a.yaml');
   });
 
@@ -108,7 +114,11 @@ describe('Argo CD', () => {
 
 describe('Flux', () => {
   // rendered with --out clusters-rendered (its path relative to the repository root)
-  const out = files({ gitops: { engine: 'flux', repoURL: 'ssh://git@git.example.com/fleet.git', flux: { secretRef: 'git-creds', interval: '5m' } } }, 'prod-1', 'clusters-rendered');
+  const out = files(
+    { gitops: { engine: 'flux', repoURL: 'ssh://git@git.example.com/fleet.git', flux: { secretRef: 'git-creds', interval: '5m' } } },
+    'prod-1',
+    'clusters-rendered',
+  );
   const kustomization = (stage: string): Obj => parse(out[`prod-1/gitops/kustomization.flux-system.ccm-prod-1-${stage}.yaml`]);
 
   test('a GitRepository and one Kustomization per stage', () => {
@@ -120,7 +130,10 @@ describe('Flux', () => {
       'kustomization.flux-system.ccm-prod-1-05-policies.yaml',
     ]);
     expect(parse(out['prod-1/gitops/gitrepository.flux-system.ccm-prod-1.yaml']).spec).toEqual({
-      url: 'ssh://git@git.example.com/fleet.git', interval: '5m', ref: { branch: 'main' }, secretRef: { name: 'git-creds' },
+      url: 'ssh://git@git.example.com/fleet.git',
+      interval: '5m',
+      ref: { branch: 'main' },
+      secretRef: { name: 'git-creds' },
     });
   });
 
@@ -151,12 +164,24 @@ describe('Flux', () => {
   test('a credentials stage waits for the Secrets the cloud-credential-operator creates', () => {
     const chart = new Chart(new App(), 't');
     new FluxStageChain(chart, 'F', {
-      name: 'ccm-x', namespace: 'flux-system', repoURL: 'https://g/r.git', revision: 'main', path: 'dist/x', interval: '1m',
-      stages: [{ stage: STAGE_CREDENTIALS, healthChecks: [{ apiVersion: 'v1', kind: 'Secret', name: 'gcp-ccm-cloud-credentials', namespace: 'openshift-cloud-controller-manager' }] }],
+      name: 'ccm-x',
+      namespace: 'flux-system',
+      repoURL: 'https://g/r.git',
+      revision: 'main',
+      path: 'dist/x',
+      interval: '1m',
+      stages: [
+        {
+          stage: STAGE_CREDENTIALS,
+          healthChecks: [{ apiVersion: 'v1', kind: 'Secret', name: 'gcp-ccm-cloud-credentials', namespace: 'openshift-cloud-controller-manager' }],
+        },
+      ],
     });
     const k = chart.toJson().find((o: Obj) => o.kind === 'Kustomization');
     expect(k.spec.wait).toBe(false);
-    expect(k.spec.healthChecks).toEqual([{ apiVersion: 'v1', kind: 'Secret', name: 'gcp-ccm-cloud-credentials', namespace: 'openshift-cloud-controller-manager' }]);
+    expect(k.spec.healthChecks).toEqual([
+      { apiVersion: 'v1', kind: 'Secret', name: 'gcp-ccm-cloud-credentials', namespace: 'openshift-cloud-controller-manager' },
+    ]);
   });
 
   test.each([

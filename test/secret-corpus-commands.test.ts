@@ -24,7 +24,19 @@ interface Run {
 function cli(argv: string[], stdin?: string): Run {
   let out = '';
   let err = '';
-  const code = runCli(argv, { out: (t) => { out += t; }, err: (t) => { err += t; }, in: () => stdin ?? '' }, {});
+  const code = runCli(
+    argv,
+    {
+      out: (t) => {
+        out += t;
+      },
+      err: (t) => {
+        err += t;
+      },
+      in: () => stdin ?? '',
+    },
+    {},
+  );
   return { code, out, err };
 }
 
@@ -71,8 +83,11 @@ function plantedFleet(credential: string): [string, Record<string, unknown>, Rec
     ['pod-annotation', k8s('pod-annotation', { podAnnotations: { 'example.com/note': credential } }), {}],
     ['sa-annotation', k8s('sa-annotation', { serviceAccount: { annotations: { 'example.com/note': credential } } }), {}],
     ['env-literal', k8s('env-literal', { extraEnv: [{ name: 'NOTE', value: credential }] }), {}],
-    ['extra-key', platformSpec('GCP', 'extra-key', { cloudConfig: { file: 'extra-key.cloud.conf', extraKeys: { 'note.txt': 'extra-key.note.txt' } } }),
-      { 'extra-key.cloud.conf': '[global]\nproject-id = p\n', 'extra-key.note.txt': credential }],
+    [
+      'extra-key',
+      platformSpec('GCP', 'extra-key', { cloudConfig: { file: 'extra-key.cloud.conf', extraKeys: { 'note.txt': 'extra-key.note.txt' } } }),
+      { 'extra-key.cloud.conf': '[global]\nproject-id = p\n', 'extra-key.note.txt': credential },
+    ],
   ];
   if (oneLine(credential)) {
     fleet.push(
@@ -82,7 +97,11 @@ function plantedFleet(credential: string): [string, Record<string, unknown>, Rec
     );
   }
   if (!/\s/.test(credential)) {
-    fleet.push(['cloud-config-comment', gcp('cloud-config-comment'), { 'cloud-config-comment.cloud.conf': `[global]\nproject-id = p\n; token = ${credential}\n` }]);
+    fleet.push([
+      'cloud-config-comment',
+      gcp('cloud-config-comment'),
+      { 'cloud-config-comment.cloud.conf': `[global]\nproject-id = p\n; token = ${credential}\n` },
+    ]);
   }
   return fleet;
 }
@@ -103,7 +122,9 @@ function writeExport(dir: string, platformStatus: Record<string, unknown>, data:
     kind: 'List',
     items: [
       {
-        apiVersion: 'config.openshift.io/v1', kind: 'Infrastructure', metadata: { name: 'cluster' },
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'Infrastructure',
+        metadata: { name: 'cluster' },
         spec: { cloudConfig: { name: 'cloud-provider-config', key: 'config' } },
         status: { infrastructureName: 'corpus-1-ab12c', controlPlaneTopology: 'HighlyAvailable', platform: platformStatus.type, platformStatus },
       },
@@ -170,7 +191,11 @@ describe('credential shapes never leave, whatever command reads them', () => {
     expect(run.code).not.toBe(0);
     expectNowhere(credential, run, out);
     if (oneLine(credential)) {
-      writeExport(from, { type: 'GCP', gcp: { projectID: 'p', region: 'us-east1' } }, { config: `[global]\nproject-id = p\nnode-tags = ${credential}\n` });
+      writeExport(
+        from,
+        { type: 'GCP', gcp: { projectID: 'p', region: 'us-east1' } },
+        { config: `[global]\nproject-id = p\nnode-tags = ${credential}\n` },
+      );
       const inConfig = cli(['import', '--from', from, '--out', out]);
       expect(inConfig.code).not.toBe(0);
       expectNowhere(credential, inConfig, out);
@@ -180,7 +205,9 @@ describe('credential shapes never leave, whatever command reads them', () => {
   const URL_CREDENTIALS = CREDENTIALS.filter(([, c]) => /^[a-z+]+:\/\/[^/\s]*@/.test(c));
   test.each([
     ...URL_CREDENTIALS,
-    ...ONE_WORD.filter(([, c]) => !c.includes('://') && !c.includes('@') && !c.includes('/')).slice(0, 8).map(([n, c]): [string, string] => [`${n} as the user`, `https://${c}@git.example.com/org/fleet.git`]),
+    ...ONE_WORD.filter(([, c]) => !c.includes('://') && !c.includes('@') && !c.includes('/'))
+      .slice(0, 8)
+      .map(([n, c]): [string, string] => [`${n} as the user`, `https://${c}@git.example.com/org/fleet.git`]),
   ])('%s: init --repo-url refuses it and writes no file holding it', (_name, url) => {
     // GIVEN an empty repository folder
     const dir = tmp();
@@ -232,7 +259,8 @@ describe('public material renders where a user puts it', () => {
   }
 
   function objectsIn(out: string, cluster: string): any[] {
-    return Object.entries(readTree(path.join(out, cluster))).filter(([f]) => f.endsWith('.yaml'))
+    return Object.entries(readTree(path.join(out, cluster)))
+      .filter(([f]) => f.endsWith('.yaml'))
       .flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS()));
   }
 
@@ -264,7 +292,7 @@ describe('public material renders where a user puts it', () => {
   });
 });
 
-describe('a real Azure Stack Hub export with its CA imports, and the CA reaches the CCM\'s trust store', () => {
+describe("a real Azure Stack Hub export with its CA imports, and the CA reaches the CCM's trust store", () => {
   const tmp = useTempDir();
   const ca = PUBLIC.find(([name]) => name === 'ISRG Root X1')![1];
 
@@ -275,12 +303,26 @@ describe('a real Azure Stack Hub export with its CA imports, and the CA reaches 
     const from = path.join(root, 'export');
     const clusters = path.join(root, 'clusters');
     const out = path.join(root, 'dist');
-    const endpoints = JSON.stringify({ name: 'AzureStackCloud', resourceManagerEndpoint: 'https://management.local.azurestack.external/',
-      activeDirectoryEndpoint: 'https://adfs.local.azurestack.external/adfs/', tokenAudience: 'https://management.adfs.azurestack.local/00000000-0000-0000-0000-000000000000' });
-    const config = JSON.stringify({ cloud: 'AzureStackCloud', tenantId: '00000000-0000-0000-0000-000000000001', subscriptionId: '00000000-0000-0000-0000-000000000002',
-      resourceGroup: 'ash-1-rg', location: 'local', vmType: 'standard', useInstanceMetadata: false });
-    writeExport(from, { type: 'Azure', azure: { cloudName: 'AzureStackCloud', resourceGroupName: 'ash-1-rg', networkResourceGroupName: 'ash-1-rg' } },
-      { config, endpoints, 'ca-bundle.pem': ca });
+    const endpoints = JSON.stringify({
+      name: 'AzureStackCloud',
+      resourceManagerEndpoint: 'https://management.local.azurestack.external/',
+      activeDirectoryEndpoint: 'https://adfs.local.azurestack.external/adfs/',
+      tokenAudience: 'https://management.adfs.azurestack.local/00000000-0000-0000-0000-000000000000',
+    });
+    const config = JSON.stringify({
+      cloud: 'AzureStackCloud',
+      tenantId: '00000000-0000-0000-0000-000000000001',
+      subscriptionId: '00000000-0000-0000-0000-000000000002',
+      resourceGroup: 'ash-1-rg',
+      location: 'local',
+      vmType: 'standard',
+      useInstanceMetadata: false,
+    });
+    writeExport(
+      from,
+      { type: 'Azure', azure: { cloudName: 'AzureStackCloud', resourceGroupName: 'ash-1-rg', networkResourceGroupName: 'ash-1-rg' } },
+      { config, endpoints, 'ca-bundle.pem': ca },
+    );
     // WHEN imported
     const imported = cli(['import', '--from', from, '--out', clusters, '--name', 'ash-1']);
     expect(imported.err).not.toMatch(/error/i);
@@ -291,9 +333,18 @@ describe('a real Azure Stack Hub export with its CA imports, and the CA reaches 
     const specFile = path.join(clusters, 'ash-1.yaml');
     const pinned = fs.readFileSync(specFile, 'utf8').replace(/^(\s*images:)\s*\{\}\s*$/m, '$1');
     const images = platformSpec('Azure').spec.images as Record<string, string>;
-    fs.writeFileSync(specFile, /^\s*images:\s*$/m.test(pinned)
-      ? pinned.replace(/^(\s*)images:\s*$/m, (_all, indent: string) => `${indent}images:\n${Object.entries(images).map(([k, v]) => `${indent}  ${k}: ${v}`).join('\n')}`)
-      : `${pinned}`);
+    fs.writeFileSync(
+      specFile,
+      /^\s*images:\s*$/m.test(pinned)
+        ? pinned.replace(
+            /^(\s*)images:\s*$/m,
+            (_all, indent: string) =>
+              `${indent}images:\n${Object.entries(images)
+                .map(([k, v]) => `${indent}  ${k}: ${v}`)
+                .join('\n')}`,
+          )
+        : `${pinned}`,
+    );
     const validated = cli(['validate-spec', clusters]);
     expect(validated.err).toBe('');
     expect(validated.code).toBe(0);
@@ -301,16 +352,24 @@ describe('a real Azure Stack Hub export with its CA imports, and the CA reaches 
     expect(synth.err).toBe('');
     expect(synth.code).toBe(0);
     // THEN cloud-conf holds the CA under ca-bundle.pem, and each CCM pod mounts it into the init container that builds the trust store
-    const objects = Object.entries(readTree(path.join(out, 'ash-1'))).filter(([f]) => f.endsWith('.yaml')).flatMap(([, t]) => parseAllDocuments(t).map((d) => d.toJS()));
+    const objects = Object.entries(readTree(path.join(out, 'ash-1')))
+      .filter(([f]) => f.endsWith('.yaml'))
+      .flatMap(([, t]) => parseAllDocuments(t).map((d) => d.toJS()));
     const cloudConf = objects.find((o) => o?.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf');
     expect(cloudConf.data['ca-bundle.pem']).toBe(ca);
     const workloads = objects.filter((o) => o?.kind === 'Deployment' || o?.kind === 'DaemonSet');
     expect(workloads.length).toBeGreaterThan(0);
     for (const w of workloads) {
       const pod = w.spec.template.spec;
-      expect(pod.volumes).toContainEqual({ name: 'cloud-config-ca', configMap: { name: 'cloud-conf', items: [{ key: 'ca-bundle.pem', path: 'ca-bundle.pem' }] } });
-      expect(pod.initContainers.find((c: any) => c.name === 'wait-for-trust-bundle').volumeMounts)
-        .toContainEqual({ name: 'cloud-config-ca', mountPath: '/var/run/ccm-trust/cloud-config', readOnly: true });
+      expect(pod.volumes).toContainEqual({
+        name: 'cloud-config-ca',
+        configMap: { name: 'cloud-conf', items: [{ key: 'ca-bundle.pem', path: 'ca-bundle.pem' }] },
+      });
+      expect(pod.initContainers.find((c: any) => c.name === 'wait-for-trust-bundle').volumeMounts).toContainEqual({
+        name: 'cloud-config-ca',
+        mountPath: '/var/run/ccm-trust/cloud-config',
+        readOnly: true,
+      });
     }
   });
 });

@@ -1,5 +1,15 @@
 import { holdsCredentials, redactMessage } from '../src/secrets/message-redaction';
-import { findSecretInData, findSecretInIni, isPathValue, keyWords, redact, secretInOutput, secretInPair, secretInValue, urlsWithUserInfo } from '../src/secrets/detector';
+import {
+  findSecretInData,
+  findSecretInIni,
+  isPathValue,
+  keyWords,
+  redact,
+  secretInOutput,
+  secretInPair,
+  secretInValue,
+  urlsWithUserInfo,
+} from '../src/secrets/detector';
 
 /**
  * Every scan of the detector is linear: 1 MiB hostile values (long runs of
@@ -53,31 +63,39 @@ const HOSTILE: [string, string][] = [
 ];
 
 describe('every scan is linear on 1 MiB hostile values', () => {
-  test.each(HOSTILE)('GIVEN %s WHEN every scan of the detector runs THEN each completes', (_name, value) => {
-    expect(value.length).toBeGreaterThanOrEqual(MIB);
-    // WHEN: the value alone, as an INI value, as INI text, as a key, as data, in a message, in rendered output
-    const results = [
-      secretInValue(value),
-      findSecretInIni(`[global]\nnode-tags = ${value}\n`),
-      findSecretInIni(value),
-      secretInPair(value, 'x'),
-      secretInPair('node-tags', value),
-      findSecretInData({ global: { 'node-tags': value } }),
-      secretInOutput(value),
-    ];
-    // THEN each answers (a finding or none) and the other scans return
-    for (const r of results) {
-      expect(r === undefined || typeof r.reason === 'string').toBe(true);
-    }
-    expect(typeof redact(value)).toBe('string');
-    expect(typeof redactMessage(value)).toBe('string');
-    expect(typeof holdsCredentials(value)).toBe('boolean');
-    expect(Array.isArray(urlsWithUserInfo(value))).toBe(true);
-    expect(typeof isPathValue(value)).toBe('boolean');
-    expect(Array.isArray(keyWords(value))).toBe(true);
-  }, TIMEOUT_MS);
+  test.each(HOSTILE)(
+    'GIVEN %s WHEN every scan of the detector runs THEN each completes',
+    (_name, value) => {
+      expect(value.length).toBeGreaterThanOrEqual(MIB);
+      // WHEN: the value alone, as an INI value, as INI text, as a key, as data, in a message, in rendered output
+      const results = [
+        secretInValue(value),
+        findSecretInIni(`[global]\nnode-tags = ${value}\n`),
+        findSecretInIni(value),
+        secretInPair(value, 'x'),
+        secretInPair('node-tags', value),
+        findSecretInData({ global: { 'node-tags': value } }),
+        secretInOutput(value),
+      ];
+      // THEN each answers (a finding or none) and the other scans return
+      for (const r of results) {
+        expect(r === undefined || typeof r.reason === 'string').toBe(true);
+      }
+      expect(typeof redact(value)).toBe('string');
+      expect(typeof redactMessage(value)).toBe('string');
+      expect(typeof holdsCredentials(value)).toBe('boolean');
+      expect(Array.isArray(urlsWithUserInfo(value))).toBe(true);
+      expect(typeof isPathValue(value)).toBe('boolean');
+      expect(Array.isArray(keyWords(value))).toBe(true);
+    },
+    TIMEOUT_MS,
+  );
 
-  test('GIVEN parsed data with 500,000 list items WHEN searched THEN it completes with nothing found', () => {
-    expect(findSecretInData({ tags: new Array(500_000).fill('a') })).toBeUndefined();
-  }, TIMEOUT_MS);
+  test(
+    'GIVEN parsed data with 500,000 list items WHEN searched THEN it completes with nothing found',
+    () => {
+      expect(findSecretInData({ tags: new Array(500_000).fill('a') })).toBeUndefined();
+    },
+    TIMEOUT_MS,
+  );
 });

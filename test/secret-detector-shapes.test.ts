@@ -19,7 +19,9 @@ const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/' + 'bPxRfiCYEXAMPLEKEY';
 /** An Azure client secret of the current format: 3 characters, a digit, `Q~`, 34 more. */
 const AZURE_SECRET = 'k3P' + '8Q~' + 'bT.5vX~qL2_mN9-rS4wY7zA1cE6gH0jK3u';
 /** A PuTTY private key file (version 3), body made up. */
-const PUTTY = 'PuTTY-User-Key-File-' + '3: ssh-ed25519\nEncryption: none\nComment: ops\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5\nAAAAIA\nPrivate-Lines: 1\nAAAAIQ\nPrivate-MAC: 0a1b2c';
+const PUTTY =
+  'PuTTY-User-Key-File-' +
+  '3: ssh-ed25519\nEncryption: none\nComment: ops\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5\nAAAAIA\nPrivate-Lines: 1\nAAAAIQ\nPrivate-MAC: 0a1b2c';
 /** 32 distinct characters of mixed case and digits: the shortest random token found. */
 const TOKEN_32 = 'Zx8Qp2Lm' + 'Vn4Rt6Yw9Kc3Hb7Jd5Fg1Ts0';
 const GH = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
@@ -38,11 +40,17 @@ describe('public material passes by structure', () => {
     expect(findSecretInData({ prismCentral: { tls: ISRG_ROOT_X1 } })).toBeUndefined();
   });
 
-  test('GIVEN every root of Node\'s trust store, as one bundle and indented in YAML WHEN checked THEN nothing is found', () => {
+  test("GIVEN every root of Node's trust store, as one bundle and indented in YAML WHEN checked THEN nothing is found", () => {
     expect(ROOTS.length).toBeGreaterThan(100);
     expect(ROOTS.filter((pem) => secretInValue(pem) !== undefined)).toEqual([]);
     expect(secretInValue(ROOTS.join('\n'))).toBeUndefined();
-    expect(findSecretInIni(`ca: |\n${ISRG_ROOT_X1.split('\n').map((l) => `  ${l}`).join('\n')}\n`)).toBeUndefined();
+    expect(
+      findSecretInIni(
+        `ca: |\n${ISRG_ROOT_X1.split('\n')
+          .map((l) => `  ${l}`)
+          .join('\n')}\n`,
+      ),
+    ).toBeUndefined();
   });
 
   test('GIVEN a certificate as raw JSON text (escaped line breaks) WHEN checked as INI-like text THEN nothing is found', () => {
@@ -66,7 +74,11 @@ describe('public material passes by structure', () => {
 
   test('GIVEN a real certificate and a token after it WHEN checked THEN the token is found on its line', () => {
     const before = `[Global]\n${ISRG_ROOT_X1}\n`;
-    expect(findSecretInIni(`${before}node-tags = ${GH}\n`)).toEqual({ reason: '"node-tags" holds a GitHub token', key: 'node-tags', line: before.split('\n').length });
+    expect(findSecretInIni(`${before}node-tags = ${GH}\n`)).toEqual({
+      reason: '"node-tags" holds a GitHub token',
+      key: 'node-tags',
+      line: before.split('\n').length,
+    });
   });
 
   test.each([
@@ -76,11 +88,14 @@ describe('public material passes by structure', () => {
     ['an upper-case UUID', '3F2504E0-4F89-11D3-9A0C-0305E82C3301'],
     ['a SHA-1 fingerprint', Array.from({ length: 20 }, (_, i) => (i * 37 + 11).toString(16).padStart(2, '0').slice(-2).toUpperCase()).join(':')],
     ['a SHA-256 fingerprint', Array.from({ length: 32 }, (_, i) => (i * 53 + 7).toString(16).padStart(2, '0').slice(-2).toUpperCase()).join(':')],
-    ['ISRG Root X1\'s SHA-256 fingerprint', new X509Certificate(ISRG_ROOT_X1).fingerprint256],
+    ["ISRG Root X1's SHA-256 fingerprint", new X509Certificate(ISRG_ROOT_X1).fingerprint256],
     ['a vCenter thumbprint', new X509Certificate(ISRG_ROOT_X1).fingerprint],
     ['an AWS role ARN', 'arn:aws:iam::123456789012:role/x'],
     ['an AWS role ARN with a path', 'arn:aws:iam::123456789012:role/openshift/ccm/OpenShiftCloudControllerManager2024'],
-    ['an Azure resource ID', '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/MyGroup/providers/Microsoft.Network/virtualNetworks/vnet'],
+    [
+      'an Azure resource ID',
+      '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/MyGroup/providers/Microsoft.Network/virtualNetworks/vnet',
+    ],
     ['a git login', 'git@github.com:org/repo.git'],
     ['an ssh login', 'ssh://git@github.com/org/repo.git'],
     ['an e-mail address', 'ops@example.com'],
@@ -111,7 +126,11 @@ describe('credential shapes are found', () => {
   ])('GIVEN %s WHEN checked as a value and as an INI value THEN it is found', (_name, value, reason) => {
     expect(TOKEN_32).toHaveLength(32);
     expect(secretInValue(value)).toEqual({ reason });
-    expect(findSecretInIni(`[Global]\nzone = us-east-1a\nRoleARN = ${value.split('\n')[0]}\n`)).toEqual({ reason: `"RoleARN" holds ${reason}`, key: 'RoleARN', line: 3 });
+    expect(findSecretInIni(`[Global]\nzone = us-east-1a\nRoleARN = ${value.split('\n')[0]}\n`)).toEqual({
+      reason: `"RoleARN" holds ${reason}`,
+      key: 'RoleARN',
+      line: 3,
+    });
   });
 
   test('GIVEN an AWS secret access key base64-encoded WHEN checked THEN nothing hides it', () => {
@@ -136,8 +155,16 @@ describe('INI comments and section headers', () => {
     ['a token commented out with #', '[Global]\n# token = abc123\n', { reason: '"token" holds a credential', key: 'token', line: 2 }],
     ['a GitHub token in a comment', `[Global]\n# old: ${GH}\n`, { reason: '"old" holds a GitHub token', key: 'old', line: 2 }],
     ['a password in a section name', '[global "password=x"]\nzone = a\n', { reason: '"password" holds a credential', key: 'password', line: 1 }],
-    ['a padded base64 token alone on a line (read as a key)', `[Global]\n${'glc_' + 'Zx8Qp2Lm'.repeat(5)}==\n`, { reason: 'a Grafana Cloud token', line: 2 }],
-    ['credentials in a vCenter section name', '[VirtualCenter "vc-admin:pw@vcenter.example.com"]\ndatacenters = dc\n', { reason: 'credentials before a host (user:password@host)', line: 1 }],
+    [
+      'a padded base64 token alone on a line (read as a key)',
+      `[Global]\n${'glc_' + 'Zx8Qp2Lm'.repeat(5)}==\n`,
+      { reason: 'a Grafana Cloud token', line: 2 },
+    ],
+    [
+      'credentials in a vCenter section name',
+      '[VirtualCenter "vc-admin:pw@vcenter.example.com"]\ndatacenters = dc\n',
+      { reason: 'credentials before a host (user:password@host)', line: 1 },
+    ],
   ])('GIVEN %s WHEN the INI text is checked THEN it is found', (_name, text, expected) => {
     expect(findSecretInIni(text)).toEqual(expected);
   });
@@ -166,7 +193,11 @@ describe('redact: messages never carry credentials', () => {
     ['a nested URL', 'x://y://u:' + 'p@h', 'x://y://<redacted>@h'],
     ['an Azure client secret', `secret ${AZURE_SECRET} refused`, 'secret <redacted token> refused'],
     ['a PuTTY key', `got ${PUTTY}\nnext`, 'got <redacted private key>\nnext'],
-    ['overlapping token shapes (a Slack token running into a GitLab one)', `key ${'xoxb-' + '1234567890-glpat-'}abcdefghij_klmnopqrstu end`, 'key <redacted token> end'],
+    [
+      'overlapping token shapes (a Slack token running into a GitLab one)',
+      `key ${'xoxb-' + '1234567890-glpat-'}abcdefghij_klmnopqrstu end`,
+      'key <redacted token> end',
+    ],
     ['a git login (kept)', 'git@github.com:org/repo.git', 'git@github.com:org/repo.git'],
     ['an image by tag and digest (kept)', 'ccm:v4.16@sha256:abc', 'ccm:v4.16@sha256:abc'],
   ])('GIVEN %s WHEN redacted THEN %s', (_name, text, expected) => {
@@ -177,20 +208,32 @@ describe('redact: messages never carry credentials', () => {
 describe('linear rewrites keep the old results', () => {
   const params = { numRuns: 3000, seed: 20261127 };
   test('keyWords splits as the regular expressions did', () => {
-    const old = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter((w) => w !== '').map((w) => w.toLowerCase());
+    const old = (key: string) =>
+      key
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+        .split(/[^A-Za-z0-9]+/)
+        .filter((w) => w !== '')
+        .map((w) => w.toLowerCase());
     const part = fc.constantFrom('a', 'B', 'c', 'D', '1', '_', '-', '.', 'AB', 'Ab', 'aB', 'OS', 'Pw');
-    fc.assert(fc.property(fc.array(part, { maxLength: 20 }), (parts) => {
-      const key = parts.join('');
-      expect(keyWords(key)).toEqual(old(key));
-    }), params);
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 20 }), (parts) => {
+        const key = parts.join('');
+        expect(keyWords(key)).toEqual(old(key));
+      }),
+      params,
+    );
   });
 
   test('isPathValue answers as the regular expressions did', () => {
     const old = (v: string) => /^(\/|\.{1,2}\/|~\/|[A-Za-z]:\\)\S*$/.test(v) || /^[^\s:@]+\/[^\s:@]+$/.test(v);
     const part = fc.constantFrom('/', 'a', '.', '~', 'C:\\', ':', '@', ' ', 'x/y', '..');
-    fc.assert(fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
-      const value = parts.join('');
-      expect(isPathValue(value)).toBe(old(value));
-    }), params);
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
+        const value = parts.join('');
+        expect(isPathValue(value)).toBe(old(value));
+      }),
+      params,
+    );
   });
 });

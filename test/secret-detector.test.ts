@@ -20,18 +20,33 @@ const B64_PEM = Buffer.from(`${PEM}\n`).toString('base64');
 /** [platform, case, config text, refused?] */
 const CLOUD_CONFIGS: [CloudConfigPlatform, string, string, boolean][] = [
   // GCP (INI, gcfg)
-  ['GCP', 'token-url is an endpoint, not a token', '[global]\nproject-id = p\ntoken-url = https://oauth2.googleapis.com/token\ntoken-body = {"a":"b"}\n', false],
+  [
+    'GCP',
+    'token-url is an endpoint, not a token',
+    '[global]\nproject-id = p\ntoken-url = https://oauth2.googleapis.com/token\ntoken-body = {"a":"b"}\n',
+    false,
+  ],
   ['GCP', 'a private key pasted in', `[global]\nproject-id = p\n${PEM}\n`, true],
   ['GCP', 'api.key', '[global]\napi.key = AbCdEf123\n', true],
   ['GCP', 'a GitHub token as a value', `[global]\nnode-tags = ${GH}\n`, true],
   // IBM Cloud / Power VS (INI)
-  ['IBMCloud', 'g2Credentials is a file path', '[global]\nversion = 1.1.0\n[kubernetes]\nconfig-file = ""\n[provider]\naccountID = 1\ng2Credentials = /etc/vpc/ibmcloud_api_key\n', false],
+  [
+    'IBMCloud',
+    'g2Credentials is a file path',
+    '[global]\nversion = 1.1.0\n[kubernetes]\nconfig-file = ""\n[provider]\naccountID = 1\ng2Credentials = /etc/vpc/ibmcloud_api_key\n',
+    false,
+  ],
   ['IBMCloud', 'a private key', `[provider]\ng2ResourceGroupName = rg\n${PEM}\n`, true],
   ['IBMCloud', 'an API key literal', '[provider]\ng2ApiKey = 0123456789abcdef\n', true],
   ['PowerVS', 'a private key', `[global]\nversion = 1.1.0\n${PEM}\n`, true],
   ['PowerVS', 'auth', '[provider]\nauth = abc\n', true],
   // Nutanix (JSON)
-  ['Nutanix', 'credentialRef names a Secret', '{"prismCentral":{"address":"pc.example.com","port":9440,"credentialRef":{"kind":"Secret","name":"nutanix-creds","namespace":"openshift-cloud-controller-manager"}}}', false],
+  [
+    'Nutanix',
+    'credentialRef names a Secret',
+    '{"prismCentral":{"address":"pc.example.com","port":9440,"credentialRef":{"kind":"Secret","name":"nutanix-creds","namespace":"openshift-cloud-controller-manager"}}}',
+    false,
+  ],
   ['Nutanix', 'a private key in a value', `{"prismCentral":{"address":"pc","tls":${JSON.stringify(PEM)}}}`, true],
   ['Nutanix', 'pwd', '{"prismCentral":{"address":"pc","pwd":"hunter2"}}', true],
   ['Nutanix', 'base64 of a private key', `{"prismCentral":{"address":"pc","caData":"${B64_PEM}"}}`, true],
@@ -40,18 +55,33 @@ const CLOUD_CONFIGS: [CloudConfigPlatform, string, string, boolean][] = [
   ['AlibabaCloud', 'a private key', `[Global]\nregion = cn-hangzhou\n${PEM}\n`, true],
   ['AlibabaCloud', 'accessKeySecret', '[Global]\naccessKeyID = LTAI\naccessKeySecret = s3cr3t\n', true],
   // OpenStack (INI)
-  ['OpenStack', 'auth-url and secret-name only locate', '[Global]\nauth-url = https://keystone.example.com:5000/v3\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\n', false],
+  [
+    'OpenStack',
+    'auth-url and secret-name only locate',
+    '[Global]\nauth-url = https://keystone.example.com:5000/v3\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\n',
+    false,
+  ],
   ['OpenStack', 'OS_PW', '[Global]\nOS_PW = hunter2\n', true],
   ['OpenStack', 'application-credential-secret', '[Global]\napplication-credential-id = 1\napplication-credential-secret = s\n', true],
   // AWS
   ['AWS', 'an access key ID as a value', '[Global]\nZone = us-east-1a\nRoleARN = AKIAABCDEFGHIJKLMNOP\n', true],
   ['AWS', 'plain settings', '[Global]\nZone = us-east-1a\nKubernetesClusterID = c\n', false],
   // Azure (JSON)
-  ['Azure', 'client ID and managed identity', '{"cloud":"AzurePublicCloud","aadClientId":"00000000-0000-0000-0000-000000000000","useManagedIdentityExtension":true}', false],
+  [
+    'Azure',
+    'client ID and managed identity',
+    '{"cloud":"AzurePublicCloud","aadClientId":"00000000-0000-0000-0000-000000000000","useManagedIdentityExtension":true}',
+    false,
+  ],
   ['Azure', 'aadClientSecret', '{"cloud":"AzurePublicCloud","aadClientSecret":"x"}', true],
   ['Azure', 'a JWT in a value', '{"cloud":"AzurePublicCloud","resourceGroup":"eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig"}', true],
   // vSphere (YAML and INI)
-  ['VSphere', 'secretName and secretNamespace', 'global:\n  secretName: vsphere-creds\n  secretNamespace: kube-system\nvcenter:\n  vc:\n    server: vc.example.com\n    datacenters: [dc]\n', false],
+  [
+    'VSphere',
+    'secretName and secretNamespace',
+    'global:\n  secretName: vsphere-creds\n  secretNamespace: kube-system\nvcenter:\n  vc:\n    server: vc.example.com\n    datacenters: [dc]\n',
+    false,
+  ],
   ['VSphere', 'passwordFile holds a literal', '[Global]\nsecret-name = x\n[VirtualCenter "vc"]\npasswordFile = hunter2\n', true],
   ['VSphere', 'passwordFile holds a path', '[Global]\nsecret-name = x\n[VirtualCenter "vc"]\ndatacenters = dc\n', false],
 ];
@@ -100,11 +130,29 @@ describe('secret detector: URLs', () => {
 
 describe('secret detector: key names', () => {
   test.each([
-    ['password', 'secret'], ['pwd', 'secret'], ['auth', 'secret'], ['api.key', 'secret'], ['OS_PW', 'secret'], ['aadClientSecret', 'secret'],
-    ['aadClientCertPassword', 'secret'], ['accessKeySecret', 'secret'], ['token', 'secret'],
-    ['passwordFile', 'secret-file'], ['secretsDirectory', 'secret-file'],
-    ['token-url', 'plain'], ['tokenAudience', 'plain'], ['secretName', 'plain'], ['secret-namespace', 'plain'], ['auth-url', 'plain'],
-    ['credentialRef', 'plain'], ['aadClientId', 'plain'], ['authorization-always-allow-paths', 'plain'], ['aadFederatedTokenFile', 'secret-file'], ['application-credential-id', 'plain'], ['bypass', 'plain'], ['region', 'plain'],
+    ['password', 'secret'],
+    ['pwd', 'secret'],
+    ['auth', 'secret'],
+    ['api.key', 'secret'],
+    ['OS_PW', 'secret'],
+    ['aadClientSecret', 'secret'],
+    ['aadClientCertPassword', 'secret'],
+    ['accessKeySecret', 'secret'],
+    ['token', 'secret'],
+    ['passwordFile', 'secret-file'],
+    ['secretsDirectory', 'secret-file'],
+    ['token-url', 'plain'],
+    ['tokenAudience', 'plain'],
+    ['secretName', 'plain'],
+    ['secret-namespace', 'plain'],
+    ['auth-url', 'plain'],
+    ['credentialRef', 'plain'],
+    ['aadClientId', 'plain'],
+    ['authorization-always-allow-paths', 'plain'],
+    ['aadFederatedTokenFile', 'secret-file'],
+    ['application-credential-id', 'plain'],
+    ['bypass', 'plain'],
+    ['region', 'plain'],
   ])('%s is %s', (key, kind) => {
     expect(classifyKey(key)).toBe(kind);
   });
@@ -130,12 +178,42 @@ describe('secret detector: key names', () => {
 describe('secret detector: spec fields through the loader', () => {
   const dir = useTempDir();
   test.each([
-    ['a token as user in repoURL', { gitops: { engine: 'argocd', repoURL: 'https://ghp_x@github.com/org/fleet.git', argocd: { destinationServer: 'https://api.c.example.com:6443' } } }, 'spec.gitops.repoURL: embeds credentials'],
-    ['ssh://git:pw@ in repoURL', { gitops: { engine: 'argocd', repoURL: 'ssh://git:pw@git.example.com/fleet.git', argocd: { destinationServer: 'https://api.c.example.com:6443' } } }, 'spec.gitops.repoURL: embeds credentials'],
-    ['credentials in destinationServer', { gitops: { engine: 'argocd', repoURL: 'https://git.example.com/fleet.git', argocd: { destinationServer: 'https://admin:pw@api.c.example.com:6443' } } }, 'spec.gitops.argocd.destinationServer: embeds credentials'],
+    [
+      'a token as user in repoURL',
+      {
+        gitops: {
+          engine: 'argocd',
+          repoURL: 'https://ghp_x@github.com/org/fleet.git',
+          argocd: { destinationServer: 'https://api.c.example.com:6443' },
+        },
+      },
+      'spec.gitops.repoURL: embeds credentials',
+    ],
+    [
+      'ssh://git:pw@ in repoURL',
+      {
+        gitops: {
+          engine: 'argocd',
+          repoURL: 'ssh://git:pw@git.example.com/fleet.git',
+          argocd: { destinationServer: 'https://api.c.example.com:6443' },
+        },
+      },
+      'spec.gitops.repoURL: embeds credentials',
+    ],
+    [
+      'credentials in destinationServer',
+      {
+        gitops: {
+          engine: 'argocd',
+          repoURL: 'https://git.example.com/fleet.git',
+          argocd: { destinationServer: 'https://admin:pw@api.c.example.com:6443' },
+        },
+      },
+      'spec.gitops.argocd.destinationServer: embeds credentials',
+    ],
     ['a token as proxy user', { proxy: { httpProxy: 'http://token@proxy:3128' } }, 'spec.proxy.httpProxy: embeds credentials'],
     ['percent-encoded proxy credentials', { proxy: { httpsProxy: 'http://user%3Apw@proxy:3128' } }, 'spec.proxy.httpsProxy: embeds credentials'],
-    ['a GitHub token in a label', { }, 'metadata.labels.owner: holds a GitHub token'],
+    ['a GitHub token in a label', {}, 'metadata.labels.owner: holds a GitHub token'],
   ])('%s', (_name, spec, expected) => {
     const raw = awsSpec('c', spec);
     if (_name.includes('label')) {
@@ -162,13 +240,18 @@ describe('secret detector: spec fields through the loader', () => {
   test('a private key in the main cloud config of a pass-through platform is refused with file and line', () => {
     writeFile(dir(), 'c.conf', `[global]\nproject-id = p\n${PEM}\n`);
     writeFile(dir(), 'c.yaml', platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' } }));
-    expect(fleetProblems(dir())).toEqual(["c.conf:3: cluster c: 'a private key (PEM block)' (line 3) holds a credential; remove it: the GCP cloud controller manager reads its credentials from a Secret (created from the platform's CredentialsRequest), and credentials never go into git"]);
+    expect(fleetProblems(dir())).toEqual([
+      "c.conf:3: cluster c: 'a private key (PEM block)' (line 3) holds a credential; remove it: the GCP cloud controller manager reads its credentials from a Secret (created from the platform's CredentialsRequest), and credentials never go into git",
+    ]);
   });
 });
 
 describe('secret detector: the last guard over rendered files', () => {
   const dir = useTempDir();
-  test.each([['without', undefined], ['with', 'cache']])('a token in kept output (synth --only) is refused, nothing written, %s the caches', (_w, cache) => {
+  test.each([
+    ['without', undefined],
+    ['with', 'cache'],
+  ])('a token in kept output (synth --only) is refused, nothing written, %s the caches', (_w, cache) => {
     const env = cache ? { CCM_GITOPS_CACHE_DIR: path.join(dir(), cache) } : {};
     // GIVEN a rendered fleet whose output for cluster b was edited by hand to hold a token
     writeFile(dir(), 'c/a.yaml', awsSpec('a'));
@@ -182,18 +265,41 @@ describe('secret detector: the last guard over rendered files', () => {
     const code = runCli(['synth', '--clusters', path.join(dir(), 'c'), '--out', out, '--only', 'a'], cap.io, env);
     // THEN synth refuses without printing the token
     expect(code).toBe(1);
-    expect(cap.stderr()).toBe('error: b/kustomization.yaml would hold a GitHub token; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it\n');
+    expect(cap.stderr()).toBe(
+      'error: b/kustomization.yaml would hold a GitHub token; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it\n',
+    );
   });
 });
 
 describe('secret detector: URLs with user info, found line by line', () => {
   test('finds exactly what one expression over the whole text finds', () => {
     // GIVEN texts made of URL parts, user info, quotes, blanks and newlines
-    const part = fc.constantFrom('https://', 'git+ssh://', 'x://', '://', 'user', ':pw', '@', 'host', '/path', ' ', '\n', '"', '<', 'a', '9', '.', '-');
-    fc.assert(fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
-      const text = parts.join('');
-      // WHEN scanned line by line, THEN the matches are those of the expression over the whole text
-      expect(urlsWithUserInfo(text)).toEqual(text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*/gi) ?? []);
-    }), { numRuns: 2000 });
+    const part = fc.constantFrom(
+      'https://',
+      'git+ssh://',
+      'x://',
+      '://',
+      'user',
+      ':pw',
+      '@',
+      'host',
+      '/path',
+      ' ',
+      '\n',
+      '"',
+      '<',
+      'a',
+      '9',
+      '.',
+      '-',
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        // WHEN scanned line by line, THEN the matches are those of the expression over the whole text
+        expect(urlsWithUserInfo(text)).toEqual(text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*@[^\s"'<>]*/gi) ?? []);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

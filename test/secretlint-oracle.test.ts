@@ -12,7 +12,10 @@ import { CREDENTIALS, PUBLIC } from './secretlint/corpus';
 
 /** The rule ids secretlint reports for each text. */
 function secretlint(texts: readonly string[]): string[][] {
-  const out = execFileSync(process.execPath, [path.join(__dirname, 'secretlint', 'run.mjs')], { input: JSON.stringify(texts), cwd: path.join(__dirname, '..') });
+  const out = execFileSync(process.execPath, [path.join(__dirname, 'secretlint', 'run.mjs')], {
+    input: JSON.stringify(texts),
+    cwd: path.join(__dirname, '..'),
+  });
   return (JSON.parse(out.toString()) as { rules: string[] }[]).map((r) => r.rules);
 }
 
@@ -29,8 +32,15 @@ describe('secretlint as an oracle', () => {
   test('GIVEN the credential corpus WHEN secretlint checks it THEN it finds all but the shapes it has no rule for', () => {
     const missed = CREDENTIALS.filter((_, i) => found[i].length === 0).map(([name]) => name);
     expect(missed).toEqual([
-      'AWS access key ID', 'AWS secret access key, bare', '1Password service account token', 'PuTTY private key', 'Azure client secret',
-      'Google API key', 'JSON Web Token', 'random token, 32 characters', 'user:password@host without a scheme',
+      'AWS access key ID',
+      'AWS secret access key, bare',
+      '1Password service account token',
+      'PuTTY private key',
+      'Azure client secret',
+      'Google API key',
+      'JSON Web Token',
+      'random token, 32 characters',
+      'user:password@host without a scheme',
     ]);
   });
 
@@ -47,7 +57,10 @@ describe('secretlint as an oracle', () => {
 
   test('GIVEN public material WHEN secretlint and the detector check it THEN neither finds anything', () => {
     expect(PUBLIC.filter((_, i) => publicFound[i].length > 0).map(([name]) => name)).toEqual([]);
-    expect(PUBLIC.filter(([, text]) => secretInValue(text) !== undefined || findSecretInIni(text) !== undefined || secretInOutput(text) !== undefined)
-      .map(([name]) => name)).toEqual([]);
+    expect(
+      PUBLIC.filter(([, text]) => secretInValue(text) !== undefined || findSecretInIni(text) !== undefined || secretInOutput(text) !== undefined).map(
+        ([name]) => name,
+      ),
+    ).toEqual([]);
   });
 });

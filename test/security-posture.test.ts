@@ -37,14 +37,17 @@ const OBJECTS = renderedObjects();
 const WORKLOADS = OBJECTS.filter(({ obj }) => obj.spec?.template?.spec);
 
 /** Workloads that run on the host network, and why (docs/security.md). */
-const HOST_NETWORK = /^((alibaba|aws|azure|gcp|ibm|powervs|openstack|vsphere|nutanix|digitalocean|equinix-metal)-cloud-(controller|node)-manager|cluster-cloud-controller-manager-operator)$/;
+const HOST_NETWORK =
+  /^((alibaba|aws|azure|gcp|ibm|powervs|openstack|vsphere|nutanix|digitalocean|equinix-metal)-cloud-(controller|node)-manager|cluster-cloud-controller-manager-operator)$/;
 /** hostPath volumes allowed, by path (docs/security.md). */
 const HOST_PATHS = ['/etc/kubernetes', /* CAPZ's azure.json (k8s-azure-1 spec.kubernetes.cloudConfig.hostPath) */ '/etc/kubernetes/azure.json'];
 
 describe('security posture of every rendered example', () => {
   test('the examples render workloads of both distributions', () => {
     expect(WORKLOADS.length).toBeGreaterThan(25);
-    expect(new Set(WORKLOADS.map(({ obj }) => obj.metadata.namespace))).toEqual(new Set(['openshift-cloud-controller-manager', 'openshift-cloud-controller-manager-operator', 'kube-system']));
+    expect(new Set(WORKLOADS.map(({ obj }) => obj.metadata.namespace))).toEqual(
+      new Set(['openshift-cloud-controller-manager', 'openshift-cloud-controller-manager-operator', 'kube-system']),
+    );
   });
 
   test('no Secret objects at all, so none with data', () => {
@@ -52,16 +55,21 @@ describe('security posture of every rendered example', () => {
   });
 
   test('no wildcard verbs, resources or API groups in any Role or ClusterRole', () => {
-    const wild = OBJECTS.filter(({ obj }) => /Role$/.test(obj.kind) && obj.rules)
-      .flatMap(({ obj }) => obj.rules.filter((r: any) => [r.verbs, r.resources, r.apiGroups].some((l) => (l ?? []).includes('*'))).map(() => `${obj.kind}/${obj.metadata.name}`));
+    const wild = OBJECTS.filter(({ obj }) => /Role$/.test(obj.kind) && obj.rules).flatMap(({ obj }) =>
+      obj.rules
+        .filter((r: any) => [r.verbs, r.resources, r.apiGroups].some((l) => (l ?? []).includes('*')))
+        .map(() => `${obj.kind}/${obj.metadata.name}`),
+    );
     // no upstream CCM we render documents a need for one (GCP's */* list/watch is left out, see docs/security.md)
     expect(wild).toEqual([]);
   });
 
   test('every container and init container requests CPU and memory', () => {
-    const missing = WORKLOADS.flatMap(({ obj }) => [...obj.spec.template.spec.containers, ...(obj.spec.template.spec.initContainers ?? [])]
-      .filter((c: any) => !c.resources?.requests?.cpu || !c.resources?.requests?.memory)
-      .map((c: any) => `${obj.metadata.name}/${c.name}`));
+    const missing = WORKLOADS.flatMap(({ obj }) =>
+      [...obj.spec.template.spec.containers, ...(obj.spec.template.spec.initContainers ?? [])]
+        .filter((c: any) => !c.resources?.requests?.cpu || !c.resources?.requests?.memory)
+        .map((c: any) => `${obj.metadata.name}/${c.name}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -83,17 +91,23 @@ describe('security posture of every rendered example', () => {
   });
 
   test('host network only for the cloud controller and node managers', () => {
-    const others = WORKLOADS.filter(({ obj }) => obj.spec.template.spec.hostNetwork && !HOST_NETWORK.test(obj.metadata.name)).map(({ obj }) => obj.metadata.name);
+    const others = WORKLOADS.filter(({ obj }) => obj.spec.template.spec.hostNetwork && !HOST_NETWORK.test(obj.metadata.name)).map(
+      ({ obj }) => obj.metadata.name,
+    );
     expect(others).toEqual([]);
   });
 
   test('hostPath only for the listed paths, always mounted read-only', () => {
     const found = WORKLOADS.flatMap(({ obj }) => {
       const pod = obj.spec.template.spec;
-      return (pod.volumes ?? []).filter((v: any) => v.hostPath).map((v: any) => {
-        const mounts = [...pod.containers, ...(pod.initContainers ?? [])].flatMap((c: any) => (c.volumeMounts ?? []).filter((m: any) => m.name === v.name));
-        return { path: v.hostPath.path, readOnly: mounts.every((m: any) => m.readOnly === true) };
-      });
+      return (pod.volumes ?? [])
+        .filter((v: any) => v.hostPath)
+        .map((v: any) => {
+          const mounts = [...pod.containers, ...(pod.initContainers ?? [])].flatMap((c: any) =>
+            (c.volumeMounts ?? []).filter((m: any) => m.name === v.name),
+          );
+          return { path: v.hostPath.path, readOnly: mounts.every((m: any) => m.readOnly === true) };
+        });
     });
     expect(found.length).toBeGreaterThan(0);
     expect([...new Set(found.map((f) => f.path))].filter((p) => !HOST_PATHS.includes(p))).toEqual([]);

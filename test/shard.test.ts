@@ -33,11 +33,20 @@ describe('--shard I/N and assemble', () => {
     });
     const r = cli('assemble', '-c', clusters, '-o', path.join(dir(), 'dist'), ...shards);
     // THEN every cluster is in exactly the shard its name hashes to
-    const inShard = shards.map((s) => fs.readdirSync(s).filter((n) => n.startsWith('cluster-')).sort());
+    const inShard = shards.map((s) =>
+      fs
+        .readdirSync(s)
+        .filter((n) => n.startsWith('cluster-'))
+        .sort(),
+    );
     expect(inShard.flat().sort()).toEqual([...NAMES].sort());
     shards.forEach((_s, i) => expect(inShard[i]).toEqual(NAMES.filter((n) => shardOf(n, 3) === i + 1).sort()));
     // AND the assembled tree is the full synth's
-    expect(r).toEqual({ code: 0, stdout: `assembled 12 clusters from 3 shard outputs into ${path.join(dir(), 'dist')} (${Object.keys(readTree(path.join(dir(), 'full'))).length} files written)\n`, stderr: '' });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `assembled 12 clusters from 3 shard outputs into ${path.join(dir(), 'dist')} (${Object.keys(readTree(path.join(dir(), 'full'))).length} files written)\n`,
+      stderr: '',
+    });
     expect(readTree(path.join(dir(), 'dist'))).toEqual(readTree(path.join(dir(), 'full')));
   });
 
@@ -48,7 +57,11 @@ describe('--shard I/N and assemble', () => {
     fleet(b, [...NAMES].reverse());
     expect(cli('synth', '-c', a, '-o', path.join(dir(), 'oa'), '-q', '--shard', '2/3').code).toBe(0);
     expect(cli('synth', '-c', b, '-o', path.join(dir(), 'ob'), '-q', '--shard', '2/3').code).toBe(0);
-    const clustersOf = (o: string) => fs.readdirSync(o).filter((n) => n.startsWith('cluster-')).sort();
+    const clustersOf = (o: string) =>
+      fs
+        .readdirSync(o)
+        .filter((n) => n.startsWith('cluster-'))
+        .sort();
     expect(clustersOf(path.join(dir(), 'ob'))).toEqual(clustersOf(path.join(dir(), 'oa')));
   });
 
@@ -59,7 +72,9 @@ describe('--shard I/N and assemble', () => {
     const r = cli('assemble', '-c', clusters, '-o', path.join(dir(), 'dist'), path.join(dir(), 's1'));
     const missing = NAMES.filter((n) => shardOf(n, 2) === 2).sort();
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: ${missing.length} clusters are in no shard output (${missing.join(', ')}); run every shard of the split and pass all their outputs\n`);
+    expect(r.stderr).toBe(
+      `error: ${missing.length} clusters are in no shard output (${missing.join(', ')}); run every shard of the split and pass all their outputs\n`,
+    );
     expect(fs.existsSync(path.join(dir(), 'dist'))).toBe(false);
   });
 
@@ -105,7 +120,8 @@ describe('assemble trusts no shard output: stale shards and edited files are ref
     const r = cli('assemble', '-c', clusters, '-o', out, ...shards);
     // THEN assemble refuses the stale shard
     expect(r).toEqual({
-      code: 1, stdout: '',
+      code: 1,
+      stdout: '',
       stderr: `error: 1 cluster was rendered from other specs than ${clusters} holds now: ${changed} (in ${shards[1]}, shard 2/2); render those shards again from these specs, then assemble\n`,
     });
     expect(fs.existsSync(out)).toBe(false);
@@ -121,7 +137,8 @@ describe('assemble trusts no shard output: stale shards and edited files are ref
     const out = path.join(dir(), 'dist');
     const r = cli('assemble', '-c', clusters, '-o', out, ...shards);
     expect(r).toEqual({
-      code: 1, stdout: '',
+      code: 1,
+      stdout: '',
       stderr: `error: ${edited} would hold a GitHub token; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it\n`,
     });
     expect(r.stderr).not.toContain(TOKEN);
@@ -140,8 +157,10 @@ describe('assemble trusts no shard output: stale shards and edited files are ref
     expect(cli('synth', '-c', clusters, '-o', shards[0], '-q', '--shard', '1/2', '--only', other).code).toBe(0);
     const r = cli('assemble', '-c', clusters, '-o', path.join(dir(), 'dist'), ...shards);
     // THEN the kept cluster is still stale
-    expect(r.stderr).toBe(`error: 1 cluster was rendered from other specs than ${clusters} holds now: ${kept} (in ${shards[0]}, shard 1/2); `
-      + 'render those shards again from these specs, then assemble\n');
+    expect(r.stderr).toBe(
+      `error: 1 cluster was rendered from other specs than ${clusters} holds now: ${kept} (in ${shards[0]}, shard 1/2); ` +
+        'render those shards again from these specs, then assemble\n',
+    );
   });
 
   test('a shard output without its record is refused', () => {
@@ -151,13 +170,15 @@ describe('assemble trusts no shard output: stale shards and edited files are ref
     fs.rmSync(path.join(shards[1], '.shard.json'));
     const r = cli('assemble', '-c', clusters, '-o', path.join(dir(), 'dist'), ...shards);
     expect(r).toEqual({
-      code: 1, stdout: '',
-      stderr: `error: ${shards[1]} has no readable record of the specs it was rendered from (${path.join(shards[1], '.shard.json')}); `
-        + 'render that shard again with synth --shard I/N, then assemble\n',
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: ${shards[1]} has no readable record of the specs it was rendered from (${path.join(shards[1], '.shard.json')}); ` +
+        'render that shard again with synth --shard I/N, then assemble\n',
     });
   });
 
-  test('a whole-fleet synth into a shard\'s output removes the record without asking for --force', () => {
+  test("a whole-fleet synth into a shard's output removes the record without asking for --force", () => {
     const clusters = path.join(dir(), 'clusters');
     fleet(clusters, NAMES);
     const [s1] = shardsOf(clusters);

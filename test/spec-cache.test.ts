@@ -53,7 +53,11 @@ function counting(inner: SpecCache): { cache: LoadCache; hits: () => number; sto
 
 function fleetDir(): { clusters: string; out: string } {
   const clusters = path.join(dir(), 'clusters');
-  writeFile(clusters, 'defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { controlPlaneTopology: 'HighlyAvailable' } });
+  writeFile(clusters, 'defaults.yaml', {
+    apiVersion: 'ccm-gitops.io/v1alpha1',
+    kind: 'CloudControllerManagerDefaults',
+    spec: { controlPlaneTopology: 'HighlyAvailable' },
+  });
   writeFile(clusters, 'a/a.yaml', platformSpec('OpenStack', 'a', { cloudConfig: { file: 'a.conf' } }));
   writeFile(clusters, 'a/a.conf', '[Global]\nsecret-name = openstack-credentials\n');
   writeFile(clusters, 'b.yaml', awsSpec('b'));
@@ -82,7 +86,9 @@ describe('the spec cache', () => {
     expect([second.hits(), second.stores()]).toEqual([2, 0]);
     expect(again).toEqual(loadFleet(clusters));
     expect(again).toEqual(loaded);
-    expect(again.warnings.map((w) => w.message)).toEqual(["cluster a: '[Global] secret-name' (line 2) is dropped: the external CCM reads credentials from the cluster's clouds.yaml"]);
+    expect(again.warnings.map((w) => w.message)).toEqual([
+      "cluster a: '[Global] secret-name' (line 2) is dropped: the external CCM reads credentials from the cluster's clouds.yaml",
+    ]);
   });
 
   test('a changed cloud config is read again', () => {
@@ -104,13 +110,21 @@ describe('the spec cache', () => {
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
     expect(readTree(out)[DEPLOYMENT_B]).toContain('replicas: 2');
     // WHEN the top defaults change
-    writeFile(clusters, 'defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { controlPlaneTopology: 'SingleReplica' } });
+    writeFile(clusters, 'defaults.yaml', {
+      apiVersion: 'ccm-gitops.io/v1alpha1',
+      kind: 'CloudControllerManagerDefaults',
+      spec: { controlPlaneTopology: 'SingleReplica' },
+    });
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
     // THEN b follows them
     expect(readTree(out)[DEPLOYMENT_B]).toContain('replicas: 1');
     expect(readTree(out)).toEqual(fresh(clusters).tree);
     // WHEN a defaults.yaml appears in a's folder
-    writeFile(clusters, 'a/defaults.yaml', { apiVersion: 'ccm-gitops.io/v1alpha1', kind: 'CloudControllerManagerDefaults', spec: { controlPlaneTopology: 'HighlyAvailable' } });
+    writeFile(clusters, 'a/defaults.yaml', {
+      apiVersion: 'ccm-gitops.io/v1alpha1',
+      kind: 'CloudControllerManagerDefaults',
+      spec: { controlPlaneTopology: 'HighlyAvailable' },
+    });
     expect(synth('-c', clusters, '-o', out, '-q').code).toBe(0);
     // THEN a follows it and b does not
     expect(readTree(out)).toEqual(fresh(clusters).tree);
@@ -123,7 +137,7 @@ describe('the spec cache', () => {
     const second = synth('-c', clusters, '-o', out);
     expect(second.stderr).toBe(first.stderr);
     expect(second.stderr).toBe(fresh(clusters).stderr);
-    expect(second.stderr).toContain("warning: ");
+    expect(second.stderr).toContain('warning: ');
   });
 
   test('a spec with a problem is never cached: the next run reports it again', () => {
@@ -232,10 +246,15 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     const conf = path.join(clusters, 'a', 'a.conf');
     // WHEN the next run looks the specs up
     const reads: string[] = [];
-    const spy = jest.spyOn(fs, 'readFileSync').mockImplementation(((real) => (file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
-      reads.push(String(file));
-      return (real as (...a: unknown[]) => unknown)(file, ...rest);
-    })(fs.readFileSync) as typeof fs.readFileSync);
+    const spy = jest.spyOn(fs, 'readFileSync').mockImplementation(
+      (
+        (real) =>
+        (file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+          reads.push(String(file));
+          return (real as (...a: unknown[]) => unknown)(file, ...rest);
+        }
+      )(fs.readFileSync) as typeof fs.readFileSync,
+    );
     let second: ReturnType<typeof counting>;
     try {
       second = counting(SpecCache.forClusters(cacheDir(), root, later()));
@@ -272,14 +291,16 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     const aFile = path.join(clusters, 'a', 'a.yaml');
     const hit = cache.lookup(aFile, [path.join(clusters, 'defaults.yaml')])!;
     expect(hit.member.name).toBe('a');
-    expect(() => hit.prepared()).toThrow(`the spec cache ${first.file} does not hold the cluster a it listed; delete the file (or run with --no-cache)`);
+    expect(() => hit.prepared()).toThrow(
+      `the spec cache ${first.file} does not hold the cluster a it listed; delete the file (or run with --no-cache)`,
+    );
     // AND a load through it serves both specs from the cache, and gives the fleet a load without cache gives
     const counted = counting(SpecCache.forClusters(cacheDir(), root, later()));
     expect(loadFleet(clusters, counted.cache)).toEqual(loadFleet(clusters));
     expect(counted.hits()).toBe(2);
   });
 
-  test('a spec\'s record is held until its lookup only; the save copies its pair all the same', () => {
+  test("a spec's record is held until its lookup only; the save copies its pair all the same", () => {
     // GIVEN a saved cache of two specs
     const { clusters, root } = savedCache();
     const cache = SpecCache.forClusters(cacheDir(), root, later());
@@ -348,14 +369,17 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     const records = [...readRecords(cache.file, { torn: false }, specPairs)].slice(1);
     const kinds = records.map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
     expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared', 'file', 'file']);
-    expect(records.filter((r) => !(r instanceof RawRecord) && (r as string[])[0] === 'file').map((r) => path.relative(clusters, (r as string[])[1]))).toEqual(['a/a.conf', 'defaults.yaml']);
+    expect(
+      records.filter((r) => !(r instanceof RawRecord) && (r as string[])[0] === 'file').map((r) => path.relative(clusters, (r as string[])[1])),
+    ).toEqual(['a/a.conf', 'defaults.yaml']);
   });
 
   test("a spec file's metadata and digest are in the spec's record, which a run lets go at the lookup, not in the table of files it holds", () => {
     // GIVEN a cold cache that loads the fleet (every file settled)
     const { clusters, root, first } = savedCache();
     // WHEN the saved file is read
-    const specs = [...readRecords(first.file, { torn: false }, specPairs)].slice(1)
+    const specs = [...readRecords(first.file, { torn: false }, specPairs)]
+      .slice(1)
       .filter((r) => !(r instanceof RawRecord) && (r as string[])[0] === 'spec') as [string, string, { own?: { stat: string; digest: string } }][];
     // THEN each spec's record carries its file's metadata and the SHA-256 of its bytes
     expect(specs.map(([, file]) => path.relative(clusters, file))).toEqual(['a/a.yaml', 'b.yaml']);
@@ -380,7 +404,9 @@ describe('the spec cache file (appended to, files trusted by their metadata)', (
     loadFleet(clusters, first);
     first.save();
     // THEN it holds the specs but no file record: every file is read and digested next time
-    const kinds = [...readRecords(first.file, { torn: false }, specPairs)].slice(1).map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
+    const kinds = [...readRecords(first.file, { torn: false }, specPairs)]
+      .slice(1)
+      .map((r) => (r instanceof RawRecord ? 'prepared' : (r as [string, string])[0]));
     expect(kinds).toEqual(['spec', 'prepared', 'spec', 'prepared']);
   });
 });

@@ -33,16 +33,16 @@ describe('spec validation: each class of error, with file, line, field, value an
   test('a wrong type names the expected type and the value', () => {
     writeFile(root, 'c.yaml', awsSpec('c', { infrastructureName: 42 }));
     expect(problems()).toEqual([
-      'c.yaml:8: spec.infrastructureName: expected string, got number 42; set the Infrastructure status.infrastructureName '
-      + '(oc get infrastructure cluster -o jsonpath=\'{.status.infrastructureName}\')',
+      'c.yaml:8: spec.infrastructureName: expected string, got number 42; set the Infrastructure status.infrastructureName ' +
+        "(oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}')",
     ]);
   });
 
   test('an unknown platform lists the platform types', () => {
     writeFile(root, 'c.yaml', awsSpec('c', { platform: 'AWZ' }));
     expect(problems()).toEqual([
-      'c.yaml:7: spec.platform: "AWZ" is not allowed; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; '
-      + 'set the Infrastructure status.platformStatus.type of the cluster',
+      'c.yaml:7: spec.platform: "AWZ" is not allowed; expected one of: AWS, Azure, GCP, IBMCloud, PowerVS, OpenStack, VSphere, Nutanix, AlibabaCloud, DigitalOcean, EquinixMetal; ' +
+        'set the Infrastructure status.platformStatus.type of the cluster',
     ]);
   });
 
@@ -58,8 +58,8 @@ describe('spec validation: each class of error, with file, line, field, value an
     delete spec.spec.infrastructureName;
     writeFile(root, 'c.yaml', spec);
     expect(problems()).toEqual([
-      'c.yaml:5: spec.infrastructureName: is required with distribution openshift; set the Infrastructure status.infrastructureName '
-      + '(oc get infrastructure cluster -o jsonpath=\'{.status.infrastructureName}\')',
+      'c.yaml:5: spec.infrastructureName: is required with distribution openshift; set the Infrastructure status.infrastructureName ' +
+        "(oc get infrastructure cluster -o jsonpath='{.status.infrastructureName}')",
     ]);
   });
 
@@ -132,8 +132,11 @@ describe('spec validation: each class of error, with file, line, field, value an
   test('a cloud config that is a directory', () => {
     fs.mkdirSync(path.join(root, 'conf.d'));
     writeFile(root, 'c.yaml', awsSpec('c', { cloudConfig: { file: 'conf.d' } }));
-    expect(problems()).toEqual([`${path.join(root, 'conf.d')}: is not a regular file (referenced by ${path.join(root, 'c.yaml')} spec.cloudConfig.file)`]
-      .map((p) => p.split(`${root}${path.sep}`).join('')));
+    expect(problems()).toEqual(
+      [`${path.join(root, 'conf.d')}: is not a regular file (referenced by ${path.join(root, 'c.yaml')} spec.cloudConfig.file)`].map((p) =>
+        p.split(`${root}${path.sep}`).join(''),
+      ),
+    );
   });
 
   test('a cloud config the transform rejects names the cluster, the file and the line', () => {
@@ -147,10 +150,12 @@ describe('spec validation: each class of error, with file, line, field, value an
   test('duplicate cluster names across the directory are reported on both files', () => {
     writeFile(root, 'a.yaml', awsSpec('same'));
     writeFile(root, 'nested/b.yaml', awsSpec('same'));
-    expect(problems()).toEqual([
-      `a.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'nested', 'b.yaml')}; cluster names must be unique across the fleet`,
-      `nested/b.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}; cluster names must be unique across the fleet`,
-    ].map((p) => p.split(`${root}${path.sep}`).join('')));
+    expect(problems()).toEqual(
+      [
+        `a.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'nested', 'b.yaml')}; cluster names must be unique across the fleet`,
+        `nested/b.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}; cluster names must be unique across the fleet`,
+      ].map((p) => p.split(`${root}${path.sep}`).join('')),
+    );
   });
 
   test('a name used by three files is reported on each, with the two others', () => {
@@ -160,11 +165,13 @@ describe('spec validation: each class of error, with file, line, field, value an
     writeFile(root, 'nested/c.yaml', awsSpec('same'));
     writeFile(root, 'nested/d.yaml', awsSpec('same'));
     // WHEN the fleet loads THEN each use of the name lists the other two, in file order; the fourth name is not reported
-    expect(problems()).toEqual([
-      `a.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'nested', 'c.yaml')}, ${path.join(root, 'nested', 'd.yaml')}; cluster names must be unique across the fleet`,
-      `nested/c.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}, ${path.join(root, 'nested', 'd.yaml')}; cluster names must be unique across the fleet`,
-      `nested/d.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}, ${path.join(root, 'nested', 'c.yaml')}; cluster names must be unique across the fleet`,
-    ].map((p) => p.split(`${root}${path.sep}`).join('')));
+    expect(problems()).toEqual(
+      [
+        `a.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'nested', 'c.yaml')}, ${path.join(root, 'nested', 'd.yaml')}; cluster names must be unique across the fleet`,
+        `nested/c.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}, ${path.join(root, 'nested', 'd.yaml')}; cluster names must be unique across the fleet`,
+        `nested/d.yaml:4: metadata.name: "same" is also used by ${path.join(root, 'a.yaml')}, ${path.join(root, 'nested', 'c.yaml')}; cluster names must be unique across the fleet`,
+      ].map((p) => p.split(`${root}${path.sep}`).join('')),
+    );
   });
 
   test('a name that is not a DNS label', () => {
@@ -175,7 +182,11 @@ describe('spec validation: each class of error, with file, line, field, value an
   });
 
   test.each([
-    ['invalid YAML', 'a: [1, 2\n', 'c.yaml:2: is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the syntax at this line'],
+    [
+      'invalid YAML',
+      'a: [1, 2\n',
+      'c.yaml:2: is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]; fix the syntax at this line',
+    ],
     ['a duplicate key', 'a: 1\na: 2\n', 'c.yaml:2: is not valid YAML: Map keys must be unique; fix the syntax at this line'],
     ['two documents', 'a: 1\n---\nb: 2\n', 'c.yaml:2: holds more than one YAML document; put one cluster spec per file'],
     ['an empty file', '# nothing\n', 'c.yaml: is empty; write a CloudControllerManagerCluster spec (see the README)'],
@@ -197,10 +208,14 @@ describe('spec validation: each class of error, with file, line, field, value an
   test('an alias bomb is refused without expanding it', () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 10; i++) {
-      lines.push(`a${i}: &a${i} [*a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}]`);
+      lines.push(
+        `a${i}: &a${i} [*a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}]`,
+      );
     }
     writeFile(root, 'c.yaml', `${lines.join('\n')}\n`);
-    expect(problems()).toEqual(['c.yaml: cannot be read: Excessive alias count indicates a resource exhaustion attack; expand the YAML aliases by hand']);
+    expect(problems()).toEqual([
+      'c.yaml: cannot be read: Excessive alias count indicates a resource exhaustion attack; expand the YAML aliases by hand',
+    ]);
   });
 
   test('an oversized file is refused', () => {
@@ -210,31 +225,71 @@ describe('spec validation: each class of error, with file, line, field, value an
 
   test.each([
     ['spec.aws with another platform', { platform: 'AWS', aws: { region: 'us-east-1' } }, null],
-    ['feature gate both enabled and disabled', { featureGates: { enabled: ['Foo'], disabled: ['Foo'] } },
-      'c.yaml:13: spec.featureGates.enabled.0: "Foo" is listed as both enabled and disabled; keep it in one list'],
-    ['a cipher list outside the Custom profile', { tls: { profile: 'Modern', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256'] } },
-      'c.yaml:13: spec.tls.ciphers: is only read with profile Custom (profile is Modern); remove it or set spec.tls.profile: Custom'],
-    ['a Custom profile without a minimum version', { tls: { profile: 'Custom', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256'] } },
-      'c.yaml:11: spec.tls.minTLSVersion: is required with profile Custom; set VersionTLS12 (the Intermediate minimum) or another version'],
-    ['an unknown cipher name', { tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256', 'TLS_FAST'] } },
-      'c.yaml:16: spec.tls.ciphers.1: "TLS_FAST" is not a TLS cipher suite name; use OpenSSL names as the APIServer profile does (e.g. ECDHE-RSA-AES128-GCM-SHA256) '
-      + 'or IANA names (e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)'],
-    ['a Custom profile with only ciphers Go lacks', { tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['DHE-RSA-AES128-GCM-SHA256'] } },
-      'c.yaml:14: spec.tls.ciphers: lists no cipher suite Go implements, so VersionTLS12 connections could not be served; add at least one ECDHE suite, e.g. ECDHE-RSA-AES128-GCM-SHA256'],
-    ['a proxy with credentials', { proxy: { httpsProxy: 'http://me:secret@proxy:3128' } },
-      'c.yaml:12: spec.proxy.httpsProxy: embeds credentials (user:password@); rendered env vars are committed to git, so use a proxy that authorises the cluster by address'],
-    ['flux without a repository', { gitops: { engine: 'flux' } },
-      'c.yaml:11: spec.gitops.repoURL: is required with engine "flux"; set the URL of the repository that holds the rendered tree'],
-    ['a repository URL with credentials', { gitops: { engine: 'argocd', repoURL: 'https://me:tok@git.example.com/r.git' } },
-      'c.yaml:13: spec.gitops.repoURL: embeds credentials (user:password@); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)'],
-    ['a repository path with ..', { gitops: { path: '../elsewhere' } },
-      'c.yaml:12: spec.gitops.path: "../elsewhere" must be a relative path inside the repository, without ".."'],
-    ['service endpoints without region', { aws: { serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] } },
-      'c.yaml:11: spec.aws.region: is required when spec.aws.serviceEndpoints is set (the operator fails with "status.platformStatus.aws.region: Required value"); '
-      + 'set the Infrastructure status.platformStatus.aws.region'],
-    ['a service endpoint listed twice', {
-      aws: { region: 'us-east-1', serviceEndpoints: [{ name: 'ec2', url: 'https://a.example.com' }, { name: 'ec2', url: 'https://b.example.com' }] },
-    }, 'c.yaml:16: spec.aws.serviceEndpoints.1.name: "ec2" is listed twice (also at index 0); keep one endpoint per service'],
+    [
+      'feature gate both enabled and disabled',
+      { featureGates: { enabled: ['Foo'], disabled: ['Foo'] } },
+      'c.yaml:13: spec.featureGates.enabled.0: "Foo" is listed as both enabled and disabled; keep it in one list',
+    ],
+    [
+      'a cipher list outside the Custom profile',
+      { tls: { profile: 'Modern', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256'] } },
+      'c.yaml:13: spec.tls.ciphers: is only read with profile Custom (profile is Modern); remove it or set spec.tls.profile: Custom',
+    ],
+    [
+      'a Custom profile without a minimum version',
+      { tls: { profile: 'Custom', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256'] } },
+      'c.yaml:11: spec.tls.minTLSVersion: is required with profile Custom; set VersionTLS12 (the Intermediate minimum) or another version',
+    ],
+    [
+      'an unknown cipher name',
+      { tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256', 'TLS_FAST'] } },
+      'c.yaml:16: spec.tls.ciphers.1: "TLS_FAST" is not a TLS cipher suite name; use OpenSSL names as the APIServer profile does (e.g. ECDHE-RSA-AES128-GCM-SHA256) ' +
+        'or IANA names (e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)',
+    ],
+    [
+      'a Custom profile with only ciphers Go lacks',
+      { tls: { profile: 'Custom', minTLSVersion: 'VersionTLS12', ciphers: ['DHE-RSA-AES128-GCM-SHA256'] } },
+      'c.yaml:14: spec.tls.ciphers: lists no cipher suite Go implements, so VersionTLS12 connections could not be served; add at least one ECDHE suite, e.g. ECDHE-RSA-AES128-GCM-SHA256',
+    ],
+    [
+      'a proxy with credentials',
+      { proxy: { httpsProxy: 'http://me:secret@proxy:3128' } },
+      'c.yaml:12: spec.proxy.httpsProxy: embeds credentials (user:password@); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+    ],
+    [
+      'flux without a repository',
+      { gitops: { engine: 'flux' } },
+      'c.yaml:11: spec.gitops.repoURL: is required with engine "flux"; set the URL of the repository that holds the rendered tree',
+    ],
+    [
+      'a repository URL with credentials',
+      { gitops: { engine: 'argocd', repoURL: 'https://me:tok@git.example.com/r.git' } },
+      'c.yaml:13: spec.gitops.repoURL: embeds credentials (user:password@); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)',
+    ],
+    [
+      'a repository path with ..',
+      { gitops: { path: '../elsewhere' } },
+      'c.yaml:12: spec.gitops.path: "../elsewhere" must be a relative path inside the repository, without ".."',
+    ],
+    [
+      'service endpoints without region',
+      { aws: { serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] } },
+      'c.yaml:11: spec.aws.region: is required when spec.aws.serviceEndpoints is set (the operator fails with "status.platformStatus.aws.region: Required value"); ' +
+        'set the Infrastructure status.platformStatus.aws.region',
+    ],
+    [
+      'a service endpoint listed twice',
+      {
+        aws: {
+          region: 'us-east-1',
+          serviceEndpoints: [
+            { name: 'ec2', url: 'https://a.example.com' },
+            { name: 'ec2', url: 'https://b.example.com' },
+          ],
+        },
+      },
+      'c.yaml:16: spec.aws.serviceEndpoints.1.name: "ec2" is listed twice (also at index 0); keep one endpoint per service',
+    ],
   ])('%s', (_name, spec, expected) => {
     writeFile(root, 'c.yaml', awsSpec('c', spec));
     if (expected === null) {
@@ -250,7 +305,11 @@ describe('spec validation: each class of error, with file, line, field, value an
   });
 
   test('spec.aws on a GCP cluster is refused', () => {
-    writeFile(root, 'c.yaml', awsSpec('c', { platform: 'GCP', images: { cloudControllerManagerGCP: 'quay.io/o/gcp:4.20' }, aws: { region: 'us-east-1' } }));
+    writeFile(
+      root,
+      'c.yaml',
+      awsSpec('c', { platform: 'GCP', images: { cloudControllerManagerGCP: 'quay.io/o/gcp:4.20' }, aws: { region: 'us-east-1' } }),
+    );
     expect(problems()).toEqual(['c.yaml:11: spec.aws: is set but spec.platform is "GCP"; remove spec.aws or set spec.platform to AWS']);
   });
 
@@ -265,12 +324,14 @@ describe('spec validation: each class of error, with file, line, field, value an
       expect.stringMatching(/^a\.yaml:7: spec\.platform: "AWZ" is not allowed/),
       'b.yaml:9: spec.images.cloudControllerManagerAWS: is required for platform AWS in gitops mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag',
       'b.yaml:10: spec.gitops.repoURL: is required with engine "argocd"; set the URL of the repository that holds the rendered tree',
-      'c.conf:2: cluster c: \'password\' (line 2) looks like a credential; remove it: the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git',
+      "c.conf:2: cluster c: 'password' (line 2) looks like a credential; remove it: the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git",
     ]);
   });
 
   test('a missing clusters directory and an empty one', () => {
-    expect(() => loadFleet(path.join(root, 'nope'))).toThrow(`${path.join(root, 'nope')}: clusters directory not found; pass --clusters DIR with the folder holding the cluster specs`);
+    expect(() => loadFleet(path.join(root, 'nope'))).toThrow(
+      `${path.join(root, 'nope')}: clusters directory not found; pass --clusters DIR with the folder holding the cluster specs`,
+    );
     expect(() => loadFleet(root)).toThrow(`${root}: holds no cluster spec (*.yaml); add one file per cluster`);
   });
 });
@@ -298,7 +359,10 @@ describe('spec loading: what a valid spec becomes', () => {
     writeFile(root, 'c.conf', '[Global]\nDisableStrictZoneCheck = true\n');
     writeFile(root, 'c.yaml', awsSpec('c', { cloudConfig: { file: 'c.conf' } }));
     expect(loadFleet(root).warnings).toEqual([
-      { file: path.join(root, 'c.conf'), message: 'cluster c: \'[Global] DisableStrictZoneCheck\' (line 2) is not an AWS cloud provider option; dropped' },
+      {
+        file: path.join(root, 'c.conf'),
+        message: "cluster c: '[Global] DisableStrictZoneCheck' (line 2) is not an AWS cloud provider option; dropped",
+      },
     ]);
   });
 
@@ -307,7 +371,10 @@ describe('spec loading: what a valid spec becomes', () => {
     writeFile(root, 'a.yaml', awsSpec('zulu'));
     writeFile(root, 'm/x.yaml', awsSpec('mike'));
     expect(loadFleet(root).clusters.map((c) => c.spec.metadata.name)).toEqual(['alpha', 'mike', 'zulu']);
-    expect(loadSpecFiles([path.join(root, 'a.yaml'), path.join(root, 'z.yaml')], root).clusters.map((c) => c.spec.metadata.name)).toEqual(['alpha', 'zulu']);
+    expect(loadSpecFiles([path.join(root, 'a.yaml'), path.join(root, 'z.yaml')], root).clusters.map((c) => c.spec.metadata.name)).toEqual([
+      'alpha',
+      'zulu',
+    ]);
   });
 
   test('hidden files and directories are skipped', () => {

@@ -20,35 +20,51 @@ function workloads(platform: string, spec: Record<string, unknown>, cloudConf: s
 const VARIANTS: [string, string, Record<string, unknown>, string][] = [
   ['OpenStack', 'OpenStack', {}, '[Global]\n'],
   ['vSphere', 'VSphere', {}, 'global:\n  port: 443\n'],
-  ['Azure Stack Hub', 'Azure', { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'x', extraKeys: { endpoints: 'e', 'ca-bundle.pem': 'ca' } } }, '{"vmType":"standard"}\n'],
+  [
+    'Azure Stack Hub',
+    'Azure',
+    { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'x', extraKeys: { endpoints: 'e', 'ca-bundle.pem': 'ca' } } },
+    '{"vmType":"standard"}\n',
+  ],
 ];
 
 describe('item 5: the cloud-config CA reaches the trust store the CCM reads', () => {
   const dir = useTempDir();
 
-  test.each(VARIANTS)('GIVEN %s with cloud-conf key ca-bundle.pem WHEN rendered THEN every CCM/CNM pod builds its trust store from it plus the injected bundle', (_n, platform, spec, conf) => {
-    const extra: Record<string, string> = { 'ca-bundle.pem': CLOUD_CA, ...(platform === 'Azure' ? { endpoints: '{"name":"AzureStackCloud"}' } : {}) };
-    for (const w of workloads(platform, spec, conf, extra)) {
-      const pod = w.spec.template.spec;
-      const volumes = Object.fromEntries(pod.volumes.map((v: Obj) => [v.name, v]));
-      expect(volumes['trusted-ca']).toEqual({ name: 'trusted-ca', emptyDir: {} });
-      expect(volumes['trusted-ca-injected'].configMap).toEqual({ name: 'ccm-trusted-ca', items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }], optional: true });
-      expect(volumes['cloud-config-ca'].configMap).toEqual({ name: 'cloud-conf', items: [{ key: 'ca-bundle.pem', path: 'ca-bundle.pem' }] });
-      const init = pod.initContainers.find((c: Obj) => c.name === 'wait-for-trust-bundle');
-      expect(init.volumeMounts).toEqual([
-        { name: 'trusted-ca-injected', mountPath: '/var/run/ccm-trust/injected', readOnly: true },
-        { name: 'cloud-config-ca', mountPath: '/var/run/ccm-trust/cloud-config', readOnly: true },
-        { name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem' },
-      ]);
-    }
-  });
+  test.each(VARIANTS)(
+    'GIVEN %s with cloud-conf key ca-bundle.pem WHEN rendered THEN every CCM/CNM pod builds its trust store from it plus the injected bundle',
+    (_n, platform, spec, conf) => {
+      const extra: Record<string, string> = {
+        'ca-bundle.pem': CLOUD_CA,
+        ...(platform === 'Azure' ? { endpoints: '{"name":"AzureStackCloud"}' } : {}),
+      };
+      for (const w of workloads(platform, spec, conf, extra)) {
+        const pod = w.spec.template.spec;
+        const volumes = Object.fromEntries(pod.volumes.map((v: Obj) => [v.name, v]));
+        expect(volumes['trusted-ca']).toEqual({ name: 'trusted-ca', emptyDir: {} });
+        expect(volumes['trusted-ca-injected'].configMap).toEqual({
+          name: 'ccm-trusted-ca',
+          items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }],
+          optional: true,
+        });
+        expect(volumes['cloud-config-ca'].configMap).toEqual({ name: 'cloud-conf', items: [{ key: 'ca-bundle.pem', path: 'ca-bundle.pem' }] });
+        const init = pod.initContainers.find((c: Obj) => c.name === 'wait-for-trust-bundle');
+        expect(init.volumeMounts).toEqual([
+          { name: 'trusted-ca-injected', mountPath: '/var/run/ccm-trust/injected', readOnly: true },
+          { name: 'cloud-config-ca', mountPath: '/var/run/ccm-trust/cloud-config', readOnly: true },
+          { name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem' },
+        ]);
+      }
+    },
+  );
 
-  test('GIVEN the init script WHEN it runs on the two bundles THEN the trust store is cloud CA, a newline, then the injected bundle (the operator\'s mergeCABundles order)', () => {
+  test("GIVEN the init script WHEN it runs on the two bundles THEN the trust store is cloud CA, a newline, then the injected bundle (the operator's mergeCABundles order)", () => {
     // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/controllers/trusted_ca_bundle_controller.go mergeCABundles
     const [w] = workloads('OpenStack', {}, '[Global]\n', { 'ca-bundle.pem': CLOUD_CA });
-    const init = w!.spec.template.spec.initContainers.find((c: Obj) => c.name === 'wait-for-trust-bundle');
+    const init = w.spec.template.spec.initContainers.find((c: Obj) => c.name === 'wait-for-trust-bundle');
     const root = dir();
-    const rewrite = (s: string) => s.split('/var/run/ccm-trust').join(path.join(root, 'in')).split('/etc/pki/ca-trust/extracted/pem').join(path.join(root, 'out'));
+    const rewrite = (s: string) =>
+      s.split('/var/run/ccm-trust').join(path.join(root, 'in')).split('/etc/pki/ca-trust/extracted/pem').join(path.join(root, 'out'));
     fs.mkdirSync(path.join(root, 'in', 'injected'), { recursive: true });
     fs.mkdirSync(path.join(root, 'in', 'cloud-config'), { recursive: true });
     fs.mkdirSync(path.join(root, 'out'));
@@ -60,7 +76,7 @@ describe('item 5: the cloud-config CA reaches the trust store the CCM reads', ()
 
   test('GIVEN no ca-bundle.pem WHEN rendered THEN the injected bundle is mounted directly, as before', () => {
     const [w] = workloads('OpenStack', {}, '[Global]\n');
-    const volumes = w!.spec.template.spec.volumes.map((v: Obj) => v.name);
+    const volumes = w.spec.template.spec.volumes.map((v: Obj) => v.name);
     expect(volumes).toContain('trusted-ca');
     expect(volumes).not.toContain('cloud-config-ca');
   });

@@ -80,25 +80,37 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
   const warnings: string[] = [];
   const secret = findSecretLikeIniKey(source);
   if (secret) {
-    throw new CloudConfigError(`'${secret.key}' (line ${secret.line}) looks like a credential; remove it: `
-      + 'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git', secret.line);
+    throw new CloudConfigError(
+      `'${secret.key}' (line ${secret.line}) looks like a credential; remove it: ` +
+        'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git',
+      secret.line,
+    );
   }
   const endpoints = options.serviceEndpoints ?? [];
   let text = source;
   if (endpoints.length > 0) {
     if (!options.region) {
-      throw new CloudConfigError('status.platformStatus.aws.region: Required value: region is required to be set for AWS platform; '
-        + 'set spec.aws.region when spec.aws.serviceEndpoints is set');
+      throw new CloudConfigError(
+        'status.platformStatus.aws.region: Required value: region is required to be set for AWS platform; ' +
+          'set spec.aws.region when spec.aws.serviceEndpoints is set',
+      );
     }
     if (text.length > 0) {
       const overrides = read(text).filter((s) => s.name.toLowerCase() === 'serviceoverride');
       if (overrides.length > 0) {
-        throw new CloudConfigError('invalid user provided cloud.conf: user provided cloud.conf and infrastructure object both include service overrides; '
-          + 'remove the [ServiceOverride] sections from the cloud config or spec.aws.serviceEndpoints from the spec', overrides[0].line);
+        throw new CloudConfigError(
+          'invalid user provided cloud.conf: user provided cloud.conf and infrastructure object both include service overrides; ' +
+            'remove the [ServiceOverride] sections from the cloud config or spec.aws.serviceEndpoints from the spec',
+          overrides[0].line,
+        );
       }
     }
-    text += endpoints.map((e, i) =>
-      `\n[ServiceOverride "${i}"]\n\tService = ${e.name}\n\tRegion = ${options.region}\n\tURL = ${e.url}\n\tSigningRegion = ${options.region}\n`).join('');
+    text += endpoints
+      .map(
+        (e, i) =>
+          `\n[ServiceOverride "${i}"]\n\tService = ${e.name}\n\tRegion = ${options.region}\n\tURL = ${e.url}\n\tSigningRegion = ${options.region}\n`,
+      )
+      .join('');
   }
   if (text.length === 0) {
     text = '[Global]\n';
@@ -129,7 +141,9 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
   if ((options.enabledFeatureGates ?? []).includes(AWS_NLB_SECURITY_GROUP_GATE)) {
     const previous = global.get('NLBSecurityGroupMode');
     if (previous && previous !== 'Managed') {
-      warnings.push(`'[Global] NLBSecurityGroupMode' = "${String(previous)}" is overridden with "Managed" because feature gate ${AWS_NLB_SECURITY_GROUP_GATE} is enabled`);
+      warnings.push(
+        `'[Global] NLBSecurityGroupMode' = "${String(previous)}" is overridden with "Managed" because feature gate ${AWS_NLB_SECURITY_GROUP_GATE} is enabled`,
+      );
     }
     global.set('NLBSecurityGroupMode', 'Managed');
   }
@@ -155,12 +169,21 @@ function read(text: string): GcfgSection[] {
 
 function refuseSecret(header: string, key: string, line: number): void {
   if (looksLikeSecretKey(key)) {
-    throw new CloudConfigError(`'${header ? `${header} ` : ''}${key}' (line ${line}) looks like a credential; remove it: `
-      + 'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git', line);
+    throw new CloudConfigError(
+      `'${header ? `${header} ` : ''}${key}' (line ${line}) looks like a credential; remove it: ` +
+        'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git',
+      line,
+    );
   }
 }
 
-function decodeSection(section: GcfgSection, fields: readonly (readonly [string, FieldKind])[], into: Values, header: string, warnings: string[]): void {
+function decodeSection(
+  section: GcfgSection,
+  fields: readonly (readonly [string, FieldKind])[],
+  into: Values,
+  header: string,
+  warnings: string[],
+): void {
   for (const entry of section.entries) {
     const field = fields.find(([f]) => f.toLowerCase() === entry.name.toLowerCase());
     if (!field) {
@@ -185,7 +208,10 @@ function decodeSection(section: GcfgSection, fields: readonly (readonly [string,
       }
       default:
         if (entry.value === null) {
-          throw new CloudConfigError(`failed to read the cloud.conf: failed to parse INI file: ${where}: missing value; write "${entry.name} = <value>"`, entry.line);
+          throw new CloudConfigError(
+            `failed to read the cloud.conf: failed to parse INI file: ${where}: missing value; write "${entry.name} = <value>"`,
+            entry.line,
+          );
         }
         into.set(name, entry.value);
     }
@@ -203,7 +229,10 @@ function parseBool(value: string | null, where: string, line: number): boolean {
   if (['false', 'no', 'off', '0'].includes(v)) {
     return false;
   }
-  throw new CloudConfigError(`failed to read the cloud.conf: failed to parse INI file: ${where}: failed to parse ${JSON.stringify(value)} as bool; use true or false`, line);
+  throw new CloudConfigError(
+    `failed to read the cloud.conf: failed to parse INI file: ${where}: failed to parse ${JSON.stringify(value)} as bool; use true or false`,
+    line,
+  );
 }
 
 function parseInteger(value: string | null, where: string, line: number): number {
@@ -213,7 +242,10 @@ function parseInteger(value: string | null, where: string, line: number): number
       return n;
     }
   }
-  throw new CloudConfigError(`failed to read the cloud.conf: failed to parse INI file: ${where}: failed to parse ${JSON.stringify(value ?? '')} as int; use a whole number`, line);
+  throw new CloudConfigError(
+    `failed to read the cloud.conf: failed to parse INI file: ${where}: failed to parse ${JSON.stringify(value ?? '')} as int; use a whole number`,
+    line,
+  );
 }
 
 /** Numeric keys in numeric order, then other keys as strings. */

@@ -48,7 +48,9 @@ export function transformAzureCloudConfig(source: string, options: AzureTransfor
   setDefault(config, 'vmType', 'standard');
   const probeKey = keyOf(config, 'clusterServiceLoadBalancerHealthProbeMode');
   if (probeKey !== undefined && config[probeKey] !== 'shared') {
-    warnings.push(`"${probeKey}" = ${JSON.stringify(config[probeKey])} is overridden with "shared": OpenShift health-checks cluster-scope Services through the shared node port`);
+    warnings.push(
+      `"${probeKey}" = ${JSON.stringify(config[probeKey])} is overridden with "shared": OpenShift health-checks cluster-scope Services through the shared node port`,
+    );
   }
   setKey(config, 'clusterServiceLoadBalancerHealthProbeMode', 'shared');
   return { config: `${JSON.stringify(config, null, 2)}\n`, warnings };
@@ -58,7 +60,9 @@ export function transformAzureCloudConfig(source: string, options: AzureTransfor
 export function transformAzureStackHubCloudConfig(source: string, options: AzureTransformOptions = {}): TransformResult {
   const cloud = checkCloudName(options.cloudName ?? 'AzureStackCloud');
   if (cloud !== 'AzureStackCloud') {
-    throw new CloudConfigError(`invalid platform, expected CloudName to be AzureStackCloud, got "${cloud}"; use the Azure transform for other clouds`);
+    throw new CloudConfigError(
+      `invalid platform, expected CloudName to be AzureStackCloud, got "${cloud}"; use the Azure transform for other clouds`,
+    );
   }
   const { config, warnings } = withCloud(source, cloud);
   setDefault(config, 'vmType', 'standard');
@@ -68,8 +72,10 @@ export function transformAzureStackHubCloudConfig(source: string, options: Azure
 function checkCloudName(name: string | undefined): AzureCloudName {
   const cloud = name || 'AzurePublicCloud';
   if (!(AZURE_CLOUD_NAMES as readonly string[]).includes(cloud)) {
-    throw new CloudConfigError(`status.platformStatus.azure.cloudName: Unsupported value: ${JSON.stringify(cloud)}: supported values: `
-      + AZURE_CLOUD_NAMES.map((c) => `"${c}"`).join(', '));
+    throw new CloudConfigError(
+      `status.platformStatus.azure.cloudName: Unsupported value: ${JSON.stringify(cloud)}: supported values: ` +
+        AZURE_CLOUD_NAMES.map((c) => `"${c}"`).join(', '),
+    );
   }
   return cloud as AzureCloudName;
 }
@@ -95,14 +101,18 @@ function withCloud(source: string, cloud: AzureCloudName): { config: Record<stri
   for (const key of Object.keys(config)) {
     const other = seen.get(key.toLowerCase());
     if (other !== undefined) {
-      throw new CloudConfigError(`failed to read the cloud.conf: keys "${other}" and "${key}" differ only in case; keep one: the cloud provider reads them as the same field`);
+      throw new CloudConfigError(
+        `failed to read the cloud.conf: keys "${other}" and "${key}" differ only in case; keep one: the cloud provider reads them as the same field`,
+      );
     }
     seen.set(key.toLowerCase(), key);
   }
   const secret = findSecretLikeField(config);
   if (secret) {
-    throw new CloudConfigError(`"${secret}" holds a credential; remove it: the credentials injector adds the client credentials at pod start `
-      + 'from the azure-cloud-credentials Secret (Azure CredentialsRequest), and credentials never go into git');
+    throw new CloudConfigError(
+      `"${secret}" holds a credential; remove it: the credentials injector adds the client credentials at pod start ` +
+        'from the azure-cloud-credentials Secret (Azure CredentialsRequest), and credentials never go into git',
+    );
   }
   const warnings: string[] = [];
   const key = keyOf(config, 'cloud');
@@ -111,8 +121,10 @@ function withCloud(source: string, cloud: AzureCloudName): { config: Record<stri
     throw new CloudConfigError('invalid user-provided cloud.conf: "cloud" field is not a string');
   }
   if (value && value.toLowerCase() !== cloud.toLowerCase()) {
-    throw new CloudConfigError(`invalid user-provided cloud.conf: "cloud" field in user-provided cloud.conf conflicts with infrastructure object; `
-      + `the config says ${JSON.stringify(value)}, the Infrastructure says "${cloud}": remove "cloud" from the config or fix the cluster's cloud name`);
+    throw new CloudConfigError(
+      `invalid user-provided cloud.conf: "cloud" field in user-provided cloud.conf conflicts with infrastructure object; ` +
+        `the config says ${JSON.stringify(value)}, the Infrastructure says "${cloud}": remove "cloud" from the config or fix the cluster's cloud name`,
+    );
   }
   if (key !== undefined) {
     delete config[key];

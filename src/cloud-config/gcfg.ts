@@ -109,7 +109,7 @@ function parseHeader(line: string, lineNo: number): GcfgSection {
   return { name: m[1], subsection, line: lineNo, entries: [] };
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', 'n': '\n', 't': '\t', 'b': '\b' };
+const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', n: '\n', t: '\t', b: '\b' };
 
 function parseValue(raw: string, lineNo: number): string {
   let out = '';

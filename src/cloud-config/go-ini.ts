@@ -123,7 +123,7 @@ function readValue(text: string, lineNo: number): string {
   }
   const comment = text.search(/[#;]/);
   const value = comment < 0 ? text : text.slice(0, comment).trim();
-  for (const q of ['\'', '"']) {
+  for (const q of ["'", '"']) {
     if (value.length >= 2 && value.startsWith(q) && value.endsWith(q) && value.indexOf(q, 1) === value.length - 1) {
       return value.slice(1, -1);
     }
@@ -137,9 +137,13 @@ function readValue(text: string, lineNo: number): string {
  * gcfg reads them: the CCMs read these files with gcfg, which does not
  * understand go-ini's backtick and triple-quote quoting.
  */
-export function writeGoIni(sections: readonly { readonly name: string; readonly entries: readonly { readonly key: string; readonly value: string }[] }[]): string {
-  return sections.map((s) => {
-    const width = Math.max(0, ...s.entries.map((e) => e.key.length));
-    return `[${s.name}]\n${s.entries.map((e) => `${e.key.padEnd(width)} = ${quoteGcfgValue(e.value)}\n`).join('')}`;
-  }).join('\n');
+export function writeGoIni(
+  sections: readonly { readonly name: string; readonly entries: readonly { readonly key: string; readonly value: string }[] }[],
+): string {
+  return sections
+    .map((s) => {
+      const width = Math.max(0, ...s.entries.map((e) => e.key.length));
+      return `[${s.name}]\n${s.entries.map((e) => `${e.key.padEnd(width)} = ${quoteGcfgValue(e.value)}\n`).join('')}`;
+    })
+    .join('\n');
 }

@@ -10,7 +10,18 @@ import { transformVSphereCloudConfig, VSphereTransformOptions } from './vsphere'
  * its own transform (the operator picks it when the Azure cloud name is
  * `AzureStackCloud`).
  */
-export const CLOUD_CONFIG_PLATFORMS = ['AWS', 'Azure', 'AzureStackHub', 'GCP', 'IBMCloud', 'PowerVS', 'OpenStack', 'VSphere', 'Nutanix', 'AlibabaCloud'] as const;
+export const CLOUD_CONFIG_PLATFORMS = [
+  'AWS',
+  'Azure',
+  'AzureStackHub',
+  'GCP',
+  'IBMCloud',
+  'PowerVS',
+  'OpenStack',
+  'VSphere',
+  'Nutanix',
+  'AlibabaCloud',
+] as const;
 export type CloudConfigPlatform = (typeof CLOUD_CONFIG_PLATFORMS)[number];
 
 /** What the transforms read besides the config text: the parts of the Infrastructure, Network and FeatureGate objects they use. */

@@ -47,7 +47,9 @@ export function bracketDepth(text: string, jsonStrings: boolean): number {
 export function refuseDeepNesting(text: string, jsonStrings: boolean): void {
   const depth = bracketDepth(text, jsonStrings);
   if (depth > MAX_CONFIG_DEPTH) {
-    throw new CloudConfigError(`failed to read the cloud.conf: it nests ${depth} levels deep, over the limit of ${MAX_CONFIG_DEPTH}; a cloud config is a few levels deep`);
+    throw new CloudConfigError(
+      `failed to read the cloud.conf: it nests ${depth} levels deep, over the limit of ${MAX_CONFIG_DEPTH}; a cloud config is a few levels deep`,
+    );
   }
 }
 
@@ -66,7 +68,9 @@ export function parseJsonWithLimits(text: string): unknown {
     return v;
   });
   if (bad !== undefined) {
-    throw new CloudConfigError(`failed to read the cloud.conf: "${bad}" is a number outside the float64 range (it would be written as null); give a number in range`);
+    throw new CloudConfigError(
+      `failed to read the cloud.conf: "${bad}" is a number outside the float64 range (it would be written as null); give a number in range`,
+    );
   }
   return value;
 }

@@ -58,8 +58,11 @@ const GCFG_AMBIGUOUS = /[\\"#;\x00-\x1f\x7f]/;
 export function transformOpenStackCloudConfig(source: string): TransformResult {
   const secret = findSecretLikeIniKey(source);
   if (secret) {
-    throw new CloudConfigError(`'${secret.key}' (line ${secret.line}) holds a credential; remove it: the OpenStack cloud controller manager reads `
-      + 'credentials from the cluster\'s clouds.yaml (Secret openstack-cloud-credentials, from the OpenStack CredentialsRequest), and credentials never go into git', secret.line);
+    throw new CloudConfigError(
+      `'${secret.key}' (line ${secret.line}) holds a credential; remove it: the OpenStack cloud controller manager reads ` +
+        "credentials from the cluster's clouds.yaml (Secret openstack-cloud-credentials, from the OpenStack CredentialsRequest), and credentials never go into git",
+      secret.line,
+    );
   }
   let sections: IniSection[];
   try {
@@ -73,14 +76,20 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
   const outside = sections.find((s) => s.name === 'DEFAULT' && s.line === 0);
   if (outside) {
     const first = outside.entries[0];
-    throw new CloudConfigError(`failed to read the cloud.conf: line ${first.line}: '${first.key}' is outside any section; move it into its section `
-      + '(e.g. [Global]): the OpenStack CCM\'s reader rejects keys before the first section header', first.line);
+    throw new CloudConfigError(
+      `failed to read the cloud.conf: line ${first.line}: '${first.key}' is outside any section; move it into its section ` +
+        "(e.g. [Global]): the OpenStack CCM's reader rejects keys before the first section header",
+      first.line,
+    );
   }
   for (const s of sections) {
     const odd = s.entries.find((e) => GCFG_AMBIGUOUS.test(e.value));
     if (odd) {
-      throw new CloudConfigError(`'[${s.name}] ${odd.key}' (line ${odd.line}) holds a backslash, a double quote, '#', ';' or a control character: the operator reads this file `
-        + 'with go-ini and the CCM reads cloud-conf with gcfg, which read these characters differently, so the value cannot be carried over unchanged; remove them', odd.line);
+      throw new CloudConfigError(
+        `'[${s.name}] ${odd.key}' (line ${odd.line}) holds a backslash, a double quote, '#', ';' or a control character: the operator reads this file ` +
+          'with go-ini and the CCM reads cloud-conf with gcfg, which read these characters differently, so the value cannot be carried over unchanged; remove them',
+        odd.line,
+      );
     }
   }
   const warnings: string[] = [];
@@ -91,8 +100,11 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
     for (const [key, expected] of OPENSTACK_LEGACY_DEFAULTS) {
       const entry = global.entries.find((e) => e.key === key);
       if (entry && entry.value !== expected) {
-        throw new CloudConfigError(`'[Global] ${key}' is set to a non-default value ${JSON.stringify(entry.value)}; `
-          + `${expected ? `remove it or set it to ${JSON.stringify(expected)}` : 'remove it'}: the external CCM reads credentials from the cluster's clouds.yaml`, entry.line);
+        throw new CloudConfigError(
+          `'[Global] ${key}' is set to a non-default value ${JSON.stringify(entry.value)}; ` +
+            `${expected ? `remove it or set it to ${JSON.stringify(expected)}` : 'remove it'}: the external CCM reads credentials from the cluster's clouds.yaml`,
+          entry.line,
+        );
       }
       if (entry) {
         warnings.push(`'[Global] ${key}' (line ${entry.line}) is dropped: the external CCM reads credentials from the cluster's clouds.yaml`);
@@ -101,8 +113,10 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
     global.entries = global.entries.filter((e) => !OPENSTACK_LEGACY_DEFAULTS.some(([k]) => k === e.key));
   } else {
     for (const other of out.filter((s) => s.name.toLowerCase() === 'global')) {
-      warnings.push(`section '[${other.name}]' (line ${other.line}) is kept next to the new [Global]: the operator matches section names case-sensitively and adds [Global], `
-        + 'while the CCM\'s gcfg reader reads both as one section; rename it to [Global]');
+      warnings.push(
+        `section '[${other.name}]' (line ${other.line}) is kept next to the new [Global]: the operator matches section names case-sensitively and adds [Global], ` +
+          "while the CCM's gcfg reader reads both as one section; rename it to [Global]",
+      );
     }
     global = { name: 'Global', line: 0, entries: [] };
     out.unshift(global);
@@ -111,7 +125,9 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
     const entry = global.entries.find((e) => e.key === key);
     if (entry) {
       if (entry.value !== value) {
-        warnings.push(`'[Global] ${key}' = ${JSON.stringify(entry.value)} (line ${entry.line}) is overridden with ${JSON.stringify(value)}: the CCM uses the cluster's clouds.yaml`);
+        warnings.push(
+          `'[Global] ${key}' = ${JSON.stringify(entry.value)} (line ${entry.line}) is overridden with ${JSON.stringify(value)}: the CCM uses the cluster's clouds.yaml`,
+        );
       }
       entry.value = value;
     } else {
@@ -122,7 +138,9 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
   const blockStorage = out.find((s) => s.name === 'BlockStorage');
   if (blockStorage) {
     const keys = blockStorage.entries.map((e) => e.key);
-    warnings.push(`section '[BlockStorage]' (line ${blockStorage.line}) is dropped${keys.length ? ` with ${keys.join(', ')}` : ''}: block storage is configured in the Cinder CSI driver`);
+    warnings.push(
+      `section '[BlockStorage]' (line ${blockStorage.line}) is dropped${keys.length ? ` with ${keys.join(', ')}` : ''}: block storage is configured in the Cinder CSI driver`,
+    );
   }
   const kept = out.filter((s) => s.name !== 'BlockStorage');
 

@@ -11,7 +11,11 @@ import { withoutGcfgComments } from './gcfg';
  * by field, INI configs by key. Comments are dropped (a comment is not
  * configuration, and a commented-out credential must not reach git).
  */
-export function passThroughCloudConfig(platform: string, source: string, secretFrom = 'created from the platform\'s CredentialsRequest'): TransformResult {
+export function passThroughCloudConfig(
+  platform: string,
+  source: string,
+  secretFrom = "created from the platform's CredentialsRequest",
+): TransformResult {
   const trimmed = source.trimStart();
   let structured: unknown;
   if (trimmed.startsWith('{')) {
@@ -29,20 +33,27 @@ export function passThroughCloudConfig(platform: string, source: string, secretF
       structured = parseYaml(source, { maxAliasCount: MAX_CONFIG_ALIASES });
     } catch (e) {
       if (/alias/i.test((e as Error).message)) {
-        throw new CloudConfigError(`failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes; write the values out`);
+        throw new CloudConfigError(
+          `failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes; write the values out`,
+        );
       }
       structured = undefined;
     }
   }
   const field = structured !== undefined ? findSecretLikeField(structured) : undefined;
   if (field) {
-    throw new CloudConfigError(`"${field}" holds a credential; remove it: the ${platform} cloud controller manager reads its credentials from a Secret `
-      + `(${secretFrom}), and credentials never go into git`);
+    throw new CloudConfigError(
+      `"${field}" holds a credential; remove it: the ${platform} cloud controller manager reads its credentials from a Secret ` +
+        `(${secretFrom}), and credentials never go into git`,
+    );
   }
   const key = structured === undefined ? findSecretLikeIniKey(source) : undefined;
   if (key) {
-    throw new CloudConfigError(`'${key.key}' (line ${key.line}) holds a credential; remove it: the ${platform} cloud controller manager reads its `
-      + `credentials from a Secret (${secretFrom}), and credentials never go into git`, key.line);
+    throw new CloudConfigError(
+      `'${key.key}' (line ${key.line}) holds a credential; remove it: the ${platform} cloud controller manager reads its ` +
+        `credentials from a Secret (${secretFrom}), and credentials never go into git`,
+      key.line,
+    );
   }
   return { config: withoutComments(source), warnings: [] };
 }

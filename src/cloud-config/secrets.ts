@@ -21,5 +21,5 @@ export function findSecretLikeIniKey(text: string): { key: string; line: number;
 /** The path of the first field holding a credential in parsed JSON or YAML data, e.g. `prismCentral.password`. */
 export function findSecretLikeField(data: unknown): string | undefined {
   const found = findSecretInData(data);
-  return found ? (found.key || found.reason) : undefined;
+  return found ? found.key || found.reason : undefined;
 }

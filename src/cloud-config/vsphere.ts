@@ -77,14 +77,28 @@ export interface VSphereNodeNetwork {
 
 /** The CPI config fields, by section, with their kinds (as library-go's CPIConfig). */
 const VCENTER_FIELDS: Readonly<Record<string, Kind>> = {
-  user: 'string', password: 'string', server: 'string', port: 'uint', insecureFlag: 'bool', datacenters: 'list',
-  soapRoundtripCount: 'uint', caFile: 'string', thumbprint: 'string', secretName: 'string', secretNamespace: 'string', ipFamily: 'list',
+  user: 'string',
+  password: 'string',
+  server: 'string',
+  port: 'uint',
+  insecureFlag: 'bool',
+  datacenters: 'list',
+  soapRoundtripCount: 'uint',
+  caFile: 'string',
+  thumbprint: 'string',
+  secretName: 'string',
+  secretNamespace: 'string',
+  ipFamily: 'list',
 };
 const GLOBAL_FIELDS: Readonly<Record<string, Kind>> = { ...VCENTER_FIELDS, secretsDirectory: 'string' };
 const LABEL_FIELDS: Readonly<Record<string, Kind>> = { zone: 'string', region: 'string' };
 const NODE_FIELDS: Readonly<Record<string, Kind>> = {
-  internalNetworkSubnetCidr: 'string', externalNetworkSubnetCidr: 'string', internalVmNetworkName: 'string',
-  externalVmNetworkName: 'string', excludeInternalNetworkSubnetCidr: 'string', excludeExternalNetworkSubnetCidr: 'string',
+  internalNetworkSubnetCidr: 'string',
+  externalNetworkSubnetCidr: 'string',
+  internalVmNetworkName: 'string',
+  externalVmNetworkName: 'string',
+  excludeInternalNetworkSubnetCidr: 'string',
+  excludeExternalNetworkSubnetCidr: 'string',
 };
 type Kind = 'string' | 'uint' | 'bool' | 'list';
 type Section = Record<string, string | number | boolean | string[]>;
@@ -99,14 +113,27 @@ interface CpiConfig {
 
 /** INI key -> CPI field, for `[Global]` and `[VirtualCenter "..."]` (library-go's mapping). */
 const INI_KEYS: Readonly<Record<string, string>> = {
-  'user': 'user', 'password': 'password', 'server': 'server', 'port': 'port', 'insecure-flag': 'insecureFlag', 'datacenters': 'datacenters',
-  'soap-roundtrip-count': 'soapRoundtripCount', 'ca-file': 'caFile', 'thumbprint': 'thumbprint', 'secret-name': 'secretName',
-  'secret-namespace': 'secretNamespace', 'secrets-directory': 'secretsDirectory', 'ip-family': 'ipFamily',
+  user: 'user',
+  password: 'password',
+  server: 'server',
+  port: 'port',
+  'insecure-flag': 'insecureFlag',
+  datacenters: 'datacenters',
+  'soap-roundtrip-count': 'soapRoundtripCount',
+  'ca-file': 'caFile',
+  thumbprint: 'thumbprint',
+  'secret-name': 'secretName',
+  'secret-namespace': 'secretNamespace',
+  'secrets-directory': 'secretsDirectory',
+  'ip-family': 'ipFamily',
 };
 const INI_NODE_KEYS: Readonly<Record<string, string>> = {
-  'internal-network-subnet-cidr': 'internalNetworkSubnetCidr', 'external-network-subnet-cidr': 'externalNetworkSubnetCidr',
-  'internal-vm-network-name': 'internalVmNetworkName', 'external-vm-network-name': 'externalVmNetworkName',
-  'exclude-internal-network-subnet-cidr': 'excludeInternalNetworkSubnetCidr', 'exclude-external-network-subnet-cidr': 'excludeExternalNetworkSubnetCidr',
+  'internal-network-subnet-cidr': 'internalNetworkSubnetCidr',
+  'external-network-subnet-cidr': 'externalNetworkSubnetCidr',
+  'internal-vm-network-name': 'internalVmNetworkName',
+  'external-vm-network-name': 'externalVmNetworkName',
+  'exclude-internal-network-subnet-cidr': 'excludeInternalNetworkSubnetCidr',
+  'exclude-external-network-subnet-cidr': 'excludeExternalNetworkSubnetCidr',
 };
 /** `[Global]` keys the legacy provider had and the CPI reads but drops. */
 const INI_GLOBAL_DROPPED = ['api-disable', 'api-binding', 'ip-family'];
@@ -132,16 +159,25 @@ function readCpiConfig(source: string, warnings: string[]): CpiConfig {
     const docs = parseAllDocuments(source, { uniqueKeys: false });
     const second = Array.isArray(docs) && docs[1] ? docs[1].range[0] : source.search(/^---/m);
     const line = source.slice(0, Math.max(0, second)).split('\n').length;
-    throw new CloudConfigError(`failed to read the cloud.conf: it holds ${Array.isArray(docs) ? docs.length : 'several'} YAML documents (the next one starts at line ${line}); `
-      + 'the vSphere cloud config is one YAML document: merge them or remove the extra ones', line);
+    throw new CloudConfigError(
+      `failed to read the cloud.conf: it holds ${Array.isArray(docs) ? docs.length : 'several'} YAML documents (the next one starts at line ${line}); ` +
+        'the vSphere cloud config is one YAML document: merge them or remove the extra ones',
+      line,
+    );
   }
   // As sigs.k8s.io/yaml: only a mapping with string keys is YAML; anything else is read as the legacy INI.
-  if (doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.every((p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value !== '')) {
+  if (
+    doc.errors.length === 0 &&
+    isMap(doc.contents) &&
+    doc.contents.items.every((p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value !== '')
+  ) {
     let data: Record<string, unknown>;
     try {
       data = doc.toJS({ maxAliasCount: MAX_CONFIG_ALIASES }) as Record<string, unknown>;
     } catch (e) {
-      throw new CloudConfigError(`failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes (${(e as Error).message}); write the values out`);
+      throw new CloudConfigError(
+        `failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes (${(e as Error).message}); write the values out`,
+      );
     }
     return fromYaml(data, warnings);
   }
@@ -150,8 +186,11 @@ function readCpiConfig(source: string, warnings: string[]): CpiConfig {
 
 /** `where` is `"field.path"` (YAML) or `'key' (line N)` (INI). */
 function refuseSecretField(where: string, line?: number): never {
-  throw new CloudConfigError(`${where} holds a credential; remove it: the vSphere cloud controller manager reads vCenter credentials from `
-    + 'the vsphere-cloud-credentials Secret (vSphere CredentialsRequest, or an existing Secret), and credentials never go into git', line);
+  throw new CloudConfigError(
+    `${where} holds a credential; remove it: the vSphere cloud controller manager reads vCenter credentials from ` +
+      'the vsphere-cloud-credentials Secret (vSphere CredentialsRequest, or an existing Secret), and credentials never go into git',
+    line,
+  );
 }
 
 function fromYaml(data: Record<string, unknown>, warnings: string[]): CpiConfig {
@@ -283,7 +322,9 @@ function fromIni(source: string, warnings: string[]): CpiConfig {
         }
       }
     } else {
-      warnings.push(`section '[${s.name}${s.subsection !== undefined ? ` "${s.subsection}"` : ''}]' (line ${s.line}) is not read by the vSphere cloud controller manager; dropped`);
+      warnings.push(
+        `section '[${s.name}${s.subsection !== undefined ? ` "${s.subsection}"` : ''}]' (line ${s.line}) is not read by the vSphere cloud controller manager; dropped`,
+      );
     }
   }
   return cfg;
@@ -304,25 +345,40 @@ function iniField(into: Section, key: string, value: string | null, line: number
       } else if (['false', 'no', 'off', '0'].includes(b)) {
         into[field] = false;
       } else {
-        throw new CloudConfigError(`failed to read the cloud.conf: ini config parsing failed: line ${line}: ${header} ${key}: failed to parse ${JSON.stringify(v)} as bool`, line);
+        throw new CloudConfigError(
+          `failed to read the cloud.conf: ini config parsing failed: line ${line}: ${header} ${key}: failed to parse ${JSON.stringify(v)} as bool`,
+          line,
+        );
       }
       break;
     }
     case 'uint': {
       if (!/^[+-]?\d+$/.test(v.trim())) {
-        throw new CloudConfigError(`failed to read the cloud.conf: can not parse vCenter port from ini config: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`, line);
+        throw new CloudConfigError(
+          `failed to read the cloud.conf: can not parse vCenter port from ini config: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
+          line,
+        );
       }
       const n = Number(v.trim());
       if (n < 0) {
-        throw new CloudConfigError(field === 'port' && header === '[Global]'
-          ? 'failed to read the cloud.conf: can not create CPIConfig, invalid global port parameter: parsed int bigger than zero'
-          : `failed to read the cloud.conf: invalid port parameter for ${portWhere}: parsed int bigger than zero`, line);
+        throw new CloudConfigError(
+          field === 'port' && header === '[Global]'
+            ? 'failed to read the cloud.conf: can not create CPIConfig, invalid global port parameter: parsed int bigger than zero'
+            : `failed to read the cloud.conf: invalid port parameter for ${portWhere}: parsed int bigger than zero`,
+          line,
+        );
       }
       into[field] = n;
       break;
     }
     case 'list':
-      into[field] = field === 'ipFamily' ? [v] : v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      into[field] =
+        field === 'ipFamily'
+          ? [v]
+          : v
+              .split(',')
+              .map((x) => x.trim())
+              .filter((x) => x !== '');
       break;
     default:
       into[field] = v;
@@ -346,7 +402,9 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
   const internal = { ...spec.nodeNetworking?.internal };
   const external = { ...spec.nodeNetworking?.external };
   if (serviceNetwork.some(isIPv6)) {
-    const vips = [...(options.apiServerInternalIPs ?? []), ...(options.ingressIPs ?? [])].map((ip) => (ip.includes('/') ? ip : `${ip}${isIPv6(ip) ? '/128' : '/32'}`));
+    const vips = [...(options.apiServerInternalIPs ?? []), ...(options.ingressIPs ?? [])].map((ip) =>
+      ip.includes('/') ? ip : `${ip}${isIPv6(ip) ? '/128' : '/32'}`,
+    );
     const exclusions = [...vips, 'fd69::2/128'];
     internal.excludeNetworkSubnetCidr = [...(internal.excludeNetworkSubnetCidr ?? []), ...exclusions];
     external.excludeNetworkSubnetCidr = [...(external.excludeNetworkSubnetCidr ?? []), ...exclusions];
@@ -364,7 +422,9 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
     const text = Array.isArray(value) ? value.join(',') : (value as string | undefined);
     if (text) {
       if (cfg.nodes[field] && cfg.nodes[field] !== text) {
-        warnings.push(`"nodes.${field}" = ${JSON.stringify(cfg.nodes[field])} is overridden with ${JSON.stringify(text)} from the Infrastructure node networking`);
+        warnings.push(
+          `"nodes.${field}" = ${JSON.stringify(cfg.nodes[field])} is overridden with ${JSON.stringify(text)} from the Infrastructure node networking`,
+        );
       }
       cfg.nodes[field] = text;
     }
@@ -382,7 +442,7 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
   }
   if ((spec.vcenters ?? []).length > 0) {
     for (const name of Object.keys(previous)) {
-      if (!vcenters[previous[name].server as string ?? name] && !vcenters[name]) {
+      if (!vcenters[(previous[name].server as string) ?? name] && !vcenters[name]) {
         if (options.keepUnlistedVCenters) {
           vcenters[name] = previous[name];
           warnings.push(`vCenter "${name}" is not in the Infrastructure's vcenters; kept, as the cluster's release keeps it (4.23 drops it)`);
@@ -396,7 +456,9 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
   for (const fd of spec.failureDomains ?? []) {
     let vc = cfg.vcenter[fd.server];
     if (!vc) {
-      warnings.push(`failure domain ${fd.name ? `"${fd.name}" ` : ''}is on vCenter "${fd.server}", which the Infrastructure's vcenters do not list; added`);
+      warnings.push(
+        `failure domain ${fd.name ? `"${fd.name}" ` : ''}is on vCenter "${fd.server}", which the Infrastructure's vcenters do not list; added`,
+      );
       vc = { server: fd.server, datacenters: [] };
       cfg.vcenter[fd.server] = vc;
     }
@@ -407,9 +469,14 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
   }
   // 5. More than one failure domain: zone and region labels are the OpenShift tag categories.
   if ((spec.failureDomains ?? []).length > 1) {
-    for (const [field, value] of [['zone', 'openshift-zone'], ['region', 'openshift-region']] as const) {
+    for (const [field, value] of [
+      ['zone', 'openshift-zone'],
+      ['region', 'openshift-region'],
+    ] as const) {
       if (cfg.labels[field] && cfg.labels[field] !== value) {
-        warnings.push(`"labels.${field}" = ${JSON.stringify(cfg.labels[field])} is overridden with "${value}": with several failure domains OpenShift uses its own tag categories`);
+        warnings.push(
+          `"labels.${field}" = ${JSON.stringify(cfg.labels[field])} is overridden with "${value}": with several failure domains OpenShift uses its own tag categories`,
+        );
       }
       cfg.labels[field] = value;
     }

@@ -26,8 +26,9 @@ export function formatIssue(issue: SpecIssue): string {
 
 /** Sorts issues by file, line and path so that reports are stable. */
 export function sortIssues(issues: readonly SpecIssue[]): SpecIssue[] {
-  return [...issues].sort((a, b) =>
-    compare(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || compare(a.path, b.path) || compare(a.message, b.message));
+  return [...issues].sort(
+    (a, b) => compare(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || compare(a.path, b.path) || compare(a.message, b.message),
+  );
 }
 
 function compare(a: string, b: string): number {
@@ -68,7 +69,7 @@ export function describeValue(value: unknown): string {
     text = `a mapping (${JSON.stringify(value)})`;
   } else {
     // what YAML and JSON hold besides strings, lists, mappings and null: numbers and booleans
-    text = `${typeof value} ${String(value as number | boolean | bigint)}`;
+    text = `${typeof value} ${typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? String(value) : ''}`;
   }
   text = typeof value === 'string' ? text : redactMessage(text);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

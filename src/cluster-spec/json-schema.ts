@@ -34,7 +34,7 @@ function inheritable(node: JsonSchema): JsonSchema {
 }
 
 function specJsonSchema(): JsonSchema {
-  return z.toJSONSchema(clusterSpecSchema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema;
+  return z.toJSONSchema(clusterSpecSchema, { io: 'input', target: 'draft-2020-12' });
 }
 
 /** The JSON Schema of a cluster spec after its defaults are merged: what the loader requires (the spec reference's "required"). */
@@ -56,8 +56,9 @@ export function clusterSpecJsonSchema(): JsonSchema {
     $schema: schema.$schema,
     $id: 'https://ccm-gitops.io/schemas/cluster-spec.schema.json',
     title: `${SPEC_KIND} (${SPEC_API_VERSION})`,
-    description: 'One cluster for ccm-gitops: what the cloud-controller-manager operator would read from the cluster. '
-      + 'Fields under spec may come from the defaults.yaml files of its folders; the loader checks the merged spec.',
+    description:
+      'One cluster for ccm-gitops: what the cloud-controller-manager operator would read from the cluster. ' +
+      'Fields under spec may come from the defaults.yaml files of its folders; the loader checks the merged spec.',
     ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
     properties: { ...properties, spec: inheritable(properties.spec) },
   };

@@ -16,8 +16,7 @@ export interface SpecSchema<Output, Input = Output> {
 
 /** What `safeParse` gives. */
 export type SpecSchemaResult<T> =
-  | { readonly success: true; readonly data: T }
-  | { readonly success: false; readonly error: { readonly issues: readonly SpecSchemaIssue[] } };
+  { readonly success: true; readonly data: T } | { readonly success: false; readonly error: { readonly issues: readonly SpecSchemaIssue[] } };
 
 /** One problem `safeParse` found. */
 export interface SpecSchemaIssue {

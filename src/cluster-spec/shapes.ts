@@ -50,13 +50,15 @@ export function qualifiedNameProblem(key: string, what: 'label' | 'annotation'):
   if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
     return `is not ${what === 'label' ? 'a label' : 'an annotation'} key: its prefix before "/" is not a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")`;
   }
-  return name.length <= 63 && QUALIFIED_NAME_PART.test(name) ? undefined
+  return name.length <= 63 && QUALIFIED_NAME_PART.test(name)
+    ? undefined
     : `is not ${what === 'label' ? 'a label' : 'an annotation'} key (at most 63 letters, digits, "-", "_", "." between alphanumerics, optional "prefix/")`;
 }
 
 /** The problem of a label value (IsValidLabelValue), or undefined. */
 export function labelValueProblem(value: string): string | undefined {
-  return value === '' || (value.length <= 63 && QUALIFIED_NAME_PART.test(value)) ? undefined
+  return value === '' || (value.length <= 63 && QUALIFIED_NAME_PART.test(value))
+    ? undefined
     : 'is not a label value (at most 63 letters, digits, "-", "_", "." between alphanumerics; no spaces or line breaks)';
 }
 
@@ -95,7 +97,10 @@ export function metadataMapProblems(at: (string | number)[], map: Record<string,
     }
   }
   if (what === 'annotation' && size > TOTAL_ANNOTATION_SIZE_LIMIT) {
-    problems.push({ path: at, message: `hold ${size} bytes, over the API server's limit of ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes (256 KiB) for all annotations of one object; keep large data in a ConfigMap` });
+    problems.push({
+      path: at,
+      message: `hold ${size} bytes, over the API server's limit of ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes (256 KiB) for all annotations of one object; keep large data in a ConfigMap`,
+    });
   }
   return problems;
 }
@@ -288,7 +293,10 @@ function firstOutsideAscii(text: string): number | undefined {
 
 /** The first code point of free text that hides what a reviewer sees: bidi controls, zero-width characters, controls other than tab and line breaks. */
 function firstHidden(text: string): number | undefined {
-  const m = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(text);
+  const m =
+    /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(
+      text,
+    );
   return m ? m[0].codePointAt(0) : undefined;
 }
 
@@ -298,7 +306,8 @@ function textProblem(cp: number, free: boolean, key: boolean): string {
   if (free) {
     return `${what}; invisible characters hide what a reviewer sees: remove it`;
   }
-  return kindOf(cp) === 'a line break or control character' ? `${what}; this field takes one line of printable ASCII: remove it`
+  return kindOf(cp) === 'a line break or control character'
+    ? `${what}; this field takes one line of printable ASCII: remove it`
     : `${what}; this field takes printable ASCII only (look-alike letters and invisible characters hide what a reviewer sees): retype it`;
 }
 
@@ -360,14 +369,30 @@ const PROXY_FIX = 'rendered env vars are committed to git, so use a proxy that a
 
 /** Every URL and host field of the spec. */
 const URL_FIELDS: readonly UrlField[] = [
-  { at: pattern('spec.gitops.repoURL'), ssh: true, fix: 'give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)' },
-  { at: pattern('spec.gitops.argocd.destinationServer'), host: true, fix: 'register the cluster in Argo CD (a cluster Secret) and give only its API server URL' },
+  {
+    at: pattern('spec.gitops.repoURL'),
+    ssh: true,
+    fix: 'give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)',
+  },
+  {
+    at: pattern('spec.gitops.argocd.destinationServer'),
+    host: true,
+    fix: 'register the cluster in Argo CD (a cluster Secret) and give only its API server URL',
+  },
   { at: pattern('spec.proxy.httpProxy'), host: true, fix: PROXY_FIX },
   { at: pattern('spec.proxy.httpsProxy'), host: true, fix: PROXY_FIX },
   { at: pattern('spec.proxy.noProxy'), host: true, list: true, fix: 'list host names, domains and CIDRs only' },
   { at: pattern('spec.aws.serviceEndpoints.*.url'), host: true, fix: 'give the endpoint URL only; the CCM authenticates with its own credentials' },
-  { at: pattern('spec.vsphere.vcenters.*.server'), host: true, fix: 'give the vCenter host name only; its credentials go in the vSphere credentials Secret' },
-  { at: pattern('spec.vsphere.failureDomains.*.server'), host: true, fix: 'give the vCenter host name only; its credentials go in the vSphere credentials Secret' },
+  {
+    at: pattern('spec.vsphere.vcenters.*.server'),
+    host: true,
+    fix: 'give the vCenter host name only; its credentials go in the vSphere credentials Secret',
+  },
+  {
+    at: pattern('spec.vsphere.failureDomains.*.server'),
+    host: true,
+    fix: 'give the vCenter host name only; its credentials go in the vSphere credentials Secret',
+  },
   { at: pattern('spec.kubernetes.workloadIdentity.audience'), fix: 'give the audience only' },
 ];
 
@@ -383,18 +408,27 @@ export function credentialProblems(data: unknown): ShapeProblem[] {
       continue; // a key outside printable ASCII is the text guard's, reported at its map
     }
     const field = URL_FIELDS.find((f) => matches(f.at, at));
-    const reason = field ? (field.list ? value.split(',') : [value]).map((v) => userinfoProblem(v.trim(), field)).find((r) => r !== undefined) : undefined;
+    const reason = field
+      ? (field.list ? value.split(',') : [value]).map((v) => userinfoProblem(v.trim(), field)).find((r) => r !== undefined)
+      : undefined;
     if (field && reason) {
       problems.push({ path: at, message: `embeds credentials (${reason}); ${field.fix}` });
       continue;
     }
     if (at.length === 3 && at[0] === 'spec' && at[1] === 'images' && imageHasUserinfo(value)) {
-      problems.push({ path: at, message: 'embeds registry credentials (a user before the registry host); registry credentials go in an imagePullSecret (spec.kubernetes.imagePullSecrets), never in the image reference' });
+      problems.push({
+        path: at,
+        message:
+          'embeds registry credentials (a user before the registry host); registry credentials go in an imagePullSecret (spec.kubernetes.imagePullSecrets), never in the image reference',
+      });
       continue;
     }
     const found = secretInValue(value);
     if (found) {
-      problems.push({ path: at, message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret` });
+      problems.push({
+        path: at,
+        message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret`,
+      });
     }
   }
   return problems;

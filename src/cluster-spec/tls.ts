@@ -108,24 +108,57 @@ export const OPENSSL_TO_IANA: Readonly<Record<string, TlsCipherSuite>> = {
 };
 
 /** The built-in profiles of openshift/api (`TLSProfiles`), with their OpenSSL cipher names in order. */
-export const TLS_PROFILES: Readonly<Record<Exclude<TlsProfileType, 'Custom'>, { readonly minTLSVersion: TlsVersion; readonly ciphers: readonly string[] }>> = {
+export const TLS_PROFILES: Readonly<
+  Record<Exclude<TlsProfileType, 'Custom'>, { readonly minTLSVersion: TlsVersion; readonly ciphers: readonly string[] }>
+> = {
   Old: {
     minTLSVersion: 'VersionTLS10',
     ciphers: [
-      'TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256',
-      'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
-      'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305', 'DHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES256-GCM-SHA384',
-      'DHE-RSA-CHACHA20-POLY1305', 'ECDHE-ECDSA-AES128-SHA256', 'ECDHE-RSA-AES128-SHA256', 'ECDHE-ECDSA-AES128-SHA', 'ECDHE-RSA-AES128-SHA',
-      'ECDHE-ECDSA-AES256-SHA384', 'ECDHE-RSA-AES256-SHA384', 'ECDHE-ECDSA-AES256-SHA', 'ECDHE-RSA-AES256-SHA', 'DHE-RSA-AES128-SHA256',
-      'DHE-RSA-AES256-SHA256', 'AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA256', 'AES256-SHA256', 'AES128-SHA', 'AES256-SHA', 'DES-CBC3-SHA',
+      'TLS_AES_128_GCM_SHA256',
+      'TLS_AES_256_GCM_SHA384',
+      'TLS_CHACHA20_POLY1305_SHA256',
+      'ECDHE-ECDSA-AES128-GCM-SHA256',
+      'ECDHE-RSA-AES128-GCM-SHA256',
+      'ECDHE-ECDSA-AES256-GCM-SHA384',
+      'ECDHE-RSA-AES256-GCM-SHA384',
+      'ECDHE-ECDSA-CHACHA20-POLY1305',
+      'ECDHE-RSA-CHACHA20-POLY1305',
+      'DHE-RSA-AES128-GCM-SHA256',
+      'DHE-RSA-AES256-GCM-SHA384',
+      'DHE-RSA-CHACHA20-POLY1305',
+      'ECDHE-ECDSA-AES128-SHA256',
+      'ECDHE-RSA-AES128-SHA256',
+      'ECDHE-ECDSA-AES128-SHA',
+      'ECDHE-RSA-AES128-SHA',
+      'ECDHE-ECDSA-AES256-SHA384',
+      'ECDHE-RSA-AES256-SHA384',
+      'ECDHE-ECDSA-AES256-SHA',
+      'ECDHE-RSA-AES256-SHA',
+      'DHE-RSA-AES128-SHA256',
+      'DHE-RSA-AES256-SHA256',
+      'AES128-GCM-SHA256',
+      'AES256-GCM-SHA384',
+      'AES128-SHA256',
+      'AES256-SHA256',
+      'AES128-SHA',
+      'AES256-SHA',
+      'DES-CBC3-SHA',
     ],
   },
   Intermediate: {
     minTLSVersion: 'VersionTLS12',
     ciphers: [
-      'TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256',
-      'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
-      'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305', 'DHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES256-GCM-SHA384',
+      'TLS_AES_128_GCM_SHA256',
+      'TLS_AES_256_GCM_SHA384',
+      'TLS_CHACHA20_POLY1305_SHA256',
+      'ECDHE-ECDSA-AES128-GCM-SHA256',
+      'ECDHE-RSA-AES128-GCM-SHA256',
+      'ECDHE-ECDSA-AES256-GCM-SHA384',
+      'ECDHE-RSA-AES256-GCM-SHA384',
+      'ECDHE-ECDSA-CHACHA20-POLY1305',
+      'ECDHE-RSA-CHACHA20-POLY1305',
+      'DHE-RSA-AES128-GCM-SHA256',
+      'DHE-RSA-AES256-GCM-SHA384',
     ],
   },
   Modern: {
@@ -154,7 +187,7 @@ export interface ResolvedTls {
 
 /** The IANA name of a cipher given by its OpenSSL or IANA name, or undefined when Go has no such suite. */
 export function ianaCipher(name: string): TlsCipherSuite | undefined {
-  return OPENSSL_TO_IANA[name] ?? ((TLS_CIPHER_SUITES as readonly string[]).includes(name) ? name as TlsCipherSuite : undefined);
+  return OPENSSL_TO_IANA[name] ?? ((TLS_CIPHER_SUITES as readonly string[]).includes(name) ? (name as TlsCipherSuite) : undefined);
 }
 
 /**
@@ -163,9 +196,10 @@ export function ianaCipher(name: string): TlsCipherSuite | undefined {
  * not implement (DHE) are left out, duplicates are kept once.
  */
 export function resolveTlsProfile(setting: TlsProfileSetting): ResolvedTls {
-  const profile = setting.profile === 'Custom'
-    ? { minTLSVersion: setting.minTLSVersion ?? 'VersionTLS12', ciphers: setting.ciphers ?? [] }
-    : TLS_PROFILES[setting.profile];
+  const profile =
+    setting.profile === 'Custom'
+      ? { minTLSVersion: setting.minTLSVersion ?? 'VersionTLS12', ciphers: setting.ciphers ?? [] }
+      : TLS_PROFILES[setting.profile];
   const suites: TlsCipherSuite[] = [];
   for (const name of profile.ciphers) {
     const suite = ianaCipher(name);
@@ -191,13 +225,19 @@ export function tlsProblems(setting: TlsProfileSetting): { path: (string | numbe
   if (setting.profile !== 'Custom') {
     for (const key of ['minTLSVersion', 'ciphers'] as const) {
       if (setting[key] !== undefined) {
-        problems.push({ path: at(key), message: `is only read with profile Custom (profile is ${setting.profile}); remove it or set spec.tls.profile: Custom` });
+        problems.push({
+          path: at(key),
+          message: `is only read with profile Custom (profile is ${setting.profile}); remove it or set spec.tls.profile: Custom`,
+        });
       }
     }
     return problems;
   }
   if (setting.minTLSVersion === undefined) {
-    problems.push({ path: at('minTLSVersion'), message: 'is required with profile Custom; set VersionTLS12 (the Intermediate minimum) or another version' });
+    problems.push({
+      path: at('minTLSVersion'),
+      message: 'is required with profile Custom; set VersionTLS12 (the Intermediate minimum) or another version',
+    });
     return problems;
   }
   if (setting.minTLSVersion === 'VersionTLS13') {

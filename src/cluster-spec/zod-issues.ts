@@ -32,13 +32,19 @@ export function schemaProblems(schema: z.ZodType, issues: readonly z.core.$ZodIs
         message = input === undefined ? 'is required' : `expected ${issue.expected}, got ${describeValue(input)}`;
         break;
       case 'invalid_value':
-        message = input === undefined ? `is required; expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of: ${issue.values.map((v) => String(v)).join(', ')}`}` : `${describeValue(input)} is not allowed; expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of: ${issue.values.map((v) => String(v)).join(', ')}`}`;
+        message =
+          input === undefined
+            ? `is required; expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of: ${issue.values.map((v) => String(v)).join(', ')}`}`
+            : `${describeValue(input)} is not allowed; expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of: ${issue.values.map((v) => String(v)).join(', ')}`}`;
         break;
       case 'invalid_format':
         message = `${describeValue(input)} ${issue.message}`;
         break;
       case 'too_small':
-        message = issue.origin === 'string' && Number(issue.minimum) === 1 ? 'must not be empty' : `${describeValue(input)} is too small (minimum ${String(issue.minimum)})`;
+        message =
+          issue.origin === 'string' && Number(issue.minimum) === 1
+            ? 'must not be empty'
+            : `${describeValue(input)} is too small (minimum ${String(issue.minimum)})`;
         break;
       case 'too_big':
         message = `${describeValue(input)} ${issue.message}`;
@@ -58,7 +64,12 @@ export function schemaProblems(schema: z.ZodType, issues: readonly z.core.$ZodIs
   return problems;
 }
 
-interface Def { readonly type: string; readonly shape?: Record<string, z.ZodType>; readonly innerType?: z.ZodType; readonly element?: z.ZodType }
+interface Def {
+  readonly type: string;
+  readonly shape?: Record<string, z.ZodType>;
+  readonly innerType?: z.ZodType;
+  readonly element?: z.ZodType;
+}
 
 function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;

@@ -25,9 +25,10 @@ export interface CcmPodDisruptionBudgetSpec {
  * construct names the budget, this renders the object (one shape for both).
  */
 export function addCcmPodDisruptionBudget(scope: Construct, id: string, spec: CcmPodDisruptionBudgetSpec): ApiObject {
-  const budget = 'minAvailable' in spec.budget
-    ? { minAvailable: k8s.IntOrString.fromNumber(spec.budget.minAvailable) }
-    : { maxUnavailable: k8s.IntOrString.fromNumber(spec.budget.maxUnavailable) };
+  const budget =
+    'minAvailable' in spec.budget
+      ? { minAvailable: k8s.IntOrString.fromNumber(spec.budget.minAvailable) }
+      : { maxUnavailable: k8s.IntOrString.fromNumber(spec.budget.maxUnavailable) };
   return new k8s.KubePodDisruptionBudget(scope, id, {
     metadata: { name: spec.name, namespace: spec.namespace },
     spec: {

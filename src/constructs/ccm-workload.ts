@@ -177,20 +177,22 @@ export function ccmPodTemplate(props: CcmPodTemplateProps): k8s.PodTemplateSpec 
       initContainers: props.initContainers ? [...props.initContainers] : undefined,
       imagePullSecrets: props.imagePullSecrets ? props.imagePullSecrets.map((name) => ({ name })) : undefined,
       securityContext: props.securityContext,
-      containers: [{
-        name: CCM_CONTAINER_NAME,
-        image: c.image,
-        imagePullPolicy: 'IfNotPresent',
-        command: c.command ? [...c.command] : undefined,
-        args: c.args ? [...c.args] : undefined,
-        env: c.env ? [...c.env] : undefined,
-        ports: [...c.ports],
-        livenessProbe: c.livenessProbe,
-        resources: c.resources,
-        securityContext: c.securityContext,
-        terminationMessagePolicy: 'FallbackToLogsOnError',
-        volumeMounts: c.volumeMounts ? [...c.volumeMounts] : undefined,
-      }],
+      containers: [
+        {
+          name: CCM_CONTAINER_NAME,
+          image: c.image,
+          imagePullPolicy: 'IfNotPresent',
+          command: c.command ? [...c.command] : undefined,
+          args: c.args ? [...c.args] : undefined,
+          env: c.env ? [...c.env] : undefined,
+          ports: [...c.ports],
+          livenessProbe: c.livenessProbe,
+          resources: c.resources,
+          securityContext: c.securityContext,
+          terminationMessagePolicy: 'FallbackToLogsOnError',
+          volumeMounts: c.volumeMounts ? [...c.volumeMounts] : undefined,
+        },
+      ],
       volumes: props.volumes ? [...props.volumes] : undefined,
     },
   };
@@ -245,11 +247,17 @@ export function addCcmWorkload(scope: Construct, id: string, spec: CcmWorkloadSp
   const selector = { matchLabels: { ...spec.selector } };
   return spec.kind === 'Deployment'
     ? new k8s.KubeDeployment(scope, id, {
-      metadata,
-      spec: { replicas: spec.replicas, revisionHistoryLimit: spec.revisionHistoryLimit, selector, strategy: spec.strategy, template: spec.template },
-    })
+        metadata,
+        spec: {
+          replicas: spec.replicas,
+          revisionHistoryLimit: spec.revisionHistoryLimit,
+          selector,
+          strategy: spec.strategy,
+          template: spec.template,
+        },
+      })
     : new k8s.KubeDaemonSet(scope, id, {
-      metadata,
-      spec: { revisionHistoryLimit: spec.revisionHistoryLimit, selector, updateStrategy: spec.updateStrategy, template: spec.template },
-    });
+        metadata,
+        spec: { revisionHistoryLimit: spec.revisionHistoryLimit, selector, updateStrategy: spec.updateStrategy, template: spec.template },
+      });
 }

@@ -17,7 +17,9 @@ export interface MountedConfig {
  * A change of any mounted content changes the pod template, which rolls the pods.
  */
 export function configHash(config: MountedConfig): string {
-  return createHash('sha256').update(canonicalJson({ configMaps: config.configMaps ?? {}, secrets: config.secrets ?? {} })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ configMaps: config.configMaps ?? {}, secrets: config.secrets ?? {} }))
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {
@@ -25,7 +27,9 @@ function canonicalJson(value: unknown): string {
     return `[${value.map(canonicalJson).join(',')}]`;
   }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value);

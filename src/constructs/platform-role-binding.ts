@@ -41,8 +41,9 @@ export class PlatformRoleBinding extends Construct {
       return { kind: 'ServiceAccount', name, namespace };
     });
     const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: props.roleKind, name: props.roleName };
-    this.apiObject = props.namespace === undefined
-      ? new k8s.KubeClusterRoleBinding(this, 'Resource', { metadata: { name: props.name }, roleRef, subjects })
-      : new k8s.KubeRoleBinding(this, 'Resource', { metadata: { name: props.name, namespace: props.namespace }, roleRef, subjects });
+    this.apiObject =
+      props.namespace === undefined
+        ? new k8s.KubeClusterRoleBinding(this, 'Resource', { metadata: { name: props.name }, roleRef, subjects })
+        : new k8s.KubeRoleBinding(this, 'Resource', { metadata: { name: props.name, namespace: props.namespace }, roleRef, subjects });
   }
 }

@@ -40,9 +40,16 @@ export class PlatformRole extends Construct {
       throw new Error(`'rules' of role "${props.name}" must hold at least one rule, got none`);
     }
     const rules = props.rules.map((r) => ({ ...r }));
-    this.apiObject = props.namespace === undefined
-      ? new k8s.KubeClusterRole(this, 'Resource', { metadata: { name: props.name, annotations: props.annotations ? { ...props.annotations } : undefined }, rules })
-      : new k8s.KubeRole(this, 'Resource', { metadata: { name: props.name, namespace: props.namespace, annotations: props.annotations ? { ...props.annotations } : undefined }, rules });
+    this.apiObject =
+      props.namespace === undefined
+        ? new k8s.KubeClusterRole(this, 'Resource', {
+            metadata: { name: props.name, annotations: props.annotations ? { ...props.annotations } : undefined },
+            rules,
+          })
+        : new k8s.KubeRole(this, 'Resource', {
+            metadata: { name: props.name, namespace: props.namespace, annotations: props.annotations ? { ...props.annotations } : undefined },
+            rules,
+          });
     this.binding = new PlatformRoleBinding(this, 'Binding', {
       name: props.bindingName,
       namespace: props.namespace,

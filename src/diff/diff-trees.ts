@@ -116,7 +116,10 @@ export function diffTrees(base: Tree, head: Tree): TreeDiff {
   const platforms = new Map<string, string>();
   const phases = { base: new Map<string, string>(), head: new Map<string, string>() };
   const platformOf = { base: new Map<string, string>(), head: new Map<string, string>() };
-  for (const [which, tree] of [['base', base], ['head', head]] as const) {
+  for (const [which, tree] of [
+    ['base', base],
+    ['head', head],
+  ] as const) {
     const json = tree.get(FLEET_JSON);
     for (const e of json ? safeEntries(json) : []) {
       platforms.set(e.name, e.platform.toLowerCase());
@@ -156,26 +159,49 @@ export function diffTrees(base: Tree, head: Tree): TreeDiff {
     const fields = fieldChanges(b.body, a.body);
     if (fields.length > 0) {
       const rbac = (a.kind === 'Role' || a.kind === 'ClusterRole') && fields.some((f) => f.path.startsWith('rules'));
-      add(rbac
-        ? { state: 'changed', object: id, cluster, fields: fields.filter((f) => !f.path.startsWith('rules')), summary: grantSummary(b, a) }
-        : { state: 'changed', object: id, cluster, fields });
+      add(
+        rbac
+          ? { state: 'changed', object: id, cluster, fields: fields.filter((f) => !f.path.startsWith('rules')), summary: grantSummary(b, a) }
+          : { state: 'changed', object: id, cluster, fields },
+      );
       risks.push(...changedRisks(cluster, b, a, fields));
     }
   }
 
-  const clusterNames = (tree: Tree) => new Set([...tree.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]).filter((c) => c !== '_fleet'));
+  const clusterNames = (tree: Tree) =>
+    new Set(
+      [...tree.keys()]
+        .filter((p) => p.includes('/'))
+        .map((p) => p.split('/')[0])
+        .filter((c) => c !== '_fleet'),
+    );
   const baseClusters = clusterNames(base);
   const headClusters = clusterNames(head);
-  const addedClusters = [...headClusters].filter((c) => !baseClusters.has(c)).sort().map(label);
-  const removedClusters = [...baseClusters].filter((c) => !headClusters.has(c)).sort().map(label);
+  const addedClusters = [...headClusters]
+    .filter((c) => !baseClusters.has(c))
+    .sort()
+    .map(label);
+  const removedClusters = [...baseClusters]
+    .filter((c) => !headClusters.has(c))
+    .sort()
+    .map(label);
   for (const c of removedClusters) {
-    risks.push({ cluster: c, object: '', message: 'cluster removed from the fleet: its Application (no resources finalizer) or Flux chain (deletionPolicy Orphan) goes, '
-      + 'its CCM keeps running unmanaged; remove it from the cluster by hand if that is the intent' });
+    risks.push({
+      cluster: c,
+      object: '',
+      message:
+        'cluster removed from the fleet: its Application (no resources finalizer) or Flux chain (deletionPolicy Orphan) goes, ' +
+        'its CCM keeps running unmanaged; remove it from the cluster by hand if that is the intent',
+    });
   }
   for (const [name, platform] of platformOf.head) {
     const old = platformOf.base.get(name);
     if (old !== undefined && old !== platform) {
-      risks.push({ cluster: label(name), object: '', message: `platform changes from ${old} to ${platform}: an existing cluster does not change cloud; this replaces one CCM with another (wrong spec or wrong name?)` });
+      risks.push({
+        cluster: label(name),
+        object: '',
+        message: `platform changes from ${old} to ${platform}: an existing cluster does not change cloud; this replaces one CCM with another (wrong spec or wrong name?)`,
+      });
     }
   }
   for (const [name, phase] of phases.head) {
@@ -217,7 +243,13 @@ export function fieldChanges(before: unknown, after: unknown): FieldChange[] {
   return changes;
 }
 
-type Rule = { readonly apiGroups?: string[]; readonly resources?: string[]; readonly verbs?: string[]; readonly resourceNames?: string[]; readonly nonResourceURLs?: string[] };
+type Rule = {
+  readonly apiGroups?: string[];
+  readonly resources?: string[];
+  readonly verbs?: string[];
+  readonly resourceNames?: string[];
+  readonly nonResourceURLs?: string[];
+};
 
 /** Every (group, resource, verb, name) a rule list grants, as strings. */
 export function grants(rules: readonly Rule[] | undefined): Set<string> {
@@ -255,7 +287,7 @@ function grantSummary(b: TreeObject, a: TreeObject): string[] {
 
 /** What the engine does with an object that leaves git. */
 function removedMessage(o: TreeObject): string {
-  const annotations = ((o.body.metadata as { annotations?: Record<string, string> } | undefined)?.annotations) ?? {};
+  const annotations = (o.body.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {};
   if (annotations['argocd.argoproj.io/sync-options']?.includes('Prune=false') || annotations['kustomize.toolkit.fluxcd.io/prune'] === 'disabled') {
     return 'removed from git but prune-protected: Argo CD and Flux leave it in the cluster; delete it by hand if that is the intent';
   }
@@ -271,7 +303,8 @@ function removedMessage(o: TreeObject): string {
   return 'removed: the GitOps engine prunes (deletes) it from the cluster on the next sync';
 }
 
-const MACHINE_CONFIG_REBOOT = 'MachineConfig change: the machine-config-operator rolls it out by draining and rebooting every node of the pool, one by one';
+const MACHINE_CONFIG_REBOOT =
+  'MachineConfig change: the machine-config-operator rolls it out by draining and rebooting every node of the pool, one by one';
 
 /** Repository of an image reference (registry and path, no tag or digest). */
 export function imageRepository(ref: string): string {
@@ -298,7 +331,10 @@ function flagValues(body: Record<string, unknown>): Map<string, string> {
 
 /** Feature gates turned on for everything (upstream `AllAlpha`, `AllBeta`). */
 function broadGates(flags: Map<string, string>): string[] {
-  return (flags.get('feature-gates') ?? '').split(',').filter((g) => /^All(Alpha|Beta)=true$/i.test(g)).map((g) => g.split('=')[0]);
+  return (flags.get('feature-gates') ?? '')
+    .split(',')
+    .filter((g) => /^All(Alpha|Beta)=true$/i.test(g))
+    .map((g) => g.split('=')[0]);
 }
 
 /** Risks of a workload's containers: image source, TLS floor, broad feature gates. */
@@ -313,7 +349,11 @@ function workloadRisks(cluster: string, id: string, b: TreeObject | undefined, a
   for (const [name, image] of images(a)) {
     const old = before.get(name);
     if (old !== undefined && image && imageRepository(old) !== imageRepository(image)) {
-      risks.push({ cluster, object: id, message: `image source changes for container ${name}: ${imageRepository(old)} → ${imageRepository(image)} (supply chain: new code runs with the cloud credentials; check the registry and repository)` });
+      risks.push({
+        cluster,
+        object: id,
+        message: `image source changes for container ${name}: ${imageRepository(old)} → ${imageRepository(image)} (supply chain: new code runs with the cloud credentials; check the registry and repository)`,
+      });
     }
   }
   const fb = b ? flagValues(b.body) : new Map<string, string>();
@@ -325,7 +365,11 @@ function workloadRisks(cluster: string, id: string, b: TreeObject | undefined, a
   }
   const gatesBefore = new Set(broadGates(fb));
   for (const gate of broadGates(fa).filter((g) => !gatesBefore.has(g))) {
-    risks.push({ cluster, object: id, message: `feature gate ${gate}=true: turns on every ${gate === 'AllAlpha' ? 'alpha' : 'beta'} feature of the controller manager` });
+    risks.push({
+      cluster,
+      object: id,
+      message: `feature gate ${gate}=true: turns on every ${gate === 'AllAlpha' ? 'alpha' : 'beta'} feature of the controller manager`,
+    });
   }
   return risks;
 }
@@ -376,12 +420,21 @@ function changedRisks(cluster: string, b: TreeObject, a: TreeObject, fields: rea
   }
   if (a.kind === 'Application') {
     for (const f of fields.filter((x) => x.path === 'spec.project' || x.path.startsWith('spec.destination'))) {
-      risks.push({ cluster, object: id, message: `Argo CD ${f.path === 'spec.project' ? 'project' : 'destination'} changes (${f.path}: ${JSON.stringify(f.before ?? null)} → ${JSON.stringify(f.after ?? null)}): `
-        + 'the Application applies under other permissions or to another cluster' });
+      risks.push({
+        cluster,
+        object: id,
+        message:
+          `Argo CD ${f.path === 'spec.project' ? 'project' : 'destination'} changes (${f.path}: ${JSON.stringify(f.before ?? null)} → ${JSON.stringify(f.after ?? null)}): ` +
+          'the Application applies under other permissions or to another cluster',
+      });
     }
   }
   if (WORKLOAD_KINDS.includes(a.kind) && fields.some((f) => f.path.startsWith('spec.selector'))) {
-    risks.push({ cluster, object: id, message: `selector changed: selectors are immutable, so the ${a.kind} must be deleted and recreated (its pods go away meanwhile)` });
+    risks.push({
+      cluster,
+      object: id,
+      message: `selector changed: selectors are immutable, so the ${a.kind} must be deleted and recreated (its pods go away meanwhile)`,
+    });
   }
   if (a.kind === 'Role' || a.kind === 'ClusterRole') {
     const before = grants((b.body as { rules?: Rule[] }).rules);
@@ -404,7 +457,9 @@ function changedRisks(cluster: string, b: TreeObject, a: TreeObject, fields: rea
 }
 
 function sortRisks(risks: Risk[]): Risk[] {
-  return risks.sort((x, y) => (x.cluster < y.cluster ? -1 : x.cluster > y.cluster ? 1 : x.object < y.object ? -1 : x.object > y.object ? 1 : x.message < y.message ? -1 : 1));
+  return risks.sort((x, y) =>
+    x.cluster < y.cluster ? -1 : x.cluster > y.cluster ? 1 : x.object < y.object ? -1 : x.object > y.object ? 1 : x.message < y.message ? -1 : 1,
+  );
 }
 
 /** True when the trees differ at all. */

@@ -36,7 +36,12 @@ export function resolveRevision(revision: string, cwd = process.cwd()): string {
     throw new TreeReadError(`${JSON.stringify(revision)} is not a git revision; give a branch, tag or commit`);
   }
   try {
-    return execFileSync('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+      .toString()
+      .trim();
   } catch (e) {
     const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim();
     if (/not a git repository/i.test(stderr)) {
@@ -60,7 +65,11 @@ export function readTreeAtRevision(revision: string, treePath: string, cwd = pro
   try {
     let archive: Buffer;
     try {
-      archive = execFileSync('git', ['archive', '--format=tar', commit, '--', treePath], { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1024 * 1024 * 1024 });
+      archive = execFileSync('git', ['archive', '--format=tar', commit, '--', treePath], {
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 1024 * 1024 * 1024,
+      });
     } catch (e) {
       const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim();
       if (/did not match any files/.test(stderr)) {
@@ -95,9 +104,8 @@ export function withoutIdenticalUnits(base: Tree, head: Tree): [Tree, Tree] {
   const h = units(head);
   const same = (x: [string, string][] | undefined, y: [string, string][] | undefined) =>
     x !== undefined && y !== undefined && x.length === y.length && x.every(([p, c], i) => y[i][0] === p && y[i][1] === c);
-  const keep = (tree: Map<string, [string, string][]>) => new Map([...tree.entries()]
-    .filter(([unit]) => unit === '' || !same(b.get(unit), h.get(unit)))
-    .flatMap(([, files]) => files));
+  const keep = (tree: Map<string, [string, string][]>) =>
+    new Map([...tree.entries()].filter(([unit]) => unit === '' || !same(b.get(unit), h.get(unit))).flatMap(([, files]) => files));
   return [keep(b), keep(h)];
 }
 
@@ -163,7 +171,10 @@ function refuseHalfWrittenAt(revision: string, treePath: string, cwd: string): v
   const { journal, lock } = outputSidecars(path.basename(treePath.replace(/\/+$/, '')));
   let listed = '';
   try {
-    listed = execFileSync('git', ['ls-tree', '--name-only', commit, '--', path.join(parent, journal), path.join(parent, lock)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+    listed = execFileSync('git', ['ls-tree', '--name-only', commit, '--', path.join(parent, journal), path.join(parent, lock)], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).toString();
   } catch {
     // the tree is read next, and its error is the one to report
   }
@@ -224,12 +235,16 @@ export function readGitRange(range: string, treePath: string, cwd = process.cwd(
   if (before === undefined && after === undefined) {
     let where = 'the repository root';
     try {
-      const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+      const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+        .toString()
+        .trim();
       where = prefix === '' ? 'the repository root' : `${prefix} of the repository`;
     } catch {
       // keep the default
     }
-    throw new TreeReadError(`${treePath} is not in ${from} nor in ${to ?? 'the working tree'} (paths are relative to the current folder, ${where}); run from the repository root or pass --path`);
+    throw new TreeReadError(
+      `${treePath} is not in ${from} nor in ${to ?? 'the working tree'} (paths are relative to the current folder, ${where}); run from the repository root or pass --path`,
+    );
   }
   return { before: before ?? new Map(), after: after ?? new Map() };
 }

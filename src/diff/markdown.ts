@@ -78,7 +78,9 @@ export function decodeDataUrl(value: unknown): unknown {
 }
 
 function fieldLine(change: FieldChange): string {
-  const decoded = typeof change.before === 'string' && change.before.startsWith('data:') || typeof change.after === 'string' && change.after.startsWith('data:');
+  const decoded =
+    (typeof change.before === 'string' && change.before.startsWith('data:')) ||
+    (typeof change.after === 'string' && change.after.startsWith('data:'));
   const f: FieldChange = decoded ? { path: change.path, before: decodeDataUrl(change.before), after: decodeDataUrl(change.after) } : change;
   if (decoded && typeof f.before === 'string' && typeof f.after === 'string') {
     return `\`${f.path}\` changed (data: URL, decoded):\n${textDiff(f.before, f.after)}`;
@@ -110,7 +112,13 @@ function textDiff(before: string, after: string): string {
     const m = /^\s*component:\s*/.test(lines[i]) ? /^\s*-?\s*name:\s*(\S+)/.exec(lines[i - 1] ?? '') : null;
     return m ? `${lines[i]}   # controller ${m[1]}` : lines[i];
   };
-  const removed = a.map((_l, i) => i).filter((i) => !b.includes(a[i])).map((i) => redact(withController(a, i)));
-  const added = b.map((_l, i) => i).filter((i) => !a.includes(b[i])).map((i) => redact(withController(b, i)));
+  const removed = a
+    .map((_l, i) => i)
+    .filter((i) => !b.includes(a[i]))
+    .map((i) => redact(withController(a, i)));
+  const added = b
+    .map((_l, i) => i)
+    .filter((i) => !a.includes(b[i]))
+    .map((i) => redact(withController(b, i)));
   return ['    ```diff', ...removed.map((l) => `    - ${l}`), ...added.map((l) => `    + ${l}`), '    ```'].join('\n');
 }

@@ -55,7 +55,11 @@ export function specReferenceMarkdown(schema: Record<string, unknown> = mergedCl
   const nested: { title: string; rows: Row[] }[] = [];
   for (const [key, node] of Object.entries(spec.properties ?? {})) {
     const required = (spec.required ?? []).includes(key);
-    if (node.properties || (node.items && node.items.properties) || (typeof node.additionalProperties === 'object' && node.additionalProperties.properties)) {
+    if (
+      node.properties ||
+      (node.items && node.items.properties) ||
+      (typeof node.additionalProperties === 'object' && node.additionalProperties.properties)
+    ) {
       nested.push({ title: `spec.${key}`, rows: rows(`spec.${key}`, node, required) });
     } else {
       direct.push(...rows(`spec.${key}`, node, required));
@@ -68,7 +72,7 @@ export function specReferenceMarkdown(schema: Record<string, unknown> = mergedCl
     '# Cluster spec reference',
     '',
     'Look a field up here when you write or review a cluster spec. Every field of',
-    `\`${scalar(root.properties!.apiVersion!.const)}\` \`${scalar(root.properties!.kind!.const)}\`, with its type, default and meaning,`,
+    `\`${scalar(root.properties!.apiVersion.const)}\` \`${scalar(root.properties!.kind.const)}\`, with its type, default and meaning,`,
     'generated from the same schema `ccm-gitops` validates with',
     '([`schema/cluster-spec.schema.json`](../schema/cluster-spec.schema.json), also printed by `ccm-gitops schema`).',
     'How to write a spec, folder defaults and examples: [writing-specs.md](writing-specs.md).',
@@ -92,7 +96,15 @@ export function specReferenceMarkdown(schema: Record<string, unknown> = mergedCl
 
 /** The rows of a field and of every field below it. */
 function rows(field: string, node: SchemaNode, required: boolean): Row[] {
-  const result: Row[] = [{ field, type: typeOf(node), required, default: node.default === undefined ? '' : `\`${JSON.stringify(node.default)}\``, description: describe(node) }];
+  const result: Row[] = [
+    {
+      field,
+      type: typeOf(node),
+      required,
+      default: node.default === undefined ? '' : `\`${JSON.stringify(node.default)}\``,
+      description: describe(node),
+    },
+  ];
   const children = (prefix: string, n: SchemaNode): void => {
     for (const [key, child] of Object.entries(n.properties ?? {})) {
       result.push(...rows(`${prefix}.${key}`, child, (n.required ?? []).includes(key)));
@@ -145,8 +157,16 @@ function describe(node: SchemaNode): string {
   if (node.format) {
     constraints.push(`format ${node.format}`);
   }
-  for (const [k, label] of [['minLength', 'min length'], ['maxLength', 'max length'], ['minItems', 'min items'], ['maxItems', 'max items'],
-    ['minimum', 'min'], ['maximum', 'max'], ['exclusiveMinimum', 'greater than'], ['exclusiveMaximum', 'less than']] as const) {
+  for (const [k, label] of [
+    ['minLength', 'min length'],
+    ['maxLength', 'max length'],
+    ['minItems', 'min items'],
+    ['maxItems', 'max items'],
+    ['minimum', 'min'],
+    ['maximum', 'max'],
+    ['exclusiveMinimum', 'greater than'],
+    ['exclusiveMaximum', 'less than'],
+  ] as const) {
     if (node[k] !== undefined) {
       constraints.push(`${label} ${node[k]}`);
     }
@@ -168,5 +188,9 @@ function cell(text: string): string {
 
 /** The GitHub anchor of a heading. */
 export function anchor(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }

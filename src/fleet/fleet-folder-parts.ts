@@ -23,7 +23,10 @@ export class FleetFolderParts {
   /**
    * @param shares how many shares there are
    */
-  constructor(sink: TreeSink, private readonly shares: number) {
+  constructor(
+    sink: TreeSink,
+    private readonly shares: number,
+  ) {
     this.parts = openUnitParts(sink, FLEET_DIRECTORY);
   }
 

@@ -197,8 +197,13 @@ export function loadSpecFiles(files: readonly string[], root: string, cache?: Lo
  * handed after it is wasted work. Returns the members, sorted by name, and
  * the warnings in file order.
  */
-export function streamSpecFiles(files: readonly string[], root: string, cache: LoadCache | undefined, each: (cluster: LoadedCluster) => void,
-  failing?: () => void): { members: FleetMember[]; warnings: InputWarning[] } {
+export function streamSpecFiles(
+  files: readonly string[],
+  root: string,
+  cache: LoadCache | undefined,
+  each: (cluster: LoadedCluster) => void,
+  failing?: () => void,
+): { members: FleetMember[]; warnings: InputWarning[] } {
   const loading = specStream(files, root, cache, failing);
   for (let step = loading.next(); ; step = loading.next()) {
     if (step.done) {
@@ -212,8 +217,12 @@ export function streamSpecFiles(files: readonly string[], root: string, cache: L
  * {@link streamSpecFiles} as a generator: yields each cluster as it is
  * loaded, so that the caller may wait (for render workers) between two.
  */
-export function* specStream(files: readonly string[], root: string, cache: LoadCache | undefined,
-  failing?: () => void): Generator<LoadedCluster, { members: FleetMember[]; warnings: InputWarning[] }, void> {
+export function* specStream(
+  files: readonly string[],
+  root: string,
+  cache: LoadCache | undefined,
+  failing?: () => void,
+): Generator<LoadedCluster, { members: FleetMember[]; warnings: InputWarning[] }, void> {
   const issues: SpecIssue[] = [];
   const warnings: InputWarning[] = [];
   const defaultsCache = new Map<string, DefaultsSource>();
@@ -278,7 +287,14 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
       const base = result.cloudConfigBase ?? path.dirname(file);
       const ownIssues: SpecIssue[] = [];
       const ownWarnings: InputWarning[] = [];
-      const prepared = prepare(file, result.spec, base, root, (i) => ownIssues.push(i), (w) => ownWarnings.push(w));
+      const prepared = prepare(
+        file,
+        result.spec,
+        base,
+        root,
+        (i) => ownIssues.push(i),
+        (w) => ownWarnings.push(w),
+      );
       issues.push(...ownIssues);
       warnings.push(...ownWarnings);
       if (!prepared) {
@@ -286,7 +302,12 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
       }
       member = fleetMemberOf(prepared);
       if (cache && ownIssues.length === 0 && result.issues.length === 0 && chain.every((d) => defaultsCache.get(d)?.issues.length === 0)) {
-        cache.store(file, chain, inputRefs(result.spec).map((ref) => path.join(base, ref)), { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, member, warnings: ownWarnings });
+        cache.store(
+          file,
+          chain,
+          inputRefs(result.spec).map((ref) => path.join(base, ref)),
+          { nameLine: result.nameLine, cloudConfigBase: result.cloudConfigBase, prepared, member, warnings: ownWarnings },
+        );
       }
       members.push(member);
       const nameTaken = byName.has(member.name);
@@ -306,7 +327,10 @@ export function* specStream(files: readonly string[], root: string, cache: LoadC
         file: use.file,
         path: 'metadata.name',
         line: use.line,
-        message: `"${name}" is also used by ${uses.filter((u) => u !== use).map((u) => u.file).join(', ')}; cluster names must be unique across the fleet`,
+        message: `"${name}" is also used by ${uses
+          .filter((u) => u !== use)
+          .map((u) => u.file)
+          .join(', ')}; cluster names must be unique across the fleet`,
       });
     }
   }
@@ -372,7 +396,13 @@ export function defaultsChain(specFile: string, root: string, exists: (file: str
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
     return [];
   }
-  const dirs = [root, ...rel.split(path.sep).filter((p) => p !== '').map((_p, i, parts) => path.join(root, ...parts.slice(0, i + 1)))];
+  const dirs = [
+    root,
+    ...rel
+      .split(path.sep)
+      .filter((p) => p !== '')
+      .map((_p, i, parts) => path.join(root, ...parts.slice(0, i + 1))),
+  ];
   const chain: string[] = [];
   for (const dir of dirs) {
     for (const name of ['defaults.yaml', 'defaults.yml']) {
@@ -412,10 +442,14 @@ function loadDefaults(file: string, cache: Map<string, DefaultsSource>, root: st
 /** A defaults file holds the spec's envelope and any subset of `metadata.labels` and `spec`, but no name. */
 function checkDefaultsEnvelope(src: YamlSource): SpecIssue[] {
   const issues: SpecIssue[] = [];
-  const at = (p: (string | number)[], message: string) => issues.push({ file: src.file, path: p.join('.'), line: lineOf(src.doc, src.lines, p), message });
+  const at = (p: (string | number)[], message: string) =>
+    issues.push({ file: src.file, path: p.join('.'), line: lineOf(src.doc, src.lines, p), message });
   const d = src.data;
   if (d.apiVersion !== SPEC_API_VERSION) {
-    at(['apiVersion'], `${d.apiVersion === undefined ? 'is required' : `${describeValue(d.apiVersion)} is not allowed`}; set it to "${SPEC_API_VERSION}"`);
+    at(
+      ['apiVersion'],
+      `${d.apiVersion === undefined ? 'is required' : `${describeValue(d.apiVersion)} is not allowed`}; set it to "${SPEC_API_VERSION}"`,
+    );
   }
   if (d.kind !== DEFAULTS_KIND) {
     at(['kind'], `${d.kind === undefined ? 'is required' : `${describeValue(d.kind)} is not allowed`}; a defaults file has kind "${DEFAULTS_KIND}"`);
@@ -433,9 +467,12 @@ function checkDefaultsEnvelope(src: YamlSource): SpecIssue[] {
   if (isPlainObject(d.metadata)) {
     for (const key of Object.keys(d.metadata)) {
       if (key !== 'labels') {
-        at(['metadata', key], key === 'name'
-          ? 'cannot be set in a defaults file; each cluster spec names itself'
-          : 'unknown field; a defaults file may set metadata.labels only');
+        at(
+          ['metadata', key],
+          key === 'name'
+            ? 'cannot be set in a defaults file; each cluster spec names itself'
+            : 'unknown field; a defaults file may set metadata.labels only',
+        );
       }
     }
   }
@@ -529,7 +566,10 @@ function rawProblems(merged: unknown): { path: (string | number)[]; message: str
     for (const [key, ref] of Object.entries(images)) {
       const problem = typeof ref === 'string' ? imagePinProblem(ref) : undefined;
       if (problem) {
-        problems.push({ path: ['spec', 'images', key], message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag` });
+        problems.push({
+          path: ['spec', 'images', key],
+          message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag`,
+        });
       }
     }
   }
@@ -543,7 +583,13 @@ interface NameUse {
 }
 
 /** Reads spec.cloudConfig.file (inside the clusters folder): its path and text, '' without one; undefined after reporting a problem. */
-function readCloudConfig(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void): { cloudConfigFile?: string; text: string } | undefined {
+function readCloudConfig(
+  file: string,
+  spec: ClusterSpec,
+  base: string,
+  root: string,
+  issue: (i: SpecIssue) => void,
+): { cloudConfigFile?: string; text: string } | undefined {
   const ref = spec.spec.cloudConfig?.file;
   if (ref === undefined) {
     return { text: '' };
@@ -562,7 +608,14 @@ function readCloudConfig(file: string, spec: ClusterSpec, base: string, root: st
 }
 
 /** Reads a file a spec names at `field`, inside the clusters folder; undefined after reporting a problem. */
-function readRef(file: string, field: string, ref: string, base: string, root: string, issue: (i: SpecIssue) => void): { file: string; text: string } | undefined {
+function readRef(
+  file: string,
+  field: string,
+  ref: string,
+  base: string,
+  root: string,
+  issue: (i: SpecIssue) => void,
+): { file: string; text: string } | undefined {
   const resolved = resolveInside(root, base, ref);
   if ('problem' in resolved) {
     issue({ file, path: field, message: `${describeValue(ref)} ${resolved.problem}` });
@@ -577,7 +630,14 @@ function readRef(file: string, field: string, ref: string, base: string, root: s
 }
 
 /** Prepares a cluster on its distribution (`distribution-facts.ts`), after the warnings of every distribution. */
-function prepare(file: string, spec: ClusterSpec, base: string, root: string, issue: (i: SpecIssue) => void, warn: (w: InputWarning) => void): PreparedCluster | undefined {
+function prepare(
+  file: string,
+  spec: ClusterSpec,
+  base: string,
+  root: string,
+  issue: (i: SpecIssue) => void,
+  warn: (w: InputWarning) => void,
+): PreparedCluster | undefined {
   for (const w of gitopsWarnings(spec.spec.gitops)) {
     warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
   }
@@ -588,14 +648,18 @@ function prepare(file: string, spec: ClusterSpec, base: string, root: string, is
     }
   }
   const specPath = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
-  return distributionFacts(spec.spec.distribution).prepare(spec, {
-    file,
-    specPath,
-    issue,
-    warn,
-    readCloudConfig: () => readCloudConfig(file, spec, base, root, issue),
-    readRef: (field, ref) => readRef(file, field, ref, base, root, issue),
-  }, declared);
+  return distributionFacts(spec.spec.distribution).prepare(
+    spec,
+    {
+      file,
+      specPath,
+      issue,
+      warn,
+      readCloudConfig: () => readCloudConfig(file, spec, base, root, issue),
+      readRef: (field, ref) => readRef(file, field, ref, base, root, issue),
+    },
+    declared,
+  );
 }
 
 /** The clusters folder, resolved; the folder as given when it cannot be (its files then fail to read, each named). */
@@ -635,8 +699,11 @@ function resolveInside(root: string, base: string, ref: string): { file: string 
     // vanished since: the read reports it
   }
   if (links > 1) {
-    return { problem: `is a hard link (the file has ${links} names), so it may be a file outside the clusters directory ${root}; `
-      + `replace it with a copy (cp ${file} ${file}.copy && mv ${file}.copy ${file})` };
+    return {
+      problem:
+        `is a hard link (the file has ${links} names), so it may be a file outside the clusters directory ${root}; ` +
+        `replace it with a copy (cp ${file} ${file}.copy && mv ${file}.copy ${file})`,
+    };
   }
   return { file };
 }

@@ -28,10 +28,14 @@ export function listSpecFiles(dir: string): string[] {
   try {
     stat = fs.statSync(dir);
   } catch {
-    throw new SpecValidationError([{ file: dir, path: '', message: 'clusters directory not found; pass --clusters DIR with the folder holding the cluster specs' }]);
+    throw new SpecValidationError([
+      { file: dir, path: '', message: 'clusters directory not found; pass --clusters DIR with the folder holding the cluster specs' },
+    ]);
   }
   if (!stat.isDirectory()) {
-    throw new SpecValidationError([{ file: dir, path: '', message: 'is not a directory; pass --clusters DIR with the folder holding the cluster specs' }]);
+    throw new SpecValidationError([
+      { file: dir, path: '', message: 'is not a directory; pass --clusters DIR with the folder holding the cluster specs' },
+    ]);
   }
   const out: string[] = [];
   const outside: SpecIssue[] = [];
@@ -39,7 +43,11 @@ export function listSpecFiles(dir: string): string[] {
   const walk = (d: string): void => {
     const entries = fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (entries.some((e) => e.name === 'defaults.yaml') && entries.some((e) => e.name === 'defaults.yml')) {
-      outside.push({ file: path.join(d, 'defaults.yml'), path: '', message: 'is beside defaults.yaml; keep one defaults file per folder (both would be merged, in no obvious order)' });
+      outside.push({
+        file: path.join(d, 'defaults.yml'),
+        path: '',
+        message: 'is beside defaults.yaml; keep one defaults file per folder (both would be merged, in no obvious order)',
+      });
     }
     for (const entry of entries) {
       if (entry.name.startsWith('.')) {
@@ -56,7 +64,11 @@ export function listSpecFiles(dir: string): string[] {
         continue;
       }
       if (entry.isSymbolicLink() && isDirectoryLink(full)) {
-        outside.push({ file: full, path: '', message: 'is a symbolic link to a folder; synth does not follow folder links (loops, specs from elsewhere): move the folder in' });
+        outside.push({
+          file: full,
+          path: '',
+          message: 'is a symbolic link to a folder; synth does not follow folder links (loops, specs from elsewhere): move the folder in',
+        });
         continue;
       }
       if (entry.isDirectory()) {
@@ -64,7 +76,12 @@ export function listSpecFiles(dir: string): string[] {
         if (!isFluxSystemFolder(full, entry.name)) {
           walk(full);
         }
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && /\.ya?ml$/.test(entry.name) && !DEFAULTS_FILE.test(entry.name) && !KUSTOMIZATION_FILE.test(entry.name)) {
+      } else if (
+        (entry.isFile() || entry.isSymbolicLink()) &&
+        /\.ya?ml$/.test(entry.name) &&
+        !DEFAULTS_FILE.test(entry.name) &&
+        !KUSTOMIZATION_FILE.test(entry.name)
+      ) {
         const linked = entry.isSymbolicLink() ? linkOutsideProblem(full, realRoot, 'spec') : undefined;
         if (linked) {
           outside.push({ file: full, path: '', message: linked });

@@ -8,7 +8,15 @@ import { distributionFacts, otherRenderers } from '../distribution-facts';
 import { migrationInputFor, migrationProblems } from '../migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
-import { commandItemProblem, guardProblems, httpsUrlProblem, httpUrlProblem, metadataMapProblems, ShapeProblem, withGuards } from '../cluster-spec/shapes';
+import {
+  commandItemProblem,
+  guardProblems,
+  httpsUrlProblem,
+  httpUrlProblem,
+  metadataMapProblems,
+  ShapeProblem,
+  withGuards,
+} from '../cluster-spec/shapes';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
 import { platformFactsFor } from '../openshift/platform-facts';
@@ -44,13 +52,19 @@ function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message
     const ref = s.images[key];
     const problem = ref === undefined ? undefined : imagePinProblem(ref);
     if (problem) {
-      problems.push({ path: ['spec', 'images', key], message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag` });
+      problems.push({
+        path: ['spec', 'images', key],
+        message: `${describeValue(ref)} ${problem}; pin it by digest (repo@sha256:...) or by an explicit tag`,
+      });
     }
   }
   const disabled = new Set(s.featureGates.disabled);
   s.featureGates.enabled.forEach((gate, i) => {
     if (disabled.has(gate)) {
-      problems.push({ path: ['spec', 'featureGates', 'enabled', i], message: `"${gate}" is listed as both enabled and disabled; keep it in one list` });
+      problems.push({
+        path: ['spec', 'featureGates', 'enabled', i],
+        message: `"${gate}" is listed as both enabled and disabled; keep it in one list`,
+      });
     }
   });
   problems.push(...tlsProblems(s.tls));
@@ -63,26 +77,41 @@ function commonProblems(spec: ClusterSpec): { path: (string | number)[]; message
     }
   }
   if (s.gitops.engine !== 'plain' && !s.gitops.repoURL) {
-    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `is required with engine "${s.gitops.engine}"; set the URL of the repository that holds the rendered tree` });
+    problems.push({
+      path: ['spec', 'gitops', 'repoURL'],
+      message: `is required with engine "${s.gitops.engine}"; set the URL of the repository that holds the rendered tree`,
+    });
   }
   if (s.gitops.repoURL && !isGitUrl(s.gitops.repoURL)) {
-    problems.push({ path: ['spec', 'gitops', 'repoURL'], message: `${describeValue(s.gitops.repoURL)} is not a git URL; use https://, ssh:// or git@host:path` });
+    problems.push({
+      path: ['spec', 'gitops', 'repoURL'],
+      message: `${describeValue(s.gitops.repoURL)} is not a git URL; use https://, ssh:// or git@host:path`,
+    });
   }
   const server = s.gitops.argocd.destinationServer;
   const serverProblem = server === undefined ? undefined : httpsUrlProblem(server);
   if (serverProblem) {
-    problems.push({ path: ['spec', 'gitops', 'argocd', 'destinationServer'], message: `${describeValue(server)} ${serverProblem}; give the API server URL as registered in Argo CD, e.g. https://api.cluster.example.com:6443` });
+    problems.push({
+      path: ['spec', 'gitops', 'argocd', 'destinationServer'],
+      message: `${describeValue(server)} ${serverProblem}; give the API server URL as registered in Argo CD, e.g. https://api.cluster.example.com:6443`,
+    });
   }
   problems.push(...renderedStringProblems(spec));
   if (RESERVED_CLUSTER_NAME.test(spec.metadata.name)) {
-    problems.push({ path: ['metadata', 'name'], message: `"${spec.metadata.name}" is reserved: Application ccm-${spec.metadata.name} would be the name of the Argo CD root Application; choose another name` });
+    problems.push({
+      path: ['metadata', 'name'],
+      message: `"${spec.metadata.name}" is reserved: Application ccm-${spec.metadata.name} would be the name of the Argo CD root Application; choose another name`,
+    });
   }
   if (s.gitops.engine === 'argocd') {
     problems.push(...argoCdProblems(spec));
   }
   const gitPath = s.gitops.path;
   if (gitPath !== undefined && (path.isAbsolute(gitPath) || gitPath.split(/[\\/]/).includes('..'))) {
-    problems.push({ path: ['spec', 'gitops', 'path'], message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."` });
+    problems.push({
+      path: ['spec', 'gitops', 'path'],
+      message: `${describeValue(gitPath)} must be a relative path inside the repository, without ".."`,
+    });
   }
   return problems;
 }
@@ -97,18 +126,28 @@ function argoCdProblems(spec: ClusterSpec): { path: (string | number)[]; message
   }
   if (a.topology === 'hub') {
     if (a.destinationServer === undefined && a.destinationName === undefined) {
-      problems.push({ path: at('destinationServer'), message: 'is required with topology hub: set the API server URL (or destinationName) under which the cluster is registered in the hub Argo CD, '
-        + 'or every cluster\'s CCM lands in the hub cluster' });
+      problems.push({
+        path: at('destinationServer'),
+        message:
+          'is required with topology hub: set the API server URL (or destinationName) under which the cluster is registered in the hub Argo CD, ' +
+          "or every cluster's CCM lands in the hub cluster",
+      });
     }
     if (a.project === 'default') {
-      problems.push({ path: at('project'), message: 'is "default" with topology hub; name a dedicated project: it is rendered as an AppProject that allows only the fleet repository, the registered clusters and the rendered kinds' });
+      problems.push({
+        path: at('project'),
+        message:
+          'is "default" with topology hub; name a dedicated project: it is rendered as an AppProject that allows only the fleet repository, the registered clusters and the rendered kinds',
+      });
     }
   } else {
     // a destinationServer that is no https:// URL has its own problem
     const server = a.destinationServer !== undefined && httpsUrlProblem(a.destinationServer) ? undefined : a.destinationServer?.replace(/\/+$/, '');
     if ((server !== undefined && server !== IN_CLUSTER_SERVER) || (a.destinationName !== undefined && a.destinationName !== IN_CLUSTER_NAME)) {
-      problems.push({ path: at(server !== undefined ? 'destinationServer' : 'destinationName'),
-        message: `${describeValue(a.destinationServer ?? a.destinationName)} is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub to apply it from a hub Argo CD` });
+      problems.push({
+        path: at(server !== undefined ? 'destinationServer' : 'destinationName'),
+        message: `${describeValue(a.destinationServer ?? a.destinationName)} is another cluster, but topology per-cluster means an Argo CD inside this cluster; set topology: hub to apply it from a hub Argo CD`,
+      });
     }
   }
   return problems;
@@ -155,16 +194,27 @@ export function hubProblems(hubMembers: readonly { file: string; spec: ArgoCdMem
     for (const same of byDestination.values()) {
       for (const m of same.length > 1 ? same : []) {
         const field = m.spec.spec.gitops.argocd.destinationName !== undefined ? 'destinationName' : 'destinationServer';
-        issues.push({ file: m.file, path: `spec.gitops.argocd.${field}`, message: `is also the destination of ${same.filter((o) => o !== m).map((o) => `cluster ${o.spec.metadata.name} (${o.file})`).join(', ')} `
-          + `in the hub Argo CD of namespace ${namespace}: two Applications would own the same objects in one cluster; give each cluster its own registered destination` });
+        issues.push({
+          file: m.file,
+          path: `spec.gitops.argocd.${field}`,
+          message:
+            `is also the destination of ${same
+              .filter((o) => o !== m)
+              .map((o) => `cluster ${o.spec.metadata.name} (${o.file})`)
+              .join(', ')} ` +
+            `in the hub Argo CD of namespace ${namespace}: two Applications would own the same objects in one cluster; give each cluster its own registered destination`,
+        });
       }
     }
     const first = members[0].spec.spec.gitops;
     for (const m of members.slice(1)) {
       const g = m.spec.spec.gitops;
       if (g.repoURL !== first.repoURL || g.revision !== first.revision) {
-        issues.push({ file: m.file, path: g.repoURL !== first.repoURL ? 'spec.gitops.repoURL' : 'spec.gitops.revision',
-          message: `differs from cluster ${members[0].spec.metadata.name} in the same hub Argo CD (namespace ${namespace}); the hub's root Application reads one repository at one revision` });
+        issues.push({
+          file: m.file,
+          path: g.repoURL !== first.repoURL ? 'spec.gitops.repoURL' : 'spec.gitops.revision',
+          message: `differs from cluster ${members[0].spec.metadata.name} in the same hub Argo CD (namespace ${namespace}); the hub's root Application reads one repository at one revision`,
+        });
       }
     }
   }
@@ -191,10 +241,16 @@ function isGitUrl(url: string): boolean {
  */
 function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
-  const k = spec.spec.kubernetes as undefined | {
-    podLabels?: Record<string, string>; podAnnotations?: Record<string, string>; serviceAccount?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-    scheduling?: { nodeSelector?: Record<string, string> }; output?: { clusterResourceSet?: { clusterSelector?: Record<string, string> } }; command?: string[];
-  };
+  const k = spec.spec.kubernetes as
+    | undefined
+    | {
+        podLabels?: Record<string, string>;
+        podAnnotations?: Record<string, string>;
+        serviceAccount?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+        scheduling?: { nodeSelector?: Record<string, string> };
+        output?: { clusterResourceSet?: { clusterSelector?: Record<string, string> } };
+        command?: string[];
+      };
   const labelMaps: [(string | number)[], Record<string, string> | undefined][] = [
     [['metadata', 'labels'], spec.metadata.labels],
     [['spec', 'kubernetes', 'podLabels'], k?.podLabels],
@@ -216,7 +272,10 @@ function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[];
   // kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsConfigMapKey: the regex (schema), at most 253, and hasChDirPrefix
   for (const key of Object.keys(spec.spec.cloudConfig?.extraKeys ?? {})) {
     if (key === '.' || key.startsWith('..') || key.length > 253) {
-      problems.push({ path: ['spec', 'cloudConfig', 'extraKeys', key], message: `${describeValue(key)} is not a ConfigMap key (".", ".." and keys starting with ".." are refused by the API server)` });
+      problems.push({
+        path: ['spec', 'cloudConfig', 'extraKeys', key],
+        message: `${describeValue(key)} is not a ConfigMap key (".", ".." and keys starting with ".." are refused by the API server)`,
+      });
     }
   }
   return problems;
@@ -225,14 +284,20 @@ function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[];
 /** Whether a field feeds the cloud-config transform, so a problem there makes the transform's own error redundant. */
 export function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
   const section = platformFactsFor(spec.spec.platform)?.specSection;
-  return ['spec.cloudConfig', 'spec.featureGates', 'spec.network', ...(section ? [`spec.${section}`] : [])]
-    .some((prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`));
+  return ['spec.cloudConfig', 'spec.featureGates', 'spec.network', ...(section ? [`spec.${section}`] : [])].some(
+    (prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`),
+  );
 }
 
 /** The files a spec names (its cloud config, its extra keys), as written: everything prepare reads besides the spec and its defaults. */
 export function inputRefs(spec: ClusterSpec): string[] {
   const c = spec.spec.cloudConfig;
-  return [...(c?.file !== undefined ? [c.file] : []), ...Object.entries(c?.extraKeys ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, ref]) => ref)];
+  return [
+    ...(c?.file !== undefined ? [c.file] : []),
+    ...Object.entries(c?.extraKeys ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, ref]) => ref),
+  ];
 }
 
 /** Whether the spec's distribution renders its platform. */

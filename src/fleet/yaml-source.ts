@@ -63,7 +63,7 @@ function depthOf(value: unknown): number {
       if (max > MAX_DEPTH) {
         return max;
       }
-      for (const child of Object.values(v as object)) {
+      for (const child of Object.values(v)) {
         stack.push([child, d + 1]);
       }
     }
@@ -93,7 +93,9 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     if (/Maximum call stack size exceeded/.test(err.message)) {
-      return { issue: { file, path: '', message: `nests deeper than the YAML reader can follow; a cluster spec is at most ${MAX_DEPTH} levels deep` } };
+      return {
+        issue: { file, path: '', message: `nests deeper than the YAML reader can follow; a cluster spec is at most ${MAX_DEPTH} levels deep` },
+      };
     }
     const multi = err.code === 'MULTIPLE_DOCS';
     return {
@@ -101,17 +103,27 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
         file,
         path: '',
         line: lines.linePos(err.pos[0]).line,
-        message: multi ? 'holds more than one YAML document; put one cluster spec per file'
+        message: multi
+          ? 'holds more than one YAML document; put one cluster spec per file'
           : `is not valid YAML: ${err.message.split('\n')[0]}; fix the syntax at this line`,
       },
     };
   }
   const shape = mappingShape(doc);
   if (shape.entries > MAX_KEYS) {
-    return { issue: { file, path: '', message: `has ${shape.entries} keys and list items, over the limit of ${MAX_KEYS}; a cluster spec has a few dozen` } };
+    return {
+      issue: { file, path: '', message: `has ${shape.entries} keys and list items, over the limit of ${MAX_KEYS}; a cluster spec has a few dozen` },
+    };
   }
   if (shape.duplicate !== undefined) {
-    return { issue: { file, path: '', line: lines.linePos(shape.duplicate).line, message: 'is not valid YAML: Map keys must be unique; fix the syntax at this line' } };
+    return {
+      issue: {
+        file,
+        path: '',
+        line: lines.linePos(shape.duplicate).line,
+        message: 'is not valid YAML: Map keys must be unique; fix the syntax at this line',
+      },
+    };
   }
   let data: unknown;
   try {
@@ -126,7 +138,13 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
     return { issue: { file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` } };
   }
   if (depthOf(data) > MAX_DEPTH) {
-    return { issue: { file, path: '', message: `nests more than ${MAX_DEPTH} levels deep; a cluster spec is at most ${MAX_DEPTH} levels deep, so this is not one` } };
+    return {
+      issue: {
+        file,
+        path: '',
+        message: `nests more than ${MAX_DEPTH} levels deep; a cluster spec is at most ${MAX_DEPTH} levels deep, so this is not one`,
+      },
+    };
   }
   return { source: { file, doc, lines, data } };
 }
@@ -171,7 +189,12 @@ export function readInput(file: string): string | SpecIssue {
   } catch {
     const offset = firstInvalidUtf8(buffer);
     const line = buffer.subarray(0, offset).toString('latin1').split('\n').length;
-    return { file, path: '', line, message: `is not UTF-8 text (byte 0x${buffer[offset].toString(16).toUpperCase().padStart(2, '0')} at offset ${offset}, e.g. Latin-1); save it as UTF-8` };
+    return {
+      file,
+      path: '',
+      line,
+      message: `is not UTF-8 text (byte 0x${buffer[offset].toString(16).toUpperCase().padStart(2, '0')} at offset ${offset}, e.g. Latin-1); save it as UTF-8`,
+    };
   }
 }
 

@@ -63,7 +63,7 @@ export class ArgoCdApplication extends Construct {
   constructor(scope: Construct, id: string, props: ArgoCdApplicationProps) {
     super(scope, id);
     if ((props.destinationServer === undefined) === (props.destinationName === undefined)) {
-      throw new Error('give exactly one of \'destinationServer\' and \'destinationName\'');
+      throw new Error("give exactly one of 'destinationServer' and 'destinationName'");
     }
     this.apiObject = new Application(this, 'Resource', {
       metadata: { name: props.name, namespace: props.namespace },
@@ -71,13 +71,14 @@ export class ArgoCdApplication extends Construct {
         project: props.project,
         source: { repoUrl: props.repoURL, targetRevision: props.revision, path: props.path },
         destination: { server: props.destinationServer, name: props.destinationName, namespace: props.destinationNamespace },
-        syncPolicy: (props.syncProfile ?? 'cluster') === 'fleet'
-          ? { automated: { prune: true, selfHeal: true } }
-          : {
-            automated: { prune: true, selfHeal: true },
-            syncOptions: ['ServerSideApply=true', 'PruneLast=true'],
-            retry: { limit: 5, backoff: { duration: '10s', factor: 2, maxDuration: '5m' } },
-          },
+        syncPolicy:
+          (props.syncProfile ?? 'cluster') === 'fleet'
+            ? { automated: { prune: true, selfHeal: true } }
+            : {
+                automated: { prune: true, selfHeal: true },
+                syncOptions: ['ServerSideApply=true', 'PruneLast=true'],
+                retry: { limit: 5, backoff: { duration: '10s', factor: 2, maxDuration: '5m' } },
+              },
       },
     });
   }

@@ -47,16 +47,28 @@ export function argoCdGroups(specs: readonly ArgoCdMember[], outputPath = 'dist'
       hubs.set(g.argocd.namespace, [...(hubs.get(g.argocd.namespace) ?? []), spec]);
     } else {
       groups.push({
-        topology: 'per-cluster', namespace: g.argocd.namespace, repoURL: g.repoURL!, revision: g.revision, outputPath,
-        clusters: [spec], directory: `cluster/${spec.metadata.name}`, rootName: perClusterRootName(spec.metadata.name),
+        topology: 'per-cluster',
+        namespace: g.argocd.namespace,
+        repoURL: g.repoURL!,
+        revision: g.revision,
+        outputPath,
+        clusters: [spec],
+        directory: `cluster/${spec.metadata.name}`,
+        rootName: perClusterRootName(spec.metadata.name),
       });
     }
   }
   for (const [namespace, clusters] of [...hubs.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const first = clusters[0].spec.gitops;
     groups.push({
-      topology: 'hub', namespace, repoURL: first.repoURL!, revision: first.revision, outputPath,
-      clusters, directory: `hub/${namespace}`, rootName: ROOT_APPLICATION_NAME,
+      topology: 'hub',
+      namespace,
+      repoURL: first.repoURL!,
+      revision: first.revision,
+      outputPath,
+      clusters,
+      directory: `hub/${namespace}`,
+      rootName: ROOT_APPLICATION_NAME,
     });
   }
   return groups.sort((a, b) => (a.directory < b.directory ? -1 : 1));

@@ -19,9 +19,16 @@ export { argoCdGroups, argoCdShares, perClusterRootName, RESERVED_CLUSTER_NAME, 
  * OpenShift CRDs with `scope: Cluster` (openshift/api@2a3d739
  * config/v1 ClusterOperator, FeatureGate; machineconfiguration/v1 MachineConfig).
  */
-const CLUSTER_SCOPED = new Set(['/Namespace', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding',
-  'admissionregistration.k8s.io/ValidatingAdmissionPolicy', 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
-  'config.openshift.io/ClusterOperator', 'config.openshift.io/FeatureGate', 'machineconfiguration.openshift.io/MachineConfig']);
+const CLUSTER_SCOPED = new Set([
+  '/Namespace',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
+  'config.openshift.io/ClusterOperator',
+  'config.openshift.io/FeatureGate',
+  'machineconfiguration.openshift.io/MachineConfig',
+]);
 
 /** Repository path of a group's folder. */
 export function groupRepoPath(group: ArgoCdGroup): string {

@@ -2,7 +2,12 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Stage } from './stages';
 import { GitRepository, GitRepositorySpecRef } from '../../imports/gitrepositories-source.toolkit.fluxcd.io';
-import { Kustomization, KustomizationSpecDeletionPolicy, KustomizationSpecHealthChecks, KustomizationSpecSourceRefKind } from '../../imports/kustomizations-kustomize.toolkit.fluxcd.io';
+import {
+  Kustomization,
+  KustomizationSpecDeletionPolicy,
+  KustomizationSpecHealthChecks,
+  KustomizationSpecSourceRefKind,
+} from '../../imports/kustomizations-kustomize.toolkit.fluxcd.io';
 
 /** An object Flux waits for before the next stage starts. */
 export interface FluxHealthCheck {
@@ -78,7 +83,7 @@ export class FluxStageChain extends Construct {
   constructor(scope: Construct, id: string, props: FluxStageChainProps) {
     super(scope, id);
     if (props.stages.length === 0) {
-      throw new Error('\'stages\' must hold at least one stage, got none');
+      throw new Error("'stages' must hold at least one stage, got none");
     }
     this.source = new GitRepository(this, 'Resource', {
       metadata: { name: props.name, namespace: props.namespace },
@@ -96,25 +101,28 @@ export class FluxStageChain extends Construct {
       const name = `${props.name}-${stage.directory}`;
       // Flux ignores healthChecks when wait is on, so a stage waits either for its own objects or for the checks given.
       const checks = healthChecks ?? [];
-      kustomizations.push(new Kustomization(this, stage.directory, {
-        metadata: { name, namespace: props.namespace },
-        spec: {
-          interval: props.interval,
-          path: `./${base}/${stage.directory}`,
-          prune: prune ?? true,
-          // Unregistering a cluster (deleting this Kustomization) leaves its running CCM in place, as Argo CD does
-          // for an Application without the resources finalizer. Values: kustomize.toolkit.fluxcd.io v1 CRD
-          // (fluxcd/kustomize-controller, spec.deletionPolicy: MirrorPrune, Delete, WaitForTermination, Orphan).
-          deletionPolicy: KustomizationSpecDeletionPolicy.ORPHAN,
-          wait: checks.length === 0,
-          timeout: '10m',
-          sourceRef: { kind: KustomizationSpecSourceRefKind.GIT_REPOSITORY, name: props.name },
-          dependsOn: previous ? [{ name: previous }] : undefined,
-          healthChecks: checks.length > 0
-            ? checks.map((h): KustomizationSpecHealthChecks => ({ apiVersion: h.apiVersion, kind: h.kind, name: h.name, namespace: h.namespace }))
-            : undefined,
-        },
-      }));
+      kustomizations.push(
+        new Kustomization(this, stage.directory, {
+          metadata: { name, namespace: props.namespace },
+          spec: {
+            interval: props.interval,
+            path: `./${base}/${stage.directory}`,
+            prune: prune ?? true,
+            // Unregistering a cluster (deleting this Kustomization) leaves its running CCM in place, as Argo CD does
+            // for an Application without the resources finalizer. Values: kustomize.toolkit.fluxcd.io v1 CRD
+            // (fluxcd/kustomize-controller, spec.deletionPolicy: MirrorPrune, Delete, WaitForTermination, Orphan).
+            deletionPolicy: KustomizationSpecDeletionPolicy.ORPHAN,
+            wait: checks.length === 0,
+            timeout: '10m',
+            sourceRef: { kind: KustomizationSpecSourceRefKind.GIT_REPOSITORY, name: props.name },
+            dependsOn: previous ? [{ name: previous }] : undefined,
+            healthChecks:
+              checks.length > 0
+                ? checks.map((h): KustomizationSpecHealthChecks => ({ apiVersion: h.apiVersion, kind: h.kind, name: h.name, namespace: h.namespace }))
+                : undefined,
+          },
+        }),
+      );
       previous = name;
     }
     this.kustomizations = kustomizations;

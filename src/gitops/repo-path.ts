@@ -32,8 +32,10 @@ export function outputRepositoryProblem(clusters: string, out: string): string |
   if (specsRoot === undefined || repositoryRootOf(out) !== undefined) {
     return undefined;
   }
-  return `${out} is in no git repository, while the specs are in ${specsRoot}: Argo CD and Flux objects name the output "${repositoryPathOf(out)}" `
-    + 'from the root of the repository they clone, which may not exist there; render into that repository (--out inside it)';
+  return (
+    `${out} is in no git repository, while the specs are in ${specsRoot}: Argo CD and Flux objects name the output "${repositoryPathOf(out)}" ` +
+    'from the root of the repository they clone, which may not exist there; render into that repository (--out inside it)'
+  );
 }
 
 /**
@@ -65,7 +67,10 @@ export function clusterRepoPath(outputPath: string, name: string): string {
 
 /** A path as written in a spec, normalized (`./` and trailing slashes dropped). */
 export function normalizeRepoPath(p: string): string {
-  return p.replace(/^(\.\/)+/, '').replace(/\/+$/, '').replace(/\/{2,}/g, '/');
+  return p
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\/{2,}/g, '/');
 }
 
 /**
@@ -79,8 +84,10 @@ export function gitopsPathProblem(spec: ArgoCdMember, outputPath: string): strin
   if (given === undefined || normalizeRepoPath(given) === expected) {
     return undefined;
   }
-  return `"${given}" is not where synth writes this cluster ("${expected}", relative to the repository root); the engine would read `
-    + `${normalizeRepoPath(given).split('/').pop() !== spec.metadata.name ? 'another cluster\'s folder or none' : 'a folder that does not exist'}. Remove spec.gitops.path (it is derived from --out)`;
+  return (
+    `"${given}" is not where synth writes this cluster ("${expected}", relative to the repository root); the engine would read ` +
+    `${normalizeRepoPath(given).split('/').pop() !== spec.metadata.name ? "another cluster's folder or none" : 'a folder that does not exist'}. Remove spec.gitops.path (it is derived from --out)`
+  );
 }
 
 /**
@@ -95,7 +102,9 @@ export interface ArgoCdMember {
 
 /** The name and `spec.gitops` of each Argo CD cluster among `specs`, nothing more: what {@link argoCdGroups} needs. */
 export function argoCdMembers(specs: readonly ArgoCdMember[]): ArgoCdMember[] {
-  return specs.filter((s) => s.spec.gitops.engine === 'argocd').map((s) => ({ metadata: { name: s.metadata.name }, spec: { gitops: s.spec.gitops } }));
+  return specs
+    .filter((s) => s.spec.gitops.engine === 'argocd')
+    .map((s) => ({ metadata: { name: s.metadata.name }, spec: { gitops: s.spec.gitops } }));
 }
 
 /** The Argo CD destination of a cluster: its registered server or name; in-cluster for topology per-cluster when none is given. */

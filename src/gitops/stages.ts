@@ -69,5 +69,7 @@ export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
 
 /** Every kind the generator renders, as API group (core: empty) and kind, sorted. */
 export function declaredKinds(): { group: string; kind: string }[] {
-  return Object.keys(STAGE_BY_KIND).sort().map((k) => ({ group: k.slice(0, k.indexOf('/')), kind: k.slice(k.indexOf('/') + 1) }));
+  return Object.keys(STAGE_BY_KIND)
+    .sort()
+    .map((k) => ({ group: k.slice(0, k.indexOf('/')), kind: k.slice(k.indexOf('/') + 1) }));
 }

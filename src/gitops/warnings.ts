@@ -16,8 +16,10 @@ export function isSshRepoUrl(url: string): boolean {
 export function gitopsWarnings(gitops: ClusterSpec['spec']['gitops']): string[] {
   const warnings: string[] = [];
   if (gitops.engine === 'flux' && gitops.repoURL !== undefined && isSshRepoUrl(gitops.repoURL) && gitops.flux.secretRef === undefined) {
-    warnings.push('spec.gitops.repoURL is an SSH URL and spec.gitops.flux.secretRef names no Secret: Flux cannot clone the repository without a key. '
-      + `Create one in namespace ${gitops.flux.namespace} (flux create secret git <name> --url=<repoURL> --private-key-file=<key>) and name it in spec.gitops.flux.secretRef`);
+    warnings.push(
+      'spec.gitops.repoURL is an SSH URL and spec.gitops.flux.secretRef names no Secret: Flux cannot clone the repository without a key. ' +
+        `Create one in namespace ${gitops.flux.namespace} (flux create secret git <name> --url=<repoURL> --private-key-file=<key>) and name it in spec.gitops.flux.secretRef`,
+    );
   }
   return warnings;
 }

@@ -55,7 +55,7 @@ export function emitYaml(value: unknown): string {
     return fast;
   }
   emitterStats.fallback++;
-  return stringify(value, EMITTER_YAML_OPTIONS) as string;
+  return stringify(value, EMITTER_YAML_OPTIONS);
 }
 
 /** Whether {@link emitYaml} writes `value` itself (true) or hands it to `yaml`'s `stringify` (false). */
@@ -191,9 +191,7 @@ const AMBIGUOUS_TESTS: readonly RegExp[] = (() => {
     tags: readonly { default?: unknown; tag: string; test?: RegExp }[];
     compat?: readonly { default?: unknown; tag: string; test?: RegExp }[] | null;
   };
-  return [...schema.tags, ...(schema.compat ?? [])]
-    .filter((t) => t.default && t.tag !== 'tag:yaml.org,2002:str' && t.test)
-    .map((t) => t.test!);
+  return [...schema.tags, ...(schema.compat ?? [])].filter((t) => t.default && t.tag !== 'tag:yaml.org,2002:str' && t.test).map((t) => t.test!);
 })();
 
 function resolvesAsNonString(str: string): boolean {
@@ -309,14 +307,30 @@ function doubleQuoted(value: string, implicitKey: boolean, indent: string): stri
           str += json.slice(start, i);
           const code = json.substr(i + 2, 4);
           switch (code) {
-            case '0000': str += '\\0'; break;
-            case '0007': str += '\\a'; break;
-            case '000b': str += '\\v'; break;
-            case '001b': str += '\\e'; break;
-            case '0085': str += '\\N'; break;
-            case '00a0': str += '\\_'; break;
-            case '2028': str += '\\L'; break;
-            case '2029': str += '\\P'; break;
+            case '0000':
+              str += '\\0';
+              break;
+            case '0007':
+              str += '\\a';
+              break;
+            case '000b':
+              str += '\\v';
+              break;
+            case '001b':
+              str += '\\e';
+              break;
+            case '0085':
+              str += '\\N';
+              break;
+            case '00a0':
+              str += '\\_';
+              break;
+            case '2028':
+              str += '\\L';
+              break;
+            case '2029':
+              str += '\\P';
+              break;
             default:
               str += code.substr(0, 2) === '00' ? `\\x${code.substr(2)}` : json.substr(i, 6);
           }

@@ -53,7 +53,10 @@ const NO_CCM_PLATFORMS = ['BareMetal', 'None', 'Libvirt', 'Ovirt', 'Kubevirt', '
 
 /** OpenShift feature gates that change what ccm-gitops renders (the rest of the FeatureGate status does not matter here). */
 export const RENDERING_FEATURE_GATES: readonly string[] = [
-  'AWSServiceLBNetworkSecurityGroup', 'VSphereMixedNodeEnv', 'VSphereMultiVCenterDay2', ...UPSTREAM_CLOUD_FEATURE_GATES,
+  'AWSServiceLBNetworkSecurityGroup',
+  'VSphereMixedNodeEnv',
+  'VSphereMultiVCenterDay2',
+  ...UPSTREAM_CLOUD_FEATURE_GATES,
 ];
 
 /** Options of `importLiveCluster`. */
@@ -83,15 +86,21 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   const objects = flattenObjects(exported);
   // each object the import reads exists once in a cluster: two different copies are refused, never one picked
   const find = (kind: string, name: string, namespace?: string, group = 'config.openshift.io/') => {
-    const found = objects.filter((o) => o.kind === kind
-      && o.metadata?.name === name && (namespace === undefined || o.metadata?.namespace === namespace)
-      && (group === '' ? o.apiVersion === 'v1' : (o.apiVersion ?? '').startsWith(group)));
+    const found = objects.filter(
+      (o) =>
+        o.kind === kind &&
+        o.metadata?.name === name &&
+        (namespace === undefined || o.metadata?.namespace === namespace) &&
+        (group === '' ? o.apiVersion === 'v1' : (o.apiVersion ?? '').startsWith(group)),
+    );
     const other = found.find((o) => !isDeepStrictEqual(o, found[0]));
     if (other) {
       const where = (o: ExportedObject) => options.sourceOf?.(o) ?? `object ${objects.indexOf(o) + 1} of the export`;
       const [a, b] = [where(found[0]), where(other)];
-      throw new ImportError(`the export holds two different ${kind} "${namespace ? `${namespace}/` : ''}${name}" objects (${a === b ? `both in ${a}` : `in ${a} and in ${b}`}); `
-        + 'a cluster has one: keep the one exported from the cluster you import, and remove the other');
+      throw new ImportError(
+        `the export holds two different ${kind} "${namespace ? `${namespace}/` : ''}${name}" objects (${a === b ? `both in ${a}` : `in ${a} and in ${b}`}); ` +
+          'a cluster has one: keep the one exported from the cluster you import, and remove the other',
+      );
     }
     return found[0];
   };
@@ -104,18 +113,24 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   const status = rec(infra.status);
   const type = str(rec(status.platformStatus).type) ?? str(status.platform);
   if (!type) {
-    throw new ImportError('Infrastructure "cluster" has no status.platformStatus.type; export it with its status (oc get infrastructure cluster -o yaml)');
+    throw new ImportError(
+      'Infrastructure "cluster" has no status.platformStatus.type; export it with its status (oc get infrastructure cluster -o yaml)',
+    );
   }
   if (type === 'External') {
     const state = rec(rec(rec(status.platformStatus).external).cloudControllerManager).state;
-    throw new ImportError(state === 'External'
-      ? 'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies '
-        + 'the cloud controller manager; OpenShift renders none, so there is nothing to import; deploy the partner\'s CCM as the partner documents'
-      : 'platform External without an external cloud controller manager: the kubelets run without a cloud provider and no CCM is needed; nothing to import');
+    throw new ImportError(
+      state === 'External'
+        ? 'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies ' +
+            "the cloud controller manager; OpenShift renders none, so there is nothing to import; deploy the partner's CCM as the partner documents"
+        : 'platform External without an external cloud controller manager: the kubelets run without a cloud provider and no CCM is needed; nothing to import',
+    );
   }
   if (NO_CCM_PLATFORMS.includes(type)) {
-    throw new ImportError(`platform ${type} needs no cloud controller manager: the operator renders nothing for it and the kubelets run without `
-      + '--cloud-provider=external; nothing to import');
+    throw new ImportError(
+      `platform ${type} needs no cloud controller manager: the operator renders nothing for it and the kubelets run without ` +
+        '--cloud-provider=external; nothing to import',
+    );
   }
   if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFactsFor(type as PlatformType)) {
     throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
@@ -123,12 +138,16 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   const platform = type as PlatformType;
   const infrastructureName = str(status.infrastructureName);
   if (!infrastructureName) {
-    throw new ImportError('Infrastructure "cluster" has no status.infrastructureName; export it with its status (oc get infrastructure cluster -o yaml)');
+    throw new ImportError(
+      'Infrastructure "cluster" has no status.infrastructureName; export it with its status (oc get infrastructure cluster -o yaml)',
+    );
   }
   const topology = str(status.controlPlaneTopology) ?? 'HighlyAvailable';
   if (topology === 'External') {
-    throw new ImportError('controlPlaneTopology External (hosted control plane): the cloud controller manager runs in the management cluster, '
-      + 'not on this cluster; nothing to import here');
+    throw new ImportError(
+      'controlPlaneTopology External (hosted control plane): the cloud controller manager runs in the management cluster, ' +
+        'not on this cluster; nothing to import here',
+    );
   }
   const name = options.name ?? defaultName(infrastructureName);
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
@@ -149,7 +168,9 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     try {
       parsed = rec(JSON.parse(imagesJson));
     } catch (e) {
-      throw new ImportError(`ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images: images.json is not JSON (${(e as Error).message})`);
+      throw new ImportError(
+        `ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images: images.json is not JSON (${(e as Error).message})`,
+      );
     }
     const images: Record<string, string> = {};
     const needed: readonly string[] = platformFactsFor(platform)?.requiredImages ?? [];
@@ -161,8 +182,10 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     spec.images = images;
   } else {
     spec.images = {};
-    warnings.push('no cloud-controller-manager-images ConfigMap in the export: pin spec.images here or in a defaults.yaml '
-      + '(oc get cm -n openshift-cloud-controller-manager-operator cloud-controller-manager-images -o yaml)');
+    warnings.push(
+      'no cloud-controller-manager-images ConfigMap in the export: pin spec.images here or in a defaults.yaml ' +
+        '(oc get cm -n openshift-cloud-controller-manager-operator cloud-controller-manager-images -o yaml)',
+    );
   }
 
   // cloud config: openshift-config/<infra.spec.cloudConfig.name>, key <infra.spec.cloudConfig.key>
@@ -171,8 +194,10 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   if (ref.name) {
     const cm = find('ConfigMap', ref.name, 'openshift-config', '');
     if (!cm) {
-      throw new ImportError(`Infrastructure spec.cloudConfig names ConfigMap openshift-config/${ref.name}, which is not in the export; add it: `
-        + `oc get cm -n openshift-config ${ref.name} -o yaml`);
+      throw new ImportError(
+        `Infrastructure spec.cloudConfig names ConfigMap openshift-config/${ref.name}, which is not in the export; add it: ` +
+          `oc get cm -n openshift-config ${ref.name} -o yaml`,
+      );
     }
     const data = { ...(cm.data ?? {}) };
     let text: string | undefined;
@@ -230,11 +255,17 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     if (vcenters.length) {
       spec.vsphere = {
         vcenters: vcenters.map((v) => ({ server: v.server, ...(v.port ? { port: v.port } : {}), datacenters: v.datacenters ?? [] })),
-        ...(failureDomains.length ? {
-          failureDomains: failureDomains.map((fd) => ({
-            name: fd.name, region: fd.region, zone: fd.zone, server: fd.server, topology: pick(rec(fd.topology), ['datacenter', 'computeCluster', 'datastore', 'networks', 'resourcePool', 'folder']),
-          })),
-        } : {}),
+        ...(failureDomains.length
+          ? {
+              failureDomains: failureDomains.map((fd) => ({
+                name: fd.name,
+                region: fd.region,
+                zone: fd.zone,
+                server: fd.server,
+                topology: pick(rec(fd.topology), ['datacenter', 'computeCluster', 'datastore', 'networks', 'resourcePool', 'folder']),
+              })),
+            }
+          : {}),
         ...(Object.keys(nodeNetworking).length ? { nodeNetworking } : {}),
         ...(arr(vsStatus.apiServerInternalIPs).length ? { apiServerInternalIPs: vsStatus.apiServerInternalIPs } : {}),
         ...(arr(vsStatus.ingressIPs).length ? { ingressIPs: vsStatus.ingressIPs } : {}),
@@ -260,7 +291,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   const fg = find('FeatureGate', 'cluster');
   const current = arr(rec(fg?.status).featureGates)[0];
   if (current) {
-    const names = (list: unknown) => arr(list).map((g) => rec(g).name).filter((n): n is string => typeof n === 'string' && RENDERING_FEATURE_GATES.includes(n)).sort();
+    const names = (list: unknown) =>
+      arr(list)
+        .map((g) => rec(g).name)
+        .filter((n): n is string => typeof n === 'string' && RENDERING_FEATURE_GATES.includes(n))
+        .sort();
     const enabled = names(rec(current).enabled);
     const disabled = names(rec(current).disabled);
     if (enabled.length || disabled.length) {
@@ -273,13 +308,19 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   // release: ClusterVersion status.desired.version, else the last Completed update
   const clusterVersion = find('ClusterVersion', 'version');
   const cvStatus = rec(clusterVersion?.status);
-  const release = rec(cvStatus.desired).version ?? arr(cvStatus.history).map(rec).find((h) => h.state === 'Completed')?.version;
+  const release =
+    rec(cvStatus.desired).version ??
+    arr(cvStatus.history)
+      .map(rec)
+      .find((h) => h.state === 'Completed')?.version;
   const featureSet = rec(fg?.spec).featureSet;
   if (typeof release === 'string' && release !== '') {
     spec.openshift = { release, ...(typeof featureSet === 'string' && featureSet !== '' && featureSet !== 'Default' ? { featureSet } : {}) };
   } else {
-    warnings.push('no ClusterVersion "version" in the export: spec.openshift.release is required and not known; '
-      + 'export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath=\'{.status.desired.version}\' prints');
+    warnings.push(
+      'no ClusterVersion "version" in the export: spec.openshift.release is required and not known; ' +
+        "export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
+    );
   }
 
   // TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and
@@ -291,18 +332,19 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   const profileType = str(profile.type);
   const adherence = str(rec(apiserver?.spec).tlsAdherence) ?? '';
   const honored = adherence !== '' && adherence !== 'LegacyAdheringComponentsOnly';
- if (profileType && profileType !== 'Intermediate' && !honored) {
-    warnings.push(`APIServer spec.tlsSecurityProfile "${profileType}" is not imported: tlsAdherence is ${adherence === '' ? 'not set' : `"${adherence}"`}, `
-      + 'so the operator and its operands use the Intermediate profile (library-go ShouldHonorClusterTLSProfile); set tlsAdherence: StrictAllComponents on the cluster to apply it');
+  if (profileType && profileType !== 'Intermediate' && !honored) {
+    warnings.push(
+      `APIServer spec.tlsSecurityProfile "${profileType}" is not imported: tlsAdherence is ${adherence === '' ? 'not set' : `"${adherence}"`}, ` +
+        'so the operator and its operands use the Intermediate profile (library-go ShouldHonorClusterTLSProfile); set tlsAdherence: StrictAllComponents on the cluster to apply it',
+    );
   }
   if (profileType && profileType !== 'Intermediate' && honored) {
     if (!(TLS_PROFILE_TYPES as readonly string[]).includes(profileType)) {
       throw new ImportError(`APIServer spec.tlsSecurityProfile.type "${profileType}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
     }
     const custom = rec(profile.custom);
-    spec.tls = profileType === 'Custom'
-      ? { profile: 'Custom', minTLSVersion: custom.minTLSVersion, ciphers: custom.ciphers ?? [] }
-      : { profile: profileType };
+    spec.tls =
+      profileType === 'Custom' ? { profile: 'Custom', minTLSVersion: custom.minTLSVersion, ciphers: custom.ciphers ?? [] } : { profile: profileType };
   } else if (!apiserver) {
     warnings.push('no APIServer "cluster" in the export: the Intermediate TLS profile is assumed (oc get apiserver cluster -o yaml)');
   }
@@ -322,7 +364,7 @@ type Obj = Record<string, unknown>;
 
 /** The value when it is an object, else an empty one: an export's fields are read without trusting their shape. */
 function rec(v: unknown): Obj {
-  return v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {};
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
 }
 
 function arr(v: unknown): unknown[] {

@@ -14,7 +14,7 @@ function remember(o: ExportedObject, file: string): void {
   const items: readonly unknown[] = Array.isArray(o.items) ? o.items : [];
   for (const item of items) {
     if (item && typeof item === 'object') {
-      remember(item as ExportedObject, file);
+      remember(item, file);
     }
   }
 }
@@ -37,7 +37,11 @@ export function readExport(from: string): ExportedObject[] {
     throw new ImportError(`${from} does not exist; pass the folder (or file) holding the oc get -o yaml output`);
   }
   const files = stat.isDirectory()
-    ? fs.readdirSync(from).filter((f) => /\.(ya?ml|json)$/i.test(f)).sort().map((f) => path.join(from, f))
+    ? fs
+        .readdirSync(from)
+        .filter((f) => /\.(ya?ml|json)$/i.test(f))
+        .sort()
+        .map((f) => path.join(from, f))
     : [from];
   if (files.length === 0) {
     throw new ImportError(`${from} holds no .yaml, .yml or .json file`);
@@ -47,7 +51,9 @@ export function readExport(from: string): ExportedObject[] {
     // a FIFO or device would block the read forever: only regular files (symbolic links followed) are read
     const fileStat = fs.statSync(file);
     if (!fileStat.isFile()) {
-      throw new ImportError(`${file} is not a regular file (a FIFO, socket, device or folder); export with oc get -o yaml > file and pass that folder`);
+      throw new ImportError(
+        `${file} is not a regular file (a FIFO, socket, device or folder); export with oc get -o yaml > file and pass that folder`,
+      );
     }
     if (fileStat.size > MAX_EXPORT_BYTES) {
       throw new ImportError(`${file} is over ${MAX_EXPORT_BYTES} bytes; export only the objects the import reads`);
@@ -55,12 +61,12 @@ export function readExport(from: string): ExportedObject[] {
     const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'));
     for (const doc of Array.isArray(docs) ? docs : [docs]) {
       if (doc.errors.length > 0) {
-        throw new ImportError(`${file}: not YAML or JSON: ${doc.errors[0]!.message.split('\n')[0]}`);
+        throw new ImportError(`${file}: not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`);
       }
       const value: unknown = doc.toJS({ maxAliasCount: 100 });
       if (value && typeof value === 'object' && !Array.isArray(value)) {
-        remember(value as ExportedObject, file);
-        objects.push(value as ExportedObject);
+        remember(value, file);
+        objects.push(value);
       }
     }
   }

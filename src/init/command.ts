@@ -38,7 +38,10 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
     io.out(`kept  ${path.join(dir, f)} (exists; not changed)\n`);
   }
   if (result.kept.includes('.gitignore')) {
-    const have = fs.readFileSync(path.join(dir, '.gitignore'), 'utf8').split('\n').map((l) => l.trim());
+    const have = fs
+      .readFileSync(path.join(dir, '.gitignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     const missing = INIT_GITIGNORE.filter((l) => !have.includes(l));
     if (missing.length > 0) {
       io.out(`add to ${path.join(dir, '.gitignore')}: ${missing.join(' ')}\n`);
@@ -47,15 +50,20 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
   const { engine, topology, examples } = result.scaffold;
   const entry = entryPointOf(engine, '<cluster>', INIT_OUT_DIR, topology);
   const hub = engine === 'argocd' && topology === 'hub';
-  const apply = hub ? `kubectl apply -k ${entry}   (once, on the hub, into its Argo CD; register each cluster in it first)`
-    : engine === 'argocd' ? `kubectl apply -k ${entry}   (on that cluster, into its Argo CD)`
-    : engine === 'flux' ? `add ${entry} to that cluster's flux-system kustomization (or kubectl apply -k it)`
-      : `kubectl apply -k ${entry}`;
-  io.out(`next: replace the values marked REPLACE in ${INIT_CLUSTERS_DIR}/, then\n`
-    + `  npx ccm-gitops validate-spec ${INIT_CLUSTERS_DIR}\n`
-    + `  npx ccm-gitops synth --clusters ${INIT_CLUSTERS_DIR} --out ${INIT_OUT_DIR}\n`
-    + `and commit ${INIT_CLUSTERS_DIR}/ with ${INIT_OUT_DIR}/. Once it is on the default branch, apply each cluster's entry point once:\n`
-    + `  ${apply}\n`
-    + (examples.length > 0 && !hub ? `(synth renders one for every cluster: ${examples.map((c) => entryPointOf(engine, c)).join(', ')})\n` : ''));
+  const apply = hub
+    ? `kubectl apply -k ${entry}   (once, on the hub, into its Argo CD; register each cluster in it first)`
+    : engine === 'argocd'
+      ? `kubectl apply -k ${entry}   (on that cluster, into its Argo CD)`
+      : engine === 'flux'
+        ? `add ${entry} to that cluster's flux-system kustomization (or kubectl apply -k it)`
+        : `kubectl apply -k ${entry}`;
+  io.out(
+    `next: replace the values marked REPLACE in ${INIT_CLUSTERS_DIR}/, then\n` +
+      `  npx ccm-gitops validate-spec ${INIT_CLUSTERS_DIR}\n` +
+      `  npx ccm-gitops synth --clusters ${INIT_CLUSTERS_DIR} --out ${INIT_OUT_DIR}\n` +
+      `and commit ${INIT_CLUSTERS_DIR}/ with ${INIT_OUT_DIR}/. Once it is on the default branch, apply each cluster's entry point once:\n` +
+      `  ${apply}\n` +
+      (examples.length > 0 && !hub ? `(synth renders one for every cluster: ${examples.map((c) => entryPointOf(engine, c)).join(', ')})\n` : ''),
+  );
   return 0;
 }

@@ -46,7 +46,13 @@ export function schemaPathFor(dir: string, root: string = packageRoot()): string
 }
 
 /** Parses the command-line options (case-insensitive names). Throws InitError. */
-export function parseInitOptions(opts: InitOptions): { distributions: Distribution[]; platforms: PlatformType[]; engine: InitEngine; topology: InitTopology; repoURL?: string } {
+export function parseInitOptions(opts: InitOptions): {
+  distributions: Distribution[];
+  platforms: PlatformType[];
+  engine: InitEngine;
+  topology: InitTopology;
+  repoURL?: string;
+} {
   // engine: the one given, else argocd (initFleet takes a kept defaults file's engine instead)
   const pick = <T extends string>(what: string, values: readonly T[], given: string): T => {
     const found = values.find((v) => v.toLowerCase() === given.toLowerCase());
@@ -55,15 +61,21 @@ export function parseInitOptions(opts: InitOptions): { distributions: Distributi
     }
     return found;
   };
-  const split = (list: readonly string[] | undefined): string[] | undefined => list?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v);
+  const split = (list: readonly string[] | undefined): string[] | undefined =>
+    list
+      ?.flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v);
   const distributions = (split(opts.distribution) ?? ['openshift']).map((d) => pick('--distribution', DISTRIBUTIONS, d));
   const platforms = (split(opts.platform) ?? ['AWS']).map((p) => pick('--platform', PLATFORM_TYPES, p));
   const engine = pick('--engine', INIT_ENGINES, opts.engine ?? 'argocd');
   const topology = pick('--topology', INIT_TOPOLOGIES, opts.topology ?? 'per-cluster');
   if (opts.repoUrl !== undefined && (holdsCredentials(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
     // named, never printed: the value is a password or a token
-    throw new InitError('--repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, '
-      + 'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef)');
+    throw new InitError(
+      '--repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, ' +
+        'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef)',
+    );
   }
   if (opts.repoUrl !== undefined && !/^(https:\/\/|ssh:\/\/|git@)\S+$/.test(opts.repoUrl)) {
     throw new InitError(`--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL`);
@@ -81,8 +93,10 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
   const existing = existingFleet(dir);
   if (existing.engine !== undefined) {
     if (opts.engine !== undefined && existing.engine !== parsed.engine) {
-      throw new InitError(`--engine ${parsed.engine}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.engine: ${existing.engine}; `
-        + `change it there first, or run init without --engine`);
+      throw new InitError(
+        `--engine ${parsed.engine}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.engine: ${existing.engine}; ` +
+          `change it there first, or run init without --engine`,
+      );
     }
     if ((INIT_ENGINES as readonly string[]).includes(existing.engine)) {
       parsed.engine = existing.engine as InitEngine;
@@ -90,8 +104,10 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
   }
   if (existing.topology !== undefined && (INIT_TOPOLOGIES as readonly string[]).includes(existing.topology)) {
     if (opts.topology !== undefined && existing.topology !== parsed.topology) {
-      throw new InitError(`--topology ${parsed.topology}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.argocd.topology: ${existing.topology}; `
-        + 'change it there first, or run init without --topology');
+      throw new InitError(
+        `--topology ${parsed.topology}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.argocd.topology: ${existing.topology}; ` +
+          'change it there first, or run init without --topology',
+      );
     }
     parsed.topology = existing.topology as InitTopology;
   }
@@ -119,7 +135,14 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
  */
 function refuseLinksOut(dir: string, files: readonly ScaffoldFile[]): void {
   const root = fs.existsSync(dir) ? fs.realpathSync(dir) : path.resolve(dir);
-  const folders = new Set(files.flatMap((f) => f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const folders = new Set(
+    files.flatMap((f) =>
+      f.path
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
   for (const folder of [...folders].sort()) {
     const at = path.join(dir, ...folder.split('/'));
     let real: string;
@@ -133,8 +156,10 @@ function refuseLinksOut(dir: string, files: readonly ScaffoldFile[]): void {
     }
     const rel = path.relative(root, real);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      throw new InitError(`${folder} is a symbolic link to a folder outside ${dir}; init writes only inside the repository: `
-        + `make ${folder} a folder${folder === '.github' || folder.startsWith('.github/') ? ', or pass --no-ci' : ''}`);
+      throw new InitError(
+        `${folder} is a symbolic link to a folder outside ${dir}; init writes only inside the repository: ` +
+          `make ${folder} a folder${folder === '.github' || folder.startsWith('.github/') ? ', or pass --no-ci' : ''}`,
+      );
     }
   }
 }

@@ -37,11 +37,7 @@ export const PLACEHOLDER_REPO_URL = 'https://git.example.com/platform/fleet.git'
  * `.<file>.ccm-gitops-import`). The next run completes or removes them; they
  * must never be committed.
  */
-export const INIT_GITIGNORE: readonly string[] = [
-  'node_modules/',
-  ...outputSidecars(INIT_OUT_DIR).patterns,
-  '.*.ccm-gitops-import',
-];
+export const INIT_GITIGNORE: readonly string[] = ['node_modules/', ...outputSidecars(INIT_OUT_DIR).patterns, '.*.ccm-gitops-import'];
 
 /** Options of `ccm-gitops init`. */
 export interface ScaffoldOptions {
@@ -146,7 +142,9 @@ export function exampleClusterName(distribution: Distribution, platform: Platfor
  * `REPLACE`.
  */
 export function scaffold(options: ScaffoldOptions = {}): Scaffold {
-  const distributions: Distribution[] = [...new Set<Distribution>(options.distributions ?? ['openshift'])].sort((a, b) => DISTRIBUTIONS.indexOf(a) - DISTRIBUTIONS.indexOf(b));
+  const distributions: Distribution[] = [...new Set<Distribution>(options.distributions ?? ['openshift'])].sort(
+    (a, b) => DISTRIBUTIONS.indexOf(a) - DISTRIBUTIONS.indexOf(b),
+  );
   const platforms: PlatformType[] = [...new Set<PlatformType>(options.platforms ?? ['AWS'])].sort();
   const engine = options.engine ?? 'argocd';
   const topology = options.topology ?? 'per-cluster';
@@ -167,8 +165,10 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const notes: string[] = [];
   for (const platform of platforms) {
     if (!distributions.some((d) => platformsOf(d).includes(platform))) {
-      throw new InitError(`platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; `
-        + `choose from ${[...new Set(distributions.flatMap(platformsOf))].sort().join(', ')}`);
+      throw new InitError(
+        `platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; ` +
+          `choose from ${[...new Set(distributions.flatMap(platformsOf))].sort().join(', ')}`,
+      );
     }
   }
 
@@ -188,7 +188,10 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
     }
     const folder = `${INIT_CLUSTERS_DIR}/${distribution}`;
     const distDefaults = `${folder}/defaults.yaml`;
-    files.push({ path: distDefaults, content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine === 'argocd' && !hub) });
+    files.push({
+      path: distDefaults,
+      content: modeline(distDefaults, defaultsSchemaPath) + distributionDefaults(distribution, chosen, engine === 'argocd' && !hub),
+    });
     const existing = options.existingImages?.[distribution];
     for (const platform of chosen) {
       // a kept defaults.yaml without this platform's images: the example pins them itself, so it validates as written
@@ -197,10 +200,15 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
       examples.push(name);
       const specFile = `${folder}/${name}.yaml`;
       const cloudConf = distributionFacts(distribution).scaffold.exampleCloudConfig(platform);
-      files.push({ path: specFile, content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined, missing, hub) });
+      files.push({
+        path: specFile,
+        content: modeline(specFile) + exampleSpec(distribution, platform, name, cloudConf ? `${name}.cloud.conf` : undefined, missing, hub),
+      });
       if (missing.length > 0) {
-        notes.push(`${distDefaults} (kept) has no ${missing.join(', ')}: ${specFile} pins ${missing.length === 1 ? 'it' : 'them'} itself; `
-          + `move ${missing.length === 1 ? 'it' : 'them'} to ${distDefaults} to share ${missing.length === 1 ? 'it' : 'them'} with the other ${platform} clusters`);
+        notes.push(
+          `${distDefaults} (kept) has no ${missing.join(', ')}: ${specFile} pins ${missing.length === 1 ? 'it' : 'them'} itself; ` +
+            `move ${missing.length === 1 ? 'it' : 'them'} to ${distDefaults} to share ${missing.length === 1 ? 'it' : 'them'} with the other ${platform} clusters`,
+        );
       }
       if (cloudConf) {
         files.push({ path: `${folder}/${name}.cloud.conf`, content: cloudConf(name) });
@@ -218,8 +226,10 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
 
 /** The `.gitignore` of a fleet repository. */
 export function gitignore(): string {
-  return '# ccm-gitops: dependencies, and the lock, journal and staging folders a running or killed synth or import leaves (the next run completes or removes them)\n'
-    + `${INIT_GITIGNORE.join('\n')}\n`;
+  return (
+    '# ccm-gitops: dependencies, and the lock, journal and staging folders a running or killed synth or import leaves (the next run completes or removes them)\n' +
+    `${INIT_GITIGNORE.join('\n')}\n`
+  );
 }
 
 /**
@@ -232,7 +242,7 @@ export function argoCdNamespaceOf(distribution: Distribution): string {
 }
 
 function fleetDefaults(engine: InitEngine, repoURL: string, hub: boolean): string {
-  const placeholder = repoURL === PLACEHOLDER_REPO_URL ? '   # REPLACE with this repository\'s URL' : '';
+  const placeholder = repoURL === PLACEHOLDER_REPO_URL ? "   # REPLACE with this repository's URL" : '';
   return `# Fleet-wide defaults: merged into every cluster spec below clusters/.
 # A deeper defaults.yaml wins over this one; a cluster spec wins over all.
 # Mappings merge key by key; a list or a scalar replaces the inherited one.
@@ -255,24 +265,40 @@ spec:
     engine: ${engine}${' '.repeat(Math.max(1, 22 - engine.length))}# argocd | flux | plain
     repoURL: ${repoURL}${placeholder}
     revision: main
-${engine === 'argocd' && hub ? `    argocd:
+${
+  engine === 'argocd' && hub
+    ? `    argocd:
       topology: hub                   # one Argo CD (the hub) applies every cluster, registered in it by name
       namespace: ${HUB_NAMESPACE}                 # REPLACE if the hub runs OpenShift GitOps: openshift-gitops
       project: ${HUB_PROJECT}        # a project of its own, rendered as an AppProject (a hub refuses default)
-` : engine === 'argocd' ? `    # argocd:                         # the namespace is in each distribution's defaults.yaml
+`
+    : engine === 'argocd'
+      ? `    # argocd:                         # the namespace is in each distribution's defaults.yaml
     #   project: default
-` : ''}${engine === 'flux' ? `    flux:
+`
+      : ''
+}${
+    engine === 'flux'
+      ? `    flux:
       namespace: flux-system
-${isSshRepoUrl(repoURL) ? `      secretRef: fleet-git-credentials     # REPLACE if named otherwise: the Secret with the SSH key (flux create secret git)
-` : `      # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
-`}` : ''}`;
+${
+  isSshRepoUrl(repoURL)
+    ? `      secretRef: fleet-git-credentials     # REPLACE if named otherwise: the Secret with the SSH key (flux create secret git)
+`
+    : `      # secretRef: fleet-git-credentials   # Secret with the git credentials, when the repository is private
+`
+}`
+      : ''
+  }`;
 }
 
 /** The image keys a distribution needs for the platforms, sorted. */
 export function imageKeysOf(distribution: Distribution, platforms: readonly PlatformType[]): ImageKey[] {
   const keys = new Set<ImageKey>();
   for (const p of platforms) {
-    distributionFacts(distribution).scaffold.imageKeys(p).forEach((k) => keys.add(k));
+    distributionFacts(distribution)
+      .scaffold.imageKeys(p)
+      .forEach((k) => keys.add(k));
   }
   return [...keys].sort();
 }
@@ -282,7 +308,9 @@ function exampleImage(distribution: Distribution, key: ImageKey): string {
 }
 
 function distributionDefaults(distribution: Distribution, platforms: readonly PlatformType[], argoCdPerCluster: boolean): string {
-  const images = imageKeysOf(distribution, platforms).map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n');
+  const images = imageKeysOf(distribution, platforms)
+    .map((k) => `    ${k}: ${exampleImage(distribution, k)}`)
+    .join('\n');
   const header = distributionFacts(distribution).scaffold.defaultsHeader;
   return `${header}
 apiVersion: ${SPEC_API_VERSION}
@@ -291,13 +319,24 @@ spec:
   distribution: ${distribution}
   images:
 ${images}
-${argoCdPerCluster ? `  gitops:
+${
+  argoCdPerCluster
+    ? `  gitops:
     argocd:
       namespace: ${argoCdNamespaceOf(distribution)}${distributionFacts(distribution).scaffold.argoCdNamespaceComment}
-` : ''}`;
+`
+    : ''
+}`;
 }
 
-function exampleSpec(distribution: Distribution, platform: PlatformType, name: string, cloudConfigFile: string | undefined, ownImages: readonly ImageKey[] = [], hub = false): string {
+function exampleSpec(
+  distribution: Distribution,
+  platform: PlatformType,
+  name: string,
+  cloudConfigFile: string | undefined,
+  ownImages: readonly ImageKey[] = [],
+  hub = false,
+): string {
   const body = distributionFacts(distribution).scaffold.exampleSpecBody(platform, name, cloudConfigFile);
   return `# An example ${distribution} cluster on ${platform}. What is not here comes from
 # ../defaults.yaml and ./defaults.yaml. Copy this file for each cluster.
@@ -307,12 +346,20 @@ metadata:
   name: ${name}                       # unique in the fleet: rendered into dist/${name}/
 spec:
   platform: ${platform}
-${body}${ownImages.length > 0 ? `  images:                           # not in ./defaults.yaml (kept as it was): move them there
+${body}${
+    ownImages.length > 0
+      ? `  images:                           # not in ./defaults.yaml (kept as it was): move them there
 ${ownImages.map((k) => `    ${k}: ${exampleImage(distribution, k)}`).join('\n')}
-` : ''}${hub ? `  gitops:
+`
+      : ''
+  }${
+    hub
+      ? `  gitops:
     argocd:
       destinationName: ${name}        # REPLACE: the cluster's name as registered in the hub Argo CD
-` : ''}`;
+`
+      : ''
+  }`;
 }
 
 /**

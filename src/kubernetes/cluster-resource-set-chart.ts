@@ -2,8 +2,12 @@ import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  ClusterResourceSet, ClusterResourceSetSpecResourcesKind, ClusterResourceSetSpecStrategy,
-  ClusterResourceSetV1Beta2, ClusterResourceSetV1Beta2SpecResourcesKind, ClusterResourceSetV1Beta2SpecStrategy,
+  ClusterResourceSet,
+  ClusterResourceSetSpecResourcesKind,
+  ClusterResourceSetSpecStrategy,
+  ClusterResourceSetV1Beta2,
+  ClusterResourceSetV1Beta2SpecResourcesKind,
+  ClusterResourceSetV1Beta2SpecStrategy,
 } from '../../imports/clusterresourcesets-addons.cluster.x-k8s.io';
 import { annotateStages } from '../gitops/stage-annotations';
 
@@ -56,7 +60,9 @@ export class ClusterResourceSetChart extends Chart {
       throw new Error(`'stages' of the ClusterResourceSet of ${props.clusterName} must hold at least one stage, got none`);
     }
     if (Object.keys(props.clusterSelector).length === 0) {
-      throw new Error(`'clusterSelector' of the ClusterResourceSet of ${props.clusterName} must hold at least one label, got none (it would match every Cluster)`);
+      throw new Error(
+        `'clusterSelector' of the ClusterResourceSet of ${props.clusterName} must hold at least one label, got none (it would match every Cluster)`,
+      );
     }
     const names: string[] = [];
     for (const stage of props.stages) {
@@ -69,23 +75,25 @@ export class ClusterResourceSetChart extends Chart {
     }
     const metadata = { name: `ccm-${props.clusterName}`, namespace: props.namespace };
     const clusterSelector = { matchLabels: { ...props.clusterSelector } };
-    this.clusterResourceSet = props.apiVersion === 'v1beta2'
-      ? new ClusterResourceSetV1Beta2(this, 'Resource', {
-        metadata,
-        spec: {
-          clusterSelector,
-          strategy: props.strategy === 'Reconcile' ? ClusterResourceSetV1Beta2SpecStrategy.RECONCILE : ClusterResourceSetV1Beta2SpecStrategy.APPLY_ONCE,
-          resources: names.map((name) => ({ kind: ClusterResourceSetV1Beta2SpecResourcesKind.CONFIG_MAP, name })),
-        },
-      })
-      : new ClusterResourceSet(this, 'Resource', {
-        metadata,
-        spec: {
-          clusterSelector,
-          strategy: props.strategy === 'Reconcile' ? ClusterResourceSetSpecStrategy.RECONCILE : ClusterResourceSetSpecStrategy.APPLY_ONCE,
-          resources: names.map((name) => ({ kind: ClusterResourceSetSpecResourcesKind.CONFIG_MAP, name })),
-        },
-      });
+    this.clusterResourceSet =
+      props.apiVersion === 'v1beta2'
+        ? new ClusterResourceSetV1Beta2(this, 'Resource', {
+            metadata,
+            spec: {
+              clusterSelector,
+              strategy:
+                props.strategy === 'Reconcile' ? ClusterResourceSetV1Beta2SpecStrategy.RECONCILE : ClusterResourceSetV1Beta2SpecStrategy.APPLY_ONCE,
+              resources: names.map((name) => ({ kind: ClusterResourceSetV1Beta2SpecResourcesKind.CONFIG_MAP, name })),
+            },
+          })
+        : new ClusterResourceSet(this, 'Resource', {
+            metadata,
+            spec: {
+              clusterSelector,
+              strategy: props.strategy === 'Reconcile' ? ClusterResourceSetSpecStrategy.RECONCILE : ClusterResourceSetSpecStrategy.APPLY_ONCE,
+              resources: names.map((name) => ({ kind: ClusterResourceSetSpecResourcesKind.CONFIG_MAP, name })),
+            },
+          });
   }
 
   /** Adds each object's sync wave before rendering. */

@@ -21,7 +21,8 @@ export const FIELD_VERSIONS = {
    */
   'PodDisruptionBudget.spec.unhealthyPodEvictionPolicy': {
     since: '1.27',
-    source: 'kubernetes/website content/en/docs/reference/command-line-tools-reference/feature-gates/PDBUnhealthyPodEvictionPolicy.md; kubernetes/enhancements keps/sig-apps/3017-pod-healthy-policy-for-pdb',
+    source:
+      'kubernetes/website content/en/docs/reference/command-line-tools-reference/feature-gates/PDBUnhealthyPodEvictionPolicy.md; kubernetes/enhancements keps/sig-apps/3017-pod-healthy-policy-for-pdb',
   },
 } as const satisfies Record<string, FieldVersion>;
 

@@ -40,7 +40,9 @@ export class KubernetesCloudControllerManager extends Construct {
     const section = s.kubernetes;
     const provider = upstreamProviderFor(s.platform);
     if (!section || !provider) {
-      throw new Error(`'spec.kubernetes' and a kubernetes provider are required, got platform "${s.platform}"${section ? '' : ' without spec.kubernetes'}`);
+      throw new Error(
+        `'spec.kubernetes' and a kubernetes provider are required, got platform "${s.platform}"${section ? '' : ' without spec.kubernetes'}`,
+      );
     }
     const inline = props.cluster.cloudConf !== '';
     const lm = ccmLeaderMigrationMount(props.cluster.migration);
@@ -55,7 +57,8 @@ export class KubernetesCloudControllerManager extends Construct {
       leaderMigration: lm,
     });
     const plan = this.plan;
-    const namespace = section.namespace !== 'kube-system' ? new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: section.namespace } }) : undefined;
+    const namespace =
+      section.namespace !== 'kube-system' ? new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: section.namespace } }) : undefined;
     new UpstreamCcmRbac(this, 'Rbac', {
       namespace: plan.namespace,
       serviceAccountName: plan.serviceAccountName,
@@ -75,7 +78,12 @@ export class KubernetesCloudControllerManager extends Construct {
     });
     const configMaps: Record<string, Record<string, string>> = {};
     if (inline && plan.cloudConfig?.rendered) {
-      new InlineCloudConfigMap(this, 'CloudConfig', { name: plan.cloudConfig.name, namespace: plan.namespace, key: plan.cloudConfig.key, content: props.cluster.cloudConf });
+      new InlineCloudConfigMap(this, 'CloudConfig', {
+        name: plan.cloudConfig.name,
+        namespace: plan.namespace,
+        key: plan.cloudConfig.key,
+        content: props.cluster.cloudConf,
+      });
       configMaps[plan.cloudConfig.name] = { [plan.cloudConfig.key]: props.cluster.cloudConf };
     }
     if (lm) {
@@ -84,12 +92,20 @@ export class KubernetesCloudControllerManager extends Construct {
     new UpstreamCcmWorkload(this, 'Workload', { plan, mountedConfig: { configMaps } });
     if (plan.podDisruptionBudget) {
       new UpstreamCcmPodDisruptionBudget(this, 'PodDisruptionBudget', {
-        name: plan.name, namespace: plan.namespace, selector: plan.selector, unhealthyPodEvictionPolicy: fieldServed('PodDisruptionBudget.spec.unhealthyPodEvictionPolicy', section.version),
+        name: plan.name,
+        namespace: plan.namespace,
+        selector: plan.selector,
+        unhealthyPodEvictionPolicy: fieldServed('PodDisruptionBudget.spec.unhealthyPodEvictionPolicy', section.version),
       });
     }
     if (section.metrics.enabled) {
       new UpstreamCcmMetrics(this, 'Metrics', {
-        name: plan.name, namespace: plan.namespace, selector: plan.selector, port: plan.port, serviceMonitor: section.metrics.serviceMonitor, scraper: section.metrics.scraper,
+        name: plan.name,
+        namespace: plan.namespace,
+        selector: plan.selector,
+        port: plan.port,
+        serviceMonitor: section.metrics.serviceMonitor,
+        scraper: section.metrics.scraper,
       });
     }
     if (provider.cloudNodeManager && section.cloudNodeManager.enabled) {
@@ -108,7 +124,9 @@ export class KubernetesCloudControllerManager extends Construct {
     if (namespace) {
       // the namespace we render gets the Pod Security level its pods need (hostNetwork makes it privileged);
       // kube-system is the cluster's own and keeps the cluster's admission defaults
-      const pods = this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && (c.kind === 'Deployment' || c.kind === 'DaemonSet'))
+      const pods = this.node
+        .findAll()
+        .filter((c): c is ApiObject => c instanceof ApiObject && (c.kind === 'Deployment' || c.kind === 'DaemonSet'))
         .map((o) => (o.toJson() as { spec: { template: { spec: Record<string, unknown> } } }).spec.template.spec);
       for (const [key, value] of Object.entries(podSecurityLabels(strictestAdmitting(pods.map(podSecurityLevel))))) {
         namespace.metadata.addLabel(key, value);

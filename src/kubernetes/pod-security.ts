@@ -39,11 +39,25 @@ const ORDER: readonly PodSecurityLevel[] = ['restricted', 'baseline', 'privilege
 
 /** The least permissive level that admits every pod. */
 export function strictestAdmitting(levels: readonly PodSecurityLevel[]): PodSecurityLevel {
-  return ORDER[Math.max(0, ...levels.map((l) => ORDER.indexOf(l)))]!;
+  return ORDER[Math.max(0, ...levels.map((l) => ORDER.indexOf(l)))];
 }
 
 /** Capabilities baseline allows to add (policy/check_capabilities_baseline.go). */
-const BASELINE_CAPABILITIES = new Set(['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT']);
+const BASELINE_CAPABILITIES = new Set([
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
+]);
 /** Volume types restricted allows (policy/check_restrictedVolumes.go). */
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
 
@@ -52,22 +66,32 @@ export function podSecurityLevel(pod: PodSecurityFields): PodSecurityLevel {
   const containers = [...(pod.initContainers ?? []), ...(pod.containers ?? [])];
   const sc = (c: ContainerFields): SecurityFields => c.securityContext ?? {};
   const psc: SecurityFields = pod.securityContext ?? {};
-  const baselineViolated = pod.hostNetwork === true || pod.hostPID === true || pod.hostIPC === true
-    || (pod.volumes ?? []).some((v) => v.hostPath !== undefined)
-    || psc.windowsOptions?.hostProcess === true
-    || containers.some((c) => sc(c).privileged === true || sc(c).windowsOptions?.hostProcess === true
-      || (c.ports ?? []).some((p) => (p.hostPort ?? 0) !== 0)
-      || (sc(c).capabilities?.add ?? []).some((cap) => !BASELINE_CAPABILITIES.has(cap)));
+  const baselineViolated =
+    pod.hostNetwork === true ||
+    pod.hostPID === true ||
+    pod.hostIPC === true ||
+    (pod.volumes ?? []).some((v) => v.hostPath !== undefined) ||
+    psc.windowsOptions?.hostProcess === true ||
+    containers.some(
+      (c) =>
+        sc(c).privileged === true ||
+        sc(c).windowsOptions?.hostProcess === true ||
+        (c.ports ?? []).some((p) => (p.hostPort ?? 0) !== 0) ||
+        (sc(c).capabilities?.add ?? []).some((cap) => !BASELINE_CAPABILITIES.has(cap)),
+    );
   if (baselineViolated) {
     return 'privileged';
   }
   const seccomp = (c: ContainerFields) => (sc(c).seccompProfile ?? psc.seccompProfile)?.type ?? '';
-  const restricted = containers.every((c) => (sc(c).runAsNonRoot ?? psc.runAsNonRoot) === true
-    && ['RuntimeDefault', 'Localhost'].includes(seccomp(c))
-    && sc(c).allowPrivilegeEscalation === false
-    && (sc(c).capabilities?.drop ?? []).includes('ALL')
-    && (sc(c).capabilities?.add ?? []).every((cap) => cap === 'NET_BIND_SERVICE'))
-    && (pod.volumes ?? []).every((v) => RESTRICTED_VOLUMES.some((t) => v[t] !== undefined));
+  const restricted =
+    containers.every(
+      (c) =>
+        (sc(c).runAsNonRoot ?? psc.runAsNonRoot) === true &&
+        ['RuntimeDefault', 'Localhost'].includes(seccomp(c)) &&
+        sc(c).allowPrivilegeEscalation === false &&
+        (sc(c).capabilities?.drop ?? []).includes('ALL') &&
+        (sc(c).capabilities?.add ?? []).every((cap) => cap === 'NET_BIND_SERVICE'),
+    ) && (pod.volumes ?? []).every((v) => RESTRICTED_VOLUMES.some((t) => v[t] !== undefined));
   return restricted ? 'restricted' : 'baseline';
 }
 

@@ -250,4 +250,9 @@ export interface StoppedController {
 export type CloudController = 'cloud-node' | 'cloud-node-lifecycle' | 'service' | 'route';
 
 /** A core-group (`""`) policy rule, for the provider tables. */
-export const core = (resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule => ({ apiGroups: [''], resources, verbs, ...(resourceNames ? { resourceNames } : {}) });
+export const core = (resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule => ({
+  apiGroups: [''],
+  resources,
+  verbs,
+  ...(resourceNames ? { resourceNames } : {}),
+});

@@ -17,7 +17,14 @@ import { UpstreamProvider } from './provider';
 import { PlatformType } from '../cluster-spec/schema';
 
 export type {
-  ProviderConfig, EntrypointFact, LeaderElectionFact, ProviderGrant, ProviderClientFact, TagMinor, UpstreamInstall, UpstreamProvider,
+  ProviderConfig,
+  EntrypointFact,
+  LeaderElectionFact,
+  ProviderGrant,
+  ProviderClientFact,
+  TagMinor,
+  UpstreamInstall,
+  UpstreamProvider,
 } from './provider';
 
 /** The providers of the `kubernetes` distribution, by platform type. */

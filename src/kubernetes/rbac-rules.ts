@@ -78,27 +78,89 @@ export const CONTROLLER_IDENTITIES = {
  * read through the root client; the controllers write through their own.
  */
 const CLOUD_PROVIDER_GRANTS: readonly ProviderGrant[] = [
-  { identity: 'root', rule: core(['nodes'], ['list', 'watch']), source: `${CP} options/options.go (rootClientBuilder "shared-informers"), app/core.go (node informer)` },
+  {
+    identity: 'root',
+    rule: core(['nodes'], ['list', 'watch']),
+    source: `${CP} options/options.go (rootClientBuilder "shared-informers"), app/core.go (node informer)`,
+  },
   // from v0.32 the service informer is taken only after servicecontroller.New passes init() (controllers/service/controller.go New)
-  { identity: 'root', rule: core(['services'], ['list', 'watch']), informerOf: 'service', source: `${CP} app/core.go (startServiceController: service informer)` },
-  { identity: 'root', rule: { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authentication.go (delegated authentication of the secure port)' },
-  { identity: 'root', rule: { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] }, source: 'kubernetes/apiserver pkg/server/options/authorization.go (delegated authorization of the secure port)' },
-  { identity: 'node-controller', rule: core(['nodes'], ['get', 'update', 'patch']), whenRunning: ['cloud-node'], source: `${CP} controllers/node/node_controller.go (labels: Get, Patch; syncNode: Update)` },
-  { identity: 'node-controller', rule: core(['nodes'], ['get', 'patch', 'delete']), whenRunning: ['cloud-node-lifecycle'], source: `${CP} controllers/nodelifecycle/node_lifecycle_controller.go (taints: Get, Patch; Delete)` },
-  { identity: 'node-controller', rule: core(['nodes/status'], ['patch']), whenRunning: ['cloud-node'], source: `${CP} controllers/node/node_controller.go (UpdateNodeAddress: PatchNodeStatus)` },
-  { identity: 'node-controller', rule: EVENTS, whenRunning: ['cloud-node', 'cloud-node-lifecycle'], source: `${CP} controllers/node/node_controller.go (event broadcaster)` },
-  { identity: 'service-controller', rule: core(['services/status'], ['patch']), whenRunning: ['service'], source: `${CP} controllers/service/controller.go (servicehelper.PatchService patches status and finalizers through "status")` },
+  {
+    identity: 'root',
+    rule: core(['services'], ['list', 'watch']),
+    informerOf: 'service',
+    source: `${CP} app/core.go (startServiceController: service informer)`,
+  },
+  {
+    identity: 'root',
+    rule: { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+    source: 'kubernetes/apiserver pkg/server/options/authentication.go (delegated authentication of the secure port)',
+  },
+  {
+    identity: 'root',
+    rule: { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    source: 'kubernetes/apiserver pkg/server/options/authorization.go (delegated authorization of the secure port)',
+  },
+  {
+    identity: 'node-controller',
+    rule: core(['nodes'], ['get', 'update', 'patch']),
+    whenRunning: ['cloud-node'],
+    source: `${CP} controllers/node/node_controller.go (labels: Get, Patch; syncNode: Update)`,
+  },
+  {
+    identity: 'node-controller',
+    rule: core(['nodes'], ['get', 'patch', 'delete']),
+    whenRunning: ['cloud-node-lifecycle'],
+    source: `${CP} controllers/nodelifecycle/node_lifecycle_controller.go (taints: Get, Patch; Delete)`,
+  },
+  {
+    identity: 'node-controller',
+    rule: core(['nodes/status'], ['patch']),
+    whenRunning: ['cloud-node'],
+    source: `${CP} controllers/node/node_controller.go (UpdateNodeAddress: PatchNodeStatus)`,
+  },
+  {
+    identity: 'node-controller',
+    rule: EVENTS,
+    whenRunning: ['cloud-node', 'cloud-node-lifecycle'],
+    source: `${CP} controllers/node/node_controller.go (event broadcaster)`,
+  },
+  {
+    identity: 'service-controller',
+    rule: core(['services/status'], ['patch']),
+    whenRunning: ['service'],
+    source: `${CP} controllers/service/controller.go (servicehelper.PatchService patches status and finalizers through "status")`,
+  },
   { identity: 'service-controller', rule: EVENTS, whenRunning: ['service'], source: `${CP} controllers/service/controller.go (event broadcaster)` },
-  { identity: 'route-controller', rule: core(['nodes/status'], ['patch']), when: ['--configure-cloud-routes=true'], whenRunning: ['route'], source: `${CP} controllers/route/route_controller.go (NetworkUnavailable condition)` },
-  { identity: 'route-controller', rule: EVENTS, when: ['--configure-cloud-routes=true'], whenRunning: ['route'], source: `${CP} controllers/route/route_controller.go (event broadcaster)` },
+  {
+    identity: 'route-controller',
+    rule: core(['nodes/status'], ['patch']),
+    when: ['--configure-cloud-routes=true'],
+    whenRunning: ['route'],
+    source: `${CP} controllers/route/route_controller.go (NetworkUnavailable condition)`,
+  },
+  {
+    identity: 'route-controller',
+    rule: EVENTS,
+    when: ['--configure-cloud-routes=true'],
+    whenRunning: ['route'],
+    source: `${CP} controllers/route/route_controller.go (event broadcaster)`,
+  },
 ];
 
 /** The canonical name of each generic controller (kubernetes/cloud-provider@v0.33.0 names/controller_names.go). */
 const CANONICAL: Readonly<Record<CloudController, string>> = {
-  'cloud-node': 'cloud-node-controller', 'cloud-node-lifecycle': 'cloud-node-lifecycle-controller', 'service': 'service-lb-controller', 'route': 'node-route-controller',
+  'cloud-node': 'cloud-node-controller',
+  'cloud-node-lifecycle': 'cloud-node-lifecycle-controller',
+  service: 'service-lb-controller',
+  route: 'node-route-controller',
 };
 /** The client each generic controller asks the client builder for (app/core.go). */
-const CLIENT_OF: Readonly<Record<CloudController, string>> = { 'cloud-node': 'node-controller', 'cloud-node-lifecycle': 'node-controller', 'service': 'service-controller', 'route': 'route-controller' };
+const CLIENT_OF: Readonly<Record<CloudController, string>> = {
+  'cloud-node': 'node-controller',
+  'cloud-node-lifecycle': 'node-controller',
+  service: 'service-controller',
+  route: 'route-controller',
+};
 
 /**
  * Whether `--controllers` enables a generic controller, by alias or canonical name
@@ -124,7 +186,9 @@ export function controllerEnabled(controller: CloudController, flags: readonly s
 
 /** The provider's stop of a generic controller that holds with these features, if any. */
 function stopOf(provider: UpstreamProvider, controller: CloudController, features: readonly string[]): StoppedController | undefined {
-  return (provider.stoppedControllers ?? []).find((s) => s.controller === controller && !(s.unlessFeature && features.some((f) => f.startsWith(s.unlessFeature!))));
+  return (provider.stoppedControllers ?? []).find(
+    (s) => s.controller === controller && !(s.unlessFeature && features.some((f) => f.startsWith(s.unlessFeature!))),
+  );
 }
 
 /** Whether a generic controller runs: enabled and not stopped at start by the provider. */
@@ -152,8 +216,13 @@ export function mergeRules(rules: readonly PolicyRule[]): PolicyRule[] {
   const out: { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[] = [];
   for (const rule of rules) {
     for (const resource of rule.resources) {
-      const found = out.find((r) => r.apiGroups.join() === rule.apiGroups.join() && r.resources.length === 1 && r.resources[0] === resource
-        && (r.resourceNames ?? []).join() === (rule.resourceNames ?? []).join());
+      const found = out.find(
+        (r) =>
+          r.apiGroups.join() === rule.apiGroups.join() &&
+          r.resources.length === 1 &&
+          r.resources[0] === resource &&
+          (r.resourceNames ?? []).join() === (rule.resourceNames ?? []).join(),
+      );
       if (found) {
         for (const verb of rule.verbs) {
           if (!found.verbs.includes(verb)) {
@@ -161,7 +230,12 @@ export function mergeRules(rules: readonly PolicyRule[]): PolicyRule[] {
           }
         }
       } else {
-        out.push({ apiGroups: [...rule.apiGroups], resources: [resource], verbs: [...rule.verbs], ...(rule.resourceNames ? { resourceNames: [...rule.resourceNames] } : {}) });
+        out.push({
+          apiGroups: [...rule.apiGroups],
+          resources: [resource],
+          verbs: [...rule.verbs],
+          ...(rule.resourceNames ? { resourceNames: [...rule.resourceNames] } : {}),
+        });
       }
     }
   }
@@ -227,25 +301,52 @@ export interface CcmRbac {
 export function leaderLease(provider: UpstreamProvider, args: readonly string[], namespace: string): LeaderLease | undefined {
   const flag = (name: string) => {
     const found = args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-    return found === undefined ? undefined : (found.includes('=') ? found.slice(found.indexOf('=') + 1) : 'true');
+    return found === undefined ? undefined : found.includes('=') ? found.slice(found.indexOf('=') + 1) : 'true';
   };
   if (flag('leader-elect') === 'false') {
     return undefined;
   }
-  return { name: flag('leader-elect-resource-name') ?? provider.leaderElection.name, namespace: flag('leader-elect-resource-namespace') ?? namespace };
+  return {
+    name: flag('leader-elect-resource-name') ?? provider.leaderElection.name,
+    namespace: flag('leader-elect-resource-namespace') ?? namespace,
+  };
 }
 
 /** Every grant of a CCM with the rendered flags: the app's (k8s.io/cloud-provider), the lease's, then the provider's; `provider` resolved to the client name. */
-export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undefined, flags: readonly string[], features: readonly string[] = [],
-  namespaces: { readonly ccm: string; readonly configSecrets?: readonly string[] } = { ccm: 'kube-system' }): ProviderGrant[] {
-  const leaseGrants: ProviderGrant[] = lease ? [
-    { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'update'] }, source: provider.leaderElection.source },
-    // create cannot be restricted by name
-    { identity: 'root', namespace: lease.namespace, rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] }, source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (Create)' },
-    ...(provider.framework === 'cloud-provider'
-      ? [{ identity: 'root', namespace: lease.namespace, rule: EVENTS, source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (RecordEvent on the Lease)' }]
-      : []),
-  ] : [];
+export function ccmGrants(
+  provider: UpstreamProvider,
+  lease: LeaderLease | undefined,
+  flags: readonly string[],
+  features: readonly string[] = [],
+  namespaces: { readonly ccm: string; readonly configSecrets?: readonly string[] } = { ccm: 'kube-system' },
+): ProviderGrant[] {
+  const leaseGrants: ProviderGrant[] = lease
+    ? [
+        {
+          identity: 'root',
+          namespace: lease.namespace,
+          rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [lease.name], verbs: ['get', 'update'] },
+          source: provider.leaderElection.source,
+        },
+        // create cannot be restricted by name
+        {
+          identity: 'root',
+          namespace: lease.namespace,
+          rule: { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+          source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (Create)',
+        },
+        ...(provider.framework === 'cloud-provider'
+          ? [
+              {
+                identity: 'root',
+                namespace: lease.namespace,
+                rule: EVENTS,
+                source: 'kubernetes/client-go tools/leaderelection/resourcelock/leaselock.go (RecordEvent on the Lease)',
+              },
+            ]
+          : []),
+      ]
+    : [];
   const all = [...(provider.framework === 'cloud-provider' ? CLOUD_PROVIDER_GRANTS : []), ...leaseGrants, ...provider.grants];
   const controllersFlag = flags.find((f) => f.startsWith('--controllers='));
   const controllers = controllersFlag ? controllersFlag.slice('--controllers='.length).split(',') : [];
@@ -255,9 +356,13 @@ export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undef
     .filter((g) => !g.whenRunning || g.whenRunning.some((c) => controllerRunning(provider, c, flags, features)))
     .filter((g) => !g.informerOf || informerTaken(provider, g.informerOf, flags, features))
     .filter((g) => !g.whenFeature || features.includes(g.whenFeature))
-    .flatMap((g) => (g.namespaceFrom === 'ccm' ? [{ ...g, namespace: namespaces.ccm }]
-      : g.namespaceFrom === 'config-secrets' && namespaces.configSecrets ? namespaces.configSecrets.map((namespace) => ({ ...g, namespace }))
-        : [g]))
+    .flatMap((g) =>
+      g.namespaceFrom === 'ccm'
+        ? [{ ...g, namespace: namespaces.ccm }]
+        : g.namespaceFrom === 'config-secrets' && namespaces.configSecrets
+          ? namespaces.configSecrets.map((namespace) => ({ ...g, namespace }))
+          : [g],
+    )
     .map((g) => (g.identity === 'provider' ? { ...g, identity: provider.providerClient?.name ?? 'root' } : g));
 }
 
@@ -265,12 +370,21 @@ export function ccmGrants(provider: UpstreamProvider, lease: LeaderLease | undef
 const SHARED_WITH_KCM: readonly string[] = [...CONTROLLER_IDENTITIES.node, ...CONTROLLER_IDENTITIES.service, ...CONTROLLER_IDENTITIES.route];
 
 /** Cluster-wide grants as one ClusterRole, namespaced ones as a Role per namespace. */
-function rolesOf(grants: readonly ProviderGrant[], name: string, subjects: readonly string[]): { clusterRoles: ClusterRoleGrant[]; roles: RoleGrant[] } {
+function rolesOf(
+  grants: readonly ProviderGrant[],
+  name: string,
+  subjects: readonly string[],
+): { clusterRoles: ClusterRoleGrant[]; roles: RoleGrant[] } {
   const cluster = grants.filter((g) => g.namespace === undefined).map((g) => g.rule);
   const namespaces = [...new Set(grants.filter((g) => g.namespace !== undefined).map((g) => g.namespace!))].sort();
   return {
     clusterRoles: cluster.length > 0 ? [{ name, serviceAccounts: subjects, rules: mergeRules(cluster) }] : [],
-    roles: namespaces.map((ns) => ({ name, namespace: ns, serviceAccounts: subjects, rules: mergeRules(grants.filter((g) => g.namespace === ns).map((g) => g.rule)) })),
+    roles: namespaces.map((ns) => ({
+      name,
+      namespace: ns,
+      serviceAccounts: subjects,
+      rules: mergeRules(grants.filter((g) => g.namespace === ns).map((g) => g.rule)),
+    })),
   };
 }
 
@@ -278,25 +392,44 @@ function rolesOf(grants: readonly ProviderGrant[], name: string, subjects: reado
 export function ccmRbac(input: CcmRbacInput): CcmRbac {
   const { provider } = input;
   const sa = `${input.namespace}/${input.serviceAccount}`;
-  const lease = input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : input.leaderLease ?? undefined;
-  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? [], { ccm: input.namespace, configSecrets: input.configSecretNamespaces });
+  const lease =
+    input.leaderLease === undefined ? { name: provider.leaderElection.name, namespace: input.namespace } : (input.leaderLease ?? undefined);
+  const grants = ccmGrants(provider, lease, input.flags ?? [], input.features ?? [], {
+    ccm: input.namespace,
+    configSecrets: input.configSecretNamespaces,
+  });
   if (!input.useServiceAccountCredentials) {
     const r = rolesOf(grants, CCM_CLUSTER_ROLE, [sa]);
     return { profile: 'superset', clusterRoles: r.clusterRoles, roles: r.roles, serviceAccounts: [] };
   }
   const clients = [...new Set(grants.map((g) => g.identity).filter((i) => i !== 'root'))];
   // the provider's client is asked for in Initialize, and a stopped controller's before it stops, even without a call we grant
-  for (const asked of [...(provider.providerClient ? [provider.providerClient.name] : []), ...(provider.framework === 'cloud-provider' ? askedClients(input.flags ?? []) : [])]) {
+  for (const asked of [
+    ...(provider.providerClient ? [provider.providerClient.name] : []),
+    ...(provider.framework === 'cloud-provider' ? askedClients(input.flags ?? []) : []),
+  ]) {
     if (!clients.includes(asked)) {
       clients.push(asked);
     }
   }
   const order = (name: string) => (SHARED_WITH_KCM.includes(name) ? SHARED_WITH_KCM.indexOf(name) : SHARED_WITH_KCM.length);
   clients.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
-  const root = rolesOf(grants.filter((g) => g.identity === 'root'), CCM_CLUSTER_ROLE, [sa]);
-  const perClient = clients.map((c) => rolesOf(grants.filter((g) => g.identity === c), `${CCM_CLUSTER_ROLE}:${c}`, [`${CONTROLLER_SA_NAMESPACE}/${c}`]));
+  const root = rolesOf(
+    grants.filter((g) => g.identity === 'root'),
+    CCM_CLUSTER_ROLE,
+    [sa],
+  );
+  const perClient = clients.map((c) =>
+    rolesOf(
+      grants.filter((g) => g.identity === c),
+      `${CCM_CLUSTER_ROLE}:${c}`,
+      [`${CONTROLLER_SA_NAMESPACE}/${c}`],
+    ),
+  );
   const tokenNames = [...clients].sort();
-  const rendered = clients.filter((c) => !SHARED_WITH_KCM.includes(c) && `${CONTROLLER_SA_NAMESPACE}/${c}` !== sa).map((c) => `${CONTROLLER_SA_NAMESPACE}/${c}`);
+  const rendered = clients
+    .filter((c) => !SHARED_WITH_KCM.includes(c) && `${CONTROLLER_SA_NAMESPACE}/${c}` !== sa)
+    .map((c) => `${CONTROLLER_SA_NAMESPACE}/${c}`);
   const needsCreate = clients.some((c) => SHARED_WITH_KCM.includes(c));
   return {
     profile: 'least-privilege',

@@ -20,7 +20,9 @@ export interface Toleration {
 /** A required node-affinity term list (terms are ORed, expressions in a term ANDed). */
 export interface NodeAffinity {
   readonly requiredDuringSchedulingIgnoredDuringExecution: {
-    readonly nodeSelectorTerms: readonly { readonly matchExpressions: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[] }[];
+    readonly nodeSelectorTerms: readonly {
+      readonly matchExpressions: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[];
+    }[];
   };
 }
 
@@ -51,11 +53,7 @@ const CONTROL_PLANE_TAINTS: readonly Toleration[] = [
 const PRESET_TOLERATIONS: Readonly<Record<SchedulingPreset, readonly Toleration[]>> = {
   kubeadm: [...BOOTSTRAP_TOLERATIONS, ...CONTROL_PLANE_TAINTS],
   // RKE2 taints etcd-only nodes NoExecute and control-plane-only nodes NoSchedule; its label values are "true"
-  rke2: [
-    ...BOOTSTRAP_TOLERATIONS,
-    ...CONTROL_PLANE_TAINTS,
-    { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' },
-  ],
+  rke2: [...BOOTSTRAP_TOLERATIONS, ...CONTROL_PLANE_TAINTS, { key: 'node-role.kubernetes.io/etcd', operator: 'Exists', effect: 'NoExecute' }],
   // k3s servers are untainted unless started with --node-taint (CriticalAddonsOnly=true:NoExecute is the documented one)
   k3s: [...BOOTSTRAP_TOLERATIONS, ...CONTROL_PLANE_TAINTS],
   openshift: [
@@ -84,7 +82,12 @@ export function controlPlaneAffinity(): NodeAffinity {
  * spec's nodeSelector, else the control-plane affinity unless `anyNode` (an upstream manifest that
  * places its pods nowhere in particular).
  */
-export function schedulingPlan(preset: SchedulingPreset, extraTolerations: readonly Toleration[], nodeSelector?: Readonly<Record<string, string>>, anyNode = false): SchedulingPlan {
+export function schedulingPlan(
+  preset: SchedulingPreset,
+  extraTolerations: readonly Toleration[],
+  nodeSelector?: Readonly<Record<string, string>>,
+  anyNode = false,
+): SchedulingPlan {
   const tolerations: Toleration[] = [];
   const seen = new Set<string>();
   for (const t of [...PRESET_TOLERATIONS[preset], ...extraTolerations]) {

@@ -44,42 +44,55 @@ export class UpstreamCcmMetrics extends Construct {
   constructor(scope: Construct, id: string, props: UpstreamCcmMetricsProps) {
     super(scope, id);
     const labels = { ...props.selector };
-    this.objects.push(new k8s.KubeService(this, 'Resource', {
-      metadata: { name: props.name, namespace: props.namespace, labels },
-      spec: {
-        type: 'ClusterIP',
-        selector: { ...props.selector },
-        ports: [{ name: 'https', port: props.port, targetPort: k8s.IntOrString.fromString('https'), protocol: 'TCP' }],
-      },
-    }));
-    if (props.serviceMonitor) {
-      this.objects.push(new ServiceMonitor(this, 'ServiceMonitor', {
+    this.objects.push(
+      new k8s.KubeService(this, 'Resource', {
         metadata: { name: props.name, namespace: props.namespace, labels },
         spec: {
-          selector: { matchLabels: { ...props.selector } },
-          namespaceSelector: { matchNames: [props.namespace] },
-          endpoints: [{
-            port: 'https',
-            scheme: ServiceMonitorSpecEndpointsScheme.HTTPS,
-            path: '/metrics',
-            interval: '30s',
-            // the scraper's own token: delegated authorization checks it against the metrics-reader ClusterRole
-            bearerTokenFile: SERVICE_ACCOUNT_TOKEN_FILE,
-            // the CCM serves a self-signed certificate unless --tls-cert-file is set
-            tlsConfig: { insecureSkipVerify: true },
-          }],
+          type: 'ClusterIP',
+          selector: { ...props.selector },
+          ports: [{ name: 'https', port: props.port, targetPort: k8s.IntOrString.fromString('https'), protocol: 'TCP' }],
         },
-      }));
+      }),
+    );
+    if (props.serviceMonitor) {
+      this.objects.push(
+        new ServiceMonitor(this, 'ServiceMonitor', {
+          metadata: { name: props.name, namespace: props.namespace, labels },
+          spec: {
+            selector: { matchLabels: { ...props.selector } },
+            namespaceSelector: { matchNames: [props.namespace] },
+            endpoints: [
+              {
+                port: 'https',
+                scheme: ServiceMonitorSpecEndpointsScheme.HTTPS,
+                path: '/metrics',
+                interval: '30s',
+                // the scraper's own token: delegated authorization checks it against the metrics-reader ClusterRole
+                bearerTokenFile: SERVICE_ACCOUNT_TOKEN_FILE,
+                // the CCM serves a self-signed certificate unless --tls-cert-file is set
+                tlsConfig: { insecureSkipVerify: true },
+              },
+            ],
+          },
+        }),
+      );
     }
     const readerName = `${props.name}:metrics-reader`;
-    this.objects.push(new k8s.KubeClusterRole(this, 'MetricsReader', {
-      metadata: { name: readerName },
-      rules: [{ nonResourceUrLs: ['/metrics'], verbs: ['get'] }],
-    }));
+    this.objects.push(
+      new k8s.KubeClusterRole(this, 'MetricsReader', {
+        metadata: { name: readerName },
+        rules: [{ nonResourceUrLs: ['/metrics'], verbs: ['get'] }],
+      }),
+    );
     if (props.scraper) {
-      this.objects.push(new PlatformRoleBinding(this, 'MetricsReaderBinding', {
-        name: readerName, roleKind: 'ClusterRole', roleName: readerName, serviceAccounts: [props.scraper],
-      }).apiObject);
+      this.objects.push(
+        new PlatformRoleBinding(this, 'MetricsReaderBinding', {
+          name: readerName,
+          roleKind: 'ClusterRole',
+          roleName: readerName,
+          serviceAccounts: [props.scraper],
+        }).apiObject,
+      );
     }
   }
 }

@@ -29,7 +29,7 @@ export class UpstreamCcmPodDisruptionBudget extends Construct {
       name: props.name,
       namespace: props.namespace,
       budget: { maxUnavailable: 1 },
-      unhealthyPodEvictionPolicy: props.unhealthyPodEvictionPolicy ?? true ? 'AlwaysAllow' : undefined,
+      unhealthyPodEvictionPolicy: (props.unhealthyPodEvictionPolicy ?? true) ? 'AlwaysAllow' : undefined,
       selector: props.selector,
     });
   }

@@ -62,13 +62,20 @@ export class UpstreamCcmRbac extends Construct {
     }
     for (const grant of props.rbac.clusterRoles) {
       const role = new PlatformRole(this, `ClusterRole-${grant.name}`, {
-        name: grant.name, bindingName: grant.name, serviceAccounts: grant.serviceAccounts, rules: grant.rules.map(toK8sRule),
+        name: grant.name,
+        bindingName: grant.name,
+        serviceAccounts: grant.serviceAccounts,
+        rules: grant.rules.map(toK8sRule),
       });
       this.objects.push(role.apiObject, role.binding.apiObject);
     }
     for (const grant of props.rbac.roles) {
       const role = new PlatformRole(this, `Role-${grant.namespace}-${grant.name}`, {
-        name: grant.name, namespace: grant.namespace, bindingName: grant.name, serviceAccounts: grant.serviceAccounts, rules: grant.rules.map(toK8sRule),
+        name: grant.name,
+        namespace: grant.namespace,
+        bindingName: grant.name,
+        serviceAccounts: grant.serviceAccounts,
+        rules: grant.rules.map(toK8sRule),
       });
       this.objects.push(role.apiObject, role.binding.apiObject);
     }
@@ -86,7 +93,12 @@ export class UpstreamCcmRbac extends Construct {
 }
 
 /** A pure rule as a k8s PolicyRule (fresh arrays). */
-export function toK8sRule(rule: { apiGroups: readonly string[]; resources: readonly string[]; verbs: readonly string[]; resourceNames?: readonly string[] }): k8s.PolicyRule {
+export function toK8sRule(rule: {
+  apiGroups: readonly string[];
+  resources: readonly string[];
+  verbs: readonly string[];
+  resourceNames?: readonly string[];
+}): k8s.PolicyRule {
   return {
     apiGroups: [...rule.apiGroups],
     resources: [...rule.resources],

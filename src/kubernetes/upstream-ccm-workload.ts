@@ -64,7 +64,7 @@ function podTemplate(plan: CcmWorkloadPlan, mountedConfig: MountedConfig): k8s.P
     hostNetwork: plan.hostNetwork,
     dnsPolicy: plan.dnsPolicy,
     nodeSelector: s.nodeSelector,
-    nodeAffinity: s.nodeAffinity ? plainCopy(s.nodeAffinity) as k8s.NodeAffinity : undefined,
+    nodeAffinity: s.nodeAffinity ? (plainCopy(s.nodeAffinity) as k8s.NodeAffinity) : undefined,
     antiAffinityLabels: plan.antiAffinity ? plan.selector : undefined,
     tolerations: s.tolerations.map((t) => ({ ...t })),
     imagePullSecrets: plan.imagePullSecrets.length > 0 ? plan.imagePullSecrets : undefined,
@@ -76,7 +76,12 @@ function podTemplate(plan: CcmWorkloadPlan, mountedConfig: MountedConfig): k8s.P
       env: plan.env.length > 0 ? plan.env.map(toEnv) : undefined,
       ports: [{ name: plan.probe.scheme === 'HTTPS' ? 'https' : 'healthz', containerPort: plan.port, protocol: 'TCP' }],
       livenessProbe: {
-        httpGet: { path: plan.probe.path, port: k8s.IntOrString.fromNumber(plan.port), scheme: plan.probe.scheme, ...(plan.probe.host ? { host: plan.probe.host } : {}) },
+        httpGet: {
+          path: plan.probe.path,
+          port: k8s.IntOrString.fromNumber(plan.port),
+          scheme: plan.probe.scheme,
+          ...(plan.probe.host ? { host: plan.probe.host } : {}),
+        },
         initialDelaySeconds: 20,
         periodSeconds: 10,
         timeoutSeconds: 5,
@@ -91,7 +96,7 @@ function podTemplate(plan: CcmWorkloadPlan, mountedConfig: MountedConfig): k8s.P
 }
 
 function toEnv(e: EnvVar): k8s.EnvVar {
-  return plainCopy(e) as k8s.EnvVar;
+  return plainCopy(e);
 }
 
 function toMount(v: MountedVolume): k8s.VolumeMount {

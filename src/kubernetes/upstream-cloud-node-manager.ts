@@ -38,7 +38,10 @@ export interface UpstreamCloudNodeManagerProps {
    *
    * @default - requests 50m / 50Mi, no limits
    */
-  readonly resources?: { readonly requests?: { readonly cpu?: string; readonly memory?: string }; readonly limits?: { readonly cpu?: string; readonly memory?: string } };
+  readonly resources?: {
+    readonly requests?: { readonly cpu?: string; readonly memory?: string };
+    readonly limits?: { readonly cpu?: string; readonly memory?: string };
+  };
   /**
    * Tolerations.
    *
@@ -84,19 +87,29 @@ export class UpstreamCloudNodeManager extends Construct {
     });
     this.objects.push(role.apiObject, role.binding.apiObject);
     const pullSecrets = props.imagePullSecrets ?? [];
-    const flags = mergeArgs(['--node-name=$(NODE_NAME)', `--wait-routes=${props.waitRoutes ?? false}`, '--use-instance-metadata=true', '--v=2'], props.extraArgs ?? {});
-    const quantities = (q: { cpu?: string; memory?: string } | undefined) => Object.fromEntries(Object.entries(q ?? {}).filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, k8s.Quantity.fromString(v as string)]));
-    const requests = { cpu: '50m', memory: '50Mi', ...Object.fromEntries(Object.entries(props.resources?.requests ?? {}).filter(([, v]) => v !== undefined)) };
+    const flags = mergeArgs(
+      ['--node-name=$(NODE_NAME)', `--wait-routes=${props.waitRoutes ?? false}`, '--use-instance-metadata=true', '--v=2'],
+      props.extraArgs ?? {},
+    );
+    const quantities = (q: { cpu?: string; memory?: string } | undefined) =>
+      Object.fromEntries(
+        Object.entries(q ?? {})
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, k8s.Quantity.fromString(v)]),
+      );
+    const requests = {
+      cpu: '50m',
+      memory: '50Mi',
+      ...Object.fromEntries(Object.entries(props.resources?.requests ?? {}).filter(([, v]) => v !== undefined)),
+    };
     const resources: k8s.ResourceRequirements = {
       requests: quantities(requests),
-      ...(props.resources?.limits && Object.values(props.resources.limits).some((v) => v !== undefined) ? { limits: quantities(props.resources.limits) } : {}),
+      ...(props.resources?.limits && Object.values(props.resources.limits).some((v) => v !== undefined)
+        ? { limits: quantities(props.resources.limits) }
+        : {}),
     };
     const tolerations = (props.tolerations ?? [{ operator: 'Exists' }]).map((t) => ({ ...t }));
-    const env = [
-      { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
-      ...(props.proxyEnv ?? []).map((e) => ({ ...e })),
-    ];
+    const env = [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }, ...(props.proxyEnv ?? []).map((e) => ({ ...e }))];
     const daemonSet = (id: string, dsName: string, podSpec: Partial<k8s.PodSpec>, container: Partial<k8s.Container>) => {
       const labels = { 'k8s-app': dsName };
       return new k8s.KubeDaemonSet(this, id, {
@@ -114,40 +127,56 @@ export class UpstreamCloudNodeManager extends Construct {
               ...podSpec,
               tolerations,
               ...(pullSecrets.length > 0 ? { imagePullSecrets: pullSecrets.map((n) => ({ name: n })) } : {}),
-              containers: [{
-                name: 'cloud-node-manager',
-                image: props.image,
-                imagePullPolicy: 'IfNotPresent',
-                ...container,
-                env: env.map((e) => ({ ...e })),
-                // no probe: the cloud-node-manager serves no port (kubernetes-sigs/cloud-provider-azure@v1.33.2
-                // cmd/cloud-node-manager/app/options/options.go: defaultCloudNodeManagerPort = 0)
-                resources,
-                terminationMessagePolicy: 'FallbackToLogsOnError',
-              }],
+              containers: [
+                {
+                  name: 'cloud-node-manager',
+                  image: props.image,
+                  imagePullPolicy: 'IfNotPresent',
+                  ...container,
+                  env: env.map((e) => ({ ...e })),
+                  // no probe: the cloud-node-manager serves no port (kubernetes-sigs/cloud-provider-azure@v1.33.2
+                  // cmd/cloud-node-manager/app/options/options.go: defaultCloudNodeManagerPort = 0)
+                  resources,
+                  terminationMessagePolicy: 'FallbackToLogsOnError',
+                },
+              ],
             },
           },
         },
       });
     };
-    this.objects.push(daemonSet('Resource', name, {
-      dnsPolicy: 'Default',
-      nodeSelector: { 'kubernetes.io/os': 'linux' },
-      securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
-    }, {
-      args: flags,
-      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-    }));
+    this.objects.push(
+      daemonSet(
+        'Resource',
+        name,
+        {
+          dnsPolicy: 'Default',
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
+        },
+        {
+          args: flags,
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+        },
+      ),
+    );
     if (props.windows) {
       // A HostProcess container on the host network, as the upstream chart's cloud-node-manager-windows; the binary is
       // started from the container's mount point (containerd 1.7+ gives HostProcess containers their ServiceAccount
       // token, so the chart's kube-proxy kubeconfig workaround for kubernetes/kubernetes#104562 is not needed).
-      this.objects.push(daemonSet('Windows', `${name}-windows`, {
-        nodeSelector: { 'kubernetes.io/os': 'windows' },
-        securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\system' } },
-      }, {
-        command: ['powershell.exe', '-Command', `& "$env:CONTAINER_SANDBOX_MOUNT_POINT/cloud-node-manager.exe" ${flags.join(' ')}`],
-      }));
+      this.objects.push(
+        daemonSet(
+          'Windows',
+          `${name}-windows`,
+          {
+            nodeSelector: { 'kubernetes.io/os': 'windows' },
+            securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\system' } },
+          },
+          {
+            command: ['powershell.exe', '-Command', `& "$env:CONTAINER_SANDBOX_MOUNT_POINT/cloud-node-manager.exe" ${flags.join(' ')}`],
+          },
+        ),
+      );
     }
   }
 }

@@ -28,7 +28,7 @@ export const KNOB_FLAGS: Readonly<Record<string, string>> = {
   'cloud-provider': 'spec.platform',
   'cloud-config': 'spec.kubernetes.cloudConfig (or spec.cloudConfig.file)',
   'cluster-name': 'spec.kubernetes.clusterName',
-  'controllers': 'spec.kubernetes.controllers',
+  controllers: 'spec.kubernetes.controllers',
   'configure-cloud-routes': 'spec.kubernetes.configureCloudRoutes',
   'allocate-node-cidrs': 'spec.kubernetes.allocateNodeCidrs',
   'cluster-cidr': 'spec.kubernetes.clusterCIDR',
@@ -57,15 +57,24 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   const provider = upstreamProviderFor(s.platform);
   if (!provider) {
-    at(['spec', 'platform'], `"${s.platform}" is rendered for distribution openshift only; the kubernetes distribution renders ${kubernetesPlatforms().join(', ')}`);
+    at(
+      ['spec', 'platform'],
+      `"${s.platform}" is rendered for distribution openshift only; the kubernetes distribution renders ${kubernetesPlatforms().join(', ')}`,
+    );
   }
   const k = s.kubernetes;
   if (!k) {
-    at(['spec', 'kubernetes'], 'is required with distribution kubernetes; set at least spec.kubernetes.version (the cluster\'s Kubernetes minor, e.g. "1.33")');
+    at(
+      ['spec', 'kubernetes'],
+      'is required with distribution kubernetes; set at least spec.kubernetes.version (the cluster\'s Kubernetes minor, e.g. "1.33")',
+    );
     return problems;
   }
   if (s.managementMode !== 'gitops') {
-    at(['spec', 'managementMode'], `"${s.managementMode}" is OpenShift's operator mode; distribution kubernetes renders the CCM directly: remove the field or set "gitops"`);
+    at(
+      ['spec', 'managementMode'],
+      `"${s.managementMode}" is OpenShift's operator mode; distribution kubernetes renders the CCM directly: remove the field or set "gitops"`,
+    );
   }
   for (const [field, why] of OPENSHIFT_ONLY) {
     if ((s as Record<string, unknown>)[field] !== undefined) {
@@ -74,14 +83,23 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   }
   for (const key of Object.keys(PLATFORM_SPEC_SECTIONS) as PlatformSectionKey[]) {
     if ((s as Record<string, unknown>)[key] !== undefined) {
-      at(['spec', key], `is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file`);
+      at(
+        ['spec', key],
+        `is read by the OpenShift cloud-config transform and is not read with distribution kubernetes; put these settings in the cloud config file`,
+      );
     }
   }
   if (s.featureGates.enabled.length > 0 || s.featureGates.disabled.length > 0) {
-    at(['spec', 'featureGates'], 'lists OpenShift FeatureGate status, which distribution kubernetes does not read; pass upstream gates as spec.kubernetes.extraArgs.feature-gates');
+    at(
+      ['spec', 'featureGates'],
+      'lists OpenShift FeatureGate status, which distribution kubernetes does not read; pass upstream gates as spec.kubernetes.extraArgs.feature-gates',
+    );
   }
   if (s.cloudConfig?.extraKeys) {
-    at(['spec', 'cloudConfig', 'extraKeys'], 'are keys of the OpenShift cloud-conf ConfigMap; with distribution kubernetes mount other files with spec.kubernetes.extraVolumes');
+    at(
+      ['spec', 'cloudConfig', 'extraKeys'],
+      'are keys of the OpenShift cloud-conf ConfigMap; with distribution kubernetes mount other files with spec.kubernetes.extraVolumes',
+    );
   }
   if (!provider) {
     return problems;
@@ -89,10 +107,16 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
 
   // image
   if (!s.images[provider.imageKey]) {
-    at(['spec', 'images', provider.imageKey], `is required for platform ${s.platform}; pin the upstream image by digest or explicit tag (ccm-gitops never derives it from the Kubernetes version)`);
+    at(
+      ['spec', 'images', provider.imageKey],
+      `is required for platform ${s.platform}; pin the upstream image by digest or explicit tag (ccm-gitops never derives it from the Kubernetes version)`,
+    );
   }
   if (provider.cloudNodeManager && k.cloudNodeManager.enabled && !s.images.cloudNodeManagerAzure) {
-    at(['spec', 'images', 'cloudNodeManagerAzure'], 'is required for the Azure cloud-node-manager DaemonSet; pin it, or set spec.kubernetes.cloudNodeManager.enabled: false');
+    at(
+      ['spec', 'images', 'cloudNodeManagerAzure'],
+      'is required for the Azure cloud-node-manager DaemonSet; pin it, or set spec.kubernetes.cloudNodeManager.enabled: false',
+    );
   }
 
   const skew = imageSkew(provider, s.images[provider.imageKey], k.version);
@@ -107,16 +131,25 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   }
   if (s.cloudConfig?.file !== undefined) {
     if (!provider.config.inline) {
-      at(['spec', 'cloudConfig', 'file'], `is refused for ${s.platform}: its ${provider.config.what} always holds a credential; create a Secret and name it in spec.kubernetes.cloudConfig.existingSecret`);
+      at(
+        ['spec', 'cloudConfig', 'file'],
+        `is refused for ${s.platform}: its ${provider.config.what} always holds a credential; create a Secret and name it in spec.kubernetes.cloudConfig.existingSecret`,
+      );
     } else if (c?.existingSecret || c?.existingConfigMap) {
       at(['spec', 'cloudConfig', 'file'], 'is set together with spec.kubernetes.cloudConfig; use the inline file or the existing object, not both');
     }
   }
   if (c?.hostPath && (c.existingSecret || c.existingConfigMap || s.cloudConfig?.file !== undefined)) {
-    at(['spec', 'kubernetes', 'cloudConfig', 'hostPath'], 'is set together with another config source; keep one of hostPath, existingSecret, existingConfigMap or spec.cloudConfig.file');
+    at(
+      ['spec', 'kubernetes', 'cloudConfig', 'hostPath'],
+      'is set together with another config source; keep one of hostPath, existingSecret, existingConfigMap or spec.cloudConfig.file',
+    );
   }
   if (c?.hostPath && provider.config.envVar) {
-    at(['spec', 'kubernetes', 'cloudConfig', 'hostPath'], `is refused for ${s.platform}: its ${provider.config.what} is read from the env var ${provider.config.envVar}; name a Secret in existingSecret`);
+    at(
+      ['spec', 'kubernetes', 'cloudConfig', 'hostPath'],
+      `is refused for ${s.platform}: its ${provider.config.what} is read from the env var ${provider.config.envVar}; name a Secret in existingSecret`,
+    );
   }
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
@@ -126,45 +159,72 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
   }
   if (k.workloadIdentity.enabled && s.platform !== 'Azure') {
-    at(['spec', 'kubernetes', 'workloadIdentity'], `is Azure's Microsoft Entra workload identity; for ${s.platform} remove it (AWS: annotate the ServiceAccount for IRSA)`);
+    at(
+      ['spec', 'kubernetes', 'workloadIdentity'],
+      `is Azure's Microsoft Entra workload identity; for ${s.platform} remove it (AWS: annotate the ServiceAccount for IRSA)`,
+    );
   }
   if (k.cloudNodeManager.windows && provider.cloudNodeManager && k.cloudNodeManager.enabled && minorOf(k.version) < 26) {
-    at(['spec', 'kubernetes', 'cloudNodeManager', 'windows'], `needs Windows HostProcess containers, GA in Kubernetes 1.26; spec.kubernetes.version is "${k.version}": upgrade first or set windows: false`);
+    at(
+      ['spec', 'kubernetes', 'cloudNodeManager', 'windows'],
+      `needs Windows HostProcess containers, GA in Kubernetes 1.26; spec.kubernetes.version is "${k.version}": upgrade first or set windows: false`,
+    );
   }
   if (c?.existingConfigMap && !provider.config.configMapAllowed) {
-    at(['spec', 'kubernetes', 'cloudConfig', 'existingConfigMap'], `is refused for ${s.platform}: its ${provider.config.what} is a credential; keep it in a Secret (existingSecret)`);
+    at(
+      ['spec', 'kubernetes', 'cloudConfig', 'existingConfigMap'],
+      `is refused for ${s.platform}: its ${provider.config.what} is a credential; keep it in a Secret (existingSecret)`,
+    );
   }
 
   // workload
   const shape = workloadShape(provider, k, s.controlPlaneTopology === 'SingleReplica');
   if (shape.kind === 'DaemonSet') {
     if (k.workload.replicas !== undefined) {
-      at(['spec', 'kubernetes', 'workload', 'replicas'], 'applies to a Deployment only; a DaemonSet runs one pod per matching node: remove it or set workload.kind: Deployment');
+      at(
+        ['spec', 'kubernetes', 'workload', 'replicas'],
+        'applies to a Deployment only; a DaemonSet runs one pod per matching node: remove it or set workload.kind: Deployment',
+      );
     }
     if (k.workload.podDisruptionBudget) {
       at(['spec', 'kubernetes', 'workload', 'podDisruptionBudget'], 'applies to a Deployment only; remove it or set workload.kind: Deployment');
     }
   } else if (k.workload.podDisruptionBudget && (shape.replicas ?? 1) < 2) {
-    at(['spec', 'kubernetes', 'workload', 'podDisruptionBudget'], `with ${shape.replicas} replica would block every node drain; set replicas to 2 or more, or remove it`);
+    at(
+      ['spec', 'kubernetes', 'workload', 'podDisruptionBudget'],
+      `with ${shape.replicas} replica would block every node drain; set replicas to 2 or more, or remove it`,
+    );
   }
   const replicas = shape.replicas ?? 1;
   const placement = schedulingPlan(k.scheduling.preset, k.scheduling.extraTolerations, k.scheduling.nodeSelector, provider.anyNode !== undefined);
   if (shape.kind === 'Deployment' && replicas > 1 && s.controlPlaneTopology === 'SingleReplica' && confinedToControlPlane(placement)) {
     // each replica needs a control-plane node of its own (required hostname anti-affinity; the host-network port)
-    at(['spec', 'kubernetes', 'workload', 'replicas'], `is ${replicas} with controlPlaneTopology SingleReplica: each replica needs a control-plane node of its own, so ${replicas - 1} would stay Pending; set 1 or remove it (the default there is 1)`);
+    at(
+      ['spec', 'kubernetes', 'workload', 'replicas'],
+      `is ${replicas} with controlPlaneTopology SingleReplica: each replica needs a control-plane node of its own, so ${replicas - 1} would stay Pending; set 1 or remove it (the default there is 1)`,
+    );
   }
   if (!k.leaderElect && (shape.kind === 'DaemonSet' || (shape.replicas ?? 1) > 1)) {
-    at(['spec', 'kubernetes', 'leaderElect'], `is false with ${shape.kind === 'DaemonSet' ? 'a DaemonSet' : `${shape.replicas} replicas`}: several CCMs would reconcile at once; keep leader election, or run one Deployment replica`);
+    at(
+      ['spec', 'kubernetes', 'leaderElect'],
+      `is false with ${shape.kind === 'DaemonSet' ? 'a DaemonSet' : `${shape.replicas} replicas`}: several CCMs would reconcile at once; keep leader election, or run one Deployment replica`,
+    );
   }
   if (k.configureCloudRoutes && !k.clusterCIDR && provider.framework === 'cloud-provider') {
     // kubernetes/cloud-provider app/core.go startRouteController: without a parsable --cluster-cidr the controller fails to start and the CCM exits
-    at(['spec', 'kubernetes', 'clusterCIDR'], 'is required with configureCloudRoutes: true (the route controller exits without --cluster-cidr); set the pod network CIDR(s), or set configureCloudRoutes: false');
+    at(
+      ['spec', 'kubernetes', 'clusterCIDR'],
+      'is required with configureCloudRoutes: true (the route controller exits without --cluster-cidr); set the pod network CIDR(s), or set configureCloudRoutes: false',
+    );
   }
   if (k.allocateNodeCidrs && !k.clusterCIDR) {
     at(['spec', 'kubernetes', 'clusterCIDR'], 'is required with allocateNodeCidrs: true; set the pod network CIDR(s)');
   }
   if (!k.hostNetwork && k.secureServing.bindAddress === '127.0.0.1') {
-    at(['spec', 'kubernetes', 'secureServing', 'bindAddress'], '"127.0.0.1" off the host network leaves the port unreachable for the kubelet\'s probe; remove it or set hostNetwork: true');
+    at(
+      ['spec', 'kubernetes', 'secureServing', 'bindAddress'],
+      '"127.0.0.1" off the host network leaves the port unreachable for the kubelet\'s probe; remove it or set hostNetwork: true',
+    );
   }
   if (k.metrics.serviceMonitor && !k.metrics.enabled) {
     at(['spec', 'kubernetes', 'metrics', 'serviceMonitor'], 'needs metrics.enabled: true (the ServiceMonitor selects the metrics Service)');
@@ -173,7 +233,10 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     at(['spec', 'kubernetes', 'metrics', 'scraper'], 'needs metrics.enabled: true');
   }
   if (k.metrics.enabled && bindAddress(k) === '127.0.0.1') {
-    at(['spec', 'kubernetes', 'secureServing', 'bindAddress'], '"127.0.0.1" with metrics.enabled: a Service cannot reach a loopback port; remove it (metrics bind 0.0.0.0)');
+    at(
+      ['spec', 'kubernetes', 'secureServing', 'bindAddress'],
+      '"127.0.0.1" with metrics.enabled: a Service cannot reach a loopback port; remove it (metrics bind 0.0.0.0)',
+    );
   }
   if (provider.framework === 'controller-runtime') {
     const why = `the ${s.platform} CCM is built on controller-runtime, not k8s.io/cloud-provider`;
@@ -189,7 +252,9 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   }
 
   // merged lists
-  const knobs = Object.keys(k.extraArgs).filter((name) => KNOB_FLAGS[name] !== undefined).sort();
+  const knobs = Object.keys(k.extraArgs)
+    .filter((name) => KNOB_FLAGS[name] !== undefined)
+    .sort();
   for (const name of knobs) {
     at(['spec', 'kubernetes', 'extraArgs', name], `is rendered from ${KNOB_FLAGS[name]}; set it there (it changes more than the flag)`);
   }
@@ -201,9 +266,15 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   k.extraEnv.forEach((e, i) => {
     const sources = e.valueFrom ? Object.values(e.valueFrom).filter((v) => v !== undefined).length : 0;
     if ((e.value !== undefined) === (e.valueFrom !== undefined) || (e.valueFrom && sources !== 1)) {
-      at(['spec', 'kubernetes', 'extraEnv', i], `"${e.name}" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)`);
+      at(
+        ['spec', 'kubernetes', 'extraEnv', i],
+        `"${e.name}" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)`,
+      );
     } else if (e.value !== undefined && e.value !== '' && looksLikeSecretKey(e.name)) {
-      at(['spec', 'kubernetes', 'extraEnv', i, 'value'], `"${e.name}" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef`);
+      at(
+        ['spec', 'kubernetes', 'extraEnv', i, 'value'],
+        `"${e.name}" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef`,
+      );
     }
     if (envNames.has(e.name)) {
       at(['spec', 'kubernetes', 'extraEnv', i, 'name'], `"${e.name}" is listed twice; keep one`);
@@ -229,10 +300,16 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
 
   // output
   if (k.output.mode === 'manifest-dir' && s.gitops.engine !== 'plain') {
-    at(['spec', 'gitops', 'engine'], `"${s.gitops.engine}" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain`);
+    at(
+      ['spec', 'gitops', 'engine'],
+      `"${s.gitops.engine}" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain`,
+    );
   }
   if (s.migration && s.migration.kubernetesVersion !== k.version) {
-    at(['spec', 'migration', 'kubernetesVersion'], `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`);
+    at(
+      ['spec', 'migration', 'kubernetesVersion'],
+      `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`,
+    );
   }
   // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
   const reported = new Set(problems.map((p) => p.path.join('.')));
@@ -260,7 +337,11 @@ export function imageMinor(provider: UpstreamProvider, image: string): string | 
 }
 
 /** The version-skew problem of the CCM image against spec.kubernetes.version; `newer` is an error, an older image a warning. */
-export function imageSkew(provider: UpstreamProvider, image: string | undefined, apiServerMinor: string): { newer: boolean; message: string } | undefined {
+export function imageSkew(
+  provider: UpstreamProvider,
+  image: string | undefined,
+  apiServerMinor: string,
+): { newer: boolean; message: string } | undefined {
   const minor = image ? imageMinor(provider, image) : undefined;
   if (!image || minor === undefined) {
     return undefined;
@@ -283,7 +364,9 @@ export function kubernetesWarnings(spec: ClusterSpec): string[] {
   const skew = imageSkew(provider, spec.spec.images[provider.imageKey], k.version);
   const warnings = skew && !skew.newer ? [`spec.images.${provider.imageKey}: ${skew.message}`] : [];
   if (k.configureCloudRoutes && provider.routesNeed) {
-    warnings.push(`spec.kubernetes.configureCloudRoutes: is true but the ${spec.spec.platform} CCM programs routes only ${provider.routesNeed.what}; without that its route controller never starts and pods on other nodes are unreachable: check it, or set configureCloudRoutes to false and let the CNI route`);
+    warnings.push(
+      `spec.kubernetes.configureCloudRoutes: is true but the ${spec.spec.platform} CCM programs routes only ${provider.routesNeed.what}; without that its route controller never starts and pods on other nodes are unreachable: check it, or set configureCloudRoutes to false and let the CNI route`,
+    );
   }
   return [...warnings, ...apiServerEnvWarnings(spec)];
 }
@@ -299,10 +382,14 @@ export function apiServerEnvWarnings(spec: ClusterSpec): string[] {
   if (!k || k.scheduling.preset !== 'kubeadm') {
     return [];
   }
-  return k.extraEnv.flatMap((e, i) => (e.name === 'KUBERNETES_SERVICE_HOST' && typeof e.value === 'string' && /^(127\.|::1$|\[::1\]$|localhost$)/i.test(e.value)
-    ? [`spec.kubernetes.extraEnv.${i}: KUBERNETES_SERVICE_HOST=${e.value} is not in the API server certificate kubeadm issues, so every API call fails TLS verification; `
-      + 'remove it (kube-proxy serves the kubernetes Service before a CNI runs) or point it at the controlPlaneEndpoint host, or add it to the ClusterConfiguration apiServer.certSANs']
-    : []));
+  return k.extraEnv.flatMap((e, i) =>
+    e.name === 'KUBERNETES_SERVICE_HOST' && typeof e.value === 'string' && /^(127\.|::1$|\[::1\]$|localhost$)/i.test(e.value)
+      ? [
+          `spec.kubernetes.extraEnv.${i}: KUBERNETES_SERVICE_HOST=${e.value} is not in the API server certificate kubeadm issues, so every API call fails TLS verification; ` +
+            'remove it (kube-proxy serves the kubernetes Service before a CNI runs) or point it at the controlPlaneEndpoint host, or add it to the ClusterConfiguration apiServer.certSANs',
+        ]
+      : [],
+  );
 }
 
 /**
@@ -323,11 +410,14 @@ export function kubernetesCloudConfigProblems(spec: ClusterSpec, cloudConf: stri
   if (!read || read.global !== '') {
     return [];
   }
-  return [{
-    path: [read.globalField],
-    message: 'is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; '
-      + 'set it to the namespace of the vCenter credentials Secret (the upstream manifest uses kube-system)',
-  }];
+  return [
+    {
+      path: [read.globalField],
+      message:
+        'is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; ' +
+        'set it to the namespace of the vCenter credentials Secret (the upstream manifest uses kube-system)',
+    },
+  ];
 }
 
 /**
@@ -350,7 +440,11 @@ export function equinixLoadBalancerProblems(spec: ClusterSpec): KubernetesProble
     const path = ['spec', 'kubernetes', 'extraEnv', i];
     if (e.value === undefined) {
       if (e.valueFrom && !knob) {
-        out.push({ path, message: 'METAL_LOAD_BALANCER comes from an object ccm-gitops cannot read, so the calls of its load balancer are not granted and the CCM exits in Initialize; name the implementation in spec.kubernetes.equinixMetalLoadBalancer' });
+        out.push({
+          path,
+          message:
+            'METAL_LOAD_BALANCER comes from an object ccm-gitops cannot read, so the calls of its load balancer are not granted and the CCM exits in Initialize; name the implementation in spec.kubernetes.equinixMetalLoadBalancer',
+        });
       }
       return;
     }
@@ -359,11 +453,21 @@ export function equinixLoadBalancerProblems(spec: ClusterSpec): KubernetesProble
     }
     const impl = equinixLoadBalancerImplementation(e.value);
     if (impl === '') {
-      out.push({ path, message: 'METAL_LOAD_BALANCER has no implementation scheme; use kube-vip://, metallb://, metallb:///?crdConfiguration=true or emlb://<metro>, with spec.kubernetes.equinixMetalLoadBalancer set to match' });
+      out.push({
+        path,
+        message:
+          'METAL_LOAD_BALANCER has no implementation scheme; use kube-vip://, metallb://, metallb:///?crdConfiguration=true or emlb://<metro>, with spec.kubernetes.equinixMetalLoadBalancer set to match',
+      });
     } else if (!(EQUINIX_LB_KNOB_VALUES as readonly string[]).includes(impl)) {
-      out.push({ path, message: `METAL_LOAD_BALANCER selects the "${impl}" implementation, which ccm-gitops does not grant (it grants ${EQUINIX_LB_KNOB_VALUES.join(', ')}); use one of those or remove the variable` });
+      out.push({
+        path,
+        message: `METAL_LOAD_BALANCER selects the "${impl}" implementation, which ccm-gitops does not grant (it grants ${EQUINIX_LB_KNOB_VALUES.join(', ')}); use one of those or remove the variable`,
+      });
     } else if (impl !== knob) {
-      out.push({ path, message: `METAL_LOAD_BALANCER selects the ${impl} load balancer but spec.kubernetes.equinixMetalLoadBalancer is ${knob ? `"${knob}"` : 'not set'}, so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: ${impl}` });
+      out.push({
+        path,
+        message: `METAL_LOAD_BALANCER selects the ${impl} load balancer but spec.kubernetes.equinixMetalLoadBalancer is ${knob ? `"${knob}"` : 'not set'}, so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: ${impl}`,
+      });
     }
   });
   return out;
@@ -380,7 +484,7 @@ export function awsIrsaProblems(spec: ClusterSpec): KubernetesProblem[] {
   const at = (key: string, message: string) => out.push({ path: ['spec', 'kubernetes', 'serviceAccount', 'annotations', key], message });
   const expiration = a['eks.amazonaws.com/token-expiration'];
   if (expiration !== undefined && (!/^\d+$/.test(expiration) || Number(expiration) < 600 || Number(expiration) > 86400)) {
-    at('eks.amazonaws.com/token-expiration', 'must be whole seconds from 600 to 86400 (a projected ServiceAccount token\'s bounds)');
+    at('eks.amazonaws.com/token-expiration', "must be whole seconds from 600 to 86400 (a projected ServiceAccount token's bounds)");
   }
   return out;
 }
@@ -403,12 +507,16 @@ export function nutanixConfigProblems(spec: ClusterSpec, cloudConf: string): Kub
   const pc = config?.prismCentral;
   const refs: [string, unknown][] = [
     ['prismCentral.credentialRef.namespace', pc?.credentialRef?.namespace],
-    ...(pc?.additionalTrustBundle?.kind === 'ConfigMap' ? [['prismCentral.additionalTrustBundle.namespace', pc.additionalTrustBundle.namespace] as [string, unknown]] : []),
+    ...(pc?.additionalTrustBundle?.kind === 'ConfigMap'
+      ? [['prismCentral.additionalTrustBundle.namespace', pc.additionalTrustBundle.namespace] as [string, unknown]]
+      : []),
   ];
-  return refs.filter(([, v]) => typeof v === 'string' && v !== '' && v !== ns).map(([path, v]) => ({
-    path: [path],
-    message: `is "${String(v)}", but the CCM reads Secrets and ConfigMaps only in its own namespace "${ns}" (spec.kubernetes.namespace); move the object there and set this to "${ns}" or remove it`,
-  }));
+  return refs
+    .filter(([, v]) => typeof v === 'string' && v !== '' && v !== ns)
+    .map(([path, v]) => ({
+      path: [path],
+      message: `is "${String(v)}", but the CCM reads Secrets and ConfigMaps only in its own namespace "${ns}" (spec.kubernetes.namespace); move the object there and set this to "${ns}" or remove it`,
+    }));
 }
 
 /**
@@ -426,23 +534,36 @@ export function unknownFlagProblems(spec: ClusterSpec): KubernetesProblem[] {
   const tag = imageTag(spec.spec.images[provider.imageKey] ?? '');
   const known = provider.knownFlags;
   // Alibaba's list holds one tag: only that tag (or a digest-only pin of it) is checked
-  const ccm = known ? (tag === undefined || tag === known.tag ? { tag: known.tag, flags: known.flags } : undefined) : flagTableFor(provider.name, tag);
+  const ccm = known
+    ? tag === undefined || tag === known.tag
+      ? { tag: known.tag, flags: known.flags }
+      : undefined
+    : flagTableFor(provider.name, tag);
   const problems = unknownIn(ccm, k.extraArgs, ['spec', 'kubernetes', 'extraArgs'], `${spec.spec.platform} CCM`);
   if (provider.cloudNodeManager && k.cloudNodeManager.enabled) {
     const cnm = flagTableFor(`${provider.name}-cloud-node-manager`, imageTag(spec.spec.images.cloudNodeManagerAzure ?? ''));
-    problems.push(...unknownIn(cnm, k.cloudNodeManager.extraArgs, ['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], 'Azure cloud-node-manager'));
+    problems.push(
+      ...unknownIn(cnm, k.cloudNodeManager.extraArgs, ['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], 'Azure cloud-node-manager'),
+    );
   }
   return problems;
 }
 
-function unknownIn(table: { tag: string; flags: readonly string[] } | undefined, extraArgs: Record<string, unknown>, path: string[], what: string): KubernetesProblem[] {
+function unknownIn(
+  table: { tag: string; flags: readonly string[] } | undefined,
+  extraArgs: Record<string, unknown>,
+  path: string[],
+  what: string,
+): KubernetesProblem[] {
   if (!table) {
     return [];
   }
-  return Object.keys(extraArgs).filter((name) => !isKnownFlag(name, table.flags)).map((name) => ({
-    path: [...path, name],
-    message: `is not a flag of the ${what} at ${table.tag}, which exits on an unknown flag; ${knownFlagsHint(name, table.flags)}`,
-  }));
+  return Object.keys(extraArgs)
+    .filter((name) => !isKnownFlag(name, table.flags))
+    .map((name) => ({
+      path: [...path, name],
+      message: `is not a flag of the ${what} at ${table.tag}, which exits on an unknown flag; ${knownFlagsHint(name, table.flags)}`,
+    }));
 }
 
 /**
@@ -455,7 +576,14 @@ export function vsphereSecretEnvProblems(spec: ClusterSpec): KubernetesProblem[]
   if (spec.spec.platform !== 'VSphere' || !k) {
     return [];
   }
-  return k.extraEnv.flatMap((e, i) => (/^(VSPHERE_SECRET_(NAME|NAMESPACE)|VCENTER_.+_SECRET_(NAME|NAMESPACE))$/.test(e.name)
-    ? [{ path: ['spec', 'kubernetes', 'extraEnv', i], message: `${e.name} overrides the Secret vsphere.conf names, which the rendered RBAC follows; set secretName/secretNamespace in vsphere.conf instead` }]
-    : []));
+  return k.extraEnv.flatMap((e, i) =>
+    /^(VSPHERE_SECRET_(NAME|NAMESPACE)|VCENTER_.+_SECRET_(NAME|NAMESPACE))$/.test(e.name)
+      ? [
+          {
+            path: ['spec', 'kubernetes', 'extraEnv', i],
+            message: `${e.name} overrides the Secret vsphere.conf names, which the rendered RBAC follows; set secretName/secretNamespace in vsphere.conf instead`,
+          },
+        ]
+      : [],
+  );
 }

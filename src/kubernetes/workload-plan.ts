@@ -15,7 +15,10 @@ import { ccmTlsFlags, ResolvedTls } from '../cluster-spec/tls';
 export const DEFAULT_CLUSTER_NAME = 'kubernetes';
 
 /** Host CA directories (`spec.kubernetes.hostCertificates`), as the upstream charts mount them (OpenStack chart: ca-certs, k8s-certs). */
-export const HOST_CERTIFICATE_DIRS: readonly [string, string][] = [['ssl-certs', '/etc/ssl/certs'], ['kubernetes-pki', '/etc/kubernetes/pki']];
+export const HOST_CERTIFICATE_DIRS: readonly [string, string][] = [
+  ['ssl-certs', '/etc/ssl/certs'],
+  ['kubernetes-pki', '/etc/kubernetes/pki'],
+];
 /**
  * Azure workload identity without the webhook: the projected token the
  * upstream chart mounts (kubernetes-sigs/cloud-provider-azure@v1.33.2
@@ -63,11 +66,17 @@ export interface MountedVolume {
   /** The mount's subPath (one file of the volume), when set. */
   readonly subPath?: string;
   readonly source:
-  | { readonly secret: { readonly secretName: string; readonly items?: readonly { key: string; path: string }[] } }
-  | { readonly configMap: { readonly name: string; readonly items?: readonly { key: string; path: string }[] } }
-  | { readonly hostPath: { readonly path: string; readonly type?: 'File' | 'Directory' } }
-  | { readonly emptyDir: Record<string, never> }
-  | { readonly projected: { readonly sources: readonly { readonly serviceAccountToken: { readonly audience: string; readonly expirationSeconds: number; readonly path: string } }[] } };
+    | { readonly secret: { readonly secretName: string; readonly items?: readonly { key: string; path: string }[] } }
+    | { readonly configMap: { readonly name: string; readonly items?: readonly { key: string; path: string }[] } }
+    | { readonly hostPath: { readonly path: string; readonly type?: 'File' | 'Directory' } }
+    | { readonly emptyDir: Record<string, never> }
+    | {
+        readonly projected: {
+          readonly sources: readonly {
+            readonly serviceAccountToken: { readonly audience: string; readonly expirationSeconds: number; readonly path: string };
+          }[];
+        };
+      };
 }
 
 /** Where the cloud config comes from, resolved. */
@@ -194,12 +203,16 @@ export function cloudConfigSource(provider: UpstreamProvider, section: Kubernete
 }
 
 /** The replicas, kind and PDB a section selects. */
-export function workloadShape(provider: UpstreamProvider, section: KubernetesSection, singleReplica: boolean): { kind: 'Deployment' | 'DaemonSet'; replicas?: number; pdb: boolean } {
+export function workloadShape(
+  provider: UpstreamProvider,
+  section: KubernetesSection,
+  singleReplica: boolean,
+): { kind: 'Deployment' | 'DaemonSet'; replicas?: number; pdb: boolean } {
   const kind = section.workload.kind ?? provider.defaultKind;
   if (kind === 'DaemonSet') {
     return { kind, pdb: false };
   }
-  const replicas = section.workload.replicas ?? (singleReplica ? 1 : provider.defaultReplicas?.replicas ?? 2);
+  const replicas = section.workload.replicas ?? (singleReplica ? 1 : (provider.defaultReplicas?.replicas ?? 2));
   return { kind, replicas, pdb: section.workload.podDisruptionBudget ?? replicas > 1 };
 }
 
@@ -232,7 +245,8 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
   }
   flags.push(...provider.extraFlags);
   const ipamOff = provider.nodeIpamController && !section.allocateNodeCidrs ? [`-${provider.nodeIpamController.name}`] : [];
-  const controllers = section.controllers ?? (ipamOff.length > 0 ? [...(provider.defaultControllers ?? ['*']), ...ipamOff] : provider.defaultControllers);
+  const controllers =
+    section.controllers ?? (ipamOff.length > 0 ? [...(provider.defaultControllers ?? ['*']), ...ipamOff] : provider.defaultControllers);
   if (controllers) {
     flags.push(`--controllers=${controllers.join(',')}`);
   }
@@ -268,14 +282,16 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
 
   const volumes: MountedVolume[] = [];
   if (source && !provider.config.envVar) {
-    volumes.push(source.kind === 'HostPath'
-      ? { name: CLOUD_CONFIG_VOLUME, mountPath: configPath, readOnly: true, source: { hostPath: { path: source.name, type: 'File' } } }
-      : {
-        name: CLOUD_CONFIG_VOLUME,
-        mountPath: provider.config.mountDir,
-        readOnly: true,
-        source: source.kind === 'Secret' ? { secret: { secretName: source.name } } : { configMap: { name: source.name } },
-      });
+    volumes.push(
+      source.kind === 'HostPath'
+        ? { name: CLOUD_CONFIG_VOLUME, mountPath: configPath, readOnly: true, source: { hostPath: { path: source.name, type: 'File' } } }
+        : {
+            name: CLOUD_CONFIG_VOLUME,
+            mountPath: provider.config.mountDir,
+            readOnly: true,
+            source: source.kind === 'Secret' ? { secret: { secretName: source.name } } : { configMap: { name: source.name } },
+          },
+    );
   }
   if (section.hostCertificates) {
     for (const [name, hostPath] of HOST_CERTIFICATE_DIRS) {
@@ -288,7 +304,11 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
       name: WORKLOAD_IDENTITY_VOLUME,
       mountPath: WORKLOAD_IDENTITY_DIR,
       readOnly: true,
-      source: { projected: { sources: [{ serviceAccountToken: { audience: w.audience, expirationSeconds: w.expirationSeconds, path: WORKLOAD_IDENTITY_FILE } }] } },
+      source: {
+        projected: {
+          sources: [{ serviceAccountToken: { audience: w.audience, expirationSeconds: w.expirationSeconds, path: WORKLOAD_IDENTITY_FILE } }],
+        },
+      },
     });
     env.push({ name: 'AZURE_FEDERATED_TOKEN_FILE', value: `${WORKLOAD_IDENTITY_DIR}/${WORKLOAD_IDENTITY_FILE}` });
   }
@@ -300,7 +320,19 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
       name: IRSA_VOLUME,
       mountPath: IRSA_DIR,
       readOnly: true,
-      source: { projected: { sources: [{ serviceAccountToken: { audience: sa['eks.amazonaws.com/audience'] ?? 'sts.amazonaws.com', expirationSeconds: expiration, path: 'token' } }] } },
+      source: {
+        projected: {
+          sources: [
+            {
+              serviceAccountToken: {
+                audience: sa['eks.amazonaws.com/audience'] ?? 'sts.amazonaws.com',
+                expirationSeconds: expiration,
+                path: 'token',
+              },
+            },
+          ],
+        },
+      },
     });
     env.push({ name: 'AWS_ROLE_ARN', value: roleArn }, { name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: `${IRSA_DIR}/token` });
   }
@@ -312,9 +344,12 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     name: v.name,
     mountPath: v.mountPath,
     readOnly: v.readOnly,
-    source: v.secret ? { secret: { secretName: v.secret } }
-      : v.configMap ? { configMap: { name: v.configMap } }
-        : v.hostPath ? { hostPath: { path: v.hostPath } }
+    source: v.secret
+      ? { secret: { secretName: v.secret } }
+      : v.configMap
+        ? { configMap: { name: v.configMap } }
+        : v.hostPath
+          ? { hostPath: { path: v.hostPath } }
           : { emptyDir: {} },
   }));
 
@@ -323,9 +358,10 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     cpu: section.resources.requests.cpu ?? provider.requests.cpu,
     memory: section.resources.requests.memory ?? provider.requests.memory,
   };
-  const limits = section.resources.limits && Object.keys(section.resources.limits).length > 0
-    ? Object.fromEntries(Object.entries(section.resources.limits).filter(([, v]) => v !== undefined)) as Record<string, string>
-    : undefined;
+  const limits =
+    section.resources.limits && Object.keys(section.resources.limits).length > 0
+      ? (Object.fromEntries(Object.entries(section.resources.limits).filter(([, v]) => v !== undefined)) as Record<string, string>)
+      : undefined;
 
   return {
     name,
@@ -344,7 +380,12 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     volumes: mergeByName(volumes, extraVolumes),
     requests,
     limits,
-    scheduling: schedulingPlan(section.scheduling.preset, section.scheduling.extraTolerations, section.scheduling.nodeSelector, provider.anyNode !== undefined),
+    scheduling: schedulingPlan(
+      section.scheduling.preset,
+      section.scheduling.extraTolerations,
+      section.scheduling.nodeSelector,
+      provider.anyNode !== undefined,
+    ),
     antiAffinity: shape.kind === 'Deployment' && (shape.replicas ?? 1) > 1,
     hostNetwork: section.hostNetwork,
     dnsPolicy: section.hostNetwork ? 'Default' : 'ClusterFirst',

@@ -23,7 +23,11 @@ export const CCM_LEASE_NAME = 'cloud-controller-manager';
  * leader-migration file); undefined without spec.migration. The composition
  * root's `migrationInputFor` picks the control plane by `spec.distribution`.
  */
-export function migrationInputWith(spec: ClusterSpec, support: MigrationSupport | undefined, controlPlane: Pick<MigrationControlPlane, 'kcmConfigPath'>): MigrationInput | undefined {
+export function migrationInputWith(
+  spec: ClusterSpec,
+  support: MigrationSupport | undefined,
+  controlPlane: Pick<MigrationControlPlane, 'kcmConfigPath'>,
+): MigrationInput | undefined {
   const m = spec.spec.migration;
   if (!m) {
     return undefined;

@@ -4,7 +4,13 @@
  * openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md "Kubelet", "Kube Controller Manager").
  * Pure: no cdk8s import.
  */
-import { ANY_COMPONENT, buildLeaderMigrationConfig, CLOUD_CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, LeaderMigrationConfiguration } from './leader-migration-config';
+import {
+  ANY_COMPONENT,
+  buildLeaderMigrationConfig,
+  CLOUD_CONTROLLER_MANAGER,
+  KUBE_CONTROLLER_MANAGER,
+  LeaderMigrationConfiguration,
+} from './leader-migration-config';
 import { externalIn, kcmLeaderMigrationIn, ccmLeaderMigrationIn, MigrationPhase, MigrationSupport } from './phases';
 
 /** Everything the phase logic needs about one cluster's migration. */
@@ -158,7 +164,12 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
     return { flags: base, remove: lmFlags };
   }
   return {
-    flags: [...base, '--leader-elect=true', '--enable-leader-migration', `--leader-migration-config=${input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH}`],
+    flags: [
+      ...base,
+      '--leader-elect=true',
+      '--enable-leader-migration',
+      `--leader-migration-config=${input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH}`,
+    ],
     remove: [],
   };
 }
@@ -172,7 +183,9 @@ export function kubeletFlags(input: MigrationInput): ComponentFlags {
   const flags = [`--cloud-provider=${support.inTreeProvider}`, ...gates(input, 'kubelet')];
   if (support.inTreeCloudConfig) {
     if (input.kubernetesMinor >= 34) {
-      throw new RemovedFlagError(`kubelet --cloud-config was removed in Kubernetes 1.34; a 1.${input.kubernetesMinor} kubelet cannot run the in-tree ${support.inTreeProvider} provider`);
+      throw new RemovedFlagError(
+        `kubelet --cloud-config was removed in Kubernetes 1.34; a 1.${input.kubernetesMinor} kubelet cannot run the in-tree ${support.inTreeProvider} provider`,
+      );
     }
     flags.splice(1, 0, `--cloud-config=${HOST_CLOUD_CONFIG_PATH}`);
   }
@@ -186,10 +199,16 @@ export function kubeApiserverFlags(input: MigrationInput): ComponentFlags {
     return { flags: [], remove: support ? ['--cloud-provider', ...(support.inTreeCloudConfig ? ['--cloud-config'] : [])] : [] };
   }
   if (input.kubernetesMinor >= 33) {
-    throw new RemovedFlagError(`kube-apiserver --cloud-provider was removed in Kubernetes 1.33; a 1.${input.kubernetesMinor} kube-apiserver fails with "unknown flag: --cloud-provider"`);
+    throw new RemovedFlagError(
+      `kube-apiserver --cloud-provider was removed in Kubernetes 1.33; a 1.${input.kubernetesMinor} kube-apiserver fails with "unknown flag: --cloud-provider"`,
+    );
   }
   return {
-    flags: [`--cloud-provider=${support.inTreeProvider}`, ...(support.inTreeCloudConfig ? [`--cloud-config=${HOST_CLOUD_CONFIG_PATH}`] : []), ...gates(input, 'kas')],
+    flags: [
+      `--cloud-provider=${support.inTreeProvider}`,
+      ...(support.inTreeCloudConfig ? [`--cloud-config=${HOST_CLOUD_CONFIG_PATH}`] : []),
+      ...gates(input, 'kas'),
+    ],
     remove: [],
   };
 }
@@ -221,10 +240,20 @@ export interface CcmLeaderMigrationMount extends CcmLeaderMigration {
  * 1.21 CCM, merged into an existing `--feature-gates`; never after 1.26).
  */
 export function ccmLeaderMigrationFlags(flags: readonly string[], lm: CcmLeaderMigration): string[] {
-  const out = flags.filter((f) => !f.startsWith('--leader-elect-resource-namespace=') && !f.startsWith('--leader-elect=')
-    && !f.startsWith('--enable-leader-migration') && !f.startsWith('--leader-migration-config='));
+  const out = flags.filter(
+    (f) =>
+      !f.startsWith('--leader-elect-resource-namespace=') &&
+      !f.startsWith('--leader-elect=') &&
+      !f.startsWith('--enable-leader-migration') &&
+      !f.startsWith('--leader-migration-config='),
+  );
   const at = flags.findIndex((f) => f.startsWith('--leader-elect'));
-  const insert = ['--leader-elect=true', `--leader-elect-resource-namespace=${lm.leaseNamespace}`, '--enable-leader-migration', `--leader-migration-config=${lm.configPath}`];
+  const insert = [
+    '--leader-elect=true',
+    `--leader-elect-resource-namespace=${lm.leaseNamespace}`,
+    '--enable-leader-migration',
+    `--leader-migration-config=${lm.configPath}`,
+  ];
   out.splice(at < 0 ? out.length : Math.min(at, out.length), 0, ...insert);
   if (lm.ccmMinor === 21) {
     const gateAt = out.findIndex((f) => f.startsWith('--feature-gates='));

@@ -20,8 +20,12 @@ export const ANY_COMPONENT = '*';
  * listing both is safe for mixed N/N+1 control planes.
  */
 export const MIGRATED_CONTROLLERS: readonly string[] = [
-  'route', 'service', 'cloud-node-lifecycle',
-  'node-route-controller', 'service-lb-controller', 'cloud-node-lifecycle-controller',
+  'route',
+  'service',
+  'cloud-node-lifecycle',
+  'node-route-controller',
+  'service-lb-controller',
+  'cloud-node-lifecycle-controller',
 ];
 /** Node IPAM in both name generations, listed when IPAM moves to the CCM. */
 export const NODE_IPAM_CONTROLLERS: readonly string[] = ['nodeipam', 'node-ipam-controller'];
@@ -141,13 +145,19 @@ export function parseLeaderMigrationConfig(text: string): ParsedLeaderMigrationC
   const obj = raw as Record<string, unknown>;
   const [group, version] = typeof obj.apiVersion === 'string' ? obj.apiVersion.split('/') : [];
   if (obj.kind !== LEADER_MIGRATION_KIND || group !== LEADER_MIGRATION_GROUP || !VERSIONS.includes(version ?? '')) {
-    return { problems: [`decode: unexpected config type ${JSON.stringify(obj.apiVersion)}, kind ${JSON.stringify(obj.kind)}; want ${LEADER_MIGRATION_GROUP}/{${VERSIONS.join(',')}} ${LEADER_MIGRATION_KIND}`] };
+    return {
+      problems: [
+        `decode: unexpected config type ${JSON.stringify(obj.apiVersion)}, kind ${JSON.stringify(obj.kind)}; want ${LEADER_MIGRATION_GROUP}/{${VERSIONS.join(',')}} ${LEADER_MIGRATION_KIND}`,
+      ],
+    };
   }
   const problems: string[] = [];
   const allowed = ['apiVersion', 'kind', 'leaderName', 'controllerLeaders', ...(version === 'v1' ? [] : ['resourceLock'])];
   for (const key of Object.keys(obj)) {
     if (!allowed.includes(key)) {
-      problems.push(`decode: strict decoding error: unknown field "${key}"${key === 'resourceLock' ? ' (v1 has no resourceLock; it always uses leases)' : ''}`);
+      problems.push(
+        `decode: strict decoding error: unknown field "${key}"${key === 'resourceLock' ? ' (v1 has no resourceLock; it always uses leases)' : ''}`,
+      );
     }
   }
   const leaders = obj.controllerLeaders;
@@ -175,7 +185,10 @@ export function parseLeaderMigrationConfig(text: string): ParsedLeaderMigrationC
     kind: LEADER_MIGRATION_KIND,
     leaderName: str(obj.leaderName),
     ...(version === 'v1' ? {} : { resourceLock: str(obj.resourceLock) }),
-    controllerLeaders: list.map((e) => ({ name: str((e as Record<string, unknown>).name), component: str((e as Record<string, unknown>).component) })),
+    controllerLeaders: list.map((e) => ({
+      name: str((e as Record<string, unknown>).name),
+      component: str((e as Record<string, unknown>).component),
+    })),
   };
   return { config, problems: leaderMigrationConfigProblems(config) };
 }
@@ -201,12 +214,16 @@ export function leaderMigrationConfigProblems(config: LeaderMigrationConfigurati
     if (l.component === '') {
       problems.push(`controllerLeaders[${i}].component: Required value`);
     } else if (![KUBE_CONTROLLER_MANAGER, CLOUD_CONTROLLER_MANAGER, ANY_COMPONENT].includes(l.component)) {
-      problems.push(`controllerLeaders[${i}].component: ${JSON.stringify(l.component)} is neither ${KUBE_CONTROLLER_MANAGER}, ${CLOUD_CONTROLLER_MANAGER} nor "*"; the controller would run nowhere`);
+      problems.push(
+        `controllerLeaders[${i}].component: ${JSON.stringify(l.component)} is neither ${KUBE_CONTROLLER_MANAGER}, ${CLOUD_CONTROLLER_MANAGER} nor "*"; the controller would run nowhere`,
+      );
     }
     if (l.name === '') {
       problems.push(`controllerLeaders[${i}].name: Required value`);
     } else if (!KNOWN_CONTROLLER_NAMES.includes(l.name)) {
-      problems.push(`controllerLeaders[${i}].name: ${JSON.stringify(l.name)} is no canonical cloud controller name; it would run under the main lock on both sides`);
+      problems.push(
+        `controllerLeaders[${i}].name: ${JSON.stringify(l.name)} is no canonical cloud controller name; it would run under the main lock on both sides`,
+      );
     } else if (seen.has(l.name)) {
       problems.push(`controllerLeaders[${i}].name: ${JSON.stringify(l.name)} is listed twice; the last entry wins`);
     }

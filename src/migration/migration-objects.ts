@@ -61,7 +61,10 @@ export class MigrationObjects extends Construct {
     const ccmConfig = phasePlan(m).ccm.config;
     const lease = () => {
       const rbac = new LeaderMigrationRbac(this, 'LeaseRbac', {
-        name: LEADER_MIGRATION_RBAC_NAME, leaseNamespace: m.leaseNamespace, leaderName: m.leaderName, ccmServiceAccount: ccmSa,
+        name: LEADER_MIGRATION_RBAC_NAME,
+        leaseNamespace: m.leaseNamespace,
+        leaderName: m.leaderName,
+        ccmServiceAccount: ccmSa,
       });
       this.objects.push(rbac.role, rbac.binding);
     };
@@ -69,7 +72,9 @@ export class MigrationObjects extends Construct {
 
     if (ccmConfig && props.ccmRendered) {
       const mount = ccmLeaderMigrationMount(m)!;
-      this.objects.push(new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: ccmNamespace, config: ccmConfig }).apiObject);
+      this.objects.push(
+        new LeaderMigrationConfigMap(this, 'ConfigMap', { name: mount.configMapName, namespace: ccmNamespace, config: ccmConfig }).apiObject,
+      );
     }
     if (ccmLeaderMigrationIn(m.phase) && migrates && props.ccmRendered && m.leaseNamespace !== ccmNamespace) {
       // the CCM's own lease and leader-election events in the KCM's lease namespace, where its usual role does not reach

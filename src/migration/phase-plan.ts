@@ -7,7 +7,14 @@
  * is never rebuilt differently in two places. Pure: no cdk8s import.
  */
 import {
-  ccmLeaderMigrationConfig, ComponentFlags, KCM_LEADER_MIGRATION_PATH, kcmLeaderMigrationConfig, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput,
+  ccmLeaderMigrationConfig,
+  ComponentFlags,
+  KCM_LEADER_MIGRATION_PATH,
+  kcmLeaderMigrationConfig,
+  kubeApiserverFlags,
+  kubeControllerManagerFlags,
+  kubeletFlags,
+  MigrationInput,
 } from './flags';
 import { LeaderMigrationConfiguration, leaderMigrationConfigYaml } from './leader-migration-config';
 import { ccmDeployedIn } from './phases';
@@ -47,7 +54,11 @@ export function phasePlan(input: MigrationInput): PhasePlan {
   if (!plan) {
     plan = {
       input,
-      kcm: { ...side(kcmLeaderMigrationConfig(input)), flags: kubeControllerManagerFlags(input), path: input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH },
+      kcm: {
+        ...side(kcmLeaderMigrationConfig(input)),
+        flags: kubeControllerManagerFlags(input),
+        path: input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH,
+      },
       ccm: { ...side(ccmLeaderMigrationConfig(input)), deployed: ccmDeployedIn(input.phase) },
       kubelet: () => kubeletFlags(input),
       apiServer: () => kubeApiserverFlags(input),

@@ -36,7 +36,6 @@ export function externalIn(phase: MigrationPhase): boolean {
   return phase === 'external-leader-migration' || phase === 'external';
 }
 
-
 /**
  * What a platform allows for migration. A platform without this never had an
  * in-tree provider (IBM Cloud, Power VS, Nutanix, Alibaba Cloud, Azure Stack
@@ -66,7 +65,6 @@ export interface MigrationSupport {
    */
   readonly noLeaderMigration?: string;
 }
-
 
 /** The NN of `1.NN`. */
 export function minorOf(version: string): number {
@@ -108,8 +106,10 @@ export function transitionProblem(sequence: readonly MigrationPhase[], from: str
   const i = sequence.indexOf(from as MigrationPhase);
   const j = sequence.indexOf(to);
   if (i < 0) {
-    return `the last render has phase "${from}", which this platform does not have (its phases: ${sequence.join(' → ')}); `
-      + `set the phase back to "${from}" only if the cluster really is there, or remove the cluster's output to start over at "${to}"`;
+    return (
+      `the last render has phase "${from}", which this platform does not have (its phases: ${sequence.join(' → ')}); ` +
+      `set the phase back to "${from}" only if the cluster really is there, or remove the cluster's output to start over at "${to}"`
+    );
   }
   if (Math.abs(i - j) === 1) {
     return undefined;
@@ -117,6 +117,8 @@ export function transitionProblem(sequence: readonly MigrationPhase[], from: str
   const legal = [sequence[i - 1], sequence[i + 1]].filter((p): p is MigrationPhase => p !== undefined);
   const direction = j > i ? 'skips' : 'rolls back past';
   const skipped = (j > i ? sequence.slice(i + 1, j) : sequence.slice(j + 1, i).reverse()).map((p) => `"${p}"`).join(', ');
-  return `moves from "${from}" to "${to}" in one change, which ${direction} ${skipped}; each phase is its own reviewed change: `
-    + `the legal next step is ${legal.map((p) => `"${p}"`).join(' or ')}`;
+  return (
+    `moves from "${from}" to "${to}" in one change, which ${direction} ${skipped}; each phase is its own reviewed change: ` +
+    `the legal next step is ${legal.map((p) => `"${p}"`).join(' or ')}`
+  );
 }

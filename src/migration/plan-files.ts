@@ -47,7 +47,12 @@ export function ccmWorkloadOf(target: MigrationTarget, objects: readonly Rendere
 }
 
 /** The plan of a cluster that declares a migration. */
-export function clusterMigrationPlan(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): MigrationPlan {
+export function clusterMigrationPlan(
+  name: string,
+  cluster: MigratingCluster,
+  objects: readonly RenderedObject[],
+  rendered: readonly ApiObject[],
+): MigrationPlan {
   const m = cluster.migration;
   const target = cluster.target;
   const ccm = objects.find((o) => target.isCcmWorkload(o));
@@ -75,12 +80,20 @@ function withoutProbes(key: string, value: unknown): unknown {
 }
 
 /** MIGRATION.md and .migration.json of a cluster. */
-export function migrationPlanFiles(name: string, cluster: MigratingCluster, objects: readonly RenderedObject[], rendered: readonly ApiObject[]): RenderedFile[] {
+export function migrationPlanFiles(
+  name: string,
+  cluster: MigratingCluster,
+  objects: readonly RenderedObject[],
+  rendered: readonly ApiObject[],
+): RenderedFile[] {
   const plan = clusterMigrationPlan(name, cluster, objects, rendered);
   const { cluster: planned, ...rest } = plan;
   return [
     { path: `${name}/${MIGRATION_MARKDOWN}`, content: migrationMarkdown(plan) },
     // the probes are how migration preflight reads an export: the record keeps the checks as people read them (and MIGRATION.md the diagrams)
-    { path: `${name}/${MIGRATION_JSON}`, content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, withoutProbes, 2)}\n` },
+    {
+      path: `${name}/${MIGRATION_JSON}`,
+      content: `${JSON.stringify(cluster.identity ? { cluster: planned, identity: cluster.identity, ...rest } : plan, withoutProbes, 2)}\n`,
+    },
   ];
 }

@@ -97,9 +97,12 @@ export interface MigrationPlan {
 
 const SUMMARY: Record<MigrationPhase, string> = {
   'in-tree': 'The in-tree provider in kube-controller-manager and the kubelets runs the cloud controllers. Nothing moves yet.',
-  'leader-migration-kcm': 'Every kube-controller-manager runs leader migration with its own file (component kube-controller-manager): the one holding its main lease takes the migration lease and runs the cloud controllers under it. No CCM yet.',
-  'leader-migration-ccm': 'The CCM runs leader migration with its own file (component cloud-controller-manager). The migration lease decides: whichever controller manager holds it runs the cloud controllers, never both. kube-controller-manager, which got there first, normally keeps it.',
-  'external-leader-migration': 'kube-controller-manager and the kubelets run --cloud-provider=external without leader migration; once no kube-controller-manager contends any more, the CCM holds the migration lease and runs the cloud controllers. The CCM keeps leader migration on (upstream: optional to remove).',
+  'leader-migration-kcm':
+    'Every kube-controller-manager runs leader migration with its own file (component kube-controller-manager): the one holding its main lease takes the migration lease and runs the cloud controllers under it. No CCM yet.',
+  'leader-migration-ccm':
+    'The CCM runs leader migration with its own file (component cloud-controller-manager). The migration lease decides: whichever controller manager holds it runs the cloud controllers, never both. kube-controller-manager, which got there first, normally keeps it.',
+  'external-leader-migration':
+    'kube-controller-manager and the kubelets run --cloud-provider=external without leader migration; once no kube-controller-manager contends any more, the CCM holds the migration lease and runs the cloud controllers. The CCM keeps leader migration on (upstream: optional to remove).',
   external: 'The CCM runs the cloud controllers under its main lease; leader migration is off on both sides.',
 };
 
@@ -148,7 +151,8 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
     {
       component: 'cloud-controller-manager',
       flags: ccmDeployed ? input.ccm.leaderMigrationFlags : [],
-      remove: phase === 'external' && input.phases.includes('external-leader-migration') ? ['--enable-leader-migration', '--leader-migration-config'] : [],
+      remove:
+        phase === 'external' && input.phases.includes('external-leader-migration') ? ['--enable-leader-migration', '--leader-migration-config'] : [],
       appliedBy: ccmDeployed ? `gitops (this render: ${input.ccm.workload} in ${input.ccm.namespace})` : 'not deployed in this phase',
     },
     { component: 'kubelet', flags: kubelet.flags, remove: kubelet.remove, appliedBy: kubeletBy },
@@ -161,13 +165,17 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
   }
   const ccmOwn = ccmFile(input, phase);
   if (ccmOwn) {
-    configurations.push({ component: 'cloud-controller-manager', path: input.ccm.leaderMigrationFlags.find((f) => f.startsWith('--leader-migration-config='))?.split('=')[1] ?? '', file: ccmOwn });
+    configurations.push({
+      component: 'cloud-controller-manager',
+      path: input.ccm.leaderMigrationFlags.find((f) => f.startsWith('--leader-migration-config='))?.split('=')[1] ?? '',
+      file: ccmOwn,
+    });
   }
 
   const next = nextPhase(input.phases, phase);
   const back = previousPhase(input.phases, phase);
-  const irreversibleBack = cp.oneWayToExternal && back !== undefined
-    && (phase === 'external-leader-migration' || (phase === 'external' && back === 'in-tree'));
+  const irreversibleBack =
+    cp.oneWayToExternal && back !== undefined && (phase === 'external-leader-migration' || (phase === 'external' && back === 'in-tree'));
 
   const scenarios: { title: string; mitigation: string }[] = [];
   if (configurations.length > 0 || phase === 'external-leader-migration') {
@@ -182,22 +190,28 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
   }
   if (phase === 'external-leader-migration') {
     scenarios.push({
-      title: 'a kube-controller-manager restarted external but still with leader migration holds the migration lease: it runs nothing and the CCM waits',
-      mitigation: 'Turn leader migration off on every kube-controller-manager that runs --cloud-provider=external (upstream: "MUST NOT have Leader Migration enabled"); the lease passes to the CCM when that KCM restarts.',
+      title:
+        'a kube-controller-manager restarted external but still with leader migration holds the migration lease: it runs nothing and the CCM waits',
+      mitigation:
+        'Turn leader migration off on every kube-controller-manager that runs --cloud-provider=external (upstream: "MUST NOT have Leader Migration enabled"); the lease passes to the CCM when that KCM restarts.',
     });
   }
   if (phase === 'external' || phase === 'external-leader-migration') {
     scenarios.push({
-      title: 'the CCM runs while kubelets still run the in-tree provider (the cloud controller manager operator or the kube-controller-manager operator upgraded before the machine-config operator)',
-      mitigation: 'Node addresses are set by both the kubelet and the CCM node controller until every kubelet has restarted; it ends when the kubelet rollout completes.',
+      title:
+        'the CCM runs while kubelets still run the in-tree provider (the cloud controller manager operator or the kube-controller-manager operator upgraded before the machine-config operator)',
+      mitigation:
+        'Node addresses are set by both the kubelet and the CCM node controller until every kubelet has restarted; it ends when the kubelet rollout completes.',
     });
     scenarios.push({
       title: 'kubelets run external before the CCM is up',
-      mitigation: 'New nodes keep the node.cloudprovider.kubernetes.io/uninitialized taint until the CCM runs; keep the CCM ready before switching kubelets.',
+      mitigation:
+        'New nodes keep the node.cloudprovider.kubernetes.io/uninitialized taint until the CCM runs; keep the CCM ready before switching kubelets.',
     });
     scenarios.push({
       title: 'image pulls from the cloud registry fail on external kubelets',
-      mitigation: 'From 1.29 the in-tree kubelet credential providers are off by default and an external kubelet has none: give the kubelets --image-credential-provider-config and --image-credential-provider-bin-dir with the provider\'s credential provider plugin (OpenShift: the machine-config-operator does).',
+      mitigation:
+        "From 1.29 the in-tree kubelet credential providers are off by default and an external kubelet has none: give the kubelets --image-credential-provider-config and --image-credential-provider-bin-dir with the provider's credential provider plugin (OpenShift: the machine-config-operator does).",
     });
   }
   if (scenarios.length === 0) {
@@ -226,7 +240,9 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
     ...(enter ? { enter } : {}),
     ...(rollback ? { rollback } : {}),
     ...(next ? { next: { phase: next, change: changeTo(next, phase) } } : {}),
-    ...(enterHoldings || rollbackHoldings ? { holdings: { ...(enterHoldings ? { enter: enterHoldings } : {}), ...(rollbackHoldings ? { rollback: rollbackHoldings } : {}) } } : {}),
+    ...(enterHoldings || rollbackHoldings
+      ? { holdings: { ...(enterHoldings ? { enter: enterHoldings } : {}), ...(rollbackHoldings ? { rollback: rollbackHoldings } : {}) } }
+      : {}),
     failureScenarios: scenarios,
   };
 }
@@ -256,8 +272,12 @@ function transitionHoldings(input: PlanInput, t: PhaseTransition): StepHolding[]
   };
   const before = ccmAt(t.from);
   return phaseChangeHoldings({
-    kcmMinor: input.kubernetesMinor, ccmMinor: input.ccmMinor, kcmBaseFlags: kcmElectionBase(input),
-    kcm: kcmProcess(input, t.from), ...(before ? { ccm: before } : {}), steps: modelSteps(t, ccmAt(t.to)),
+    kcmMinor: input.kubernetesMinor,
+    ccmMinor: input.ccmMinor,
+    kcmBaseFlags: kcmElectionBase(input),
+    kcm: kcmProcess(input, t.from),
+    ...(before ? { ccm: before } : {}),
+    steps: modelSteps(t, ccmAt(t.to)),
   });
 }
 
@@ -267,7 +287,12 @@ function kcmRemovals(input: PlanInput): { remove: readonly string[]; removeOnRol
   }
   // the flags of a neighbouring phase (where a change into this one comes from) that this phase does not have
   const here = new Set(kcmProcess(input, input.phase).flags.map((f) => f.split('=')[0]));
-  const dropped = (p: MigrationPhase | undefined) => (p === undefined ? [] : kcmProcess(input, p).flags.map((f) => f.split('=')[0]!).filter((n) => !here.has(n) && n !== '--leader-elect'));
+  const dropped = (p: MigrationPhase | undefined) =>
+    p === undefined
+      ? []
+      : kcmProcess(input, p)
+          .flags.map((f) => f.split('=')[0])
+          .filter((n) => !here.has(n) && n !== '--leader-elect');
   const remove = [...new Set(dropped(previousPhase(input.phases, input.phase)))].sort();
   // a next-phase flag is dropped only on the way back: listed apart, so the forward change does not read it as its own
   const back = [...new Set(dropped(nextPhase(input.phases, input.phase)))].filter((n) => !remove.includes(n)).sort();
@@ -281,8 +306,12 @@ function checks(list: readonly PlanCheck[]): string[] {
 function transitionMarkdown(t: PhaseTransition, holdings?: readonly StepHolding[]): string[] {
   const lines: string[] = [];
   if (holdings) {
-    lines.push('Who may hold which lease and run which cloud controllers once each step has settled (over every order of lease takeovers and restarts; kube-controller-manager taken to allocate node CIDRs only where node IPAM moves):', '',
-      ...holdingsMermaid(holdings), '');
+    lines.push(
+      'Who may hold which lease and run which cloud controllers once each step has settled (over every order of lease takeovers and restarts; kube-controller-manager taken to allocate node CIDRs only where node IPAM moves):',
+      '',
+      ...holdingsMermaid(holdings),
+      '',
+    );
   }
   t.steps.forEach((s, i) => {
     lines.push(`${i + 1}. **${s.when}** (${s.by}): ${s.action}${s.command ? `:\n   \`${s.command}\`` : '.'}`);
@@ -306,8 +335,12 @@ export function migrationMarkdown(plan: MigrationPlan): string {
   ];
   if (plan.leaderMigration) {
     const l = plan.leaderMigration;
-    lines.push('## Leader migration', '',
-      `Lease \`${l.leaseNamespace}/${l.leaderName}\`. Each controller manager reads its own file: the one holding the lease runs only the controllers its own file gives to it.`, '');
+    lines.push(
+      '## Leader migration',
+      '',
+      `Lease \`${l.leaseNamespace}/${l.leaderName}\`. Each controller manager reads its own file: the one holding the lease runs only the controllers its own file gives to it.`,
+      '',
+    );
     for (const c of l.configurations) {
       lines.push(`${c.component} (\`${c.path}\`):`, '', '```yaml', c.file.trimEnd(), '```', '');
     }
@@ -315,27 +348,52 @@ export function migrationMarkdown(plan: MigrationPlan): string {
   lines.push('## What this phase runs', '', '| component | flags in this phase | flags to remove (if present) | applied by |', '|---|---|---|---|');
   for (const c of plan.components) {
     const cell = (xs: readonly string[]) => (xs.length === 0 ? '-' : xs.map((x) => `\`${x}\``).join('<br>'));
-    const rollback = c.removeOnRollback && plan.next ? `${c.remove.length > 0 ? '<br>' : ''}rolling back from \`${plan.next.phase}\`: ${c.removeOnRollback.map((x) => `\`${x}\``).join(', ')}` : '';
-    lines.push(`| ${c.component} | ${cell(c.flags)} | ${c.remove.length === 0 && rollback ? rollback : `${cell(c.remove)}${rollback}`} | ${c.appliedBy} |`);
+    const rollback =
+      c.removeOnRollback && plan.next
+        ? `${c.remove.length > 0 ? '<br>' : ''}rolling back from \`${plan.next.phase}\`: ${c.removeOnRollback.map((x) => `\`${x}\``).join(', ')}`
+        : '';
+    lines.push(
+      `| ${c.component} | ${cell(c.flags)} | ${c.remove.length === 0 && rollback ? rollback : `${cell(c.remove)}${rollback}`} | ${c.appliedBy} |`,
+    );
   }
   lines.push('');
   if (plan.rendered.length > 0) {
-    lines.push('Rendered for the migration:', '', ...plan.rendered.map((o) => `- ${o.kind} \`${o.namespace ? `${o.namespace}/` : ''}${o.name}\``), '');
+    lines.push(
+      'Rendered for the migration:',
+      '',
+      ...plan.rendered.map((o) => `- ${o.kind} \`${o.namespace ? `${o.namespace}/` : ''}${o.name}\``),
+      '',
+    );
   }
   for (const n of plan.notes ?? []) {
     lines.push(`## ${n.title}`, '', n.text, '');
   }
   if (plan.enter) {
-    lines.push(`## Steps from \`${plan.enter.from}\` to \`${plan.phase}\``, '', 'In this order; "merge" is when the GitOps engine applies this render.', '', ...transitionMarkdown(plan.enter, plan.holdings?.enter));
+    lines.push(
+      `## Steps from \`${plan.enter.from}\` to \`${plan.phase}\``,
+      '',
+      'In this order; "merge" is when the GitOps engine applies this render.',
+      '',
+      ...transitionMarkdown(plan.enter, plan.holdings?.enter),
+    );
   }
-  lines.push('## Next and rollback', '',
+  lines.push(
+    '## Next and rollback',
+    '',
     `- Next: ${plan.next ? `\`${plan.next.phase}\`. ${plan.next.change}` : 'none, the migration is complete.'}`,
-    `- Rollback: ${plan.rollback ? `\`${plan.rollback.to}\`, in these steps:` : plan.phase === 'in-tree' ? 'none, this is the start.' : 'not possible on this cluster (the FeatureGate\'s feature set cannot be turned off).'}`, '');
+    `- Rollback: ${plan.rollback ? `\`${plan.rollback.to}\`, in these steps:` : plan.phase === 'in-tree' ? 'none, this is the start.' : "not possible on this cluster (the FeatureGate's feature set cannot be turned off)."}`,
+    '',
+  );
   if (plan.rollback) {
     lines.push(...transitionMarkdown(plan.rollback, plan.holdings?.rollback));
   }
-  lines.push('## Failure scenarios', '',
-    ...plan.failureScenarios.map((f) => `- **${f.title}.** ${f.mitigation}`), '',
-    'Generated by ccm-gitops from the cluster spec; do not edit.', '');
+  lines.push(
+    '## Failure scenarios',
+    '',
+    ...plan.failureScenarios.map((f) => `- **${f.title}.** ${f.mitigation}`),
+    '',
+    'Generated by ccm-gitops from the cluster spec; do not edit.',
+    '',
+  );
   return lines.join('\n');
 }

@@ -74,8 +74,18 @@ function flagMap(flags: readonly string[]): Map<string, string> {
 
 /** A controller's canonical name in a minor (kubernetes/cloud-provider@v0.28.0 names/controller_names.go renamed them in 1.28). */
 export function canonicalControllerName(c: CloudController, minor: number): string {
-  const old: Record<CloudController, string> = { 'service': 'service', 'route': 'route', 'cloud-node-lifecycle': 'cloud-node-lifecycle', 'node-ipam': 'nodeipam' };
-  const neu: Record<CloudController, string> = { 'service': 'service-lb-controller', 'route': 'node-route-controller', 'cloud-node-lifecycle': 'cloud-node-lifecycle-controller', 'node-ipam': 'node-ipam-controller' };
+  const old: Record<CloudController, string> = {
+    service: 'service',
+    route: 'route',
+    'cloud-node-lifecycle': 'cloud-node-lifecycle',
+    'node-ipam': 'nodeipam',
+  };
+  const neu: Record<CloudController, string> = {
+    service: 'service-lb-controller',
+    route: 'node-route-controller',
+    'cloud-node-lifecycle': 'cloud-node-lifecycle-controller',
+    'node-ipam': 'node-ipam-controller',
+  };
   return (minor >= 28 ? neu : old)[c];
 }
 
@@ -83,7 +93,7 @@ export function canonicalControllerName(c: CloudController, minor: number): stri
 export function leaderMigrationDecodable(file: string, minor: number): boolean {
   const version = /^apiVersion: *controllermanager\.config\.k8s\.io\/(\S+)$/m.exec(file)?.[1];
   const since: Record<string, number> = { v1alpha1: 21, v1beta1: 22, v1: 24 };
-  return version !== undefined && since[version] !== undefined && minor >= since[version]!;
+  return version !== undefined && since[version] !== undefined && minor >= since[version];
 }
 
 function owners(file: string): { leaderName: string; owners: Map<string, string> } {
@@ -91,14 +101,18 @@ function owners(file: string): { leaderName: string; owners: Map<string, string>
   const map = new Map<string, string>();
   const re = /- name: *"?([^"\n]+)"?\n\s+component: *("([^"\n]*)"|([^\n]+))/g;
   for (let m = re.exec(file); m; m = re.exec(file)) {
-    map.set(m[1]!.trim(), (m[3] ?? m[4] ?? '').trim());
+    map.set(m[1].trim(), (m[3] ?? m[4] ?? '').trim());
   }
   return { leaderName, owners: map };
 }
 
 const EXITED = (component: ControllerManager): Parsed => ({
-  component, up: false, leaderElect: false, mainLease: '',
-  placement: Object.fromEntries(CLOUD_CONTROLLERS.map((c) => [c, 'unowned'])) as Record<CloudController, 'unowned'>, capable: new Set(),
+  component,
+  up: false,
+  leaderElect: false,
+  mainLease: '',
+  placement: Object.fromEntries(CLOUD_CONTROLLERS.map((c) => [c, 'unowned'])) as Record<CloudController, 'unowned'>,
+  capable: new Set(),
 });
 
 /** A Go duration of seconds and minutes (`137s`, `1m30s`), in seconds; NaN when unreadable. */
@@ -125,7 +139,10 @@ function parse(component: ControllerManager, minor: number, p: ProcessConfig, ba
   const leaderElect = (f.get('leader-elect') ?? 'true') === 'true';
   const ns = f.get('leader-elect-resource-namespace') ?? 'kube-system';
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
-  if ((lmOn && (p.file === undefined ? f.has('leader-migration-config') : !leaderMigrationDecodable(p.file, minor))) || (leaderElect && !leaseTimingsValid(f))) {
+  if (
+    (lmOn && (p.file === undefined ? f.has('leader-migration-config') : !leaderMigrationDecodable(p.file, minor))) ||
+    (leaderElect && !leaseTimingsValid(f))
+  ) {
     return EXITED(component);
   }
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
@@ -157,19 +174,31 @@ function parse(component: ControllerManager, minor: number, p: ProcessConfig, ba
   if (allocate && !ipamOff) {
     capable.add('node-ipam');
   }
-  return { component, up: true, leaderElect, mainLease: `${ns}/${component}`, ...(lm ? { migrationLease: `${ns}/${lm.leaderName}` } : {}), placement, capable };
+  return {
+    component,
+    up: true,
+    leaderElect,
+    mainLease: `${ns}/${component}`,
+    ...(lm ? { migrationLease: `${ns}/${lm.leaderName}` } : {}),
+    placement,
+    capable,
+  };
 }
 
 /** The holdings possible with the KCMs' main-lease holder of configuration `k` and the CCM `c`. */
-function outcomes(k: Parsed, c: Parsed | undefined, into: { leases: Record<ControllerManager, Set<string>>; runs: Record<ControllerManager, Set<CloudController>> }): void {
+function outcomes(
+  k: Parsed,
+  c: Parsed | undefined,
+  into: { leases: Record<ControllerManager, Set<string>>; runs: Record<ControllerManager, Set<CloudController>> },
+): void {
   const procs = [k, ...(c ? [c] : [])].filter((p) => p.up);
   // each migration lease goes to one of its contenders (every contender holds its main lease once settled)
   const names = [...new Set(procs.filter((p) => p.leaderElect && p.migrationLease).map((p) => p.migrationLease!))];
   const choices = names.map((n) => procs.filter((p) => p.leaderElect && p.migrationLease === n));
   const pick = (i: number, held: Map<string, Parsed>): void => {
     if (i < names.length) {
-      for (const p of choices[i]!) {
-        pick(i + 1, new Map(held).set(names[i]!, p));
+      for (const p of choices[i]) {
+        pick(i + 1, new Map(held).set(names[i], p));
       }
       return;
     }
@@ -180,7 +209,9 @@ function outcomes(k: Parsed, c: Parsed | undefined, into: { leases: Record<Contr
       }
       for (const ctl of p.capable) {
         const where = p.placement[ctl];
-        const runs = !p.leaderElect ? where !== 'unowned' : where === 'main' || (where === 'migrated' && p.migrationLease !== undefined && held.get(p.migrationLease) === p);
+        const runs = !p.leaderElect
+          ? where !== 'unowned'
+          : where === 'main' || (where === 'migrated' && p.migrationLease !== undefined && held.get(p.migrationLease) === p);
         if (runs) {
           into.runs[p.component].add(ctl);
         }
@@ -210,11 +241,18 @@ export function phaseChangeHoldings(input: StepModelInput): StepHolding[] {
     for (const k of kcms) {
       outcomes(k, ccm, into);
     }
-    const sorted = <T extends string>(s: Set<T>, order?: readonly T[]) => [...s].sort((a, b) => (order ? order.indexOf(a) - order.indexOf(b) : a < b ? -1 : a > b ? 1 : 0));
+    const sorted = <T extends string>(s: Set<T>, order?: readonly T[]) =>
+      [...s].sort((a, b) => (order ? order.indexOf(a) - order.indexOf(b) : a < b ? -1 : a > b ? 1 : 0));
     return {
       label,
-      leases: { 'kube-controller-manager': mainFirst(into.leases['kube-controller-manager'], 'kube-controller-manager'), 'cloud-controller-manager': mainFirst(into.leases['cloud-controller-manager'], 'cloud-controller-manager') },
-      runs: { 'kube-controller-manager': sorted(into.runs['kube-controller-manager'], CLOUD_CONTROLLERS), 'cloud-controller-manager': sorted(into.runs['cloud-controller-manager'], CLOUD_CONTROLLERS) },
+      leases: {
+        'kube-controller-manager': mainFirst(into.leases['kube-controller-manager'], 'kube-controller-manager'),
+        'cloud-controller-manager': mainFirst(into.leases['cloud-controller-manager'], 'cloud-controller-manager'),
+      },
+      runs: {
+        'kube-controller-manager': sorted(into.runs['kube-controller-manager'], CLOUD_CONTROLLERS),
+        'cloud-controller-manager': sorted(into.runs['cloud-controller-manager'], CLOUD_CONTROLLERS),
+      },
     };
   };
   const out = [holding('before')];
@@ -222,7 +260,7 @@ export function phaseChangeHoldings(input: StepModelInput): StepHolding[] {
     if (s.kcm) {
       // an overtaken roll leaves KCMs of the old and the new configuration until the next one completes
       const next = kcmOf(s.kcm);
-      kcms = s.overtaken ? [kcms[kcms.length - 1]!, next] : [next];
+      kcms = s.overtaken ? [kcms[kcms.length - 1], next] : [next];
     }
     if (s.ccm !== undefined) {
       ccm = s.ccm === null ? undefined : ccmOf(s.ccm);
@@ -259,7 +297,8 @@ export function holdingsMermaid(holdings: readonly StepHolding[]): string[] {
 }
 
 const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
-const ELECTION_AND_CLOUD = /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|configure-cloud-routes|allocate-node-cidrs|controllers)(=|$)/;
+const ELECTION_AND_CLOUD =
+  /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|configure-cloud-routes|allocate-node-cidrs|controllers)(=|$)/;
 
 /** The rendered CCM's flags that decide its leases and controllers (leader migration aside), from its first container's command and args. */
 export function ccmElectionFlags(workload: { readonly [key: string]: unknown }): string[] {

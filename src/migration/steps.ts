@@ -44,7 +44,13 @@ export type Probe =
   /** The CCM workload is gone. */
   | { readonly kind: 'workload-absent'; readonly namespace: string; readonly workload: string }
   /** Every kube-controller-manager pod (label `label`, `key=value`) runs with each of `present` and none of the flags named in `absent`. */
-  | { readonly kind: 'kcm-pods'; readonly namespace: string; readonly label: string; readonly present: readonly string[]; readonly absent: readonly string[] }
+  | {
+      readonly kind: 'kcm-pods';
+      readonly namespace: string;
+      readonly label: string;
+      readonly present: readonly string[];
+      readonly absent: readonly string[];
+    }
   /** Every Node has `spec.providerID` and no `node.cloudprovider.kubernetes.io/uninitialized` taint. */
   | { readonly kind: 'nodes-initialized' };
 
@@ -65,7 +71,7 @@ export const LEADER_MIGRATION_FLAG_NAMES = ['--enable-leader-migration', '--lead
  * @param label the pods' label, `key=value`
  */
 export function kcmPodsProbe(namespace: string, label: string, kcm: ProcessConfig): Probe {
-  const name = (f: string) => f.split('=')[0]!;
+  const name = (f: string) => f.split('=')[0];
   // only the flags that decide who runs the cloud controllers: feature gates and controller lists may hold more than ours
   const present = kcm.flags.filter((f) => name(f) === '--cloud-provider' || (LEADER_MIGRATION_FLAG_NAMES as readonly string[]).includes(name(f)));
   const absent = LEADER_MIGRATION_FLAG_NAMES.filter((n) => !present.some((f) => name(f) === n));
@@ -145,11 +151,19 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   const workload = { namespace: ctx.ccm.namespace, workload: ctx.ccm.workload };
   // the CCM's cloud-node controller sets providerID and lifts the uninitialized taint: a ready CCM that has not is not working
   const ccmReady: PlanCheck = {
-    check: 'the CCM is rolled out and ready', command: `kubectl -n ${ctx.ccm.namespace} rollout status ${ctx.ccm.workload}`,
+    check: 'the CCM is rolled out and ready',
+    command: `kubectl -n ${ctx.ccm.namespace} rollout status ${ctx.ccm.workload}`,
     probes: [{ kind: 'workload-rolled-out', ...workload }, { kind: 'nodes-initialized' }],
   };
-  const ccmGone: PlanCheck = { check: 'no CCM pod is left', command: `kubectl -n ${ctx.ccm.namespace} get ${ctx.ccm.workload}`, probes: [{ kind: 'workload-absent', ...workload }] };
-  const canI = (user: string): PlanCheck => ({ check: `${user} may update the migration lease`, command: `kubectl auth can-i update leases.coordination.k8s.io/${lease} -n ${ns} --as=${user}` });
+  const ccmGone: PlanCheck = {
+    check: 'no CCM pod is left',
+    command: `kubectl -n ${ctx.ccm.namespace} get ${ctx.ccm.workload}`,
+    probes: [{ kind: 'workload-absent', ...workload }],
+  };
+  const canI = (user: string): PlanCheck => ({
+    check: `${user} may update the migration lease`,
+    command: `kubectl auth can-i update leases.coordination.k8s.io/${lease} -n ${ns} --as=${user}`,
+  });
   const kcmUser = 'system:kube-controller-manager';
   const ccmUser = `system:serviceaccount:${ctx.ccm.namespace}:${ctx.ccm.serviceAccount}`;
   const merge = mergeStep;
@@ -165,8 +179,13 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   if (input.support.noLeaderMigration) {
     // No leader migration: never both at once, so the KCMs leave first and the CCM comes after (gap in between).
     if (to === 'external') {
-      steps.push(cp.switchToExternalFirst?.(change)
-        ?? kcmRoll('before-merge', 'switch every kube-controller-manager (and kubelet) to --cloud-provider=external; the cloud controllers run nowhere until the CCM is up'));
+      steps.push(
+        cp.switchToExternalFirst?.(change) ??
+          kcmRoll(
+            'before-merge',
+            'switch every kube-controller-manager (and kubelet) to --cloud-provider=external; the cloud controllers run nowhere until the CCM is up',
+          ),
+      );
       steps.push(merge('deploy the CCM', [ccmReady], { ccm: 'apply' }));
       const after = cp.afterCcmDeployed?.(change);
       if (after) {
@@ -182,9 +201,11 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   const key = `${from}>${to}`;
   switch (key) {
     case 'in-tree>leader-migration-kcm':
-      steps.push(merge(kcmFile ? `apply the lease RBAC and ${kcmFile.apply}` : 'apply the lease RBAC', [canI(kcmUser), ...(kcmFile ? [kcmFile.applied] : [])]));
+      steps.push(
+        merge(kcmFile ? `apply the lease RBAC and ${kcmFile.apply}` : 'apply the lease RBAC', [canI(kcmUser), ...(kcmFile ? [kcmFile.applied] : [])]),
+      );
       steps.push(cp.enableLeaderMigration(change));
-      steps[steps.length - 1] = { ...steps[steps.length - 1]!, checks: [...steps[steps.length - 1]!.checks, kcmHolds] };
+      steps[steps.length - 1] = { ...steps[steps.length - 1], checks: [...steps[steps.length - 1].checks, kcmHolds] };
       break;
     case 'leader-migration-kcm>in-tree':
       // Before the merge: the merge prunes the lease RBAC (and what carries the KCM's file, which the KCM reads until then).
@@ -194,13 +215,25 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
       break;
     case 'leader-migration-kcm>leader-migration-ccm':
       steps.push({
-        when: 'before-merge', by: 'you', action: 'confirm every kube-controller-manager runs leader migration and one of them holds the migration lease',
+        when: 'before-merge',
+        by: 'you',
+        action: 'confirm every kube-controller-manager runs leader migration and one of them holds the migration lease',
         checks: [cp.everyKcm('runs --enable-leader-migration', true, target), kcmHolds, canI(ccmUser)],
       });
-      steps.push(merge('deploy the CCM with leader migration and its own file (component cloud-controller-manager); it waits for the migration lease', [ccmReady, kcmHolds], { ccm: 'apply' }));
+      steps.push(
+        merge(
+          'deploy the CCM with leader migration and its own file (component cloud-controller-manager); it waits for the migration lease',
+          [ccmReady, kcmHolds],
+          { ccm: 'apply' },
+        ),
+      );
       break;
     case 'leader-migration-ccm>leader-migration-kcm':
-      steps.push(merge('remove the CCM; if a CCM held the migration lease, a kube-controller-manager takes it when it expires', [ccmGone, kcmHolds], { ccm: 'apply' }));
+      steps.push(
+        merge('remove the CCM; if a CCM held the migration lease, a kube-controller-manager takes it when it expires', [ccmGone, kcmHolds], {
+          ccm: 'apply',
+        }),
+      );
       break;
     case 'leader-migration-ccm>external-leader-migration': {
       const own = cp.switchToExternal?.(change);
@@ -208,25 +241,41 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
         steps.push(...own);
       } else {
         steps.push(merge('nothing changes in the rendered CCM', []));
-        steps.push(kcmRoll('after-merge', 'switch every kube-controller-manager to --cloud-provider=external WITHOUT leader migration (and each node\'s kubelet to --cloud-provider=external; from 1.29 give it --image-credential-provider-config and --image-credential-provider-bin-dir for the cloud registry)'));
+        steps.push(
+          kcmRoll(
+            'after-merge',
+            "switch every kube-controller-manager to --cloud-provider=external WITHOUT leader migration (and each node's kubelet to --cloud-provider=external; from 1.29 give it --image-credential-provider-config and --image-credential-provider-bin-dir for the cloud registry)",
+          ),
+        );
       }
-      steps[steps.length - 1] = { ...steps[steps.length - 1]!, checks: [...steps[steps.length - 1]!.checks, ccmHolds] };
+      steps[steps.length - 1] = { ...steps[steps.length - 1], checks: [...steps[steps.length - 1].checks, ccmHolds] };
       break;
     }
     case 'external-leader-migration>leader-migration-ccm':
       steps.push(merge('nothing changes in the rendered CCM', []));
-      steps.push(kcmRoll('after-merge', 'switch every kube-controller-manager back to the in-tree provider WITH leader migration and its own file (and each kubelet back to the in-tree provider); the CCM keeps the lease until it fails over'));
+      steps.push(
+        kcmRoll(
+          'after-merge',
+          'switch every kube-controller-manager back to the in-tree provider WITH leader migration and its own file (and each kubelet back to the in-tree provider); the CCM keeps the lease until it fails over',
+        ),
+      );
       break;
     case 'external-leader-migration>external':
       steps.push({
-        when: 'before-merge', by: 'you', action: 'confirm no kube-controller-manager runs leader migration any more and the CCM holds the migration lease',
+        when: 'before-merge',
+        by: 'you',
+        action: 'confirm no kube-controller-manager runs leader migration any more and the CCM holds the migration lease',
         checks: [cp.everyKcm('runs --cloud-provider=external without --enable-leader-migration', false, target), ccmHolds],
       });
       steps.push(merge(`roll the CCM without leader migration${kcmFile ? ` and ${kcmFile.leaveGit}` : ''}`, [ccmReady], { ccm: 'apply' }));
       steps.push(...(kcmFile?.remove ? [kcmFile.remove] : []));
       break;
     case 'external>external-leader-migration':
-      steps.push(merge(`roll the CCM with leader migration and its own file${kcmFile ? ` and restore ${kcmFile.name}` : ''}`, [ccmReady, ccmHolds], { ccm: 'apply' }));
+      steps.push(
+        merge(`roll the CCM with leader migration and its own file${kcmFile ? ` and restore ${kcmFile.name}` : ''}`, [ccmReady, ccmHolds], {
+          ccm: 'apply',
+        }),
+      );
       break;
     default:
       throw new Error(`no steps from "${from}" to "${to}": phases change one step at a time`);
@@ -238,7 +287,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
 export function adjacentTransitions(sequence: readonly MigrationPhase[]): [MigrationPhase, MigrationPhase][] {
   const out: [MigrationPhase, MigrationPhase][] = [];
   for (let i = 0; i + 1 < sequence.length; i++) {
-    out.push([sequence[i]!, sequence[i + 1]!], [sequence[i + 1]!, sequence[i]!]);
+    out.push([sequence[i], sequence[i + 1]], [sequence[i + 1], sequence[i]]);
   }
   return out;
 }

@@ -85,11 +85,17 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
   const lm = isLeaderMigrationPhase(phase);
   if (!support) {
     if (phase !== 'external') {
-      problems.push({ path: [...M, 'phase'], message: `"${phase}" is not possible on ${platform}: it never had an in-tree cloud provider, so there is nothing to migrate; set phase to "external" or remove spec.migration` });
+      problems.push({
+        path: [...M, 'phase'],
+        message: `"${phase}" is not possible on ${platform}: it never had an in-tree cloud provider, so there is nothing to migrate; set phase to "external" or remove spec.migration`,
+      });
     }
   } else {
     if (lm && support.noLeaderMigration) {
-      problems.push({ path: [...M, 'phase'], message: `"${phase}" is not possible on ${platform}: ${support.noLeaderMigration}; ${platform} moves from "in-tree" straight to "external"` });
+      problems.push({
+        path: [...M, 'phase'],
+        message: `"${phase}" is not possible on ${platform}: ${support.noLeaderMigration}; ${platform} moves from "in-tree" straight to "external"`,
+      });
     }
     if (phase !== 'external' && input.kubernetesMinor > support.lastInTreeMinor) {
       problems.push({
@@ -111,7 +117,10 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
     }
   }
   if (lm && input.kubernetesMinor < 21) {
-    problems.push({ path: [...M, 'kubernetesVersion'], message: `"${version}": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "${phase}"` });
+    problems.push({
+      path: [...M, 'kubernetesVersion'],
+      message: `"${version}": leader migration needs kube-controller-manager 1.21 or newer; upgrade the control plane to 1.21 before phase "${phase}"`,
+    });
   } else if (lm && support && !support.noLeaderMigration) {
     const blocked = checks.leaderMigrationBlocked?.(input);
     if (blocked) {
@@ -120,11 +129,21 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
   }
   // a minor read from the image tag is checked against the image (the distribution's checks), not as ccmVersion
   const fromImage = input.kubernetes?.image !== undefined && input.kubernetes.ccmVersion === undefined;
-  const skew = fromImage ? undefined : minorSkewProblem('cloud-controller-manager', `1.${input.ccmMinor}`, `1.${input.kubernetesMinor}`, 'set spec.migration.ccmVersion to one of those');
+  const skew = fromImage
+    ? undefined
+    : minorSkewProblem(
+        'cloud-controller-manager',
+        `1.${input.ccmMinor}`,
+        `1.${input.kubernetesMinor}`,
+        'set spec.migration.ccmVersion to one of those',
+      );
   if (skew) {
     problems.push({ path: [...M, 'ccmVersion'], message: `"1.${input.ccmMinor}": ${skew}` });
   } else if (lm && input.ccmMinor < 21 && input.kubernetesMinor >= 21) {
-    problems.push({ path: [...M, 'ccmVersion'], message: `"1.${input.ccmMinor}": leader migration needs a CCM built with k8s.io/controller-manager 1.21 or newer` });
+    problems.push({
+      path: [...M, 'ccmVersion'],
+      message: `"1.${input.ccmMinor}": leader migration needs a CCM built with k8s.io/controller-manager 1.21 or newer`,
+    });
   }
   if (lm && !input.leaderElect) {
     problems.push({
@@ -133,7 +152,10 @@ export function migrationProblemsWith(input: MigrationCheckInput, checks: Migrat
     });
   }
   if (lm && input.managementMode === 'operator') {
-    problems.push({ path: ['spec', 'managementMode'], message: `"operator": the operator renders the CCM itself and never enables leader migration; use managementMode "gitops" for phase "${phase}"` });
+    problems.push({
+      path: ['spec', 'managementMode'],
+      message: `"operator": the operator renders the CCM itself and never enables leader migration; use managementMode "gitops" for phase "${phase}"`,
+    });
   }
   if (input.nodeIpam && checks.nodeIpamFixed) {
     problems.push({ path: [...M, 'nodeIpam'], message: checks.nodeIpamFixed });

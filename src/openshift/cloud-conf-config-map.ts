@@ -29,7 +29,7 @@ export class CloudConfConfigMap extends Construct {
   constructor(scope: Construct, id: string, props: CloudConfConfigMapProps) {
     super(scope, id);
     if (props.extraData && 'cloud.conf' in props.extraData) {
-      throw new Error('\'extraData\' must not contain the key "cloud.conf"; pass the config as \'cloudConf\'');
+      throw new Error("'extraData' must not contain the key \"cloud.conf\"; pass the config as 'cloudConf'");
     }
     this.data = { ...props.extraData, 'cloud.conf': props.cloudConf };
     this.apiObject = new k8s.KubeConfigMap(this, 'Resource', {

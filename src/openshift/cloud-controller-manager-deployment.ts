@@ -7,8 +7,20 @@ import { addCcmWorkload, ccmPodTemplate } from '../constructs/ccm-workload';
 import { CCM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from './constants';
 import { CcmLeaderMigrationMount } from './operand-props';
 import {
-  bashCommand, CCM_PLATFORM_LABEL, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeMount, hostEtcKubeVolume,
-  MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests, standardTolerations, trustedCaMount, trustedCaVolumes, waitForTrustBundle, hasCloudCaBundle,
+  bashCommand,
+  CCM_PLATFORM_LABEL,
+  CONTROL_PLANE_NODE_SELECTOR,
+  hostEtcKubeMount,
+  hostEtcKubeVolume,
+  MANAGEMENT_WORKLOAD_ANNOTATION,
+  ProxySettings,
+  proxyEnv,
+  requests,
+  standardTolerations,
+  trustedCaMount,
+  trustedCaVolumes,
+  waitForTrustBundle,
+  hasCloudCaBundle,
 } from './pod-conventions';
 
 /** Properties for `CloudControllerManagerDeployment`. */
@@ -112,7 +124,10 @@ export function inOperatorOrder<T extends { readonly name: string }>(items: read
     return [...items];
   }
   const rank = (i: T) => (order.includes(i.name) ? order.indexOf(i.name) : order.length);
-  return items.map((item, index) => ({ item, index })).sort((a, b) => rank(a.item) - rank(b.item) || a.index - b.index).map((x) => x.item);
+  return items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => rank(a.item) - rank(b.item) || a.index - b.index)
+    .map((x) => x.item);
 }
 
 /**
@@ -140,7 +155,9 @@ export class CloudControllerManagerDeployment extends Construct {
     }
     const lm = props.leaderMigration;
     if (lm && !lm.configPath.startsWith(`${lm.mountPath}/`)) {
-      throw new Error(`'leaderMigration.configPath' must be inside 'leaderMigration.mountPath' ${JSON.stringify(lm.mountPath)}, got ${JSON.stringify(lm.configPath)}`);
+      throw new Error(
+        `'leaderMigration.configPath' must be inside 'leaderMigration.mountPath' ${JSON.stringify(lm.mountPath)}, got ${JSON.stringify(lm.configPath)}`,
+      );
     }
     const flags = lm ? ccmLeaderMigrationFlags(props.flags, lm) : props.flags;
     const mounted: MountedConfig = lm

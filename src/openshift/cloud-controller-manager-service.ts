@@ -36,9 +36,13 @@ export class CloudControllerManagerService extends Construct {
       metadata: { name, namespace: OPERAND_NAMESPACE, labels: { 'k8s-app': name } },
       spec: {
         type: 'ClusterIP',
-        ports: props.shape === 'release-4.16'
-          ? [{ name: 'https', port: 10258 }, { name: 'webhooks', port: 10260, targetPort: k8s.IntOrString.fromNumber(10260) }]
-          : [{ name: 'https', port: 10258, protocol: 'TCP' }],
+        ports:
+          props.shape === 'release-4.16'
+            ? [
+                { name: 'https', port: 10258 },
+                { name: 'webhooks', port: 10260, targetPort: k8s.IntOrString.fromNumber(10260) },
+              ]
+            : [{ name: 'https', port: 10258, protocol: 'TCP' }],
         selector: { [CCM_PLATFORM_LABEL]: props.platformType },
         sessionAffinity: 'None',
       },

@@ -50,7 +50,11 @@ export class CommonOperands extends Construct {
     super(scope, id);
     this.cloudConf = new CloudConfConfigMap(this, 'CloudConf', { cloudConf: props.cloudConf, extraData: props.cloudConfExtraData });
     if (!props.singleReplica) {
-      new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', { platformType: props.platformType, shape: props.shape, release: props.release });
+      new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', {
+        platformType: props.platformType,
+        shape: props.shape,
+        release: props.release,
+      });
     }
     // getService joined the common resources in release-4.16 (a migration renders older releases)
     if (props.shape === 'release-4.16' || operandRenders(props.release, 'service')) {

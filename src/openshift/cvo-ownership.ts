@@ -89,7 +89,15 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'kube-system'),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'kube-system'),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, OPERAND_NAMESPACE),
-  p('02_rbac_operator.yaml', '4.23', 'ClusterRoleBinding', RBAC, 'system:openshift:scc:hostaccess:cloud-controller-manager-operator', undefined, true),
+  p(
+    '02_rbac_operator.yaml',
+    '4.23',
+    'ClusterRoleBinding',
+    RBAC,
+    'system:openshift:scc:hostaccess:cloud-controller-manager-operator',
+    undefined,
+    true,
+  ),
   p('03_rbac_provider.yaml', '4.16', 'ServiceAccount', '', CCM, OPERAND_NAMESPACE),
   p('03_rbac_provider.yaml', '4.16', 'Role', RBAC, CCM, OPERAND_NAMESPACE),
   p('03_rbac_provider.yaml', '4.16', 'RoleBinding', RBAC, CCM, OPERAND_NAMESPACE),
@@ -139,8 +147,16 @@ const FIRST_SHIPPED: Readonly<Record<string, string>> = {
  * (`release.openshift.io/delete`, up to release-4.19). ccm-gitops renders neither.
  */
 export const OLDER_PAYLOAD_OBJECTS: readonly (PayloadObject & { readonly shippedFrom: string; readonly shippedUntil: string })[] = [
-  { ...p('06_kube-rbac-proxy-config.yaml', 'never', 'ConfigMap', '', 'kube-rbac-proxy', OPERATOR_NAMESPACE), shippedFrom: '4.15', shippedUntil: '4.21' },
-  { ...p('10_deployment_tombstone.yaml', 'never', 'Deployment', 'apps', 'cluster-cloud-controller-manager', OPERATOR_NAMESPACE), shippedFrom: '4.12', shippedUntil: '4.19' },
+  {
+    ...p('06_kube-rbac-proxy-config.yaml', 'never', 'ConfigMap', '', 'kube-rbac-proxy', OPERATOR_NAMESPACE),
+    shippedFrom: '4.15',
+    shippedUntil: '4.21',
+  },
+  {
+    ...p('10_deployment_tombstone.yaml', 'never', 'Deployment', 'apps', 'cluster-cloud-controller-manager', OPERATOR_NAMESPACE),
+    shippedFrom: '4.12',
+    shippedUntil: '4.19',
+  },
 ];
 
 /** The manifest file of a payload object in release `minor` (`X.Y`; main's without one), undefined when that release does not ship it. */
@@ -158,7 +174,9 @@ export function manifestIn(o: PayloadObject, minor?: string): string | undefined
 
 /** The payload objects release `minor` ships that `PAYLOAD_OBJECTS` (main's) lacks. */
 export function olderPayloadObjects(minor?: string): PayloadObject[] {
-  return minor === undefined ? [] : OLDER_PAYLOAD_OBJECTS.filter((o) => compareMinor(minor, o.shippedFrom) >= 0 && compareMinor(minor, o.shippedUntil) <= 0);
+  return minor === undefined
+    ? []
+    : OLDER_PAYLOAD_OBJECTS.filter((o) => compareMinor(minor, o.shippedFrom) >= 0 && compareMinor(minor, o.shippedUntil) <= 0);
 }
 
 /** Where the payload facts of release `minor` come from. */
@@ -178,7 +196,8 @@ export const CLUSTER_OPERATOR: PayloadObject = PAYLOAD_OBJECTS.find((o) => o.kin
  * that wait (openshift/cluster-version-operator@release-4.18 pkg/cvo/sync_worker.go `apply`,
  * pkg/cvo/internal/operatorstatus.go `checkOperatorHealth`; the same at release-4.14 … release-4.23).
  */
-export const CLUSTER_OPERATOR_REASON = 'with the operator scaled to 0 nobody reports its status.versions, and CVO would stop every update at runlevel 0000_26 waiting for them';
+export const CLUSTER_OPERATOR_REASON =
+  'with the operator scaled to 0 nobody reports its status.versions, and CVO would stop every update at runlevel 0000_26 waiting for them';
 
 /** The identity of a rendered object. */
 export interface ObjectIdentity {
@@ -188,13 +207,15 @@ export interface ObjectIdentity {
 }
 
 function groupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? apiVersion.split('/')[0]! : '';
+  return apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
 }
 
 /** The payload object with the same group, kind, namespace and name, if any. */
 export function payloadObjectFor(o: ObjectIdentity): PayloadObject | undefined {
   const group = groupOf(o.apiVersion);
-  return PAYLOAD_OBJECTS.find((p) => p.kind === o.kind && p.group === group && p.name === o.metadata.name && (p.namespace ?? '') === (o.metadata.namespace ?? ''));
+  return PAYLOAD_OBJECTS.find(
+    (p) => p.kind === o.kind && p.group === group && p.name === o.metadata.name && (p.namespace ?? '') === (o.metadata.namespace ?? ''),
+  );
 }
 
 /** What happens to one rendered payload object. */
@@ -239,9 +260,13 @@ export type OverrideIdentity = readonly [kind: string, group: string, namespace:
  */
 export function ccmOverrideIdentities(release?: string): OverrideIdentity[] {
   const minor = release ? parseRelease(release).minor : undefined;
-  return PAYLOAD_OBJECTS
-    .filter((o) => o === OPERATOR_DEPLOYMENT || o === CLUSTER_OPERATOR || o.sameSince === 'never'
-      || (!o.addedIn && (minor === undefined ? o.sameSince !== '4.16' : compareMinor(minor, o.sameSince) < 0)))
+  return PAYLOAD_OBJECTS.filter(
+    (o) =>
+      o === OPERATOR_DEPLOYMENT ||
+      o === CLUSTER_OPERATOR ||
+      o.sameSince === 'never' ||
+      (!o.addedIn && (minor === undefined ? o.sameSince !== '4.16' : compareMinor(minor, o.sameSince) < 0)),
+  )
     .map((o) => overrideOf(o))
     .sort(compareOverrides)
     .map((o) => [o.kind, o.group, o.namespace, o.name] as const);
@@ -266,7 +291,10 @@ function compareOverrides(a: ComponentOverride, b: ComponentOverride): number {
  * stops rendering the operands GitOps now owns, and the ClusterOperator it
  * reported on is overridden too, so that updates do not wait for it.
  */
-export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { readonly mode: 'gitops' | 'operator'; readonly release?: string }): ClusterOwnership {
+export function clusterOwnership(
+  rendered: readonly ObjectIdentity[],
+  opts: { readonly mode: 'gitops' | 'operator'; readonly release?: string },
+): ClusterOwnership {
   const minor = opts.release ? parseRelease(opts.release).minor : undefined;
   const decisions: OwnershipDecision[] = [];
   const seen = new Set<PayloadObject>();
@@ -279,17 +307,35 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
     if (opts.mode === 'gitops' && payload === CLUSTER_OPERATOR) {
       decisions.push({ object: payload, decision: 'override', reason: CLUSTER_OPERATOR_REASON });
     } else if (payload.sameSince === 'never') {
-      decisions.push({ object: payload, decision: 'override', reason: 'pinned images and settings from the spec instead of the payload\'s' });
+      decisions.push({ object: payload, decision: 'override', reason: "pinned images and settings from the spec instead of the payload's" });
     } else if (minor === undefined) {
-      decisions.push(payload.sameSince === '4.16' || payload.addedIn
-        ? { object: payload, decision: 'release', reason: payload.addedIn ? `as every release that ships it (${payload.sameSince} on) ships it` : 'as every release since 4.16 ships it' }
-        : { object: payload, decision: 'override', reason: `the payload's content changed in ${payload.sameSince}; name spec.openshift.release to drop this override on ${payload.sameSince} or later` });
+      decisions.push(
+        payload.sameSince === '4.16' || payload.addedIn
+          ? {
+              object: payload,
+              decision: 'release',
+              reason: payload.addedIn ? `as every release that ships it (${payload.sameSince} on) ships it` : 'as every release since 4.16 ships it',
+            }
+          : {
+              object: payload,
+              decision: 'override',
+              reason: `the payload's content changed in ${payload.sameSince}; name spec.openshift.release to drop this override on ${payload.sameSince} or later`,
+            },
+      );
     } else if (compareMinor(minor, payload.sameSince) >= 0) {
       decisions.push({ object: payload, decision: 'release', reason: `as release ${minor} ships it` });
     } else if (payload.addedIn) {
-      decisions.push({ object: payload, decision: 'not-in-release', reason: `release ${minor} does not ship it (added in ${payload.sameSince}); only GitOps writes it` });
+      decisions.push({
+        object: payload,
+        decision: 'not-in-release',
+        reason: `release ${minor} does not ship it (added in ${payload.sameSince}); only GitOps writes it`,
+      });
     } else {
-      decisions.push({ object: payload, decision: 'override', reason: `release ${minor} ships a different (or no) ${payload.kind}; ccm-gitops renders the ${payload.sameSince}+ content` });
+      decisions.push({
+        object: payload,
+        decision: 'override',
+        reason: `release ${minor} ships a different (or no) ${payload.kind}; ccm-gitops renders the ${payload.sameSince}+ content`,
+      });
     }
   }
   const order = (o: PayloadObject) => PAYLOAD_OBJECTS.indexOf(o);
@@ -305,14 +351,19 @@ export function clusterOwnership(rendered: readonly ObjectIdentity[], opts: { re
   }
   const operands = rendered
     .filter((o) => !payloadObjectFor(o) && !PRUNE_PROTECTED_KINDS.includes(o.kind))
-    .map((o) => ({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) } }))
+    .map((o) => ({
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      metadata: { name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) },
+    }))
     .sort((a, b) => {
       const ka = `${a.metadata.namespace ?? ''}\u0000${a.kind}\u0000${a.metadata.name}`;
       const kb = `${b.metadata.namespace ?? ''}\u0000${b.kind}\u0000${b.metadata.name}`;
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
-  const featureSet = (rendered as readonly (ObjectIdentity & { readonly spec?: { readonly featureSet?: unknown } })[])
-    .find((o) => o.kind === 'FeatureGate')?.spec?.featureSet;
+  const featureSet = (rendered as readonly (ObjectIdentity & { readonly spec?: { readonly featureSet?: unknown } })[]).find(
+    (o) => o.kind === 'FeatureGate',
+  )?.spec?.featureSet;
   return {
     ...(typeof featureSet === 'string' && featureSet.endsWith('NoUpgrade') ? { noUpgradeFeatureSet: featureSet } : {}),
     rendered: decisions,

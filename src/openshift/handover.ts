@@ -6,7 +6,16 @@
  * Pure: no cdk8s import.
  */
 import {
-  CLUSTER_OPERATOR, ClusterOwnership, ComponentOverride, manifestIn, ObjectIdentity, olderPayloadObjects, OPERATOR_DEPLOYMENT, OverrideIdentity, payloadSource, PayloadObject,
+  CLUSTER_OPERATOR,
+  ClusterOwnership,
+  ComponentOverride,
+  manifestIn,
+  ObjectIdentity,
+  olderPayloadObjects,
+  OPERATOR_DEPLOYMENT,
+  OverrideIdentity,
+  payloadSource,
+  PayloadObject,
 } from './cvo-ownership';
 import { parseRelease, releaseAtLeast } from './release';
 
@@ -14,8 +23,9 @@ import { parseRelease, releaseAtLeast } from './release';
 export const HANDOVER_FILE = 'HANDOVER.md';
 
 /** CVO's condition while any override is unmanaged (openshift/cluster-version-operator@6e719331fb58 pkg/payload/precondition/clusterversion/upgradeable.go). */
-export const OVERRIDES_UPGRADEABLE_MESSAGE = 'Disabling ownership via cluster version overrides prevents upgrades between minor or major versions. '
-  + 'Please remove overrides before requesting a minor or major version update.';
+export const OVERRIDES_UPGRADEABLE_MESSAGE =
+  'Disabling ownership via cluster version overrides prevents upgrades between minor or major versions. ' +
+  'Please remove overrides before requesting a minor or major version update.';
 
 /**
  * The first release whose CVO lets a patch update through while overrides are set (a warning);
@@ -50,7 +60,8 @@ export function overridesPatch(overrides: readonly ComponentOverride[]): string 
  * change neither leaves the other mode's entries behind nor deletes overrides ccm-gitops never set.
  */
 export function setOverridesCommand(set: readonly ComponentOverride[], ours: readonly OverrideIdentity[]): string {
-  const program = '.spec.overrides = ([(.spec.overrides // [])[] | select([.kind, (.group // ""), (.namespace // ""), .name] as $k | any($ours[]; . == $k) | not)] + $set)';
+  const program =
+    '.spec.overrides = ([(.spec.overrides // [])[] | select([.kind, (.group // ""), (.namespace // ""), .name] as $k | any($ours[]; . == $k) | not)] + $set)';
   return `oc get clusterversion version -o json | jq --argjson ours '${JSON.stringify(ours)}' --argjson set '${JSON.stringify(set)}' '${program}' | oc replace -f -`;
 }
 
@@ -103,8 +114,9 @@ function payloadLine(o: PayloadObject, manifest: string): string {
   return `| ${id(o)} | \`${manifest}\` |`;
 }
 
-const WAY_BACK_UPDATE = 'take the way back below (it removes ccm-gitops\' overrides), update, set `spec.openshift.release` and the pinned images to the new release\'s '
-  + '(with a migration, `spec.migration.kubernetesVersion` to the Kubernetes minor it ships), merge, and hand over again';
+const WAY_BACK_UPDATE =
+  "take the way back below (it removes ccm-gitops' overrides), update, set `spec.openshift.release` and the pinned images to the new release's " +
+  '(with a migration, `spec.migration.kubernetesVersion` to the Kubernetes minor it ships), merge, and hand over again';
 
 /**
  * A FeatureGate the tree renders with a `…NoUpgrade` feature set: it cannot be turned off and keeps the
@@ -122,30 +134,42 @@ function updatesSection(input: HandoverInput): string[] {
   const out = ['## Updates', ''];
   const overrides = input.ownership.overrides.length > 0;
   if (!overrides) {
-    out.push('- **Z-stream and minor updates**: nothing is taken from CVO, so updates run as on any cluster. '
-      + 'Afterwards set `spec.openshift.release` to the new version, merge and sync.', '');
+    out.push(
+      '- **Z-stream and minor updates**: nothing is taken from CVO, so updates run as on any cluster. ' +
+        'Afterwards set `spec.openshift.release` to the new version, merge and sync.',
+      '',
+    );
     return out;
   }
   const patchPasses = input.release !== undefined && releaseAtLeast(input.release, PATCH_UPDATE_WITH_OVERRIDES_SINCE);
   if (!patchPasses) {
-    out.push(`- **Z-stream update** (4.Y.z to 4.Y.z'): the CVO of ${input.release ? `release ${input.release}` : 'a release before 4.22'} refuses every update while an override is set `
-      + `(precondition \`ClusterVersionOverridesSet\`; from 4.22 it lets z-streams through): ${WAY_BACK_UPDATE}. `
-      + 'Do not force it: `--force` also skips the release signature check.');
+    out.push(
+      `- **Z-stream update** (4.Y.z to 4.Y.z'): the CVO of ${input.release ? `release ${input.release}` : 'a release before 4.22'} refuses every update while an override is set ` +
+        `(precondition \`ClusterVersionOverridesSet\`; from 4.22 it lets z-streams through): ${WAY_BACK_UPDATE}. ` +
+        'Do not force it: `--force` also skips the release signature check.',
+    );
   } else if (input.mode === 'gitops') {
-    out.push('- **Z-stream update** (4.Y.z to 4.Y.z\'): CVO accepts it with a warning (`ClusterVersionOverridesSet`), skips the overridden objects '
-      + '(the operator Deployment stays at 0 replicas; ClusterOperator `cloud-controller-manager` keeps the version and conditions the operator last reported) '
-      + 'and applies the rest of the payload, so the update completes. The cloud controller manager keeps the images pinned in the spec: '
-      + 'then set `spec.openshift.release` to the new version (and the images to the new release\'s), merge and sync.');
+    out.push(
+      "- **Z-stream update** (4.Y.z to 4.Y.z'): CVO accepts it with a warning (`ClusterVersionOverridesSet`), skips the overridden objects " +
+        '(the operator Deployment stays at 0 replicas; ClusterOperator `cloud-controller-manager` keeps the version and conditions the operator last reported) ' +
+        'and applies the rest of the payload, so the update completes. The cloud controller manager keeps the images pinned in the spec: ' +
+        "then set `spec.openshift.release` to the new version (and the images to the new release's), merge and sync.",
+    );
   } else {
-    out.push('- **Z-stream update** (4.Y.z to 4.Y.z\'): CVO accepts it with a warning (`ClusterVersionOverridesSet`) and applies the payload up to runlevel 0000_26. '
-      + `There it waits ("Cluster operator cloud-controller-manager is updating versions"): the operator Deployment is overridden and reports \`RELEASE_VERSION\` ${input.release}, `
-      + 'so nothing after it (machine-config and the nodes included) updates yet. Start the update (`oc adm upgrade --to=<4.Y.z\'>`), '
-      + 'then set `spec.openshift.release` to the new version and the pinned images to the new release\'s, merge and sync: '
-      + 'the operator restarts, reports the new version, and the update continues. Do not bump the spec before starting the update: '
-      + 'CVO would then report the ClusterOperator at a version the cluster does not run.');
+    out.push(
+      "- **Z-stream update** (4.Y.z to 4.Y.z'): CVO accepts it with a warning (`ClusterVersionOverridesSet`) and applies the payload up to runlevel 0000_26. " +
+        `There it waits ("Cluster operator cloud-controller-manager is updating versions"): the operator Deployment is overridden and reports \`RELEASE_VERSION\` ${input.release}, ` +
+        "so nothing after it (machine-config and the nodes included) updates yet. Start the update (`oc adm upgrade --to=<4.Y.z'>`), " +
+        "then set `spec.openshift.release` to the new version and the pinned images to the new release's, merge and sync: " +
+        'the operator restarts, reports the new version, and the update continues. Do not bump the spec before starting the update: ' +
+        'CVO would then report the ClusterOperator at a version the cluster does not run.',
+    );
   }
-  out.push(`- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.`
-    + noUpgradeNote(input.ownership), '');
+  out.push(
+    `- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.` +
+      noUpgradeNote(input.ownership),
+    '',
+  );
   return out;
 }
 
@@ -157,9 +181,12 @@ export function handoverMarkdown(input: HandoverInput): string {
   const minor = input.release ? parseRelease(input.release).minor : undefined;
   out.push(`# Handover: ${input.cluster}`, '');
   out.push(`Mode \`${input.mode}\`, ${release}. Generated from the spec; review it with the rendered objects.`, '');
-  out.push('The cluster-version operator (CVO) applies every manifest of the release payload '
-    + `(${payloadSource(minor)}) that no \`ClusterVersion\` \`spec.overrides\` entry marks unmanaged, and replaces any difference. `
-    + 'Each rendered object the payload also ships is either rendered exactly as the release ships it, or taken from CVO by an override below.', '');
+  out.push(
+    'The cluster-version operator (CVO) applies every manifest of the release payload ' +
+      `(${payloadSource(minor)}) that no \`ClusterVersion\` \`spec.overrides\` entry marks unmanaged, and replaces any difference. ` +
+      'Each rendered object the payload also ships is either rendered exactly as the release ships it, or taken from CVO by an override below.',
+    '',
+  );
 
   out.push('## Rendered objects the release payload also ships', '');
   if (own.rendered.length === 0) {
@@ -167,7 +194,7 @@ export function handoverMarkdown(input: HandoverInput): string {
   } else {
     out.push('| object | decision | why |', '|---|---|---|');
     for (const d of own.rendered) {
-      const label = { 'release': 'as the release ships it', 'override': '**override**', 'not-in-release': 'GitOps only' }[d.decision];
+      const label = { release: 'as the release ships it', override: '**override**', 'not-in-release': 'GitOps only' }[d.decision];
       out.push(`| ${id(d.object)} | ${label} | ${d.reason} |`);
     }
     out.push('');
@@ -190,26 +217,46 @@ export function handoverMarkdown(input: HandoverInput): string {
     for (const o of own.overrides) {
       out.push(`| ${o.kind} | ${o.group || '""'} | ${o.namespace || '""'} | ${o.name} |`);
     }
-    out.push('', `While any override is unmanaged, CVO reports \`Upgradeable=False\` (reason \`ClusterVersionOverridesSet\`): "${OVERRIDES_UPGRADEABLE_MESSAGE}"`, '');
+    out.push(
+      '',
+      `While any override is unmanaged, CVO reports \`Upgradeable=False\` (reason \`ClusterVersionOverridesSet\`): "${OVERRIDES_UPGRADEABLE_MESSAGE}"`,
+      '',
+    );
   }
   out.push(...updatesSection(input));
 
   out.push('## Hand over', '');
   const steps: string[] = [];
-  steps.push(`If GitOps already applies this folder (you are changing \`spec.managementMode\`), keep it from writing until the sync step below: ${suspend(input)}; merge the change while it is stopped.`);
-  steps.push(`Take the objects from CVO, keeping the overrides the cluster has of its own (only ccm-gitops' entries, of either mode, are replaced${own.overrides.length === 0 ? '; this mode sets none' : ''}):`
-    + `\n\n   \`\`\`sh\n   ${setOverridesCommand(own.overrides, own.ccmOverrides)}\n   \`\`\``);
+  steps.push(
+    `If GitOps already applies this folder (you are changing \`spec.managementMode\`), keep it from writing until the sync step below: ${suspend(input)}; merge the change while it is stopped.`,
+  );
+  steps.push(
+    `Take the objects from CVO, keeping the overrides the cluster has of its own (only ccm-gitops' entries, of either mode, are replaced${own.overrides.length === 0 ? '; this mode sets none' : ''}):` +
+      `\n\n   \`\`\`sh\n   ${setOverridesCommand(own.overrides, own.ccmOverrides)}\n   \`\`\``,
+  );
   if (own.scaleDownOperator) {
-    steps.push('Stop the operator, so that it no longer renders the operands:\n\n'
-      + `   \`\`\`sh\n   oc -n ${OPERATOR_DEPLOYMENT.namespace} scale deployment ${OPERATOR_DEPLOYMENT.name} --replicas=0\n   \`\`\``);
+    steps.push(
+      'Stop the operator, so that it no longer renders the operands:\n\n' +
+        `   \`\`\`sh\n   oc -n ${OPERATOR_DEPLOYMENT.namespace} scale deployment ${OPERATOR_DEPLOYMENT.name} --replicas=0\n   \`\`\``,
+    );
   }
-  steps.push(`Review \`oc diff -k ${input.outputPath}\`: names, labels and selectors match the operator's, so workloads are updated in place, not recreated.`);
-  steps.push(input.engine === 'plain' ? `Apply the stages in order (\`oc apply -k ${input.outputPath}/<stage>\`).` : 'Let the GitOps engine sync (resume it if you stopped it).');
+  steps.push(
+    `Review \`oc diff -k ${input.outputPath}\`: names, labels and selectors match the operator's, so workloads are updated in place, not recreated.`,
+  );
+  steps.push(
+    input.engine === 'plain'
+      ? `Apply the stages in order (\`oc apply -k ${input.outputPath}/<stage>\`).`
+      : 'Let the GitOps engine sync (resume it if you stopped it).',
+  );
   if (input.mode === 'gitops') {
-    steps.push(`Check that the lease moved to a pod of the new ReplicaSet: \`oc -n openshift-cloud-controller-manager get lease cloud-controller-manager -o jsonpath='{.spec.holderIdentity}'\`.`);
+    steps.push(
+      `Check that the lease moved to a pod of the new ReplicaSet: \`oc -n openshift-cloud-controller-manager get lease cloud-controller-manager -o jsonpath='{.spec.holderIdentity}'\`.`,
+    );
   } else {
-    steps.push(`Check that the operator runs and reports: \`oc -n ${OPERATOR_DEPLOYMENT.namespace} rollout status deployment/${OPERATOR_DEPLOYMENT.name} --timeout=10m\` `
-      + 'and `oc wait clusteroperator/cloud-controller-manager --for=condition=Available=True --timeout=10m`.');
+    steps.push(
+      `Check that the operator runs and reports: \`oc -n ${OPERATOR_DEPLOYMENT.namespace} rollout status deployment/${OPERATOR_DEPLOYMENT.name} --timeout=10m\` ` +
+        'and `oc wait clusteroperator/cloud-controller-manager --for=condition=Available=True --timeout=10m`.',
+    );
   }
   steps.forEach((s, i) => out.push(`${i + 1}. ${s}`));
   out.push('');
@@ -217,23 +264,30 @@ export function handoverMarkdown(input: HandoverInput): string {
   out.push('## Way back', '');
   const back: string[] = [];
   back.push(`Stop GitOps writing: ${suspend(input)}.`);
-  const toCvo = 'give the objects back to CVO, keeping the overrides the cluster has of its own (CVO restores the release\'s content'
-    + (own.scaleDownOperator ? ' and the operator Deployment with 1 replica; the operator takes the operands over in place' : '')
-    + `):\n\n   \`\`\`sh\n   ${setOverridesCommand([], own.ccmOverrides)}\n   \`\`\`\n\n   then remove the cluster from the fleet.`;
+  const toCvo =
+    "give the objects back to CVO, keeping the overrides the cluster has of its own (CVO restores the release's content" +
+    (own.scaleDownOperator ? ' and the operator Deployment with 1 replica; the operator takes the operands over in place' : '') +
+    `):\n\n   \`\`\`sh\n   ${setOverridesCommand([], own.ccmOverrides)}\n   \`\`\`\n\n   then remove the cluster from the fleet.`;
   if (input.mode === 'gitops') {
     const release = releaseOperandsCommands(input.engine, own.operands);
     if (release) {
-      back.push('Take the operands out of GitOps without deleting them, so that no merge prunes a running cloud controller manager '
-        + '(the operator takes them over in place once it runs):\n\n'
-        + `   \`\`\`sh\n${release.map((c) => `   ${c}`).join('\n')}\n   \`\`\``);
+      back.push(
+        'Take the operands out of GitOps without deleting them, so that no merge prunes a running cloud controller manager ' +
+          '(the operator takes them over in place once it runs):\n\n' +
+          `   \`\`\`sh\n${release.map((c) => `   ${c}`).join('\n')}\n   \`\`\``,
+      );
     }
-    back.push('Set `spec.managementMode: operator` and merge while GitOps is stopped, then follow **Hand over** in the new `HANDOVER.md`: '
-      + 'it sets the operator mode\'s overrides (the operator Deployment stays taken from CVO, with the images pinned in the spec) and resumes GitOps, '
-      + 'which brings the operator back; it re-renders the operands in place. '
-      + `Or, to hand everything to the release instead, ${toCvo}`);
+    back.push(
+      'Set `spec.managementMode: operator` and merge while GitOps is stopped, then follow **Hand over** in the new `HANDOVER.md`: ' +
+        "it sets the operator mode's overrides (the operator Deployment stays taken from CVO, with the images pinned in the spec) and resumes GitOps, " +
+        'which brings the operator back; it re-renders the operands in place. ' +
+        `Or, to hand everything to the release instead, ${toCvo}`,
+    );
   } else {
-    back.push(`To hand everything to the release, ${toCvo} `
-      + 'To move to gitops mode instead, set `spec.managementMode: gitops`, merge while GitOps is stopped, and follow **Hand over** in the new `HANDOVER.md`.');
+    back.push(
+      `To hand everything to the release, ${toCvo} ` +
+        'To move to gitops mode instead, set `spec.managementMode: gitops`, merge while GitOps is stopped, and follow **Hand over** in the new `HANDOVER.md`.',
+    );
   }
   back.forEach((s, i) => out.push(`${i + 1}. ${s}`));
   out.push('');

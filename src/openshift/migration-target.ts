@@ -17,8 +17,9 @@ export function openshiftMigrationTarget(featureSet: ExternalCloudProviderFeatur
   return {
     ccmNamespace: OPERAND_NAMESPACE,
     ccmServiceAccount: CCM_SERVICE_ACCOUNT,
-    isCcmWorkload: (o) => (o.kind === 'Deployment' || o.kind === 'DaemonSet')
-      && (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined,
+    isCcmWorkload: (o) =>
+      (o.kind === 'Deployment' || o.kind === 'DaemonSet') &&
+      (o.metadata as { labels?: Record<string, string> }).labels?.[CCM_PLATFORM_LABEL] !== undefined,
     // named when the phase renders no CCM (in-tree, leader-migration-kcm): the Deployment the later phases render
     ccmWorkload: `deployment/${platform ? `${platform.toLowerCase()}-` : ''}cloud-controller-manager`,
     controlPlane: openshiftMigrationControlPlane(featureSet),

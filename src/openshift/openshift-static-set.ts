@@ -88,10 +88,10 @@ export class OpenShiftStaticSet extends Construct {
     }
     const image = props.images?.cloudControllerManagerOperator;
     if (!image) {
-      throw new Error('\'images.cloudControllerManagerOperator\' is required in operator mode, got none');
+      throw new Error("'images.cloudControllerManagerOperator' is required in operator mode, got none");
     }
     if (!props.release) {
-      throw new Error('\'spec.openshift.release\' is required in operator mode, got none');
+      throw new Error("'spec.openshift.release' is required in operator mode, got none");
     }
     new OperatorRbac(this, 'OperatorRbac', { release: props.release });
     new OperatorMetricsService(this, 'MetricsService');

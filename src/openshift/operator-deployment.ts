@@ -3,7 +3,15 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { configHash } from '../constructs/config-hash';
 import { CONFIG_HASH_ANNOTATION, OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, RELEASE_ANNOTATIONS } from './constants';
-import { bashCommand, CONTROL_PLANE_NODE_SELECTOR, hostEtcKubeVolume, MANAGEMENT_WORKLOAD_ANNOTATION, ProxySettings, proxyEnv, requests } from './pod-conventions';
+import {
+  bashCommand,
+  CONTROL_PLANE_NODE_SELECTOR,
+  hostEtcKubeVolume,
+  MANAGEMENT_WORKLOAD_ANNOTATION,
+  ProxySettings,
+  proxyEnv,
+  requests,
+} from './pod-conventions';
 import { tlsFlags, TlsVersion } from '../cluster-spec/tls';
 
 /** Properties for `OperatorDeployment`. */
@@ -60,14 +68,21 @@ export class OperatorDeployment extends Construct {
       throw new Error('\'image\' must be a pinned image reference, got ""');
     }
     if (!props.releaseVersion || props.releaseVersion === '0.0.1-snapshot') {
-      throw new Error(`'releaseVersion' must be the cluster's OpenShift release (spec.openshift.release), got ${JSON.stringify(props.releaseVersion ?? '')}`);
+      throw new Error(
+        `'releaseVersion' must be the cluster's OpenShift release (spec.openshift.release), got ${JSON.stringify(props.releaseVersion ?? '')}`,
+      );
     }
     const labels = { 'k8s-app': 'cloud-manager-operator' };
     const env = [{ name: 'RELEASE_VERSION', value: props.releaseVersion }, ...proxyEnv(props.proxy)];
     const tls = props.tls ? tlsFlags(props.tls) : [];
     const hostKube: k8s.VolumeMount = { name: 'host-etc-kube', mountPath: '/etc/kubernetes', readOnly: true };
     this.apiObject = new k8s.KubeDeployment(this, 'Resource', {
-      metadata: { name: 'cluster-cloud-controller-manager-operator', namespace: OPERATOR_NAMESPACE, labels: { ...labels }, annotations: { ...RELEASE_ANNOTATIONS } },
+      metadata: {
+        name: 'cluster-cloud-controller-manager-operator',
+        namespace: OPERATOR_NAMESPACE,
+        labels: { ...labels },
+        annotations: { ...RELEASE_ANNOTATIONS },
+      },
       spec: {
         replicas: 1,
         selector: { matchLabels: { ...labels } },

@@ -44,7 +44,12 @@ export class OperatorRbac extends Construct {
       metadata: meta(clusterRoleName),
       rules: [
         { apiGroups: ['config.openshift.io'], resources: ['clusteroperators'], verbs: ['get', 'create', 'list', 'watch'] },
-        { apiGroups: ['config.openshift.io'], resources: ['clusteroperators/status'], resourceNames: ['cloud-controller-manager'], verbs: ['update'] },
+        {
+          apiGroups: ['config.openshift.io'],
+          resources: ['clusteroperators/status'],
+          resourceNames: ['cloud-controller-manager'],
+          verbs: ['update'],
+        },
         {
           apiGroups: ['config.openshift.io'],
           resources: ['clusterversions', 'infrastructures', 'featuregates', 'networks', 'proxies', 'apiservers'],
@@ -52,7 +57,11 @@ export class OperatorRbac extends Construct {
         },
         { apiGroups: ['operator.openshift.io'], resources: ['kubecontrollermanagers'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [RBAC_GROUP], resources: ['clusterrolebindings', 'clusterroles', 'rolebindings', 'roles'], verbs: WRITE },
-        { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'], verbs: WRITE },
+        {
+          apiGroups: ['admissionregistration.k8s.io'],
+          resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'],
+          verbs: WRITE,
+        },
         { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
         { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
         { apiGroups: [''], resources: ['nodes'], verbs: ['update'] },
@@ -74,22 +83,41 @@ export class OperatorRbac extends Construct {
     });
 
     const roles: [string, string, k8s.PolicyRule[]][] = [
-      ['OperatorNamespace', OPERATOR_NAMESPACE, [
-        { apiGroups: [''], resources: ['configmaps'], verbs: [...WRITE, 'delete'] },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update'] },
-        { apiGroups: [''], resources: ['events'], verbs: ['create', 'watch', 'list', 'patch'] },
-      ]],
-      ['OpenShiftConfig', 'openshift-config', [
-        { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
-      ]],
-      ['OpenShiftConfigManaged', 'openshift-config-managed', [
-        { apiGroups: [''], resources: ['configmaps'], verbs: props.release && !releaseAtLeast(props.release, '4.23') ? ['get', 'list', 'watch'] : WRITE },
-      ]],
+      [
+        'OperatorNamespace',
+        OPERATOR_NAMESPACE,
+        [
+          { apiGroups: [''], resources: ['configmaps'], verbs: [...WRITE, 'delete'] },
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update'] },
+          { apiGroups: [''], resources: ['events'], verbs: ['create', 'watch', 'list', 'patch'] },
+        ],
+      ],
+      ['OpenShiftConfig', 'openshift-config', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }]],
+      [
+        'OpenShiftConfigManaged',
+        'openshift-config-managed',
+        [
+          {
+            apiGroups: [''],
+            resources: ['configmaps'],
+            verbs: props.release && !releaseAtLeast(props.release, '4.23') ? ['get', 'list', 'watch'] : WRITE,
+          },
+        ],
+      ],
       // 'list' with resourceNames is kept: the operator renders the Azure Role with it and must hold what it grants.
-      ['KubeSystem', 'kube-system', [
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['aks-managed-resource-locker'], verbs: ['get', 'list', 'update'] },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      ]],
+      [
+        'KubeSystem',
+        'kube-system',
+        [
+          {
+            apiGroups: ['coordination.k8s.io'],
+            resources: ['leases'],
+            resourceNames: ['aks-managed-resource-locker'],
+            verbs: ['get', 'list', 'update'],
+          },
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+        ],
+      ],
     ];
     for (const [idPrefix, namespace, rules] of roles) {
       new k8s.KubeRole(this, `${idPrefix}Role`, { metadata: meta(OPERATOR_SERVICE_ACCOUNT, namespace), rules });

@@ -26,8 +26,15 @@ export function platformRegistry<P extends PlatformFacts>(platforms: readonly P[
  * `src/openshift/platforms.ts` (the same platforms with their constructs).
  */
 export const PLATFORM_FACTS: Readonly<Partial<Record<PlatformType, PlatformFacts>>> = platformRegistry([
-  AWS_PLATFORM_FACTS, AZURE_PLATFORM_FACTS, GCP_PLATFORM_FACTS, IBM_CLOUD_PLATFORM_FACTS, POWERVS_PLATFORM_FACTS, OPENSTACK_PLATFORM_FACTS, VSPHERE_PLATFORM_FACTS,
-  NUTANIX_PLATFORM_FACTS, ALIBABA_CLOUD_PLATFORM_FACTS,
+  AWS_PLATFORM_FACTS,
+  AZURE_PLATFORM_FACTS,
+  GCP_PLATFORM_FACTS,
+  IBM_CLOUD_PLATFORM_FACTS,
+  POWERVS_PLATFORM_FACTS,
+  OPENSTACK_PLATFORM_FACTS,
+  VSPHERE_PLATFORM_FACTS,
+  NUTANIX_PLATFORM_FACTS,
+  ALIBABA_CLOUD_PLATFORM_FACTS,
 ]);
 
 /** A platform's facts, or undefined when it is not rendered yet. */

@@ -122,7 +122,10 @@ export const UPSTREAM_CLOUD_FEATURE_GATES: readonly string[] = [
  * follows the FeatureGate status order; sorting keeps the output stable).
  */
 export function upstreamFeatureGatesFlag(enabled: readonly string[]): string {
-  return [...new Set(enabled.filter((g) => UPSTREAM_CLOUD_FEATURE_GATES.includes(g)))].sort().map((g) => `${g}=true`).join(',');
+  return [...new Set(enabled.filter((g) => UPSTREAM_CLOUD_FEATURE_GATES.includes(g)))]
+    .sort()
+    .map((g) => `${g}=true`)
+    .join(',');
 }
 
 /**

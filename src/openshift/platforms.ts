@@ -26,7 +26,15 @@ export * from './vsphere';
 
 /** The platforms this version renders, by Infrastructure platform type, with their constructs (`PLATFORM_FACTS` without). */
 export const PLATFORMS: Readonly<Partial<Record<PlatformType, PlatformDefinition>>> = platformRegistry([
-  AWS_PLATFORM, AZURE_PLATFORM, GCP_PLATFORM, IBM_CLOUD_PLATFORM, POWERVS_PLATFORM, OPENSTACK_PLATFORM, VSPHERE_PLATFORM, NUTANIX_PLATFORM, ALIBABA_CLOUD_PLATFORM,
+  AWS_PLATFORM,
+  AZURE_PLATFORM,
+  GCP_PLATFORM,
+  IBM_CLOUD_PLATFORM,
+  POWERVS_PLATFORM,
+  OPENSTACK_PLATFORM,
+  VSPHERE_PLATFORM,
+  NUTANIX_PLATFORM,
+  ALIBABA_CLOUD_PLATFORM,
 ]);
 
 /** The platform definition for a type, or undefined when it is not rendered yet. */

@@ -28,7 +28,8 @@ export const LEADER_ELECTION_FLAGS: readonly string[] = [
 ];
 
 /** Script prefix that loads the API server URL on hosts that have one (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/cloud_test.go). */
-export const APISERVER_URL_PREAMBLE = '#!/bin/bash\nset -o allexport\nif [[ -f /etc/kubernetes/apiserver-url.env ]]; then\n  source /etc/kubernetes/apiserver-url.env\nfi\n';
+export const APISERVER_URL_PREAMBLE =
+  '#!/bin/bash\nset -o allexport\nif [[ -f /etc/kubernetes/apiserver-url.env ]]; then\n  source /etc/kubernetes/apiserver-url.env\nfi\n';
 
 /**
  * `["/bin/bash", "-c", script]` running `exec <binary> <flags...>` after the
@@ -96,7 +97,7 @@ export function trustedCaVolumes(cloudCa = false): k8s.Volume[] {
 
 /** The single trust-store volume without a cloud-config CA (`trustedCaVolumes()`). */
 export function trustedCaVolume(): k8s.Volume {
-  return trustedCaVolumes()[0]!;
+  return trustedCaVolumes()[0];
 }
 
 /** Path of the trust bundle inside CCM containers. */
@@ -113,12 +114,13 @@ const STAGING = '/var/run/ccm-trust';
  */
 export function waitForTrustBundle(image: string, cloudCa = false): k8s.Container {
   const injected = cloudCa ? `${STAGING}/injected/tls-ca-bundle.pem` : TRUST_BUNDLE_FILE;
-  const wait = `until [[ -s ${injected} ]]; do\n`
-    + `  echo "waiting for key ca-bundle.crt of ConfigMap ${TRUSTED_CA_CONFIG_MAP} (injected by the cluster-network-operator)"\n`
-    + '  sleep 5\ndone\n';
+  const wait =
+    `until [[ -s ${injected} ]]; do\n` +
+    `  echo "waiting for key ca-bundle.crt of ConfigMap ${TRUSTED_CA_CONFIG_MAP} (injected by the cluster-network-operator)"\n` +
+    '  sleep 5\ndone\n';
   const merge = cloudCa
-    ? `{ cat ${STAGING}/cloud-config/${CLOUD_CA_BUNDLE_KEY}; echo; cat ${injected}; } > ${TRUST_BUNDLE_FILE}.tmp\n`
-      + `mv ${TRUST_BUNDLE_FILE}.tmp ${TRUST_BUNDLE_FILE}\n`
+    ? `{ cat ${STAGING}/cloud-config/${CLOUD_CA_BUNDLE_KEY}; echo; cat ${injected}; } > ${TRUST_BUNDLE_FILE}.tmp\n` +
+      `mv ${TRUST_BUNDLE_FILE}.tmp ${TRUST_BUNDLE_FILE}\n`
     : '';
   return {
     name: 'wait-for-trust-bundle',
@@ -129,10 +131,10 @@ export function waitForTrustBundle(image: string, cloudCa = false): k8s.Containe
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: cloudCa
       ? [
-        { name: 'trusted-ca-injected', mountPath: `${STAGING}/injected`, readOnly: true },
-        { name: 'cloud-config-ca', mountPath: `${STAGING}/cloud-config`, readOnly: true },
-        { name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem' },
-      ]
+          { name: 'trusted-ca-injected', mountPath: `${STAGING}/injected`, readOnly: true },
+          { name: 'cloud-config-ca', mountPath: `${STAGING}/cloud-config`, readOnly: true },
+          { name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem' },
+        ]
       : [trustedCaMount()],
   };
 }

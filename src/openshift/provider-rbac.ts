@@ -77,10 +77,12 @@ export class ProviderRbac extends Construct {
       rules: [
         { apiGroups: [''], resources: ['nodes', 'services'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-        ...(props.release && !releaseAtLeast(props.release, '4.22') ? [] : [
-          { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-          { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-        ]),
+        ...(props.release && !releaseAtLeast(props.release, '4.22')
+          ? []
+          : [
+              { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+              { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+            ]),
       ],
     });
     new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {

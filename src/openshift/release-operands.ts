@@ -102,18 +102,24 @@ export function operandReleaseProblems(spec: ClusterSpec, platform?: Pick<Platfo
     const external = support ? openshiftRelease(support.openshiftExternalSinceMinor) : undefined;
     // On a release whose operators already run the CCM, the general refusal below says what to do.
     if (external !== undefined && compareMinor(minor, external) < 0) {
-      return [{
-        path: at,
-        message: `"${release}": phase "${s.migration.phase}" deploys the cloud controller manager, and the operator of ${minor} renders other ${s.platform} operands than ccm-gitops renders `
-          + `(before ${OPERANDS_RENDERED_SINCE} only ${OPERANDS_PER_RELEASE.join(' and ')} operands are rendered per release); `
-          + `migrate by updating the cluster to OpenShift ${external}, whose operators move ${s.platform} to its CCM themselves, and remove spec.migration`,
-      }];
+      return [
+        {
+          path: at,
+          message:
+            `"${release}": phase "${s.migration.phase}" deploys the cloud controller manager, and the operator of ${minor} renders other ${s.platform} operands than ccm-gitops renders ` +
+            `(before ${OPERANDS_RENDERED_SINCE} only ${OPERANDS_PER_RELEASE.join(' and ')} operands are rendered per release); ` +
+            `migrate by updating the cluster to OpenShift ${external}, whose operators move ${s.platform} to its CCM themselves, and remove spec.migration`,
+        },
+      ];
     }
   }
-  return [{
-    path: at,
-    message: `"${release}": gitops mode renders the cloud controller manager as the operator of release ${OPERANDS_RENDERED_SINCE} and later renders it; `
-      + `the operator of ${minor} renders other ${s.platform} operands (flags, admission policies, cloud.conf). `
-      + `Leave the cloud controller manager to the cluster's operator until the cluster runs ${OPERANDS_RENDERED_SINCE} or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over`,
-  }];
+  return [
+    {
+      path: at,
+      message:
+        `"${release}": gitops mode renders the cloud controller manager as the operator of release ${OPERANDS_RENDERED_SINCE} and later renders it; ` +
+        `the operator of ${minor} renders other ${s.platform} operands (flags, admission policies, cloud.conf). ` +
+        `Leave the cloud controller manager to the cluster's operator until the cluster runs ${OPERANDS_RENDERED_SINCE} or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over`,
+    },
+  ];
 }

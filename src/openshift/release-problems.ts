@@ -11,9 +11,10 @@ import { ClusterSpec } from '../cluster-spec/schema';
 import { operandReleaseProblems } from './release-operands';
 
 /** Why `spec.openshift.release` is required, and where to read it. */
-export const RELEASE_REQUIRED_MESSAGE = 'is required for an OpenShift cluster: it decides which rendered objects the release payload ships as they are '
-  + '(and so the ClusterVersion overrides), the default feature gates and the version the operator reports; '
-  + 'set the cluster\'s release, read with: oc get clusterversion version -o jsonpath=\'{.status.desired.version}\'';
+export const RELEASE_REQUIRED_MESSAGE =
+  'is required for an OpenShift cluster: it decides which rendered objects the release payload ships as they are ' +
+  '(and so the ClusterVersion overrides), the default feature gates and the version the operator reports; ' +
+  "set the cluster's release, read with: oc get clusterversion version -o jsonpath='{.status.desired.version}'";
 
 /**
  * Checks of `spec.openshift` every platform shares: the release is named and
@@ -40,8 +41,9 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
   if (s.managementMode === 'operator' && releaseTable(release) && !releaseAtLeast(release, OPERATOR_DEPLOYMENT_SINCE)) {
     problems.push({
       path: at,
-      message: `"${release}": operator mode renders the operator Deployment of release ${OPERATOR_DEPLOYMENT_SINCE} and later `
-        + `(${parseRelease(release).minor} and earlier run it with kube-rbac-proxy and other flags); use gitops mode, or leave the operator to the cluster-version operator`,
+      message:
+        `"${release}": operator mode renders the operator Deployment of release ${OPERATOR_DEPLOYMENT_SINCE} and later ` +
+        `(${parseRelease(release).minor} and earlier run it with kube-rbac-proxy and other flags); use gitops mode, or leave the operator to the cluster-version operator`,
     });
   }
   if (platform.type === 'AlibabaCloud' && parseRelease(release).minor !== ALIBABA_RELEASE_MINOR) {
@@ -76,10 +78,21 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
 function okdProblems(spec: ClusterSpec, release: string): PlatformSpecProblem[] {
   const at = ['spec', 'openshift', 'featureSet'];
   if (!releaseAtLeast(release, OKD_FEATURE_SET_SINCE)) {
-    return [{ path: at, message: `"OKD": release ${release} has no OKD feature set (it exists from ${OKD_FEATURE_SET_SINCE}); set the FeatureGate's feature set of the cluster (oc get featuregate cluster -o jsonpath='{.spec.featureSet}')` }];
+    return [
+      {
+        path: at,
+        message: `"OKD": release ${release} has no OKD feature set (it exists from ${OKD_FEATURE_SET_SINCE}); set the FeatureGate's feature set of the cluster (oc get featuregate cluster -o jsonpath='{.spec.featureSet}')`,
+      },
+    ];
   }
   if (spec.spec.migration) {
-    return [{ path: at, message: '"OKD": the migration\'s FeatureGate carries the release\'s Default gate lists, not OKD\'s, and would switch OKD\'s own gates off; migrate an OKD cluster without ccm-gitops (remove spec.migration)' }];
+    return [
+      {
+        path: at,
+        message:
+          "\"OKD\": the migration's FeatureGate carries the release's Default gate lists, not OKD's, and would switch OKD's own gates off; migrate an OKD cluster without ccm-gitops (remove spec.migration)",
+      },
+    ];
   }
   return [];
 }

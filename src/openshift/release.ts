@@ -39,7 +39,7 @@ export function parseRelease(version: string): OpenShiftRelease {
 export function compareMinor(a: string, b: string): number {
   const [am, an] = a.split('.').map(Number);
   const [bm, bn] = b.split('.').map(Number);
-  return am !== bm ? am! - bm! : an! - bn!;
+  return am !== bm ? am - bm : an - bn;
 }
 
 /** Whether release `version` is at least minor `minor` (`X.Y`). */
@@ -196,7 +196,7 @@ export function effectiveEnabledGates(inputs: GateInputs): string[] {
   const release = inputs.release;
   const base = release ? releaseDefaultGates(release, inputs.featureSet ?? 'Default') : [];
   const disabled = new Set(inputs.disabled);
-  const read = (g: string) => !release || RENDERING_GATES_READ_SINCE[g] === undefined || releaseAtLeast(release, RENDERING_GATES_READ_SINCE[g]!);
+  const read = (g: string) => !release || RENDERING_GATES_READ_SINCE[g] === undefined || releaseAtLeast(release, RENDERING_GATES_READ_SINCE[g]);
   return [...new Set([...base, ...inputs.enabled])].filter((g) => !disabled.has(g) && read(g)).sort();
 }
 

@@ -63,6 +63,9 @@ export function changedAnnotationVariables(annotation: string, name: string): k8
     { name: `${lower}Value`, expression: `object.metadata.?annotations[${key}].orValue("")` },
     { name: `hasOld${name}`, expression: `oldObject != null && oldObject.metadata.?annotations != null && ${key} in oldObject.metadata.annotations` },
     { name: `old${name}Value`, expression: `oldObject.metadata.?annotations[${key}].orValue("")` },
-    { name: 'valueHasChanged', expression: `variables.has${name} && (!variables.hasOld${name} || variables.old${name}Value != variables.${lower}Value)` },
+    {
+      name: 'valueHasChanged',
+      expression: `variables.has${name} && (!variables.hasOld${name} || variables.old${name}Value != variables.${lower}Value)`,
+    },
   ];
 }

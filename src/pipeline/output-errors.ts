@@ -76,8 +76,10 @@ export function envErrors<T>(dir: string, phase: 'write' | 'commit', step: () =>
       throw e;
     }
     const where = e.path ? ` at ${e.path}` : '';
-    throw new OutputEnvironmentError(phase === 'write'
-      ? `cannot write ${dir}: ${errnoText(e)}${where}; ${dir} is unchanged`
-      : `cannot write ${dir}: ${errnoText(e)}${where}; the commit is journaled and the next synth completes it once the cause is fixed`);
+    throw new OutputEnvironmentError(
+      phase === 'write'
+        ? `cannot write ${dir}: ${errnoText(e)}${where}; ${dir} is unchanged`
+        : `cannot write ${dir}: ${errnoText(e)}${where}; the commit is journaled and the next synth completes it once the cause is fixed`,
+    );
   }
 }

@@ -38,7 +38,9 @@ export function resolveOutput(dir: string): string {
   }
   const stat = fs.statSync(existing);
   if (!stat.isDirectory()) {
-    throw new OutputLocationError(existing === abs ? `--out ${dir} is a file, not a folder; pass a folder` : `--out ${dir}: ${existing} is a file, not a folder; pass a folder`);
+    throw new OutputLocationError(
+      existing === abs ? `--out ${dir} is a file, not a folder; pass a folder` : `--out ${dir}: ${existing} is a file, not a folder; pass a folder`,
+    );
   }
   return path.join(fs.realpathSync(existing), path.relative(existing, abs));
 }
@@ -67,7 +69,9 @@ export function kustomizationResources(dir: string): Set<string> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
     const { parse } = require('yaml') as typeof import('yaml');
     const k = parse(fs.readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')) as { resources?: unknown };
-    return new Set(Array.isArray(k.resources) ? k.resources.filter((r): r is string => typeof r === 'string').map((r) => r.replace(/^\.\//, '')) : []);
+    return new Set(
+      Array.isArray(k.resources) ? k.resources.filter((r): r is string => typeof r === 'string').map((r) => r.replace(/^\.\//, '')) : [],
+    );
   } catch {
     return new Set();
   }

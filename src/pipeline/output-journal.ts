@@ -88,8 +88,10 @@ function removeOldTree(dir: string, oldTree: string, folders: readonly string[])
         throw e;
       }
       const where = e.path && e.path !== folder ? ` at ${e.path}` : '';
-      throw new OldTreeLeftError(`${dir} holds the new tree, but the old one could not be removed (${errnoText(e)}${where}): it is left at ${oldTree}; `
-        + `remove it by hand (rm -rf ${oldTree}; when that is refused, its files may be immutable: lsattr -R ${oldTree}, then chattr -R -i ${oldTree})`);
+      throw new OldTreeLeftError(
+        `${dir} holds the new tree, but the old one could not be removed (${errnoText(e)}${where}): it is left at ${oldTree}; ` +
+          `remove it by hand (rm -rf ${oldTree}; when that is refused, its files may be immutable: lsattr -R ${oldTree}, then chattr -R -i ${oldTree})`,
+      );
     }
   }
 }
@@ -103,7 +105,10 @@ export function recoverInterruptedRun(parent: string, base: string, target: stri
   if (fs.existsSync(journalFile)) {
     applyJournal(parent, target, JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal, journalFile, dir);
   }
-  const leftovers = fs.readdirSync(parent).filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`)).sort();
+  const leftovers = fs
+    .readdirSync(parent)
+    .filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`))
+    .sort();
   const backups = leftovers.filter((n) => n.startsWith(`.${base}.old-`));
   if (!fs.existsSync(target) && backups.length > 0) {
     fs.renameSync(path.join(parent, backups[backups.length - 1]), target);
@@ -141,7 +146,9 @@ export function takeLock(lock: string, dir: string): void {
       holder = '';
     }
     if (holder !== '' && isRunning(`-${holder}`)) {
-      throw new OutputError(`another ccm-gitops synth (pid ${holder}) is writing ${dir}; wait for it to finish (or remove ${lock} if it is not running)`);
+      throw new OutputError(
+        `another ccm-gitops synth (pid ${holder}) is writing ${dir}; wait for it to finish (or remove ${lock} if it is not running)`,
+      );
     }
     fs.rmSync(lock, { force: true });
   }

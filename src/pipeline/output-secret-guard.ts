@@ -21,7 +21,9 @@ export function refuseSecretsInOutput(files: readonly RenderedFile[]): void {
 }
 
 function refusal(file: string, reason: string): SynthError {
-  return new SynthError(`${file} would hold ${reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`);
+  return new SynthError(
+    `${file} would hold ${reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`,
+  );
 }
 
 /**

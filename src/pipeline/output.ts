@@ -7,7 +7,20 @@ import { RenderedFile } from '../gitops/layout';
 import { readTreeFiles } from '../util/read-tree';
 import { OutputError, OutputLocationError, envErrors } from './output-errors';
 import { Journal, applyJournal, recoverInterruptedRun, takeLock, releaseLock } from './output-journal';
-import { OUTPUT_MARKER, markerFile, byCodePoint, resolveOutput, previousClusters, kustomizationResources, listFiles, sameContent, samePieces, checkPath, checkUnit, writeFiles } from './output-files';
+import {
+  OUTPUT_MARKER,
+  markerFile,
+  byCodePoint,
+  resolveOutput,
+  previousClusters,
+  kustomizationResources,
+  listFiles,
+  sameContent,
+  samePieces,
+  checkPath,
+  checkUnit,
+  writeFiles,
+} from './output-files';
 export { markerFile, byCodePoint, isLink, listFiles, sameContent, samePieces, OUTPUT_MARKER, MARKER_TEXT } from './output-files';
 export { outputSidecars, interruptedRunFile } from './output-journal';
 export { OutputError, OutputLocationError, OldTreeLeftError, isErrnoError, errnoText, OutputEnvironmentError } from './output-errors';
@@ -159,7 +172,12 @@ class UnitMerge {
    * whole when it differs), a later file found on disk is reported as
    * `changed` unread
    */
-  constructor(private readonly target: string, private readonly unit: string, private readonly on: UnitMergeEvents, private readonly readAfterDifference = true) {
+  constructor(
+    private readonly target: string,
+    private readonly unit: string,
+    private readonly on: UnitMergeEvents,
+    private readonly readAfterDifference = true,
+  ) {
     checkPath(unit);
     this.disk = treeFiles(path.join(target, unit), unit);
     this.advance();
@@ -317,7 +335,10 @@ export class OutputTree implements TreeSink {
   private written = 0;
   private closed = false;
 
-  private constructor(private readonly dir: string, private readonly options: OutputOptions) {
+  private constructor(
+    private readonly dir: string,
+    private readonly options: OutputOptions,
+  ) {
     this.target = resolveOutput(dir);
     this.parent = path.dirname(this.target);
     const base = path.basename(this.target);
@@ -335,7 +356,9 @@ export class OutputTree implements TreeSink {
       if (this.existed) {
         const entries = fs.readdirSync(this.target);
         if (entries.length > 0 && !entries.includes(OUTPUT_MARKER)) {
-          throw new OutputError(`refusing to replace ${dir}: it is not empty and was not written by ccm-gitops (no ${OUTPUT_MARKER} file); remove it or pass another --out`);
+          throw new OutputError(
+            `refusing to replace ${dir}: it is not empty and was not written by ccm-gitops (no ${OUTPUT_MARKER} file); remove it or pass another --out`,
+          );
         }
       }
       this.knownClusters = previousClusters(this.target);
@@ -354,7 +377,10 @@ export class OutputTree implements TreeSink {
   }
 
   putUnit(unit: string, files: readonly RenderedFile[]): void {
-    this.acceptUnit(unit, envErrors(this.dir, 'write', () => compareAndStageUnit(this.target, this.staging, unit, files)));
+    this.acceptUnit(
+      unit,
+      envErrors(this.dir, 'write', () => compareAndStageUnit(this.target, this.staging, unit, files)),
+    );
   }
 
   acceptUnit(unit: string, result: UnitResult): void {
@@ -400,17 +426,27 @@ export class OutputTree implements TreeSink {
       }
     };
     // the walk of the folder on disk starts here: an error reading it is the environment's, as in put and close
-    const merge = envErrors(this.dir, 'write', () => new UnitMerge(this.target, unit, {
-      same: (f) => (held ? held.push(f.path) : fs.writeFileSync(place(f.path), f.content)),
-      differs: (f) => {
-        stage();
-        fs.writeFileSync(place(f.path), f.content);
-      },
-      extra: (rel) => {
-        extra.push(rel);
-        stage();
-      },
-    }, false));
+    const merge = envErrors(
+      this.dir,
+      'write',
+      () =>
+        new UnitMerge(
+          this.target,
+          unit,
+          {
+            same: (f) => (held ? held.push(f.path) : fs.writeFileSync(place(f.path), f.content)),
+            differs: (f) => {
+              stage();
+              fs.writeFileSync(place(f.path), f.content);
+            },
+            extra: (rel) => {
+              extra.push(rel);
+              stage();
+            },
+          },
+          false,
+        ),
+    );
     return {
       put: (files) => envErrors(this.dir, 'write', () => merge.put(files)),
       close: () => {
@@ -485,10 +521,15 @@ export class OutputTree implements TreeSink {
       }
       if (this.foreign.length > 0 && !this.options.force) {
         const sorted = [...this.foreign].sort(byCodePoint);
-        const listed = sorted.slice(0, MAX_LISTED).map((rel) => `  ${this.dir}/${rel}\n`).join('');
+        const listed = sorted
+          .slice(0, MAX_LISTED)
+          .map((rel) => `  ${this.dir}/${rel}\n`)
+          .join('');
         const more = sorted.length > MAX_LISTED ? `  … and ${sorted.length - MAX_LISTED} more\n` : '';
-        throw new OutputError(`refusing to delete ${sorted.length} file${sorted.length === 1 ? '' : 's'} in ${this.dir} that ccm-gitops did not write:\n${listed}${more}`
-          + 'move them out of the output folder, or pass --force to delete them; nothing was written');
+        throw new OutputError(
+          `refusing to delete ${sorted.length} file${sorted.length === 1 ? '' : 's'} in ${this.dir} that ccm-gitops did not write:\n${listed}${more}` +
+            'move them out of the output folder, or pass --force to delete them; nothing was written',
+        );
       }
       removed.sort(byCodePoint);
       const journal: Journal = {
@@ -700,7 +741,10 @@ export function putFiles(sink: TreeSink, files: readonly RenderedFile[]): void {
 export function writeTreeAtomically(outDir: string, files: readonly RenderedFile[]): CommitResult {
   const out = OutputTree.open(outDir, { force: true });
   try {
-    putFiles(out, files.filter((f) => f.path !== OUTPUT_MARKER));
+    putFiles(
+      out,
+      files.filter((f) => f.path !== OUTPUT_MARKER),
+    );
   } catch (e) {
     out.close();
     throw e;
@@ -732,6 +776,8 @@ export function checkOutputOutside(out: string, clusters: string): void {
   };
   const rel = path.relative(real(clusters), real(out));
   if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) {
-    throw new OutputLocationError(`--out ${out} is inside the clusters folder ${clusters}: synth would read its own output as cluster specs; pass an --out outside it`);
+    throw new OutputLocationError(
+      `--out ${out} is inside the clusters folder ${clusters}: synth would read its own output as cluster specs; pass an --out outside it`,
+    );
   }
 }

@@ -32,7 +32,11 @@ const UPSTREAM_DEFAULT_CLUSTER_NAME = 'kubernetes';
  * cloud knows it by (OpenShift `infrastructureName`, Kubernetes `clusterName`
  * unless it is the upstream default "kubernetes", which many clusters share).
  */
-export function clusterIdentity(spec: { readonly platform: string; readonly infrastructureName?: string; readonly kubernetes?: { readonly clusterName?: string } }): string | undefined {
+export function clusterIdentity(spec: {
+  readonly platform: string;
+  readonly infrastructureName?: string;
+  readonly kubernetes?: { readonly clusterName?: string };
+}): string | undefined {
   const clusterName = spec.kubernetes?.clusterName;
   const name = spec.infrastructureName ?? (clusterName !== UPSTREAM_DEFAULT_CLUSTER_NAME ? clusterName : undefined);
   return name ? `${spec.platform}/${name}` : undefined;
@@ -54,7 +58,9 @@ function readRecord(file: string): PhaseRecord {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { state: 'absent' } : { state: 'corrupt', why: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? 'error'}` };
+    return (e as NodeJS.ErrnoException).code === 'ENOENT'
+      ? { state: 'absent' }
+      : { state: 'corrupt', why: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? 'error'}` };
   }
   try {
     const plan = JSON.parse(text) as { phase?: unknown; identity?: unknown };
@@ -98,10 +104,16 @@ export class PhaseRecords {
   private readonly fleetPhases: ReadonlyMap<string, string>;
   private renamed?: Map<string, { name: string; phase: string }>;
 
-  constructor(private readonly out: string, private readonly fleetNames: ReadonlySet<string>) {
+  constructor(
+    private readonly out: string,
+    private readonly fleetNames: ReadonlySet<string>,
+  ) {
     let folders: string[] = [];
     try {
-      folders = fs.readdirSync(out, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+      folders = fs
+        .readdirSync(out, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name);
     } catch {
       // no output yet: nothing was rendered
     }
@@ -120,15 +132,17 @@ export class PhaseRecords {
     const record = path.join(this.out, cluster.name, MIGRATION_JSON);
     if (!this.folders.has(cluster.name)) {
       const old = cluster.identity ? this.renamedClusters().get(cluster.identity) : undefined;
-      return old ? { kind: 'known', phase: old.phase, record: path.join(this.out, old.name, MIGRATION_JSON), renamedFrom: old.name } : { kind: 'none' };
+      return old
+        ? { kind: 'known', phase: old.phase, record: path.join(this.out, old.name, MIGRATION_JSON), renamedFrom: old.name }
+        : { kind: 'none' };
     }
     const r = readRecord(record);
     const md = markdownPhase(path.join(this.out, cluster.name, MIGRATION_MARKDOWN));
     const listed = this.fleetPhases.get(cluster.name);
     // the tree's own account of the phase: the plan's heading, and a summary line that says something migrates
     const tree: { phase: string; file: string }[] = [
-      ...md.phase ? [{ phase: md.phase, file: MIGRATION_MARKDOWN }] : [],
-      ...listed !== undefined && (listed !== 'external' || md.present) ? [{ phase: listed, file: FLEET_JSON }] : [],
+      ...(md.phase ? [{ phase: md.phase, file: MIGRATION_MARKDOWN }] : []),
+      ...(listed !== undefined && (listed !== 'external' || md.present) ? [{ phase: listed, file: FLEET_JSON }] : []),
     ];
     const seen = tree.map((t) => `"${t.phase}" in ${t.file}`).join(' and ');
     if (r.state === 'ok') {
@@ -141,7 +155,11 @@ export class PhaseRecords {
       return { kind: 'unknown', record, why: `${r.why}${tree.length > 0 ? ` (the rendered tree says ${seen})` : ''}` };
     }
     if (md.present || tree.length > 0) {
-      return { kind: 'unknown', record, why: `is missing, but the rendered tree holds a migration plan${tree.length > 0 ? ` (${seen})` : ` (${MIGRATION_MARKDOWN})`}` };
+      return {
+        kind: 'unknown',
+        record,
+        why: `is missing, but the rendered tree holds a migration plan${tree.length > 0 ? ` (${seen})` : ` (${MIGRATION_MARKDOWN})`}`,
+      };
     }
     return { kind: 'none' };
   }

@@ -91,7 +91,7 @@ export class ProgressLine implements SynthProgress {
 
   private tick(force: boolean): void {
     const now = this.options.now();
-    const every = this.options.tty ? this.options.redrawMs ?? 200 : this.options.everyMs ?? 5000;
+    const every = this.options.tty ? (this.options.redrawMs ?? 200) : (this.options.everyMs ?? 5000);
     if (!force && now - this.last < every) {
       return;
     }

@@ -74,14 +74,18 @@ interface RenderCacheHeader {
 }
 
 /** A cluster's record as the file holds it: its file list and its summary line's images named by {@link listId}. */
-type StoredCluster = Omit<CachedCluster, 'files' | 'entry'> & { readonly files?: string; readonly entry?: Omit<FleetEntry, 'images'> & { readonly images: string } };
+type StoredCluster = Omit<CachedCluster, 'files' | 'entry'> & {
+  readonly files?: string;
+  readonly entry?: Omit<FleetEntry, 'images'> & { readonly images: string };
+};
 
 /**
  * A record of the file: a unit's record (null: gone), or a shared value that
  * unit records name: a file list (`files`) or a summary line's images
  * (`images`, the bulk of a line: a dozen image references of a release).
  */
-type RenderCacheRecord = readonly [string, StoredCluster | null]
+type RenderCacheRecord =
+  | readonly [string, StoredCluster | null]
   | { readonly list: string; readonly files: string }
   | { readonly list: string; readonly images: Readonly<Record<string, string>> };
 
@@ -99,7 +103,14 @@ function listId(template: string): string {
 
 /** A unit's file list as a {@link CachedCluster} keeps it: relative to the unit, its name as NUL. */
 export function fileListTemplate(unit: string, files: readonly string[]): string {
-  return files.map((f) => f.slice(unit.length + 1).split(unit).join('\0')).join('\n');
+  return files
+    .map((f) =>
+      f
+        .slice(unit.length + 1)
+        .split(unit)
+        .join('\0'),
+    )
+    .join('\n');
 }
 
 /** The file list (paths relative to the output) of a {@link fileListTemplate}. */
@@ -115,38 +126,43 @@ export class RenderCache {
     const clusters = new Map<string, CachedCluster>();
     const lists = new Map<string, string>();
     const images = new Map<string, Readonly<Record<string, string>>>();
-    const records = readRecordFile(file, { version: 4, build: buildId() } satisfies RenderCacheHeader, (value) => {
-      const stored = value as RenderCacheRecord;
-      if (!Array.isArray(stored)) {
-        const shared = stored as { list: string; files?: string; images?: Readonly<Record<string, string>> };
-        if (shared.files !== undefined) {
-          lists.set(shared.list, shared.files);
-        } else if (shared.images !== undefined) {
-          images.set(shared.list, shared.images);
+    const records = readRecordFile(
+      file,
+      { version: 4, build: buildId() } satisfies RenderCacheHeader,
+      (value) => {
+        const stored = value as RenderCacheRecord;
+        if (!Array.isArray(stored)) {
+          const shared = stored as { list: string; files?: string; images?: Readonly<Record<string, string>> };
+          if (shared.files !== undefined) {
+            lists.set(shared.list, shared.files);
+          } else if (shared.images !== undefined) {
+            images.set(shared.list, shared.images);
+          }
+          return;
         }
-        return;
-      }
-      const [unit, record] = stored as readonly [string, StoredCluster | null];
-      if (record === null) {
-        clusters.delete(unit);
-        return;
-      }
-      const { files: id, stat, entry: line, ...rest } = record;
-      const lineImages = line && images.get(line.images);
-      if (line && !lineImages) {
-        // its shared part is missing (a torn file): as if never recorded
-        clusters.delete(unit);
-        return;
-      }
-      const entry = line && { ...line, images: lineImages! };
-      const files = id === undefined ? undefined : lists.get(id);
-      // a fingerprint whose file list is missing is dropped: the folder is read next time
-      clusters.set(unit, { ...rest, ...(entry ? { entry } : {}), ...(files !== undefined && stat !== undefined ? { stat, files } : {}) });
-    }, () => {
-      clusters.clear();
-      lists.clear();
-      images.clear();
-    });
+        const [unit, record] = stored as readonly [string, StoredCluster | null];
+        if (record === null) {
+          clusters.delete(unit);
+          return;
+        }
+        const { files: id, stat, entry: line, ...rest } = record;
+        const lineImages = line && images.get(line.images);
+        if (line && !lineImages) {
+          // its shared part is missing (a torn file): as if never recorded
+          clusters.delete(unit);
+          return;
+        }
+        const entry = line && { ...line, images: lineImages! };
+        const files = id === undefined ? undefined : lists.get(id);
+        // a fingerprint whose file list is missing is dropped: the folder is read next time
+        clusters.set(unit, { ...rest, ...(entry ? { entry } : {}), ...(files !== undefined && stat !== undefined ? { stat, files } : {}) });
+      },
+      () => {
+        clusters.clear();
+        lists.clear();
+        images.clear();
+      },
+    );
     return new RenderCache(file, clusters, records, new Set([...lists.keys(), ...images.keys()]));
   }
 
@@ -192,9 +208,13 @@ export class RenderCache {
    * @param records records after the header in the file as read; -1 when
    * the file is not one to append to (missing, torn, corrupt, another build)
    */
-  private constructor(readonly file: string, private readonly clusters: Map<string, CachedCluster>, private readonly records: number,
+  private constructor(
+    readonly file: string,
+    private readonly clusters: Map<string, CachedCluster>,
+    private readonly records: number,
     /** The file lists the file holds. */
-    private readonly lists: Set<string>) {}
+    private readonly lists: Set<string>,
+  ) {}
 
   /** The folders the cache has a record of (clusters and the fleet folder), sorted. */
   units(): string[] {
@@ -254,13 +274,16 @@ export class RenderCache {
         return;
       }
       // record by record: the file is tens of megabytes at ten thousand clusters, never held whole
-      writeRecordFile(this.file, { version: 4, build: buildId() } satisfies RenderCacheHeader, this.stored([...this.clusters.keys()].sort(byCodePoint), new Set()));
+      writeRecordFile(
+        this.file,
+        { version: 4, build: buildId() } satisfies RenderCacheHeader,
+        this.stored([...this.clusters.keys()].sort(byCodePoint), new Set()),
+      );
     } catch {
       // best effort: the next run renders what it cannot find
     }
   }
 }
-
 
 let build: string | undefined;
 
@@ -285,7 +308,10 @@ export function buildId(): string {
         if (e.isDirectory()) {
           walk(full);
         } else if (/\.(js|ts|json)$/.test(e.name)) {
-          hash.update(`${path.relative(src, full)}\0`).update(fs.readFileSync(full)).update('\0');
+          hash
+            .update(`${path.relative(src, full)}\0`)
+            .update(fs.readFileSync(full))
+            .update('\0');
         }
       }
     };
@@ -308,7 +334,9 @@ export function preparedDigest(cluster: PreparedCluster): string {
   let digest = preparedDigests.get(cluster);
   if (digest === undefined) {
     // Maps and Sets would stringify as {}: spelled out, so that different ones never digest the same
-    const json = JSON.stringify(cluster, (_k, v: unknown) => (v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v));
+    const json = JSON.stringify(cluster, (_k, v: unknown) =>
+      v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v,
+    );
     digest = createHash('sha256').update(json).digest('hex');
     preparedDigests.set(cluster, digest);
   }
@@ -389,7 +417,11 @@ function digestFiles(target: string, files: readonly string[]): string | undefin
   }
   const hash = createHash('sha256');
   for (const rel of files) {
-    hash.update(rel).update('\0').update(fs.readFileSync(path.join(target, ...rel.split('/')))).update('\0');
+    hash
+      .update(rel)
+      .update('\0')
+      .update(fs.readFileSync(path.join(target, ...rel.split('/'))))
+      .update('\0');
   }
   return hash.digest('hex');
 }

@@ -43,8 +43,8 @@ function workerStart(): WorkerStart | undefined {
   const loader = [
     "const fs = require('fs');",
     `const { transformSync } = require(${JSON.stringify(swc)});`,
-    "require.extensions['.ts'] = (m, file) => m._compile(transformSync(fs.readFileSync(file, 'utf8'), "
-      + "{ filename: file, module: { type: 'commonjs' }, jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }).code, file);",
+    "require.extensions['.ts'] = (m, file) => m._compile(transformSync(fs.readFileSync(file, 'utf8'), " +
+      "{ filename: file, module: { type: 'commonjs' }, jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }).code, file);",
     `require(${JSON.stringify(path.join(__dirname, 'render-worker.ts'))});`,
   ].join('\n');
   return { script: loader, eval: true };
@@ -82,7 +82,7 @@ interface PoolWorker {
   readonly port: MessagePort;
   inflight: number;
   /** The error the worker's thread ended with, told before its exit. */
-  error?: Error;
+  error?: NodeJS.ErrnoException;
 }
 
 /**
@@ -103,7 +103,10 @@ interface PoolWorker {
 export class RenderPool {
   private readonly workers: PoolWorker[] = [];
   /** Renders (and the Argo CD roots), then cache checks. */
-  private readonly queues: [TaskQueue, TaskQueue] = [{ tasks: [], head: 0 }, { tasks: [], head: 0 }];
+  private readonly queues: [TaskQueue, TaskQueue] = [
+    { tasks: [], head: 0 },
+    { tasks: [], head: 0 },
+  ];
   private submitted = 0;
   private done = 0;
   /** The first error a task met (reported once everything submitted is settled). */
@@ -114,13 +117,21 @@ export class RenderPool {
   private waiter?: { readonly until: () => boolean; readonly resolve: () => void };
 
   /** Starts `min(jobs, expected / BATCH)` workers (at least one) for about `expected` tasks. */
-  constructor(jobs: number, sink: RemoteSink, expected: number, private readonly onOutcome: (o: RenderOutcome) => PoolTask | undefined) {
+  constructor(
+    jobs: number,
+    sink: RemoteSink,
+    expected: number,
+    private readonly onOutcome: (o: RenderOutcome) => PoolTask | undefined,
+  ) {
     const start = workerStart()!;
     const count = Math.max(1, Math.min(jobs, Math.ceil(expected / BATCH)));
     for (let slot = 0; slot < count; slot++) {
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(start.script, {
-        eval: start.eval, workerData: { ccmGitopsRenderWorker: true, port: port2, sink }, transferList: [port2], resourceLimits: WORKER_LIMITS,
+        eval: start.eval,
+        workerData: { ccmGitopsRenderWorker: true, port: port2, sink },
+        transferList: [port2],
+        resourceLimits: WORKER_LIMITS,
       });
       const w: PoolWorker = { worker, port: port1, inflight: 0 };
       port1.on('message', (reply: RenderReply) => this.receive(w, reply));
@@ -218,9 +229,10 @@ export class RenderPool {
     }
     const w = this.workers[slot];
     const which = `render worker ${slot + 1} of ${this.workers.length}`;
-    const why = (w.error as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
-      ? `ran out of memory under its heap cap (${WORKER_LIMITS.maxOldGenerationSizeMb} MiB)`
-      : `stopped (exit code ${code}${w.error ? `: ${w.error.message.split('\n')[0]}` : ''})`;
+    const why =
+      w.error?.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? `ran out of memory under its heap cap (${WORKER_LIMITS.maxOldGenerationSizeMb} MiB)`
+        : `stopped (exit code ${code}${w.error ? `: ${w.error.message.split('\n')[0]}` : ''})`;
     this.lost = new SynthError(`${which} ${why}; nothing was written; run again with --jobs 1 to render on the main thread`);
     this.wake();
   }
@@ -245,7 +257,11 @@ export class RenderPool {
    */
   private fill(): void {
     for (const w of this.workers) {
-      for (let q = this.nextQueue(); q && !this.failure && !this.lost && w.inflight < (q === this.queues[1] ? VERIFY_INFLIGHT : 2); q = this.nextQueue()) {
+      for (
+        let q = this.nextQueue();
+        q && !this.failure && !this.lost && w.inflight < (q === this.queues[1] ? VERIFY_INFLIGHT : 2);
+        q = this.nextQueue()
+      ) {
         this.send(w, q);
       }
     }

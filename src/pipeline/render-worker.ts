@@ -94,11 +94,19 @@ export interface RenderOutcome {
 /** What a worker sends back for a job: outcomes, or the first error. */
 export interface RenderReply {
   readonly outcomes: RenderOutcome[];
-  readonly error?: { readonly name?: string; readonly message: string; readonly stack?: string; readonly code?: string; readonly syscall?: string; readonly path?: string };
+  readonly error?: {
+    readonly name?: string;
+    readonly message: string;
+    readonly stack?: string;
+    readonly code?: string;
+    readonly syscall?: string;
+    readonly path?: string;
+  };
 }
 
 /** The comparison of a folder found as it should be. */
-export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult => (sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] });
+export const upToDate = (sink: Pick<RemoteSink, 'mode'>): UnitResult =>
+  sink.mode === 'write' ? { same: true, extra: [], written: 0 } : { stale: [] };
 
 /** Runs one task. */
 export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
@@ -122,18 +130,25 @@ export function runTask(task: PoolTask, sink: RemoteSink): RenderOutcome {
  * keep. A cluster whose inputs the cache already knows is not sent here but
  * checked by a {@link VerifyTask}.
  */
-export function renderAndCompare(cluster: PreparedCluster, index: number, sink: RemoteSink, cached?: CachedCluster | null, knownKey?: string): RenderOutcome {
+export function renderAndCompare(
+  cluster: PreparedCluster,
+  index: number,
+  sink: RemoteSink,
+  cached?: CachedCluster | null,
+  knownKey?: string,
+): RenderOutcome {
   const outputPath = sink.outputPath ?? 'dist';
-  const key = cached !== undefined ? knownKey ?? clusterKey(cluster, outputPath) : undefined;
+  const key = cached !== undefined ? (knownKey ?? clusterKey(cluster, outputPath)) : undefined;
   // the rendering code (cdk8s, the charts) is loaded when a cluster is first rendered, not for cache checks
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { renderCluster } = require('./render') as typeof import('./render');
   const r = renderCluster(cluster, outputPath);
   // the last guard before anything is staged: no secret reaches git, whatever path it took
   refuseSecretsInOutput(r.files);
-  const result = sink.mode === 'write'
-    ? compareAndStageUnit(sink.target, sink.staging, r.name, r.files)
-    : { stale: compareUnitFiles(sink.target, r.name, r.files) };
+  const result =
+    sink.mode === 'write'
+      ? compareAndStageUnit(sink.target, sink.staging, r.name, r.files)
+      : { stale: compareUnitFiles(sink.target, r.name, r.files) };
   return { index, unit: r.name, entry: r.entry, result, cache: key ? { key, digest: unitDigest(r.files), entry: r.entry } : undefined };
 }
 
@@ -149,7 +164,10 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
       reply = { outcomes };
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      reply = { outcomes, error: { name: err?.name, message: err?.message ?? String(e), stack: err?.stack, code: err?.code, syscall: err?.syscall, path: err?.path } };
+      reply = {
+        outcomes,
+        error: { name: err?.name, message: err?.message ?? String(e), stack: err?.stack, code: err?.code, syscall: err?.syscall, path: err?.path },
+      };
     }
     port.postMessage(reply);
   });

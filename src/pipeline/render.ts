@@ -96,9 +96,16 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
     const inTree = !ccmDeployedIn(cluster.migration.phase);
     const staticSet = chart.node.tryFindChild('StaticSet');
     const rendered = inTree
-      ? chart.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject && !(staticSet && c.node.path.startsWith(`${staticSet.node.path}/`)))
-      : chart.migration?.objects ?? [];
-    const migrating = { distribution: spec.spec.distribution, migration: cluster.migration, target: migrationTargetFor(spec), identity: clusterIdentity(spec.spec) };
+      ? chart.node
+          .findAll()
+          .filter((c): c is ApiObject => c instanceof ApiObject && !(staticSet && c.node.path.startsWith(`${staticSet.node.path}/`)))
+      : (chart.migration?.objects ?? []);
+    const migrating = {
+      distribution: spec.spec.distribution,
+      migration: cluster.migration,
+      target: migrationTargetFor(spec),
+      identity: clusterIdentity(spec.spec),
+    };
     files.push(...migrationPlanFiles(name, migrating, objects, rendered));
   }
 
@@ -113,7 +120,11 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
     phase: cluster.migration?.phase ?? 'external',
     objects: objects.length,
     stages: manifestFile ? [MANIFESTS_DIRECTORY] : groups.map((gr) => gr.stage.directory),
-    images: Object.fromEntries(Object.entries(spec.spec.images).filter(([, v]) => v).sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>,
+    images: Object.fromEntries(
+      Object.entries(spec.spec.images)
+        .filter(([, v]) => v)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
   };
   return { name, files, entry };
 }
@@ -121,7 +132,14 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
 /** Renders every cluster of a fleet plus the fleet files (summary, Argo CD app-of-apps roots). */
 export function renderFleet(fleet: Fleet, outputPath = 'dist'): RenderedFile[] {
   const clusters = fleet.clusters.map((c) => renderCluster(c, outputPath));
-  return [...clusters.flatMap((c) => c.files), ...fleetFiles(fleet, clusters.map((c) => c.entry), outputPath)];
+  return [
+    ...clusters.flatMap((c) => c.files),
+    ...fleetFiles(
+      fleet,
+      clusters.map((c) => c.entry),
+      outputPath,
+    ),
+  ];
 }
 
 /** The files at the root of the output that describe the whole fleet. */
@@ -131,7 +149,10 @@ export function fleetFiles(fleet: Fleet, entries: readonly FleetEntry[], outputP
 
 /** The Argo CD roots of the fleet (`_fleet/argocd/`): they depend on the specs only, not on what the clusters rendered. */
 export function argoCdFleetFiles(fleet: Fleet, outputPath = 'dist'): RenderedFile[] {
-  return argoCdRootFiles(fleet.clusters.map((c) => c.spec), outputPath);
+  return argoCdRootFiles(
+    fleet.clusters.map((c) => c.spec),
+    outputPath,
+  );
 }
 
 /** The Argo CD roots (`_fleet/argocd/`) of the Argo CD clusters among `members`, from their names and `spec.gitops` alone. */

@@ -44,8 +44,9 @@ export interface ShardRecord {
 export function shardInputsDigest(cluster: PreparedCluster): string {
   const { spec, specPath, cloudConf, cloudConfExtraData, migration } = cluster;
   // Maps and Sets spelled out, as preparedDigest does: they would all stringify as {}
-  const json = JSON.stringify({ spec, specPath, cloudConf, cloudConfExtraData, migration },
-    (_k, v: unknown) => (v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v));
+  const json = JSON.stringify({ spec, specPath, cloudConf, cloudConfExtraData, migration }, (_k, v: unknown) =>
+    v instanceof Map ? { Map: [...v] } : v instanceof Set ? { Set: [...v] } : typeof v === 'function' ? String(v) : v,
+  );
   return createHash('sha256').update(json).digest('hex');
 }
 

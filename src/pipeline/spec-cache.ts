@@ -170,29 +170,35 @@ export class SpecCache {
     let records = -1;
     if (fd !== undefined) {
       let pending: readonly [string, CachedSpec] | undefined;
-      records = readRecordFile(fd, { version: 5, build: buildId() } satisfies SpecCacheHeader, (record) => {
-        if (record instanceof RawRecord) {
-          if (!pending || pending[1].preparedBytes !== record.length) {
-            throw new Error('a prepared cluster without its spec record');
+      records = readRecordFile(
+        fd,
+        { version: 5, build: buildId() } satisfies SpecCacheHeader,
+        (record) => {
+          if (record instanceof RawRecord) {
+            if (!pending || pending[1].preparedBytes !== record.length) {
+              throw new Error('a prepared cluster without its spec record');
+            }
+            specs.set(pending[0], { spec: pending[1], flags: 0, offset: record.offset, length: record.length, pairStart: record.pairStart });
+            pending = undefined;
+            return;
           }
-          specs.set(pending[0], { spec: pending[1], flags: 0, offset: record.offset, length: record.length, pairStart: record.pairStart });
-          pending = undefined;
-          return;
-        }
-        const [kind, name, value] = record as SpecCacheRecord;
-        if (pending) {
-          throw new Error(`spec record of ${pending[0]} without its prepared cluster`);
-        }
-        if (kind === 'spec') {
-          pending = [name, value];
-        } else {
-          const { stat, digest } = value;
-          files.set(name, { stat, known: digest, digest: undefined, changed: false });
-        }
-      }, () => {
-        specs.clear();
-        files.clear();
-      }, (value) => Array.isArray(value) && value[0] === 'spec');
+          const [kind, name, value] = record as SpecCacheRecord;
+          if (pending) {
+            throw new Error(`spec record of ${pending[0]} without its prepared cluster`);
+          }
+          if (kind === 'spec') {
+            pending = [name, value];
+          } else {
+            const { stat, digest } = value;
+            files.set(name, { stat, known: digest, digest: undefined, changed: false });
+          }
+        },
+        () => {
+          specs.clear();
+          files.clear();
+        },
+        (value) => Array.isArray(value) && value[0] === 'spec',
+      );
     }
     // appended to only when it is whole and of this build
     return new SpecCache(file, realClusters, specs, files, records, now, fd);
@@ -209,8 +215,15 @@ export class SpecCache {
    * with its next edit)
    * @param fd the cache file as read (its prepared clusters are read from it), until the save
    */
-  private constructor(readonly file: string, private readonly root: string, private readonly specs: Map<string, SpecEntry>,
-    private readonly files: Map<string, FileEntry>, private readonly records: number, private readonly now: number, private fd: number | undefined) {}
+  private constructor(
+    readonly file: string,
+    private readonly root: string,
+    private readonly specs: Map<string, SpecEntry>,
+    private readonly files: Map<string, FileEntry>,
+    private readonly records: number,
+    private readonly now: number,
+    private fd: number | undefined,
+  ) {}
 
   /** The cached load of `specFile` when it and every file it read digest as recorded; its prepared cluster is read when asked. */
   lookup(specFile: string, defaultsChain: readonly string[]): CachedLoad | undefined {
@@ -257,7 +270,13 @@ export class SpecCache {
       writeAll(spool.fd, piece, spool.size);
       spool.size += piece.length;
     }
-    this.specs.set(specFile, { spec: undefined, flags: IN_SPOOL | SEEN | STORED, offset: start + head.length + 4, length: bytes.length, pairStart: start });
+    this.specs.set(specFile, {
+      spec: undefined,
+      flags: IN_SPOOL | SEEN | STORED,
+      offset: start + head.length + 4,
+      length: bytes.length,
+      pairStart: start,
+    });
   }
 
   /**
@@ -315,7 +334,8 @@ export class SpecCache {
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const buffer = Buffer.allocUnsafe(COPY_BYTES);
     // in batches (encodeRecords): a serializer per record keeps memory outside the heap
-    const fileRecords = (names: string[]) => encodeRecords(names.sort(byName).map((name) => ['file', name, this.recorded(name)] satisfies SpecCacheRecord));
+    const fileRecords = (names: string[]) =>
+      encodeRecords(names.sort(byName).map((name) => ['file', name, this.recorded(name)] satisfies SpecCacheRecord));
     if (append) {
       const out = fs.openSync(this.file, 'a');
       try {
@@ -385,7 +405,7 @@ export class SpecCache {
     const fd = (entry.flags & IN_SPOOL) !== 0 ? this.spool?.fd : this.fd;
     let prepared: PreparedCluster | undefined;
     try {
-      prepared = fd === undefined ? undefined : readRecordAt(fd, entry) as PreparedCluster | undefined;
+      prepared = fd === undefined ? undefined : (readRecordAt(fd, entry) as PreparedCluster | undefined);
     } catch {
       prepared = undefined;
     }

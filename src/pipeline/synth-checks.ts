@@ -13,7 +13,10 @@ import { gitopsPathProblem } from '../gitops/repo-path';
 import { distributionFacts } from '../distribution-facts';
 
 /** Refuses a `spec.gitops.path` that is not where synth writes the cluster (relative to the repository root). */
-export function checkGitopsPaths(fleet: { readonly clusters: readonly Pick<FleetMember, 'name' | 'gitops' | 'specFile'>[] }, outputPath: string): void {
+export function checkGitopsPaths(
+  fleet: { readonly clusters: readonly Pick<FleetMember, 'name' | 'gitops' | 'specFile'>[] },
+  outputPath: string,
+): void {
   const issues: SpecIssue[] = fleet.clusters.flatMap((c) => {
     const problem = gitopsPathProblem(argoCdMemberOf(c), outputPath);
     return problem ? [{ file: c.specFile, path: 'spec.gitops.path', message: problem }] : [];
@@ -38,7 +41,10 @@ export function existingFleetEntries(out: string): Map<string, FleetEntry> {
 /** Compares a computed tree with the output folder; empty when up to date. */
 export function staleFiles(files: readonly RenderedFile[], out: string): StaleFile[] {
   const check = new OutputCheck(out);
-  putFiles(check, files.filter((f) => f.path !== OUTPUT_MARKER));
+  putFiles(
+    check,
+    files.filter((f) => f.path !== OUTPUT_MARKER),
+  );
   return check.finish();
 }
 
@@ -63,13 +69,18 @@ export function checkPhaseTransitions(fleet: { readonly clusters: readonly Fleet
     if (found.kind === 'unknown') {
       const why = `the record of the last render's phase, ${found.record}, ${found.why}`;
       if (forcePhase !== undefined) {
-        overridden.push({ file: cluster.specFile, message: `spec.migration.phase: ${why}; rendered phase "${m?.phase ?? 'external'}" unchecked, --force-phase: ${forcePhase}` });
+        overridden.push({
+          file: cluster.specFile,
+          message: `spec.migration.phase: ${why}; rendered phase "${m?.phase ?? 'external'}" unchecked, --force-phase: ${forcePhase}`,
+        });
       } else {
         issues.push({
-          file: cluster.specFile, path: 'spec.migration.phase',
-          message: `${why}: the phase of the last render is not known, so this change cannot be checked to move one phase; `
-            + `restore the files from git (git checkout -- ${path.join(out, cluster.name)}) and run synth again, `
-            + 'or, when you know the cluster is one step from this phase, run synth --force-phase "<reason>"',
+          file: cluster.specFile,
+          path: 'spec.migration.phase',
+          message:
+            `${why}: the phase of the last render is not known, so this change cannot be checked to move one phase; ` +
+            `restore the files from git (git checkout -- ${path.join(out, cluster.name)}) and run synth again, ` +
+            'or, when you know the cluster is one step from this phase, run synth --force-phase "<reason>"',
         });
       }
       continue;
@@ -84,8 +95,9 @@ export function checkPhaseTransitions(fleet: { readonly clusters: readonly Fleet
     }
     const gated = m !== undefined && distributionFacts(cluster.distribution).externalIsOneWay(m);
     if (!problem && m && previous !== undefined && externalIn(previous as MigrationPhase) && !externalIn(m.phase) && gated) {
-      problem = `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.specMigration!.featureSet}, which OpenShift cannot turn off: `
-        + `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;
+      problem =
+        `moves from "${previous}" back to "${m.phase}", but phase "${previous}" set the FeatureGate to ${cluster.specMigration!.featureSet}, which OpenShift cannot turn off: ` +
+        `the operators keep kube-controller-manager and the kubelets external, so this cluster stays "${previous}" or moves on`;
     }
     if (problem && found.kind === 'known') {
       const renamed = found.renamedFrom ? `, rendered as cluster "${found.renamedFrom}", the same ${cluster.identity}: a rename keeps the phase` : '';

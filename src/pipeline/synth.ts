@@ -127,7 +127,12 @@ export interface SynthSummary {
 
 /** Turns a name or glob into a matcher over cluster names. */
 export function nameMatcher(pattern: string): (name: string) => boolean {
-  const re = new RegExp(`^${pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('')
+      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  );
   return (name) => re.test(name);
 }
 
@@ -201,7 +206,15 @@ function assemble(options: SynthOptions, sink: TreeSink): SynthSummary {
   });
   const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
   checkGitopsPaths({ clusters: loaded.members }, outputPath);
-  return assembleInto(loaded.members.filter((m) => inShard(m.name, options.shard)), inputs, [...overridden, ...loaded.warnings], options.assembleFrom!, sink, outputPath, options.clusters);
+  return assembleInto(
+    loaded.members.filter((m) => inShard(m.name, options.shard)),
+    inputs,
+    [...overridden, ...loaded.warnings],
+    options.assembleFrom!,
+    sink,
+    outputPath,
+    options.clusters,
+  );
 }
 
 /**
@@ -271,12 +284,18 @@ class FleetRun {
   /** Clusters to render found as the render cache recorded them (inputs and folder), so not rendered. */
   private unchanged = 0;
 
-  constructor(private readonly options: SynthOptions, private readonly sink: TreeSink, private readonly specFiles: readonly string[], workers: boolean) {
+  constructor(
+    private readonly options: SynthOptions,
+    private readonly sink: TreeSink,
+    private readonly specFiles: readonly string[],
+    workers: boolean,
+  ) {
     this.outputPath = repositoryPathOf(options.out);
     this.matchers = (options.only ?? []).map(nameMatcher);
     this.cache = options.cache;
     this.remote = sink.remote && sink.acceptUnit ? { ...sink.remote, outputPath: this.outputPath } : undefined;
-    this.cachedLines = this.matchers.length > 0 && this.remote !== undefined && this.cache !== undefined && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
+    this.cachedLines =
+      this.matchers.length > 0 && this.remote !== undefined && this.cache !== undefined && fs.existsSync(path.join(options.out, OUTPUT_MARKER));
     this.fleetRecord = this.remote ? this.cache?.get(FLEET_DIRECTORY) : undefined;
     options.progress?.start(specFiles.length);
     // workers from the start: they load the rendering code while this thread loads the first specs
@@ -294,7 +313,7 @@ class FleetRun {
     const steps = this.run();
     const pool = this.pool;
     try {
-      for (let step = steps.next(); ; ) {
+      for (let step = steps.next(); ;) {
         if (step.done) {
           return step.value;
         }
@@ -355,7 +374,12 @@ class FleetRun {
     const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
     checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
     if (this.matchers.length > 0 && !members.some((m) => this.selected(m.name))) {
-      throw new SynthError(`no cluster matches --only ${options.only!.join(' ')}; clusters: ${members.map((m) => m.name).sort(byName).join(', ')}`);
+      throw new SynthError(
+        `no cluster matches --only ${options.only!.join(' ')}; clusters: ${members
+          .map((m) => m.name)
+          .sort(byName)
+          .join(', ')}`,
+      );
     }
     this.guardLater.forEach((i) => this.guardKept(i));
     this.unmatched.forEach(({ index, cluster }) => this.dispatch(index, cluster));
@@ -434,7 +458,8 @@ class FleetRun {
     }
     // a folder found as recorded keeps its record's fingerprint (the workers' check refreshed it): the next run need not read it
     const record = cache.get(FLEET_DIRECTORY);
-    const kept = same && record?.digest === digest && fleetFolder?.same ? (fleetFolder.check ? { key: record.key, ...fleetFolder.check } : record) : undefined;
+    const kept =
+      same && record?.digest === digest && fleetFolder?.same ? (fleetFolder.check ? { key: record.key, ...fleetFolder.check } : record) : undefined;
     cache.record(FLEET_DIRECTORY, kept ? { ...kept, key: roots.key ?? kept.key } : { key: roots.key ?? digest, digest });
   }
 
@@ -456,7 +481,7 @@ class FleetRun {
       return;
     }
     const i = this.members.push(c.member) - 1;
-    const keptEntry = this.selected(name) ? undefined : (this.cachedLines ? cache!.get(name)?.entry : undefined) ?? this.existingEntry(name);
+    const keptEntry = this.selected(name) ? undefined : ((this.cachedLines ? cache!.get(name)?.entry : undefined) ?? this.existingEntry(name));
     if (keptEntry && sink.hasUnit(name)) {
       if (this.options.shard) {
         // a kept folder was rendered from the inputs its last record names, not from today's
@@ -498,7 +523,7 @@ class FleetRun {
     const { cache } = this;
     const name = c.member.name;
     // a cluster whose inputs digest as the cache recorded only needs its folder checked
-    const record = cache ? cache.get(name) ?? null : undefined;
+    const record = cache ? (cache.get(name) ?? null) : undefined;
     const key = cache ? clusterKeyOf(c.preparedDigest ?? preparedDigest(c.prepared()), this.outputPath) : undefined;
     if (record && key === record.key) {
       this.keys.set(i, key);
@@ -653,8 +678,15 @@ interface FleetFolderCheck {
 }
 
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
-function assembleInto(members: readonly FleetMember[], inputs: ReadonlyMap<string, string>, warnings: readonly InputWarning[], from: readonly string[],
-  sink: TreeSink, outputPath: string, clusters: string): SynthSummary {
+function assembleInto(
+  members: readonly FleetMember[],
+  inputs: ReadonlyMap<string, string>,
+  warnings: readonly InputWarning[],
+  from: readonly string[],
+  sink: TreeSink,
+  outputPath: string,
+  clusters: string,
+): SynthSummary {
   const found = new Map<string, { dir: string; entry: FleetEntry }>();
   const records = new Map<string, ShardRecord>();
   for (const dir of from) {
@@ -663,34 +695,45 @@ function assembleInto(members: readonly FleetMember[], inputs: ReadonlyMap<strin
     }
     const record = readShardRecord(dir);
     if (!record) {
-      throw new SynthError(`${dir} has no readable record of the specs it was rendered from (${path.join(dir, SHARD_RECORD)}); `
-        + 'render that shard again with synth --shard I/N, then assemble');
+      throw new SynthError(
+        `${dir} has no readable record of the specs it was rendered from (${path.join(dir, SHARD_RECORD)}); ` +
+          'render that shard again with synth --shard I/N, then assemble',
+      );
     }
     records.set(dir, record);
     for (const entry of existingFleetEntries(dir).values()) {
       const other = found.get(entry.name);
       if (other) {
-        throw new SynthError(`cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`);
+        throw new SynthError(
+          `cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`,
+        );
       }
       found.set(entry.name, { dir, entry });
     }
   }
   const missing = members.map((m) => m.name).filter((n) => !found.has(n));
   if (missing.length > 0) {
-    throw new SynthError(`${missing.length} cluster${missing.length === 1 ? ' is' : 's are'} in no shard output (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}); `
-      + 'run every shard of the split and pass all their outputs');
+    throw new SynthError(
+      `${missing.length} cluster${missing.length === 1 ? ' is' : 's are'} in no shard output (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}); ` +
+        'run every shard of the split and pass all their outputs',
+    );
   }
   const names = new Set(members.map((m) => m.name));
   const stray = [...found.keys()].filter((n) => !names.has(n)).sort();
   if (stray.length > 0) {
-    throw new SynthError(`the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`);
+    throw new SynthError(
+      `the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`,
+    );
   }
   // a shard rendered before a spec, defaults or cloud config changed would be assembled stale: refused, naming it
-  const stale = members.filter((m) => records.get(found.get(m.name)!.dir)!.clusters.get(m.name) !== inputs.get(m.name))
+  const stale = members
+    .filter((m) => records.get(found.get(m.name)!.dir)!.clusters.get(m.name) !== inputs.get(m.name))
     .map((m) => `${m.name} (in ${found.get(m.name)!.dir}, shard ${records.get(found.get(m.name)!.dir)!.shard})`);
   if (stale.length > 0) {
-    throw new SynthError(`${stale.length} cluster${stale.length === 1 ? ' was' : 's were'} rendered from other specs than ${clusters} holds now: `
-      + `${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}; render those shards again from these specs, then assemble`);
+    throw new SynthError(
+      `${stale.length} cluster${stale.length === 1 ? ' was' : 's were'} rendered from other specs than ${clusters} holds now: ` +
+        `${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}; render those shards again from these specs, then assemble`,
+    );
   }
   const entries: FleetEntry[] = [];
   for (const member of members) {
@@ -723,4 +766,3 @@ export function synthesize(options: SynthOptions): SynthResult {
   const summary = synthesizeInto(options, collect);
   return { files: [markerFile(), ...files], rendered: summary.rendered, clusters: summary.clusters, warnings: summary.warnings };
 }
-

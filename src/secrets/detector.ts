@@ -29,19 +29,91 @@
  * expressions left are anchored at the start with classes that cannot
  * overlap, or match one character.
  */
-import { SecretFinding, Span, isDigit, isUpper, isLower, isAlnum, isB64, isSchemeChar, isSpace, isUrlChar, runEnd, tokenSpans, privateKeySpans, privateKey, isCertificate, withoutCertificates } from './token-spans';
+import {
+  SecretFinding,
+  Span,
+  isDigit,
+  isUpper,
+  isLower,
+  isAlnum,
+  isB64,
+  isSchemeChar,
+  isSpace,
+  isUrlChar,
+  runEnd,
+  tokenSpans,
+  privateKeySpans,
+  privateKey,
+  isCertificate,
+  withoutCertificates,
+} from './token-spans';
 export { withoutCertificates } from './token-spans';
 export type { SecretFinding } from './token-spans';
 /** Words of a key name that mean it holds a credential. */
 const SECRET_WORDS = new Set([
-  'password', 'passwd', 'pwd', 'pw', 'pass', 'passphrase', 'secret', 'secrets', 'token', 'tokens', 'apikey', 'credential', 'credentials', 'creds',
-  'auth', 'bearer', 'privatekey', 'accesskey', 'sas',
+  'password',
+  'passwd',
+  'pwd',
+  'pw',
+  'pass',
+  'passphrase',
+  'secret',
+  'secrets',
+  'token',
+  'tokens',
+  'apikey',
+  'credential',
+  'credentials',
+  'creds',
+  'auth',
+  'bearer',
+  'privatekey',
+  'accesskey',
+  'sas',
 ]);
 /** Word pairs of a key name that mean it holds a credential (`api.key`, `private-key`, `access_key`, `client-secret`). */
-const SECRET_PAIRS: readonly [string, string][] = [['api', 'key'], ['private', 'key'], ['access', 'key'], ['secret', 'key'], ['account', 'key'], ['shared', 'key'], ['master', 'key']];
+const SECRET_PAIRS: readonly [string, string][] = [
+  ['api', 'key'],
+  ['private', 'key'],
+  ['access', 'key'],
+  ['secret', 'key'],
+  ['account', 'key'],
+  ['shared', 'key'],
+  ['master', 'key'],
+];
 /** Last words of a key that only name or locate a credential. */
-const REFERENCE_WORDS = new Set(['name', 'names', 'namespace', 'ref', 'reference', 'type', 'source', 'mode', 'url', 'uri', 'endpoint', 'audience', 'id', 'kind',
-  'length', 'ttl', 'expiry', 'expiration', 'env', 'required', 'enabled', 'policy', 'format', 'version', 'scope', 'scopes', 'header', 'body', 'provider', 'plugin']);
+const REFERENCE_WORDS = new Set([
+  'name',
+  'names',
+  'namespace',
+  'ref',
+  'reference',
+  'type',
+  'source',
+  'mode',
+  'url',
+  'uri',
+  'endpoint',
+  'audience',
+  'id',
+  'kind',
+  'length',
+  'ttl',
+  'expiry',
+  'expiration',
+  'env',
+  'required',
+  'enabled',
+  'policy',
+  'format',
+  'version',
+  'scope',
+  'scopes',
+  'header',
+  'body',
+  'provider',
+  'plugin',
+]);
 /** Last words of a key that locate a credential in a file: the value must then be a path. */
 const PATH_WORDS = new Set(['file', 'path', 'dir', 'directory', 'filename', 'location']);
 
@@ -288,8 +360,26 @@ function urlFinding(text: string): SecretFinding | undefined {
 
 /** Characters that end the userinfo of a schemeless `user:password@host` read backwards from its `@`. */
 function endsUserinfo(c: number): boolean {
-  return isSpace(c) || c === 0x40 || c === 0x2f || c === 0x22 || c === 0x27 || c === 0x60 || c === 0x3c || c === 0x3e || c === 0x28 || c === 0x29
-    || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2c || c === 0x3b || c === 0x5c || c === 0x7c;
+  return (
+    isSpace(c) ||
+    c === 0x40 ||
+    c === 0x2f ||
+    c === 0x22 ||
+    c === 0x27 ||
+    c === 0x60 ||
+    c === 0x3c ||
+    c === 0x3e ||
+    c === 0x28 ||
+    c === 0x29 ||
+    c === 0x5b ||
+    c === 0x5d ||
+    c === 0x7b ||
+    c === 0x7d ||
+    c === 0x2c ||
+    c === 0x3b ||
+    c === 0x5c ||
+    c === 0x7c
+  );
 }
 /** [A-Za-z0-9._~%+-]: a login name. */
 function isUserChar(c: number): boolean {
@@ -386,7 +476,9 @@ function base64Material(text: string): SecretFinding | undefined {
     if (decoded !== undefined) {
       const inner = decodedSecret(decoded);
       if (inner) {
-        return { reason: inner.reason.startsWith('a private key') ? 'a base64-encoded private key' : `base64-encoded ${inner.reason.replace(/^an? /, '')}` };
+        return {
+          reason: inner.reason.startsWith('a private key') ? 'a base64-encoded private key' : `base64-encoded ${inner.reason.replace(/^an? /, '')}`,
+        };
       }
       continue; // encoded text, not key material
     }

@@ -53,8 +53,19 @@ export function isSchemeChar(c: number): boolean {
 }
 /** `\s` of a regular expression. */
 export function isSpace(c: number): boolean {
-  return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
-    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 /** [^\s"'<>]: what a URL runs over in free text. */
 export function isUrlChar(c: number): boolean {
@@ -112,7 +123,12 @@ const TOKEN_SHAPES: readonly TokenShape[] = [
   { prefixes: ['github_pat_'], body: isWord, min: 20, reason: 'a GitHub fine-grained token' },
   { prefixes: ['glpat-'], body: isB64Url, min: 20, reason: 'a GitLab personal access token' },
   { prefixes: ['AKIA', 'ASIA'], body: isUpperAlnum, min: 16, exact: true, reason: 'an AWS access key ID' },
-  { prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xapp-'], body: (c) => isAlnum(c) || c === 0x2d, min: 10, reason: 'a Slack token' },
+  {
+    prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xapp-'],
+    body: (c) => isAlnum(c) || c === 0x2d,
+    min: 10,
+    reason: 'a Slack token',
+  },
   { prefixes: ['hooks.slack.com/services/'], body: (c) => isAlnum(c) || c === 0x2f, min: 20, reason: 'a Slack webhook URL' },
   { prefixes: ['AIza'], body: isB64Url, min: 35, exact: true, reason: 'a Google API key' },
   { prefixes: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_'], body: isAlnum, min: 16, reason: 'a Stripe secret key' },
@@ -337,5 +353,9 @@ export function withoutCertificates(text: string): string {
 
 /** A PEM block as OpenSSL reads it: one line per line, no indentation (YAML blocks indent), `\\n` escapes (raw JSON) made line breaks. */
 function pemLines(block: string): string {
-  return block.replace(/\\n/g, '\n').split(/\r?\n/).map((l) => l.trim()).join('\n');
+  return block
+    .replace(/\\n/g, '\n')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .join('\n');
 }

@@ -59,7 +59,9 @@ export function migrateSpecCommand(paths: readonly string[], opts: { write?: boo
     }
   }
   if (pending > 0) {
-    io.err(`${pending} file${pending === 1 ? '' : 's'} need${pending === 1 ? 's' : ''} conversion; run ccm-gitops migrate-spec --write ${paths.join(' ')}\n`);
+    io.err(
+      `${pending} file${pending === 1 ? '' : 's'} need${pending === 1 ? 's' : ''} conversion; run ccm-gitops migrate-spec --write ${paths.join(' ')}\n`,
+    );
     return 1;
   }
   if (!opts.write || files.length > 0) {

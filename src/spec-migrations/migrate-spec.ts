@@ -1,4 +1,4 @@
-import { isMap, isSeq, parseDocument, YAMLMap } from 'yaml';
+import { isMap, isSeq, parseDocument } from 'yaml';
 import { INTERMEDIATE_TLS, resolveTlsProfile, tlsFlags, TlsProfileType, TlsVersion } from '../cluster-spec/tls';
 
 /**
@@ -28,8 +28,10 @@ export const TLS_PROFILE_MIGRATION: SpecMigration = {
   since: '0.1.0',
   summary: 'spec.tls.minVersion/cipherSuites became spec.tls.profile (Old, Intermediate, Modern, or Custom with minTLSVersion and ciphers)',
   retiredFields: {
-    'spec.tls.minVersion': 'was replaced by spec.tls.profile (and minTLSVersion with profile Custom) in ccm-gitops 0.1.0; run `ccm-gitops migrate-spec --write <file>` to convert it',
-    'spec.tls.cipherSuites': 'was replaced by spec.tls.ciphers with profile Custom in ccm-gitops 0.1.0; run `ccm-gitops migrate-spec --write <file>` to convert it',
+    'spec.tls.minVersion':
+      'was replaced by spec.tls.profile (and minTLSVersion with profile Custom) in ccm-gitops 0.1.0; run `ccm-gitops migrate-spec --write <file>` to convert it',
+    'spec.tls.cipherSuites':
+      'was replaced by spec.tls.ciphers with profile Custom in ccm-gitops 0.1.0; run `ccm-gitops migrate-spec --write <file>` to convert it',
   },
 };
 
@@ -48,8 +50,11 @@ export function retiredFieldMessage(path: readonly (string | number)[]): string 
 }
 
 /** The new TLS setting for the old `{minVersion, cipherSuites}`: the same `--tls-*` flags. */
-export function convertLegacyTls(old: { readonly minVersion?: TlsVersion; readonly cipherSuites?: readonly string[] }):
-  { profile: TlsProfileType; minTLSVersion?: TlsVersion; ciphers?: string[] } {
+export function convertLegacyTls(old: { readonly minVersion?: TlsVersion; readonly cipherSuites?: readonly string[] }): {
+  profile: TlsProfileType;
+  minTLSVersion?: TlsVersion;
+  ciphers?: string[];
+} {
   const minVersion = old.minVersion ?? 'VersionTLS12';
   const cipherSuites = old.cipherSuites ?? INTERMEDIATE_TLS.cipherSuites;
   const flags = tlsFlags({ minVersion, cipherSuites }).join(' ');
@@ -89,7 +94,7 @@ export function migrateSpecText(text: string): MigrationResult {
     const converted = convertLegacyTls({ minVersion, cipherSuites });
     const before = `{${[minVersion !== undefined ? `minVersion: ${minVersion}` : '', cipherSuites ? `cipherSuites: [${cipherSuites.join(', ')}]` : ''].filter((s) => s).join(', ')}}`;
     const after = `{profile: ${converted.profile}${converted.minTLSVersion ? `, minTLSVersion: ${converted.minTLSVersion}` : ''}${converted.ciphers ? `, ciphers: [${converted.ciphers.join(', ')}]` : ''}}`;
-    const map = tls as YAMLMap;
+    const map = tls;
     map.delete('minVersion');
     map.delete('cipherSuites');
     map.set('profile', converted.profile);

@@ -33,7 +33,7 @@ const isBatch = (value: unknown): value is Batch =>
 export function* encodeRecords(values: Iterable<unknown>): Generator<Buffer> {
   let batch: unknown[] = [];
   const flush = () => {
-    const bytes = encodeRecord(batch.length === 1 ? batch[0] : { batch } satisfies Batch);
+    const bytes = encodeRecord(batch.length === 1 ? batch[0] : ({ batch } satisfies Batch));
     batch = [];
     return bytes;
   };
@@ -175,7 +175,13 @@ export interface RecordFileHeader {
  * it were passed). A corrupt file calls `reset` (forget what `each` got)
  * and gives -1. The file is closed in every case.
  */
-export function readRecordFile(file: string | number, header: RecordFileHeader, each: (record: unknown) => void, reset: () => void, rawAfter?: (value: unknown) => boolean): number {
+export function readRecordFile(
+  file: string | number,
+  header: RecordFileHeader,
+  each: (record: unknown) => void,
+  reset: () => void,
+  rawAfter?: (value: unknown) => boolean,
+): number {
   const end = { torn: false };
   let count = -1;
   let all: Generator<unknown> | undefined;
@@ -229,10 +235,13 @@ export function writeRecordFile(file: string, header: RecordFileHeader, records:
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeInChunks(tmp, (function* () {
-      yield encodeRecord(header);
-      yield* encodeRecords(records);
-    })());
+    writeInChunks(
+      tmp,
+      (function* () {
+        yield encodeRecord(header);
+        yield* encodeRecords(records);
+      })(),
+    );
   } catch (e) {
     fs.rmSync(tmp, { force: true });
     throw e;

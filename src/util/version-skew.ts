@@ -19,17 +19,19 @@ function minorNumber(version: string): number | undefined {
  * kube-apiserver at `apiServerMinor` (both `1.NN`), with the allowed range as
  * the fix; undefined when the pair fits the policy (or a version is not a minor).
  */
-export function minorSkewProblem(component: string, componentMinor: string, apiServerMinor: string,
-  fix = 'pin an image built for one of those'): string | undefined {
+export function minorSkewProblem(
+  component: string,
+  componentMinor: string,
+  apiServerMinor: string,
+  fix = 'pin an image built for one of those',
+): string | undefined {
   const c = minorNumber(componentMinor);
   const a = minorNumber(apiServerMinor);
   if (c === undefined || a === undefined || c === a || c === a - 1) {
     return undefined;
   }
   const allowed = a === 0 ? '1.0' : `1.${a - 1} to 1.${a}`;
-  const what = c > a
-    ? `is newer than the kube-apiserver ${apiServerMinor}`
-    : `is ${a - c} minors older than the kube-apiserver ${apiServerMinor}`;
+  const what = c > a ? `is newer than the kube-apiserver ${apiServerMinor}` : `is ${a - c} minors older than the kube-apiserver ${apiServerMinor}`;
   return `${component} ${componentMinor} ${what}; the version skew policy allows ${allowed}: ${fix}`;
 }
 

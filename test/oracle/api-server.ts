@@ -31,7 +31,8 @@ export const KUBEADM_API_SERVER: ApiServerCertificate = {
   neverCovered: [/^127\./, /^::1$/, /^\[::1\]$/, /^localhost$/i, /^0\.0\.0\.0$/],
   bindPort: 6443,
   servicePort: 443,
-  source: 'kubernetes/kubernetes@025f2834a128 cmd/kubeadm/app/util/pkiutil/pki_helpers.go (GetAPIServerAltNames; getAltNames adds 127.0.0.1 for etcd only), cmd/kubeadm/app/constants/constants.go (KubeAPIServerPort 6443)',
+  source:
+    'kubernetes/kubernetes@025f2834a128 cmd/kubeadm/app/util/pkiutil/pki_helpers.go (GetAPIServerAltNames; getAltNames adds 127.0.0.1 for etcd only), cmd/kubeadm/app/constants/constants.go (KubeAPIServerPort 6443)',
 };
 
 /**
@@ -44,10 +45,14 @@ export function apiServerEnvProblems(env: readonly { name: string; value?: strin
   const port = get('KUBERNETES_SERVICE_PORT');
   const out: string[] = [];
   if (host !== undefined && cert.neverCovered.some((re) => re.test(host))) {
-    out.push(`KUBERNETES_SERVICE_HOST=${host} is not a SAN of the API server certificate: client-go's TLS verification fails on every call (${cert.source})`);
+    out.push(
+      `KUBERNETES_SERVICE_HOST=${host} is not a SAN of the API server certificate: client-go's TLS verification fails on every call (${cert.source})`,
+    );
   }
   if (host === undefined && port !== undefined && Number(port) !== cert.servicePort) {
-    out.push(`KUBERNETES_SERVICE_PORT=${port} without a host: the kubelet's host is the kubernetes Service ClusterIP, which serves ${cert.servicePort}`);
+    out.push(
+      `KUBERNETES_SERVICE_PORT=${port} without a host: the kubelet's host is the kubernetes Service ClusterIP, which serves ${cert.servicePort}`,
+    );
   }
   if (host !== undefined && cert.dnsNames.includes(host) && port !== undefined && Number(port) !== cert.servicePort) {
     out.push(`KUBERNETES_SERVICE_HOST=${host} is the kubernetes Service, which serves ${cert.servicePort}, not ${port}`);

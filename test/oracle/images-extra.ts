@@ -83,12 +83,23 @@ function cloudProviderDefaults(version: string): { port: ServedPort; lock: Leade
   const lib = `kubernetes/cloud-provider@${version}`;
   return {
     port: {
-      purpose: 'secure', port: 10258, scheme: 'HTTPS', paths: ['/healthz'] /* /metrics needs a SubjectAccessReview: kubernetes/apiserver pkg/server/options/authorization.go always-allows only /healthz, /readyz, /livez */, flag: '--secure-port', disabledBy: '0',
+      purpose: 'secure',
+      port: 10258,
+      scheme: 'HTTPS',
+      paths: [
+        '/healthz',
+      ] /* /metrics needs a SubjectAccessReview: kubernetes/apiserver pkg/server/options/authorization.go always-allows only /healthz, /readyz, /livez */,
+      flag: '--secure-port',
+      disabledBy: '0',
       source: `${lib} options/options.go (SecureServing.BindPort = cloudprovider.CloudControllerManagerPort), ports.go (CloudControllerManagerPort = 10258); app/controllermanager.go serves /healthz and /metrics`,
     },
     lock: {
-      kind: 'leases', name: 'cloud-controller-manager', namespace: 'kube-system',
-      nameFlag: '--leader-elect-resource-name', namespaceFlag: '--leader-elect-resource-namespace', enabledByDefault: true,
+      kind: 'leases',
+      name: 'cloud-controller-manager',
+      namespace: 'kube-system',
+      nameFlag: '--leader-elect-resource-name',
+      namespaceFlag: '--leader-elect-resource-namespace',
+      enabledByDefault: true,
       source: `${lib} options/options.go (Generic.LeaderElection.ResourceName "cloud-controller-manager", ResourceNamespace "kube-system"); kubernetes/component-base config/v1alpha1/defaults.go (ResourceLock "leases", LeaderElect true)`,
     },
   };
@@ -106,42 +117,106 @@ export const EXTRA_IMAGE_FACTS: readonly ImageFacts[] = [
     flags: {
       names: [
         // pkg/config/controller_config.go BindFlags (23 flags)
-        'cloud-provider', 'cluster-name', 'cloud-config', 'controllers', 'use-service-account-credentials', 'configure-cloud-routes', 'cluster-cidr',
-        'allocate-node-cidrs', 'concurrent-service-syncs', 'dry-run', 'network', 'route-reconciliation-period', 'node-monitor-period', 'sg-batch-size',
-        'allow-untagged-cloud', 'max-concurrent-actions', 'max-throttling-retry-times', 'enable-imdsv2', 'node-reconcile-batch-size',
-        'route-reconcile-batch-size', 'skip-disable-source-dest-check', 'node-event-aggregation-wait-seconds',
+        'cloud-provider',
+        'cluster-name',
+        'cloud-config',
+        'controllers',
+        'use-service-account-credentials',
+        'configure-cloud-routes',
+        'cluster-cidr',
+        'allocate-node-cidrs',
+        'concurrent-service-syncs',
+        'dry-run',
+        'network',
+        'route-reconciliation-period',
+        'node-monitor-period',
+        'sg-batch-size',
+        'allow-untagged-cloud',
+        'max-concurrent-actions',
+        'max-throttling-retry-times',
+        'enable-imdsv2',
+        'node-reconcile-batch-size',
+        'route-reconcile-batch-size',
+        'skip-disable-source-dest-check',
+        'node-event-aggregation-wait-seconds',
         // pkg/config/runtime_config.go BindFlags
-        'metrics-bind-addr', 'health-probe-bind-addr', 'pprof-bind-addr', 'kube-api-qps', 'kube-api-burst', 'leader-elect', 'leader-elect-lease-duration',
-        'leader-elect-renew-deadline', 'leader-elect-retry-period', 'leader-elect-resource-lock', 'leader-elect-resource-name', 'leader-elect-resource-namespace',
+        'metrics-bind-addr',
+        'health-probe-bind-addr',
+        'pprof-bind-addr',
+        'kube-api-qps',
+        'kube-api-burst',
+        'leader-elect',
+        'leader-elect-lease-duration',
+        'leader-elect-renew-deadline',
+        'leader-elect-retry-period',
+        'leader-elect-resource-lock',
+        'leader-elect-resource-name',
+        'leader-elect-resource-namespace',
         // flag.CommandLine: klog/v2 v2.100.1 InitFlags(nil); controller-runtime v0.15.2 pkg/client/config init (kubeconfig)
-        'log_dir', 'log_file', 'log_file_max_size', 'logtostderr', 'alsologtostderr', 'v', 'add_dir_header', 'skip_headers', 'one_output',
-        'skip_log_headers', 'stderrthreshold', 'vmodule', 'log_backtrace_at', 'kubeconfig',
+        'log_dir',
+        'log_file',
+        'log_file_max_size',
+        'logtostderr',
+        'alsologtostderr',
+        'v',
+        'add_dir_header',
+        'skip_headers',
+        'one_output',
+        'skip_log_headers',
+        'stderrthreshold',
+        'vmodule',
+        'log_backtrace_at',
+        'kubeconfig',
       ],
       // the flagFeatureGates constant ("feature-gates") is declared but never bound: passing it exits too
-      source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/controller_config.go (LoadControllerConfig: pflag ExitOnError over flag.CommandLine + BindFlags), pkg/config/runtime_config.go (BindFlags)',
+      source:
+        'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/controller_config.go (LoadControllerConfig: pflag ExitOnError over flag.CommandLine + BindFlags), pkg/config/runtime_config.go (BindFlags)',
     },
     entrypoint: {
-      kind: 'binary', binary: '/cloud-controller-manager',
-      source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 Dockerfile (COPY ... /cloud-controller-manager; ENTRYPOINT ["/cloud-controller-manager"])',
+      kind: 'binary',
+      binary: '/cloud-controller-manager',
+      source:
+        'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 Dockerfile (COPY ... /cloud-controller-manager; ENTRYPOINT ["/cloud-controller-manager"])',
     },
     ports: [
       {
-        purpose: 'health', port: 10258, scheme: 'HTTP', paths: ['/healthz', '/readyz'], flag: '--health-probe-bind-addr',
-        source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultHealthProbeBindAddr ":10258"); cmd/manager/main.go (mgr.AddHealthzCheck("default")); deploy/v2/cloud-controller-manager.yaml (livenessProbe httpGet /healthz 10258 HTTP)',
+        purpose: 'health',
+        port: 10258,
+        scheme: 'HTTP',
+        paths: ['/healthz', '/readyz'],
+        flag: '--health-probe-bind-addr',
+        source:
+          'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultHealthProbeBindAddr ":10258"); cmd/manager/main.go (mgr.AddHealthzCheck("default")); deploy/v2/cloud-controller-manager.yaml (livenessProbe httpGet /healthz 10258 HTTP)',
       },
       {
-        purpose: 'metrics', port: 8080, scheme: 'HTTP', paths: ['/metrics'], flag: '--metrics-bind-addr', disabledBy: '0',
-        source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultMetricsAddr ":8080"; the upstream manifest passes --metrics-bind-addr=0)',
+        purpose: 'metrics',
+        port: 8080,
+        scheme: 'HTTP',
+        paths: ['/metrics'],
+        flag: '--metrics-bind-addr',
+        disabledBy: '0',
+        source:
+          'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultMetricsAddr ":8080"; the upstream manifest passes --metrics-bind-addr=0)',
       },
       {
-        purpose: 'pprof', port: 6060, scheme: 'HTTP', flag: '--pprof-bind-addr', disabledBy: '0',
-        source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultPprofBindAddr ":6060"; "It can be set to \'\' or 0 to disable the pprof serving")',
+        purpose: 'pprof',
+        port: 6060,
+        scheme: 'HTTP',
+        flag: '--pprof-bind-addr',
+        disabledBy: '0',
+        source:
+          'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultPprofBindAddr ":6060"; "It can be set to \'\' or 0 to disable the pprof serving")',
       },
     ],
     leaderElection: {
-      kind: 'leases', name: 'ccm', namespace: 'kube-system',
-      nameFlag: '--leader-elect-resource-name', namespaceFlag: '--leader-elect-resource-namespace', enabledByDefault: true,
-      source: 'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultLeaderElectResourceLock "leases", defaultLeaderElectResourceName "ccm", defaultLeaderElectResourceNamespace "kube-system", defaultLeaderElect true)',
+      kind: 'leases',
+      name: 'ccm',
+      namespace: 'kube-system',
+      nameFlag: '--leader-elect-resource-name',
+      namespaceFlag: '--leader-elect-resource-namespace',
+      enabledByDefault: true,
+      source:
+        'kubernetes/cloud-provider-alibaba-cloud@v2.12.4 pkg/config/runtime_config.go (defaultLeaderElectResourceLock "leases", defaultLeaderElectResourceName "ccm", defaultLeaderElectResourceNamespace "kube-system", defaultLeaderElect true)',
     },
   },
   {
@@ -149,8 +224,10 @@ export const EXTRA_IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'ghcr.io/nutanix-cloud-native/cloud-provider-nutanix/controller',
     imageTag: 'v0.5.2',
     entrypoint: {
-      kind: 'binary', binary: '/ko-app/cloud-provider-nutanix',
-      source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 Makefile (docker-build/docker-push: `ko build` of the main package; ko sets ENTRYPOINT to /ko-app/<import path base> and no CMD); manifests/cloud-provider-nutanix-deployment.yaml (passes flags as args only)',
+      kind: 'binary',
+      binary: '/ko-app/cloud-provider-nutanix',
+      source:
+        'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 Makefile (docker-build/docker-push: `ko build` of the main package; ko sets ENTRYPOINT to /ko-app/<import path base> and no CMD); manifests/cloud-provider-nutanix-deployment.yaml (passes flags as args only)',
     },
     ports: [NUTANIX_LIB.port],
     leaderElection: NUTANIX_LIB.lock,
@@ -160,26 +237,36 @@ export const EXTRA_IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'digitalocean/digitalocean-cloud-controller-manager',
     imageTag: 'v0.1.68',
     entrypoint: {
-      kind: 'binary', binary: '/bin/digitalocean-cloud-controller-manager',
-      source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/Dockerfile (ENTRYPOINT ["/bin/digitalocean-cloud-controller-manager"])',
+      kind: 'binary',
+      binary: '/bin/digitalocean-cloud-controller-manager',
+      source:
+        'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/Dockerfile (ENTRYPOINT ["/bin/digitalocean-cloud-controller-manager"])',
     },
     ports: [
       DO_LIB.port,
       {
         // METRICS_ADDR unset: http.ListenAndServe("") tries ":http" (port 80) and only logs a warning when that fails
         // (e.g. as the distroless nonroot user on the host network).
-        purpose: 'metrics', scheme: 'HTTP', paths: ['/metrics'], env: 'METRICS_ADDR',
-        source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/do/cloud.go (metricsAddrEnv "METRICS_ADDR", serveMetrics -> http.ListenAndServe(c.metrics.host))',
+        purpose: 'metrics',
+        scheme: 'HTTP',
+        paths: ['/metrics'],
+        env: 'METRICS_ADDR',
+        source:
+          'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/do/cloud.go (metricsAddrEnv "METRICS_ADDR", serveMetrics -> http.ListenAndServe(c.metrics.host))',
       },
       {
-        purpose: 'debug', scheme: 'HTTP', env: 'DEBUG_ADDR',
-        source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/do/cloud.go (debugAddrEnv "DEBUG_ADDR": a debug server only when set)',
+        purpose: 'debug',
+        scheme: 'HTTP',
+        env: 'DEBUG_ADDR',
+        source:
+          'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/do/cloud.go (debugAddrEnv "DEBUG_ADDR": a debug server only when set)',
       },
     ],
     leaderElection: DO_LIB.lock,
     authenticationSkipLookupDefault: {
       value: true,
-      source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/main.go (opts.Authentication.SkipInClusterLookup = true); kubernetes/apiserver@v0.36.2 pkg/server/options/authentication.go (flag default = s.SkipInClusterLookup; the ConfigMap CA controllers only `else if !s.SkipInClusterLookup`)',
+      source:
+        'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/main.go (opts.Authentication.SkipInClusterLookup = true); kubernetes/apiserver@v0.36.2 pkg/server/options/authentication.go (flag default = s.SkipInClusterLookup; the ConfigMap CA controllers only `else if !s.SkipInClusterLookup`)',
     },
   },
   {
@@ -187,8 +274,10 @@ export const EXTRA_IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'ghcr.io/equinix/cloud-provider-equinix-metal',
     imageTag: 'v3.8.1',
     entrypoint: {
-      kind: 'binary', binary: '/cloud-provider-equinix-metal',
-      source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 Dockerfile (WORKDIR /; COPY ... ./cloud-provider-equinix-metal; ENTRYPOINT ["./cloud-provider-equinix-metal"])',
+      kind: 'binary',
+      binary: '/cloud-provider-equinix-metal',
+      source:
+        'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 Dockerfile (WORKDIR /; COPY ... ./cloud-provider-equinix-metal; ENTRYPOINT ["./cloud-provider-equinix-metal"])',
     },
     ports: [EQUINIX_LIB.port],
     leaderElection: EQUINIX_LIB.lock,

@@ -21,15 +21,24 @@ const GO_RUNNER = 'kubernetes/release images/build/go-runner/Dockerfile (ENTRYPO
  */
 function secure(lib: string, extra = ''): ServedPort {
   return {
-    purpose: 'secure', port: 10258, scheme: 'HTTPS', paths: ['/healthz'], flag: '--secure-port', disabledBy: '0',
+    purpose: 'secure',
+    port: 10258,
+    scheme: 'HTTPS',
+    paths: ['/healthz'],
+    flag: '--secure-port',
+    disabledBy: '0',
     source: `${lib} options/options.go (SecureServing.BindPort = cloudprovider.CloudControllerManagerPort = 10258), app/controllermanager.go (NewBaseHandler + BuildHandlerChain); kubernetes/controller-manager app/serve.go (NewBaseHandler: /healthz, /metrics); kubernetes/apiserver pkg/server/options/authorization.go (AlwaysAllowPaths /healthz, /readyz, /livez)${extra}`,
   };
 }
 
 function lock(lib: string): LeaderElectionLock {
   return {
-    kind: 'leases', name: 'cloud-controller-manager', namespace: 'kube-system',
-    nameFlag: '--leader-elect-resource-name', namespaceFlag: '--leader-elect-resource-namespace', enabledByDefault: true,
+    kind: 'leases',
+    name: 'cloud-controller-manager',
+    namespace: 'kube-system',
+    nameFlag: '--leader-elect-resource-name',
+    namespaceFlag: '--leader-elect-resource-namespace',
+    enabledByDefault: true,
     source: `${lib} options/options.go (Generic.LeaderElection.ResourceName = "cloud-controller-manager", ResourceNamespace = "kube-system"); kubernetes/controller-manager config/v1alpha1/defaults.go (ResourceLock "leases")`,
   };
 }
@@ -40,8 +49,10 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'registry.k8s.io/provider-aws/cloud-controller-manager',
     imageTag: 'v1.35.0',
     entrypoint: {
-      kind: 'binary', binary: '/bin/aws-cloud-controller-manager',
-      source: 'kubernetes/cloud-provider-aws@v1.35.0 Dockerfile (FROM go-runner; ENTRYPOINT [ "/bin/aws-cloud-controller-manager" ] overrides the base entrypoint)',
+      kind: 'binary',
+      binary: '/bin/aws-cloud-controller-manager',
+      source:
+        'kubernetes/cloud-provider-aws@v1.35.0 Dockerfile (FROM go-runner; ENTRYPOINT [ "/bin/aws-cloud-controller-manager" ] overrides the base entrypoint)',
     },
     ports: [secure('kubernetes/cloud-provider@v0.35.0')],
     leaderElection: lock('kubernetes/cloud-provider@v0.35.0'),
@@ -51,17 +62,22 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'mcr.microsoft.com/oss/v2/kubernetes/azure-cloud-controller-manager',
     imageTag: 'v1.33.2',
     entrypoint: {
-      kind: 'binary', binary: '/usr/local/bin/cloud-controller-manager',
+      kind: 'binary',
+      binary: '/usr/local/bin/cloud-controller-manager',
       source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 Dockerfile (ENTRYPOINT [ "/usr/local/bin/cloud-controller-manager" ])',
     },
-    ports: [{
-      ...secure('kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app'),
-      paths: ['/healthz', '/readyz'],
-      source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (CloudControllerManagerPort = cloudprovider.CloudControllerManagerPort = 10258; helm/cloud-provider-azure/values.yaml passes securePort 10268), app/controllermanager.go (StartHTTPServer: NewBaseHandler /healthz, /metrics, InstallReadyzHandler /readyz); kubernetes/apiserver@v0.33.2 pkg/server/options/authorization.go (AlwaysAllowPaths /healthz, /readyz, /livez)',
-    }],
+    ports: [
+      {
+        ...secure('kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app'),
+        paths: ['/healthz', '/readyz'],
+        source:
+          'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (CloudControllerManagerPort = cloudprovider.CloudControllerManagerPort = 10258; helm/cloud-provider-azure/values.yaml passes securePort 10268), app/controllermanager.go (StartHTTPServer: NewBaseHandler /healthz, /metrics, InstallReadyzHandler /readyz); kubernetes/apiserver@v0.33.2 pkg/server/options/authorization.go (AlwaysAllowPaths /healthz, /readyz, /livez)',
+      },
+    ],
     leaderElection: {
       ...lock('kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app'),
-      source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (ResourceName "cloud-controller-manager", ResourceNamespace "kube-system"), app/controllermanager.go (resourcelock.NewFromKubeconfig)',
+      source:
+        'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (ResourceName "cloud-controller-manager", ResourceNamespace "kube-system"), app/controllermanager.go (resourcelock.NewFromKubeconfig)',
     },
   },
   {
@@ -69,8 +85,10 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'registry.k8s.io/cloud-provider-gcp/cloud-controller-manager',
     imageTag: 'v35.0.0',
     entrypoint: {
-      kind: 'binary', binary: '/cloud-controller-manager',
-      source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 Dockerfile (CMD and ENTRYPOINT ["/cloud-controller-manager"]), tools/push-images (docker buildx build of that Dockerfile)',
+      kind: 'binary',
+      binary: '/cloud-controller-manager',
+      source:
+        'kubernetes/cloud-provider-gcp@ccm/v35.0.0 Dockerfile (CMD and ENTRYPOINT ["/cloud-controller-manager"]), tools/push-images (docker buildx build of that Dockerfile)',
     },
     ports: [secure('kubernetes/cloud-provider@v0.34.2')],
     leaderElection: lock('kubernetes/cloud-provider@v0.34.2'),
@@ -80,8 +98,10 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'registry.k8s.io/cloud-pv-vsphere/cloud-provider-vsphere',
     imageTag: 'v1.36.0',
     entrypoint: {
-      kind: 'binary', binary: '/bin/vsphere-cloud-controller-manager',
-      source: 'kubernetes/cloud-provider-vsphere@v1.36.0 cluster/images/controller-manager/Dockerfile (ENTRYPOINT [ "/bin/vsphere-cloud-controller-manager" ]), Makefile (docker build -f cluster/images/controller-manager/Dockerfile)',
+      kind: 'binary',
+      binary: '/bin/vsphere-cloud-controller-manager',
+      source:
+        'kubernetes/cloud-provider-vsphere@v1.36.0 cluster/images/controller-manager/Dockerfile (ENTRYPOINT [ "/bin/vsphere-cloud-controller-manager" ]), Makefile (docker build -f cluster/images/controller-manager/Dockerfile)',
     },
     ports: [secure('kubernetes/cloud-provider@v0.36.0')],
     leaderElection: lock('kubernetes/cloud-provider@v0.36.0'),
@@ -91,7 +111,8 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     image: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager',
     imageTag: 'v1.36.0',
     entrypoint: {
-      kind: 'wrapper', binary: '/bin/openstack-cloud-controller-manager',
+      kind: 'wrapper',
+      binary: '/bin/openstack-cloud-controller-manager',
       source: `kubernetes/cloud-provider-openstack@v1.36.0 Dockerfile (FROM \${DISTROLESS_IMAGE} = registry.k8s.io/build-image/go-runner; CMD [ "/bin/openstack-cloud-controller-manager" ], no ENTRYPOINT); ${GO_RUNNER}; charts/openstack-cloud-controller-manager/templates/daemonset.yaml (args start with /bin/openstack-cloud-controller-manager)`,
     },
     ports: [secure('kubernetes/cloud-provider@v0.36.0')],
@@ -103,8 +124,10 @@ export const IMAGE_FACTS: readonly ImageFacts[] = [
     imageTag: 'v1.25.6',
     entrypoint: {
       // no ENTRYPOINT at all: rendered args replace the CMD, so they must start with the binary as well
-      kind: 'wrapper', binary: '/bin/openstack-cloud-controller-manager',
-      source: 'kubernetes/cloud-provider-openstack@v1.25.6 cluster/images/openstack-cloud-controller-manager/Dockerfile (FROM alpine; CMD ["/bin/openstack-cloud-controller-manager"], no ENTRYPOINT)',
+      kind: 'wrapper',
+      binary: '/bin/openstack-cloud-controller-manager',
+      source:
+        'kubernetes/cloud-provider-openstack@v1.25.6 cluster/images/openstack-cloud-controller-manager/Dockerfile (FROM alpine; CMD ["/bin/openstack-cloud-controller-manager"], no ENTRYPOINT)',
     },
     ports: [secure('kubernetes/cloud-provider@v0.25.10')],
     leaderElection: lock('kubernetes/cloud-provider@v0.25.10'),
@@ -118,21 +141,31 @@ export const CLOUD_NODE_MANAGER_FACTS: Omit<ImageFacts, 'leaderElection'> = {
   image: 'mcr.microsoft.com/oss/v2/kubernetes/azure-cloud-node-manager',
   imageTag: 'v1.33.2',
   entrypoint: {
-    kind: 'binary', binary: '/usr/local/bin/cloud-node-manager',
+    kind: 'binary',
+    binary: '/usr/local/bin/cloud-node-manager',
     source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cloud-node-manager.Dockerfile (ENTRYPOINT [ "/usr/local/bin/cloud-node-manager" ])',
   },
-  ports: [{
-    purpose: 'secure', scheme: 'HTTPS', paths: ['/healthz'], flag: '--secure-port', disabledBy: '0',
-    source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/options/options.go (defaultCloudNodeManagerPort = 0: SecureServing.BindPort = 0, no listener; CloudControllerManagerPort = 10263 is unused)',
-  }],
+  ports: [
+    {
+      purpose: 'secure',
+      scheme: 'HTTPS',
+      paths: ['/healthz'],
+      flag: '--secure-port',
+      disabledBy: '0',
+      source:
+        'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/options/options.go (defaultCloudNodeManagerPort = 0: SecureServing.BindPort = 0, no listener; CloudControllerManagerPort = 10263 is unused)',
+    },
+  ],
 };
 
 /** The Windows cloud-node-manager image (host-process or nanoserver): same flags, Windows binary. */
 export const CLOUD_NODE_MANAGER_WINDOWS_FACTS: Omit<ImageFacts, 'leaderElection'> = {
   ...CLOUD_NODE_MANAGER_FACTS,
   entrypoint: {
-    kind: 'binary', binary: '/cloud-node-manager.exe',
-    source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cloud-node-manager-windows.Dockerfile and cloud-node-manager-windows-hpc.Dockerfile (ENTRYPOINT ["/cloud-node-manager.exe"])',
+    kind: 'binary',
+    binary: '/cloud-node-manager.exe',
+    source:
+      'kubernetes-sigs/cloud-provider-azure@v1.33.2 cloud-node-manager-windows.Dockerfile and cloud-node-manager-windows-hpc.Dockerfile (ENTRYPOINT ["/cloud-node-manager.exe"])',
   },
 };
 
@@ -177,14 +210,25 @@ const GENERIC = Object.values(CLOUD_PROVIDER_CONTROLLERS);
 /** Per provider; the providers not listed use {@link DEFAULT_CONTROLLER_FACTS}. */
 export const CONTROLLER_FACTS: Readonly<Record<string, ControllerFacts>> = {
   aws: {
-    known: [...GENERIC, 'tagging'], disabledByDefault: ['tagging'], aliases: { ...CLOUD_PROVIDER_ALIASES, tagging: 'tagging' },
+    known: [...GENERIC, 'tagging'],
+    disabledByDefault: ['tagging'],
+    aliases: { ...CLOUD_PROVIDER_ALIASES, tagging: 'tagging' },
     routes: { supported: 'always', source: 'kubernetes/cloud-provider-aws@v1.35.0 pkg/providers/v1/aws.go (Routes: return c, true)' },
-    source: 'kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go (controllerInitializers[tagging.TaggingControllerKey], ControllersDisabledByDefault.Insert, controllerAliases)',
+    source:
+      'kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go (controllerInitializers[tagging.TaggingControllerKey], ControllersDisabledByDefault.Insert, controllerAliases)',
   },
   azure: {
-    known: [...GENERIC, 'node-ipam'], disabledByDefault: [], aliases: CLOUD_PROVIDER_ALIASES, nodeIpam: 'node-ipam',
-    routes: { supported: 'always', source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure.go (Routes: return az, true); cmd/cloud-controller-manager/app/core.go startRouteController (processCIDRs error is returned)' },
-    source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (newControllerInitializers, ControllersDisabledByDefault empty), app/core.go (startNodeIpamController: not started unless --allocate-node-cidrs)',
+    known: [...GENERIC, 'node-ipam'],
+    disabledByDefault: [],
+    aliases: CLOUD_PROVIDER_ALIASES,
+    nodeIpam: 'node-ipam',
+    routes: {
+      supported: 'always',
+      source:
+        'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/provider/azure.go (Routes: return az, true); cmd/cloud-controller-manager/app/core.go startRouteController (processCIDRs error is returned)',
+    },
+    source:
+      'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (newControllerInitializers, ControllersDisabledByDefault empty), app/core.go (startNodeIpamController: not started unless --allocate-node-cidrs)',
   },
   gcp: {
     known: [...GENERIC, 'node-ipam-controller', 'gkenetworkparamset', 'gke-service-lb-controller'],
@@ -192,11 +236,17 @@ export const CONTROLLER_FACTS: Readonly<Record<string, ControllerFacts>> = {
     aliases: { ...CLOUD_PROVIDER_ALIASES, nodeipam: 'node-ipam-controller', 'gke-service': 'gke-service-lb-controller' },
     nodeIpam: 'node-ipam-controller',
     routes: { supported: 'always', source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 providers/gce/gce.go (Routes: return g, true)' },
-    fatalUnless: [{
-      controller: 'node-ipam-controller', flag: '--allocate-node-cidrs', value: 'true',
-      source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/nodeipamcontroller.go (startNodeIpamController: `return nil, false, fmt.Errorf("the AllocateNodeCIDRs is not enabled")`); kubernetes/cloud-provider@v0.34.2 app/controllermanager.go (startControllers returns the error, run: klog.Fatalf)',
-    }],
-    source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (controllerInitializers, ControllersDisabledByDefault.Insert, aliasMap)',
+    fatalUnless: [
+      {
+        controller: 'node-ipam-controller',
+        flag: '--allocate-node-cidrs',
+        value: 'true',
+        source:
+          'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/nodeipamcontroller.go (startNodeIpamController: `return nil, false, fmt.Errorf("the AllocateNodeCIDRs is not enabled")`); kubernetes/cloud-provider@v0.34.2 app/controllermanager.go (startControllers returns the error, run: klog.Fatalf)',
+      },
+    ],
+    source:
+      'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (controllerInitializers, ControllersDisabledByDefault.Insert, aliasMap)',
   },
 };
 
@@ -208,17 +258,22 @@ export const CONTROLLER_FACTS: Readonly<Record<string, ControllerFacts>> = {
  */
 const CONFIG_ROUTES = {
   vsphere: 'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go (Routes: ok when vs.routes is configured)',
-  openstack: 'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (Routes: ok when the router and the extraroute extension are available)',
+  openstack:
+    'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (Routes: ok when the router and the extraroute extension are available)',
 } as const;
 
 /** app.DefaultInitFuncConstructors only (vSphere, OpenStack, and the other k8s.io/cloud-provider based binaries). */
 export const DEFAULT_CONTROLLER_FACTS: ControllerFacts = {
-  known: GENERIC, disabledByDefault: [], aliases: CLOUD_PROVIDER_ALIASES,
+  known: GENERIC,
+  disabledByDefault: [],
+  aliases: CLOUD_PROVIDER_ALIASES,
   source: 'kubernetes/cloud-provider app/controllermanager.go (DefaultInitFuncConstructors), names/controller_names.go (CCMControllerAliases)',
 };
 
 /** Every image's facts, this file's and images-extra.ts's, by provider key. */
-export const ALL_IMAGE_FACTS: readonly ImageFacts[] = [...IMAGE_FACTS, ...EXTRA_IMAGE_FACTS].map((f) => (f.flags ? f : { ...f, flags: readFlags(`${f.provider}@${f.imageTag}`) }));
+export const ALL_IMAGE_FACTS: readonly ImageFacts[] = [...IMAGE_FACTS, ...EXTRA_IMAGE_FACTS].map((f) =>
+  f.flags ? f : { ...f, flags: readFlags(`${f.provider}@${f.imageTag}`) },
+);
 
 /** The flag set read at a binary's tag (src/kubernetes/flags, generated from the sources it cites). */
 function readFlags(key: string): ImageFacts['flags'] {
@@ -237,5 +292,8 @@ export function imageFacts(provider: string, tag?: string): ImageFacts | undefin
 /** The controller facts of one provider. */
 export function controllerFacts(provider: string): ControllerFacts {
   const routes = CONFIG_ROUTES[provider as keyof typeof CONFIG_ROUTES];
-  return CONTROLLER_FACTS[provider] ?? (routes ? { ...DEFAULT_CONTROLLER_FACTS, routes: { supported: 'config', source: routes } } : DEFAULT_CONTROLLER_FACTS);
+  return (
+    CONTROLLER_FACTS[provider] ??
+    (routes ? { ...DEFAULT_CONTROLLER_FACTS, routes: { supported: 'config', source: routes } } : DEFAULT_CONTROLLER_FACTS)
+  );
 }

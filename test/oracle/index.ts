@@ -11,12 +11,28 @@ import { ALIBABA_INVENTORY } from './inventory/alibaba';
 import { AWS_INVENTORY } from './inventory/aws';
 import { AZURE_INVENTORY } from './inventory/azure';
 import { CLOUD_PROVIDER_CONTROLLERS, cloudProviderAppCalls, clientBuilderCalls, LibraryVersions } from './inventory/common';
-import { DIGITALOCEAN_CLIENT_NAMES, DIGITALOCEAN_CONTROLLER_ALIASES, DIGITALOCEAN_CONTROLLERS, DIGITALOCEAN_INVENTORY, DIGITALOCEAN_WORKING_CONTROLLERS } from './inventory/digitalocean';
 import {
-  EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_CONTROLLER_ALIASES, EQUINIX_METAL_CONTROLLERS, EQUINIX_METAL_INVENTORY, EQUINIX_METAL_WORKING_CONTROLLERS,
+  DIGITALOCEAN_CLIENT_NAMES,
+  DIGITALOCEAN_CONTROLLER_ALIASES,
+  DIGITALOCEAN_CONTROLLERS,
+  DIGITALOCEAN_INVENTORY,
+  DIGITALOCEAN_WORKING_CONTROLLERS,
+} from './inventory/digitalocean';
+import {
+  EQUINIX_METAL_CLIENT_NAMES,
+  EQUINIX_METAL_CONTROLLER_ALIASES,
+  EQUINIX_METAL_CONTROLLERS,
+  EQUINIX_METAL_INVENTORY,
+  EQUINIX_METAL_WORKING_CONTROLLERS,
 } from './inventory/equinixmetal';
 import { GCP_INVENTORY } from './inventory/gcp';
-import { NUTANIX_CLIENT_NAMES, NUTANIX_CONTROLLER_ALIASES, NUTANIX_CONTROLLERS, NUTANIX_INVENTORY, NUTANIX_WORKING_CONTROLLERS } from './inventory/nutanix';
+import {
+  NUTANIX_CLIENT_NAMES,
+  NUTANIX_CONTROLLER_ALIASES,
+  NUTANIX_CONTROLLERS,
+  NUTANIX_INVENTORY,
+  NUTANIX_WORKING_CONTROLLERS,
+} from './inventory/nutanix';
 import { OPENSTACK_INVENTORY, OPENSTACK_INVENTORY_V1_25 } from './inventory/openstack';
 import { ProviderInventory } from './inventory/types';
 import { VSPHERE_INVENTORY } from './inventory/vsphere';
@@ -55,16 +71,29 @@ export const INVENTORIES: Readonly<Record<string, ProviderInventory>> = {
 /** Controller facts of the Nutanix, DigitalOcean and Equinix Metal binaries (lists from their inventories, canonical names). */
 const TRIMMED: Readonly<Record<string, ControllerFacts>> = {
   nutanix: {
-    ...DEFAULT_CONTROLLER_FACTS, known: NUTANIX_CONTROLLERS, aliases: NUTANIX_CONTROLLER_ALIASES, working: NUTANIX_WORKING_CONTROLLERS,
+    ...DEFAULT_CONTROLLER_FACTS,
+    known: NUTANIX_CONTROLLERS,
+    aliases: NUTANIX_CONTROLLER_ALIASES,
+    working: NUTANIX_WORKING_CONTROLLERS,
     source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (see inventory/nutanix.ts)',
   },
   digitalocean: {
-    ...DEFAULT_CONTROLLER_FACTS, known: DIGITALOCEAN_CONTROLLERS, aliases: DIGITALOCEAN_CONTROLLER_ALIASES, working: DIGITALOCEAN_WORKING_CONTROLLERS,
+    ...DEFAULT_CONTROLLER_FACTS,
+    known: DIGITALOCEAN_CONTROLLERS,
+    aliases: DIGITALOCEAN_CONTROLLER_ALIASES,
+    working: DIGITALOCEAN_WORKING_CONTROLLERS,
     source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 (see inventory/digitalocean.ts)',
   },
   'equinix-metal': {
-    ...DEFAULT_CONTROLLER_FACTS, known: EQUINIX_METAL_CONTROLLERS, aliases: EQUINIX_METAL_CONTROLLER_ALIASES, working: EQUINIX_METAL_WORKING_CONTROLLERS,
-    needsLoadBalancerSetting: { controller: 'service-lb-controller', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go (LoadBalancer: c.loadBalancer != nil), metal/loadbalancers.go (newLoadBalancers: nil without a loadbalancer setting)' },
+    ...DEFAULT_CONTROLLER_FACTS,
+    known: EQUINIX_METAL_CONTROLLERS,
+    aliases: EQUINIX_METAL_CONTROLLER_ALIASES,
+    working: EQUINIX_METAL_WORKING_CONTROLLERS,
+    needsLoadBalancerSetting: {
+      controller: 'service-lb-controller',
+      source:
+        'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go (LoadBalancer: c.loadBalancer != nil), metal/loadbalancers.go (newLoadBalancers: nil without a loadbalancer setting)',
+    },
     source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 (see inventory/equinixmetal.ts)',
   },
 };
@@ -99,7 +128,7 @@ export function controllerEnabled(facts: ControllerFacts, flag: readonly string[
   if (!facts.known.includes(name)) {
     return false;
   }
-  const resolved = flag.map((c) => (c.startsWith('-') ? `-${facts.aliases[c.slice(1)] ?? c.slice(1)}` : facts.aliases[c] ?? c));
+  const resolved = flag.map((c) => (c.startsWith('-') ? `-${facts.aliases[c.slice(1)] ?? c.slice(1)}` : (facts.aliases[c] ?? c)));
   let star = false;
   for (const c of resolved) {
     if (c === name) {

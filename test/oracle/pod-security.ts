@@ -29,7 +29,9 @@ export function baselineViolations(pod: Obj): string[] {
  * Workloads in a namespace the rendering does not contain (kube-system) are not judged.
  */
 export function podSecurityProblems(objects: readonly Obj[]): string[] {
-  const namespaces = new Map(objects.filter((o) => o.kind === 'Namespace').map((o) => [o.metadata.name as string, (o.metadata.labels ?? {}) as Record<string, string>]));
+  const namespaces = new Map(
+    objects.filter((o) => o.kind === 'Namespace').map((o) => [o.metadata.name as string, (o.metadata.labels ?? {}) as Record<string, string>]),
+  );
   const out: string[] = [];
   for (const [name, labels] of namespaces) {
     if (!labels['pod-security.kubernetes.io/enforce']) {
@@ -40,7 +42,9 @@ export function podSecurityProblems(objects: readonly Obj[]): string[] {
     const labels = namespaces.get(w.metadata.namespace);
     const violations = baselineViolations(w.spec.template.spec);
     if (labels && violations.length > 0 && labels['pod-security.kubernetes.io/enforce'] !== 'privileged') {
-      out.push(`${w.kind} ${w.metadata.namespace}/${w.metadata.name} (${violations.join(', ')}) is refused by enforce=${labels['pod-security.kubernetes.io/enforce'] ?? '(cluster default)'}`);
+      out.push(
+        `${w.kind} ${w.metadata.namespace}/${w.metadata.name} (${violations.join(', ')}) is refused by enforce=${labels['pod-security.kubernetes.io/enforce'] ?? '(cluster default)'}`,
+      );
     }
   }
   return out;

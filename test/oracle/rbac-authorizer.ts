@@ -38,7 +38,11 @@ export interface Rule {
 /** A label selector (matchLabels and matchExpressions). */
 export interface LabelSelector {
   readonly matchLabels?: Readonly<Record<string, string>>;
-  readonly matchExpressions?: readonly { readonly key: string; readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; readonly values?: readonly string[] }[];
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+    readonly values?: readonly string[];
+  }[];
 }
 
 /** The subset of a rendered object the authorizer reads. */
@@ -124,8 +128,10 @@ export function apiGroupMatches(rule: Rule, group: string): boolean {
 
 /** evaluation_helpers.go ResourceMatches: exact, `*`, or `* /subresource` for a subresource request. */
 export function resourceMatches(rule: Rule, combined: string, subresource: string): boolean {
-  return (rule.resources ?? []).some((r) => r === '*' || r === combined
-    || (subresource !== '' && r.length === subresource.length + 2 && r.startsWith('*/') && r.endsWith(subresource)));
+  return (rule.resources ?? []).some(
+    (r) =>
+      r === '*' || r === combined || (subresource !== '' && r.length === subresource.length + 2 && r.startsWith('*/') && r.endsWith(subresource)),
+  );
 }
 
 /** evaluation_helpers.go ResourceNameMatches: no names = any; else the request must carry one of them. */
@@ -138,8 +144,12 @@ export function resourceNameMatches(rule: Rule, name: string): boolean {
 export function ruleAllows(rule: Rule, req: ResourceRequest): boolean {
   const [resource = '', subresource = ''] = req.resource.split('/', 2);
   const combined = subresource ? `${resource}/${subresource}` : resource;
-  return verbMatches(rule, req.verb) && apiGroupMatches(rule, req.apiGroup) && resourceMatches(rule, combined, subresource)
-    && resourceNameMatches(rule, req.name ?? '');
+  return (
+    verbMatches(rule, req.verb) &&
+    apiGroupMatches(rule, req.apiGroup) &&
+    resourceMatches(rule, combined, subresource) &&
+    resourceNameMatches(rule, req.name ?? '')
+  );
 }
 
 /** A label selector against labels (matchLabels AND every expression). */
@@ -153,9 +163,14 @@ export function selectorMatches(selector: LabelSelector, labels: Readonly<Record
   for (const e of selector.matchExpressions ?? []) {
     const has = Object.prototype.hasOwnProperty.call(labels, e.key);
     const value = labels[e.key];
-    const ok = e.operator === 'In' ? has && (e.values ?? []).includes(value!)
-      : e.operator === 'NotIn' ? !has || !(e.values ?? []).includes(value!)
-        : e.operator === 'Exists' ? has : !has;
+    const ok =
+      e.operator === 'In'
+        ? has && (e.values ?? []).includes(value)
+        : e.operator === 'NotIn'
+          ? !has || !(e.values ?? []).includes(value)
+          : e.operator === 'Exists'
+            ? has
+            : !has;
     if (!ok) {
       return false;
     }
@@ -233,10 +248,16 @@ export class RbacAuthorizer {
       throw new Error(`${binding.kind} ${binding.metadata.name} has no roleRef`);
     }
     const ns = binding.metadata.namespace ?? '';
-    const rules = ref.kind === 'ClusterRole' ? this.clusterRoleRules(ref.name)
-      : binding.kind === 'RoleBinding' && ref.kind === 'Role' ? this.roles.get(`${ns}/${ref.name}`)?.rules ?? undefined : undefined;
+    const rules =
+      ref.kind === 'ClusterRole'
+        ? this.clusterRoleRules(ref.name)
+        : binding.kind === 'RoleBinding' && ref.kind === 'Role'
+          ? (this.roles.get(`${ns}/${ref.name}`)?.rules ?? undefined)
+          : undefined;
     if (!rules) {
-      throw new Error(`${binding.kind} ${ns ? `${ns}/` : ''}${binding.metadata.name} references ${ref.kind} ${ref.name}, which is neither rendered nor a known bootstrap role`);
+      throw new Error(
+        `${binding.kind} ${ns ? `${ns}/` : ''}${binding.metadata.name} references ${ref.kind} ${ref.name}, which is neither rendered nor a known bootstrap role`,
+      );
     }
     return rules;
   }

@@ -16,9 +16,23 @@ export interface Taint {
  * provider's taint until the CCM initializes the node, and not-ready until the CNI runs.
  */
 export const KUBEADM_BOOTSTRAP_TAINTS: readonly Taint[] = [
-  { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule', source: 'kubernetes/kubernetes@00886ac01fec cmd/kubeadm/app/constants/constants.go (ControlPlaneTaint)' },
-  { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule', source: 'kubernetes/cloud-provider@v0.33.3 api/well_known_taints.go (TaintExternalCloudProvider; the kubelet sets it with --cloud-provider=external)' },
-  { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule', source: 'kubernetes/kubernetes pkg/controller/nodelifecycle (TaintNodesByCondition: NotReady until the CNI is up)' },
+  {
+    key: 'node-role.kubernetes.io/control-plane',
+    effect: 'NoSchedule',
+    source: 'kubernetes/kubernetes@00886ac01fec cmd/kubeadm/app/constants/constants.go (ControlPlaneTaint)',
+  },
+  {
+    key: 'node.cloudprovider.kubernetes.io/uninitialized',
+    value: 'true',
+    effect: 'NoSchedule',
+    source:
+      'kubernetes/cloud-provider@v0.33.3 api/well_known_taints.go (TaintExternalCloudProvider; the kubelet sets it with --cloud-provider=external)',
+  },
+  {
+    key: 'node.kubernetes.io/not-ready',
+    effect: 'NoSchedule',
+    source: 'kubernetes/kubernetes pkg/controller/nodelifecycle (TaintNodesByCondition: NotReady until the CNI is up)',
+  },
 ];
 
 /** Whether a toleration tolerates a taint (core/v1 ToleratesTaint). */
@@ -37,7 +51,8 @@ export function tolerates(t: Obj, taint: Taint): boolean {
 
 /** The taints of `taints` no toleration of the pod tolerates. */
 export function untoleratedTaints(pod: Obj, taints: readonly Taint[]): string[] {
-  return taints.filter((taint) => !((pod.tolerations ?? []) as Obj[]).some((t) => tolerates(t, taint)))
+  return taints
+    .filter((taint) => !((pod.tolerations ?? []) as Obj[]).some((t) => tolerates(t, taint)))
     .map((taint) => `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} (${taint.source})`);
 }
 
@@ -87,17 +102,24 @@ export function placementProblems(workload: Obj, upstream: UpstreamPlacement): s
   }
   const constrained = pod.nodeSelector !== undefined || pod.affinity?.nodeAffinity !== undefined;
   if (constrained !== upstream.nodeConstraint) {
-    out.push(constrained ? `node constraint ${JSON.stringify(pod.nodeSelector ?? pod.affinity.nodeAffinity)}, upstream none` : 'no node constraint, upstream has one');
+    out.push(
+      constrained
+        ? `node constraint ${JSON.stringify(pod.nodeSelector ?? pod.affinity.nodeAffinity)}, upstream none`
+        : 'no node constraint, upstream has one',
+    );
   }
-  const wanted = upstream.tolerations.flatMap((t) => taintsOf({ operator: 'Equal', ...t }, upstream.source).filter((taint) => tolerates({ operator: 'Equal', ...t }, taint)));
+  const wanted = upstream.tolerations.flatMap((t) =>
+    taintsOf({ operator: 'Equal', ...t }, upstream.source).filter((taint) => tolerates({ operator: 'Equal', ...t }, taint)),
+  );
   out.push(...untoleratedTaints(pod, wanted).map((t) => `does not tolerate ${t}`));
   return out;
 }
 
 /** The rendered tolerations that admit a taint none of the upstream ones admits. */
 export function extraTolerations(workload: Obj, upstream: UpstreamPlacement): Obj[] {
-  return ((workload.spec.template.spec.tolerations ?? []) as Obj[]).filter((t) => t.key !== undefined
-    && !taintsOf(t, '').every((taint) => upstream.tolerations.some((u) => tolerates({ operator: 'Equal', ...u }, taint))));
+  return ((workload.spec.template.spec.tolerations ?? []) as Obj[]).filter(
+    (t) => t.key !== undefined && !taintsOf(t, '').every((taint) => upstream.tolerations.some((u) => tolerates({ operator: 'Equal', ...u }, taint))),
+  );
 }
 
 /**
@@ -106,7 +128,11 @@ export function extraTolerations(workload: Obj, upstream: UpstreamPlacement): Ob
  */
 export const CONTROL_PLANE_NODES: Readonly<Record<'SingleReplica' | 'HighlyAvailable', { readonly nodes: number; readonly source: string }>> = {
   SingleReplica: { nodes: 1, source: 'controlPlaneTopology SingleReplica (one control-plane node)' },
-  HighlyAvailable: { nodes: 3, source: 'kubernetes/website content/en/docs/setup/production-environment/tools/kubeadm/ha-topology.md (a minimum of three stacked control plane nodes)' },
+  HighlyAvailable: {
+    nodes: 3,
+    source:
+      'kubernetes/website content/en/docs/setup/production-environment/tools/kubeadm/ha-topology.md (a minimum of three stacked control plane nodes)',
+  },
 };
 
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -117,7 +143,12 @@ function controlPlaneOnly(pod: Obj): boolean {
     return true;
   }
   const terms = (pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) as Obj[];
-  return terms.length > 0 && terms.every((t) => ((t.matchExpressions ?? []) as Obj[]).some((e) => CONTROL_PLANE_LABELS.includes(e.key) && ['Exists', 'In'].includes(e.operator)));
+  return (
+    terms.length > 0 &&
+    terms.every((t) =>
+      ((t.matchExpressions ?? []) as Obj[]).some((e) => CONTROL_PLANE_LABELS.includes(e.key) && ['Exists', 'In'].includes(e.operator)),
+    )
+  );
 }
 
 /**
@@ -126,8 +157,11 @@ function controlPlaneOnly(pod: Obj): boolean {
  * (a host-network pod's container ports are host ports: NodePorts); undefined when several fit.
  */
 function onePerNode(pod: Obj, podLabels: Readonly<Record<string, string>>): string | undefined {
-  const anti = ((pod.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as Obj[]).find((t) => t.topologyKey === 'kubernetes.io/hostname'
-    && Object.entries((t.labelSelector?.matchLabels ?? {}) as Record<string, string>).every(([k, v]) => podLabels[k] === v));
+  const anti = ((pod.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as Obj[]).find(
+    (t) =>
+      t.topologyKey === 'kubernetes.io/hostname' &&
+      Object.entries((t.labelSelector?.matchLabels ?? {}) as Record<string, string>).every(([k, v]) => podLabels[k] === v),
+  );
   if (anti) {
     return 'required hostname anti-affinity against its own pods';
   }
@@ -150,5 +184,7 @@ export function pendingReplicas(workload: Obj, controlPlaneNodes: { readonly nod
   if (!why || !controlPlaneOnly(template.spec) || replicas <= controlPlaneNodes.nodes) {
     return [];
   }
-  return [`${workload.metadata.name}: ${replicas - controlPlaneNodes.nodes} of ${replicas} replicas stay Pending: one pod per node (${why}) on ${controlPlaneNodes.nodes} control-plane node(s) (${controlPlaneNodes.source})`];
+  return [
+    `${workload.metadata.name}: ${replicas - controlPlaneNodes.nodes} of ${replicas} replicas stay Pending: one pod per node (${why}) on ${controlPlaneNodes.nodes} control-plane node(s) (${controlPlaneNodes.source})`,
+  ];
 }

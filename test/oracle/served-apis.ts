@@ -23,10 +23,12 @@ export interface ServedKind {
 export const EXTRA_SERVED: Readonly<Record<KindKey, ServedKind>> = {
   // v1beta1 (1.28) and v1alpha1 (1.26) are off by default; v1 is GA in 1.30.
   'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy': {
-    since: 30, source: 'kubernetes/api@v0.30.0 admissionregistration/v1/types.go (+k8s:prerelease-lifecycle-gen:introduced=1.30; absent at v0.29.0)',
+    since: 30,
+    source: 'kubernetes/api@v0.30.0 admissionregistration/v1/types.go (+k8s:prerelease-lifecycle-gen:introduced=1.30; absent at v0.29.0)',
   },
   'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding': {
-    since: 30, source: 'kubernetes/api@v0.30.0 admissionregistration/v1/types.go (absent at v0.29.0)',
+    since: 30,
+    source: 'kubernetes/api@v0.30.0 admissionregistration/v1/types.go (absent at v0.29.0)',
   },
   'networking.k8s.io/v1 NetworkPolicy': { since: 21, source: 'kubernetes/api@v0.21.0 networking/v1/types.go' },
 };
@@ -39,12 +41,16 @@ export const EXTRA_SERVED: Readonly<Record<KindKey, ServedKind>> = {
  * (openshift/cloud-credential-operator manifests/…_crd.yaml), monitoring.coreos.com (the monitoring stack).
  */
 export const OPENSHIFT_SERVED_GROUPS: readonly string[] = [
-  'config.openshift.io', 'operator.openshift.io', 'machineconfiguration.openshift.io', 'cloudcredential.openshift.io', 'monitoring.coreos.com',
+  'config.openshift.io',
+  'operator.openshift.io',
+  'machineconfiguration.openshift.io',
+  'cloudcredential.openshift.io',
+  'monitoring.coreos.com',
 ];
 
 type Obj = { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };
 
-const groupOf = (apiVersion = ''): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+const groupOf = (apiVersion = ''): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
 /**
  * The rendered objects an OpenShift cluster whose release ships Kubernetes 1.`minor` does not

@@ -69,8 +69,14 @@ export const CREDENTIALS: readonly [string, string][] = [
   ['Tailscale key', 'tskey-auth-' + gen(12, ALNUM, 51) + '-' + gen(30, ALNUM, 52)],
   ['RSA private key', pem('RSA PRIVATE KEY', 'MIIEpAIBAAKCAQEA' + gen(300, B64, 53))],
   ['OpenSSH private key', pem('OPENSSH PRIVATE KEY', 'b3BlbnNzaC1rZXktdjE' + gen(300, B64, 54))],
-  ['GCP service account key', JSON.stringify({ type: 'service_account', private_key: pem('PRIVATE KEY', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' + gen(300, B64, 55)) })],
-  ['PuTTY private key', 'PuTTY-User-Key-File-' + '3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n' + gen(44, B64, 56) + '\nPrivate-MAC: ' + gen(64, HEX, 57)],
+  [
+    'GCP service account key',
+    JSON.stringify({ type: 'service_account', private_key: pem('PRIVATE KEY', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' + gen(300, B64, 55)) }),
+  ],
+  [
+    'PuTTY private key',
+    'PuTTY-User-Key-File-' + '3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n' + gen(44, B64, 56) + '\nPrivate-MAC: ' + gen(64, HEX, 57),
+  ],
   ['Azure client secret', gen(3, ALNUM, 58) + '8Q~' + gen(34, `${ALNUM}_~.-`, 59)],
   ['Google API key', 'AIza' + gen(35, B64URL, 60)],
   ['JSON Web Token', 'eyJ' + gen(30, B64URL, 61) + '.eyJ' + gen(60, B64URL, 62) + '.' + gen(43, B64URL, 63)],
@@ -84,7 +90,7 @@ const ISRG = ROOTS.find((p) => new X509Certificate(p).subject.includes('CN=ISRG 
 /** [name, text]: public material and ordinary values, never a credential. */
 export const PUBLIC: readonly [string, string][] = [
   ['ISRG Root X1', ISRG],
-  ['Node\'s trust store, one bundle', ROOTS.join('\n')],
+  ["Node's trust store, one bundle", ROOTS.join('\n')],
   ['a certificate in a JSON cloud config', JSON.stringify({ cloud: 'AzureStackCloud', caBundle: ISRG })],
   ['a sha256 digest', 'sha256:' + gen(64, HEX, 70)],
   ['an image by digest', 'quay.io/openshift/origin-aws-cloud-controller-manager@sha256:' + gen(64, HEX, 71)],
@@ -95,7 +101,10 @@ export const PUBLIC: readonly [string, string][] = [
   ['a vCenter thumbprint', `[VirtualCenter "vc.example.com"]\nthumbprint = "${new X509Certificate(ISRG).fingerprint}"`],
   ['an AWS role ARN', 'arn:aws:iam::123456789012:role/x'],
   ['an AWS account ID', 'aws_account_id = 123456789012'],
-  ['an Azure resource ID', '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/MyGroup/providers/Microsoft.Network/virtualNetworks/vnet'],
+  [
+    'an Azure resource ID',
+    '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/MyGroup/providers/Microsoft.Network/virtualNetworks/vnet',
+  ],
   ['a git remote', 'git@github.com:org/fleet.git'],
   ['an ssh URL', 'ssh://git@github.com/org/fleet.git'],
   ['a URL', 'https://oauth2.googleapis.com/token'],

@@ -14,11 +14,22 @@ export const RELEASE_VERSION_PATTERN = /^([0-9]+)\.([0-9]+)\.([0-9]+)(-[0-9A-Za-
  * ships (and so which objects need a ClusterVersion override), and which
  * assets apply (Alibaba Cloud: 4.16 only).
  */
-export const openshiftSpecSection = z.strictObject({
-  release: z.string().regex(RELEASE_VERSION_PATTERN, { message: 'is not an OpenShift release version like "4.22.3"' }).optional()
-    .describe('ClusterVersion status.desired.version, e.g. "4.22.3" (oc get clusterversion version -o jsonpath={.status.desired.version}). Required for OpenShift clusters; gitops mode renders the CCM of 4.22 and later (earlier releases only in a migration\'s CCM phases on AWS and GCP, as that release\'s operator renders it), and spec.migration.kubernetesVersion must be the Kubernetes minor it ships.'),
-  featureSet: z.enum(FEATURE_SETS).default('Default')
-    .describe('FeatureGate spec.featureSet ("" is Default; OKD from 4.22, rendered as Default, not with a migration); with a release, its gates enabled in this set apply unless spec.featureGates.disabled lists them.'),
-}).describe('The OpenShift release the cluster runs (distribution openshift).');
+export const openshiftSpecSection = z
+  .strictObject({
+    release: z
+      .string()
+      .regex(RELEASE_VERSION_PATTERN, { message: 'is not an OpenShift release version like "4.22.3"' })
+      .optional()
+      .describe(
+        'ClusterVersion status.desired.version, e.g. "4.22.3" (oc get clusterversion version -o jsonpath={.status.desired.version}). Required for OpenShift clusters; gitops mode renders the CCM of 4.22 and later (earlier releases only in a migration\'s CCM phases on AWS and GCP, as that release\'s operator renders it), and spec.migration.kubernetesVersion must be the Kubernetes minor it ships.',
+      ),
+    featureSet: z
+      .enum(FEATURE_SETS)
+      .default('Default')
+      .describe(
+        'FeatureGate spec.featureSet ("" is Default; OKD from 4.22, rendered as Default, not with a migration); with a release, its gates enabled in this set apply unless spec.featureGates.disabled lists them.',
+      ),
+  })
+  .describe('The OpenShift release the cluster runs (distribution openshift).');
 
 export type OpenShiftSpecSection = z.output<typeof openshiftSpecSection>;

@@ -17,7 +17,7 @@ export const EQUINIX_LB_KNOB_VALUES = ['kube-vip', 'metallb', 'metallb-crd', 'em
  */
 export function equinixLoadBalancerImplementation(setting: string): string {
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(setting.trim());
-  const scheme = m ? m[1]!.toLowerCase() : '';
+  const scheme = m ? m[1].toLowerCase() : '';
   if (scheme === 'metallb') {
     const query = setting.includes('?') ? new URLSearchParams(setting.slice(setting.indexOf('?') + 1)) : new URLSearchParams();
     return query.get('crdConfiguration') === 'true' ? 'metallb-crd' : 'metallb';

@@ -34,7 +34,9 @@ export function flagTable(key: string): FlagTable | undefined {
 
 /** The tags of a binary whose flag set was read. */
 export function flagTableTags(binary: string): string[] {
-  return Object.keys(BINARY_FLAGS).filter((k) => k.startsWith(`${binary}@`)).map((k) => k.slice(binary.length + 1));
+  return Object.keys(BINARY_FLAGS)
+    .filter((k) => k.startsWith(`${binary}@`))
+    .map((k) => k.slice(binary.length + 1));
 }
 
 /**
@@ -76,11 +78,21 @@ export function closestFlags(name: string, flags: readonly string[], max = 5): s
 export function knownFlagsHint(name: string, flags: readonly string[]): string {
   const near = closestFlags(name, flags);
   // nothing a typo away: the flags that share a word with it (webhook-secure-port: secure-port, …)
-  const words = normalize(name).split('-').filter((w) => w.length > 2);
-  const related = near.length > 0 ? near : [...flags].sort().filter((f) => normalize(f).split('-').some((w) => words.includes(w))).slice(0, 8);
-  return related.length > 0
-    ? `closest known flags: ${related.join(', ')} (${flags.length} known)`
-    : `known flags: ${[...flags].sort().join(', ')}`;
+  const words = normalize(name)
+    .split('-')
+    .filter((w) => w.length > 2);
+  const related =
+    near.length > 0
+      ? near
+      : [...flags]
+          .sort()
+          .filter((f) =>
+            normalize(f)
+              .split('-')
+              .some((w) => words.includes(w)),
+          )
+          .slice(0, 8);
+  return related.length > 0 ? `closest known flags: ${related.join(', ')} (${flags.length} known)` : `known flags: ${[...flags].sort().join(', ')}`;
 }
 
 const normalize = (name: string) => name.replace(/^-+/, '').replace(/_/g, '-');

@@ -5,7 +5,15 @@
  * Pure: no cdk8s import.
  */
 import { stringify } from 'yaml';
-import { ComponentFlags, KCM_CONTROLLERS_WITHOUT_NODE_IPAM, KCM_LEADER_MIGRATION_PATH, kubeApiserverFlags, kubeControllerManagerFlags, kubeletFlags, MigrationInput } from '../../migration/flags';
+import {
+  ComponentFlags,
+  KCM_CONTROLLERS_WITHOUT_NODE_IPAM,
+  KCM_LEADER_MIGRATION_PATH,
+  kubeApiserverFlags,
+  kubeControllerManagerFlags,
+  kubeletFlags,
+  MigrationInput,
+} from '../../migration/flags';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
 import { phasePlan } from '../../migration/phase-plan';
 
@@ -61,9 +69,13 @@ function removals(input: MigrationInput): string[] {
   ];
   const lines = parts.filter(([, f]) => f.remove.length > 0).map(([c, f]) => `# ${c}: remove ${f.remove.join(', ')} if present`);
   if (input.support && !input.support.noLeaderMigration && !phasePlan(input).kcm.config && input.phase !== 'in-tree') {
-    lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) and the file itself if present`);
+    lines.push(
+      `# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) and the file itself if present`,
+    );
   } else if (input.phase === 'in-tree' && input.support && !input.support.noLeaderMigration) {
-    lines.push(`# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) if present`);
+    lines.push(
+      `# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) if present`,
+    );
   }
   return lines;
 }
@@ -97,9 +109,15 @@ export function kubeadmConfig(input: MigrationInput): string {
     ...(kas.flags.length > 0 ? { apiServer: { extraArgs: extraArgs(kas, list) } } : {}),
   };
   const kubelet = { kubeletExtraArgs: extraArgs(kubeletFlags(input), list) };
-  const docs = [cluster, { apiVersion, kind: 'InitConfiguration', nodeRegistration: kubelet }, { apiVersion, kind: 'JoinConfiguration', nodeRegistration: kubelet }];
+  const docs = [
+    cluster,
+    { apiVersion, kind: 'InitConfiguration', nodeRegistration: kubelet },
+    { apiVersion, kind: 'JoinConfiguration', nodeRegistration: kubelet },
+  ];
   const lmc = phasePlan(input).kcm.config;
-  const file = lmc ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before the kube-controller-manager restarts:\n${leaderMigrationConfigYaml(lmc).trimEnd().replace(/^/gm, '#   ')}\n` : '';
+  const file = lmc
+    ? `# Write this file to ${KCM_LEADER_MIGRATION_PATH} on every control-plane node before the kube-controller-manager restarts:\n${leaderMigrationConfigYaml(lmc).trimEnd().replace(/^/gm, '#   ')}\n`
+    : '';
   const merge = [
     '# Cloud-related settings only: merge them into your configuration. Append to extraVolumes (keep existing entries',
     '# such as the cloud-config mount); keep the other extraArgs.',
@@ -138,10 +156,17 @@ function at(obj: unknown, segments: readonly string[]): unknown {
  * the same way; only new names are appended. Rolling it out replaces the
  * control-plane machines one by one.
  */
-export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-control-plane', capi: ClusterApiVersion = 'v1beta1', current?: unknown): string {
+export function kubeadmControlPlanePatch(
+  input: MigrationInput,
+  name = 'CLUSTER-control-plane',
+  capi: ClusterApiVersion = 'v1beta1',
+  current?: unknown,
+): string {
   const list = capi === 'v1beta2';
   if (list && current === undefined) {
-    throw new ControlPlanePatchError('Cluster API v1beta2 lists extra args by name and rejects a second entry of a name, so the patch replaces existing entries by index: give the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it');
+    throw new ControlPlanePatchError(
+      'Cluster API v1beta2 lists extra args by name and rejects a second entry of a name, so the patch replaces existing entries by index: give the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it',
+    );
   }
   const base = '/spec/kubeadmConfigSpec';
   const ops: object[] = [];
@@ -155,14 +180,14 @@ export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-
       return;
     }
     const existing = at(current, path.split('/').slice(1));
-    const entries = Array.isArray(existing) ? existing as { name?: unknown; value?: unknown }[] : [];
+    const entries = Array.isArray(existing) ? (existing as { name?: unknown; value?: unknown }[]) : [];
     const pending: { index: number; op: object[] }[] = [];
     const added: object[] = [];
     for (const [k, v] of Object.entries(argMap(flags))) {
       const i = entries.findIndex((e) => e?.name === k);
       if (i < 0) {
         added.push({ op: 'add', path: `${path}/-`, value: { name: k, value: v } });
-      } else if (entries[i]!.value !== v) {
+      } else if (entries[i].value !== v) {
         // the test fails the whole patch if the list changed since it was read
         ops.push({ op: 'test', path: `${path}/${i}`, value: entries[i] }, { op: 'replace', path: `${path}/${i}/value`, value: v });
       }
@@ -170,7 +195,13 @@ export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-
     for (const flag of flags.remove) {
       const i = entries.findIndex((e) => e?.name === flag.replace(/^--/, ''));
       if (i >= 0) {
-        pending.push({ index: i, op: [{ op: 'test', path: `${path}/${i}`, value: entries[i] }, { op: 'remove', path: `${path}/${i}` }] });
+        pending.push({
+          index: i,
+          op: [
+            { op: 'test', path: `${path}/${i}`, value: entries[i] },
+            { op: 'remove', path: `${path}/${i}` },
+          ],
+        });
       }
     }
     // highest index first, so each removal leaves the lower indices in place
@@ -190,13 +221,20 @@ export function kubeadmControlPlanePatch(input: MigrationInput, name = 'CLUSTER-
   ops.push(...removes.flatMap((r) => r.op), ...appends);
   const lmc = phasePlan(input).kcm.config;
   if (lmc) {
-    ops.push({ op: 'add', path: `${base}/files/-`, value: { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) } });
+    ops.push({
+      op: 'add',
+      path: `${base}/files/-`,
+      value: { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) },
+    });
   }
   const notes = [
     `# Cluster API ${capi} KubeadmControlPlane ${name}: kubectl patch kubeadmcontrolplane ${name} --type=json --patch-file THIS-FILE`,
     '# (a JSON patch: files and extraVolumes are appended with "add …/-", so existing entries stay;',
     ...(list
-      ? ['# extra args already present are replaced by index behind "test" operations, built from the KubeadmControlPlane as read:', '# if it changed since, the patch fails as a whole; read it again and regenerate).']
+      ? [
+          '# extra args already present are replaced by index behind "test" operations, built from the KubeadmControlPlane as read:',
+          '# if it changed since, the patch fails as a whole; read it again and regenerate).',
+        ]
       : ['# a path whose parent map does not exist yet needs an "add" of {} first; a key already set is replaced, not duplicated).']),
     '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
     '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
@@ -223,17 +261,31 @@ export function staticPodFlags(input: MigrationInput): string {
   }
   if (parts[0][2].flags.some((f) => f.startsWith('--controllers='))) {
     // only where the KCM hands node IPAM over; "*,-nodeipam" alone would also drop kubeadm's bootstrap-token controllers
-    lines.push(`--controllers: ${KCM_CONTROLLERS_WITHOUT_NODE_IPAM} is kubeadm's default list without node IPAM; if yours differs, keep it and append -nodeipam.`, '');
+    lines.push(
+      `--controllers: ${KCM_CONTROLLERS_WITHOUT_NODE_IPAM} is kubeadm's default list without node IPAM; if yours differs, keep it and append -nodeipam.`,
+      '',
+    );
   }
   const lmc = phasePlan(input).kcm.config;
   if (lmc) {
-    lines.push(`${KCM_LEADER_MIGRATION_PATH} (mount it read-only into the kube-controller-manager pod at the same path):`, ...leaderMigrationConfigYaml(lmc).trimEnd().split('\n').map((l) => `  ${l}`), '');
+    lines.push(
+      `${KCM_LEADER_MIGRATION_PATH} (mount it read-only into the kube-controller-manager pod at the same path):`,
+      ...leaderMigrationConfigYaml(lmc)
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`),
+      '',
+    );
   }
   return lines.join('\n');
 }
 
 /** The RKE2 or k3s server config key of each component's extra flags (rancher/rke2@v1.26.15+rke2r1 pkg/cli/cmds/server.go). */
-const RANCHER_ARG_KEYS = { 'kube-controller-manager': 'kube-controller-manager-arg', 'kube-apiserver': 'kube-apiserver-arg', 'kubelet': 'kubelet-arg' } as const;
+const RANCHER_ARG_KEYS = {
+  'kube-controller-manager': 'kube-controller-manager-arg',
+  'kube-apiserver': 'kube-apiserver-arg',
+  kubelet: 'kubelet-arg',
+} as const;
 
 /**
  * The cloud part of `/etc/rancher/<rke2|k3s>/config.yaml` in a phase: RKE2
@@ -258,7 +310,9 @@ export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): st
     doc['disable-cloud-controller'] = true;
   }
   const parts: [keyof typeof RANCHER_ARG_KEYS, ComponentFlags][] = [
-    ['kube-controller-manager', plan.kcm.flags], ['kube-apiserver', plan.apiServer()], ['kubelet', plan.kubelet()],
+    ['kube-controller-manager', plan.kcm.flags],
+    ['kube-apiserver', plan.apiServer()],
+    ['kubelet', plan.kubelet()],
   ];
   for (const [component, flags] of parts) {
     const args = flags.flags.filter((f) => external || !/^--cloud-(provider|config)=/.test(f)).map((f) => f.replace(/^--/, ''));
@@ -276,26 +330,44 @@ export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): st
   }
   // the KCM static pod sees only what is mounted: its leader-migration file, and the cloud config once RKE2 no longer mounts it
   const externalConfig = external ? plan.kcm.flags.flags.find((f) => f.startsWith('--cloud-config='))?.slice('--cloud-config='.length) : undefined;
-  const mounts = [plan.kcm.config ? plan.kcm.path : undefined, distro === 'rke2' ? externalConfig : undefined].filter((m): m is string => m !== undefined);
+  const mounts = [plan.kcm.config ? plan.kcm.path : undefined, distro === 'rke2' ? externalConfig : undefined].filter(
+    (m): m is string => m !== undefined,
+  );
   if (mounts.length > 0) {
     doc['kube-controller-manager-extra-mount'] = mounts.map((m) => `${m}:${m}:ro`);
   }
   const removals = [
     ...(external && input.support ? ['cloud-provider-name', 'cloud-provider-config'] : []),
-    ...(!plan.kcm.config && input.support && !input.support.noLeaderMigration ? ['the kube-controller-manager-arg entries enable-leader-migration and leader-migration-config', `the kube-controller-manager-extra-mount of ${plan.kcm.path}`] : []),
+    ...(!plan.kcm.config && input.support && !input.support.noLeaderMigration
+      ? [
+          'the kube-controller-manager-arg entries enable-leader-migration and leader-migration-config',
+          `the kube-controller-manager-extra-mount of ${plan.kcm.path}`,
+        ]
+      : []),
   ];
-  const file = plan.kcm.file ? `# Write this file to ${plan.kcm.path} on every server before it restarts:\n${plan.kcm.file.trimEnd().replace(/^/gm, '#   ')}\n` : '';
+  const file = plan.kcm.file
+    ? `# Write this file to ${plan.kcm.path} on every server before it restarts:\n${plan.kcm.file.trimEnd().replace(/^/gm, '#   ')}\n`
+    : '';
   const name = distro === 'rke2' ? 'RKE2' : 'k3s';
-  return [
-    `# ${name} server configuration for phase "${input.phase}" (${input.platform}, Kubernetes 1.${input.kubernetesMinor}), generated by ccm-gitops:`,
-    '# merge into the existing keys, then restart one server at a time.',
-    ...(removals.length > 0 ? [`# Remove if present: ${removals.join('; ')}.`] : []),
-    '',
-  ].join('\n') + file + stringify(doc, { lineWidth: 0 });
+  return (
+    [
+      `# ${name} server configuration for phase "${input.phase}" (${input.platform}, Kubernetes 1.${input.kubernetesMinor}), generated by ccm-gitops:`,
+      '# merge into the existing keys, then restart one server at a time.',
+      ...(removals.length > 0 ? [`# Remove if present: ${removals.join('; ')}.`] : []),
+      '',
+    ].join('\n') +
+    file +
+    stringify(doc, { lineWidth: 0 })
+  );
 }
 
 /** The control-plane change in one format. */
-export function controlPlaneChange(input: MigrationInput, format: ControlPlaneFormat, capi: ClusterApiVersion = 'v1beta1', current?: unknown): string {
+export function controlPlaneChange(
+  input: MigrationInput,
+  format: ControlPlaneFormat,
+  capi: ClusterApiVersion = 'v1beta1',
+  current?: unknown,
+): string {
   switch (format) {
     case 'kubeadm':
       return kubeadmConfig(input);

@@ -16,7 +16,8 @@ import { upstreamProviderFor } from '../providers';
 const M = ['spec', 'migration'];
 
 /** The kube-controller-manager static pods with their command lines (kubeadm labels them component=kube-controller-manager). */
-const KUBERNETES_KCM_PODS = 'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
+const KUBERNETES_KCM_PODS =
+  'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
 
 /** Where kubeadm's kube-controller-manager static pods run, and their label. */
 const KUBERNETES_KCM_NAMESPACE = 'kube-system';
@@ -24,7 +25,8 @@ const KUBERNETES_KCM_LABEL = 'component=kube-controller-manager';
 
 function everyKcm(what: string, _leaderMigration?: boolean, kcm?: ProcessConfig): PlanCheck {
   return {
-    check: `every kube-controller-manager pod (one per control-plane node) has restarted and ${what}`, command: KUBERNETES_KCM_PODS,
+    check: `every kube-controller-manager pod (one per control-plane node) has restarted and ${what}`,
+    command: KUBERNETES_KCM_PODS,
     ...(kcm ? { probes: [kcmPodsProbe(KUBERNETES_KCM_NAMESPACE, KUBERNETES_KCM_LABEL, kcm)] } : {}),
   };
 }
@@ -33,8 +35,11 @@ function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
   // the check names what to see in each pod's command line, not the action again
   const runs = `runs ${kcm.flags.join(' ')}${kcm.file ? ' (and reads its leader-migration file)' : ''}`;
   return {
-    when, by: 'you, one control-plane node at a time (kubeadm, Cluster API or the static pod; see CONTROL-PLANE.md)',
-    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`, kcm, checks: [everyKcm(runs, undefined, kcm)],
+    when,
+    by: 'you, one control-plane node at a time (kubeadm, Cluster API or the static pod; see CONTROL-PLANE.md)',
+    action: `${what}; restart the kube-controller-manager of one node, wait until it is Ready, then the next`,
+    kcm,
+    checks: [everyKcm(runs, undefined, kcm)],
   };
 }
 
@@ -42,15 +47,28 @@ function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
 export const KUBERNETES_CONTROL_PLANE_STEPS: ControlPlaneSteps = {
   everyKcm,
   kcmRoll,
-  enableLeaderMigration: (c) => kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file (component kube-controller-manager)', c.kcm),
+  enableLeaderMigration: (c) =>
+    kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file (component kube-controller-manager)', c.kcm),
   disableLeaderMigration: (c) => kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager', c.kcm),
   // without leader migration the cloud controllers run nowhere from the first KCM switch until the CCM is up:
   // keep that gap to the KCM roll, and switch the kubelets (node by node, much longer) after the CCM runs
-  switchToExternalFirst: (c) => kcmRoll('before-merge', 'switch every kube-controller-manager to --cloud-provider=external and drop kube-apiserver\'s --cloud-provider (the kubelets keep the in-tree provider for now); the cloud controllers run nowhere until the CCM is up, so merge right after the last one', c.kcm),
+  switchToExternalFirst: (c) =>
+    kcmRoll(
+      'before-merge',
+      "switch every kube-controller-manager to --cloud-provider=external and drop kube-apiserver's --cloud-provider (the kubelets keep the in-tree provider for now); the cloud controllers run nowhere until the CCM is up, so merge right after the last one",
+      c.kcm,
+    ),
   afterCcmDeployed: () => ({
-    when: 'after-merge', by: 'you, one node at a time (kubeadm-flags.env, or new machines with Cluster API; see CONTROL-PLANE.md)',
-    action: 'switch each node\'s kubelet to --cloud-provider=external (without --cloud-config) and restart it, one node at a time',
-    checks: [{ check: 'every node\'s kubelet runs --cloud-provider=external and the node keeps its providerID', command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID', probes: [{ kind: 'nodes-initialized' }] }],
+    when: 'after-merge',
+    by: 'you, one node at a time (kubeadm-flags.env, or new machines with Cluster API; see CONTROL-PLANE.md)',
+    action: "switch each node's kubelet to --cloud-provider=external (without --cloud-config) and restart it, one node at a time",
+    checks: [
+      {
+        check: "every node's kubelet runs --cloud-provider=external and the node keeps its providerID",
+        command: 'kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER-ID:.spec.providerID',
+        probes: [{ kind: 'nodes-initialized' }],
+      },
+    ],
   }),
 };
 
@@ -72,7 +90,13 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
       });
     }
     // a CCM without node IPAM may still take --allocate-node-cidrs=true (its route controller needs it): that is no second allocator
-    if (k && support && !support.noLeaderMigration && (provider === undefined || provider.nodeIpam !== undefined) && k.allocateNodeCidrs !== input.nodeIpam) {
+    if (
+      k &&
+      support &&
+      !support.noLeaderMigration &&
+      (provider === undefined || provider.nodeIpam !== undefined) &&
+      k.allocateNodeCidrs !== input.nodeIpam
+    ) {
       problems.push({
         path: [...M, 'nodeIpam'],
         message: input.nodeIpam
@@ -109,10 +133,13 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
   ccmWarnings: (input) => {
     const k = input.kubernetes;
     return k && input.nodeIpam && !k.configureCloudRoutes
-      ? [{
-        path: ['spec', 'kubernetes', 'configureCloudRoutes'],
-        message: 'is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
-      }]
+      ? [
+          {
+            path: ['spec', 'kubernetes', 'configureCloudRoutes'],
+            message:
+              'is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
+          },
+        ]
       : [];
   },
 };

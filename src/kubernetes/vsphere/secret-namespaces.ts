@@ -48,7 +48,10 @@ export function vsphereSecretNamespaces(conf: string): VSphereSecretNamespaces |
   }
   // gcfg matches section and variable names case-insensitively; the last value wins
   const value = (entries: readonly { name: string; value: string | null }[], name: string) =>
-    entries.filter((e) => e.name.toLowerCase() === name).map((e) => e.value ?? '').pop() ?? '';
+    entries
+      .filter((e) => e.name.toLowerCase() === name)
+      .map((e) => e.value ?? '')
+      .pop() ?? '';
   const globals = sections.filter((s) => s.name.toLowerCase() === 'global').flatMap((s) => s.entries);
   const vcenters = new Map<string, { name: string; value: string | null }[]>();
   for (const s of sections.filter((x) => x.name.toLowerCase() === 'virtualcenter' && x.subsection !== undefined)) {

@@ -51,11 +51,13 @@ export class AwsCloudControllerManager extends Construct {
         ...(operandRenders(release, 'securePortOff') ? ['--secure-port=0'] : []),
         '-v=2',
       ],
-      ...(cloudConfig ? {
-        env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
-        volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
-        volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
-      } : {}),
+      ...(cloudConfig
+        ? {
+            env: [{ name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' }],
+            volumes: [{ name: 'config-accm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
+            volumeMounts: [{ name: 'config-accm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
+          }
+        : {}),
       // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/aws/assets/deployment.yaml
       mountOrder: ['host-etc-kube', 'config-accm', 'trusted-ca'],
       volumeOrder: ['config-accm', 'trusted-ca', 'host-etc-kube'],
@@ -78,14 +80,17 @@ export class AwsCloudControllerManager extends Construct {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['services'] }] },
         // the operator's expression as written (…@bc52198c1c3c pkg/cloud/aws/assets/validating-admission-policy.yaml)
-        validations: [{
-          expression: `(has(object.metadata.annotations) && ${key} in object.metadata.annotations) ==\n`
-            + `  (has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations) &&\n`
-            + `  (has(object.metadata.annotations) && ${key} in object.metadata.annotations ?\n`
-            + `  object.metadata.annotations[${key}] == oldObject.metadata.annotations[${key}] : true)\n`,
-          message: `The annotation '${AWS_LOAD_BALANCER_TYPE_ANNOTATION}' may not be added, removed, or have its value changed. Changing the type of an existing load balancer is not supported.`,
-          reason: 'Invalid',
-        }],
+        validations: [
+          {
+            expression:
+              `(has(object.metadata.annotations) && ${key} in object.metadata.annotations) ==\n` +
+              `  (has(oldObject.metadata.annotations) && ${key} in oldObject.metadata.annotations) &&\n` +
+              `  (has(object.metadata.annotations) && ${key} in object.metadata.annotations ?\n` +
+              `  object.metadata.annotations[${key}] == oldObject.metadata.annotations[${key}] : true)\n`,
+            message: `The annotation '${AWS_LOAD_BALANCER_TYPE_ANNOTATION}' may not be added, removed, or have its value changed. Changing the type of an existing load balancer is not supported.`,
+            reason: 'Invalid',
+          },
+        ],
       },
     });
   }

@@ -9,7 +9,14 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
   requiredImages: ['cloudControllerManagerAWS'],
 
   /** In-tree AWS left Kubernetes in 1.27; OpenShift 4.14 (1.27) runs the external CCM by default. */
-  migrationSupport: () => ({ inTreeProvider: 'aws', volumePlugin: 'aws', lastInTreeMinor: 26, openshiftExternalSinceMinor: 27, openshiftFeatureGates: ['ExternalCloudProvider'], inTreeCloudConfig: false }),
+  migrationSupport: () => ({
+    inTreeProvider: 'aws',
+    volumePlugin: 'aws',
+    lastInTreeMinor: 26,
+    openshiftExternalSinceMinor: 27,
+    openshiftFeatureGates: ['ExternalCloudProvider'],
+    inTreeCloudConfig: false,
+  }),
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const problems: PlatformSpecProblem[] = [];
@@ -18,8 +25,9 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
     if (endpoints.length > 0 && !aws?.region) {
       problems.push({
         path: ['spec', 'aws', 'region'],
-        message: 'is required when spec.aws.serviceEndpoints is set (the operator fails with "status.platformStatus.aws.region: Required value"); '
-          + 'set the Infrastructure status.platformStatus.aws.region',
+        message:
+          'is required when spec.aws.serviceEndpoints is set (the operator fails with "status.platformStatus.aws.region: Required value"); ' +
+          'set the Infrastructure status.platformStatus.aws.region',
       });
     }
     const seen = new Map<string, number>();

@@ -2,8 +2,13 @@ import { Construct } from 'constructs';
 import { AzureCloudNodeManager } from './azure-cloud-node-manager';
 import { AzureCloudProviderRbac } from './azure-cloud-provider-rbac';
 import {
-  azureCloudConfVolume, azureCredentialsMount, azureCredentialsVolume, azureInjectCredentials,
-  boundServiceAccountTokenMount, boundServiceAccountTokenVolume, emptyDirVolume,
+  azureCloudConfVolume,
+  azureCredentialsMount,
+  azureCredentialsVolume,
+  azureInjectCredentials,
+  boundServiceAccountTokenMount,
+  boundServiceAccountTokenVolume,
+  emptyDirVolume,
 } from './credentials-injector';
 import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
 import { CommonOperands } from '../common-operands';
@@ -101,10 +106,12 @@ export class AzureCloudControllerManager extends Construct {
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['nodes'] }] },
-        matchConditions: [{
-          name: 'check-only-machine-config-daemon-requests',
-          expression: `request.userInfo.username == 'system:serviceaccount:${OPERAND_NAMESPACE}:${CNM_SERVICE_ACCOUNT}'`,
-        }],
+        matchConditions: [
+          {
+            name: 'check-only-machine-config-daemon-requests',
+            expression: `request.userInfo.username == 'system:serviceaccount:${OPERAND_NAMESPACE}:${CNM_SERVICE_ACCOUNT}'`,
+          },
+        ],
         validations: [
           {
             expression: `has(request.userInfo.extra) && (${nodeName} in request.userInfo.extra)`,
@@ -112,7 +119,8 @@ export class AzureCloudControllerManager extends Construct {
           },
           {
             expression: 'object.metadata.name == request.userInfo.extra["authentication.kubernetes.io/node-name"][0]',
-            messageExpression: "'updates to Node ' + string(object.metadata.name) + ' may only be effected from the cloud node manager running on the same node'",
+            messageExpression:
+              "'updates to Node ' + string(object.metadata.name) + ' may only be effected from the cloud node manager running on the same node'",
           },
         ],
       },
@@ -130,7 +138,8 @@ export class AzureCloudControllerManager extends Construct {
             message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be an integer`,
           },
           {
-            expression: '!variables.hasIdleTimeout || !variables.valueHasChanged || (int(variables.idleTimeoutValue) >= 4 && int(variables.idleTimeoutValue) <= 100)',
+            expression:
+              '!variables.hasIdleTimeout || !variables.valueHasChanged || (int(variables.idleTimeoutValue) >= 4 && int(variables.idleTimeoutValue) <= 100)',
             message: `value for annotation '${AZURE_TCP_IDLE_TIMEOUT_ANNOTATION}' must be no less than 4 and no more than 100`,
           },
         ],

@@ -2,14 +2,29 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  azureCloudConfVolume, azureCredentialsVolume, azureInjectCredentials, azureStackHubInjectCredentials,
-  boundServiceAccountTokenMount, boundServiceAccountTokenVolume, emptyDirVolume,
+  azureCloudConfVolume,
+  azureCredentialsVolume,
+  azureInjectCredentials,
+  azureStackHubInjectCredentials,
+  boundServiceAccountTokenMount,
+  boundServiceAccountTokenVolume,
+  emptyDirVolume,
 } from './credentials-injector';
 import { configHash, MountedConfig } from '../../constructs/config-hash';
 import { CNM_SERVICE_ACCOUNT, CONFIG_HASH_ANNOTATION, OPERAND_NAMESPACE } from '../constants';
 import {
-  bashCommand, CNM_PLATFORM_LABEL, hostEtcKubeMount, hostEtcKubeVolume, MANAGEMENT_WORKLOAD_ANNOTATION,
-  ProxySettings, proxyEnv, requests, trustedCaMount, trustedCaVolumes, waitForTrustBundle, hasCloudCaBundle,
+  bashCommand,
+  CNM_PLATFORM_LABEL,
+  hostEtcKubeMount,
+  hostEtcKubeVolume,
+  MANAGEMENT_WORKLOAD_ANNOTATION,
+  ProxySettings,
+  proxyEnv,
+  requests,
+  trustedCaMount,
+  trustedCaVolumes,
+  waitForTrustBundle,
+  hasCloudCaBundle,
 } from '../pod-conventions';
 
 /** Properties for `AzureCloudNodeManager`. */
@@ -70,53 +85,69 @@ export class AzureCloudNodeManager extends Construct {
 
     const container: k8s.Container = props.stackHub
       ? {
-        name: 'cloud-node-manager',
-        image: props.image,
-        imagePullPolicy: 'IfNotPresent',
-        command: bashCommand('/bin/azure-cloud-node-manager', [
-          '--node-name=$(NODE_NAME)', '--wait-routes=false', '--use-instance-metadata=false', '--cloud-config=$(CLOUD_CONFIG)', '--v=6',
-        ]),
-        env: [
-          nodeName,
-          { name: 'AZURE_ENVIRONMENT_FILEPATH', value: '/etc/cloud-config-original/endpoints.conf' },
-          { name: 'CLOUD_CONFIG', value: '/etc/cloud-config/cloud.conf' },
-          ...proxyEnv(props.proxy),
-        ],
-        ports: [{ containerPort: 10263, name: 'https', protocol: 'TCP' }],
-        resources: requests('50m', '50Mi'),
-        terminationMessagePolicy: 'FallbackToLogsOnError',
-        volumeMounts: [
-          hostEtcKubeMount(),
-          { name: 'config-accm', mountPath: '/etc/cloud-config-original', readOnly: true },
-          { name: 'cloud-config', mountPath: '/etc/cloud-config', readOnly: true },
-          trustedCaMount(),
-        ],
-      }
+          name: 'cloud-node-manager',
+          image: props.image,
+          imagePullPolicy: 'IfNotPresent',
+          command: bashCommand('/bin/azure-cloud-node-manager', [
+            '--node-name=$(NODE_NAME)',
+            '--wait-routes=false',
+            '--use-instance-metadata=false',
+            '--cloud-config=$(CLOUD_CONFIG)',
+            '--v=6',
+          ]),
+          env: [
+            nodeName,
+            { name: 'AZURE_ENVIRONMENT_FILEPATH', value: '/etc/cloud-config-original/endpoints.conf' },
+            { name: 'CLOUD_CONFIG', value: '/etc/cloud-config/cloud.conf' },
+            ...proxyEnv(props.proxy),
+          ],
+          ports: [{ containerPort: 10263, name: 'https', protocol: 'TCP' }],
+          resources: requests('50m', '50Mi'),
+          terminationMessagePolicy: 'FallbackToLogsOnError',
+          volumeMounts: [
+            hostEtcKubeMount(),
+            { name: 'config-accm', mountPath: '/etc/cloud-config-original', readOnly: true },
+            { name: 'cloud-config', mountPath: '/etc/cloud-config', readOnly: true },
+            trustedCaMount(),
+          ],
+        }
       : {
-        name: 'cloud-node-manager',
-        image: props.image,
-        imagePullPolicy: 'IfNotPresent',
-        command: bashCommand('/bin/azure-cloud-node-manager', ['--node-name=$(NODE_NAME)', '--wait-routes=false', '--enable-deprecated-beta-topology-labels']),
-        env: [nodeName, ...proxyEnv(props.proxy)],
-        ports: [{ containerPort: 10263, name: 'https', protocol: 'TCP' }],
-        resources: requests('50m', '50Mi'),
-        terminationMessagePolicy: 'FallbackToLogsOnError',
-        volumeMounts: [
-          { name: 'merged-cloud-config', mountPath: '/etc/kubernetes', readOnly: true },
-          trustedCaMount(),
-          boundServiceAccountTokenMount(),
-        ],
-      };
+          name: 'cloud-node-manager',
+          image: props.image,
+          imagePullPolicy: 'IfNotPresent',
+          command: bashCommand('/bin/azure-cloud-node-manager', [
+            '--node-name=$(NODE_NAME)',
+            '--wait-routes=false',
+            '--enable-deprecated-beta-topology-labels',
+          ]),
+          env: [nodeName, ...proxyEnv(props.proxy)],
+          ports: [{ containerPort: 10263, name: 'https', protocol: 'TCP' }],
+          resources: requests('50m', '50Mi'),
+          terminationMessagePolicy: 'FallbackToLogsOnError',
+          volumeMounts: [
+            { name: 'merged-cloud-config', mountPath: '/etc/kubernetes', readOnly: true },
+            trustedCaMount(),
+            boundServiceAccountTokenMount(),
+          ],
+        };
     const volumes: k8s.Volume[] = props.stackHub
       ? [hostEtcKubeVolume(), azureCloudConfVolume(true), azureCredentialsVolume(), ...trustedCaVolumes(cloudCa), emptyDirVolume('cloud-config')]
-      : [azureCredentialsVolume(), ...trustedCaVolumes(cloudCa), hostEtcKubeVolume(), boundServiceAccountTokenVolume(), emptyDirVolume('merged-cloud-config')];
-    const injector = props.stackHub ? azureStackHubInjectCredentials(props.operatorImage) : azureInjectCredentials(props.operatorImage, 'host-etc-kube');
+      : [
+          azureCredentialsVolume(),
+          ...trustedCaVolumes(cloudCa),
+          hostEtcKubeVolume(),
+          boundServiceAccountTokenVolume(),
+          emptyDirVolume('merged-cloud-config'),
+        ];
+    const injector = props.stackHub
+      ? azureStackHubInjectCredentials(props.operatorImage)
+      : azureInjectCredentials(props.operatorImage, 'host-etc-kube');
 
     this.apiObject = new k8s.KubeDaemonSet(this, 'Resource', {
       metadata: {
         name,
         namespace: OPERAND_NAMESPACE,
-        labels: { ...labels, 'component': name, 'kubernetes.io/cluster-service': 'true' },
+        labels: { ...labels, component: name, 'kubernetes.io/cluster-service': 'true' },
       },
       spec: {
         selector: { matchLabels: { ...labels } },

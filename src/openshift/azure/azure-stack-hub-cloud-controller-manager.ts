@@ -40,7 +40,7 @@ export class AzureStackHubCloudControllerManager extends Construct {
       throw new Error('\'infrastructureName\' must be set for Azure Stack Hub, got ""');
     }
     if (props.cloudConfExtraData?.endpoints === undefined) {
-      throw new Error('\'cloudConfExtraData.endpoints\' (the Azure Stack Hub environment file) must be set, got none');
+      throw new Error("'cloudConfExtraData.endpoints' (the Azure Stack Hub environment file) must be set, got none");
     }
     const common = new CommonOperands(this, 'Common', { platformType: 'Azure', ...props });
     const mountedConfig = { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } };

@@ -65,15 +65,19 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
    * OpenShift 4.14 (1.27) runs the external CCM by default.
    * Azure Stack Hub always ran the external CCM on OpenShift.
    */
-  migrationSupport: (spec) => (isAzureStackHub(spec) ? undefined : {
-    inTreeProvider: 'azure',
-    volumePlugin: 'azure',
-    lastInTreeMinor: 29,
-    openshiftExternalSinceMinor: 27,
-    openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderAzure'],
-    inTreeCloudConfig: true,
-    noLeaderMigration: 'the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app)',
-  }),
+  migrationSupport: (spec) =>
+    isAzureStackHub(spec)
+      ? undefined
+      : {
+          inTreeProvider: 'azure',
+          volumePlugin: 'azure',
+          lastInTreeMinor: 29,
+          openshiftExternalSinceMinor: 27,
+          openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderAzure'],
+          inTreeCloudConfig: true,
+          noLeaderMigration:
+            'the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app)',
+        },
   cloudNodeManager: true,
   credentialsRequest: {
     name: 'openshift-azure-cloud-controller-manager',
@@ -85,11 +89,14 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const extraKeys = spec.spec.cloudConfig?.extraKeys ?? {};
     if (isAzureStackHub(spec) && extraKeys.endpoints === undefined) {
-      return [{
-        path: ['spec', 'cloudConfig', 'extraKeys', 'endpoints'],
-        message: 'is required for Azure Stack Hub (spec.azure.cloudName AzureStackCloud): the CCM and node manager read the Azure Stack environment '
-          + 'from cloud-conf key "endpoints"; point it at the endpoints JSON of the cloud-provider-config ConfigMap',
-      }];
+      return [
+        {
+          path: ['spec', 'cloudConfig', 'extraKeys', 'endpoints'],
+          message:
+            'is required for Azure Stack Hub (spec.azure.cloudName AzureStackCloud): the CCM and node manager read the Azure Stack environment ' +
+            'from cloud-conf key "endpoints"; point it at the endpoints JSON of the cloud-provider-config ConfigMap',
+        },
+      ];
     }
     return [];
   },

@@ -111,10 +111,12 @@ export class GcpCloudControllerManager extends Construct {
       spec: {
         matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['services'] }] },
         variables: changedAnnotationVariables(GCP_NETWORK_TIER_ANNOTATION, 'NetworkTier'),
-        validations: [{
-          expression: "!variables.valueHasChanged || variables.networkTierValue in ['Standard', 'Premium']\n",
-          message: `The annotation '${GCP_NETWORK_TIER_ANNOTATION}', if specified, must be either 'Standard' or 'Premium'.`,
-        }],
+        validations: [
+          {
+            expression: "!variables.valueHasChanged || variables.networkTierValue in ['Standard', 'Premium']\n",
+            message: `The annotation '${GCP_NETWORK_TIER_ANNOTATION}', if specified, must be either 'Standard' or 'Premium'.`,
+          },
+        ],
       },
     });
   }

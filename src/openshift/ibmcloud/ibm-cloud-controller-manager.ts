@@ -8,7 +8,6 @@ import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 import { IBM_CREDENTIALS_SECRET } from './facts';
 
-
 /** The volumes of the IBM CCM binary: all of `cloud-conf` at /etc/ibm and the credentials at /etc/vpc. */
 export function ibmVolumes(): { volumes: k8s.Volume[]; volumeMounts: k8s.VolumeMount[] } {
   return {

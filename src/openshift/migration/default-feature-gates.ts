@@ -33,13 +33,27 @@ export interface DefaultFeatureSet {
 export const DEFAULT_FEATURE_SETS: Readonly<Record<string, DefaultFeatureSet>> = {
   '4.9': {
     source: 'openshift/api@e8b83ffadbab29da973d804144219ffa17cb7843 config/v1/types_feature.go',
-    enabled: ['APIPriorityAndFairness', 'RotateKubeletServerCertificate', 'SupportPodPidsLimit', 'NodeDisruptionExclusion', 'ServiceNodeExclusion', 'DownwardAPIHugePages'],
+    enabled: [
+      'APIPriorityAndFairness',
+      'RotateKubeletServerCertificate',
+      'SupportPodPidsLimit',
+      'NodeDisruptionExclusion',
+      'ServiceNodeExclusion',
+      'DownwardAPIHugePages',
+    ],
     disabled: ['LegacyNodeRoleBehavior'],
   },
   '4.10': {
     source: 'openshift/api@341d389bd4a74dd11e76e6c8cb7a930070d4264b config/v1/types_feature.go',
     enabled: ['APIPriorityAndFairness', 'RotateKubeletServerCertificate', 'DownwardAPIHugePages', 'PodSecurity'],
-    disabled: ['CSIMigrationAWS', 'CSIMigrationOpenStack', 'CSIMigrationGCE', 'CSIMigrationAzureDisk', 'CSIMigrationAzureFile', 'CSIMigrationvSphere'],
+    disabled: [
+      'CSIMigrationAWS',
+      'CSIMigrationOpenStack',
+      'CSIMigrationGCE',
+      'CSIMigrationAzureDisk',
+      'CSIMigrationAzureFile',
+      'CSIMigrationvSphere',
+    ],
   },
   '4.11': {
     source: 'openshift/api@92fe66c75e8fbd76d5f385443c2293d4d02f08cc config/v1/types_feature.go',
@@ -58,7 +72,15 @@ export const DEFAULT_FEATURE_SETS: Readonly<Record<string, DefaultFeatureSet>> =
   },
   '4.14': {
     source: 'openshift/api@b1c90a6cf9a3fd207d44f3dbc885a782a08de6f3 config/v1/types_feature.go, config/v1/feature_gates.go',
-    enabled: ['AlibabaPlatform', 'AzureWorkloadIdentity', 'CloudDualStackNodeIPs', 'ExternalCloudProviderAzure', 'ExternalCloudProviderExternal', 'PrivateHostedZoneAWS', 'BuildCSIVolumes'],
+    enabled: [
+      'AlibabaPlatform',
+      'AzureWorkloadIdentity',
+      'CloudDualStackNodeIPs',
+      'ExternalCloudProviderAzure',
+      'ExternalCloudProviderExternal',
+      'PrivateHostedZoneAWS',
+      'BuildCSIVolumes',
+    ],
     disabled: ['RetroactiveDefaultStorageClass'],
   },
 };
@@ -96,7 +118,7 @@ export function customNoUpgradeSelection(minor: string, gates: readonly string[]
  * it blocks minor updates and cannot be turned off.
  */
 export function customNoUpgradeNote(minor: string, gates: readonly string[]): string {
-  const row = DEFAULT_FEATURE_SETS[minor]!;
+  const row = DEFAULT_FEATURE_SETS[minor];
   const sel = customNoUpgradeSelection(minor, gates)!;
   const added = gates.filter((g) => !row.enabled.includes(g));
   const code = (xs: readonly string[]) => (xs.length === 0 ? 'none' : xs.map((x) => `\`${x}\``).join(', '));
@@ -106,9 +128,9 @@ export function customNoUpgradeNote(minor: string, gates: readonly string[]): st
     `- enabled: ${code(sel.enabled)}`,
     `- disabled: ${code(sel.disabled)}`,
     '',
-    `Against Default it changes only ${code(added)} (turned on)${row.disabled.some((g) => gates.includes(g)) ? `, taken off Default's disabled list` : ''}; every other gate keeps its Default value. `
-      + 'Both lists are needed: a custom set is not applied on top of Default (from 4.14 every known gate the enabled list leaves out is turned off; '
-      + 'before, a gate Default sets and the custom lists leave out falls back to its upstream Kubernetes default). '
-      + '`CustomNoUpgrade` cannot be turned off and blocks minor updates of the cluster.',
+    `Against Default it changes only ${code(added)} (turned on)${row.disabled.some((g) => gates.includes(g)) ? `, taken off Default's disabled list` : ''}; every other gate keeps its Default value. ` +
+      'Both lists are needed: a custom set is not applied on top of Default (from 4.14 every known gate the enabled list leaves out is turned off; ' +
+      'before, a gate Default sets and the custom lists leave out falls back to its upstream Kubernetes default). ' +
+      '`CustomNoUpgrade` cannot be turned off and blocks minor updates of the cluster.',
   ].join('\n');
 }

@@ -38,17 +38,21 @@ export class ExternalCloudProviderFeatureGate extends Construct {
   constructor(scope: Construct, id: string, props: ExternalCloudProviderFeatureGateProps) {
     super(scope, id);
     if (props.gates.length === 0) {
-      throw new Error('\'gates\' must name at least one feature gate, got none');
+      throw new Error("'gates' must name at least one feature gate, got none");
     }
     const featureSet = props.featureSet ?? 'CustomNoUpgrade';
     this.apiObject = new FeatureGate(this, 'Resource', {
       metadata: { name: 'cluster' },
-      spec: featureSet === 'CustomNoUpgrade'
-        ? {
-          featureSet: FeatureGateSpecFeatureSet.CUSTOM_NO_UPGRADE,
-          customNoUpgrade: { enabled: [...props.gates], ...(props.disabled && props.disabled.length > 0 ? { disabled: [...props.disabled] } : {}) },
-        }
-        : { featureSet: FeatureGateSpecFeatureSet.TECH_PREVIEW_NO_UPGRADE },
+      spec:
+        featureSet === 'CustomNoUpgrade'
+          ? {
+              featureSet: FeatureGateSpecFeatureSet.CUSTOM_NO_UPGRADE,
+              customNoUpgrade: {
+                enabled: [...props.gates],
+                ...(props.disabled && props.disabled.length > 0 ? { disabled: [...props.disabled] } : {}),
+              },
+            }
+          : { featureSet: FeatureGateSpecFeatureSet.TECH_PREVIEW_NO_UPGRADE },
     });
   }
 }

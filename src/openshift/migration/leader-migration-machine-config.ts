@@ -31,12 +31,14 @@ export class LeaderMigrationMachineConfig extends Construct {
         config: {
           ignition: { version: '3.2.0' },
           storage: {
-            files: [{
-              path: props.path,
-              mode: 0o644,
-              overwrite: true,
-              contents: { source: `data:text/plain;charset=utf-8,${encodeURIComponent(props.content)}` },
-            }],
+            files: [
+              {
+                path: props.path,
+                mode: 0o644,
+                overwrite: true,
+                contents: { source: `data:text/plain;charset=utf-8,${encodeURIComponent(props.content)}` },
+              },
+            ],
           },
         },
       },

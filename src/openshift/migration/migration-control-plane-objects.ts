@@ -3,7 +3,14 @@ import { Construct } from 'constructs';
 import { ExternalCloudProviderFeatureGate, ExternalCloudProviderFeatureSet } from './external-cloud-provider-feature-gate';
 import { LeaderMigrationMachineConfig } from './leader-migration-machine-config';
 import {
-  customNoUpgradeAt, featureGatesOf, migrates, OPENSHIFT_KCM_HOST_PATH, OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlanePlan, openshiftPlanInput,
+  customNoUpgradeAt,
+  featureGatesOf,
+  migrates,
+  OPENSHIFT_KCM_HOST_PATH,
+  OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
+  OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS,
+  openshiftControlPlanePlan,
+  openshiftPlanInput,
 } from './migration-control-plane';
 import { MigrationControlPlane } from '../../migration/control-plane';
 import { MigrationInput } from '../../migration/flags';
@@ -25,15 +32,21 @@ export function openshiftMigrationControlPlane(featureSet: ExternalCloudProvider
         // leader-migration-kcm through external-leader-migration, where the override is removed,
         // and pruned only in external (or, on rollback, after the override is gone).
         const kcmFile = phasePlan({ ...m, phase: 'leader-migration-kcm' }).kcm.file!;
-        objects.push(new LeaderMigrationMachineConfig(scope, 'MachineConfig', {
-          name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, path: OPENSHIFT_KCM_HOST_PATH, content: kcmFile,
-        }).apiObject);
+        objects.push(
+          new LeaderMigrationMachineConfig(scope, 'MachineConfig', {
+            name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG,
+            path: OPENSHIFT_KCM_HOST_PATH,
+            content: kcmFile,
+          }).apiObject,
+        );
       }
       const gates = featureGatesOf(m);
       if (gates) {
         // CustomNoUpgrade replaces the release's Default set: keep its lists and add the external gates.
         const props = featureSet === 'CustomNoUpgrade' ? customNoUpgradeAt(m.kubernetesMinor, gates) : { enabled: gates, disabled: [] };
-        objects.push(new ExternalCloudProviderFeatureGate(scope, 'FeatureGate', { gates: props.enabled, disabled: props.disabled, featureSet }).apiObject);
+        objects.push(
+          new ExternalCloudProviderFeatureGate(scope, 'FeatureGate', { gates: props.enabled, disabled: props.disabled, featureSet }).apiObject,
+        );
       }
       return objects;
     },

@@ -44,7 +44,9 @@ export const OPENSHIFT_OVERRIDE_KEYS = ['enable-leader-migration', 'leader-migra
 
 /** The `oc patch` adding the override (a JSON merge patch: other extendedArguments stay). */
 export function openshiftOverrideAdd(podPath: string): string {
-  const p = { spec: { unsupportedConfigOverrides: { extendedArguments: { 'enable-leader-migration': ['true'], 'leader-migration-config': [podPath] } } } };
+  const p = {
+    spec: { unsupportedConfigOverrides: { extendedArguments: { 'enable-leader-migration': ['true'], 'leader-migration-config': [podPath] } } },
+  };
   return `oc patch kubecontrollermanager cluster --type=merge -p '${JSON.stringify(p)}'`;
 }
 
@@ -62,8 +64,10 @@ export function openshiftOverrideRemove(): string {
 
 /** Every KCM revision rolled out: all nodes at the latest available revision. */
 const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
-  check: 'every kube-controller-manager runs the latest revision: each node\'s currentRevision equals latestAvailableRevision (the revision made after the change)',
-  command: 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
+  check:
+    "every kube-controller-manager runs the latest revision: each node's currentRevision equals latestAvailableRevision (the revision made after the change)",
+  command:
+    'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}\'',
   probes: [{ kind: 'kcm-revisions' }],
 };
 
@@ -80,8 +84,10 @@ const OPENSHIFT_KCM_REVISIONS: PlanCheck = {
  * (`LEADER_ELECTION_FLAGS`: lease 137 s, renew 107 s, retry 26 s).
  */
 const OPENSHIFT_LATEST_REVISION_EXTERNAL: PlanCheck = {
-  check: 'the newest kube-controller-manager revision (latestAvailableRevision) runs --cloud-provider=external: the command prints "cloud-provider":["external"] (do not wait for the nodes to roll it out)',
-  command: 'oc -n openshift-kube-controller-manager get configmap config-$(oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}\') -o jsonpath=\'{.data.config\\.yaml}\' | grep -o \'"cloud-provider":\\["external"\\]\'',
+  check:
+    'the newest kube-controller-manager revision (latestAvailableRevision) runs --cloud-provider=external: the command prints "cloud-provider":["external"] (do not wait for the nodes to roll it out)',
+  command:
+    "oc -n openshift-kube-controller-manager get configmap config-$(oc get kubecontrollermanager cluster -o jsonpath='{.status.latestAvailableRevision}') -o jsonpath='{.data.config\\.yaml}' | grep -o '\"cloud-provider\":\\[\"external\"\\]'",
 };
 
 /** The kubelets' switch: the machine-config pools rolled out (after the override is gone, never before). */
@@ -92,7 +98,8 @@ const OPENSHIFT_POOLS_UPDATED: PlanCheck = {
 };
 
 /** The revisions, then the override's extendedArguments (printed as JSON). */
-const OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE = 'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
+const OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE =
+  'oc get kubecontrollermanager cluster -o jsonpath=\'{.status.latestAvailableRevision}{" :"}{range .status.nodeStatuses[*]}{" "}{.currentRevision}{end}{"\\n"}{.spec.unsupportedConfigOverrides.extendedArguments}{"\\n"}\'';
 
 /**
  * Every KCM at the latest revision, made from an override with (or without) our keys: the revision
@@ -106,9 +113,10 @@ export function openshiftEveryKcm(leaderMigration: boolean | undefined): PlanChe
   }
   const keys = OPENSHIFT_OVERRIDE_KEYS.join(' and ');
   return {
-    check: `every kube-controller-manager runs the latest revision (each node's currentRevision equals latestAvailableRevision), and spec.unsupportedConfigOverrides.extendedArguments `
-      + (leaderMigration ? `has ${keys}` : `has neither ${OPENSHIFT_OVERRIDE_KEYS.join(' nor ')}`)
-      + ' (second line)',
+    check:
+      `every kube-controller-manager runs the latest revision (each node's currentRevision equals latestAvailableRevision), and spec.unsupportedConfigOverrides.extendedArguments ` +
+      (leaderMigration ? `has ${keys}` : `has neither ${OPENSHIFT_OVERRIDE_KEYS.join(' nor ')}`) +
+      ' (second line)',
     command: OPENSHIFT_KCM_REVISIONS_AND_OVERRIDE,
     probes: [{ kind: 'kcm-revisions' }, { kind: 'kcm-override', present: leaderMigration, keys: OPENSHIFT_OVERRIDE_KEYS }],
   };
@@ -119,7 +127,8 @@ const OPENSHIFT_KCM_NAMESPACE = 'openshift-kube-controller-manager';
 const OPENSHIFT_KCM_LABEL = 'app=kube-controller-manager';
 
 /** The KCM pods with their arguments. */
-const OPENSHIFT_KCM_PODS = 'oc -n openshift-kube-controller-manager get pods -l app=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].args}{"\\n"}{end}\'';
+const OPENSHIFT_KCM_PODS =
+  'oc -n openshift-kube-controller-manager get pods -l app=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].args}{"\\n"}{end}\'';
 
 /**
  * The gates of the FeatureGate a phase renders, or undefined when it renders none (not an external phase, or the platform is external by default on this release).
@@ -148,8 +157,10 @@ export function customNoUpgradeAt(kubernetesMinor: number, gates: readonly strin
 
 function unknownDefaultSetMessage(kubernetesMinor: number): string {
   const known = defaultFeatureSetMinors();
-  return `"1.${kubernetesMinor}": the FeatureGate must keep OpenShift ${openshiftRelease(kubernetesMinor)}'s Default feature gates, which this version does not know `
-    + `(known: ${known[0]} to ${known[known.length - 1]}); set kubernetesVersion to the cluster's release`;
+  return (
+    `"1.${kubernetesMinor}": the FeatureGate must keep OpenShift ${openshiftRelease(kubernetesMinor)}'s Default feature gates, which this version does not know ` +
+    `(known: ${known[0]} to ${known[known.length - 1]}); set kubernetesVersion to the cluster's release`
+  );
 }
 
 /**
@@ -168,7 +179,9 @@ export function openshiftPlanInput(m: MigrationInput, featureSet: string): OpenS
     featureGates: gates ?? [],
     featureSet,
     ...(gates && featureSet === 'CustomNoUpgrade' ? { featureGateNote: customNoUpgradeNote(openshiftRelease(m.kubernetesMinor), gates) } : {}),
-    machineConfig: migrates(m) ? { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH } : undefined,
+    machineConfig: migrates(m)
+      ? { name: OPENSHIFT_LEADER_MIGRATION_MACHINE_CONFIG, hostPath: OPENSHIFT_KCM_HOST_PATH, podPath: OPENSHIFT_KCM_POD_PATH }
+      : undefined,
   };
 }
 
@@ -179,10 +192,17 @@ export function openshiftPlanInput(m: MigrationInput, featureSet: string): OpenS
  */
 function removeMachineConfig(name: string): PlanStep {
   return {
-    when: 'after-merge', by: 'you, then the machine-config-operator (one control-plane node at a time)',
+    when: 'after-merge',
+    by: 'you, then the machine-config-operator (one control-plane node at a time)',
     action: `delete the MachineConfig ${name}: no kube-controller-manager reads its file any more; the machine-config-operator removes the file and reboots the control-plane nodes one at a time`,
     command: `oc delete machineconfig ${name}`,
-    checks: [{ check: 'the master pool has rolled out without it', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m', probes: [{ kind: 'pools-updated', pools: ['master'] }] }],
+    checks: [
+      {
+        check: 'the master pool has rolled out without it',
+        command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m',
+        probes: [{ kind: 'pools-updated', pools: ['master'] }],
+      },
+    ],
   };
 }
 
@@ -193,52 +213,94 @@ function removeMachineConfig(name: string): PlanStep {
  *
  * @param os the gates and feature set of the FeatureGate and the name of the MachineConfig
  */
-export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly string[]; readonly featureSet: string; readonly machineConfig?: string }): ControlPlaneSteps {
-  const kcmRoll = (when: StepTiming, what: string, kcm: ProcessConfig): PlanStep => (
-    { when, by: 'you, then cluster-kube-controller-manager-operator (one node at a time)', action: what, kcm, checks: [OPENSHIFT_KCM_REVISIONS] }
-  );
+export function openshiftControlPlaneSteps(os: {
+  readonly featureGates: readonly string[];
+  readonly featureSet: string;
+  readonly machineConfig?: string;
+}): ControlPlaneSteps {
+  const kcmRoll = (when: StepTiming, what: string, kcm: ProcessConfig): PlanStep => ({
+    when,
+    by: 'you, then cluster-kube-controller-manager-operator (one node at a time)',
+    action: what,
+    kcm,
+    checks: [OPENSHIFT_KCM_REVISIONS],
+  });
   const gated = os.featureGates.length > 0;
   return {
     everyKcm: (_what, leaderMigration) => openshiftEveryKcm(leaderMigration),
     kcmRoll,
     enableLeaderMigration: (c) => ({
-      ...kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file', c.kcm), command: openshiftOverrideAdd(c.input.kcmConfigPath ?? ''),
+      ...kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file', c.kcm),
+      command: openshiftOverrideAdd(c.input.kcmConfigPath ?? ''),
     }),
     disableLeaderMigration: (c) => ({
-      ...kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager (only our override keys)', c.kcm), command: openshiftOverrideRemove(), checks: [openshiftEveryKcm(false)],
+      ...kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager (only our override keys)', c.kcm),
+      command: openshiftOverrideRemove(),
+      checks: [openshiftEveryKcm(false)],
     }),
     switchToExternalFirst: (c) => {
       if (!gated) {
         return undefined;
       }
-      const p = { spec: { featureSet: os.featureSet, ...(os.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: customNoUpgradeAt(c.input.kubernetesMinor, os.featureGates) } : {}) } };
+      const p = {
+        spec: {
+          featureSet: os.featureSet,
+          ...(os.featureSet === 'CustomNoUpgrade' ? { customNoUpgrade: customNoUpgradeAt(c.input.kubernetesMinor, os.featureGates) } : {}),
+        },
+      };
       return {
-        when: 'before-merge', by: 'you, then the operators', kcm: c.kcm,
-        action: 'set the FeatureGate first, so kube-controller-manager is external before the CCM starts (the rendered FeatureGate is the same object): the operators switch kube-controller-manager, kube-apiserver and the kubelets',
+        when: 'before-merge',
+        by: 'you, then the operators',
+        kcm: c.kcm,
+        action:
+          'set the FeatureGate first, so kube-controller-manager is external before the CCM starts (the rendered FeatureGate is the same object): the operators switch kube-controller-manager, kube-apiserver and the kubelets',
         command: `oc patch featuregate cluster --type=merge -p '${JSON.stringify(p)}'`,
-        checks: [OPENSHIFT_KCM_REVISIONS, { check: 'kube-controller-manager runs --cloud-provider=external', command: OPENSHIFT_KCM_PODS, probes: [kcmPodsProbe(OPENSHIFT_KCM_NAMESPACE, OPENSHIFT_KCM_LABEL, { flags: ['--cloud-provider=external'] })] }],
+        checks: [
+          OPENSHIFT_KCM_REVISIONS,
+          {
+            check: 'kube-controller-manager runs --cloud-provider=external',
+            command: OPENSHIFT_KCM_PODS,
+            probes: [kcmPodsProbe(OPENSHIFT_KCM_NAMESPACE, OPENSHIFT_KCM_LABEL, { flags: ['--cloud-provider=external'] })],
+          },
+        ],
       };
     },
-    switchToExternal: (c) => (gated
-      ? [
-        mergeStep(`apply the FeatureGate (${os.featureSet}: ${os.featureSet === 'CustomNoUpgrade' ? `OpenShift ${openshiftRelease(c.input.kubernetesMinor)}'s Default gates plus ` : ''}${os.featureGates.join(', ')}); `
-          + 'cluster-kube-controller-manager-operator makes a revision with --cloud-provider=external and starts rolling it; the override still enables leader migration, '
-          + 'so a KCM restarted into that revision would take the migration lease and run nothing: go on to the next step as soon as the revision exists, '
-          + 'without waiting for the rollout or the machine-config pools',
-        [OPENSHIFT_LATEST_REVISION_EXTERNAL],
-        { kcm: { flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`], file: kcmProcess(c.input, c.from).file! } }),
-        {
-          ...kcmRoll('after-merge', 'turn leader migration off on kube-controller-manager (only our override keys) right away; cluster-kube-controller-manager-operator rolls every node straight to the newest revision, '
-            + 'so no KCM holds the migration lease for the machine-config rollout; the MachineConfig stays until phase "external"', c.kcm),
-          command: openshiftOverrideRemove(),
-          checks: [openshiftEveryKcm(false), OPENSHIFT_POOLS_UPDATED],
-        },
-      ]
-      : undefined),
+    switchToExternal: (c) =>
+      gated
+        ? [
+            mergeStep(
+              `apply the FeatureGate (${os.featureSet}: ${os.featureSet === 'CustomNoUpgrade' ? `OpenShift ${openshiftRelease(c.input.kubernetesMinor)}'s Default gates plus ` : ''}${os.featureGates.join(', ')}); ` +
+                'cluster-kube-controller-manager-operator makes a revision with --cloud-provider=external and starts rolling it; the override still enables leader migration, ' +
+                'so a KCM restarted into that revision would take the migration lease and run nothing: go on to the next step as soon as the revision exists, ' +
+                'without waiting for the rollout or the machine-config pools',
+              [OPENSHIFT_LATEST_REVISION_EXTERNAL],
+              {
+                kcm: {
+                  flags: [...c.kcm.flags, '--enable-leader-migration', `--leader-migration-config=${c.input.kcmConfigPath ?? ''}`],
+                  file: kcmProcess(c.input, c.from).file!,
+                },
+              },
+            ),
+            {
+              ...kcmRoll(
+                'after-merge',
+                'turn leader migration off on kube-controller-manager (only our override keys) right away; cluster-kube-controller-manager-operator rolls every node straight to the newest revision, ' +
+                  'so no KCM holds the migration lease for the machine-config rollout; the MachineConfig stays until phase "external"',
+                c.kcm,
+              ),
+              command: openshiftOverrideRemove(),
+              checks: [openshiftEveryKcm(false), OPENSHIFT_POOLS_UPDATED],
+            },
+          ]
+        : undefined,
     kcmFile: {
       name: `the MachineConfig ${os.machineConfig}`,
       apply: `the MachineConfig ${os.machineConfig} writing the KCM's file (the machine-config-operator reboots the control-plane nodes one at a time; the KCMs do not read it yet)`,
-      applied: { check: 'the master pool has rolled out the MachineConfig', command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m', probes: [{ kind: 'pools-updated', pools: ['master'] }] },
+      applied: {
+        check: 'the master pool has rolled out the MachineConfig',
+        command: 'oc wait machineconfigpool/master --for=condition=Updated --timeout=60m',
+        probes: [{ kind: 'pools-updated', pools: ['master'] }],
+      },
       leaveGit: `stop rendering the MachineConfig ${os.machineConfig} (it is never pruned: it stays on the hosts until the next step)`,
       ...(os.machineConfig ? { remove: removeMachineConfig(os.machineConfig) } : {}),
     },
@@ -248,7 +310,11 @@ export function openshiftControlPlaneSteps(os: { readonly featureGates: readonly
 /** OpenShift's side of the plan of a migration's phase. */
 export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanInput): ControlPlanePlan {
   return {
-    ...openshiftControlPlaneSteps({ featureGates: os.featureGates, featureSet: os.featureSet, ...(os.machineConfig ? { machineConfig: os.machineConfig.name } : {}) }),
+    ...openshiftControlPlaneSteps({
+      featureGates: os.featureGates,
+      featureSet: os.featureSet,
+      ...(os.machineConfig ? { machineConfig: os.machineConfig.name } : {}),
+    }),
     appliedBy: {
       kcm: 'cluster-kube-controller-manager-operator: the in-tree / external switch from the FeatureGate; leader migration from the unsupportedConfigOverrides (steps below) reading the file the MachineConfig writes',
       kubelet: 'machine-config-operator (rolling, node by node)',
@@ -262,18 +328,23 @@ export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanIn
 
 /** OpenShift's own checks of a requested migration. */
 export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
-  alreadyExternal: (input, support) => (input.kubernetesMinor >= support.openshiftExternalSinceMinor
-    ? `"1.${input.kubernetesMinor}": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${input.platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}), `
-      + `so the operators have already migrated it and phase "${input.phase}" cannot be rendered; set phase to "external"`
-    : undefined),
-  leaderMigrationBlocked: (input) => (input.kubernetesMinor < 22
-    ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
-    : undefined),
-  releaseProblems: (input, support) => (externalIn(input.phase) && input.kubernetesMinor < support.openshiftExternalSinceMinor
-    && customNoUpgradeSelection(openshiftRelease(input.kubernetesMinor), support.openshiftFeatureGates) === undefined
-    ? [{ path: ['spec', 'migration', 'kubernetesVersion'], message: unknownDefaultSetMessage(input.kubernetesMinor) }]
-    : []),
-  nodeIpamFixed: 'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false',
+  alreadyExternal: (input, support) =>
+    input.kubernetesMinor >= support.openshiftExternalSinceMinor
+      ? `"1.${input.kubernetesMinor}": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${input.platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}), ` +
+        `so the operators have already migrated it and phase "${input.phase}" cannot be rendered; set phase to "external"`
+      : undefined,
+  leaderMigrationBlocked: (input) =>
+    input.kubernetesMinor < 22
+      ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
+      : undefined,
+  releaseProblems: (input, support) =>
+    externalIn(input.phase) &&
+    input.kubernetesMinor < support.openshiftExternalSinceMinor &&
+    customNoUpgradeSelection(openshiftRelease(input.kubernetesMinor), support.openshiftFeatureGates) === undefined
+      ? [{ path: ['spec', 'migration', 'kubernetesVersion'], message: unknownDefaultSetMessage(input.kubernetesMinor) }]
+      : [],
+  nodeIpamFixed:
+    'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false',
 };
 
 /**

@@ -1,7 +1,14 @@
 import { Construct } from 'constructs';
 import { OpenStackCloudControllerManager } from './openstack-cloud-controller-manager';
 import { OPENSTACK_PLATFORM_FACTS } from './facts';
-import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
+import {
+  enabledFeatureGatesOf,
+  operandProps,
+  PlatformDefinition,
+  PreparedCluster,
+  upstreamFeatureGatesFlag,
+  infrastructureNameOf,
+} from '../platform';
 
 export * from './openstack-cloud-controller-manager';
 export * from './facts';

@@ -7,7 +7,6 @@ import { LEADER_ELECTION_FLAGS, standardTolerations } from '../pod-conventions';
 import { ccmTlsFlags } from '../../cluster-spec/tls';
 import { OPENSTACK_CREDENTIALS_SECRET } from './facts';
 
-
 /** Properties for `OpenStackCloudControllerManager`. */
 export interface OpenStackCloudControllerManagerProps extends OperandProps {
   /** The OpenStack CCM image (images.json `cloudControllerManagerOpenStack`). */

@@ -7,7 +7,11 @@ export const POWERVS_CCM_POLICIES: readonly { attributes: { name: string; value:
   ...IBM_CCM_POLICIES,
   {
     attributes: [{ name: 'serviceName', value: 'power-iaas' }],
-    roles: ['crn:v1:bluemix:public:iam::::role:Viewer', 'crn:v1:bluemix:public:iam::::serviceRole:Reader', 'crn:v1:bluemix:public:iam::::serviceRole:Manager'],
+    roles: [
+      'crn:v1:bluemix:public:iam::::role:Viewer',
+      'crn:v1:bluemix:public:iam::::serviceRole:Reader',
+      'crn:v1:bluemix:public:iam::::serviceRole:Manager',
+    ],
   },
 ];
 

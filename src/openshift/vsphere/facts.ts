@@ -48,7 +48,14 @@ export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
 
   /** In-tree vSphere left Kubernetes in 1.31; OpenShift 4.13 (1.26) runs the external CCM by default. */
   // kubernetes/legacy-cloud-providers: vsphere/ at v0.29.0, gone at v0.30.0 (last in-tree minor 1.29)
-  migrationSupport: () => ({ inTreeProvider: 'vsphere', volumePlugin: 'vsphere', lastInTreeMinor: 29, openshiftExternalSinceMinor: 26, openshiftFeatureGates: ['ExternalCloudProvider'], inTreeCloudConfig: true }),
+  migrationSupport: () => ({
+    inTreeProvider: 'vsphere',
+    volumePlugin: 'vsphere',
+    lastInTreeMinor: 29,
+    openshiftExternalSinceMinor: 26,
+    openshiftFeatureGates: ['ExternalCloudProvider'],
+    inTreeCloudConfig: true,
+  }),
   credentialsRequest: {
     name: 'openshift-vsphere-cloud-controller-manager',
     secretName: VSPHERE_CREDENTIALS_SECRET,
@@ -64,7 +71,10 @@ export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
     const servers = v.vcenters.map((vc) => vc.server);
     v.vcenters.forEach((vc, i) => {
       if (servers.indexOf(vc.server) !== i) {
-        problems.push({ path: ['spec', 'vsphere', 'vcenters', i, 'server'], message: `${describeValue(vc.server)} is listed twice; keep one entry per vCenter` });
+        problems.push({
+          path: ['spec', 'vsphere', 'vcenters', i, 'server'],
+          message: `${describeValue(vc.server)} is listed twice; keep one entry per vCenter`,
+        });
       }
     });
     const names = new Set<string>();
@@ -76,7 +86,10 @@ export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
         });
       }
       if (names.has(fd.name)) {
-        problems.push({ path: ['spec', 'vsphere', 'failureDomains', i, 'name'], message: `"${fd.name}" is used by an earlier failure domain; names must be unique` });
+        problems.push({
+          path: ['spec', 'vsphere', 'failureDomains', i, 'name'],
+          message: `"${fd.name}" is used by an earlier failure domain; names must be unique`,
+        });
       }
       names.add(fd.name);
     });

@@ -1,7 +1,14 @@
 import { Construct } from 'constructs';
 import { VSphereCloudControllerManager } from './vsphere-cloud-controller-manager';
 import { VSPHERE_PLATFORM_FACTS } from './facts';
-import { enabledFeatureGatesOf, operandProps, PlatformDefinition, PreparedCluster, upstreamFeatureGatesFlag, infrastructureNameOf } from '../platform';
+import {
+  enabledFeatureGatesOf,
+  operandProps,
+  PlatformDefinition,
+  PreparedCluster,
+  upstreamFeatureGatesFlag,
+  infrastructureNameOf,
+} from '../platform';
 
 export * from '../../cluster-spec/sections/vsphere';
 export * from './vsphere-cloud-controller-manager';

@@ -48,11 +48,11 @@ export interface PhaseChangeReport {
 }
 
 function phaseOf(tree: Tree): string {
-  return JSON.parse(tree['.migration.json']!).phase;
+  return JSON.parse(tree['.migration.json']).phase;
 }
 
 function releaseOf(tree: Tree): string {
-  return /release (\d+\.\d+\.\d+)/.exec(tree['HANDOVER.md'] ?? '')![1]!;
+  return /release (\d+\.\d+\.\d+)/.exec(tree['HANDOVER.md'] ?? '')![1];
 }
 
 function bump(version: string, part: 'minor' | 'patch'): string {
@@ -69,7 +69,7 @@ export class MigrationReplay {
 
   constructor(first: Tree, all: readonly Tree[]) {
     // The CCM's operands: what the last phase keeps (the leader-migration objects leave on purpose).
-    this.operands = operandIds(all[all.length - 1]!);
+    this.operands = operandIds(all[all.length - 1]);
     this.state = installedCluster(new Set(), [], first);
     handOver(this.state, first, new Set());
   }
@@ -80,7 +80,9 @@ export class MigrationReplay {
 
   private checkKcm(at: string, out: string[]): void {
     if (this.kcmReadsFile() && !this.state.live.has(KCM_MACHINE_CONFIG)) {
-      out.push(`${at}: kube-controller-manager runs with ${this.kcmFlags.find((f) => f.startsWith(LEADER_MIGRATION_CONFIG_FLAG))} but MachineConfig 99-master-kcm-leader-migration is gone: it exits at start`);
+      out.push(
+        `${at}: kube-controller-manager runs with ${this.kcmFlags.find((f) => f.startsWith(LEADER_MIGRATION_CONFIG_FLAG))} but MachineConfig 99-master-kcm-leader-migration is gone: it exits at start`,
+      );
     }
   }
 
@@ -88,10 +90,11 @@ export class MigrationReplay {
   public change(next: Tree): PhaseChangeReport {
     const from = phaseOf(this.state.tree);
     const to = phaseOf(next);
-    const plan = JSON.parse(next['.migration.json']!);
-    const transition = [plan.enter, plan.rollback].find((t) => t && t.from === from && t.to === to)
+    const plan = JSON.parse(next['.migration.json']);
+    const transition =
+      [plan.enter, plan.rollback].find((t) => t && t.from === from && t.to === to) ??
       // The plan of `next` describes how it was entered; a rollback is described by the tree left.
-      ?? [JSON.parse(this.state.tree['.migration.json']!).rollback].find((t) => t && t.from === from && t.to === to);
+      [JSON.parse(this.state.tree['.migration.json']).rollback].find((t) => t && t.from === from && t.to === to);
     if (!transition) {
       throw new Error(`no steps from ${from} to ${to}`);
     }
@@ -104,8 +107,10 @@ export class MigrationReplay {
       mergeAndSync(this.state, next, this.operands, `${change}: merge`);
       // A before-merge step skipped (or its rollout unfinished) leaves the KCMs as they were: the merge must not take their file.
       if (before && !this.state.live.has(KCM_MACHINE_CONFIG) && atStart.some((f) => f.startsWith(LEADER_MIGRATION_CONFIG_FLAG))) {
-        kcmExits.push(`${change}, merge: the sync prunes MachineConfig 99-master-kcm-leader-migration while a kube-controller-manager may still run with `
-          + `${atStart.find((f) => f.startsWith(LEADER_MIGRATION_CONFIG_FLAG))}: it exits at start`);
+        kcmExits.push(
+          `${change}, merge: the sync prunes MachineConfig 99-master-kcm-leader-migration while a kube-controller-manager may still run with ` +
+            `${atStart.find((f) => f.startsWith(LEADER_MIGRATION_CONFIG_FLAG))}: it exits at start`,
+        );
       }
     };
     for (const step of transition.steps as PlanStep[]) {
@@ -131,7 +136,10 @@ export class MigrationReplay {
     let minorUpdateWithOverrides: string | undefined;
     if (cluster.overrides.length > 0 && minor.result !== 'block') {
       minorUpdateWithOverrides = `CVO lets a minor update from ${release} through with ${cluster.overrides.length} overrides set`;
-    } else if (cluster.overrides.length > 0 && !/\*\*Minor update\*\*[^\n]*refuses it while an override is set[^\n]*take the way back/.test(handover)) {
+    } else if (
+      cluster.overrides.length > 0 &&
+      !/\*\*Minor update\*\*[^\n]*refuses it while an override is set[^\n]*take the way back/.test(handover)
+    ) {
       minorUpdateWithOverrides = 'HANDOVER.md does not say to remove the overrides (the way back) before a minor update';
     }
     return {

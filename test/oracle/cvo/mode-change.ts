@@ -59,8 +59,12 @@ export function treeObjects(tree: Tree): Map<string, Obj> {
 
 /** The payload objects the tree's HANDOVER.md renders "as the release ships it" (same content as CVO's). */
 function sameAsRelease(tree: Tree, objects: Map<string, Obj>): Set<string> {
-  const rows = new Set([...(tree['HANDOVER.md'] ?? '').matchAll(/^\| (.+?) \| as the release ships it \|/gm)].map((m) => m[1]!));
-  return new Set([...objects].filter(([, o]) => rows.has(`${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`)).map(([id]) => id));
+  const rows = new Set([...(tree['HANDOVER.md'] ?? '').matchAll(/^\| (.+?) \| as the release ships it \|/gm)].map((m) => m[1]));
+  return new Set(
+    [...objects]
+      .filter(([, o]) => rows.has(`${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`))
+      .map(([id]) => id),
+  );
 }
 
 /** One step of a HANDOVER.md section, as the replay runs it. */
@@ -91,11 +95,16 @@ function sectionSteps(markdown: string, title: string): string[] {
 function refsOf(line: string): string[] {
   const ns = /-n (\S+)/.exec(line)?.[1] ?? '';
   // The last word is the label or annotation.
-  return line.trim().split(/\s+/).slice(0, -1).filter((w) => /^[a-z]+(\.[a-z0-9.-]+)?\/\S+$/.test(w)).map((w) => {
-    const [type, name] = w.split('/') as [string, string];
-    const dot = type.indexOf('.');
-    return `${dot < 0 ? '' : type.slice(dot + 1)}/${dot < 0 ? type : type.slice(0, dot)}/${ns}/${name}`;
-  });
+  return line
+    .trim()
+    .split(/\s+/)
+    .slice(0, -1)
+    .filter((w) => /^[a-z]+(\.[a-z0-9.-]+)?\/\S+$/.test(w))
+    .map((w) => {
+      const [type, name] = w.split('/') as [string, string];
+      const dot = type.indexOf('.');
+      return `${dot < 0 ? '' : type.slice(dot + 1)}/${dot < 0 ? type : type.slice(0, dot)}/${ns}/${name}`;
+    });
 }
 
 /**
@@ -117,11 +126,11 @@ export function sectionActions(markdown: string, title: 'Hand over' | 'Way back'
     }
     const set = /jq --argjson ours '([^']*)' --argjson set '([^']*)'/.exec(step);
     if (set) {
-      actions.push({ do: 'set-overrides', ours: JSON.parse(set[1]!), set: JSON.parse(set[2]!) });
+      actions.push({ do: 'set-overrides', ours: JSON.parse(set[1]), set: JSON.parse(set[2]) });
     }
     const replace = /oc patch clusterversion version --type=merge -p '([^']+)'/.exec(step);
     if (replace) {
-      actions.push({ do: 'replace-overrides', set: JSON.parse(replace[1]!).spec.overrides });
+      actions.push({ do: 'replace-overrides', set: JSON.parse(replace[1]).spec.overrides });
     }
     if (step.includes('"op":"remove","path":"/spec/overrides"')) {
       actions.push({ do: 'remove-overrides' });
@@ -171,9 +180,14 @@ export function operandIds(gitopsTree: Tree): Set<string> {
 
 /** The payload of the release a tree names (objects added later are not shipped). */
 function payloadOf(tree: Tree): PayloadManifest[] {
-  const release = /release (\d+\.\d+)\.\d+/.exec(tree['HANDOVER.md'] ?? '')![1]!;
-  return PAYLOAD_OBJECTS.filter((o) => !o.addedIn || compareMinor(release, o.sameSince) >= 0)
-    .map((o) => ({ file: o.manifest, kind: o.kind, group: o.group, namespace: o.namespace, name: o.name }));
+  const release = /release (\d+\.\d+)\.\d+/.exec(tree['HANDOVER.md'] ?? '')![1];
+  return PAYLOAD_OBJECTS.filter((o) => !o.addedIn || compareMinor(release, o.sameSince) >= 0).map((o) => ({
+    file: o.manifest,
+    kind: o.kind,
+    group: o.group,
+    namespace: o.namespace,
+    name: o.name,
+  }));
 }
 
 /** A cluster as the release installs it: CVO writes the payload, the operator runs and writes its operands; `own` are the cluster's own overrides. */

@@ -72,15 +72,16 @@ export function readRenderedCluster(files: Readonly<Record<string, string>>): Re
   const handover = files['HANDOVER.md'] ?? '';
   // The hand over's command sets `$set` as ccm-gitops' overrides (the cluster's own are kept, none here).
   const set = /oc get clusterversion version -o json \| jq --argjson ours '[^']*' --argjson set '([^']*)'/.exec(handover);
-  const overrides: Override[] = set ? JSON.parse(set[1]!) : [];
+  const overrides: Override[] = set ? JSON.parse(set[1]) : [];
   const scaledToZero = [...handover.matchAll(/oc -n (\S+) scale deployment (\S+) --replicas=0/g)].map((m) => `${m[1]}/${m[2]}`);
   return { objects, overrides, scaledToZero };
 }
 
 /** library-go `getOverrideForManifest` with `Unmanaged`. */
 export function isOverridden(m: PayloadManifest, overrides: readonly Override[]): boolean {
-  return overrides.some((o) => o.unmanaged && o.kind === m.kind && o.group === m.group && o.name === m.name
-    && (m.namespace ? o.namespace === m.namespace : true));
+  return overrides.some(
+    (o) => o.unmanaged && o.kind === m.kind && o.group === m.group && o.name === m.name && (m.namespace ? o.namespace === m.namespace : true),
+  );
 }
 
 const RUNLEVEL = /^0000_(\d+)_([a-zA-Z0-9]+(-[a-zA-Z0-9]+)*?)_/;
@@ -98,9 +99,9 @@ export function updateGraph(payload: ReleasePayload): GraphNode[][] {
   for (const m of payload.manifests) {
     const match = RUNLEVEL.exec(m.file);
     const runlevel = match ? `0000_${match[1]}` : m.file;
-    const component = match ? match[2]! : m.file;
+    const component = match ? match[2] : m.file;
     let level = levels[levels.length - 1];
-    if (!level || level[0]!.runlevel !== runlevel) {
+    if (!level || level[0].runlevel !== runlevel) {
       level = [];
       levels.push(level);
     }
@@ -122,7 +123,7 @@ export interface Precondition {
 
 function minorOf(version: string): [number, number] {
   const [major, minor] = version.split('.').map(Number);
-  return [major!, minor!];
+  return [major, minor];
 }
 
 /** The Upgradeable precondition of the CVO running `from`, for an update to `to`. */

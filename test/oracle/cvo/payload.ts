@@ -60,8 +60,9 @@ function clusterOperator(file: string, name: string, version: string, reportedBy
 export function releasePayload(version: string): ReleasePayload {
   // The files of that release branch: older payloads name some differently and hold others (manifestIn).
   const minor = version.split('.').slice(0, 2).join('.');
-  const shipped = [...PAYLOAD_OBJECTS.map((o) => ({ ...o, manifest: manifestIn(o, minor) })), ...olderPayloadObjects(minor)]
-    .filter((o): o is typeof o & { manifest: string } => o.manifest !== undefined);
+  const shipped = [...PAYLOAD_OBJECTS.map((o) => ({ ...o, manifest: manifestIn(o, minor) })), ...olderPayloadObjects(minor)].filter(
+    (o): o is typeof o & { manifest: string } => o.manifest !== undefined,
+  );
   const ccm: PayloadManifest[] = shipped.map((o) => ({
     file: `${CCM_PREFIX}${o.manifest}`,
     kind: o.kind,
@@ -73,15 +74,39 @@ export function releasePayload(version: string): ReleasePayload {
       : {}),
   }));
   const neighbours: PayloadManifest[] = [
-    { file: '0000_20_kube-apiserver-operator_06_deployment.yaml', kind: 'Deployment', group: 'apps', namespace: 'openshift-kube-apiserver-operator', name: 'kube-apiserver-operator' },
-    clusterOperator('0000_20_kube-apiserver-operator_07_clusteroperator.yaml', 'kube-apiserver', version,
-      { namespace: 'openshift-kube-apiserver-operator', name: 'kube-apiserver-operator' }),
-    { file: '0000_50_cluster-ingress-operator_02-deployment.yaml', kind: 'Deployment', group: 'apps', namespace: 'openshift-ingress-operator', name: 'ingress-operator' },
-    clusterOperator('0000_50_cluster-ingress-operator_03-cluster-operator.yaml', 'ingress', version,
-      { namespace: 'openshift-ingress-operator', name: 'ingress-operator' }),
-    { file: '0000_80_machine-config_04_deployment.yaml', kind: 'Deployment', group: 'apps', namespace: 'openshift-machine-config-operator', name: 'machine-config-operator' },
-    clusterOperator('0000_80_machine-config_06_clusteroperator.yaml', 'machine-config', version,
-      { namespace: 'openshift-machine-config-operator', name: 'machine-config-operator' }),
+    {
+      file: '0000_20_kube-apiserver-operator_06_deployment.yaml',
+      kind: 'Deployment',
+      group: 'apps',
+      namespace: 'openshift-kube-apiserver-operator',
+      name: 'kube-apiserver-operator',
+    },
+    clusterOperator('0000_20_kube-apiserver-operator_07_clusteroperator.yaml', 'kube-apiserver', version, {
+      namespace: 'openshift-kube-apiserver-operator',
+      name: 'kube-apiserver-operator',
+    }),
+    {
+      file: '0000_50_cluster-ingress-operator_02-deployment.yaml',
+      kind: 'Deployment',
+      group: 'apps',
+      namespace: 'openshift-ingress-operator',
+      name: 'ingress-operator',
+    },
+    clusterOperator('0000_50_cluster-ingress-operator_03-cluster-operator.yaml', 'ingress', version, {
+      namespace: 'openshift-ingress-operator',
+      name: 'ingress-operator',
+    }),
+    {
+      file: '0000_80_machine-config_04_deployment.yaml',
+      kind: 'Deployment',
+      group: 'apps',
+      namespace: 'openshift-machine-config-operator',
+      name: 'machine-config-operator',
+    },
+    clusterOperator('0000_80_machine-config_06_clusteroperator.yaml', 'machine-config', version, {
+      namespace: 'openshift-machine-config-operator',
+      name: 'machine-config-operator',
+    }),
   ];
   // Stable sort: the CCM operator's files sharing a name keep the table's order (one file, several documents).
   const manifests = [...neighbours, ...ccm].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));

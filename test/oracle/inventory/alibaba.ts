@@ -38,92 +38,171 @@ export const ALIBABA_INVENTORY: ProviderInventory = {
   calls: [
     // --- controller-runtime manager: leader election (--leader-elect, default true; lock kind "leases", default name "ccm" in kube-system)
     call({
-      verbs: ['get', 'update'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, name: LEADER_LEASE, when: 'leaderElect',
-      source: src('pkg/config/runtime_config.go', 'defaultLeaderElectResourceLock "leases", defaultLeaderElectResourceName "ccm", LeaderElectionID; controller-runtime v0.15.2 pkg/leaderelection -> client-go LeaseLock Get/Update'),
+      verbs: ['get', 'update'],
+      apiGroup: 'coordination.k8s.io',
+      resource: 'leases',
+      namespace: LEADER_LEASE_NAMESPACE,
+      name: LEADER_LEASE,
+      when: 'leaderElect',
+      source: src(
+        'pkg/config/runtime_config.go',
+        'defaultLeaderElectResourceLock "leases", defaultLeaderElectResourceName "ccm", LeaderElectionID; controller-runtime v0.15.2 pkg/leaderelection -> client-go LeaseLock Get/Update',
+      ),
     }),
     call({
-      verbs: ['create'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, when: 'leaderElect',
+      verbs: ['create'],
+      apiGroup: 'coordination.k8s.io',
+      resource: 'leases',
+      namespace: LEADER_LEASE_NAMESPACE,
+      when: 'leaderElect',
       source: src('pkg/config/runtime_config.go', 'LeaderElection: true by default; client-go LeaseLock Create when the Lease does not exist'),
     }),
     // --- events of every controller (mgr.GetEventRecorderFor -> core/v1 events, create or patch for a repeated event)
     call({
-      verbs: ['create', 'patch'], apiGroup: '', resource: 'events',
-      source: src('pkg/controller/node/node_controller.go, pkg/controller/route/route_controller.go, pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/nlbv2/nlb_controller.go',
-        'mgr.GetEventRecorderFor(...); events go to the object\'s namespace (default for Nodes)'),
+      verbs: ['create', 'patch'],
+      apiGroup: '',
+      resource: 'events',
+      source: src(
+        'pkg/controller/node/node_controller.go, pkg/controller/route/route_controller.go, pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/nlbv2/nlb_controller.go',
+        "mgr.GetEventRecorderFor(...); events go to the object's namespace (default for Nodes)",
+      ),
     }),
 
     // --- node controller (always)
     call({
-      verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes',
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'nodes',
       source: src('pkg/controller/node/node_controller.go', 'c.Watch(source.Kind(mgr.GetCache(), &corev1.Node{}))'),
     }),
     call({
-      verbs: ['get', 'list'], apiGroup: '', resource: 'nodes',
-      source: src('pkg/controller/node/node_controller.go, pkg/controller/node/manager.go', 'm.client.Get(node), kclient.Get in nodeConditionReady, NodeList -> kclient.List (uncached: ClientDisableCacheFor)'),
+      verbs: ['get', 'list'],
+      apiGroup: '',
+      resource: 'nodes',
+      source: src(
+        'pkg/controller/node/node_controller.go, pkg/controller/node/manager.go',
+        'm.client.Get(node), kclient.Get in nodeConditionReady, NodeList -> kclient.List (uncached: ClientDisableCacheFor)',
+      ),
     }),
     call({
-      verbs: ['patch'], apiGroup: '', resource: 'nodes',
-      source: src('pkg/controller/node/node_controller.go, pkg/controller/helper/node_utils.go', 'helper.PatchM(..., PatchAll) -> mclient.Patch (labels, taints, providerID)'),
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'nodes',
+      source: src(
+        'pkg/controller/node/node_controller.go, pkg/controller/helper/node_utils.go',
+        'helper.PatchM(..., PatchAll) -> mclient.Patch (labels, taints, providerID)',
+      ),
     }),
     call({
-      verbs: ['patch'], apiGroup: '', resource: 'nodes/status',
-      source: src('pkg/controller/node/node_controller.go, pkg/controller/helper/node_utils.go', 'helper.PatchNodeStatus and PatchM(..., PatchAll) -> mclient.Status().Patch (addresses)'),
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'nodes/status',
+      source: src(
+        'pkg/controller/node/node_controller.go, pkg/controller/helper/node_utils.go',
+        'helper.PatchNodeStatus and PatchM(..., PatchAll) -> mclient.Status().Patch (addresses)',
+      ),
     }),
     call({
-      verbs: ['delete'], apiGroup: '', resource: 'nodes',
+      verbs: ['delete'],
+      apiGroup: '',
+      resource: 'nodes',
       source: src('pkg/controller/node/manager.go', 'deleteNode -> cnc.client.Delete (instance gone from the cloud)'),
     }),
 
     // --- route controller: watches nodes always; patches the NetworkUnavailable condition only with --configure-cloud-routes=true
     call({
-      verbs: ['get'], apiGroup: '', resource: 'nodes', when: 'routes',
+      verbs: ['get'],
+      apiGroup: '',
+      resource: 'nodes',
+      when: 'routes',
       source: src('pkg/controller/route/route_controller.go', 'Reconcile returns at once unless configRoutes; then r.client.Get(node)'),
     }),
     call({
-      verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: 'routes',
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'nodes/status',
+      when: 'routes',
       source: src('pkg/controller/route/route_controller.go', 'updateNetworkingCondition -> helper.PatchM(..., PatchStatus)'),
     }),
 
     // --- service (CLB) and nlb controllers
     call({
-      verbs: ['list', 'watch'], apiGroup: '', resource: 'services',
-      source: src('pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/nlbv2/nlb_controller.go', 'c.Watch(source.Kind(mgr.GetCache(), &v1.Service{}))'),
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'services',
+      source: src(
+        'pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/nlbv2/nlb_controller.go',
+        'c.Watch(source.Kind(mgr.GetCache(), &v1.Service{}))',
+      ),
     }),
     call({
-      verbs: ['list', 'watch'], apiGroup: 'discovery.k8s.io', resource: 'endpointslices',
-      source: src('pkg/controller/service/clbv1/service_controller.go, pkg/config/feature_gates.go', 'feature gate EndpointSlice (GA, default true) -> c.Watch(source.Kind(..., &discovery.EndpointSlice{}))'),
+      verbs: ['list', 'watch'],
+      apiGroup: 'discovery.k8s.io',
+      resource: 'endpointslices',
+      source: src(
+        'pkg/controller/service/clbv1/service_controller.go, pkg/config/feature_gates.go',
+        'feature gate EndpointSlice (GA, default true) -> c.Watch(source.Kind(..., &discovery.EndpointSlice{}))',
+      ),
     }),
     call({
-      verbs: ['get', 'list'], apiGroup: '', resource: 'services',
-      source: src('pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/clbv1/event_handler.go', 'm.kubeClient.Get(svc); enqueueManagedNode -> client.List(ServiceList) (uncached)'),
+      verbs: ['get', 'list'],
+      apiGroup: '',
+      resource: 'services',
+      source: src(
+        'pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/clbv1/event_handler.go',
+        'm.kubeClient.Get(svc); enqueueManagedNode -> client.List(ServiceList) (uncached)',
+      ),
     }),
     call({
-      verbs: ['list'], apiGroup: 'discovery.k8s.io', resource: 'endpointslices',
-      source: src('pkg/controller/service/reconcile/backend/backend.go', 'getEndpointByEndpointSlice -> kubeClient.List(EndpointSliceList, MatchingLabels) (uncached)'),
+      verbs: ['list'],
+      apiGroup: 'discovery.k8s.io',
+      resource: 'endpointslices',
+      source: src(
+        'pkg/controller/service/reconcile/backend/backend.go',
+        'getEndpointByEndpointSlice -> kubeClient.List(EndpointSliceList, MatchingLabels) (uncached)',
+      ),
     }),
     call({
-      verbs: ['list'], apiGroup: '', resource: 'nodes',
+      verbs: ['list'],
+      apiGroup: '',
+      resource: 'nodes',
       source: src('pkg/controller/service/reconcile/backend/backend.go', 'GetNodes -> kubeClient.List(NodeList)'),
     }),
     call({
-      verbs: ['patch'], apiGroup: '', resource: 'services',
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'services',
       source: src('pkg/controller/helper/finalizer.go', 'AddFinalizers/RemoveFinalizers -> kubeClient.Patch(MergeFromWithOptimisticLock)'),
     }),
     call({
-      verbs: ['patch'], apiGroup: '', resource: 'services/status',
-      source: src('pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/nlbv2/nlb_controller.go', 'updateServiceStatus/removeServiceStatus -> kubeClient.Status().Patch'),
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'services/status',
+      source: src(
+        'pkg/controller/service/clbv1/service_controller.go, pkg/controller/service/nlbv2/nlb_controller.go',
+        'updateServiceStatus/removeServiceStatus -> kubeClient.Status().Patch',
+      ),
     }),
     // Pods are read through the cached client: the first Get starts a Pod informer over all
     // namespaces (list+watch; the Get itself is answered from the cache, no GET request).
     // With that informer forbidden the cache never syncs and the reconcile blocks.
     call({
-      verbs: ['list', 'watch'], apiGroup: '', resource: 'pods',
-      source: src('pkg/controller/service/clbv1/vgroups.go, pkg/controller/service/nlbv2/server_groups.go, pkg/controller/service/clbv1/service_controller.go',
-        'not-ready endpoint -> mgr.kubeClient.Get(pod) through the manager cache (Pod is not in ClientDisableCacheFor); updateReadinessCondition -> m.kubeClient.Get(pod)'),
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'pods',
+      source: src(
+        'pkg/controller/service/clbv1/vgroups.go, pkg/controller/service/nlbv2/server_groups.go, pkg/controller/service/clbv1/service_controller.go',
+        'not-ready endpoint -> mgr.kubeClient.Get(pod) through the manager cache (Pod is not in ClientDisableCacheFor); updateReadinessCondition -> m.kubeClient.Get(pod)',
+      ),
     }),
     call({
-      verbs: ['patch'], apiGroup: '', resource: 'pods/status',
-      source: src('pkg/controller/helper/pod_utils.go', 'UpdateReadinessConditionForPod -> kubeClient.Status().Patch (readiness gate condition), called from clbv1/service_controller.go and nlbv2/nlb_controller.go'),
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'pods/status',
+      source: src(
+        'pkg/controller/helper/pod_utils.go',
+        'UpdateReadinessConditionForPod -> kubeClient.Status().Patch (readiness gate condition), called from clbv1/service_controller.go and nlbv2/nlb_controller.go',
+      ),
     }),
   ],
 };

@@ -20,13 +20,26 @@ export const AWS_INVENTORY: ProviderInventory = {
     ...cloudProviderAppCalls(V),
     // Initialize: clientBuilder.ClientOrDie("aws-cloud-provider"), its event recorder; Discovery().ServerVersion() is a non-resource GET /version
     ...clientBuilderCalls('aws-cloud-provider', V),
-    ...eventCalls('aws-cloud-provider', `${R} pkg/providers/v1/aws.go (Initialize: ClientOrDie("aws-cloud-provider"), eventBroadcaster.StartRecordingToSink)`),
+    ...eventCalls(
+      'aws-cloud-provider',
+      `${R} pkg/providers/v1/aws.go (Initialize: ClientOrDie("aws-cloud-provider"), eventBroadcaster.StartRecordingToSink)`,
+    ),
     // SetInformers: the node informer of the shared (root) factory, indexed by instance ID
-    { client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes', source: `${R} pkg/providers/v1/aws.go (SetInformers: informerFactory.Core().V1().Nodes())` },
+    {
+      client: 'root',
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'nodes',
+      source: `${R} pkg/providers/v1/aws.go (SetInformers: informerFactory.Core().V1().Nodes())`,
+    },
     // tagging controller, client "tagging-controller" (disabled by default)
     ...clientBuilderCalls('tagging-controller', V, `controller:${AWS_TAGGING_CONTROLLER}`),
     {
-      client: 'tagging-controller', verbs: ['get', 'patch'], apiGroup: '', resource: 'nodes', when: `controller:${AWS_TAGGING_CONTROLLER}`,
+      client: 'tagging-controller',
+      verbs: ['get', 'patch'],
+      apiGroup: '',
+      resource: 'nodes',
+      when: `controller:${AWS_TAGGING_CONTROLLER}`,
       source: `${R} pkg/controllers/tagging/tagging_controller_wrapper.go (ClientOrDie(TaggingControllerClientName = "tagging-controller")), tagging_controller.go (nodehelpers.AddOrUpdateLabelsOnNode: Nodes().Get, Nodes().Patch)`,
     },
   ],

@@ -67,7 +67,8 @@ export const CLOUD_PROVIDER_CLIENTS = {
 /** The minor of a `v0.MINOR.PATCH` library version. */
 const minor = (version: string): number => Number(/^v0\.(\d+)\./.exec(version)?.[1] ?? NaN);
 
-const and = (...keys: (WhenKey | readonly WhenKey[] | undefined)[]): WhenKey[] => keys.flatMap((k) => (k === undefined ? [] : Array.isArray(k) ? k : [k as WhenKey]));
+const and = (...keys: (WhenKey | readonly WhenKey[] | undefined)[]): WhenKey[] =>
+  keys.flatMap((k) => (k === undefined ? [] : Array.isArray(k) ? k : [k as WhenKey]));
 
 /**
  * Events through an EventBroadcaster sink: create, then patch for a repeated event (client-go
@@ -78,7 +79,9 @@ const and = (...keys: (WhenKey | readonly WhenKey[] | undefined)[]): WhenKey[] =
 export const NODE_EVENTS = 'default';
 
 export function eventCalls(client: string, source: string, when?: WhenKey | readonly WhenKey[], namespace?: string): ApiCall[] {
-  return [{ client, verbs: ['create', 'patch'], apiGroup: '', resource: 'events', ...(namespace ? { namespace } : {}), ...(when ? { when } : {}), source }];
+  return [
+    { client, verbs: ['create', 'patch'], apiGroup: '', resource: 'events', ...(namespace ? { namespace } : {}), ...(when ? { when } : {}), source },
+  ];
 }
 
 /**
@@ -95,8 +98,27 @@ export function clientBuilderCalls(name: string, v: LibraryVersions, when?: When
   const base = and('serviceAccountCredentials', when);
   return [
     { client: 'root', verbs: ['get'], apiGroup: '', resource: 'serviceaccounts', namespace: 'kube-system', name, when: base, subject: name, source },
-    { client: 'root', verbs: ['create'], apiGroup: '', resource: 'serviceaccounts/token', namespace: 'kube-system', name, when: base, subject: name, source },
-    { client: 'root', verbs: ['create'], apiGroup: '', resource: 'serviceaccounts', namespace: 'kube-system', when: and('serviceAccountMissing', when), subject: name, source },
+    {
+      client: 'root',
+      verbs: ['create'],
+      apiGroup: '',
+      resource: 'serviceaccounts/token',
+      namespace: 'kube-system',
+      name,
+      when: base,
+      subject: name,
+      source,
+    },
+    {
+      client: 'root',
+      verbs: ['create'],
+      apiGroup: '',
+      resource: 'serviceaccounts',
+      namespace: 'kube-system',
+      when: and('serviceAccountMissing', when),
+      subject: name,
+      source,
+    },
   ];
 }
 
@@ -117,46 +139,93 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
   return [
     // leader election, with the root kubeconfig
     {
-      client: 'root', verbs: ['get', 'update'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, name: LEADER_LEASE, when: 'leaderElect',
+      client: 'root',
+      verbs: ['get', 'update'],
+      apiGroup: 'coordination.k8s.io',
+      resource: 'leases',
+      namespace: LEADER_LEASE_NAMESPACE,
+      name: LEADER_LEASE,
+      when: 'leaderElect',
       source: `${app} (leaderElectAndRun: resourcelock.NewFromKubeconfig(..., c.Kubeconfig)); ${cg} tools/leaderelection/resourcelock/leaselock.go (Get, Update)`,
     },
     {
-      client: 'root', verbs: ['create'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, when: 'leaderElect',
+      client: 'root',
+      verbs: ['create'],
+      apiGroup: 'coordination.k8s.io',
+      resource: 'leases',
+      namespace: LEADER_LEASE_NAMESPACE,
+      when: 'leaderElect',
       source: `${cg} tools/leaderelection/resourcelock/leaselock.go (Create when the Lease does not exist)`,
     },
-    ...eventCalls('root', `${app} (Run: EventBroadcaster.StartRecordingToSink(c.Client)); ${cg} tools/leaderelection/resourcelock/leaselock.go RecordEvent (LeaderElection event on the Lease)`,
-      'leaderElect', LEADER_LEASE_NAMESPACE),
+    ...eventCalls(
+      'root',
+      `${app} (Run: EventBroadcaster.StartRecordingToSink(c.Client)); ${cg} tools/leaderelection/resourcelock/leaselock.go RecordEvent (LeaderElection event on the Lease)`,
+      'leaderElect',
+      LEADER_LEASE_NAMESPACE,
+    ),
     // leader migration (--enable-leader-migration): a second lock, same client and namespace
     {
-      client: 'root', verbs: ['get', 'update'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, name: LEADER_MIGRATION_LEASE, when: ['leaderElect', 'leaderMigration'],
+      client: 'root',
+      verbs: ['get', 'update'],
+      apiGroup: 'coordination.k8s.io',
+      resource: 'leases',
+      namespace: LEADER_LEASE_NAMESPACE,
+      name: LEADER_MIGRATION_LEASE,
+      when: ['leaderElect', 'leaderMigration'],
       source: `${app} (Run: leaderElectAndRun(..., c.ComponentConfig.Generic.LeaderMigration.LeaderName, ...)); kubernetes/controller-manager@${v.controllerManager} pkg/leadermigration/config/default.go`,
     },
     {
-      client: 'root', verbs: ['create'], apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: LEADER_LEASE_NAMESPACE, when: ['leaderElect', 'leaderMigration'],
+      client: 'root',
+      verbs: ['create'],
+      apiGroup: 'coordination.k8s.io',
+      resource: 'leases',
+      namespace: LEADER_LEASE_NAMESPACE,
+      when: ['leaderElect', 'leaderMigration'],
       source: `${app} (leaderElectAndRun for the migration lock); ${cg} tools/leaderelection/resourcelock/leaselock.go (Create)`,
     },
     // shared informers, root client "shared-informers"
     {
-      client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes',
+      client: 'root',
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'nodes',
       source: `${cp} options/options.go (ApplyTo: rootClientBuilder.ClientOrDie("shared-informers")), app/core.go (SharedInformers.Core().V1().Nodes() for cloud-node, cloud-node-lifecycle, service, route)`,
     },
     // up to v0.31 servicecontroller.New takes the service informer before init() checks LoadBalancer(), so the
     // informer factory lists and watches Services even when the controller then stops; from v0.32 init() comes first
     {
-      client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'services', when: minor(v.cloudProvider) <= 31 ? `client:${C.service}` : service,
+      client: 'root',
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'services',
+      when: minor(v.cloudProvider) <= 31 ? `client:${C.service}` : service,
       source: `${cp} app/core.go (startServiceController: SharedInformers.Core().V1().Services()), controllers/service/controller.go (New: serviceInformer.Informer() ${minor(v.cloudProvider) <= 31 ? 'before' : 'after'} s.init())`,
     },
     // delegated authentication and authorization of the secure port (in-cluster kubeconfig = root)
     {
-      client: 'root', verbs: ['create'], apiGroup: 'authentication.k8s.io', resource: 'tokenreviews', when: 'secureServing',
+      client: 'root',
+      verbs: ['create'],
+      apiGroup: 'authentication.k8s.io',
+      resource: 'tokenreviews',
+      when: 'secureServing',
       source: `${as} pkg/server/options/authentication.go (DelegatingAuthenticationOptions.ApplyTo: TokenAccessReviewClient)`,
     },
     {
-      client: 'root', verbs: ['create'], apiGroup: 'authorization.k8s.io', resource: 'subjectaccessreviews', when: 'secureServing',
+      client: 'root',
+      verbs: ['create'],
+      apiGroup: 'authorization.k8s.io',
+      resource: 'subjectaccessreviews',
+      when: 'secureServing',
       source: `${as} pkg/server/options/authorization.go (DelegatingAuthorizationOptions: SubjectAccessReview for /metrics and other non-always-allowed paths)`,
     },
     {
-      client: 'root', verbs: ['get', 'list', 'watch'], apiGroup: '', resource: 'configmaps', namespace: 'kube-system', name: 'extension-apiserver-authentication', when: 'authenticationLookup',
+      client: 'root',
+      verbs: ['get', 'list', 'watch'],
+      apiGroup: '',
+      resource: 'configmaps',
+      namespace: 'kube-system',
+      name: 'extension-apiserver-authentication',
+      when: 'authenticationLookup',
       source: `${as} pkg/server/options/authentication.go (authenticationConfigMapNamespace/Name), pkg/server/dynamiccertificates/configmap_cafile_content.go and pkg/authentication/request/headerrequest/requestheader_controller.go (informer with metadata.name field selector, Get)`,
     },
     // the client builder for each generic controller's client
@@ -166,41 +235,88 @@ export function cloudProviderAppCalls(v: LibraryVersions, app = `kubernetes/clou
     ...clientBuilderCalls('route-controller', v, 'routes'),
     // cloud-node controller ("node-controller" client)
     {
-      client: node, verbs: ['get', 'patch'], apiGroup: '', resource: 'nodes', when: cloudNode,
+      client: node,
+      verbs: ['get', 'patch'],
+      apiGroup: '',
+      resource: 'nodes',
+      when: cloudNode,
       source: `${cp} controllers/node/node_controller.go (AddOrUpdateLabelsOnNode), node/helpers/labels.go (Nodes().Get, Nodes().Patch)`,
     },
     {
-      client: node, verbs: ['update'], apiGroup: '', resource: 'nodes', when: cloudNode,
+      client: node,
+      verbs: ['update'],
+      apiGroup: '',
+      resource: 'nodes',
+      when: cloudNode,
       source: `${cp} controllers/node/node_controller.go (syncNode: Nodes().Update removes the uninitialized taint, sets providerID)`,
     },
     {
-      client: node, verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: cloudNode,
+      client: node,
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'nodes/status',
+      when: cloudNode,
       source: `${cp} controllers/node/node_controller.go (UpdateNodeAddress: nodeutil.PatchNodeStatus); kubernetes/component-helpers@${v.cloudProvider} node/util/status.go (Nodes().Patch(..., "status"))`,
     },
-    ...eventCalls(node, `${cp} controllers/node/node_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`, cloudNode, NODE_EVENTS),
+    ...eventCalls(
+      node,
+      `${cp} controllers/node/node_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`,
+      cloudNode,
+      NODE_EVENTS,
+    ),
     // up to v0.26 the cloud-node controller listed nodes through its own client (UpdateNodeStatus); gone from v0.27
-    ...(minor(v.cloudProvider) <= 26 ? [{
-      client: node, verbs: ['list'], apiGroup: '', resource: 'nodes', when: cloudNode,
-      source: `${cp} controllers/node/node_controller.go (UpdateNodeStatus: kubeClient.CoreV1().Nodes().List)`,
-    }] : []),
+    ...(minor(v.cloudProvider) <= 26
+      ? [
+          {
+            client: node,
+            verbs: ['list'],
+            apiGroup: '',
+            resource: 'nodes',
+            when: cloudNode,
+            source: `${cp} controllers/node/node_controller.go (UpdateNodeStatus: kubeClient.CoreV1().Nodes().List)`,
+          },
+        ]
+      : []),
     // cloud-node-lifecycle controller ("node-controller" client)
     {
-      client: node, verbs: ['get', 'patch', 'delete'], apiGroup: '', resource: 'nodes', when: lifecycle,
+      client: node,
+      verbs: ['get', 'patch', 'delete'],
+      apiGroup: '',
+      resource: 'nodes',
+      when: lifecycle,
       source: `${cp} controllers/nodelifecycle/node_lifecycle_controller.go (Nodes().Delete; RemoveTaintOffNode / AddOrUpdateTaintOnNode), node/helpers/taints.go (Nodes().Get, Nodes().Patch)`,
     },
-    ...eventCalls(node, `${cp} controllers/nodelifecycle/node_lifecycle_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`, lifecycle, NODE_EVENTS),
+    ...eventCalls(
+      node,
+      `${cp} controllers/nodelifecycle/node_lifecycle_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`,
+      lifecycle,
+      NODE_EVENTS,
+    ),
     // service controller ("service-controller" client): finalizer and status both through the status subresource
     {
-      client: 'service-controller', verbs: ['patch'], apiGroup: '', resource: 'services/status', when: service,
+      client: 'service-controller',
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'services/status',
+      when: service,
       source: `${cp} controllers/service/controller.go (addFinalizer, removeFinalizer, patchStatus: servicehelper.PatchService), service/helpers/helper.go (Services().Patch(..., "status"))`,
     },
     ...eventCalls('service-controller', `${cp} controllers/service/controller.go (eventBroadcaster.StartRecordingToSink(kubeClient))`, service),
     // route controller ("route-controller" client)
     {
-      client: 'route-controller', verbs: ['patch'], apiGroup: '', resource: 'nodes/status', when: 'routes',
+      client: 'route-controller',
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'nodes/status',
+      when: 'routes',
       source: `${cp} controllers/route/route_controller.go (updateNetworkingCondition: nodeutil.SetNodeCondition); kubernetes/component-helpers@${v.cloudProvider} node/util/conditions.go (Nodes().PatchStatus)`,
     },
-    ...eventCalls('route-controller', `${cp} controllers/route/route_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`, 'routes', NODE_EVENTS),
+    ...eventCalls(
+      'route-controller',
+      `${cp} controllers/route/route_controller.go (broadcaster.StartRecordingToSink(kubeClient); events on Nodes)`,
+      'routes',
+      NODE_EVENTS,
+    ),
   ];
 }
 

@@ -23,7 +23,12 @@ const src = (file: string, what: string): string => `${TAG} ${file} (${what})`;
 export const DIGITALOCEAN_CLIENT_NAMES = ['do-shared-informers'] as const;
 
 /** The controllers `--controllers` knows (canonical names of app.DefaultInitFuncConstructors). */
-export const DIGITALOCEAN_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller', 'node-route-controller'] as const;
+export const DIGITALOCEAN_CONTROLLERS = [
+  'cloud-node-controller',
+  'cloud-node-lifecycle-controller',
+  'service-lb-controller',
+  'node-route-controller',
+] as const;
 
 /**
  * The aliases `--controllers` accepts: none. main.go passes `map[string]string{}` to
@@ -41,16 +46,31 @@ const client = DIGITALOCEAN_CLIENT_NAMES[0];
 export const DIGITALOCEAN_OWN_CALLS: readonly ApiCall[] = [
   // Initialize: a Service informer over all namespaces, then WaitForCacheSync(nil): forbidden = Initialize never returns.
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'services',
-    source: src('cloud-controller-manager/do/cloud.go', 'Initialize: informers.NewSharedInformerFactory(clientset) Services() for NewResourcesController and NewFirewallController; sharedInformer.WaitForCacheSync(nil)'),
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'services',
+    source: src(
+      'cloud-controller-manager/do/cloud.go',
+      'Initialize: informers.NewSharedInformerFactory(clientset) Services() for NewResourcesController and NewFirewallController; sharedInformer.WaitForCacheSync(nil)',
+    ),
   },
   // The LoadBalancer implementation writes annotations (load-balancer ID, type) back to the Service.
   {
-    client, verbs: ['patch'], apiGroup: '', resource: 'services',
-    source: src('cloud-controller-manager/do/loadbalancers.go, cloud-controller-manager/do/patch.go', 'newServicePatcher(l.resources.kclient) -> patchService -> Services(ns).Patch (strategic merge)'),
+    client,
+    verbs: ['patch'],
+    apiGroup: '',
+    resource: 'services',
+    source: src(
+      'cloud-controller-manager/do/loadbalancers.go, cloud-controller-manager/do/patch.go',
+      'newServicePatcher(l.resources.kclient) -> patchService -> Services(ns).Patch (strategic merge)',
+    ),
   },
   {
-    client, verbs: ['create'], apiGroup: '', resource: 'events',
+    client,
+    verbs: ['create'],
+    apiGroup: '',
+    resource: 'events',
     source: src('cloud-controller-manager/do/loadbalancers.go', 'emitServiceEvent -> l.resources.kclient.CoreV1().Events(service.Namespace).Create'),
   },
 ];

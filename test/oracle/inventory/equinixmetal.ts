@@ -24,7 +24,12 @@ const src = (file: string, what: string): string => `${TAG} ${file} (${what})`;
 export const EQUINIX_METAL_CLIENT_NAMES = ['cloud-provider-equinix-metal-shared-informers'] as const;
 
 /** The controllers `--controllers` knows (canonical names of app.DefaultInitFuncConstructors). */
-export const EQUINIX_METAL_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller', 'node-route-controller'] as const;
+export const EQUINIX_METAL_CONTROLLERS = [
+  'cloud-node-controller',
+  'cloud-node-lifecycle-controller',
+  'service-lb-controller',
+  'node-route-controller',
+] as const;
 
 /** The aliases `--controllers` accepts: main.go passes names.CCMControllerAliases() (kubernetes/cloud-provider@v0.30.2 names/controller_names.go). */
 export const EQUINIX_METAL_CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
@@ -51,46 +56,100 @@ const ext = EQUINIX_METAL_EXTERNAL_SERVICE;
  */
 const applied = (resource: string, when: ApiCall['when'], file: string, what: string): ApiCall[] => [
   { client, verbs: ['patch'], apiGroup: '', resource, namespace: ext.namespace, name: ext.name, when, source: src(file, what) },
-  { client, verbs: ['create'], apiGroup: '', resource, namespace: ext.namespace, when, source: src(file, `${what}; creates the object on first apply`) },
+  {
+    client,
+    verbs: ['create'],
+    apiGroup: '',
+    resource,
+    namespace: ext.namespace,
+    when,
+    source: src(file, `${what}; creates the object on first apply`),
+  },
 ];
 
 /** The provider's own calls (beside common.ts). */
 export const EQUINIX_METAL_OWN_CALLS: readonly ApiCall[] = [
   // --- control-plane Elastic IP (cloud config `eipTag` / env METAL_EIP_TAG; Cluster API sets it)
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes', when: 'eipTag',
-    source: src('metal/eip_controlplane_reconciliation.go', 'newControlPlaneEndpointManager: NewSharedInformerFactory(k8sclient) Nodes().Informer(); WaitForCacheSync(stop)'),
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'nodes',
+    when: 'eipTag',
+    source: src(
+      'metal/eip_controlplane_reconciliation.go',
+      'newControlPlaneEndpointManager: NewSharedInformerFactory(k8sclient) Nodes().Informer(); WaitForCacheSync(stop)',
+    ),
   },
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'endpoints', when: 'eipTag',
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'endpoints',
+    when: 'eipTag',
     source: src('metal/eip_controlplane_reconciliation.go', 'Endpoints().Informer() over all namespaces (filters default/kubernetes in the handler)'),
   },
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'services', when: 'eipTag',
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'services',
+    when: 'eipTag',
     source: src('metal/eip_controlplane_reconciliation.go', 'Services().Informer() over all namespaces (filters default/kubernetes in the handler)'),
   },
   {
-    client, verbs: ['list'], apiGroup: '', resource: 'nodes', when: 'eipTag',
+    client,
+    verbs: ['list'],
+    apiGroup: '',
+    resource: 'nodes',
+    when: 'eipTag',
     source: src('metal/eip_controlplane_reconciliation.go', 'tryReassign -> Nodes().List(LabelSelector control-plane labels)'),
   },
   ...applied('endpoints', 'eipTag', 'metal/eip_controlplane_reconciliation.go', 'syncEndpoints -> Endpoints(kube-system).Apply(FieldManager)'),
   ...applied('services', 'eipTag', 'metal/eip_controlplane_reconciliation.go', 'syncService -> Services(kube-system).Apply(FieldManager)'),
   {
-    client, verbs: ['patch'], apiGroup: '', resource: 'services/status', namespace: ext.namespace, name: ext.name, when: 'eipTag',
+    client,
+    verbs: ['patch'],
+    apiGroup: '',
+    resource: 'services/status',
+    namespace: ext.namespace,
+    name: ext.name,
+    when: 'eipTag',
     source: src('metal/eip_controlplane_reconciliation.go', 'syncService -> Services(kube-system).ApplyStatus (load-balancer ingress = the EIP)'),
   },
 
   // --- control-plane load balancer (cloud config `loadBalancerID` / env METAL_LOAD_BALANCER_ID)
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'endpoints', when: 'controlPlaneLoadBalancer',
-    source: src('metal/controlplane_load_balancer_manager.go', 'newControlPlaneLoadBalancerManager (returns early when loadBalancerID is empty): Endpoints().Informer(); WaitForCacheSync(stop)'),
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'endpoints',
+    when: 'controlPlaneLoadBalancer',
+    source: src(
+      'metal/controlplane_load_balancer_manager.go',
+      'newControlPlaneLoadBalancerManager (returns early when loadBalancerID is empty): Endpoints().Informer(); WaitForCacheSync(stop)',
+    ),
   },
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'services', when: 'controlPlaneLoadBalancer',
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'services',
+    when: 'controlPlaneLoadBalancer',
     source: src('metal/controlplane_load_balancer_manager.go', 'Services().Informer() over all namespaces'),
   },
-  ...applied('endpoints', 'controlPlaneLoadBalancer', 'metal/controlplane_load_balancer_manager.go', 'syncEndpoints -> Endpoints(kube-system).Apply(FieldManager)'),
-  ...applied('services', 'controlPlaneLoadBalancer', 'metal/controlplane_load_balancer_manager.go', 'syncService -> Services(kube-system).Apply(FieldManager)'),
+  ...applied(
+    'endpoints',
+    'controlPlaneLoadBalancer',
+    'metal/controlplane_load_balancer_manager.go',
+    'syncEndpoints -> Endpoints(kube-system).Apply(FieldManager)',
+  ),
+  ...applied(
+    'services',
+    'controlPlaneLoadBalancer',
+    'metal/controlplane_load_balancer_manager.go',
+    'syncService -> Services(kube-system).Apply(FieldManager)',
+  ),
 ];
 
 /**
@@ -104,44 +163,86 @@ export const EQUINIX_METAL_OWN_CALLS: readonly ApiCall[] = [
 export const EQUINIX_METAL_LOAD_BALANCER_CALLS: Readonly<Record<'any' | 'bgp' | 'metallbConfigMap' | 'metallbCrd' | 'emlb', readonly ApiCall[]>> = {
   any: [
     {
-      client, verbs: ['get'], apiGroup: '', resource: 'namespaces', name: 'kube-system',
-      source: src('metal/loadbalancers.go', 'newLoadBalancers: Namespaces().Get("kube-system") (its UID is the cluster ID), after the early return for an empty setting'),
+      client,
+      verbs: ['get'],
+      apiGroup: '',
+      resource: 'namespaces',
+      name: 'kube-system',
+      source: src(
+        'metal/loadbalancers.go',
+        'newLoadBalancers: Namespaces().Get("kube-system") (its UID is the cluster ID), after the early return for an empty setting',
+      ),
     },
   ],
   bgp: [
     {
-      client, verbs: ['patch'], apiGroup: '', resource: 'nodes',
+      client,
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'nodes',
       source: src('metal/loadbalancers.go', 'annotateNode -> Nodes().Patch (BGP peer annotations), when usesBGP'),
     },
     {
-      client, verbs: ['get', 'update'], apiGroup: '', resource: 'services',
+      client,
+      verbs: ['get', 'update'],
+      apiGroup: '',
+      resource: 'services',
       source: src('metal/loadbalancers.go', 'addService and retrieveIPByTag: Services(ns).Get then Update (spec.loadBalancerIP = the reserved EIP)'),
     },
   ],
   metallbConfigMap: [
     {
-      client, verbs: ['get', 'patch'], apiGroup: '', resource: 'configmaps', namespace: 'metallb-system', name: 'config',
-      source: src('metal/loadbalancers/metallb/metallb.go, metal/loadbalancers/metallb/configmap.go', 'defaults metallb-system/config; CMConfigurer.Get -> cmi.Get, Update -> cmi.Patch (merge)'),
+      client,
+      verbs: ['get', 'patch'],
+      apiGroup: '',
+      resource: 'configmaps',
+      namespace: 'metallb-system',
+      name: 'config',
+      source: src(
+        'metal/loadbalancers/metallb/metallb.go, metal/loadbalancers/metallb/configmap.go',
+        'defaults metallb-system/config; CMConfigurer.Get -> cmi.Get, Update -> cmi.Patch (merge)',
+      ),
     },
   ],
   metallbCrd: [
     {
-      client: 'root', verbs: ['list', 'create', 'patch', 'delete'], apiGroup: 'metallb.io', resource: 'bgppeers', namespace: 'metallb-system',
-      source: src('metal/loadbalancers/metallb/metallb.go, metal/loadbalancers/metallb/cr.go', 'crdConfiguration=true: client.New(clientconfig.GetConfigOrDie()); CRDConfigurer List/Create/Patch/Delete BGPPeer'),
+      client: 'root',
+      verbs: ['list', 'create', 'patch', 'delete'],
+      apiGroup: 'metallb.io',
+      resource: 'bgppeers',
+      namespace: 'metallb-system',
+      source: src(
+        'metal/loadbalancers/metallb/metallb.go, metal/loadbalancers/metallb/cr.go',
+        'crdConfiguration=true: client.New(clientconfig.GetConfigOrDie()); CRDConfigurer List/Create/Patch/Delete BGPPeer',
+      ),
     },
     {
-      client: 'root', verbs: ['list', 'create', 'patch', 'delete'], apiGroup: 'metallb.io', resource: 'ipaddresspools', namespace: 'metallb-system',
+      client: 'root',
+      verbs: ['list', 'create', 'patch', 'delete'],
+      apiGroup: 'metallb.io',
+      resource: 'ipaddresspools',
+      namespace: 'metallb-system',
       source: src('metal/loadbalancers/metallb/cr.go', 'CRDConfigurer List/Create/Patch/Delete IPAddressPool'),
     },
     {
-      client: 'root', verbs: ['list', 'create', 'patch', 'delete'], apiGroup: 'metallb.io', resource: 'bgpadvertisements', namespace: 'metallb-system',
+      client: 'root',
+      verbs: ['list', 'create', 'patch', 'delete'],
+      apiGroup: 'metallb.io',
+      resource: 'bgpadvertisements',
+      namespace: 'metallb-system',
       source: src('metal/loadbalancers/metallb/cr.go', 'CRDConfigurer List/Create/Patch/Delete BGPAdvertisement'),
     },
   ],
   emlb: [
     {
-      client: 'root', verbs: ['patch'], apiGroup: '', resource: 'services',
-      source: src('metal/loadbalancers/emlb/emlb.go', 'NewLB: client.New(clientconfig.GetConfigOrDie()); reconcileService -> l.client.Patch(svc) (load-balancer ID and metro annotations)'),
+      client: 'root',
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'services',
+      source: src(
+        'metal/loadbalancers/emlb/emlb.go',
+        'NewLB: client.New(clientconfig.GetConfigOrDie()); reconcileService -> l.client.Patch(svc) (load-balancer ID and metro annotations)',
+      ),
     },
   ],
 };

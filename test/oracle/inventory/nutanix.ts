@@ -27,7 +27,12 @@ const src = (file: string, what: string): string => `${TAG} ${file} (${what})`;
 export const NUTANIX_CLIENT_NAMES = ['cloud-provider-nutanix'] as const;
 
 /** The controllers `--controllers` knows (canonical names; the deletes in main.go miss them). */
-export const NUTANIX_CONTROLLERS = ['cloud-node-controller', 'cloud-node-lifecycle-controller', 'service-lb-controller', 'node-route-controller'] as const;
+export const NUTANIX_CONTROLLERS = [
+  'cloud-node-controller',
+  'cloud-node-lifecycle-controller',
+  'service-lb-controller',
+  'node-route-controller',
+] as const;
 
 /** The aliases `--controllers` accepts: none (main.go passes `map[string]string{}`). */
 export const NUTANIX_CONTROLLER_ALIASES: Readonly<Record<string, string>> = {};
@@ -44,17 +49,37 @@ export const NUTANIX_OWN_CALLS: readonly ApiCall[] = [
   // The namespace is env POD_NAMESPACE (GetCCMNamespace): the CCM's own, set from metadata.namespace by the
   // upstream manifest (and the renderer; the oracle substitutes the rendered workload's namespace).
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'secrets', namespace: CCM_NAMESPACE,
-    source: src('pkg/provider/manager.go, pkg/provider/client.go', 'setInformers: NewSharedInformerFactoryWithOptions(WithNamespace(POD_NAMESPACE)); SetInformers -> Secrets().Informer(), syncCache -> WaitForCacheSync (Prism Central credentials via the prism-go-client kubernetes env provider)'),
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'secrets',
+    namespace: CCM_NAMESPACE,
+    source: src(
+      'pkg/provider/manager.go, pkg/provider/client.go',
+      'setInformers: NewSharedInformerFactoryWithOptions(WithNamespace(POD_NAMESPACE)); SetInformers -> Secrets().Informer(), syncCache -> WaitForCacheSync (Prism Central credentials via the prism-go-client kubernetes env provider)',
+    ),
   },
   {
-    client, verbs: ['list', 'watch'], apiGroup: '', resource: 'configmaps', namespace: CCM_NAMESPACE,
-    source: src('pkg/provider/manager.go, pkg/provider/client.go', 'setInformers; SetInformers -> ConfigMaps().Informer(), syncCache -> WaitForCacheSync (additionalTrustBundle ConfigMap)'),
+    client,
+    verbs: ['list', 'watch'],
+    apiGroup: '',
+    resource: 'configmaps',
+    namespace: CCM_NAMESPACE,
+    source: src(
+      'pkg/provider/manager.go, pkg/provider/client.go',
+      'setInformers; SetInformers -> ConfigMaps().Informer(), syncCache -> WaitForCacheSync (additionalTrustBundle ConfigMap)',
+    ),
   },
   // cloud-node's InstanceMetadata -> getInstanceMetadata -> addCustomLabelsToNode (Prism Element / host labels).
   {
-    client, verbs: ['get', 'patch'], apiGroup: '', resource: 'nodes',
-    source: src('pkg/provider/manager.go', 'addCustomLabelsToNode -> helpers.AddOrUpdateLabelsOnNode(n.client) = kubernetes/cloud-provider@v0.33.3 node/helpers/labels.go Nodes().Get + Nodes().Patch'),
+    client,
+    verbs: ['get', 'patch'],
+    apiGroup: '',
+    resource: 'nodes',
+    source: src(
+      'pkg/provider/manager.go',
+      'addCustomLabelsToNode -> helpers.AddOrUpdateLabelsOnNode(n.client) = kubernetes/cloud-provider@v0.33.3 node/helpers/labels.go Nodes().Get + Nodes().Patch',
+    ),
   },
 ];
 

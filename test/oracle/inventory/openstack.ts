@@ -20,10 +20,20 @@ export const OPENSTACK_INVENTORY: ProviderInventory = {
     // Initialize: clientBuilder.ClientOrDie("cloud-controller-manager") (the same name as the usual CCM ServiceAccount)
     ...clientBuilderCalls(os, V),
     ...eventCalls(os, `${R} pkg/openstack/openstack.go (Initialize: ClientOrDie("cloud-controller-manager"), eventBroadcaster.StartRecordingToSink)`),
-    { client: 'root', verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes', source: `${R} pkg/openstack/openstack.go (SetInformers: Core().V1().Nodes())` },
+    {
+      client: 'root',
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'nodes',
+      source: `${R} pkg/openstack/openstack.go (SetInformers: Core().V1().Nodes())`,
+    },
     {
       // annotations (load-balancer ID, ...) on the Service object itself, not the status subresource
-      client: os, verbs: ['patch'], apiGroup: '', resource: 'services', when: 'controller:service-lb-controller',
+      client: os,
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'services',
+      when: 'controller:service-lb-controller',
       source: `${R} pkg/openstack/loadbalancer.go (EnsureLoadBalancer: newServicePatcher), pkg/openstack/loadbalancer_service_patcher.go, pkg/util/util.go (PatchService: Services().Patch without subresource)`,
     },
   ],
@@ -46,7 +56,11 @@ export const OPENSTACK_INVENTORY_V1_25: ProviderInventory = {
     ...cloudProviderAppCalls(V_1_25),
     ...clientBuilderCalls(os, V_1_25),
     {
-      client: os, verbs: ['patch'], apiGroup: '', resource: 'services', when: 'controller:service-lb-controller',
+      client: os,
+      verbs: ['patch'],
+      apiGroup: '',
+      resource: 'services',
+      when: 'controller:service-lb-controller',
       source: `${R_1_25} pkg/openstack/openstack.go (Initialize: ClientOrDie("cloud-controller-manager")), pkg/openstack/loadbalancer.go (newServicePatcher), pkg/util/util.go (PatchService: Services().Patch without subresource)`,
     },
   ],

@@ -27,7 +27,7 @@ function iniSections(config: string): Map<string, Map<string, string>> | undefin
     }
     const header = /^\[\s*([A-Za-z][\w-]*)\s*(?:"((?:[^"\\]|\\.)*)")?\s*\]$/.exec(line);
     if (header) {
-      const key = `${header[1]!.toLowerCase()}${header[2] === undefined ? '' : ` ${header[2]}`}`;
+      const key = `${header[1].toLowerCase()}${header[2] === undefined ? '' : ` ${header[2]}`}`;
       current = out.get(key) ?? new Map();
       out.set(key, current);
       continue;
@@ -36,7 +36,7 @@ function iniSections(config: string): Map<string, Map<string, string>> | undefin
     if (!entry || !current) {
       return undefined;
     }
-    current.set(entry[1]!.toLowerCase(), (entry[2] ?? '').replace(/^"(.*)"$/, '$1'));
+    current.set(entry[1].toLowerCase(), (entry[2] ?? '').replace(/^"(.*)"$/, '$1'));
   }
   return out;
 }
@@ -89,12 +89,19 @@ export const VSPHERE_INVENTORY: ProviderInventory = {
     // Initialize: clientBuilder.Client(ClientName); on error vs.informMgr stays nil and Initialize dereferences it (panic)
     ...clientBuilderCalls(vs, V),
     {
-      client: vs, verbs: ['list', 'watch'], apiGroup: '', resource: 'nodes',
+      client: vs,
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'nodes',
       source: `${R} pkg/cloudprovider/vsphere/cloud.go (Initialize: k8s.NewInformer(client, ...), AddNodeListener), pkg/common/kubernetes/informers.go (its own SharedInformerFactory on that client)`,
     },
     {
       // the vCenter credentials Secrets: the namespaces vsphere.conf names (vsphereSecretNamespaces)
-      client: vs, verbs: ['list', 'watch'], apiGroup: '', resource: 'secrets', namespace: CONFIG_SECRET_NAMESPACE,
+      client: vs,
+      verbs: ['list', 'watch'],
+      apiGroup: '',
+      resource: 'secrets',
+      namespace: CONFIG_SECRET_NAMESPACE,
       source: `${R} pkg/cloudprovider/vsphere/cloud.go (Initialize: k8s.NewInformer(client, Global.SecretNamespace, ...)), pkg/common/connectionmanager/connectionmanager.go (NewConnectionManager: informMgr.GetSecretLister(cfg.Global.SecretNamespace); InitializeSecretLister/createManagersPerTenant per vCenter secret), pkg/common/kubernetes/informers.go (WithNamespace(namespace); "" is the cluster-wide factory); releases/v1.36/vsphere-cloud-controller-manager.yaml (secret-namespace: kube-system)`,
     },
   ],

@@ -41,13 +41,46 @@ export interface RenderCase {
 
 const GCP_CONF = '[global]\nproject-id = p\n';
 export const CASES: readonly RenderCase[] = [
-  { name: 'OpenShift AWS 4.13', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }) },
-  { name: 'OpenShift GCP 4.14', platform: 'GCP', minor: 27, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }) },
-  { name: 'OpenShift AWS 4.13 wildcard', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26', wildcard: true } }) },
-  { name: 'kubernetes AWS 1.26 (DaemonSet, rolling)', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26' } }) },
+  {
+    name: 'OpenShift AWS 4.13',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26' } }),
+  },
+  {
+    name: 'OpenShift GCP 4.14',
+    platform: 'GCP',
+    minor: 27,
+    files: { 'c.conf': GCP_CONF },
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.27' } }),
+  },
+  {
+    name: 'OpenShift AWS 4.13 wildcard',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26', wildcard: true } }),
+  },
+  {
+    name: 'kubernetes AWS 1.26 (DaemonSet, rolling)',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26' } }),
+  },
   {
     // the CCM's own minor decides which file it decodes
-    name: 'kubernetes AWS 1.24 with a 1.23 CCM image', platform: 'AWS', minor: 24, ccmMinor: 23, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
+    name: 'kubernetes AWS 1.24 with a 1.23 CCM image',
+    platform: 'AWS',
+    minor: 24,
+    ccmMinor: 23,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
     spec: (phase) => {
       const spec = kubernetesSpec('AWS', 'c', { version: '1.24' }, { migration: { phase, kubernetesVersion: '1.24' } }) as any;
       spec.spec.images.cloudControllerManagerAWS = 'registry.k8s.io/provider-aws/cloud-controller-manager:v1.23.1';
@@ -55,17 +88,62 @@ export const CASES: readonly RenderCase[] = [
     },
   },
   {
-    name: 'kubernetes AWS 1.26 on RKE2', platform: 'AWS', minor: 26, files: {}, kcmBase: ['--allocate-node-cidrs=false'],
-    spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26', scheduling: { preset: 'rke2' } }, { migration: { phase, kubernetesVersion: '1.26' } }),
+    name: 'kubernetes AWS 1.26 on RKE2',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) =>
+      kubernetesSpec('AWS', 'c', { version: '1.26', scheduling: { preset: 'rke2' } }, { migration: { phase, kubernetesVersion: '1.26' } }),
   },
   {
-    name: 'kubernetes GCP 1.28 with node IPAM and routes', platform: 'GCP', minor: 28, files: {}, kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
-    spec: (phase) => kubernetesSpec('GCP', 'c', { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] }, { migration: { phase, kubernetesVersion: '1.28', nodeIpam: true } }),
+    name: 'kubernetes GCP 1.28 with node IPAM and routes',
+    platform: 'GCP',
+    minor: 28,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+    spec: (phase) =>
+      kubernetesSpec(
+        'GCP',
+        'c',
+        { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] },
+        { migration: { phase, kubernetesVersion: '1.28', nodeIpam: true } },
+      ),
   },
-  { name: 'OpenShift GCP 4.11', platform: 'GCP', minor: 24, files: { 'c.conf': GCP_CONF }, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.24' } }) },
-  { name: 'kubernetes OpenStack 1.25', platform: 'OpenStack', minor: 25, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('OpenStack', 'c', { version: '1.25', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.25' } }) },
-  { name: 'kubernetes vSphere 1.29', platform: 'VSphere', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('VSphere', 'c', { version: '1.29' }, { migration: { phase, kubernetesVersion: '1.29' } }) },
-  { name: 'kubernetes Azure 1.29', platform: 'Azure', minor: 29, files: {}, kcmBase: ['--allocate-node-cidrs=false'], spec: (phase) => kubernetesSpec('Azure', 'c', { version: '1.29', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.29' } }) },
+  {
+    name: 'OpenShift GCP 4.11',
+    platform: 'GCP',
+    minor: 24,
+    files: { 'c.conf': GCP_CONF },
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' }, migration: { phase, kubernetesVersion: '1.24' } }),
+  },
+  {
+    name: 'kubernetes OpenStack 1.25',
+    platform: 'OpenStack',
+    minor: 25,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) =>
+      kubernetesSpec('OpenStack', 'c', { version: '1.25', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.25' } }),
+  },
+  {
+    name: 'kubernetes vSphere 1.29',
+    platform: 'VSphere',
+    minor: 29,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => kubernetesSpec('VSphere', 'c', { version: '1.29' }, { migration: { phase, kubernetesVersion: '1.29' } }),
+  },
+  {
+    name: 'kubernetes Azure 1.29',
+    platform: 'Azure',
+    minor: 29,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) =>
+      kubernetesSpec('Azure', 'c', { version: '1.29', clusterName: 'kubernetes' }, { migration: { phase, kubernetesVersion: '1.29' } }),
+  },
 ];
 
 /** Every phase of the case's sequence, rendered (the sequence is the in-tree plan's `phases`). */
@@ -82,9 +160,16 @@ export function renderPhases(c: RenderCase, dir: string): Map<string, Tree> {
 export function caseOptions(c: RenderCase): TreeScenarioOptions {
   // the cluster needs its service and node-lifecycle controllers, and node IPAM where the KCM allocated node CIDRs;
   // the kubernetes CCM runs what its upstream binary registers
-  const required: Controller[] = ['service', 'cloud-node-lifecycle', ...(c.kcmBase.includes('--allocate-node-cidrs=true') ? ['node-ipam' as const] : [])];
+  const required: Controller[] = [
+    'service',
+    'cloud-node-lifecycle',
+    ...(c.kcmBase.includes('--allocate-node-cidrs=true') ? ['node-ipam' as const] : []),
+  ];
   return {
-    kcmMinor: c.minor, ccmMinor: c.ccmMinor ?? c.minor, kcmBaseFlags: c.kcmBase, required,
+    kcmMinor: c.minor,
+    ccmMinor: c.ccmMinor ?? c.minor,
+    kcmBaseFlags: c.kcmBase,
+    required,
     ...(c.name.startsWith('kubernetes') ? { ccmControllers: upstreamCcmControllers(c.platform) } : {}),
   };
 }
@@ -94,8 +179,8 @@ export function transitions(c: RenderCase, trees: ReadonlyMap<string, Tree>, ext
   const phases = [...trees.keys()];
   const out: [string, SimScenario][] = [];
   for (let i = 0; i + 1 < phases.length; i++) {
-    const a = trees.get(phases[i]!)!;
-    const b = trees.get(phases[i + 1]!)!;
+    const a = trees.get(phases[i])!;
+    const b = trees.get(phases[i + 1])!;
     out.push([`${phases[i]} → ${phases[i + 1]}`, treeScenario(a, b, b.plan.enter.steps, { ...caseOptions(c), ...extra })]);
     if (b.plan.rollback) {
       out.push([`${phases[i + 1]} → ${phases[i]}`, treeScenario(b, a, b.plan.rollback.steps, { ...caseOptions(c), ...extra })]);

@@ -4,7 +4,13 @@
  * functions the CCM constructs call), and the plan's ordered steps.
  */
 import {
-  ccmDeployedIn, ccmFile, ccmLeaderMigrationFlags, ccmLeaderMigrationMount, kcmProcess, MigrationInput, MigrationPhase,
+  ccmDeployedIn,
+  ccmFile,
+  ccmLeaderMigrationFlags,
+  ccmLeaderMigrationMount,
+  kcmProcess,
+  MigrationInput,
+  MigrationPhase,
 } from '../../../src/migration';
 import { StepContext, transitionSteps } from '../../../src/migration-targets';
 import { UPSTREAM_PROVIDERS } from '../../../src/kubernetes/providers';
@@ -32,8 +38,11 @@ export type CcmBaseFlags = readonly string[];
 
 /** The OpenShift CCM's flags as its Deployment renders them (checked against a real render in test/migration-simulator.test.ts). */
 export const OPENSHIFT_CCM_BASE: CcmBaseFlags = [
-  '--configure-cloud-routes=false', '--leader-elect=true',
-  '--leader-elect-lease-duration=137s', '--leader-elect-renew-deadline=107s', '--leader-elect-retry-period=26s',
+  '--configure-cloud-routes=false',
+  '--leader-elect=true',
+  '--leader-elect-lease-duration=137s',
+  '--leader-elect-renew-deadline=107s',
+  '--leader-elect-retry-period=26s',
   '--leader-elect-resource-namespace=openshift-cloud-controller-manager',
 ];
 
@@ -59,13 +68,19 @@ export function ccmAt(input: MigrationInput, phase: MigrationPhase, base: CcmBas
 }
 
 /** The scenario of one phase change as the plan orders it. */
-export function planScenario(input: MigrationInput, ctx: StepContext, from: MigrationPhase, to: MigrationPhase, opts: {
-  ccmBase: CcmBaseFlags;
-  kcmBaseFlags: readonly string[];
-  ccmStrategy: 'Recreate' | 'RollingUpdate';
-  ccmControllers?: readonly Controller[];
-  required?: readonly Controller[];
-}): SimScenario {
+export function planScenario(
+  input: MigrationInput,
+  ctx: StepContext,
+  from: MigrationPhase,
+  to: MigrationPhase,
+  opts: {
+    ccmBase: CcmBaseFlags;
+    kcmBaseFlags: readonly string[];
+    ccmStrategy: 'Recreate' | 'RollingUpdate';
+    ccmControllers?: readonly Controller[];
+    required?: readonly Controller[];
+  },
+): SimScenario {
   const t = transitionSteps({ ...input, phase: to }, ctx, from, to);
   const target = ccmAt(input, to, opts.ccmBase);
   const before = ccmAt(input, from, opts.ccmBase);

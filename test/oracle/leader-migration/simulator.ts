@@ -159,8 +159,18 @@ export function flagMap(flags: readonly string[]): Map<string, string> {
 
 /** R4: the canonical name of a controller in a component of a minor. */
 export function canonicalName(c: Controller, minor: number): string {
-  const old: Record<Controller, string> = { 'service': 'service', 'route': 'route', 'cloud-node-lifecycle': 'cloud-node-lifecycle', 'node-ipam': 'nodeipam' };
-  const neu: Record<Controller, string> = { 'service': 'service-lb-controller', 'route': 'node-route-controller', 'cloud-node-lifecycle': 'cloud-node-lifecycle-controller', 'node-ipam': 'node-ipam-controller' };
+  const old: Record<Controller, string> = {
+    service: 'service',
+    route: 'route',
+    'cloud-node-lifecycle': 'cloud-node-lifecycle',
+    'node-ipam': 'nodeipam',
+  };
+  const neu: Record<Controller, string> = {
+    service: 'service-lb-controller',
+    route: 'node-route-controller',
+    'cloud-node-lifecycle': 'cloud-node-lifecycle-controller',
+    'node-ipam': 'node-ipam-controller',
+  };
   return (minor >= 28 ? neu : old)[c];
 }
 
@@ -170,7 +180,7 @@ function owners(file: string): { leaderName: string; owners: Map<string, string>
   const map = new Map<string, string>();
   const re = /- name: *"?([^"\n]+)"?\n\s+component: *("([^"\n]*)"|([^\n]+))/g;
   for (let m = re.exec(file); m; m = re.exec(file)) {
-    map.set(m[1]!.trim(), (m[3] ?? m[4] ?? '').trim());
+    map.set(m[1].trim(), (m[3] ?? m[4] ?? '').trim());
   }
   return { leaderName, owners: map };
 }
@@ -182,7 +192,12 @@ function seconds(d: string): number {
 }
 
 /** R9: the lease timings a process runs with, and whether client-go accepts them. */
-export function leaseTimings(flags: ReadonlyMap<string, string>): { leaseDuration: number; renewDeadline: number; retryPeriod: number; valid: boolean } {
+export function leaseTimings(flags: ReadonlyMap<string, string>): {
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+  valid: boolean;
+} {
   const leaseDuration = seconds(flags.get('leader-elect-lease-duration') ?? '15s');
   const renewDeadline = seconds(flags.get('leader-elect-renew-deadline') ?? '10s');
   const retryPeriod = seconds(flags.get('leader-elect-retry-period') ?? '2s');
@@ -193,7 +208,7 @@ export function leaseTimings(flags: ReadonlyMap<string, string>): { leaseDuratio
 export function decodable(file: string, minor: number): boolean {
   const version = /^apiVersion: *controllermanager\.config\.k8s\.io\/(\S+)$/m.exec(file)?.[1];
   const since: Record<string, number> = { v1alpha1: 21, v1beta1: 22, v1: 24 };
-  return version !== undefined && since[version] !== undefined && minor >= since[version]!;
+  return version !== undefined && since[version] !== undefined && minor >= since[version];
 }
 
 function parse(component: Component, minor: number, p: SimProcess, base: readonly string[], registered: readonly Controller[] = CONTROLLERS): Parsed {
@@ -205,7 +220,13 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   const missing = lmOn && p.file === undefined && f.has('leader-migration-config');
   if (missing || (lmOn && p.file !== undefined && !decodable(p.file, minor)) || (leaderElect && !leaseTimings(f).valid)) {
     // R8, R9: a file it cannot read or decode, or lease timings client-go refuses: it exits before it elects or runs anything
-    return { component, leaderElect: false, mainLease: '', placement: Object.fromEntries(CONTROLLERS.map((c) => [c, 'unowned'])) as Record<Controller, 'unowned'>, capable: new Set() };
+    return {
+      component,
+      leaderElect: false,
+      mainLease: '',
+      placement: Object.fromEntries(CONTROLLERS.map((c) => [c, 'unowned'])) as Record<Controller, 'unowned'>,
+      capable: new Set(),
+    };
   }
   const placement = {} as Record<Controller, 'migrated' | 'main' | 'unowned'>;
   for (const c of CONTROLLERS) {
@@ -266,7 +287,11 @@ interface State {
 
 function key(s: State): string {
   // instances of one side are interchangeable: sort them (symmetry reduction)
-  const side = (xs: readonly Inst[]) => xs.map((i) => `${i.cfg}${i.up ? 'u' : 'd'}${[...i.leases].sort().join('+')}`).sort().join(',');
+  const side = (xs: readonly Inst[]) =>
+    xs
+      .map((i) => `${i.cfg}${i.up ? 'u' : 'd'}${[...i.leases].sort().join('+')}`)
+      .sort()
+      .join(',');
   return `${s.step}|${side(s.kcm)}|${side(s.ccm)}`;
 }
 
@@ -307,7 +332,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
     step: 0,
   };
 
-  const parsedOf = (side: 'kcm' | 'ccm', i: Inst) => (side === 'kcm' ? kcmCfgs[i.cfg]! : ccmCfgs[i.cfg]!);
+  const parsedOf = (side: 'kcm' | 'ccm', i: Inst) => (side === 'kcm' ? kcmCfgs[i.cfg] : ccmCfgs[i.cfg]);
   const runners = (s: State): Map<Controller, string[]> => {
     const out = new Map<Controller, string[]>(CONTROLLERS.map((c) => [c, []]));
     for (const side of ['kcm', 'ccm'] as const) {
@@ -320,7 +345,11 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
           const where = p.placement[c];
           const runs = !p.leaderElect
             ? where !== 'unowned'
-            : where === 'main' ? inst.leases.includes(p.mainLease) : where === 'migrated' ? inst.leases.includes(p.mainLease) && p.migrationLease !== undefined && inst.leases.includes(p.migrationLease) : false;
+            : where === 'main'
+              ? inst.leases.includes(p.mainLease)
+              : where === 'migrated'
+                ? inst.leases.includes(p.mainLease) && p.migrationLease !== undefined && inst.leases.includes(p.migrationLease)
+                : false;
           if (runs) {
             out.get(c)!.push(`${side}${n}(${describe(inst)})`);
           }
@@ -353,7 +382,9 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
     const out: [string, State][] = [];
     const leases = held(s);
     const replace = (side: 'kcm' | 'ccm', n: number, inst: Inst, st = s.step): State => ({
-      ...s, step: st, [side]: s[side].map((x, j) => (j === n ? inst : x)),
+      ...s,
+      step: st,
+      [side]: s[side].map((x, j) => (j === n ? inst : x)),
     });
     for (const side of ['kcm', 'ccm'] as const) {
       const downCount = s[side].filter((i) => !i.up && i.cfg >= 0).length;
@@ -395,7 +426,10 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
             done = false;
           }
           if (old >= 0 && !anyDown && s.kcm.length === nK) {
-            out.push([`a new control-plane machine joins with cfg${target} (${step.label})`, { ...s, kcm: [...s.kcm, { cfg: target, up: false, leases: [] }] }]);
+            out.push([
+              `a new control-plane machine joins with cfg${target} (${step.label})`,
+              { ...s, kcm: [...s.kcm, { cfg: target, up: false, leases: [] }] },
+            ]);
           }
           if (old >= 0 && !anyDown && s.kcm.length > nK) {
             out.push([`kcm${old} leaves with its machine (${step.label})`, { ...s, kcm: s.kcm.filter((_, j) => j !== old) }]);
@@ -419,7 +453,10 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
           if (s.ccm.some((i) => i.cfg !== target)) {
             done = false;
             // removal, first deployment or Recreate: all old pods stop, then the new ones start
-            out.push([`GitOps applies the CCM cfg${target} (${step.label})`, { ...s, ccm: s.ccm.map(() => ({ cfg: target, up: false, leases: [] })) }]);
+            out.push([
+              `GitOps applies the CCM cfg${target} (${step.label})`,
+              { ...s, ccm: s.ccm.map(() => ({ cfg: target, up: false, leases: [] })) },
+            ]);
           } else if (target >= 0 && s.ccm.some((i) => !i.up)) {
             done = false;
           }
@@ -462,7 +499,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
     if (parent.size > maxStates) {
       throw new Error(`state space above ${maxStates}: bound the scenario`);
     }
-    const s = queue[qi]!;
+    const s = queue[qi];
     const k = key(s);
     const run = runners(s);
     for (const [c, who] of run) {
@@ -472,9 +509,7 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
       }
     }
     const next = successors(s);
-    const settled = s.step === steps.length
-      && [...s.kcm, ...s.ccm].every((i) => i.up || i.cfg < 0)
-      && !next.some(([e]) => e.includes(' acquires '));
+    const settled = s.step === steps.length && [...s.kcm, ...s.ccm].every((i) => i.up || i.cfg < 0) && !next.some(([e]) => e.includes(' acquires '));
     if (settled) {
       for (const side of ['kcm', 'ccm'] as const) {
         const component: Component = side === 'kcm' ? 'kube-controller-manager' : 'cloud-controller-manager';
@@ -509,8 +544,9 @@ export function simulate(sc: SimScenario, maxStates = 2_000_000): SimResult {
 
 /** A violation as text, for test failures. */
 export function formatViolation(v: SimViolation): string {
-  const what = v.kind === 'two-at-once'
-    ? `${v.controller} runs in two processes at once: ${v.runners.join(' and ')}`
-    : `${v.controller} runs nowhere after the change settled`;
+  const what =
+    v.kind === 'two-at-once'
+      ? `${v.controller} runs in two processes at once: ${v.runners.join(' and ')}`
+      : `${v.controller} runs nowhere after the change settled`;
   return `${what}\n  after: ${v.trace.join('\n         ')}`;
 }

@@ -104,7 +104,8 @@ export function applyAtMerge(live: ReadonlyMap<string, any>, b: ReadonlyMap<stri
 
 const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
 /** The flags that decide leader election, leader migration and which cloud controllers run. */
-export const RELEVANT = /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
+export const RELEVANT =
+  /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
 
 /** The CCM workload among the live objects. */
 export function ccmWorkload(objects: ReadonlyMap<string, any>): any {
@@ -152,25 +153,38 @@ export function controlPlaneKcm(text: string): SimProcess {
   const rke2 = /## RKE2\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)?.[1];
   if (rke2) {
     const doc = parse(rke2) ?? {};
-    const written = /^# Write this file to (\S+) on every server[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(rke2);
-    const flags = [...(doc['cloud-provider-name'] ? [`--cloud-provider=${doc['cloud-provider-name']}`] : []), ...((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => `--${a}`)];
+    const written = /^# Write this file to (\S+) on every server[^\n]*\n((?:# {3}[^\n]*\n)+)/m.exec(rke2);
+    const flags = [
+      ...(doc['cloud-provider-name'] ? [`--cloud-provider=${doc['cloud-provider-name']}`] : []),
+      ...((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => `--${a}`),
+    ];
     // the pod sees the host file only through kube-controller-manager-extra-mount (host:container[:ro])
     const mounts = ((doc['kube-controller-manager-extra-mount'] ?? []) as string[]).map((m) => m.split(':'));
-    const file = written && mounts.some(([host, container]) => host === written[1] && `--leader-migration-config=${container}` === flags.find((f) => f.startsWith('--leader-migration-config=')))
-      ? written[2]!.replace(/^#   /gm, '') : undefined;
+    const file =
+      written &&
+      mounts.some(
+        ([host, container]) =>
+          host === written[1] && `--leader-migration-config=${container}` === flags.find((f) => f.startsWith('--leader-migration-config=')),
+      )
+        ? written[2].replace(/^# {3}/gm, '')
+        : undefined;
     return { flags, ...(file ? { file } : {}) };
   }
-  const kubeadm = /## kubeadm\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)![1]!;
-  const docs = kubeadm.split(/^---$/m).map((d) => parse(d)).filter((d) => d?.kind === 'ClusterConfiguration');
+  const kubeadm = /## kubeadm\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)![1];
+  const docs = kubeadm
+    .split(/^---$/m)
+    .map((d) => parse(d))
+    .filter((d) => d?.kind === 'ClusterConfiguration');
   const extraArgs = (docs[0].controllerManager?.extraArgs ?? {}) as Record<string, string> | { name: string; value: string }[];
   const pairs = Array.isArray(extraArgs) ? extraArgs.map((a) => [a.name, a.value] as const) : Object.entries(extraArgs);
   const prose = text.replace(/```[\s\S]*?```/g, '');
-  const told = [...prose.matchAll(/`(--(?:allocate-node-cidrs|controllers)=[^`]+)`/g)].map((m) => m[1]!);
-  const written = /^# Write this file to (\S+) on every control-plane node[^\n]*\n((?:#   [^\n]*\n)+)/m.exec(kubeadm);
+  const told = [...prose.matchAll(/`(--(?:allocate-node-cidrs|controllers)=[^`]+)`/g)].map((m) => m[1]);
+  const written = /^# Write this file to (\S+) on every control-plane node[^\n]*\n((?:# {3}[^\n]*\n)+)/m.exec(kubeadm);
   const configPath = pairs.find(([k]) => k === 'leader-migration-config')?.[1];
   // the static pod sees the host file only through controllerManager.extraVolumes
   const volumes = (docs[0].controllerManager?.extraVolumes ?? []) as { hostPath: string; mountPath: string }[];
-  const file = written && volumes.some((v) => v.hostPath === written[1] && v.mountPath === configPath) ? written[2]!.replace(/^#   /gm, '') : undefined;
+  const file =
+    written && volumes.some((v) => v.hostPath === written[1] && v.mountPath === configPath) ? written[2].replace(/^# {3}/gm, '') : undefined;
   return { flags: [...pairs.map(([k, v]) => `--${k}=${v}`), ...told], ...(file ? { file } : {}) };
 }
 
@@ -179,7 +193,10 @@ export function controlPlaneKcm(text: string): SimProcess {
  * /etc/kubernetes/static-pod-certs (openshift/cluster-kube-controller-manager-operator@release-4.13
  * bindata/assets/kube-controller-manager/pod.yaml, volume `cert-dir`).
  */
-const KCM_CERT_DIR: readonly [string, string] = ['/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/', '/etc/kubernetes/static-pod-certs/'];
+const KCM_CERT_DIR: readonly [string, string] = [
+  '/etc/kubernetes/static-pod-resources/kube-controller-manager-certs/',
+  '/etc/kubernetes/static-pod-certs/',
+];
 
 /** The OpenShift KCM's leader-migration override, as the plan's `oc patch kubecontrollermanager` command sets it. */
 export function overrideOf(command: string | undefined): { on: boolean; path?: string } | undefined {
@@ -203,15 +220,25 @@ export function openshiftKcm(objects: ReadonlyMap<string, any>, st: OpenShiftKcm
   const external = (gate?.spec?.customNoUpgrade?.enabled ?? []).includes('ExternalCloudProvider');
   // the operator's lease timings (openshift/cluster-kube-controller-manager-operator@release-4.13
   // bindata/assets/config/defaultconfig.yaml: retry 3s, renew deadline 12s; the lease duration keeps its 15s default)
-  const flags = [`--cloud-provider=${external ? 'external' : st.inTreeProvider}`, '--leader-elect-retry-period=3s', '--leader-elect-renew-deadline=12s'];
+  const flags = [
+    `--cloud-provider=${external ? 'external' : st.inTreeProvider}`,
+    '--leader-elect-retry-period=3s',
+    '--leader-elect-renew-deadline=12s',
+  ];
   if (!st.override.on) {
     return { flags };
   }
-  const mc = [...objects.values()].find((o) => o.kind === 'MachineConfig'
-    && (o.spec.config.storage?.files ?? []).some((f: any) => f.path.replace(KCM_CERT_DIR[0], KCM_CERT_DIR[1]) === st.override.path));
+  const mc = [...objects.values()].find(
+    (o) =>
+      o.kind === 'MachineConfig' &&
+      (o.spec.config.storage?.files ?? []).some((f: any) => f.path.replace(KCM_CERT_DIR[0], KCM_CERT_DIR[1]) === st.override.path),
+  );
   const entry = mc?.spec.config.storage.files.find((f: any) => f.path.replace(KCM_CERT_DIR[0], KCM_CERT_DIR[1]) === st.override.path);
   const file = entry ? decodeURIComponent(entry.contents.source.replace(/^data:[^,]*,/, '')) : undefined;
-  return { flags: [...flags, '--leader-elect=true', '--enable-leader-migration', `--leader-migration-config=${st.override.path}`], ...(file !== undefined ? { file } : {}) };
+  return {
+    flags: [...flags, '--leader-elect=true', '--enable-leader-migration', `--leader-migration-config=${st.override.path}`],
+    ...(file !== undefined ? { file } : {}),
+  };
 }
 
 /** RFC 7386 JSON merge patch (what `oc patch --type=merge` applies). */
@@ -233,7 +260,9 @@ function mergePatch(target: any, patch: any): any {
 /** The in-tree provider name the plans give the OpenShift KCM. */
 function inTreeProviderOf(...plans: any[]): string {
   for (const p of plans) {
-    const flag = p.components.find((x: any) => x.component === 'kube-controller-manager').flags.find((f: string) => f.startsWith('--cloud-provider=') && f !== '--cloud-provider=external');
+    const flag = p.components
+      .find((x: any) => x.component === 'kube-controller-manager')
+      .flags.find((f: string) => f.startsWith('--cloud-provider=') && f !== '--cloud-provider=external');
     if (flag) {
       return flag.split('=')[1];
     }
@@ -269,9 +298,11 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
   const kcmFrom = from.plan.components.find((x: any) => x.component === 'kube-controller-manager');
   let os: OpenShiftKcmState = {
     inTreeProvider: inTreeProviderOf(from.plan, to.plan),
-    override: opts.override ?? (kcmFrom.flags.includes('--enable-leader-migration')
-      ? { on: true, path: kcmFrom.flags.find((f: string) => f.startsWith('--leader-migration-config='))!.split('=')[1] }
-      : { on: false }),
+    override:
+      opts.override ??
+      (kcmFrom.flags.includes('--enable-leader-migration')
+        ? { on: true, path: kcmFrom.flags.find((f: string) => f.startsWith('--leader-migration-config='))!.split('=')[1] }
+        : { on: false }),
   };
   const kcmNow = (): SimProcess => (openshift ? openshiftKcm(live, os) : kcmK8s);
   let kcmK8s: SimProcess = from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] };
@@ -296,7 +327,13 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
     }
     const gate = /^oc patch featuregate cluster --type=merge -p '(.*)'$/.exec(s.command ?? '')?.[1];
     if (gate) {
-      live.set('FeatureGate cluster', mergePatch(live.get('FeatureGate cluster') ?? { apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' } }, JSON.parse(gate)));
+      live.set(
+        'FeatureGate cluster',
+        mergePatch(
+          live.get('FeatureGate cluster') ?? { apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' } },
+          JSON.parse(gate),
+        ),
+      );
     }
     const override = overrideOf(s.command);
     if (override) {
@@ -327,7 +364,10 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
     kcmBaseFlags: opts.kcmBaseFlags,
     kcm: kcm0,
     ...(ccm0 ? { ccm: ccm0 } : {}),
-    ccmStrategy: ccmWorkload(to.objects)?.spec.strategy?.type === 'Recreate' || ccmWorkload(from.objects)?.spec.strategy?.type === 'Recreate' ? 'Recreate' : 'RollingUpdate',
+    ccmStrategy:
+      ccmWorkload(to.objects)?.spec.strategy?.type === 'Recreate' || ccmWorkload(from.objects)?.spec.strategy?.type === 'Recreate'
+        ? 'Recreate'
+        : 'RollingUpdate',
     ...(opts.required ? { required: opts.required } : {}),
     ...(opts.ccmControllers ? { ccmControllers: opts.ccmControllers } : {}),
     ...(opts.kcmRollout ? { kcmRollout: opts.kcmRollout } : {}),
