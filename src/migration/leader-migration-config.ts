@@ -56,12 +56,20 @@ export interface LeaderMigrationConfiguration {
  * v1alpha1 only, @v0.22.0 adds v1beta1, @v0.24.0 adds v1).
  */
 export function leaderMigrationApiVersion(kubernetesMinor: number): string {
-  if (kubernetesMinor < 21) {
+  if (kubernetesMinor < LEADER_MIGRATION_API_SINCE.v1alpha1) {
     throw new Error(`leader migration needs kube-controller-manager 1.21 or newer, got 1.${kubernetesMinor}`);
   }
-  const version = kubernetesMinor === 21 ? 'v1alpha1' : kubernetesMinor <= 23 ? 'v1beta1' : 'v1';
+  const version = Object.entries(LEADER_MIGRATION_API_SINCE)
+    .filter(([, since]) => since <= kubernetesMinor)
+    .pop()![0];
   return `${LEADER_MIGRATION_GROUP}/${version}`;
 }
+
+/**
+ * The first Kubernetes minor whose k8s.io/controller-manager decodes each apiVersion of the file, oldest first
+ * (kubernetes/controller-manager@v0.21.0, @v0.22.0, @v0.24.0 pkg/leadermigration/config/config.go).
+ */
+export const LEADER_MIGRATION_API_SINCE: Readonly<Record<string, number>> = { v1alpha1: 21, v1beta1: 22, v1: 24 };
 
 /** What to build a configuration from. */
 export interface LeaderMigrationConfigInput {

@@ -14,6 +14,7 @@
  * once each step has settled is what this model draws.
  */
 import { ProcessConfig, PlanStep, PhaseTransition } from './steps';
+import { LEADER_MIGRATION_API_SINCE, parseLeaderMigrationConfig } from './leader-migration-config';
 
 /** A cloud controller, by its role. */
 export type CloudController = 'service' | 'route' | 'cloud-node-lifecycle' | 'node-ipam';
@@ -92,18 +93,13 @@ export function canonicalControllerName(c: CloudController, minor: number): stri
 /** Whether k8s.io/controller-manager of a minor decodes the file's apiVersion (config/v1alpha1 from v0.21.0, v1beta1 from v0.22.0, v1 from v0.24.0). */
 export function leaderMigrationDecodable(file: string, minor: number): boolean {
   const version = /^apiVersion: *controllermanager\.config\.k8s\.io\/(\S+)$/m.exec(file)?.[1];
-  const since: Record<string, number> = { v1alpha1: 21, v1beta1: 22, v1: 24 };
-  return version !== undefined && since[version] !== undefined && minor >= since[version];
+  const since = version === undefined ? undefined : LEADER_MIGRATION_API_SINCE[version];
+  return since !== undefined && minor >= since;
 }
 
 function owners(file: string): { leaderName: string; owners: Map<string, string> } {
-  const leaderName = /^leaderName: *"?([^"\n]+)"?$/m.exec(file)?.[1] ?? '';
-  const map = new Map<string, string>();
-  const re = /- name: *"?([^"\n]+)"?\n\s+component: *("([^"\n]*)"|([^\n]+))/g;
-  for (let m = re.exec(file); m; m = re.exec(file)) {
-    map.set(m[1].trim(), (m[3] ?? m[4] ?? '').trim());
-  }
-  return { leaderName, owners: map };
+  const config = parseLeaderMigrationConfig(file).config;
+  return { leaderName: config?.leaderName ?? '', owners: new Map((config?.controllerLeaders ?? []).map((l) => [l.name, l.component])) };
 }
 
 const EXITED = (component: ControllerManager): Parsed => ({
