@@ -12,7 +12,7 @@ import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 const dir = useTempDir();
 const bin = path.join(__dirname, '..', 'bin', 'ccm-gitops');
 
-function run(root: string, clusters: string, out: string, capMb?: number): { status: number | null; stderr: string; ms: number } {
+function run(root: string, clusters: string, out: string, capMb?: number): { status: number | null; signal: NodeJS.Signals | null; stderr: string } {
   const args = ['synth', '--clusters', clusters, '--out', out, '--jobs', '2', '--quiet'];
   const preload = writeFile(
     root,
@@ -24,9 +24,8 @@ function run(root: string, clusters: string, out: string, capMb?: number): { sta
     ].join('\n'),
   );
   const env = { PATH: process.env.PATH, CCM_GITOPS_CACHE_DIR: path.join(root, 'cache') };
-  const started = Date.now();
   const r = spawnSync(process.execPath, [...(capMb ? ['-r', preload] : []), bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
-  return { status: r.status, stderr: r.stderr, ms: Date.now() - started };
+  return { status: r.status, signal: r.signal, stderr: r.stderr };
 }
 
 describe('a render worker that runs out of memory (bin/ccm-gitops)', () => {
@@ -40,7 +39,7 @@ describe('a render worker that runs out of memory (bin/ccm-gitops)', () => {
     const out = path.join(root, 'dist');
     expect(run(root, clusters, out).status).toBe(0);
     const before = readTree(out);
-    const clean = run(root, clusters, out);
+    expect(run(root, clusters, out).status).toBe(0);
     // WHEN a spec changes and the workers' heap is too small to render it
     writeFile(clusters, 'b.yaml', awsSpec('b', { aws: { region: 'eu-west-1' } }));
     const failed = run(root, clusters, out, 12);
@@ -50,8 +49,8 @@ describe('a render worker that runs out of memory (bin/ccm-gitops)', () => {
         'nothing was written; run again with --jobs 1 to render on the main thread\n',
     );
     expect(failed.status).toBe(1);
-    // AND it ends about as soon as a run that succeeds (no watchdog to wait for)
-    expect(failed.ms).toBeLessThan(clean.ms + 20_000);
+    // AND it ends by itself (no watchdog to wait for): not killed at the spawn's timeout
+    expect(failed.signal).toBeNull();
     // AND the output is as it was, with nothing staged left beside it
     expect(readTree(out)).toEqual(before);
     expect(fs.readdirSync(root).sort()).toEqual(['cache', 'clusters', 'dist', 'preload.js']);

@@ -397,11 +397,9 @@ describe('a value of almost 1 MiB in any free-text field is checked in bounded t
     writeFile(clusters, 'conf.yaml', platformSpec('GCP', 'conf', { cloudConfig: { file: 'conf.cloud.conf' } }));
     writeFile(clusters, 'conf.cloud.conf', `[global]\nproject-id = p\nnode-tags = ${value}\n; ${value.slice(0, SIZE / 2)}\n`);
     // WHEN validate-spec reads them all
-    const started = Date.now();
     const run = cli(['validate-spec', clusters]);
     // THEN it answers, within the test's timeout, without echoing the value
     expect(run.code).not.toBe(2);
     expect(run.err.length).toBeLessThan(20_000);
-    expect(Date.now() - started).toBeLessThan(60_000);
   });
 });

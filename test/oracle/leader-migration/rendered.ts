@@ -148,13 +148,20 @@ export const CASES: readonly RenderCase[] = [
 
 /** Every phase of the case's sequence, rendered (the sequence is the in-tree plan's `phases`). */
 export function renderPhases(c: RenderCase, dir: string): Map<string, Tree> {
-  const first = renderTree(path.join(dir, 'in-tree'), c.spec('in-tree'), c.files);
-  const out = new Map<string, Tree>([['in-tree', first]]);
-  for (const phase of first.plan.phases.slice(1) as string[]) {
-    out.set(phase, renderTree(path.join(dir, phase), c.spec(phase), c.files));
+  // a case's trees are rendered once per test file: its replays share them (each caller gets its own map)
+  let rendered = RENDERED.get(c);
+  if (!rendered) {
+    const first = renderTree(path.join(dir, 'in-tree'), c.spec('in-tree'), c.files);
+    rendered = new Map<string, Tree>([['in-tree', first]]);
+    for (const phase of first.plan.phases.slice(1) as string[]) {
+      rendered.set(phase, renderTree(path.join(dir, phase), c.spec(phase), c.files));
+    }
+    RENDERED.set(c, rendered);
   }
-  return out;
+  return new Map(rendered);
 }
+
+const RENDERED = new WeakMap<RenderCase, ReadonlyMap<string, Tree>>();
 
 /** The simulator's inputs for a case that the trees do not carry. */
 export function caseOptions(c: RenderCase): TreeScenarioOptions {
