@@ -149,15 +149,14 @@ export const CASES: readonly RenderCase[] = [
 /** Every phase of the case's sequence, rendered (the sequence is the in-tree plan's `phases`). */
 export function renderPhases(c: RenderCase, dir: string): Map<string, Tree> {
   // a case's trees are rendered once per test file: its replays share them (each caller gets its own map)
-  let rendered = RENDERED.get(c);
-  if (!rendered) {
-    const first = renderTree(path.join(dir, 'in-tree'), c.spec('in-tree'), c.files);
-    rendered = new Map<string, Tree>([['in-tree', first]]);
-    for (const phase of first.plan.phases.slice(1) as string[]) {
-      rendered.set(phase, renderTree(path.join(dir, phase), c.spec(phase), c.files));
-    }
-    RENDERED.set(c, rendered);
+  const cached = RENDERED.get(c);
+  if (cached) return new Map(cached);
+  const first = renderTree(path.join(dir, 'in-tree'), c.spec('in-tree'), c.files);
+  const rendered = new Map<string, Tree>([['in-tree', first]]);
+  for (const phase of first.plan.phases.slice(1) as string[]) {
+    rendered.set(phase, renderTree(path.join(dir, phase), c.spec(phase), c.files));
   }
+  RENDERED.set(c, rendered);
   return new Map(rendered);
 }
 
