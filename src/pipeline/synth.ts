@@ -16,6 +16,7 @@ import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, repositoryPathOf } from '
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
 import { SynthError } from './synth-error';
 import type { SynthProgress } from './progress';
+import { globMatch } from '../util/glob';
 import { Shard, ShardRecord, shardInputsDigest, shardRecordContent, readShardRecord, inShard, byName } from './shard';
 import { checkGitopsPaths, existingFleetEntries, checkPhaseTransitions } from './synth-checks';
 export { checkGitopsPaths, staleFiles, checkPhaseTransitions } from './synth-checks';
@@ -127,13 +128,8 @@ export interface SynthSummary {
 
 /** Turns a name or glob into a matcher over cluster names. */
 export function nameMatcher(pattern: string): (name: string) => boolean {
-  const re = new RegExp(
-    `^${pattern
-      .split('')
-      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-      .join('')}$`,
-  );
-  return (name) => re.test(name);
+  // not a regular expression: one of many stars backtracks exponentially
+  return (name) => globMatch(pattern, name);
 }
 
 /**
