@@ -1,5 +1,6 @@
 // Reading a spec or defaults file as YAML within bounds (size, depth, aliases, keys, UTF-8) and locating a field's line.
 import * as fs from 'fs';
+import { depthOf } from '../util/bounded-yaml';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
 
@@ -50,25 +51,6 @@ function mappingShape(doc: Document): { entries: number; duplicate?: number } {
     }
   }
   return { entries, duplicate };
-}
-
-/** Nesting depth of parsed YAML data (iterative, so hostile input cannot exhaust the stack). */
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v !== null && typeof v === 'object') {
-      max = Math.max(max, d + 1);
-      if (max > MAX_DEPTH) {
-        return max;
-      }
-      for (const child of Object.values(v)) {
-        stack.push([child, d + 1]);
-      }
-    }
-  }
-  return max;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -137,7 +119,7 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
   if (!isPlainObject(data)) {
     return { issue: { file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` } };
   }
-  if (depthOf(data) > MAX_DEPTH) {
+  if (depthOf(data, MAX_DEPTH) > MAX_DEPTH) {
     return {
       issue: {
         file,
