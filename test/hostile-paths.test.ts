@@ -131,3 +131,47 @@ describe('a crafted .dist.journal', () => {
     expect(fs.existsSync(path.join(repo, '.dist.journal'))).toBe(false);
   });
 });
+
+describe('assemble', () => {
+  /** A fleet of one cluster rendered as shard 1/1 into <tmp>/shard. */
+  function oneShard(): { clusters: string; shard: string } {
+    const clusters = path.join(dir(), 'repo', 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+    const shard = path.join(dir(), 'shard');
+    expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
+    return { clusters, shard };
+  }
+
+  test("does not follow a shard's cluster folder that is a symlink: refused, nothing outside copied", () => {
+    // GIVEN a shard whose cluster folder was replaced by a symlink to a folder outside it
+    const { clusters, shard } = oneShard();
+    const outside = path.join(dir(), 'etc');
+    writeFile(outside, 'passwd', 'root:x:0:0');
+    fs.rmSync(path.join(shard, 'aws-a'), { recursive: true });
+    fs.symlinkSync(outside, path.join(shard, 'aws-a'));
+    // WHEN it is assembled
+    const out = path.join(dir(), 'repo', 'dist');
+    const r = cli('assemble', '--clusters', clusters, '--out', out, '-q', shard);
+    // THEN it is refused naming the symlink, and nothing is written
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${path.join(shard, 'aws-a')} is a symlink, not a folder synth wrote; assemble follows no link: render that shard again with synth --shard I/N, then assemble\n`,
+    );
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test('refuses an --out that holds a shard, and the shard survives', () => {
+    // GIVEN a shard output
+    const { clusters, shard } = oneShard();
+    const before = readTree(shard);
+    // WHEN it is given as the output of assemble
+    const r = cli('assemble', '--clusters', clusters, '--out', shard, '-q', shard);
+    // THEN it is refused as a usage error, and the shard is as it was
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: --out ${shard} holds the output of synth --shard 1/1 (${path.join(shard, '.shard.json')}); ` +
+        'assemble into another folder: the shard outputs are what it reads\n',
+    );
+    expect(readTree(shard)).toEqual(before);
+  });
+});

@@ -17,6 +17,7 @@ import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces }
 import { SynthError } from './synth-error';
 import type { SynthProgress } from './progress';
 import { globMatch } from '../util/glob';
+import { isLink } from './output-files';
 import { Shard, ShardRecord, shardInputsDigest, shardRecordContent, readShardRecord, inShard, byName } from './shard';
 import { checkGitopsPaths, existingFleetEntries, checkPhaseTransitions } from './synth-checks';
 export { checkGitopsPaths, staleFiles, checkPhaseTransitions } from './synth-checks';
@@ -735,6 +736,12 @@ function assembleInto(
   for (const member of members) {
     const name = member.name;
     const { dir, entry } = found.get(name)!;
+    if (isLink(path.join(dir, name))) {
+      // a link would copy whatever it points at (a folder outside the shard) into the output
+      throw new SynthError(
+        `${path.join(dir, name)} is a symlink, not a folder synth wrote; assemble follows no link: render that shard again with synth --shard I/N, then assemble`,
+      );
+    }
     const files = readUnitFiles(dir, name);
     // the shard's files are copied as they are: the last guard reads them, named where they are
     refuseSecretsInOutput(files.map((f) => ({ path: path.join(dir, f.path), content: f.content })));
