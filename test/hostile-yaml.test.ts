@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { captureIo, useTempDir, writeFile } from './helpers';
+import { stringify } from 'yaml';
+import { awsSpec, captureIo, useTempDir, writeFile } from './helpers';
 
 // YAML alias expansion and nesting are bounded in the readers of import and diff: a clear error, exit 1 or 2, never exit 3.
 
@@ -62,5 +63,25 @@ describe('diff', () => {
     // THEN it is refused naming the file in the tree
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`error: c/cm.yaml: ${why}\n`);
+  });
+});
+
+describe('a __proto__ key in a spec file', () => {
+  test.each([
+    ['at the top', (t: string) => `__proto__:\n  kind: Other\n${t}`],
+    ['under spec', (t: string) => t.replace('spec:\n', 'spec:\n  __proto__:\n    distribution: kubernetes\n')],
+    ['in a free-form map', (t: string) => t.replace('metadata:\n', 'metadata:\n  annotations:\n    __proto__: x\n')],
+  ])('%s is refused naming the file and line, exit 1', (_where, edit) => {
+    // GIVEN a valid spec with a __proto__ key added (JavaScript reads it as the object's prototype, or drops it)
+    const text = edit(stringify(awsSpec('aws-a')));
+    const file = writeFile(path.join(dir(), 'clusters'), 'a.yaml', text);
+    const line = text.slice(0, text.indexOf('__proto__')).split('\n').length;
+    // WHEN it is validated
+    const r = run('validate-spec', path.join(dir(), 'clusters'));
+    // THEN it is refused, naming the file and line of the key
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: 1 problem found\n  ${file}:${line}: has the key __proto__, which JavaScript reads as an object's prototype; remove it\n`,
+    );
   });
 });

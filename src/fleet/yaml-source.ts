@@ -22,9 +22,10 @@ export interface YamlSource {
 }
 
 /** The number of mapping entries and list items of a document and the offset of the first duplicate key, in one pass (Set per mapping). */
-function mappingShape(doc: Document): { entries: number; duplicate?: number } {
+function mappingShape(doc: Document): { entries: number; duplicate?: number; proto?: number } {
   let entries = 0;
   let duplicate: number | undefined;
+  let proto: number | undefined;
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -38,6 +39,9 @@ function mappingShape(doc: Document): { entries: number; duplicate?: number } {
             duplicate = pair.key.range[0];
           }
           seen.add(k);
+          if (pair.key.value === '__proto__' && proto === undefined) {
+            proto = pair.key.range?.[0] ?? 0;
+          }
         } else if (pair.key) {
           stack.push(pair.key);
         }
@@ -50,7 +54,7 @@ function mappingShape(doc: Document): { entries: number; duplicate?: number } {
       }
     }
   }
-  return { entries, duplicate };
+  return { entries, duplicate, proto };
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -104,6 +108,17 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
         path: '',
         line: lines.linePos(shape.duplicate).line,
         message: 'is not valid YAML: Map keys must be unique; fix the syntax at this line',
+      },
+    };
+  }
+  if (shape.proto !== undefined) {
+    // built into an object, the key sets its prototype (or is dropped) instead of being read as a field
+    return {
+      issue: {
+        file,
+        path: '',
+        line: lines.linePos(shape.proto).line,
+        message: "has the key __proto__, which JavaScript reads as an object's prototype; remove it",
       },
     };
   }
