@@ -390,7 +390,11 @@ function commandLine(
       writes = false;
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
       const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : defaultsRoot(paths));
-      const files = paths.flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]));
+      // a file given also through its folder is one file, not two specs of the same name
+      const seen = new Set<string>();
+      const files = paths
+        .flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]))
+        .filter((f) => !seen.has(path.resolve(f)) && seen.add(path.resolve(f)));
       if (files.length === 0) {
         throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
       }

@@ -175,3 +175,17 @@ describe('assemble', () => {
     expect(readTree(shard)).toEqual(before);
   });
 });
+
+describe('validate-spec', () => {
+  test('a file given twice, once through its folder, is one file', () => {
+    // GIVEN a clusters folder with one spec
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'x.yaml', awsSpec('aws-x'));
+    // WHEN the folder and the file are both given
+    const r = cli('validate-spec', clusters, path.join(clusters, 'x.yaml'));
+    // THEN the spec is valid, counted once, with no duplicate-name error
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1 spec file valid\n');
+  });
+});
