@@ -7,7 +7,18 @@ import { formatIssue, SpecIssue, SpecValidationError } from './cluster-spec/erro
 import { clusterSpecJsonSchema } from './cluster-spec/json-schema';
 import { InputWarning, isSymbolicLink, linkOutsideProblem, listSpecFiles, loadSpecFiles, MAX_INPUT_BYTES } from './fleet/load';
 import { warningLines } from './fleet/warning-lines';
-import { checkOutputOutside, errnoText, isErrnoError, OutputCheck, OutputError, OutputLocationError, OutputTree, TreeSink } from './pipeline/output';
+import {
+  checkOutputOutside,
+  errnoText,
+  isErrnoError,
+  OutputCheck,
+  OutputError,
+  OutputLocationError,
+  OutputTree,
+  SHARD_RECORD,
+  TreeSink,
+} from './pipeline/output';
+import { readShardRecord } from './pipeline/shard';
 import { parseShard, SynthError, synthesizeInto, synthesizeIntoAsync, SynthOptions, SynthSummary } from './pipeline/synth';
 import { outputRepositoryProblem } from './gitops/repo-path';
 import { ProgressLine } from './pipeline/progress';
@@ -345,6 +356,7 @@ function commandLine(
         throw new UsageError('--force-phase needs the reason the phase check may be skipped');
       }
       checkOutputOutside(out, opts.clusters);
+      refuseShardAsOutput(out);
       const tree = OutputTree.open(out, { force: opts.force });
       let result: SynthSummary;
       try {
@@ -378,7 +390,11 @@ function commandLine(
       writes = false;
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
       const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : defaultsRoot(paths));
-      const files = paths.flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]));
+      // a file given also through its folder is one file, not two specs of the same name
+      const seen = new Set<string>();
+      const files = paths
+        .flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]))
+        .filter((f) => !seen.has(path.resolve(f)) && seen.add(path.resolve(f)));
       if (files.length === 0) {
         throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
       }
@@ -605,6 +621,17 @@ function defaultsRoot(paths: readonly string[]): string {
 function printWarnings(warnings: readonly InputWarning[], warn: (text: string) => void): void {
   for (const line of warningLines(warnings)) {
     warn(`${line}\n`);
+  }
+}
+
+/** Refuses an assemble output that is a shard's: assembling would replace the shard it reads. */
+function refuseShardAsOutput(out: string): void {
+  const record = path.join(out, SHARD_RECORD);
+  if (fs.existsSync(record)) {
+    const shard = readShardRecord(out)?.shard;
+    throw new UsageError(
+      `--out ${out} holds the output of synth --shard${shard ? ` ${shard}` : ''} (${record}); assemble into another folder: the shard outputs are what it reads`,
+    );
   }
 }
 

@@ -1,5 +1,7 @@
 import { parseAllDocuments } from 'yaml';
 import { flatten } from './flatten';
+import { TreeReadError } from './load-tree';
+import { boundedData } from '../util/bounded-yaml';
 import { FLEET_JSON, parseFleetJson } from '../pipeline/fleet-summary';
 
 /** A rendered object in a tree. */
@@ -81,9 +83,13 @@ export function treeObjects(tree: Tree): TreeObject[] {
     const docs = parseAllDocuments(content);
     for (const doc of docs) {
       if (doc.errors.length > 0) {
-        throw new Error(`${file}: not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+        throw new TreeReadError(`${file}: not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
       }
-      const body = doc.toJS() as unknown;
+      const read = boundedData(doc, 'rendered object');
+      if ('refused' in read) {
+        throw new TreeReadError(`${file}: ${read.refused}`);
+      }
+      const body = read.data;
       const o = body as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };
       if (!o || typeof o !== 'object' || !o.kind || !o.metadata?.name) {
         continue;

@@ -1,5 +1,6 @@
 // Reading a spec or defaults file as YAML within bounds (size, depth, aliases, keys, UTF-8) and locating a field's line.
 import * as fs from 'fs';
+import { depthOf } from '../util/bounded-yaml';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
 
@@ -21,9 +22,10 @@ export interface YamlSource {
 }
 
 /** The number of mapping entries and list items of a document and the offset of the first duplicate key, in one pass (Set per mapping). */
-function mappingShape(doc: Document): { entries: number; duplicate?: number } {
+function mappingShape(doc: Document): { entries: number; duplicate?: number; proto?: number } {
   let entries = 0;
   let duplicate: number | undefined;
+  let proto: number | undefined;
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -37,6 +39,9 @@ function mappingShape(doc: Document): { entries: number; duplicate?: number } {
             duplicate = pair.key.range[0];
           }
           seen.add(k);
+          if (pair.key.value === '__proto__' && proto === undefined) {
+            proto = pair.key.range?.[0] ?? 0;
+          }
         } else if (pair.key) {
           stack.push(pair.key);
         }
@@ -49,26 +54,7 @@ function mappingShape(doc: Document): { entries: number; duplicate?: number } {
       }
     }
   }
-  return { entries, duplicate };
-}
-
-/** Nesting depth of parsed YAML data (iterative, so hostile input cannot exhaust the stack). */
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v !== null && typeof v === 'object') {
-      max = Math.max(max, d + 1);
-      if (max > MAX_DEPTH) {
-        return max;
-      }
-      for (const child of Object.values(v)) {
-        stack.push([child, d + 1]);
-      }
-    }
-  }
-  return max;
+  return { entries, duplicate, proto };
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -125,6 +111,17 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
       },
     };
   }
+  if (shape.proto !== undefined) {
+    // built into an object, the key sets its prototype (or is dropped) instead of being read as a field
+    return {
+      issue: {
+        file,
+        path: '',
+        line: lines.linePos(shape.proto).line,
+        message: "has the key __proto__, which JavaScript reads as an object's prototype; remove it",
+      },
+    };
+  }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIASES });
@@ -137,7 +134,7 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
   if (!isPlainObject(data)) {
     return { issue: { file, path: '', message: `must be a YAML mapping, got ${describeValue(data)}; write a CloudControllerManagerCluster spec` } };
   }
-  if (depthOf(data) > MAX_DEPTH) {
+  if (depthOf(data, MAX_DEPTH) > MAX_DEPTH) {
     return {
       issue: {
         file,

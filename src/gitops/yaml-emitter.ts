@@ -20,7 +20,7 @@ import { Document, stringify } from 'yaml';
  *   scalar is always literal (`|`), never folded (`>`);
  * - `version: '1.1'`: a plain string that a YAML 1.1 tag other than `!!str`
  *   would resolve (null, bool, int, float, sexagesimal, timestamp, merge) is
- *   quoted; the tests are read from the `yaml` package's own 1.1 schema below
+ *   quoted, and (`customTags`) one the YAML 1.2 core schema would (`0o17`); the tests are read from the `yaml` package's own 1.1 schema below
  *   (not copied), so they cannot drift;
  * - `keepUndefined: true`: `undefined` is written as `null`, in maps and lists;
  * - no comments, anchors, tags or flow collections (plain JSON data has none),
@@ -35,7 +35,29 @@ import { Document, stringify } from 'yaml';
  * explicit `? key`). test/yaml-emitter.test.ts compares both, on every object
  * the example fleet renders, on a table of tricky cases and on random data.
  */
-export const EMITTER_YAML_OPTIONS = { keepUndefined: true, lineWidth: 0, version: '1.1', aliasDuplicateObjects: false } as const;
+export const EMITTER_YAML_OPTIONS = {
+  keepUndefined: true,
+  lineWidth: 0,
+  version: '1.1',
+  aliasDuplicateObjects: false,
+  customTags: yaml12Tests(),
+} as const;
+
+/**
+ * The YAML 1.2 core schema's implicit tags (other than `!!str`), added to the
+ * 1.1 schema for their tests only: kustomize, Argo CD and Flux read YAML 1.2,
+ * where a plain `0o17` is the integer 15, so such a string must be quoted too.
+ * Read from the `yaml` package's own 1.2 schema; without `identify` they never
+ * write a value, so numbers and booleans are written as before.
+ */
+function yaml12Tests(): { tag: string; default: true; test: RegExp; resolve: (s: string) => unknown }[] {
+  const schema = new Document(null, { version: '1.2' }).schema as unknown as {
+    tags: readonly { default?: unknown; tag: string; test?: RegExp; resolve: (s: string) => unknown }[];
+  };
+  return schema.tags
+    .filter((t) => t.default && t.tag !== 'tag:yaml.org,2002:str' && t.test)
+    .map((t) => ({ tag: t.tag, default: true, test: t.test!, resolve: t.resolve }));
+}
 
 /** How many documents were written by the fast path, and how many fell back to `yaml`'s `stringify`. */
 export const emitterStats = { fast: 0, fallback: 0 };

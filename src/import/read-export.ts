@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
+import { boundedData } from '../util/bounded-yaml';
 import { ExportedObject, ImportError } from './live-cluster';
 
 /** Largest export file read. */
@@ -63,7 +64,11 @@ export function readExport(from: string): ExportedObject[] {
       if (doc.errors.length > 0) {
         throw new ImportError(`${file}: not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`);
       }
-      const value: unknown = doc.toJS({ maxAliasCount: 100 });
+      const read = boundedData(doc, 'exported object');
+      if ('refused' in read) {
+        throw new ImportError(`${file}: ${read.refused}`);
+      }
+      const value = read.data;
       if (value && typeof value === 'object' && !Array.isArray(value)) {
         remember(value, file);
         objects.push(value);

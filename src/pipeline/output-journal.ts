@@ -38,6 +38,75 @@ export interface Journal {
   readonly rootFiles: readonly string[];
 }
 
+/** Thrown when a journal names anything but the sidecars and plain names of its output folder. */
+export class JournalError extends OutputError {
+  constructor(journalFile: string, why: string) {
+    super(`${journalFile}: ${why}; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed`);
+    this.name = 'JournalError';
+  }
+}
+
+/** A name that stays where it is joined: not empty, not `.` or `..`, no separator, no NUL. */
+export function isPlainName(name: unknown): name is string {
+  return typeof name === 'string' && name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}
+
+/**
+ * Reads a journal and checks that it names only what synth writes: staging and
+ * backup folders `.<base>.new-<pid>` / `.<base>.old-<pid>` (real folders or
+ * absent, never symlinks), and plain names inside the output folder. A crafted
+ * journal (committed to a repository) could otherwise move or delete anything.
+ */
+export function readJournal(journalFile: string, parent: string, base: string): Journal {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(journalFile, 'utf8'));
+  } catch (e) {
+    if (isErrnoError(e)) {
+      throw e;
+    }
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new JournalError(journalFile, 'is not a JSON object');
+  }
+  const record = parsed as Record<string, unknown>;
+  const sidecar = (field: 'staging' | 'backup', kind: 'new' | 'old'): string => {
+    const value = record[field];
+    const prefix = `.${base}.${kind}-`;
+    if (typeof value !== 'string' || !value.startsWith(prefix) || !/^[1-9][0-9]*$/.test(value.slice(prefix.length))) {
+      throw new JournalError(journalFile, `field "${field}" is ${shown(value)}, not ${prefix}<pid>`);
+    }
+    if (isLink(path.join(parent, value))) {
+      throw new JournalError(journalFile, `field "${field}" names ${path.join(parent, value)}, a symlink`);
+    }
+    return value;
+  };
+  const names = (field: 'units' | 'removed' | 'rootFiles'): string[] => {
+    const value = record[field];
+    if (!Array.isArray(value)) {
+      throw new JournalError(journalFile, `field "${field}" is ${shown(value)}, not a list of names`);
+    }
+    const bad = (value as unknown[]).find((n) => !isPlainName(n));
+    if (bad !== undefined) {
+      throw new JournalError(journalFile, `field "${field}" holds ${shown(bad)}, not a plain name inside ${base}`);
+    }
+    return value as string[];
+  };
+  return {
+    staging: sidecar('staging', 'new'),
+    backup: sidecar('backup', 'old'),
+    units: names('units'),
+    removed: names('removed'),
+    rootFiles: names('rootFiles'),
+  };
+}
+
+/** A value of a crafted file in a message: JSON, cut short. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
 /**
  * Applies a journal; every step can run again after a kill (roll forward):
  * a unit still in staging is swapped in (the current one moved to the backup
@@ -103,7 +172,7 @@ function removeOldTree(dir: string, oldTree: string, folders: readonly string[])
  */
 export function recoverInterruptedRun(parent: string, base: string, target: string, journalFile: string, dir: string): void {
   if (fs.existsSync(journalFile)) {
-    applyJournal(parent, target, JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal, journalFile, dir);
+    applyJournal(parent, target, readJournal(journalFile, parent, base), journalFile, dir);
   }
   const leftovers = fs
     .readdirSync(parent)

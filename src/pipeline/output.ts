@@ -6,7 +6,7 @@ import { FLEET_DIRECTORY } from '../gitops/repo-path';
 import { RenderedFile } from '../gitops/layout';
 import { readTreeFiles } from '../util/read-tree';
 import { OutputError, OutputLocationError, envErrors } from './output-errors';
-import { Journal, applyJournal, recoverInterruptedRun, takeLock, releaseLock } from './output-journal';
+import { Journal, applyJournal, readJournal, recoverInterruptedRun, takeLock, releaseLock } from './output-journal';
 import {
   OUTPUT_MARKER,
   markerFile,
@@ -626,6 +626,8 @@ export class OutputCheck implements TreeSink {
     this.target = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
     const journal = path.join(path.dirname(this.target), `.${path.basename(this.target)}.journal`);
     if (fs.existsSync(journal)) {
+      // a crafted journal is named as such, not as work for synth to complete
+      readJournal(journal, path.dirname(this.target), path.basename(this.target));
       throw new OutputError(`${dir} is half-written by an interrupted synth (${journal}); run ccm-gitops synth to complete it`);
     }
   }

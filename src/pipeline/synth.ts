@@ -16,6 +16,8 @@ import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, repositoryPathOf } from '
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
 import { SynthError } from './synth-error';
 import type { SynthProgress } from './progress';
+import { globMatch } from '../util/glob';
+import { isLink } from './output-files';
 import { Shard, ShardRecord, shardInputsDigest, shardRecordContent, readShardRecord, inShard, byName } from './shard';
 import { checkGitopsPaths, existingFleetEntries, checkPhaseTransitions } from './synth-checks';
 export { checkGitopsPaths, staleFiles, checkPhaseTransitions } from './synth-checks';
@@ -127,13 +129,8 @@ export interface SynthSummary {
 
 /** Turns a name or glob into a matcher over cluster names. */
 export function nameMatcher(pattern: string): (name: string) => boolean {
-  const re = new RegExp(
-    `^${pattern
-      .split('')
-      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-      .join('')}$`,
-  );
-  return (name) => re.test(name);
+  // not a regular expression: one of many stars backtracks exponentially
+  return (name) => globMatch(pattern, name);
 }
 
 /**
@@ -739,6 +736,12 @@ function assembleInto(
   for (const member of members) {
     const name = member.name;
     const { dir, entry } = found.get(name)!;
+    if (isLink(path.join(dir, name))) {
+      // a link would copy whatever it points at (a folder outside the shard) into the output
+      throw new SynthError(
+        `${path.join(dir, name)} is a symlink, not a folder synth wrote; assemble follows no link: render that shard again with synth --shard I/N, then assemble`,
+      );
+    }
     const files = readUnitFiles(dir, name);
     // the shard's files are copied as they are: the last guard reads them, named where they are
     refuseSecretsInOutput(files.map((f) => ({ path: path.join(dir, f.path), content: f.content })));

@@ -1,0 +1,191 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { runCli } from '../src/cli';
+import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
+
+// Files the product reads back from disk that name a path: a crafted one (committed to a repository
+// or a pull request) is refused with one error naming the file and field, exit 1, and nothing is touched.
+
+const dir = useTempDir();
+
+function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
+  const c = captureIo();
+  const code = runCli(args, c.io, {});
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
+}
+
+/** A rendered repository at <tmp>/site/repo, and victim folders outside it (<tmp>/site/victim1, <tmp>/victim2). */
+function renderedRepo(): { repo: string; clusters: string; out: string; victims: string[] } {
+  const repo = path.join(dir(), 'site', 'repo');
+  const clusters = path.join(repo, 'clusters');
+  writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+  const out = path.join(repo, 'dist');
+  expect(cli('synth', '--clusters', clusters, '--out', out, '-q').code).toBe(0);
+  const victims = [path.join(dir(), 'site', 'victim1'), path.join(dir(), 'victim2')];
+  for (const v of victims) {
+    writeFile(v, 'keep.txt', 'precious');
+  }
+  return { repo, clusters, out, victims };
+}
+
+const VALID = { staging: '.dist.new-1', backup: '.dist.old-1', units: [], removed: [], rootFiles: [] };
+
+describe('a crafted .dist.journal', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['a backup above the repository', { backup: '../victim1' }, 'field "backup" is "../victim1", not .dist.old-<pid>'],
+    ['a removed entry two levels up', { removed: ['../../victim2'] }, 'field "removed" holds "../../victim2", not a plain name inside dist'],
+    ['a unit with a separator', { units: ['a/../../victim1'] }, 'field "units" holds "a/../../victim1", not a plain name inside dist'],
+    ['a root file that is ..', { rootFiles: ['..'] }, 'field "rootFiles" holds "..", not a plain name inside dist'],
+    ['a removed entry that is not a string', { removed: [7] }, 'field "removed" holds 7, not a plain name inside dist'],
+    ['a field that is not a list', { units: 'aws-a' }, 'field "units" is "aws-a", not a list of names'],
+  ];
+  test('with an absolute staging folder is refused, and that folder survives', () => {
+    // GIVEN a journal whose staging folder is a victim's absolute path (never a real system folder in a test)
+    const { repo, clusters, out, victims } = renderedRepo();
+    const journal = path.join(repo, '.dist.journal');
+    fs.writeFileSync(journal, JSON.stringify({ ...VALID, staging: victims[1] }));
+    const before = readTree(dir());
+    // WHEN synth runs
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN it is refused naming the field, and the victim is untouched
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${journal}: field "staging" is ${JSON.stringify(victims[1])}, not .dist.new-<pid>; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed\n`,
+    );
+    expect(readTree(dir())).toEqual(before);
+  });
+
+  test.each(cases)('with %s is refused naming the file and field, exit 1, and nothing is touched', (_what, fields, why) => {
+    // GIVEN a rendered repository, victims outside it, and a journal beside dist naming a path outside it
+    const { repo, clusters, out, victims } = renderedRepo();
+    const journal = path.join(repo, '.dist.journal');
+    fs.writeFileSync(journal, JSON.stringify({ ...VALID, ...fields }));
+    const before = readTree(dir());
+    // WHEN synth runs (it completes an interrupted run's journal first)
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN it exits 1 with one error naming the file and field, and every file (victims, dist, journal) is as it was
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${journal}: ${why}; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed\n`,
+    );
+    expect(readTree(dir())).toEqual(before);
+    for (const v of victims) {
+      expect(fs.readFileSync(path.join(v, 'keep.txt'), 'utf8')).toBe('precious');
+    }
+  });
+
+  test('is refused by synth --check with the same error', () => {
+    // GIVEN the journal of the issue beside dist
+    const { repo, clusters, out } = renderedRepo();
+    const journal = path.join(repo, '.dist.journal');
+    fs.writeFileSync(journal, JSON.stringify({ ...VALID, backup: '../victim1', removed: ['../../victim2'] }));
+    // WHEN synth --check runs
+    const r = cli('synth', '--clusters', clusters, '--out', out, '--check');
+    // THEN it names the crafted field instead of asking to run synth
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${journal}: field "backup" is "../victim1", not .dist.old-<pid>; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed\n`,
+    );
+  });
+
+  test('that is not JSON is refused naming the file', () => {
+    const { repo, clusters, out } = renderedRepo();
+    const journal = path.join(repo, '.dist.journal');
+    fs.writeFileSync(journal, '{"staging":');
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${journal}: is not a JSON object; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed\n`,
+    );
+  });
+
+  test('whose backup folder is a symlink leading outside is refused', () => {
+    // GIVEN a journal with well-formed names, but the backup name is a symlink to a victim folder
+    const { repo, clusters, out, victims } = renderedRepo();
+    fs.symlinkSync(victims[0], path.join(repo, '.dist.old-1'));
+    const journal = path.join(repo, '.dist.journal');
+    fs.writeFileSync(journal, JSON.stringify({ ...VALID, removed: ['aws-a'] }));
+    const before = readTree(victims[0]);
+    const dist = readTree(out);
+    // WHEN synth runs
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN it is refused and nothing is moved into the victim folder
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${journal}: field "backup" names ${path.join(repo, '.dist.old-1')}, a symlink; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed\n`,
+    );
+    expect(readTree(victims[0])).toEqual(before);
+    expect(readTree(out)).toEqual(dist);
+  });
+
+  test('written by an interrupted synth is still completed', () => {
+    // GIVEN a well-formed journal whose only step is removing a folder of dist
+    const { repo, clusters, out } = renderedRepo();
+    fs.mkdirSync(path.join(out, 'stale'));
+    fs.writeFileSync(path.join(repo, '.dist.journal'), JSON.stringify({ ...VALID, removed: ['stale'] }));
+    // WHEN synth runs
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN the journal is applied and removed
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(path.join(out, 'stale'))).toBe(false);
+    expect(fs.existsSync(path.join(repo, '.dist.journal'))).toBe(false);
+  });
+});
+
+describe('assemble', () => {
+  /** A fleet of one cluster rendered as shard 1/1 into <tmp>/shard. */
+  function oneShard(): { clusters: string; shard: string } {
+    const clusters = path.join(dir(), 'repo', 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+    const shard = path.join(dir(), 'shard');
+    expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
+    return { clusters, shard };
+  }
+
+  test("does not follow a shard's cluster folder that is a symlink: refused, nothing outside copied", () => {
+    // GIVEN a shard whose cluster folder was replaced by a symlink to a folder outside it
+    const { clusters, shard } = oneShard();
+    const outside = path.join(dir(), 'etc');
+    writeFile(outside, 'passwd', 'root:x:0:0');
+    fs.rmSync(path.join(shard, 'aws-a'), { recursive: true });
+    fs.symlinkSync(outside, path.join(shard, 'aws-a'));
+    // WHEN it is assembled
+    const out = path.join(dir(), 'repo', 'dist');
+    const r = cli('assemble', '--clusters', clusters, '--out', out, '-q', shard);
+    // THEN it is refused naming the symlink, and nothing is written
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${path.join(shard, 'aws-a')} is a symlink, not a folder synth wrote; assemble follows no link: render that shard again with synth --shard I/N, then assemble\n`,
+    );
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test('refuses an --out that holds a shard, and the shard survives', () => {
+    // GIVEN a shard output
+    const { clusters, shard } = oneShard();
+    const before = readTree(shard);
+    // WHEN it is given as the output of assemble
+    const r = cli('assemble', '--clusters', clusters, '--out', shard, '-q', shard);
+    // THEN it is refused as a usage error, and the shard is as it was
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: --out ${shard} holds the output of synth --shard 1/1 (${path.join(shard, '.shard.json')}); ` +
+        'assemble into another folder: the shard outputs are what it reads\n',
+    );
+    expect(readTree(shard)).toEqual(before);
+  });
+});
+
+describe('validate-spec', () => {
+  test('a file given twice, once through its folder, is one file', () => {
+    // GIVEN a clusters folder with one spec
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'x.yaml', awsSpec('aws-x'));
+    // WHEN the folder and the file are both given
+    const r = cli('validate-spec', clusters, path.join(clusters, 'x.yaml'));
+    // THEN the spec is valid, counted once, with no duplicate-name error
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1 spec file valid\n');
+  });
+});
