@@ -115,7 +115,8 @@ describe('the key-name rule reads every word of the name', () => {
 
 describe('public material passes by structure', () => {
   // public keys of Node's trust store: the same on every machine with this Node
-  const keyOf = (cn: string) => new X509Certificate(tls.rootCertificates.find((pem) => new X509Certificate(pem).subject.includes(`CN=${cn}`))!).publicKey;
+  const keyOf = (cn: string) =>
+    new X509Certificate(tls.rootCertificates.find((pem) => new X509Certificate(pem).subject.includes(`CN=${cn}`))!).publicKey;
   const rsa = { publicKey: keyOf('ISRG Root X1') };
   const ec = { publicKey: keyOf('ISRG Root X2') };
   test.each([
@@ -134,7 +135,12 @@ describe('public material passes by structure', () => {
   });
 
   test('GIVEN a JWK with its private members WHEN checked THEN it is refused', () => {
-    const jwk = JSON.stringify({ ...rsa.publicKey.export({ format: 'jwk' }), d: gen(342, ALNUM, 117), p: gen(171, ALNUM, 118), q: gen(171, ALNUM, 119) });
+    const jwk = JSON.stringify({
+      ...rsa.publicKey.export({ format: 'jwk' }),
+      d: gen(342, ALNUM, 117),
+      p: gen(171, ALNUM, 118),
+      q: gen(171, ALNUM, 119),
+    });
     expect(secretInValue(jwk)).toEqual({ reason: 'a private JSON Web Key' });
   });
 });
