@@ -10,7 +10,7 @@ import { confinedToControlPlane, schedulingPlan } from './scheduling';
 import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
 import { flagTableFor, isKnownFlag, knownFlagsHint } from './flags';
 import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
-import { looksLikeSecretKey } from '../cloud-config/secrets';
+import { keyHoldsCredential } from '../secrets/detector';
 import { extraArgsProblems } from '../cluster-spec/shapes';
 import { minorOf } from '../migration/phases';
 import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../cluster-spec/sections/platforms';
@@ -270,7 +270,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
         ['spec', 'kubernetes', 'extraEnv', i],
         `"${e.name}" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)`,
       );
-    } else if (e.value !== undefined && e.value !== '' && looksLikeSecretKey(e.name)) {
+    } else if (e.value !== undefined && e.value !== '' && keyHoldsCredential(e.name, e.value)) {
       at(
         ['spec', 'kubernetes', 'extraEnv', i, 'value'],
         `"${e.name}" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef`,

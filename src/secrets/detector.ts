@@ -45,8 +45,8 @@ import {
   privateKeySpans,
   privateKey,
   isCertificate,
-  withoutCertificates,
 } from './token-spans';
+import { isPrivateJwk, withoutPublicMaterial } from './public-material';
 export { withoutCertificates } from './token-spans';
 export type { SecretFinding } from './token-spans';
 /** Words of a key name that mean it holds a credential. */
@@ -101,19 +101,21 @@ const REFERENCE_WORDS = new Set([
   'ttl',
   'expiry',
   'expiration',
-  'env',
   'required',
   'enabled',
-  'policy',
   'format',
-  'version',
   'scope',
   'scopes',
-  'header',
   'body',
   'provider',
   'plugin',
 ]);
+/**
+ * Last words of a key that qualify a credential (`DB_PASSWORD_ENV`,
+ * `AUTH_HEADER`, `TOKEN_VERSION`, `PASSWORD_POLICY`): the value must then
+ * describe, not be, the credential (see {@link describesCredential}).
+ */
+const QUALIFIER_WORDS = new Set(['env', 'header', 'version', 'policy']);
 /** Last words of a key that locate a credential in a file: the value must then be a path. */
 const PATH_WORDS = new Set(['file', 'path', 'dir', 'directory', 'filename', 'location']);
 
@@ -149,7 +151,7 @@ export function keyWords(key: string): string[] {
 }
 
 /** How a key name relates to credentials. */
-export type KeyClass = 'secret' | 'secret-file' | 'plain';
+export type KeyClass = 'secret' | 'secret-file' | 'secret-qualifier' | 'plain';
 
 /** Classifies a key name: `secret` holds a credential, `secret-file` locates one in a file (its value must be a path), `plain` anything else. */
 export function classifyKey(key: string): KeyClass {
@@ -165,15 +167,33 @@ export function classifyKey(key: string): KeyClass {
   if (PATH_WORDS.has(last)) {
     return 'secret-file';
   }
+  if (QUALIFIER_WORDS.has(last)) {
+    return 'secret-qualifier';
+  }
   if (REFERENCE_WORDS.has(last)) {
     return 'plain';
   }
   return 'secret';
 }
 
+/** Whether a key's value is a credential by the key's words: a credential word last, or a qualifier (`_ENV`, `_HEADER`) over a literal. */
+export function keyHoldsCredential(key: string, value: string): boolean {
+  const kind = classifyKey(key);
+  return kind === 'secret' || (kind === 'secret-qualifier' && !describesCredential(value.trim()));
+}
+
 /** True when a key name looks like it holds a credential. */
 export function looksLikeSecretKey(name: string): boolean {
   return classifyKey(name) === 'secret';
+}
+
+/**
+ * Whether a value under a qualifying key describes a credential rather than
+ * holds one: a variable name (`DB_PASSWORD`), lower-case words (`strict`),
+ * a version (`v2`, `2.1.0`), a boolean or a header name (`X-Auth-Token`).
+ */
+export function describesCredential(value: string): boolean {
+  return /^(?:[A-Z][A-Z0-9_]*|[a-z]+(?:[-_][a-z]+)*|v?\d+(?:\.\d+){0,3}|[A-Z][a-z]*(?:-[A-Z][a-z]*)+)$/.test(value);
 }
 
 /** Whether a value is a file path (`/etc/x`, `./x`, `../x`, `~/x`, `dir/x`, Windows `C:\\x`). */
@@ -469,15 +489,23 @@ function firstReason(spans: Span[]): SecretFinding | undefined {
   return spans.length > 0 ? { reason: spans[0].reason } : undefined;
 }
 
-/** Base64 material in a text: a run that decodes to a secret, or a random-looking one (a DER certificate passes). */
-function base64Material(text: string): SecretFinding | undefined {
-  for (const blob of base64Runs(text, MIN_RANDOM_TOKEN)) {
+/** Base64 material in a text: a run that decodes to a secret (itself decoded again, to a bound), or a random-looking one (a DER certificate passes). */
+function base64Material(text: string, depth: number): SecretFinding | undefined {
+  for (const blob of base64Runs(text, MIN_AUTH_BASE64)) {
     const decoded = decodeBase64(blob);
+    if (decoded !== undefined && USER_PASSWORD.test(decoded)) {
+      return { reason: 'base64-encoded user:password' };
+    }
+    if (blob.length < MIN_RANDOM_TOKEN) {
+      continue;
+    }
     if (decoded !== undefined) {
-      const inner = decodedSecret(decoded);
+      const inner = depth < MAX_DECODE_DEPTH ? secretInText(decoded, depth + 1) : decodedSecret(decoded);
       if (inner) {
         return {
-          reason: inner.reason.startsWith('a private key') ? 'a base64-encoded private key' : `base64-encoded ${inner.reason.replace(/^an? /, '')}`,
+          reason: inner.reason.startsWith('a private key')
+            ? 'a base64-encoded private key'
+            : `base64-encoded ${inner.reason.replace(/^an? /, '').replace(/^base64-encoded /, '')}`,
         };
       }
       continue; // encoded text, not key material
@@ -492,17 +520,63 @@ function base64Material(text: string): SecretFinding | undefined {
   return undefined;
 }
 
-/** Secret material in one value, whatever its key: a private key, a known token, URL credentials, or base64 of any of these. */
+/** Secret material in one value, whatever its key: a private key, a known token, URL credentials, or base64 of any of these (decoded twice at most). */
 export function secretInValue(value: string): SecretFinding | undefined {
-  const text = withoutCertificates(value);
-  return privateKey(text) ?? tokenShape(text) ?? urlFinding(text) ?? firstReason(schemelessSpans(text, true)) ?? base64Material(text);
+  return secretInText(value, 0);
 }
+
+/** How many times base64 is decoded inside base64: a Secret's `data:` of a dockerconfigjson holds `auth`, itself base64. */
+const MAX_DECODE_DEPTH = 2;
+
+function secretInText(value: string, depth: number): SecretFinding | undefined {
+  if (isPrivateJwk(value)) {
+    return { reason: 'a private JSON Web Key' };
+  }
+  const text = withoutPublicMaterial(value);
+  return (
+    privateKey(text) ??
+    tokenShape(text) ??
+    urlFinding(text) ??
+    firstReason(schemelessSpans(text, true)) ??
+    basicCredentials(text) ??
+    base64Material(text, depth)
+  );
+}
+
+/**
+ * HTTP Basic credentials (RFC 7617): `Basic ` then base64 of `user:password`,
+ * with or without the `Authorization:` header name. Found from each `Basic `.
+ */
+function basicCredentials(text: string): SecretFinding | undefined {
+  for (let i = text.indexOf('Basic '); i >= 0; i = text.indexOf('Basic ', i + 1)) {
+    const from = runEnd(text, i + 6, (c) => c === 0x20);
+    const end = runEnd(text, runEnd(text, from, isB64), (c) => c === 0x3d, 2);
+    const decoded = end - from >= 4 ? decodeBase64(text.slice(from, end)) : undefined;
+    if (decoded !== undefined && USER_PASSWORD.test(decoded)) {
+      return { reason: 'HTTP Basic credentials' };
+    }
+  }
+  return undefined;
+}
+
+/** `user:password`, the whole of a decoded Basic or dockerconfigjson `auth` value. */
+const USER_PASSWORD_SHAPE = /^[\w.@+\\-]+:\S+$/;
+const USER_PASSWORD = { test: (s: string) => USER_PASSWORD_SHAPE.test(s) && /[A-Za-z]/.test(s.slice(0, s.indexOf(':'))) };
+/** Shortest base64 read for a `user:password` pair: a dockerconfigjson `auth` of a short name and password. */
+const MIN_AUTH_BASE64 = 16;
 
 function decodeBase64(blob: string): string | undefined {
   const normal = blob.replace(/-/g, '+').replace(/_/g, '/');
   const text = Buffer.from(normal, 'base64').toString('latin1');
   return /^[\x09\x0a\x0d\x20-\x7e]+$/.test(text) ? text : undefined;
 }
+
+/**
+ * Key words that name Alibaba Cloud, whose AccessKey secrets are 30 letters
+ * and digits (gitleaks/gitleaks@7c56229a9a0ba367cdffdd45e0034274f68dd470
+ * cmd/generate/config/rules/alibaba.go): too short for the random-token rule.
+ */
+const ALIBABA_WORDS = ['alibaba', 'aliyun', 'alicloud'];
 
 /**
  * Whether a `key = value` pair holds a credential: by the key's words (a
@@ -516,6 +590,12 @@ export function secretInPair(key: string, value: string): SecretFinding | undefi
   const kind = classifyKey(key);
   if (kind === 'secret' && !(isPathValue(v) && v.startsWith('/') && !/pass|secret|pwd/i.test(key))) {
     return { reason: `"${key}" holds a credential` };
+  }
+  if (kind === 'secret-qualifier' && !describesCredential(v)) {
+    return { reason: `"${key}" holds a credential` };
+  }
+  if (ALIBABA_WORDS.some((w) => keyWords(key).includes(w)) && /^[A-Za-z0-9]{30}$/.test(v) && /[0-9]/.test(v) && /[A-Za-z]/.test(v)) {
+    return { reason: `"${key}" holds an Alibaba Cloud AccessKey secret` };
   }
   if (kind === 'secret-file' && !isPathValue(v)) {
     return { reason: `"${key}" names a file but holds a literal, not a path` };
@@ -550,7 +630,7 @@ const INI_SECTION = /^\s*\[(.*)\]\s*$/;
  * parse are removed first.
  */
 export function findSecretInIni(text: string): LocatedFinding | undefined {
-  const lines = withoutCertificates(text).split(/\r\n|\n|\r/);
+  const lines = withoutPublicMaterial(text).split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
     const found = lines[i].trim() === '' ? undefined : iniLineSecret(lines[i]);
     if (found) {

@@ -151,7 +151,70 @@ const TOKEN_SHAPES: readonly TokenShape[] = [
   { prefixes: ['figd_'], body: isB64Url, min: 40, reason: 'a Figma token' },
   { prefixes: ['cfk_', 'cfut_', 'cfat_'], body: isAlnum, min: 48, reason: 'a Cloudflare token' },
   { prefixes: ['tskey-'], body: isB64Url, min: 30, reason: 'a Tailscale key' },
+  // gitleaks/gitleaks@5eda8a05dbe02223ae62588cf247cc95c9f211c9 cmd/generate/config/rules/digitalocean.go: 64 lower-case hex after the prefix
+  { prefixes: ['dop_v1_', 'doo_v1_', 'dor_v1_'], body: isLowerHex, min: 64, exact: true, reason: 'a DigitalOcean token' },
+  // gitleaks/gitleaks@7c56229a9a0ba367cdffdd45e0034274f68dd470 cmd/generate/config/rules/alibaba.go: LTAI then 20 letters or digits
+  { prefixes: ['LTAI'], body: isAlnum, min: 20, exact: true, reason: 'an Alibaba Cloud AccessKey ID' },
 ];
+
+/** [0-9a-f] */
+function isLowerHex(c: number): boolean {
+  return isDigit(c) || (c >= 0x61 && c <= 0x66);
+}
+/** [a-z0-9] */
+function isLowerAlnum(c: number): boolean {
+  return isDigit(c) || isLower(c);
+}
+
+/**
+ * Vault legacy service tokens, `s.` then 24 letters or digits standing alone
+ * with a digit among them (gitleaks/gitleaks@81fc668f98e21eb044ec9646283137022d82e669
+ * cmd/generate/config/rules/hashicorp_vault.go allows letters only: code such as `s.makeKubeConfigController`),
+ * and kubeadm bootstrap tokens, 6 then 16 of [a-z0-9] around a dot
+ * (kubernetes/cluster-bootstrap@v0.31.0 token/api/types.go `BootstrapTokenPattern`)
+ * standing alone, not inside a host name, with a digit in the secret half.
+ */
+function dottedTokenSpans(text: string, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (let dot = text.indexOf('.'); dot >= 0; dot = text.indexOf('.', dot + 1)) {
+    const before = dot > 0 ? text.charCodeAt(dot - 1) : 0;
+    if (before === 0x73 && (dot < 2 || !isDottedChar(text.charCodeAt(dot - 2)))) {
+      const end = runEnd(text, dot + 1, isAlnum);
+      if (end - dot - 1 === 24 && !isDottedChar(text.charCodeAt(end)) && hasDigit(text, dot + 1, end)) {
+        spans.push({ start: dot - 1, end, reason: 'a HashiCorp Vault token' });
+      }
+    } else if (dot >= 6 && runStart(text, dot) === dot - 6 && (dot === 6 || !isDottedChar(text.charCodeAt(dot - 7)))) {
+      const end = runEnd(text, dot + 1, isLowerAlnum);
+      if (end - dot - 1 === 16 && !isDottedChar(text.charCodeAt(end)) && hasDigit(text, dot + 1, end)) {
+        spans.push({ start: dot - 6, end, reason: 'a Kubernetes bootstrap token' });
+      }
+    }
+    if (first && spans.length > 0) {
+      return spans;
+    }
+  }
+  return spans;
+}
+/** [A-Za-z0-9_.-]: what continues a word, a host name or a dotted path. */
+function isDottedChar(c: number): boolean {
+  return isWord(c) || c === 0x2e || c === 0x2d;
+}
+/** Where the run of [a-z0-9] ending at `end` starts, looking back at most 7 characters. */
+function runStart(text: string, end: number): number {
+  let i = end;
+  while (i > 0 && end - i < 7 && isLowerAlnum(text.charCodeAt(i - 1))) {
+    i--;
+  }
+  return i;
+}
+function hasDigit(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    if (isDigit(text.charCodeAt(i))) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /** The spans of one token shape in a text; `first` stops at the first. */
 function shapeSpans(text: string, shape: TokenShape, first: boolean): Span[] {
@@ -247,6 +310,10 @@ export function tokenSpans(text: string, first: boolean): Span[] {
     return spans;
   }
   spans.push(...azureSecretSpans(text, first));
+  if (first && spans.length > 0) {
+    return spans;
+  }
+  spans.push(...dottedTokenSpans(text, first));
   return spans;
 }
 

@@ -1,0 +1,146 @@
+import { X509Certificate } from 'crypto';
+import * as tls from 'tls';
+import { findSecretInData, findSecretInIni, secretInPair, secretInValue } from '../src/secrets/detector';
+import { gen } from './secretlint/corpus';
+
+/**
+ * Credentials refused by what they are once decoded, shapes of the platforms
+ * we support, and key names read word by word. Credential-shaped strings are
+ * generated (test/secretlint/corpus.ts), so no literal here looks like one.
+ */
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const ALNUM = UPPER + LOWER + DIGITS;
+const B64 = `${ALNUM}+/`;
+const HEX = '0123456789abcdef';
+
+const AWS_SECRET = gen(40, B64, 101);
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const b64url = (s: string) => Buffer.from(s).toString('base64url');
+
+describe('credentials are decoded before they are classified', () => {
+  test.each([
+    ['base64 of an AWS secret access key', b64(AWS_SECRET)],
+    ['base64url of an AWS secret access key', b64url(AWS_SECRET)],
+    ['double base64 of an AWS secret access key', b64(b64(AWS_SECRET))],
+  ])('GIVEN %s WHEN checked as a value THEN it is refused as base64-encoded', (_name, value) => {
+    expect(secretInValue(value)).toEqual({ reason: 'base64-encoded random-looking base64 token' });
+  });
+
+  test('GIVEN an HTTP Basic header, with and without its name WHEN checked THEN it is refused as Basic credentials', () => {
+    const basic = `Basic ${b64(`deploy:${gen(14, ALNUM, 102)}`)}`;
+    expect(secretInValue(basic)).toEqual({ reason: 'HTTP Basic credentials' });
+    expect(secretInValue(`Authorization: ${basic}`)).toEqual({ reason: 'HTTP Basic credentials' });
+  });
+
+  test('GIVEN a dockerconfigjson auth value, alone and as a whole blob, plain and encoded WHEN checked THEN it is refused', () => {
+    const auth = b64(`robot:${gen(16, ALNUM, 103)}`);
+    const blob = JSON.stringify({ auths: { 'quay.io': { auth } } });
+    expect(secretInValue(auth)).toEqual({ reason: 'base64-encoded user:password' });
+    expect(secretInValue(blob)).toEqual({ reason: 'base64-encoded user:password' });
+    expect(secretInValue(b64(blob))).toEqual({ reason: 'base64-encoded user:password' });
+    expect(findSecretInData({ note: { '.dockerconfigjson': b64(blob) } })).toEqual({
+      reason: '".dockerconfigjson" holds base64-encoded user:password',
+      key: 'note..dockerconfigjson',
+    });
+  });
+
+  test('GIVEN a base64 value in an INI cloud config WHEN checked THEN its line is named', () => {
+    expect(findSecretInIni(`[Global]\nzone = a\nnode-tags = ${b64(AWS_SECRET)}\n`)).toEqual({
+      reason: '"node-tags" holds base64-encoded random-looking base64 token',
+      key: 'node-tags',
+      line: 3,
+    });
+  });
+
+  test('GIVEN ordinary base64 that decodes to prose or binary WHEN checked THEN nothing is found', () => {
+    expect(secretInValue(b64('the quick brown fox jumps over the lazy dog again'))).toBeUndefined();
+    expect(secretInValue(b64('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}'))).toBeUndefined();
+    expect(secretInValue('Basic realm')).toBeUndefined();
+  });
+});
+
+describe('shapes of the platforms we support', () => {
+  test.each([
+    ['a DigitalOcean personal access token', 'dop_v1_' + gen(64, HEX, 104), 'a DigitalOcean token'],
+    ['a DigitalOcean OAuth token', 'doo_v1_' + gen(64, HEX, 105), 'a DigitalOcean token'],
+    ['a DigitalOcean refresh token', 'dor_v1_' + gen(64, HEX, 106), 'a DigitalOcean token'],
+    ['an Alibaba Cloud AccessKey ID', 'LTAI' + gen(20, ALNUM, 107), 'an Alibaba Cloud AccessKey ID'],
+    ['a Vault legacy service token', 's.' + gen(23, ALNUM, 108) + '7', 'a HashiCorp Vault token'],
+    ['a kubeadm bootstrap token', gen(6, LOWER + DIGITS, 109) + '.' + gen(15, LOWER, 110) + '4', 'a Kubernetes bootstrap token'],
+  ])('GIVEN %s WHEN checked alone and in a sentence THEN it is refused by its shape', (_name, token, reason) => {
+    expect(secretInValue(token)).toEqual({ reason });
+    expect(secretInValue(`use ${token} here`)).toEqual({ reason });
+  });
+
+  test('GIVEN an Alibaba Cloud AccessKey secret (30 characters) under an Alibaba key WHEN checked THEN it is refused', () => {
+    expect(secretInPair('ALIBABA_CLOUD_KEY', gen(30, ALNUM, 111))).toEqual({ reason: '"ALIBABA_CLOUD_KEY" holds an Alibaba Cloud AccessKey secret' });
+  });
+
+  test.each([
+    ['a host name', 'abcdef.kubernetesservice'],
+    ['a dotted word pair', 'status.lastTransitionTime'],
+    ['a Vault-like word', 's.makeKubeConfigController'],
+    ['a longer host', 'abc123.node01abcdefghijk.example.com'],
+  ])('GIVEN %s WHEN checked THEN no shape is found', (_name, text) => {
+    expect(secretInValue(text)).toBeUndefined();
+  });
+});
+
+describe('the key-name rule reads every word of the name', () => {
+  test.each([
+    ['DB_PASSWORD_ENV', 'hunter2hunter'],
+    ['AUTH_HEADER', `Bearer ${gen(24, ALNUM, 112)}`],
+    ['API_TOKEN_VERSION', 'x9Kp2Lq7'],
+    ['PASSWORD_POLICY', 'p4ss-W0rd-99'],
+  ])('GIVEN %s holding a literal WHEN checked THEN it is refused by its name', (key, value) => {
+    expect(secretInPair(key, value)?.reason).toMatch(new RegExp(`^"${key}" holds`));
+  });
+
+  test.each([
+    ['DB_PASSWORD_ENV', 'DB_PASSWORD'],
+    ['TOKEN_VERSION', 'v2'],
+    ['TOKEN_VERSION', '2.1.0'],
+    ['PASSWORD_POLICY', 'strict'],
+    ['AUTH_HEADER', 'X-Auth-Token'],
+    ['tokenSecretName', 'ccm-creds'],
+    ['auth-mode', 'managed-identity'],
+    ['secretRequired', 'true'],
+  ])('GIVEN %s = %s (a name, a version, a word) WHEN checked THEN nothing is found', (key, value) => {
+    expect(secretInPair(key, value)).toBeUndefined();
+  });
+});
+
+describe('public material passes by structure', () => {
+  // public keys of Node's trust store: the same on every machine with this Node
+  const keyOf = (cn: string) =>
+    new X509Certificate(tls.rootCertificates.find((pem) => new X509Certificate(pem).subject.includes(`CN=${cn}`))!).publicKey;
+  const rsa = { publicKey: keyOf('ISRG Root X1') };
+  const ec = { publicKey: keyOf('ISRG Root X2') };
+  test.each([
+    ['an eksctl IRSA role ARN', 'arn:aws:iam::123456789012:role/eksctl-prod-addon-iamserviceaccount-kube-Role1-1A2B3C4D5E6F7'],
+    ['an AWS CDK role ARN', 'arn:aws:iam::123456789012:role/ClusterStack-CcmServiceAccountRoleB3A1E9C4-Xk7Pq2Lm9Rt4'],
+    ['an SSH public key', `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${gen(43, B64, 113)} ops@example.com`],
+    ['an SSH host key line', `node1.example.com ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBB${gen(88, B64, 114)}=`],
+    ['a PEM public key (RSA)', rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString()],
+    ['a PEM public key (PKCS#1)', rsa.publicKey.export({ type: 'pkcs1', format: 'pem' }).toString()],
+    ['a JWKS of public keys', JSON.stringify({ keys: [rsa.publicKey.export({ format: 'jwk' }), ec.publicKey.export({ format: 'jwk' })] })],
+    ['a subresource-integrity hash (sha384)', `sha384-${Buffer.from(gen(48, ALNUM, 115)).toString('base64')}`],
+    ['a subresource-integrity hash (sha512)', `sha512-${Buffer.from(gen(64, ALNUM, 116)).toString('base64')}`],
+  ])('GIVEN %s WHEN checked as a value and in data THEN nothing is found', (_name, value) => {
+    expect(secretInValue(value)).toBeUndefined();
+    expect(findSecretInData({ metadata: { annotations: { 'example.com/public': value } } })).toBeUndefined();
+  });
+
+  test('GIVEN a JWK with its private members WHEN checked THEN it is refused', () => {
+    const jwk = JSON.stringify({
+      ...rsa.publicKey.export({ format: 'jwk' }),
+      d: gen(342, ALNUM, 117),
+      p: gen(171, ALNUM, 118),
+      q: gen(171, ALNUM, 119),
+    });
+    expect(secretInValue(jwk)).toEqual({ reason: 'a private JSON Web Key' });
+  });
+});
