@@ -18,6 +18,7 @@ import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { renderCluster } from '../src/pipeline/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
+import { acceptedControllers, controllerNamesFor } from '../src/kubernetes/controllers';
 import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
@@ -33,6 +34,7 @@ import {
   CLOUD_NODE_MANAGER_WINDOWS_FACTS,
   controllerEnabled,
   controllerRuns,
+  refusedControllers,
   controllersOf,
   ImageFacts,
   imageFacts,
@@ -211,6 +213,7 @@ const NO_CALL: ApiCall = { client: 'root', verbs: [], apiGroup: '', resource: ''
 function fatalControllers(r: Rendering): string[] {
   const cf = controllersOf(r.provider);
   return [
+    ...refusedControllers(cf, controllerList(r)).map((c) => `--controllers names "${c}", not a controller of this binary: it exits (${cf.source})`),
     ...(cf.fatalUnless ?? [])
       .filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
       .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}: the binary exits (${f.source})`),
@@ -1110,10 +1113,50 @@ describe('kubernetes oracle: optional features of the binaries', () => {
   });
 });
 
+describe('kubernetes oracle: controller names the binary refuses', () => {
+  const dir = useTempDir();
+  // names a user sets: a typo, the short names of a binary that passes no alias map
+  const CASES: [string, string[]][] = [
+    ['AWS', ['*', '-route', 'bogus']],
+    ['DigitalOcean', ['*', '-route']],
+    ['Nutanix', ['cloud-node', 'cloud-node-lifecycle']],
+  ];
+  test('the spec check accepts exactly the names each binary accepts at its pinned tag, aliases included', () => {
+    // GIVEN every k8s.io/cloud-provider based binary, at the tag the oracle read
+    const binaries = Object.values(UPSTREAM_PROVIDERS).filter((p) => p.framework === 'cloud-provider');
+    const accepted = (known: readonly string[], aliases: Readonly<Record<string, string>>) =>
+      [...new Set([...known, ...Object.keys(aliases)])].sort();
+    for (const p of binaries) {
+      const names = controllerNamesFor(p.name, imageFacts(p.name)?.imageTag);
+      const oracle = controllersOf(p.name);
+      // THEN the product's names and aliases are the oracle's
+      expect({ binary: p.name, accepted: names ? acceptedControllers(names) : undefined }).toEqual({
+        binary: p.name,
+        accepted: accepted(oracle.known, oracle.aliases),
+      });
+    }
+  });
+
+  test.each(CASES)('%s with --controllers=%j: refused by the spec check, or a binary that starts', (platform, controllers) => {
+    // GIVEN the controllers set in the spec
+    let objects: Obj[];
+    try {
+      // WHEN it is rendered
+      objects = render(dir(), spec(platform, false, 'kubeadm', { controllers }));
+    } catch (e) {
+      // THEN either the renderer refuses the field
+      expect(String(e)).toMatch(/spec\.kubernetes\.controllers/);
+      return;
+    }
+    // ... or the binary the oracle models starts with the rendered flags
+    expect(fatalControllers(rendering(providerOf(platform), objects))).toEqual([]);
+  });
+});
+
 describe('kubernetes oracle: the checks themselves', () => {
   const dir = useTempDir();
 
-  test('--controllers follows IsControllerEnabled: aliases, "-name", "*" without the disabled-by-default ones, unknown names off', () => {
+  test('--controllers follows IsControllerEnabled: aliases, "-name", "*" without the disabled-by-default ones; unknown names make the binary exit', () => {
     // GIVEN the AWS and GCP controller facts
     const aws = controllersOf('aws');
     const gcp = controllersOf('gcp');
@@ -1130,6 +1173,11 @@ describe('kubernetes oracle: the checks themselves', () => {
     expect(controllerEnabled(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(true);
     expect(controllerRuns(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(false);
     expect(controllerRuns(controllersOf('nutanix'), ['*'], 'cloud-node-controller')).toBe(true);
+    // a name unknown after the binary's own aliases is refused at start, not "off"
+    expect(refusedControllers(aws, ['*', '-route', 'bogus'])).toEqual(['bogus']);
+    expect(refusedControllers(aws, ['-tagging', 'cloud-node-controller'])).toEqual([]);
+    expect(refusedControllers(controllersOf('digitalocean'), ['*', '-route'])).toEqual(['route']);
+    expect(refusedControllers(controllersOf('nutanix'), ['cloud-node', 'cloud-node-lifecycle-controller'])).toEqual(['cloud-node']);
   });
 
   test('an inventoried call the RBAC lacks is reported, with its identity and source', () => {

@@ -490,7 +490,7 @@ describe('distribution kubernetes: knobs', () => {
           namespace: 'cloud-system',
           hostNetwork: false,
           priorityClassName: 'system-node-critical',
-          controllers: ['*', '-tagging-controller'],
+          controllers: ['*', '-tagging'],
           configureCloudRoutes: true,
           allocateNodeCidrs: true,
           clusterCIDR: ['10.244.0.0/16', 'fd00:10:244::/56'],
@@ -512,7 +512,7 @@ describe('distribution kubernetes: knobs', () => {
     expect(find(objects, 'Namespace', 'cloud-system')).toBeDefined();
     expect(container(objects).args).toEqual([
       '--cloud-provider=aws',
-      '--controllers=*,-tagging-controller',
+      '--controllers=*,-tagging',
       '--configure-cloud-routes=true',
       '--allocate-node-cidrs=true',
       '--cluster-cidr=10.244.0.0/16,fd00:10:244::/56',

@@ -9,6 +9,7 @@ import { bindAddress, workloadShape } from './workload-plan';
 import { confinedToControlPlane, schedulingPlan } from './scheduling';
 import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
 import { flagTableFor, isKnownFlag, knownFlagsHint } from './flags';
+import { acceptedControllers, controllerNamesFor, refusedControllers } from './controllers';
 import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
 import { looksLikeSecretKey } from '../cloud-config/secrets';
 import { extraArgsProblems } from '../cluster-spec/shapes';
@@ -314,7 +315,32 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
   const reported = new Set(problems.map((p) => p.path.join('.')));
   problems.push(...unknownFlagProblems(spec).filter((p) => !reported.has(p.path.join('.'))));
+  problems.push(...unknownControllerProblems(spec));
   return problems;
+}
+
+/**
+ * `spec.kubernetes.controllers` items the binary at the pinned tag does not know (its names plus
+ * the aliases it passes): it exits at start. A tag whose names were not read is not checked.
+ */
+export function unknownControllerProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const list = spec.spec.kubernetes?.controllers;
+  if (!provider || !list) {
+    return [];
+  }
+  const names = controllerNamesFor(provider.name, imageTag(spec.spec.images[provider.imageKey] ?? ''));
+  if (!names) {
+    return [];
+  }
+  return refusedControllers(list, names).map((r) => ({
+    path: ['spec', 'kubernetes', 'controllers', r.index],
+    message:
+      `"${r.name}" is not a controller of the ${spec.spec.platform} CCM at ${names.tag}, which exits at start ("is not in the list of known controllers"); ` +
+      (r.closest !== undefined
+        ? `use "${r.closest}" (prefix "-" to turn it off)`
+        : `use one of ${acceptedControllers(names).join(', ')} (prefix "-" to turn one off), or "*"`),
+  }));
 }
 
 /**
