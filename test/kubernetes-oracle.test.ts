@@ -212,7 +212,9 @@ const NO_CALL: ApiCall = { client: 'root', verbs: [], apiGroup: '', resource: ''
 /** The controllers that make the binary exit with the rendered flags (controller facts fatalUnless and routes). */
 function fatalControllers(r: Rendering): string[] {
   const cf = controllersOf(r.provider);
+  const env = r.inventory.namespaceEnv;
   return [
+    ...(env && ccmNamespace(r) === undefined ? [`env ${env.name} is unset or empty: the binary exits (${env.source})`] : []),
     ...refusedControllers(cf, controllerList(r)).map((c) => `--controllers names "${c}", not a controller of this binary: it exits (${cf.source})`),
     ...(cf.fatalUnless ?? [])
       .filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
@@ -344,6 +346,23 @@ function renderedCloudConfig(r: Rendering): string | undefined {
   return undefined;
 }
 
+/**
+ * The namespace the binary takes as its own: its namespace env variable in the rendered container
+ * (a literal, or the downward API's metadata.namespace), else the workload's. Undefined: the
+ * variable the binary needs is unset or empty.
+ */
+function ccmNamespace(r: Rendering): string | undefined {
+  const env = r.inventory.namespaceEnv;
+  if (!env) {
+    return r.ccm.workload.metadata.namespace;
+  }
+  const e = ((r.ccm.container.env ?? []) as Obj[]).find((v) => v.name === env.name);
+  if (e?.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace') {
+    return r.ccm.workload.metadata.namespace;
+  }
+  return typeof e?.value === 'string' && e.value !== '' ? e.value : undefined;
+}
+
 /** The concrete requests of a call in this rendering (one per verb and namespace), placeholders resolved. */
 function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   const lock = leaderLock(r);
@@ -352,7 +371,7 @@ function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
     call.namespace === LEADER_LEASE_NAMESPACE
       ? [lock.namespace]
       : call.namespace === CCM_NAMESPACE
-        ? [r.ccm.workload.metadata.namespace]
+        ? [ccmNamespace(r) ?? r.ccm.workload.metadata.namespace]
         : call.namespace === CONFIG_SECRET_NAMESPACE
           ? r.inventory.configSecretNamespaces!(renderedCloudConfig(r))
           : [call.namespace];
@@ -1150,6 +1169,54 @@ describe('kubernetes oracle: controller names the binary refuses', () => {
     }
     // ... or the binary the oracle models starts with the rendered flags
     expect(fatalControllers(rendering(providerOf(platform), objects))).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: the namespace a binary reads from its env', () => {
+  const dir = useTempDir();
+
+  test('Nutanix with a literal POD_NAMESPACE in extraEnv: refused, or its informers are granted in that namespace', () => {
+    // GIVEN a Nutanix spec that points POD_NAMESPACE at another namespace
+    let objects: Obj[];
+    try {
+      // WHEN it is rendered
+      objects = render(dir(), spec('Nutanix', false, 'kubeadm', { extraEnv: [{ name: 'POD_NAMESPACE', value: 'nutanix-system' }] }));
+    } catch (e) {
+      // THEN either the renderer refuses the variable
+      expect(String(e)).toMatch(/spec\.kubernetes\.extraEnv\.0/);
+      return;
+    }
+    // ... or the binary starts and its Secret and ConfigMap informers are allowed where it builds them
+    const r = rendering('nutanix', objects);
+    expect([...fatalControllers(r), ...deniedCalls(r)]).toEqual([]);
+  });
+
+  test('a rendering without the POD_NAMESPACE Nutanix reads is reported as an exit', () => {
+    // GIVEN Nutanix rendered WHEN its container loses POD_NAMESPACE
+    const objects = render(dir(), spec('Nutanix', false, 'kubeadm')).map((o) =>
+      o.kind === 'Deployment' || o.kind === 'DaemonSet'
+        ? {
+            ...o,
+            spec: {
+              ...o.spec,
+              template: {
+                ...o.spec.template,
+                spec: {
+                  ...o.spec.template.spec,
+                  containers: (o.spec.template.spec.containers as Obj[]).map((c) => ({
+                    ...c,
+                    env: ((c.env ?? []) as Obj[]).filter((e) => e.name !== 'POD_NAMESPACE'),
+                  })),
+                },
+              },
+            },
+          }
+        : o,
+    );
+    // THEN the oracle reports the exit
+    expect(fatalControllers(rendering('nutanix', objects))).toEqual([
+      expect.stringMatching(/^env POD_NAMESPACE is unset or empty: the binary exits \(nutanix-cloud-native\/cloud-provider-nutanix@v0\.5\.2 /),
+    ]);
   });
 });
 

@@ -673,6 +673,13 @@ describe('distribution kubernetes: validation', () => {
       ],
     ],
     [
+      'Nutanix extraEnv overriding the POD_NAMESPACE its informers and Role follow',
+      kubernetesSpec('Nutanix', 'k', { extraEnv: [{ name: 'POD_NAMESPACE', value: 'nutanix-system' }] }),
+      [
+        'c.yaml:22: spec.kubernetes.extraEnv.0.name: "POD_NAMESPACE" is set from the pod\'s metadata.namespace, where the Nutanix CCM\'s Role is granted; another value leaves the CCM without access there: remove it (to run elsewhere, set spec.kubernetes.namespace)',
+      ],
+    ],
+    [
       'a token provider given an inline file or a ConfigMap',
       kubernetesSpec('DigitalOcean', 'k', { cloudConfig: { existingConfigMap: 'x' } }, { cloudConfig: { file: 't.txt' } }),
       [

@@ -277,6 +277,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
         `"${e.name}" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef`,
       );
     }
+    // a variable set from a pod field is what the binary's grants follow (Nutanix scopes its informers to POD_NAMESPACE)
+    const fromPod = provider?.env?.find((v) => v.name === e.name && v.fieldPath !== undefined);
+    if (fromPod) {
+      at(
+        ['spec', 'kubernetes', 'extraEnv', i, 'name'],
+        `"${e.name}" is set from the pod's ${fromPod.fieldPath}, where the ${s.platform} CCM's Role is granted; another value leaves the CCM without access there: remove it (to run elsewhere, set spec.kubernetes.namespace)`,
+      );
+    }
     if (envNames.has(e.name)) {
       at(['spec', 'kubernetes', 'extraEnv', i, 'name'], `"${e.name}" is listed twice; keep one`);
     }
