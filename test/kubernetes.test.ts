@@ -673,6 +673,13 @@ describe('distribution kubernetes: validation', () => {
       ],
     ],
     [
+      'hostCertificates on RKE2, whose nodes have no /etc/kubernetes/pki',
+      kubernetesSpec('OpenStack', 'k', { hostCertificates: true, scheduling: { preset: 'rke2' } }),
+      [
+        "c.yaml:21: spec.kubernetes.hostCertificates: mounts the node's /etc/kubernetes/pki (hostPath type Directory), which rke2 nodes lack (their certificates are in /var/lib/rancher/rke2/server/tls): the pod never starts; remove it and mount /var/lib/rancher/rke2/server/tls with spec.kubernetes.extraVolumes (hostPath) where a CA file is needed",
+      ],
+    ],
+    [
       'Nutanix extraEnv overriding the POD_NAMESPACE its informers and Role follow',
       kubernetesSpec('Nutanix', 'k', { extraEnv: [{ name: 'POD_NAMESPACE', value: 'nutanix-system' }] }),
       [

@@ -44,6 +44,12 @@ export const KNOB_FLAGS: Readonly<Record<string, string>> = {
   'leader-migration-config': 'spec.migration',
 };
 
+/** The server TLS directory of the distributions that have no /etc/kubernetes/pki, by scheduling preset. */
+const RANCHER_TLS_DIRS: Readonly<Record<string, string>> = {
+  rke2: '/var/lib/rancher/rke2/server/tls',
+  k3s: '/var/lib/rancher/k3s/server/tls',
+};
+
 /** OpenShift-only fields of the spec, with why. */
 const OPENSHIFT_ONLY: readonly [string, string][] = [
   ['infrastructureName', 'the OpenShift Infrastructure name'],
@@ -318,6 +324,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     at(
       ['spec', 'migration', 'kubernetesVersion'],
       `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`,
+    );
+  }
+  // kubelet refuses a missing hostPath of type Directory, and RKE2 and k3s keep their certificates elsewhere
+  const rancherTls = RANCHER_TLS_DIRS[k.scheduling.preset];
+  if (k.hostCertificates && rancherTls) {
+    at(
+      ['spec', 'kubernetes', 'hostCertificates'],
+      `mounts the node's /etc/kubernetes/pki (hostPath type Directory), which ${k.scheduling.preset} nodes lack (their certificates are in ${rancherTls}): the pod never starts; remove it and mount ${rancherTls} with spec.kubernetes.extraVolumes (hostPath) where a CA file is needed`,
     );
   }
   // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
