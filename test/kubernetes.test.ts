@@ -673,6 +673,13 @@ describe('distribution kubernetes: validation', () => {
       ],
     ],
     [
+      'a namespace every cluster has, which the PodSecurity label would open to privileged pods',
+      kubernetesSpec('AWS', 'k', { namespace: 'default' }),
+      [
+        'c.yaml:21: spec.kubernetes.namespace: "default" is a namespace every cluster has and other workloads use; the renderer labels its namespace with the PodSecurity level the CCM needs (privileged on the host network), which would admit every pod there at that level: use kube-system or a namespace of its own',
+      ],
+    ],
+    [
       'hostCertificates on RKE2, whose nodes have no /etc/kubernetes/pki',
       kubernetesSpec('OpenStack', 'k', { hostCertificates: true, scheduling: { preset: 'rke2' } }),
       [

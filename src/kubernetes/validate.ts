@@ -44,6 +44,9 @@ export const KNOB_FLAGS: Readonly<Record<string, string>> = {
   'leader-migration-config': 'spec.migration',
 };
 
+/** Namespaces every cluster has, besides kube-system (which the renderer leaves unlabelled). */
+const SHARED_NAMESPACES: readonly string[] = ['default', 'kube-public', 'kube-node-lease'];
+
 /** The server TLS directory of the distributions that have no /etc/kubernetes/pki, by scheduling preset. */
 const RANCHER_TLS_DIRS: Readonly<Record<string, string>> = {
   rke2: '/var/lib/rancher/rke2/server/tls',
@@ -324,6 +327,13 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     at(
       ['spec', 'migration', 'kubernetesVersion'],
       `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`,
+    );
+  }
+  // a namespace the renderer creates gets the PodSecurity level its pods need; one every cluster has would admit any pod there at it
+  if (SHARED_NAMESPACES.includes(k.namespace)) {
+    at(
+      ['spec', 'kubernetes', 'namespace'],
+      `"${k.namespace}" is a namespace every cluster has and other workloads use; the renderer labels its namespace with the PodSecurity level the CCM needs (privileged on the host network), which would admit every pod there at that level: use kube-system or a namespace of its own`,
     );
   }
   // kubelet refuses a missing hostPath of type Directory, and RKE2 and k3s keep their certificates elsewhere
