@@ -5,6 +5,7 @@ import { BINARY_FLAGS } from '../src/kubernetes/flags/binaries.data';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
+import { loadFleet } from '../src/fleet/load';
 import { fleetProblems, kubernetesSpec, useTempDir, writeFile } from './helpers';
 
 /** The images the examples pin, by tag (clusters/kubernetes/defaults.yaml). */
@@ -120,5 +121,64 @@ describe('kubernetes flags: extraArgs the binary does not know are refused', () 
   ])('%s', (_name, spec) => {
     writeFile(dir(), 'c.yaml', spec);
     expect(fleetProblems(dir()).filter((p) => p.includes('extraArgs'))).toEqual([]);
+  });
+});
+
+describe('kubernetes controllers: names the binary does not know are refused', () => {
+  const dir = useTempDir();
+  const images = (overrides: Record<string, string> = {}) => ({ ...PINNED, ...overrides });
+  const OS_1_25 = { cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.25.6' };
+
+  test.each([
+    [
+      'AWS: a typo names nothing close, so the accepted names are listed',
+      kubernetesSpec('AWS', 'k', { version: '1.35', controllers: ['*', '-route', 'bogus'] }, {}, images()),
+      [
+        'c.yaml:24: spec.kubernetes.controllers.2: "bogus" is not a controller of the AWS CCM at v1.35.0, which exits at start ("is not in the list of known controllers"); use one of cloud-node, cloud-node-controller, cloud-node-lifecycle, cloud-node-lifecycle-controller, node-route-controller, route, service, service-lb-controller, tagging (prefix "-" to turn one off), or "*"',
+      ],
+    ],
+    [
+      'AWS: a "-controller" suffix its tagging controller lacks is refused, the name offered',
+      kubernetesSpec('AWS', 'k', { version: '1.35', controllers: ['*', '-tagging-controller'] }, {}, images()),
+      [
+        'c.yaml:23: spec.kubernetes.controllers.1: "tagging-controller" is not a controller of the AWS CCM at v1.35.0, which exits at start ("is not in the list of known controllers"); use "tagging" (prefix "-" to turn it off)',
+      ],
+    ],
+    [
+      'DigitalOcean passes no aliases: the short name is refused and the full one offered',
+      kubernetesSpec('DigitalOcean', 'k', { version: '1.36', controllers: ['*', '-route'] }, {}, images()),
+      [
+        'c.yaml:23: spec.kubernetes.controllers.1: "route" is not a controller of the DigitalOcean CCM at v0.1.68, which exits at start ("is not in the list of known controllers"); use "node-route-controller" (prefix "-" to turn it off)',
+      ],
+    ],
+    [
+      'OpenStack v1.25.6 predates the full names: the full name is refused and the short one offered',
+      kubernetesSpec('OpenStack', 'k', { controllers: ['cloud-node-controller', 'service'] }, {}, images(OS_1_25)),
+      [
+        'c.yaml:22: spec.kubernetes.controllers.0: "cloud-node-controller" is not a controller of the OpenStack CCM at v1.25.6, which exits at start ("is not in the list of known controllers"); use "cloud-node" (prefix "-" to turn it off)',
+      ],
+    ],
+  ])('%s', (_name, spec, expected) => {
+    // GIVEN a spec whose controllers name one the binary at the pinned tag neither has nor aliases
+    writeFile(dir(), 'c.yaml', spec);
+    // THEN one error names the file, the item, the name and the closest accepted one
+    expect(fleetProblems(dir())).toEqual(expected);
+  });
+
+  test.each([
+    [
+      'Nutanix with the full names',
+      kubernetesSpec('Nutanix', 'k', { controllers: ['cloud-node-controller', 'cloud-node-lifecycle-controller'] }, {}, images()),
+    ],
+    [
+      'AWS with an alias, "-" and a disabled-by-default one',
+      kubernetesSpec('AWS', 'k', { version: '1.35', controllers: ['*', '-route', 'tagging'] }, {}, images()),
+    ],
+    ['OpenStack v1.25.6 with its short names', kubernetesSpec('OpenStack', 'k', { controllers: ['cloud-node', '-route'] }, {}, images(OS_1_25))],
+  ])('%s: accepted', (_name, spec) => {
+    // GIVEN a spec whose controllers the binary knows
+    writeFile(dir(), 'c.yaml', spec);
+    // THEN it loads
+    expect(() => loadFleet(dir())).not.toThrow();
   });
 });

@@ -18,6 +18,7 @@ import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { renderCluster } from '../src/pipeline/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
+import { acceptedControllers, controllerNamesFor } from '../src/kubernetes/controllers';
 import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesSpec, useTempDir, writeFile } from './helpers';
@@ -33,6 +34,7 @@ import {
   CLOUD_NODE_MANAGER_WINDOWS_FACTS,
   controllerEnabled,
   controllerRuns,
+  refusedControllers,
   controllersOf,
   ImageFacts,
   imageFacts,
@@ -210,7 +212,10 @@ const NO_CALL: ApiCall = { client: 'root', verbs: [], apiGroup: '', resource: ''
 /** The controllers that make the binary exit with the rendered flags (controller facts fatalUnless and routes). */
 function fatalControllers(r: Rendering): string[] {
   const cf = controllersOf(r.provider);
+  const env = r.inventory.namespaceEnv;
   return [
+    ...(env && ccmNamespace(r) === undefined ? [`env ${env.name} is unset or empty: the binary exits (${env.source})`] : []),
+    ...refusedControllers(cf, controllerList(r)).map((c) => `--controllers names "${c}", not a controller of this binary: it exits (${cf.source})`),
     ...(cf.fatalUnless ?? [])
       .filter((f) => controllerEnabled(cf, controllerList(r), f.controller) && flag(r, f.flag.slice(2), '') !== f.value)
       .map((f) => `${f.controller} enabled without ${f.flag}=${f.value}: the binary exits (${f.source})`),
@@ -341,6 +346,23 @@ function renderedCloudConfig(r: Rendering): string | undefined {
   return undefined;
 }
 
+/**
+ * The namespace the binary takes as its own: its namespace env variable in the rendered container
+ * (a literal, or the downward API's metadata.namespace), else the workload's. Undefined: the
+ * variable the binary needs is unset or empty.
+ */
+function ccmNamespace(r: Rendering): string | undefined {
+  const env = r.inventory.namespaceEnv;
+  if (!env) {
+    return r.ccm.workload.metadata.namespace;
+  }
+  const e = ((r.ccm.container.env ?? []) as Obj[]).find((v) => v.name === env.name);
+  if (e?.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace') {
+    return r.ccm.workload.metadata.namespace;
+  }
+  return typeof e?.value === 'string' && e.value !== '' ? e.value : undefined;
+}
+
 /** The concrete requests of a call in this rendering (one per verb and namespace), placeholders resolved. */
 function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
   const lock = leaderLock(r);
@@ -349,7 +371,7 @@ function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
     call.namespace === LEADER_LEASE_NAMESPACE
       ? [lock.namespace]
       : call.namespace === CCM_NAMESPACE
-        ? [r.ccm.workload.metadata.namespace]
+        ? [ccmNamespace(r) ?? r.ccm.workload.metadata.namespace]
         : call.namespace === CONFIG_SECRET_NAMESPACE
           ? r.inventory.configSecretNamespaces!(renderedCloudConfig(r))
           : [call.namespace];
@@ -1110,10 +1132,98 @@ describe('kubernetes oracle: optional features of the binaries', () => {
   });
 });
 
+describe('kubernetes oracle: controller names the binary refuses', () => {
+  const dir = useTempDir();
+  // names a user sets: a typo, the short names of a binary that passes no alias map
+  const CASES: [string, string[]][] = [
+    ['AWS', ['*', '-route', 'bogus']],
+    ['DigitalOcean', ['*', '-route']],
+    ['Nutanix', ['cloud-node', 'cloud-node-lifecycle']],
+  ];
+  test('the spec check accepts exactly the names each binary accepts at its pinned tag, aliases included', () => {
+    // GIVEN every k8s.io/cloud-provider based binary, at the tag the oracle read
+    const binaries = Object.values(UPSTREAM_PROVIDERS).filter((p) => p.framework === 'cloud-provider');
+    const accepted = (known: readonly string[], aliases: Readonly<Record<string, string>>) =>
+      [...new Set([...known, ...Object.keys(aliases)])].sort();
+    for (const p of binaries) {
+      const names = controllerNamesFor(p.name, imageFacts(p.name)?.imageTag);
+      const oracle = controllersOf(p.name);
+      // THEN the product's names and aliases are the oracle's
+      expect({ binary: p.name, accepted: names ? acceptedControllers(names) : undefined }).toEqual({
+        binary: p.name,
+        accepted: accepted(oracle.known, oracle.aliases),
+      });
+    }
+  });
+
+  test.each(CASES)('%s with --controllers=%j: refused by the spec check, or a binary that starts', (platform, controllers) => {
+    // GIVEN the controllers set in the spec
+    let objects: Obj[];
+    try {
+      // WHEN it is rendered
+      objects = render(dir(), spec(platform, false, 'kubeadm', { controllers }));
+    } catch (e) {
+      // THEN either the renderer refuses the field
+      expect(String(e)).toMatch(/spec\.kubernetes\.controllers/);
+      return;
+    }
+    // ... or the binary the oracle models starts with the rendered flags
+    expect(fatalControllers(rendering(providerOf(platform), objects))).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: the namespace a binary reads from its env', () => {
+  const dir = useTempDir();
+
+  test('Nutanix with a literal POD_NAMESPACE in extraEnv: refused, or its informers are granted in that namespace', () => {
+    // GIVEN a Nutanix spec that points POD_NAMESPACE at another namespace
+    let objects: Obj[];
+    try {
+      // WHEN it is rendered
+      objects = render(dir(), spec('Nutanix', false, 'kubeadm', { extraEnv: [{ name: 'POD_NAMESPACE', value: 'nutanix-system' }] }));
+    } catch (e) {
+      // THEN either the renderer refuses the variable
+      expect(String(e)).toMatch(/spec\.kubernetes\.extraEnv\.0/);
+      return;
+    }
+    // ... or the binary starts and its Secret and ConfigMap informers are allowed where it builds them
+    const r = rendering('nutanix', objects);
+    expect([...fatalControllers(r), ...deniedCalls(r)]).toEqual([]);
+  });
+
+  test('a rendering without the POD_NAMESPACE Nutanix reads is reported as an exit', () => {
+    // GIVEN Nutanix rendered WHEN its container loses POD_NAMESPACE
+    const objects = render(dir(), spec('Nutanix', false, 'kubeadm')).map((o) =>
+      o.kind === 'Deployment' || o.kind === 'DaemonSet'
+        ? {
+            ...o,
+            spec: {
+              ...o.spec,
+              template: {
+                ...o.spec.template,
+                spec: {
+                  ...o.spec.template.spec,
+                  containers: (o.spec.template.spec.containers as Obj[]).map((c) => ({
+                    ...c,
+                    env: ((c.env ?? []) as Obj[]).filter((e) => e.name !== 'POD_NAMESPACE'),
+                  })),
+                },
+              },
+            },
+          }
+        : o,
+    );
+    // THEN the oracle reports the exit
+    expect(fatalControllers(rendering('nutanix', objects))).toEqual([
+      expect.stringMatching(/^env POD_NAMESPACE is unset or empty: the binary exits \(nutanix-cloud-native\/cloud-provider-nutanix@v0\.5\.2 /),
+    ]);
+  });
+});
+
 describe('kubernetes oracle: the checks themselves', () => {
   const dir = useTempDir();
 
-  test('--controllers follows IsControllerEnabled: aliases, "-name", "*" without the disabled-by-default ones, unknown names off', () => {
+  test('--controllers follows IsControllerEnabled: aliases, "-name", "*" without the disabled-by-default ones; unknown names make the binary exit', () => {
     // GIVEN the AWS and GCP controller facts
     const aws = controllersOf('aws');
     const gcp = controllersOf('gcp');
@@ -1130,6 +1240,11 @@ describe('kubernetes oracle: the checks themselves', () => {
     expect(controllerEnabled(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(true);
     expect(controllerRuns(controllersOf('nutanix'), ['*'], 'service-lb-controller')).toBe(false);
     expect(controllerRuns(controllersOf('nutanix'), ['*'], 'cloud-node-controller')).toBe(true);
+    // a name unknown after the binary's own aliases is refused at start, not "off"
+    expect(refusedControllers(aws, ['*', '-route', 'bogus'])).toEqual(['bogus']);
+    expect(refusedControllers(aws, ['-tagging', 'cloud-node-controller'])).toEqual([]);
+    expect(refusedControllers(controllersOf('digitalocean'), ['*', '-route'])).toEqual(['route']);
+    expect(refusedControllers(controllersOf('nutanix'), ['cloud-node', 'cloud-node-lifecycle-controller'])).toEqual(['cloud-node']);
   });
 
   test('an inventoried call the RBAC lacks is reported, with its identity and source', () => {

@@ -490,7 +490,7 @@ describe('distribution kubernetes: knobs', () => {
           namespace: 'cloud-system',
           hostNetwork: false,
           priorityClassName: 'system-node-critical',
-          controllers: ['*', '-tagging-controller'],
+          controllers: ['*', '-tagging'],
           configureCloudRoutes: true,
           allocateNodeCidrs: true,
           clusterCIDR: ['10.244.0.0/16', 'fd00:10:244::/56'],
@@ -512,7 +512,7 @@ describe('distribution kubernetes: knobs', () => {
     expect(find(objects, 'Namespace', 'cloud-system')).toBeDefined();
     expect(container(objects).args).toEqual([
       '--cloud-provider=aws',
-      '--controllers=*,-tagging-controller',
+      '--controllers=*,-tagging',
       '--configure-cloud-routes=true',
       '--allocate-node-cidrs=true',
       '--cluster-cidr=10.244.0.0/16,fd00:10:244::/56',
@@ -670,6 +670,27 @@ describe('distribution kubernetes: validation', () => {
       [
         'c.yaml:23: spec.kubernetes.extraEnv.0.value: "AWS_SECRET_ACCESS_KEY" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef',
         'c.yaml:24: spec.kubernetes.extraEnv.1: "EMPTY" must have exactly one of value or valueFrom (with one of secretKeyRef, configMapKeyRef, fieldRef)',
+      ],
+    ],
+    [
+      'a namespace every cluster has, which the PodSecurity label would open to privileged pods',
+      kubernetesSpec('AWS', 'k', { namespace: 'default' }),
+      [
+        'c.yaml:21: spec.kubernetes.namespace: "default" is a namespace every cluster has and other workloads use; the renderer labels its namespace with the PodSecurity level the CCM needs (privileged on the host network), which would admit every pod there at that level: use kube-system or a namespace of its own',
+      ],
+    ],
+    [
+      'hostCertificates on RKE2, whose nodes have no /etc/kubernetes/pki',
+      kubernetesSpec('OpenStack', 'k', { hostCertificates: true, scheduling: { preset: 'rke2' } }),
+      [
+        "c.yaml:21: spec.kubernetes.hostCertificates: mounts the node's /etc/kubernetes/pki (hostPath type Directory), which rke2 nodes lack (their certificates are in /var/lib/rancher/rke2/server/tls): the pod never starts; remove it and mount /var/lib/rancher/rke2/server/tls with spec.kubernetes.extraVolumes (hostPath) where a CA file is needed",
+      ],
+    ],
+    [
+      'Nutanix extraEnv overriding the POD_NAMESPACE its informers and Role follow',
+      kubernetesSpec('Nutanix', 'k', { extraEnv: [{ name: 'POD_NAMESPACE', value: 'nutanix-system' }] }),
+      [
+        'c.yaml:22: spec.kubernetes.extraEnv.0.name: "POD_NAMESPACE" is set from the pod\'s metadata.namespace, where the Nutanix CCM\'s Role is granted; another value leaves the CCM without access there: remove it (to run elsewhere, set spec.kubernetes.namespace)',
       ],
     ],
     [

@@ -9,6 +9,7 @@ import { bindAddress, workloadShape } from './workload-plan';
 import { confinedToControlPlane, schedulingPlan } from './scheduling';
 import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
 import { flagTableFor, isKnownFlag, knownFlagsHint } from './flags';
+import { acceptedControllers, controllerNamesFor, refusedControllers } from './controllers';
 import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
 import { keyHoldsCredential } from '../secrets/detector';
 import { extraArgsProblems } from '../cluster-spec/shapes';
@@ -41,6 +42,15 @@ export const KNOB_FLAGS: Readonly<Record<string, string>> = {
   'tls-min-version': 'spec.tls',
   'enable-leader-migration': 'spec.migration',
   'leader-migration-config': 'spec.migration',
+};
+
+/** Namespaces every cluster has, besides kube-system (which the renderer leaves unlabelled). */
+const SHARED_NAMESPACES: readonly string[] = ['default', 'kube-public', 'kube-node-lease'];
+
+/** The server TLS directory of the distributions that have no /etc/kubernetes/pki, by scheduling preset. */
+const RANCHER_TLS_DIRS: Readonly<Record<string, string>> = {
+  rke2: '/var/lib/rancher/rke2/server/tls',
+  k3s: '/var/lib/rancher/k3s/server/tls',
 };
 
 /** OpenShift-only fields of the spec, with why. */
@@ -276,6 +286,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
         `"${e.name}" looks like a credential; env values are committed to git: use valueFrom.secretKeyRef`,
       );
     }
+    // a variable set from a pod field is what the binary's grants follow (Nutanix scopes its informers to POD_NAMESPACE)
+    const fromPod = provider?.env?.find((v) => v.name === e.name && v.fieldPath !== undefined);
+    if (fromPod) {
+      at(
+        ['spec', 'kubernetes', 'extraEnv', i, 'name'],
+        `"${e.name}" is set from the pod's ${fromPod.fieldPath}, where the ${s.platform} CCM's Role is granted; another value leaves the CCM without access there: remove it (to run elsewhere, set spec.kubernetes.namespace)`,
+      );
+    }
     if (envNames.has(e.name)) {
       at(['spec', 'kubernetes', 'extraEnv', i, 'name'], `"${e.name}" is listed twice; keep one`);
     }
@@ -311,10 +329,50 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       `"${s.migration.kubernetesVersion}" differs from spec.kubernetes.version "${k.version}"; both name the control plane's minor: make them equal`,
     );
   }
+  // a namespace the renderer creates gets the PodSecurity level its pods need; one every cluster has would admit any pod there at it
+  if (SHARED_NAMESPACES.includes(k.namespace)) {
+    at(
+      ['spec', 'kubernetes', 'namespace'],
+      `"${k.namespace}" is a namespace every cluster has and other workloads use; the renderer labels its namespace with the PodSecurity level the CCM needs (privileged on the host network), which would admit every pod there at that level: use kube-system or a namespace of its own`,
+    );
+  }
+  // kubelet refuses a missing hostPath of type Directory, and RKE2 and k3s keep their certificates elsewhere
+  const rancherTls = RANCHER_TLS_DIRS[k.scheduling.preset];
+  if (k.hostCertificates && rancherTls) {
+    at(
+      ['spec', 'kubernetes', 'hostCertificates'],
+      `mounts the node's /etc/kubernetes/pki (hostPath type Directory), which ${k.scheduling.preset} nodes lack (their certificates are in ${rancherTls}): the pod never starts; remove it and mount ${rancherTls} with spec.kubernetes.extraVolumes (hostPath) where a CA file is needed`,
+    );
+  }
   // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
   const reported = new Set(problems.map((p) => p.path.join('.')));
   problems.push(...unknownFlagProblems(spec).filter((p) => !reported.has(p.path.join('.'))));
+  problems.push(...unknownControllerProblems(spec));
   return problems;
+}
+
+/**
+ * `spec.kubernetes.controllers` items the binary at the pinned tag does not know (its names plus
+ * the aliases it passes): it exits at start. A tag whose names were not read is not checked.
+ */
+export function unknownControllerProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const list = spec.spec.kubernetes?.controllers;
+  if (!provider || !list) {
+    return [];
+  }
+  const names = controllerNamesFor(provider.name, imageTag(spec.spec.images[provider.imageKey] ?? ''));
+  if (!names) {
+    return [];
+  }
+  return refusedControllers(list, names).map((r) => ({
+    path: ['spec', 'kubernetes', 'controllers', r.index],
+    message:
+      `"${r.name}" is not a controller of the ${spec.spec.platform} CCM at ${names.tag}, which exits at start ("is not in the list of known controllers"); ` +
+      (r.closest !== undefined
+        ? `use "${r.closest}" (prefix "-" to turn it off)`
+        : `use one of ${acceptedControllers(names).join(', ')} (prefix "-" to turn one off), or "*"`),
+  }));
 }
 
 /**

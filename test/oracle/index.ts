@@ -123,6 +123,19 @@ export function controllerRuns(facts: ControllerFacts, flag: readonly string[], 
   return controllerEnabled(facts, flag, name) && (facts.working ?? facts.known).includes(name);
 }
 
+/**
+ * The `--controllers` items the binary refuses at start: after trimming "-" and resolving the
+ * aliases it passes, a name not among its controllers (kubernetes/controller-manager@v0.33.3
+ * options/generic.go Validate: "%q is not in the list of known controllers"; the cloud-provider
+ * command exits on a Validate error). An empty alias map (Nutanix, DigitalOcean) leaves the short names unknown.
+ */
+export function refusedControllers(facts: ControllerFacts, flag: readonly string[]): string[] {
+  return flag
+    .filter((c) => c !== '*')
+    .map((c) => c.replace(/^-/, ''))
+    .filter((c) => !facts.known.includes(facts.aliases[c] ?? c));
+}
+
 /** Whether `--controllers` enables a controller (see {@link controllerRuns} for "and it gets past its start"). */
 export function controllerEnabled(facts: ControllerFacts, flag: readonly string[], name: string): boolean {
   if (!facts.known.includes(name)) {

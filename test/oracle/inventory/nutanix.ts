@@ -87,4 +87,11 @@ export const NUTANIX_INVENTORY: ProviderInventory = {
   provider: 'nutanix',
   imageTag: 'v0.5.2',
   calls: NUTANIX_OWN_CALLS,
+  namespaceEnv: {
+    name: 'POD_NAMESPACE',
+    source: src(
+      'internal/constants/constants.go, pkg/provider/utils.go, pkg/provider/manager.go',
+      'CCMNamespaceKey; GetCCMNamespace errors when empty; setInformers: klog.Fatal',
+    ),
+  },
 };

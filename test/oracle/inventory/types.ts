@@ -119,6 +119,11 @@ export interface ProviderInventory {
    * all namespaces.
    */
   readonly configSecretNamespaces?: (config: string | undefined) => readonly (string | undefined)[];
+  /**
+   * The env variable the binary takes its own namespace from ({@link CCM_NAMESPACE} is its value);
+   * unset or empty, the binary exits.
+   */
+  readonly namespaceEnv?: { readonly name: string; readonly source: string };
 }
 
 /**
@@ -137,8 +142,8 @@ export const LEADER_LEASE_NAMESPACE = '<leader-election-namespace>';
  */
 export const LEADER_MIGRATION_LEASE = '<leader-migration-lease>';
 /**
- * The namespace the CCM pod runs in (e.g. a binary that reads POD_NAMESPACE from the downward
- * API); the oracle test substitutes the rendered workload's namespace.
+ * The namespace the CCM takes as its own: the value of {@link ProviderInventory.namespaceEnv} in the
+ * rendered container when the binary reads one, else the rendered workload's namespace.
  */
 export const CCM_NAMESPACE = '<ccm-namespace>';
 /**
