@@ -14,6 +14,7 @@ import {
   kubeletFlags,
   MigrationInput,
   RemovedFlagError,
+  withoutGates,
 } from '../../migration/flags';
 import { nextPhase, phaseSequence, previousPhase } from '../../migration/phases';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
@@ -69,7 +70,10 @@ function removals(input: MigrationInput): string[] {
     ['kube-apiserver', kubeApiserverFlags(input)],
     ['kubelet', kubeletFlags(input)],
   ];
-  const lines = parts.filter(([, f]) => f.remove.length > 0).map(([c, f]) => `# ${c}: remove ${f.remove.join(', ')} if present`);
+  const lines = parts.flatMap(([c, f]) => [
+    ...(f.remove.length > 0 ? [`# ${c}: remove ${f.remove.join(', ')} if present`] : []),
+    ...(f.removeGates ? [`# ${c}: remove ${f.removeGates.join(', ')} from feature-gates if present ${KEEP_GATES('argument')}`] : []),
+  ]);
   if (input.support && !input.support.noLeaderMigration && !phasePlan(input).kcm.config && input.phase !== 'in-tree') {
     lines.push(
       `# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) and the file itself if present`,
@@ -81,6 +85,9 @@ function removals(input: MigrationInput): string[] {
   }
   return lines;
 }
+
+/** How a gate entry is dropped from a `--feature-gates` list that may hold others. */
+const KEEP_GATES = (what: string) => `(keep the other gates; drop the ${what} if none is left)`;
 
 /** How kubelet flags reach nodes that already exist. */
 const KUBELET_EXISTING_NODES = [
@@ -246,6 +253,12 @@ export function kubeadmControlPlanePatch(
       for (const [k, v] of Object.entries(argMap(flags))) {
         ops.push({ op: 'add', path: `${path}/${pointer(k)}`, value: v });
       }
+      const gates = map['feature-gates'];
+      if (flags.removeGates && typeof gates === 'string' && withoutGates(gates, flags.removeGates) !== gates) {
+        const left = withoutGates(gates, flags.removeGates);
+        const at = `${path}/feature-gates`;
+        ops.push({ op: 'test', path: at, value: gates }, left === '' ? { op: 'remove', path: at } : { op: 'replace', path: at, value: left });
+      }
       for (const flag of flags.remove) {
         const k = flag.replace(/^--/, '');
         if (k in map) {
@@ -274,6 +287,16 @@ export function kubeadmControlPlanePatch(
     }
     for (const flag of flags.remove) {
       removes.push(...removeEntries(path, entries, (e) => (e as { name?: unknown })?.name === flag.replace(/^--/, '')));
+    }
+    const g = entries.findIndex((e) => e?.name === 'feature-gates');
+    const gates = g < 0 ? undefined : entries[g].value;
+    if (flags.removeGates && typeof gates === 'string' && withoutGates(gates, flags.removeGates) !== gates) {
+      const left = withoutGates(gates, flags.removeGates);
+      if (left === '') {
+        removes.push(...removeEntries(path, entries, (e) => e === entries[g]));
+      } else {
+        ops.push({ op: 'test', path: `${path}/${g}`, value: entries[g] }, { op: 'replace', path: `${path}/${g}/value`, value: left });
+      }
     }
     appends.push(...(added.length > 0 && !Array.isArray(existing) ? [{ op: 'add', path, value: [] }] : []), ...added);
   };
@@ -347,7 +370,8 @@ export function staticPodFlags(input: MigrationInput): string {
   for (const [component, where, flags] of parts) {
     lines.push(`${component} (${where}):`);
     lines.push(...(flags.flags.length === 0 ? ['  (no cloud flags)'] : flags.flags.map((f) => `  ${f}`)));
-    lines.push(...flags.remove.map((f) => `  remove ${f}`), '');
+    lines.push(...flags.remove.map((f) => `  remove ${f}`));
+    lines.push(...(flags.removeGates ? [`  remove ${flags.removeGates.join(', ')} from --feature-gates ${KEEP_GATES('flag')}`] : []), '');
   }
   if (parts[0][2].flags.some((f) => f.startsWith('--controllers='))) {
     // only where the KCM hands node IPAM over; "*,-nodeipam" alone would also drop kubeadm's bootstrap-token controllers
@@ -428,6 +452,9 @@ export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): st
   }
   const removals = [
     ...(external && input.support ? ['cloud-provider-name', 'cloud-provider-config'] : []),
+    ...parts.flatMap(([component, flags]) =>
+      flags.removeGates ? [`the ${RANCHER_ARG_KEYS[component]} feature-gates entries ${flags.removeGates.join(', ')} (keep the other gates)`] : [],
+    ),
     ...(!plan.kcm.config && input.support && !input.support.noLeaderMigration
       ? [
           'the kube-controller-manager-arg entries enable-leader-migration and leader-migration-config',
