@@ -288,7 +288,8 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     );
     expect(check(OPENSHIFT, 'leader-migration-kcm', 'in-tree', objects).failures).toEqual([
       'KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments still has enable-leader-migration and leader-migration-config; ' +
-        'fix: oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\'',
+        'fix: oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\' && ' +
+        '{ oc patch kubecontrollermanager cluster --type=json -p \'[{"op":"test","path":"/spec/unsupportedConfigOverrides","value":{"extendedArguments":{}}},{"op":"remove","path":"/spec/unsupportedConfigOverrides"}]\' 2>/dev/null || echo "unsupportedConfigOverrides keeps other overrides"; }',
     ]);
   });
 
