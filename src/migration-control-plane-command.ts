@@ -28,7 +28,7 @@ export function addMigrationControlPlaneCommand(migration: Command, io: CliIo, s
     .option('--cluster-api <version>', `KubeadmControlPlane API of --format cluster-api: ${CLUSTER_API_VERSIONS.join(', ')}`, 'v1beta1')
     .option(
       '--current <file>',
-      'the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it (needed by --cluster-api v1beta2: its extra args are replaced by index)',
+      'the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it (needed by --cluster-api v1beta2: its extra args are replaced by index; with v1beta1 the mounts and files to drop are found by their index in it)',
     )
     .option('--node-ipam', 'node IPAM moves to the CCM too')
     .option('--no-in-tree-volumes', 'drop the in-tree volume plugins at the switch (CSI migration is complete)')

@@ -297,7 +297,8 @@ function workloadRef(ref: string): [string, string] {
  * (kubernetes/kubectl@v0.29.0 pkg/polymorphichelpers/rollout_status.go): the
  * generation observed; a Deployment with every replica updated, no old one
  * left and every updated one available, not past its progress deadline; a
- * DaemonSet with every scheduled pod updated and available.
+ * DaemonSet with every scheduled pod updated and available. Unlike kubectl, a
+ * workload with nothing desired fails: the probe is of the CCM, which must run.
  */
 function rolloutProblems(o: Obj): string[] {
   const status = rec(o.status);
@@ -311,6 +312,10 @@ function rolloutProblems(o: Obj): string[] {
     const desired = num(status.desiredNumberScheduled) ?? 0;
     const updated = num(status.updatedNumberScheduled) ?? 0;
     const available = num(status.numberAvailable) ?? 0;
+    if (desired === 0) {
+      // kubectl calls 0 of 0 rolled out; for a CCM it means nobody takes over the cloud controllers
+      problems.push('no pod scheduled (desiredNumberScheduled 0: its nodeSelector, affinity or tolerations match no node), no pod available');
+    }
     if (updated < desired) {
       problems.push(`${updated} of ${desired} pods updated`);
     }
@@ -327,6 +332,9 @@ function rolloutProblems(o: Obj): string[] {
       .some((c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded');
     if (deadline) {
       problems.push('exceeded its progress deadline');
+    }
+    if (desired === 0) {
+      problems.push('no replica desired (spec.replicas 0), no replica available');
     }
     if (updated < desired) {
       problems.push(`${updated} of ${desired} replicas updated`);

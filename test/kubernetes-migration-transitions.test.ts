@@ -14,6 +14,7 @@ import { loadFleet } from '../src/fleet/load';
 import { kubernetesWarnings } from '../src/kubernetes/validate';
 import { captureIo, findObject, fleetProblems, kubernetesSpec, migrationInput, parsedSpec, renderSpec, tempDir, writeFile } from './helpers';
 import { simulate } from './oracle/leader-migration/simulator';
+import { applyPatch } from './json-patch';
 import { kubernetesCcmBase, planScenario, upstreamCcmControllers } from './oracle/leader-migration/scenario';
 
 const GCP_IPAM = { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] };
@@ -387,32 +388,6 @@ describe('the Cluster API v1beta2 patch replaces existing extra args by index', 
       },
     },
   });
-
-  /** RFC 6902 add/remove/replace/test, enough for these patches. */
-  function applyPatch(doc: any, ops: any[]): any {
-    const out = JSON.parse(JSON.stringify(doc));
-    for (const op of ops) {
-      const parts = op.path.split('/').slice(1);
-      const last = parts.pop();
-      const parent = parts.reduce((o: any, k: string) => o[k], out);
-      if (op.op === 'test') {
-        expect(parent[last]).toEqual(op.value);
-      } else if (op.op === 'replace') {
-        parent[last] = op.value;
-      } else if (op.op === 'remove') {
-        if (Array.isArray(parent)) {
-          parent.splice(Number(last), 1);
-        } else {
-          delete parent[last];
-        }
-      } else if (Array.isArray(parent)) {
-        parent.splice(last === '-' ? parent.length : Number(last), 0, op.value);
-      } else {
-        parent[last] = op.value;
-      }
-    }
-    return out;
-  }
 
   test('to external: cloud-provider is replaced at its index, cloud-config removed, both behind test operations', () => {
     // GIVEN an in-tree KubeadmControlPlane whose controllerManager already has cloud-provider and cloud-config

@@ -106,9 +106,22 @@ describe('3. OpenShift ordering', () => {
     input('AWS', { phase, kcmConfigPath: '/etc/kubernetes/static-pod-certs/leader-migration/config.yaml' });
 
   test('the override is removed with a merge patch of our two keys only (idempotent, other overrides stay)', () => {
-    expect(openshiftOverrideRemove()).toBe(
-      'oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\'',
+    expect(openshiftOverrideRemove()).toMatch(
+      /^oc patch kubecontrollermanager cluster --type=merge -p '\{"spec":\{"unsupportedConfigOverrides":\{"extendedArguments":\{"enable-leader-migration":null,"leader-migration-config":null\}\}\}\}' && /,
     );
+  });
+
+  test('GIVEN an override whose only keys were ours WHEN it is removed THEN unsupportedConfigOverrides goes too, behind a test of its emptied value', () => {
+    // GIVEN/WHEN the removal command; a merge patch leaves {"extendedArguments":{}}, and any non-empty
+    // unsupportedConfigOverrides keeps the operator Upgradeable=False
+    const command = openshiftOverrideRemove();
+    // THEN a JSON patch removes the field only when nothing but the emptied map is left; other overrides keep it
+    const json = /--type=json -p '([^']*)'/.exec(command);
+    expect(json && JSON.parse(json[1])).toEqual([
+      { op: 'test', path: '/spec/unsupportedConfigOverrides', value: { extendedArguments: {} } },
+      { op: 'remove', path: '/spec/unsupportedConfigOverrides' },
+    ]);
+    expect(command).toContain('|| echo "unsupportedConfigOverrides keeps other overrides"');
   });
 
   test('rollback to in-tree: the override is removed and checked gone from every KCM BEFORE the merge, the MachineConfig is deleted in its own step AFTER it', () => {

@@ -200,6 +200,19 @@ function settledCluster(d: Distribution, kcmPhase: MigrationPhase, holder: 'kcm'
   ];
 }
 
+/** A kubernetes AWS distribution whose CCM is a DaemonSet, and a leader-migration-ccm cluster with that DaemonSet in `status`. */
+function daemonSetCase(status: Record<string, number>): { d: Distribution; objects: ExportedObject[] } {
+  const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
+  const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
+  const daemonSet = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
+    status: { observedGeneration: 3, ...status },
+  } as unknown as ExportedObject;
+  return { d, objects: [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet] };
+}
+
 function check(d: Distribution, from: MigrationPhase, to: MigrationPhase, objects: readonly ExportedObject[]) {
   return runPreflight(objects, changePreconditions(phaseSequence(inputAt(d, to).support), from, to, stepsOf(d)));
 }
@@ -275,7 +288,8 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     );
     expect(check(OPENSHIFT, 'leader-migration-kcm', 'in-tree', objects).failures).toEqual([
       'KubeControllerManager cluster: spec.unsupportedConfigOverrides.extendedArguments still has enable-leader-migration and leader-migration-config; ' +
-        'fix: oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\'',
+        'fix: oc patch kubecontrollermanager cluster --type=merge -p \'{"spec":{"unsupportedConfigOverrides":{"extendedArguments":{"enable-leader-migration":null,"leader-migration-config":null}}}}\' && ' +
+        '{ oc patch kubecontrollermanager cluster --type=json -p \'[{"op":"test","path":"/spec/unsupportedConfigOverrides","value":{"extendedArguments":{}}},{"op":"remove","path":"/spec/unsupportedConfigOverrides"}]\' 2>/dev/null || echo "unsupportedConfigOverrides keeps other overrides"; }',
     ]);
   });
 
@@ -410,22 +424,13 @@ describe('each precondition fails alone, naming the object, what is wrong and th
 
   test('DaemonSet: a CCM run as a DaemonSet that has not rolled out', () => {
     // GIVEN a kubernetes CCM DaemonSet with one of three pods on the old template and not ready
-    const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
-    const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
-    const daemonSet = {
-      apiVersion: 'apps/v1',
-      kind: 'DaemonSet',
-      metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
-      status: {
-        observedGeneration: 3,
-        desiredNumberScheduled: 3,
-        currentNumberScheduled: 3,
-        updatedNumberScheduled: 2,
-        numberReady: 2,
-        numberAvailable: 2,
-      },
-    } as unknown as ExportedObject;
-    const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
+    const { d, objects } = daemonSetCase({
+      desiredNumberScheduled: 3,
+      currentNumberScheduled: 3,
+      updatedNumberScheduled: 2,
+      numberReady: 2,
+      numberAvailable: 2,
+    });
     // WHEN leader-migration-ccm → external-leader-migration is checked THEN the DaemonSet's rollout is the one failure
     expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'DaemonSet kube-system/aws-cloud-controller-manager: 2 of 3 pods updated, 2 of 3 pods available; check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
@@ -433,24 +438,37 @@ describe('each precondition fails alone, naming the object, what is wrong and th
   });
 
   test('DaemonSet: every pod updated and ready, one not yet available: kubectl rollout status still waits', () => {
-    const ds = { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, workload: 'daemonset/aws-cloud-controller-manager' } };
-    const d: Distribution = { ...KUBERNETES, name: 'kubernetes AWS DaemonSet', ctx: ds };
-    const daemonSet = {
-      apiVersion: 'apps/v1',
-      kind: 'DaemonSet',
-      metadata: { name: 'aws-cloud-controller-manager', namespace: NS, generation: 3 },
-      status: {
-        observedGeneration: 3,
-        desiredNumberScheduled: 3,
-        currentNumberScheduled: 3,
-        updatedNumberScheduled: 3,
-        numberReady: 3,
-        numberAvailable: 2,
-      },
-    } as unknown as ExportedObject;
-    const objects = [...settledCluster(d, 'leader-migration-ccm', 'kcm', false), daemonSet];
+    const { d, objects } = daemonSetCase({
+      desiredNumberScheduled: 3,
+      currentNumberScheduled: 3,
+      updatedNumberScheduled: 3,
+      numberReady: 3,
+      numberAvailable: 2,
+    });
     expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'DaemonSet kube-system/aws-cloud-controller-manager: 2 of 3 pods available; check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('DaemonSet: a CCM DaemonSet that matches no node is not rolled out (0 of 0 is not done)', () => {
+    // GIVEN a CCM DaemonSet whose nodeSelector matches no node: nothing desired, nothing available
+    const { d, objects } = daemonSetCase({ desiredNumberScheduled: 0, currentNumberScheduled: 0, updatedNumberScheduled: 0, numberReady: 0 });
+    // WHEN the change that hands the lease to the CCM is checked THEN the empty DaemonSet fails, with the reason
+    expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'DaemonSet kube-system/aws-cloud-controller-manager: no pod scheduled (desiredNumberScheduled 0: its nodeSelector, affinity or tolerations match no node), no pod available; ' +
+        'check: kubectl -n kube-system rollout status daemonset/aws-cloud-controller-manager',
+    ]);
+  });
+
+  test('Deployment: a CCM Deployment scaled to 0 is not rolled out', () => {
+    // GIVEN the CCM Deployment with spec.replicas 0
+    const zero = { ...deployment(NS, 'aws-cloud-controller-manager'), spec: { replicas: 0 } } as ExportedObject;
+    (zero as unknown as { status: Record<string, number> }).status = { observedGeneration: 4, replicas: 0, updatedReplicas: 0, availableReplicas: 0 };
+    const objects = [...settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', false), zero];
+    // WHEN leader-migration-ccm → external-leader-migration is checked THEN it fails: nobody would take the lease
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      'Deployment kube-system/aws-cloud-controller-manager: no replica desired (spec.replicas 0), no replica available; ' +
+        'check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
     ]);
   });
 

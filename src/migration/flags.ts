@@ -66,6 +66,30 @@ export interface ComponentFlags {
   readonly flags: readonly string[];
   /** Flag names (`--name`) the previous phase had and this one must drop. */
   readonly remove: readonly string[];
+  /** Gate names an earlier phase set in `--feature-gates` and this one drops, the other gates kept. */
+  readonly removeGates?: readonly string[];
+}
+
+/**
+ * The gate entries the in-tree phases of 1.29 and 1.30 set that an external
+ * phase of those minors drops (no 1.31 component starts with them): both gates are GA and locked to true from 1.31
+ * (kubernetes/kubernetes@20b2eef9fca7 pkg/features/versioned_kube_features.go), and
+ * a locked gate set to false is a start-up error ("cannot set feature gate …,
+ * feature is locked to true", k8s.io/component-base featuregate), so the next upgrade would not start.
+ */
+function gatesToDrop(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'): { removeGates?: readonly string[] } {
+  if (!input.support || !externalIn(input.phase) || input.kubernetesMinor < 29 || input.kubernetesMinor > 30) {
+    return {};
+  }
+  return { removeGates: component === 'kubelet' ? ['DisableCloudProviders', 'DisableKubeletCloudCredentialProviders'] : ['DisableCloudProviders'] };
+}
+
+/** A `--feature-gates` value without the named gates, in its order. */
+export function withoutGates(value: string, names: readonly string[]): string {
+  return value
+    .split(',')
+    .filter((entry) => entry.trim() !== '' && !names.includes(entry.split('=')[0].trim()))
+    .join(',');
 }
 
 /**
@@ -157,6 +181,7 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
     return {
       flags: ['--cloud-provider=external', ...volumes, ...(input.nodeIpam ? [`--controllers=${KCM_CONTROLLERS_WITHOUT_NODE_IPAM}`] : [])],
       remove: [...lmFlags, ...(input.inTreeVolumes || !support.inTreeCloudConfig ? [] : ['--cloud-config'])],
+      ...gatesToDrop(input, 'kcm'),
     };
   }
   const base = [`--cloud-provider=${support.inTreeProvider}`, ...cloudConfig, ...gates(input, 'kcm')];
@@ -178,7 +203,7 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
 export function kubeletFlags(input: MigrationInput): ComponentFlags {
   const support = input.support;
   if (!support || externalIn(input.phase)) {
-    return { flags: ['--cloud-provider=external'], remove: support?.inTreeCloudConfig ? ['--cloud-config'] : [] };
+    return { flags: ['--cloud-provider=external'], remove: support?.inTreeCloudConfig ? ['--cloud-config'] : [], ...gatesToDrop(input, 'kubelet') };
   }
   const flags = [`--cloud-provider=${support.inTreeProvider}`, ...gates(input, 'kubelet')];
   if (support.inTreeCloudConfig) {
@@ -196,7 +221,11 @@ export function kubeletFlags(input: MigrationInput): ComponentFlags {
 export function kubeApiserverFlags(input: MigrationInput): ComponentFlags {
   const support = input.support;
   if (!support || externalIn(input.phase)) {
-    return { flags: [], remove: support ? ['--cloud-provider', ...(support.inTreeCloudConfig ? ['--cloud-config'] : [])] : [] };
+    return {
+      flags: [],
+      remove: support ? ['--cloud-provider', ...(support.inTreeCloudConfig ? ['--cloud-config'] : [])] : [],
+      ...gatesToDrop(input, 'kas'),
+    };
   }
   if (input.kubernetesMinor >= 33) {
     throw new RemovedFlagError(

@@ -13,7 +13,10 @@ import {
   kubeControllerManagerFlags,
   kubeletFlags,
   MigrationInput,
+  RemovedFlagError,
+  withoutGates,
 } from '../../migration/flags';
+import { nextPhase, phaseSequence, previousPhase } from '../../migration/phases';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
 import { phasePlan } from '../../migration/phase-plan';
 
@@ -67,7 +70,10 @@ function removals(input: MigrationInput): string[] {
     ['kube-apiserver', kubeApiserverFlags(input)],
     ['kubelet', kubeletFlags(input)],
   ];
-  const lines = parts.filter(([, f]) => f.remove.length > 0).map(([c, f]) => `# ${c}: remove ${f.remove.join(', ')} if present`);
+  const lines = parts.flatMap(([c, f]) => [
+    ...(f.remove.length > 0 ? [`# ${c}: remove ${f.remove.join(', ')} if present`] : []),
+    ...(f.removeGates ? [`# ${c}: remove ${f.removeGates.join(', ')} from feature-gates if present ${KEEP_GATES('argument')}`] : []),
+  ]);
   if (input.support && !input.support.noLeaderMigration && !phasePlan(input).kcm.config && input.phase !== 'in-tree') {
     lines.push(
       `# kube-controller-manager: remove the "${LEADER_MIGRATION_VOLUME}" extraVolume (${KCM_LEADER_MIGRATION_PATH}, pathType File) and the file itself if present`,
@@ -79,6 +85,9 @@ function removals(input: MigrationInput): string[] {
   }
   return lines;
 }
+
+/** How a gate entry is dropped from a `--feature-gates` list that may hold others. */
+const KEEP_GATES = (what: string) => `(keep the other gates; drop the ${what} if none is left)`;
 
 /** How kubelet flags reach nodes that already exist. */
 const KUBELET_EXISTING_NODES = [
@@ -144,6 +153,69 @@ function at(obj: unknown, segments: readonly string[]): unknown {
   return segments.reduce<unknown>((o, s) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[s] : undefined), obj);
 }
 
+/** `test` + `remove` of every entry of a list that matches, by its index in the list as read. */
+function removeEntries(path: string, entries: readonly unknown[], match: (e: unknown) => boolean): { index: number; op: object[] }[] {
+  return entries.flatMap((e, index) =>
+    match(e)
+      ? [
+          {
+            index,
+            op: [
+              { op: 'test', path: `${path}/${index}`, value: e },
+              { op: 'remove', path: `${path}/${index}` },
+            ],
+          },
+        ]
+      : [],
+  );
+}
+
+/** The leader-migration file of a phase as a KubeadmConfigSpec `files` entry, if the KCM reads one. */
+function leaderMigrationFile(input: MigrationInput): object | undefined {
+  const lmc = phasePlan(input).kcm.config;
+  return lmc ? { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) } : undefined;
+}
+
+function flagsOr(flags: () => ComponentFlags): ComponentFlags {
+  try {
+    return flags();
+  } catch (e) {
+    if (e instanceof RemovedFlagError) {
+      return { flags: [], remove: [] };
+    }
+    throw e;
+  }
+}
+
+/**
+ * The Cluster API v1beta1 spec as the patch of the phase a change to
+ * `input.phase` comes from left it (for `in-tree`, the rollback from the
+ * phase after it): only the entries this product sets.
+ */
+function predecessorState(input: MigrationInput): object {
+  const sequence = phaseSequence(input.support);
+  const from = input.phase === 'in-tree' ? nextPhase(sequence, input.phase) : previousPhase(sequence, input.phase);
+  if (!from) {
+    return {};
+  }
+  const prev: MigrationInput = { ...input, phase: from };
+  const kubelet = { kubeletExtraArgs: argMap(flagsOr(() => kubeletFlags(prev))) };
+  const file = leaderMigrationFile(prev);
+  return {
+    spec: {
+      kubeadmConfigSpec: {
+        clusterConfiguration: {
+          controllerManager: { extraArgs: argMap(flagsOr(() => kubeControllerManagerFlags(prev))), extraVolumes: leaderMigrationVolume(prev) },
+          apiServer: { extraArgs: argMap(flagsOr(() => kubeApiserverFlags(prev))) },
+        },
+        initConfiguration: { nodeRegistration: kubelet },
+        joinConfiguration: { nodeRegistration: kubelet },
+        files: file ? [file] : [],
+      },
+    },
+  };
+}
+
 /**
  * A Cluster API KubeadmControlPlane change as a JSON patch (RFC 6902) for
  * `kubectl patch kcp NAME --type=json`: files and extraVolumes are appended
@@ -169,19 +241,40 @@ export function kubeadmControlPlanePatch(
     );
   }
   const base = '/spec/kubeadmConfigSpec';
+  // v1beta1 without the object: the state the neighbouring phase's patch left, so what it added is removed behind tests
+  const state = current ?? predecessorState(input);
   const ops: object[] = [];
   const removes: { index: number; op: object[] }[] = [];
   const appends: object[] = [];
   const args = (path: string, flags: ComponentFlags) => {
+    const existing = at(state, path.split('/').slice(1));
     if (!list) {
+      const map = existing !== null && typeof existing === 'object' && !Array.isArray(existing) ? (existing as Record<string, unknown>) : {};
       for (const [k, v] of Object.entries(argMap(flags))) {
         ops.push({ op: 'add', path: `${path}/${pointer(k)}`, value: v });
       }
+      const gates = map['feature-gates'];
+      if (flags.removeGates && typeof gates === 'string' && withoutGates(gates, flags.removeGates) !== gates) {
+        const left = withoutGates(gates, flags.removeGates);
+        const at = `${path}/feature-gates`;
+        ops.push({ op: 'test', path: at, value: gates }, left === '' ? { op: 'remove', path: at } : { op: 'replace', path: at, value: left });
+      }
+      for (const flag of flags.remove) {
+        const k = flag.replace(/^--/, '');
+        if (k in map) {
+          // a map key has no index: the test still fails the patch if the value changed since
+          removes.push({
+            index: 0,
+            op: [
+              { op: 'test', path: `${path}/${pointer(k)}`, value: map[k] },
+              { op: 'remove', path: `${path}/${pointer(k)}` },
+            ],
+          });
+        }
+      }
       return;
     }
-    const existing = at(current, path.split('/').slice(1));
     const entries = Array.isArray(existing) ? (existing as { name?: unknown; value?: unknown }[]) : [];
-    const pending: { index: number; op: object[] }[] = [];
     const added: object[] = [];
     for (const [k, v] of Object.entries(argMap(flags))) {
       const i = entries.findIndex((e) => e?.name === k);
@@ -193,40 +286,49 @@ export function kubeadmControlPlanePatch(
       }
     }
     for (const flag of flags.remove) {
-      const i = entries.findIndex((e) => e?.name === flag.replace(/^--/, ''));
-      if (i >= 0) {
-        pending.push({
-          index: i,
-          op: [
-            { op: 'test', path: `${path}/${i}`, value: entries[i] },
-            { op: 'remove', path: `${path}/${i}` },
-          ],
-        });
+      removes.push(...removeEntries(path, entries, (e) => (e as { name?: unknown })?.name === flag.replace(/^--/, '')));
+    }
+    const g = entries.findIndex((e) => e?.name === 'feature-gates');
+    const gates = g < 0 ? undefined : entries[g].value;
+    if (flags.removeGates && typeof gates === 'string' && withoutGates(gates, flags.removeGates) !== gates) {
+      const left = withoutGates(gates, flags.removeGates);
+      if (left === '') {
+        removes.push(...removeEntries(path, entries, (e) => e === entries[g]));
+      } else {
+        ops.push({ op: 'test', path: `${path}/${g}`, value: entries[g] }, { op: 'replace', path: `${path}/${g}/value`, value: left });
       }
     }
-    // highest index first, so each removal leaves the lower indices in place
-    removes.push(...pending.sort((a, b) => b.index - a.index));
     appends.push(...(added.length > 0 && !Array.isArray(existing) ? [{ op: 'add', path, value: [] }] : []), ...added);
   };
+  /** One list entry of the phase (or none): kept when equal, replaced behind a test when changed, removed when gone. */
+  const entry = (path: string, match: (e: unknown) => boolean, wanted: object | undefined) => {
+    const existing = at(state, path.split('/').slice(1));
+    const entries: unknown[] = Array.isArray(existing) ? existing : [];
+    const i = entries.findIndex(match);
+    if (!wanted) {
+      removes.push(...removeEntries(path, entries, match));
+    } else if (i < 0 || current === undefined) {
+      // without the object the entry is appended, as the phase needs it: a missing leader-migration file stops the KCM
+      appends.push({ op: 'add', path: `${path}/-`, value: wanted });
+    } else if (JSON.stringify(entries[i]) !== JSON.stringify(wanted)) {
+      ops.push({ op: 'test', path: `${path}/${i}`, value: entries[i] }, { op: 'replace', path: `${path}/${i}`, value: wanted });
+    }
+  };
   args(`${base}/clusterConfiguration/controllerManager/extraArgs`, kubeControllerManagerFlags(input));
-  for (const v of leaderMigrationVolume(input)) {
-    ops.push({ op: 'add', path: `${base}/clusterConfiguration/controllerManager/extraVolumes/-`, value: v });
-  }
+  entry(
+    `${base}/clusterConfiguration/controllerManager/extraVolumes`,
+    (e) => (e as { name?: unknown })?.name === LEADER_MIGRATION_VOLUME,
+    leaderMigrationVolume(input)[0],
+  );
   const kas = kubeApiserverFlags(input);
-  if (kas.flags.length > 0 || list) {
+  if (kas.flags.length > 0 || kas.remove.length > 0 || list) {
     args(`${base}/clusterConfiguration/apiServer/extraArgs`, kas);
   }
   args(`${base}/initConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
   args(`${base}/joinConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
-  ops.push(...removes.flatMap((r) => r.op), ...appends);
-  const lmc = phasePlan(input).kcm.config;
-  if (lmc) {
-    ops.push({
-      op: 'add',
-      path: `${base}/files/-`,
-      value: { path: KCM_LEADER_MIGRATION_PATH, owner: 'root:root', permissions: '0644', content: leaderMigrationConfigYaml(lmc) },
-    });
-  }
+  entry(`${base}/files`, (e) => (e as { path?: unknown })?.path === KCM_LEADER_MIGRATION_PATH, leaderMigrationFile(input));
+  // highest index first, so each removal leaves the lower indices of its list in place
+  ops.push(...removes.sort((a, b) => b.index - a.index).flatMap((r) => r.op), ...appends);
   const notes = [
     `# Cluster API ${capi} KubeadmControlPlane ${name}: kubectl patch kubeadmcontrolplane ${name} --type=json --patch-file THIS-FILE`,
     '# (a JSON patch: files and extraVolumes are appended with "add …/-", so existing entries stay;',
@@ -235,11 +337,22 @@ export function kubeadmControlPlanePatch(
           '# extra args already present are replaced by index behind "test" operations, built from the KubeadmControlPlane as read:',
           '# if it changed since, the patch fails as a whole; read it again and regenerate).',
         ]
-      : ['# a path whose parent map does not exist yet needs an "add" of {} first; a key already set is replaced, not duplicated).']),
-    '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
-    '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
-    '# Entries to drop (the removals above) are removed by index: find it with',
-    `# kubectl get kubeadmcontrolplane ${name} -o jsonpath='{.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraVolumes}'`,
+      : [
+          '# a path whose parent map does not exist yet needs an "add" of {} first; a key already set is replaced, not duplicated;',
+          '# what the phase before set and this one drops is removed behind "test" operations).',
+        ]),
+    ...(current === undefined
+      ? [
+          '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
+          '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
+          "# List entries to drop are removed by index, here as the previous phase's patch left the lists: if yours hold others",
+          `# (a cloud-config mount), the "test" fails the patch as a whole; regenerate it with --current from`,
+          `# kubectl get kubeadmcontrolplane ${name} -o yaml`,
+        ]
+      : [
+          '# Entries an earlier phase appended (the leader-migration file and extraVolume) are not appended again; list',
+          '# entries to drop are removed by index behind "test" operations, from the KubeadmControlPlane as read.',
+        ]),
     '# Kubelets: the KubeadmControlPlane rollout replaces control-plane machines; for workers create a new',
     '# KubeadmConfigTemplate with the same kubeletExtraArgs and point each MachineDeployment at it (templates are immutable).',
   ];
@@ -257,7 +370,8 @@ export function staticPodFlags(input: MigrationInput): string {
   for (const [component, where, flags] of parts) {
     lines.push(`${component} (${where}):`);
     lines.push(...(flags.flags.length === 0 ? ['  (no cloud flags)'] : flags.flags.map((f) => `  ${f}`)));
-    lines.push(...flags.remove.map((f) => `  remove ${f}`), '');
+    lines.push(...flags.remove.map((f) => `  remove ${f}`));
+    lines.push(...(flags.removeGates ? [`  remove ${flags.removeGates.join(', ')} from --feature-gates ${KEEP_GATES('flag')}`] : []), '');
   }
   if (parts[0][2].flags.some((f) => f.startsWith('--controllers='))) {
     // only where the KCM hands node IPAM over; "*,-nodeipam" alone would also drop kubeadm's bootstrap-token controllers
@@ -279,6 +393,15 @@ export function staticPodFlags(input: MigrationInput): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * RKE2 with `cloud-provider-name: aws` sets the node name from the EC2 metadata
+ * hostname (rancher/rke2@003f022f81d2 pkg/rke2/rke2_linux.go `initStaticPodExecutor`);
+ * without it the kubelet takes the OS hostname and the node registers again as a new Node.
+ */
+const RKE2_AWS_NODE_NAME =
+  '# AWS: cloud-provider-name: aws named each node after its EC2 metadata hostname; in this same change set node-name on every server AND agent ' +
+  "to that node's current name (kubectl get nodes; the instance's private DNS name), or the node re-registers under its OS hostname as a new Node.";
 
 /** The RKE2 or k3s server config key of each component's extra flags (rancher/rke2@v1.26.15+rke2r1 pkg/cli/cmds/server.go). */
 const RANCHER_ARG_KEYS = {
@@ -338,6 +461,9 @@ export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): st
   }
   const removals = [
     ...(external && input.support ? ['cloud-provider-name', 'cloud-provider-config'] : []),
+    ...parts.flatMap(([component, flags]) =>
+      flags.removeGates ? [`the ${RANCHER_ARG_KEYS[component]} feature-gates entries ${flags.removeGates.join(', ')} (keep the other gates)`] : [],
+    ),
     ...(!plan.kcm.config && input.support && !input.support.noLeaderMigration
       ? [
           'the kube-controller-manager-arg entries enable-leader-migration and leader-migration-config',
@@ -354,6 +480,7 @@ export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): st
       `# ${name} server configuration for phase "${input.phase}" (${input.platform}, Kubernetes 1.${input.kubernetesMinor}), generated by ccm-gitops:`,
       '# merge into the existing keys, then restart one server at a time.',
       ...(removals.length > 0 ? [`# Remove if present: ${removals.join('; ')}.`] : []),
+      ...(distro === 'rke2' && external && input.support?.inTreeProvider === 'aws' ? [RKE2_AWS_NODE_NAME] : []),
       '',
     ].join('\n') +
     file +

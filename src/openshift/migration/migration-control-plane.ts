@@ -55,11 +55,22 @@ export function openshiftOverrideAdd(podPath: string): string {
  * deletes exactly those keys, keeps every other override and succeeds when
  * they are already gone (a JSON-patch `remove` of a missing path fails, and
  * removing `/spec/unsupportedConfigOverrides/extendedArguments` would drop
- * unrelated overrides).
+ * unrelated overrides). It leaves `{"extendedArguments":{}}` when ours were
+ * the only keys, and any non-empty field keeps the operator Upgradeable=False
+ * (openshift/library-go@8e315aff44b9 pkg/operator/unsupportedconfigoverridescontroller/unsupportedconfigoverrides_controller.go
+ * `sync`: `len(operatorSpec.UnsupportedConfigOverrides.Raw) > 0`), so a JSON
+ * patch then removes the field behind a `test` of exactly that value.
  */
 export function openshiftOverrideRemove(): string {
   const p = { spec: { unsupportedConfigOverrides: { extendedArguments: Object.fromEntries(OPENSHIFT_OVERRIDE_KEYS.map((k) => [k, null])) } } };
-  return `oc patch kubecontrollermanager cluster --type=merge -p '${JSON.stringify(p)}'`;
+  const emptied = [
+    { op: 'test', path: '/spec/unsupportedConfigOverrides', value: { extendedArguments: {} } },
+    { op: 'remove', path: '/spec/unsupportedConfigOverrides' },
+  ];
+  return (
+    `oc patch kubecontrollermanager cluster --type=merge -p '${JSON.stringify(p)}' && ` +
+    `{ oc patch kubecontrollermanager cluster --type=json -p '${JSON.stringify(emptied)}' 2>/dev/null || echo "unsupportedConfigOverrides keeps other overrides"; }`
+  );
 }
 
 /** Every KCM revision rolled out: all nodes at the latest available revision. */

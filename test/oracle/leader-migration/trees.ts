@@ -200,7 +200,12 @@ const KCM_CERT_DIR: readonly [string, string] = [
 
 /** The OpenShift KCM's leader-migration override, as the plan's `oc patch kubecontrollermanager` command sets it. */
 export function overrideOf(command: string | undefined): { on: boolean; path?: string } | undefined {
-  const json = command && /^oc patch kubecontrollermanager cluster --type=merge -p '(.*)'$/.exec(command)?.[1];
+  // a removal is followed by `&& { oc patch … --type=json … }` that drops the emptied field: it does not touch the KCM's arguments
+  const json =
+    command &&
+    /^oc patch kubecontrollermanager cluster --type=merge -p '([^']*)'(?: && \{ oc patch kubecontrollermanager cluster --type=json .*\})?$/.exec(
+      command,
+    )?.[1];
   if (!json) {
     return undefined;
   }
