@@ -87,7 +87,9 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
       path: `${repoPath}/${GITOPS_DIRECTORY}`,
       interval: g.flux.interval,
     });
-    files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, chart.toJson() as RenderedObject[]));
+    // No stage chain (phase in-tree): the folder the user registered stays, listing nothing, so Flux applies nothing.
+    const entry = gitops.length > 0 ? (chart.toJson() as RenderedObject[]) : [];
+    files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, entry));
   }
 
   files.push(...distribution.extraFiles({ cluster, repoPath, objects, manifestFile }));

@@ -1,0 +1,50 @@
+/**
+ * The GitOps engines at the edges of a migration: what the rendered tree gives
+ * Argo CD and Flux when a cluster has nothing to apply, and what the roots and
+ * stage chains do while an operator holds the operands.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { runCli } from '../src/cli';
+import { captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
+
+const dir = useTempDir();
+
+/** Synth one spec into a fresh tree; the exit code, stderr and the files written. */
+function synthOne(spec: Record<string, unknown>): { code: number; stderr: string; files: Record<string, string> } {
+  const clusters = path.join(dir(), 'clusters');
+  const out = path.join(dir(), 'out');
+  fs.mkdirSync(clusters, { recursive: true });
+  writeFile(clusters, 'c.yaml', spec);
+  const cap = captureIo();
+  const code = runCli(['synth', '--clusters', clusters, '--out', out, '-q'], cap.io, {});
+  return { code, stderr: cap.stderr(), files: fs.existsSync(out) ? readTree(out) : {} };
+}
+
+const IN_TREE = { migration: { phase: 'in-tree', kubernetesVersion: '1.26' } };
+const GITOPS = { repoURL: 'https://git.example.com/fleet.git', revision: 'main' };
+
+describe('a cluster still in-tree has nothing to apply, and renders as nothing for the engine', () => {
+  test('flux: synth succeeds and writes no Kustomization or GitRepository', () => {
+    // GIVEN a kubernetes AWS spec in phase in-tree applied by Flux
+    const spec = kubernetesSpec('AWS', 'k', { version: '1.26' }, { ...IN_TREE, gitops: { engine: 'flux', ...GITOPS } });
+    // WHEN it is synthesised
+    const { code, stderr, files } = synthOne(spec);
+    // THEN it exits 0, no Flux object is written, and the registered entry folder lists nothing
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(files['k/flux-entry/kustomization.yaml']).toBe('apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n');
+    expect(Object.values(files).filter((t) => /kind: (Kustomization|GitRepository)\b/.test(t) && t.includes('toolkit.fluxcd.io'))).toEqual([]);
+  });
+
+  test('cluster-resource-set: synth succeeds and writes no ClusterResourceSet nor stage ConfigMap', () => {
+    // GIVEN a kubernetes AWS spec in phase in-tree with output mode cluster-resource-set
+    const spec = kubernetesSpec('AWS', 'k', { version: '1.26', output: { mode: 'cluster-resource-set' } }, IN_TREE);
+    // WHEN it is synthesised
+    const { code, stderr, files } = synthOne(spec);
+    // THEN it exits 0 and nothing for Cluster API is written
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(Object.values(files).filter((t) => /^kind: ClusterResourceSet$/m.test(t) || t.includes('name: ccm-k-0'))).toEqual([]);
+  });
+});
