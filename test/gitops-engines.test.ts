@@ -6,7 +6,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
+import { HANDOVER_FILE } from '../src/openshift/handover';
+import { renderCluster } from '../src/pipeline/render';
+import { captureIo, kubernetesSpec, platformSpec, preparedCluster, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
 
@@ -46,5 +48,45 @@ describe('a cluster still in-tree has nothing to apply, and renders as nothing f
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(Object.values(files).filter((t) => /^kind: ClusterResourceSet$/m.test(t) || t.includes('name: ccm-k-0'))).toEqual([]);
+  });
+});
+
+describe('Argo CD: a stop that stops, under a self-healing root', () => {
+  // A root with automated self-heal re-applies its child Applications as git has them, sync policy included, so
+  // turning off only the child's automated sync is undone at the root's next reconcile.
+  const handoverOf = (argocd: Record<string, unknown>, mode = 'gitops'): string =>
+    renderCluster(
+      preparedCluster(
+        platformSpec('AWS', 'g', {
+          managementMode: mode,
+          gitops: { engine: 'argocd', ...GITOPS, argocd: { ...argocd } },
+        }),
+      ),
+    ).files.find((f) => f.path === `g/${HANDOVER_FILE}`)!.content;
+  const wayBackStop = (text: string): string =>
+    text
+      .slice(text.indexOf('## Way back'))
+      .split('\n')
+      .find((l) => l.startsWith('1. '))!;
+
+  test('per-cluster: the way back stops the root ccm-root.<cluster> before the child, and the hand over resumes the root', () => {
+    // GIVEN an OpenShift cluster in gitops mode, its Argo CD inside it
+    const text = handoverOf({});
+    // WHEN HANDOVER.md tells how to stop and resume GitOps
+    // THEN the root's automated sync is turned off first, then the child's
+    expect(wayBackStop(text)).toBe(
+      "1. Stop GitOps writing: turn off automated sync of the root Application first, then of the cluster's (a root with self-heal re-applies its child's sync policy from git): `argocd app set ccm-root.g --sync-policy none` then `argocd app set ccm-g --sync-policy none`.",
+    );
+    // AND resuming turns the root's automated sync back on, which re-applies the child's from git
+    expect(text).toContain(
+      'Let the GitOps engine sync: `argocd app set ccm-root.g --sync-policy automated --auto-prune --self-heal` (the root re-applies the Application `ccm-g` from git, automated sync included).',
+    );
+  });
+
+  test('hub: the root to stop is the hub root ccm-fleet', () => {
+    // GIVEN a cluster applied by a hub Argo CD
+    const text = handoverOf({ topology: 'hub', project: 'ccm', destinationServer: 'https://api.g.example.com:6443' });
+    // THEN the stop names the hub's root
+    expect(wayBackStop(text)).toContain('`argocd app set ccm-fleet --sync-policy none` then `argocd app set ccm-g --sync-policy none`');
   });
 });

@@ -43,6 +43,8 @@ export interface HandoverInput {
   /** The rendered folder in the repository, e.g. `dist/aws-prod-1`. */
   readonly outputPath: string;
   readonly ownership: ClusterOwnership;
+  /** Argo CD only: the root Application that applies the cluster's Application (`ccm-root.<cluster>` or a hub's `ccm-fleet`). */
+  readonly argocdRoot?: string;
 }
 
 function id(o: { kind: string; namespace?: string; name: string }): string {
@@ -102,7 +104,11 @@ function suspend(input: HandoverInput): string {
   const name = `ccm-${input.cluster}`;
   switch (input.engine) {
     case 'argocd':
-      return `turn off automated sync of the cluster's Argo CD Applications (\`argocd app set <app> --sync-policy none\` for each Application of \`${input.outputPath}/gitops\`)`;
+      // A root with self-heal re-applies the child as git has it, automated sync included (argoproj/argo-cd#3895).
+      return (
+        "turn off automated sync of the root Application first, then of the cluster's (a root with self-heal re-applies its child's sync policy from git): " +
+        `\`argocd app set ${input.argocdRoot ?? '<root>'} --sync-policy none\` then \`argocd app set ${name} --sync-policy none\``
+      );
     case 'flux':
       return `suspend the cluster's Flux Kustomizations (\`flux suspend kustomization ${name}-<stage>\` for each stage in \`${input.outputPath}/gitops\`)`;
     default:
@@ -246,7 +252,12 @@ export function handoverMarkdown(input: HandoverInput): string {
   steps.push(
     input.engine === 'plain'
       ? `Apply the stages in order (\`oc apply -k ${input.outputPath}/<stage>\`).`
-      : 'Let the GitOps engine sync (resume it if you stopped it).',
+      : input.engine === 'argocd'
+        ? `Let the GitOps engine sync: \`argocd app set ${input.argocdRoot ?? '<root>'} --sync-policy automated --auto-prune --self-heal\` ` +
+          `(the root re-applies the Application \`ccm-${input.cluster}\` from git, automated sync included). ` +
+          'On a first hand over, bootstrap the root only now (`oc apply -k` of its `root` folder under `_fleet/argocd/`, see docs/gitops.md): ' +
+          'applied earlier, it would sync the operands before the overrides and the scale-down, and the operator and Argo CD would fight.'
+        : 'Let the GitOps engine sync (resume it if you stopped it).',
   );
   if (input.mode === 'gitops') {
     steps.push(
