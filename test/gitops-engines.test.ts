@@ -8,6 +8,8 @@ import * as path from 'path';
 import { runCli } from '../src/cli';
 import { HANDOVER_FILE } from '../src/openshift/handover';
 import { renderCluster } from '../src/pipeline/render';
+import { loadFleet } from '../src/fleet/load';
+import { fluxReplay, orphans } from './oracle/flux/kustomize-controller';
 import { captureIo, kubernetesSpec, platformSpec, preparedCluster, readTree, useTempDir, writeFile } from './helpers';
 
 const dir = useTempDir();
@@ -88,5 +90,47 @@ describe('Argo CD: a stop that stops, under a self-healing root', () => {
     const text = handoverOf({ topology: 'hub', project: 'ccm', destinationServer: 'https://api.g.example.com:6443' });
     // THEN the stop names the hub's root
     expect(wayBackStop(text)).toContain('`argocd app set ccm-fleet --sync-policy none` then `argocd app set ccm-g --sync-policy none`');
+  });
+});
+
+describe('Flux replays the leader-migration phases of a kubernetes OpenStack cluster', () => {
+  // Rendered once per phase for the whole file.
+  const trees = new Map<string, Record<string, string>>();
+  const treeOf = (phase: string): Record<string, string> => {
+    if (!trees.has(phase)) {
+      const spec = kubernetesSpec(
+        'OpenStack',
+        'k',
+        { version: '1.25', clusterName: 'kubernetes' },
+        { migration: { phase, kubernetesVersion: '1.25' }, gitops: { engine: 'flux', ...GITOPS } },
+        { cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.25.6' },
+      );
+      const root = path.join(dir(), phase);
+      fs.mkdirSync(root, { recursive: true });
+      writeFile(root, 'k.yaml', spec);
+      const [cluster] = loadFleet(root).clusters;
+      trees.set(phase, Object.fromEntries(renderCluster(cluster).files.map((f) => [f.path, f.content])));
+    }
+    return trees.get(phase)!;
+  };
+
+  test('external-leader-migration -> external: the ccm-leader-migration ConfigMap is pruned, not orphaned', () => {
+    // GIVEN the trees before and after the last phase change
+    // WHEN Flux replays the change
+    const events = fluxReplay(treeOf('external-leader-migration'), treeOf('external'), 'k');
+    // THEN nothing is left behind without an owner, and the ConfigMap is deleted by its stage
+    expect(orphans(events)).toEqual([]);
+    expect(events.filter((e) => e.action === 'prune').flatMap((e) => e.objects)).toContain('ConfigMap kube-system/ccm-leader-migration');
+  });
+
+  test.failing('external-leader-migration -> external: the lease RBAC outlives the CCM rolling off leader migration', () => {
+    // GIVEN the trees before and after the last phase change
+    const events = fluxReplay(treeOf('external-leader-migration'), treeOf('external'), 'k');
+    // WHEN Flux prunes the migration lease Role
+    const pruned = events.findIndex((e) => e.action === 'prune' && e.objects.includes('Role kube-system/cloud-provider-leader-migration'));
+    const rolled = events.findIndex((e) => e.action === 'apply' && e.kustomization === 'ccm-k-04-workloads');
+    // THEN that happens only after the workloads stage rolled the CCM
+    expect(rolled).toBeGreaterThanOrEqual(0);
+    expect(pruned).toBeGreaterThan(rolled);
   });
 });
