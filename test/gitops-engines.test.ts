@@ -134,3 +134,20 @@ describe('Flux replays the leader-migration phases of a kubernetes OpenStack clu
     expect(pruned).toBeGreaterThan(rolled);
   });
 });
+
+describe('Flux: the prune-disabled mark set on the way back is removed on the return to gitops mode', () => {
+  test('gitops mode: the hand over removes kustomize.toolkit.fluxcd.io/prune from the operands before Flux syncs', () => {
+    // GIVEN an OpenShift AWS cluster in gitops mode applied by Flux
+    const text = renderCluster(preparedCluster(platformSpec('AWS', 'g', { gitops: { engine: 'flux', ...GITOPS } }))).files.find(
+      (f) => f.path === `g/${HANDOVER_FILE}`,
+    )!.content;
+    const handOver = text.slice(text.indexOf('## Hand over'), text.indexOf('## Way back'));
+    // WHEN HANDOVER.md's hand over is read
+    // THEN a step removes the annotation the way back set by hand (server-side apply never removes a field it did not set)
+    expect(handOver).toContain(
+      'oc annotate -n openshift-cloud-controller-manager configmap/ccm-trusted-ca configmap/cloud-conf deployment.apps/aws-cloud-controller-manager',
+    );
+    expect(handOver).toMatch(/oc annotate -n openshift-cloud-controller-manager [^\n]* kustomize\.toolkit\.fluxcd\.io\/prune-\n/);
+    expect(handOver.indexOf('kustomize.toolkit.fluxcd.io/prune-')).toBeLessThan(handOver.indexOf('Let the GitOps engine sync'));
+  });
+});

@@ -77,9 +77,10 @@ function resourceRef(o: ObjectIdentity): string {
  * The commands that take the operands out of the GitOps engine's hands without deleting them, one per
  * namespace (cluster-scoped first): Argo CD forgets an object without its tracking label (2.x default)
  * and annotation (3.x default); Flux's garbage collection skips an object annotated prune disabled and
- * drops it from its inventory. Undefined for a plain pipeline, which prunes nothing.
+ * drops it from its inventory. Undefined for a plain pipeline, which prunes nothing. `undo` gives
+ * Flux's commands that remove the mark again (only for Flux: Argo CD re-adds its tracking itself).
  */
-export function releaseOperandsCommands(engine: HandoverInput['engine'], operands: readonly ObjectIdentity[]): string[] | undefined {
+export function releaseOperandsCommands(engine: HandoverInput['engine'], operands: readonly ObjectIdentity[], undo = false): string[] | undefined {
   if (engine === 'plain' || operands.length === 0) {
     return undefined;
   }
@@ -94,7 +95,11 @@ export function releaseOperandsCommands(engine: HandoverInput['engine'], operand
     if (engine === 'argocd') {
       out.push(`oc label ${target} app.kubernetes.io/instance-`, `oc annotate ${target} argocd.argoproj.io/tracking-id-`);
     } else {
-      out.push(`oc annotate --overwrite ${target} kustomize.toolkit.fluxcd.io/prune=disabled`);
+      out.push(
+        undo
+          ? `oc annotate ${target} kustomize.toolkit.fluxcd.io/prune-`
+          : `oc annotate --overwrite ${target} kustomize.toolkit.fluxcd.io/prune=disabled`,
+      );
     }
   }
   return out;
@@ -249,6 +254,15 @@ export function handoverMarkdown(input: HandoverInput): string {
   steps.push(
     `Review \`oc diff -k ${input.outputPath}\`: names, labels and selectors match the operator's, so workloads are updated in place, not recreated.`,
   );
+  const unmark = input.mode === 'gitops' && input.engine === 'flux' ? releaseOperandsCommands('flux', own.operands, true) : undefined;
+  if (unmark) {
+    // Flux applies with server-side apply, which never removes an annotation another field manager set.
+    steps.push(
+      'If a way back marked the operands `kustomize.toolkit.fluxcd.io/prune=disabled`, remove the mark, or Flux never prunes them again ' +
+        '(its server-side apply keeps an annotation set by hand):\n\n' +
+        `   \`\`\`sh\n${unmark.map((c) => `   ${c}`).join('\n')}\n   \`\`\``,
+    );
+  }
   steps.push(
     input.engine === 'plain'
       ? `Apply the stages in order (\`oc apply -k ${input.outputPath}/<stage>\`).`
