@@ -151,3 +151,22 @@ describe('Flux: the prune-disabled mark set on the way back is removed on the re
     expect(handOver.indexOf('kustomize.toolkit.fluxcd.io/prune-')).toBeLessThan(handOver.indexOf('Let the GitOps engine sync'));
   });
 });
+
+describe('the way back hands the cloud config to the operator', () => {
+  test('gitops mode: before the operator comes back, the spec cloud config goes to the ConfigMap the Infrastructure names', () => {
+    // GIVEN an OpenShift AWS cluster in gitops mode (cloud-conf rendered from spec.cloudConfig)
+    const text = renderCluster(preparedCluster(platformSpec('AWS', 'g', { gitops: { engine: 'argocd', ...GITOPS } }))).files.find(
+      (f) => f.path === `g/${HANDOVER_FILE}`,
+    )!.content;
+    const wayBack = text.slice(text.indexOf('## Way back'));
+    // WHEN the way back is read
+    // THEN a step, before the mode change, writes the spec's cloud config where the operator reads it
+    const step = wayBack.indexOf(
+      "oc -n openshift-config set data configmap/$(oc get infrastructure cluster -o jsonpath='{.spec.cloudConfig.name}') " +
+        "--from-file=$(oc get infrastructure cluster -o jsonpath='{.spec.cloudConfig.key}')=<spec.cloudConfig.file>",
+    );
+    expect(step).toBeGreaterThan(0);
+    expect(step).toBeLessThan(wayBack.indexOf('Set `spec.managementMode: operator`'));
+    expect(wayBack).toContain('the operator renders `cloud-conf` from that ConfigMap, not from git');
+  });
+});

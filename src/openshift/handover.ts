@@ -302,6 +302,15 @@ export function handoverMarkdown(input: HandoverInput): string {
           `   \`\`\`sh\n${release.map((c) => `   ${c}`).join('\n')}\n   \`\`\``,
       );
     }
+    // The operator's cloud-config sync reads the ConfigMap Infrastructure spec.cloudConfig names (AWS and Azure through
+    // openshift-config-managed/kube-cloud-config, which cluster-config-operator copies from it) and rewrites cloud-conf
+    // (openshift/cluster-cloud-controller-manager-operator@01ef6f183d459b8c063324e525803b89fd3684b9 pkg/controllers/cloud_config_sync_controller.go).
+    const infra = (field: string) => `$(oc get infrastructure cluster -o jsonpath='{.spec.cloudConfig.${field}}')`;
+    back.push(
+      'Put the cloud config the spec holds where the operator reads it: the operator renders `cloud-conf` from that ConfigMap, not from git, ' +
+        'so a setting made only in the spec would be lost (skip the step if the spec has no `cloudConfig`):\n\n' +
+        `   \`\`\`sh\n   oc -n openshift-config set data configmap/${infra('name')} --from-file=${infra('key')}=<spec.cloudConfig.file>\n   \`\`\``,
+    );
     back.push(
       'Set `spec.managementMode: operator` and merge while GitOps is stopped, then follow **Hand over** in the new `HANDOVER.md`: ' +
         "it sets the operator mode's overrides (the operator Deployment stays taken from CVO, with the images pinned in the spec) and resumes GitOps, " +
