@@ -66,7 +66,10 @@ function inventory(tree: Record<string, string>, folder: string): Map<ObjectKey,
   const out = new Map<ObjectKey, boolean>();
   for (const [path, text] of Object.entries(tree)) {
     if (path.startsWith(`${folder}/`) && !path.slice(folder.length + 1).includes('/') && !path.endsWith('/kustomization.yaml')) {
-      const o = parse(text) as Record<string, any>;
+      const o = parse(text) as {
+        kind: string;
+        metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+      };
       const disabled =
         o.metadata.annotations?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled' ||
         o.metadata.labels?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled';
