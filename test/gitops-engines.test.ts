@@ -9,6 +9,7 @@ import { runCli } from '../src/cli';
 import { HANDOVER_FILE } from '../src/openshift/handover';
 import { renderCluster } from '../src/pipeline/render';
 import { loadFleet } from '../src/fleet/load';
+import { applicationSyncOptions, argoSync } from './oracle/argocd/sync';
 import { fluxReplay, orphans } from './oracle/flux/kustomize-controller';
 import { captureIo, kubernetesSpec, platformSpec, preparedCluster, readTree, useTempDir, writeFile } from './helpers';
 
@@ -27,6 +28,27 @@ function synthOne(spec: Record<string, unknown>): { code: number; stderr: string
 
 const IN_TREE = { migration: { phase: 'in-tree', kubernetesVersion: '1.26' } };
 const GITOPS = { repoURL: 'https://git.example.com/fleet.git', revision: 'main' };
+
+// Each (engine, phase) tree of the kubernetes OpenStack 1.25 cluster is rendered once for the whole file.
+const openStackTrees = new Map<string, Record<string, string>>();
+function openStackTree(engine: 'argocd' | 'flux', phase: string): Record<string, string> {
+  const id = `${engine}-${phase}`;
+  if (!openStackTrees.has(id)) {
+    const spec = kubernetesSpec(
+      'OpenStack',
+      'k',
+      { version: '1.25', clusterName: 'kubernetes' },
+      { migration: { phase, kubernetesVersion: '1.25' }, gitops: { engine, ...GITOPS } },
+      { cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.25.6' },
+    );
+    const root = path.join(dir(), id);
+    fs.mkdirSync(root, { recursive: true });
+    writeFile(root, 'k.yaml', spec);
+    const [cluster] = loadFleet(root).clusters;
+    openStackTrees.set(id, Object.fromEntries(renderCluster(cluster).files.map((f) => [f.path, f.content])));
+  }
+  return openStackTrees.get(id)!;
+}
 
 describe('a cluster still in-tree has nothing to apply, and renders as nothing for the engine', () => {
   test('flux: synth succeeds and writes no Kustomization or GitRepository', () => {
@@ -94,25 +116,7 @@ describe('Argo CD: a stop that stops, under a self-healing root', () => {
 });
 
 describe('Flux replays the leader-migration phases of a kubernetes OpenStack cluster', () => {
-  // Rendered once per phase for the whole file.
-  const trees = new Map<string, Record<string, string>>();
-  const treeOf = (phase: string): Record<string, string> => {
-    if (!trees.has(phase)) {
-      const spec = kubernetesSpec(
-        'OpenStack',
-        'k',
-        { version: '1.25', clusterName: 'kubernetes' },
-        { migration: { phase, kubernetesVersion: '1.25' }, gitops: { engine: 'flux', ...GITOPS } },
-        { cloudControllerManagerOpenStack: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.25.6' },
-      );
-      const root = path.join(dir(), phase);
-      fs.mkdirSync(root, { recursive: true });
-      writeFile(root, 'k.yaml', spec);
-      const [cluster] = loadFleet(root).clusters;
-      trees.set(phase, Object.fromEntries(renderCluster(cluster).files.map((f) => [f.path, f.content])));
-    }
-    return trees.get(phase)!;
-  };
+  const treeOf = (phase: string): Record<string, string> => openStackTree('flux', phase);
 
   test('external-leader-migration -> external: the ccm-leader-migration ConfigMap is pruned, not orphaned', () => {
     // GIVEN the trees before and after the last phase change
@@ -168,5 +172,30 @@ describe('the way back hands the cloud config to the operator', () => {
     expect(step).toBeGreaterThan(0);
     expect(step).toBeLessThan(wayBack.indexOf('Set `spec.managementMode: operator`'));
     expect(wayBack).toContain('the operator renders `cloud-conf` from that ConfigMap, not from git');
+  });
+});
+
+describe('Argo CD replays the leader-migration phases of a kubernetes OpenStack cluster', () => {
+  const treeOf = (phase: string): Record<string, string> => openStackTree('argocd', phase);
+  const leaseRbacOutlivesRollout = (syncOptions: readonly string[]): boolean => {
+    const events = argoSync(treeOf('external-leader-migration'), treeOf('external'), 'k', syncOptions);
+    const pruned = events.find((e) => e.action === 'prune' && e.object === 'Role kube-system/cloud-provider-leader-migration');
+    const rolled = events.find((e) => e.action === 'apply' && e.object === 'DaemonSet kube-system/openstack-cloud-controller-manager');
+    return pruned !== undefined && rolled !== undefined && pruned.wave > rolled.wave;
+  };
+
+  test('external-leader-migration -> external: the rendered PruneLast keeps the lease RBAC until the CCM rolled', () => {
+    // GIVEN the Application as rendered
+    const options = applicationSyncOptions(treeOf('external'), 'k');
+    expect(options).toContain('PruneLast=true');
+    // WHEN Argo CD syncs the phase change; THEN the lease Role goes only after the CCM's wave
+    expect(leaseRbacOutlivesRollout(options)).toBe(true);
+  });
+
+  test('mutation: without PruneLast the lease Role is pruned in its own wave, before the CCM rolls', () => {
+    // GIVEN the rendered sync options without PruneLast
+    const options = applicationSyncOptions(treeOf('external'), 'k').filter((o) => o !== 'PruneLast=true');
+    // WHEN the same change is replayed; THEN the replay fails
+    expect(leaseRbacOutlivesRollout(options)).toBe(false);
   });
 });
