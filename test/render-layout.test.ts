@@ -121,10 +121,11 @@ describe('Flux', () => {
   );
   const kustomization = (stage: string): Obj => parse(out[`prod-1/gitops/kustomization.flux-system.ccm-prod-1-${stage}.yaml`]);
 
-  test('a GitRepository and one Kustomization per stage', () => {
+  test('a GitRepository and one Kustomization per stage, the empty credentials stage included (it lists nothing)', () => {
     expect(parse(out['prod-1/gitops/kustomization.yaml']).resources).toEqual([
       'gitrepository.flux-system.ccm-prod-1.yaml',
       'kustomization.flux-system.ccm-prod-1-01-namespaces-rbac.yaml',
+      'kustomization.flux-system.ccm-prod-1-02-credentials.yaml',
       'kustomization.flux-system.ccm-prod-1-03-config.yaml',
       'kustomization.flux-system.ccm-prod-1-04-workloads.yaml',
       'kustomization.flux-system.ccm-prod-1-05-policies.yaml',
@@ -147,7 +148,9 @@ describe('Flux', () => {
       timeout: '10m',
       sourceRef: { kind: 'GitRepository', name: 'ccm-prod-1' },
     });
-    expect(kustomization('03-config').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-01-namespaces-rbac' }]);
+    expect(kustomization('02-credentials').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-01-namespaces-rbac' }]);
+    expect(parse(out['prod-1/02-credentials/kustomization.yaml']).resources).toEqual([]);
+    expect(kustomization('03-config').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-02-credentials' }]);
     expect(kustomization('04-workloads').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-03-config' }]);
     expect(kustomization('05-policies').spec.wait).toBe(true);
     expect(kustomization('05-policies').spec.dependsOn).toEqual([{ name: 'ccm-prod-1-04-workloads' }]);

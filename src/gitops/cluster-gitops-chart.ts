@@ -23,7 +23,8 @@ export interface ClusterGitOpsChartProps {
 /**
  * The objects that tell a GitOps engine to apply one cluster's stages: an
  * Argo CD Application (`argocd`) or a Flux GitRepository plus one
- * Kustomization per stage (`flux`). Empty for `plain`. They live in the
+ * Kustomization per stage (`flux`). Empty for `plain`, and for Flux when
+ * the cluster has no stage (phase `in-tree`). They live in the
  * engine's namespace, usually on a management cluster, so they are written
  * apart from the stages.
  */
@@ -43,7 +44,8 @@ export class ClusterGitOpsChart extends Chart {
         path,
         ...destinationProps(argoCdDestination(props.spec)),
       });
-    } else if (gitops.engine === 'flux') {
+    } else if (gitops.engine === 'flux' && props.stages.length > 0) {
+      // A cluster with nothing to apply (phase in-tree) has no stage to chain: no Flux object at all.
       new FluxStageChain(this, 'Flux', {
         name: `ccm-${name}`,
         namespace: gitops.flux.namespace,

@@ -18,13 +18,18 @@ export const KUBERNETES_DISTRIBUTION: DistributionRendering = {
   applied(scope, spec, objects) {
     const name = spec.metadata.name;
     const crs = spec.spec.kubernetes!.output.clusterResourceSet;
+    const stages = groupByStage(objects);
+    if (stages.length === 0) {
+      // Phase in-tree: nothing for Cluster API to apply, so neither ConfigMaps nor a ClusterResourceSet.
+      return [];
+    }
     return new ClusterResourceSetChart(scope, `${name}-crs`, {
       clusterName: name,
       namespace: crs.namespace,
       clusterSelector: crs.clusterSelector ?? { [CLUSTER_SELECTOR_LABEL]: name },
       strategy: crs.strategy,
       apiVersion: crs.apiVersion,
-      stages: groupByStage(objects).map((g) => ({ directory: g.stage.directory, yaml: bundleYaml(g.objects) })),
+      stages: stages.map((g) => ({ directory: g.stage.directory, yaml: bundleYaml(g.objects) })),
     }).toJson() as RenderedObject[];
   },
   extraFiles({ cluster, repoPath, objects, manifestFile }) {

@@ -1,3 +1,4 @@
+import { perClusterRootName, ROOT_APPLICATION_NAME } from '../gitops/argocd-groups';
 import { CloudCredentialsRequest } from './cloud-credentials-request';
 import { clusterOwnership } from './cvo-ownership';
 import { HANDOVER_FILE, handoverMarkdown } from './handover';
@@ -50,6 +51,7 @@ export const OPENSHIFT_DISTRIBUTION: DistributionRendering = {
           release: openshift?.release,
           engine: g.engine,
           outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
+          argocdRoot: g.argocd.topology === 'hub' ? ROOT_APPLICATION_NAME : perClusterRootName(name),
           ownership: clusterOwnership(objects, { mode: spec.spec.managementMode, release: openshift?.release }),
         }),
       },

@@ -43,6 +43,8 @@ export interface HandoverInput {
   /** The rendered folder in the repository, e.g. `dist/aws-prod-1`. */
   readonly outputPath: string;
   readonly ownership: ClusterOwnership;
+  /** Argo CD only: the root Application that applies the cluster's Application (`ccm-root.<cluster>` or a hub's `ccm-fleet`). */
+  readonly argocdRoot?: string;
 }
 
 function id(o: { kind: string; namespace?: string; name: string }): string {
@@ -75,9 +77,10 @@ function resourceRef(o: ObjectIdentity): string {
  * The commands that take the operands out of the GitOps engine's hands without deleting them, one per
  * namespace (cluster-scoped first): Argo CD forgets an object without its tracking label (2.x default)
  * and annotation (3.x default); Flux's garbage collection skips an object annotated prune disabled and
- * drops it from its inventory. Undefined for a plain pipeline, which prunes nothing.
+ * drops it from its inventory. Undefined for a plain pipeline, which prunes nothing. `undo` gives
+ * Flux's commands that remove the mark again (only for Flux: Argo CD re-adds its tracking itself).
  */
-export function releaseOperandsCommands(engine: HandoverInput['engine'], operands: readonly ObjectIdentity[]): string[] | undefined {
+export function releaseOperandsCommands(engine: HandoverInput['engine'], operands: readonly ObjectIdentity[], undo = false): string[] | undefined {
   if (engine === 'plain' || operands.length === 0) {
     return undefined;
   }
@@ -92,7 +95,11 @@ export function releaseOperandsCommands(engine: HandoverInput['engine'], operand
     if (engine === 'argocd') {
       out.push(`oc label ${target} app.kubernetes.io/instance-`, `oc annotate ${target} argocd.argoproj.io/tracking-id-`);
     } else {
-      out.push(`oc annotate --overwrite ${target} kustomize.toolkit.fluxcd.io/prune=disabled`);
+      out.push(
+        undo
+          ? `oc annotate ${target} kustomize.toolkit.fluxcd.io/prune-`
+          : `oc annotate --overwrite ${target} kustomize.toolkit.fluxcd.io/prune=disabled`,
+      );
     }
   }
   return out;
@@ -102,7 +109,11 @@ function suspend(input: HandoverInput): string {
   const name = `ccm-${input.cluster}`;
   switch (input.engine) {
     case 'argocd':
-      return `turn off automated sync of the cluster's Argo CD Applications (\`argocd app set <app> --sync-policy none\` for each Application of \`${input.outputPath}/gitops\`)`;
+      // A root with self-heal re-applies the child as git has it, automated sync included (argoproj/argo-cd#3895).
+      return (
+        "turn off automated sync of the root Application first, then of the cluster's (a root with self-heal re-applies its child's sync policy from git): " +
+        `\`argocd app set ${input.argocdRoot ?? '<root>'} --sync-policy none\` then \`argocd app set ${name} --sync-policy none\``
+      );
     case 'flux':
       return `suspend the cluster's Flux Kustomizations (\`flux suspend kustomization ${name}-<stage>\` for each stage in \`${input.outputPath}/gitops\`)`;
     default:
@@ -243,10 +254,24 @@ export function handoverMarkdown(input: HandoverInput): string {
   steps.push(
     `Review \`oc diff -k ${input.outputPath}\`: names, labels and selectors match the operator's, so workloads are updated in place, not recreated.`,
   );
+  const unmark = input.mode === 'gitops' && input.engine === 'flux' ? releaseOperandsCommands('flux', own.operands, true) : undefined;
+  if (unmark) {
+    // Flux applies with server-side apply, which never removes an annotation another field manager set.
+    steps.push(
+      'If a way back marked the operands `kustomize.toolkit.fluxcd.io/prune=disabled`, remove the mark, or Flux never prunes them again ' +
+        '(its server-side apply keeps an annotation set by hand):\n\n' +
+        `   \`\`\`sh\n${unmark.map((c) => `   ${c}`).join('\n')}\n   \`\`\``,
+    );
+  }
   steps.push(
     input.engine === 'plain'
       ? `Apply the stages in order (\`oc apply -k ${input.outputPath}/<stage>\`).`
-      : 'Let the GitOps engine sync (resume it if you stopped it).',
+      : input.engine === 'argocd'
+        ? `Let the GitOps engine sync: \`argocd app set ${input.argocdRoot ?? '<root>'} --sync-policy automated --auto-prune --self-heal\` ` +
+          `(the root re-applies the Application \`ccm-${input.cluster}\` from git, automated sync included). ` +
+          'On a first hand over, bootstrap the root only now (`oc apply -k` of its `root` folder under `_fleet/argocd/`, see docs/gitops.md): ' +
+          'applied earlier, it would sync the operands before the overrides and the scale-down, and the operator and Argo CD would fight.'
+        : 'Let the GitOps engine sync (resume it if you stopped it).',
   );
   if (input.mode === 'gitops') {
     steps.push(
@@ -277,6 +302,15 @@ export function handoverMarkdown(input: HandoverInput): string {
           `   \`\`\`sh\n${release.map((c) => `   ${c}`).join('\n')}\n   \`\`\``,
       );
     }
+    // The operator's cloud-config sync reads the ConfigMap Infrastructure spec.cloudConfig names (AWS and Azure through
+    // openshift-config-managed/kube-cloud-config, which cluster-config-operator copies from it) and rewrites cloud-conf
+    // (openshift/cluster-cloud-controller-manager-operator@01ef6f183d459b8c063324e525803b89fd3684b9 pkg/controllers/cloud_config_sync_controller.go).
+    const infra = (field: string) => `$(oc get infrastructure cluster -o jsonpath='{.spec.cloudConfig.${field}}')`;
+    back.push(
+      'Put the cloud config the spec holds where the operator reads it: the operator renders `cloud-conf` from that ConfigMap, not from git, ' +
+        'so a setting made only in the spec would be lost (skip the step if the spec has no `cloudConfig`):\n\n' +
+        `   \`\`\`sh\n   oc -n openshift-config set data configmap/${infra('name')} --from-file=${infra('key')}=<spec.cloudConfig.file>\n   \`\`\``,
+    );
     back.push(
       'Set `spec.managementMode: operator` and merge while GitOps is stopped, then follow **Hand over** in the new `HANDOVER.md`: ' +
         "it sets the operator mode's overrides (the operator Deployment stays taken from CVO, with the images pinned in the spec) and resumes GitOps, " +

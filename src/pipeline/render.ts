@@ -13,7 +13,7 @@ import { FluxHealthCheck } from '../gitops/flux-stage-chain';
 import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart, HubProjectsChart } from '../gitops/fleet-gitops-chart';
 import { ArgoCdMember, clusterRepoPath } from '../gitops/repo-path';
 import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from '../gitops/layout';
-import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS } from '../gitops/stages';
+import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS, STAGES } from '../gitops/stages';
 import { PreparedCluster } from '../openshift/platform';
 import { Fleet } from '../fleet/load';
 
@@ -67,7 +67,18 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
     files.push({ path: `${name}/kustomization.yaml`, content: kustomization(groups.map((g) => g.stage.directory)) });
   }
 
-  const stages = groups.map((g) => ({
+  // Flux: once a cluster has any stage, every stage keeps its Kustomization (an empty one lists nothing), so an object
+  // whose stage empties is pruned by that stage, not orphaned with its deleted Kustomization (deletionPolicy Orphan).
+  const chained =
+    spec.spec.gitops.engine === 'flux' && groups.length > 0
+      ? STAGES.map((stage) => groups.find((g) => g.stage === stage) ?? { stage, objects: [] as RenderedObject[] })
+      : groups;
+  for (const g of chained) {
+    if (g.objects.length === 0) {
+      files.push(...directoryFiles(`${name}/${g.stage.directory}`, []));
+    }
+  }
+  const stages = chained.map((g) => ({
     stage: g.stage,
     healthChecks: g.stage === STAGE_CREDENTIALS ? credentialSecrets(g.objects) : g.stage === STAGE_WORKLOADS ? workloads(g.objects) : undefined,
     // Removing a CredentialsRequest makes the cloud-credential-operator delete the Secret the CCM runs with.
@@ -87,7 +98,9 @@ export function renderCluster(cluster: PreparedCluster, outputPath = 'dist'): Re
       path: `${repoPath}/${GITOPS_DIRECTORY}`,
       interval: g.flux.interval,
     });
-    files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, chart.toJson() as RenderedObject[]));
+    // No stage chain (phase in-tree): the folder the user registered stays, listing nothing, so Flux applies nothing.
+    const entry = gitops.length > 0 ? (chart.toJson() as RenderedObject[]) : [];
+    files.push(...directoryFiles(`${name}/${FLUX_ENTRY_DIRECTORY}`, entry));
   }
 
   files.push(...distribution.extraFiles({ cluster, repoPath, objects, manifestFile }));

@@ -1,0 +1,129 @@
+/**
+ * A model of Flux's kustomize-controller applying one cluster's stage chain, written from
+ * fluxcd/kustomize-controller@v1.9.4 (commit 1324b615da01038e2859cbcde604bd5434f21933), read, not copied.
+ * It never imports src/: it reads a rendered tree as files, as Flux reads the repository.
+ *
+ * Facts used:
+ * - A Kustomization applies the objects of its path, then, with `spec.prune`, deletes the objects of its
+ *   last inventory that are no longer in the path (internal/controller/kustomization_controller.go,
+ *   reconcile: apply, then `r.prune(..., staleObjects)`).
+ * - An object labelled or annotated `kustomize.toolkit.fluxcd.io/prune: disabled` is never deleted by it
+ *   (same file, deleteObjects: Exclusions).
+ * - A Kustomization with `dependsOn` reconciles only once each dependency is Ready
+ *   (same file, checkDependencies; DependencyNotReady).
+ * - A Kustomization deleted from git is deleted by the one that applied it (the entry, prune: true); its
+ *   finalizer deletes its inventory only when the deletion policy says so: MirrorPrune follows prune,
+ *   Delete and WaitForTermination delete, Orphan leaves everything (same file, finalizerShouldDeleteResources;
+ *   api/v1/kustomization_types.go DeletionPolicy).
+ */
+import { parse } from 'yaml';
+
+/** `Kind namespace/name` of a rendered object. */
+export type ObjectKey = string;
+
+interface FluxKustomization {
+  readonly name: string;
+  readonly folder: string;
+  readonly prune: boolean;
+  readonly deletionPolicy: string;
+  readonly dependsOn: readonly string[];
+}
+
+/** One thing the controller does, in order. */
+export interface FluxEvent {
+  readonly kustomization: string;
+  readonly action: 'apply' | 'prune' | 'orphan';
+  readonly objects: readonly ObjectKey[];
+}
+
+const keyOf = (o: { kind: string; metadata: { name: string; namespace?: string } }): ObjectKey =>
+  `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+function kustomizations(tree: Record<string, string>, cluster: string): Map<string, FluxKustomization> {
+  const out = new Map<string, FluxKustomization>();
+  for (const [path, text] of Object.entries(tree)) {
+    if (!path.startsWith(`${cluster}/gitops/`) || path.endsWith('/kustomization.yaml')) {
+      continue;
+    }
+    const o = parse(text) as Record<string, any>;
+    if (o.kind !== 'Kustomization' || !String(o.apiVersion).startsWith('kustomize.toolkit.fluxcd.io/')) {
+      continue;
+    }
+    const folder = String(o.spec.path).replace(/^\.\//, '');
+    out.set(o.metadata.name, {
+      name: o.metadata.name,
+      folder: folder.slice(folder.lastIndexOf(`${cluster}/`)),
+      prune: o.spec.prune === true,
+      deletionPolicy: o.spec.deletionPolicy ?? 'MirrorPrune',
+      dependsOn: ((o.spec.dependsOn ?? []) as { name: string }[]).map((d) => d.name),
+    });
+  }
+  return out;
+}
+
+/** The objects a Kustomization applies: every manifest of its folder, and whether each may be pruned. */
+function inventory(tree: Record<string, string>, folder: string): Map<ObjectKey, boolean> {
+  const out = new Map<ObjectKey, boolean>();
+  for (const [path, text] of Object.entries(tree)) {
+    if (path.startsWith(`${folder}/`) && !path.slice(folder.length + 1).includes('/') && !path.endsWith('/kustomization.yaml')) {
+      const o = parse(text) as {
+        kind: string;
+        metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+      };
+      const disabled =
+        o.metadata.annotations?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled' ||
+        o.metadata.labels?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled';
+      out.set(keyOf(o), !disabled);
+    }
+  }
+  return out;
+}
+
+/** The Kustomizations in dependsOn order (a dependency before its dependents; ties by name). */
+function ordered(ks: Map<string, FluxKustomization>): FluxKustomization[] {
+  const done = new Set<string>();
+  const out: FluxKustomization[] = [];
+  const visit = (k: FluxKustomization): void => {
+    if (done.has(k.name)) return;
+    done.add(k.name);
+    for (const d of k.dependsOn) {
+      const dep = ks.get(d);
+      if (dep) visit(dep);
+    }
+    out.push(k);
+  };
+  [...ks.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).forEach(visit);
+  return out;
+}
+
+/**
+ * What Flux does to a cluster when its rendered tree goes from `before` to `after`: the entry Kustomization
+ * first (it applies the chain and deletes the stage Kustomizations that left git, each by its deletion policy),
+ * then each stage in dependsOn order: apply, then prune what left its folder.
+ */
+export function fluxReplay(before: Record<string, string>, after: Record<string, string>, cluster: string): FluxEvent[] {
+  const was = kustomizations(before, cluster);
+  const now = kustomizations(after, cluster);
+  const events: FluxEvent[] = [];
+  for (const k of ordered(was)) {
+    if (now.has(k.name)) continue;
+    const objects = [...inventory(before, k.folder).keys()].sort();
+    const deletes = k.deletionPolicy === 'Delete' || k.deletionPolicy === 'WaitForTermination' || (k.deletionPolicy === 'MirrorPrune' && k.prune);
+    events.push({ kustomization: k.name, action: deletes ? 'prune' : 'orphan', objects });
+  }
+  for (const k of ordered(now)) {
+    const next = inventory(after, k.folder);
+    events.push({ kustomization: k.name, action: 'apply', objects: [...next.keys()].sort() });
+    const old = was.get(k.name);
+    if (old && k.prune) {
+      const stale = [...inventory(before, old.folder).entries()].filter(([key, prunable]) => prunable && !next.has(key)).map(([key]) => key);
+      if (stale.length > 0) events.push({ kustomization: k.name, action: 'prune', objects: stale.sort() });
+    }
+  }
+  return events;
+}
+
+/** Objects of `before` that are in no folder of `after` and that Flux neither deleted: left behind with no owner. */
+export function orphans(events: readonly FluxEvent[]): ObjectKey[] {
+  return events.filter((e) => e.action === 'orphan').flatMap((e) => e.objects);
+}
