@@ -1,7 +1,14 @@
 import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
-import { clusterOwnership, manifestIn, OPERATOR_DEPLOYMENT, CLUSTER_OPERATOR, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
+import {
+  clusterOwnership,
+  manifestIn,
+  manifestLabelIn,
+  OPERATOR_DEPLOYMENT,
+  CLUSTER_OPERATOR,
+  PAYLOAD_OBJECTS,
+} from '../src/openshift/cvo-ownership';
 import { handoverMarkdown } from '../src/openshift/handover';
 import { kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
 import { migrationInputFor } from '../src/migration-targets';
@@ -214,6 +221,15 @@ describe("HANDOVER.md lists the release's own payload file names", () => {
         '4.19',
       ),
     ).toBeUndefined();
+  });
+
+  test('GIVEN release 4.22 WHEN the payload files are named THEN both names: release-4.22 renamed 11_/12_ to 50_/60_ in a z-stream whose first release is not known', () => {
+    // openshift/cluster-cloud-controller-manager-operator@release-4.22 fcec1f44 (2026-06-24, merged at b99c3d88 2026-07-08)
+    expect(manifestLabelIn(OPERATOR_DEPLOYMENT, '4.22')).toBe('11_deployment.yaml (early 4.22.z) or 50_deployment.yaml');
+    expect(manifestLabelIn(CLUSTER_OPERATOR, '4.22')).toBe('12_clusteroperator.yaml (early 4.22.z) or 60_clusteroperator.yaml');
+    expect(manifestLabelIn(OPERATOR_DEPLOYMENT, '4.23')).toBe('50_deployment.yaml');
+    expect(manifestLabelIn(CLUSTER_OPERATOR, '4.21')).toBe('12_clusteroperator.yaml');
+    // the release branch's head, as the payload oracle reads it
     expect(manifestIn(OPERATOR_DEPLOYMENT, '4.22')).toBe('50_deployment.yaml');
   });
 

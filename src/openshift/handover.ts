@@ -9,7 +9,7 @@ import {
   CLUSTER_OPERATOR,
   ClusterOwnership,
   ComponentOverride,
-  manifestIn,
+  manifestLabelIn,
   ObjectIdentity,
   olderPayloadObjects,
   OPERATOR_DEPLOYMENT,
@@ -203,7 +203,7 @@ export function handoverMarkdown(input: HandoverInput): string {
   out.push('## Payload objects not rendered', '');
   out.push('CVO keeps applying these as the release ships them; ccm-gitops does not write them.', '');
   // The release's own file names: older payloads name and hold some files differently.
-  const lines = [...kept.map((o) => [o, manifestIn(o, minor)] as const), ...olderPayloadObjects(minor).map((o) => [o, o.manifest] as const)]
+  const lines = [...kept.map((o) => [o, manifestLabelIn(o, minor)] as const), ...olderPayloadObjects(minor).map((o) => [o, o.manifest] as const)]
     .filter((e): e is readonly [PayloadObject, string] => e[1] !== undefined)
     .sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
     .map(([o, m]) => payloadLine(o, m));
