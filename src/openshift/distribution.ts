@@ -51,6 +51,7 @@ export const OPENSHIFT_DISTRIBUTION: DistributionRendering = {
           engine: g.engine,
           outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
           ownership: clusterOwnership(objects, { mode: spec.spec.managementMode, release: openshift?.release }),
+          platform: spec.spec.platform,
         }),
       },
     ];

@@ -43,7 +43,18 @@ export interface HandoverInput {
   /** The rendered folder in the repository, e.g. `dist/aws-prod-1`. */
   readonly outputPath: string;
   readonly ownership: ClusterOwnership;
+  /** The cluster's platform, where the advice depends on it. */
+  readonly platform?: string;
 }
+
+/**
+ * Alibaba Cloud has no minor update: its operator sets Upgradeable=False on its ClusterOperator
+ * (openshift/cluster-cloud-controller-manager-operator@d721cd62 (release-4.16) pkg/controllers/clusteroperator_controller.go),
+ * and release-4.17 has no Alibaba Cloud.
+ */
+const ALIBABA_MINOR_UPDATE =
+  '- **Minor update** (4.Y to 4.Y+1): not possible on Alibaba Cloud, the way back or not: the cloud-controller-manager operator of 4.16 sets ' +
+  '`Upgradeable=False` (reason `PlatformTechPreview`) on its ClusterOperator, and 4.17 has no Alibaba Cloud. Only z-stream updates remain.';
 
 function id(o: { kind: string; namespace?: string; name: string }): string {
   return `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
@@ -166,8 +177,10 @@ function updatesSection(input: HandoverInput): string[] {
     );
   }
   out.push(
-    `- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.` +
-      noUpgradeNote(input.ownership),
+    input.platform === 'AlibabaCloud'
+      ? ALIBABA_MINOR_UPDATE
+      : `- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.` +
+          noUpgradeNote(input.ownership),
     '',
   );
   return out;
