@@ -439,7 +439,19 @@ function commandLine(
     });
 
   addCloudConfigCommand(program, io, () => (io.in ?? PROCESS_IO.in!)());
-  addImportCommand(program, io, DEFAULT_CLUSTERS_DIR);
+  addImportCommand(
+    program,
+    io,
+    DEFAULT_CLUSTERS_DIR,
+    (file) => {
+      // no defaults.yaml above it: the spec's own folder is the clusters folder its cloud config stays in
+      const root = defaultsRoot([file]);
+      loadSpecFiles([file], root === '.' ? path.dirname(file) : root);
+    },
+    (c) => {
+      code = c;
+    },
+  );
   const migration = program.command('migration').description('migration from the in-tree cloud provider');
   addPreflightCommand(migration, io, (c) => {
     code = c;

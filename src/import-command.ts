@@ -4,13 +4,24 @@ import * as path from 'path';
 import { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { CliIo } from './cli';
-import { UsageError } from './cli-errors';
+import { EXIT_INVALID_INPUT, UsageError } from './cli-errors';
+import { formatIssue, SpecValidationError } from './cluster-spec/errors';
 import { ImportError, importLiveCluster } from './import/live-cluster';
 import { exportSource, readExport } from './import/read-export';
 import { findSecretInData, findSecretInIni } from './secrets/detector';
 
-/** Adds `import` to the program; `defaultOut` is the folder specs are written to without --out. */
-export function addImportCommand(program: Command, io: CliIo, defaultOut: string): void {
+/**
+ * Adds `import` to the program; `defaultOut` is the folder specs are written to without --out.
+ * `validateSpec` checks a written spec file as validate-spec does (throws SpecValidationError);
+ * `setCode` sets the exit code.
+ */
+export function addImportCommand(
+  program: Command,
+  io: CliIo,
+  defaultOut: string,
+  validateSpec: (file: string) => void,
+  setCode: (code: number) => void,
+): void {
   program
     .command('import')
     .description(
@@ -68,7 +79,23 @@ export function addImportCommand(program: Command, io: CliIo, defaultOut: string
         io.err(`warning: ${w}\n`);
       }
       io.out(`wrote ${files.map((f) => path.join(opts.out, f.name)).join(', ')}\n`);
-      io.out(`next: ccm-gitops validate-spec ${path.join(opts.out, specFile)}\n`);
+      const written = path.join(opts.out, specFile);
+      // the files stay for the user to complete; the exit says the import is not done until validate-spec accepts them
+      try {
+        validateSpec(written);
+      } catch (e) {
+        if (!(e instanceof SpecValidationError)) {
+          throw e;
+        }
+        const n = e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`;
+        io.err(
+          `error: ccm-gitops validate-spec would refuse the spec written (${n}); fix ${written}, then run ccm-gitops validate-spec ${written}\n`,
+        );
+        e.issues.forEach((issue) => io.err(`  ${formatIssue(issue)}\n`));
+        setCode(EXIT_INVALID_INPUT);
+        return;
+      }
+      io.out(`next: ccm-gitops validate-spec ${written}\n`);
     });
 }
 

@@ -144,3 +144,14 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     expect(out.files.map((f) => f.path)).not.toContain(`k/${HANDOVER_FILE}`);
   });
 });
+
+describe('HANDOVER.md on Alibaba Cloud says no minor update exists', () => {
+  test('GIVEN an Alibaba Cloud cluster at 4.16.20 WHEN rendered THEN the minor-update advice says the operator holds Upgradeable=False and 4.17 has no Alibaba Cloud, not "take the way back, update"', () => {
+    const { handover } = rendered(platformSpec('AlibabaCloud', 'ali', { openshift: { release: '4.16.20' } }));
+    const minor = handover.split('\n').find((l) => l.startsWith('- **Minor update**'));
+    expect(minor).toBe(
+      '- **Minor update** (4.Y to 4.Y+1): not possible on Alibaba Cloud, the way back or not: the cloud-controller-manager operator of 4.16 sets ' +
+        '`Upgradeable=False` (reason `PlatformTechPreview`) on its ClusterOperator, and 4.17 has no Alibaba Cloud. Only z-stream updates remain.',
+    );
+  });
+});

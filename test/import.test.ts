@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { runCli } from '../src/cli';
 import { ExportedObject, ImportError, importLiveCluster, defaultName } from '../src/import/live-cluster';
 import { loadFleet } from '../src/fleet/load';
+import { RELEASE_REQUIRED_MESSAGE } from '../src/openshift/release-problems';
 import { captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 const REPO = path.resolve(__dirname, '..');
@@ -175,6 +176,30 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     expect(importError([infrastructure({ type: 'AWS' }, { controlPlaneTopology: 'External' })])).toContain(
       'controlPlaneTopology External (hosted control plane)',
     );
+  });
+
+  test('GIVEN an export without ClusterVersion WHEN imported THEN the files are written for editing, and the exit is 1 with the problems validate-spec would report', () => {
+    // GIVEN a GCP export whose spec validate-spec refuses: no ClusterVersion (no spec.openshift.release), no images ConfigMap
+    const from = dir();
+    writeFile(
+      from,
+      'export.yaml',
+      [infrastructure({ type: 'GCP' }), cloudProviderConfig({ config: '[global]\nproject-id = p\n' })].map((o) => JSON.stringify(o)).join('\n---\n'),
+    );
+    const out = path.join(from, 'out');
+    const cap = captureIo();
+    // WHEN imported
+    const code = runCli(['import', '--from', from, '--out', out], cap.io);
+    // THEN exit 1, the files stay for the user to complete, and the error says what validate-spec would say
+    expect(code).toBe(1);
+    expect(Object.keys(readTree(out)).sort()).toEqual(['prod-eu-1.cloud.conf', 'prod-eu-1.yaml']);
+    const spec = path.join(out, 'prod-eu-1.yaml');
+    expect(cap.stderr()).toContain(
+      `error: ccm-gitops validate-spec would refuse the spec written (2 problems); fix ${spec}, then run ccm-gitops validate-spec ${spec}\n` +
+        `  ${spec}:6: spec.openshift.release: ${RELEASE_REQUIRED_MESSAGE}\n` +
+        `  ${spec}:10: spec.images.cloudControllerManagerGCP: is required for platform GCP in gitops mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag\n`,
+    );
+    expect(cap.stdout()).not.toContain('next:');
   });
 
   test('a credential in the live cloud config is refused and nothing is written', () => {

@@ -1,7 +1,14 @@
 import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
-import { clusterOwnership, manifestIn, OPERATOR_DEPLOYMENT, CLUSTER_OPERATOR, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
+import {
+  clusterOwnership,
+  manifestIn,
+  manifestLabelIn,
+  OPERATOR_DEPLOYMENT,
+  CLUSTER_OPERATOR,
+  PAYLOAD_OBJECTS,
+} from '../src/openshift/cvo-ownership';
 import { handoverMarkdown } from '../src/openshift/handover';
 import { kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
 import { migrationInputFor } from '../src/migration-targets';
@@ -35,12 +42,43 @@ describe('operands per release: data-like differences rendered per release', () 
 });
 
 describe('operands per release: releases whose operator renders other operands are refused in gitops mode', () => {
-  test.each(['AWS', 'Azure', 'GCP', 'VSphere', 'Nutanix'])(
-    'GIVEN %s at 4.21.5 in gitops mode WHEN checked THEN one error names spec.openshift.release, the value and what to do',
-    (platform) => {
-      const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release: '4.21.5' } })));
+  const TLS = "no --tls-cipher-suites / --tls-min-version from the cluster's TLS profile";
+  test.each([
+    ['AWS', '4.21.5', `${TLS}; no load-balancer-type admission policy; another cloud.conf transformation`],
+    ['GCP', '4.21.5', TLS],
+    ['VSphere', '4.21.5', TLS],
+    [
+      'Nutanix',
+      '4.21.5',
+      "a hard-coded list of 6 TLS cipher suites instead of --tls-cipher-suites / --tls-min-version from the cluster's TLS profile",
+    ],
+    [
+      'IBMCloud',
+      '4.20.3',
+      "a hard-coded list of 9 TLS cipher suites instead of --tls-cipher-suites / --tls-min-version from the cluster's TLS profile",
+    ],
+    ['VSphere', '4.20.3', `${TLS}; no ADDITIONAL_NODE_LABELS env (--node-labels)`],
+    ['Azure', '4.20.3', `${TLS}; fewer permissions in the CredentialsRequest`],
+    [
+      'Azure',
+      '4.18.5',
+      `${TLS}; fewer permissions in the CredentialsRequest; credentials as env from the Secret, not --creds-path and a cloud-sa-volume; ` +
+        'no Role/RoleBinding kube-system/azure-cloud-provider; no service-annotation admission policy (Azure public cloud); a webhooks port 10260 on the CCM Service',
+    ],
+    ['OpenStack', '4.16.9', `${TLS}; a webhooks port 10260 on the CCM Service`],
+    ['GCP', '4.18.2', `${TLS}; a webhooks port 10260 on the CCM Service; no network-tier admission policy`],
+    [
+      'AWS',
+      '4.18.2',
+      `${TLS}; no load-balancer-type admission policy; another cloud.conf transformation; a webhooks port 10260 on the CCM Service; no --cloud-config and no cloud.conf`,
+    ],
+  ])(
+    'GIVEN %s at %s in gitops mode WHEN checked THEN one error names spec.openshift.release, the value, what differs on that platform and what to do',
+    (platform, release, differs) => {
+      const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release } })));
+      const minor = release.split('.').slice(0, 2).join('.');
       expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
-        `"4.21.5": gitops mode renders the cloud controller manager as the operator of release 4.22 and later renders it; the operator of 4.21 renders other ${platform} operands (flags, admission policies, cloud.conf). ` +
+        `"${release}": gitops mode renders the cloud controller manager as the operator of release 4.22 and later renders it; the operator of ${minor} renders other ${platform} operands: ${differs}. ` +
           "Leave the cloud controller manager to the cluster's operator until the cluster runs 4.22 or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over",
       ]);
     },
@@ -183,6 +221,15 @@ describe("HANDOVER.md lists the release's own payload file names", () => {
         '4.19',
       ),
     ).toBeUndefined();
+  });
+
+  test('GIVEN release 4.22 WHEN the payload files are named THEN both names: release-4.22 renamed 11_/12_ to 50_/60_ in a z-stream whose first release is not known', () => {
+    // openshift/cluster-cloud-controller-manager-operator@release-4.22 fcec1f44 (2026-06-24, merged at b99c3d88 2026-07-08)
+    expect(manifestLabelIn(OPERATOR_DEPLOYMENT, '4.22')).toBe('11_deployment.yaml (early 4.22.z) or 50_deployment.yaml');
+    expect(manifestLabelIn(CLUSTER_OPERATOR, '4.22')).toBe('12_clusteroperator.yaml (early 4.22.z) or 60_clusteroperator.yaml');
+    expect(manifestLabelIn(OPERATOR_DEPLOYMENT, '4.23')).toBe('50_deployment.yaml');
+    expect(manifestLabelIn(CLUSTER_OPERATOR, '4.21')).toBe('12_clusteroperator.yaml');
+    // the release branch's head, as the payload oracle reads it
     expect(manifestIn(OPERATOR_DEPLOYMENT, '4.22')).toBe('50_deployment.yaml');
   });
 

@@ -184,6 +184,25 @@ describe('item 4: the release decides the default feature gates', () => {
     });
   });
 
+  test('GIVEN release 5.2.0, which has a gate table but no operator release branch, WHEN checked THEN one error names the newest release the operator has a branch for', () => {
+    for (const mode of ['gitops', 'operator'] as const) {
+      const problems = checkSpec(parsedSpec(platformSpec('AWS', 'a', { managementMode: mode, openshift: { release: '5.2.0' } })));
+      expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([
+        {
+          path: ['spec', 'openshift', 'release'],
+          message:
+            '"5.2.0": openshift/cluster-cloud-controller-manager-operator has no release-5.2 branch, so what its operator renders there is not known ' +
+            '(the newest release known is 5.1); name the release the cluster runs, or upgrade ccm-gitops',
+        },
+      ]);
+    }
+  });
+
+  test('GIVEN release 5.1.0, whose operator branch exists, WHEN checked THEN no release error', () => {
+    const problems = checkSpec(parsedSpec(platformSpec('AWS', 'a', { openshift: { release: '5.1.0' } })));
+    expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release')).toEqual([]);
+  });
+
   test('GIVEN AlibabaCloud on release 4.17 WHEN checked THEN refused: its assets shipped in 4.16 only', () => {
     const problems = checkSpec(parsedSpec(platformSpec('AlibabaCloud', 'ali', { openshift: { release: '4.17.2' } })));
     expect(problems).toContainEqual({

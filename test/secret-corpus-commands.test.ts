@@ -323,10 +323,16 @@ describe("a real Azure Stack Hub export with its CA imports, and the CA reaches 
       { type: 'Azure', azure: { cloudName: 'AzureStackCloud', resourceGroupName: 'ash-1-rg', networkResourceGroupName: 'ash-1-rg' } },
       { config, endpoints, 'ca-bundle.pem': ca },
     );
-    // WHEN imported
+    // WHEN imported (the export has no images ConfigMap: the spec is written, and import exits 1 until the images are pinned)
     const imported = cli(['import', '--from', from, '--out', clusters, '--name', 'ash-1']);
-    expect(imported.err).not.toMatch(/error/i);
-    expect(imported.code).toBe(0);
+    expect(imported.err.split('\n').filter((l) => /error|^ {2}/.test(l))).toEqual([
+      `error: ccm-gitops validate-spec would refuse the spec written (3 problems); fix ${path.join(clusters, 'ash-1.yaml')}, then run ccm-gitops validate-spec ${path.join(clusters, 'ash-1.yaml')}`,
+      ...['cloudControllerManagerAzure', 'cloudControllerManagerOperator', 'cloudNodeManagerAzure'].map(
+        (k) =>
+          `  ${path.join(clusters, 'ash-1.yaml')}:10: spec.images.${k}: is required for platform Azure in gitops mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
+      ),
+    ]);
+    expect(imported.code).toBe(1);
     // THEN the CA is written as it was exported
     expect(fs.readFileSync(path.join(clusters, 'ash-1.ca-bundle.pem'), 'utf8')).toBe(ca);
     // WHEN the imported spec gets its images pinned (import cannot know them) and is validated and rendered

@@ -136,6 +136,11 @@ const RENAMED_BEFORE: Readonly<Record<string, { readonly until: string; readonly
   '50_deployment.yaml': { until: '4.21', manifest: '11_deployment.yaml' },
   '60_clusteroperator.yaml': { until: '4.21', manifest: '12_clusteroperator.yaml' },
 };
+/**
+ * release-4.22 renamed both in a z-stream (…@release-4.22 fcec1f44, merged at b99c3d88 on 2026-07-08); the first
+ * 4.22.z carrying it is not known from the branch, so a 4.22 payload is named with both names.
+ */
+const RENAMED_IN_Z_STREAM_OF = '4.22';
 const FIRST_SHIPPED: Readonly<Record<string, string>> = {
   '05_metrics-service.yaml': '4.15',
   '18_credentialsrequest-nutanix.yaml': '4.13',
@@ -170,6 +175,16 @@ export function manifestIn(o: PayloadObject, minor?: string): string | undefined
   }
   const renamed = RENAMED_BEFORE[o.manifest];
   return renamed && compareMinor(minor, renamed.until) <= 0 ? renamed.manifest : o.manifest;
+}
+
+/**
+ * How HANDOVER.md names the manifest of a payload object in release `minor`: {@link manifestIn} (the release
+ * branch's head), or both names where a z-stream of the release renamed the file.
+ */
+export function manifestLabelIn(o: PayloadObject, minor?: string): string | undefined {
+  const manifest = manifestIn(o, minor);
+  const renamed = RENAMED_BEFORE[o.manifest];
+  return renamed && minor === RENAMED_IN_Z_STREAM_OF ? `${renamed.manifest} (early ${minor}.z) or ${manifest}` : manifest;
 }
 
 /** The payload objects release `minor` ships that `PAYLOAD_OBJECTS` (main's) lacks. */

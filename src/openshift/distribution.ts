@@ -53,6 +53,7 @@ export const OPENSHIFT_DISTRIBUTION: DistributionRendering = {
           outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
           argocdRoot: g.argocd.topology === 'hub' ? ROOT_APPLICATION_NAME : perClusterRootName(name),
           ownership: clusterOwnership(objects, { mode: spec.spec.managementMode, release: openshift?.release }),
+          platform: spec.spec.platform,
         }),
       },
     ];

@@ -9,7 +9,7 @@ import {
   CLUSTER_OPERATOR,
   ClusterOwnership,
   ComponentOverride,
-  manifestIn,
+  manifestLabelIn,
   ObjectIdentity,
   olderPayloadObjects,
   OPERATOR_DEPLOYMENT,
@@ -45,7 +45,18 @@ export interface HandoverInput {
   readonly ownership: ClusterOwnership;
   /** Argo CD only: the root Application that applies the cluster's Application (`ccm-root.<cluster>` or a hub's `ccm-fleet`). */
   readonly argocdRoot?: string;
+  /** The cluster's platform, where the advice depends on it. */
+  readonly platform?: string;
 }
+
+/**
+ * Alibaba Cloud has no minor update: its operator sets Upgradeable=False on its ClusterOperator
+ * (openshift/cluster-cloud-controller-manager-operator@d721cd62 (release-4.16) pkg/controllers/clusteroperator_controller.go),
+ * and release-4.17 has no Alibaba Cloud.
+ */
+const ALIBABA_MINOR_UPDATE =
+  '- **Minor update** (4.Y to 4.Y+1): not possible on Alibaba Cloud, the way back or not: the cloud-controller-manager operator of 4.16 sets ' +
+  '`Upgradeable=False` (reason `PlatformTechPreview`) on its ClusterOperator, and 4.17 has no Alibaba Cloud. Only z-stream updates remain.';
 
 function id(o: { kind: string; namespace?: string; name: string }): string {
   return `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
@@ -177,8 +188,10 @@ function updatesSection(input: HandoverInput): string[] {
     );
   }
   out.push(
-    `- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.` +
-      noUpgradeNote(input.ownership),
+    input.platform === 'AlibabaCloud'
+      ? ALIBABA_MINOR_UPDATE
+      : `- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.` +
+          noUpgradeNote(input.ownership),
     '',
   );
   return out;
@@ -214,7 +227,7 @@ export function handoverMarkdown(input: HandoverInput): string {
   out.push('## Payload objects not rendered', '');
   out.push('CVO keeps applying these as the release ships them; ccm-gitops does not write them.', '');
   // The release's own file names: older payloads name and hold some files differently.
-  const lines = [...kept.map((o) => [o, manifestIn(o, minor)] as const), ...olderPayloadObjects(minor).map((o) => [o, o.manifest] as const)]
+  const lines = [...kept.map((o) => [o, manifestLabelIn(o, minor)] as const), ...olderPayloadObjects(minor).map((o) => [o, o.manifest] as const)]
     .filter((e): e is readonly [PayloadObject, string] => e[1] !== undefined)
     .sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
     .map(([o, m]) => payloadLine(o, m));

@@ -76,6 +76,50 @@ export function operandRenders(release: string | undefined, part: OperandPart): 
  */
 export const OPERANDS_PER_RELEASE: readonly PlatformType[] = ['AWS', 'GCP'];
 
+const TLS_FLAGS = "--tls-cipher-suites / --tls-min-version from the cluster's TLS profile";
+
+/**
+ * What the operator of a release before {@link OPERANDS_RENDERED_SINCE} renders otherwise, per platform:
+ * each entry holds for the releases before `since`. Read from `git diff release-X release-4.22 -- pkg/cloud manifests`
+ * of openshift/cluster-cloud-controller-manager-operator at release-4.16@d721cd62, release-4.17@6d4c0096,
+ * release-4.18@8abb0673, release-4.19@5b39a4df, release-4.20@276696cc, release-4.21@6148c0cc, release-4.22@b99c3d88.
+ */
+export const OPERAND_DIFFERENCES_BEFORE: readonly { since: string; platforms?: readonly PlatformType[]; differs: string }[] = [
+  // pkg/cloud/{ibm,powervs}/assets/deployment.yaml and nutanix/assets/cloud-controller-manager-deployment.yaml@release-4.21
+  { since: '4.22', platforms: ['IBMCloud', 'PowerVS'], differs: `a hard-coded list of 9 TLS cipher suites instead of ${TLS_FLAGS}` },
+  { since: '4.22', platforms: ['Nutanix'], differs: `a hard-coded list of 6 TLS cipher suites instead of ${TLS_FLAGS}` },
+  { since: '4.22', platforms: ['AWS', 'Azure', 'GCP', 'OpenStack', 'VSphere'], differs: `no ${TLS_FLAGS}` },
+  // pkg/cloud/aws/assets/validating-admission-policy*.yaml, aws_config_transformer.go
+  { since: '4.22', platforms: ['AWS'], differs: 'no load-balancer-type admission policy' },
+  { since: '4.22', platforms: ['AWS'], differs: 'another cloud.conf transformation' },
+  // manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml gains permissions at 4.21 and 4.22
+  { since: '4.22', platforms: ['Azure'], differs: 'fewer permissions in the CredentialsRequest' },
+  // pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml@release-4.21
+  { since: '4.21', platforms: ['VSphere'], differs: 'no ADDITIONAL_NODE_LABELS env (--node-labels)' },
+  // pkg/cloud/azure{,stack}/assets/*@release-4.19
+  { since: '4.19', platforms: ['Azure'], differs: 'credentials as env from the Secret, not --creds-path and a cloud-sa-volume' },
+  { since: '4.19', platforms: ['Azure'], differs: 'no Role/RoleBinding kube-system/azure-cloud-provider' },
+  { since: '4.19', platforms: ['Azure'], differs: 'no service-annotation admission policy (Azure public cloud)' },
+  // pkg/cloud/common/resources.go getService@release-4.18
+  { since: '4.19', differs: 'a webhooks port 10260 on the CCM Service' },
+  // pkg/cloud/gcp/assets/validating-admission-policy*.yaml@release-4.19
+  { since: '4.19', platforms: ['GCP'], differs: 'no network-tier admission policy' },
+  // pkg/cloud/aws/assets/deployment.yaml@release-4.19 (OPERAND_PARTS_SINCE.awsCloudConfig)
+  { since: '4.19', platforms: ['AWS'], differs: 'no --cloud-config and no cloud.conf' },
+  // pkg/cloud/azure/assets/validating-admission-policy*.yaml@release-4.18
+  { since: '4.18', platforms: ['Azure'], differs: 'no admission policy (Azure public cloud)' },
+];
+
+/** What the operator of `minor` renders otherwise on `platform` than release {@link OPERANDS_RENDERED_SINCE}, each once. */
+export function operandDifferences(minor: string, platform: PlatformType): string[] {
+  const found = OPERAND_DIFFERENCES_BEFORE.filter(
+    (d) => compareMinor(minor, d.since) < 0 && (d.platforms === undefined || d.platforms.includes(platform)),
+  ).map((d) => d.differs);
+  // the branches before release-4.16 (out of support) were not compared part by part
+  const older = compareMinor(minor, '4.16') < 0 ? ['further differences of releases before 4.16'] : [];
+  return [...new Set([...found, ...older])];
+}
+
 /**
  * Gitops mode renders the operator's operands in place of the operator: refuse a release whose operator
  * renders them differently (Alibaba Cloud renders its one release, 4.16). Only when the CCM is deployed:
@@ -118,7 +162,7 @@ export function operandReleaseProblems(spec: ClusterSpec, platform?: Pick<Platfo
       path: at,
       message:
         `"${release}": gitops mode renders the cloud controller manager as the operator of release ${OPERANDS_RENDERED_SINCE} and later renders it; ` +
-        `the operator of ${minor} renders other ${s.platform} operands (flags, admission policies, cloud.conf). ` +
+        `the operator of ${minor} renders other ${s.platform} operands: ${operandDifferences(minor, s.platform).join('; ')}. ` +
         `Leave the cloud controller manager to the cluster's operator until the cluster runs ${OPERANDS_RENDERED_SINCE} or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over`,
     },
   ];

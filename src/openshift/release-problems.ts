@@ -1,5 +1,14 @@
 import { PlatformFacts, PlatformSpecProblem } from './platform';
-import { ALIBABA_RELEASE_MINOR, knownReleaseMinors, OKD_FEATURE_SET_SINCE, parseRelease, releaseAtLeast, releaseTable } from './release';
+import {
+  ALIBABA_RELEASE_MINOR,
+  hasOperatorBranch,
+  knownReleaseMinors,
+  newestOperatorRelease,
+  OKD_FEATURE_SET_SINCE,
+  parseRelease,
+  releaseAtLeast,
+  releaseTable,
+} from './release';
 
 /**
  * The first release whose operator Deployment is the one `OperatorDeployment` renders: release-4.22
@@ -37,6 +46,17 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
       path: at,
       message: `"${release}" is a release this version has no feature-gate table for (known: ${known[0]} to ${known[known.length - 1]}); name a known release or upgrade ccm-gitops`,
     });
+  }
+  if (releaseTable(release) && !hasOperatorBranch(release)) {
+    // The gate table may run ahead of the operator: without its branch the operands are a guess.
+    const minor = parseRelease(release).minor;
+    problems.push({
+      path: at,
+      message:
+        `"${release}": openshift/cluster-cloud-controller-manager-operator has no release-${minor} branch, so what its operator renders there is not known ` +
+        `(the newest release known is ${newestOperatorRelease()}); name the release the cluster runs, or upgrade ccm-gitops`,
+    });
+    return problems;
   }
   if (s.managementMode === 'operator' && releaseTable(release) && !releaseAtLeast(release, OPERATOR_DEPLOYMENT_SINCE)) {
     problems.push({

@@ -205,3 +205,36 @@ export function effectiveEnabledGates(inputs: GateInputs): string[] {
  * (openshift/cluster-cloud-controller-manager-operator@release-4.16 pkg/cloud/alibaba; removed by a0fe9b16 on main).
  */
 export const ALIBABA_RELEASE_MINOR = '4.16';
+
+/**
+ * The release branches of openshift/cluster-cloud-controller-manager-operator that were read, with the
+ * commit: what a release renders is what the operator of its branch renders, so a release without a
+ * branch here is not known. release-5.0 and release-5.1 point at the commit release-4.23 and main do.
+ */
+export const OPERATOR_BRANCH_COMMITS: Readonly<Record<string, string>> = {
+  '4.11': '2dbffc67e4fb2ef972f4ba6e6c1a76447193c6ce',
+  '4.12': '3b1f0843e2bd25fb4e39659ef47424f67ccaa727',
+  '4.13': '38f638f020ff1e34d33fd44c42b0351912a74486',
+  '4.14': '54dce160186799ac2d6e21f9609f8f8b1e493003',
+  '4.15': '445ccbfe8aba60c99931701d7728ae7ee012eba8',
+  '4.16': 'd721cd62b5edec3f1b0b7a61b3e6e2af50bb71bc',
+  '4.17': '6d4c0096477d7e15f31ef0492ad9382ea1be1ef1',
+  '4.18': '8abb067318de3cc68967a0f24627c26912242524',
+  '4.19': '5b39a4dfc245942db4a21cec493bfb2a15bb4b21',
+  '4.20': '276696ccf679830b25df341edb7aae9bb3f4e763',
+  '4.21': '6148c0cca626bcf0bfebcc6dd0c77a41944cba87',
+  '4.22': 'b99c3d88b0e7b125f0340bb5d8e3333fa3940a60',
+  '4.23': 'bc52198c1c3c61099ba3cd20bf5fca80ed7754e7',
+  '5.0': 'bc52198c1c3c61099ba3cd20bf5fca80ed7754e7',
+  '5.1': 'bc52198c1c3c61099ba3cd20bf5fca80ed7754e7',
+};
+
+/** The newest release minor with an operator branch in {@link OPERATOR_BRANCH_COMMITS}. */
+export function newestOperatorRelease(): string {
+  return Object.keys(OPERATOR_BRANCH_COMMITS).sort(compareMinor).reverse()[0];
+}
+
+/** Whether the operator has a release branch (read) for the minor of `version`. */
+export function hasOperatorBranch(version: string): boolean {
+  return OPERATOR_BRANCH_COMMITS[parseRelease(version).minor] !== undefined;
+}

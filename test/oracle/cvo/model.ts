@@ -126,17 +126,51 @@ function minorOf(version: string): [number, number] {
   return [major, minor];
 }
 
-/** The Upgradeable precondition of the CVO running `from`, for an update to `to`. */
-export function upgradeablePrecondition(from: string, to: string, overrides: readonly Override[], force = false): Precondition {
-  if (!overrides.some((o) => o.unmanaged)) {
+/**
+ * The `Upgradeable=False` reasons of the ClusterOperators of a rendered cluster. The cloud-controller-manager
+ * operator of an Alibaba Cloud cluster sets it on itself, reason `PlatformTechPreview`
+ * (openshift/cluster-cloud-controller-manager-operator@d721cd62b5edec3f1b0b7a61b3e6e2af50bb71bc (release-4.16)
+ * pkg/controllers/clusteroperator_controller.go); with the operator scaled to 0 its ClusterOperator keeps it.
+ */
+export function notUpgradeableOperatorReasons(cluster: Pick<RenderedCluster, 'objects'>): string[] {
+  const alibaba = cluster.objects.some(
+    (o) => o.kind === 'Deployment' && o.metadata?.labels?.['infrastructure.openshift.io/cloud-controller-manager'] === 'AlibabaCloud',
+  );
+  return alibaba ? ['PlatformTechPreview'] : [];
+}
+
+/**
+ * The Upgradeable precondition of the CVO running `from`, for an update to `to`. ClusterVersion's
+ * Upgradeable=False takes the reason of its one failing check, else `MultipleReasons`
+ * (openshift/cluster-version-operator@be820285dcf7b0ca4a712192ccb47fd0c843ea02 (release-4.16) pkg/cvo/upgradeable.go;
+ * one not-upgradeable ClusterOperator gives its own reason). A ClusterOperator's Upgradeable=False blocks
+ * minor updates only.
+ */
+export function upgradeablePrecondition(
+  from: string,
+  to: string,
+  overrides: readonly Override[],
+  force = false,
+  operatorReasons: readonly string[] = [],
+): Precondition {
+  const overridden = overrides.some((o) => o.unmanaged);
+  const reasons = [
+    ...(overridden ? ['ClusterVersionOverridesSet'] : []),
+    ...(operatorReasons.length > 0 ? [operatorReasons.length === 1 ? operatorReasons[0] : 'ClusterOperatorsNotUpgradeable'] : []),
+  ];
+  if (reasons.length === 0) {
     return { result: 'pass' };
   }
+  const reason = reasons.length === 1 ? reasons[0] : 'MultipleReasons';
   const [fM, fm] = minorOf(from);
   const [tM, tm] = minorOf(to);
   const patchOnly = fM === tM && fm === tm;
+  if (patchOnly && !overridden) {
+    return { result: 'pass' };
+  }
   const patchAllowed = patchOnly && (fM > 4 || fm >= 22);
   const result = patchAllowed || force ? 'warn' : 'block';
-  return { result, reason: 'ClusterVersionOverridesSet' };
+  return { result, reason };
 }
 
 /** Where an update stopped. */
@@ -191,7 +225,7 @@ function reportedVersion(m: PayloadManifest, cluster: RenderedCluster, payload: 
  */
 export function replayUpdate(cluster: RenderedCluster, from: string, payload: ReleasePayload, opts: { readonly force?: boolean } = {}): UpdateReplay {
   const overrides = cluster.overrides;
-  const precondition = upgradeablePrecondition(from, payload.version, overrides, opts.force);
+  const precondition = upgradeablePrecondition(from, payload.version, overrides, opts.force, notUpgradeableOperatorReasons(cluster));
   const applied: string[] = [];
   const skipped: string[] = [];
   const notReached: string[] = [];
