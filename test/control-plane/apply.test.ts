@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Api, ApiObject, objectsOf, yamlFilesUnder } from './api';
 import { ControlPlane, RUN_COMMAND, controlPlaneEnabled, startControlPlane } from './harness';
+import { INVENTORIES, inventoryFor, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo } from '../oracle';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
@@ -14,6 +15,19 @@ const CRDS = process.env.CCM_GITOPS_CRDS ?? path.join(ROOT, '..', 'shared', 'crd
 // (argo-cd common/common.go) and Flux's controllerName (kustomize-controller main.go).
 const ARGO_MANAGER = 'argocd-controller';
 const FLUX_MANAGER = 'kustomize-controller';
+
+/** The kubernetes trees in dist/ and their provider keys in the oracle's inventories. */
+const KUBERNETES_TREES: Readonly<Record<string, string>> = {
+  'k8s-alibaba-1': 'alibaba',
+  'k8s-aws-1': 'aws',
+  'k8s-azure-1': 'azure',
+  'k8s-do-1': 'digitalocean',
+  'k8s-equinix-1': 'equinix-metal',
+  'k8s-gcp-1': 'gcp',
+  'k8s-nutanix-1': 'nutanix',
+  'k8s-openstack-1': 'openstack',
+  'k8s-vsphere-1': 'vsphere',
+};
 
 const enabled = controlPlaneEnabled();
 if (!enabled) process.stderr.write(`control-plane checks skipped: run \`${RUN_COMMAND}\` to build kube-apiserver and etcd and run them\n`);
@@ -85,6 +99,53 @@ describeCp('rendered trees on a real kube-apiserver', () => {
       // AND a second apply by the same manager is accepted without a conflict (the engine's next sync)
       const again = await Promise.all(objects.map((o) => api.apply(o, manager)));
       expect(again.filter((r) => r.status >= 300).map((r) => r.body?.message)).toEqual([]);
+    },
+    300_000,
+  );
+
+  // After every tree is applied, the server holds the union of their RBAC: the oracle is built over the same union.
+  it.each(Object.keys(KUBERNETES_TREES))(
+    '%s: the real RBAC authorizer agrees with the oracle on every inventory call',
+    async (tree) => {
+      // GIVEN the rendered CCM ServiceAccount and the inventory of its provider at its image tag
+      const all = trees().flatMap((t) => yamlFilesUnder(path.join(DIST, t)).flatMap(objectsOf));
+      const oracle = new RbacAuthorizer(all);
+      const objects = yamlFilesUnder(path.join(DIST, tree)).flatMap(objectsOf) as any[];
+      const ccm = objects.find((o) => ['Deployment', 'DaemonSet'].includes(o.kind) && !String(o.metadata.name).includes('node-manager'));
+      const container = ccm.spec.template.spec.containers[0];
+      const tag = /:([^:/@]+)(@sha256:[0-9a-f]+)?$/.exec(container.image)?.[1];
+      const provider = KUBERNETES_TREES[tree];
+      const inventory = inventoryFor(provider, tag) ?? INVENTORIES[provider];
+      const ccmUser = serviceAccountUser(ccm.metadata.namespace, ccm.spec.template.spec.serviceAccountName ?? 'default');
+      const saCredentials = [...(container.command ?? []), ...(container.args ?? [])].includes('--use-service-account-credentials=true');
+      const disagreements: string[] = [];
+      // WHEN each call is sent as a SubjectAccessReview for the identity that makes it
+      for (const call of inventory.calls) {
+        if (call.client === 'cnm' || (call.namespace ?? '').startsWith('<')) continue;
+        const user: UserInfo = call.client === 'root' || !saCredentials ? ccmUser : serviceAccountUser('kube-system', call.client);
+        for (const verb of call.verbs) {
+          const req: ResourceRequest = { verb, apiGroup: call.apiGroup, resource: call.resource, name: call.name, namespace: call.namespace };
+          const [resource, subresource] = call.resource.split('/');
+          const res = await api.cp.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user: user.name,
+              groups: user.groups,
+              resourceAttributes: { verb, group: call.apiGroup, resource, subresource, name: call.name, namespace: call.namespace },
+            },
+          });
+          const real = res.body?.status?.allowed === true;
+          const ours = oracle.allows(user, req);
+          if (real !== ours) {
+            disagreements.push(
+              `${user.name} ${verb} ${call.apiGroup}/${call.resource} ${call.namespace ?? ''}/${call.name ?? ''}: server ${real}, oracle ${ours} (${call.source})`,
+            );
+          }
+        }
+      }
+      // THEN every answer is the same
+      expect(disagreements).toEqual([]);
     },
     300_000,
   );
