@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Api, ApiObject, objectsOf, yamlFilesUnder } from './api';
 import { ControlPlane, RUN_COMMAND, controlPlaneEnabled, startControlPlane } from './harness';
-import { INVENTORIES, inventoryFor, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo } from '../oracle';
+import { INVENTORIES, inventoryFor, RbacAuthorizer, ResourceRequest, serviceAccountUser, UserInfo } from '../oracle';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
