@@ -5,7 +5,8 @@
 # kube-apiserver and kube-controller-manager come from an unpublished module that requires k8s.io/kubernetes
 # at the tag; the tag's go.mod replaces each staging module by ./staging/src/k8s.io/<x>, which a dependant
 # cannot use, so the replace list is generated from that go.mod with the published v0.<minor>.<patch>.
-# etcd is go.etcd.io/etcd/server/v3 at the version the same go.mod pins.
+# etcd is go.etcd.io/etcd/server/v3 at the version the same go.mod pins; the cloud-controller-manager is
+# k8s.io/cloud-provider's generic one with its fake cloud (cmd/fake-cloud-controller-manager).
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-v1.33.5}"
@@ -13,10 +14,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 cache_root="${CCM_GITOPS_CONTROL_PLANE_CACHE:-$HOME/.cache/ccm-gitops/control-plane}"
 cache="$cache_root/$KUBE_VERSION"
 bin="$cache/bin"
-binaries=(kube-apiserver kube-controller-manager etcd)
+binaries=(kube-apiserver kube-controller-manager etcd fake-cloud-controller-manager)
 
 missing=0
 for b in "${binaries[@]}"; do [ -x "$bin/$b" ] || missing=1; done
+[ "${1:-}" = "--check" ] && exit "$missing"
 if [ "$missing" = 0 ]; then
   echo "control-plane: $KUBE_VERSION binaries present in $bin; nothing to build"
   exit 0
@@ -66,7 +68,9 @@ GO
 
 cd "$module"
 nice -n 15 go mod tidy
-nice -n 15 go build -trimpath -o "$bin/etcd" ./cmd/etcd
-nice -n 15 go build -trimpath -o "$bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
-nice -n 15 go build -trimpath -o "$bin/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager
+build() { [ -x "$bin/$1" ] || nice -n 15 go build -trimpath -o "$bin/$1" "$2"; }
+build etcd ./cmd/etcd
+build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
+build kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager
+build fake-cloud-controller-manager ./cmd/fake-cloud-controller-manager
 echo "control-plane: built $KUBE_VERSION (etcd $etcd_version) in $(( $(date +%s) - start )) s into $bin"
