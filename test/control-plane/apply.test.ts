@@ -103,6 +103,57 @@ describeCp('rendered trees on a real kube-apiserver', () => {
     300_000,
   );
 
+  it('every rendered ValidatingAdmissionPolicy type-checks on the real server without a warning', async () => {
+    // GIVEN every policy of every tree, applied above
+    const policies = trees()
+      .flatMap((t) => yamlFilesUnder(path.join(DIST, t)).flatMap(objectsOf))
+      .filter((o) => o.kind === 'ValidatingAdmissionPolicy');
+    const warnings: string[] = [];
+    // WHEN the server has type-checked each (its status observes the current generation)
+    for (const policy of policies) {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const res = await api.cp.request('GET', await api.objectPath(policy));
+        const status = res.body?.status;
+        if (status?.observedGeneration === res.body?.metadata?.generation) {
+          for (const w of status?.typeChecking?.expressionWarnings ?? []) warnings.push(`${policy.metadata.name}: ${w.fieldRef}: ${w.warning}`);
+          break;
+        }
+        if (Date.now() > deadline) {
+          warnings.push(`${policy.metadata.name}: not type-checked in 30 s`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    // THEN none has a warning
+    expect(warnings).toEqual([]);
+  }, 300_000);
+
+  it('the Azure idle-timeout policy refuses a Service with 3 and admits one with 30', async () => {
+    // GIVEN the azure-prod-1 policy and its Deny binding, applied above
+    const service = (name: string, value: string): ApiObject => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name, namespace: 'default', annotations: { 'service.beta.kubernetes.io/azure-load-balancer-tcp-idle-timeout': value } },
+      spec: { ports: [{ port: 80 }] },
+    });
+    // WHEN a Service with each value is applied (the policy may take a moment to be enforced after its creation)
+    const deadline = Date.now() + 30_000;
+    let refused = await api.apply(service('idle-timeout-3', '3'), 'control-plane-test', { dryRun: true });
+    while (refused.status < 300 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      refused = await api.apply(service('idle-timeout-3', '3'), 'control-plane-test', { dryRun: true });
+    }
+    const admitted = await api.apply(service('idle-timeout-30', '30'), 'control-plane-test', { dryRun: true });
+    // THEN 3 is refused with the policy's message and 30 is admitted
+    expect(refused.status).toBe(422);
+    expect(String(refused.body?.message)).toContain(
+      "value for annotation 'service.beta.kubernetes.io/azure-load-balancer-tcp-idle-timeout' must be no less than 4 and no more than 100",
+    );
+    expect(admitted.status).toBe(200);
+  }, 120_000);
+
   // After every tree is applied, the server holds the union of their RBAC: the oracle is built over the same union.
   it.each(Object.keys(KUBERNETES_TREES))(
     '%s: the real RBAC authorizer agrees with the oracle on every inventory call',
