@@ -154,6 +154,26 @@ describeCp('rendered trees on a real kube-apiserver', () => {
     expect(admitted.status).toBe(200);
   }, 120_000);
 
+  it("another manager's update of a rendered field makes the engine's next apply a conflict naming the field", async () => {
+    // GIVEN the aws-prod-1 CCM Deployment applied by Argo CD's manager
+    const file = path.join(DIST, 'aws-prod-1', '04-workloads', 'deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml');
+    const [deployment] = objectsOf(file);
+    const objectPath = await api.objectPath(deployment);
+    const live = (await api.cp.request('GET', objectPath)).body;
+    // WHEN another writer (an operator, a person with kubectl edit) updates its replicas
+    live.spec.replicas = 3;
+    const update = await api.cp.request('PUT', `${objectPath}?fieldManager=another-writer`, live);
+    expect(update.status).toBe(200);
+    // THEN the engine's next apply without force is refused with the conflict
+    const conflict = await api.apply(deployment, ARGO_MANAGER);
+    expect(conflict.status).toBe(409);
+    expect(String(conflict.body?.message)).toContain('conflict with "another-writer"');
+    expect(String(conflict.body?.message)).toContain('.spec.replicas');
+    // AND a forced apply takes the field back
+    const forced = await api.apply(deployment, ARGO_MANAGER, { force: true });
+    expect([forced.status, forced.body?.spec?.replicas]).toEqual([200, 2]);
+  }, 60_000);
+
   // After every tree is applied, the server holds the union of their RBAC: the oracle is built over the same union.
   it.each(Object.keys(KUBERNETES_TREES))(
     '%s: the real RBAC authorizer agrees with the oracle on every inventory call',
