@@ -1,0 +1,180 @@
+// A real etcd and kube-apiserver on loopback, started from the binaries that
+// tools/control-plane/build.sh caches, and stopped by pid on every exit path.
+// Plain https requests are used rather than a client library: the checks need
+// only server-side apply, GET and POST, and this keeps `npm test` free of a
+// dependency that only this suite would use.
+import { ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The Kubernetes tag tools/control-plane/build.sh builds by default. */
+export const KUBE_VERSION = 'v1.33.5';
+export const RUN_COMMAND = 'npm run test:control-plane';
+const BINARIES = ['etcd', 'kube-apiserver'] as const;
+
+export function controlPlaneBinDir(): string {
+  const root = process.env.CCM_GITOPS_CONTROL_PLANE_CACHE ?? path.join(os.homedir(), '.cache', 'ccm-gitops', 'control-plane');
+  return path.join(root, process.env.KUBE_VERSION ?? KUBE_VERSION, 'bin');
+}
+
+/** The suite runs only when asked to (the runner sets the variable) and the binaries are built. */
+export function controlPlaneEnabled(): boolean {
+  if (process.env.CCM_GITOPS_CONTROL_PLANE !== '1') return false;
+  return BINARIES.every((b) => fs.existsSync(path.join(controlPlaneBinDir(), b)));
+}
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+}
+
+export interface ControlPlane {
+  request(method: string, urlPath: string, body?: unknown, contentType?: string, token?: string): Promise<ApiResponse>;
+  stop(): Promise<void>;
+  /** The last lines of a process's output, for a failure message. */
+  logTail(): string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startControlPlane(): Promise<ControlPlane> {
+  const bin = controlPlaneBinDir();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-control-plane-'));
+  const children: ChildProcess[] = [];
+  const log: string[] = [];
+  const stopSync = (): void => {
+    for (const child of children) if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+  };
+  process.once('exit', stopSync);
+  const run = (name: string, args: string[]): ChildProcess => {
+    const out = fs.openSync(path.join(dir, `${name}.log`), 'w');
+    const child = spawn(path.join(bin, name), args, { stdio: ['ignore', out, out] });
+    fs.closeSync(out);
+    children.push(child);
+    return child;
+  };
+  const stop = async (): Promise<void> => {
+    for (const child of [...children].reverse()) {
+      if (child.pid === undefined || child.exitCode !== null) continue;
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(child.pid, 'SIGTERM');
+      if ((await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)])) === false) process.kill(child.pid, 'SIGKILL');
+    }
+    process.removeListener('exit', stopSync);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const logTail = (): string =>
+    ['etcd', 'kube-apiserver']
+      .map((n) => {
+        const file = path.join(dir, `${n}.log`);
+        const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '';
+        return `--- ${n}\n${text}`;
+      })
+      .concat(log)
+      .join('\n');
+  try {
+    const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
+    const etcdUrl = `http://127.0.0.1:${etcdClient}`;
+    const peerUrl = `http://127.0.0.1:${etcdPeer}`;
+    run('etcd', [
+      `--data-dir=${path.join(dir, 'etcd')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=${peerUrl}`,
+      `--initial-advertise-peer-urls=${peerUrl}`,
+      `--initial-cluster=default=${peerUrl}`,
+      '--name=default',
+      '--listen-metrics-urls=',
+    ]);
+    const token = randomBytes(24).toString('hex');
+    fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin,system:masters\n`, { mode: 0o600 });
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    fs.writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const certDir = path.join(dir, 'certs');
+    run('kube-apiserver', [
+      `--etcd-servers=${etcdUrl}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      `--cert-dir=${certDir}`,
+      `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
+      '--authorization-mode=RBAC',
+      '--service-account-issuer=https://kubernetes.default.svc',
+      `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+      `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+      '--service-cluster-ip-range=10.0.0.0/24',
+    ]);
+    let ca: Buffer | undefined;
+    const request = (method: string, urlPath: string, body?: unknown, contentType = 'application/json', bearer = token): Promise<ApiResponse> =>
+      new Promise((resolve, reject) => {
+        const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+        const req = https.request(
+          {
+            host: '127.0.0.1',
+            port: apiPort,
+            method,
+            path: urlPath,
+            ca,
+            // The chain is checked against the server's own self-signed certificate; its names are not ours to choose.
+            checkServerIdentity: () => undefined,
+            headers: {
+              authorization: `Bearer ${bearer}`,
+              accept: 'application/json',
+              ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              let parsed: unknown = text;
+              try {
+                parsed = JSON.parse(text);
+              } catch {
+                // /readyz and friends answer in plain text.
+              }
+              resolve({ status: res.statusCode ?? 0, body: parsed });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${urlPath}: no answer in 60 s`)));
+        if (payload !== undefined) req.write(payload);
+        req.end();
+      });
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (children.some((c) => c.exitCode !== null)) throw new Error(`a control-plane process exited early\n${logTail()}`);
+      const certFile = path.join(certDir, 'apiserver.crt');
+      if (ca === undefined && fs.existsSync(certFile)) ca = fs.readFileSync(certFile);
+      if (ca !== undefined) {
+        const ready = await request('GET', '/readyz').catch((e: Error) => ({ status: 0, body: e.message }));
+        if (ready.status === 200) break;
+        log.splice(0, log.length, `last /readyz: ${ready.status} ${String(ready.body).slice(-400)}`);
+      }
+      if (Date.now() > deadline) throw new Error(`kube-apiserver not ready in 120 s\n${logTail()}`);
+      await sleep(500);
+    }
+    return { request, stop, logTail };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
