@@ -288,6 +288,27 @@ describe('ccm-gitops init', () => {
     }
   });
 
+  test('GIVEN a per-cluster fleet (no topology in its defaults) WHEN init adds a distribution with --topology hub THEN it refuses, naming the kept file and the fix, and writes nothing', () => {
+    const root = dir();
+    expect(run(['init', root, '-p', 'AWS', '--no-ci']).code).toBe(EXIT_OK);
+    const before = readTree(root);
+    expect(run(['init', root, '-d', 'kubernetes', '-p', 'AWS', '--topology', 'hub', '--no-ci'])).toEqual({
+      code: EXIT_USAGE,
+      stdout: '',
+      stderr:
+        'error: --topology hub: clusters/defaults.yaml (kept as it is) sets no spec.gitops.argocd.topology, so per-cluster; ' +
+        'set topology: hub there first, or run init without --topology; nothing was written\n',
+    });
+    expect(readTree(root)).toEqual(before);
+    // without --topology the new example fits the kept fleet, and the next synth accepts it
+    expect(run(['init', root, '-d', 'kubernetes', '-p', 'AWS', '--no-ci']).code).toBe(EXIT_OK);
+    expect(run(['synth', '-q', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'dist')])).toEqual({
+      code: EXIT_OK,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
   test('GIVEN both distributions on Argo CD WHEN init runs and the fleet renders THEN OpenShift clusters use openshift-gitops and Kubernetes clusters upstream argocd', () => {
     const root = dir();
     expect(run(['init', root, '-d', 'openshift,kubernetes', '-p', 'AWS', '--no-ci']).code).toBe(EXIT_OK);

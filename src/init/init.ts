@@ -102,6 +102,13 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
       parsed.engine = existing.engine as InitEngine;
     }
   }
+  if (existing.topology === undefined && existing.fleetDefaults && parsed.engine === 'argocd' && opts.topology === 'hub') {
+    // a kept fleet defaults without a topology is per-cluster: a hub example there would be refused by the next synth
+    throw new InitError(
+      `--topology hub: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets no spec.gitops.argocd.topology, so per-cluster; ` +
+        'set topology: hub there first, or run init without --topology',
+    );
+  }
   if (existing.topology !== undefined && (INIT_TOPOLOGIES as readonly string[]).includes(existing.topology)) {
     if (opts.topology !== undefined && existing.topology !== parsed.topology) {
       throw new InitError(
@@ -183,9 +190,15 @@ function at(v: unknown, ...keys: readonly string[]): unknown {
   return keys.reduce<unknown>((o, k) => (isMapping(o) ? o[k] : undefined), v);
 }
 
-/** The engine of the kept fleet defaults and the image keys of each kept distribution defaults. */
-function existingFleet(dir: string): { engine?: string; topology?: string; images: Partial<Record<Distribution, string[]>> } {
-  const fleet = readYaml(path.join(dir, INIT_CLUSTERS_DIR, 'defaults.yaml'));
+/** Whether the fleet defaults exist, their engine and topology, and the image keys of each kept distribution defaults. */
+function existingFleet(dir: string): {
+  fleetDefaults: boolean;
+  engine?: string;
+  topology?: string;
+  images: Partial<Record<Distribution, string[]>>;
+} {
+  const fleetFile = path.join(dir, INIT_CLUSTERS_DIR, 'defaults.yaml');
+  const fleet = readYaml(fleetFile);
   const engine = at(fleet, 'spec', 'gitops', 'engine');
   const images: Partial<Record<Distribution, string[]>> = {};
   for (const d of DISTRIBUTIONS) {
@@ -196,7 +209,12 @@ function existingFleet(dir: string): { engine?: string; topology?: string; image
     }
   }
   const topology = at(fleet, 'spec', 'gitops', 'argocd', 'topology');
-  return { engine: typeof engine === 'string' ? engine : undefined, topology: typeof topology === 'string' ? topology : undefined, images };
+  return {
+    fleetDefaults: fs.existsSync(fleetFile),
+    engine: typeof engine === 'string' ? engine : undefined,
+    topology: typeof topology === 'string' ? topology : undefined,
+    images,
+  };
 }
 
 /** Creates the file unless it exists; returns whether it wrote it. */
