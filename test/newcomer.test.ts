@@ -129,7 +129,11 @@ function editorProblems(file: string): string[] {
     const walkthrough = README.slice(README.indexOf('## Five minutes'));
     const block = /```sh\n([\s\S]*?)```/.exec(walkthrough)![1];
     expect(block).toMatch(/^npm init -y$/m);
-    const install = /# or: (npm install --save-exact \.\/ccm-gitops-[0-9.]+\.tgz)/.exec(block)![1].split(' ');
+    // the README's install line, as written (its trailing comment aside): the tarball npm pack wrote
+    const installLines = block.split('\n').filter((l) => /^npm install\b/.test(l));
+    expect(installLines).toHaveLength(1);
+    const install = installLines[0].replace(/\s+#.*$/, '').split(/\s+/);
+    expect(install).toEqual(['npm', 'install', '--save-exact', `./${packed.filename}`]);
     ok('npm', ['init', '-y'], project);
     // as a user installs: the registry when npm's cache lacks a package (CI starts from an empty cache); @types/node for the library example
     ok(
@@ -160,6 +164,19 @@ function editorProblems(file: string): string[] {
     }
     // the whole journey, for the record of how long a newcomer's CI check takes
     process.stdout.write(`newcomer end to end: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  });
+
+  test('WHEN the README and the install pages name a git tag or ref THEN this repository has it (a clone of main installs as written)', () => {
+    // every `git checkout REF` and every `…ccm-gitops.git#REF` of the pages a newcomer installs from
+    const pages = ['README.md', 'docs/installing.md', 'docs/api.md', 'examples/cdk8s-app/README.md'];
+    const refs = pages.flatMap((page) =>
+      [...fs.readFileSync(path.join(REPO, page), 'utf8').matchAll(/(?:\.git#|git checkout )([^\s`'")]+)/g)]
+        .map((m) => m[1])
+        .filter((ref) => ref !== '--')
+        .map((ref) => ({ page, ref })),
+    );
+    const missing = refs.filter(({ ref }) => sh('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], REPO).status !== 0);
+    expect(missing).toEqual([]);
   });
 
   test.each(['argocd', 'flux', 'plain'])('WHEN %s is chosen THEN every step of the README works as written', async (engine) => {
