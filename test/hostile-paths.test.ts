@@ -189,3 +189,130 @@ describe('validate-spec', () => {
     expect(r.stdout).toBe('1 spec file valid\n');
   });
 });
+
+describe('the other sidecars synth reads back beside dist', () => {
+  test('a leftover .dist.old-<pid> that is a symlink is neither followed nor renamed into dist: refused, the victim untouched', () => {
+    // GIVEN no dist (as after a kill of an old whole-tree swap) and a backup name that is a symlink to a victim folder
+    const { repo, clusters, out, victims } = renderedRepo();
+    fs.rmSync(out, { recursive: true });
+    const link = path.join(repo, '.dist.old-999999');
+    fs.symlinkSync(victims[0], link);
+    const before = readTree(victims[0]);
+    // WHEN synth runs
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN it is refused naming the link, the victim keeps its files, the link stays and no dist is written through it
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${link} is a symlink, not a folder synth wrote; synth follows and removes no link beside ${out}: remove it (rm ${link}) and run ccm-gitops synth again; nothing was changed\n`,
+    );
+    expect(readTree(victims[0])).toEqual(before);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  test('a leftover .dist.new-<pid> that is a symlink is refused the same way, and nothing is removed through it', () => {
+    // GIVEN a rendered dist and a staging name that is a symlink to a victim folder
+    const { repo, clusters, out, victims } = renderedRepo();
+    const link = path.join(repo, '.dist.new-999999');
+    fs.symlinkSync(victims[0], link);
+    const dist = readTree(out);
+    // WHEN synth runs
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN it is refused, and the victim, the link and dist are as they were
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${link} is a symlink, not a folder synth wrote; synth follows and removes no link beside ${out}: remove it (rm ${link}) and run ccm-gitops synth again; nothing was changed\n`,
+    );
+    expect(readTree(victims[0])).toEqual({ 'keep.txt': 'precious' });
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readTree(out)).toEqual(dist);
+  });
+
+  test.each([
+    ['a symlink to a file outside', (lock: string, victim: string) => fs.symlinkSync(path.join(victim, 'keep.txt'), lock), 'a symlink'],
+    ['a folder', (lock: string) => fs.mkdirSync(lock), 'not a file'],
+  ])('a .dist.lock that is %s is refused, not taken over, and nothing is touched', (_what, make, kind) => {
+    // GIVEN a rendered dist and a lock beside it that synth never writes
+    const { repo, clusters, out, victims } = renderedRepo();
+    const lock = path.join(repo, '.dist.lock');
+    make(lock, victims[0]);
+    const dist = readTree(out);
+    // WHEN synth runs
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN it exits 1 with one error naming the lock, and the lock, the victim and dist are as they were
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${lock} is ${kind}, not a lock synth wrote (a file holding a process id); remove it (rm -r ${lock}) and run ccm-gitops synth again; nothing was written\n`,
+    );
+    expect(fs.existsSync(lock)).toBe(true);
+    expect(readTree(victims[0])).toEqual({ 'keep.txt': 'precious' });
+    expect(readTree(out)).toEqual(dist);
+  });
+
+  test("a cluster's recorded phase (.migration.json) that is a symlink is not read through: the guard refuses it as unknown", () => {
+    // GIVEN a migrating cluster rendered at phase in-tree, whose phase record became a symlink to a file outside dist
+    const repo = path.join(dir(), 'site', 'repo');
+    const clusters = path.join(repo, 'clusters');
+    const out = path.join(repo, 'dist');
+    writeFile(clusters, 'c.yaml', awsSpec('c', { migration: { phase: 'in-tree', kubernetesVersion: '1.26' } }));
+    expect(cli('synth', '--clusters', clusters, '--out', out, '-q').code).toBe(0);
+    const record = path.join(out, 'c', '.migration.json');
+    const outside = path.join(dir(), 'site', 'victim1', 'phase.json');
+    writeFile(path.dirname(outside), 'phase.json', fs.readFileSync(record, 'utf8'));
+    fs.rmSync(record);
+    fs.symlinkSync(outside, record);
+    // WHEN the spec moves one phase on
+    writeFile(clusters, 'c.yaml', awsSpec('c', { migration: { phase: 'leader-migration-kcm', kubernetesVersion: '1.26' } }));
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    // THEN the record is named as a symlink, not read, and nothing is written
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `c.yaml: spec.migration.phase: the record of the last render's phase, ${record}, is a symlink, not a file synth wrote (the rendered tree says `,
+    );
+    expect(fs.lstatSync(record).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('a crafted .shard.json', () => {
+  function oneShard(): { clusters: string; shard: string } {
+    const clusters = path.join(dir(), 'repo', 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+    const shard = path.join(dir(), 'shard');
+    expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
+    return { clusters, shard };
+  }
+  const digest = 'a'.repeat(64);
+  test.each([
+    ['a symlink to a file outside', 'link', 'is a symlink, not a file synth wrote'],
+    [
+      'a __proto__ cluster',
+      { shard: '1/1', clusters: JSON.parse(`{"__proto__": "${digest}"}`) },
+      'names the cluster "__proto__", not a cluster name',
+    ],
+    ['a cluster name that is a path', { shard: '1/1', clusters: { '../etc': digest } }, 'names the cluster "../etc", not a cluster name'],
+    ['a shard that is no I/N', { shard: '1/1\n\u001b[2J', clusters: {} }, 'field "shard" is "1/1\\n\\u001b[2J", not I/N'],
+    ['a digest that is no SHA-256', { shard: '1/1', clusters: { 'aws-a': 'x' } }, 'holds "x" for aws-a, not a SHA-256 digest'],
+  ])('with %s is refused by assemble naming the file and why, and nothing is written', (_what, content, why) => {
+    // GIVEN a shard output whose record is crafted
+    const { clusters, shard } = oneShard();
+    const record = path.join(shard, '.shard.json');
+    fs.rmSync(record);
+    if (content === 'link') {
+      const outside = path.join(dir(), 'outside.json');
+      fs.writeFileSync(outside, JSON.stringify({ shard: '1/1', clusters: {} }));
+      fs.symlinkSync(outside, record);
+    } else {
+      fs.writeFileSync(record, JSON.stringify(content));
+    }
+    // WHEN it is assembled
+    const out = path.join(dir(), 'repo', 'dist');
+    const r = cli('assemble', '--clusters', clusters, '--out', out, '-q', shard);
+    // THEN one error names the record and why, and no output is written
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: ${shard} has no readable record of the specs it was rendered from (${record} ${why}); ` +
+        'render that shard again with synth --shard I/N, then assemble\n',
+    );
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});

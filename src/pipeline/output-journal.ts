@@ -171,13 +171,26 @@ function removeOldTree(dir: string, oldTree: string, folders: readonly string[])
  * whole-tree swap of earlier versions left renamed away.
  */
 export function recoverInterruptedRun(parent: string, base: string, target: string, journalFile: string, dir: string): void {
-  if (fs.existsSync(journalFile)) {
-    applyJournal(parent, target, readJournal(journalFile, parent, base), journalFile, dir);
+  const sidecarFolders = (): string[] =>
+    fs
+      .readdirSync(parent)
+      .filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`))
+      .sort();
+  const journal = fs.existsSync(journalFile) ? readJournal(journalFile, parent, base) : undefined;
+  // a link in a sidecar's name (committed, or planted) would be renamed into the output or written through: refused before anything moves
+  const link = sidecarFolders()
+    .map((n) => path.join(parent, n))
+    .find(isLink);
+  if (link !== undefined) {
+    throw new OutputError(
+      `${link} is a symlink, not a folder synth wrote; synth follows and removes no link beside ${dir}: ` +
+        `remove it (rm ${link}) and run ccm-gitops synth again; nothing was changed`,
+    );
   }
-  const leftovers = fs
-    .readdirSync(parent)
-    .filter((n) => n.startsWith(`.${base}.new-`) || n.startsWith(`.${base}.old-`))
-    .sort();
+  if (journal) {
+    applyJournal(parent, target, journal, journalFile, dir);
+  }
+  const leftovers = sidecarFolders();
   const backups = leftovers.filter((n) => n.startsWith(`.${base}.old-`));
   if (!fs.existsSync(target) && backups.length > 0) {
     fs.renameSync(path.join(parent, backups[backups.length - 1]), target);
@@ -207,6 +220,14 @@ export function takeLock(lock: string, dir: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw e;
       }
+    }
+    // synth writes a file holding its pid: a link or a folder there is none of its own, and is neither read through nor removed
+    const st = fs.lstatSync(lock, { throwIfNoEntry: false });
+    if (st && !st.isFile()) {
+      throw new OutputError(
+        `${lock} is ${st.isSymbolicLink() ? 'a symlink' : 'not a file'}, not a lock synth wrote (a file holding a process id); ` +
+          `remove it (rm -r ${lock}) and run ccm-gitops synth again; nothing was written`,
+      );
     }
     let holder: string;
     try {

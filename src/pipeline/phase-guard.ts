@@ -50,9 +50,14 @@ interface PhaseRecord {
 }
 
 function readRecord(file: string): PhaseRecord {
-  if (!fs.statSync(file, { throwIfNoEntry: false })) {
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st) {
     // most clusters migrate nothing: no file, and no exception to build for it
     return { state: 'absent' };
+  }
+  if (!st.isFile()) {
+    // synth writes a file: a link (to anything outside dist) or a device is not read
+    return { state: 'corrupt', why: `is ${st.isSymbolicLink() ? 'a symlink' : 'not a file'}, not a file synth wrote` };
   }
   let text: string;
   try {
@@ -75,8 +80,13 @@ function readRecord(file: string): PhaseRecord {
 
 /** The phase in `MIGRATION.md`'s first line, `# Migration of NAME: phase \`PHASE\``; undefined when absent. */
 function markdownPhase(file: string): { present: boolean; phase?: string } {
-  if (!fs.statSync(file, { throwIfNoEntry: false })) {
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st) {
     return { present: false };
+  }
+  if (!st.isFile()) {
+    // present, but not read through a link: the record alone then says the phase
+    return { present: true };
   }
   let text: string;
   try {
@@ -120,7 +130,9 @@ export class PhaseRecords {
     this.folders = new Set(folders);
     let phases = new Map<string, string>();
     try {
-      phases = new Map(parseFleetJson(fs.readFileSync(path.join(out, FLEET_JSON), 'utf8')).map((e) => [e.name, e.phase]));
+      const summary = path.join(out, FLEET_JSON);
+      // the summary synth wrote is a file: a link is not read through
+      phases = fs.lstatSync(summary).isFile() ? new Map(parseFleetJson(fs.readFileSync(summary, 'utf8')).map((e) => [e.name, e.phase])) : phases;
     } catch {
       // no summary (or a shard's, or an old one): the record and MIGRATION.md still say the phase
     }

@@ -4,6 +4,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { PreparedCluster } from '../cluster/prepared-cluster';
+import { DNS_LABEL } from '../cluster-spec/shapes';
 
 /** One share of a fleet: shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -55,18 +56,56 @@ export function shardRecordContent(shard: Shard, inputs: ReadonlyMap<string, str
   return `${JSON.stringify({ shard: `${shard.index}/${shard.count}`, clusters }, null, 2)}\n`;
 }
 
-/** The record of a shard output; undefined when it has none or it cannot be read. */
+/** The record of a shard output; undefined when it has none, it cannot be read or it is refused ({@link loadShardRecord}). */
 export function readShardRecord(dir: string): ShardRecord | undefined {
-  try {
-    const parsed = JSON.parse(fs.readFileSync(path.join(dir, SHARD_RECORD), 'utf8')) as { shard?: unknown; clusters?: unknown };
-    if (typeof parsed.shard !== 'string' || !parsed.clusters || typeof parsed.clusters !== 'object') {
-      return undefined;
-    }
-    const clusters = Object.entries(parsed.clusters as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string');
-    return { shard: parsed.shard, clusters: new Map(clusters) };
-  } catch {
+  const loaded = loadShardRecord(dir);
+  return loaded && 'shard' in loaded ? loaded : undefined;
+}
+
+/**
+ * The record of a shard output, undefined when there is none, or why it is
+ * refused: a record synth wrote is a file (never a link), its shard `I/N`,
+ * each key a cluster name (a DNS-1123 label: never `__proto__` or a path)
+ * and each value a SHA-256 digest.
+ */
+export function loadShardRecord(dir: string): ShardRecord | { readonly refused: string } | undefined {
+  const file = path.join(dir, SHARD_RECORD);
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st) {
     return undefined;
   }
+  if (!st.isFile()) {
+    return { refused: `is ${st.isSymbolicLink() ? 'a symlink' : 'not a file'}, not a file synth wrote` };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return { refused: 'is not JSON' };
+  }
+  const record = (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}) as { shard?: unknown; clusters?: unknown };
+  if (typeof record.shard !== 'string' || !parseShard(record.shard)) {
+    return { refused: `field "shard" is ${shownValue(record.shard)}, not I/N` };
+  }
+  if (!record.clusters || typeof record.clusters !== 'object' || Array.isArray(record.clusters)) {
+    return { refused: `field "clusters" is ${shownValue(record.clusters)}, not a mapping of cluster names to digests` };
+  }
+  const clusters = Object.entries(record.clusters as Record<string, unknown>);
+  for (const [name, digest] of clusters) {
+    if (name.length > 63 || !DNS_LABEL.test(name)) {
+      return { refused: `names the cluster ${shownValue(name)}, not a cluster name` };
+    }
+    if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) {
+      return { refused: `holds ${shownValue(digest)} for ${name}, not a SHA-256 digest` };
+    }
+  }
+  return { shard: record.shard, clusters: new Map(clusters as [string, string][]) };
+}
+
+/** A value of a crafted record in a message: JSON, cut short. */
+function shownValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** Whether a cluster is in the shard (every cluster is when there is none). */

@@ -18,7 +18,7 @@ import { SynthError } from './synth-error';
 import type { SynthProgress } from './progress';
 import { globMatch } from '../util/glob';
 import { isLink } from './output-files';
-import { Shard, ShardRecord, shardInputsDigest, shardRecordContent, readShardRecord, inShard, byName } from './shard';
+import { Shard, ShardRecord, shardInputsDigest, shardRecordContent, readShardRecord, loadShardRecord, inShard, byName } from './shard';
 import { checkGitopsPaths, existingFleetEntries, checkPhaseTransitions } from './synth-checks';
 export { checkGitopsPaths, staleFiles, checkPhaseTransitions } from './synth-checks';
 export { parseShard, shardOf, shardInputsDigest } from './shard';
@@ -690,10 +690,10 @@ function assembleInto(
     if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
       throw new SynthError(`${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
     }
-    const record = readShardRecord(dir);
-    if (!record) {
+    const record = loadShardRecord(dir);
+    if (!record || !('shard' in record)) {
       throw new SynthError(
-        `${dir} has no readable record of the specs it was rendered from (${path.join(dir, SHARD_RECORD)}); ` +
+        `${dir} has no readable record of the specs it was rendered from (${path.join(dir, SHARD_RECORD)}${record ? ` ${record.refused}` : ''}); ` +
           'render that shard again with synth --shard I/N, then assemble',
       );
     }
