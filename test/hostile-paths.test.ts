@@ -1,6 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
+import { loadFleet } from '../src/fleet/load';
+import { RenderCache } from '../src/pipeline/render-cache';
+import { SpecCache } from '../src/pipeline/spec-cache';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
 
 // Files the product reads back from disk that name a path: a crafted one (committed to a repository
@@ -314,5 +317,49 @@ describe('a crafted .shard.json', () => {
         'render that shard again with synth --shard I/N, then assemble\n',
     );
     expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
+describe('caches read back (a cache restored in CI may be crafted)', () => {
+  test('a spec cache record naming a file outside the clusters folder is a miss: that file is not trusted, the spec is loaded again', () => {
+    // GIVEN a spec cache whose record of a spec names a read outside the clusters folder (as a crafted cache would)
+    const clusters = path.join(dir(), 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+    const outside = path.join(dir(), 'outside.txt');
+    fs.writeFileSync(outside, 'x');
+    const cacheDir = path.join(dir(), 'cache');
+    const root = fs.realpathSync(clusters);
+    const crafted = SpecCache.forClusters(cacheDir, root);
+    loadFleet(clusters, {
+      lookup: (f, chain) => crafted.lookup(f, chain),
+      store: (f, chain, reads, loaded) => crafted.store(f, chain, [...reads, outside], loaded),
+    });
+    crafted.save();
+    // WHEN the fleet is loaded through that cache
+    const cache = SpecCache.forClusters(cacheDir, root);
+    let hits = 0;
+    loadFleet(clusters, {
+      lookup: (f, chain) => {
+        const hit = cache.lookup(f, chain);
+        hits += hit ? 1 : 0;
+        return hit;
+      },
+      store: (f, chain, reads, loaded) => cache.store(f, chain, reads, loaded),
+    });
+    // THEN the record is not used
+    expect(hits).toBe(0);
+  });
+
+  test('a render cache record whose file list leaves the cluster folder keeps no fingerprint: the folder is read instead', () => {
+    // GIVEN a render cache whose record of a cluster lists a file above the output folder
+    const cacheDir = path.join(dir(), 'cache');
+    const out = path.join(dir(), 'dist');
+    const written = RenderCache.forOutput(cacheDir, out);
+    written.record('aws-a', { key: 'k', digest: 'd', stat: 's', files: 'ok.yaml\n../../../etc/passwd' });
+    written.save();
+    // WHEN it is read back
+    const record = RenderCache.forOutput(cacheDir, out).get('aws-a');
+    // THEN the record stays without its fingerprint and file list
+    expect(record).toEqual({ key: 'k', digest: 'd' });
   });
 });

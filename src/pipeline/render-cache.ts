@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { isPlainName } from './output-journal';
 import { FleetEntry } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { byCodePoint, listFiles } from './output';
@@ -118,6 +119,11 @@ export function fileListOf(unit: string, template: string): string[] {
   return template.split('\n').map((f) => `${unit}/${f.split('\0').join(unit)}`);
 }
 
+/** Whether every path of a {@link fileListTemplate} is plain names below its unit (the unit's name, NUL, is one). */
+function isPlainFileList(template: string): boolean {
+  return template.split('\n').every((f) => f.split('/').every((part) => isPlainName(part.split('\0').join('u'))));
+}
+
 /** A render cache file: read once, updated in memory, what changed appended back (best effort). */
 export class RenderCache {
   /** Opens the cache of an output folder in `dir` (created on save); a missing, unreadable or other build's cache is empty. */
@@ -134,7 +140,10 @@ export class RenderCache {
         if (!Array.isArray(stored)) {
           const shared = stored as { list: string; files?: string; images?: Readonly<Record<string, string>> };
           if (shared.files !== undefined) {
-            lists.set(shared.list, shared.files);
+            // a list naming anything but plain names below its unit (a crafted cache) is dropped: as if missing
+            if (isPlainFileList(shared.files)) {
+              lists.set(shared.list, shared.files);
+            }
           } else if (shared.images !== undefined) {
             images.set(shared.list, shared.images);
           }

@@ -238,11 +238,18 @@ export class SpecCache {
     const own = this.readFile(specFile, spec.own);
     // a changed spec is stored next: its file is not read twice
     this.lastRead = { file: specFile, read: own };
-    if (this.inputsDigest(specFile, own.digest, defaultsChain, spec.reads) !== spec.inputs) {
+    // the loader reads only files below the clusters folder: a record naming another (a crafted cache) is not trusted
+    if (!spec.reads.every((f) => this.below(f)) || this.inputsDigest(specFile, own.digest, defaultsChain, spec.reads) !== spec.inputs) {
       return undefined;
     }
     const { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings } = spec;
     return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(entry, member.name, digest) };
+  }
+
+  /** Whether an absolute path is below the clusters folder, without `..`. */
+  private below(file: string): boolean {
+    const rel = path.relative(this.root, file);
+    return path.isAbsolute(file) && rel !== '' && !path.isAbsolute(rel) && rel.split(path.sep).every((p) => p !== '..' && p !== '.' && p !== '');
   }
 
   /** Records a spec that loaded without a problem: its pair of records goes to the spool, not to memory. */
@@ -492,6 +499,10 @@ export class SpecCache {
   private readFile(file: string, known: KnownFile | undefined): FileRead {
     try {
       const st = fs.statSync(file);
+      if (!st.isFile()) {
+        // a device or a folder is never an input: not read (a FIFO or /dev/zero would never end)
+        return { digest: 'unreadable:not a file', known: undefined };
+      }
       const stat = fileStat(st);
       if (known?.stat === stat) {
         return { digest: known.digest, known };
