@@ -320,6 +320,27 @@ describe('a crafted .shard.json', () => {
   });
 });
 
+describe('a .fleet.json that is a symlink', () => {
+  test('is not read through by assemble: its clusters are in no shard output', () => {
+    // GIVEN a shard output whose summary became a symlink to a copy outside it
+    const clusters = path.join(dir(), 'repo', 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+    const shard = path.join(dir(), 'shard');
+    expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
+    const summary = path.join(shard, '.fleet.json');
+    const outside = path.join(dir(), 'fleet.json');
+    fs.renameSync(summary, outside);
+    fs.symlinkSync(outside, summary);
+    // WHEN it is assembled
+    const out = path.join(dir(), 'repo', 'dist');
+    const r = cli('assemble', '--clusters', clusters, '--out', out, '-q', shard);
+    // THEN the summary is not read through the link, and nothing is written
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: 1 cluster is in no shard output (aws-a); run every shard of the split and pass all their outputs\n');
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
 describe('caches read back (a cache restored in CI may be crafted)', () => {
   test('a spec cache record naming a file outside the clusters folder is a miss: that file is not trusted, the spec is loaded again', () => {
     // GIVEN a spec cache whose record of a spec names a read outside the clusters folder (as a crafted cache would)

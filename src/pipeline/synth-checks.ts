@@ -31,8 +31,13 @@ export function existingFleetEntries(out: string): Map<string, FleetEntry> {
   if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
     return new Map();
   }
+  const summary = path.join(out, FLEET_JSON);
   try {
-    return new Map(parseFleetJson(fs.readFileSync(path.join(out, FLEET_JSON), 'utf8')).map((e) => [e.name, e]));
+    // synth writes the summary as a file: a link is not read through
+    if (!fs.lstatSync(summary).isFile()) {
+      return new Map();
+    }
+    return new Map(parseFleetJson(fs.readFileSync(summary, 'utf8')).map((e) => [e.name, e]));
   } catch {
     return new Map();
   }
