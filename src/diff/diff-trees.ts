@@ -1,7 +1,7 @@
 import { parseAllDocuments } from 'yaml';
 import { flatten } from './flatten';
 import { TreeReadError } from './load-tree';
-import { boundedData } from '../util/bounded-yaml';
+import { boundedData, nestingRefusal } from '../util/bounded-yaml';
 import { FLEET_JSON, parseFleetJson } from '../pipeline/fleet-summary';
 
 /** A rendered object in a tree. */
@@ -83,7 +83,7 @@ export function treeObjects(tree: Tree): TreeObject[] {
     const docs = parseAllDocuments(content);
     for (const doc of docs) {
       if (doc.errors.length > 0) {
-        throw new TreeReadError(`${file}: not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+        throw new TreeReadError(`${file}: ${nestingRefusal(doc, 'rendered object') ?? `not valid YAML: ${doc.errors[0].message.split('\n')[0]}`}`);
       }
       const read = boundedData(doc, 'rendered object');
       if ('refused' in read) {

@@ -1,6 +1,6 @@
 // Reading a spec or defaults file as YAML within bounds (size, depth, aliases, keys, UTF-8) and locating a field's line.
 import * as fs from 'fs';
-import { depthOf } from '../util/bounded-yaml';
+import { depthOf, PROTO_KEY_REFUSED } from '../util/bounded-yaml';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
 
@@ -118,7 +118,7 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
         file,
         path: '',
         line: lines.linePos(shape.proto).line,
-        message: "has the key __proto__, which JavaScript reads as an object's prototype; remove it",
+        message: PROTO_KEY_REFUSED,
       },
     };
   }

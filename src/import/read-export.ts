@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { boundedData } from '../util/bounded-yaml';
+import { boundedData, nestingRefusal } from '../util/bounded-yaml';
 import { ExportedObject, ImportError } from './live-cluster';
 
 /** Largest export file read. */
@@ -62,7 +62,7 @@ export function readExport(from: string): ExportedObject[] {
     const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'));
     for (const doc of Array.isArray(docs) ? docs : [docs]) {
       if (doc.errors.length > 0) {
-        throw new ImportError(`${file}: not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`);
+        throw new ImportError(`${file}: ${nestingRefusal(doc, 'exported object') ?? `not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`}`);
       }
       const read = boundedData(doc, 'exported object');
       if ('refused' in read) {
