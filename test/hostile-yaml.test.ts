@@ -85,3 +85,107 @@ describe('a __proto__ key in a spec file', () => {
     );
   });
 });
+
+/** 20,000 nested block sequences on one line. */
+const DEEP_SEQUENCES = '- '.repeat(20000);
+/** A ConfigMap with a __proto__ key in its data. */
+const PROTO = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: proto}\ndata:\n  __proto__: x\n';
+
+describe('import: more hostile export files', () => {
+  test.each([
+    ['20,000 nested sequences', DEEP_SEQUENCES, 'it nests more than 100 levels deep; no exported object does'],
+    ['a __proto__ key', PROTO, "has the key __proto__, which JavaScript reads as an object's prototype; remove it"],
+  ])('%s is refused naming the file, exit 1, nothing written', (_what, content, why) => {
+    // GIVEN the example export and a hostile file beside it
+    const from = path.join(dir(), 'export');
+    fs.cpSync(EXPORT, from, { recursive: true });
+    const file = writeFile(from, 'zz-hostile.yaml', content);
+    // WHEN it is imported
+    const out = path.join(dir(), 'clusters');
+    const r = run('import', '--from', from, '--out', out);
+    // THEN it is refused naming the file, and nothing is written
+    expect(r.stderr).toBe(`error: ${file}: ${why}; nothing was written\n`);
+    expect(r.code).toBe(1);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
+describe('diff: more hostile trees', () => {
+  test.each([
+    ['20,000 nested sequences', DEEP_SEQUENCES, 'it nests more than 100 levels deep; no rendered object does'],
+    ['a __proto__ key', PROTO, "has the key __proto__, which JavaScript reads as an object's prototype; remove it"],
+  ])('%s is refused naming the file, exit 2', (_what, content, why) => {
+    // GIVEN two trees, one with a hostile file
+    writeFile(dir(), 'a/c/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: proto}\n');
+    writeFile(dir(), 'b/c/cm.yaml', content);
+    // WHEN they are compared
+    const r = run('diff', path.join(dir(), 'a'), path.join(dir(), 'b'));
+    // THEN it is refused naming the file in the tree
+    expect(r.stderr).toBe(`error: c/cm.yaml: ${why}\n`);
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('cloud configs (cloud-config transform, and a spec cloudConfig.file)', () => {
+  const deepMapping = (levels: number) =>
+    `global:\n${Array.from({ length: levels }, (_, i) => `${'  '.repeat(i + 1)}k${i}:\n`).join('')}${'  '.repeat(levels + 1)}v: 1\n`;
+  test.each([
+    [
+      'Azure',
+      'a __proto__ key',
+      '{"cloud": "AzurePublicCloud", "__proto__": {"x": 1}}',
+      'failed to read the cloud.conf: "__proto__" is a key JavaScript reads as an object\'s prototype; remove it',
+    ],
+    [
+      'Nutanix',
+      'a __proto__ key',
+      '{"prismCentral": {"__proto__": {"x": 1}}}',
+      'failed to read the cloud.conf: "prismCentral.__proto__" is a key JavaScript reads as an object\'s prototype; remove it',
+    ],
+    [
+      'AlibabaCloud',
+      'a __proto__ key',
+      'global:\n  __proto__:\n    region: x\n',
+      'failed to read the cloud.conf: "global.__proto__" is a key JavaScript reads as an object\'s prototype; remove it',
+    ],
+    [
+      'VSphere',
+      'a __proto__ key',
+      'global:\n  __proto__:\n    insecureFlag: true\n',
+      'failed to read the cloud.conf: "global.__proto__" is a key JavaScript reads as an object\'s prototype; remove it',
+    ],
+    [
+      'AlibabaCloud',
+      '80 nested mappings',
+      deepMapping(80),
+      'failed to read the cloud.conf: it nests more than 64 levels deep, over the limit of 64; a cloud config is a few levels deep',
+    ],
+    [
+      'VSphere',
+      '80 nested mappings',
+      deepMapping(80),
+      'failed to read the cloud.conf: it nests more than 64 levels deep, over the limit of 64; a cloud config is a few levels deep',
+    ],
+    [
+      'AlibabaCloud',
+      '20,000 nested sequences',
+      `global:\n  a:\n    ${DEEP_SEQUENCES}x\n`,
+      'failed to read the cloud.conf: it nests more than 64 levels deep, over the limit of 64; a cloud config is a few levels deep',
+    ],
+    [
+      'VSphere',
+      '20,000 nested sequences',
+      `global:\n  a:\n    ${DEEP_SEQUENCES}x\n`,
+      'failed to read the cloud.conf: it nests more than 64 levels deep, over the limit of 64; a cloud config is a few levels deep',
+    ],
+  ])('%s: %s is refused with one error, exit 2', (platform, _what, config, why) => {
+    // GIVEN a hostile cloud config on standard input
+    const c = captureIo();
+    // WHEN it is transformed
+    const code = runCli(['cloud-config', 'transform', '--platform', platform], { ...c.io, in: () => config }, {});
+    // THEN one error, exit 2, nothing on standard output
+    expect(c.stderr()).toBe(`error: ${why}\n`);
+    expect(code).toBe(2);
+    expect(c.stdout()).toBe('');
+  });
+});

@@ -53,10 +53,50 @@ export function refuseDeepNesting(text: string, jsonStrings: boolean): void {
   }
 }
 
+/** The error of a config nested past {@link MAX_CONFIG_DEPTH} where no bracket shows it (block YAML). */
+function tooDeep(): CloudConfigError {
+  return new CloudConfigError(
+    `failed to read the cloud.conf: it nests more than ${MAX_CONFIG_DEPTH} levels deep, over the limit of ${MAX_CONFIG_DEPTH}; a cloud config is a few levels deep`,
+  );
+}
+
+/** Refuses a YAML config the parser could not follow for its nesting (its stack ran out): the nesting bound, not the parser's words. */
+export function refuseYamlStackExhaustion(errors: readonly { readonly message: string }[]): void {
+  if (errors.some((e) => e.message.includes('Maximum call stack size exceeded'))) {
+    throw tooDeep();
+  }
+}
+
+/**
+ * Refuses parsed config data nested past {@link MAX_CONFIG_DEPTH} (block
+ * YAML, which {@link bracketDepth} does not see) or holding a `__proto__`
+ * key, which JavaScript reads as an object's prototype instead of data.
+ * Walked without recursion.
+ */
+export function refuseHostileData(data: unknown): void {
+  const stack: [unknown, string, number][] = [[data, '', 0]];
+  while (stack.length > 0) {
+    const [v, at, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') {
+      continue;
+    }
+    if (depth >= MAX_CONFIG_DEPTH) {
+      throw tooDeep();
+    }
+    for (const [k, child] of Object.entries(v)) {
+      const where = at === '' ? k : `${at}.${k}`;
+      if (k === '__proto__' && !Array.isArray(v)) {
+        throw new CloudConfigError(`failed to read the cloud.conf: "${where}" is a key JavaScript reads as an object's prototype; remove it`);
+      }
+      stack.push([child, where, depth + 1]);
+    }
+  }
+}
+
 /**
  * JSON.parse with the limits: nesting bounded first; numbers outside the
  * float64 range (`1e400`, which JSON.parse makes Infinity and JSON.stringify
- * writes as null) refused. Throws CloudConfigError; SyntaxError passes through.
+ * writes as null) and `__proto__` keys refused. Throws CloudConfigError; SyntaxError passes through.
  */
 export function parseJsonWithLimits(text: string): unknown {
   refuseDeepNesting(text, true);
@@ -72,5 +112,6 @@ export function parseJsonWithLimits(text: string): unknown {
       `failed to read the cloud.conf: "${bad}" is a number outside the float64 range (it would be written as null); give a number in range`,
     );
   }
+  refuseHostileData(value);
   return value;
 }

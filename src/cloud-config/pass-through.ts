@@ -1,7 +1,7 @@
 import { parse as parseYaml, parseDocument, visit } from 'yaml';
 import { CloudConfigError, TransformResult } from './errors';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
-import { MAX_CONFIG_ALIASES, parseJsonWithLimits, refuseDeepNesting } from './limits';
+import { MAX_CONFIG_ALIASES, parseJsonWithLimits, refuseDeepNesting, refuseHostileData, refuseYamlStackExhaustion } from './limits';
 import { withoutGcfgComments } from './gcfg';
 
 /**
@@ -32,6 +32,7 @@ export function passThroughCloudConfig(
     try {
       structured = parseYaml(source, { maxAliasCount: MAX_CONFIG_ALIASES });
     } catch (e) {
+      refuseYamlStackExhaustion([e as Error]);
       if (/alias/i.test((e as Error).message)) {
         throw new CloudConfigError(
           `failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes; write the values out`,
@@ -40,6 +41,7 @@ export function passThroughCloudConfig(
       structured = undefined;
     }
   }
+  refuseHostileData(structured);
   const field = structured !== undefined ? findSecretLikeField(structured) : undefined;
   if (field) {
     throw new CloudConfigError(

@@ -1,7 +1,7 @@
 import { isMap, isScalar, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import { CloudConfigError, TransformResult } from './errors';
 import { GcfgSection, parseGcfg } from './gcfg';
-import { MAX_CONFIG_ALIASES, refuseDeepNesting } from './limits';
+import { MAX_CONFIG_ALIASES, refuseDeepNesting, refuseHostileData, refuseYamlStackExhaustion } from './limits';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
 
 /**
@@ -154,6 +154,7 @@ export function transformVSphereCloudConfig(source: string, options: VSphereTran
 function readCpiConfig(source: string, warnings: string[]): CpiConfig {
   refuseDeepNesting(source, false);
   const doc = parseDocument(source, { uniqueKeys: false, logLevel: 'error' });
+  refuseYamlStackExhaustion(doc.errors);
   if (doc.errors.some((e) => e.code === 'MULTIPLE_DOCS')) {
     // a second document is YAML, not INI: say so, rather than fail on the first line as INI
     const docs = parseAllDocuments(source, { uniqueKeys: false });
@@ -179,6 +180,7 @@ function readCpiConfig(source: string, warnings: string[]): CpiConfig {
         `failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes (${(e as Error).message}); write the values out`,
       );
     }
+    refuseHostileData(data);
     return fromYaml(data, warnings);
   }
   return fromIni(source, warnings);
