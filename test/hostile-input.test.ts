@@ -258,6 +258,39 @@ const CASES: [string, Setup, string][] = [
     'c.conf: cluster c: failed to read the cloud.conf: its YAML aliases expand to more than 50 nodes',
   ],
   [
+    'a __proto__ key in an Azure JSON cloud config',
+    spec(platformSpec('Azure', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': '{"cloud":"AzurePublicCloud","__proto__":{"x":1}}' }),
+    'c.json: cluster c: failed to read the cloud.conf: "__proto__" is a key JavaScript reads as an object\'s prototype; remove it',
+  ],
+  [
+    'a __proto__ key in a vSphere YAML cloud config',
+    spec(platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' } }), { 'c.conf': 'global:\n  __proto__:\n    insecureFlag: true\n' }),
+    'c.conf: cluster c: failed to read the cloud.conf: "global.__proto__" is a key JavaScript reads as an object\'s prototype; remove it',
+  ],
+  [
+    'a __proto__ key in a pass-through JSON cloud config (Nutanix)',
+    spec(platformSpec('Nutanix', 'c', { cloudConfig: { file: 'c.json' } }), { 'c.json': '{"prismCentral":{"__proto__":{"x":1}}}' }),
+    'c.json: cluster c: failed to read the cloud.conf: "prismCentral.__proto__" is a key JavaScript reads as an object\'s prototype; remove it',
+  ],
+  [
+    'a vSphere YAML cloud config nested 80 block mappings deep',
+    spec(platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' } }), {
+      'c.conf': `global:\n${Array.from({ length: 80 }, (_v, i) => `${'  '.repeat(i + 1)}k${i}:\n`).join('')}${'  '.repeat(81)}v: 1\n`,
+    }),
+    'c.conf: cluster c: failed to read the cloud.conf: it nests more than 64 levels deep, over the limit of 64',
+  ],
+  [
+    'a vSphere YAML cloud config of 20,000 nested sequences',
+    spec(platformSpec('VSphere', 'c', { cloudConfig: { file: 'c.conf' } }), { 'c.conf': `global:\n  a:\n    ${'- '.repeat(20000)}x\n` }),
+    'c.conf: cluster c: failed to read the cloud.conf: it nests more than 64 levels deep, over the limit of 64',
+  ],
+  ['a spec of 20,000 nested sequences', text('c.yaml', '- '.repeat(20000)), 'c.yaml: nests deeper than the YAML reader can follow'],
+  [
+    'a defaults file of 20,000 nested sequences',
+    spec(awsSpec('c'), { 'defaults.yaml': '- '.repeat(20000) }),
+    'defaults.yaml: nests deeper than the YAML reader can follow',
+  ],
+  [
     'a spec with 3,000 keys (refused before any quadratic walk)',
     text('c.yaml', `${HEAD}spec:\n${Array.from({ length: 3000 }, (_v, i) => `  k${i}: 1\n`).join('')}`),
     'c.yaml: has 3005 keys and list items, over the limit of 2000',
