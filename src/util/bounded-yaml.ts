@@ -38,7 +38,9 @@ export function hasProtoKey(value: unknown): boolean {
       if (!Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, '__proto__')) {
         return true;
       }
-      stack.push(...Object.values(v));
+      for (const child of Object.values(v) as unknown[]) {
+        stack.push(child);
+      }
     }
   }
   return false;
