@@ -639,7 +639,8 @@ function printWarnings(warnings: readonly InputWarning[], warn: (text: string) =
 /** Refuses an assemble output that is a shard's: assembling would replace the shard it reads. */
 function refuseShardAsOutput(out: string): void {
   const record = path.join(out, SHARD_RECORD);
-  if (fs.existsSync(record)) {
+  // lstat: a link named .shard.json (even to nothing) marks the folder as a shard's too
+  if (fs.lstatSync(record, { throwIfNoEntry: false })) {
     const shard = readShardRecord(out)?.shard;
     throw new UsageError(
       `--out ${out} holds the output of synth --shard${shard ? ` ${shard}` : ''} (${record}); assemble into another folder: the shard outputs are what it reads`,

@@ -320,6 +320,27 @@ describe('a crafted .shard.json', () => {
   });
 });
 
+describe('assemble --out', () => {
+  test('holding a .shard.json that is a dangling symlink is refused as a shard output, and the folder is untouched', () => {
+    // GIVEN a shard, and an --out folder whose .shard.json is a symlink to nothing
+    const clusters = path.join(dir(), 'repo', 'clusters');
+    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+    const shard = path.join(dir(), 'shard');
+    expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
+    const out = path.join(dir(), 'out');
+    fs.mkdirSync(out);
+    fs.symlinkSync(path.join(dir(), 'nowhere.json'), path.join(out, '.shard.json'));
+    // WHEN assemble writes into it
+    const r = cli('assemble', '--clusters', clusters, '--out', out, '-q', shard);
+    // THEN it is refused as a usage error, and the link is all the folder holds
+    expect(r.stderr).toBe(
+      `error: --out ${out} holds the output of synth --shard (${path.join(out, '.shard.json')}); assemble into another folder: the shard outputs are what it reads\n`,
+    );
+    expect(r.code).toBe(2);
+    expect(fs.readdirSync(out)).toEqual(['.shard.json']);
+  });
+});
+
 describe('a .fleet.json that is a symlink', () => {
   test('is not read through by assemble: its clusters are in no shard output', () => {
     // GIVEN a shard output whose summary became a symlink to a copy outside it
