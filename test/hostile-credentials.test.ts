@@ -2,6 +2,7 @@ import { X509Certificate } from 'crypto';
 import * as tls from 'tls';
 import { findSecretInData, findSecretInIni, secretInPair, secretInValue } from '../src/secrets/detector';
 import { gen } from './secretlint/corpus';
+import { fleetProblems, kubernetesSpec, platformSpec, renderSpec, useTempDir, writeFile } from './helpers';
 
 /**
  * Credentials refused by what they are once decoded, shapes of the platforms
@@ -142,5 +143,49 @@ describe('public material passes by structure', () => {
       q: gen(171, ALNUM, 119),
     });
     expect(secretInValue(jwk)).toEqual({ reason: 'a private JSON Web Key' });
+  });
+});
+
+describe('comments never reach dist/ on either distribution', () => {
+  const dir = useTempDir();
+  const configOf = (objects: any[]) => objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name !== 'leader-migration')?.data;
+
+  test.each([
+    [
+      'an OpenStack INI config with whole-line and inline comments',
+      'OpenStack',
+      '[Global]\n; region = old\nregion = r1 ; the region\n# auth-url = https://old.example.com\n[LoadBalancer]\nlb-provider = "a;b" # quoted\n',
+      { 'cloud.conf': '[Global]\nregion = r1\n[LoadBalancer]\nlb-provider = "a;b"\n' },
+    ],
+    [
+      'an AWS INI config with a commented-out key',
+      'AWS',
+      '[Global]\nZone = us-east-1a\n; KubernetesClusterTag = old\n',
+      { 'cloud.conf': '[Global]\nZone = us-east-1a\n' },
+    ],
+    [
+      'a vSphere YAML config with comments, the first line one of them',
+      'VSphere',
+      '# the vCenter\nglobal:\n  port: 443 # TLS\n  # insecureFlag: true\n  secretNamespace: kube-system\nvcenter:\n  vc1:\n    server: vc.example.com/#frag\n',
+      { 'vsphere.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\nvcenter:\n  vc1:\n    server: vc.example.com/#frag\n' },
+    ],
+  ])('GIVEN %s on distribution kubernetes WHEN rendered THEN the ConfigMap holds the settings without a comment', (_name, platform, source, data) => {
+    const objects = renderSpec(dir(), kubernetesSpec(platform, 'k', {}, { cloudConfig: { file: 'c.conf' } }), { 'c.conf': source });
+    expect(configOf(objects)).toEqual(data);
+  });
+
+  test('GIVEN a kubernetes cloud config of comments only WHEN loaded THEN it is refused as empty, not replaced by the default Secret', () => {
+    writeFile(dir(), 'c.conf', '# [Global]\n; region = r1\n');
+    writeFile(dir(), 'c.yaml', kubernetesSpec('OpenStack', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
+    expect(fleetProblems(dir())).toEqual([
+      "c.conf: cluster k: holds only comments; fill it, or remove spec.cloudConfig.file to read the provider's existing config object",
+    ]);
+  });
+
+  test('GIVEN an OpenShift extra cloud-conf key with comments WHEN rendered THEN the key holds no comment', () => {
+    const spec = platformSpec('GCP', 'g', { cloudConfig: { file: 'g.conf', extraKeys: { 'extra.conf': 'extra.conf' } } });
+    const objects = renderSpec(dir(), spec, { 'g.conf': '[global]\nproject-id = p\n', 'extra.conf': '# old\n[x]\nk = v ; inline\n' });
+    const cm = objects.find((o) => o.kind === 'ConfigMap' && o.data?.['extra.conf'] !== undefined);
+    expect(cm.data['extra.conf']).toBe('[x]\nk = v\n');
   });
 });

@@ -72,9 +72,13 @@ export function withoutComments(source: string): string {
   return looksLikeYaml(trimmed) ? withoutYamlComments(source) : withoutGcfgComments(source);
 }
 
-/** Whether a config's first line is a YAML mapping key (`name:`), as opposed to an INI line. */
+/**
+ * Whether a config's first line that is not blank, a comment or a YAML
+ * document marker is a YAML mapping key (`name:`), as opposed to an INI line.
+ */
 function looksLikeYaml(trimmed: string): boolean {
-  return /^[A-Za-z0-9_"'-]+\s*:/m.test(trimmed.split('\n')[0] ?? '');
+  const first = trimmed.split(/\r\n|\n|\r/).find((line) => !/^\s*(?:[#;].*|---\s*|%YAML.*)?$/.test(line));
+  return /^[A-Za-z0-9_"'-]+\s*:/.test(first ?? '');
 }
 
 /** A YAML config without its comments; the text is written again only when it has some, so a config without comments is kept byte for byte. */
