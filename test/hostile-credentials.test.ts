@@ -1,8 +1,12 @@
 import { X509Certificate } from 'crypto';
 import * as tls from 'tls';
-import { findSecretInData, findSecretInIni, secretInPair, secretInValue } from '../src/secrets/detector';
+import * as fs from 'fs';
+import * as path from 'path';
+import { passThroughCloudConfig } from '../src/cloud-config/pass-through';
+import { SPEC_FIELDS_NAMED_LIKE_CREDENTIALS } from '../src/fleet/yaml-source';
+import { classifyKey, findSecretInData, findSecretInIni, secretInPair, secretInValue } from '../src/secrets/detector';
 import { gen } from './secretlint/corpus';
-import { fleetProblems, kubernetesSpec, platformSpec, renderSpec, useTempDir, writeFile } from './helpers';
+import { errorOf, fleetProblems, kubernetesSpec, platformSpec, renderSpec, useTempDir, writeFile } from './helpers';
 
 /**
  * Credentials refused by what they are once decoded, shapes of the platforms
@@ -187,5 +191,102 @@ describe('comments never reach dist/ on either distribution', () => {
     const objects = renderSpec(dir(), spec, { 'g.conf': '[global]\nproject-id = p\n', 'extra.conf': '# old\n[x]\nk = v ; inline\n' });
     const cm = objects.find((o) => o.kind === 'ConfigMap' && o.data?.['extra.conf'] !== undefined);
     expect(cm.data['extra.conf']).toBe('[x]\nk = v\n');
+  });
+});
+
+describe('a credential a YAML file hides from its parsed data is refused', () => {
+  const dir = useTempDir();
+  const GH = 'ghp_' + gen(36, ALNUM, 120);
+  const SECRET_TEXT = gen(16, ALNUM, 121);
+  const spec = (tail: string, nameLine = '  name: k') =>
+    `apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerCluster\nmetadata:\n${nameLine}\nspec:\n  distribution: kubernetes\n  platform: AWS\n  kubernetes:\n    version: "1.33"\n${tail}`;
+  const problemsOf = (text: string) => {
+    writeFile(dir(), 'c.yaml', text);
+    return fleetProblems(dir());
+  };
+  const COMMENT_FIX = 'remove it: comments are committed to git with the spec, and credentials never go into git';
+
+  test.each([
+    ['a commented-out password after a field', spec('', `  name: k # password: ${SECRET_TEXT}`), 4, '"password" holds a credential'],
+    ['a token in a whole-line comment', spec(`    # the old one was ${GH}\n`), 10, 'a GitHub token'],
+    ['base64 of a secret access key in a comment', spec(`    # aws_secret: ${b64(AWS_SECRET)}\n`), 10, '"aws_secret" holds a credential'],
+  ])('GIVEN %s in a spec WHEN validated THEN the line is named with what it looks like, never the value', (_name, text, line, reason) => {
+    const problems = problemsOf(text);
+    expect(problems).toEqual([`c.yaml:${line}: a comment looks like a credential (${reason}); ${COMMENT_FIX}`]);
+    expect(problems.join('\n')).not.toContain(SECRET_TEXT.slice(0, 12));
+  });
+
+  test('GIVEN a credential in a comment of a defaults file WHEN validated THEN the defaults file and line are named', () => {
+    writeFile(dir(), 'defaults.yaml', `apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerClusterDefaults\n# token: ${SECRET_TEXT}\n`);
+    writeFile(dir(), 'c.yaml', spec(''));
+    expect(fleetProblems(dir())).toContain(`defaults.yaml:3: a comment looks like a credential ("token" holds a credential); ${COMMENT_FIX}`);
+  });
+
+  test.each([
+    ['a spec field commented out', '    # useServiceAccountCredentials: true\n'],
+    ['a Secret named in a comment', '    # existingSecret: ccm-creds\n'],
+    ['prose about a password', '    # the password lives in the Secret ccm-creds, never here\n'],
+    ['a URL', '    # see https://github.com/kubernetes/cloud-provider-aws/blob/v1.33.0/README.md#configuration\n'],
+  ])('GIVEN %s in a comment WHEN validated THEN the comment passes', (_name, comment) => {
+    expect(problemsOf(spec(comment)).filter((p) => p.includes('comment'))).toEqual([]);
+  });
+
+  test.each([
+    [
+      '!!binary on an annotation',
+      `    podAnnotations:\n      example.com/note: !!binary ${b64(AWS_SECRET)}\n`,
+      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/note: has the tag !!binary, whose bytes no check reads; a spec holds text: remove the tag, and keep credentials in a Secret',
+    ],
+    [
+      '!!str on a credential-named annotation',
+      `    podAnnotations:\n      example.com/db-token: !!str ${SECRET_TEXT}\n`,
+      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/db-token: has the tag !!str on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret',
+    ],
+    [
+      'a custom tag on a credential-named key',
+      `    extraEnv:\n      - name: X\n        password: !vault ${SECRET_TEXT}\n`,
+      'c.yaml:12: spec.kubernetes.extraEnv.password: has a custom tag on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret',
+    ],
+  ])('GIVEN %s WHEN validated THEN it is refused, never showing the value', (_name, tail, problem) => {
+    const problems = problemsOf(spec(tail));
+    expect(problems).toEqual([problem]);
+    expect(problems.join('\n')).not.toMatch(/Buffer|data":\[/);
+  });
+
+  test('GIVEN the spec fields named like credentials WHEN compared with the schema THEN they are the same', () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'schema', 'cluster-spec.schema.json'), 'utf8'));
+    const names = new Set<string>();
+    const stack: unknown[] = [schema];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node !== null && typeof node === 'object') {
+        const props = (node as { properties?: Record<string, unknown> }).properties;
+        Object.keys(props ?? {}).forEach((k) => names.add(k));
+        stack.push(...Object.values(node));
+      }
+    }
+    expect([...SPEC_FIELDS_NAMED_LIKE_CREDENTIALS].sort()).toEqual([...names].filter((k) => classifyKey(k) !== 'plain').sort());
+  });
+
+  const FLOOR =
+    "the VSphere cloud controller manager reads its credentials from a Secret (created from the platform's CredentialsRequest), and credentials never go into git";
+  test.each([
+    [
+      'a commented-out password',
+      `global:\n  port: 443\n  # password: ${SECRET_TEXT}\n`,
+      `a comment (line 3) looks like a credential ("password" holds a credential); remove it: ${FLOOR}`,
+    ],
+    [
+      '!!binary on a password',
+      `global:\n  password: !!binary ${b64(SECRET_TEXT)}\n`,
+      `"global.password" (line 2) has the tag !!binary, which hides its value from the credential checks; remove the value: ${FLOOR}`,
+    ],
+    [
+      '!!binary on any key',
+      `global:\n  note: !!binary ${b64(AWS_SECRET)}\n`,
+      `"global.note" (line 2) has the tag !!binary, which hides its value from the credential checks; remove the value: ${FLOOR}`,
+    ],
+  ])('GIVEN a YAML cloud config with %s WHEN passed through THEN it is refused with its line', (_name, source, message) => {
+    expect(errorOf(() => passThroughCloudConfig('VSphere', source)).message).toBe(message);
   });
 });
