@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { passThroughCloudConfig } from '../src/cloud-config/pass-through';
 import { SPEC_FIELDS_NAMED_LIKE_CREDENTIALS } from '../src/fleet/yaml-source';
-import { classifyKey, findSecretInData, findSecretInIni, secretInPair, secretInValue } from '../src/secrets/detector';
+import { classifyKey, findSecretInData, findSecretInIni, redact, secretInPair, secretInValue } from '../src/secrets/detector';
 import { gen } from './secretlint/corpus';
 import { errorOf, fleetProblems, kubernetesSpec, platformSpec, renderSpec, useTempDir, writeFile } from './helpers';
 
@@ -288,5 +288,52 @@ describe('a credential a YAML file hides from its parsed data is refused', () =>
     ],
   ])('GIVEN a YAML cloud config with %s WHEN passed through THEN it is refused with its line', (_name, source, message) => {
     expect(errorOf(() => passThroughCloudConfig('VSphere', source)).message).toBe(message);
+  });
+});
+
+describe('tokens in query strings are refused, naming the parameter only', () => {
+  const dir = useTempDir();
+  const TOKEN = gen(24, ALNUM, 122);
+  const SAS = encodeURIComponent(b64(gen(32, ALNUM, 123)));
+
+  test.each([
+    ['a token', `https://git.example.com/org/fleet.git?token=${TOKEN}`, 'token'],
+    ['an OAuth access token after another parameter', `https://git.example.com/org/fleet?ref=main&access_token=${TOKEN}`, 'access_token'],
+    ['a GitLab private token', `https://gitlab.example.com/api/v4/projects?private_token=${TOKEN}`, 'private_token'],
+    ['an Azure SAS signature', `https://acct.blob.core.windows.net/c/b?sv=2022-11-02&se=2030-01-01&sr=b&sp=r&sig=${SAS}`, 'sig'],
+    ['an S3 presigned signature', `https://b.s3.amazonaws.com/k?X-Amz-Date=20300101T000000Z&X-Amz-Signature=${gen(64, HEX, 124)}`, 'X-Amz-Signature'],
+    ['an API key', `https://maps.example.com/api?key=${TOKEN}`, 'key'],
+    ['an access token in the fragment', `https://app.example.com/cb#access_token=${TOKEN}&token_type=bearer`, 'access_token'],
+  ])('GIVEN a URL with %s WHEN checked THEN it is refused by the parameter name', (_name, url, param) => {
+    expect(secretInValue(url)).toEqual({ reason: `a URL with credentials (a credential in the query string ("${param}"))` });
+    expect(redact(`cannot reach ${url} now`)).not.toContain(TOKEN.slice(0, 12));
+  });
+
+  test.each([
+    ['a plain query', 'https://git.example.com/org/fleet.git?ref=main&depth=1'],
+    ['a token switch', 'https://proxy.example.com/?token=true'],
+    ['a token from a variable', 'https://git.example.com/fleet.git?token=${GIT_TOKEN}'],
+    ['an empty token', 'https://git.example.com/fleet.git?token='],
+    ['a parameter naming a token', 'https://sts.example.com/?tokenType=jwt&audience=sts.amazonaws.com'],
+  ])('GIVEN %s WHEN checked THEN nothing is found', (_name, url) => {
+    expect(secretInValue(url)).toBeUndefined();
+  });
+
+  test.each([
+    [
+      'spec.gitops.repoURL',
+      { gitops: { engine: 'argocd', repoURL: `https://git.example.com/org/fleet.git?private_token=${TOKEN}` } },
+      'c.yaml:23: spec.gitops.repoURL: embeds credentials (a credential in the query string ("private_token")); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)',
+    ],
+    [
+      'spec.proxy.httpsProxy',
+      { proxy: { httpsProxy: `http://proxy.example.com:3128/?access_token=${TOKEN}` } },
+      'c.yaml:22: spec.proxy.httpsProxy: embeds credentials (a credential in the query string ("access_token")); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+    ],
+  ])('GIVEN a token in the query of %s WHEN validated THEN the field is named, never the value', (_field, section, problem) => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', {}, section));
+    const problems = fleetProblems(dir());
+    expect(problems).toEqual([problem]);
+    expect(problems.join('\n')).not.toContain(TOKEN.slice(0, 12));
   });
 });

@@ -8,7 +8,8 @@
  * Rules (docs/security.md lists them with harmless example shapes):
  * 1. URL userinfo: any `user:password@`, a token as user name, percent-encoded
  *    forms; `ssh://git@host` and `git@host:path` (a plain login name) pass.
- *    Also `user:password@host` without a scheme (not in rendered output).
+ *    Also `user:password@host` without a scheme (not in rendered output), and a
+ *    credential parameter in a URL's query or fragment (`?token=`, `&sig=`).
  * 2. Private keys: PEM blocks, PuTTY key files, also base64-encoded.
  * 3. Key names that hold a credential, as words of the key (`pwd`, `auth`,
  *    `api.key`, `OS_PW`, `aadClientSecret`); keys ending in a reference word
@@ -367,7 +368,7 @@ function userinfoSpans(text: string): { start: number; userinfo: number; at: num
   return found;
 }
 
-/** Credentials in the URLs of a text. */
+/** Credentials in the URLs of a text: in the userinfo, or as a query or fragment parameter. */
 function urlFinding(text: string): SecretFinding | undefined {
   for (const { start, at } of userinfoSpans(text)) {
     const found = urlCredentials(text.slice(start, at + 1));
@@ -375,7 +376,68 @@ function urlFinding(text: string): SecretFinding | undefined {
       return { reason: `a URL with credentials (${found.reason})` };
     }
   }
-  return undefined;
+  const [query] = queryCredentialSpans(text, true);
+  return query ? { reason: `a URL with credentials (${query.reason})` } : undefined;
+}
+
+/**
+ * Query parameter names that carry a credential though no word of theirs says
+ * so: an Azure SAS signature (`sig`), signed-URL signatures, an API `key`.
+ */
+const QUERY_SECRET_NAMES = new Set(['sig', 'signature', 'key', 'x-amz-signature', 'x-goog-signature']);
+
+/** A parameter value that holds nothing: a boolean, or a reference to a variable (`$TOKEN`, `${TOKEN}`). */
+const EMPTY_PARAMETER = /^(?:true|false|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)?$/i;
+
+/**
+ * The value of each credential parameter in the query or fragment of the URLs
+ * of a text (`?token=…`, `&access_token=…`, `?private_token=…`, `&sig=…`,
+ * `#access_token=…`): a parameter whose name is a credential's by its words or
+ * is one of {@link QUERY_SECRET_NAMES}. The reason names the parameter, never
+ * its value. From each `://`, to the end of its URL: each character read once.
+ */
+export function queryCredentialSpans(text: string, first: boolean): Span[] {
+  const spans: Span[] = [];
+  for (let k = text.indexOf('://'); k >= 0;) {
+    const end = runEnd(text, k + 3, isUrlChar);
+    const next = text.indexOf('://', end); // a `://` inside this URL is part of it
+    let i = k + 3;
+    while (i < end && text.charCodeAt(i) !== 0x3f && text.charCodeAt(i) !== 0x23) {
+      i++;
+    }
+    while (i < end) {
+      const from = i + 1; // after the ?, #, & or ;
+      let eq = -1;
+      for (i = from; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x26 || c === 0x3b || c === 0x23 || c === 0x3f) {
+          break;
+        }
+        if (c === 0x3d && eq < 0) {
+          eq = i;
+        }
+      }
+      if (eq <= from) {
+        continue;
+      }
+      let name = text.slice(from, eq);
+      try {
+        name = decodeURIComponent(name);
+      } catch {
+        // keep the raw form
+      }
+      const value = text.slice(eq + 1, i);
+      if ((QUERY_SECRET_NAMES.has(name.toLowerCase()) || classifyKey(name) === 'secret') && !EMPTY_PARAMETER.test(value)) {
+        const shown = /^[A-Za-z0-9_.-]{1,40}$/.test(name) ? `"${name}"` : 'a parameter';
+        spans.push({ start: eq + 1, end: i, reason: `a credential in the query string (${shown})` });
+        if (first) {
+          return spans;
+        }
+      }
+    }
+    k = next;
+  }
+  return spans;
 }
 
 /** Characters that end the userinfo of a schemeless `user:password@host` read backwards from its `@`. */
@@ -727,11 +789,12 @@ function urlUserinfoSpans(text: string): Span[] {
 
 /**
  * Replaces secret material in a text for messages: URL userinfo (with or
- * without a scheme), private keys, known tokens. Keeps the host, so a message
+ * without a scheme), credential query parameters, private keys, known tokens. Keeps the host, so a message
  * still says where.
  */
 export function redact(text: string): string {
   let out = replaceSpans(text, urlUserinfoSpans(text), () => '<redacted>');
+  out = replaceSpans(out, queryCredentialSpans(out, false), () => '<redacted>');
   out = replaceSpans(out, schemelessSpans(out, false), () => '<redacted>');
   out = replaceSpans(out, privateKeySpans(out, false), () => '<redacted private key>');
   return replaceSpans(out, tokenSpans(out, false), () => '<redacted token>');
