@@ -68,6 +68,8 @@ describe('credentials echoed in messages', () => {
     ['user:password@', `https://bot:${PASSWORD}@git.example.com/platform/fleet.git`],
     ['a GitHub token', `https://${TOKEN}@github.com/o/fleet.git`],
     ['scp-like user:password@', `git:${PASSWORD}@host:org/fleet.git`],
+    ['a token in the query string', `https://git.example.com/platform/fleet.git?private_token=${PASSWORD}`],
+    ['an access token in the fragment', `https://git.example.com/platform/fleet.git#access_token=${PASSWORD}`],
   ])('init --repo-url with %s: exit 2, the option named, the value never printed, nothing written', (_, url) => {
     // GIVEN an empty folder WHEN init is given a repository URL with credentials
     const root = dir();
@@ -76,7 +78,7 @@ describe('credentials echoed in messages', () => {
     // THEN it refuses, naming the option and the fix
     expect(code).toBe(EXIT_USAGE);
     expect(cap.stderr()).toBe(
-      'error: --repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, ' +
+      'error: --repo-url holds credentials, a user name before the host or a token in its query (user:password@, token@, ?token=); give the URL without them, ' +
         'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef); nothing was written\n',
     );
     expect(cap.stdout() + cap.stderr()).not.toContain(PASSWORD);

@@ -1,7 +1,12 @@
 import { X509Certificate } from 'crypto';
 import * as tls from 'tls';
-import { findSecretInData, findSecretInIni, secretInPair, secretInValue } from '../src/secrets/detector';
+import * as fs from 'fs';
+import * as path from 'path';
+import { passThroughCloudConfig } from '../src/cloud-config/pass-through';
+import { SPEC_FIELDS_NAMED_LIKE_CREDENTIALS } from '../src/fleet/yaml-source';
+import { classifyKey, findSecretInData, findSecretInIni, redact, secretInPair, secretInValue } from '../src/secrets/detector';
 import { gen } from './secretlint/corpus';
+import { errorOf, fleetProblems, kubernetesSpec, platformSpec, renderSpec, useTempDir, writeFile } from './helpers';
 
 /**
  * Credentials refused by what they are once decoded, shapes of the platforms
@@ -142,5 +147,193 @@ describe('public material passes by structure', () => {
       q: gen(171, ALNUM, 119),
     });
     expect(secretInValue(jwk)).toEqual({ reason: 'a private JSON Web Key' });
+  });
+});
+
+describe('comments never reach dist/ on either distribution', () => {
+  const dir = useTempDir();
+  const configOf = (objects: any[]) => objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name !== 'leader-migration')?.data;
+
+  test.each([
+    [
+      'an OpenStack INI config with whole-line and inline comments',
+      'OpenStack',
+      '[Global]\n; region = old\nregion = r1 ; the region\n# auth-url = https://old.example.com\n[LoadBalancer]\nlb-provider = "a;b" # quoted\n',
+      { 'cloud.conf': '[Global]\nregion = r1\n[LoadBalancer]\nlb-provider = "a;b"\n' },
+    ],
+    [
+      'an AWS INI config with a commented-out key',
+      'AWS',
+      '[Global]\nZone = us-east-1a\n; KubernetesClusterTag = old\n',
+      { 'cloud.conf': '[Global]\nZone = us-east-1a\n' },
+    ],
+    [
+      'a vSphere YAML config with comments, the first line one of them',
+      'VSphere',
+      '# the vCenter\nglobal:\n  port: 443 # TLS\n  # insecureFlag: true\n  secretNamespace: kube-system\nvcenter:\n  vc1:\n    server: vc.example.com/#frag\n',
+      { 'vsphere.conf': 'global:\n  port: 443\n  secretNamespace: kube-system\nvcenter:\n  vc1:\n    server: vc.example.com/#frag\n' },
+    ],
+  ])('GIVEN %s on distribution kubernetes WHEN rendered THEN the ConfigMap holds the settings without a comment', (_name, platform, source, data) => {
+    const objects = renderSpec(dir(), kubernetesSpec(platform, 'k', {}, { cloudConfig: { file: 'c.conf' } }), { 'c.conf': source });
+    expect(configOf(objects)).toEqual(data);
+  });
+
+  test('GIVEN a kubernetes cloud config of comments only WHEN loaded THEN it is refused as empty, not replaced by the default Secret', () => {
+    writeFile(dir(), 'c.conf', '# [Global]\n; region = r1\n');
+    writeFile(dir(), 'c.yaml', kubernetesSpec('OpenStack', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
+    expect(fleetProblems(dir())).toEqual([
+      "c.conf: cluster k: holds only comments; fill it, or remove spec.cloudConfig.file to read the provider's existing config object",
+    ]);
+  });
+
+  test('GIVEN an OpenShift extra cloud-conf key with comments WHEN rendered THEN the key holds no comment', () => {
+    const spec = platformSpec('GCP', 'g', { cloudConfig: { file: 'g.conf', extraKeys: { 'extra.conf': 'extra.conf' } } });
+    const objects = renderSpec(dir(), spec, { 'g.conf': '[global]\nproject-id = p\n', 'extra.conf': '# old\n[x]\nk = v ; inline\n' });
+    const cm = objects.find((o) => o.kind === 'ConfigMap' && o.data?.['extra.conf'] !== undefined);
+    expect(cm.data['extra.conf']).toBe('[x]\nk = v\n');
+  });
+});
+
+describe('a credential a YAML file hides from its parsed data is refused', () => {
+  const dir = useTempDir();
+  const GH = 'ghp_' + gen(36, ALNUM, 120);
+  const SECRET_TEXT = gen(16, ALNUM, 121);
+  const spec = (tail: string, nameLine = '  name: k') =>
+    `apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerCluster\nmetadata:\n${nameLine}\nspec:\n  distribution: kubernetes\n  platform: AWS\n  kubernetes:\n    version: "1.33"\n${tail}`;
+  const problemsOf = (text: string) => {
+    writeFile(dir(), 'c.yaml', text);
+    return fleetProblems(dir());
+  };
+  const COMMENT_FIX = 'remove it: comments are committed to git with the spec, and credentials never go into git';
+
+  test.each([
+    ['a commented-out password after a field', spec('', `  name: k # password: ${SECRET_TEXT}`), 4, '"password" holds a credential'],
+    ['a token in a whole-line comment', spec(`    # the old one was ${GH}\n`), 10, 'a GitHub token'],
+    ['base64 of a secret access key in a comment', spec(`    # aws_secret: ${b64(AWS_SECRET)}\n`), 10, '"aws_secret" holds a credential'],
+  ])('GIVEN %s in a spec WHEN validated THEN the line is named with what it looks like, never the value', (_name, text, line, reason) => {
+    const problems = problemsOf(text);
+    expect(problems).toEqual([`c.yaml:${line}: a comment looks like a credential (${reason}); ${COMMENT_FIX}`]);
+    expect(problems.join('\n')).not.toContain(SECRET_TEXT.slice(0, 12));
+  });
+
+  test('GIVEN a credential in a comment of a defaults file WHEN validated THEN the defaults file and line are named', () => {
+    writeFile(dir(), 'defaults.yaml', `apiVersion: ccm-gitops.io/v1alpha1\nkind: CloudControllerManagerClusterDefaults\n# token: ${SECRET_TEXT}\n`);
+    writeFile(dir(), 'c.yaml', spec(''));
+    expect(fleetProblems(dir())).toContain(`defaults.yaml:3: a comment looks like a credential ("token" holds a credential); ${COMMENT_FIX}`);
+  });
+
+  test.each([
+    ['a spec field commented out', '    # useServiceAccountCredentials: true\n'],
+    ['a Secret named in a comment', '    # existingSecret: ccm-creds\n'],
+    ['prose about a password', '    # the password lives in the Secret ccm-creds, never here\n'],
+    ['a URL', '    # see https://github.com/kubernetes/cloud-provider-aws/blob/v1.33.0/README.md#configuration\n'],
+  ])('GIVEN %s in a comment WHEN validated THEN the comment passes', (_name, comment) => {
+    expect(problemsOf(spec(comment)).filter((p) => p.includes('comment'))).toEqual([]);
+  });
+
+  test.each([
+    [
+      '!!binary on an annotation',
+      `    podAnnotations:\n      example.com/note: !!binary ${b64(AWS_SECRET)}\n`,
+      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/note: has the tag !!binary, whose bytes no check reads; a spec holds text: remove the tag, and keep credentials in a Secret',
+    ],
+    [
+      '!!str on a credential-named annotation',
+      `    podAnnotations:\n      example.com/db-token: !!str ${SECRET_TEXT}\n`,
+      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/db-token: has the tag !!str on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret',
+    ],
+    [
+      'a custom tag on a credential-named key',
+      `    extraEnv:\n      - name: X\n        password: !vault ${SECRET_TEXT}\n`,
+      'c.yaml:12: spec.kubernetes.extraEnv.password: has a custom tag on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret',
+    ],
+  ])('GIVEN %s WHEN validated THEN it is refused, never showing the value', (_name, tail, problem) => {
+    const problems = problemsOf(spec(tail));
+    expect(problems).toEqual([problem]);
+    expect(problems.join('\n')).not.toMatch(/Buffer|data":\[/);
+  });
+
+  test('GIVEN the spec fields named like credentials WHEN compared with the schema THEN they are the same', () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'schema', 'cluster-spec.schema.json'), 'utf8'));
+    const names = new Set<string>();
+    const stack: unknown[] = [schema];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node !== null && typeof node === 'object') {
+        const props = (node as { properties?: Record<string, unknown> }).properties;
+        Object.keys(props ?? {}).forEach((k) => names.add(k));
+        stack.push(...Object.values(node));
+      }
+    }
+    expect([...SPEC_FIELDS_NAMED_LIKE_CREDENTIALS].sort()).toEqual([...names].filter((k) => classifyKey(k) !== 'plain').sort());
+  });
+
+  const FLOOR =
+    "the VSphere cloud controller manager reads its credentials from a Secret (created from the platform's CredentialsRequest), and credentials never go into git";
+  test.each([
+    [
+      'a commented-out password',
+      `global:\n  port: 443\n  # password: ${SECRET_TEXT}\n`,
+      `a comment (line 3) looks like a credential ("password" holds a credential); remove it: ${FLOOR}`,
+    ],
+    [
+      '!!binary on a password',
+      `global:\n  password: !!binary ${b64(SECRET_TEXT)}\n`,
+      `"global.password" (line 2) has the tag !!binary, which hides its value from the credential checks; remove the value: ${FLOOR}`,
+    ],
+    [
+      '!!binary on any key',
+      `global:\n  note: !!binary ${b64(AWS_SECRET)}\n`,
+      `"global.note" (line 2) has the tag !!binary, which hides its value from the credential checks; remove the value: ${FLOOR}`,
+    ],
+  ])('GIVEN a YAML cloud config with %s WHEN passed through THEN it is refused with its line', (_name, source, message) => {
+    expect(errorOf(() => passThroughCloudConfig('VSphere', source)).message).toBe(message);
+  });
+});
+
+describe('tokens in query strings are refused, naming the parameter only', () => {
+  const dir = useTempDir();
+  const TOKEN = gen(24, ALNUM, 122);
+  const SAS = encodeURIComponent(b64(gen(32, ALNUM, 123)));
+
+  test.each([
+    ['a token', `https://git.example.com/org/fleet.git?token=${TOKEN}`, 'token'],
+    ['an OAuth access token after another parameter', `https://git.example.com/org/fleet?ref=main&access_token=${TOKEN}`, 'access_token'],
+    ['a GitLab private token', `https://gitlab.example.com/api/v4/projects?private_token=${TOKEN}`, 'private_token'],
+    ['an Azure SAS signature', `https://acct.blob.core.windows.net/c/b?sv=2022-11-02&se=2030-01-01&sr=b&sp=r&sig=${SAS}`, 'sig'],
+    ['an S3 presigned signature', `https://b.s3.amazonaws.com/k?X-Amz-Date=20300101T000000Z&X-Amz-Signature=${gen(64, HEX, 124)}`, 'X-Amz-Signature'],
+    ['an API key', `https://maps.example.com/api?key=${TOKEN}`, 'key'],
+    ['an access token in the fragment', `https://app.example.com/cb#access_token=${TOKEN}&token_type=bearer`, 'access_token'],
+  ])('GIVEN a URL with %s WHEN checked THEN it is refused by the parameter name', (_name, url, param) => {
+    expect(secretInValue(url)).toEqual({ reason: `a URL with credentials (a credential in the query string ("${param}"))` });
+    expect(redact(`cannot reach ${url} now`)).not.toContain(TOKEN.slice(0, 12));
+  });
+
+  test.each([
+    ['a plain query', 'https://git.example.com/org/fleet.git?ref=main&depth=1'],
+    ['a token switch', 'https://proxy.example.com/?token=true'],
+    ['a token from a variable', 'https://git.example.com/fleet.git?token=${GIT_TOKEN}'],
+    ['an empty token', 'https://git.example.com/fleet.git?token='],
+    ['a parameter naming a token', 'https://sts.example.com/?tokenType=jwt&audience=sts.amazonaws.com'],
+  ])('GIVEN %s WHEN checked THEN nothing is found', (_name, url) => {
+    expect(secretInValue(url)).toBeUndefined();
+  });
+
+  test.each([
+    [
+      'spec.gitops.repoURL',
+      { gitops: { engine: 'argocd', repoURL: `https://git.example.com/org/fleet.git?private_token=${TOKEN}` } },
+      'c.yaml:23: spec.gitops.repoURL: embeds credentials (a credential in the query string ("private_token")); give the engine a repository Secret instead (spec.gitops.flux.secretRef, or an Argo CD repository credential)',
+    ],
+    [
+      'spec.proxy.httpsProxy',
+      { proxy: { httpsProxy: `http://proxy.example.com:3128/?access_token=${TOKEN}` } },
+      'c.yaml:22: spec.proxy.httpsProxy: embeds credentials (a credential in the query string ("access_token")); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+    ],
+  ])('GIVEN a token in the query of %s WHEN validated THEN the field is named, never the value', (_field, section, problem) => {
+    writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', {}, section));
+    const problems = fleetProblems(dir());
+    expect(problems).toEqual([problem]);
+    expect(problems.join('\n')).not.toContain(TOKEN.slice(0, 12));
   });
 });

@@ -123,6 +123,17 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     expect(result.files.find((f) => f.name === 'prod-eu-1.cloud.conf')?.content).toBe(written);
   });
 
+  test('a comment in another key of the live cloud-provider-config is not written into the file the user commits', () => {
+    // GIVEN a live cloud-provider-config whose extra key (a CA bundle) carries comment lines
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const result = importLiveCluster([
+      infrastructure({ type: 'OpenStack' }),
+      cloudProviderConfig({ config: '[Global]\nregion = RegionOne\n', 'ca-bundle.pem': `# Issuer: the old CA\n${ca}` }),
+    ]);
+    // THEN the written extra file holds the certificate and no comment
+    expect(result.files.find((f) => f.name === 'prod-eu-1.ca-bundle.pem')?.content).toBe(ca);
+  });
+
   test('single-replica topology and TLS adherence omitted (NoOpinion), which ignores the profile', () => {
     const result = importLiveCluster([
       infrastructure({ type: 'GCP' }, { controlPlaneTopology: 'SingleReplica' }),

@@ -60,6 +60,9 @@ const HOSTILE: [string, string][] = [
   ['blanks', hostile(' \t')],
   ['line breaks', hostile('\n')],
   ['= before each user', hostile('=a')],
+  ['query parameters', `https://h.example.com/?${hostile('token=a&')}`],
+  ['query openers after a scheme', hostile('a://?a=')],
+  ['long parameter names', `https://h.example.com/?${hostile('aB')}=x`],
 ];
 
 describe('every scan is linear on 1 MiB hostile values', () => {

@@ -1,8 +1,9 @@
-import { parse as parseYaml, parseDocument, visit } from 'yaml';
+import { LineCounter, parse as parseYaml, parseDocument, visit } from 'yaml';
 import { CloudConfigError, TransformResult } from './errors';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
 import { MAX_CONFIG_ALIASES, parseJsonWithLimits, refuseDeepNesting, refuseHostileData, refuseYamlStackExhaustion } from './limits';
 import { withoutGcfgComments } from './gcfg';
+import { secretInYamlComments, taggedCredential } from '../secrets/yaml-findings';
 
 /**
  * The operator passes these platforms' configs through unchanged (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/cloud.go,
@@ -42,22 +43,36 @@ export function passThroughCloudConfig(
     }
   }
   refuseHostileData(structured);
+  const floor = `the ${platform} cloud controller manager reads its credentials from a Secret (${secretFrom}), and credentials never go into git`;
+  if (structured !== undefined && !trimmed.startsWith('{')) {
+    refuseHiddenYamlCredential(source, floor);
+  }
   const field = structured !== undefined ? findSecretLikeField(structured) : undefined;
   if (field) {
-    throw new CloudConfigError(
-      `"${field}" holds a credential; remove it: the ${platform} cloud controller manager reads its credentials from a Secret ` +
-        `(${secretFrom}), and credentials never go into git`,
-    );
+    throw new CloudConfigError(`"${field}" holds a credential; remove it: ${floor}`);
   }
   const key = structured === undefined ? findSecretLikeIniKey(source) : undefined;
   if (key) {
-    throw new CloudConfigError(
-      `'${key.key}' (line ${key.line}) holds a credential; remove it: the ${platform} cloud controller manager reads its ` +
-        `credentials from a Secret (${secretFrom}), and credentials never go into git`,
-      key.line,
-    );
+    throw new CloudConfigError(`'${key.key}' (line ${key.line}) holds a credential; remove it: ${floor}`, key.line);
   }
   return { config: withoutComments(source), warnings: [] };
+}
+
+/** Refuses a credential in a YAML config's comments or behind a tag (`password: !!binary …`), which its parsed data does not show. */
+function refuseHiddenYamlCredential(source: string, floor: string): void {
+  const comment = secretInYamlComments(source);
+  if (comment) {
+    throw new CloudConfigError(`a comment (line ${comment.line}) looks like a credential (${comment.reason}); remove it: ${floor}`, comment.line);
+  }
+  const lines = new LineCounter();
+  const tagged = taggedCredential(parseDocument(source, { lineCounter: lines, logLevel: 'silent' }), lines);
+  if (tagged) {
+    throw new CloudConfigError(
+      `"${tagged.key}" (line ${tagged.line}) has ${tagged.tag === 'a custom tag' ? tagged.tag : `the tag ${tagged.tag}`}, which hides its value from the ` +
+        `credential checks; remove the value: ${floor}`,
+      tagged.line,
+    );
+  }
 }
 
 /**
@@ -74,9 +89,13 @@ export function withoutComments(source: string): string {
   return looksLikeYaml(trimmed) ? withoutYamlComments(source) : withoutGcfgComments(source);
 }
 
-/** Whether a config's first line is a YAML mapping key (`name:`), as opposed to an INI line. */
+/**
+ * Whether a config's first line that is not blank, a comment or a YAML
+ * document marker is a YAML mapping key (`name:`), as opposed to an INI line.
+ */
 function looksLikeYaml(trimmed: string): boolean {
-  return /^[A-Za-z0-9_"'-]+\s*:/m.test(trimmed.split('\n')[0] ?? '');
+  const first = trimmed.split(/\r\n|\n|\r/).find((line) => !/^\s*(?:[#;].*|---\s*|%YAML.*)?$/.test(line));
+  return /^[A-Za-z0-9_"'-]+\s*:/.test(first ?? '');
 }
 
 /** A YAML config without its comments; the text is written again only when it has some, so a config without comments is kept byte for byte. */

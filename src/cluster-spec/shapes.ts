@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { describeValue } from './errors';
-import { classifyKey, secretInValue, urlCredentials } from '../secrets/detector';
+import { classifyKey, queryCredentialSpans, secretInValue, urlCredentials } from '../secrets/detector';
 
 /** A DNS-1123 label (kubernetes/apimachinery@v0.33.0 pkg/util/validation/validation.go IsDNS1123Label): at most 63 characters. */
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -148,14 +148,15 @@ export function commandItemProblem(item: string): string | undefined {
 
 /**
  * The userinfo of a URL or host, found by the secret detector or by the
- * WHATWG URL parser (which reads `https:\\user:pw@host` as a user too).
+ * WHATWG URL parser (which reads `https:\\user:pw@host` as a user too), or a
+ * credential parameter in its query (`?private_token=…`).
  * `ssh` lets an ssh login name through (`ssh://git@host/x`, `git@host:org/x.git`);
  * `host` also refuses a schemeless `user:password@host`.
  *
  * @returns the kind of credential, never the value
  */
 export function userinfoProblem(value: string, options: { ssh?: boolean; host?: boolean } = {}): string | undefined {
-  const found = urlCredentials(value);
+  const found = urlCredentials(value) ?? queryCredentialSpans(value, true)[0];
   if (found) {
     return found.reason;
   }

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import { depthOf, PROTO_KEY_REFUSED } from '../util/bounded-yaml';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
+import { secretInYamlComments, taggedCredential } from '../secrets/yaml-findings';
 
 /** Largest spec or cloud config file read, in bytes. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -122,6 +123,10 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
       },
     };
   }
+  const hidden = hiddenCredential(text, doc, lines);
+  if (hidden) {
+    return { issue: { file, ...hidden } };
+  }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIASES });
@@ -144,6 +149,46 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
     };
   }
   return { source: { file, doc, lines, data } };
+}
+
+/**
+ * The spec fields whose names read as a credential's but hold a name or a
+ * switch (the schema's; test/hostile-credentials.test.ts keeps the list equal
+ * to it): commented out, they are no credential.
+ */
+export const SPEC_FIELDS_NAMED_LIKE_CREDENTIALS: ReadonlySet<string> = new Set([
+  'existingSecret',
+  'imagePullSecrets',
+  'secret',
+  'useServiceAccountCredentials',
+]);
+
+/**
+ * A credential the parsed data would not show: in a comment (committed with the
+ * spec), or behind a tag (`!!binary` bytes, any tag on a credential key). Says
+ * where and what it looks like, never the value.
+ */
+function hiddenCredential(text: string, doc: Document, lines: LineCounter): Omit<SpecIssue, 'file'> | undefined {
+  const comment = secretInYamlComments(text, SPEC_FIELDS_NAMED_LIKE_CREDENTIALS);
+  if (comment) {
+    return {
+      path: '',
+      line: comment.line,
+      message: `a comment looks like a credential (${comment.reason}); remove it: comments are committed to git with the spec, and credentials never go into git`,
+    };
+  }
+  const tagged = taggedCredential(doc, lines);
+  if (tagged) {
+    return {
+      path: tagged.key,
+      line: tagged.line,
+      message:
+        tagged.tag === '!!binary'
+          ? 'has the tag !!binary, whose bytes no check reads; a spec holds text: remove the tag, and keep credentials in a Secret'
+          : `has ${tagged.tag === 'a custom tag' ? tagged.tag : `the tag ${tagged.tag}`} on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret`,
+    };
+  }
+  return undefined;
 }
 
 /** Where a field of a merged spec comes from: the first source (spec, then deeper defaults) that sets it. */

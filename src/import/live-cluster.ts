@@ -221,7 +221,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     for (const key of Object.keys(data).sort()) {
       checkNoCredentials(platform, `ConfigMap openshift-config/${ref.name} key ${key}`, data[key]);
       const file = `${name}.${key}`;
-      files.push({ name: file, content: data[key] });
+      files.push({ name: file, content: withoutComments(data[key]) });
       extraKeys[key] = file;
     }
     if (Object.keys(extraKeys).length > 0) {

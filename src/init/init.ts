@@ -73,7 +73,7 @@ export function parseInitOptions(opts: InitOptions): {
   if (opts.repoUrl !== undefined && (holdsCredentials(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
     // named, never printed: the value is a password or a token
     throw new InitError(
-      '--repo-url holds credentials or a user name before the host (user:password@, token@); give the URL without them, ' +
+      '--repo-url holds credentials, a user name before the host or a token in its query (user:password@, token@, ?token=); give the URL without them, ' +
         'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef)',
     );
   }

@@ -2,7 +2,7 @@ import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES
 import { kubernetesPlatforms, upstreamProviderFor } from './providers';
 import { imageMinor, kubernetesCloudConfigProblems, kubernetesProblems, kubernetesWarnings } from './validate';
 import { CloudConfigError } from '../cloud-config/errors';
-import { refuseCredentials } from '../cloud-config/pass-through';
+import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { ImageKey } from '../cluster-spec/images';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { DistributionFacts, PrepareContext } from '../cluster/distribution';
@@ -51,8 +51,8 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
   if (!read) {
     return undefined;
   }
-  const { cloudConfigFile, text: cloudConf } = read;
-  if (cloudConfigFile && cloudConf.trim() === '') {
+  const { cloudConfigFile, text: source } = read;
+  if (cloudConfigFile && source.trim() === '') {
     issue({
       file: cloudConfigFile,
       path: '',
@@ -60,9 +60,19 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
     });
     return undefined;
   }
+  // passed through to the CCM unchanged but for its comments: a comment is not configuration, and a commented-out credential must not reach git
+  const cloudConf = cloudConfigFile ? withoutComments(source) : source;
+  if (cloudConfigFile && cloudConf.trim() === '') {
+    issue({
+      file: cloudConfigFile,
+      path: '',
+      message: `cluster ${spec.metadata.name}: holds only comments; fill it, or remove spec.cloudConfig.file to read the provider's existing config object`,
+    });
+    return undefined;
+  }
   if (cloudConfigFile) {
     try {
-      refuseCredentials(spec.spec.platform, cloudConf, KUBERNETES_SECRET_FROM);
+      refuseCredentials(spec.spec.platform, source, KUBERNETES_SECRET_FROM);
     } catch (e) {
       if (e instanceof CloudConfigError) {
         issue({ file: cloudConfigFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });

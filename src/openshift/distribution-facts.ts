@@ -1,7 +1,7 @@
 import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './migration/migration-control-plane';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
 import { CloudConfigError } from '../cloud-config/errors';
-import { refuseCredentials } from '../cloud-config/pass-through';
+import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { ClusterSpec, Distribution, PlatformType } from '../cluster-spec/schema';
 import { DistributionFacts, DistributionProblem, PrepareContext } from '../cluster/distribution';
@@ -113,7 +113,8 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
       }
       throw e;
     }
-    extraData[key] = text;
+    // a comment is not configuration, and a commented-out value must not reach git
+    extraData[key] = withoutComments(text);
   }
   try {
     const result = platform.transformCloudConfig(source, spec);

@@ -8,7 +8,8 @@
  * Rules (docs/security.md lists them with harmless example shapes):
  * 1. URL userinfo: any `user:password@`, a token as user name, percent-encoded
  *    forms; `ssh://git@host` and `git@host:path` (a plain login name) pass.
- *    Also `user:password@host` without a scheme (not in rendered output).
+ *    Also `user:password@host` without a scheme (not in rendered output), and a
+ *    credential parameter in a URL's query or fragment (`?token=`, `&sig=`).
  * 2. Private keys: PEM blocks, PuTTY key files, also base64-encoded.
  * 3. Key names that hold a credential, as words of the key (`pwd`, `auth`,
  *    `api.key`, `OS_PW`, `aadClientSecret`); keys ending in a reference word
@@ -47,6 +48,7 @@ import {
   isCertificate,
 } from './token-spans';
 import { isPrivateJwk, withoutPublicMaterial } from './public-material';
+import { queryParameterSpans } from './query-credentials';
 export { withoutCertificates } from './token-spans';
 export type { SecretFinding } from './token-spans';
 /** Words of a key name that mean it holds a credential. */
@@ -367,7 +369,7 @@ function userinfoSpans(text: string): { start: number; userinfo: number; at: num
   return found;
 }
 
-/** Credentials in the URLs of a text. */
+/** Credentials in the URLs of a text: in the userinfo, or as a query or fragment parameter. */
 function urlFinding(text: string): SecretFinding | undefined {
   for (const { start, at } of userinfoSpans(text)) {
     const found = urlCredentials(text.slice(start, at + 1));
@@ -375,7 +377,13 @@ function urlFinding(text: string): SecretFinding | undefined {
       return { reason: `a URL with credentials (${found.reason})` };
     }
   }
-  return undefined;
+  const [query] = queryCredentialSpans(text, true);
+  return query ? { reason: `a URL with credentials (${query.reason})` } : undefined;
+}
+
+/** The value of each credential parameter in the query or fragment of the URLs of a text (see query-credentials.ts). */
+export function queryCredentialSpans(text: string, first: boolean): Span[] {
+  return queryParameterSpans(text, first, (name) => classifyKey(name) === 'secret');
 }
 
 /** Characters that end the userinfo of a schemeless `user:password@host` read backwards from its `@`. */
@@ -727,11 +735,12 @@ function urlUserinfoSpans(text: string): Span[] {
 
 /**
  * Replaces secret material in a text for messages: URL userinfo (with or
- * without a scheme), private keys, known tokens. Keeps the host, so a message
+ * without a scheme), credential query parameters, private keys, known tokens. Keeps the host, so a message
  * still says where.
  */
 export function redact(text: string): string {
   let out = replaceSpans(text, urlUserinfoSpans(text), () => '<redacted>');
+  out = replaceSpans(out, queryCredentialSpans(out, false), () => '<redacted>');
   out = replaceSpans(out, schemelessSpans(out, false), () => '<redacted>');
   out = replaceSpans(out, privateKeySpans(out, false), () => '<redacted private key>');
   return replaceSpans(out, tokenSpans(out, false), () => '<redacted token>');
