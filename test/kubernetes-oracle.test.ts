@@ -1051,6 +1051,25 @@ describe('kubernetes oracle: flags of a binary that exits on an unknown one', ()
     ]);
   });
 
+  test('a Windows-only flag rendered for the Linux cloud-node-manager, or a log-json flag for AWS, fails the oracle (the binary exits)', () => {
+    // GIVEN the Linux cloud-node-manager DaemonSet with --windows-service (registered in init_windows.go only)
+    const az = rendering('azure', render(dir(), spec('Azure', false, 'kubeadm')));
+    const cnm = az.cnms[0];
+    const withWindowsFlag = {
+      ...az,
+      cnms: [{ ...cnm, container: { ...cnm.container, args: [...(cnm.container.args ?? []), '--windows-service=true'] } }],
+    };
+    // THEN the oracle reports it; the Windows image's facts have it
+    expect(unknownFlags(withWindowsFlag)).toEqual([
+      `--windows-service is not a flag of ${cnm.workload.metadata.name} v1.33.2 (${cnm.facts.flags!.source})`,
+    ]);
+    expect(CLOUD_NODE_MANAGER_WINDOWS_FACTS.flags?.names).toContain('windows-service');
+    // AND AWS (no json log format registered) with --log-json-split-stream is reported too
+    const r = rendering('aws', render(dir(), spec('AWS', false, 'kubeadm')));
+    const withJson = { ...r, ccm: { ...r.ccm, flags: new Map([...r.ccm.flags, ['log-json-split-stream', 'true']]) } };
+    expect(unknownFlags(withJson)).toEqual([`--log-json-split-stream is not a flag of aws v1.35.0 (${r.facts.flags!.source})`]);
+  });
+
   test('the check reports a rendered flag outside the table', () => {
     const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm')));
     const withExtra = { ...r, ccm: { ...r.ccm, flags: new Map([...r.ccm.flags, ['bind-address', '0.0.0.0']]) } };

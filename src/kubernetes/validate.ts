@@ -599,9 +599,19 @@ export function unknownFlagProblems(spec: ClusterSpec): KubernetesProblem[] {
     : flagTableFor(provider.name, tag);
   const problems = unknownIn(ccm, k.extraArgs, ['spec', 'kubernetes', 'extraArgs'], `${spec.spec.platform} CCM`);
   if (provider.cloudNodeManager && k.cloudNodeManager.enabled) {
-    const cnm = flagTableFor(`${provider.name}-cloud-node-manager`, imageTag(spec.spec.images.cloudNodeManagerAzure ?? ''));
+    const cnmTag = imageTag(spec.spec.images.cloudNodeManagerAzure ?? '');
+    const cnm = flagTableFor(`${provider.name}-cloud-node-manager`, cnmTag);
+    // the Linux and the Windows DaemonSet take the same extraArgs: a flag only the Windows binary registers stops the Linux one
+    const windows = flagTableFor(`${provider.name}-cloud-node-manager-windows`, cnmTag);
     problems.push(
-      ...unknownIn(cnm, k.cloudNodeManager.extraArgs, ['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], 'Azure cloud-node-manager'),
+      ...unknownIn(cnm, k.cloudNodeManager.extraArgs, ['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], 'Azure cloud-node-manager').map((p) =>
+        windows && isKnownFlag(String(p.path[p.path.length - 1]), windows.flags)
+          ? {
+              ...p,
+              message: `is a flag of the Windows cloud-node-manager only (registered in a //go:build windows file); the Linux DaemonSet takes the same extraArgs and its binary at ${windows.tag} exits on an unknown flag: remove it`,
+            }
+          : p,
+      ),
     );
   }
   return problems;
