@@ -426,7 +426,30 @@ export function kubernetesWarnings(spec: ClusterSpec): string[] {
       `spec.kubernetes.configureCloudRoutes: is true but the ${spec.spec.platform} CCM programs routes only ${provider.routesNeed.what}; without that its route controller never starts and pods on other nodes are unreachable: check it, or set configureCloudRoutes to false and let the CNI route`,
     );
   }
+  if (k.namespace !== 'kube-system') {
+    warnings.push(
+      `spec.kubernetes.namespace: "${k.namespace}" is rendered as a Namespace labelled with the Pod Security level the CCM's pods need (privileged on the host network or with host paths); if it already exists, every other pod in it is admitted at that level and its own Pod Security labels are replaced: give the CCM a namespace of its own`,
+    );
+  }
+  warnings.push(...replicaWarnings(provider, spec));
   return [...warnings, ...apiServerEnvWarnings(spec)];
+}
+
+/** Control-plane nodes of a highly available control plane (kubeadm's and the distributions' HA layouts). */
+const HA_CONTROL_PLANE_NODES = 3;
+
+/** More Deployment replicas kept on the control plane than it has nodes: the rest stay Pending (one per node). */
+function replicaWarnings(provider: UpstreamProvider, spec: ClusterSpec): string[] {
+  const k = spec.spec.kubernetes!;
+  const shape = workloadShape(provider, k, spec.spec.controlPlaneTopology === 'SingleReplica');
+  const replicas = shape.replicas ?? 1;
+  const placement = schedulingPlan(k.scheduling.preset, k.scheduling.extraTolerations, k.scheduling.nodeSelector, provider.anyNode !== undefined);
+  if (shape.kind !== 'Deployment' || replicas <= HA_CONTROL_PLANE_NODES || !confinedToControlPlane(placement)) {
+    return [];
+  }
+  return [
+    `spec.kubernetes.workload.replicas: is ${replicas} and each replica needs a control-plane node of its own (required anti-affinity on the hostname, the host network port); a highly available control plane has ${HA_CONTROL_PLANE_NODES} nodes, so ${replicas - HA_CONTROL_PLANE_NODES} would stay Pending unless the cluster has ${replicas}: set ${HA_CONTROL_PLANE_NODES} or fewer, or schedule off the control plane (spec.kubernetes.scheduling.nodeSelector)`,
+  ];
 }
 
 /**
