@@ -814,6 +814,46 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     expect(inner.sort((a, b) => (key(a) < key(b) ? -1 : 1))).toEqual(plain.sort((a, b) => (key(a) < key(b) ? -1 : 1)));
   });
 
+  test('cluster-resource-set with resources: the Secrets and ConfigMaps it carries (the credential Secret) are listed after the stages, in the given order', () => {
+    // GIVEN the credential Secret (type addons.cluster.x-k8s.io/resource-set) and a ConfigMap kept on the management cluster
+    const resources = [
+      { kind: 'Secret', name: 'k-azure-cloud-provider' },
+      { kind: 'ConfigMap', name: 'k-extra' },
+    ];
+    const crs = files(
+      kubernetesSpec('Azure', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', resources } } }),
+    );
+    // THEN the ClusterResourceSet lists them after its own ConfigMaps; they are not rendered
+    expect(parse(crs['k/04-workloads/clusterresourceset.capi.ccm-k.yaml']).spec.resources).toEqual([
+      ...['01-namespaces-rbac', '04-workloads'].map((s) => ({ kind: 'ConfigMap', name: `ccm-k-${s}` })),
+      ...resources,
+    ]);
+    expect(Object.keys(crs).filter((p) => p.includes('k-azure-cloud-provider') || p.includes('k-extra'))).toEqual([]);
+  });
+
+  test('cluster-resource-set resources: a name listed twice, or one of the rendered stage ConfigMaps, is refused', () => {
+    writeFile(
+      dir(),
+      'c.yaml',
+      kubernetesSpec('AWS', 'k', {
+        output: {
+          mode: 'cluster-resource-set',
+          clusterResourceSet: {
+            resources: [
+              { kind: 'Secret', name: 'creds' },
+              { kind: 'Secret', name: 'creds' },
+              { kind: 'ConfigMap', name: 'ccm-k-04-workloads' },
+            ],
+          },
+        },
+      }),
+    );
+    expect(fleetProblems(dir())).toEqual([
+      'c.yaml:27: spec.kubernetes.output.clusterResourceSet.resources.1: Secret "creds" is listed twice; list each once',
+      'c.yaml:29: spec.kubernetes.output.clusterResourceSet.resources.2: ConfigMap "ccm-k-04-workloads" is a name the renderer gives its own stage ConfigMaps (ccm-k-<stage>); rename it',
+    ]);
+  });
+
   test('manifest-dir: one file, stages in order, no sync waves, and the k3s/RKE2 server config in CONTROL-PLANE.md', () => {
     const out = files(kubernetesSpec('VSphere', 'k', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }));
     expect(Object.keys(out).sort()).toEqual(['k/CONTROL-PLANE.md', 'k/kustomization.yaml', 'k/manifests/ccm-gitops-k.yaml']);

@@ -323,6 +323,18 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       `"${s.gitops.engine}" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain`,
     );
   }
+  if (k.output.mode === 'cluster-resource-set') {
+    const seen = new Set<string>();
+    k.output.clusterResourceSet.resources.forEach((r, i) => {
+      const where = ['spec', 'kubernetes', 'output', 'clusterResourceSet', 'resources', i];
+      if (seen.has(`${r.kind}/${r.name}`)) {
+        at(where, `${r.kind} "${r.name}" is listed twice; list each once`);
+      } else if (r.kind === 'ConfigMap' && r.name.startsWith(`ccm-${spec.metadata.name}-`)) {
+        at(where, `ConfigMap "${r.name}" is a name the renderer gives its own stage ConfigMaps (ccm-${spec.metadata.name}-<stage>); rename it`);
+      }
+      seen.add(`${r.kind}/${r.name}`);
+    });
+  }
   if (s.migration && s.migration.kubernetesVersion !== k.version) {
     at(
       ['spec', 'migration', 'kubernetesVersion'],
