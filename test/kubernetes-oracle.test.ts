@@ -26,6 +26,7 @@ import {
   ALL_IMAGE_FACTS,
   ApiCall,
   apiServerEnvProblems,
+  AZURE_CONFIG_SECRET_NAMESPACE,
   CCM_NAMESPACE,
   CONTROL_PLANE_NODES,
   pendingReplicas,
@@ -256,7 +257,7 @@ function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
       // the binary's default may be changed in code (images-extra.ts authenticationSkipLookupDefault: DigitalOcean)
       return securePort(r) !== 0 && flag(r, 'authentication-skip-lookup', String(r.facts.authenticationSkipLookupDefault?.value ?? false)) !== 'true';
     case 'azureDynamicReloading':
-      return flag(r, 'enable-dynamic-reloading', 'false') === 'true';
+      return flag(r, 'enable-dynamic-reloading', 'false') === 'true' && flag(r, 'cloud-config', '') === '';
     case 'cloudNodeManager':
       return r.cnms.length > 0;
     case 'eipTag':
@@ -271,7 +272,14 @@ function holds(r: Rendering, key: WhenKey, call: ApiCall): boolean {
 const whenKeys = (call: ApiCall): WhenKey[] => (call.when === undefined ? [] : typeof call.when === 'string' ? [call.when] : [...call.when]);
 const applies = (r: Rendering, call: ApiCall) => whenKeys(call).every((k) => holds(r, k, call));
 /** Keys that describe the process and profile (evaluated strictly for "is the rule used"); the others are features the renderer may grant always. */
-const STRICT_KEYS = new Set<WhenKey>(['leaderElect', 'serviceAccountCredentials', 'serviceAccountMissing', 'secureServing', 'authenticationLookup']);
+const STRICT_KEYS = new Set<WhenKey>([
+  'leaderElect',
+  'serviceAccountCredentials',
+  'serviceAccountMissing',
+  'secureServing',
+  'authenticationLookup',
+  'azureDynamicReloading',
+]);
 /** `client:` and `controller:` keys are strict too: a client a disabled controller never asks for needs no token, a controller that does not run needs no rule. */
 const strict = (k: WhenKey) => STRICT_KEYS.has(k) || k.startsWith('client:') || k.startsWith('controller:');
 const usable = (r: Rendering, call: ApiCall) =>
@@ -374,7 +382,9 @@ function requestsOf(r: Rendering, call: ApiCall): ResourceRequest[] {
         ? [ccmNamespace(r) ?? r.ccm.workload.metadata.namespace]
         : call.namespace === CONFIG_SECRET_NAMESPACE
           ? r.inventory.configSecretNamespaces!(renderedCloudConfig(r))
-          : [call.namespace];
+          : call.namespace === AZURE_CONFIG_SECRET_NAMESPACE
+            ? [flag(r, 'cloud-config-secret-namespace', 'kube-system')]
+            : [call.namespace];
   return namespaces.flatMap((namespace) =>
     call.verbs.map((verb) => ({
       verb,
@@ -1051,6 +1061,25 @@ describe('kubernetes oracle: flags of a binary that exits on an unknown one', ()
     ]);
   });
 
+  test('a Windows-only flag rendered for the Linux cloud-node-manager, or a log-json flag for AWS, fails the oracle (the binary exits)', () => {
+    // GIVEN the Linux cloud-node-manager DaemonSet with --windows-service (registered in init_windows.go only)
+    const az = rendering('azure', render(dir(), spec('Azure', false, 'kubeadm')));
+    const cnm = az.cnms[0];
+    const withWindowsFlag = {
+      ...az,
+      cnms: [{ ...cnm, container: { ...cnm.container, args: [...(cnm.container.args ?? []), '--windows-service=true'] } }],
+    };
+    // THEN the oracle reports it; the Windows image's facts have it
+    expect(unknownFlags(withWindowsFlag)).toEqual([
+      `--windows-service is not a flag of ${cnm.workload.metadata.name} v1.33.2 (${cnm.facts.flags!.source})`,
+    ]);
+    expect(CLOUD_NODE_MANAGER_WINDOWS_FACTS.flags?.names).toContain('windows-service');
+    // AND AWS (no json log format registered) with --log-json-split-stream is reported too
+    const r = rendering('aws', render(dir(), spec('AWS', false, 'kubeadm')));
+    const withJson = { ...r, ccm: { ...r.ccm, flags: new Map([...r.ccm.flags, ['log-json-split-stream', 'true']]) } };
+    expect(unknownFlags(withJson)).toEqual([`--log-json-split-stream is not a flag of aws v1.35.0 (${r.facts.flags!.source})`]);
+  });
+
   test('the check reports a rendered flag outside the table', () => {
     const r = rendering('alibaba', render(dir(), spec('AlibabaCloud', false, 'kubeadm')));
     const withExtra = { ...r, ccm: { ...r.ccm, flags: new Map([...r.ccm.flags, ['bind-address', '0.0.0.0']]) } };
@@ -1099,13 +1128,6 @@ describe('kubernetes oracle: optional features of the binaries', () => {
   const VARIANTS: [string, string, Record<string, unknown>, WhenKey][] = [
     // kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go: tagging is off under "*"
     ['AWS', 'the tagging controller', { controllers: ['*', 'tagging'] }, 'controller:tagging'],
-    // kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/dynamic.go
-    [
-      'Azure',
-      'dynamic reloading from the config Secret',
-      { extraArgs: { 'enable-dynamic-reloading': true, 'cloud-config-secret-name': 'azure-cloud-provider' } },
-      'azureDynamicReloading',
-    ],
   ];
 
   test.each(
@@ -1129,6 +1151,21 @@ describe('kubernetes oracle: optional features of the binaries', () => {
     // THEN the feature's condition holds in the rendering, and nothing the binary does is forbidden
     expect(r.inventory.calls.some((c) => whenKeys(c).includes(key) && applies(r, c))).toBe(true);
     expect(deniedCalls(r)).toEqual([]);
+  });
+});
+
+describe('kubernetes oracle: Azure dynamic reloading grants only what the watcher it runs reads', () => {
+  const dir = useTempDir();
+
+  // kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (RunWrapper: a
+  // --cloud-config file starts the file watcher, else the Secret watcher; Run: NewCloudFromConfigFile before NewCloudFromSecret)
+  test.each(PROFILES)('with --cloud-config rendered (the file watcher), %s profile: no Secret grant at all', (_n, sa) => {
+    // GIVEN dynamic reloading switched on while the renderer mounts the config and sets --cloud-config
+    const r = rendering('azure', renderCase(dir(), 'Azure', sa, 'kubeadm', { extraArgs: { 'enable-dynamic-reloading': true } })!);
+    expect(r.ccm.flags.get('cloud-config')).toBe('/etc/kubernetes/cloud-config/cloud-config');
+    // THEN nothing is granted that the binary does not use, and no rule names Secrets
+    expect(unusedGrants(r)).toEqual([]);
+    expect(r.authorizer.grants().filter((g) => (g.rule.resources ?? []).includes('secrets'))).toEqual([]);
   });
 });
 

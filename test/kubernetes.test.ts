@@ -9,7 +9,8 @@ import { schedulingPlan } from '../src/kubernetes/scheduling';
 import { mergeArgs, mergeByName } from '../src/kubernetes/workload-plan';
 import { loadFleet } from '../src/fleet/load';
 import { ccmTlsFlags } from '../src/cluster-spec/tls';
-import { fleetProblems, imageFor, kubernetesSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
+import { kubernetesWarnings } from '../src/kubernetes/validate';
+import { fleetProblems, imageFor, kubernetesSpec, parsedSpec, useTempDir, writeFile, renderSpec, findObject } from './helpers';
 
 const TLS = ccmTlsFlags();
 const REPO = path.resolve(__dirname, '..');
@@ -813,6 +814,46 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     expect(inner.sort((a, b) => (key(a) < key(b) ? -1 : 1))).toEqual(plain.sort((a, b) => (key(a) < key(b) ? -1 : 1)));
   });
 
+  test('cluster-resource-set with resources: the Secrets and ConfigMaps it carries (the credential Secret) are listed after the stages, in the given order', () => {
+    // GIVEN the credential Secret (type addons.cluster.x-k8s.io/resource-set) and a ConfigMap kept on the management cluster
+    const resources = [
+      { kind: 'Secret', name: 'k-azure-cloud-provider' },
+      { kind: 'ConfigMap', name: 'k-extra' },
+    ];
+    const crs = files(
+      kubernetesSpec('Azure', 'k', { output: { mode: 'cluster-resource-set', clusterResourceSet: { namespace: 'capi', resources } } }),
+    );
+    // THEN the ClusterResourceSet lists them after its own ConfigMaps; they are not rendered
+    expect(parse(crs['k/04-workloads/clusterresourceset.capi.ccm-k.yaml']).spec.resources).toEqual([
+      ...['01-namespaces-rbac', '04-workloads'].map((s) => ({ kind: 'ConfigMap', name: `ccm-k-${s}` })),
+      ...resources,
+    ]);
+    expect(Object.keys(crs).filter((p) => p.includes('k-azure-cloud-provider') || p.includes('k-extra'))).toEqual([]);
+  });
+
+  test('cluster-resource-set resources: a name listed twice, or one of the rendered stage ConfigMaps, is refused', () => {
+    writeFile(
+      dir(),
+      'c.yaml',
+      kubernetesSpec('AWS', 'k', {
+        output: {
+          mode: 'cluster-resource-set',
+          clusterResourceSet: {
+            resources: [
+              { kind: 'Secret', name: 'creds' },
+              { kind: 'Secret', name: 'creds' },
+              { kind: 'ConfigMap', name: 'ccm-k-04-workloads' },
+            ],
+          },
+        },
+      }),
+    );
+    expect(fleetProblems(dir())).toEqual([
+      'c.yaml:27: spec.kubernetes.output.clusterResourceSet.resources.1: Secret "creds" is listed twice; list each once',
+      'c.yaml:29: spec.kubernetes.output.clusterResourceSet.resources.2: ConfigMap "ccm-k-04-workloads" is a name the renderer gives its own stage ConfigMaps (ccm-k-<stage>); rename it',
+    ]);
+  });
+
   test('manifest-dir: one file, stages in order, no sync waves, and the k3s/RKE2 server config in CONTROL-PLANE.md', () => {
     const out = files(kubernetesSpec('VSphere', 'k', { scheduling: { preset: 'rke2' }, output: { mode: 'manifest-dir' } }));
     expect(Object.keys(out).sort()).toEqual(['k/CONTROL-PLANE.md', 'k/kustomization.yaml', 'k/manifests/ccm-gitops-k.yaml']);
@@ -954,5 +995,31 @@ describe('distribution kubernetes: Pod Security labels on the namespace ccm-gito
 
   test("GIVEN kube-system THEN no Namespace is rendered (the cluster's own, with its admission defaults)", () => {
     expect(render(dir(), kubernetesSpec('AWS')).filter((o: any) => o.kind === 'Namespace')).toEqual([]);
+  });
+});
+
+describe('distribution kubernetes: warnings on the namespace and the replicas', () => {
+  const NAMESPACE_WARNING =
+    'spec.kubernetes.namespace: "monitoring" is rendered as a Namespace labelled with the Pod Security level the CCM\'s pods need (privileged on the host network or with host paths); if it already exists, every other pod in it is admitted at that level and its own Pod Security labels are replaced: give the CCM a namespace of its own';
+
+  test('GIVEN a namespace other than kube-system THEN one warning says the rendered Namespace and its labels take it over if it exists', () => {
+    expect(kubernetesWarnings(parsedSpec(kubernetesSpec('AWS', 'k', { namespace: 'monitoring' })))).toEqual([NAMESPACE_WARNING]);
+  });
+
+  test('GIVEN kube-system THEN no namespace warning (its labels are left alone)', () => {
+    expect(kubernetesWarnings(parsedSpec(kubernetesSpec('AWS', 'k')))).toEqual([]);
+  });
+
+  test('GIVEN a Deployment of 4 replicas kept on the control plane THEN one warning: each needs a control-plane node of its own', () => {
+    expect(kubernetesWarnings(parsedSpec(kubernetesSpec('Azure', 'k', { workload: { replicas: 4 } })))).toEqual([
+      'spec.kubernetes.workload.replicas: is 4 and each replica needs a control-plane node of its own (required anti-affinity on the hostname, the host network port); a highly available control plane has 3 nodes, so 1 would stay Pending unless the cluster has 4: set 3 or fewer, or schedule off the control plane (spec.kubernetes.scheduling.nodeSelector)',
+    ]);
+  });
+
+  test('GIVEN 3 replicas, or 4 scheduled on any node THEN no replicas warning', () => {
+    expect(kubernetesWarnings(parsedSpec(kubernetesSpec('Azure', 'k', { workload: { replicas: 3 } })))).toEqual([]);
+    expect(
+      kubernetesWarnings(parsedSpec(kubernetesSpec('Azure', 'k', { workload: { replicas: 4 }, scheduling: { nodeSelector: { pool: 'infra' } } }))),
+    ).toEqual([]);
   });
 });

@@ -42,6 +42,12 @@ export interface ClusterResourceSetChartProps {
    * @default 'v1beta1'
    */
   readonly apiVersion?: 'v1beta1' | 'v1beta2';
+  /**
+   * Secrets and ConfigMaps of the management cluster it carries too, after the stages (not
+   * rendered). A Secret must have type addons.cluster.x-k8s.io/resource-set
+   * (kubernetes-sigs/cluster-api@27902d476e48 api/addons/v1beta1/clusterresourceset_types.go ClusterResourceSetSecretType).
+   */
+  readonly resources?: readonly { readonly kind: 'Secret' | 'ConfigMap'; readonly name: string }[];
 }
 
 /**
@@ -73,6 +79,7 @@ export class ClusterResourceSetChart extends Chart {
         data: { [`${stage.directory}.yaml`]: stage.yaml },
       });
     }
+    const carried = props.resources ?? [];
     const metadata = { name: `ccm-${props.clusterName}`, namespace: props.namespace };
     const clusterSelector = { matchLabels: { ...props.clusterSelector } };
     this.clusterResourceSet =
@@ -83,7 +90,13 @@ export class ClusterResourceSetChart extends Chart {
               clusterSelector,
               strategy:
                 props.strategy === 'Reconcile' ? ClusterResourceSetV1Beta2SpecStrategy.RECONCILE : ClusterResourceSetV1Beta2SpecStrategy.APPLY_ONCE,
-              resources: names.map((name) => ({ kind: ClusterResourceSetV1Beta2SpecResourcesKind.CONFIG_MAP, name })),
+              resources: [
+                ...names.map((name) => ({ kind: ClusterResourceSetV1Beta2SpecResourcesKind.CONFIG_MAP, name })),
+                ...carried.map((r) => ({
+                  kind: ClusterResourceSetV1Beta2SpecResourcesKind[r.kind === 'Secret' ? 'SECRET' : 'CONFIG_MAP'],
+                  name: r.name,
+                })),
+              ],
             },
           })
         : new ClusterResourceSet(this, 'Resource', {
@@ -91,7 +104,10 @@ export class ClusterResourceSetChart extends Chart {
             spec: {
               clusterSelector,
               strategy: props.strategy === 'Reconcile' ? ClusterResourceSetSpecStrategy.RECONCILE : ClusterResourceSetSpecStrategy.APPLY_ONCE,
-              resources: names.map((name) => ({ kind: ClusterResourceSetSpecResourcesKind.CONFIG_MAP, name })),
+              resources: [
+                ...names.map((name) => ({ kind: ClusterResourceSetSpecResourcesKind.CONFIG_MAP, name })),
+                ...carried.map((r) => ({ kind: ClusterResourceSetSpecResourcesKind[r.kind === 'Secret' ? 'SECRET' : 'CONFIG_MAP'], name: r.name })),
+              ],
             },
           });
   }

@@ -29,6 +29,7 @@ export const KUBERNETES_DISTRIBUTION: DistributionRendering = {
       clusterSelector: crs.clusterSelector ?? { [CLUSTER_SELECTOR_LABEL]: name },
       strategy: crs.strategy,
       apiVersion: crs.apiVersion,
+      resources: crs.resources,
       stages: stages.map((g) => ({ directory: g.stage.directory, yaml: bundleYaml(g.objects) })),
     }).toJson() as RenderedObject[];
   },

@@ -74,6 +74,8 @@ export interface ProviderGrant {
   readonly namespaceFrom?: 'ccm' | 'config-secrets';
   /** Only when the rendered args hold all these flags (e.g. `--allocate-node-cidrs=true`). */
   readonly when?: readonly string[];
+  /** Only when the rendered args set none of these flags to a value (e.g. `--cloud-config`). */
+  readonly whenUnset?: readonly string[];
   /** Only when `--controllers` names one of these (a controller disabled by default, by its name or alias). */
   readonly whenController?: readonly string[];
   /** Only when one of these k8s.io/cloud-provider controllers runs (enabled by `--controllers` and not stopped by the provider). */

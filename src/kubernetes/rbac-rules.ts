@@ -352,6 +352,7 @@ export function ccmGrants(
   const controllers = controllersFlag ? controllersFlag.slice('--controllers='.length).split(',') : [];
   return all
     .filter((g) => (g.when ?? []).every((f) => flags.includes(f)))
+    .filter((g) => (g.whenUnset ?? []).every((f) => !flags.some((x) => x.startsWith(`${f}=`) && x.length > f.length + 1)))
     .filter((g) => !g.whenController || g.whenController.some((c) => controllers.includes(c)))
     .filter((g) => !g.whenRunning || g.whenRunning.some((c) => controllerRunning(provider, c, flags, features)))
     .filter((g) => !g.informerOf || informerTaken(provider, g.informerOf, flags, features))

@@ -323,6 +323,18 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       `"${s.gitops.engine}" cannot apply output mode manifest-dir: k3s/RKE2 apply server/manifests themselves; set engine plain or output.mode plain`,
     );
   }
+  if (k.output.mode === 'cluster-resource-set') {
+    const seen = new Set<string>();
+    k.output.clusterResourceSet.resources.forEach((r, i) => {
+      const where = ['spec', 'kubernetes', 'output', 'clusterResourceSet', 'resources', i];
+      if (seen.has(`${r.kind}/${r.name}`)) {
+        at(where, `${r.kind} "${r.name}" is listed twice; list each once`);
+      } else if (r.kind === 'ConfigMap' && r.name.startsWith(`ccm-${spec.metadata.name}-`)) {
+        at(where, `ConfigMap "${r.name}" is a name the renderer gives its own stage ConfigMaps (ccm-${spec.metadata.name}-<stage>); rename it`);
+      }
+      seen.add(`${r.kind}/${r.name}`);
+    });
+  }
   if (s.migration && s.migration.kubernetesVersion !== k.version) {
     at(
       ['spec', 'migration', 'kubernetesVersion'],
@@ -426,7 +438,30 @@ export function kubernetesWarnings(spec: ClusterSpec): string[] {
       `spec.kubernetes.configureCloudRoutes: is true but the ${spec.spec.platform} CCM programs routes only ${provider.routesNeed.what}; without that its route controller never starts and pods on other nodes are unreachable: check it, or set configureCloudRoutes to false and let the CNI route`,
     );
   }
+  if (k.namespace !== 'kube-system') {
+    warnings.push(
+      `spec.kubernetes.namespace: "${k.namespace}" is rendered as a Namespace labelled with the Pod Security level the CCM's pods need (privileged on the host network or with host paths); if it already exists, every other pod in it is admitted at that level and its own Pod Security labels are replaced: give the CCM a namespace of its own`,
+    );
+  }
+  warnings.push(...replicaWarnings(provider, spec));
   return [...warnings, ...apiServerEnvWarnings(spec)];
+}
+
+/** Control-plane nodes of a highly available control plane (kubeadm's and the distributions' HA layouts). */
+const HA_CONTROL_PLANE_NODES = 3;
+
+/** More Deployment replicas kept on the control plane than it has nodes: the rest stay Pending (one per node). */
+function replicaWarnings(provider: UpstreamProvider, spec: ClusterSpec): string[] {
+  const k = spec.spec.kubernetes!;
+  const shape = workloadShape(provider, k, spec.spec.controlPlaneTopology === 'SingleReplica');
+  const replicas = shape.replicas ?? 1;
+  const placement = schedulingPlan(k.scheduling.preset, k.scheduling.extraTolerations, k.scheduling.nodeSelector, provider.anyNode !== undefined);
+  if (shape.kind !== 'Deployment' || replicas <= HA_CONTROL_PLANE_NODES || !confinedToControlPlane(placement)) {
+    return [];
+  }
+  return [
+    `spec.kubernetes.workload.replicas: is ${replicas} and each replica needs a control-plane node of its own (required anti-affinity on the hostname, the host network port); a highly available control plane has ${HA_CONTROL_PLANE_NODES} nodes, so ${replicas - HA_CONTROL_PLANE_NODES} would stay Pending unless the cluster has ${replicas}: set ${HA_CONTROL_PLANE_NODES} or fewer, or schedule off the control plane (spec.kubernetes.scheduling.nodeSelector)`,
+  ];
 }
 
 /**
@@ -599,9 +634,19 @@ export function unknownFlagProblems(spec: ClusterSpec): KubernetesProblem[] {
     : flagTableFor(provider.name, tag);
   const problems = unknownIn(ccm, k.extraArgs, ['spec', 'kubernetes', 'extraArgs'], `${spec.spec.platform} CCM`);
   if (provider.cloudNodeManager && k.cloudNodeManager.enabled) {
-    const cnm = flagTableFor(`${provider.name}-cloud-node-manager`, imageTag(spec.spec.images.cloudNodeManagerAzure ?? ''));
+    const cnmTag = imageTag(spec.spec.images.cloudNodeManagerAzure ?? '');
+    const cnm = flagTableFor(`${provider.name}-cloud-node-manager`, cnmTag);
+    // the Linux and the Windows DaemonSet take the same extraArgs: a flag only the Windows binary registers stops the Linux one
+    const windows = flagTableFor(`${provider.name}-cloud-node-manager-windows`, cnmTag);
     problems.push(
-      ...unknownIn(cnm, k.cloudNodeManager.extraArgs, ['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], 'Azure cloud-node-manager'),
+      ...unknownIn(cnm, k.cloudNodeManager.extraArgs, ['spec', 'kubernetes', 'cloudNodeManager', 'extraArgs'], 'Azure cloud-node-manager').map((p) =>
+        windows && isKnownFlag(String(p.path[p.path.length - 1]), windows.flags)
+          ? {
+              ...p,
+              message: `is a flag of the Windows cloud-node-manager only (registered in a //go:build windows file); the Linux DaemonSet takes the same extraArgs and its binary at ${windows.tag} exits on an unknown flag: remove it`,
+            }
+          : p,
+      ),
     );
   }
   return problems;

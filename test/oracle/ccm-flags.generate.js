@@ -13,6 +13,13 @@
  * (`fs.XxxVar(&v, "name", …)`, `fs.Var(v, "name", …)`, `fs.BoolP("name", …)`) is taken,
  * constants resolved in the same file. Every nested `AddFlags`/`Bind…Flags` call found in a
  * body is printed, so a new nesting shows up (each must be one of the functions listed).
+ * Conditional registrations: component-base's logsapi addFlags registers the log-json-* flags
+ * only when the json format is registered, i.e. when the binary imports
+ * k8s.io/component-base/logs/json/register (the binary's module is searched for it at its tag);
+ * an OS-specific function (`init_windows.go`, `//go:build windows`) is read for the Windows
+ * binary only; flags a package registers on Go's flag.CommandLine count where the binary adds
+ * that set to its command (pflag AddGoFlagSet). Besides the two product tables it writes
+ * test/oracle/ccm-flags.data.json, every binary's whole set, which the oracle reads.
  * Fixed parts not read from a function: the klog flags (k8s.io/klog/v2 klog.go InitFlags) that
  * component-base logs.AddFlags adds before 1.26 (from 1.26 klogflags.Init keeps only v and
  * vmodule), `version` (verflag) and `help` (globalflag.AddGlobalFlags' BoolP, read too).
@@ -80,7 +87,14 @@ function args(text, at) {
 
 const CONSTS = { 'logsapi.LogFlushFreqFlagName': 'log-flush-frequency', LogFlushFreqFlagName: 'log-flush-frequency' };
 
-function flagNames(text, b, where) {
+/** The json-only block of logsapi addFlags: `if _, err := logRegistry.get("json"); err == nil { … }`. */
+const JSON_ONLY = 'if _, err := logRegistry.get("json"); err == nil {';
+
+function flagNames(text, full, where) {
+  const at = full.indexOf(JSON_ONLY);
+  const jsonBlock = at < 0 ? '' : body(full.slice(at), JSON_ONLY);
+  const b = at < 0 ? full : full.slice(0, at) + full.slice(at + JSON_ONLY.length - 1 + jsonBlock.length);
+  const json = at < 0 ? [] : flagNames(text, jsonBlock, where).names;
   const names = [];
   const re = /\.(Var|VarP|[A-Z][A-Za-z0-9]*?(Var|VarP|P)?)\(/g;
   let m;
@@ -101,7 +115,7 @@ function flagNames(text, b, where) {
     names.push(n);
   }
   const nested = [...b.matchAll(/[\w.]*(AddFlags|Bind\w*Flags|AddFlag|AddGlobalFlags)\(/g)].map((x) => x[0]);
-  return { names, nested };
+  return { names, nested, json };
 }
 
 /** The functions read, by repo, file and header, for one version. */
@@ -139,23 +153,26 @@ const label = (header) => header.replace(/^func \(\w+ \*(\w+)\) (\w+)\($/, '$1.$
 /** The flags of the functions listed, with their sources. */
 function read(list) {
   const flags = new Set();
+  const json = new Set();
   const sources = [];
   for (const [repo, v, file, header] of list) {
     const text = show(repo, v, file);
     const b = body(text, header);
     if (!b) throw new Error(`${repo}@${v} ${file}: no ${header}`);
-    const { names, nested } = flagNames(text, b, `${repo}@${v} ${file}`);
+    const { names, nested, json: j } = flagNames(text, b, `${repo}@${v} ${file}`);
     names.forEach((n) => flags.add(n));
+    j.forEach((n) => json.add(n));
     sources.push(`${repo}@${v} ${file} (${label(header)})`);
     if (nested.length) console.error(`${repo}@${v} ${file} ${header}: nested ${nested.join(' ')}`);
   }
-  return { flags, sources };
+  return { flags, json, sources };
 }
 
 const result = {};
 for (const v of VERSIONS) {
   const minor = Number(v.split('.')[1]);
-  const { flags, sources } = read(parts(v).map(([repo, file, header]) => [repo, v, file, header]));
+  const { flags, json, sources } = read(parts(v).map(([repo, file, header]) => [repo, v, file, header]));
+  if (json.size) sources.push(`kubernetes/component-base@${v} logs/api/v1/options.go (addFlags: ${[...json].join(', ')} only when the json format is registered)`);
   ['feature-gates', 'version'].forEach((n) => flags.add(n));
   // logs.AddFlags (through AddGlobalFlags): every klog flag before 1.26, only v/vmodule/log-flush-frequency after (skipped then: logsapi adds them)
   if (minor < 26) {
@@ -164,7 +181,7 @@ for (const v of VERSIONS) {
     sources.push(`kubernetes/component-base@${v} logs/logs.go (AddFlags: klog.InitFlags, every klog flag, deprecated)`);
   }
   sources.push(`kubernetes/component-base@${v} featuregate/feature_gate.go (AddFlag: feature-gates), version/verflag/verflag.go (version)`);
-  result[v] = { flags: [...flags].sort(), sources };
+  result[v] = { flags: [...flags].sort(), json: [...json].sort(), sources };
 }
 
 /** k8s.io/cloud-provider options a custom command binds itself (Azure): the shared pieces without CloudControllerManagerOptions.Flags. */
@@ -177,27 +194,32 @@ const LOGS_ADDFLAGS_126 = ['v', 'vmodule', 'log-flush-frequency'];
 
 /** Per binary at its pinned tag: the shared set it starts from (a k8s.io/cloud-provider version) and what it adds or lacks. */
 const BINARIES = {
-  'aws@v1.35.0': { base: 'v0.35.0', note: ['kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go (app.NewCloudControllerManagerCommand with the tagging controller flags), go.mod (k8s.io/cloud-provider v0.35.0)'], read: [['kubernetes/cloud-provider-aws', 'v1.35.0', 'pkg/controllers/options/tagging_controller.go', 'func (o *TaggingControllerOptions) AddFlags(']] },
+  'aws@v1.35.0': { base: 'v0.35.0', module: ['kubernetes/cloud-provider-aws', 'v1.35.0'], note: ['kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go (app.NewCloudControllerManagerCommand with the tagging controller flags), go.mod (k8s.io/cloud-provider v0.35.0)'], read: [['kubernetes/cloud-provider-aws', 'v1.35.0', 'pkg/controllers/options/tagging_controller.go', 'func (o *TaggingControllerOptions) AddFlags(']] },
   'gcp@v35.0.0': {
     base: 'v0.34.2',
+    module: ['kubernetes/cloud-provider-gcp', 'ccm/v35.0.0'],
     read: [
       ['kubernetes/cloud-provider-gcp', 'ccm/v35.0.0', 'cmd/cloud-controller-manager/main.go', 'func main('],
       ['kubernetes/cloud-provider-gcp', 'ccm/v35.0.0', 'cmd/cloud-controller-manager/options/nodeipamcontroller.go', 'func (o *NodeIPAMControllerOptions) AddFlags('],
     ],
   },
-  'openstack@v1.36.0': { base: 'v0.36.0', read: [['kubernetes/cloud-provider-openstack', 'v1.36.0', 'pkg/openstack/openstack.go', 'func AddExtraFlags(']] },
-  'openstack@v1.25.6': { base: 'v0.25.10', read: [['kubernetes/cloud-provider-openstack', 'v1.25.6', 'pkg/openstack/openstack.go', 'func AddExtraFlags(']] },
-  'nutanix@v0.5.2': { base: 'v0.33.3', read: [], note: ['nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.33.3)'] },
-  'digitalocean@v0.1.68': { base: 'v0.36.2', read: [], note: ['digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.36.2)'] },
-  'equinix-metal@v3.8.1': { base: 'v0.30.2', read: [], note: ['kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.30.2)'] },
+  'openstack@v1.36.0': { base: 'v0.36.0', module: ['kubernetes/cloud-provider-openstack', 'v1.36.0'], read: [['kubernetes/cloud-provider-openstack', 'v1.36.0', 'pkg/openstack/openstack.go', 'func AddExtraFlags(']] },
+  'openstack@v1.25.6': { base: 'v0.25.10', module: ['kubernetes/cloud-provider-openstack', 'v1.25.6'], read: [['kubernetes/cloud-provider-openstack', 'v1.25.6', 'pkg/openstack/openstack.go', 'func AddExtraFlags(']] },
+  'nutanix@v0.5.2': { base: 'v0.33.3', module: ['nutanix-cloud-native/cloud-provider-nutanix', 'v0.5.2'], read: [], note: ['nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.33.3)'] },
+  'digitalocean@v0.1.68': { base: 'v0.36.2', module: ['digitalocean/digitalocean-cloud-controller-manager', 'v0.1.68'], read: [], note: ['digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.36.2)'] },
+  'equinix-metal@v3.8.1': { base: 'v0.30.2', module: ['kubernetes-sigs/cloud-provider-equinix-metal', 'v3.8.1'], read: [], note: ['kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.30.2)'] },
   // its own cobra command: CloudControllerManagerOptions.Flags, AddGlobalFlags without the skip option (no logsapi flags)
   'vsphere@v1.36.0': {
     base: 'v0.36.0',
-    without: ['logging-format', 'log-text-split-stream', 'log-text-info-buffer-size', 'log-json-split-stream', 'log-json-info-buffer-size'],
-    fixed: [...LOGS_ADDFLAGS_126, 'is-legacy-paravirtual'],
-    read: [['kubernetes/cloud-provider-vsphere', 'v1.36.0', 'pkg/cloudprovider/vsphere/options/flags.go', 'func AddFlags(']],
+    without: ['logging-format', 'log-text-split-stream', 'log-text-info-buffer-size'],
+    fixed: [...LOGS_ADDFLAGS_126],
+    // the paravirtual package's init registers on Go's flag.CommandLine, which main adds to pflag.CommandLine (AddGoFlagSet)
+    read: [
+      ['kubernetes/cloud-provider-vsphere', 'v1.36.0', 'pkg/cloudprovider/vsphere/options/flags.go', 'func AddFlags('],
+      ['kubernetes/cloud-provider-vsphere', 'v1.36.0', 'pkg/cloudprovider/vsphereparavirtual/cloud.go', 'func init('],
+    ],
     note: ['kubernetes/cloud-provider-vsphere@v1.36.0 cmd/vsphere-cloud-controller-manager/main.go (ccmOptions.Flags, verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags, globalflag.Register is-legacy-paravirtual, voptions.AddFlags)',
-      'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphereparavirtual/cloud.go (flag.BoolVar is-legacy-paravirtual)'],
+      'kubernetes/cloud-provider-vsphere@v1.36.0 cmd/vsphere-cloud-controller-manager/main.go (pflag.CommandLine.AddGoFlagSet(goflag.CommandLine): cobra parses pflag.CommandLine too)'],
   },
   // its own options (cmd/cloud-controller-manager/app/options) over the k8s.io pieces at v0.33.2
   'azure@v1.33.2': {
@@ -205,28 +227,63 @@ const BINARIES = {
       ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'cmd/cloud-controller-manager/app/options/options.go', 'func (o *CloudControllerManagerOptions) Flags('],
       ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'cmd/cloud-controller-manager/app/options/dynamic.go', 'func (o *DynamicReloadingOptions) AddFlags('],
       ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'cmd/cloud-controller-manager/app/options/nodeipamcontroller.go', 'func (o *NodeIPAMControllerOptions) AddFlags('],
+      // NewCloudControllerManagerCommand binds log-format on the command's flags after the named sets
+      ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'pkg/log/flag.go', 'func BindCLIFlags('],
       ...sharedPieces('v0.33.2'),
     ],
     fixed: [...LOGS_ADDFLAGS_126, 'feature-gates', 'version'],
     note: ['kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags)'],
   },
+  // the Linux image: addOSFlags of init_others.go (//go:build !windows) registers nothing
   'azure-cloud-node-manager@v1.33.2': {
+    read: [
+      ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'cmd/cloud-node-manager/app/options/options.go', 'func (o *CloudNodeManagerOptions) Flags('],
+      ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'cmd/cloud-node-manager/app/options/init_others.go', 'func (o *CloudNodeManagerOptions) addOSFlags('],
+      ...sharedPieces('v0.33.2').filter(([repo, , file]) => repo === 'kubernetes/apiserver' || file.includes('globalflag')),
+    ],
+    fixed: [...LOGS_ADDFLAGS_126, 'version'],
+    note: ['kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/nodemanager.go (verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags)'],
+  },
+  // the Windows image (cloud-node-manager.exe): addOSFlags of init_windows.go adds windows-service
+  'azure-cloud-node-manager-windows@v1.33.2': {
     read: [
       ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'cmd/cloud-node-manager/app/options/options.go', 'func (o *CloudNodeManagerOptions) Flags('],
       ['kubernetes-sigs/cloud-provider-azure', 'v1.33.2', 'cmd/cloud-node-manager/app/options/init_windows.go', 'func (o *CloudNodeManagerOptions) addOSFlags('],
       ...sharedPieces('v0.33.2').filter(([repo, , file]) => repo === 'kubernetes/apiserver' || file.includes('globalflag')),
     ],
     fixed: [...LOGS_ADDFLAGS_126, 'version'],
-    note: ['kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/nodemanager.go (verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags); windows-service: the Windows image only'],
+    note: ['kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/nodemanager.go (verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags); init_windows.go is //go:build windows'],
   },
 };
 
+/** Non-test Go files of a module at a tag that import the json log format (registering it, so logsapi adds its flags). */
+function jsonRegistered([repo, tag]) {
+  let out = '';
+  try {
+    out = execFileSync('git', ['-C', gitDir(repo), 'grep', '-l', 'k8s.io/component-base/logs/json/register', tag, '--', '*.go', ':!*_test.go', ':!vendor/**', ':!test/**', ':!hack/**'], { encoding: 'utf8' });
+  } catch (e) {
+    if (e.status !== 1) throw e; // 1: no match
+  }
+  return out.split('\n').filter(Boolean).map((l) => `${repo}@${tag} ${l.slice(tag.length + 1)}`);
+}
+
 const binaries = {};
+const whole = {};
 for (const [key, b] of Object.entries(BINARIES)) {
   const { flags, sources } = read(b.read);
   (b.fixed ?? []).forEach((n) => flags.add(n));
+  if (b.base && result[b.base].json.length) {
+    const by = b.module ? jsonRegistered(b.module) : [];
+    if (by.length) {
+      result[b.base].json.forEach((n) => flags.add(n));
+      sources.push(...by.map((f) => `${f} (imports k8s.io/component-base/logs/json/register: the log-json-* flags)`));
+    } else if (b.module) sources.push(`${b.module[0]}@${b.module[1]} (no import of k8s.io/component-base/logs/json/register: no log-json-* flags)`);
+  }
   const extra = [...flags].filter((n) => !b.base || !result[b.base].flags.includes(n)).sort();
   binaries[key] = { ...(b.base ? { base: b.base } : {}), ...(b.without ? { without: b.without } : {}), extra, sources: [...sources, ...(b.note ?? [])] };
+  const without = new Set(b.without ?? []);
+  const all = new Set([...(b.base ? result[b.base].flags : []).filter((n) => !without.has(n)), ...extra]);
+  whole[key] = { flags: [...all].sort(), sources: [...(b.base ? result[b.base].sources : []), ...binaries[key].sources] };
 }
 
 const q = (xs) => `[${xs.map((f) => `'${f}'`).join(', ')}]`;
@@ -261,4 +318,6 @@ for (const [k, b] of Object.entries(binaries)) {
 blines.push('};', '');
 const bout = path.join(__dirname, '..', '..', 'src', 'kubernetes', 'flags', 'binaries.data.ts');
 fs.writeFileSync(bout, blines.join('\n'));
-console.error(`wrote ${out} and ${bout}`);
+const oout = path.join(__dirname, 'ccm-flags.data.json');
+fs.writeFileSync(oout, `${JSON.stringify(whole, null, 1)}\n`);
+console.error(`wrote ${out}, ${bout} and ${oout}`);

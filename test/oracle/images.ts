@@ -8,9 +8,15 @@
  */
 import { EXTRA_IMAGE_FACTS, ImageFacts, LeaderElectionLock, ServedPort } from './images-extra';
 import { CLOUD_PROVIDER_ALIASES, CLOUD_PROVIDER_CONTROLLERS } from './inventory/common';
-import { flagTable } from '../../src/kubernetes/flags';
+import * as fs from 'fs';
+import * as path from 'path';
 
 export type { ImageFacts, LeaderElectionLock, ServedPort } from './images-extra';
+
+/** Every binary's whole flag set per tag, as ccm-flags.generate.js read it (never the product's tables). */
+const FLAG_SETS: Record<string, { readonly flags: readonly string[]; readonly sources: readonly string[] }> = JSON.parse(
+  fs.readFileSync(path.join(__dirname, 'ccm-flags.data.json'), 'utf8'),
+);
 
 const GO_RUNNER = 'kubernetes/release images/build/go-runner/Dockerfile (ENTRYPOINT ["/go-runner"])';
 
@@ -158,9 +164,10 @@ export const CLOUD_NODE_MANAGER_FACTS: Omit<ImageFacts, 'leaderElection'> = {
   ],
 };
 
-/** The Windows cloud-node-manager image (host-process or nanoserver): same flags, Windows binary. */
+/** The Windows cloud-node-manager image (host-process or nanoserver): the Windows binary, with its OS-only flags. */
 export const CLOUD_NODE_MANAGER_WINDOWS_FACTS: Omit<ImageFacts, 'leaderElection'> = {
   ...CLOUD_NODE_MANAGER_FACTS,
+  flags: readFlags('azure-cloud-node-manager-windows@v1.33.2'),
   entrypoint: {
     kind: 'binary',
     binary: '/cloud-node-manager.exe',
@@ -275,9 +282,12 @@ export const ALL_IMAGE_FACTS: readonly ImageFacts[] = [...IMAGE_FACTS, ...EXTRA_
   f.flags ? f : { ...f, flags: readFlags(`${f.provider}@${f.imageTag}`) },
 );
 
-/** The flag set read at a binary's tag (src/kubernetes/flags, generated from the sources it cites). */
+/**
+ * The whole flag set read at a binary's tag: ccm-flags.data.json, which ccm-flags.generate.js
+ * writes from the sources it cites (conditional, per-OS and Go flag set registrations included).
+ */
 function readFlags(key: string): ImageFacts['flags'] {
-  const t = flagTable(key);
+  const t = FLAG_SETS[key];
   return t ? { names: t.flags, source: t.sources.join('; ') } : undefined;
 }
 

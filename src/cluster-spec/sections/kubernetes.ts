@@ -259,6 +259,13 @@ export const kubernetesSectionSchema = z.strictObject({
             .enum(['v1beta1', 'v1beta2'])
             .default('v1beta1')
             .describe('addons.cluster.x-k8s.io version of the ClusterResourceSet: v1beta2 needs Cluster API v1.11+ on the management cluster.'),
+          resources: z
+            .array(z.strictObject({ kind: z.enum(['Secret', 'ConfigMap']), name: dnsSubdomain() }))
+            .max(90)
+            .default([])
+            .describe(
+              'Secrets and ConfigMaps the ClusterResourceSet also carries, listed after its own stage ConfigMaps: each holds manifests (the cloud credential Secret, a namespace the rendering expects) and lives in its namespace on the management cluster, a Secret with type addons.cluster.x-k8s.io/resource-set. Not rendered: create them there.',
+            ),
         })
         .prefault({}),
     })

@@ -93,18 +93,23 @@ export const AZURE: UpstreamProvider = {
       when: ['--allocate-node-cidrs=true'],
       source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/nodeipam/ipam (event recorder)',
     },
+    // with a --cloud-config file (always rendered) dynamic reloading runs the file watcher and reads no Secret
     {
       identity: 'root',
       rule: core(['secrets'], ['list', 'watch']),
       when: ['--enable-dynamic-reloading=true'],
-      source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app (dynamic reloading: Secret informer)',
+      whenUnset: ['--cloud-config'],
+      source:
+        'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (RunWrapper: the Secret watcher only without a config file), app/dynamic/secret_watcher.go',
     },
     {
       identity: 'cloud-provider-azure',
       namespace: 'kube-system',
       rule: core(['secrets'], ['get']),
       when: ['--enable-dynamic-reloading=true'],
-      source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app (dynamic reloading: reads the config Secret)',
+      whenUnset: ['--cloud-config'],
+      source:
+        'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/controllermanager.go (Run: NewCloudFromSecret only without a config file)',
     },
   ],
   authenticationReader: true,

@@ -10,6 +10,7 @@ export const BINARY_FLAGS: Readonly<Record<string, { readonly base?: string; rea
     extra: ['resources', 'tagging-controller-burst-limit', 'tagging-controller-concurrent-node-syncs', 'tagging-controller-enable-batching', 'tagging-controller-rate-limit', 'tags'],
     sources: [
       'kubernetes/cloud-provider-aws@v1.35.0 pkg/controllers/options/tagging_controller.go (TaggingControllerOptions.AddFlags)',
+      'kubernetes/cloud-provider-aws@v1.35.0 (no import of k8s.io/component-base/logs/json/register: no log-json-* flags)',
       'kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go (app.NewCloudControllerManagerCommand with the tagging controller flags), go.mod (k8s.io/cloud-provider v0.35.0)',
     ],
   },
@@ -19,6 +20,7 @@ export const BINARY_FLAGS: Readonly<Record<string, { readonly base?: string; rea
     sources: [
       'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (main)',
       'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/options/nodeipamcontroller.go (NodeIPAMControllerOptions.AddFlags)',
+      'kubernetes/cloud-provider-gcp@ccm/v35.0.0 (no import of k8s.io/component-base/logs/json/register: no log-json-* flags)',
     ],
   },
   'openstack@v1.36.0': {
@@ -26,6 +28,7 @@ export const BINARY_FLAGS: Readonly<Record<string, { readonly base?: string; rea
     extra: ['user-agent'],
     sources: [
       'kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go (AddExtraFlags)',
+      'kubernetes/cloud-provider-openstack@v1.36.0 (no import of k8s.io/component-base/logs/json/register: no log-json-* flags)',
     ],
   },
   'openstack@v1.25.6': {
@@ -39,6 +42,7 @@ export const BINARY_FLAGS: Readonly<Record<string, { readonly base?: string; rea
     base: 'v0.33.3',
     extra: [],
     sources: [
+      'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 (no import of k8s.io/component-base/logs/json/register: no log-json-* flags)',
       'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.33.3)',
     ],
   },
@@ -46,32 +50,36 @@ export const BINARY_FLAGS: Readonly<Record<string, { readonly base?: string; rea
     base: 'v0.36.2',
     extra: [],
     sources: [
+      'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 (no import of k8s.io/component-base/logs/json/register: no log-json-* flags)',
       'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.36.2)',
     ],
   },
   'equinix-metal@v3.8.1': {
     base: 'v0.30.2',
-    extra: [],
+    extra: ['log-json-info-buffer-size', 'log-json-split-stream'],
     sources: [
+      'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 main.go (imports k8s.io/component-base/logs/json/register: the log-json-* flags)',
       'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 main.go (app.NewCloudControllerManagerCommand, no flags of its own), go.mod (k8s.io/cloud-provider v0.30.2)',
     ],
   },
   'vsphere@v1.36.0': {
     base: 'v0.36.0',
-    without: ['logging-format', 'log-text-split-stream', 'log-text-info-buffer-size', 'log-json-split-stream', 'log-json-info-buffer-size'],
-    extra: ['is-legacy-paravirtual', 'node-labels'],
+    without: ['logging-format', 'log-text-split-stream', 'log-text-info-buffer-size'],
+    extra: ['enable-service-annotation-propagation', 'enable-vpc-mode', 'is-legacy-paravirtual', 'node-labels', 'pod-ip-pool-type'],
     sources: [
       'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/options/flags.go (AddFlags)',
+      'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphereparavirtual/cloud.go (init)',
       'kubernetes/cloud-provider-vsphere@v1.36.0 cmd/vsphere-cloud-controller-manager/main.go (ccmOptions.Flags, verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags, globalflag.Register is-legacy-paravirtual, voptions.AddFlags)',
-      'kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphereparavirtual/cloud.go (flag.BoolVar is-legacy-paravirtual)',
+      'kubernetes/cloud-provider-vsphere@v1.36.0 cmd/vsphere-cloud-controller-manager/main.go (pflag.CommandLine.AddGoFlagSet(goflag.CommandLine): cobra parses pflag.CommandLine too)',
     ],
   },
   'azure@v1.33.2': {
-    extra: ['allocate-node-cidrs', 'allow-untagged-cloud', 'authentication-kubeconfig', 'authentication-skip-lookup', 'authentication-token-webhook-cache-ttl', 'authentication-tolerate-lookup-failure', 'authorization-always-allow-paths', 'authorization-kubeconfig', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'bind-address', 'cert-dir', 'cidr-allocator-type', 'client-ca-file', 'cloud-config', 'cloud-config-key', 'cloud-config-secret-name', 'cloud-config-secret-namespace', 'cloud-provider', 'cluster-cidr', 'cluster-name', 'concurrent-service-syncs', 'configure-cloud-routes', 'contention-profiling', 'controller-start-interval', 'controllers', 'disable-http2-serving', 'enable-dynamic-reloading', 'enable-leader-migration', 'external-cloud-volume-plugin', 'feature-gates', 'help', 'http2-max-streams-per-connection', 'kube-api-burst', 'kube-api-content-type', 'kube-api-qps', 'kubeconfig', 'leader-elect', 'leader-elect-lease-duration', 'leader-elect-renew-deadline', 'leader-elect-resource-lock', 'leader-elect-resource-name', 'leader-elect-resource-namespace', 'leader-elect-retry-period', 'leader-migration-config', 'log-flush-frequency', 'master', 'min-resync-period', 'node-cidr-mask-size', 'node-cidr-mask-size-ipv4', 'node-cidr-mask-size-ipv6', 'node-monitor-period', 'node-status-update-frequency', 'node-sync-period', 'permit-address-sharing', 'permit-port-sharing', 'profiling', 'requestheader-allowed-names', 'requestheader-client-ca-file', 'requestheader-extra-headers-prefix', 'requestheader-group-headers', 'requestheader-uid-headers', 'requestheader-username-headers', 'route-reconciliation-period', 'secure-port', 'service-cluster-ip-range', 'tls-cert-file', 'tls-cipher-suites', 'tls-min-version', 'tls-private-key-file', 'tls-sni-cert-key', 'use-service-account-credentials', 'v', 'version', 'vmodule'],
+    extra: ['allocate-node-cidrs', 'allow-untagged-cloud', 'authentication-kubeconfig', 'authentication-skip-lookup', 'authentication-token-webhook-cache-ttl', 'authentication-tolerate-lookup-failure', 'authorization-always-allow-paths', 'authorization-kubeconfig', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'bind-address', 'cert-dir', 'cidr-allocator-type', 'client-ca-file', 'cloud-config', 'cloud-config-key', 'cloud-config-secret-name', 'cloud-config-secret-namespace', 'cloud-provider', 'cluster-cidr', 'cluster-name', 'concurrent-service-syncs', 'configure-cloud-routes', 'contention-profiling', 'controller-start-interval', 'controllers', 'disable-http2-serving', 'enable-dynamic-reloading', 'enable-leader-migration', 'external-cloud-volume-plugin', 'feature-gates', 'help', 'http2-max-streams-per-connection', 'kube-api-burst', 'kube-api-content-type', 'kube-api-qps', 'kubeconfig', 'leader-elect', 'leader-elect-lease-duration', 'leader-elect-renew-deadline', 'leader-elect-resource-lock', 'leader-elect-resource-name', 'leader-elect-resource-namespace', 'leader-elect-retry-period', 'leader-migration-config', 'log-flush-frequency', 'log-format', 'master', 'min-resync-period', 'node-cidr-mask-size', 'node-cidr-mask-size-ipv4', 'node-cidr-mask-size-ipv6', 'node-monitor-period', 'node-status-update-frequency', 'node-sync-period', 'permit-address-sharing', 'permit-port-sharing', 'profiling', 'requestheader-allowed-names', 'requestheader-client-ca-file', 'requestheader-extra-headers-prefix', 'requestheader-group-headers', 'requestheader-uid-headers', 'requestheader-username-headers', 'route-reconciliation-period', 'secure-port', 'service-cluster-ip-range', 'tls-cert-file', 'tls-cipher-suites', 'tls-min-version', 'tls-private-key-file', 'tls-sni-cert-key', 'use-service-account-credentials', 'v', 'version', 'vmodule'],
     sources: [
       'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/options.go (CloudControllerManagerOptions.Flags)',
       'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/dynamic.go (DynamicReloadingOptions.AddFlags)',
       'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/nodeipamcontroller.go (NodeIPAMControllerOptions.AddFlags)',
+      'kubernetes-sigs/cloud-provider-azure@v1.33.2 pkg/log/flag.go (BindCLIFlags)',
       'kubernetes/cloud-provider@v0.33.2 options/kubecloudshared.go (KubeCloudSharedOptions.AddFlags)',
       'kubernetes/cloud-provider@v0.33.2 options/cloudprovider.go (CloudProviderOptions.AddFlags)',
       'kubernetes/cloud-provider@v0.33.2 options/servicecontroller.go (ServiceControllerOptions.AddFlags)',
@@ -89,6 +97,20 @@ export const BINARY_FLAGS: Readonly<Record<string, { readonly base?: string; rea
     ],
   },
   'azure-cloud-node-manager@v1.33.2': {
+    extra: ['authentication-kubeconfig', 'authentication-skip-lookup', 'authentication-token-webhook-cache-ttl', 'authentication-tolerate-lookup-failure', 'authorization-always-allow-paths', 'authorization-kubeconfig', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'bind-address', 'cert-dir', 'client-ca-file', 'cloud-config', 'disable-http2-serving', 'enable-deprecated-beta-topology-labels', 'help', 'http2-max-streams-per-connection', 'kube-api-burst', 'kube-api-content-type', 'kube-api-qps', 'kubeconfig', 'log-flush-frequency', 'master', 'min-resync-period', 'node-name', 'node-status-update-frequency', 'permit-address-sharing', 'permit-port-sharing', 'requestheader-allowed-names', 'requestheader-client-ca-file', 'requestheader-extra-headers-prefix', 'requestheader-group-headers', 'requestheader-uid-headers', 'requestheader-username-headers', 'secure-port', 'tls-cert-file', 'tls-cipher-suites', 'tls-min-version', 'tls-private-key-file', 'tls-sni-cert-key', 'use-instance-metadata', 'v', 'version', 'vmodule', 'wait-routes'],
+    sources: [
+      'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/options/options.go (CloudNodeManagerOptions.Flags)',
+      'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/options/init_others.go (CloudNodeManagerOptions.addOSFlags)',
+      'kubernetes/component-base@v0.33.2 cli/globalflag/globalflags.go (AddGlobalFlags)',
+      'kubernetes/apiserver@v0.33.2 pkg/server/options/serving.go (SecureServingOptions.AddFlags)',
+      'kubernetes/apiserver@v0.33.2 pkg/server/options/authentication.go (DelegatingAuthenticationOptions.AddFlags)',
+      'kubernetes/apiserver@v0.33.2 pkg/server/options/authentication.go (ClientCertAuthenticationOptions.AddFlags)',
+      'kubernetes/apiserver@v0.33.2 pkg/server/options/authentication.go (RequestHeaderAuthenticationOptions.AddFlags)',
+      'kubernetes/apiserver@v0.33.2 pkg/server/options/authorization.go (DelegatingAuthorizationOptions.AddFlags)',
+      'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/nodemanager.go (verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags)',
+    ],
+  },
+  'azure-cloud-node-manager-windows@v1.33.2': {
     extra: ['authentication-kubeconfig', 'authentication-skip-lookup', 'authentication-token-webhook-cache-ttl', 'authentication-tolerate-lookup-failure', 'authorization-always-allow-paths', 'authorization-kubeconfig', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'bind-address', 'cert-dir', 'client-ca-file', 'cloud-config', 'disable-http2-serving', 'enable-deprecated-beta-topology-labels', 'help', 'http2-max-streams-per-connection', 'kube-api-burst', 'kube-api-content-type', 'kube-api-qps', 'kubeconfig', 'log-flush-frequency', 'master', 'min-resync-period', 'node-name', 'node-status-update-frequency', 'permit-address-sharing', 'permit-port-sharing', 'requestheader-allowed-names', 'requestheader-client-ca-file', 'requestheader-extra-headers-prefix', 'requestheader-group-headers', 'requestheader-uid-headers', 'requestheader-username-headers', 'secure-port', 'tls-cert-file', 'tls-cipher-suites', 'tls-min-version', 'tls-private-key-file', 'tls-sni-cert-key', 'use-instance-metadata', 'v', 'version', 'vmodule', 'wait-routes', 'windows-service'],
     sources: [
       'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/options/options.go (CloudNodeManagerOptions.Flags)',
@@ -99,7 +121,7 @@ export const BINARY_FLAGS: Readonly<Record<string, { readonly base?: string; rea
       'kubernetes/apiserver@v0.33.2 pkg/server/options/authentication.go (ClientCertAuthenticationOptions.AddFlags)',
       'kubernetes/apiserver@v0.33.2 pkg/server/options/authentication.go (RequestHeaderAuthenticationOptions.AddFlags)',
       'kubernetes/apiserver@v0.33.2 pkg/server/options/authorization.go (DelegatingAuthorizationOptions.AddFlags)',
-      'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/nodemanager.go (verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags); windows-service: the Windows image only',
+      'kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-node-manager/app/nodemanager.go (verflag.AddFlags, globalflag.AddGlobalFlags without SkipLoggingConfigurationFlags); init_windows.go is //go:build windows',
     ],
   },
 };

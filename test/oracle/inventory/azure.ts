@@ -7,7 +7,7 @@
  * controllers of k8s.io/cloud-provider v0.33.2 under the same client names (app/core.go).
  */
 import { cloudProviderAppCalls, clientBuilderCalls, eventCalls, LibraryVersions, NODE_EVENTS } from './common';
-import { ApiCall, ProviderInventory, WhenKey } from './types';
+import { ApiCall, AZURE_CONFIG_SECRET_NAMESPACE, ProviderInventory, WhenKey } from './types';
 
 const TAG = 'v1.33.2';
 const R = `kubernetes-sigs/cloud-provider-azure@${TAG}`;
@@ -136,7 +136,8 @@ export const AZURE_INVENTORY: ProviderInventory = {
       when: service,
       source: `${R} pkg/provider/azure_loadbalancer.go (getEligibleLoadBalancersForService: Namespaces().Get for serviceNamespaceSelector)`,
     },
-    // --enable-dynamic-reloading: the config from a Secret, watched by a root informer across all namespaces
+    // --enable-dynamic-reloading without --cloud-config: the config from a Secret, watched by a root informer across all namespaces;
+    // with --cloud-config it runs the file watcher and reads no Secret (cmd/cloud-controller-manager/app/controllermanager.go RunWrapper, Run)
     {
       client: 'root',
       verbs: ['list', 'watch'],
@@ -147,12 +148,12 @@ export const AZURE_INVENTORY: ProviderInventory = {
     },
     ...clientBuilderCalls('cloud-provider-azure', V, 'azureDynamicReloading'),
     {
-      // namespace: --cloud-config-secret-namespace (default kube-system); the name comes from --cloud-config-secret-name
+      // the name comes from --cloud-config-secret-name
       client: 'cloud-provider-azure',
       verbs: ['get'],
       apiGroup: '',
       resource: 'secrets',
-      namespace: 'kube-system',
+      namespace: AZURE_CONFIG_SECRET_NAMESPACE,
       when: 'azureDynamicReloading',
       source: `${R} pkg/provider/azure.go (NewCloudFromSecret: ClientOrDie("cloud-provider-azure")), pkg/azclient/configloader/loader_secret.go (Secrets(ns).Get)`,
     },

@@ -83,7 +83,8 @@ export const WHEN_KEYS = {
   /** Secure serving on (`--secure-port` != 0): delegated authentication/authorization (TokenReview, SubjectAccessReview). */
   secureServing: 'secure serving enabled',
   /** Azure `--enable-dynamic-reloading=true`: the cloud config is read from a Secret and watched. */
-  azureDynamicReloading: 'Azure dynamic reloading from the cloud-config Secret',
+  azureDynamicReloading:
+    'Azure dynamic reloading from the cloud-config Secret: --enable-dynamic-reloading=true and no --cloud-config file (with one the binary watches the file)',
   /** Azure cloud-node-manager rendered (spec.kubernetes.cloudNodeManager.enabled). */
   cloudNodeManager: 'Azure cloud-node-manager rendered',
   /** Equinix Metal control-plane EIP (`eipTag` in the cloud config). */
@@ -146,6 +147,12 @@ export const LEADER_MIGRATION_LEASE = '<leader-migration-lease>';
  * rendered container when the binary reads one, else the rendered workload's namespace.
  */
 export const CCM_NAMESPACE = '<ccm-namespace>';
+/**
+ * The namespace of the Azure cloud config Secret read under dynamic reloading: the rendered
+ * `--cloud-config-secret-namespace`, default kube-system
+ * (kubernetes-sigs/cloud-provider-azure@v1.33.2 cmd/cloud-controller-manager/app/options/dynamic.go).
+ */
+export const AZURE_CONFIG_SECRET_NAMESPACE = '<cloud-config-secret-namespace>';
 /**
  * The namespace(s) of the credential Secrets named by the rendered cloud config (one request per
  * namespace); see {@link ProviderInventory.configSecretNamespaces}.
