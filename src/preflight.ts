@@ -196,36 +196,62 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
     }
     case 'lease-holder': {
       const where = (name: string) => `Lease ${probe.namespace}/${name}`;
-      const lease = index.one('Lease', probe.lease, probe.namespace);
-      const main = index.one('Lease', probe.main, probe.namespace);
-      const missing = [
-        [probe.lease, lease],
-        [probe.main, main],
-      ]
-        .filter(([, o]) => !o)
-        .map(([n]) => `${where(n as string)}: not in the export (add: kubectl -n ${probe.namespace} get lease ${n as string} -o yaml)`);
+      const names = [probe.lease, ...probe.mains];
+      const leases = names.map((n) => index.one('Lease', n, probe.namespace));
+      const missing = names
+        .filter((_, i) => !leases[i])
+        .map((n) => `${where(n)}: not in the export (add: kubectl -n ${probe.namespace} get lease ${n} -o yaml)`);
       if (missing.length > 0) {
         return missing;
       }
-      const ls = rec(lease!.spec);
-      const ms = rec(main!.spec);
+      const [ls, ...mains] = leases.map((o) => rec(o!.spec));
       const holder = str(ls.holderIdentity);
       if (!holder) {
         return [`${where(probe.lease)}: no holderIdentity (no controller manager holds the migration lease)`];
       }
-      if (holder !== str(ms.holderIdentity)) {
-        return [`${where(probe.lease)}: held by "${holder}", not by the holder of ${where(probe.main)} ("${str(ms.holderIdentity) ?? 'none'}")`];
+      const i = mains.findIndex((ms) => str(ms.holderIdentity) === holder);
+      if (i < 0) {
+        const of = probe.mains.map((m, j) => `the holder of ${where(m)} ("${str(mains[j].holderIdentity) ?? 'none'}")`);
+        return [`${where(probe.lease)}: held by "${holder}", ${of.length === 1 ? `not by ${of[0]}` : `neither by ${of.join(' nor by ')}`}`];
       }
       // both leases are renewed by the same process: a migration lease renewed a lease duration before the main one is stale
       const renewed = Date.parse(str(ls.renewTime) ?? '');
-      const mainRenewed = Date.parse(str(ms.renewTime) ?? '');
+      const mainRenewed = Date.parse(str(mains[i].renewTime) ?? '');
       const duration = num(ls.leaseDurationSeconds) ?? 15;
       if (Number.isNaN(renewed)) {
         return [`${where(probe.lease)}: no renewTime`];
       }
       if (!Number.isNaN(mainRenewed) && mainRenewed - renewed > duration * 1000) {
         return [
-          `${where(probe.lease)}: last renewed at ${String(ls.renewTime)}, more than its ${duration}s lease duration before ${where(probe.main)} (${String(ms.renewTime)}): its holder no longer renews it`,
+          `${where(probe.lease)}: last renewed at ${String(ls.renewTime)}, more than its ${duration}s lease duration before ${where(probe.mains[i])} (${String(mains[i].renewTime)}): its holder no longer renews it`,
+        ];
+      }
+      return [];
+    }
+    case 'lease-live': {
+      const where = `Lease ${probe.namespace}/${probe.lease}`;
+      const o = index.one('Lease', probe.lease, probe.namespace);
+      if (!o) {
+        return [`${where}: not in the export (add: kubectl -n ${probe.namespace} get lease ${probe.lease} -o yaml)`];
+      }
+      const spec = rec(o.spec);
+      if (!str(spec.holderIdentity)) {
+        return [`${where}: no holderIdentity (no CCM is leader: it would never take the migration lease)`];
+      }
+      // an export has no clock: the newest renewal of any lease in it stands for the time it was taken
+      const renewed = Date.parse(str(spec.renewTime) ?? '');
+      const newest = index
+        .all('Lease')
+        .map((l) => str(rec(l.spec).renewTime))
+        .filter((t): t is string => t !== undefined && !Number.isNaN(Date.parse(t)))
+        .reduce<string | undefined>((a, t) => (a === undefined || Date.parse(t) > Date.parse(a) ? t : a), undefined);
+      const duration = num(spec.leaseDurationSeconds) ?? 15;
+      if (Number.isNaN(renewed)) {
+        return [`${where}: no renewTime`];
+      }
+      if (newest !== undefined && Date.parse(newest) - renewed > duration * 1000) {
+        return [
+          `${where}: last renewed at ${String(spec.renewTime)}, more than its ${duration}s lease duration before the newest renewal in the export (${newest}): ${probe.who} no longer runs leader election`,
         ];
       }
       return [];
@@ -249,12 +275,13 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       const pods = index.all('Pod', probe.namespace).filter((p) => rec(rec(p.metadata).labels)[key] === value);
       if (pods.length === 0) {
         return [
-          `kube-controller-manager pods (${probe.namespace}, ${probe.label}): none in the export (add: kubectl -n ${probe.namespace} get pods -l ${probe.label} -o yaml, or the static-pod manifests)`,
+          `kube-controller-manager pods (${probe.namespace}, ${probe.label}): none in the export (add: kubectl -n ${probe.namespace} get pods -l ${probe.label} -o yaml)`,
         ];
       }
-      return pods.flatMap((pod) => {
+      const perPod = pods.flatMap((pod) => {
         const flags = podFlags(pod);
         const problems = [
+          ...(ready(pod) ? [] : ['not Ready (condition Ready is not True)']),
           ...probe.present
             .filter((f) => !hasFlag(flags, f))
             .map(
@@ -265,6 +292,21 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
         ];
         return problems.length === 0 ? [] : [`Pod ${probe.namespace}/${nameOf(pod)}: ${problems.join(', ')}`];
       });
+      // a node whose KCM pod is gone (its manifest moved away, the mirror pod deleted) would still run the old flags unseen
+      const controlPlane = index.all('Node').filter((n) => CONTROL_PLANE_LABELS.some((l) => rec(rec(n.metadata).labels)[l] !== undefined));
+      if (controlPlane.length === 0) {
+        return [
+          ...perPod,
+          `Node: no node labelled ${CONTROL_PLANE_LABELS.join(' or ')} in the export, so one kube-controller-manager per control-plane node cannot be checked (add: kubectl get nodes -o yaml)`,
+        ];
+      }
+      const onNodes = new Set(pods.map((p) => str(rec(p.spec).nodeName)));
+      return [
+        ...perPod,
+        ...controlPlane
+          .filter((n) => !onNodes.has(nameOf(n)))
+          .map((n) => `Node ${nameOf(n)}: a control-plane node with no kube-controller-manager pod (${probe.namespace}, ${probe.label}) on it`),
+      ];
     }
     case 'nodes-initialized': {
       const nodes = index.all('Node');
@@ -285,6 +327,19 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       });
     }
   }
+}
+
+/**
+ * The labels of a control-plane Node: kubeadm's (kubernetes/kubernetes@v1.29.0 cmd/kubeadm/app/constants/constants.go
+ * LabelNodeRoleControlPlane) and the older master role some distributions still set alone.
+ */
+const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+
+/** Whether a pod's Ready condition is True (kubernetes/api@v0.29.0 core/v1/types.go PodReady). */
+function ready(pod: Obj): boolean {
+  return arr(rec(pod.status).conditions)
+    .map(rec)
+    .some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 function workloadRef(ref: string): [string, string] {

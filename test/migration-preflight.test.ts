@@ -148,7 +148,7 @@ function deployment(
   } as unknown as ExportedObject;
 }
 
-function kcmPod(node: number, flags: readonly string[]): ExportedObject {
+function kcmPod(node: number, flags: readonly string[], ready = true): ExportedObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -165,20 +165,24 @@ function kcmPod(node: number, flags: readonly string[]): ExportedObject {
           command: ['kube-controller-manager', '--kubeconfig=/etc/kubernetes/controller-manager.conf', ...flags],
         },
       ],
+      nodeName: `master-${node}`,
     },
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
   } as unknown as ExportedObject;
 }
 
 function node(name: string, s: { providerID?: string | null; uninitialized?: boolean } = {}): ExportedObject {
+  // kubeadm labels its control-plane nodes (kubernetes/kubernetes@v1.29.0 cmd/kubeadm/app/constants/constants.go LabelNodeRoleControlPlane)
+  const labels = name.startsWith('master-') ? { 'node-role.kubernetes.io/control-plane': '' } : {};
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name },
+    metadata: { name, labels },
     spec: {
       ...(s.providerID === null ? {} : { providerID: s.providerID ?? `aws:///us-east-1a/i-0${name.length}abc` }),
       ...(s.uninitialized ? { taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] } : {}),
     },
-  };
+  } as unknown as ExportedObject;
 }
 
 /** A cluster settled with its KCMs as in `kcmPhase`, the migration lease held by `holder`, the CCM deployed or not. */
@@ -196,6 +200,8 @@ function settledCluster(d: Distribution, kcmPhase: MigrationPhase, holder: 'kcm'
     kcmPod(1, kcm.flags),
     kcmPod(2, kcm.flags),
     node('master-0'),
+    node('master-1'),
+    node('master-2'),
     node('worker-0'),
   ];
 }
@@ -469,6 +475,84 @@ describe('each precondition fails alone, naming the object, what is wrong and th
     expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
       'Deployment kube-system/aws-cloud-controller-manager: no replica desired (spec.replicas 0), no replica available; ' +
         'check: kubectl -n kube-system rollout status deployment/aws-cloud-controller-manager',
+    ]);
+  });
+
+  const either = `h="$(kubectl -n kube-system get lease ${LEASE} -o jsonpath='{.spec.holderIdentity}')"; [ "$h" = "$(kubectl -n kube-system get lease kube-controller-manager -o jsonpath='{.spec.holderIdentity}')" ] || [ "$h" = "$(kubectl -n kube-system get lease cloud-controller-manager -o jsonpath='{.spec.holderIdentity}')" ] && echo yes || echo no`;
+  const ccmMain = `kubectl -n kube-system get lease cloud-controller-manager -o jsonpath='{.spec.holderIdentity}{" "}{.spec.renewTime}{"\\n"}'`;
+
+  test.each([OPENSHIFT, KUBERNETES].map((d) => ({ name: d.name, d })))(
+    '$name: in leader-migration-ccm the CCM holding the migration lease after a kube-controller-manager restart is accepted',
+    ({ d }) => {
+      // GIVEN leader-migration-ccm where a KCM restart let the CCM take the migration lease (both run leader migration)
+      const objects = settledCluster(d, 'leader-migration-ccm', 'ccm', true);
+      // WHEN the change that hands the lease to the CCM is checked THEN either live holder passes
+      expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([]);
+    },
+  );
+
+  test('Lease: in leader-migration-ccm a migration lease held by neither main holder fails, naming both', () => {
+    const objects = replace(settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true), 'Lease', LEASE, lease(LEASE, 'master-2_77aa'));
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      `Lease kube-system/${LEASE}: held by "master-2_77aa", neither by the holder of Lease kube-system/kube-controller-manager ("${KCM_ID}") nor by the holder of Lease kube-system/cloud-controller-manager ("${CCM_ID}"); check: ${either}`,
+    ]);
+  });
+
+  test("Lease: the CCM's main lease no longer renewed before the change that hands it the migration lease", () => {
+    // GIVEN leader-migration-ccm whose CCM last renewed its main lease a minute before the newest renewal in the export
+    const objects = replace(
+      settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true),
+      'Lease',
+      'cloud-controller-manager',
+      lease('cloud-controller-manager', CCM_ID, '2026-11-27T09:59:00.000000Z'),
+    );
+    // WHEN the KCMs are about to go external THEN it fails: nobody would take the migration lease
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      `Lease kube-system/cloud-controller-manager: last renewed at 2026-11-27T09:59:00.000000Z, more than its 15s lease duration before the newest renewal in the export (${T0}): the CCM no longer runs leader election; check: ${ccmMain}`,
+    ]);
+  });
+
+  test("Lease: the CCM's main lease held by nobody before the change that hands it the migration lease", () => {
+    const objects = replace(
+      settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true),
+      'Lease',
+      'cloud-controller-manager',
+      lease('cloud-controller-manager', undefined),
+    );
+    expect(check(KUBERNETES, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([
+      `Lease kube-system/cloud-controller-manager: no holderIdentity (no CCM is leader: it would never take the migration lease); check: ${ccmMain}`,
+    ]);
+  });
+
+  const KCM_PODS =
+    'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
+
+  test('kube-controller-manager pods: one not Ready fails', () => {
+    const ext = kcmProcess(inputAt(KUBERNETES, 'external-leader-migration'), 'external-leader-migration').flags;
+    const objects = replace(
+      settledCluster(KUBERNETES, 'external-leader-migration', 'ccm', true),
+      'Pod',
+      'kube-controller-manager-master-1',
+      kcmPod(1, ext, false),
+    );
+    expect(check(KUBERNETES, 'external-leader-migration', 'external', objects).failures).toEqual([
+      `Pod kube-system/kube-controller-manager-master-1: not Ready (condition Ready is not True); check: ${KCM_PODS}`,
+    ]);
+  });
+
+  test('kube-controller-manager pods: a control-plane node without one fails', () => {
+    const objects = settledCluster(KUBERNETES, 'external-leader-migration', 'ccm', true).filter(
+      (o) => !(o.kind === 'Pod' && (o.metadata as { name: string }).name === 'kube-controller-manager-master-2'),
+    );
+    expect(check(KUBERNETES, 'external-leader-migration', 'external', objects).failures).toEqual([
+      `Node master-2: a control-plane node with no kube-controller-manager pod (kube-system, component=kube-controller-manager) on it; check: ${KCM_PODS}`,
+    ]);
+  });
+
+  test('kube-controller-manager pods: an export without control-plane nodes cannot show one per node', () => {
+    const objects = settledCluster(KUBERNETES, 'external-leader-migration', 'ccm', true).filter((o) => o.kind !== 'Node');
+    expect(check(KUBERNETES, 'external-leader-migration', 'external', objects).failures).toEqual([
+      `Node: no node labelled node-role.kubernetes.io/control-plane or node-role.kubernetes.io/master in the export, so one kube-controller-manager per control-plane node cannot be checked (add: kubectl get nodes -o yaml); check: ${KCM_PODS}`,
     ]);
   });
 

@@ -254,7 +254,7 @@ describe('the walkthrough on a platform whose release renders other operands', (
   const tmp = useTempDir();
 
   test.each(Object.keys(WALKTHROUGH).filter((p) => !OPERANDS_PER_RELEASE.includes(p as never)))(
-    'GIVEN %s at its in-tree release WHEN in-tree, leader-migration-kcm and then leader-migration-ccm are rendered THEN the first two render and the CCM phase is refused on spec.openshift.release',
+    'GIVEN %s at its in-tree release WHEN in-tree, leader-migration-kcm and then leader-migration-ccm are rendered THEN in-tree renders, leader-migration-kcm is refused as a dead end and the CCM phase on spec.openshift.release',
     (platform) => {
       const clusters = path.join(tmp(), 'clusters');
       const out = path.join(tmp(), 'dist');
@@ -266,12 +266,14 @@ describe('the walkthrough on a platform whose release renders other operands', (
           phase,
           code: r.code,
           refused: /spec\.openshift\.release: "4\.1[12]\.0": phase "leader-migration-ccm" deploys the cloud controller manager/.test(r.stderr),
+          deadEnd: /spec\.migration\.phase: "leader-migration-kcm" leads nowhere on OpenShift 4\.1[12]/.test(r.stderr),
         };
       });
+      // leader-migration-kcm would strand the cluster: no later phase renders, and its override blocks the update that migrates it
       expect(codes).toEqual([
-        { phase: 'in-tree', code: 0, refused: false },
-        { phase: 'leader-migration-kcm', code: 0, refused: false },
-        { phase: 'leader-migration-ccm', code: 1, refused: true },
+        { phase: 'in-tree', code: 0, refused: false, deadEnd: false },
+        { phase: 'leader-migration-kcm', code: 1, refused: false, deadEnd: true },
+        { phase: 'leader-migration-ccm', code: 1, refused: true, deadEnd: false },
       ]);
     },
   );

@@ -129,6 +129,12 @@ export const KUBERNETES_DISTRIBUTION_FACTS: DistributionFacts = {
             clusterNameFlag: upstreamProviderFor(s.platform)?.clusterNameFlag ?? false,
             ...(s.migration?.ccmVersion !== undefined ? { ccmVersion: s.migration.ccmVersion } : {}),
             ...(image ? { image } : {}),
+            ...(k.controllers ? { controllers: k.controllers } : {}),
+            ...(k.extraArgs['leader-elect-resource-name'] !== undefined
+              ? { leaderElectResourceName: String(k.extraArgs['leader-elect-resource-name']) }
+              : {}),
+            preset: k.scheduling.preset,
+            extraArgNames: Object.keys(k.extraArgs),
           },
         }
       : {};

@@ -37,13 +37,18 @@ export type Probe =
   | { readonly kind: 'kcm-override'; readonly present: boolean; readonly keys: readonly string[] }
   /** MachineConfigPools (these, or every one): updated and ready machines equal the machine count, none degraded. */
   | { readonly kind: 'pools-updated'; readonly pools?: readonly string[] }
-  /** The migration Lease is held, renewed, and by the holder of the main Lease `main`. */
-  | { readonly kind: 'lease-holder'; readonly namespace: string; readonly lease: string; readonly main: string }
+  /** The migration Lease is held, renewed, and by the holder of one of the main Leases `mains`. */
+  | { readonly kind: 'lease-holder'; readonly namespace: string; readonly lease: string; readonly mains: readonly string[] }
+  /** The main Lease `lease` of `who` is held and renewed within its duration of the newest renewal in the export. */
+  | { readonly kind: 'lease-live'; readonly namespace: string; readonly lease: string; readonly who: string }
   /** The CCM workload (`deployment/NAME` or `daemonset/NAME`) has rolled out and is ready. */
   | { readonly kind: 'workload-rolled-out'; readonly namespace: string; readonly workload: string }
   /** The CCM workload is gone. */
   | { readonly kind: 'workload-absent'; readonly namespace: string; readonly workload: string }
-  /** Every kube-controller-manager pod (label `label`, `key=value`) runs with each of `present` and none of the flags named in `absent`. */
+  /**
+   * Every kube-controller-manager pod (label `label`, `key=value`) is Ready and runs with each of `present` and none of the
+   * flags named in `absent`, and every control-plane Node runs one.
+   */
   | {
       readonly kind: 'kcm-pods';
       readonly namespace: string;
@@ -144,10 +149,22 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   const holds = (main: string, who: string): PlanCheck => ({
     check: `${who} holds the migration lease: the holder of ${ns}/${lease} is the holder of ${who}'s main lease ${ns}/${main} (both leases carry the same identity; prints "yes")`,
     command: `[ "$(${holder(lease)})" = "$(${holder(main)})" ] && echo yes || echo no`,
-    probes: [{ kind: 'lease-holder', namespace: ns, lease, main }],
+    probes: [{ kind: 'lease-holder', namespace: ns, lease, mains: [main] }],
   });
   const kcmHolds = holds('kube-controller-manager', 'kube-controller-manager');
   const ccmHolds = holds('cloud-controller-manager', 'the CCM');
+  // while both run leader migration, a KCM restart may let the CCM take the lease: either live holder is right
+  const eitherHolds: PlanCheck = {
+    check: `a kube-controller-manager or the CCM holds the migration lease: the holder of ${ns}/${lease} is the holder of ${ns}/kube-controller-manager or of ${ns}/cloud-controller-manager (prints "yes")`,
+    command: `h="$(${holder(lease)})"; [ "$h" = "$(${holder('kube-controller-manager')})" ] || [ "$h" = "$(${holder('cloud-controller-manager')})" ] && echo yes || echo no`,
+    probes: [{ kind: 'lease-holder', namespace: ns, lease, mains: ['kube-controller-manager', 'cloud-controller-manager'] }],
+  };
+  // with leader migration the CCM takes its main lease first, then waits for the migration lease: without a live main lease it never would
+  const ccmLeads: PlanCheck = {
+    check: `the CCM is leader: it holds its main lease ${ns}/cloud-controller-manager and renews it`,
+    command: `kubectl -n ${ns} get lease cloud-controller-manager -o jsonpath='{.spec.holderIdentity}{" "}{.spec.renewTime}{"\\n"}'`,
+    probes: [{ kind: 'lease-live', namespace: ns, lease: 'cloud-controller-manager', who: 'the CCM' }],
+  };
   const workload = { namespace: ctx.ccm.namespace, workload: ctx.ccm.workload };
   // the CCM's cloud-node controller sets providerID and lifts the uninitialized taint: a ready CCM that has not is not working
   const ccmReady: PlanCheck = {
@@ -223,7 +240,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
       steps.push(
         merge(
           'deploy the CCM with leader migration and its own file (component cloud-controller-manager); it waits for the migration lease',
-          [ccmReady, kcmHolds],
+          [ccmReady, ccmLeads, eitherHolds],
           { ccm: 'apply' },
         ),
       );

@@ -49,6 +49,14 @@ export interface KubernetesMigrationCheck {
   readonly ccmVersion?: string;
   /** The CCM image and the Kubernetes minor its tag is built for, when the tag tells. */
   readonly image?: { readonly key: string; readonly minor: string };
+  /** spec.kubernetes.controllers as written (the CCM's --controllers); undefined: the provider's default list. */
+  readonly controllers?: readonly string[];
+  /** spec.kubernetes.extraArgs.leader-elect-resource-name, when set. */
+  readonly leaderElectResourceName?: string;
+  /** The names of spec.kubernetes.extraArgs. */
+  readonly extraArgNames?: readonly string[];
+  /** spec.kubernetes.scheduling.preset: the distribution the control plane runs (kubeadm, rke2, k3s, …). */
+  readonly preset?: string;
 }
 
 /** The version skew policy link cited in messages. */

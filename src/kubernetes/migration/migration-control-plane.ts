@@ -9,7 +9,7 @@
  */
 import { ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
 import { kcmPodsProbe, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
-import { MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
+import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
 import { PlatformType } from '../../cluster-spec/schema';
 import { upstreamProviderFor } from '../providers';
 
@@ -72,6 +72,80 @@ export const KUBERNETES_CONTROL_PLANE_STEPS: ControlPlaneSteps = {
   }),
 };
 
+/** The controllers the KCMs hand to the CCM, each with its ≥1.28 name (the binary resolves one to the other). */
+const HANDED_OVER: readonly (readonly [string, string])[] = [
+  ['service', 'service-lb-controller'],
+  ['cloud-node-lifecycle', 'cloud-node-lifecycle-controller'],
+  ['route', 'node-route-controller'],
+  ['nodeipam', 'node-ipam-controller'],
+];
+
+/**
+ * Whether `--controllers` runs a controller known by `names`: the first item naming it decides, else "*"
+ * (no CCM controller is disabled by default: kubernetes/cloud-provider@v0.28.0 app/controllermanager.go
+ * `IsControllerEnabled`, `ControllersDisabledByDefault`).
+ */
+function controllerEnabled(list: readonly string[], names: readonly string[]): boolean {
+  let star = false;
+  for (const item of list) {
+    if (names.includes(item)) {
+      return true;
+    }
+    if (item.startsWith('-') && names.includes(item.slice(1))) {
+      return false;
+    }
+    star = star || item === '*';
+  }
+  return star;
+}
+
+/** The problems of CCM settings that would leave a handed-over controller or lease to nobody. */
+function handoverProblems(input: MigrationCheckInput): MigrationProblem[] {
+  const k = input.kubernetes;
+  if (!k || !input.support) {
+    return [];
+  }
+  const problems: MigrationProblem[] = [];
+  if (k.preset === 'k3s' && input.phase !== 'external') {
+    // k3s-io/k3s@00993dc README.md "What have you removed from upstream Kubernetes?": the in-tree cloud providers
+    problems.push({
+      path: [...M, 'phase'],
+      message: `"${input.phase}" is not possible with spec.kubernetes.scheduling.preset k3s: k3s builds kube-controller-manager without the in-tree cloud providers, so its cloud controllers never ran there and nothing is handed over; set phase to "external" or remove spec.migration`,
+    });
+  }
+  if (k.controllers) {
+    // route does nothing without cloud routes; node IPAM moves only when asked
+    const wanted = HANDED_OVER.filter(([name]) => (name !== 'route' || k.configureCloudRoutes) && (name !== 'nodeipam' || input.nodeIpam));
+    for (const [name] of wanted.filter((names) => !controllerEnabled(k.controllers!, names))) {
+      problems.push({
+        path: ['spec', 'kubernetes', 'controllers'],
+        message: `${JSON.stringify(k.controllers)} leaves out ${name} during a migration: the kube-controller-managers hand it to the CCM and stop running it when they go external, so nobody would; keep it in the list`,
+      });
+    }
+  }
+  if (input.nodeIpam && input.platform === 'GCP') {
+    // the GCP CCM's node IPAM reads the KCM's own flags (kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/nodeipamcontroller.go)
+    const args = k.extraArgNames ?? [];
+    const missing = [
+      ...(args.includes('cidr-allocator-type') ? [] : ['no cidr-allocator-type']),
+      ...(args.some((a) => /^node-cidr-mask-size(-ipv4|-ipv6)?$/.test(a)) ? [] : ['no node-cidr-mask-size (or -ipv4/-ipv6)']),
+    ];
+    if (missing.length > 0) {
+      problems.push({
+        path: ['spec', 'kubernetes', 'extraArgs'],
+        message: `has ${missing.join(', ')} while node IPAM moves to the GCP CCM: it must allocate pod CIDRs as kube-controller-manager did (its --cidr-allocator-type, CloudAllocator on IP-alias clusters, and its mask sizes), or new nodes get CIDRs of another kind or size; set them to kube-controller-manager's values`,
+      });
+    }
+  }
+  if (k.leaderElectResourceName !== undefined && !input.support.noLeaderMigration) {
+    problems.push({
+      path: ['spec', 'kubernetes', 'extraArgs', 'leader-elect-resource-name'],
+      message: `is set during a migration: the CCM would take its main lease under ${JSON.stringify(k.leaderElectResourceName)} instead of cloud-controller-manager, the lease the plan's checks and the migration hand-over read (a KCM or migration lease name makes it contend with the kube-controller-managers); remove it, and set it again after the migration if needed`,
+    });
+  }
+  return problems;
+}
+
 /**
  * The Kubernetes checks of a migration: the upstream CCM's settings
  * (`spec.kubernetes`, given as `MigrationCheckInput.kubernetes`) must agree
@@ -128,7 +202,7 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
         message: `"${input.leaseNamespace}" differs from spec.kubernetes.namespace "${k.namespace}": the CCM elects its leader in the lease namespace while it runs leader migration and in its own namespace afterwards, and a rolling update between the two elects two CCM leaders that both run the cloud controllers; run the CCM in "${input.leaseNamespace}"`,
       });
     }
-    return problems;
+    return [...problems, ...handoverProblems(input)];
   },
   ccmWarnings: (input) => {
     const k = input.kubernetes;

@@ -11,10 +11,12 @@
  */
 import { ControlPlanePlan, ControlPlaneSteps, MigrationControlPlane } from '../../migration/control-plane';
 import { LEADER_MIGRATION_GATE, MigrationInput } from '../../migration/flags';
-import { externalIn } from '../../migration/phases';
+import { externalIn, MigrationSupport } from '../../migration/phases';
 import { kcmPodsProbe, kcmProcess, mergeStep, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '../../migration/steps';
-import { MigrationControlPlaneChecks } from '../../migration/validate';
-import { openshiftRelease } from '../release';
+import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
+import { compareMinor, openshiftRelease } from '../release';
+import { OPERANDS_PER_RELEASE, OPERANDS_RENDERED_SINCE } from '../release-operands';
+import { PlatformType } from '../../cluster-spec/schema';
 import { customNoUpgradeNote, customNoUpgradeSelection, CustomNoUpgradeSelection, defaultFeatureSetMinors } from './default-feature-gates';
 
 /**
@@ -337,6 +339,36 @@ export function openshiftControlPlanePlan(m: MigrationInput, os: OpenShiftPlanIn
   };
 }
 
+/**
+ * `leader-migration-kcm` where every later phase is refused (the CCM phases of a platform whose operands this
+ * release renders otherwise, see `operandReleaseProblems`): the cluster could go neither forward nor through the
+ * update the refusal recommends, since the override keeps the kube-controller-manager operator Upgradeable=False
+ * (openshift/library-go@8e315aff44b9 pkg/operator/unsupportedconfigoverridescontroller/unsupportedconfigoverrides_controller.go).
+ */
+function deadEndProblems(input: MigrationCheckInput, support: MigrationSupport): MigrationProblem[] {
+  const release = openshiftRelease(input.kubernetesMinor);
+  const external = openshiftRelease(support.openshiftExternalSinceMinor);
+  if (
+    input.phase !== 'leader-migration-kcm' ||
+    support.noLeaderMigration !== undefined ||
+    input.managementMode !== 'gitops' ||
+    OPERANDS_PER_RELEASE.includes(input.platform as PlatformType) ||
+    input.kubernetesMinor >= support.openshiftExternalSinceMinor ||
+    compareMinor(release, OPERANDS_RENDERED_SINCE) >= 0
+  ) {
+    return [];
+  }
+  return [
+    {
+      path: ['spec', 'migration', 'phase'],
+      message:
+        `"leader-migration-kcm" leads nowhere on OpenShift ${release}: every later phase deploys the cloud controller manager, which is refused on this release ` +
+        `(its operator renders other ${input.platform} operands than ccm-gitops renders), and the leader-migration override keeps the kube-controller-manager operator Upgradeable=False, ` +
+        `which blocks the update to OpenShift ${external} that moves ${input.platform} to its CCM; set phase to "in-tree" (or remove spec.migration) and update the cluster to ${external}`,
+    },
+  ];
+}
+
 /** OpenShift's own checks of a requested migration. */
 export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
   alreadyExternal: (input, support) =>
@@ -348,12 +380,14 @@ export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
     input.kubernetesMinor < 22
       ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
       : undefined,
-  releaseProblems: (input, support) =>
-    externalIn(input.phase) &&
+  releaseProblems: (input, support) => [
+    ...(externalIn(input.phase) &&
     input.kubernetesMinor < support.openshiftExternalSinceMinor &&
     customNoUpgradeSelection(openshiftRelease(input.kubernetesMinor), support.openshiftFeatureGates) === undefined
       ? [{ path: ['spec', 'migration', 'kubernetesVersion'], message: unknownDefaultSetMessage(input.kubernetesMinor) }]
-      : [],
+      : []),
+    ...deadEndProblems(input, support),
+  ],
   nodeIpamFixed:
     'is true but on OpenShift the network plugin allocates node CIDRs, not a controller manager; node IPAM does not move, set it to false',
 };

@@ -106,7 +106,15 @@ export const CASES: readonly RenderCase[] = [
       kubernetesSpec(
         'GCP',
         'c',
-        { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] },
+        {
+          version: '1.28',
+          clusterName: 'kubernetes',
+          allocateNodeCidrs: true,
+          configureCloudRoutes: true,
+          clusterCIDR: ['10.64.0.0/14'],
+          // the KCM's allocator, which node IPAM keeps when it moves
+          extraArgs: { 'cidr-allocator-type': 'RangeAllocator', 'node-cidr-mask-size': '24' },
+        },
         { migration: { phase, kubernetesVersion: '1.28', nodeIpam: true } },
       ),
   },

@@ -263,7 +263,8 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   return {
     component,
     leaderElect,
-    mainLease: `${ns}/${component}`,
+    // the binary's main lease is --leader-elect-resource-name, its component name by default
+    mainLease: `${ns}/${f.get('leader-elect-resource-name') ?? component}`,
     ...(lm ? { migrationLease: `${ns}/${lm.leaderName}` } : {}),
     placement,
     capable,
