@@ -6,12 +6,14 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { parse } from 'yaml';
+import { runCli } from '../src/cli';
 import { loadFleet } from '../src/fleet/load';
 import { renderCluster } from '../src/pipeline/render';
-import { appState, argoSync, applicationSyncOptions, deleteApplication, rootReconcile, setSyncPolicyNone } from './oracle/argocd/sync';
+import { AppState, appState, argoSync, applicationSyncOptions, deleteApplication, rootReconcile, setSyncPolicyNone } from './oracle/argocd/sync';
 import { fluxReplay, orphans } from './oracle/flux/kustomize-controller';
 import { ccmLeases, fromArgo, fromFlux, Hazard, replayHazards, stageObjects } from './oracle/gitops/replay';
-import { kubernetesSpec, platformSpec, useTempDir, writeFile } from './helpers';
+import { captureIo, kubernetesSpec, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
 type Engine = 'argocd' | 'flux';
 type Tree = Record<string, string>;
@@ -266,5 +268,74 @@ describe('Flux: suspend', () => {
     });
     // WHEN Flux reconciles; THEN only the stages before it act
     expect([...new Set(events.map((e) => e.kustomization))]).toEqual(['ccm-c-01-namespaces-rbac', 'ccm-c-02-credentials']);
+  });
+});
+
+describe("HANDOVER.md's stop and resume, replayed through the engine models", () => {
+  // The Argo CD commands of a section, in order: `argocd app set <app> --sync-policy none|automated …`.
+  const commands = (text: string, section: string): [string, boolean][] => {
+    const body = text.slice(text.indexOf(`## ${section}`)).split(/\n## /)[0];
+    return [...body.matchAll(/argocd app set (\S+) --sync-policy (none|automated)/g)].map((m) => [m[1], m[2] === 'automated']);
+  };
+  // The fleet of one OpenShift cluster in gitops mode, with its per-cluster root, synthesised once.
+  let rendered: Tree | undefined;
+  const fleet = (): Tree => {
+    if (!rendered) {
+      const root = path.join(dir(), 'fleet');
+      writeFile(path.join(root, 'clusters'), 'c.yaml', platformSpec('AWS', 'c', { gitops: { engine: 'argocd', ...GITOPS } }));
+      const cap = captureIo();
+      expect(runCli(['synth', '--clusters', path.join(root, 'clusters'), '--out', path.join(root, 'out'), '-q'], cap.io, {})).toBe(0);
+      rendered = readTree(path.join(root, 'out'));
+    }
+    return rendered;
+  };
+
+  /** Runs the commands against the rendered root and child, the root reconciling after each; the child's live automated policy after each. */
+  function run(tree: Tree, cmds: readonly [string, boolean][]): (string | undefined)[] {
+    const rootFile = Object.keys(tree).find((p) => /^_fleet\/argocd\/cluster\/c\/root\/application\..*\.yaml$/.test(p))!;
+    const rootApp = parse(tree[rootFile]);
+    const childInGit = appState(tree, 'c');
+    let root: AppState = { name: rootApp.metadata.name as string, automated: rootApp.spec.syncPolicy.automated, cascade: false };
+    const gitRoot = root;
+    let child = childInGit;
+    const out: (string | undefined)[] = [];
+    for (const [app, automated] of cmds) {
+      if (app === root.name) root = automated ? gitRoot : setSyncPolicyNone(root);
+      // resuming the root re-applies the child from git (its policy included)
+      else child = automated ? childInGit : setSyncPolicyNone(child);
+      child = rootReconcile(root, child, childInGit);
+      out.push(child.automated ? 'automated' : undefined);
+    }
+    return out;
+  }
+
+  test('argocd: the way back stops the root, then the child, and the child stays stopped', () => {
+    // GIVEN the rendered fleet (root with automated self-heal) and the way back's commands
+    const tree = fleet();
+    const stop = commands(tree['c/HANDOVER.md'], 'Way back');
+    expect(stop).toEqual([
+      ['ccm-root.c', false],
+      ['ccm-c', false],
+    ]);
+    // WHEN they run, the root reconciling after each; THEN the child is stopped at the end
+    expect(run(tree, stop).at(-1)).toBeUndefined();
+  });
+
+  test('mutation, argocd: stopping only the child is undone by the root', () => {
+    const tree = fleet();
+    const stop = commands(tree['c/HANDOVER.md'], 'Way back').filter(([app]) => app !== 'ccm-root.c');
+    expect(run(tree, stop)).toEqual(['automated']);
+  });
+
+  test('flux: a merge while every stage is suspended applies and prunes nothing', () => {
+    // GIVEN the stage chain of a cluster suspended as HANDOVER.md says (every stage in gitops/)
+    const d = DISTRIBUTIONS[0];
+    const before = treeOf(d, 'flux', 'external-leader-migration');
+    const stages = Object.values(before)
+      .map((t) => /kind: Kustomization\n(?:.*\n)*?\s+name: (ccm-c-\d\d-\S+)/.exec(t)?.[1])
+      .filter((n): n is string => n !== undefined);
+    expect(stages).toHaveLength(5);
+    // WHEN the next phase is merged; THEN Flux does nothing
+    expect(fluxReplay(before, treeOf(d, 'flux', 'external'), 'c', { suspended: stages })).toEqual([]);
   });
 });
