@@ -127,7 +127,7 @@ describe('Flux replays the leader-migration phases of a kubernetes OpenStack clu
     expect(events.filter((e) => e.action === 'prune').flatMap((e) => e.objects)).toContain('ConfigMap kube-system/ccm-leader-migration');
   });
 
-  test.failing('external-leader-migration -> external: the lease RBAC outlives the CCM rolling off leader migration', () => {
+  test('external-leader-migration -> external: the lease RBAC outlives the CCM rolling off leader migration', () => {
     // GIVEN the trees before and after the last phase change
     const events = fluxReplay(treeOf('external-leader-migration'), treeOf('external'), 'k');
     // WHEN Flux prunes the migration lease Role
@@ -192,10 +192,10 @@ describe('Argo CD replays the leader-migration phases of a kubernetes OpenStack 
     expect(leaseRbacOutlivesRollout(options)).toBe(true);
   });
 
-  test('mutation: without PruneLast the lease Role is pruned in its own wave, before the CCM rolls', () => {
+  test('mutation: without PruneLast Argo CD swaps the prune waves, and the lease Role goes before the CCM rolls', () => {
     // GIVEN the rendered sync options without PruneLast
     const options = applicationSyncOptions(treeOf('external'), 'k').filter((o) => o !== 'PruneLast=true');
-    // WHEN the same change is replayed; THEN the replay fails
+    // WHEN the same change is replayed (the ConfigMap's wave 3 and the lease RBAC's wave 5 swap); THEN the replay fails
     expect(leaseRbacOutlivesRollout(options)).toBe(false);
   });
 });

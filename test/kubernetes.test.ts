@@ -925,7 +925,7 @@ describe('distribution kubernetes: output modes and the control plane', () => {
     // the CCM's own file names cloud-controller-manager; the KCM's (in CONTROL-PLANE.md) names kube-controller-manager
     expect(parse(cm.data['config.yaml']).controllerLeaders[0]).toEqual({ name: 'route', component: 'cloud-controller-manager' });
     expect(out['k/CONTROL-PLANE.md']).toContain('#       component: kube-controller-manager');
-    const binding = parse(out['k/01-namespaces-rbac/rolebinding.kube-system.cloud-provider-leader-migration.yaml']);
+    const binding = parse(out['k/05-policies/rolebinding.kube-system.cloud-provider-leader-migration.yaml']);
     expect(binding.subjects).toContainEqual({ kind: 'ServiceAccount', name: 'cloud-controller-manager', namespace: 'kube-system' });
     const args = parse(out['k/04-workloads/daemonset.kube-system.aws-cloud-controller-manager.yaml']).spec.template.spec.containers[0].args;
     expect(args).toEqual(expect.arrayContaining(['--enable-leader-migration', '--leader-migration-config=/etc/leader-migration/config.yaml']));

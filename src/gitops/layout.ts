@@ -71,7 +71,7 @@ export function directoryFiles(dir: string, objects: readonly RenderedObject[]):
 export function groupByStage(objects: readonly RenderedObject[]): { stage: Stage; objects: RenderedObject[] }[] {
   const groups = new Map<Stage, RenderedObject[]>();
   for (const obj of objects) {
-    const stage = stageOf(obj.apiVersion, obj.kind);
+    const stage = stageOf(obj.apiVersion, obj.kind, obj.metadata.name);
     const list = groups.get(stage);
     if (list) {
       list.push(obj);

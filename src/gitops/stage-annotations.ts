@@ -10,7 +10,7 @@ export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './prune-protection';
 export function annotateStages(root: Construct): void {
   for (const child of root.node.findAll()) {
     if (child instanceof ApiObject) {
-      child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind).order));
+      child.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(stageOf(child.apiVersion, child.kind, child.metadata.name).order));
       if (PRUNE_PROTECTED_KINDS.includes(child.kind)) {
         for (const [key, value] of Object.entries(PRUNE_PROTECTION)) {
           child.metadata.addAnnotation(key, value);

@@ -23,7 +23,11 @@ export const STAGE_NAMESPACES_RBAC = stage(1, 'namespaces-rbac', 'Namespaces, Ne
 export const STAGE_CREDENTIALS = stage(2, 'credentials', 'CredentialsRequests (their Secrets must exist before the pods start)');
 export const STAGE_CONFIG = stage(3, 'config', 'ConfigMaps: cloud-conf, trust bundle, images');
 export const STAGE_WORKLOADS = stage(4, 'workloads', 'Deployments and DaemonSets');
-export const STAGE_POLICIES = stage(5, 'policies', 'PodDisruptionBudgets, Services, admission policies, ClusterOperator');
+export const STAGE_POLICIES = stage(
+  5,
+  'policies',
+  'PodDisruptionBudgets, Services, admission policies, ClusterOperator, the leader-migration lease RBAC (kept until the CCM has rolled)',
+);
 
 /** All stages in apply order. */
 export const STAGES: readonly Stage[] = [STAGE_NAMESPACES_RBAC, STAGE_CREDENTIALS, STAGE_CONFIG, STAGE_WORKLOADS, STAGE_POLICIES];
@@ -54,9 +58,30 @@ const STAGE_BY_KIND: Readonly<Record<string, Stage>> = {
   'config.openshift.io/FeatureGate': STAGE_POLICIES,
 };
 
-/** The stage of an object by apiVersion and kind. Throws for a kind no stage is declared for. */
-export function stageOf(apiVersion: string, kind: string): Stage {
+/** Name of the Role and RoleBinding granting both controller managers the migration lease. */
+export const LEADER_MIGRATION_RBAC_NAME = 'cloud-provider-leader-migration';
+/** Name of the Role and RoleBinding for the CCM's own lease in the KCM's lease namespace. */
+export const CCM_LEASE_NAMESPACE_RBAC_NAME = 'cloud-controller-manager-leader-election';
+
+/**
+ * Objects whose stage is not their kind's: the lease RBAC of leader migration comes after the workloads, so that
+ * when a phase drops it the engine deletes it only once the CCM has rolled off leader migration (a CCM that still
+ * runs it and loses access to a lease it holds exits). It is first rendered in a phase with no CCM deployed, so
+ * the CCM never waits for it. Keyed `group/Kind/name`.
+ */
+const STAGE_BY_NAME: Readonly<Record<string, Stage>> = Object.fromEntries(
+  ['Role', 'RoleBinding'].flatMap((kind) =>
+    [LEADER_MIGRATION_RBAC_NAME, CCM_LEASE_NAMESPACE_RBAC_NAME].map((name) => [`rbac.authorization.k8s.io/${kind}/${name}`, STAGE_POLICIES]),
+  ),
+);
+
+/** The stage of an object by apiVersion, kind and name. Throws for a kind no stage is declared for. */
+export function stageOf(apiVersion: string, kind: string, name?: string): Stage {
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const byName = name === undefined ? undefined : STAGE_BY_NAME[`${group}/${kind}/${name}`];
+  if (byName) {
+    return byName;
+  }
   const found = STAGE_BY_KIND[`${group}/${kind}`];
   if (!found) {
     throw new Error(`no stage is declared for ${apiVersion} ${kind}; add it to STAGE_BY_KIND in src/gitops/stages.ts`);

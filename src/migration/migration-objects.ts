@@ -8,11 +8,10 @@ import { LeaderMigrationConfigMap } from './leader-migration-config-map';
 import { LeaderMigrationRbac } from './leader-migration-rbac';
 import { ccmLeaderMigrationIn, isLeaderMigrationPhase } from './phases';
 import { PlatformRole } from '../constructs/platform-role';
+import { CCM_LEASE_NAMESPACE_RBAC_NAME, LEADER_MIGRATION_RBAC_NAME } from '../gitops/stages';
 
-/** Name of the Role and RoleBinding granting both controller managers the migration lease. */
-export const LEADER_MIGRATION_RBAC_NAME = 'cloud-provider-leader-migration';
-/** Name of the Role and RoleBinding for the CCM's own lease in the KCM's lease namespace. */
-export const CCM_LEASE_NAMESPACE_RBAC_NAME = 'cloud-controller-manager-leader-election';
+// The names decide the lease RBAC's stage (after the workloads), so they live with the stages.
+export { CCM_LEASE_NAMESPACE_RBAC_NAME, LEADER_MIGRATION_RBAC_NAME } from '../gitops/stages';
 
 /** Properties for `MigrationObjects`. */
 export interface MigrationObjectsProps {

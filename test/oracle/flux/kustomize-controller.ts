@@ -11,10 +11,20 @@
  *   (same file, deleteObjects: Exclusions).
  * - A Kustomization with `dependsOn` reconciles only once each dependency is Ready
  *   (same file, checkDependencies; DependencyNotReady).
+ * - A Kustomization with `dependsOn` also waits until each dependency has applied the source's current
+ *   revision (same file, checkDependencies: "dependency '%s' revision is not up to date"), so one commit goes
+ *   through the chain a stage at a time, and a stage that does not reconcile holds every stage after it.
  * - A Kustomization deleted from git is deleted by the one that applied it (the entry, prune: true); its
  *   finalizer deletes its inventory only when the deletion policy says so: MirrorPrune follows prune,
- *   Delete and WaitForTermination delete, Orphan leaves everything (same file, finalizerShouldDeleteResources;
- *   api/v1/kustomization_types.go DeletionPolicy).
+ *   Delete and WaitForTermination delete, Orphan leaves everything, and a suspended one deletes nothing
+ *   (same file, finalizerShouldDeleteResources; api/v1/kustomization_types.go DeletionPolicy).
+ * - A suspended Kustomization (`spec.suspend: true`, what `flux suspend kustomization` sets) neither applies nor
+ *   prunes (same file, Reconcile: "Reconciliation is suspended for this object").
+ * - The `kustomize.toolkit.fluxcd.io/ssa` annotation of an object in git: `Ignore` skips it, `IfNotPresent`
+ *   creates it only when it is missing, `Merge` applies it without removing fields other managers set (same file,
+ *   apply: ExclusionSelector, IfNotPresentSelector, Cleanup.Exclusions; api/v1 IgnoreValue, IfNotPresentValue,
+ *   MergeValue). Any other object is applied server-side with Flux's field manager, so a field another manager
+ *   set and Flux does not render stays (an annotation set by hand outlives the return to git).
  */
 import { parse } from 'yaml';
 
@@ -27,6 +37,7 @@ interface FluxKustomization {
   readonly prune: boolean;
   readonly deletionPolicy: string;
   readonly dependsOn: readonly string[];
+  readonly suspend: boolean;
 }
 
 /** One thing the controller does, in order. */
@@ -56,14 +67,19 @@ function kustomizations(tree: Record<string, string>, cluster: string): Map<stri
       prune: o.spec.prune === true,
       deletionPolicy: o.spec.deletionPolicy ?? 'MirrorPrune',
       dependsOn: ((o.spec.dependsOn ?? []) as { name: string }[]).map((d) => d.name),
+      suspend: o.spec.suspend === true,
     });
   }
   return out;
 }
 
-/** The objects a Kustomization applies: every manifest of its folder, and whether each may be pruned. */
+/** The objects a Kustomization applies: every manifest of its folder, whether each may be pruned, and its ssa mode. */
 function inventory(tree: Record<string, string>, folder: string): Map<ObjectKey, boolean> {
-  const out = new Map<ObjectKey, boolean>();
+  return new Map([...manifests(tree, folder)].map(([k, m]) => [k, m.prunable]));
+}
+
+function manifests(tree: Record<string, string>, folder: string): Map<ObjectKey, { prunable: boolean; ssa: string }> {
+  const out = new Map<ObjectKey, { prunable: boolean; ssa: string }>();
   for (const [path, text] of Object.entries(tree)) {
     if (path.startsWith(`${folder}/`) && !path.slice(folder.length + 1).includes('/') && !path.endsWith('/kustomization.yaml')) {
       const o = parse(text) as {
@@ -73,7 +89,7 @@ function inventory(tree: Record<string, string>, folder: string): Map<ObjectKey,
       const disabled =
         o.metadata.annotations?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled' ||
         o.metadata.labels?.['kustomize.toolkit.fluxcd.io/prune'] === 'disabled';
-      out.set(keyOf(o), !disabled);
+      out.set(keyOf(o), { prunable: !disabled, ssa: o.metadata.annotations?.['kustomize.toolkit.fluxcd.io/ssa'] ?? 'Apply' });
     }
   }
   return out;
@@ -96,24 +112,45 @@ function ordered(ks: Map<string, FluxKustomization>): FluxKustomization[] {
   return out;
 }
 
+/** What the cluster does around the replay: Kustomizations suspended by hand (`flux suspend kustomization`). */
+export interface FluxReplayOptions {
+  readonly suspended?: readonly string[];
+}
+
 /**
  * What Flux does to a cluster when its rendered tree goes from `before` to `after`: the entry Kustomization
  * first (it applies the chain and deletes the stage Kustomizations that left git, each by its deletion policy),
- * then each stage in dependsOn order: apply, then prune what left its folder.
+ * then each stage in dependsOn order: apply, then prune what left its folder. A suspended stage, and every
+ * stage that depends on it, does nothing.
  */
-export function fluxReplay(before: Record<string, string>, after: Record<string, string>, cluster: string): FluxEvent[] {
+export function fluxReplay(
+  before: Record<string, string>,
+  after: Record<string, string>,
+  cluster: string,
+  opts: FluxReplayOptions = {},
+): FluxEvent[] {
   const was = kustomizations(before, cluster);
   const now = kustomizations(after, cluster);
+  const suspended = new Set(opts.suspended ?? []);
   const events: FluxEvent[] = [];
   for (const k of ordered(was)) {
     if (now.has(k.name)) continue;
     const objects = [...inventory(before, k.folder).keys()].sort();
-    const deletes = k.deletionPolicy === 'Delete' || k.deletionPolicy === 'WaitForTermination' || (k.deletionPolicy === 'MirrorPrune' && k.prune);
+    const deletes =
+      !suspended.has(k.name) &&
+      (k.deletionPolicy === 'Delete' || k.deletionPolicy === 'WaitForTermination' || (k.deletionPolicy === 'MirrorPrune' && k.prune));
     events.push({ kustomization: k.name, action: deletes ? 'prune' : 'orphan', objects });
   }
+  const held = new Set<string>();
+  const live = new Set([...was.values()].flatMap((k) => [...inventory(before, k.folder).keys()]));
   for (const k of ordered(now)) {
+    if (suspended.has(k.name) || k.suspend || k.dependsOn.some((d) => held.has(d))) {
+      held.add(k.name);
+      continue;
+    }
     const next = inventory(after, k.folder);
-    events.push({ kustomization: k.name, action: 'apply', objects: [...next.keys()].sort() });
+    const applied = [...manifests(after, k.folder)].filter(([key, m]) => m.ssa !== 'Ignore' && !(m.ssa === 'IfNotPresent' && live.has(key)));
+    events.push({ kustomization: k.name, action: 'apply', objects: applied.map(([key]) => key).sort() });
     const old = was.get(k.name);
     if (old && k.prune) {
       const stale = [...inventory(before, old.folder).entries()].filter(([key, prunable]) => prunable && !next.has(key)).map(([key]) => key);
