@@ -6,32 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Api, ApiObject, applyTree, messageOf, objectsOf, removeAll, TreeApply, yamlFilesUnder } from './api';
-import { ControlPlane, RUN_COMMAND, controlPlaneEnabled, startControlPlane } from './harness';
+import { ARGO_MANAGER, CRS_MANAGER, managerOf, ROOT, startCluster } from './cluster';
+import { ControlPlane, RUN_COMMAND, controlPlaneEnabled } from './harness';
 import { INVENTORIES, inventoryFor, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo } from '../oracle';
 
-const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
-const CRDS = process.env.CCM_GITOPS_CRDS ?? path.join(ROOT, '..', 'shared', 'crds');
-
-// The field managers of the engines' server-side apply: Argo CD's ArgoCDSSAManager
-// (argo-cd common/common.go) and Flux's controllerName (kustomize-controller main.go).
-const ARGO_MANAGER = 'argocd-controller';
-const FLUX_MANAGER = 'kustomize-controller';
-// Our own name for the ClusterResourceSet controller's writes into the workload cluster.
-const CRS_MANAGER = 'control-plane-test-clusterresourceset';
-
-/**
- * Namespaces a target cluster has before any tree is applied: OpenShift's own, and those of the
- * engines (OpenShift GitOps, Argo CD, Flux). A tree that uses any other namespace renders it.
- */
-const PLATFORM_NAMESPACES = [
-  'openshift-config',
-  'openshift-config-managed',
-  'openshift-cloud-credential-operator',
-  'openshift-gitops',
-  'argocd',
-  'flux-system',
-];
 
 /** The kubernetes trees in dist/ and their provider keys in the oracle's inventories. */
 const KUBERNETES_TREES: Readonly<Record<string, string>> = {
@@ -94,27 +73,12 @@ async function liveBootstrapRbac(api: Api): Promise<RbacObject[]> {
   return out;
 }
 
-function managerOf(objects: ApiObject[]): string {
-  return objects.some((o) => o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')) ? FLUX_MANAGER : ARGO_MANAGER;
-}
-
 describeCp('rendered trees on a real kube-apiserver', () => {
   let cp: ControlPlane;
   let api: Api;
 
   beforeAll(async () => {
-    cp = await startControlPlane();
-    api = new Api(cp);
-    const crdFiles = fs
-      .readdirSync(CRDS)
-      .filter((f) => f.endsWith('.yaml'))
-      .sort()
-      .map((f) => path.join(CRDS, f));
-    await api.installCrds(crdFiles);
-    for (const name of PLATFORM_NAMESPACES) {
-      const res = await api.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, 'control-plane-test-platform');
-      if (res.status >= 300) throw new Error(`namespace ${name}: ${res.status} ${messageOf(res)}`);
-    }
+    ({ cp, api } = await startCluster());
   }, 240_000);
 
   afterAll(async () => {

@@ -107,7 +107,11 @@ export async function startControlPlane(): Promise<ControlPlane> {
       if (child.pid === undefined || child.exitCode !== null) continue;
       const exited = new Promise((r) => child.once('exit', r));
       process.kill(child.pid, 'SIGTERM');
-      if ((await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)])) === false) process.kill(child.pid, 'SIGKILL');
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000)));
+      const gone = await Promise.race([exited.then(() => true), timedOut]);
+      clearTimeout(timer);
+      if (!gone) process.kill(child.pid, 'SIGKILL');
     }
     for (const agent of agents) agent.destroy();
     process.removeListener('exit', stopSync);
