@@ -26,7 +26,10 @@ const KUBERNETES_TREES: Readonly<Record<string, string>> = {
 };
 
 const enabled = controlPlaneEnabled();
-if (!enabled) process.stderr.write(`control-plane checks skipped: run \`${RUN_COMMAND}\` to build kube-apiserver and etcd and run them\n`);
+if (!enabled)
+  process.stderr.write(
+    `control-plane checks skipped: run \`${RUN_COMMAND}\` to build etcd, kube-apiserver and kube-controller-manager and run them\n`,
+  );
 const describeCp = enabled ? describe : describe.skip;
 
 /** The rendered cluster trees (dist/<cluster>), without the fleet folder. */
