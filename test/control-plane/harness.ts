@@ -44,6 +44,11 @@ export interface ControlPlane {
   readonly dir: string;
   /** A kubeconfig for the admin token, for the binaries this harness starts. */
   readonly kubeconfig: string;
+  /** The server's URL and the file of its self-signed certificate, for another kubeconfig. */
+  readonly server: string;
+  readonly caFile: string;
+  /** Starts one more binary of the cache folder, stopped with the rest; its output goes to `<dir>/<name>.log`. */
+  spawn(name: string, args: string[], logName?: string): ChildProcess;
   request(method: string, urlPath: string, body?: unknown, contentType?: string, token?: string): Promise<ApiResponse>;
   stop(): Promise<void>;
   /** The last lines of a process's output, for a failure message. */
@@ -83,6 +88,24 @@ export function kubeconfigYaml(server: string, caFile: string, token: string): s
   ].join('\n');
 }
 
+/** Started and not yet exited (a process killed by a signal keeps a null exitCode). */
+const running = (child: ChildProcess): boolean => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+
+/** SIGTERM, then SIGKILL after 10 s; resolves once the process has exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (!running(child)) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  process.kill(child.pid!, 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000)));
+  const gone = await Promise.race([exited.then(() => true), timedOut]);
+  clearTimeout(timer);
+  if (!gone && running(child)) {
+    process.kill(child.pid!, 'SIGKILL');
+    await exited;
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function startControlPlane(): Promise<ControlPlane> {
@@ -92,27 +115,18 @@ export async function startControlPlane(): Promise<ControlPlane> {
   const agents: https.Agent[] = [];
   const log: string[] = [];
   const stopSync = (): void => {
-    for (const child of children) if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+    for (const child of children) if (running(child)) process.kill(child.pid!, 'SIGKILL');
   };
   process.once('exit', stopSync);
-  const run = (name: string, args: string[]): ChildProcess => {
-    const out = fs.openSync(path.join(dir, `${name}.log`), 'w');
+  const run = (name: string, args: string[], logName = name): ChildProcess => {
+    const out = fs.openSync(path.join(dir, `${logName}.log`), 'w');
     const child = spawn(path.join(bin, name), args, { stdio: ['ignore', out, out] });
     fs.closeSync(out);
     children.push(child);
     return child;
   };
   const stop = async (): Promise<void> => {
-    for (const child of [...children].reverse()) {
-      if (child.pid === undefined || child.exitCode !== null) continue;
-      const exited = new Promise((r) => child.once('exit', r));
-      process.kill(child.pid, 'SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000)));
-      const gone = await Promise.race([exited.then(() => true), timedOut]);
-      clearTimeout(timer);
-      if (!gone) process.kill(child.pid, 'SIGKILL');
-    }
+    for (const child of [...children].reverse()) await stopProcess(child);
     for (const agent of agents) agent.destroy();
     process.removeListener('exit', stopSync);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -226,7 +240,9 @@ export async function startControlPlane(): Promise<ControlPlane> {
       `--cert-dir=${path.join(dir, 'kcm-certs')}`,
       '--authentication-skip-lookup=true',
     ]);
-    return { dir, kubeconfig, request, stop, logTail };
+    const server = `https://127.0.0.1:${apiPort}`;
+    const caFile = path.join(certDir, 'apiserver.crt');
+    return { dir, kubeconfig, server, caFile, spawn: run, request, stop, logTail };
   } catch (e) {
     await stop();
     throw e;
