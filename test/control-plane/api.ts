@@ -96,3 +96,66 @@ export class Api {
     this.rediscover();
   }
 }
+
+/** `Kind namespace/name` of an object, for messages. */
+export function describeObject(obj: ApiObject): string {
+  return `${obj.kind} ${obj.metadata.namespace === undefined ? '' : `${obj.metadata.namespace}/`}${obj.metadata.name}`;
+}
+
+/**
+ * The engines' apply stages: Namespaces and ClusterRoles first, then the rest, each stage dry-run
+ * as a whole before it is applied (Flux's ssa ResourceManager.ApplyAllStaged in fluxcd/pkg;
+ * Argo CD orders Namespaces first within a wave). A dry run of a namespaced object fails while its
+ * namespace is only dry-run itself, so a tree is dry-run stage by stage.
+ */
+export function applyStages(objects: ApiObject[]): ApiObject[][] {
+  const first = (o: ApiObject): boolean => o.kind === 'Namespace' || o.kind === 'ClusterRole';
+  return [objects.filter(first), objects.filter((o) => !first(o))].filter((s) => s.length > 0);
+}
+
+export interface TreeApply {
+  /** The objects that did not exist before, for removeAll. */
+  readonly created: ApiObject[];
+  /** One line per refused request: `phase Kind ns/name: status message`. */
+  readonly errors: string[];
+}
+
+/** Applies objects stage by stage, each stage first as a dry run, as `manager`. */
+export async function applyTree(api: Api, objects: ApiObject[], manager: string, opts: { force?: boolean } = {}): Promise<TreeApply> {
+  const created: ApiObject[] = [];
+  const errors: string[] = [];
+  for (const stage of applyStages(objects)) {
+    for (const obj of stage) if ((await api.cp.request('GET', await api.objectPath(obj))).status === 404) created.push(obj);
+    for (const dryRun of [true, false]) {
+      for (const obj of stage) {
+        const res = await api.apply(obj, manager, { dryRun, force: opts.force });
+        if (res.status >= 300) errors.push(`${dryRun ? 'dry-run' : 'apply'} ${describeObject(obj)}: ${res.status} ${messageOf(res)}`);
+      }
+    }
+  }
+  return { created, errors };
+}
+
+export function messageOf(res: ApiResponse): string {
+  return typeof res.body === 'object' && res.body !== null ? String(res.body.message) : String(res.body).slice(0, 400);
+}
+
+/** Deletes objects (namespaced ones before Namespaces) and waits until the server serves none of them. */
+export async function removeAll(api: Api, objects: ApiObject[], timeoutMs = 180_000): Promise<void> {
+  const ordered = [...objects.filter((o) => o.kind !== 'Namespace'), ...objects.filter((o) => o.kind === 'Namespace')];
+  for (const obj of ordered) {
+    const res = await api.cp.request('DELETE', await api.objectPath(obj), {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Background',
+    });
+    if (res.status >= 300 && res.status !== 404) throw new Error(`delete ${describeObject(obj)}: ${res.status} ${messageOf(res)}`);
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (const obj of ordered) {
+    while ((await api.cp.request('GET', await api.objectPath(obj))).status !== 404) {
+      if (Date.now() > deadline) throw new Error(`${describeObject(obj)} still served ${timeoutMs / 1000} s after its deletion`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}

@@ -14,7 +14,14 @@ import * as path from 'node:path';
 /** The Kubernetes tag tools/control-plane/build.sh builds by default. */
 export const KUBE_VERSION = 'v1.33.5';
 export const RUN_COMMAND = 'npm run test:control-plane';
-const BINARIES = ['etcd', 'kube-apiserver'] as const;
+const BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager'] as const;
+
+/**
+ * The kube-controller-manager controllers the checks need: the namespace controller empties and
+ * removes a deleted namespace (so each tree starts on a clean server), and the
+ * validatingadmissionpolicy-status controller writes the type-checking result of a policy.
+ */
+export const HARNESS_CONTROLLERS = ['namespace-controller', 'validatingadmissionpolicy-status-controller'];
 
 export function controlPlaneBinDir(): string {
   const root = process.env.CCM_GITOPS_CONTROL_PLANE_CACHE ?? path.join(os.homedir(), '.cache', 'ccm-gitops', 'control-plane');
@@ -33,6 +40,15 @@ export interface ApiResponse {
 }
 
 export interface ControlPlane {
+  /** The folder of this run (logs, kubeconfig); removed by stop(). */
+  readonly dir: string;
+  /** A kubeconfig for the admin token, for the binaries this harness starts. */
+  readonly kubeconfig: string;
+  /** The server's URL and the file of its self-signed certificate, for another kubeconfig. */
+  readonly server: string;
+  readonly caFile: string;
+  /** Starts one more binary of the cache folder, stopped with the rest; its output goes to `<dir>/<name>.log`. */
+  spawn(name: string, args: string[], logName?: string): ChildProcess;
   request(method: string, urlPath: string, body?: unknown, contentType?: string, token?: string): Promise<ApiResponse>;
   stop(): Promise<void>;
   /** The last lines of a process's output, for a failure message. */
@@ -50,36 +66,73 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A kubeconfig naming one loopback server, its CA file and a bearer token. */
+export function kubeconfigYaml(server: string, caFile: string, token: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: local',
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority: ${caFile}`,
+    'users:',
+    '- name: admin',
+    '  user:',
+    `    token: ${token}`,
+    'contexts:',
+    '- name: local',
+    '  context: {cluster: local, user: admin}',
+    'current-context: local',
+    '',
+  ].join('\n');
+}
+
+/** Started and not yet exited (a process killed by a signal keeps a null exitCode). */
+const running = (child: ChildProcess): boolean => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+
+/** SIGTERM, then SIGKILL after 10 s; resolves once the process has exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (!running(child)) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  process.kill(child.pid!, 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000)));
+  const gone = await Promise.race([exited.then(() => true), timedOut]);
+  clearTimeout(timer);
+  if (!gone && running(child)) {
+    process.kill(child.pid!, 'SIGKILL');
+    await exited;
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function startControlPlane(): Promise<ControlPlane> {
   const bin = controlPlaneBinDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-control-plane-'));
   const children: ChildProcess[] = [];
+  const agents: https.Agent[] = [];
   const log: string[] = [];
   const stopSync = (): void => {
-    for (const child of children) if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+    for (const child of children) if (running(child)) process.kill(child.pid!, 'SIGKILL');
   };
   process.once('exit', stopSync);
-  const run = (name: string, args: string[]): ChildProcess => {
-    const out = fs.openSync(path.join(dir, `${name}.log`), 'w');
+  const run = (name: string, args: string[], logName = name): ChildProcess => {
+    const out = fs.openSync(path.join(dir, `${logName}.log`), 'w');
     const child = spawn(path.join(bin, name), args, { stdio: ['ignore', out, out] });
     fs.closeSync(out);
     children.push(child);
     return child;
   };
   const stop = async (): Promise<void> => {
-    for (const child of [...children].reverse()) {
-      if (child.pid === undefined || child.exitCode !== null) continue;
-      const exited = new Promise((r) => child.once('exit', r));
-      process.kill(child.pid, 'SIGTERM');
-      if ((await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)])) === false) process.kill(child.pid, 'SIGKILL');
-    }
+    for (const child of [...children].reverse()) await stopProcess(child);
+    for (const agent of agents) agent.destroy();
     process.removeListener('exit', stopSync);
     fs.rmSync(dir, { recursive: true, force: true });
   };
   const logTail = (): string =>
-    ['etcd', 'kube-apiserver']
+    ['etcd', 'kube-apiserver', 'kube-controller-manager']
       .map((n) => {
         const file = path.join(dir, `${n}.log`);
         const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '';
@@ -121,6 +174,8 @@ export async function startControlPlane(): Promise<ControlPlane> {
       '--service-cluster-ip-range=10.0.0.0/24',
     ]);
     let ca: Buffer | undefined;
+    const agent = new https.Agent({ keepAlive: true });
+    agents.push(agent);
     const request = (method: string, urlPath: string, body?: unknown, contentType = 'application/json', bearer = token): Promise<ApiResponse> =>
       new Promise((resolve, reject) => {
         const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
@@ -130,6 +185,7 @@ export async function startControlPlane(): Promise<ControlPlane> {
             port: apiPort,
             method,
             path: urlPath,
+            agent,
             ca,
             // The chain is checked against the server's own self-signed certificate; its names are not ours to choose.
             checkServerIdentity: () => undefined,
@@ -172,7 +228,21 @@ export async function startControlPlane(): Promise<ControlPlane> {
       if (Date.now() > deadline) throw new Error(`kube-apiserver not ready in 120 s\n${logTail()}`);
       await sleep(500);
     }
-    return { request, stop, logTail };
+    const kubeconfig = path.join(dir, 'kubeconfig');
+    fs.writeFileSync(kubeconfig, kubeconfigYaml(`https://127.0.0.1:${apiPort}`, path.join(certDir, 'apiserver.crt'), token), { mode: 0o600 });
+    run('kube-controller-manager', [
+      `--kubeconfig=${kubeconfig}`,
+      `--controllers=${HARNESS_CONTROLLERS.join(',')}`,
+      '--leader-elect=false',
+      '--use-service-account-credentials=false',
+      '--bind-address=127.0.0.1',
+      `--secure-port=${await freePort()}`,
+      `--cert-dir=${path.join(dir, 'kcm-certs')}`,
+      '--authentication-skip-lookup=true',
+    ]);
+    const server = `https://127.0.0.1:${apiPort}`;
+    const caFile = path.join(certDir, 'apiserver.crt');
+    return { dir, kubeconfig, server, caFile, spawn: run, request, stop, logTail };
   } catch (e) {
     await stop();
     throw e;
