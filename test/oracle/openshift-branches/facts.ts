@@ -65,11 +65,24 @@ export function stable(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** Kinds without a namespace: the API server ignores a namespace their manifest sets (the Alibaba assets of release-4.16 do). */
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'ClusterOperator',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'FeatureGate',
+  'MachineConfig',
+]);
+
 /** The identity of an object as {@link ObjectFacts.id} spells it. */
 export function idOf(o: Obj): string {
   const api = String(o.apiVersion ?? '');
   const group = api.includes('/') ? api.split('/')[0] : '';
-  return `${group}/${o.kind} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+  const namespace = CLUSTER_SCOPED.has(o.kind) ? '' : (o.metadata?.namespace ?? '');
+  return `${group}/${o.kind} ${namespace}/${o.metadata?.name ?? ''}`;
 }
 
 const FLAG = /^(-{1,2}[A-Za-z][\w.-]*)(=.*)?$/;
@@ -124,7 +137,8 @@ export function factsOf(o: Obj): ObjectFacts {
         containers: ((pod.containers ?? []) as Obj[]).map(containerFacts),
         ...(pod.initContainers ? { initContainers: (pod.initContainers as Obj[]).map(containerFacts) } : {}),
         volumes: ((pod.volumes ?? []) as Obj[]).map((v) => v.name).sort(),
-        serviceAccount: pod.serviceAccountName ?? '',
+        // `serviceAccount` is the deprecated alias the OpenStack asset uses.
+        serviceAccount: pod.serviceAccountName ?? pod.serviceAccount ?? '',
         hostNetwork: pod.hostNetwork === true,
       };
     }

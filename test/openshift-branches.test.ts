@@ -1,0 +1,173 @@
+/**
+ * Every OpenShift platform x release x mode ccm-gitops renders, compared object by object and field by
+ * field with what that release's branch of openshift/cluster-cloud-controller-manager-operator ships and
+ * renders (test/oracle/openshift-branches: facts read from release-4.16 … release-4.23 at pinned commits).
+ * Releases the product refuses today are listed in REFUSED_TODAY; the deviations docs/deviations.md
+ * documents in DEVIATIONS; contradictions found and not yet fixed in FINDINGS. Each table fails when an
+ * entry stops being true, so it shrinks as the product changes.
+ */
+import { App } from 'cdk8s';
+import { ClusterChart } from '../src/cluster-chart';
+import { checkSpec } from '../src/fleet/load';
+import { manifestIn, olderPayloadObjects, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
+import { parsedSpec, platformSpec, preparedCluster } from './helpers';
+import { BRANCH_RELEASES, branch, BRANCHES, PAYLOAD_PREFIX } from './oracle/openshift-branches';
+import { idOf } from './oracle/openshift-branches/facts';
+import { branchDiffs } from './oracle/openshift-branches/compare';
+
+type Obj = Record<string, any>;
+type Mode = 'gitops' | 'operator';
+
+const MODES: readonly Mode[] = ['gitops', 'operator'];
+const ALL = ['AWS', 'Azure', 'AzureStackHub', 'GCP', 'IBMCloud', 'Nutanix', 'OpenStack', 'PowerVS', 'VSphere'];
+
+/**
+ * The platform x release x mode the product refuses today (spec.openshift.release): before 4.22 only
+ * Alibaba Cloud's 4.16 gitops mode renders. Remove an entry when the product renders it: the comparison
+ * then covers it.
+ */
+const REFUSED_TODAY: Readonly<Record<string, Readonly<Record<Mode, readonly string[]>>>> = {
+  '4.16': { gitops: ALL, operator: [...ALL, 'AlibabaCloud'] },
+  '4.17': { gitops: ALL, operator: ALL },
+  '4.18': { gitops: ALL, operator: ALL },
+  '4.19': { gitops: ALL, operator: ALL },
+  '4.20': { gitops: ALL, operator: ALL },
+  '4.21': { gitops: ALL, operator: ALL },
+};
+
+/** A difference docs/deviations.md documents (its row named), so the comparison accepts it. */
+const DEVIATIONS: readonly { readonly row: string; readonly matches: RegExp }[] = [
+  { row: 'wait for the trust bundle on every workload', matches: / init: containers (?:(.+),)?wait-for-trust-bundle, the release has \1?$/ },
+  {
+    row: 'OpenStack/vSphere empty `--feature-gates=`',
+    matches: /(openstack|vsphere)-cloud-controller-manager .* flags missing --feature-gates=<filled-in>$/,
+  },
+  {
+    row: 'vSphere `secret-vccm` volume',
+    matches:
+      /vsphere-cloud-controller-manager .*: volumes \[config-vccm \| host-etc-kube \| trusted-ca\], the release has \[config-vccm \| host-etc-kube \| secret-vccm \| trusted-ca\]$/,
+  },
+  {
+    row: 'Azure Stack Hub EndpointSlice RBAC',
+    matches:
+      /^rbac.authorization.k8s.io\/ClusterRole(Binding)? \/(cloud-controller-manager:)?azure-cloud-controller-manager: rendered, but release-4.\d+ neither ships nor renders it on AzureStackHub$/,
+  },
+  {
+    row: 'Role `kube-system/azure-cloud-provider`',
+    matches:
+      /Role kube-system\/azure-cloud-provider .* names=aks-managed-resource-locker verbs=get,update urls=\], the release has \[.* names=aks-managed-resource-locker verbs=get,list,update urls=\]$/,
+  },
+];
+
+/**
+ * Where the product contradicts the release branch today (not documented as a deviation). Fix the
+ * product, then remove the entry.
+ */
+const FINDINGS: readonly string[] = [
+  // release-4.22 (b99c3d88) manifests/…_02_rbac_operator.yaml has no hostaccess ClusterRoleBinding; release-4.23 (bc52198c) adds it.
+  ...ALL.map(
+    (p) =>
+      `${p} 4.22 operator: rbac.authorization.k8s.io/ClusterRoleBinding /system:openshift:scc:hostaccess:cloud-controller-manager-operator: rendered, but release-4.22 neither ships nor renders it on ${p}`,
+  ),
+  // release-4.22 manifests/…_16_credentialsrequest-gcp.yaml lacks the 13 permissions release-4.23 adds; 4.22 renders 4.23's.
+  'GCP 4.22 gitops: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials',
+  'GCP 4.22 operator: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials',
+  // The operator's kube-system Role and RoleBinding came with …@337ac16d (2025-01-29), first on release-4.19.
+  ...['4.16', '4.17', '4.18'].flatMap((minor) =>
+    ['Role', 'RoleBinding'].map(
+      (kind) =>
+        `payload ${minor}: rbac.authorization.k8s.io/${kind} kube-system/cluster-cloud-controller-manager named 02_rbac_operator.yaml, release-${minor} does not ship it`,
+    ),
+  ),
+];
+
+function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
+  const stack = platform === 'AzureStackHub';
+  return platformSpec(stack ? 'Azure' : platform, 'c', {
+    managementMode: mode,
+    openshift: { release: `${minor}.1` },
+    ...(stack ? { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'c.json', extraKeys: { endpoints: 'e.json' } } } : {}),
+  });
+}
+
+/** What ccm-gitops renders for that cluster, in process. */
+function render(platform: string, minor: string, mode: Mode): Obj[] {
+  const stack = platform === 'AzureStackHub';
+  const prepared = {
+    ...preparedCluster(platformSpecOf(platform, minor, mode), stack ? '{"vmType":"standard"}\n' : '[Global]\n'),
+    ...(stack ? { cloudConfExtraData: { endpoints: '{"name":"AzureStackCloud"}' } } : {}),
+  };
+  return new ClusterChart(new App(), 'c', { cluster: prepared }).toJson();
+}
+
+/** A diff line as FINDINGS spells it: `<platform> <release> <mode>: <diff>`, a credentials diff cut after its field name. */
+function finding(platform: string, minor: string, mode: Mode, diff: string): string {
+  const line = `${platform} ${minor} ${mode}: ${diff}`;
+  return line.replace(/(openshift-gcp-ccm)( \([^)]*\))?: credentials .*$/, '$1: credentials');
+}
+
+/** The comparison's lines for one cluster, the documented deviations left out. */
+function differences(platform: string, minor: string, mode: Mode, rendered: readonly Obj[]): string[] {
+  return branchDiffs(minor, platform, mode, rendered)
+    .filter((d) => !DEVIATIONS.some((v) => v.matches.test(d)))
+    .map((d) => finding(platform, minor, mode, d));
+}
+
+const CASES = BRANCH_RELEASES.flatMap((minor) =>
+  Object.keys(BRANCHES[minor].platforms).flatMap((platform) => MODES.map((mode) => [platform, minor, mode] as [string, string, Mode])),
+);
+const refused = ([platform, minor, mode]: [string, string, Mode]) => REFUSED_TODAY[minor]?.[mode].includes(platform) ?? false;
+
+describe('every platform x release x mode rendered equals its release branch', () => {
+  test.each(CASES.filter((c) => !refused(c)))(
+    'GIVEN %s at %s in %s mode WHEN rendered THEN every object equals the release branch field by field (deviations and findings listed)',
+    (platform, minor, mode) => {
+      const expected = FINDINGS.filter((f) => f.startsWith(`${platform} ${minor} ${mode}: `));
+      expect(differences(platform, minor, mode, render(platform, minor, mode))).toEqual(expected);
+    },
+  );
+
+  test.each(CASES.filter(refused))(
+    'GIVEN %s at %s in %s mode WHEN checked THEN the product refuses spec.openshift.release (REFUSED_TODAY)',
+    (platform, minor, mode) => {
+      const problems = checkSpec(parsedSpec(platformSpecOf(platform, minor, mode)));
+      expect(problems.map((p) => p.path.join('.'))).toContain('spec.openshift.release');
+    },
+  );
+
+  test('GIVEN REFUSED_TODAY and FINDINGS WHEN read THEN each names a release branch and a platform it has', () => {
+    for (const [minor, modes] of Object.entries(REFUSED_TODAY)) {
+      for (const platforms of Object.values(modes)) {
+        expect(platforms.filter((p) => branch(minor).platforms[p] === undefined)).toEqual([]);
+      }
+    }
+    expect(FINDINGS.filter((f) => !f.startsWith('payload ') && !CASES.some(([p, m, mode]) => f.startsWith(`${p} ${m} ${mode}: `)))).toEqual([]);
+  });
+});
+
+describe('payload file names per release', () => {
+  test.each([...BRANCH_RELEASES])(
+    'GIVEN release %s WHEN the product names the payload file of each payload object THEN it is the branch head file holding that object (findings listed)',
+    (minor) => {
+      const files = new Map(branch(minor).payload.map((p) => [p.id, p.file.replace(PAYLOAD_PREFIX, '')]));
+      const named = new Map(
+        [...PAYLOAD_OBJECTS, ...olderPayloadObjects(minor)]
+          .map((o) => [idOf({ apiVersion: o.group ? `${o.group}/v1` : 'v1', kind: o.kind, metadata: o }), manifestIn(o, minor)] as const)
+          .filter((e): e is readonly [string, string] => e[1] !== undefined),
+      );
+      const diffs = [
+        ...[...named]
+          .filter(([id, f]) => files.get(id) !== f)
+          .map(([id, f]) =>
+            files.has(id)
+              ? `payload ${minor}: ${id} named ${f}, release-${minor} has it in ${files.get(id)}`
+              : `payload ${minor}: ${id} named ${f}, release-${minor} does not ship it`,
+          ),
+        ...[...files]
+          .filter(([id]) => !named.has(id))
+          .map(([id, f]) => `payload ${minor}: ${id} (${f}) shipped by release-${minor}, unknown to the product`),
+      ];
+      expect(diffs).toEqual(FINDINGS.filter((f) => f.startsWith(`payload ${minor}: `)));
+    },
+  );
+});
