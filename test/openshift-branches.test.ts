@@ -90,14 +90,14 @@ function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
   });
 }
 
-/** What ccm-gitops renders for that cluster, in process. */
-function render(platform: string, minor: string, mode: Mode): Obj[] {
+/** What ccm-gitops renders for that cluster, in process (`chart`: a ClusterChart from another module registry in the mutation tests). */
+function render(platform: string, minor: string, mode: Mode, chart: typeof ClusterChart = ClusterChart): Obj[] {
   const stack = platform === 'AzureStackHub';
   const prepared = {
     ...preparedCluster(platformSpecOf(platform, minor, mode), stack ? '{"vmType":"standard"}\n' : '[Global]\n'),
     ...(stack ? { cloudConfExtraData: { endpoints: '{"name":"AzureStackCloud"}' } } : {}),
   };
-  return new ClusterChart(new App(), 'c', { cluster: prepared }).toJson();
+  return new chart(new App(), 'c', { cluster: prepared }).toJson();
 }
 
 /** A diff line as FINDINGS spells it: `<platform> <release> <mode>: <diff>`, a credentials diff cut after its field name. */
@@ -145,29 +145,108 @@ describe('every platform x release x mode rendered equals its release branch', (
   });
 });
 
+/** The payload file names the product gives release `minor`'s payload objects, against the branch head's files. */
+function payloadFileDiffs(
+  minor: string,
+  own: Pick<typeof import('../src/openshift/cvo-ownership'), 'PAYLOAD_OBJECTS' | 'olderPayloadObjects' | 'manifestIn'>,
+): string[] {
+  const files = new Map(branch(minor).payload.map((p) => [p.id, p.file.replace(PAYLOAD_PREFIX, '')]));
+  const named = new Map(
+    [...own.PAYLOAD_OBJECTS, ...own.olderPayloadObjects(minor)]
+      .map((o) => [idOf({ apiVersion: o.group ? `${o.group}/v1` : 'v1', kind: o.kind, metadata: o }), own.manifestIn(o, minor)] as const)
+      .filter((e): e is readonly [string, string] => e[1] !== undefined),
+  );
+  return [
+    ...[...named]
+      .filter(([id, f]) => files.get(id) !== f)
+      .map(([id, f]) =>
+        files.has(id)
+          ? `payload ${minor}: ${id} named ${f}, release-${minor} has it in ${files.get(id)}`
+          : `payload ${minor}: ${id} named ${f}, release-${minor} does not ship it`,
+      ),
+    ...[...files]
+      .filter(([id]) => !named.has(id))
+      .map(([id, f]) => `payload ${minor}: ${id} (${f}) shipped by release-${minor}, unknown to the product`),
+  ];
+}
+
 describe('payload file names per release', () => {
   test.each([...BRANCH_RELEASES])(
     'GIVEN release %s WHEN the product names the payload file of each payload object THEN it is the branch head file holding that object (findings listed)',
     (minor) => {
-      const files = new Map(branch(minor).payload.map((p) => [p.id, p.file.replace(PAYLOAD_PREFIX, '')]));
-      const named = new Map(
-        [...PAYLOAD_OBJECTS, ...olderPayloadObjects(minor)]
-          .map((o) => [idOf({ apiVersion: o.group ? `${o.group}/v1` : 'v1', kind: o.kind, metadata: o }), manifestIn(o, minor)] as const)
-          .filter((e): e is readonly [string, string] => e[1] !== undefined),
+      expect(payloadFileDiffs(minor, { PAYLOAD_OBJECTS, olderPayloadObjects, manifestIn })).toEqual(
+        FINDINGS.filter((f) => f.startsWith(`payload ${minor}: `)),
       );
-      const diffs = [
-        ...[...named]
-          .filter(([id, f]) => files.get(id) !== f)
-          .map(([id, f]) =>
-            files.has(id)
-              ? `payload ${minor}: ${id} named ${f}, release-${minor} has it in ${files.get(id)}`
-              : `payload ${minor}: ${id} named ${f}, release-${minor} does not ship it`,
-          ),
-        ...[...files]
-          .filter(([id]) => !named.has(id))
-          .map(([id, f]) => `payload ${minor}: ${id} (${f}) shipped by release-${minor}, unknown to the product`),
-      ];
-      expect(diffs).toEqual(FINDINGS.filter((f) => f.startsWith(`payload ${minor}: `)));
     },
   );
+});
+
+/**
+ * Mutations of the product's per-release tables, each in its own module registry: the comparison must
+ * report each one (a wrong fact in a table fails the oracle, not only the product's own tests).
+ */
+describe('a mutated per-release table of src/ fails the comparison', () => {
+  /** A module as the current `jest.isolateModules` registry loads it: a fresh copy the test may mutate. */
+  function fresh<T>(modulePath: string): T {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy inside jest.isolateModules, mutated by the test
+    return require(modulePath) as T;
+  }
+
+  /** Runs `mutate` on fresh copies of the product's modules, then the comparison of one cluster. */
+  function mutated(mutate: () => void, platform: string, minor: string, mode: Mode): string[] {
+    let diffs: string[] = [];
+    jest.isolateModules(() => {
+      mutate();
+      const { ClusterChart: chart } = fresh<typeof import('../src/cluster-chart')>('../src/cluster-chart');
+      diffs = differences(platform, minor, mode, render(platform, minor, mode, chart));
+    });
+    return diffs;
+  }
+
+  test("GIVEN the AWS load-balancer-type admission policy's first release moved from 4.22 to 4.23 WHEN AWS 4.22 is compared THEN both policy objects are reported missing", () => {
+    const diffs = mutated(
+      () => {
+        const parts = fresh<typeof import('../src/openshift/release-operands')>('../src/openshift/release-operands').OPERAND_PARTS_SINCE;
+        (parts as Record<string, string>).awsAdmissionPolicy = '4.23';
+      },
+      'AWS',
+      '4.22',
+      'gitops',
+    );
+    expect(diffs).toEqual([
+      'AWS 4.22 gitops: admissionregistration.k8s.io/ValidatingAdmissionPolicy /openshift-cloud-controller-manager-cloud-provider-aws: the operator of release-4.22 renders it on AWS, ccm-gitops does not',
+      'AWS 4.22 gitops: admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding /openshift-cloud-controller-manager-cloud-provider-aws: the operator of release-4.22 renders it on AWS, ccm-gitops does not',
+    ]);
+  });
+
+  test('GIVEN the leader-election lease duration flag changed to 138s WHEN GCP 4.23 is compared THEN the flag is reported missing and the changed one extra', () => {
+    const diffs = mutated(
+      () => {
+        const flags = fresh<typeof import('../src/openshift/pod-conventions')>('../src/openshift/pod-conventions').LEADER_ELECTION_FLAGS as string[];
+        flags[flags.indexOf('--leader-elect-lease-duration=137s')] = '--leader-elect-lease-duration=138s';
+      },
+      'GCP',
+      '4.23',
+      'gitops',
+    );
+    const at =
+      "GCP 4.23 gitops: apps/Deployment openshift-cloud-controller-manager/gcp-cloud-controller-manager (the operator's operand) container cloud-controller-manager";
+    expect(diffs).toEqual([
+      `${at}: flags missing --leader-elect-lease-duration=137s`,
+      `${at}: flags the release does not pass --leader-elect-lease-duration=138s`,
+    ]);
+  });
+
+  test('GIVEN the payload file of the operator ClusterRole renamed WHEN release 4.21 is compared THEN the name is reported against the branch file', () => {
+    let diffs: string[] = [];
+    jest.isolateModules(() => {
+      const own = fresh<typeof import('../src/openshift/cvo-ownership')>('../src/openshift/cvo-ownership');
+      const role = own.PAYLOAD_OBJECTS.find((o) => o.kind === 'ClusterRole' && o.name === 'system:openshift:operator:cloud-controller-manager')!;
+      (role as { manifest: string }).manifest = '02_rbac.yaml';
+      diffs = payloadFileDiffs('4.21', own);
+    });
+    expect(diffs).toEqual([
+      'payload 4.21: rbac.authorization.k8s.io/ClusterRole /system:openshift:operator:cloud-controller-manager named 02_rbac.yaml, release-4.21 has it in 02_rbac_operator.yaml',
+    ]);
+  });
 });
