@@ -52,6 +52,7 @@ const DEVIATIONS: readonly { readonly row: string; readonly matches: RegExp }[] 
     matches:
       /^rbac.authorization.k8s.io\/ClusterRole(Binding)? \/(cloud-controller-manager:)?azure-cloud-controller-manager: rendered, but release-4.\d+ neither ships nor renders it on AzureStackHub$/,
   },
+  { row: 'OpenStack tolerations', matches: /openstack-cloud-controller-manager \[[^\]]*\]: tolerations .*, the release has / },
   {
     row: 'Role `kube-system/azure-cloud-provider`',
     matches:
@@ -68,6 +69,10 @@ const FINDINGS: readonly string[] = [
   ...ALL.map(
     (p) =>
       `${p} 4.22 operator: rbac.authorization.k8s.io/ClusterRoleBinding /system:openshift:scc:hostaccess:cloud-controller-manager-operator: rendered, but release-4.22 neither ships nor renders it on ${p}`,
+  ),
+  // …and release-4.22's operator Deployment (…_50_deployment.yaml) has no `openshift.io/required-scc: hostaccess` pod annotation.
+  ...ALL.map(
+    (p) => `${p} 4.22 operator: apps/Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator: annotations`,
   ),
   // release-4.22 manifests/…_16_credentialsrequest-gcp.yaml lacks the 13 permissions release-4.23 adds; 4.22 renders 4.23's.
   'GCP 4.22 gitops: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials',
@@ -103,7 +108,9 @@ function render(platform: string, minor: string, mode: Mode, chart: typeof Clust
 /** A diff line as FINDINGS spells it: `<platform> <release> <mode>: <diff>`, a credentials diff cut after its field name. */
 function finding(platform: string, minor: string, mode: Mode, diff: string): string {
   const line = `${platform} ${minor} ${mode}: ${diff}`;
-  return line.replace(/(openshift-gcp-ccm)( \([^)]*\))?: credentials .*$/, '$1: credentials');
+  return line
+    .replace(/(openshift-gcp-ccm)( \[[^\]]*\])?: credentials .*$/, '$1: credentials')
+    .replace(/(cluster-cloud-controller-manager-operator)( \[[^\]]*\])?: annotations .*$/, '$1: annotations');
 }
 
 /** The comparison's lines for one cluster, the documented deviations left out. */
@@ -230,7 +237,8 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
       'gitops',
     );
     const at =
-      "GCP 4.23 gitops: apps/Deployment openshift-cloud-controller-manager/gcp-cloud-controller-manager (the operator's operand) container cloud-controller-manager";
+      'GCP 4.23 gitops: apps/Deployment openshift-cloud-controller-manager/gcp-cloud-controller-manager ' +
+      '[openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c release-4.23 pkg/cloud/gcp/assets/cloud-controller-manager.yaml] container cloud-controller-manager';
     expect(diffs).toEqual([
       `${at}: flags missing --leader-elect-lease-duration=137s`,
       `${at}: flags the release does not pass --leader-elect-lease-duration=138s`,

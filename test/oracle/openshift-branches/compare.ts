@@ -27,21 +27,29 @@ function providerName(platform: string): string {
   return platform === 'AzureStackHub' ? 'Azure' : platform;
 }
 
+/** Facts with where they are read: `[<repo>@<sha> release-X.Y <path>]`. */
+export type CitedFacts = ObjectFacts & { readonly cited: string };
+
+function cite(source: string, path: string): string {
+  return `[${source.replace(/ \((release-[\d.]+)\)$/, ' $1')} ${path}]`;
+}
+
 /** What the branch of `minor` makes the operator render on `platform` (operands), as facts. */
-export function expectedOperands(minor: string, platform: string): ObjectFacts[] {
+export function expectedOperands(minor: string, platform: string): CitedFacts[] {
   const b = branch(minor);
   const assets = b.platforms[platform];
   if (assets === undefined) {
     return [];
   }
   const service = `${providerName(platform).toLowerCase()}-cloud-controller-manager`;
+  const common = cite(b.source, 'pkg/cloud/common/resources.go');
   return [
-    ...assets.objects.map(({ asset: _asset, ...facts }) => facts),
-    { id: `/Service ${OPERAND_NAMESPACE}/${service}`, servicePorts: b.common.servicePorts },
+    ...assets.objects.map(({ asset, ...facts }) => ({ ...facts, cited: cite(b.source, asset) })),
+    { id: `/Service ${OPERAND_NAMESPACE}/${service}`, servicePorts: b.common.servicePorts, cited: common },
     // getPDB names it after the platform's Deployment; its spec fields are compared by name (pdbFields).
-    { id: `policy/PodDisruptionBudget ${OPERAND_NAMESPACE}/${service}`, disruptionBudget: b.common.pdbFields.join(',') },
-    { id: `/ConfigMap ${OPERAND_NAMESPACE}/cloud-conf` },
-    { id: `/ConfigMap ${OPERAND_NAMESPACE}/ccm-trusted-ca` },
+    { id: `policy/PodDisruptionBudget ${OPERAND_NAMESPACE}/${service}`, disruptionBudget: b.common.pdbFields.join(','), cited: common },
+    { id: `/ConfigMap ${OPERAND_NAMESPACE}/cloud-conf`, cited: cite(b.source, 'pkg/controllers/common_consts.go') },
+    { id: `/ConfigMap ${OPERAND_NAMESPACE}/ccm-trusted-ca`, cited: cite(b.source, 'pkg/controllers/trusted_ca_bundle_controller.go') },
   ];
 }
 
@@ -69,13 +77,16 @@ function containerDiffs(where: string, expected: readonly ContainerFacts[] = [],
         out.push(`${at}: ${k} [${r[k].join(' ')}], the release has [${e[k].join(' ')}]`);
       }
     }
+    if (e.runtime !== undefined && e.runtime !== r.runtime) {
+      out.push(`${at}: runtime ${r.runtime}, the release has ${e.runtime}`);
+    }
   });
   return out;
 }
 
-/** The differences of one object's facts (rendered against expected). */
-export function factDiffs(expected: ObjectFacts, rendered: ObjectFacts, source: string): string[] {
-  const where = `${expected.id} (${source})`;
+/** The differences of one object's facts (rendered against expected, `cited` where expected is read). */
+export function factDiffs(expected: ObjectFacts, rendered: ObjectFacts, cited: string): string[] {
+  const where = `${expected.id} ${cited}`;
   const out = [
     ...containerDiffs(where, expected.containers, rendered.containers),
     ...containerDiffs(`${where} init`, expected.initContainers, rendered.initContainers),
@@ -85,6 +96,12 @@ export function factDiffs(expected: ObjectFacts, rendered: ObjectFacts, source: 
     const r = (rendered[k] ?? []).join(' | ');
     if (e !== r) {
       out.push(`${where}: ${k} [${r}], the release has [${e}]`);
+    }
+  }
+  for (const [k, e] of Object.entries(expected.scheduling ?? {})) {
+    const r = rendered.scheduling?.[k];
+    if (e !== r) {
+      out.push(`${where}: ${k} ${String(r)}, the release has ${e}`);
     }
   }
   for (const k of ['serviceAccount', 'hostNetwork', 'binding', 'credentials', 'networkPolicy', 'admissionPolicy', 'admissionBinding'] as const) {
@@ -115,9 +132,9 @@ export function branchDiffs(minor: string, platform: string, mode: 'gitops' | 'o
     const operand = operands.get(facts.id);
     const shipped = payload.get(facts.id);
     if (operand !== undefined) {
-      out.push(...factDiffs(operand, facts, `the operator's operand`));
+      out.push(...factDiffs(operand, facts, operand.cited));
     } else if (shipped !== undefined) {
-      out.push(...factDiffs(shipped, facts, shipped.file));
+      out.push(...factDiffs(shipped, facts, cite(b.source, `manifests/${shipped.file}`)));
     } else {
       out.push(`${facts.id}: rendered, but release-${minor} neither ships nor renders it on ${platform}`);
     }

@@ -22,6 +22,8 @@ export interface ContainerFacts {
   readonly env: readonly string[];
   readonly mounts: readonly string[];
   readonly ports: readonly string[];
+  /** Resource requests and limits, terminationMessagePolicy, securityContext (keys sorted). */
+  readonly runtime?: string;
 }
 
 /** The facts of one object. */
@@ -33,6 +35,8 @@ export interface ObjectFacts {
   readonly volumes?: readonly string[];
   readonly serviceAccount?: string;
   readonly hostNetwork?: boolean;
+  /** Replicas, strategy, priority class, node selector, tolerations and pod annotations, each as {@link stable} JSON. */
+  readonly scheduling?: Readonly<Record<string, string>>;
   /** Service ports as `name:port->targetPort`. */
   readonly servicePorts?: readonly string[];
   /** RBAC rules, one line each, sorted. */
@@ -117,6 +121,7 @@ function containerFacts(c: Obj): ContainerFacts {
     env: ((c.env ?? []) as Obj[]).map((e) => e.name).sort(),
     mounts: ((c.volumeMounts ?? []) as Obj[]).map((m) => `${m.name}:${m.mountPath}`).sort(),
     ports: ((c.ports ?? []) as Obj[]).map((p) => `${p.name ?? ''}:${p.containerPort}`).sort(),
+    runtime: stable({ resources: c.resources, terminationMessagePolicy: c.terminationMessagePolicy, securityContext: c.securityContext }),
   };
 }
 
@@ -140,6 +145,22 @@ export function factsOf(o: Obj): ObjectFacts {
         // `serviceAccount` is the deprecated alias the OpenStack asset uses.
         serviceAccount: pod.serviceAccountName ?? pod.serviceAccount ?? '',
         hostNetwork: pod.hostNetwork === true,
+        scheduling: Object.fromEntries(
+          Object.entries({
+            replicas: o.spec?.replicas,
+            strategy: o.spec?.strategy ?? o.spec?.updateStrategy,
+            priorityClassName: pod.priorityClassName,
+            nodeSelector: pod.nodeSelector,
+            // An absent operator means Equal (kubernetes/api@v0.35.0 core/v1/types.go Toleration.Operator: "Defaults to Equal").
+            tolerations: ((pod.tolerations ?? []) as Obj[]).map((t) => stable({ operator: 'Equal', ...t })).sort(),
+            // ccm-gitops' own bookkeeping (`ccm-gitops.io/*`, e.g. the config hash that rolls the pods) is no release fact.
+            annotations: Object.fromEntries(
+              Object.entries((o.spec?.template?.metadata?.annotations ?? {}) as Record<string, string>).filter(
+                ([k]) => !k.startsWith('ccm-gitops.io/'),
+              ),
+            ),
+          }).map(([k, v]) => [k, stable(v ?? null)]),
+        ),
       };
     }
     case 'Service':

@@ -125,7 +125,10 @@ function platformsOf(gitDir: string, ref: string): Record<string, PlatformFacts>
     const go = git(gitDir, 'show', `${ref}:pkg/cloud/${dir}/${dir}.go`);
     const assets = [...go.matchAll(/EmbedFsPath:\s*"([^"]+)"/g)].map((m) => m[1]);
     const objects = assets.flatMap((a) =>
-      documents(renderTemplate(git(gitDir, 'show', `${ref}:pkg/cloud/${dir}/${a}`), providerName)).map((o) => ({ asset: a, ...factsOf(o) })),
+      documents(renderTemplate(git(gitDir, 'show', `${ref}:pkg/cloud/${dir}/${a}`), providerName)).map((o) => ({
+        asset: `pkg/cloud/${dir}/${a}`,
+        ...factsOf(o),
+      })),
     );
     result[platform] = { assets, objects };
   }

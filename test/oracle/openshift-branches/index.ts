@@ -22,6 +22,7 @@ export interface PayloadFact extends ObjectFacts {
 export interface PlatformFacts {
   /** `EmbedFsPath` of pkg/cloud/<platform>/<platform>.go, in order. */
   readonly assets: readonly string[];
+  /** Each with `asset`, the file it is read from (`pkg/cloud/<platform>/assets/…`). */
   readonly objects: readonly (ObjectFacts & { readonly asset: string })[];
 }
 
