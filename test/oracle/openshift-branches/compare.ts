@@ -104,7 +104,16 @@ export function factDiffs(expected: ObjectFacts, rendered: ObjectFacts, cited: s
       out.push(`${where}: ${k} ${String(r)}, the release has ${e}`);
     }
   }
-  for (const k of ['serviceAccount', 'hostNetwork', 'binding', 'credentials', 'networkPolicy', 'admissionPolicy', 'admissionBinding'] as const) {
+  for (const k of [
+    'serviceAccount',
+    'hostNetwork',
+    'binding',
+    'credentials',
+    'networkPolicy',
+    'admissionPolicy',
+    'admissionBinding',
+    'namespaceMeta',
+  ] as const) {
     if (expected[k] !== undefined && expected[k] !== rendered[k]) {
       out.push(`${where}: ${k} ${String(rendered[k])}, the release has ${String(expected[k])}`);
     }

@@ -47,10 +47,12 @@ export interface ObjectFacts {
   readonly credentials?: string;
   /** A NetworkPolicy's spec, keys sorted. */
   readonly networkPolicy?: string;
-  /** A ValidatingAdmissionPolicy's match constraints, failure policy and validation messages. */
+  /** A ValidatingAdmissionPolicy's match constraints and conditions, failure policy, variables and validations. */
   readonly admissionPolicy?: string;
   /** A ValidatingAdmissionPolicyBinding's policy and actions. */
   readonly admissionBinding?: string;
+  /** Labels and annotations of a Namespace (keys sorted). */
+  readonly namespaceMeta?: string;
   /** A PodDisruptionBudget's spec without its selector. */
   readonly disruptionBudget?: string;
 }
@@ -130,6 +132,13 @@ function ruleLine(r: Obj): string {
   return `groups=${list('apiGroups')} resources=${list('resources')} names=${list('resourceNames')} verbs=${list('verbs')} urls=${list('nonResourceURLs')}`;
 }
 
+/** The GitOps engines' and ccm-gitops' own annotations: how the tree is synced, no release fact. */
+const TOOL_ANNOTATION = /^(argocd\.argoproj\.io|kustomize\.toolkit\.fluxcd\.io|ccm-gitops\.io)\//;
+
+function releaseAnnotations(annotations: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(annotations ?? {}).filter(([k]) => !TOOL_ANNOTATION.test(k)));
+}
+
 /** The facts of one object (apiVersion, kind, metadata and the fields above). */
 export function factsOf(o: Obj): ObjectFacts {
   const id = idOf(o);
@@ -198,11 +207,23 @@ export function factsOf(o: Obj): ObjectFacts {
         admissionPolicy: stable({
           failurePolicy: o.spec?.failurePolicy,
           matchConstraints: o.spec?.matchConstraints,
-          messages: ((o.spec?.validations ?? []) as Obj[]).map((v) => v.message ?? v.messageExpression ?? ''),
+          validations: o.spec?.validations,
+          variables: o.spec?.variables,
+          matchConditions: o.spec?.matchConditions,
+          paramKind: o.spec?.paramKind,
         }),
       };
+    case 'Namespace':
+      return { id, namespaceMeta: stable({ labels: o.metadata?.labels ?? {}, annotations: releaseAnnotations(o.metadata?.annotations) }) };
     case 'ValidatingAdmissionPolicyBinding':
-      return { id, admissionBinding: stable({ policyName: o.spec?.policyName, validationActions: o.spec?.validationActions }) };
+      return {
+        id,
+        admissionBinding: stable({
+          policyName: o.spec?.policyName,
+          validationActions: o.spec?.validationActions,
+          matchResources: o.spec?.matchResources,
+        }),
+      };
     case 'PodDisruptionBudget': {
       const { selector: _selector, ...rest } = o.spec ?? {};
       return { id, disruptionBudget: stable(rest) };
