@@ -213,3 +213,20 @@ describe('every source of Upgradeable=False and checkOperatorHealth (CVO model)'
     },
   );
 });
+
+describe("the handover names the cluster's own NoUpgrade feature set (CVO model)", () => {
+  test.each(['TechPreviewNoUpgrade', 'CustomNoUpgrade'])(
+    'GIVEN an AWS 4.22.3 gitops spec whose cluster runs %s WHEN rendered and a minor update is replayed after the way back THEN CVO refuses it, AND HANDOVER.md says minor updates are refused for good',
+    (featureSet) => {
+      const tree = renderedTree(platformSpec('AWS', 'c', { openshift: { release: '4.22.3', featureSet } }));
+      const back = afterWayBack(readRenderedCluster(tree));
+      expect(replayUpdate(back, '4.22.3', releasePayload('4.23.0'), { featureSet }).precondition).toEqual({
+        result: 'block',
+        reason: `FeatureGates_RestrictedFeatureGates_${featureSet}`,
+      });
+      expect(tree[HANDOVER_FILE]).toContain(
+        `The cluster's FeatureGate sets \`${featureSet}\`, which cannot be turned off and refuses minor updates for good, overrides or not: only z-stream updates remain.`,
+      );
+    },
+  );
+});
