@@ -155,3 +155,78 @@ describe('operator mode and minor updates (CVO model)', () => {
     expect(replayUpdate(afterWayBack(cluster), c.release!, releasePayload(nextPatch(c.release!))).precondition).toEqual({ result: 'pass' });
   });
 });
+
+describe('every source of Upgradeable=False and checkOperatorHealth (CVO model)', () => {
+  const gate = (featureSet: string) => ({
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'FeatureGate',
+    metadata: { name: 'cluster' },
+    spec: { featureSet },
+  });
+
+  test.each(['CustomNoUpgrade', 'TechPreviewNoUpgrade'])(
+    "GIVEN a cluster whose rendered FeatureGate sets %s, after the way back WHEN a minor update is requested THEN CVO refuses it with config-operator's reason, AND a z-stream passes",
+    (featureSet) => {
+      const cluster: RenderedCluster = { objects: [gate(featureSet)], overrides: [], scaledToZero: [] };
+      expect(replayUpdate(cluster, '4.22.3', releasePayload('4.23.0')).precondition).toEqual({
+        result: 'block',
+        reason: `FeatureGates_RestrictedFeatureGates_${featureSet}`,
+      });
+      expect(replayUpdate(cluster, '4.22.3', releasePayload('4.22.4')).precondition).toEqual({ result: 'pass' });
+    },
+  );
+
+  test('GIVEN a cluster that renders no FeatureGate but runs TechPreviewNoUpgrade WHEN a minor update is requested THEN CVO refuses it; AND with the Default set ("") it passes', () => {
+    const cluster: RenderedCluster = { objects: [], overrides: [], scaledToZero: [] };
+    expect(replayUpdate(cluster, '4.22.3', releasePayload('4.23.0'), { featureSet: 'TechPreviewNoUpgrade' }).precondition).toEqual({
+      result: 'block',
+      reason: 'FeatureGates_RestrictedFeatureGates_TechPreviewNoUpgrade',
+    });
+    expect(replayUpdate({ ...cluster, objects: [gate('')] }, '4.22.3', releasePayload('4.23.0')).precondition).toEqual({ result: 'pass' });
+  });
+
+  test('GIVEN dist/alibaba-dev-1 after the way back with a NoUpgrade FeatureGate WHEN a minor update is requested THEN two ClusterOperators refuse it: ClusterOperatorsNotUpgradeable', () => {
+    const c = openshiftClusters().find((x) => x.name === 'alibaba-dev-1')!;
+    const back = afterWayBack(readRenderedCluster(c.tree));
+    expect(
+      replayUpdate({ ...back, objects: [...back.objects, gate('CustomNoUpgrade')] }, c.release!, releasePayload(nextMinor(c.release!))).precondition,
+    ).toEqual({
+      result: 'block',
+      reason: 'ClusterOperatorsNotUpgradeable',
+    });
+  });
+
+  test.each([
+    [{ available: 'False', degraded: 'False' }, 'Cluster operator cloud-controller-manager is not available'],
+    [{ degraded: 'False' }, 'Cluster operator cloud-controller-manager is not available'],
+    [{ available: 'True', degraded: 'True' }, 'Cluster operator cloud-controller-manager is degraded'],
+    [{ available: 'True' }, 'Cluster operator cloud-controller-manager is degraded'],
+  ])(
+    'GIVEN dist/aws-operator-1 bumped to 4.22.4 and its ClusterOperator reporting %j WHEN CVO replays the update THEN it stops at 0000_26: %s',
+    (health, reason) => {
+      const bumped = readRenderedCluster(
+        renderedTree(platformSpec('AWS', 'aws-operator-1', { managementMode: 'operator', openshift: { release: '4.22.4' } })),
+      );
+      const replay = replayUpdate(bumped, '4.22.3', releasePayload('4.22.4'), { health: { 'cloud-controller-manager': health } });
+      expect(replay.stall).toEqual({ runlevel: '0000_26', component: 'cloud-controller-manager-operator', manifest: CCM_CO, reason });
+      expect(replay.notReached).toContain(MCO_CO);
+    },
+  );
+});
+
+describe("the handover names the cluster's own NoUpgrade feature set (CVO model)", () => {
+  test.each(['TechPreviewNoUpgrade', 'CustomNoUpgrade'])(
+    'GIVEN an AWS 4.22.3 gitops spec whose cluster runs %s WHEN rendered and a minor update is replayed after the way back THEN CVO refuses it, AND HANDOVER.md says minor updates are refused for good',
+    (featureSet) => {
+      const tree = renderedTree(platformSpec('AWS', 'c', { openshift: { release: '4.22.3', featureSet } }));
+      const back = afterWayBack(readRenderedCluster(tree));
+      expect(replayUpdate(back, '4.22.3', releasePayload('4.23.0'), { featureSet }).precondition).toEqual({
+        result: 'block',
+        reason: `FeatureGates_RestrictedFeatureGates_${featureSet}`,
+      });
+      expect(tree[HANDOVER_FILE]).toContain(
+        `The cluster's FeatureGate sets \`${featureSet}\`, which cannot be turned off and refuses minor updates for good, overrides or not: only z-stream updates remain.`,
+      );
+    },
+  );
+});

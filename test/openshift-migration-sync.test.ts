@@ -101,6 +101,22 @@ describe('each OpenShift migration merge replayed as a GitOps sync with prune (C
   );
 });
 
+describe('the replay catches a FeatureGate that refuses minor updates after the way back too', () => {
+  test('GIVEN the AWS trees whose HANDOVER.md lacks the "for good" sentence WHEN replayed THEN each phase change with a NoUpgrade FeatureGate on the cluster reports it', () => {
+    const all = trees('AWS', 'argocd').map((t) => ({
+      ...t,
+      'HANDOVER.md': t['HANDOVER.md'].replace(/refuses minor updates for good/g, 'refuses minor updates'),
+    }));
+    const reports = replay(all);
+    const gate =
+      'ClusterOperator config-operator stays Upgradeable=False (FeatureGates_RestrictedFeatureGates_CustomNoUpgrade) after the way back; HANDOVER.md does not say minor updates are refused for good';
+    expect(reports.filter((r) => r.minorUpdateAfterWayBack !== undefined).map((r) => [r.change, r.minorUpdateAfterWayBack])).toEqual([
+      ['leader-migration-ccm → external-leader-migration', gate],
+      ['external-leader-migration → external', gate],
+    ]);
+  });
+});
+
 describe('the replay catches a minor update the handover would let the user attempt with overrides set', () => {
   test('GIVEN the GCP trees whose HANDOVER.md lacks the minor-update line WHEN replayed THEN each phase change reports it (CVO refuses while overrides are set)', () => {
     const all = trees('GCP', 'argocd').map((t) => ({ ...t, 'HANDOVER.md': t['HANDOVER.md'].replace(/^- \*\*Minor update\*\*.*$/m, '') }));

@@ -263,6 +263,8 @@ export interface ClusterOwnership {
   readonly operands: readonly ObjectIdentity[];
   /** The feature set of a rendered FeatureGate that blocks minor updates (`CustomNoUpgrade`, `TechPreviewNoUpgrade`), if any. */
   readonly noUpgradeFeatureSet?: string;
+  /** Whether that feature set is the cluster's own (`spec.openshift.featureSet`), not the rendered FeatureGate's. */
+  readonly noUpgradeFeatureSetOwn?: boolean;
 }
 
 /** The identity of a `spec.overrides` entry: kind, group, namespace ("" when cluster-scoped), name. */
@@ -308,7 +310,7 @@ function compareOverrides(a: ComponentOverride, b: ComponentOverride): number {
  */
 export function clusterOwnership(
   rendered: readonly ObjectIdentity[],
-  opts: { readonly mode: 'gitops' | 'operator'; readonly release?: string },
+  opts: { readonly mode: 'gitops' | 'operator'; readonly release?: string; readonly featureSet?: string },
 ): ClusterOwnership {
   const minor = opts.release ? parseRelease(opts.release).minor : undefined;
   const decisions: OwnershipDecision[] = [];
@@ -376,11 +378,15 @@ export function clusterOwnership(
       const kb = `${b.metadata.namespace ?? ''}\u0000${b.kind}\u0000${b.metadata.name}`;
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
-  const featureSet = (rendered as readonly (ObjectIdentity & { readonly spec?: { readonly featureSet?: unknown } })[]).find(
+  const renderedSet = (rendered as readonly (ObjectIdentity & { readonly spec?: { readonly featureSet?: unknown } })[]).find(
     (o) => o.kind === 'FeatureGate',
   )?.spec?.featureSet;
+  // cluster-config-operator keeps config-operator Upgradeable=False for a NoUpgrade set, rendered or the cluster's own.
+  const own = typeof renderedSet !== 'string' && opts.featureSet?.endsWith('NoUpgrade') === true;
+  const featureSet = own ? opts.featureSet : renderedSet;
   return {
     ...(typeof featureSet === 'string' && featureSet.endsWith('NoUpgrade') ? { noUpgradeFeatureSet: featureSet } : {}),
+    ...(own ? { noUpgradeFeatureSetOwn: true } : {}),
     rendered: decisions,
     notRendered: PAYLOAD_OBJECTS.filter((o) => !seen.has(o)),
     overrides: overrides.sort(compareOverrides),

@@ -52,7 +52,7 @@ export const OPENSHIFT_DISTRIBUTION: DistributionRendering = {
           engine: g.engine,
           outputPath: (g.path ?? `dist/${name}`).replace(/\/+$/, ''),
           argocdRoot: g.argocd.topology === 'hub' ? ROOT_APPLICATION_NAME : perClusterRootName(name),
-          ownership: clusterOwnership(objects, { mode: spec.spec.managementMode, release: openshift?.release }),
+          ownership: clusterOwnership(objects, { mode: spec.spec.managementMode, release: openshift?.release, featureSet: openshift?.featureSet }),
           platform: spec.spec.platform,
         }),
       },

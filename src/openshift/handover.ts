@@ -141,13 +141,14 @@ const WAY_BACK_UPDATE =
   '(with a migration, `spec.migration.kubernetesVersion` to the Kubernetes minor it ships), merge, and hand over again';
 
 /**
- * A FeatureGate the tree renders with a `…NoUpgrade` feature set: it cannot be turned off and keeps the
- * cluster `Upgradeable=False`, so no way back makes a minor update possible (openshift/api@release-4.18
- * config/v1/types_feature.go: "CANNOT BE UNDONE and PREVENTS UPGRADES").
+ * A FeatureGate the tree renders, or the cluster's own, with a `…NoUpgrade` feature set: it cannot be turned
+ * off and keeps the cluster `Upgradeable=False` (cluster-config-operator's FeatureGatesUpgradeable), so no way
+ * back makes a minor update possible (openshift/api@release-4.18 config/v1/types_feature.go: "CANNOT BE UNDONE
+ * and PREVENTS UPGRADES").
  */
 function noUpgradeNote(own: ClusterOwnership): string {
   return own.noUpgradeFeatureSet
-    ? ` The rendered FeatureGate sets \`${own.noUpgradeFeatureSet}\`, which cannot be turned off and refuses minor updates for good, overrides or not: only z-stream updates remain.`
+    ? ` ${own.noUpgradeFeatureSetOwn ? "The cluster's" : 'The rendered'} FeatureGate sets \`${own.noUpgradeFeatureSet}\`, which cannot be turned off and refuses minor updates for good, overrides or not: only z-stream updates remain.`
     : '';
 }
 

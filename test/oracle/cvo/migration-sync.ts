@@ -17,7 +17,7 @@
  *   pkg/payload/precondition/clusterversion/upgradeable.go), so the tree's HANDOVER.md must send the user
  *   through the way back (the overrides removed) first.
  */
-import { readRenderedCluster, replayUpdate, upgradeablePrecondition } from './model';
+import { notUpgradeableOperatorReasons, readRenderedCluster, replayUpdate, upgradeablePrecondition } from './model';
 import { fights, handOver, installedCluster, mergeAndSync, ModeChangeState, operandIds, Tree, unmanagedOperands } from './mode-change';
 import { releasePayload } from './payload';
 
@@ -45,6 +45,8 @@ export interface PhaseChangeReport {
   readonly zStreamStall?: string;
   /** A minor update requested with overrides set that CVO did not refuse, or that HANDOVER.md does not route through the way back. */
   readonly minorUpdateWithOverrides?: string;
+  /** A FeatureGate feature set that refuses minor updates after the way back too, which HANDOVER.md does not say. */
+  readonly minorUpdateAfterWayBack?: string;
 }
 
 function phaseOf(tree: Tree): string {
@@ -131,7 +133,11 @@ export class MigrationReplay {
     const cluster = readRenderedCluster(next);
     const release = releaseOf(next);
     const zStream = replayUpdate(cluster, release, releasePayload(bump(release, 'patch')));
-    const minor = upgradeablePrecondition(release, bump(release, 'minor'), cluster.overrides);
+    // The FeatureGate on the cluster (applied by an earlier phase and never pruned), else the one the tree renders.
+    const liveGates = [...this.state.live.values()].map((l) => l.obj).filter((o) => o.kind === 'FeatureGate');
+    const operatorReasons = notUpgradeableOperatorReasons({ objects: [...liveGates, ...cluster.objects] });
+    const minor = upgradeablePrecondition(release, bump(release, 'minor'), cluster.overrides, false, operatorReasons);
+    const afterWayBack = upgradeablePrecondition(release, bump(release, 'minor'), [], false, operatorReasons);
     const handover = next['HANDOVER.md'] ?? '';
     let minorUpdateWithOverrides: string | undefined;
     if (cluster.overrides.length > 0 && minor.result !== 'block') {
@@ -142,6 +148,11 @@ export class MigrationReplay {
     ) {
       minorUpdateWithOverrides = 'HANDOVER.md does not say to remove the overrides (the way back) before a minor update';
     }
+    const gate = operatorReasons.find((r) => r.startsWith('FeatureGates_'));
+    const minorUpdateAfterWayBack =
+      afterWayBack.result === 'block' && gate !== undefined && !/refuses minor updates for good/.test(handover)
+        ? `ClusterOperator config-operator stays Upgradeable=False (${gate}) after the way back; HANDOVER.md does not say minor updates are refused for good`
+        : undefined;
     return {
       change,
       kcmExits,
@@ -150,6 +161,7 @@ export class MigrationReplay {
       operandsDeleted: this.state.operandsDeleted.slice(deletedBefore),
       ...(zStream.stall ? { zStreamStall: `${zStream.stall.manifest}: ${zStream.stall.reason}` } : {}),
       ...(minorUpdateWithOverrides ? { minorUpdateWithOverrides } : {}),
+      ...(minorUpdateAfterWayBack ? { minorUpdateAfterWayBack } : {}),
     };
   }
 }

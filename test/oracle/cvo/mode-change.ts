@@ -23,10 +23,8 @@
  */
 import { parse } from 'yaml';
 import { isOverridden, Override } from './model';
-import { PayloadManifest } from './payload';
-import { PRUNE_PROTECTION } from '../../../src/gitops/prune-protection';
-import { OPERATOR_DEPLOYMENT, PAYLOAD_OBJECTS, payloadObjectFor } from '../../../src/openshift/cvo-ownership';
-import { compareMinor } from '../../../src/openshift/release';
+import { ccmPayload, PayloadManifest } from './payload';
+import { BRANCH_RELEASES, namespacedName, operatorDeploymentOf } from '../openshift-branches';
 
 type Obj = Record<string, any>;
 
@@ -43,7 +41,19 @@ function manifestId(m: { group: string; kind: string; namespace?: string; name: 
   return `${m.group}/${m.kind.toLowerCase()}/${m.namespace ?? ''}/${m.name}`;
 }
 
-const OPERATOR_ID = manifestId(OPERATOR_DEPLOYMENT);
+const NEWEST = BRANCH_RELEASES[BRANCH_RELEASES.length - 1];
+/** The operator Deployment: the same namespace and name on every release branch. */
+const OPERATOR_ID = manifestId(namespacedName(operatorDeploymentOf(NEWEST).id));
+
+/**
+ * The annotations that keep an object from pruning: Argo CD's `Prune=false` sync option
+ * (argoproj/gitops-engine@v0.7.2 pkg/sync/sync_context.go `SyncOptionDisablePrune`) and Flux's
+ * (fluxcd/kustomize-controller@v1.9.4 internal/controller/kustomization_controller.go, as ../flux/kustomize-controller.ts reads it).
+ */
+const PRUNE_PROTECTION: Readonly<Record<string, string>> = {
+  'argocd.argoproj.io/sync-options': 'Prune=false',
+  'kustomize.toolkit.fluxcd.io/prune': 'disabled',
+};
 
 /** The objects of a tree's stages, by id. */
 export function treeObjects(tree: Tree): Map<string, Obj> {
@@ -172,22 +182,17 @@ export interface ModeChangeState {
   readonly operandsDeleted: string[];
 }
 
-/** The operands: what the gitops-mode tree renders that the payload does not ship, by id. */
+/** The operands: what the gitops-mode tree renders that the payload of its release does not ship, by id. */
 export function operandIds(gitopsTree: Tree): Set<string> {
   const protectedKinds = new Set(['FeatureGate', 'MachineConfig']);
-  return new Set([...treeObjects(gitopsTree)].filter(([, o]) => !payloadObjectFor(o as never) && !protectedKinds.has(o.kind)).map(([id]) => id));
+  const shipped = new Set(payloadOf(gitopsTree).map(manifestId));
+  return new Set([...treeObjects(gitopsTree)].filter(([id, o]) => !shipped.has(id) && !protectedKinds.has(o.kind)).map(([id]) => id));
 }
 
-/** The payload of the release a tree names (objects added later are not shipped). */
+/** The objects the cloud-controller-manager operator's payload of the tree's release writes (its branch's manifests, tombstones left out). */
 function payloadOf(tree: Tree): PayloadManifest[] {
-  const release = /release (\d+\.\d+)\.\d+/.exec(tree['HANDOVER.md'] ?? '')![1];
-  return PAYLOAD_OBJECTS.filter((o) => !o.addedIn || compareMinor(release, o.sameSince) >= 0).map((o) => ({
-    file: o.manifest,
-    kind: o.kind,
-    group: o.group,
-    namespace: o.namespace,
-    name: o.name,
-  }));
+  const minor = /release (\d+\.\d+)\.\d+/.exec(tree['HANDOVER.md'] ?? '')![1];
+  return ccmPayload(BRANCH_RELEASES.includes(minor) ? minor : NEWEST).filter((m) => !m.delete);
 }
 
 /** A cluster as the release installs it: CVO writes the payload, the operator runs and writes its operands; `own` are the cluster's own overrides. */

@@ -27,11 +27,17 @@
  * - Create-only (lib/resourceapply/interface.go `CreateOnlyAnnotation`): CVO
  *   creates such an object when absent and never updates it.
  * - ClusterOperator waits (pkg/cvo/internal/operatorstatus.go
- *   `checkOperatorHealth`): outside installation, while any version the
- *   manifest declares differs from the live `status.versions`, the task
- *   fails with "Cluster operator <name> is updating versions"
- *   (`UpdateEffectNone`); `apply` tolerates only `UpdateEffectReport`, so
- *   the node fails and the update stops there.
+ *   `checkOperatorHealth`, at release-4.22 9b55234a27cfd62921270073f2464ec294132b2d
+ *   and release-4.16 be820285dcf7), in this order: `Available` other than
+ *   True fails the task, "Cluster operator <name> is not available"
+ *   (`UpdateEffectFail`); `Degraded` other than False, an absent condition
+ *   included, fails it, "Cluster operator <name> is degraded"
+ *   (`UpdateEffectFailAfterInterval`; `UpdateEffectReport` only while
+ *   installing); then, outside installation, while any version the manifest
+ *   declares differs from the live `status.versions`, "Cluster operator
+ *   <name> is updating versions" (`UpdateEffectNone`). `apply` tolerates
+ *   only `UpdateEffectReport`, so in each case the node fails and the update
+ *   stops there.
  *
  * Who reports a ClusterOperator's versions: its operator Deployment, running
  * the payload's pod template (so the new version) when CVO applies it; when
@@ -127,16 +133,39 @@ function minorOf(version: string): [number, number] {
 }
 
 /**
- * The `Upgradeable=False` reasons of the ClusterOperators of a rendered cluster. The cloud-controller-manager
- * operator of an Alibaba Cloud cluster sets it on itself, reason `PlatformTechPreview`
- * (openshift/cluster-cloud-controller-manager-operator@d721cd62b5edec3f1b0b7a61b3e6e2af50bb71bc (release-4.16)
- * pkg/controllers/clusteroperator_controller.go); with the operator scaled to 0 its ClusterOperator keeps it.
+ * The FeatureGate `cluster`'s feature set a rendered cluster sets, if it renders one. `""` is Default
+ * (openshift/api@8b086e6b9eb9 config/v1/types_feature.go `Default FeatureSet = ""`, as cluster-config-operator
+ * release-4.22 vendors it); ccm-gitops' spec spells it `Default`.
  */
-export function notUpgradeableOperatorReasons(cluster: Pick<RenderedCluster, 'objects'>): string[] {
+export function renderedFeatureSet(cluster: Pick<RenderedCluster, 'objects'>): string | undefined {
+  const gate = cluster.objects.find((o) => o.kind === 'FeatureGate' && o.metadata?.name === 'cluster');
+  return gate === undefined ? undefined : String(gate.spec?.featureSet ?? '');
+}
+
+/**
+ * The `Upgradeable=False` reasons of the ClusterOperators of a rendered cluster, one per ClusterOperator:
+ * - `cloud-controller-manager` on Alibaba Cloud: its operator sets it on itself, reason `PlatformTechPreview`
+ *   (openshift/cluster-cloud-controller-manager-operator@d721cd62b5edec3f1b0b7a61b3e6e2af50bb71bc (release-4.16)
+ *   pkg/controllers/clusteroperator_controller.go); with the operator scaled to 0 its ClusterOperator keeps it.
+ * - `config-operator` for any FeatureGate feature set but Default: cluster-config-operator's
+ *   FeatureUpgradeableController sets its condition `FeatureGatesUpgradeable=False`, reason
+ *   `RestrictedFeatureGates_<featureSet>` (openshift/cluster-config-operator@e0c2428e4618493ad9db0681e3b91444746ddf2c
+ *   (release-4.22) pkg/operator/featureupgradablecontroller/feature_upgradeable_controller.go `newUpgradeableCondition`;
+ *   the same at release-4.16 441d29c92b17, release-4.23 a02c879931c6 lets OKD through on an OKD (SCOS) build only,
+ *   which this model leaves out), and library-go's status controller unions every `*Upgradeable` condition into the
+ *   ClusterOperator's `Upgradeable`, the reason prefixed with the condition's type
+ *   (openshift/library-go@72bf34f474bc pkg/operator/status/condition.go `unionReason`, status_controller.go).
+ *   A NoUpgrade feature set cannot be set back (the FeatureGate CRD's `x-kubernetes-validations`), so the way back
+ *   does not lift it.
+ *
+ * `featureSet`: the cluster's own FeatureGate feature set when the tree renders none (`spec.openshift.featureSet`).
+ */
+export function notUpgradeableOperatorReasons(cluster: Pick<RenderedCluster, 'objects'>, featureSet?: string): string[] {
   const alibaba = cluster.objects.some(
     (o) => o.kind === 'Deployment' && o.metadata?.labels?.['infrastructure.openshift.io/cloud-controller-manager'] === 'AlibabaCloud',
   );
-  return alibaba ? ['PlatformTechPreview'] : [];
+  const set = renderedFeatureSet(cluster) ?? featureSet ?? '';
+  return [...(alibaba ? ['PlatformTechPreview'] : []), ...(set !== '' && set !== 'Default' ? [`FeatureGates_RestrictedFeatureGates_${set}`] : [])];
 }
 
 /**
@@ -172,6 +201,18 @@ export function upgradeablePrecondition(
   const result = patchAllowed || force ? 'warn' : 'block';
   return { result, reason };
 }
+
+/**
+ * The conditions a ClusterOperator's operator reports (`True`/`False`/`Unknown`; absent when not set). A running
+ * operator reports Available=True and Degraded=False unless {@link replayUpdate}'s `health` says otherwise; a
+ * ClusterOperator nobody writes keeps what it last had.
+ */
+export interface OperatorHealth {
+  readonly available?: string;
+  readonly degraded?: string;
+}
+
+const HEALTHY: OperatorHealth = { available: 'True', degraded: 'False' };
 
 /** Where an update stopped. */
 export interface Stall {
@@ -223,9 +264,20 @@ function reportedVersion(m: PayloadManifest, cluster: RenderedCluster, payload: 
  * Replays an update of the cluster from release `from` to `payload`: the
  * precondition, then the graph node by node until one fails.
  */
-export function replayUpdate(cluster: RenderedCluster, from: string, payload: ReleasePayload, opts: { readonly force?: boolean } = {}): UpdateReplay {
+export function replayUpdate(
+  cluster: RenderedCluster,
+  from: string,
+  payload: ReleasePayload,
+  opts: {
+    readonly force?: boolean;
+    /** The cluster's own FeatureGate feature set when the tree renders none. */
+    readonly featureSet?: string;
+    /** ClusterOperator name → the conditions it reports, where not healthy. */
+    readonly health?: Readonly<Record<string, OperatorHealth>>;
+  } = {},
+): UpdateReplay {
   const overrides = cluster.overrides;
-  const precondition = upgradeablePrecondition(from, payload.version, overrides, opts.force, notUpgradeableOperatorReasons(cluster));
+  const precondition = upgradeablePrecondition(from, payload.version, overrides, opts.force, notUpgradeableOperatorReasons(cluster, opts.featureSet));
   const applied: string[] = [];
   const skipped: string[] = [];
   const notReached: string[] = [];
@@ -253,16 +305,20 @@ export function replayUpdate(cluster: RenderedCluster, from: string, payload: Re
         if (m.kind !== 'ClusterOperator') {
           continue;
         }
+        const health = opts.health?.[m.name] ?? HEALTHY;
         const reported = reportedVersion(m, cluster, payload, overrides);
         const undone = (m.versions ?? []).filter((v) => v.version !== reported);
-        if (undone.length > 0) {
+        const reason =
+          health.available !== 'True'
+            ? `Cluster operator ${m.name} is not available`
+            : health.degraded !== 'False'
+              ? `Cluster operator ${m.name} is degraded`
+              : undone.length > 0
+                ? `Cluster operator ${m.name} is updating versions: ${undone.map((v) => `${v.name} ${reported === undefined ? 'reported by nobody' : `from ${reported}`} to ${v.version}`).join(', ')}`
+                : undefined;
+        if (reason !== undefined) {
           failed = true;
-          stall ??= {
-            runlevel: node.runlevel,
-            component: node.component,
-            manifest: m.file,
-            reason: `Cluster operator ${m.name} is updating versions: ${undone.map((v) => `${v.name} ${reported === undefined ? 'reported by nobody' : `from ${reported}`} to ${v.version}`).join(', ')}`,
-          };
+          stall ??= { runlevel: node.runlevel, component: node.component, manifest: m.file, reason };
         }
       }
     }

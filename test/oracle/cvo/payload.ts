@@ -4,12 +4,13 @@
  * `release.openshift.io/create-only`, and for a ClusterOperator the versions
  * it declares (the payload build replaces `0.0.1-snapshot` by the release).
  *
- * The cloud-controller-manager operator's manifests are the product's payload
- * table (`PAYLOAD_OBJECTS`, from openshift/cluster-cloud-controller-manager-operator
- * manifests/); around them a few neighbours at other runlevels, so a replay
- * shows what an update leaves undone when it stops at runlevel 0000_26.
+ * The cloud-controller-manager operator's manifests are those of the
+ * release's own branch (../openshift-branches: every document of manifests/
+ * at the pinned commit, in file order); around them a few neighbours at other
+ * runlevels, so a replay shows what an update leaves undone when it stops at
+ * runlevel 0000_26. Never imports from `src/`.
  */
-import { manifestIn, olderPayloadObjects, OPERATOR_DEPLOYMENT, PAYLOAD_OBJECTS } from '../../../src/openshift/cvo-ownership';
+import { branch, BRANCH_RELEASES, namespacedName, PayloadFact } from '../openshift-branches';
 
 /** One `ClusterOperator` `status.versions` entry. */
 export interface OperandVersion {
@@ -33,6 +34,8 @@ export interface PayloadManifest {
   readonly name: string;
   /** `release.openshift.io/create-only: "true"`: CVO creates it when absent and never updates it. */
   readonly createOnly?: boolean;
+  /** `release.openshift.io/delete: "true"`: a tombstone; CVO deletes the object and writes nothing. */
+  readonly delete?: boolean;
   /** ClusterOperator only: the versions CVO waits for during an update. */
   readonly versions?: readonly OperandVersion[];
   /** ClusterOperator only: the operator Deployment that reports its versions. */
@@ -46,8 +49,6 @@ export interface ReleasePayload {
   readonly manifests: readonly PayloadManifest[];
 }
 
-const CCM_PREFIX = '0000_26_cloud-controller-manager-operator_';
-
 function clusterOperator(file: string, name: string, version: string, reportedBy: Reporter): PayloadManifest {
   return { file, kind: 'ClusterOperator', group: 'config.openshift.io', name, versions: [{ name: 'operator', version }], reportedBy };
 }
@@ -58,21 +59,9 @@ function clusterOperator(file: string, name: string, version: string, reportedBy
  * operator Deployment before its ClusterOperator, as their payloads have them.
  */
 export function releasePayload(version: string): ReleasePayload {
-  // The files of that release branch: older payloads name some differently and hold others (manifestIn).
-  const minor = version.split('.').slice(0, 2).join('.');
-  const shipped = [...PAYLOAD_OBJECTS.map((o) => ({ ...o, manifest: manifestIn(o, minor) })), ...olderPayloadObjects(minor)].filter(
-    (o): o is typeof o & { manifest: string } => o.manifest !== undefined,
+  const ccm: PayloadManifest[] = ccmPayload(branchOf(version)).map((m) =>
+    m.kind === 'ClusterOperator' ? { ...m, versions: [{ name: 'operator', version }] } : m,
   );
-  const ccm: PayloadManifest[] = shipped.map((o) => ({
-    file: `${CCM_PREFIX}${o.manifest}`,
-    kind: o.kind,
-    group: o.group,
-    namespace: o.namespace,
-    name: o.name,
-    ...(o.kind === 'ClusterOperator'
-      ? { versions: [{ name: 'operator', version }], reportedBy: { namespace: OPERATOR_DEPLOYMENT.namespace!, name: OPERATOR_DEPLOYMENT.name } }
-      : {}),
-  }));
   const neighbours: PayloadManifest[] = [
     {
       file: '0000_20_kube-apiserver-operator_06_deployment.yaml',
@@ -111,4 +100,37 @@ export function releasePayload(version: string): ReleasePayload {
   // Stable sort: the CCM operator's files sharing a name keep the table's order (one file, several documents).
   const manifests = [...neighbours, ...ccm].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { version, manifests };
+}
+
+/** The minor of `version` (`X.Y.Z` or `X.Y`), or the newest branch read when none holds it (a later minor, 5.x). */
+function branchOf(version: string): string {
+  const minor = version.split('.').slice(0, 2).join('.');
+  return BRANCH_RELEASES.includes(minor) ? minor : BRANCH_RELEASES[BRANCH_RELEASES.length - 1];
+}
+
+function manifestOf(p: PayloadFact, reportedBy: Reporter): PayloadManifest {
+  const { kind, group, namespace, name } = namespacedName(p.id);
+  return {
+    file: p.file,
+    kind,
+    group,
+    ...(namespace ? { namespace } : {}),
+    name,
+    ...(p.annotations['release.openshift.io/create-only'] === 'true' ? { createOnly: true } : {}),
+    ...(p.annotations['release.openshift.io/delete'] === 'true' ? { delete: true } : {}),
+    ...(kind === 'ClusterOperator' ? { versions: [{ name: 'operator', version: '0.0.1-snapshot' }], reportedBy } : {}),
+  };
+}
+
+/**
+ * The cloud-controller-manager operator's manifests of release `minor`, in file order: the documents of its
+ * branch's manifests/ (up to release-4.19 with the tombstone of the 4.8 operator Deployment), the ClusterOperator
+ * reported by the operator Deployment.
+ */
+export function ccmPayload(minor: string): PayloadManifest[] {
+  const docs = branch(minor).payload;
+  const operator = namespacedName(
+    docs.find((p) => p.id.startsWith('apps/Deployment ') && p.annotations['release.openshift.io/delete'] !== 'true')!.id,
+  );
+  return docs.map((p) => manifestOf(p, { namespace: operator.namespace, name: operator.name }));
 }

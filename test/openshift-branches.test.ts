@@ -1,0 +1,271 @@
+/**
+ * Every OpenShift platform x release x mode ccm-gitops renders, compared object by object and field by
+ * field with what that release's branch of openshift/cluster-cloud-controller-manager-operator ships and
+ * renders (test/oracle/openshift-branches: facts read from release-4.16 … release-4.23 at pinned commits).
+ * Releases the product refuses today are listed in REFUSED_TODAY; the deviations docs/deviations.md
+ * documents in DEVIATIONS; contradictions found and not yet fixed in FINDINGS. Each table fails when an
+ * entry stops being true, so it shrinks as the product changes.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { ClusterChart } from '../src/cluster-chart';
+import { checkSpec } from '../src/fleet/load';
+import { manifestIn, olderPayloadObjects, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
+import { parsedSpec, platformSpec, preparedCluster } from './helpers';
+import { BRANCH_RELEASES, branch, BRANCHES, PAYLOAD_PREFIX } from './oracle/openshift-branches';
+import { idOf } from './oracle/openshift-branches/facts';
+import { branchDiffs } from './oracle/openshift-branches/compare';
+
+type Obj = Record<string, any>;
+type Mode = 'gitops' | 'operator';
+
+const MODES: readonly Mode[] = ['gitops', 'operator'];
+const ALL = ['AWS', 'Azure', 'AzureStackHub', 'GCP', 'IBMCloud', 'Nutanix', 'OpenStack', 'PowerVS', 'VSphere'];
+
+/**
+ * The platform x release x mode the product refuses today (spec.openshift.release): before 4.22 only
+ * Alibaba Cloud's 4.16 gitops mode renders. Remove an entry when the product renders it: the comparison
+ * then covers it.
+ */
+const REFUSED_TODAY: Readonly<Record<string, Readonly<Record<Mode, readonly string[]>>>> = {
+  '4.16': { gitops: ALL, operator: [...ALL, 'AlibabaCloud'] },
+  '4.17': { gitops: ALL, operator: ALL },
+  '4.18': { gitops: ALL, operator: ALL },
+  '4.19': { gitops: ALL, operator: ALL },
+  '4.20': { gitops: ALL, operator: ALL },
+  '4.21': { gitops: ALL, operator: ALL },
+};
+
+/** A difference docs/deviations.md documents (its row named), so the comparison accepts it. */
+const DEVIATIONS: readonly { readonly row: string; readonly matches: RegExp }[] = [
+  { row: 'wait for the trust bundle on every workload', matches: / init: containers (?:(.+),)?wait-for-trust-bundle, the release has \1?$/ },
+  {
+    row: 'OpenStack/vSphere empty `--feature-gates=`',
+    matches: /(openstack|vsphere)-cloud-controller-manager .* flags missing --feature-gates=<filled-in>$/,
+  },
+  {
+    row: 'vSphere `secret-vccm` volume',
+    matches:
+      /vsphere-cloud-controller-manager .*: volumes \[config-vccm \| host-etc-kube \| trusted-ca\], the release has \[config-vccm \| host-etc-kube \| secret-vccm \| trusted-ca\]$/,
+  },
+  {
+    row: 'Azure Stack Hub EndpointSlice RBAC',
+    matches:
+      /^rbac.authorization.k8s.io\/ClusterRole(Binding)? \/(cloud-controller-manager:)?azure-cloud-controller-manager: rendered, but release-4.\d+ neither ships nor renders it on AzureStackHub$/,
+  },
+  { row: 'OpenStack tolerations', matches: /openstack-cloud-controller-manager \[[^\]]*\]: tolerations .*, the release has / },
+  {
+    row: 'Role `kube-system/azure-cloud-provider`',
+    matches:
+      /Role kube-system\/azure-cloud-provider .* names=aks-managed-resource-locker verbs=get,update urls=\], the release has \[.* names=aks-managed-resource-locker verbs=get,list,update urls=\]$/,
+  },
+];
+
+/**
+ * Where the product contradicts the release branch today (not documented as a deviation). Fix the
+ * product, then remove the entry.
+ */
+const FINDINGS: readonly string[] = [
+  // release-4.22 (b99c3d88) manifests/…_02_rbac_operator.yaml has no hostaccess ClusterRoleBinding; release-4.23 (bc52198c) adds it.
+  ...ALL.map(
+    (p) =>
+      `${p} 4.22 operator: rbac.authorization.k8s.io/ClusterRoleBinding /system:openshift:scc:hostaccess:cloud-controller-manager-operator: rendered, but release-4.22 neither ships nor renders it on ${p}`,
+  ),
+  // …and release-4.22's operator Deployment (…_50_deployment.yaml) has no `openshift.io/required-scc: hostaccess` pod annotation.
+  ...ALL.map(
+    (p) => `${p} 4.22 operator: apps/Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator: annotations`,
+  ),
+  // release-4.22 manifests/…_16_credentialsrequest-gcp.yaml lacks the 13 permissions release-4.23 adds; 4.22 renders 4.23's.
+  'GCP 4.22 gitops: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials',
+  'GCP 4.22 operator: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials',
+  // The operator's kube-system Role and RoleBinding came with …@337ac16d (2025-01-29), first on release-4.19.
+  ...['4.16', '4.17', '4.18'].flatMap((minor) =>
+    ['Role', 'RoleBinding'].map(
+      (kind) =>
+        `payload ${minor}: rbac.authorization.k8s.io/${kind} kube-system/cluster-cloud-controller-manager named 02_rbac_operator.yaml, release-${minor} does not ship it`,
+    ),
+  ),
+];
+
+function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
+  const stack = platform === 'AzureStackHub';
+  return platformSpec(stack ? 'Azure' : platform, 'c', {
+    managementMode: mode,
+    openshift: { release: `${minor}.1` },
+    ...(stack ? { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'c.json', extraKeys: { endpoints: 'e.json' } } } : {}),
+  });
+}
+
+/** What ccm-gitops renders for that cluster, in process (`chart`: a ClusterChart from another module registry in the mutation tests). */
+function render(platform: string, minor: string, mode: Mode, chart: typeof ClusterChart = ClusterChart): Obj[] {
+  const stack = platform === 'AzureStackHub';
+  const prepared = {
+    ...preparedCluster(platformSpecOf(platform, minor, mode), stack ? '{"vmType":"standard"}\n' : '[Global]\n'),
+    ...(stack ? { cloudConfExtraData: { endpoints: '{"name":"AzureStackCloud"}' } } : {}),
+  };
+  return new chart(new App(), 'c', { cluster: prepared }).toJson();
+}
+
+/** A diff line as FINDINGS spells it: `<platform> <release> <mode>: <diff>`, a credentials diff cut after its field name. */
+function finding(platform: string, minor: string, mode: Mode, diff: string): string {
+  const line = `${platform} ${minor} ${mode}: ${diff}`;
+  return line
+    .replace(/(openshift-gcp-ccm)( \[[^\]]*\])?: credentials .*$/, '$1: credentials')
+    .replace(/(cluster-cloud-controller-manager-operator)( \[[^\]]*\])?: annotations .*$/, '$1: annotations');
+}
+
+/** The comparison's lines for one cluster, the documented deviations left out. */
+function differences(platform: string, minor: string, mode: Mode, rendered: readonly Obj[]): string[] {
+  return branchDiffs(minor, platform, mode, rendered)
+    .filter((d) => !DEVIATIONS.some((v) => v.matches.test(d)))
+    .map((d) => finding(platform, minor, mode, d));
+}
+
+const CASES = BRANCH_RELEASES.flatMap((minor) =>
+  Object.keys(BRANCHES[minor].platforms).flatMap((platform) => MODES.map((mode) => [platform, minor, mode] as [string, string, Mode])),
+);
+const refused = ([platform, minor, mode]: [string, string, Mode]) => REFUSED_TODAY[minor]?.[mode].includes(platform) ?? false;
+
+describe('every platform x release x mode rendered equals its release branch', () => {
+  test.each(CASES.filter((c) => !refused(c)))(
+    'GIVEN %s at %s in %s mode WHEN rendered THEN every object equals the release branch field by field (deviations and findings listed)',
+    (platform, minor, mode) => {
+      const expected = FINDINGS.filter((f) => f.startsWith(`${platform} ${minor} ${mode}: `));
+      expect(differences(platform, minor, mode, render(platform, minor, mode))).toEqual(expected);
+    },
+  );
+
+  test.each(CASES.filter(refused))(
+    'GIVEN %s at %s in %s mode WHEN checked THEN the product refuses spec.openshift.release (REFUSED_TODAY)',
+    (platform, minor, mode) => {
+      const problems = checkSpec(parsedSpec(platformSpecOf(platform, minor, mode)));
+      expect(problems.map((p) => p.path.join('.'))).toContain('spec.openshift.release');
+    },
+  );
+
+  test('GIVEN REFUSED_TODAY and FINDINGS WHEN read THEN each names a release branch and a platform it has', () => {
+    for (const [minor, modes] of Object.entries(REFUSED_TODAY)) {
+      for (const platforms of Object.values(modes)) {
+        expect(platforms.filter((p) => branch(minor).platforms[p] === undefined)).toEqual([]);
+      }
+    }
+    expect(FINDINGS.filter((f) => !f.startsWith('payload ') && !CASES.some(([p, m, mode]) => f.startsWith(`${p} ${m} ${mode}: `)))).toEqual([]);
+  });
+
+  test('GIVEN DEVIATIONS WHEN read THEN each names a row of docs/deviations.md and accepts a difference of some rendered cluster', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'deviations.md'), 'utf8');
+    expect(DEVIATIONS.filter((v) => !doc.includes(`| ${v.row} |`)).map((v) => v.row)).toEqual([]);
+    const raw = CASES.filter((c) => !refused(c)).flatMap(([platform, minor, mode]) =>
+      branchDiffs(minor, platform, mode, render(platform, minor, mode)),
+    );
+    expect(DEVIATIONS.filter((v) => !raw.some((d) => v.matches.test(d))).map((v) => v.row)).toEqual([]);
+  });
+});
+
+/** The payload file names the product gives release `minor`'s payload objects, against the branch head's files. */
+function payloadFileDiffs(
+  minor: string,
+  own: Pick<typeof import('../src/openshift/cvo-ownership'), 'PAYLOAD_OBJECTS' | 'olderPayloadObjects' | 'manifestIn'>,
+): string[] {
+  const files = new Map(branch(minor).payload.map((p) => [p.id, p.file.replace(PAYLOAD_PREFIX, '')]));
+  const named = new Map(
+    [...own.PAYLOAD_OBJECTS, ...own.olderPayloadObjects(minor)]
+      .map((o) => [idOf({ apiVersion: o.group ? `${o.group}/v1` : 'v1', kind: o.kind, metadata: o }), own.manifestIn(o, minor)] as const)
+      .filter((e): e is readonly [string, string] => e[1] !== undefined),
+  );
+  return [
+    ...[...named]
+      .filter(([id, f]) => files.get(id) !== f)
+      .map(([id, f]) =>
+        files.has(id)
+          ? `payload ${minor}: ${id} named ${f}, release-${minor} has it in ${files.get(id)}`
+          : `payload ${minor}: ${id} named ${f}, release-${minor} does not ship it`,
+      ),
+    ...[...files]
+      .filter(([id]) => !named.has(id))
+      .map(([id, f]) => `payload ${minor}: ${id} (${f}) shipped by release-${minor}, unknown to the product`),
+  ];
+}
+
+describe('payload file names per release', () => {
+  test.each([...BRANCH_RELEASES])(
+    'GIVEN release %s WHEN the product names the payload file of each payload object THEN it is the branch head file holding that object (findings listed)',
+    (minor) => {
+      expect(payloadFileDiffs(minor, { PAYLOAD_OBJECTS, olderPayloadObjects, manifestIn })).toEqual(
+        FINDINGS.filter((f) => f.startsWith(`payload ${minor}: `)),
+      );
+    },
+  );
+});
+
+/**
+ * Mutations of the product's per-release tables, each in its own module registry: the comparison must
+ * report each one (a wrong fact in a table fails the oracle, not only the product's own tests).
+ */
+describe('a mutated per-release table of src/ fails the comparison', () => {
+  /** A module as the current `jest.isolateModules` registry loads it: a fresh copy the test may mutate. */
+  function fresh<T>(modulePath: string): T {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy inside jest.isolateModules, mutated by the test
+    return require(modulePath) as T;
+  }
+
+  /** Runs `mutate` on fresh copies of the product's modules, then the comparison of one cluster. */
+  function mutated(mutate: () => void, platform: string, minor: string, mode: Mode): string[] {
+    let diffs: string[] = [];
+    jest.isolateModules(() => {
+      mutate();
+      const { ClusterChart: chart } = fresh<typeof import('../src/cluster-chart')>('../src/cluster-chart');
+      diffs = differences(platform, minor, mode, render(platform, minor, mode, chart));
+    });
+    return diffs;
+  }
+
+  test("GIVEN the AWS load-balancer-type admission policy's first release moved from 4.22 to 4.23 WHEN AWS 4.22 is compared THEN both policy objects are reported missing", () => {
+    const diffs = mutated(
+      () => {
+        const parts = fresh<typeof import('../src/openshift/release-operands')>('../src/openshift/release-operands').OPERAND_PARTS_SINCE;
+        (parts as Record<string, string>).awsAdmissionPolicy = '4.23';
+      },
+      'AWS',
+      '4.22',
+      'gitops',
+    );
+    expect(diffs).toEqual([
+      'AWS 4.22 gitops: admissionregistration.k8s.io/ValidatingAdmissionPolicy /openshift-cloud-controller-manager-cloud-provider-aws: the operator of release-4.22 renders it on AWS, ccm-gitops does not',
+      'AWS 4.22 gitops: admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding /openshift-cloud-controller-manager-cloud-provider-aws: the operator of release-4.22 renders it on AWS, ccm-gitops does not',
+    ]);
+  });
+
+  test('GIVEN the leader-election lease duration flag changed to 138s WHEN GCP 4.23 is compared THEN the flag is reported missing and the changed one extra', () => {
+    const diffs = mutated(
+      () => {
+        const flags = fresh<typeof import('../src/openshift/pod-conventions')>('../src/openshift/pod-conventions').LEADER_ELECTION_FLAGS as string[];
+        flags[flags.indexOf('--leader-elect-lease-duration=137s')] = '--leader-elect-lease-duration=138s';
+      },
+      'GCP',
+      '4.23',
+      'gitops',
+    );
+    const at =
+      'GCP 4.23 gitops: apps/Deployment openshift-cloud-controller-manager/gcp-cloud-controller-manager ' +
+      '[openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c release-4.23 pkg/cloud/gcp/assets/cloud-controller-manager.yaml] container cloud-controller-manager';
+    expect(diffs).toEqual([
+      `${at}: flags missing --leader-elect-lease-duration=137s`,
+      `${at}: flags the release does not pass --leader-elect-lease-duration=138s`,
+    ]);
+  });
+
+  test('GIVEN the payload file of the operator ClusterRole renamed WHEN release 4.21 is compared THEN the name is reported against the branch file', () => {
+    let diffs: string[] = [];
+    jest.isolateModules(() => {
+      const own = fresh<typeof import('../src/openshift/cvo-ownership')>('../src/openshift/cvo-ownership');
+      const role = own.PAYLOAD_OBJECTS.find((o) => o.kind === 'ClusterRole' && o.name === 'system:openshift:operator:cloud-controller-manager')!;
+      (role as { manifest: string }).manifest = '02_rbac.yaml';
+      diffs = payloadFileDiffs('4.21', own);
+    });
+    expect(diffs).toEqual([
+      'payload 4.21: rbac.authorization.k8s.io/ClusterRole /system:openshift:operator:cloud-controller-manager named 02_rbac.yaml, release-4.21 has it in 02_rbac_operator.yaml',
+    ]);
+  });
+});
