@@ -1,0 +1,123 @@
+import { App } from 'cdk8s';
+import { transformAwsCloudConfig } from '../src/cloud-config/aws';
+import { ClusterChart } from '../src/cluster-chart';
+import { checkSpec } from '../src/fleet/load';
+import { AWS_PLATFORM_FACTS } from '../src/openshift/aws/facts';
+import { parsedSpec, platformSpec, preparedCluster } from './helpers';
+
+type Obj = Record<string, any>;
+
+/** The objects gitops mode renders for `platform` at `release`, outside a migration. */
+function render(platform: string, release: string, extra: Record<string, unknown> = {}): Obj[] {
+  return new ClusterChart(new App(), 'c', { cluster: preparedCluster(platformSpec(platform, 'p', { openshift: { release }, ...extra })) }).toJson();
+}
+
+function releaseProblems(platform: string, release: string, extra: Record<string, unknown> = {}): string[] {
+  return checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release }, ...extra })))
+    .filter((p) => p.path.join('.') === 'spec.openshift.release')
+    .map((p) => p.message);
+}
+
+const ccmContainer = (objects: Obj[]): Obj =>
+  objects.find((o) => o.kind === 'Deployment' && o.metadata.namespace === 'openshift-cloud-controller-manager')!.spec.template.spec.containers[0];
+const flagsOf = (objects: Obj[]): string[] =>
+  (ccmContainer(objects).command[2] as string)
+    .split('\n')
+    .map((l) => l.trim().replace(/ \\$/, ''))
+    .filter((l) => l.startsWith('-'));
+const kinds = (objects: Obj[]): string[] => objects.map((o) => `${o.kind}/${o.metadata.name}`);
+const service = (objects: Obj[]): Obj => objects.find((o) => o.kind === 'Service' && o.metadata.namespace === 'openshift-cloud-controller-manager')!;
+
+const RELEASES = ['4.16.9', '4.17.2', '4.18.3', '4.19.5', '4.20.3', '4.21.5'];
+
+describe('gitops mode renders AWS and GCP at 4.16 to 4.21 as each release branch renders them', () => {
+  test.each(RELEASES.flatMap((r) => [['AWS', r] as const, ['GCP', r] as const]))(
+    'GIVEN %s at %s in gitops mode WHEN checked THEN no release problem',
+    (platform, release) => {
+      expect(releaseProblems(platform, release)).toEqual([]);
+    },
+  );
+
+  test('GIVEN AWS at 4.15.2 (out of support) in gitops mode WHEN checked THEN one error: rendered from 4.16, older branches not compared', () => {
+    expect(releaseProblems('AWS', '4.15.2')).toEqual([
+      '"4.15.2": gitops mode renders the AWS cloud controller manager as the operator of release 4.16 and later renders it; ' +
+        'the operator of 4.15 renders other AWS operands: those of releases before 4.16, whose branches were not compared part by part. ' +
+        "Leave the cloud controller manager to the cluster's operator until the cluster runs 4.16 or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over",
+    ]);
+  });
+
+  test.each([
+    ['4.16.9', true],
+    ['4.18.3', true],
+    ['4.19.5', false],
+    ['4.21.5', false],
+    ['4.22.3', false],
+  ])(
+    'GIVEN AWS at %s WHEN rendered THEN the CCM Service has the webhooks port 10260: %s (getService of release-4.16 to 4.18 lists it)',
+    (release, webhooks) => {
+      expect(service(render('AWS', release)).spec.ports).toEqual(
+        webhooks
+          ? [
+              { name: 'https', port: 10258 },
+              { name: 'webhooks', port: 10260, targetPort: 10260 },
+            ]
+          : [{ name: 'https', port: 10258, protocol: 'TCP' }],
+      );
+    },
+  );
+
+  test.each(RELEASES)('GIVEN AWS at %s WHEN rendered THEN no TLS profile flags, --secure-port=0 and no load-balancer-type policy', (release) => {
+    const objects = render('AWS', release);
+    const flags = flagsOf(objects);
+    expect(flags.filter((f) => f.startsWith('--tls-'))).toEqual([]);
+    expect(flags).toContain('--secure-port=0');
+    expect(kinds(objects).filter((k) => k.startsWith('ValidatingAdmissionPolicy'))).toEqual([]);
+  });
+
+  test('GIVEN AWS at 4.18.3 and 4.19.5 WHEN rendered THEN --cloud-config and the cloud.conf mount join at 4.19', () => {
+    expect(flagsOf(render('AWS', '4.18.3'))[0]).toBe('--cloud-provider=aws');
+    expect(flagsOf(render('AWS', '4.19.5'))[0]).toBe('--cloud-config=$(CLOUD_CONFIG)');
+  });
+
+  test('GIVEN GCP at 4.18.3 and 4.19.5 WHEN rendered THEN the network-tier policy joins at 4.19, with no TLS profile flags on either', () => {
+    const at18 = render('GCP', '4.18.3');
+    const at19 = render('GCP', '4.19.5');
+    expect(kinds(at18)).not.toContain('ValidatingAdmissionPolicy/network-tier-annotation-validation-policy');
+    expect(kinds(at19)).toContain('ValidatingAdmissionPolicy/network-tier-annotation-validation-policy');
+    expect([...flagsOf(at18), ...flagsOf(at19)].filter((f) => f.startsWith('--tls-'))).toEqual([]);
+  });
+
+  test('GIVEN GCP at 4.20.3 WHEN rendered THEN the default-deny NetworkPolicies are there; at 4.19.5 they are not', () => {
+    const policies = (r: string) => kinds(render('GCP', r)).filter((k) => k.startsWith('NetworkPolicy/'));
+    expect(policies('4.20.3')).toHaveLength(2);
+    expect(policies('4.19.5')).toEqual([]);
+  });
+});
+
+describe("the AWS cloud.conf: NodeIPFamilies as the release's operator writes it", () => {
+  const SOURCE = '[Global]\nNodeIPFamilies = ipv4\nNodeIPFamilies = ipv6\n';
+
+  test('GIVEN a dual-stack cloud.conf WHEN written with joined lists (release-4.21 and earlier) THEN one comma-separated NodeIPFamilies key, as go-ini ReflectFrom writes a slice', () => {
+    expect(transformAwsCloudConfig(SOURCE, { joinLists: true }).config).toBe(
+      '[Global]\nDisableSecurityGroupIngress                     = false\n' +
+        'NodeIPFamilies                                  = ipv4,ipv6\n' +
+        'ClusterServiceLoadBalancerHealthProbeMode       = Shared\nClusterServiceSharedLoadBalancerHealthProbePort = 0\n',
+    );
+  });
+
+  test('GIVEN a dual-stack cloud.conf WHEN written as release-4.22 writes it THEN one NodeIPFamilies key per family', () => {
+    expect(transformAwsCloudConfig(SOURCE).config).toBe(
+      '[Global]\nDisableSecurityGroupIngress                     = false\n' +
+        'NodeIPFamilies                                  = ipv4\nNodeIPFamilies                                  = ipv6\n' +
+        'ClusterServiceLoadBalancerHealthProbeMode       = Shared\nClusterServiceSharedLoadBalancerHealthProbePort = 0\n',
+    );
+  });
+
+  test.each([
+    ['4.21.5', 'ipv4,ipv6'],
+    ['4.22.3', 'ipv4\nNodeIPFamilies                                  = ipv6'],
+  ])('GIVEN an AWS spec at %s WHEN its cloud.conf is transformed THEN NodeIPFamilies is written as that release writes it', (release, families) => {
+    const spec = parsedSpec(platformSpec('AWS', 'p', { openshift: { release } }));
+    expect(AWS_PLATFORM_FACTS.transformCloudConfig(SOURCE, spec).config).toContain(`NodeIPFamilies                                  = ${families}\n`);
+  });
+});
