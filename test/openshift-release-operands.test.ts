@@ -45,16 +45,6 @@ describe('operands per release: releases whose operator renders other operands a
   const TLS = "no --tls-cipher-suites / --tls-min-version from the cluster's TLS profile";
   test.each([
     ['VSphere', '4.21.5', TLS],
-    [
-      'Nutanix',
-      '4.21.5',
-      "a hard-coded list of 6 TLS cipher suites instead of --tls-cipher-suites / --tls-min-version from the cluster's TLS profile",
-    ],
-    [
-      'IBMCloud',
-      '4.20.3',
-      "a hard-coded list of 9 TLS cipher suites instead of --tls-cipher-suites / --tls-min-version from the cluster's TLS profile",
-    ],
     ['VSphere', '4.20.3', `${TLS}; no ADDITIONAL_NODE_LABELS env (--node-labels)`],
     ['Azure', '4.20.3', `${TLS}; fewer permissions in the CredentialsRequest`],
     [
@@ -63,7 +53,6 @@ describe('operands per release: releases whose operator renders other operands a
       `${TLS}; fewer permissions in the CredentialsRequest; credentials as env from the Secret, not --creds-path and a cloud-sa-volume; ` +
         'no Role/RoleBinding kube-system/azure-cloud-provider; no service-annotation admission policy (Azure public cloud); a webhooks port 10260 on the CCM Service',
     ],
-    ['OpenStack', '4.16.9', `${TLS}; a webhooks port 10260 on the CCM Service`],
   ])(
     'GIVEN %s at %s in gitops mode WHEN checked THEN one error names spec.openshift.release, the value, what differs on that platform and what to do',
     (platform, release, differs) => {

@@ -121,3 +121,46 @@ describe("the AWS cloud.conf: NodeIPFamilies as the release's operator writes it
     expect(AWS_PLATFORM_FACTS.transformCloudConfig(SOURCE, spec).config).toContain(`NodeIPFamilies                                  = ${families}\n`);
   });
 });
+
+describe('gitops mode renders IBM Cloud, Power VS, Nutanix and OpenStack at 4.16 to 4.21 as each release branch renders them', () => {
+  // pkg/cloud/{ibm,powervs}/assets/deployment.yaml and pkg/cloud/nutanix/assets/cloud-controller-manager-deployment.yaml at
+  // openshift/cluster-cloud-controller-manager-operator@6148c0cc (release-4.21), the same list on release-4.16 to 4.20
+  const NINE =
+    '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,' +
+    'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,' +
+    'TLS_AES_128_GCM_SHA256,TLS_CHACHA20_POLY1305_SHA256,TLS_AES_256_GCM_SHA384';
+  const SIX =
+    '--tls-cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,' +
+    'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256';
+  const PLATFORMS = ['IBMCloud', 'PowerVS', 'Nutanix', 'OpenStack'];
+
+  test.each(RELEASES.flatMap((r) => PLATFORMS.map((p) => [p, r] as const)))(
+    'GIVEN %s at %s in gitops mode WHEN checked THEN no release problem',
+    (platform, release) => {
+      expect(releaseProblems(platform, release)).toEqual([]);
+    },
+  );
+
+  test.each([
+    ['IBMCloud', '4.16.9', [NINE]],
+    ['IBMCloud', '4.21.5', [NINE]],
+    ['PowerVS', '4.18.3', [NINE]],
+    ['Nutanix', '4.20.3', [SIX]],
+    ['OpenStack', '4.20.3', []],
+  ])('GIVEN %s at %s WHEN rendered THEN the TLS flags are the hard-coded list of that release, or none', (platform, release, tls) => {
+    expect(flagsOf(render(platform, release)).filter((f) => f.startsWith('--tls-'))).toEqual(tls);
+  });
+
+  test.each(PLATFORMS)('GIVEN %s at 4.22.3 WHEN rendered THEN the TLS flags come from the TLS profile', (platform) => {
+    expect(
+      flagsOf(render(platform, '4.22.3'))
+        .filter((f) => f.startsWith('--tls-'))
+        .map((f) => f.split('=')[0]),
+    ).toEqual(['--tls-cipher-suites', '--tls-min-version']);
+  });
+
+  test('GIVEN OpenStack at 4.18.3 WHEN rendered THEN the Service has the webhooks port; Nutanix at 4.19.5 has not', () => {
+    expect(service(render('OpenStack', '4.18.3')).spec.ports.map((p: Obj) => p.port)).toEqual([10258, 10260]);
+    expect(service(render('Nutanix', '4.19.5')).spec.ports.map((p: Obj) => p.port)).toEqual([10258]);
+  });
+});

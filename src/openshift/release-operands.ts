@@ -5,6 +5,7 @@
  * `pkg/cloud/common/resources.go`). Pure: no cdk8s import.
  */
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { ccmTlsFlags, ResolvedTls } from '../cluster-spec/tls';
 import { ccmDeployedIn } from '../migration/phases';
 import { compareMinor, openshiftRelease, parseRelease, releaseAtLeast } from './release';
 import { PlatformFacts, PlatformSpecProblem } from './platform';
@@ -72,6 +73,49 @@ export const OPERAND_PARTS_SINCE = {
   gcpAdmissionPolicy: '4.19',
 } as const;
 
+/**
+ * The cipher suites the operator of release-4.21 and earlier hard-codes in `--tls-cipher-suites` where it sets any,
+ * in its order (…@6148c0cc (release-4.21) pkg/cloud/{ibm,powervs}/assets/deployment.yaml and
+ * pkg/cloud/nutanix/assets/cloud-controller-manager-deployment.yaml; the same lists on release-4.16 to 4.20).
+ * Release-4.22 replaced them with the TLS profile's ({@link OPERAND_PARTS_SINCE}.tlsFlags).
+ */
+export const HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS = {
+  ibm: [
+    'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+    'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_128_GCM_SHA256',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_256_GCM_SHA384',
+  ],
+  nutanix: [
+    'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
+    'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+  ],
+} as const;
+
+/**
+ * A CCM's `--tls-*` flags as the operator of `release` writes them: the TLS profile's from release-4.22 (main's
+ * without a release); before it the hard-coded `cipherList` of the platform, or none.
+ */
+export function releaseTlsFlags(
+  release: string | undefined,
+  tls: ResolvedTls | undefined,
+  cipherList?: keyof typeof HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS,
+): string[] {
+  if (operandRenders(release, 'tlsFlags')) {
+    return ccmTlsFlags(tls);
+  }
+  return cipherList ? [`--tls-cipher-suites=${HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS[cipherList].join(',')}`] : [];
+}
+
 /** A part of the operands whose first release is in {@link OPERAND_PARTS_SINCE}. */
 export type OperandPart = keyof typeof OPERAND_PARTS_SINCE;
 
@@ -85,7 +129,14 @@ export function operandRenders(release: string | undefined, part: OperandPart): 
  * {@link OPERAND_PARTS_SINCE} that differs on the platform from there on is rendered per release. A platform
  * not listed renders from {@link OPERANDS_RENDERED_SINCE}.
  */
-export const GITOPS_RENDERED_SINCE: Readonly<Partial<Record<PlatformType, string>>> = { AWS: '4.16', GCP: '4.16' };
+export const GITOPS_RENDERED_SINCE: Readonly<Partial<Record<PlatformType, string>>> = {
+  AWS: '4.16',
+  GCP: '4.16',
+  IBMCloud: '4.16',
+  PowerVS: '4.16',
+  Nutanix: '4.16',
+  OpenStack: '4.16',
+};
 
 /** The oldest release whose `platform` operands gitops mode renders outside a migration. */
 export function gitopsRenderedSince(platform: PlatformType): string {
