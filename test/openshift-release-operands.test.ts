@@ -44,8 +44,6 @@ describe('operands per release: data-like differences rendered per release', () 
 describe('operands per release: releases whose operator renders other operands are refused in gitops mode', () => {
   const TLS = "no --tls-cipher-suites / --tls-min-version from the cluster's TLS profile";
   test.each([
-    ['VSphere', '4.21.5', TLS],
-    ['VSphere', '4.20.3', `${TLS}; no ADDITIONAL_NODE_LABELS env (--node-labels)`],
     ['Azure', '4.20.3', `${TLS}; fewer permissions in the CredentialsRequest`],
     [
       'Azure',

@@ -164,3 +164,39 @@ describe('gitops mode renders IBM Cloud, Power VS, Nutanix and OpenStack at 4.16
     expect(service(render('Nutanix', '4.19.5')).spec.ports.map((p: Obj) => p.port)).toEqual([10258]);
   });
 });
+
+describe('gitops mode renders vSphere at 4.16 to 4.21 as each release branch renders it', () => {
+  const VSPHERE = {
+    vsphere: {
+      vcenters: [{ server: 'vc1', datacenters: ['DC1'] }],
+      failureDomains: [
+        {
+          name: 'fd1',
+          region: 'r',
+          zone: 'z',
+          server: 'vc1',
+          topology: { datacenter: 'DC1', computeCluster: '/DC1/host/c', networks: ['n'], datastore: '/DC1/datastore/d' },
+        },
+      ],
+    },
+  };
+  const envNames = (objects: Obj[]): string[] => ccmContainer(objects).env.map((e: Obj) => e.name);
+
+  test.each(RELEASES)('GIVEN vSphere at %s in gitops mode WHEN checked THEN no release problem', (release) => {
+    expect(releaseProblems('VSphere', release, VSPHERE)).toEqual([]);
+  });
+
+  test.each([
+    ['4.16.9', false],
+    ['4.20.3', false],
+    ['4.21.5', true],
+    ['4.22.3', true],
+  ])('GIVEN vSphere at %s WHEN rendered THEN the ADDITIONAL_NODE_LABELS env is there: %s (release-4.21 added it)', (release, labels) => {
+    const objects = render('VSphere', release, VSPHERE);
+    expect(envNames(objects).includes('ADDITIONAL_NODE_LABELS')).toBe(labels);
+  });
+
+  test('GIVEN vSphere at 4.20.3 WHEN rendered THEN no TLS flags and --secure-port=0 last, as release-4.20 writes them', () => {
+    expect(flagsOf(render('VSphere', '4.20.3', VSPHERE)).slice(-2)).toEqual(['--use-service-account-credentials=true', '--secure-port=0']);
+  });
+});

@@ -63,6 +63,8 @@ export const OPERAND_PARTS_SINCE = {
    * release-4.21 and earlier write go-ini's comma-joined slice.
    */
   awsNodeIpFamiliesPerKey: '4.22',
+  /** vSphere: the `ADDITIONAL_NODE_LABELS` env (…@6148c0cc (release-4.21) pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml). */
+  vsphereNodeLabelsEnv: '4.21',
   /** GCP: the pod's management-workload annotation (…@54dce160 (release-4.14) pkg/cloud/gcp/assets/cloud-controller-manager.yaml). */
   gcpWorkloadAnnotation: '4.14',
   /** GCP: `--concurrent-service-syncs=10` (…@445ccbfe (release-4.15) pkg/cloud/gcp/assets/cloud-controller-manager.yaml). */
@@ -136,6 +138,7 @@ export const GITOPS_RENDERED_SINCE: Readonly<Partial<Record<PlatformType, string
   PowerVS: '4.16',
   Nutanix: '4.16',
   OpenStack: '4.16',
+  VSphere: '4.16',
 };
 
 /** The oldest release whose `platform` operands gitops mode renders outside a migration. */
