@@ -3,6 +3,9 @@ import { transformAwsCloudConfig } from '../src/cloud-config/aws';
 import { ClusterChart } from '../src/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
 import { AWS_PLATFORM_FACTS } from '../src/openshift/aws/facts';
+import * as fs from 'fs';
+import * as path from 'path';
+import { supportTableMarkdown, supportTableRows } from '../src/openshift/support-table';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
 
 type Obj = Record<string, any>;
@@ -198,5 +201,30 @@ describe('gitops mode renders vSphere at 4.16 to 4.21 as each release branch ren
 
   test('GIVEN vSphere at 4.20.3 WHEN rendered THEN no TLS flags and --secure-port=0 last, as release-4.20 writes them', () => {
     expect(flagsOf(render('VSphere', '4.20.3', VSPHERE)).slice(-2)).toEqual(['--use-service-account-credentials=true', '--secure-port=0']);
+  });
+});
+
+describe('the support table users read', () => {
+  test('GIVEN docs/operator-handover.md WHEN read THEN it holds the support table written from the tables in src/', () => {
+    const page = fs.readFileSync(path.join(__dirname, '..', 'docs', 'operator-handover.md'), 'utf8');
+    expect(page).toContain(`${supportTableMarkdown()}\n`);
+  });
+
+  test('GIVEN the support table WHEN read THEN 4.20 is EUS, renders seven platforms in gitops mode, refuses operator mode and takes the way back before any update', () => {
+    expect(supportTableRows().find((r) => r[0].startsWith('4.20'))).toEqual([
+      '4.20 (EUS)',
+      'AWS, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
+      'refused',
+      'z-stream: way back first; minor: way back first; EUS-to-EUS: way back first',
+    ]);
+  });
+
+  test.each([
+    ['AWS', '4.16.9'],
+    ['Nutanix', '4.20.3'],
+  ])('GIVEN %s at %s in operator mode WHEN checked THEN refused, as the table says', (platform, release) => {
+    expect(releaseProblems(platform, release, { managementMode: 'operator' })[0]).toMatch(
+      /operator mode renders the operator Deployment of release 4.22 and later/,
+    );
   });
 });
