@@ -164,7 +164,37 @@ describe('item 4: import reads the release from a ClusterVersion export', () => 
     expect(result.spec.spec.openshift).toBeUndefined();
     expect(result.warnings).toContain(
       'no ClusterVersion "version" in the export: spec.openshift.release is required and not known; ' +
-        "export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
+        'add the file to the export folder (oc get clusterversion version -o yaml > clusterversion.yaml) and import again, ' +
+        "or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
     );
   });
+});
+
+describe('an export of a 4.16, 4.18 or 4.20 cluster goes through import, validate-spec and rendering', () => {
+  const images: ExportedObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'cloud-controller-manager-images', namespace: 'openshift-cloud-controller-manager-operator' },
+    data: {
+      'images.json': JSON.stringify({
+        cloudControllerManagerOperator: 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:' + '1'.repeat(64),
+        cloudControllerManagerGCP: 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:' + '2'.repeat(64),
+      }),
+    },
+  };
+
+  test.each(['4.16.40', '4.18.22', '4.20.3'])(
+    'GIVEN a GCP export at %s WHEN imported THEN spec.openshift.release is that version and validate-spec finds no problem',
+    (version) => {
+      const cv: ExportedObject = {
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'ClusterVersion',
+        metadata: { name: 'version' },
+        status: { desired: { version } },
+      };
+      const result = importLiveCluster([infrastructure({ type: 'GCP', gcp: { projectID: 'p', region: 'europe-west1' } }), gcpConfig, images, cv]);
+      expect(result.spec.spec.openshift).toEqual({ release: version });
+      expect(checkSpec(parsedSpec(result.spec as Record<string, any>)).map((p) => `${p.path.join('.')}: ${p.message}`)).toEqual([]);
+    },
+  );
 });

@@ -44,20 +44,6 @@ describe('operands per release: data-like differences rendered per release', () 
 describe('operands per release: releases whose operator renders other operands are refused in gitops mode', () => {
   const TLS = "no --tls-cipher-suites / --tls-min-version from the cluster's TLS profile";
   test.each([
-    ['AWS', '4.21.5', `${TLS}; no load-balancer-type admission policy; another cloud.conf transformation`],
-    ['GCP', '4.21.5', TLS],
-    ['VSphere', '4.21.5', TLS],
-    [
-      'Nutanix',
-      '4.21.5',
-      "a hard-coded list of 6 TLS cipher suites instead of --tls-cipher-suites / --tls-min-version from the cluster's TLS profile",
-    ],
-    [
-      'IBMCloud',
-      '4.20.3',
-      "a hard-coded list of 9 TLS cipher suites instead of --tls-cipher-suites / --tls-min-version from the cluster's TLS profile",
-    ],
-    ['VSphere', '4.20.3', `${TLS}; no ADDITIONAL_NODE_LABELS env (--node-labels)`],
     ['Azure', '4.20.3', `${TLS}; fewer permissions in the CredentialsRequest`],
     [
       'Azure',
@@ -65,20 +51,13 @@ describe('operands per release: releases whose operator renders other operands a
       `${TLS}; fewer permissions in the CredentialsRequest; credentials as env from the Secret, not --creds-path and a cloud-sa-volume; ` +
         'no Role/RoleBinding kube-system/azure-cloud-provider; no service-annotation admission policy (Azure public cloud); a webhooks port 10260 on the CCM Service',
     ],
-    ['OpenStack', '4.16.9', `${TLS}; a webhooks port 10260 on the CCM Service`],
-    ['GCP', '4.18.2', `${TLS}; a webhooks port 10260 on the CCM Service; no network-tier admission policy`],
-    [
-      'AWS',
-      '4.18.2',
-      `${TLS}; no load-balancer-type admission policy; another cloud.conf transformation; a webhooks port 10260 on the CCM Service; no --cloud-config and no cloud.conf`,
-    ],
   ])(
     'GIVEN %s at %s in gitops mode WHEN checked THEN one error names spec.openshift.release, the value, what differs on that platform and what to do',
     (platform, release, differs) => {
       const problems = checkSpec(parsedSpec(platformSpec(platform, 'p', { openshift: { release } })));
       const minor = release.split('.').slice(0, 2).join('.');
       expect(problems.filter((p) => p.path.join('.') === 'spec.openshift.release').map((p) => p.message)).toEqual([
-        `"${release}": gitops mode renders the cloud controller manager as the operator of release 4.22 and later renders it; the operator of ${minor} renders other ${platform} operands: ${differs}. ` +
+        `"${release}": gitops mode renders the ${platform} cloud controller manager as the operator of release 4.22 and later renders it; the operator of ${minor} renders other ${platform} operands: ${differs}. ` +
           "Leave the cloud controller manager to the cluster's operator until the cluster runs 4.22 or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over",
       ]);
     },

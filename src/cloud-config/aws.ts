@@ -35,6 +35,14 @@ export interface AwsTransformOptions {
   readonly serviceEndpoints?: readonly { readonly name: string; readonly url: string }[];
   /** Enabled OpenShift feature gates. */
   readonly enabledFeatureGates?: readonly string[];
+  /**
+   * Write a list (`NodeIPFamilies`) as one comma-separated key, as go-ini's `ReflectFrom` writes a slice:
+   * the operator of release-4.21 and earlier does (…@6148c0cc (release-4.21) pkg/cloud/aws/aws_config_transformer.go
+   * marshalAWSConfig); release-4.22 writes one key per item.
+   *
+   * @default false
+   */
+  readonly joinLists?: boolean;
 }
 
 type FieldKind = 'string' | 'bool' | 'int' | 'list';
@@ -148,7 +156,7 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
     global.set('NLBSecurityGroupMode', 'Managed');
   }
 
-  const out = [writeSection('Global', GLOBAL_FIELDS, global)];
+  const out = [writeSection('Global', GLOBAL_FIELDS, global, options.joinLists)];
   const keys = [...overrides.keys()].sort(compareOverrideKeys);
   for (const key of keys) {
     out.push(writeSection(`ServiceOverride "${key}"`, OVERRIDE_FIELDS, overrides.get(key)!));
@@ -262,15 +270,14 @@ function compareOverrideKeys(a: string, b: string): number {
 }
 
 /** go-ini's pretty writer for one section: `=` aligned on the longest key written. */
-function writeSection(header: string, fields: readonly (readonly [string, FieldKind])[], values: Values): string {
+function writeSection(header: string, fields: readonly (readonly [string, FieldKind])[], values: Values, joinLists = false): string {
   const lines: [string, string][] = [];
   for (const [name, kind] of fields) {
     const v = values.get(name);
     if (kind === 'list') {
-      for (const item of (v as string[] | undefined) ?? []) {
-        if (item !== '') {
-          lines.push([name, item]);
-        }
+      const items = ((v as string[] | undefined) ?? []).filter((item) => item !== '');
+      for (const item of joinLists && items.length > 0 ? [items.join(',')] : items) {
+        lines.push([name, item]);
       }
     } else if (kind === 'bool') {
       lines.push([name, String(v ?? false)]);

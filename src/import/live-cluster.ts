@@ -319,7 +319,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   } else {
     warnings.push(
       'no ClusterVersion "version" in the export: spec.openshift.release is required and not known; ' +
-        "export it (oc get clusterversion version -o yaml) or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
+        'add the file to the export folder (oc get clusterversion version -o yaml > clusterversion.yaml) and import again, ' +
+        "or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
     );
   }
 

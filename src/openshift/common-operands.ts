@@ -31,7 +31,7 @@ export interface CommonOperandsProps {
   readonly shape?: 'main' | 'release-4.16';
   /**
    * The cluster's release: the PDB's eviction policy follows it (`pdbSetsEvictionPolicy`), and the Service
-   * is rendered from 4.16 (`OPERAND_PARTS_SINCE.service`).
+   * is rendered from 4.16, with the webhooks port before 4.19 (`OPERAND_PARTS_SINCE.service`, `serviceWithoutWebhooksPort`).
    *
    * @default - main's shape
    */
@@ -58,7 +58,9 @@ export class CommonOperands extends Construct {
     }
     // getService joined the common resources in release-4.16 (a migration renders older releases)
     if (props.shape === 'release-4.16' || operandRenders(props.release, 'service')) {
-      new CloudControllerManagerService(this, 'Service', { platformType: props.platformType, shape: props.shape });
+      // release-4.16 to 4.18 list the webhooks port too (OPERAND_PARTS_SINCE.serviceWithoutWebhooksPort)
+      const withWebhooks = props.shape === 'release-4.16' || !operandRenders(props.release, 'serviceWithoutWebhooksPort');
+      new CloudControllerManagerService(this, 'Service', { platformType: props.platformType, shape: withWebhooks ? 'release-4.16' : 'main' });
     }
   }
 }

@@ -5,18 +5,15 @@
  * `pkg/cloud/common/resources.go`). Pure: no cdk8s import.
  */
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { ccmTlsFlags, ResolvedTls } from '../cluster-spec/tls';
 import { ccmDeployedIn } from '../migration/phases';
 import { compareMinor, openshiftRelease, parseRelease, releaseAtLeast } from './release';
 import { PlatformFacts, PlatformSpecProblem } from './platform';
 
 /**
- * The oldest release whose operands gitops mode renders outside a migration (up to the data-like
- * differences below). release-4.21 and earlier differ on every platform: no `--tls-cipher-suites` /
- * `--tls-min-version` from the cluster's TLS profile (IBM Cloud, Power VS and Nutanix hard-code a cipher
- * list), no AWS ValidatingAdmissionPolicy, another AWS cloud.conf serialisation (`NodeIPFamilies`),
- * and further back other Azure, GCP and vSphere assets and no AWS cloud.conf at all (release-4.18)
- * (…@release-4.21 vs …@release-4.22 pkg/cloud/*). A migration's CCM phases render AWS and GCP of older
- * releases with {@link OPERAND_PARTS_SINCE}.
+ * The oldest release whose operands gitops mode renders outside a migration on a platform that
+ * {@link GITOPS_RENDERED_SINCE} does not list: release-4.21 and earlier differ from it by the
+ * parts of {@link OPERAND_DIFFERENCES_BEFORE}, not all of which are rendered per release yet.
  */
 export const OPERANDS_RENDERED_SINCE = '4.22';
 
@@ -32,33 +29,94 @@ export function pdbSetsEvictionPolicy(release: string | undefined): boolean {
 }
 
 /**
- * The first release whose operator renders each part of the AWS and GCP operands, read from
- * openshift/cluster-cloud-controller-manager-operator@release-4.11 … release-4.22
- * (`pkg/cloud/aws/assets/deployment.yaml`, `pkg/cloud/gcp/assets/*`, `pkg/cloud/common/resources.go`).
- * A migration runs on these releases, so its CCM phases render the release's parts.
+ * The first release whose operator renders each part of the operands, read from the release branches of
+ * openshift/cluster-cloud-controller-manager-operator (commits in {@link OPERATOR_BRANCH_COMMITS}; `…@<sha> (release-4.x)`
+ * below abbreviates that repository). Gitops mode and a migration's CCM phases render the cluster's release's parts.
  */
 export const OPERAND_PARTS_SINCE = {
-  /** `--tls-cipher-suites` / `--tls-min-version` from the cluster's TLS profile (…@release-4.22 aws and gcp assets). */
+  /** `--tls-cipher-suites` / `--tls-min-version` from the cluster's TLS profile (…@b99c3d88 (release-4.22) pkg/cloud/{aws,gcp}/assets). */
   tlsFlags: '4.22',
-  /** The CCM Service on 10258 (…@release-4.16 pkg/cloud/common/resources.go getService; absent at release-4.15). */
+  /**
+   * The CCM Service on 10258 (…@d721cd62 (release-4.16) pkg/cloud/common/resources.go getService; absent at release-4.15).
+   * A z-stream backport: merged on release-4.16 at e806159b (2025-09-04), 4.17 at 9422c760 (2025-08-12), 4.18 at 1f8672a6
+   * (2025-08-07), 4.19 at 5a484a0f (2025-08-04), before 4.20 branched; the first z-stream of each is not known (the mirror has
+   * no tags), so it is rendered on every z-stream: on an older one it is a Service the payload lacks, selecting the CCM pods.
+   */
   service: '4.16',
-  /** `--secure-port=0` (…@release-4.14 aws/assets/deployment.yaml and gcp/assets/cloud-controller-manager.yaml). */
+  /** The CCM Service without the `webhooks` port 10260 (…@5b39a4df (release-4.19) resources.go getService; release-4.16 to 4.18 list it). */
+  serviceWithoutWebhooksPort: '4.19',
+  /**
+   * `--secure-port=0` (…@54dce160 (release-4.14) pkg/cloud/aws/assets/deployment.yaml and gcp/assets/cloud-controller-manager.yaml).
+   * A z-stream backport ("ccm: disable unused secure-serving port and webhook"): merged on release-4.16 at d721cd62 (2025-10-29),
+   * 4.17 to 4.20 at their heads (2025-10-30), and on release-4.21 at 9f2dcd38 (2025-10-14) before 4.21 shipped; the first
+   * z-stream of 4.14 to 4.20 is not known, so it is rendered on every z-stream: the flag only turns off a port nothing uses.
+   */
   securePortOff: '4.14',
-  /** `terminationMessagePolicy: FallbackToLogsOnError` on the CCM container (…@release-4.16 aws and gcp assets). */
+  /** `terminationMessagePolicy: FallbackToLogsOnError` on the CCM container (…@d721cd62 (release-4.16) aws and gcp assets). */
   terminationMessagePolicy: '4.16',
-  /** AWS: `--cloud-config` with the `cloud-conf` ConfigMap mounted (…@release-4.19 pkg/cloud/aws/assets/deployment.yaml). */
+  /** AWS: `--cloud-config` with the `cloud-conf` ConfigMap mounted (…@5b39a4df (release-4.19) pkg/cloud/aws/assets/deployment.yaml). */
   awsCloudConfig: '4.19',
-  /** AWS: the load-balancer-type admission policy (…@release-4.22 pkg/cloud/aws/assets/validating-admission-policy*.yaml). */
+  /** AWS: the load-balancer-type admission policy (…@b99c3d88 (release-4.22) pkg/cloud/aws/assets/validating-admission-policy*.yaml). */
   awsAdmissionPolicy: '4.22',
-  /** GCP: the pod's management-workload annotation (…@release-4.14 pkg/cloud/gcp/assets/cloud-controller-manager.yaml). */
+  /**
+   * AWS: `NodeIPFamilies` written once per family (…@b99c3d88 (release-4.22) pkg/cloud/aws/aws_config_transformer.go marshalAWSConfig);
+   * release-4.21 and earlier write go-ini's comma-joined slice.
+   */
+  awsNodeIpFamiliesPerKey: '4.22',
+  /** vSphere: the `ADDITIONAL_NODE_LABELS` env (…@6148c0cc (release-4.21) pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml). */
+  vsphereNodeLabelsEnv: '4.21',
+  /** GCP: the pod's management-workload annotation (…@54dce160 (release-4.14) pkg/cloud/gcp/assets/cloud-controller-manager.yaml). */
   gcpWorkloadAnnotation: '4.14',
-  /** GCP: `--concurrent-service-syncs=10` (…@release-4.15 pkg/cloud/gcp/assets/cloud-controller-manager.yaml). */
+  /** GCP: `--concurrent-service-syncs=10` (…@445ccbfe (release-4.15) pkg/cloud/gcp/assets/cloud-controller-manager.yaml). */
   gcpConcurrentServiceSyncs: '4.15',
-  /** GCP: the `gcp-cloud-controller-manager` ClusterRole and binding (…@release-4.16 pkg/cloud/gcp/assets/). */
+  /** GCP: the `gcp-cloud-controller-manager` ClusterRole and binding (…@d721cd62 (release-4.16) pkg/cloud/gcp/assets/). */
   gcpClusterRole: '4.16',
-  /** GCP: the network-tier admission policy (…@release-4.19 pkg/cloud/gcp/assets/validating-admission-policy*.yaml). */
+  /** GCP: the network-tier admission policy (…@5b39a4df (release-4.19) pkg/cloud/gcp/assets/validating-admission-policy*.yaml). */
   gcpAdmissionPolicy: '4.19',
 } as const;
+
+/**
+ * The cipher suites the operator of release-4.21 and earlier hard-codes in `--tls-cipher-suites` where it sets any,
+ * in its order (…@6148c0cc (release-4.21) pkg/cloud/{ibm,powervs}/assets/deployment.yaml and
+ * pkg/cloud/nutanix/assets/cloud-controller-manager-deployment.yaml; the same lists on release-4.16 to 4.20).
+ * Release-4.22 replaced them with the TLS profile's ({@link OPERAND_PARTS_SINCE}.tlsFlags).
+ */
+export const HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS = {
+  ibm: [
+    'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+    'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_128_GCM_SHA256',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_256_GCM_SHA384',
+  ],
+  nutanix: [
+    'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+    'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+    'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
+    'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+  ],
+} as const;
+
+/**
+ * A CCM's `--tls-*` flags as the operator of `release` writes them: the TLS profile's from release-4.22 (main's
+ * without a release); before it the hard-coded `cipherList` of the platform, or none.
+ */
+export function releaseTlsFlags(
+  release: string | undefined,
+  tls: ResolvedTls | undefined,
+  cipherList?: keyof typeof HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS,
+): string[] {
+  if (operandRenders(release, 'tlsFlags')) {
+    return ccmTlsFlags(tls);
+  }
+  return cipherList ? [`--tls-cipher-suites=${HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS[cipherList].join(',')}`] : [];
+}
 
 /** A part of the operands whose first release is in {@link OPERAND_PARTS_SINCE}. */
 export type OperandPart = keyof typeof OPERAND_PARTS_SINCE;
@@ -66,6 +124,26 @@ export type OperandPart = keyof typeof OPERAND_PARTS_SINCE;
 /** Whether the operator of `release` renders `part` (main's shape without a release). */
 export function operandRenders(release: string | undefined, part: OperandPart): boolean {
   return release === undefined || releaseAtLeast(release, OPERAND_PARTS_SINCE[part]);
+}
+
+/**
+ * The oldest release whose operands gitops mode renders outside a migration, per platform: every part of
+ * {@link OPERAND_PARTS_SINCE} that differs on the platform from there on is rendered per release. A platform
+ * not listed renders from {@link OPERANDS_RENDERED_SINCE}.
+ */
+export const GITOPS_RENDERED_SINCE: Readonly<Partial<Record<PlatformType, string>>> = {
+  AWS: '4.16',
+  GCP: '4.16',
+  IBMCloud: '4.16',
+  PowerVS: '4.16',
+  Nutanix: '4.16',
+  OpenStack: '4.16',
+  VSphere: '4.16',
+};
+
+/** The oldest release whose `platform` operands gitops mode renders outside a migration. */
+export function gitopsRenderedSince(platform: PlatformType): string {
+  return GITOPS_RENDERED_SINCE[platform] ?? OPERANDS_RENDERED_SINCE;
 }
 
 /**
@@ -112,6 +190,11 @@ export const OPERAND_DIFFERENCES_BEFORE: readonly { since: string; platforms?: r
 
 /** What the operator of `minor` renders otherwise on `platform` than release {@link OPERANDS_RENDERED_SINCE}, each once. */
 export function operandDifferences(minor: string, platform: PlatformType): string[] {
+  const since = gitopsRenderedSince(platform);
+  if (compareMinor(since, OPERANDS_RENDERED_SINCE) < 0) {
+    // every part from `since` on is rendered per release; the branches before it were not compared part by part
+    return [`those of releases before ${since}, whose branches were not compared part by part`];
+  }
   const found = OPERAND_DIFFERENCES_BEFORE.filter(
     (d) => compareMinor(minor, d.since) < 0 && (d.platforms === undefined || d.platforms.includes(platform)),
   ).map((d) => d.differs);
@@ -134,6 +217,10 @@ export function operandReleaseProblems(spec: ClusterSpec, platform?: Pick<Platfo
     return [];
   }
   const minor = parseRelease(release).minor;
+  const since = gitopsRenderedSince(s.platform);
+  if (compareMinor(minor, since) >= 0 && s.migration === undefined) {
+    return [];
+  }
   if (compareMinor(minor, OPERANDS_RENDERED_SINCE) >= 0) {
     return [];
   }
@@ -161,9 +248,9 @@ export function operandReleaseProblems(spec: ClusterSpec, platform?: Pick<Platfo
     {
       path: at,
       message:
-        `"${release}": gitops mode renders the cloud controller manager as the operator of release ${OPERANDS_RENDERED_SINCE} and later renders it; ` +
+        `"${release}": gitops mode renders the ${s.platform} cloud controller manager as the operator of release ${since} and later renders it; ` +
         `the operator of ${minor} renders other ${s.platform} operands: ${operandDifferences(minor, s.platform).join('; ')}. ` +
-        `Leave the cloud controller manager to the cluster's operator until the cluster runs ${OPERANDS_RENDERED_SINCE} or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over`,
+        `Leave the cloud controller manager to the cluster's operator until the cluster runs ${since} or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over`,
     },
   ];
 }

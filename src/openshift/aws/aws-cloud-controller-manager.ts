@@ -5,8 +5,7 @@ import { CLOUD_CONF_CONFIG_MAP } from '../constants';
 import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { ValidatingAdmissionPolicy } from '../validating-admission-policy';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
-import { operandRenders } from '../release-operands';
+import { operandRenders, releaseTlsFlags } from '../release-operands';
 import { releaseContainerShape } from '../release-container-shape';
 
 /** Annotation whose changes the AWS admission policy refuses. */
@@ -47,7 +46,7 @@ export class AwsCloudControllerManager extends Construct {
         '--use-service-account-credentials=true',
         '--configure-cloud-routes=false',
         ...LEADER_ELECTION_FLAGS,
-        ...(operandRenders(release, 'tlsFlags') ? ccmTlsFlags(props.tls) : []),
+        ...releaseTlsFlags(release, props.tls),
         ...(operandRenders(release, 'securePortOff') ? ['--secure-port=0'] : []),
         '-v=2',
       ],

@@ -1,6 +1,7 @@
 import { transformAwsCloudConfig } from '../../cloud-config/aws';
 import { ClusterSpec } from '../../cluster-spec/schema';
 import { enabledFeatureGatesOf, PlatformFacts, PlatformSpecProblem } from '../platform';
+import { operandRenders } from '../release-operands';
 
 /** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
 export const AWS_PLATFORM_FACTS: PlatformFacts = {
@@ -50,6 +51,7 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
       region: spec.spec.aws?.region,
       serviceEndpoints: spec.spec.aws?.serviceEndpoints,
       enabledFeatureGates: enabledFeatureGatesOf(spec),
+      joinLists: !operandRenders(spec.spec.openshift?.release, 'awsNodeIpFamiliesPerKey'),
     });
   },
 };

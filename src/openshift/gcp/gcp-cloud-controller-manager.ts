@@ -6,9 +6,8 @@ import { OperandProps } from '../operand-props';
 import { PlatformRole } from '../../constructs/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
 import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../validating-admission-policy';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
 import { GCP_CREDENTIALS_SECRET } from './facts';
-import { operandRenders } from '../release-operands';
+import { operandRenders, releaseTlsFlags } from '../release-operands';
 import { releaseContainerShape } from '../release-container-shape';
 
 /** Service annotation whose value the GCP admission policy checks. */
@@ -58,7 +57,7 @@ export class GcpCloudControllerManager extends Construct {
         '--bind-address=127.0.0.1',
         '--cluster-name=$(OCP_INFRASTRUCTURE_NAME)',
         ...LEADER_ELECTION_FLAGS,
-        ...(operandRenders(release, 'tlsFlags') ? ccmTlsFlags(props.tls) : []),
+        ...releaseTlsFlags(release, props.tls),
         ...(operandRenders(release, 'securePortOff') ? ['--secure-port=0'] : []),
       ],
       env: [

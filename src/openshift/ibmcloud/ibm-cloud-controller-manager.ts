@@ -5,7 +5,7 @@ import { CommonOperands } from '../common-operands';
 import { CLOUD_CONF_CONFIG_MAP } from '../constants';
 import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { releaseTlsFlags } from '../release-operands';
 import { IBM_CREDENTIALS_SECRET } from './facts';
 
 /** The volumes of the IBM CCM binary: all of `cloud-conf` at /etc/ibm and the credentials at /etc/vpc. */
@@ -23,7 +23,7 @@ export function ibmVolumes(): { volumes: k8s.Volume[]; volumeMounts: k8s.VolumeM
 }
 
 /** The IBM CCM flags around the leader-election and TLS flags; Power VS has no `--bind-address`. */
-export function ibmFlags(bindAddress: boolean, tls: OperandProps['tls']): string[] {
+export function ibmFlags(bindAddress: boolean, tls: OperandProps['tls'], release: string | undefined): string[] {
   return [
     ...(bindAddress ? ['--bind-address=127.0.0.1'] : []),
     '--use-service-account-credentials=true',
@@ -32,7 +32,7 @@ export function ibmFlags(bindAddress: boolean, tls: OperandProps['tls']): string
     '--cloud-config=/etc/ibm/cloud.conf',
     '--profiling=false',
     ...LEADER_ELECTION_FLAGS,
-    ...ccmTlsFlags(tls),
+    ...releaseTlsFlags(release, tls, 'ibm'),
     '--v=2',
   ];
 }
@@ -67,7 +67,7 @@ export class IbmCloudControllerManager extends Construct {
       platformLabel: 'IBMCloud',
       image: props.image,
       binary: '/bin/ibm-cloud-controller-manager',
-      flags: ibmFlags(true, props.tls),
+      flags: ibmFlags(true, props.tls, props.release),
       env: [
         { name: 'VPCCTL_CLOUD_CONFIG', value: '/etc/ibm/cloud.conf' },
         { name: 'VPCCTL_PUBLIC_ENDPOINT', value: props.publicEndpoint ? 'true' : 'false' },

@@ -5,7 +5,7 @@ import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE } from '../constants';
 import { OperandProps } from '../operand-props';
 import { PlatformRole } from '../../constructs/platform-role';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { releaseTlsFlags } from '../release-operands';
 import { NUTANIX_CREDENTIALS_SECRET } from './facts';
 
 /** The identity the Nutanix cloud provider's own client runs as. */
@@ -51,7 +51,7 @@ export class NutanixCloudControllerManager extends Construct {
         '--cluster-name=$(OCP_INFRASTRUCTURE_NAME)',
         '--use-service-account-credentials=true',
         ...LEADER_ELECTION_FLAGS,
-        ...ccmTlsFlags(props.tls),
+        ...releaseTlsFlags(props.release, props.tls, 'nutanix'),
         '--secure-port=0',
       ],
       env: [

@@ -4,7 +4,7 @@ import { CommonOperands } from '../common-operands';
 import { CLOUD_CONF_CONFIG_MAP } from '../constants';
 import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS, standardTolerations } from '../pod-conventions';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { releaseTlsFlags } from '../release-operands';
 import { OPENSTACK_CREDENTIALS_SECRET } from './facts';
 
 /** Properties for `OpenStackCloudControllerManager`. */
@@ -57,7 +57,7 @@ export class OpenStackCloudControllerManager extends Construct {
         '--bind-address=127.0.0.1',
         ...LEADER_ELECTION_FLAGS,
         ...(props.featureGates ? [`--feature-gates=${props.featureGates}`] : []),
-        ...ccmTlsFlags(props.tls),
+        ...releaseTlsFlags(props.release, props.tls),
         '--secure-port=0',
       ],
       env: [

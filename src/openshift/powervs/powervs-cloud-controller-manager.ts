@@ -30,7 +30,7 @@ export class PowerVsCloudControllerManager extends Construct {
       platformLabel: 'PowerVS',
       image: props.image,
       binary: '/bin/ibm-cloud-controller-manager',
-      flags: ibmFlags(false, props.tls),
+      flags: ibmFlags(false, props.tls, props.release),
       env: [
         { name: 'VPCCTL_CLOUD_CONFIG', value: '/etc/ibm/cloud.conf' },
         { name: 'ENABLE_VPC_PUBLIC_ENDPOINT', value: 'true' },

@@ -7,7 +7,7 @@ import { OperandProps } from '../operand-props';
 import { PlatformRole } from '../../constructs/platform-role';
 import { PlatformRoleBinding } from '../../constructs/platform-role-binding';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { operandRenders, releaseTlsFlags } from '../release-operands';
 import { VSPHERE_CREDENTIALS_SECRET } from './facts';
 
 /** The node label the CCM sets with `VSphereMixedNodeEnv`. */
@@ -86,7 +86,7 @@ export class VSphereCloudControllerManager extends Construct {
         ...(props.featureGates ? [`--feature-gates=${props.featureGates}`] : []),
         '--use-service-account-credentials=true',
         ...(nodeLabels ? ['--node-labels="$(ADDITIONAL_NODE_LABELS)"'] : []),
-        ...ccmTlsFlags(props.tls),
+        ...releaseTlsFlags(props.release, props.tls),
         '--secure-port=0',
       ],
       env: [
@@ -95,7 +95,7 @@ export class VSphereCloudControllerManager extends Construct {
         { name: 'VSPHERE_SECRET_NAMESPACE', value: OPERAND_NAMESPACE },
         { name: 'VSPHERE_SECRET_NAME', value: VSPHERE_CREDENTIALS_SECRET },
         { name: 'ENABLE_ALPHA_DUAL_STACK', value: 'true' },
-        { name: 'ADDITIONAL_NODE_LABELS', value: nodeLabels },
+        ...(operandRenders(props.release, 'vsphereNodeLabelsEnv') ? [{ name: 'ADDITIONAL_NODE_LABELS', value: nodeLabels }] : []),
       ],
       volumes: [{ name: 'config-vccm', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: 'cloud.conf', path: 'cloud.conf' }] } }],
       volumeMounts: [{ name: 'config-vccm', mountPath: '/etc/kubernetes-cloud-config', readOnly: true }],
