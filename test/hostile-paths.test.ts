@@ -135,16 +135,16 @@ describe('a crafted .dist.journal', () => {
   });
 });
 
-describe('assemble', () => {
-  /** A fleet of one cluster rendered as shard 1/1 into <tmp>/shard. */
-  function oneShard(): { clusters: string; shard: string } {
-    const clusters = path.join(dir(), 'repo', 'clusters');
-    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
-    const shard = path.join(dir(), 'shard');
-    expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
-    return { clusters, shard };
-  }
+/** A fleet of one cluster rendered as shard 1/1 into <tmp>/shard. */
+function oneShard(): { clusters: string; shard: string } {
+  const clusters = path.join(dir(), 'repo', 'clusters');
+  writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
+  const shard = path.join(dir(), 'shard');
+  expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
+  return { clusters, shard };
+}
 
+describe('assemble', () => {
   test("does not follow a shard's cluster folder that is a symlink: refused, nothing outside copied", () => {
     // GIVEN a shard whose cluster folder was replaced by a symlink to a folder outside it
     const { clusters, shard } = oneShard();
@@ -277,13 +277,6 @@ describe('the other sidecars synth reads back beside dist', () => {
 });
 
 describe('a crafted .shard.json', () => {
-  function oneShard(): { clusters: string; shard: string } {
-    const clusters = path.join(dir(), 'repo', 'clusters');
-    writeFile(clusters, 'a.yaml', awsSpec('aws-a'));
-    const shard = path.join(dir(), 'shard');
-    expect(cli('synth', '--clusters', clusters, '--out', shard, '-q', '--shard', '1/1').code).toBe(0);
-    return { clusters, shard };
-  }
   const digest = 'a'.repeat(64);
   test.each([
     ['a symlink to a file outside', 'link', 'is a symlink, not a file synth wrote'],
