@@ -31,3 +31,17 @@ export function distributionFactsNamed(name: string): DistributionFacts {
 export function otherRenderers(distribution: Distribution, platform: PlatformType): Distribution[] {
   return DISTRIBUTIONS.filter((d) => d !== distribution && DISTRIBUTION_FACTS[d].renders(platform));
 }
+
+/**
+ * Where the platform of a spec, valid or not, keeps its credentials on its
+ * distribution, for the fix of a refused credential; undefined when either is unknown.
+ */
+export function credentialHomeOf(data: unknown): string | undefined {
+  const spec = (data as { spec?: { distribution?: unknown; platform?: unknown } } | null)?.spec;
+  const distribution = spec?.distribution;
+  if (typeof distribution !== 'string' || !(DISTRIBUTIONS as readonly string[]).includes(distribution) || typeof spec?.platform !== 'string') {
+    return undefined;
+  }
+  const facts = DISTRIBUTION_FACTS[distribution as Distribution];
+  return facts.renders(spec.platform as PlatformType) ? facts.credentialHome(spec.platform as PlatformType) : undefined;
+}

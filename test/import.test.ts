@@ -227,7 +227,8 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     expect(runCli(['import', '--from', from, '--out', out], cap.io)).toBe(1);
     expect(cap.stderr()).toBe(
       "error: ConfigMap openshift-config/cloud-provider-config: 'password' (line 2) holds a credential; remove it: the OpenStack cloud controller " +
-        "manager reads its credentials from a Secret (created from the platform's CredentialsRequest), and credentials never go into git; nothing was written\n",
+        'manager reads its credentials from Secret openshift-cloud-controller-manager/openstack-cloud-credentials, which the cloud-credential-operator ' +
+        'creates from CredentialsRequest openshift-openstack-cloud-controller-manager, and credentials never go into git; nothing was written\n',
     );
     expect(fs.existsSync(out)).toBe(false);
   });

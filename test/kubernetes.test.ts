@@ -738,8 +738,8 @@ describe('distribution kubernetes: validation', () => {
     writeFile(dir(), 'c.conf', '[Global]\nauth-url = https://keystone\napplication-credential-secret = s3cr3t\n');
     writeFile(dir(), 'c.yaml', kubernetesSpec('OpenStack', 'k', {}, { cloudConfig: { file: 'c.conf' } }));
     expect(fleetProblems(dir())).toEqual([
-      "c.conf:3: cluster k: 'application-credential-secret' (line 3) holds a credential; remove it: the OpenStack cloud controller manager reads its credentials from a Secret " +
-        '(an existing Secret named in spec.kubernetes.cloudConfig.existingSecret), and credentials never go into git',
+      "c.conf:3: cluster k: 'application-credential-secret' (line 3) holds a credential; remove it: the OpenStack cloud controller manager reads its credentials from key cloud.conf " +
+        'of Secret cloud-config, or of the Secret named in spec.kubernetes.cloudConfig.existingSecret, and credentials never go into git',
     ]);
   });
 

@@ -53,8 +53,9 @@ describe('platform inputs in the cluster spec: validation', () => {
     expect(fleetProblems(dir())).toEqual([
       'a.yaml:26: spec.cloudConfig.extraKeys.cloud.conf: is the key of the cloud config itself; use spec.cloudConfig.file',
       'k.pem: cluster b: holds a private key; remove it: cloud-conf is committed to git and never carries credentials',
-      's.json: cluster c: "clientSecret" holds a credential; remove it: the GCP cloud controller manager reads its credentials from a Secret ' +
-        "(created from the platform's CredentialsRequest), and credentials never go into git",
+      's.json: cluster c: "clientSecret" holds a credential; remove it: the GCP cloud controller manager reads its credentials from Secret ' +
+        'openshift-cloud-controller-manager/gcp-ccm-cloud-credentials, which the cloud-credential-operator creates from CredentialsRequest openshift-gcp-ccm, ' +
+        'and credentials never go into git',
     ]);
   });
 

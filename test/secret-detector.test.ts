@@ -241,7 +241,7 @@ describe('secret detector: spec fields through the loader', () => {
     writeFile(dir(), 'c.conf', `[global]\nproject-id = p\n${PEM}\n`);
     writeFile(dir(), 'c.yaml', platformSpec('GCP', 'c', { cloudConfig: { file: 'c.conf' } }));
     expect(fleetProblems(dir())).toEqual([
-      "c.conf:3: cluster c: 'a private key (PEM block)' (line 3) holds a credential; remove it: the GCP cloud controller manager reads its credentials from a Secret (created from the platform's CredentialsRequest), and credentials never go into git",
+      "c.conf:3: cluster c: 'a private key (PEM block)' (line 3) holds a credential; remove it: the GCP cloud controller manager reads its credentials from Secret openshift-cloud-controller-manager/gcp-ccm-cloud-credentials, which the cloud-credential-operator creates from CredentialsRequest openshift-gcp-ccm, and credentials never go into git",
     ]);
   });
 });

@@ -111,7 +111,9 @@ const REFUSED: [string, Record<string, unknown>, string[], string?][] = [
     'a token in an annotation value',
     k8s({ podAnnotations: { 'example.com/note': `see ${GH_TOKEN}` } }),
     [
-      'c.yaml: spec.kubernetes.podAnnotations.example.com/note: holds a GitHub token; remove it: everything in a spec is rendered into git. Keep credentials in a Secret',
+      'c.yaml: spec.kubernetes.podAnnotations.example.com/note: holds a GitHub token; remove it: everything in a spec is rendered into git; ' +
+        'the AWS cloud controller manager authenticates with the instance profile, or with IRSA (a role ARN in spec.kubernetes.serviceAccount.annotations), ' +
+        'and credentials never go into git',
     ],
     GH_TOKEN,
   ],

@@ -15,7 +15,7 @@ import { secretInYamlComments, taggedCredential } from '../secrets/yaml-findings
 export function passThroughCloudConfig(
   platform: string,
   source: string,
-  secretFrom = "created from the platform's CredentialsRequest",
+  home = `the ${platform} cloud controller manager reads its credentials from a Secret (created from the platform's CredentialsRequest)`,
 ): TransformResult {
   const trimmed = source.trimStart();
   let structured: unknown;
@@ -43,7 +43,7 @@ export function passThroughCloudConfig(
     }
   }
   refuseHostileData(structured);
-  const floor = `the ${platform} cloud controller manager reads its credentials from a Secret (${secretFrom}), and credentials never go into git`;
+  const floor = `${home}, and credentials never go into git`;
   if (structured !== undefined && !trimmed.startsWith('{')) {
     refuseHiddenYamlCredential(source, floor);
   }
@@ -123,11 +123,12 @@ function withoutYamlComments(source: string): string {
 
 /**
  * Refuses a file that goes into `cloud-conf` unchanged when it holds a
- * private key or a credential (the pass-through checks). Throws CloudConfigError.
+ * private key or a credential (the pass-through checks); `home` says where the
+ * platform's credentials belong instead. Throws CloudConfigError.
  */
-export function refuseCredentials(platform: string, text: string, secretFrom?: string): void {
+export function refuseCredentials(platform: string, text: string, home?: string): void {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
     throw new CloudConfigError('holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
   }
-  passThroughCloudConfig(platform, text, secretFrom);
+  passThroughCloudConfig(platform, text, home);
 }

@@ -400,9 +400,10 @@ const URL_FIELDS: readonly UrlField[] = [
 /**
  * Credentials in a spec: userinfo in URL and host fields, userinfo in image
  * references, and anything the secret detector finds in any other string.
- * Messages name the kind of credential, never the value.
+ * Messages name the kind of credential, never the value, and `home`: where the
+ * platform's credentials belong, when the spec names a platform its distribution renders.
  */
-export function credentialProblems(data: unknown): ShapeProblem[] {
+export function credentialProblems(data: unknown, home?: string): ShapeProblem[] {
   const problems: ShapeProblem[] = [];
   for (const { at, value, key } of leaves(data)) {
     if (key || !at.every((segment) => typeof segment === 'number' || isPrintableAscii(segment))) {
@@ -428,7 +429,9 @@ export function credentialProblems(data: unknown): ShapeProblem[] {
     if (found) {
       problems.push({
         path: at,
-        message: `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret`,
+        message: home
+          ? `holds ${found.reason}; remove it: everything in a spec is rendered into git; ${home}, and credentials never go into git`
+          : `holds ${found.reason}; remove it: everything in a spec is rendered into git. Keep credentials in a Secret`,
       });
     }
   }
@@ -440,9 +443,9 @@ export function credentialProblems(data: unknown): ShapeProblem[] {
  * (code points) before credentials. A field with a guard problem gets no
  * other message, as the others may show the value.
  */
-export function guardProblems(data: unknown): ShapeProblem[] {
+export function guardProblems(data: unknown, credentialHome?: string): ShapeProblem[] {
   const seen = new Set<string>();
-  return [...textProblems(data), ...credentialProblems(data)].filter((p) => {
+  return [...textProblems(data), ...credentialProblems(data, credentialHome)].filter((p) => {
     const k = pathKey(p.path);
     return seen.has(k) ? false : (seen.add(k), true);
   });

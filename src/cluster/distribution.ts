@@ -59,6 +59,8 @@ export interface DistributionFacts {
   platforms(): PlatformType[];
   /** Whether it renders the platform. */
   renders(platform: PlatformType): boolean;
+  /** Where the platform's CCM reads its credentials, for the fix of a refused credential; undefined when it does not render the platform. */
+  credentialHome(platform: PlatformType): string | undefined;
   /** Its checks of a spec, beyond those of every distribution; `renderedBy` names the other distributions that render a platform. */
   specProblems(spec: ClusterSpec, renderedBy: (platform: PlatformType) => Distribution[]): DistributionProblem[];
   /** Reads and transforms the spec's cloud config into a cluster ready to render; undefined after reporting a problem. */

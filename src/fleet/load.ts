@@ -11,7 +11,7 @@ import { MigrationSupport } from '../migration/phases';
 import { guardProblems, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember } from '../gitops/repo-path';
 import { gitopsWarnings } from '../gitops/warnings';
-import { distributionFacts } from '../distribution-facts';
+import { credentialHomeOf, distributionFacts } from '../distribution-facts';
 import { platformFactsFor } from '../openshift/platform-facts';
 import { PreparedCluster } from '../openshift/platform';
 import { DEFAULTS_KIND, linkOutsideProblem, isSymbolicLink, fleetSpecFiles } from './spec-files';
@@ -525,7 +525,7 @@ export function loadSpecFile(file: string, defaults: readonly DefaultsSource[] =
       ...rawProblems(merged),
     ];
     return {
-      issues: withGuards(guardProblems(merged), others).map((p) => issueAt(p.path, p.message)),
+      issues: withGuards(guardProblems(merged, credentialHomeOf(merged)), others).map((p) => issueAt(p.path, p.message)),
       rawName: typeof rawName === 'string' ? rawName : undefined,
       nameLine,
     };

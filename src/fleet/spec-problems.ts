@@ -4,7 +4,7 @@ import { describeValue, SpecIssue } from '../cluster-spec/errors';
 import { IMAGE_KEYS, imagePinProblem } from '../cluster-spec/images';
 import { ClusterSpec } from '../cluster-spec/schema';
 import { tlsProblems } from '../cluster-spec/tls';
-import { distributionFacts, otherRenderers } from '../distribution-facts';
+import { credentialHomeOf, distributionFacts, otherRenderers } from '../distribution-facts';
 import { migrationInputFor, migrationProblems } from '../migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
@@ -27,7 +27,7 @@ import { platformFactsFor } from '../openshift/platform-facts';
  * points, credentials) come first; a field they report gets no other message.
  */
 export function checkSpec(spec: ClusterSpec): ShapeProblem[] {
-  return withGuards(guardProblems(spec), specProblems(spec));
+  return withGuards(guardProblems(spec, credentialHomeOf(spec)), specProblems(spec));
 }
 
 /** The checks of {@link checkSpec} without the guards. */

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
+import { OPENSHIFT_DISTRIBUTION_FACTS } from '../openshift/distribution-facts';
 import { CloudConfigError } from '../cloud-config/errors';
 import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
@@ -382,7 +383,7 @@ function pick(source: Obj, keys: readonly string[]): Obj {
 
 function checkNoCredentials(platform: PlatformType, where: string, text: string): void {
   try {
-    refuseCredentials(platform, text);
+    refuseCredentials(platform, text, OPENSHIFT_DISTRIBUTION_FACTS.credentialHome(platform));
   } catch (e) {
     if (e instanceof CloudConfigError) {
       throw new ImportError(`${where}: ${e.message}`);

@@ -1,4 +1,5 @@
 import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './migration/migration-control-plane';
+import { kubernetesCredentialHome } from './credential-home';
 import { kubernetesPlatforms, upstreamProviderFor } from './providers';
 import { imageMinor, kubernetesCloudConfigProblems, kubernetesProblems, kubernetesWarnings } from './validate';
 import { CloudConfigError } from '../cloud-config/errors';
@@ -26,9 +27,6 @@ export const KUBERNETES_EXAMPLE_IMAGES: Readonly<Partial<Record<ImageKey, string
   cloudControllerManagerDigitalOcean: 'digitalocean/digitalocean-cloud-controller-manager:v0.1.68',
   cloudControllerManagerEquinixMetal: 'ghcr.io/equinix/cloud-provider-equinix-metal:v3.8.1',
 };
-
-/** Where the kubernetes distribution takes credentials from, for the refusal message. */
-const KUBERNETES_SECRET_FROM = 'an existing Secret named in spec.kubernetes.cloudConfig.existingSecret';
 
 /** The CCM image key of a spec and the minor its tag is built for, when the tag tells. */
 function ccmImage(spec: ClusterSpec): { key: string; minor: string } | undefined {
@@ -72,7 +70,7 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
   }
   if (cloudConfigFile) {
     try {
-      refuseCredentials(spec.spec.platform, source, KUBERNETES_SECRET_FROM);
+      refuseCredentials(spec.spec.platform, source, kubernetesCredentialHome(spec.spec.platform));
     } catch (e) {
       if (e instanceof CloudConfigError) {
         issue({ file: cloudConfigFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
@@ -109,6 +107,7 @@ export const KUBERNETES_DISTRIBUTION_FACTS: DistributionFacts = {
   name: 'kubernetes',
   platforms: kubernetesPlatforms,
   renders: (platform) => upstreamProviderFor(platform) !== undefined,
+  credentialHome: kubernetesCredentialHome,
   specProblems: kubernetesProblems,
   prepare,
   migrationControlPlane: KUBERNETES_MIGRATION_CONTROL_PLANE,

@@ -1,4 +1,5 @@
 import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './migration/migration-control-plane';
+import { openshiftCredentialHome } from './credential-home';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
 import { CloudConfigError } from '../cloud-config/errors';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
@@ -105,7 +106,7 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
     }
     const { file: extraFile, text } = read;
     try {
-      refuseCredentials(spec.spec.platform, text);
+      refuseCredentials(spec.spec.platform, text, OPENSHIFT_DISTRIBUTION_FACTS.credentialHome(spec.spec.platform));
     } catch (e) {
       if (e instanceof CloudConfigError) {
         issue({ file: extraFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
@@ -151,6 +152,10 @@ export const OPENSHIFT_DISTRIBUTION_FACTS: DistributionFacts = {
   name: 'openshift',
   platforms: supportedPlatforms,
   renders: (platform) => platformFactsFor(platform) !== undefined,
+  credentialHome: (platform) => {
+    const facts = platformFactsFor(platform);
+    return facts ? openshiftCredentialHome(facts) : undefined;
+  },
   specProblems: openshiftProblems,
   prepare,
   migrationControlPlane: OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS,

@@ -60,6 +60,12 @@ export interface PlatformFacts {
    */
   readonly credentialsRequest?: CloudCredentialsRequestProps;
   /**
+   * Where the CCM reads its credentials when the platform has no CredentialsRequest, for the fix of a refused credential.
+   *
+   * @default - the Secret of the CredentialsRequest
+   */
+  readonly credentialHome?: string;
+  /**
    * What migration from the in-tree provider allows on this platform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md).
    *
    * @default - the platform never had an in-tree provider: only phase `external`

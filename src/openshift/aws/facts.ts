@@ -8,6 +8,7 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
   type: 'AWS',
   specSection: 'aws',
   requiredImages: ['cloudControllerManagerAWS'],
+  credentialHome: 'the AWS cloud controller manager authenticates with the instance profile',
 
   /** In-tree AWS left Kubernetes in 1.27; OpenShift 4.14 (1.27) runs the external CCM by default. */
   migrationSupport: () => ({

@@ -1,5 +1,6 @@
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
 import { CCM_SERVICE_ACCOUNT } from '../constants';
+import { openshiftCredentialHome } from '../credential-home';
 import { PlatformFacts } from '../platform';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-gcp-ccm`. */
@@ -43,5 +44,5 @@ export const GCP_PLATFORM_FACTS: PlatformFacts = {
     serviceAccountNames: [CCM_SERVICE_ACCOUNT],
   },
   validate: () => [],
-  transformCloudConfig: (source) => passThroughCloudConfig('GCP', source),
+  transformCloudConfig: (source) => passThroughCloudConfig('GCP', source, openshiftCredentialHome(GCP_PLATFORM_FACTS)),
 };

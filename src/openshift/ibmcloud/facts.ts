@@ -1,5 +1,6 @@
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
 import { CloudCredentialsRequestProps } from '../cloud-credentials-request';
+import { openshiftCredentialHome } from '../credential-home';
 import { PlatformFacts } from '../platform';
 
 /** Secret written by the cloud-credential-operator for IBM Cloud and Power VS (same name on both). */
@@ -37,5 +38,5 @@ export const IBM_CLOUD_PLATFORM_FACTS: PlatformFacts = {
   requiredImages: ['cloudControllerManagerIBM'],
   credentialsRequest: ibmCredentialsRequest('openshift-ibm-cloud-controller-manager', 'IBMCloudProviderSpec', IBM_CCM_POLICIES),
   validate: () => [],
-  transformCloudConfig: (source) => passThroughCloudConfig('IBM Cloud', source),
+  transformCloudConfig: (source) => passThroughCloudConfig('IBM Cloud', source, openshiftCredentialHome(IBM_CLOUD_PLATFORM_FACTS)),
 };

@@ -1,4 +1,5 @@
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
+import { openshiftCredentialHome } from '../credential-home';
 import { PlatformFacts } from '../platform';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-nutanix-cloud-controller-manager`. */
@@ -14,5 +15,5 @@ export const NUTANIX_PLATFORM_FACTS: PlatformFacts = {
     providerSpec: { kind: 'NutanixProviderSpec' },
   },
   validate: () => [],
-  transformCloudConfig: (source) => passThroughCloudConfig('Nutanix', source),
+  transformCloudConfig: (source) => passThroughCloudConfig('Nutanix', source, openshiftCredentialHome(NUTANIX_PLATFORM_FACTS)),
 };

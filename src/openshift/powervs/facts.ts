@@ -1,5 +1,6 @@
 import { passThroughCloudConfig } from '../../cloud-config/pass-through';
 import { IBM_CCM_POLICIES, ibmCredentialsRequest } from '../ibmcloud/facts';
+import { openshiftCredentialHome } from '../credential-home';
 import { PlatformFacts } from '../platform';
 
 /** The IAM policies of CredentialsRequest `openshift-powervs-cloud-controller-manager`: IBM's plus Power IaaS (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_15_credentialsrequest-powervs.yaml). */
@@ -21,5 +22,5 @@ export const POWERVS_PLATFORM_FACTS: PlatformFacts = {
   requiredImages: ['cloudControllerManagerPowerVS'],
   credentialsRequest: ibmCredentialsRequest('openshift-powervs-cloud-controller-manager', 'IBMCloudPowerVSProviderSpec', POWERVS_CCM_POLICIES),
   validate: () => [],
-  transformCloudConfig: (source) => passThroughCloudConfig('Power VS', source),
+  transformCloudConfig: (source) => passThroughCloudConfig('Power VS', source, openshiftCredentialHome(POWERVS_PLATFORM_FACTS)),
 };
