@@ -91,10 +91,20 @@ const DEEP_SEQUENCES = '- '.repeat(20000);
 /** A ConfigMap with a __proto__ key in its data. */
 const PROTO = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: proto}\ndata:\n  __proto__: x\n';
 
+/** A ConfigMap whose `password` hides behind `!!binary`, and one whose `token` carries a tag of the user's own. */
+const BINARY = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\ndata:\n  password: !!binary ${Buffer.from('hunter2-hunter2').toString('base64')}\n`;
+const CUSTOM_TAG = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: t}\ndata:\n  token: !vault hunter2-hunter2\n';
+const BINARY_WHY = (what: string) =>
+  `"data.password" (line 5) has the tag !!binary, whose bytes no check reads; ${what} holds text: remove the tag, and keep credentials in a Secret`;
+const CUSTOM_WHY =
+  '"data.token" (line 5) has a custom tag on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret';
+
 describe('import: more hostile export files', () => {
   test.each([
     ['20,000 nested sequences', DEEP_SEQUENCES, 'it nests more than 100 levels deep; no exported object does'],
     ['a __proto__ key', PROTO, "has the key __proto__, which JavaScript reads as an object's prototype; remove it"],
+    ['!!binary on a password', BINARY, BINARY_WHY('an exported object')],
+    ['a custom tag on a token', CUSTOM_TAG, CUSTOM_WHY],
   ])('%s is refused naming the file, exit 1, nothing written', (_what, content, why) => {
     // GIVEN the example export and a hostile file beside it
     const from = path.join(dir(), 'export');
@@ -114,6 +124,8 @@ describe('diff: more hostile trees', () => {
   test.each([
     ['20,000 nested sequences', DEEP_SEQUENCES, 'it nests more than 100 levels deep; no rendered object does'],
     ['a __proto__ key', PROTO, "has the key __proto__, which JavaScript reads as an object's prototype; remove it"],
+    ['!!binary on a password', BINARY, BINARY_WHY('a rendered object')],
+    ['a custom tag on a token', CUSTOM_TAG, CUSTOM_WHY],
   ])('%s is refused naming the file, exit 2', (_what, content, why) => {
     // GIVEN two trees, one with a hostile file
     writeFile(dir(), 'a/c/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: proto}\n');

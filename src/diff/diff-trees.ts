@@ -1,4 +1,5 @@
-import { parseAllDocuments } from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
+import { tagRefusal } from '../secrets/yaml-findings';
 import { flatten } from './flatten';
 import { TreeReadError } from './load-tree';
 import { boundedData, nestingRefusal } from '../util/bounded-yaml';
@@ -80,10 +81,15 @@ export function treeObjects(tree: Tree): TreeObject[] {
       continue;
     }
     // one object per file, except the single manifest of output mode manifest-dir
-    const docs = parseAllDocuments(content);
+    const lines = new LineCounter();
+    const docs = parseAllDocuments(content, { lineCounter: lines });
     for (const doc of docs) {
       if (doc.errors.length > 0) {
         throw new TreeReadError(`${file}: ${nestingRefusal(doc, 'rendered object') ?? `not valid YAML: ${doc.errors[0].message.split('\n')[0]}`}`);
+      }
+      const tagged = tagRefusal(doc, lines, 'a rendered object');
+      if (tagged) {
+        throw new TreeReadError(`${file}: ${tagged}`);
       }
       const read = boundedData(doc, 'rendered object');
       if ('refused' in read) {

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
+import { tagRefusal } from '../secrets/yaml-findings';
 import { boundedData, nestingRefusal } from '../util/bounded-yaml';
 import { ExportedObject, ImportError } from './live-cluster';
 
@@ -59,10 +60,15 @@ export function readExport(from: string): ExportedObject[] {
     if (fileStat.size > MAX_EXPORT_BYTES) {
       throw new ImportError(`${file} is over ${MAX_EXPORT_BYTES} bytes; export only the objects the import reads`);
     }
-    const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'));
+    const lines = new LineCounter();
+    const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'), { lineCounter: lines });
     for (const doc of Array.isArray(docs) ? docs : [docs]) {
       if (doc.errors.length > 0) {
         throw new ImportError(`${file}: ${nestingRefusal(doc, 'exported object') ?? `not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`}`);
+      }
+      const tagged = tagRefusal(doc, lines, 'an exported object');
+      if (tagged) {
+        throw new ImportError(`${file}: ${tagged}`);
       }
       const read = boundedData(doc, 'exported object');
       if ('refused' in read) {

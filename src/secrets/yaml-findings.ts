@@ -99,3 +99,20 @@ export function taggedCredential(doc: Document, lines?: LineCounter): TaggedValu
   });
   return found;
 }
+
+/**
+ * Why a YAML document of a file read back (an exported object, a rendered
+ * object) is refused for a tag that hides a value from the credential checks,
+ * as a spec is; undefined when it has none. `what` names the document (`an exported object`).
+ */
+export function tagRefusal(doc: Document, lines: LineCounter | undefined, what: string): string | undefined {
+  const tagged = taggedCredential(doc, lines);
+  if (!tagged) {
+    return undefined;
+  }
+  const where = `"${tagged.key}"${tagged.line === undefined ? '' : ` (line ${tagged.line})`}`;
+  return tagged.tag === '!!binary'
+    ? `${where} has the tag !!binary, whose bytes no check reads; ${what} holds text: remove the tag, and keep credentials in a Secret`
+    : `${where} has ${tagged.tag === 'a custom tag' ? tagged.tag : `the tag ${tagged.tag}`} on a key that names a credential; ` +
+        'remove the value: credentials never go into git, keep them in a Secret';
+}
