@@ -304,6 +304,9 @@ describe('tokens in query strings are refused, naming the parameter only', () =>
     ['an S3 presigned signature', `https://b.s3.amazonaws.com/k?X-Amz-Date=20300101T000000Z&X-Amz-Signature=${gen(64, HEX, 124)}`, 'X-Amz-Signature'],
     ['an API key', `https://maps.example.com/api?key=${TOKEN}`, 'key'],
     ['an access token in the fragment', `https://app.example.com/cb#access_token=${TOKEN}&token_type=bearer`, 'access_token'],
+    ['a token after a schemeless proxy host and port', `proxy.example:3128/?token=${TOKEN}`, 'token'],
+    ['a token right after a schemeless host and port', `proxy.example:3128?access_token=${TOKEN}`, 'access_token'],
+    ['a token after a schemeless host and path', `git.example.com/org/fleet.git?private_token=${TOKEN}`, 'private_token'],
   ])('GIVEN a URL with %s WHEN checked THEN it is refused by the parameter name', (_name, url, param) => {
     expect(secretInValue(url)).toEqual({ reason: `a URL with credentials (a credential in the query string ("${param}"))` });
     expect(redact(`cannot reach ${url} now`)).not.toContain(TOKEN.slice(0, 12));
@@ -315,6 +318,8 @@ describe('tokens in query strings are refused, naming the parameter only', () =>
     ['a token from a variable', 'https://git.example.com/fleet.git?token=${GIT_TOKEN}'],
     ['an empty token', 'https://git.example.com/fleet.git?token='],
     ['a parameter naming a token', 'https://sts.example.com/?tokenType=jwt&audience=sts.amazonaws.com'],
+    ['a schemeless host with a plain query', 'proxy.example:3128/?ref=main'],
+    ['a sentence with a question', 'is token=x? no'],
   ])('GIVEN %s WHEN checked THEN nothing is found', (_name, url) => {
     expect(secretInValue(url)).toBeUndefined();
   });
@@ -329,6 +334,16 @@ describe('tokens in query strings are refused, naming the parameter only', () =>
       'spec.proxy.httpsProxy',
       { proxy: { httpsProxy: `http://proxy.example.com:3128/?access_token=${TOKEN}` } },
       'c.yaml:22: spec.proxy.httpsProxy: embeds credentials (a credential in the query string ("access_token")); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+    ],
+    [
+      'a schemeless spec.proxy.httpProxy',
+      { proxy: { httpProxy: `proxy.example:3128/?token=${TOKEN}` } },
+      'c.yaml:22: spec.proxy.httpProxy: embeds credentials (a credential in the query string ("token")); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
+    ],
+    [
+      'a schemeless spec.proxy.httpsProxy with user:password',
+      { proxy: { httpsProxy: `proxy:${TOKEN}@proxy.example:3128` } },
+      'c.yaml:22: spec.proxy.httpsProxy: embeds credentials (user:password@); rendered env vars are committed to git, so use a proxy that authorises the cluster by address',
     ],
   ])('GIVEN a token in the query of %s WHEN validated THEN the field is named, never the value', (_field, section, problem) => {
     writeFile(dir(), 'c.yaml', kubernetesSpec('AWS', 'k', {}, section));

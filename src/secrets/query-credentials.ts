@@ -18,6 +18,52 @@ const EMPTY_PARAMETER = /^(?:true|false|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)?$/i;
  * its value. From each `://`, to the end of its URL: each character read once.
  */
 export function queryParameterSpans(text: string, first: boolean, namesCredential: (name: string) => boolean): Span[] {
+  const spans = schemeQuerySpans(text, first, namesCredential);
+  return first && spans.length > 0 ? spans : [...spans, ...schemelessQuerySpans(text, first, namesCredential)];
+}
+
+/**
+ * A host written without a scheme then a query or fragment (`proxy.example:3128/?`,
+ * `git.example.com/org/x.git?`): a dotted host or a host and port, an optional
+ * path, then `?` or `#`. Anchored, with classes that end where the next part starts.
+ */
+const SCHEMELESS_URL = /^[A-Za-z0-9-]+(?:(?:\.[A-Za-z0-9-]+)+(?::\d{1,5})?|:\d{1,5})(?:\/[^?#]*)?[?#]/;
+
+/**
+ * The credential parameters of the URLs written without a scheme
+ * (`HTTPS_PROXY=proxy.example:3128/?token=…`): each run of URL characters
+ * without `://` that starts as {@link SCHEMELESS_URL}, read as if it had one.
+ */
+function schemelessQuerySpans(text: string, first: boolean, namesCredential: (name: string) => boolean): Span[] {
+  const spans: Span[] = [];
+  for (let i = 0; i < text.length;) {
+    if (!isUrlChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const end = runEnd(text, i, isUrlChar);
+    const run = text.slice(i, end);
+    // a run after `=` or `:` (`HTTPS_PROXY=host:3128/?…`) is read from there too
+    const from = run.search(/[=:](?=[A-Za-z0-9-]+[.:])/) + 1;
+    for (const start of from > 0 ? [0, from] : [0]) {
+      const url = run.slice(start);
+      if (!url.includes('://') && SCHEMELESS_URL.test(url)) {
+        const shift = i + start - 3;
+        for (const span of schemeQuerySpans(`://${url}`, first, namesCredential)) {
+          spans.push({ ...span, start: span.start + shift, end: span.end + shift });
+          if (first) {
+            return spans;
+          }
+        }
+      }
+    }
+    i = end;
+  }
+  return spans;
+}
+
+/** The credential parameters of the URLs with a scheme, found from each `://`. */
+function schemeQuerySpans(text: string, first: boolean, namesCredential: (name: string) => boolean): Span[] {
   const spans: Span[] = [];
   for (let k = text.indexOf('://'); k >= 0;) {
     const end = runEnd(text, k + 3, isUrlChar);
