@@ -91,6 +91,19 @@ describe('a crafted .dist.journal', () => {
     );
   });
 
+  test('larger than any journal synth writes is refused by its size, unread', () => {
+    // GIVEN a journal of 16 MiB and one byte (sparse: nothing is written to the disk)
+    const { repo, clusters, out } = renderedRepo();
+    const journal = path.join(repo, '.dist.journal');
+    fs.writeFileSync(journal, '');
+    fs.truncateSync(journal, 16 * 1024 * 1024 + 1);
+    const r = cli('synth', '--clusters', clusters, '--out', out, '-q');
+    expect(r.stderr).toBe(
+      `error: ${journal}: is over 16777216 bytes, more than any record synth writes; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed\n`,
+    );
+    expect(r.code).toBe(1);
+  });
+
   test('that is not JSON is refused naming the file', () => {
     const { repo, clusters, out } = renderedRepo();
     const journal = path.join(repo, '.dist.journal');
@@ -288,6 +301,7 @@ describe('a crafted .shard.json', () => {
     ['a cluster name that is a path', { shard: '1/1', clusters: { '../etc': digest } }, 'names the cluster "../etc", not a cluster name'],
     ['a shard that is no I/N', { shard: '1/1\n\u001b[2J', clusters: {} }, 'field "shard" is "1/1\\n\\u001b[2J", not I/N'],
     ['a digest that is no SHA-256', { shard: '1/1', clusters: { 'aws-a': 'x' } }, 'holds "x" for aws-a, not a SHA-256 digest'],
+    ['a size no record has (sparse: nothing is written to the disk)', 'huge', 'is over 16777216 bytes, more than any record synth writes'],
   ])('with %s is refused by assemble naming the file and why, and nothing is written', (_what, content, why) => {
     // GIVEN a shard output whose record is crafted
     const { clusters, shard } = oneShard();
@@ -297,6 +311,9 @@ describe('a crafted .shard.json', () => {
       const outside = path.join(dir(), 'outside.json');
       fs.writeFileSync(outside, JSON.stringify({ shard: '1/1', clusters: {} }));
       fs.symlinkSync(outside, record);
+    } else if (content === 'huge') {
+      fs.writeFileSync(record, '');
+      fs.truncateSync(record, 16 * 1024 * 1024 + 1);
     } else {
       fs.writeFileSync(record, JSON.stringify(content));
     }

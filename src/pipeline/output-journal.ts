@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { OutputError, OldTreeLeftError, isErrnoError, errnoText } from './output-errors';
 import { isLink } from './output-files';
+import { readRecordText } from '../util/read-back';
 
 /**
  * What synth leaves beside an output folder `dist` while it writes (and a
@@ -60,8 +61,15 @@ export function isPlainName(name: unknown): name is string {
 export function readJournal(journalFile: string, parent: string, base: string): Journal {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(journalFile, 'utf8'));
+    const text = readRecordText(journalFile);
+    if (typeof text !== 'string') {
+      throw new JournalError(journalFile, text.tooLarge);
+    }
+    parsed = JSON.parse(text);
   } catch (e) {
+    if (e instanceof JournalError) {
+      throw e;
+    }
     if (isErrnoError(e)) {
       throw e;
     }

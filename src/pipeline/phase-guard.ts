@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseFleetJson, FLEET_JSON } from './fleet-summary';
 import { MIGRATION_JSON, MIGRATION_MARKDOWN } from '../migration/plan-files';
+import { readRecordText } from '../util/read-back';
 
 /**
  * What the one-phase-per-change guard knows of a cluster's last render. The
@@ -61,7 +62,11 @@ function readRecord(file: string): PhaseRecord {
   }
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    const read = readRecordText(file);
+    if (typeof read !== 'string') {
+      return { state: 'corrupt', why: read.tooLarge };
+    }
+    text = read;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT'
       ? { state: 'absent' }

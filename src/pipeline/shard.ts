@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { DNS_LABEL } from '../cluster-spec/shapes';
+import { readRecordText } from '../util/read-back';
 
 /** One share of a fleet: shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -79,7 +80,11 @@ export function loadShardRecord(dir: string): ShardRecord | { readonly refused: 
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const text = readRecordText(file);
+    if (typeof text !== 'string') {
+      return { refused: text.tooLarge };
+    }
+    parsed = JSON.parse(text);
   } catch {
     return { refused: 'is not JSON' };
   }
