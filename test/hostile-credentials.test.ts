@@ -139,6 +139,15 @@ describe('public material passes by structure', () => {
     expect(findSecretInData({ metadata: { annotations: { 'example.com/public': value } } })).toBeUndefined();
   });
 
+  test('GIVEN a JWKS parsed as data (a JSON config or extra key) WHEN checked THEN its public members pass, a private member does not', () => {
+    const jwks = { keys: [rsa.publicKey.export({ format: 'jwk' }), ec.publicKey.export({ format: 'jwk' })] };
+    expect(findSecretInData(jwks)).toBeUndefined();
+    expect(findSecretInData({ auth: { jwks } })).toBeUndefined();
+    const withPrivate = { keys: [{ ...jwks.keys[0], d: gen(342, ALNUM, 124) }] };
+    // a key with a private member is read member by member: the first random-looking one is named
+    expect(findSecretInData(withPrivate)).toEqual({ reason: '"n" holds a random-looking base64 token', key: 'keys[0].n' });
+  });
+
   test('GIVEN a JWK with its private members WHEN checked THEN it is refused', () => {
     const jwk = JSON.stringify({
       ...rsa.publicKey.export({ format: 'jwk' }),

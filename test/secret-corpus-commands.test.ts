@@ -1,10 +1,10 @@
 import { X509Certificate } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { runCli } from '../src/cli';
 import { secretInOutput } from '../src/secrets/detector';
-import { CREDENTIALS, PUBLIC } from './secretlint/corpus';
+import { CREDENTIALS, ENCODED, KEY_NAMED, PUBLIC } from './secretlint/corpus';
 import { kubernetesSpec, platformSpec, readTree, useTempDir, writeFile } from './helpers';
 
 /**
@@ -219,13 +219,139 @@ describe('credential shapes never leave, whatever command reads them', () => {
   });
 });
 
+/**
+ * The carriers that hide a credential from a check of parsed data: a comment,
+ * a tag, a query parameter. Each is planted in a spec, a cloud config, an
+ * export and a rendered tree, with a one-word credential of every kind.
+ */
+describe('credentials in comments, behind tags and in query strings never leave either', () => {
+  const tmp = useTempDir();
+  // one of each family: a prefix, an encoding, a platform's shape, entropy only, and the values only a key names
+  const PICKED = [
+    'GitHub classic token',
+    'base64 of an AWS secret access key',
+    'dockerconfigjson, base64 as in a Secret',
+    'DigitalOcean personal access token',
+    'Alibaba Cloud AccessKey ID',
+    'random token, 32 characters',
+  ];
+  const WORDS: [string, string][] = [
+    ...ONE_WORD.filter(([n]) => PICKED.includes(n)),
+    ...KEY_NAMED.filter(([, , v]) => !/\s/.test(v)).map(([n, , v]): [string, string] => [n, v]),
+  ];
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  /** A spec as YAML text with `value` where its placeholder was. */
+  const specText = (spec: Record<string, unknown>, value: string) => stringify(spec).replace('PLACEHOLDER', value);
+  const k8s = (name: string, kubernetes: Record<string, unknown>, spec: Record<string, unknown> = {}) =>
+    kubernetesSpec('AWS', name, kubernetes, spec);
+
+  test('the carriers are planted with every family of the corpus', () => {
+    // every picked shape, and every key-named value of one word (the bearer header has a blank: a comment reads it as prose)
+    expect(WORDS.map(([n]) => n).sort()).toEqual([...PICKED, ...KEY_NAMED.filter(([n]) => !n.includes('HEADER')).map(([n]) => n)].sort());
+  });
+
+  test.each(WORDS)('%s: validate-spec and synth refuse it in a comment, behind a tag and in a query, and show it nowhere', (_name, credential) => {
+    // GIVEN one cluster per carrier, and a previous output
+    const root = tmp();
+    const clusters = path.join(root, 'clusters');
+    const out = path.join(root, 'dist');
+    const files: Record<string, string> = {
+      'spec-comment.yaml': `${stringify(k8s('spec-comment', {}))}# token: ${credential}\n`,
+      'spec-inline-comment.yaml': stringify(k8s('spec-inline-comment', {})).replace(
+        'kind: CloudControllerManagerCluster',
+        `kind: CloudControllerManagerCluster # password: ${credential}`,
+      ),
+      'binary-tag.yaml': specText(k8s('binary-tag', { podAnnotations: { 'example.com/note': 'PLACEHOLDER' } }), `!!binary ${b64(credential)}`),
+      'str-tag.yaml': specText(k8s('str-tag', { podAnnotations: { 'example.com/db-token': 'PLACEHOLDER' } }), `!!str ${credential}`),
+      'custom-tag.yaml': specText(k8s('custom-tag', { extraEnv: [{ name: 'DB_PASSWORD', value: 'PLACEHOLDER' }] }), `!vault ${credential}`),
+      'repo-query.yaml': stringify(
+        k8s('repo-query', {}, { gitops: { engine: 'argocd', repoURL: `https://git.example.com/org/fleet.git?private_token=${credential}` } }),
+      ),
+      'proxy-query.yaml': stringify(k8s('proxy-query', {}, { proxy: { httpsProxy: `proxy.example:3128/?token=${credential}` } })),
+      'yaml-config-comment.yaml': stringify(
+        kubernetesSpec('VSphere', 'yaml-config-comment', {}, { cloudConfig: { file: 'yaml-config-comment.conf' } }),
+      ),
+      'yaml-config-comment.conf': `global:\n  port: 443\n  # password: ${credential}\n`,
+      'yaml-config-tag.yaml': stringify(kubernetesSpec('VSphere', 'yaml-config-tag', {}, { cloudConfig: { file: 'yaml-config-tag.conf' } })),
+      'yaml-config-tag.conf': `global:\n  port: 443\n  password: !!binary ${b64(credential)}\n`,
+      'ini-inline-comment.yaml': stringify(platformSpec('GCP', 'ini-inline-comment', { cloudConfig: { file: 'ini-inline-comment.conf' } })),
+      'ini-inline-comment.conf': `[global]\nproject-id = p ; token = ${credential}\n`,
+    };
+    for (const [name, text] of Object.entries(files)) {
+      writeFile(clusters, name, text);
+    }
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'previous.txt'), 'previous output\n');
+    // WHEN validate-spec and synth read them
+    const validated = cli(['validate-spec', clusters]);
+    const synth = cli(['synth', '--clusters', clusters, '--out', out, '--quiet', '--no-cache', '--jobs', '1']);
+    // THEN both fail naming every planted file, write nothing, and show no piece of the value
+    expect(validated.code).toBe(1);
+    for (const name of Object.keys(files).filter((f) => !files[f.replace(/\.yaml$/, '.conf')])) {
+      expect(validated.err).toContain(name.replace(/\.yaml$/, '.'));
+    }
+    expectNowhere(credential, validated);
+    expect(synth.code).toBe(1);
+    expect(readTree(out)).toEqual({ 'previous.txt': 'previous output\n' });
+    expectNowhere(credential, synth, out);
+  });
+
+  test.each(WORDS)('%s: import and diff refuse it behind a tag, drop it from comments, and show it nowhere', (_name, credential) => {
+    // GIVEN an export whose file carries the credential in a comment, and one behind a tag
+    const root = tmp();
+    const from = path.join(root, 'export');
+    const out = path.join(root, 'clusters');
+    writeExport(from, { type: 'GCP', gcp: { projectID: 'p', region: 'us-east1' } }, { config: '[global]\nproject-id = p\n' });
+    fs.appendFileSync(path.join(from, 'export.yaml'), `# token: ${credential}\n`);
+    // WHEN imported, THEN the comment reaches no file and no message
+    const commented = cli(['import', '--from', from, '--out', out]);
+    expectNowhere(credential, commented, out);
+    // WHEN a tag hides it, THEN the import is refused and shows it nowhere
+    writeFile(from, 'zz-tagged.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: t}\ndata:\n  password: !!binary ${b64(credential)}\n`);
+    const tagged = cli(['import', '--from', from, '--out', path.join(root, 'tagged')]);
+    expect(tagged.code).toBe(1);
+    expectNowhere(credential, tagged, path.join(root, 'tagged'));
+    // WHEN two trees are compared, one with the credential in a comment, a tag and a query
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  url: https://git.example.com/x.git\n';
+    writeFile(root, 'a/c/cm.yaml', cm);
+    writeFile(root, 'b/c/cm.yaml', `${cm.replace('x.git', `x.git?token=${credential}`)}# token: ${credential}\n`);
+    writeFile(root, 't/c/cm.yaml', `${cm}  password: !!binary ${b64(credential)}\n`);
+    const changed = cli(['diff', path.join(root, 'a'), path.join(root, 'b')]);
+    const refused = cli(['diff', path.join(root, 'a'), path.join(root, 't')]);
+    // THEN the diff reports the change without the value, and the tagged tree is refused
+    expectNowhere(credential, changed);
+    expect(refused.code).toBe(2);
+    expectNowhere(credential, refused);
+  });
+
+  test.each(WORDS)('%s: init --repo-url refuses it as a query parameter, with or without a scheme', (_name, credential) => {
+    for (const url of [
+      `https://git.example.com/org/fleet.git?access_token=${credential}`,
+      `git.example.com/org/fleet.git?private_token=${credential}`,
+    ]) {
+      const dir = tmp();
+      const run = cli(['init', dir, '--engine', 'argocd', '--repo-url', url]);
+      expect(run.code).not.toBe(0);
+      expectNowhere(credential, run, dir);
+    }
+  });
+});
+
 describe('assemble copies no credential a shard output was edited to hold', () => {
   const tmp = useTempDir();
   // the last guard over rendered files knows fixed shapes only (rendered YAML is full of digests); entropy-only shapes are refused at the inputs above
   const GUARDED = CREDENTIALS.filter(([, c]) => secretInOutput(c) !== undefined);
 
-  test('the guard over rendered files knows most of the corpus', () => {
-    expect(GUARDED.length).toBeGreaterThanOrEqual(CREDENTIALS.length - 6);
+  test('the guard over rendered files knows all the corpus but entropy-only shapes and encoded forms, refused at the inputs', () => {
+    expect(CREDENTIALS.filter((c) => !GUARDED.includes(c)).map(([n]) => n)).toEqual([
+      'AWS secret access key, bare',
+      'AWS secret access key, in a config',
+      'OpenAI key (old)',
+      'random token, 32 characters',
+      'user:password@host without a scheme',
+      // base64 and Basic/dockerconfigjson forms: rendered YAML is full of base64 (CA bundles, digests), so only the inputs decode
+      ...ENCODED,
+    ]);
   });
 
   test.each(GUARDED)('%s: edited into a shard file, assemble refuses it and writes nothing', (_name, credential) => {
@@ -273,6 +399,49 @@ describe('public material renders where a user puts it', () => {
     // THEN the CCM pod carries it unchanged
     const workload = objectsIn(path.join(root, 'dist'), 'k').find((o) => o?.kind === 'DaemonSet' || o?.kind === 'Deployment');
     expect(workload.spec.template.metadata.annotations['example.com/note']).toBe(value);
+  });
+
+  test.each(PUBLIC)('%s: in a ServiceAccount annotation, an env value and an extra cloud-conf key, it renders as given', (_name, value) => {
+    // GIVEN the value in a ServiceAccount annotation and an env value of a kubernetes cluster, and in an extra key of an OpenShift one
+    const root = tmp();
+    const clusters = path.join(root, 'clusters');
+    writeFile(
+      clusters,
+      'k.yaml',
+      kubernetesSpec('AWS', 'k', { serviceAccount: { annotations: { 'example.com/note': value } }, extraEnv: [{ name: 'NOTE', value }] }),
+    );
+    writeFile(clusters, 'g.yaml', platformSpec('GCP', 'g', { cloudConfig: { file: 'g.cloud.conf', extraKeys: { 'note.txt': 'g.note.txt' } } }));
+    writeFile(clusters, 'g.cloud.conf', '[global]\nproject-id = p\n');
+    writeFile(clusters, 'g.note.txt', value);
+    // WHEN rendered
+    synthOk(clusters, path.join(root, 'dist'));
+    // THEN each carries it unchanged
+    const k = objectsIn(path.join(root, 'dist'), 'k');
+    expect(k.find((o) => o?.kind === 'ServiceAccount').metadata.annotations['example.com/note']).toBe(value);
+    const workload = k.find((o) => o?.kind === 'DaemonSet' || o?.kind === 'Deployment');
+    expect(workload.spec.template.spec.containers[0].env).toContainEqual({ name: 'NOTE', value });
+    const cloudConf = objectsIn(path.join(root, 'dist'), 'g').find((o) => o?.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf');
+    expect(cloudConf.data['note.txt']).toBe(value);
+  });
+
+  test.each(PUBLIC)('%s: in an exported extra key, import writes it as given; in a rendered tree, diff reads it', (_name, value) => {
+    // GIVEN an export whose cloud-provider-config carries the value in an extra key
+    const root = tmp();
+    const from = path.join(root, 'export');
+    const clusters = path.join(root, 'clusters');
+    writeExport(from, { type: 'GCP', gcp: { projectID: 'p', region: 'us-east1' } }, { config: '[global]\nproject-id = p\n', 'note.txt': value });
+    // WHEN imported (exit 1: an export names no images), THEN the extra key's file holds it unchanged
+    const imported = cli(['import', '--from', from, '--out', clusters, '--name', 'g']);
+    expect(imported.err).not.toContain('credential');
+    expect(fs.readFileSync(path.join(clusters, 'g.note.txt'), 'utf8')).toBe(value);
+    // WHEN two rendered trees differ by a ConfigMap holding it, THEN diff reports the change (exit 1) and refuses nothing
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { note: 'x' } };
+    writeFile(root, 'a/c/cm.yaml', cm);
+    writeFile(root, 'b/c/cm.yaml', { ...cm, data: { note: value } });
+    const diff = cli(['diff', path.join(root, 'a'), path.join(root, 'b')]);
+    expect(diff.err).toBe('');
+    expect(diff.out).toContain('ConfigMap');
+    expect(diff.code).toBe(1);
   });
 
   test.each(ONE_LINE_PUBLIC)('%s: in a pass-through cloud config and through cloud-config transform, it is kept', (_name, value) => {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'child_process';
 import * as path from 'path';
-import { findSecretInIni, secretInOutput, secretInValue } from '../src/secrets/detector';
-import { CREDENTIALS, PUBLIC } from './secretlint/corpus';
+import { findSecretInIni, secretInOutput, secretInPair, secretInValue } from '../src/secrets/detector';
+import { CREDENTIALS, ENCODED, KEY_NAMED, PUBLIC } from './secretlint/corpus';
 
 /**
  * secretlint's recommended rules (pinned devDependencies) as an independent
@@ -41,6 +41,14 @@ describe('secretlint as an oracle', () => {
       'JSON Web Token',
       'random token, 32 characters',
       'user:password@host without a scheme',
+      // encoded forms and the shapes of the platforms we support: no recommended rule decodes base64 or knows these prefixes
+      ...ENCODED,
+      'DigitalOcean personal access token',
+      'DigitalOcean OAuth token',
+      'DigitalOcean refresh token',
+      'Alibaba Cloud AccessKey ID',
+      'Vault legacy service token',
+      'kubeadm bootstrap token',
     ]);
   });
 
@@ -53,6 +61,11 @@ describe('secretlint as an oracle', () => {
 
   test('GIVEN the credential corpus WHEN the detector checks it THEN it finds every one', () => {
     expect(CREDENTIALS.filter(([, text]) => secretInValue(text) === undefined).map(([name]) => name)).toEqual([]);
+  });
+
+  test.each(KEY_NAMED)('GIVEN %s WHEN the detector checks the pair and the config line THEN the key names it', (_name, key, value) => {
+    expect(secretInPair(key, value)?.reason).toMatch(new RegExp(`^"${key}" holds `));
+    expect(findSecretInIni(`[Global]\n${key} = ${value}\n`)).toMatchObject({ key, line: 2 });
   });
 
   test('GIVEN public material WHEN secretlint and the detector check it THEN neither finds anything', () => {

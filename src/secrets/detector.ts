@@ -47,7 +47,7 @@ import {
   privateKey,
   isCertificate,
 } from './token-spans';
-import { isPrivateJwk, withoutPublicMaterial } from './public-material';
+import { isPrivateJwk, isPublicJwkObject, withoutPublicMaterial } from './public-material';
 import { queryParameterSpans } from './query-credentials';
 export { withoutCertificates } from './token-spans';
 export type { SecretFinding } from './token-spans';
@@ -681,6 +681,9 @@ export function findSecretInData(data: unknown): LocatedFinding | undefined {
     if (Array.isArray(value)) {
       value.forEach((v, i) => queue.push([v, `${here}[${i}]`]));
     } else if (value !== null && typeof value === 'object') {
+      if (isPublicJwkObject(value)) {
+        continue; // a public key: its modulus and coordinates are random-looking by nature
+      }
       for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
         const inKey = secretInValue(key);
         if (inKey) {

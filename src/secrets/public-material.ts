@@ -59,6 +59,12 @@ function jwks(text: string): Record<string, unknown>[] | undefined {
   }
 }
 
+/** Whether parsed data is one JWK with public members only (RFC 7517 section 4: `kty` names the key type). */
+export function isPublicJwkObject(value: object): boolean {
+  const k = value as Record<string, unknown>;
+  return typeof k.kty === 'string' && !PRIVATE_JWK_MEMBERS.some((m) => m in k);
+}
+
 /** Whether a text is a JWK or JWKS holding private or symmetric key members. */
 export function isPrivateJwk(text: string): boolean {
   return (jwks(text) ?? []).some((k) => PRIVATE_JWK_MEMBERS.some((m) => m in k));

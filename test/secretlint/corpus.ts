@@ -26,6 +26,8 @@ const B64URL = `${ALNUM}_-`;
 const B64 = `${ALNUM}+/`;
 const HEX = '0123456789abcdef';
 
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const b64url = (text: string) => Buffer.from(text).toString('base64url');
 const pem = (label: string, body: string) => `-----BEGIN ${label}-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
 
 /** [name, text]: each holds one credential. */
@@ -82,10 +84,50 @@ export const CREDENTIALS: readonly [string, string][] = [
   ['JSON Web Token', 'eyJ' + gen(30, B64URL, 61) + '.eyJ' + gen(60, B64URL, 62) + '.' + gen(43, B64URL, 63)],
   ['random token, 32 characters', gen(32, ALNUM, 64)],
   ['user:password@host without a scheme', 'vc-admin:' + gen(12, ALNUM, 65) + '@vcenter.example.com'],
+  // what a user copies from a Secret's data: the forms a credential takes once encoded
+  ['base64 of an AWS secret access key', b64(gen(40, B64, 80))],
+  ['base64url of an AWS secret access key', b64url(gen(40, B64, 81))],
+  ['double base64 of an AWS secret access key', b64(b64(gen(40, B64, 82)))],
+  ['HTTP Basic header', 'Authorization: Basic ' + b64('deploy:' + gen(14, ALNUM, 83))],
+  ['dockerconfigjson auth', JSON.stringify({ auths: { 'quay.io': { auth: b64('robot:' + gen(16, ALNUM, 84)) } } })],
+  ['dockerconfigjson, base64 as in a Secret', b64(JSON.stringify({ auths: { 'quay.io': { auth: b64('robot:' + gen(16, ALNUM, 85)) } } }))],
+  // shapes of the platforms we support, and of the tools beside them
+  ['DigitalOcean personal access token', 'dop_v1_' + gen(64, HEX, 86)],
+  ['DigitalOcean OAuth token', 'doo_v1_' + gen(64, HEX, 87)],
+  ['DigitalOcean refresh token', 'dor_v1_' + gen(64, HEX, 88)],
+  ['Alibaba Cloud AccessKey ID', 'LTAI' + gen(20, ALNUM, 89)],
+  ['Vault legacy service token', 's.' + gen(23, ALNUM, 90) + '7'],
+  ['kubeadm bootstrap token', gen(6, LOWER + DIGITS, 91) + '.' + gen(15, LOWER, 92) + '4'],
+];
+
+/** The credentials of the corpus in an encoded form (base64, HTTP Basic, dockerconfigjson), by name: decoded by the input checks only. */
+export const ENCODED = CREDENTIALS.filter(([name]) => /base64|Basic|dockerconfigjson/.test(name)).map(([name]) => name);
+
+/**
+ * [name, key, value]: a literal under a key whose words name a credential,
+ * the last word qualifying it (`_ENV`, `_HEADER`, `_VERSION`, `_POLICY`), or
+ * an Alibaba key over a 30-character AccessKey secret. Only the key tells.
+ */
+export const KEY_NAMED: readonly [string, string, string][] = [
+  ['a password behind _ENV', 'DB_PASSWORD_ENV', gen(14, ALNUM, 93)],
+  ['a bearer token behind _HEADER', 'AUTH_HEADER', 'Bearer ' + gen(24, ALNUM, 94)],
+  ['a token behind _VERSION', 'API_TOKEN_VERSION', gen(12, ALNUM, 95)],
+  ['a password behind _POLICY', 'PASSWORD_POLICY', gen(6, LOWER, 96) + '-' + gen(6, ALNUM, 97) + '-99'],
+  ['an Alibaba Cloud AccessKey secret', 'ALIBABA_CLOUD_ACCESS_KEY_SECRET', gen(30, ALNUM, 98)],
 ];
 
 const ROOTS = tls.rootCertificates;
 const ISRG = ROOTS.find((p) => new X509Certificate(p).subject.includes('CN=ISRG Root X1'))!;
+/** The public key of ISRG Root X1: the same on every machine with this Node. */
+const ISRG_KEY = new X509Certificate(ISRG).publicKey;
+
+/** An SSH public key of an algorithm: its base64 blob starts with the algorithm's name (RFC 4253 section 6.6), then seeded bytes. */
+function sshPublicKey(algorithm: string, bytes: number, seed: number): string {
+  const name = Buffer.from(algorithm);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(name.length);
+  return `${algorithm} ${Buffer.concat([length, name, Buffer.from(gen(bytes, ALNUM, seed))]).toString('base64')}`;
+}
 
 /** [name, text]: public material and ordinary values, never a credential. */
 export const PUBLIC: readonly [string, string][] = [
@@ -112,4 +154,16 @@ export const PUBLIC: readonly [string, string][] = [
   ['a path', '/etc/kubernetes/cloud.conf'],
   ['base64 of text', Buffer.from('this is not a secret at all, just text').toString('base64')],
   ['a CamelCase setting', 'useManagedIdentityExtensionForAllNodes2'],
+  // public material recognised by its structure
+  ['an eksctl IRSA role ARN', 'arn:aws:iam::123456789012:role/eksctl-prod-addon-iamserviceaccount-kube-Role1-1A2B3C4D5E6F7'],
+  ['an AWS CDK role ARN', 'arn:aws:iam::123456789012:role/ClusterStack-CcmServiceAccountRoleB3A1E9C4-Xk7Pq2Lm9Rt4'],
+  ['an SSH public key', sshPublicKey('ssh-ed25519', 32, 99) + ' ops@example.com'],
+  ['an SSH host key line', 'node1.example.com ' + sshPublicKey('ecdsa-sha2-nistp256', 104, 100)],
+  ['a PEM public key (SPKI)', ISRG_KEY.export({ type: 'spki', format: 'pem' }).toString()],
+  ['a PEM public key (PKCS#1)', ISRG_KEY.export({ type: 'pkcs1', format: 'pem' }).toString()],
+  ['a PGP public key block', pem('PGP PUBLIC KEY BLOCK', 'mQINBF' + gen(400, B64, 101))],
+  ['a CRL', pem('X509 CRL', 'MIIB' + gen(300, B64, 102))],
+  ['a JWKS', JSON.stringify({ keys: [ISRG_KEY.export({ format: 'jwk' })] })],
+  ['a subresource-integrity hash (sha384)', 'sha384-' + Buffer.from(gen(48, ALNUM, 103)).toString('base64')],
+  ['a subresource-integrity hash (sha512)', 'sha512-' + Buffer.from(gen(64, ALNUM, 104)).toString('base64')],
 ];
