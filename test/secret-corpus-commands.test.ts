@@ -444,6 +444,45 @@ describe('public material renders where a user puts it', () => {
     expect(diff.code).toBe(1);
   });
 
+  test.each(PUBLIC)('%s: in a JSON and a YAML pass-through cloud config, it is kept', (_name, value) => {
+    // GIVEN the value in a Nutanix JSON config (OpenShift) and an Alibaba Cloud YAML config (kubernetes)
+    const root = tmp();
+    const clusters = path.join(root, 'clusters');
+    writeFile(clusters, 'n.yaml', platformSpec('Nutanix', 'n', { cloudConfig: { file: 'n.json' } }));
+    const json = `${JSON.stringify({ prismCentral: { address: 'pc.example.com', port: 9440 }, note: value }, null, 2)}\n`;
+    writeFile(clusters, 'n.json', json);
+    writeFile(clusters, 'a.yaml', kubernetesSpec('AlibabaCloud', 'a', {}, { cloudConfig: { file: 'a.conf' } }));
+    const yaml = `Global:\n  region: cn-hangzhou\n  note: ${JSON.stringify(value)}\n`;
+    writeFile(clusters, 'a.conf', yaml);
+    // WHEN rendered
+    synthOk(clusters, path.join(root, 'dist'));
+    // THEN each config is written as given
+    const nutanix = objectsIn(path.join(root, 'dist'), 'n').find((o) => o?.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf');
+    expect(nutanix.data['cloud.conf']).toBe(json);
+    const alibaba = objectsIn(path.join(root, 'dist'), 'a').find((o) => o?.kind === 'ConfigMap' && Object.values(o.data ?? {}).includes(yaml));
+    expect(alibaba).toBeDefined();
+  });
+
+  test.each(KEY_NAMED)('%s: refused under its key in an env var, an INI and a YAML cloud config, and shown nowhere', (_name, key, value) => {
+    // GIVEN the pair as an env var, an INI line and a YAML field, one cluster each
+    const root = tmp();
+    const clusters = path.join(root, 'clusters');
+    writeFile(clusters, 'env.yaml', kubernetesSpec('AWS', 'env', { extraEnv: [{ name: key, value }] }));
+    writeFile(clusters, 'ini.yaml', platformSpec('GCP', 'ini', { cloudConfig: { file: 'ini.conf' } }));
+    writeFile(clusters, 'ini.conf', `[global]\nproject-id = p\n${key} = ${value}\n`);
+    writeFile(clusters, 'yml.yaml', kubernetesSpec('AlibabaCloud', 'yml', {}, { cloudConfig: { file: 'yml.conf' } }));
+    writeFile(clusters, 'yml.conf', `Global:\n  region: cn-hangzhou\n  ${key}: ${JSON.stringify(value)}\n`);
+    // WHEN validated
+    const run = cli(['validate-spec', clusters]);
+    // THEN each is refused by its key, and no piece of the value is shown
+    expect(run.code).toBe(1);
+    for (const where of ['env.yaml', 'ini.conf', 'yml.conf']) {
+      expect(run.err).toContain(where);
+    }
+    expect(run.err).toContain(key);
+    expectNowhere(value, run);
+  });
+
   test.each(ONE_LINE_PUBLIC)('%s: in a pass-through cloud config and through cloud-config transform, it is kept', (_name, value) => {
     // GIVEN a GCP cloud config holding the value
     const root = tmp();
