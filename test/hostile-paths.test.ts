@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
 import { loadFleet } from '../src/fleet/load';
+import { readFleetEntries } from '../src/pipeline/fleet-summary';
 import { RenderCache } from '../src/pipeline/render-cache';
 import { SpecCache } from '../src/pipeline/spec-cache';
 import { awsSpec, captureIo, readTree, useTempDir, writeFile } from './helpers';
@@ -348,6 +349,22 @@ describe('assemble --out', () => {
     );
     expect(r.code).toBe(2);
     expect(fs.readdirSync(out)).toEqual(['.shard.json']);
+  });
+});
+
+describe('a .fleet.json over 16 MiB', () => {
+  test('is not read: the summary counts as absent, as one that is not JSON', () => {
+    // GIVEN an output whose summary is 16 MiB and one byte (sparse: nothing is written to the disk)
+    const out = dir();
+    fs.writeFileSync(path.join(out, '.fleet.json'), '');
+    fs.truncateSync(path.join(out, '.fleet.json'), 16 * 1024 * 1024 + 1);
+    const read = jest.spyOn(fs, 'readFileSync');
+    // WHEN its entries are read back
+    const entries = readFleetEntries(out);
+    // THEN there are none, and the file was never read
+    expect(entries).toEqual([]);
+    expect(read).not.toHaveBeenCalled();
+    read.mockRestore();
   });
 });
 

@@ -1,4 +1,7 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { RenderedFile } from '../gitops/layout';
+import { readRecordText } from '../util/read-back';
 
 /** One cluster's line in the fleet summary (FLEET.md and .fleet.json). */
 export interface FleetEntry {
@@ -78,6 +81,23 @@ function* fleetJsonPieces(entries: readonly FleetEntry[]): Generator<string> {
     yield `    ${JSON.stringify(entries[i], null, 2).split('\n').join('\n    ')}${i === entries.length - 1 ? '' : ','}\n`;
   }
   yield '  ]\n}\n';
+}
+
+/**
+ * The entries of the summary synth wrote in an output folder: none when it
+ * has none, or it is a link, not a file, over the bound of a record, or not JSON.
+ */
+export function readFleetEntries(out: string): FleetEntry[] {
+  const file = path.join(out, FLEET_JSON);
+  try {
+    if (!fs.lstatSync(file).isFile()) {
+      return []; // synth writes a file: a link (to anything outside the output) is not read through
+    }
+    const text = readRecordText(file);
+    return typeof text === 'string' ? parseFleetJson(text) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Reads the entries back from the JSON summary. */

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { treeFiles } from '../util/tree-order';
 import { batchPieces } from '../util/write-in-chunks';
-import { FLEET_JSON, parseFleetJson } from './fleet-summary';
+import { readFleetEntries } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { OutputError, OutputLocationError } from './output-errors';
 
@@ -55,11 +55,7 @@ export function isLink(p: string): boolean {
 
 /** Names of the clusters of the fleet summary in the output (empty when there is none). */
 export function previousClusters(target: string): Set<string> {
-  try {
-    return new Set(parseFleetJson(fs.readFileSync(path.join(target, FLEET_JSON), 'utf8')).map((e) => e.name));
-  } catch {
-    return new Set();
-  }
+  return new Set(readFleetEntries(target).map((e) => e.name));
 }
 
 /** The paths the kustomization.yaml of a folder lists (empty when there is none). */

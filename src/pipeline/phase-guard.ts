@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseFleetJson, FLEET_JSON } from './fleet-summary';
+import { FLEET_JSON, readFleetEntries } from './fleet-summary';
 import { MIGRATION_JSON, MIGRATION_MARKDOWN } from '../migration/plan-files';
 import { readRecordText } from '../util/read-back';
 
@@ -133,15 +133,8 @@ export class PhaseRecords {
       // no output yet: nothing was rendered
     }
     this.folders = new Set(folders);
-    let phases = new Map<string, string>();
-    try {
-      const summary = path.join(out, FLEET_JSON);
-      // the summary synth wrote is a file: a link is not read through
-      phases = fs.lstatSync(summary).isFile() ? new Map(parseFleetJson(fs.readFileSync(summary, 'utf8')).map((e) => [e.name, e.phase])) : phases;
-    } catch {
-      // no summary (or a shard's, or an old one): the record and MIGRATION.md still say the phase
-    }
-    this.fleetPhases = phases;
+    // no summary (or a shard's, or an old one): the record and MIGRATION.md still say the phase
+    this.fleetPhases = new Map(readFleetEntries(out).map((e) => [e.name, e.phase]));
   }
 
   /** The previous phase of one cluster. */

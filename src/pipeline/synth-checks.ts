@@ -1,5 +1,5 @@
 // What synth checks against the output it replaces: GitOps paths, one migration phase per change, stale files.
-import { FleetEntry, FLEET_JSON, parseFleetJson } from './fleet-summary';
+import { FleetEntry, readFleetEntries } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { OutputCheck, putFiles, StaleFile } from './output';
 import * as fs from 'fs';
@@ -31,16 +31,7 @@ export function existingFleetEntries(out: string): Map<string, FleetEntry> {
   if (!fs.existsSync(path.join(out, OUTPUT_MARKER))) {
     return new Map();
   }
-  const summary = path.join(out, FLEET_JSON);
-  try {
-    // synth writes the summary as a file: a link is not read through
-    if (!fs.lstatSync(summary).isFile()) {
-      return new Map();
-    }
-    return new Map(parseFleetJson(fs.readFileSync(summary, 'utf8')).map((e) => [e.name, e]));
-  } catch {
-    return new Map();
-  }
+  return new Map(readFleetEntries(out).map((e) => [e.name, e]));
 }
 
 /** Compares a computed tree with the output folder; empty when up to date. */
