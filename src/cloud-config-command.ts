@@ -5,10 +5,11 @@ import { TransformCliError } from './cli-errors';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
 import { CloudConfigError, TransformResult } from './cloud-config/errors';
 import { formatIssue } from './cluster-spec/errors';
-import { ClusterSpec } from './cluster-spec/schema';
+import { ClusterSpec, PlatformType } from './cluster-spec/schema';
 import { AzureSpecSection } from './cluster-spec/sections/azure';
 import { loadClusterSpec, MAX_INPUT_BYTES } from './fleet/load';
 import { isAzureStackHub } from './openshift/azure/facts';
+import { openshiftCredentialHome } from './openshift/credential-home';
 import { platformFactsFor } from './openshift/platform-facts';
 
 /** Adds `cloud-config transform` to the program; `readStdin` reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
@@ -43,6 +44,7 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
           enabledFeatureGates: opts.featureGate,
           azureCloudName: opts.azureCloudName,
           aws: opts.region ? { region: opts.region } : undefined,
+          credentialHome: credentialHomeOf(platform),
         });
       if (opts.cluster) {
         const loaded = loadClusterSpec(opts.cluster, opts.clusters);
@@ -80,4 +82,10 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
       }
       io.out(result.config);
     });
+}
+
+/** Where an OpenShift platform's CCM reads its credentials, for the transform's refusal of one; the transform's default when it is no platform type. */
+function credentialHomeOf(platform: CloudConfigPlatform): string | undefined {
+  const facts = platformFactsFor(platform as PlatformType);
+  return facts ? openshiftCredentialHome(facts) : undefined;
 }

@@ -1,8 +1,9 @@
+import { runCli } from '../src/cli';
 import { passThroughCloudConfig } from '../src/cloud-config/pass-through';
 import { ALIBABA_CLOUD_PLATFORM_FACTS } from '../src/openshift/alibabacloud/facts';
 import { parsedSpec } from './helpers';
 import { gen } from './secretlint/corpus';
-import { errorOf, fleetProblems, kubernetesSpec, platformSpec, useTempDir, writeFile } from './helpers';
+import { captureIo, errorOf, fleetProblems, kubernetesSpec, platformSpec, useTempDir, writeFile } from './helpers';
 
 /**
  * Every refusal of a credential says where that platform's credential belongs
@@ -171,6 +172,17 @@ describe('a credential in a cloud-conf file names where the platform keeps it', 
     const spec = kubernetesSpec(platform, 'c', {}, { cloudConfig: { file: 'c.conf' } });
     const home = KUBERNETES_HOMES.find(([p]) => p === platform)![1];
     expect(problemsOf(dir(), spec, { 'c.conf': source })).toContain(`${where} holds a credential; remove it: ${home}${NEVER}`);
+  });
+
+  test.each([
+    ['AlibabaCloud', 'Global:\n  region: cn-hangzhou\n  accessKeySecret: c2VjcmV0\n', '"Global.accessKeySecret" holds a credential'],
+    ['GCP', '[global]\nproject-id = p\ntoken = x\n', "'token' (line 3) holds a credential"],
+    ['Nutanix', '{"prismCentral": {"password": "x"}}', '"prismCentral.password" holds a credential'],
+  ])('GIVEN cloud-config transform --platform %s with a credential WHEN run THEN the fix names the OpenShift floor', (platform, source, what) => {
+    const c = captureIo();
+    const code = runCli(['cloud-config', 'transform', '--platform', platform], { ...c.io, in: () => source }, {});
+    expect(c.stderr()).toContain(`${what}; remove it: ${OPENSHIFT_HOMES.find(([p]) => p === platform)![1]}${NEVER}`);
+    expect(code).toBe(2);
   });
 
   test('GIVEN the pass-through default WHEN no floor is given THEN it names a Secret, as the operator platforms that have one', () => {

@@ -27,6 +27,12 @@ export type CloudConfigPlatform = (typeof CLOUD_CONFIG_PLATFORMS)[number];
 /** What the transforms read besides the config text: the parts of the Infrastructure, Network and FeatureGate objects they use. */
 export interface CloudConfigContext {
   /**
+   * Where the platform's CCM reads its credentials, for the fix of a credential a pass-through config holds.
+   *
+   * @default - a Secret created from the platform's CredentialsRequest
+   */
+  readonly credentialHome?: string;
+  /**
    * Enabled OpenShift feature gates.
    *
    * @default []
@@ -66,6 +72,6 @@ export function transformCloudConfig(platform: CloudConfigPlatform, source: stri
     case 'VSphere':
       return transformVSphereCloudConfig(source, context.vsphere);
     default:
-      return passThroughCloudConfig(platform, source);
+      return passThroughCloudConfig(platform, source, context.credentialHome);
   }
 }
