@@ -214,6 +214,10 @@ describe('a credential a YAML file hides from its parsed data is refused', () =>
     return fleetProblems(dir());
   };
   const COMMENT_FIX = 'remove it: comments are committed to git with the spec, and credentials never go into git';
+  // a spec that names its distribution and platform: the fix says where that platform's credentials belong
+  const AWS_HOME =
+    'the AWS cloud controller manager authenticates with the instance profile, or with IRSA (a role ARN in spec.kubernetes.serviceAccount.annotations), and credentials never go into git';
+  const SPEC_COMMENT_FIX = `remove it: comments are committed to git with the spec; ${AWS_HOME}`;
 
   test.each([
     ['a commented-out password after a field', spec('', `  name: k # password: ${SECRET_TEXT}`), 4, '"password" holds a credential'],
@@ -221,7 +225,7 @@ describe('a credential a YAML file hides from its parsed data is refused', () =>
     ['base64 of a secret access key in a comment', spec(`    # aws_secret: ${b64(AWS_SECRET)}\n`), 10, '"aws_secret" holds a credential'],
   ])('GIVEN %s in a spec WHEN validated THEN the line is named with what it looks like, never the value', (_name, text, line, reason) => {
     const problems = problemsOf(text);
-    expect(problems).toEqual([`c.yaml:${line}: a comment looks like a credential (${reason}); ${COMMENT_FIX}`]);
+    expect(problems).toEqual([`c.yaml:${line}: a comment looks like a credential (${reason}); ${SPEC_COMMENT_FIX}`]);
     expect(problems.join('\n')).not.toContain(SECRET_TEXT.slice(0, 12));
   });
 
@@ -244,17 +248,20 @@ describe('a credential a YAML file hides from its parsed data is refused', () =>
     [
       '!!binary on an annotation',
       `    podAnnotations:\n      example.com/note: !!binary ${b64(AWS_SECRET)}\n`,
-      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/note: has the tag !!binary, whose bytes no check reads; a spec holds text: remove the tag, and keep credentials in a Secret',
+      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/note: has the tag !!binary, whose bytes no check reads; a spec holds text: remove the tag; ' +
+        'the AWS cloud controller manager authenticates with the instance profile, or with IRSA (a role ARN in spec.kubernetes.serviceAccount.annotations), and credentials never go into git',
     ],
     [
       '!!str on a credential-named annotation',
       `    podAnnotations:\n      example.com/db-token: !!str ${SECRET_TEXT}\n`,
-      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/db-token: has the tag !!str on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret',
+      'c.yaml:11: spec.kubernetes.podAnnotations.example.com/db-token: has the tag !!str on a key that names a credential; remove the value: ' +
+        'the AWS cloud controller manager authenticates with the instance profile, or with IRSA (a role ARN in spec.kubernetes.serviceAccount.annotations), and credentials never go into git',
     ],
     [
       'a custom tag on a credential-named key',
       `    extraEnv:\n      - name: X\n        password: !vault ${SECRET_TEXT}\n`,
-      'c.yaml:12: spec.kubernetes.extraEnv.password: has a custom tag on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret',
+      'c.yaml:12: spec.kubernetes.extraEnv.password: has a custom tag on a key that names a credential; remove the value: ' +
+        'the AWS cloud controller manager authenticates with the instance profile, or with IRSA (a role ARN in spec.kubernetes.serviceAccount.annotations), and credentials never go into git',
     ],
   ])('GIVEN %s WHEN validated THEN it is refused, never showing the value', (_name, tail, problem) => {
     const problems = problemsOf(spec(tail));

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import { depthOf, PROTO_KEY_REFUSED } from '../util/bounded-yaml';
 import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
+import { credentialHomeOf } from '../distribution-facts';
 import { secretInYamlComments, taggedCredential } from '../secrets/yaml-findings';
 
 /** Largest spec or cloud config file read, in bytes. */
@@ -169,12 +170,15 @@ export const SPEC_FIELDS_NAMED_LIKE_CREDENTIALS: ReadonlySet<string> = new Set([
  * where and what it looks like, never the value.
  */
 function hiddenCredential(text: string, doc: Document, lines: LineCounter): Omit<SpecIssue, 'file'> | undefined {
+  // a spec that names its distribution and platform: the fix says where that platform's credentials belong
+  const home = credentialHomeOf({ spec: { distribution: scalarAt(doc, 'distribution'), platform: scalarAt(doc, 'platform') } });
+  const never = home ? `${home}, and credentials never go into git` : undefined;
   const comment = secretInYamlComments(text, SPEC_FIELDS_NAMED_LIKE_CREDENTIALS);
   if (comment) {
     return {
       path: '',
       line: comment.line,
-      message: `a comment looks like a credential (${comment.reason}); remove it: comments are committed to git with the spec, and credentials never go into git`,
+      message: `a comment looks like a credential (${comment.reason}); remove it: comments are committed to git with the spec${never ? `; ${never}` : ', and credentials never go into git'}`,
     };
   }
   const tagged = taggedCredential(doc, lines);
@@ -184,11 +188,17 @@ function hiddenCredential(text: string, doc: Document, lines: LineCounter): Omit
       line: tagged.line,
       message:
         tagged.tag === '!!binary'
-          ? 'has the tag !!binary, whose bytes no check reads; a spec holds text: remove the tag, and keep credentials in a Secret'
-          : `has ${tagged.tag === 'a custom tag' ? tagged.tag : `the tag ${tagged.tag}`} on a key that names a credential; remove the value: credentials never go into git, keep them in a Secret`,
+          ? `has the tag !!binary, whose bytes no check reads; a spec holds text: remove the tag${never ? `; ${never}` : ', and keep credentials in a Secret'}`
+          : `has ${tagged.tag === 'a custom tag' ? tagged.tag : `the tag ${tagged.tag}`} on a key that names a credential; remove the value: ${never ?? 'credentials never go into git, keep them in a Secret'}`,
     };
   }
   return undefined;
+}
+
+/** A plain value of `spec.<key>` in a YAML document, when it is one. */
+function scalarAt(doc: Document, key: string): unknown {
+  const node = doc.getIn(['spec', key], true);
+  return isScalar(node) ? node.value : undefined;
 }
 
 /** Where a field of a merged spec comes from: the first source (spec, then deeper defaults) that sets it. */
