@@ -67,32 +67,7 @@ const DEVIATIONS: readonly { readonly row: string; readonly matches: RegExp }[] 
  * Where the product contradicts the release branch today (not documented as a deviation). Fix the
  * product, then remove the entry.
  */
-const FINDINGS: readonly string[] = [
-  // release-4.22 (b99c3d88) manifests/…_02_rbac_operator.yaml has no hostaccess ClusterRoleBinding; release-4.23 (bc52198c) adds it.
-  ...ALL.map(
-    (p) =>
-      `${p} 4.22 operator: rbac.authorization.k8s.io/ClusterRoleBinding /system:openshift:scc:hostaccess:cloud-controller-manager-operator: rendered, but release-4.22 neither ships nor renders it on ${p}`,
-  ),
-  // …and release-4.22's operator Deployment (…_50_deployment.yaml) has no `openshift.io/required-scc: hostaccess` pod annotation.
-  ...ALL.map(
-    (p) => `${p} 4.22 operator: apps/Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator: annotations`,
-  ),
-  // release-4.22 manifests/…_16_credentialsrequest-gcp.yaml lacks the 13 permissions release-4.23 adds; 4.22 renders 4.23's.
-  'GCP 4.22 gitops: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials',
-  'GCP 4.22 operator: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials',
-  // …and gitops mode renders the same newest list on 4.16 to 4.21, whose branches carry fewer permissions.
-  ...['4.16', '4.17', '4.18', '4.19', '4.20', '4.21'].map(
-    (minor) =>
-      `GCP ${minor} gitops: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-gcp-ccm: credentials`,
-  ),
-  // The operator's kube-system Role and RoleBinding came with …@337ac16d (2025-01-29), first on release-4.19.
-  ...['4.16', '4.17', '4.18'].flatMap((minor) =>
-    ['Role', 'RoleBinding'].map(
-      (kind) =>
-        `payload ${minor}: rbac.authorization.k8s.io/${kind} kube-system/cluster-cloud-controller-manager named 02_rbac_operator.yaml, release-${minor} does not ship it`,
-    ),
-  ),
-];
+const FINDINGS: readonly string[] = [];
 
 function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
   const stack = platform === 'AzureStackHub';

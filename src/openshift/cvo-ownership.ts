@@ -68,9 +68,10 @@ function p(manifest: string, sameSince: string, kind: string, group: string, nam
  * 5.1 have the same files). `sameSince` from the diff of each release branch
  * against main: release-4.22 lacks the create/update/patch of Role
  * openshift-config-managed and the hostaccess ClusterRoleBinding, and has
- * fewer GCP permissions; release-4.21 also lacks the metrics rules of both
- * ClusterRoles, the webhook port of the metrics Service and two Azure
- * permissions; release-4.19 has no default-deny NetworkPolicies.
+ * fewer GCP permissions (both rendered per release); release-4.21 also lacks
+ * the metrics rules of both ClusterRoles, the webhook port of the metrics
+ * Service and two Azure permissions; release-4.19 has no default-deny
+ * NetworkPolicies; release-4.18 no Role kube-system of the operator.
  */
 export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('00_namespace.yaml', '4.16', 'Namespace', '', OPERATOR_NAMESPACE),
@@ -86,8 +87,9 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   // changed in 4.23 (create/update/patch); OperatorRbac renders each release's rules
   p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'openshift-config-managed'),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'openshift-config-managed'),
-  p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'kube-system'),
-  p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'kube-system'),
+  // first shipped in 4.19 (PAYLOAD_PARTS_SINCE.operatorKubeSystemRole)
+  p('02_rbac_operator.yaml', '4.19', 'Role', RBAC, OP_SA, 'kube-system', true),
+  p('02_rbac_operator.yaml', '4.19', 'RoleBinding', RBAC, OP_SA, 'kube-system', true),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, OPERAND_NAMESPACE),
   p(
     '02_rbac_operator.yaml',
@@ -120,7 +122,8 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('14_credentialsrequest-azure.yaml', '4.22', 'CredentialsRequest', CRED, 'openshift-azure-cloud-controller-manager', CREDS_NS),
   p('15_credentialsrequest-ibm.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-ibm-cloud-controller-manager', CREDS_NS),
   p('15_credentialsrequest-powervs.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-powervs-cloud-controller-manager', CREDS_NS),
-  p('16_credentialsrequest-gcp.yaml', '4.23', 'CredentialsRequest', CRED, 'openshift-gcp-ccm', CREDS_NS),
+  // 13 permissions added in 4.23; the GCP facts render each release's list
+  p('16_credentialsrequest-gcp.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-gcp-ccm', CREDS_NS),
   p('17_credentialsrequest-vsphere.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-vsphere-cloud-controller-manager', CREDS_NS),
   p('18_credentialsrequest-nutanix.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-nutanix-cloud-controller-manager', CREDS_NS),
   p('50_deployment.yaml', 'never', 'Deployment', 'apps', 'cluster-cloud-controller-manager-operator', OPERATOR_NAMESPACE),

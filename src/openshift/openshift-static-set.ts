@@ -12,7 +12,7 @@ import { ProviderRbac } from './provider-rbac';
 import { TrustedCaConfigMap } from './trusted-ca-config-map';
 import { ProxySettings } from './pod-conventions';
 import { PlatformType } from '../cluster-spec/schema';
-import { releaseAtLeast } from './release';
+import { payloadHas } from './release-payload';
 
 /** Who renders the operands. */
 export type ManagementMode = 'gitops' | 'operator';
@@ -71,8 +71,7 @@ export class OpenShiftStaticSet extends Construct {
     const mode = props.managementMode ?? 'gitops';
     new CloudControllerManagerNamespace(this, 'OperatorNamespace', { name: OPERATOR_NAMESPACE });
     new CloudControllerManagerNamespace(this, 'OperandNamespace', { name: OPERAND_NAMESPACE });
-    // the payload ships them from release 4.20 (…@release-4.20 manifests/0000_26_cloud-controller-manager-operator_10_networkpolicy-default-deny.yaml; absent at release-4.19)
-    if (!props.release || releaseAtLeast(props.release, '4.20')) {
+    if (payloadHas(props.release, 'defaultDenyNetworkPolicies')) {
       new DefaultDenyNetworkPolicy(this, 'OperatorNamespaceDefaultDeny', { namespace: OPERATOR_NAMESPACE });
       new DefaultDenyNetworkPolicy(this, 'OperandNamespaceDefaultDeny', { namespace: OPERAND_NAMESPACE });
     }

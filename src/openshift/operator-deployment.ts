@@ -13,6 +13,7 @@ import {
   requests,
 } from './pod-conventions';
 import { tlsFlags, TlsVersion } from '../cluster-spec/tls';
+import { payloadHas } from './release-payload';
 
 /** Properties for `OperatorDeployment`. */
 export interface OperatorDeploymentProps {
@@ -93,7 +94,7 @@ export class OperatorDeployment extends Construct {
             annotations: {
               ...MANAGEMENT_WORKLOAD_ANNOTATION,
               'kubectl.kubernetes.io/default-container': 'cluster-cloud-controller-manager',
-              'openshift.io/required-scc': 'hostaccess',
+              ...(payloadHas(props.releaseVersion, 'operatorHostAccess') ? { 'openshift.io/required-scc': 'hostaccess' } : {}),
               [CONFIG_HASH_ANNOTATION]: configHash({ configMaps: { 'cloud-controller-manager-images': props.imagesData } }),
             },
           },
