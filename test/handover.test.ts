@@ -61,10 +61,12 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     ]);
   });
 
-  test('GIVEN operator mode on 4.21 WHEN rendered THEN the operator ClusterRole (metrics rules from 4.22) is overridden', () => {
+  test("GIVEN operator mode on 4.21 WHEN rendered THEN the operator ClusterRole and metrics Service are 4.21's (no metrics rules, port https), so only the Deployment and images ConfigMap are overridden", () => {
     const { objects } = rendered(platformSpec('AWS', 'o', { managementMode: 'operator', openshift: { release: '4.21.5' } }));
     const own = clusterOwnership(objects as any, { mode: 'operator', release: '4.21.5' });
-    expect(own.overrides.map((o) => o.name)).toContain('system:openshift:operator:cloud-controller-manager');
+    expect(own.overrides.map((o) => o.name)).toEqual(['cloud-controller-manager-images', 'cluster-cloud-controller-manager-operator']);
+    const service = objects.find((o) => o.kind === 'Service' && o.metadata.name === 'cloud-controller-manager-operator')!;
+    expect(service.spec.ports).toEqual([{ name: 'https', port: 9258, targetPort: 'https' }]);
   });
 
   test("GIVEN operator mode WHEN rendered THEN the operator Deployment and the images ConfigMap (pinned images) are overridden, the RBAC is the release's", () => {

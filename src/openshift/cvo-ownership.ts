@@ -68,17 +68,19 @@ function p(manifest: string, sameSince: string, kind: string, group: string, nam
  * 5.1 have the same files). `sameSince` from the diff of each release branch
  * against main: release-4.22 lacks the create/update/patch of Role
  * openshift-config-managed and the hostaccess ClusterRoleBinding, and has
- * fewer GCP permissions (both rendered per release); release-4.21 also lacks
- * the metrics rules of both ClusterRoles, the webhook port of the metrics
- * Service and two Azure permissions; release-4.19 has no default-deny
- * NetworkPolicies; release-4.18 no Role kube-system of the operator.
+ * fewer GCP permissions; release-4.21 also lacks the metrics rules of both
+ * ClusterRoles, the webhook port of the metrics Service and two Azure
+ * permissions; release-4.19 has no default-deny NetworkPolicies; release-4.18
+ * no Role kube-system of the operator; release-4.17 no admission-policy rule
+ * of the operator. All but Azure's permissions are rendered per release.
  */
 export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('00_namespace.yaml', '4.16', 'Namespace', '', OPERATOR_NAMESPACE),
   p('00_namespace.yaml', '4.16', 'Namespace', '', OPERAND_NAMESPACE),
   p('01_images.configmap.yaml', 'never', 'ConfigMap', '', 'cloud-controller-manager-images', OPERATOR_NAMESPACE),
   p('02_rbac_operator.yaml', '4.16', 'ServiceAccount', '', OP_SA, OPERATOR_NAMESPACE),
-  p('02_rbac_operator.yaml', '4.22', 'ClusterRole', RBAC, 'system:openshift:operator:cloud-controller-manager'),
+  // rules added in 4.18 and 4.22; OperatorRbac renders each release's rules
+  p('02_rbac_operator.yaml', '4.16', 'ClusterRole', RBAC, 'system:openshift:operator:cloud-controller-manager'),
   p('02_rbac_operator.yaml', '4.16', 'ClusterRoleBinding', RBAC, 'system:openshift:operator:cloud-controller-manager'),
   p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, OPERATOR_NAMESPACE),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, OPERATOR_NAMESPACE),
@@ -115,7 +117,8 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('04_rbac_provider_openstack.yaml', '4.16', 'ServiceAccount', '', CCM, 'kube-system'),
   p('04_rbac_provider_openstack.yaml', '4.16', 'ClusterRole', RBAC, 'openstack-cloud-controller-manager'),
   p('04_rbac_provider_openstack.yaml', '4.16', 'ClusterRoleBinding', RBAC, 'openstack-cloud-controller-manager'),
-  p('05_metrics-service.yaml', '4.22', 'Service', '', 'cloud-controller-manager-operator', OPERATOR_NAMESPACE),
+  // ports changed in 4.22; OperatorMetricsService renders each release's ports
+  p('05_metrics-service.yaml', '4.16', 'Service', '', 'cloud-controller-manager-operator', OPERATOR_NAMESPACE),
   p('10_networkpolicy-default-deny.yaml', '4.20', 'NetworkPolicy', 'networking.k8s.io', 'default-deny', OPERATOR_NAMESPACE, true),
   p('10_networkpolicy-default-deny.yaml', '4.20', 'NetworkPolicy', 'networking.k8s.io', 'default-deny', OPERAND_NAMESPACE, true),
   p('13_credentialsrequest-openstack.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-openstack-cloud-controller-manager', CREDS_NS),

@@ -12,6 +12,7 @@ import { ProviderRbac } from './provider-rbac';
 import { TrustedCaConfigMap } from './trusted-ca-config-map';
 import { ProxySettings } from './pod-conventions';
 import { PlatformType } from '../cluster-spec/schema';
+import { KUBE_RBAC_PROXY_IMAGE_KEY } from '../cluster-spec/images';
 import { payloadHas } from './release-payload';
 
 /** Who renders the operands. */
@@ -93,8 +94,16 @@ export class OpenShiftStaticSet extends Construct {
       throw new Error("'spec.openshift.release' is required in operator mode, got none");
     }
     new OperatorRbac(this, 'OperatorRbac', { release: props.release });
-    new OperatorMetricsService(this, 'MetricsService');
-    const images = new OperatorImagesConfigMap(this, 'Images', { images: props.images ?? {} });
-    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy, releaseVersion: props.release });
+    new OperatorMetricsService(this, 'MetricsService', { release: props.release });
+    // kube-rbac-proxy is the Deployment's own sidecar image, not an images.json key.
+    const { [KUBE_RBAC_PROXY_IMAGE_KEY]: kubeRbacProxyImage, ...operandImages } = props.images ?? {};
+    const images = new OperatorImagesConfigMap(this, 'Images', { images: operandImages });
+    new OperatorDeployment(this, 'Operator', {
+      image,
+      imagesData: images.data,
+      proxy: props.proxy,
+      releaseVersion: props.release,
+      kubeRbacProxyImage: payloadHas(props.release, 'operatorServesMetrics') ? undefined : kubeRbacProxyImage,
+    });
   }
 }

@@ -40,6 +40,7 @@ export class OperatorRbac extends Construct {
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta(OPERATOR_SERVICE_ACCOUNT, OPERATOR_NAMESPACE) });
 
     const clusterRoleName = 'system:openshift:operator:cloud-controller-manager';
+    const metrics = payloadHas(props.release, 'operatorServesMetrics');
     new k8s.KubeClusterRole(this, 'ClusterRole', {
       metadata: meta(clusterRoleName),
       rules: [
@@ -52,18 +53,26 @@ export class OperatorRbac extends Construct {
         },
         {
           apiGroups: ['config.openshift.io'],
-          resources: ['clusterversions', 'infrastructures', 'featuregates', 'networks', 'proxies', 'apiservers'],
+          resources: ['clusterversions', 'infrastructures', 'featuregates', 'networks', 'proxies', ...(metrics ? ['apiservers'] : [])],
           verbs: ['get', 'list', 'watch'],
         },
         { apiGroups: ['operator.openshift.io'], resources: ['kubecontrollermanagers'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [RBAC_GROUP], resources: ['clusterrolebindings', 'clusterroles', 'rolebindings', 'roles'], verbs: WRITE },
-        {
-          apiGroups: ['admissionregistration.k8s.io'],
-          resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'],
-          verbs: WRITE,
-        },
-        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        ...(payloadHas(props.release, 'operatorAdmissionPolicyRule')
+          ? [
+              {
+                apiGroups: ['admissionregistration.k8s.io'],
+                resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'],
+                verbs: WRITE,
+              },
+            ]
+          : []),
+        ...(metrics
+          ? [
+              { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+              { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+            ]
+          : []),
         { apiGroups: [''], resources: ['nodes'], verbs: ['update'] },
         { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
         { apiGroups: [''], resources: ['nodes', 'services'], verbs: ['get', 'list', 'watch'] },
