@@ -18,6 +18,14 @@ function rendered(spec: Record<string, any>): { objects: Obj[]; handover: string
 const key = (o: { kind: string; namespace?: string; name: string }) => `${o.kind} ${o.namespace ?? ''}/${o.name}`;
 
 describe('item 3: one writer per object, CVO or GitOps', () => {
+  test('GIVEN GCP at 4.22.3 in gitops mode WHEN rendered THEN the CredentialsRequest is as the release ships it, and its override, which earlier versions set, is still among those the way back replaces', () => {
+    const { objects } = rendered(platformSpec('GCP', 'g', { openshift: { release: '4.22.3' } }));
+    const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.22.3' });
+    expect(own.overrides.map((o) => o.name)).not.toContain('openshift-gcp-ccm');
+    expect(own.ccmOverrides.map((o) => o[3])).toContain('openshift-gcp-ccm');
+    expect(clusterOwnership(objects as any, { mode: 'gitops', release: '4.23.1' }).ccmOverrides.map((o) => o[3])).not.toContain('openshift-gcp-ccm');
+  });
+
   test('GIVEN gitops mode on 4.23 WHEN rendered THEN every rendered payload object but the ClusterOperator is rendered as the release ships it, and only the operator Deployment and the ClusterOperator are overridden', () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
     const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.23.1' });

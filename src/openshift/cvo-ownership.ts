@@ -51,6 +51,14 @@ export interface PayloadObject {
    * @default false
    */
   readonly addedIn?: boolean;
+  /**
+   * Earlier versions of ccm-gitops overrode it on releases before this one (they rendered a newer
+   * release's content there): the override may still be set, so it stays among the entries a mode
+   * change or the way back replaces.
+   *
+   * @default - never overridden where it is now rendered as the release ships it
+   */
+  readonly overriddenBefore?: string;
 }
 
 const CCM = 'cloud-controller-manager';
@@ -125,8 +133,8 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('14_credentialsrequest-azure.yaml', '4.22', 'CredentialsRequest', CRED, 'openshift-azure-cloud-controller-manager', CREDS_NS),
   p('15_credentialsrequest-ibm.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-ibm-cloud-controller-manager', CREDS_NS),
   p('15_credentialsrequest-powervs.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-powervs-cloud-controller-manager', CREDS_NS),
-  // 13 permissions added in 4.23; the GCP facts render each release's list
-  p('16_credentialsrequest-gcp.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-gcp-ccm', CREDS_NS),
+  // 13 permissions added in 4.23; the GCP facts render each release's list (earlier versions rendered 4.23's everywhere)
+  { ...p('16_credentialsrequest-gcp.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-gcp-ccm', CREDS_NS), overriddenBefore: '4.23' },
   p('17_credentialsrequest-vsphere.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-vsphere-cloud-controller-manager', CREDS_NS),
   p('18_credentialsrequest-nutanix.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-nutanix-cloud-controller-manager', CREDS_NS),
   p('50_deployment.yaml', 'never', 'Deployment', 'apps', 'cluster-cloud-controller-manager-operator', OPERATOR_NAMESPACE),
@@ -288,7 +296,8 @@ export function ccmOverrideIdentities(release?: string): OverrideIdentity[] {
       o === OPERATOR_DEPLOYMENT ||
       o === CLUSTER_OPERATOR ||
       o.sameSince === 'never' ||
-      (!o.addedIn && (minor === undefined ? o.sameSince !== '4.16' : compareMinor(minor, o.sameSince) < 0)),
+      (!o.addedIn && (minor === undefined ? o.sameSince !== '4.16' : compareMinor(minor, o.sameSince) < 0)) ||
+      (o.overriddenBefore !== undefined && (minor === undefined || compareMinor(minor, o.overriddenBefore) < 0)),
   )
     .map((o) => overrideOf(o))
     .sort(compareOverrides)
