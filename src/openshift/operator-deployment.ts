@@ -63,8 +63,10 @@ const LEADER_FLAGS = [
 
 /**
  * Deployment `cluster-cloud-controller-manager-operator` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_50_deployment.yaml):
- * the operator and its config-sync controllers. Rendered in `operator` mode
- * only; in `gitops` mode this generator is the reconciler.
+ * the operator and its config-sync controllers, as the payload of `releaseVersion` ships it (before 4.22 with the
+ * kube-rbac-proxy sidecar of …@6148c0cc (release-4.21) manifests/…_11_deployment.yaml; without the hostaccess SCC
+ * annotation before 4.23: `PAYLOAD_PARTS_SINCE`). Rendered in `operator` mode only; in `gitops` mode this
+ * generator is the reconciler.
  */
 export class OperatorDeployment extends Construct {
   /** The Deployment object. */
