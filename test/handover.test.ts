@@ -18,6 +18,14 @@ function rendered(spec: Record<string, any>): { objects: Obj[]; handover: string
 const key = (o: { kind: string; namespace?: string; name: string }) => `${o.kind} ${o.namespace ?? ''}/${o.name}`;
 
 describe('item 3: one writer per object, CVO or GitOps', () => {
+  test('GIVEN GCP at 4.22.3 in gitops mode WHEN rendered THEN the CredentialsRequest is as the release ships it, and its override, which earlier versions set, is still among those the way back replaces', () => {
+    const { objects } = rendered(platformSpec('GCP', 'g', { openshift: { release: '4.22.3' } }));
+    const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.22.3' });
+    expect(own.overrides.map((o) => o.name)).not.toContain('openshift-gcp-ccm');
+    expect(own.ccmOverrides.map((o) => o[3])).toContain('openshift-gcp-ccm');
+    expect(clusterOwnership(objects as any, { mode: 'gitops', release: '4.23.1' }).ccmOverrides.map((o) => o[3])).not.toContain('openshift-gcp-ccm');
+  });
+
   test('GIVEN gitops mode on 4.23 WHEN rendered THEN every rendered payload object but the ClusterOperator is rendered as the release ships it, and only the operator Deployment and the ClusterOperator are overridden', () => {
     const { objects } = rendered(platformSpec('AWS', 'g', { openshift: { release: '4.23.1' } }));
     const own = clusterOwnership(objects as any, { mode: 'gitops', release: '4.23.1' });
@@ -61,10 +69,12 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     ]);
   });
 
-  test('GIVEN operator mode on 4.21 WHEN rendered THEN the operator ClusterRole (metrics rules from 4.22) is overridden', () => {
+  test("GIVEN operator mode on 4.21 WHEN rendered THEN the operator ClusterRole and metrics Service are 4.21's (no metrics rules, port https), so only the Deployment and images ConfigMap are overridden", () => {
     const { objects } = rendered(platformSpec('AWS', 'o', { managementMode: 'operator', openshift: { release: '4.21.5' } }));
     const own = clusterOwnership(objects as any, { mode: 'operator', release: '4.21.5' });
-    expect(own.overrides.map((o) => o.name)).toContain('system:openshift:operator:cloud-controller-manager');
+    expect(own.overrides.map((o) => o.name)).toEqual(['cloud-controller-manager-images', 'cluster-cloud-controller-manager-operator']);
+    const service = objects.find((o) => o.kind === 'Service' && o.metadata.name === 'cloud-controller-manager-operator')!;
+    expect(service.spec.ports).toEqual([{ name: 'https', port: 9258, targetPort: 'https' }]);
   });
 
   test("GIVEN operator mode WHEN rendered THEN the operator Deployment and the images ConfigMap (pinned images) are overridden, the RBAC is the release's", () => {
@@ -78,16 +88,16 @@ describe('item 3: one writer per object, CVO or GitOps', () => {
     expect(handover).not.toContain('--replicas=0');
   });
 
-  test("GIVEN operator mode on 4.22 WHEN rendered THEN Role openshift-config-managed is 4.22's (read only) and the hostaccess binding, absent from 4.22, needs no override", () => {
+  test("GIVEN operator mode on 4.22 WHEN rendered THEN Role openshift-config-managed is 4.22's (read only) and the hostaccess binding, absent from 4.22, is not rendered", () => {
     const { objects } = rendered(platformSpec('AWS', 'o', { managementMode: 'operator', openshift: { release: '4.22.3' } }));
     const role = objects.find((o) => o.kind === 'Role' && o.metadata.namespace === 'openshift-config-managed')!;
     // openshift/cluster-cloud-controller-manager-operator@release-4.22 manifests/0000_26_cloud-controller-manager-operator_02_rbac_operator.yaml
     expect(role.rules).toEqual([{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }]);
     const own = clusterOwnership(objects as any, { mode: 'operator', release: '4.22.3' });
     expect(own.overrides.map((o) => o.name)).toEqual(['cloud-controller-manager-images', 'cluster-cloud-controller-manager-operator']);
-    expect(own.rendered.find((d) => d.object.name === 'system:openshift:scc:hostaccess:cloud-controller-manager-operator')?.decision).toBe(
-      'not-in-release',
-    );
+    // release-4.22 (b99c3d88) ships no hostaccess binding, so operator mode renders none there
+    expect(objects.filter((o) => o.metadata.name === 'system:openshift:scc:hostaccess:cloud-controller-manager-operator')).toEqual([]);
+    expect(own.notRendered.map((o) => o.name)).toContain('system:openshift:scc:hostaccess:cloud-controller-manager-operator');
   });
 
   test('GIVEN no release WHEN rendered THEN objects that are identical wherever the payload has them (the NetworkPolicies) need no override', () => {

@@ -210,11 +210,11 @@ describe('the support table users read', () => {
     expect(page).toContain(`${supportTableMarkdown()}\n`);
   });
 
-  test('GIVEN the support table WHEN read THEN 4.20 is EUS, renders seven platforms in gitops mode, refuses operator mode and takes the way back before any update', () => {
+  test('GIVEN the support table WHEN read THEN 4.20 is EUS, renders seven platforms in gitops mode and in operator mode, and takes the way back before any update', () => {
     expect(supportTableRows().find((r) => r[0].startsWith('4.20'))).toEqual([
       '4.20 (EUS)',
       'AWS, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
-      'refused',
+      'AWS, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
       'z-stream: way back first; minor: way back first; EUS-to-EUS: way back first',
     ]);
   });
@@ -222,9 +222,51 @@ describe('the support table users read', () => {
   test.each([
     ['AWS', '4.16.9'],
     ['Nutanix', '4.20.3'],
-  ])('GIVEN %s at %s in operator mode WHEN checked THEN refused, as the table says', (platform, release) => {
-    expect(releaseProblems(platform, release, { managementMode: 'operator' })[0]).toMatch(
-      /operator mode renders the operator Deployment of release 4.22 and later/,
+    ['GCP', '4.18.3'],
+  ])('GIVEN %s at %s in operator mode WHEN checked THEN no release problem, as the table says', (platform, release) => {
+    expect(releaseProblems(platform, release, { managementMode: 'operator' })).toEqual([]);
+  });
+
+  test('GIVEN Azure at 4.21.5 in operator mode WHEN checked THEN one error naming the CredentialsRequest permissions of each release', () => {
+    expect(releaseProblems('Azure', '4.21.5', { managementMode: 'operator' })).toContainEqual(
+      '"4.21.5": operator mode renders the Azure payload of release 4.22 and later; the payload of 4.21 ships CredentialsRequest ' +
+        'openshift-azure-cloud-controller-manager with other Azure permissions (13 on 4.16 to 4.18, 17 on 4.19 and 4.20, 28 on 4.21, 30 from 4.22), ' +
+        'not rendered per release yet. Leave the operator to the cluster-version operator until the cluster runs 4.22 or later, then hand it over',
     );
+  });
+
+  test('GIVEN AWS at 4.15.2 in operator mode WHEN checked THEN one error: payloads before 4.16 were not compared', () => {
+    expect(releaseProblems('AWS', '4.15.2', { managementMode: 'operator' })).toContainEqual(
+      '"4.15.2": operator mode renders the AWS payload of release 4.16 and later; the payloads before 4.16 were not compared with their release branches part by part. ' +
+        'Leave the operator to the cluster-version operator until the cluster runs 4.16 or later, then hand it over',
+    );
+  });
+});
+
+describe("operator mode renders each release's operator", () => {
+  const operatorObjects = (release: string): Obj[] => render('AWS', release, { managementMode: 'operator' });
+  const operator = (objects: Obj[]): Obj =>
+    objects.find((o) => o.metadata.name === 'cluster-cloud-controller-manager-operator' && o.kind === 'Deployment')!;
+
+  test('GIVEN AWS at 4.21.5 in operator mode WHEN rendered THEN the operator runs the kube-rbac-proxy sidecar of release-4.21 with the pinned image', () => {
+    const objects = operatorObjects('4.21.5');
+    const pod = operator(objects).spec.template.spec;
+    expect(pod.containers.map((c: Obj) => c.name)).toEqual(['cluster-cloud-controller-manager', 'config-sync-controllers', 'kube-rbac-proxy']);
+    expect(pod.containers[2].image).toMatch(/kube-rbac-proxy|@sha256:/);
+    expect(pod.containers[0].command[2]).toContain('--metrics-bind-address=127.0.0.1:9257');
+    expect(pod.containers[0].command[2]).not.toContain('--webhook-port');
+    expect(pod.volumes.map((v: Obj) => v.name)).toEqual(['images', 'host-etc-kube', 'auth-proxy-config', 'cloud-controller-manager-operator-tls']);
+    const images = JSON.parse(objects.find((o) => o.metadata.name === 'cloud-controller-manager-images')!.data['images.json']);
+    expect(Object.keys(images)).not.toContain('kubeRbacProxy');
+  });
+
+  test('GIVEN AWS at 4.18.3 in operator mode without spec.images.kubeRbacProxy WHEN checked THEN one error naming the field and where to read it', () => {
+    const spec = platformSpec('AWS', 'p', { managementMode: 'operator', openshift: { release: '4.18.3' } });
+    delete spec.spec.images.kubeRbacProxy;
+    const problems = checkSpec(parsedSpec(spec)).filter((p) => p.path.join('.') === 'spec.images.kubeRbacProxy');
+    expect(problems.map((p) => p.message)).toEqual([
+      "is required in operator mode on release 4.18.3, whose operator Deployment runs a kube-rbac-proxy sidecar (until 4.21); pin the cluster's own, read with: " +
+        'oc get deployment -n openshift-cloud-controller-manager-operator cluster-cloud-controller-manager-operator -o jsonpath=\'{.spec.template.spec.containers[?(@.name=="kube-rbac-proxy")].image}\'',
+    ]);
   });
 });

@@ -10,7 +10,7 @@ describe('platform inputs in the cluster spec: validation', () => {
     writeFile(dir(), 'c.json', '{}');
     // THEN the field is named with the fix
     expect(fleetProblems(dir())).toEqual([
-      'c.yaml:25: spec.cloudConfig.extraKeys.endpoints: is required for Azure Stack Hub (spec.azure.cloudName AzureStackCloud): the CCM and node manager read the ' +
+      'c.yaml:26: spec.cloudConfig.extraKeys.endpoints: is required for Azure Stack Hub (spec.azure.cloudName AzureStackCloud): the CCM and node manager read the ' +
         'Azure Stack environment from cloud-conf key "endpoints"; point it at the endpoints JSON of the cloud-provider-config ConfigMap',
     ]);
   });
@@ -51,7 +51,7 @@ describe('platform inputs in the cluster spec: validation', () => {
     writeFile(dir(), 'c.yaml', platformSpec('GCP', 'c', { cloudConfig: { file: 'a.conf', extraKeys: { extra: 's.json' } } }));
     writeFile(dir(), 's.json', '{"clientSecret": "hunter2"}');
     expect(fleetProblems(dir())).toEqual([
-      'a.yaml:26: spec.cloudConfig.extraKeys.cloud.conf: is the key of the cloud config itself; use spec.cloudConfig.file',
+      'a.yaml:27: spec.cloudConfig.extraKeys.cloud.conf: is the key of the cloud config itself; use spec.cloudConfig.file',
       'k.pem: cluster b: holds a private key; remove it: cloud-conf is committed to git and never carries credentials',
       's.json: cluster c: "clientSecret" holds a credential; remove it: the GCP cloud controller manager reads its credentials from Secret ' +
         'openshift-cloud-controller-manager/gcp-ccm-cloud-credentials, which the cloud-credential-operator creates from CredentialsRequest openshift-gcp-ccm, ' +
@@ -74,8 +74,8 @@ describe('platform inputs in the cluster spec: validation', () => {
       }),
     );
     expect(fleetProblems(dir())).toEqual([
-      'c.yaml:28: spec.vsphere.vcenters.1.server: "vc1" is listed twice; keep one entry per vCenter',
-      'c.yaml:35: spec.vsphere.failureDomains.0.server: "vc9" is not one of spec.vsphere.vcenters ("vc1", "vc1"); add the vCenter or fix the server',
+      'c.yaml:29: spec.vsphere.vcenters.1.server: "vc1" is listed twice; keep one entry per vCenter',
+      'c.yaml:36: spec.vsphere.failureDomains.0.server: "vc9" is not one of spec.vsphere.vcenters ("vc1", "vc1"); add the vCenter or fix the server',
     ]);
   });
 

@@ -855,11 +855,15 @@ describe('CredentialsRequests (operator manifests/*credentialsrequest-*.yaml)', 
     expect(azure.permissions).toHaveLength(30);
     expect(azure.permissions[0]).toBe('Microsoft.Compute/virtualMachines/read');
     expect(azure.permissions[29]).toBe('Microsoft.Network/applicationSecurityGroups/joinNetworkSecurityRule/action');
+    // release-4.22 ships 35 GCP permissions, release-4.23 48 (manifests/…_16_credentialsrequest-gcp.yaml of each branch)
     const gcp = credentialsRequest(VARIANTS.GCP)!.spec.providerSpec;
-    expect(gcp.permissions).toHaveLength(48);
-    expect(gcp.permissions.slice(0, 2)).toEqual(['compute.addresses.create', 'compute.addresses.createInternal']);
+    expect(gcp.permissions).toHaveLength(35);
+    expect(gcp.permissions.slice(0, 2)).toEqual(['compute.addresses.create', 'compute.addresses.delete']);
     expect(gcp.permissions.at(-1)).toBe('compute.zones.list');
     expect(gcp.skipServiceCheck).toBe(true);
+    const gcp423 = everything(VARIANTS.GCP, { openshift: { release: '4.23.1' } }).find((o) => o.kind === 'CredentialsRequest')!.spec.providerSpec;
+    expect(gcp423.permissions).toHaveLength(48);
+    expect(gcp423.permissions.slice(0, 2)).toEqual(['compute.addresses.create', 'compute.addresses.createInternal']);
     const powervs = credentialsRequest(VARIANTS.PowerVS)!;
     expect(powervs.metadata.labels).toEqual({ 'controller-tools.k8s.io': '1.0' });
     expect(powervs.spec.providerSpec.policies).toEqual([

@@ -2,7 +2,8 @@
  * The keys of the operator's `images.json` (ConfigMap
  * `openshift-cloud-controller-manager-operator/cloud-controller-manager-images`),
  * plus the upstream-only DigitalOcean and Equinix Metal CCMs of the
- * kubernetes distribution. A cluster spec pins each image it needs under its key.
+ * kubernetes distribution, and {@link KUBE_RBAC_PROXY_IMAGE_KEY}. A cluster
+ * spec pins each image it needs under its key.
  */
 export const IMAGE_KEYS = [
   'cloudControllerManagerOperator',
@@ -18,12 +19,20 @@ export const IMAGE_KEYS = [
   'cloudControllerManagerAlibaba',
   'cloudControllerManagerDigitalOcean',
   'cloudControllerManagerEquinixMetal',
+  'kubeRbacProxy',
 ] as const;
 
 export type ImageKey = (typeof IMAGE_KEYS)[number];
 
 /** The image of the operator itself, needed in `operator` management mode. */
 export const OPERATOR_IMAGE_KEY: ImageKey = 'cloudControllerManagerOperator';
+
+/**
+ * Not a key of `images.json`: the payload's `kube-rbac-proxy` image, which the operator Deployment of release-4.21
+ * and earlier runs as its metrics sidecar (openshift/cluster-cloud-controller-manager-operator@6148c0cc (release-4.21)
+ * manifests/image-references). Needed in `operator` mode before 4.22; never written into `images.json`.
+ */
+export const KUBE_RBAC_PROXY_IMAGE_KEY: ImageKey = 'kubeRbacProxy';
 
 /**
  * An image reference without its digest, as distribution/reference parses it

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IMAGE_KEYS } from './images';
+import { IMAGE_KEYS, KUBE_RBAC_PROXY_IMAGE_KEY } from './images';
 import { TLS_PROFILE_TYPES, TLS_VERSIONS } from './tls';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES } from './sections/migration';
 import { kubernetesSectionSchema } from './sections/kubernetes';
@@ -40,10 +40,19 @@ const FEATURE_GATE = /^[A-Z][A-Za-z0-9]*$/;
 
 const imagesSchema = z
   .strictObject(
-    Object.fromEntries(IMAGE_KEYS.map((key) => [key, z.string().optional().describe(`Image for images.json key ${key}`)])) as Record<
-      (typeof IMAGE_KEYS)[number],
-      z.ZodOptional<z.ZodString>
-    >,
+    Object.fromEntries(
+      IMAGE_KEYS.map((key) => [
+        key,
+        z
+          .string()
+          .optional()
+          .describe(
+            key === KUBE_RBAC_PROXY_IMAGE_KEY
+              ? "The release's kube-rbac-proxy image: the operator's metrics sidecar in operator mode before OpenShift 4.22 (not an images.json key)"
+              : `Image for images.json key ${key}`,
+          ),
+      ]),
+    ) as Record<(typeof IMAGE_KEYS)[number], z.ZodOptional<z.ZodString>>,
   )
   .describe('Pinned images by images.json key.');
 

@@ -51,6 +51,14 @@ export interface PayloadObject {
    * @default false
    */
   readonly addedIn?: boolean;
+  /**
+   * Earlier versions of ccm-gitops overrode it on releases before this one (they rendered a newer
+   * release's content there): the override may still be set, so it stays among the entries a mode
+   * change or the way back replaces.
+   *
+   * @default - never overridden where it is now rendered as the release ships it
+   */
+  readonly overriddenBefore?: string;
 }
 
 const CCM = 'cloud-controller-manager';
@@ -70,14 +78,17 @@ function p(manifest: string, sameSince: string, kind: string, group: string, nam
  * openshift-config-managed and the hostaccess ClusterRoleBinding, and has
  * fewer GCP permissions; release-4.21 also lacks the metrics rules of both
  * ClusterRoles, the webhook port of the metrics Service and two Azure
- * permissions; release-4.19 has no default-deny NetworkPolicies.
+ * permissions; release-4.19 has no default-deny NetworkPolicies; release-4.18
+ * no Role kube-system of the operator; release-4.17 no admission-policy rule
+ * of the operator. All but Azure's permissions are rendered per release.
  */
 export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('00_namespace.yaml', '4.16', 'Namespace', '', OPERATOR_NAMESPACE),
   p('00_namespace.yaml', '4.16', 'Namespace', '', OPERAND_NAMESPACE),
   p('01_images.configmap.yaml', 'never', 'ConfigMap', '', 'cloud-controller-manager-images', OPERATOR_NAMESPACE),
   p('02_rbac_operator.yaml', '4.16', 'ServiceAccount', '', OP_SA, OPERATOR_NAMESPACE),
-  p('02_rbac_operator.yaml', '4.22', 'ClusterRole', RBAC, 'system:openshift:operator:cloud-controller-manager'),
+  // rules added in 4.18 and 4.22; OperatorRbac renders each release's rules
+  p('02_rbac_operator.yaml', '4.16', 'ClusterRole', RBAC, 'system:openshift:operator:cloud-controller-manager'),
   p('02_rbac_operator.yaml', '4.16', 'ClusterRoleBinding', RBAC, 'system:openshift:operator:cloud-controller-manager'),
   p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, OPERATOR_NAMESPACE),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, OPERATOR_NAMESPACE),
@@ -86,8 +97,9 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   // changed in 4.23 (create/update/patch); OperatorRbac renders each release's rules
   p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'openshift-config-managed'),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'openshift-config-managed'),
-  p('02_rbac_operator.yaml', '4.16', 'Role', RBAC, OP_SA, 'kube-system'),
-  p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, 'kube-system'),
+  // first shipped in 4.19 (PAYLOAD_PARTS_SINCE.operatorKubeSystemRole)
+  p('02_rbac_operator.yaml', '4.19', 'Role', RBAC, OP_SA, 'kube-system', true),
+  p('02_rbac_operator.yaml', '4.19', 'RoleBinding', RBAC, OP_SA, 'kube-system', true),
   p('02_rbac_operator.yaml', '4.16', 'RoleBinding', RBAC, OP_SA, OPERAND_NAMESPACE),
   p(
     '02_rbac_operator.yaml',
@@ -113,14 +125,16 @@ export const PAYLOAD_OBJECTS: readonly PayloadObject[] = [
   p('04_rbac_provider_openstack.yaml', '4.16', 'ServiceAccount', '', CCM, 'kube-system'),
   p('04_rbac_provider_openstack.yaml', '4.16', 'ClusterRole', RBAC, 'openstack-cloud-controller-manager'),
   p('04_rbac_provider_openstack.yaml', '4.16', 'ClusterRoleBinding', RBAC, 'openstack-cloud-controller-manager'),
-  p('05_metrics-service.yaml', '4.22', 'Service', '', 'cloud-controller-manager-operator', OPERATOR_NAMESPACE),
+  // ports changed in 4.22; OperatorMetricsService renders each release's ports
+  p('05_metrics-service.yaml', '4.16', 'Service', '', 'cloud-controller-manager-operator', OPERATOR_NAMESPACE),
   p('10_networkpolicy-default-deny.yaml', '4.20', 'NetworkPolicy', 'networking.k8s.io', 'default-deny', OPERATOR_NAMESPACE, true),
   p('10_networkpolicy-default-deny.yaml', '4.20', 'NetworkPolicy', 'networking.k8s.io', 'default-deny', OPERAND_NAMESPACE, true),
   p('13_credentialsrequest-openstack.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-openstack-cloud-controller-manager', CREDS_NS),
   p('14_credentialsrequest-azure.yaml', '4.22', 'CredentialsRequest', CRED, 'openshift-azure-cloud-controller-manager', CREDS_NS),
   p('15_credentialsrequest-ibm.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-ibm-cloud-controller-manager', CREDS_NS),
   p('15_credentialsrequest-powervs.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-powervs-cloud-controller-manager', CREDS_NS),
-  p('16_credentialsrequest-gcp.yaml', '4.23', 'CredentialsRequest', CRED, 'openshift-gcp-ccm', CREDS_NS),
+  // 13 permissions added in 4.23; the GCP facts render each release's list (earlier versions rendered 4.23's everywhere)
+  { ...p('16_credentialsrequest-gcp.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-gcp-ccm', CREDS_NS), overriddenBefore: '4.23' },
   p('17_credentialsrequest-vsphere.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-vsphere-cloud-controller-manager', CREDS_NS),
   p('18_credentialsrequest-nutanix.yaml', '4.16', 'CredentialsRequest', CRED, 'openshift-nutanix-cloud-controller-manager', CREDS_NS),
   p('50_deployment.yaml', 'never', 'Deployment', 'apps', 'cluster-cloud-controller-manager-operator', OPERATOR_NAMESPACE),
@@ -282,7 +296,8 @@ export function ccmOverrideIdentities(release?: string): OverrideIdentity[] {
       o === OPERATOR_DEPLOYMENT ||
       o === CLUSTER_OPERATOR ||
       o.sameSince === 'never' ||
-      (!o.addedIn && (minor === undefined ? o.sameSince !== '4.16' : compareMinor(minor, o.sameSince) < 0)),
+      (!o.addedIn && (minor === undefined ? o.sameSince !== '4.16' : compareMinor(minor, o.sameSince) < 0)) ||
+      (o.overriddenBefore !== undefined && (minor === undefined || compareMinor(minor, o.overriddenBefore) < 0)),
   )
     .map((o) => overrideOf(o))
     .sort(compareOverrides)

@@ -3,7 +3,9 @@ import { openshiftCredentialHome } from './credential-home';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
 import { CloudConfigError } from '../cloud-config/errors';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
-import { OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
+import { KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
+import { RELEASE_VERSION_PATTERN } from './release';
+import { payloadHas } from './release-payload';
 import { ClusterSpec, Distribution, PlatformType } from '../cluster-spec/schema';
 import { DistributionFacts, DistributionProblem, PrepareContext } from '../cluster/distribution';
 import { PreparedCluster } from '../cluster/prepared-cluster';
@@ -75,6 +77,16 @@ function openshiftProblems(spec: ClusterSpec, renderedBy: (platform: PlatformTyp
         message: `is required for platform ${s.platform} in ${s.managementMode} mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
       });
     }
+  }
+  const release = s.openshift?.release;
+  const kubeRbacProxy = release !== undefined && RELEASE_VERSION_PATTERN.test(release) && !payloadHas(release, 'operatorServesMetrics');
+  if (s.managementMode === 'operator' && kubeRbacProxy && !s.images[KUBE_RBAC_PROXY_IMAGE_KEY]) {
+    problems.push({
+      path: ['spec', 'images', KUBE_RBAC_PROXY_IMAGE_KEY],
+      message:
+        `is required in operator mode on release ${release}, whose operator Deployment runs a kube-rbac-proxy sidecar (until 4.21); pin the cluster's own, read with: ` +
+        `oc get deployment -n openshift-cloud-controller-manager-operator cluster-cloud-controller-manager-operator -o jsonpath='{.spec.template.spec.containers[?(@.name=="kube-rbac-proxy")].image}'`,
+    });
   }
   if (s.cloudConfig?.extraKeys?.['cloud.conf'] !== undefined) {
     problems.push({

@@ -12,7 +12,8 @@ import { ProviderRbac } from './provider-rbac';
 import { TrustedCaConfigMap } from './trusted-ca-config-map';
 import { ProxySettings } from './pod-conventions';
 import { PlatformType } from '../cluster-spec/schema';
-import { releaseAtLeast } from './release';
+import { KUBE_RBAC_PROXY_IMAGE_KEY } from '../cluster-spec/images';
+import { payloadHas } from './release-payload';
 
 /** Who renders the operands. */
 export type ManagementMode = 'gitops' | 'operator';
@@ -71,8 +72,7 @@ export class OpenShiftStaticSet extends Construct {
     const mode = props.managementMode ?? 'gitops';
     new CloudControllerManagerNamespace(this, 'OperatorNamespace', { name: OPERATOR_NAMESPACE });
     new CloudControllerManagerNamespace(this, 'OperandNamespace', { name: OPERAND_NAMESPACE });
-    // the payload ships them from release 4.20 (…@release-4.20 manifests/0000_26_cloud-controller-manager-operator_10_networkpolicy-default-deny.yaml; absent at release-4.19)
-    if (!props.release || releaseAtLeast(props.release, '4.20')) {
+    if (payloadHas(props.release, 'defaultDenyNetworkPolicies')) {
       new DefaultDenyNetworkPolicy(this, 'OperatorNamespaceDefaultDeny', { namespace: OPERATOR_NAMESPACE });
       new DefaultDenyNetworkPolicy(this, 'OperandNamespaceDefaultDeny', { namespace: OPERAND_NAMESPACE });
     }
@@ -94,8 +94,16 @@ export class OpenShiftStaticSet extends Construct {
       throw new Error("'spec.openshift.release' is required in operator mode, got none");
     }
     new OperatorRbac(this, 'OperatorRbac', { release: props.release });
-    new OperatorMetricsService(this, 'MetricsService');
-    const images = new OperatorImagesConfigMap(this, 'Images', { images: props.images ?? {} });
-    new OperatorDeployment(this, 'Operator', { image, imagesData: images.data, proxy: props.proxy, releaseVersion: props.release });
+    new OperatorMetricsService(this, 'MetricsService', { release: props.release });
+    // kube-rbac-proxy is the Deployment's own sidecar image, not an images.json key.
+    const { [KUBE_RBAC_PROXY_IMAGE_KEY]: kubeRbacProxyImage, ...operandImages } = props.images ?? {};
+    const images = new OperatorImagesConfigMap(this, 'Images', { images: operandImages });
+    new OperatorDeployment(this, 'Operator', {
+      image,
+      imagesData: images.data,
+      proxy: props.proxy,
+      releaseVersion: props.release,
+      kubeRbacProxyImage: payloadHas(props.release, 'operatorServesMetrics') ? undefined : kubeRbacProxyImage,
+    });
   }
 }

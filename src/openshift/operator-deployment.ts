@@ -13,6 +13,7 @@ import {
   requests,
 } from './pod-conventions';
 import { tlsFlags, TlsVersion } from '../cluster-spec/tls';
+import { payloadHas } from './release-payload';
 
 /** Properties for `OperatorDeployment`. */
 export interface OperatorDeploymentProps {
@@ -43,6 +44,13 @@ export interface OperatorDeploymentProps {
    * rendered.
    */
   readonly releaseVersion: string;
+  /**
+   * The release's kube-rbac-proxy image (spec.images.kubeRbacProxy): the metrics sidecar of the
+   * operator before 4.22 (`PAYLOAD_PARTS_SINCE.operatorServesMetrics`); required there.
+   *
+   * @default - none
+   */
+  readonly kubeRbacProxyImage?: string;
 }
 
 const LEADER_FLAGS = [
@@ -55,8 +63,10 @@ const LEADER_FLAGS = [
 
 /**
  * Deployment `cluster-cloud-controller-manager-operator` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_50_deployment.yaml):
- * the operator and its config-sync controllers. Rendered in `operator` mode
- * only; in `gitops` mode this generator is the reconciler.
+ * the operator and its config-sync controllers, as the payload of `releaseVersion` ships it (before 4.22 with the
+ * kube-rbac-proxy sidecar of …@6148c0cc (release-4.21) manifests/…_11_deployment.yaml; without the hostaccess SCC
+ * annotation before 4.23: `PAYLOAD_PARTS_SINCE`). Rendered in `operator` mode only; in `gitops` mode this
+ * generator is the reconciler.
  */
 export class OperatorDeployment extends Construct {
   /** The Deployment object. */
@@ -70,6 +80,12 @@ export class OperatorDeployment extends Construct {
     if (!props.releaseVersion || props.releaseVersion === '0.0.1-snapshot') {
       throw new Error(
         `'releaseVersion' must be the cluster's OpenShift release (spec.openshift.release), got ${JSON.stringify(props.releaseVersion ?? '')}`,
+      );
+    }
+    const servesMetrics = payloadHas(props.releaseVersion, 'operatorServesMetrics');
+    if (!servesMetrics && !props.kubeRbacProxyImage) {
+      throw new Error(
+        `'kubeRbacProxyImage' is required for release ${props.releaseVersion}, whose operator runs a kube-rbac-proxy sidecar (spec.images.kubeRbacProxy), got none`,
       );
     }
     const labels = { 'k8s-app': 'cloud-manager-operator' };
@@ -93,7 +109,7 @@ export class OperatorDeployment extends Construct {
             annotations: {
               ...MANAGEMENT_WORKLOAD_ANNOTATION,
               'kubectl.kubernetes.io/default-container': 'cluster-cloud-controller-manager',
-              'openshift.io/required-scc': 'hostaccess',
+              ...(payloadHas(props.releaseVersion, 'operatorHostAccess') ? { 'openshift.io/required-scc': 'hostaccess' } : {}),
               [CONFIG_HASH_ANNOTATION]: configHash({ configMaps: { 'cloud-controller-manager-images': props.imagesData } }),
             },
           },
@@ -119,15 +135,18 @@ export class OperatorDeployment extends Construct {
                 command: operatorCommand('/cluster-controller-manager-operator', [
                   ...LEADER_FLAGS,
                   '"--images-json=/etc/cloud-controller-manager-config/images.json"',
-                  '--webhook-port=9443',
-                  '--metrics-bind-address=:9258',
+                  ...(servesMetrics ? ['--webhook-port=9443', '--metrics-bind-address=:9258'] : ['--metrics-bind-address=127.0.0.1:9257']),
                   '--health-addr=127.0.0.1:9259',
                   ...tls,
                 ]),
                 env,
                 ports: [
-                  { containerPort: 9443, name: 'webhook', protocol: 'TCP' },
-                  { containerPort: 9258, name: 'metrics', protocol: 'TCP' },
+                  ...(servesMetrics
+                    ? [
+                        { containerPort: 9443, name: 'webhook', protocol: 'TCP' },
+                        { containerPort: 9258, name: 'metrics', protocol: 'TCP' },
+                      ]
+                    : [{ containerPort: 9257, name: 'metrics', protocol: 'TCP' }]),
                   { containerPort: 9259, name: 'healthz', protocol: 'TCP' },
                 ],
                 resources: requests('10m', '50Mi'),
@@ -135,8 +154,12 @@ export class OperatorDeployment extends Construct {
                 volumeMounts: [
                   { name: 'images', mountPath: '/etc/cloud-controller-manager-config/' },
                   hostKube,
-                  { name: 'cloud-controller-manager-operator-tls', mountPath: '/tmp/k8s-metrics-server/serving-certs', readOnly: true },
-                  { name: 'cloud-controller-manager-operator-tls', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true },
+                  ...(servesMetrics
+                    ? [
+                        { name: 'cloud-controller-manager-operator-tls', mountPath: '/tmp/k8s-metrics-server/serving-certs', readOnly: true },
+                        { name: 'cloud-controller-manager-operator-tls', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true },
+                      ]
+                    : []),
                 ],
               },
               {
@@ -150,10 +173,12 @@ export class OperatorDeployment extends Construct {
                 terminationMessagePolicy: 'FallbackToLogsOnError',
                 volumeMounts: [hostKube],
               },
+              ...(servesMetrics ? [] : [kubeRbacProxyContainer(props.kubeRbacProxyImage!)]),
             ],
             volumes: [
               { name: 'images', configMap: { name: 'cloud-controller-manager-images', defaultMode: 420 } },
               hostEtcKubeVolume(),
+              ...(servesMetrics ? [] : [{ name: 'auth-proxy-config', configMap: { name: 'kube-rbac-proxy' } }]),
               { name: 'cloud-controller-manager-operator-tls', secret: { secretName: 'cloud-controller-manager-operator-tls', optional: true } },
             ],
           },
@@ -161,6 +186,50 @@ export class OperatorDeployment extends Construct {
       },
     });
   }
+}
+
+/**
+ * The TLS cipher suites release-4.21 and earlier pass the operator's kube-rbac-proxy, in their order
+ * (openshift/cluster-cloud-controller-manager-operator@6148c0cc (release-4.21) manifests/0000_26_cloud-controller-manager-operator_11_deployment.yaml;
+ * the same on release-4.16 to 4.20).
+ */
+const KUBE_RBAC_PROXY_CIPHERS = [
+  'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+  'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+  'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
+  'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305',
+  'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305',
+];
+
+/**
+ * The kube-rbac-proxy sidecar of the operator before 4.22 (…@6148c0cc (release-4.21) manifests/…_11_deployment.yaml):
+ * it serves the operator's metrics, listening on 127.0.0.1:9257, on 0.0.0.0:9258 with the service-ca certificate,
+ * authorized by the `kube-rbac-proxy` ConfigMap of the payload.
+ */
+function kubeRbacProxyContainer(image: string): k8s.Container {
+  return {
+    name: 'kube-rbac-proxy',
+    image,
+    imagePullPolicy: 'IfNotPresent',
+    args: [
+      '--secure-listen-address=0.0.0.0:9258',
+      '--upstream=http://127.0.0.1:9257/',
+      '--tls-cert-file=/etc/tls/private/tls.crt',
+      '--tls-private-key-file=/etc/tls/private/tls.key',
+      '--config-file=/etc/kube-rbac-proxy/config-file.yaml',
+      `--tls-cipher-suites=${KUBE_RBAC_PROXY_CIPHERS.join(',')}`,
+      '--logtostderr=true',
+      '--v=3',
+    ],
+    ports: [{ containerPort: 9258, name: 'https', protocol: 'TCP' }],
+    resources: requests('10m', '20Mi'),
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [
+      { name: 'auth-proxy-config', mountPath: '/etc/kube-rbac-proxy' },
+      { name: 'cloud-controller-manager-operator-tls', mountPath: '/etc/tls/private' },
+    ],
+  };
 }
 
 /** The operator's script: use the API server URL file when present, else the local kubeconfig. */

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { releaseAtLeast } from './release';
+import { payloadHas } from './release-payload';
 import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, releaseMetadata } from './constants';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -9,9 +9,9 @@ const WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch'];
 /** Properties for `OperatorRbac`. */
 export interface OperatorRbacProps {
   /**
-   * The cluster's OpenShift release: before 4.23 the operator only reads
-   * ConfigMaps in openshift-config-managed (release-4.22 manifest); from 4.23
-   * it also writes kube-cloud-config there (VSphereMultiVCenterDay2).
+   * The cluster's OpenShift release: the objects and rules its payload ships
+   * (`PAYLOAD_PARTS_SINCE`: the kube-system Role, the hostaccess binding, the
+   * openshift-config-managed write rules).
    *
    * @default - the current release's rules
    */
@@ -40,6 +40,7 @@ export class OperatorRbac extends Construct {
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata: meta(OPERATOR_SERVICE_ACCOUNT, OPERATOR_NAMESPACE) });
 
     const clusterRoleName = 'system:openshift:operator:cloud-controller-manager';
+    const metrics = payloadHas(props.release, 'operatorServesMetrics');
     new k8s.KubeClusterRole(this, 'ClusterRole', {
       metadata: meta(clusterRoleName),
       rules: [
@@ -52,18 +53,26 @@ export class OperatorRbac extends Construct {
         },
         {
           apiGroups: ['config.openshift.io'],
-          resources: ['clusterversions', 'infrastructures', 'featuregates', 'networks', 'proxies', 'apiservers'],
+          resources: ['clusterversions', 'infrastructures', 'featuregates', 'networks', 'proxies', ...(metrics ? ['apiservers'] : [])],
           verbs: ['get', 'list', 'watch'],
         },
         { apiGroups: ['operator.openshift.io'], resources: ['kubecontrollermanagers'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [RBAC_GROUP], resources: ['clusterrolebindings', 'clusterroles', 'rolebindings', 'roles'], verbs: WRITE },
-        {
-          apiGroups: ['admissionregistration.k8s.io'],
-          resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'],
-          verbs: WRITE,
-        },
-        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        ...(payloadHas(props.release, 'operatorAdmissionPolicyRule')
+          ? [
+              {
+                apiGroups: ['admissionregistration.k8s.io'],
+                resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'],
+                verbs: WRITE,
+              },
+            ]
+          : []),
+        ...(metrics
+          ? [
+              { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+              { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+            ]
+          : []),
         { apiGroups: [''], resources: ['nodes'], verbs: ['update'] },
         { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
         { apiGroups: [''], resources: ['nodes', 'services'], verbs: ['get', 'list', 'watch'] },
@@ -82,7 +91,7 @@ export class OperatorRbac extends Construct {
       subjects: [subject],
     });
 
-    const roles: [string, string, k8s.PolicyRule[]][] = [
+    const roles: [string, string, k8s.PolicyRule[] | undefined][] = [
       [
         'OperatorNamespace',
         OPERATOR_NAMESPACE,
@@ -100,7 +109,7 @@ export class OperatorRbac extends Construct {
           {
             apiGroups: [''],
             resources: ['configmaps'],
-            verbs: props.release && !releaseAtLeast(props.release, '4.23') ? ['get', 'list', 'watch'] : WRITE,
+            verbs: payloadHas(props.release, 'operatorWritesConfigManaged') ? WRITE : ['get', 'list', 'watch'],
           },
         ],
       ],
@@ -108,18 +117,23 @@ export class OperatorRbac extends Construct {
       [
         'KubeSystem',
         'kube-system',
-        [
-          {
-            apiGroups: ['coordination.k8s.io'],
-            resources: ['leases'],
-            resourceNames: ['aks-managed-resource-locker'],
-            verbs: ['get', 'list', 'update'],
-          },
-          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-        ],
+        payloadHas(props.release, 'operatorKubeSystemRole')
+          ? [
+              {
+                apiGroups: ['coordination.k8s.io'],
+                resources: ['leases'],
+                resourceNames: ['aks-managed-resource-locker'],
+                verbs: ['get', 'list', 'update'],
+              },
+              { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+            ]
+          : undefined,
       ],
     ];
     for (const [idPrefix, namespace, rules] of roles) {
+      if (rules === undefined) {
+        continue;
+      }
       new k8s.KubeRole(this, `${idPrefix}Role`, { metadata: meta(OPERATOR_SERVICE_ACCOUNT, namespace), rules });
       new k8s.KubeRoleBinding(this, `${idPrefix}RoleBinding`, {
         metadata: meta(OPERATOR_SERVICE_ACCOUNT, namespace),
@@ -135,6 +149,9 @@ export class OperatorRbac extends Construct {
       subjects: [subject],
     });
 
+    if (!payloadHas(props.release, 'operatorHostAccess')) {
+      return;
+    }
     new k8s.KubeClusterRoleBinding(this, 'HostAccessBinding', {
       metadata: meta('system:openshift:scc:hostaccess:cloud-controller-manager-operator'),
       roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: 'system:openshift:scc:hostaccess' },

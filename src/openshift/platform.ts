@@ -65,6 +65,11 @@ export interface PlatformFacts {
    * @default - the Secret of the CredentialsRequest
    */
   readonly credentialHome?: string;
+   * The platform's CredentialsRequest as the payload of `release` ships it, where releases differ.
+   *
+   * @default - `credentialsRequest` on every release
+   */
+  credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
   /**
    * What migration from the in-tree provider allows on this platform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md).
    *

@@ -10,14 +10,9 @@ import {
   releaseTable,
 } from './release';
 
-/**
- * The first release whose operator Deployment is the one `OperatorDeployment` renders: release-4.22
- * manifests/0000_26_cloud-controller-manager-operator_50_deployment.yaml (no kube-rbac-proxy,
- * --webhook-port=9443, --metrics-bind-address=:9258); release-4.21 and earlier differ.
- */
-export const OPERATOR_DEPLOYMENT_SINCE = '4.22';
 import { ClusterSpec } from '../cluster-spec/schema';
 import { operandReleaseProblems } from './release-operands';
+import { operatorModeProblem } from './release-payload';
 
 /** Why `spec.openshift.release` is required, and where to read it. */
 export const RELEASE_REQUIRED_MESSAGE =
@@ -27,7 +22,7 @@ export const RELEASE_REQUIRED_MESSAGE =
 
 /**
  * Checks of `spec.openshift` every platform shares: the release is named and
- * known to the gate table, operator mode needs 4.22 or later, and Alibaba
+ * known to the gate table, operator mode renders the release's payload, and Alibaba
  * Cloud needs 4.16.z (the only release whose operator shipped it).
  */
 export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): PlatformSpecProblem[] {
@@ -58,13 +53,9 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
     });
     return problems;
   }
-  if (s.managementMode === 'operator' && releaseTable(release) && !releaseAtLeast(release, OPERATOR_DEPLOYMENT_SINCE)) {
-    problems.push({
-      path: at,
-      message:
-        `"${release}": operator mode renders the operator Deployment of release ${OPERATOR_DEPLOYMENT_SINCE} and later ` +
-        `(${parseRelease(release).minor} and earlier run it with kube-rbac-proxy and other flags); use gitops mode, or leave the operator to the cluster-version operator`,
-    });
+  const operatorProblem = s.managementMode === 'operator' && releaseTable(release) ? operatorModeProblem(release, platform) : undefined;
+  if (operatorProblem !== undefined) {
+    problems.push({ path: at, message: operatorProblem });
   }
   if (platform.type === 'AlibabaCloud' && parseRelease(release).minor !== ALIBABA_RELEASE_MINOR) {
     problems.push({

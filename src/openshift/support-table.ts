@@ -5,7 +5,8 @@
  */
 import { PlatformType } from '../cluster-spec/schema';
 import { ALIBABA_RELEASE_MINOR, compareMinor, OPERATOR_BRANCH_COMMITS } from './release';
-import { OPERATOR_DEPLOYMENT_SINCE } from './release-problems';
+import { platformFactsFor } from './platform-facts';
+import { operatorModeRenderedSince } from './release-payload';
 import { gitopsRenderedSince, OPERANDS_RENDERED_SINCE } from './release-operands';
 
 /** The OpenShift platforms, in the order the docs name them (Azure covers Azure Stack Hub). */
@@ -36,7 +37,10 @@ function rendersInGitops(platform: PlatformType, minor: string): boolean {
 }
 
 function rendersInOperator(platform: PlatformType, minor: string): boolean {
-  return platform !== 'AlibabaCloud' && compareMinor(minor, OPERATOR_DEPLOYMENT_SINCE) >= 0;
+  if (platform === 'AlibabaCloud') {
+    return minor === ALIBABA_RELEASE_MINOR;
+  }
+  return compareMinor(minor, operatorModeRenderedSince(platformFactsFor(platform)!)) >= 0;
 }
 
 function platformList(minor: string, renders: (p: PlatformType, m: string) => boolean): string {
