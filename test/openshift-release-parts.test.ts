@@ -228,3 +228,30 @@ describe('the support table users read', () => {
     );
   });
 });
+
+describe('phase external on a release whose operators already run the CCM', () => {
+  test.each([
+    ['AWS', '4.14.30', '1.27', '4.14'],
+    ['AWS', '4.20.3', '1.33', '4.14'],
+    ['GCP', '4.17.2', '1.30', '4.15'],
+    ['GCP', '4.21.5', '1.34', '4.15'],
+  ])(
+    'GIVEN %s at %s with migration phase external WHEN checked THEN one error on spec.migration.phase: nothing to migrate, remove spec.migration',
+    (platform, release, k8s, since) => {
+      const problems = checkSpec(
+        parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase: 'external', kubernetesVersion: k8s } })),
+      );
+      expect(problems.filter((p) => p.path.join('.') === 'spec.migration.phase').map((p) => p.message)).toEqual([
+        `"external": OpenShift ${release.split('.').slice(0, 2).join('.')} runs the external CCM on ${platform} by default (since ${since}): the release's operators have already moved the cluster to it, ` +
+          "so there is no migration, and a migration's way back and MIGRATION.md steps do not apply; remove spec.migration",
+      ]);
+    },
+  );
+
+  test('GIVEN AWS at 4.13.0 with migration phase external WHEN checked THEN no phase problem: 4.13 still runs the in-tree provider', () => {
+    const problems = checkSpec(
+      parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'external', kubernetesVersion: '1.26' } })),
+    );
+    expect(problems.filter((p) => p.path.join('.') === 'spec.migration.phase')).toEqual([]);
+  });
+});
