@@ -21,21 +21,20 @@ type Obj = Record<string, any>;
 type Mode = 'gitops' | 'operator';
 
 const MODES: readonly Mode[] = ['gitops', 'operator'];
-const AZURE = ['Azure', 'AzureStackHub'];
 const ALL = ['AWS', 'Azure', 'AzureStackHub', 'GCP', 'IBMCloud', 'Nutanix', 'OpenStack', 'PowerVS', 'VSphere'];
 
 /**
  * The platform x release x mode the product refuses today (spec.openshift.release): before 4.22 operator
- * mode, and Azure and Azure Stack Hub in gitops mode. Remove an entry when the product renders it: the comparison
+ * mode. Remove an entry when the product renders it: the comparison
  * then covers it.
  */
 const REFUSED_TODAY: Readonly<Record<string, Readonly<Record<Mode, readonly string[]>>>> = {
-  '4.16': { gitops: AZURE, operator: [...ALL, 'AlibabaCloud'] },
-  '4.17': { gitops: AZURE, operator: ALL },
-  '4.18': { gitops: AZURE, operator: ALL },
-  '4.19': { gitops: AZURE, operator: ALL },
-  '4.20': { gitops: AZURE, operator: ALL },
-  '4.21': { gitops: AZURE, operator: ALL },
+  '4.16': { gitops: [], operator: [...ALL, 'AlibabaCloud'] },
+  '4.17': { gitops: [], operator: ALL },
+  '4.18': { gitops: [], operator: ALL },
+  '4.19': { gitops: [], operator: ALL },
+  '4.20': { gitops: [], operator: ALL },
+  '4.21': { gitops: [], operator: ALL },
 };
 
 /** A difference docs/deviations.md documents (its row named), so the comparison accepts it. */

@@ -210,10 +210,10 @@ describe('the support table users read', () => {
     expect(page).toContain(`${supportTableMarkdown()}\n`);
   });
 
-  test('GIVEN the support table WHEN read THEN 4.20 is EUS, renders seven platforms in gitops mode, refuses operator mode and takes the way back before any update', () => {
+  test('GIVEN the support table WHEN read THEN 4.20 is EUS, renders all nine platforms in gitops mode, refuses operator mode and takes the way back before any update', () => {
     expect(supportTableRows().find((r) => r[0].startsWith('4.20'))).toEqual([
       '4.20 (EUS)',
-      'AWS, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
+      'AWS, Azure, Azure Stack Hub, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
       'refused',
       'z-stream: way back first; minor: way back first; EUS-to-EUS: way back first',
     ]);

@@ -30,8 +30,9 @@ export const OPENSHIFT_DISTRIBUTION: DistributionRendering = {
     });
     // Every phase: the payload ships it in-tree too, and an override that appeared with a later phase would
     // leave CVO and GitOps writing it for ever until someone re-ran the hand over.
-    if (platform.credentialsRequest) {
-      new CloudCredentialsRequest(chart, 'CredentialsRequest', platform.credentialsRequest);
+    const credentialsRequest = platform.credentialsRequestOf?.(spec.openshift?.release) ?? platform.credentialsRequest;
+    if (credentialsRequest) {
+      new CloudCredentialsRequest(chart, 'CredentialsRequest', credentialsRequest);
     }
     return (scope) => platform.renderOperands(scope, cluster);
   },

@@ -60,6 +60,12 @@ export interface PlatformFacts {
    */
   readonly credentialsRequest?: CloudCredentialsRequestProps;
   /**
+   * The platform's CredentialsRequest as the payload of `release` ships it, where releases differ.
+   *
+   * @default - `credentialsRequest` on every release
+   */
+  credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
+  /**
    * What migration from the in-tree provider allows on this platform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md).
    *
    * @default - the platform never had an in-tree provider: only phase `external`
