@@ -1,12 +1,12 @@
 import { App } from 'cdk8s';
 import { transformAwsCloudConfig } from '../src/cloud-config/aws';
 import { ClusterChart } from '../src/cluster-chart';
-import { checkSpec } from '../src/fleet/load';
+import { checkSpec, loadFleet } from '../src/fleet/load';
 import { AWS_PLATFORM_FACTS } from '../src/openshift/aws/facts';
 import * as fs from 'fs';
 import * as path from 'path';
 import { supportTableMarkdown, supportTableRows } from '../src/openshift/support-table';
-import { parsedSpec, platformSpec, preparedCluster } from './helpers';
+import { parsedSpec, platformSpec, preparedCluster, useTempDir, writeFile } from './helpers';
 
 type Obj = Record<string, any>;
 
@@ -253,5 +253,38 @@ describe('phase external on a release whose operators already run the CCM', () =
       parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'external', kubernetesVersion: '1.26' } })),
     );
     expect(problems.filter((p) => p.path.join('.') === 'spec.migration.phase')).toEqual([]);
+  });
+});
+
+describe('spec.tls before 4.22, whose operators pass no TLS profile to the CCM', () => {
+  const dir = useTempDir();
+
+  /** The warnings loading one spec of `platform` at `release` with `tls` gives. */
+  function warnings(platform: string, release: string, tls: Record<string, unknown>): string[] {
+    writeFile(dir(), 'c.yaml', platformSpec(platform, 'c', { openshift: { release }, tls }));
+    return loadFleet(dir()).warnings.map((w) => w.message);
+  }
+
+  test.each([
+    ['AWS', '4.20.3', "the CCM's own defaults (no --tls-* flag)"],
+    ['Azure', '4.18.3', "the CCM's own defaults (no --tls-* flag)"],
+    ['IBMCloud', '4.16.9', 'the hard-coded list of 9 cipher suites in --tls-cipher-suites'],
+    ['Nutanix', '4.21.5', 'the hard-coded list of 6 cipher suites in --tls-cipher-suites'],
+  ])(
+    'GIVEN %s at %s with spec.tls.profile Modern WHEN loaded THEN one warning: no effect, what the release uses instead, from when it counts',
+    (platform, release, instead) => {
+      const minor = release.split('.').slice(0, 2).join('.');
+      expect(warnings(platform, release, { profile: 'Modern' })).toEqual([
+        `cluster c: spec.tls.profile "Modern" has no effect on OpenShift ${release}: the operator of ${minor} passes no TLS profile to the CCM, which serves with ${instead}; ` +
+          'the profile takes effect from 4.22 (--tls-cipher-suites / --tls-min-version)',
+      ]);
+    },
+  );
+
+  test.each([
+    ['AWS', '4.22.3', { profile: 'Modern' }],
+    ['AWS', '4.20.3', {}],
+  ])('GIVEN %s at %s with spec.tls %j WHEN loaded THEN no TLS warning', (platform, release, tls) => {
+    expect(warnings(platform, release, tls).filter((w) => w.includes('spec.tls'))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './migration/migration-control-plane';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
+import { tlsSettingWarnings } from './release-operands';
 import { CloudConfigError } from '../cloud-config/errors';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
@@ -91,6 +92,9 @@ function openshiftProblems(spec: ClusterSpec, renderedBy: (platform: PlatformTyp
 function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInput | undefined): PreparedCluster | undefined {
   const { file, issue, warn } = ctx;
   const platform = platformFactsFor(spec.spec.platform)!;
+  for (const w of tlsSettingWarnings(spec)) {
+    warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
+  }
   const read = ctx.readCloudConfig();
   if (!read) {
     return undefined;

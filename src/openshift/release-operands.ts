@@ -129,6 +129,33 @@ export function releaseTlsFlags(
   return cipherList ? [`--tls-cipher-suites=${HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS[cipherList].join(',')}`] : [];
 }
 
+/** The platforms whose operator hard-codes a cipher list before {@link OPERAND_PARTS_SINCE}.tlsFlags, and which. */
+const HARD_CODED_CIPHER_LIST: Readonly<Partial<Record<PlatformType, keyof typeof HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS>>> = {
+  IBMCloud: 'ibm',
+  PowerVS: 'ibm',
+  Nutanix: 'nutanix',
+};
+
+/**
+ * `spec.tls` on a release whose operator passes no TLS profile to the CCM: the setting changes nothing, so say so,
+ * with what that release serves with instead. Only a profile other than the default is worth a warning.
+ */
+export function tlsSettingWarnings(spec: ClusterSpec): string[] {
+  const s = spec.spec;
+  const release = s.openshift?.release;
+  if (release === undefined || s.tls.profile === 'Intermediate' || operandRenders(release, 'tlsFlags')) {
+    return [];
+  }
+  const list = HARD_CODED_CIPHER_LIST[s.platform];
+  const instead = list
+    ? `the hard-coded list of ${HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS[list].length} cipher suites in --tls-cipher-suites`
+    : "the CCM's own defaults (no --tls-* flag)";
+  return [
+    `spec.tls.profile "${s.tls.profile}" has no effect on OpenShift ${release}: the operator of ${parseRelease(release).minor} passes no TLS profile to the CCM, ` +
+      `which serves with ${instead}; the profile takes effect from ${OPERAND_PARTS_SINCE.tlsFlags} (--tls-cipher-suites / --tls-min-version)`,
+  ];
+}
+
 /** A part of the operands whose first release is in {@link OPERAND_PARTS_SINCE}. */
 export type OperandPart = keyof typeof OPERAND_PARTS_SINCE;
 
