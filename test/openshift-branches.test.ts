@@ -41,6 +41,11 @@ const REFUSED_TODAY: Readonly<Record<string, Readonly<Record<Mode, readonly stri
 const DEVIATIONS: readonly { readonly row: string; readonly matches: RegExp }[] = [
   { row: 'wait for the trust bundle on every workload', matches: / init: containers (?:(.+),)?wait-for-trust-bundle, the release has \1?$/ },
   {
+    row: 'Azure `azure-inject-credentials` init container',
+    matches:
+      / init container azure-inject-credentials: runtime \{"resources":\{"requests":\{"cpu":"10m","memory":"10Mi"\}\},(.*)\}, the release has \{"resources":undefined,\1\}$/,
+  },
+  {
     row: 'OpenStack/vSphere empty `--feature-gates=`',
     matches: /(openstack|vsphere)-cloud-controller-manager .* flags missing --feature-gates=<filled-in>$/,
   },
@@ -258,6 +263,49 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
     expect(diffs).toEqual([
       `${at}: flags missing --leader-elect-lease-duration=137s`,
       `${at}: flags the release does not pass --leader-elect-lease-duration=138s`,
+    ]);
+  });
+
+  test("GIVEN the Azure injectors' --creds-path moved back to 4.18 WHEN Azure 4.18 is compared THEN each injector's flags, env and mounts, the CCM's env and both pods' volumes are reported", () => {
+    const diffs = mutated(
+      () => {
+        const parts = fresh<typeof import('../src/openshift/release-operands')>('../src/openshift/release-operands').OPERAND_PARTS_SINCE;
+        (parts as Record<string, string>).azureCredentialsPath = '4.18';
+      },
+      'Azure',
+      '4.18',
+      'gitops',
+    );
+    const injector = diffs.filter((d) => d.includes(' init container azure-inject-credentials: '));
+    expect(injector.map((d) => d.replace(/^.* init container azure-inject-credentials: (flags [a-z ]+|[a-z]+) .*$/, '$1'))).toEqual([
+      'flags the release does not pass',
+      'env',
+      'mounts',
+      'flags the release does not pass',
+      'env',
+      'mounts',
+    ]);
+    expect(injector[0]).toMatch(/flags the release does not pass --creds-path=\/etc\/azure\/credentials$/);
+    expect(injector[1]).toMatch(/env \[\], the release has \[AZURE_CLIENT_ID AZURE_CLIENT_SECRET AZURE_FEDERATED_TOKEN_FILE AZURE_TENANT_ID\]$/);
+    expect(diffs.filter((d) => !d.includes(' init container '))).toHaveLength(4);
+  });
+
+  test('GIVEN the Azure permissions of 4.21 moved to 4.22 WHEN Azure 4.21 is compared THEN the CredentialsRequest is reported', () => {
+    const diffs = mutated(
+      () => {
+        const since = fresh<typeof import('../src/openshift/azure/facts')>('../src/openshift/azure/facts').AZURE_CCM_PERMISSIONS_SINCE as Record<
+          string,
+          string[]
+        >;
+        since['4.22'] = [...since['4.22'], ...since['4.21']];
+        delete since['4.21'];
+      },
+      'Azure',
+      '4.21',
+      'gitops',
+    );
+    expect(diffs.map((d) => d.replace(/ \[[^\]]*\]: credentials .*$/, ': credentials'))).toEqual([
+      'Azure 4.21 gitops: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-azure-cloud-controller-manager: credentials',
     ]);
   });
 

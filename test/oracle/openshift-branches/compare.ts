@@ -57,10 +57,14 @@ function containerDiffs(where: string, expected: readonly ContainerFacts[] = [],
   const out: string[] = [];
   const names = (cs: readonly ContainerFacts[]) => cs.map((c) => c.name).join(',');
   if (names(expected) !== names(rendered)) {
-    return [`${where}: containers ${names(rendered)}, the release has ${names(expected)}`];
+    out.push(`${where}: containers ${names(rendered)}, the release has ${names(expected)}`);
   }
-  expected.forEach((e, i) => {
-    const r = rendered[i];
+  // The containers both have are compared field by field even when the lists differ (an added init container must not hide the others).
+  expected.forEach((e) => {
+    const r = rendered.find((c) => c.name === e.name);
+    if (r === undefined) {
+      return;
+    }
     const at = `${where} container ${e.name}`;
     const optional = new Set((e.optionalFlags ?? []).map((f) => f.split('=')[0]));
     const renderedFlags = r.flags.filter((f) => !optional.has(f.split('=')[0]));
