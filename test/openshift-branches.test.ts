@@ -309,6 +309,31 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
     ]);
   });
 
+  test.each([
+    [
+      'the first two ciphers of the Intermediate profile swapped',
+      (p: { ciphers: string[] }) => void p.ciphers.splice(0, 2, p.ciphers[1], p.ciphers[0]),
+      '--tls-cipher-suites',
+    ],
+    ['the Intermediate minimum lowered to TLS 1.1', (p: { minTLSVersion: string }) => void (p.minTLSVersion = 'VersionTLS11'), '--tls-min-version'],
+  ] as const)('GIVEN %s WHEN Azure 4.22 is compared THEN the TLS flag value is reported, not only its presence', (_what, mutate, flag) => {
+    const diffs = mutated(
+      () => {
+        const profiles = fresh<typeof import('../src/cluster-spec/tls')>('../src/cluster-spec/tls').TLS_PROFILES as unknown as Record<
+          string,
+          unknown
+        >;
+        mutate(profiles.Intermediate as { ciphers: string[]; minTLSVersion: string });
+      },
+      'Azure',
+      '4.22',
+      'gitops',
+    );
+    expect(
+      diffs.map((d) => d.replace(/^.* container cloud-controller-manager: (flags missing|flags the release does not pass) (--[a-z-]+)=.*$/, '$1 $2')),
+    ).toEqual([`flags missing ${flag}`, `flags the release does not pass ${flag}`]);
+  });
+
   test('GIVEN the payload file of the operator ClusterRole renamed WHEN release 4.21 is compared THEN the name is reported against the branch file', () => {
     let diffs: string[] = [];
     jest.isolateModules(() => {
