@@ -12,10 +12,12 @@ import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
 import { manifestIn, olderPayloadObjects, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
+import { platformFactsFor } from '../src/openshift/platform-facts';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
 import { BRANCH_RELEASES, branch, BRANCHES, PAYLOAD_PREFIX } from './oracle/openshift-branches';
 import { idOf } from './oracle/openshift-branches/facts';
 import { branchDiffs } from './oracle/openshift-branches/compare';
+import { cloudConfDiffs } from './oracle/openshift-branches/cloud-conf';
 
 type Obj = Record<string, any>;
 type Mode = 'gitops' | 'operator';
@@ -107,11 +109,19 @@ function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
   });
 }
 
-/** What ccm-gitops renders for that cluster, in process (`chart`: a ClusterChart from another module registry in the mutation tests). */
-function render(platform: string, minor: string, mode: Mode, chart: typeof ClusterChart = ClusterChart): Obj[] {
+/** The cloud config each compared cluster reads (openshift-config/cloud-provider-config). */
+const sourceOf = (platform: string): string =>
+  platform === 'AzureStackHub' ? '{"vmType":"standard"}\n' : platform === 'Azure' ? '{"cloud":"AzurePublicCloud"}\n' : '[Global]\n';
+
+/**
+ * What ccm-gitops renders for that cluster, in process, its cloud config through the product's transform as `prepare`
+ * runs it (`chart`, `facts`: from another module registry in the mutation tests).
+ */
+function render(platform: string, minor: string, mode: Mode, chart: typeof ClusterChart = ClusterChart, facts = platformFactsFor): Obj[] {
   const stack = platform === 'AzureStackHub';
+  const raw = platformSpecOf(platform, minor, mode);
   const prepared = {
-    ...preparedCluster(platformSpecOf(platform, minor, mode), stack ? '{"vmType":"standard"}\n' : '[Global]\n'),
+    ...preparedCluster(raw, facts(raw.spec.platform)!.transformCloudConfig(sourceOf(platform), parsedSpec(raw)).config),
     ...(stack ? { cloudConfExtraData: { endpoints: '{"name":"AzureStackCloud"}' } } : {}),
   };
   return new chart(new App(), 'c', { cluster: prepared }).toJson();
@@ -127,7 +137,10 @@ function finding(platform: string, minor: string, mode: Mode, diff: string): str
 
 /** The comparison's lines for one cluster, the documented deviations left out. */
 function differences(platform: string, minor: string, mode: Mode, rendered: readonly Obj[]): string[] {
-  return branchDiffs(minor, platform, mode, rendered)
+  return [
+    ...branchDiffs(minor, platform, mode, rendered),
+    ...(mode === 'gitops' ? cloudConfDiffs(minor, platform, rendered, sourceOf(platform)) : []),
+  ]
     .filter((d) => !DEVIATIONS.some((v) => v.matches.test(d)))
     .map((d) => finding(platform, minor, mode, d));
 }
@@ -226,7 +239,8 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
     jest.isolateModules(() => {
       mutate();
       const { ClusterChart: chart } = fresh<typeof import('../src/cluster-chart')>('../src/cluster-chart');
-      diffs = differences(platform, minor, mode, render(platform, minor, mode, chart));
+      const facts = fresh<typeof import('../src/openshift/platform-facts')>('../src/openshift/platform-facts').platformFactsFor;
+      diffs = differences(platform, minor, mode, render(platform, minor, mode, chart, facts));
     });
     return diffs;
   }
@@ -332,6 +346,23 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
     expect(
       diffs.map((d) => d.replace(/^.* container cloud-controller-manager: (flags missing|flags the release does not pass) (--[a-z-]+)=.*$/, '$1 $2')),
     ).toEqual([`flags missing ${flag}`, `flags the release does not pass ${flag}`]);
+  });
+
+  test("GIVEN GCP's cloud config no longer passed through unchanged WHEN GCP 4.18 is compared THEN cloud-conf's cloud.conf is reported against the source", () => {
+    const diffs = mutated(
+      () => {
+        const gcp = fresh<typeof import('../src/openshift/gcp/facts')>('../src/openshift/gcp/facts').GCP_PLATFORM_FACTS as {
+          transformCloudConfig: unknown;
+        };
+        gcp.transformCloudConfig = (source: string) => ({ config: `${source}multizone = true\n`, warnings: [] });
+      },
+      'GCP',
+      '4.18',
+      'gitops',
+    );
+    expect(diffs.filter((d) => d.includes('/cloud-conf '))).toEqual([
+      'GCP 4.18 gitops: /ConfigMap openshift-cloud-controller-manager/cloud-conf [pkg/cloud/cloud.go release-4.18]: cloud.conf "[Global]\\nmultizone = true\\n", the release writes the source unchanged "[Global]\\n"',
+    ]);
   });
 
   test('GIVEN the payload file of the operator ClusterRole renamed WHEN release 4.21 is compared THEN the name is reported against the branch file', () => {
