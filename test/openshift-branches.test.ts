@@ -111,7 +111,7 @@ function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
 
 /** The cloud config each compared cluster reads (openshift-config/cloud-provider-config). */
 const sourceOf = (platform: string): string =>
-  platform === 'AzureStackHub' ? '{"vmType":"standard"}\n' : platform === 'Azure' ? '{"cloud":"AzurePublicCloud"}\n' : '[Global]\n';
+  platform === 'AzureStackHub' ? '{"location":"local"}\n' : platform === 'Azure' ? '{"cloud":"AzurePublicCloud"}\n' : '[Global]\n';
 
 /**
  * What ccm-gitops renders for that cluster, in process, its cloud config through the product's transform as `prepare`
@@ -364,6 +364,27 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
       'GCP 4.18 gitops: /ConfigMap openshift-cloud-controller-manager/cloud-conf [pkg/cloud/cloud.go release-4.18]: cloud.conf "[Global]\\nmultizone = true\\n", the release writes the source unchanged "[Global]\\n"',
     ]);
   });
+
+  test.each(['Azure', 'AzureStackHub'])(
+    'GIVEN the %s cloud config passed through unchanged WHEN 4.20 is compared THEN the vmType (and on Azure the cloud health probe mode) the release sets is reported',
+    (platform) => {
+      const diffs = mutated(
+        () => {
+          const azure = fresh<typeof import('../src/openshift/azure/facts')>('../src/openshift/azure/facts').AZURE_PLATFORM_FACTS as {
+            transformCloudConfig: unknown;
+          };
+          azure.transformCloudConfig = (source: string) => ({ config: source, warnings: [] });
+        },
+        platform,
+        '4.20',
+        'gitops',
+      );
+      expect(diffs.filter((d) => d.includes('/cloud-conf ')).map((d) => d.replace(/^.*\]: /, ''))).toEqual([
+        'cloud.conf vmType undefined, the release writes "standard"',
+        ...(platform === 'Azure' ? ['cloud.conf clusterServiceLoadBalancerHealthProbeMode undefined, the release writes "shared"'] : []),
+      ]);
+    },
+  );
 
   test('GIVEN the payload file of the operator ClusterRole renamed WHEN release 4.21 is compared THEN the name is reported against the branch file', () => {
     let diffs: string[] = [];
