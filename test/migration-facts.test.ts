@@ -32,7 +32,7 @@ describe('2. version facts', () => {
 
   test('GCP on OpenShift 4.15 (1.28) is already external by default (openshift/api release-4.15 payload-manifests/featuregates/featureGate-Default.yaml enables ExternalCloudProviderGCP)', () => {
     expect(problems('GCP', 'openshift', { phase: 'leader-migration-kcm', kubernetesMinor: 28, ccmMinor: 28 })).toEqual([
-      'spec.migration.kubernetesVersion: "1.28": OpenShift 4.15 runs the external CCM on GCP by default (since 4.15), so the operators have already migrated it and phase "leader-migration-kcm" cannot be rendered; set phase to "external"',
+      'spec.migration.kubernetesVersion: "1.28": OpenShift 4.15 runs the external CCM on GCP by default (since 4.15), so the operators have already migrated it and phase "leader-migration-kcm" cannot be rendered; remove spec.migration',
     ]);
     expect(problems('GCP', 'openshift', { phase: 'leader-migration-kcm', kubernetesMinor: 27, ccmMinor: 27 })).toEqual([]);
   });

@@ -386,7 +386,7 @@ describe('refused migrations', () => {
       'an OpenShift release that is external by default',
       { kubernetesMinor: 28, ccmMinor: 28 },
       'spec.migration.kubernetesVersion',
-      '"1.28": OpenShift 4.15 runs the external CCM on GCP by default (since 4.15), so the operators have already migrated it and phase "leader-migration-kcm" cannot be rendered; set phase to "external"',
+      '"1.28": OpenShift 4.15 runs the external CCM on GCP by default (since 4.15), so the operators have already migrated it and phase "leader-migration-kcm" cannot be rendered; remove spec.migration',
     ],
     [
       'leader election off',
@@ -420,7 +420,7 @@ describe('refused migrations', () => {
     ],
     [
       'in-tree volumes the KCM no longer has',
-      { phase: 'external', kubernetesMinor: 31, ccmMinor: 31, inTreeVolumes: true },
+      { distribution: 'kubernetes', phase: 'external', kubernetesMinor: 31, ccmMinor: 31, inTreeVolumes: true },
       'spec.migration.inTreeVolumes',
       'is true but kube-controller-manager 1.31 has no in-tree gce volume plugin (the last one is in 1.30); finish CSI migration and set it to false',
     ],

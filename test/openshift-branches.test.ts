@@ -12,34 +12,39 @@ import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
 import { manifestIn, olderPayloadObjects, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
+import { platformFactsFor } from '../src/openshift/platform-facts';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
 import { BRANCH_RELEASES, branch, BRANCHES, PAYLOAD_PREFIX } from './oracle/openshift-branches';
 import { idOf } from './oracle/openshift-branches/facts';
 import { branchDiffs } from './oracle/openshift-branches/compare';
+import { cloudConfDiffs } from './oracle/openshift-branches/cloud-conf';
 
 type Obj = Record<string, any>;
 type Mode = 'gitops' | 'operator';
 
 const MODES: readonly Mode[] = ['gitops', 'operator'];
-const AZURE = ['Azure', 'AzureStackHub'];
 
 /**
- * The platform x release x mode the product refuses today (spec.openshift.release): Azure and Azure Stack Hub
- * before 4.22 in both modes (their CredentialsRequest is not rendered per release). Remove an entry when the
- * product renders it: the comparison then covers it.
+ * The platform x release x mode the product refuses today (spec.openshift.release): nothing. Remove an entry when the product renders it: the comparison
+ * then covers it.
  */
 const REFUSED_TODAY: Readonly<Record<string, Readonly<Record<Mode, readonly string[]>>>> = {
-  '4.16': { gitops: AZURE, operator: AZURE },
-  '4.17': { gitops: AZURE, operator: AZURE },
-  '4.18': { gitops: AZURE, operator: AZURE },
-  '4.19': { gitops: AZURE, operator: AZURE },
-  '4.20': { gitops: AZURE, operator: AZURE },
-  '4.21': { gitops: AZURE, operator: AZURE },
+  '4.16': { gitops: [], operator: [] },
+  '4.17': { gitops: [], operator: [] },
+  '4.18': { gitops: [], operator: [] },
+  '4.19': { gitops: [], operator: [] },
+  '4.20': { gitops: [], operator: [] },
+  '4.21': { gitops: [], operator: [] },
 };
 
 /** A difference docs/deviations.md documents (its row named), so the comparison accepts it. */
 const DEVIATIONS: readonly { readonly row: string; readonly matches: RegExp }[] = [
   { row: 'wait for the trust bundle on every workload', matches: / init: containers (?:(.+),)?wait-for-trust-bundle, the release has \1?$/ },
+  {
+    row: 'Azure `azure-inject-credentials` init container',
+    matches:
+      / init container azure-inject-credentials: runtime \{"resources":\{"requests":\{"cpu":"10m","memory":"10Mi"\}\},(.*)\}, the release has \{"resources":undefined,\1\}$/,
+  },
   {
     row: 'OpenStack/vSphere empty `--feature-gates=`',
     matches: /(openstack|vsphere)-cloud-controller-manager .* flags missing --feature-gates=<filled-in>$/,
@@ -77,11 +82,19 @@ function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
   });
 }
 
-/** What ccm-gitops renders for that cluster, in process (`chart`: a ClusterChart from another module registry in the mutation tests). */
-function render(platform: string, minor: string, mode: Mode, chart: typeof ClusterChart = ClusterChart): Obj[] {
+/** The cloud config each compared cluster reads (openshift-config/cloud-provider-config). */
+const sourceOf = (platform: string): string =>
+  platform === 'AzureStackHub' ? '{"location":"local"}\n' : platform === 'Azure' ? '{"cloud":"AzurePublicCloud"}\n' : '[Global]\n';
+
+/**
+ * What ccm-gitops renders for that cluster, in process, its cloud config through the product's transform as `prepare`
+ * runs it (`chart`, `facts`: from another module registry in the mutation tests).
+ */
+function render(platform: string, minor: string, mode: Mode, chart: typeof ClusterChart = ClusterChart, facts = platformFactsFor): Obj[] {
   const stack = platform === 'AzureStackHub';
+  const raw = platformSpecOf(platform, minor, mode);
   const prepared = {
-    ...preparedCluster(platformSpecOf(platform, minor, mode), stack ? '{"vmType":"standard"}\n' : '[Global]\n'),
+    ...preparedCluster(raw, facts(raw.spec.platform)!.transformCloudConfig(sourceOf(platform), parsedSpec(raw)).config),
     ...(stack ? { cloudConfExtraData: { endpoints: '{"name":"AzureStackCloud"}' } } : {}),
   };
   return new chart(new App(), 'c', { cluster: prepared }).toJson();
@@ -97,7 +110,10 @@ function finding(platform: string, minor: string, mode: Mode, diff: string): str
 
 /** The comparison's lines for one cluster, the documented deviations left out. */
 function differences(platform: string, minor: string, mode: Mode, rendered: readonly Obj[]): string[] {
-  return branchDiffs(minor, platform, mode, rendered)
+  return [
+    ...branchDiffs(minor, platform, mode, rendered),
+    ...(mode === 'gitops' ? cloudConfDiffs(minor, platform, rendered, sourceOf(platform)) : []),
+  ]
     .filter((d) => !DEVIATIONS.some((v) => v.matches.test(d)))
     .map((d) => finding(platform, minor, mode, d));
 }
@@ -196,7 +212,8 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
     jest.isolateModules(() => {
       mutate();
       const { ClusterChart: chart } = fresh<typeof import('../src/cluster-chart')>('../src/cluster-chart');
-      diffs = differences(platform, minor, mode, render(platform, minor, mode, chart));
+      const facts = fresh<typeof import('../src/openshift/platform-facts')>('../src/openshift/platform-facts').platformFactsFor;
+      diffs = differences(platform, minor, mode, render(platform, minor, mode, chart, facts));
     });
     return diffs;
   }
@@ -253,6 +270,112 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
       'AWS 4.21 operator: apps/Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator',
     ]);
   });
+
+  test("GIVEN the Azure injectors' --creds-path moved back to 4.18 WHEN Azure 4.18 is compared THEN each injector's flags, env and mounts, the CCM's env and both pods' volumes are reported", () => {
+    const diffs = mutated(
+      () => {
+        const parts = fresh<typeof import('../src/openshift/release-operands')>('../src/openshift/release-operands').OPERAND_PARTS_SINCE;
+        (parts as Record<string, string>).azureCredentialsPath = '4.18';
+      },
+      'Azure',
+      '4.18',
+      'gitops',
+    );
+    const injector = diffs.filter((d) => d.includes(' init container azure-inject-credentials: '));
+    expect(injector.map((d) => d.replace(/^.* init container azure-inject-credentials: (flags [a-z ]+|[a-z]+) .*$/, '$1'))).toEqual([
+      'flags the release does not pass',
+      'env',
+      'mounts',
+      'flags the release does not pass',
+      'env',
+      'mounts',
+    ]);
+    expect(injector[0]).toMatch(/flags the release does not pass --creds-path=\/etc\/azure\/credentials$/);
+    expect(injector[1]).toMatch(/env \[\], the release has \[AZURE_CLIENT_ID AZURE_CLIENT_SECRET AZURE_FEDERATED_TOKEN_FILE AZURE_TENANT_ID\]$/);
+    expect(diffs.filter((d) => !d.includes(' init container '))).toHaveLength(4);
+  });
+
+  test('GIVEN the Azure permissions of 4.21 moved to 4.22 WHEN Azure 4.21 is compared THEN the CredentialsRequest is reported', () => {
+    const diffs = mutated(
+      () => {
+        const since = fresh<typeof import('../src/openshift/azure/facts')>('../src/openshift/azure/facts').AZURE_CCM_PERMISSIONS_SINCE as Record<
+          string,
+          string[]
+        >;
+        since['4.22'] = [...since['4.22'], ...since['4.21']];
+        delete since['4.21'];
+      },
+      'Azure',
+      '4.21',
+      'gitops',
+    );
+    expect(diffs.map((d) => d.replace(/ \[[^\]]*\]: credentials .*$/, ': credentials'))).toEqual([
+      'Azure 4.21 gitops: cloudcredential.openshift.io/CredentialsRequest openshift-cloud-credential-operator/openshift-azure-cloud-controller-manager: credentials',
+    ]);
+  });
+
+  test.each([
+    [
+      'the first two ciphers of the Intermediate profile swapped',
+      (p: { ciphers: string[] }) => void p.ciphers.splice(0, 2, p.ciphers[1], p.ciphers[0]),
+      '--tls-cipher-suites',
+    ],
+    ['the Intermediate minimum lowered to TLS 1.1', (p: { minTLSVersion: string }) => void (p.minTLSVersion = 'VersionTLS11'), '--tls-min-version'],
+  ] as const)('GIVEN %s WHEN Azure 4.22 is compared THEN the TLS flag value is reported, not only its presence', (_what, mutate, flag) => {
+    const diffs = mutated(
+      () => {
+        const profiles = fresh<typeof import('../src/cluster-spec/tls')>('../src/cluster-spec/tls').TLS_PROFILES as unknown as Record<
+          string,
+          unknown
+        >;
+        mutate(profiles.Intermediate as { ciphers: string[]; minTLSVersion: string });
+      },
+      'Azure',
+      '4.22',
+      'gitops',
+    );
+    expect(
+      diffs.map((d) => d.replace(/^.* container cloud-controller-manager: (flags missing|flags the release does not pass) (--[a-z-]+)=.*$/, '$1 $2')),
+    ).toEqual([`flags missing ${flag}`, `flags the release does not pass ${flag}`]);
+  });
+
+  test("GIVEN GCP's cloud config no longer passed through unchanged WHEN GCP 4.18 is compared THEN cloud-conf's cloud.conf is reported against the source", () => {
+    const diffs = mutated(
+      () => {
+        const gcp = fresh<typeof import('../src/openshift/gcp/facts')>('../src/openshift/gcp/facts').GCP_PLATFORM_FACTS as {
+          transformCloudConfig: unknown;
+        };
+        gcp.transformCloudConfig = (source: string) => ({ config: `${source}multizone = true\n`, warnings: [] });
+      },
+      'GCP',
+      '4.18',
+      'gitops',
+    );
+    expect(diffs.filter((d) => d.includes('/cloud-conf '))).toEqual([
+      'GCP 4.18 gitops: /ConfigMap openshift-cloud-controller-manager/cloud-conf [pkg/cloud/cloud.go release-4.18]: cloud.conf "[Global]\\nmultizone = true\\n", the release writes the source unchanged "[Global]\\n"',
+    ]);
+  });
+
+  test.each(['Azure', 'AzureStackHub'])(
+    'GIVEN the %s cloud config passed through unchanged WHEN 4.20 is compared THEN the vmType (and on Azure the cloud health probe mode) the release sets is reported',
+    (platform) => {
+      const diffs = mutated(
+        () => {
+          const azure = fresh<typeof import('../src/openshift/azure/facts')>('../src/openshift/azure/facts').AZURE_PLATFORM_FACTS as {
+            transformCloudConfig: unknown;
+          };
+          azure.transformCloudConfig = (source: string) => ({ config: source, warnings: [] });
+        },
+        platform,
+        '4.20',
+        'gitops',
+      );
+      expect(diffs.filter((d) => d.includes('/cloud-conf ')).map((d) => d.replace(/^.*\]: /, ''))).toEqual([
+        'cloud.conf vmType undefined, the release writes "standard"',
+        ...(platform === 'Azure' ? ['cloud.conf clusterServiceLoadBalancerHealthProbeMode undefined, the release writes "shared"'] : []),
+      ]);
+    },
+  );
 
   test('GIVEN the payload file of the operator ClusterRole renamed WHEN release 4.21 is compared THEN the name is reported against the branch file', () => {
     let diffs: string[] = [];

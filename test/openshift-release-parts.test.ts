@@ -1,12 +1,12 @@
 import { App } from 'cdk8s';
 import { transformAwsCloudConfig } from '../src/cloud-config/aws';
 import { ClusterChart } from '../src/cluster-chart';
-import { checkSpec } from '../src/fleet/load';
+import { checkSpec, loadFleet } from '../src/fleet/load';
 import { AWS_PLATFORM_FACTS } from '../src/openshift/aws/facts';
 import * as fs from 'fs';
 import * as path from 'path';
 import { supportTableMarkdown, supportTableRows } from '../src/openshift/support-table';
-import { parsedSpec, platformSpec, preparedCluster } from './helpers';
+import { parsedSpec, platformSpec, preparedCluster, useTempDir, writeFile } from './helpers';
 
 type Obj = Record<string, any>;
 
@@ -215,6 +215,11 @@ describe('the support table users read', () => {
       '4.20 (EUS)',
       'AWS, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
       'AWS, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
+  test('GIVEN the support table WHEN read THEN 4.20 is EUS, renders all nine platforms in gitops mode, refuses operator mode and takes the way back before any update', () => {
+    expect(supportTableRows().find((r) => r[0].startsWith('4.20'))).toEqual([
+      '4.20 (EUS)',
+      'AWS, Azure, Azure Stack Hub, GCP, IBM Cloud, Power VS, OpenStack, vSphere, Nutanix',
+      'refused',
       'z-stream: way back first; minor: way back first; EUS-to-EUS: way back first',
     ]);
   });
@@ -268,5 +273,62 @@ describe("operator mode renders each release's operator", () => {
       "is required in operator mode on release 4.18.3, whose operator Deployment runs a kube-rbac-proxy sidecar (until 4.21); pin the cluster's own, read with: " +
         'oc get deployment -n openshift-cloud-controller-manager-operator cluster-cloud-controller-manager-operator -o jsonpath=\'{.spec.template.spec.containers[?(@.name=="kube-rbac-proxy")].image}\'',
     ]);
+describe('phase external on a release whose operators already run the CCM', () => {
+  test.each([
+    ['AWS', '4.14.30', '1.27', '4.14'],
+    ['AWS', '4.20.3', '1.33', '4.14'],
+    ['GCP', '4.17.2', '1.30', '4.15'],
+    ['GCP', '4.21.5', '1.34', '4.15'],
+  ])(
+    'GIVEN %s at %s with migration phase external WHEN checked THEN one error on spec.migration.phase: nothing to migrate, remove spec.migration',
+    (platform, release, k8s, since) => {
+      const problems = checkSpec(
+        parsedSpec(platformSpec(platform, 'p', { openshift: { release }, migration: { phase: 'external', kubernetesVersion: k8s } })),
+      );
+      expect(problems.filter((p) => p.path.join('.') === 'spec.migration.phase').map((p) => p.message)).toEqual([
+        `"external": OpenShift ${release.split('.').slice(0, 2).join('.')} runs the external CCM on ${platform} by default (since ${since}): the release's operators have already moved the cluster to it, ` +
+          "so there is no migration, and a migration's way back and MIGRATION.md steps do not apply; remove spec.migration",
+      ]);
+    },
+  );
+
+  test('GIVEN AWS at 4.13.0 with migration phase external WHEN checked THEN no phase problem: 4.13 still runs the in-tree provider', () => {
+    const problems = checkSpec(
+      parsedSpec(platformSpec('AWS', 'p', { openshift: { release: '4.13.0' }, migration: { phase: 'external', kubernetesVersion: '1.26' } })),
+    );
+    expect(problems.filter((p) => p.path.join('.') === 'spec.migration.phase')).toEqual([]);
+  });
+});
+
+describe('spec.tls before 4.22, whose operators pass no TLS profile to the CCM', () => {
+  const dir = useTempDir();
+
+  /** The warnings loading one spec of `platform` at `release` with `tls` gives. */
+  function warnings(platform: string, release: string, tls: Record<string, unknown>): string[] {
+    writeFile(dir(), 'c.yaml', platformSpec(platform, 'c', { openshift: { release }, tls }));
+    return loadFleet(dir()).warnings.map((w) => w.message);
+  }
+
+  test.each([
+    ['AWS', '4.20.3', "the CCM's own defaults (no --tls-* flag)"],
+    ['Azure', '4.18.3', "the CCM's own defaults (no --tls-* flag)"],
+    ['IBMCloud', '4.16.9', 'the hard-coded list of 9 cipher suites in --tls-cipher-suites'],
+    ['Nutanix', '4.21.5', 'the hard-coded list of 6 cipher suites in --tls-cipher-suites'],
+  ])(
+    'GIVEN %s at %s with spec.tls.profile Modern WHEN loaded THEN one warning: no effect, what the release uses instead, from when it counts',
+    (platform, release, instead) => {
+      const minor = release.split('.').slice(0, 2).join('.');
+      expect(warnings(platform, release, { profile: 'Modern' })).toEqual([
+        `cluster c: spec.tls.profile "Modern" has no effect on OpenShift ${release}: the operator of ${minor} passes no TLS profile to the CCM, which serves with ${instead}; ` +
+          'the profile takes effect from 4.22 (--tls-cipher-suites / --tls-min-version)',
+      ]);
+    },
+  );
+
+  test.each([
+    ['AWS', '4.22.3', { profile: 'Modern' }],
+    ['AWS', '4.20.3', {}],
+  ])('GIVEN %s at %s with spec.tls %j WHEN loaded THEN no TLS warning', (platform, release, tls) => {
+    expect(warnings(platform, release, tls).filter((w) => w.includes('spec.tls'))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './migration/migration-control-plane';
 import { openshiftCredentialHome } from './credential-home';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
+import { tlsSettingWarnings } from './release-operands';
 import { CloudConfigError } from '../cloud-config/errors';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
@@ -104,6 +105,9 @@ function openshiftProblems(spec: ClusterSpec, renderedBy: (platform: PlatformTyp
 function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInput | undefined): PreparedCluster | undefined {
   const { file, issue, warn } = ctx;
   const platform = platformFactsFor(spec.spec.platform)!;
+  for (const w of tlsSettingWarnings(spec)) {
+    warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
+  }
   const read = ctx.readCloudConfig();
   if (!read) {
     return undefined;

@@ -65,6 +65,7 @@ export interface PlatformFacts {
    * @default - the Secret of the CredentialsRequest
    */
   readonly credentialHome?: string;
+  /**
    * The platform's CredentialsRequest as the payload of `release` ships it, where releases differ.
    *
    * @default - `credentialsRequest` on every release

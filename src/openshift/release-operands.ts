@@ -12,8 +12,8 @@ import { PlatformFacts, PlatformSpecProblem } from './platform';
 
 /**
  * The oldest release whose operands gitops mode renders outside a migration on a platform that
- * {@link GITOPS_RENDERED_SINCE} does not list: release-4.21 and earlier differ from it by the
- * parts of {@link OPERAND_DIFFERENCES_BEFORE}, not all of which are rendered per release yet.
+ * {@link GITOPS_RENDERED_SINCE} does not list, and the release a migration's CCM phases render as
+ * on the platforms outside {@link OPERANDS_PER_RELEASE}.
  */
 export const OPERANDS_RENDERED_SINCE = '4.22';
 
@@ -73,6 +73,17 @@ export const OPERAND_PARTS_SINCE = {
   gcpClusterRole: '4.16',
   /** GCP: the network-tier admission policy (…@5b39a4df (release-4.19) pkg/cloud/gcp/assets/validating-admission-policy*.yaml). */
   gcpAdmissionPolicy: '4.19',
+  /**
+   * Azure and Azure Stack Hub: the credentials injector reads `--creds-path=/etc/azure/credentials` from a `cloud-sa-volume`
+   * (…@5b39a4df (release-4.19) pkg/cloud/azure{,stack}/assets/*.yaml); release-4.16 to 4.18 pass the Secret's keys as env instead.
+   */
+  azureCredentialsPath: '4.19',
+  /** Azure and Azure Stack Hub: Role and RoleBinding `kube-system/azure-cloud-provider` (…@5b39a4df (release-4.19) pkg/cloud/azure{,stack}/azure{,stack}.go templates). */
+  azureCloudProviderRole: '4.19',
+  /** Azure: the node-admission policy (…@8abb0673 (release-4.18) pkg/cloud/azure/assets/validating-admission-policy*.yaml; not at release-4.17). */
+  azureNodeAdmissionPolicy: '4.18',
+  /** Azure: the TCP idle timeout service-annotation policy (…@5b39a4df (release-4.19) pkg/cloud/azure/assets/validating-admission-service-annotation-policy*.yaml). */
+  azureServiceAnnotationPolicy: '4.19',
 } as const;
 
 /**
@@ -118,6 +129,33 @@ export function releaseTlsFlags(
   return cipherList ? [`--tls-cipher-suites=${HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS[cipherList].join(',')}`] : [];
 }
 
+/** The platforms whose operator hard-codes a cipher list before {@link OPERAND_PARTS_SINCE}.tlsFlags, and which. */
+const HARD_CODED_CIPHER_LIST: Readonly<Partial<Record<PlatformType, keyof typeof HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS>>> = {
+  IBMCloud: 'ibm',
+  PowerVS: 'ibm',
+  Nutanix: 'nutanix',
+};
+
+/**
+ * `spec.tls` on a release whose operator passes no TLS profile to the CCM: the setting changes nothing, so say so,
+ * with what that release serves with instead. Only a profile other than the default is worth a warning.
+ */
+export function tlsSettingWarnings(spec: ClusterSpec): string[] {
+  const s = spec.spec;
+  const release = s.openshift?.release;
+  if (release === undefined || s.tls.profile === 'Intermediate' || operandRenders(release, 'tlsFlags')) {
+    return [];
+  }
+  const list = HARD_CODED_CIPHER_LIST[s.platform];
+  const instead = list
+    ? `the hard-coded list of ${HARD_CODED_CIPHERS_BEFORE_TLS_FLAGS[list].length} cipher suites in --tls-cipher-suites`
+    : "the CCM's own defaults (no --tls-* flag)";
+  return [
+    `spec.tls.profile "${s.tls.profile}" has no effect on OpenShift ${release}: the operator of ${parseRelease(release).minor} passes no TLS profile to the CCM, ` +
+      `which serves with ${instead}; the profile takes effect from ${OPERAND_PARTS_SINCE.tlsFlags} (--tls-cipher-suites / --tls-min-version)`,
+  ];
+}
+
 /** A part of the operands whose first release is in {@link OPERAND_PARTS_SINCE}. */
 export type OperandPart = keyof typeof OPERAND_PARTS_SINCE;
 
@@ -133,6 +171,7 @@ export function operandRenders(release: string | undefined, part: OperandPart): 
  */
 export const GITOPS_RENDERED_SINCE: Readonly<Partial<Record<PlatformType, string>>> = {
   AWS: '4.16',
+  Azure: '4.16',
   GCP: '4.16',
   IBMCloud: '4.16',
   PowerVS: '4.16',
@@ -149,58 +188,19 @@ export function gitopsRenderedSince(platform: PlatformType): string {
 /**
  * The platforms whose operands before 4.22 differ from release-4.22's only by the parts of
  * {@link OPERAND_PARTS_SINCE}, so a migration's CCM phases render them per release. The others
- * differ in structure before 4.22 (Azure: other assets and policies; OpenStack: another
- * openstack.go; vSphere: no cloud-config transformer before release-4.13, other RBAC before 4.14).
+ * differ in structure on the releases a migration runs on (Azure before 4.14: branches not compared
+ * part by part; OpenStack: another openstack.go; vSphere: no cloud-config transformer before
+ * release-4.13, other RBAC before 4.14).
  */
 export const OPERANDS_PER_RELEASE: readonly PlatformType[] = ['AWS', 'GCP'];
 
-const TLS_FLAGS = "--tls-cipher-suites / --tls-min-version from the cluster's TLS profile";
-
 /**
- * What the operator of a release before {@link OPERANDS_RENDERED_SINCE} renders otherwise, per platform:
- * each entry holds for the releases before `since`. Read from `git diff release-X release-4.22 -- pkg/cloud manifests`
- * of openshift/cluster-cloud-controller-manager-operator at release-4.16@d721cd62, release-4.17@6d4c0096,
- * release-4.18@8abb0673, release-4.19@5b39a4df, release-4.20@276696cc, release-4.21@6148c0cc, release-4.22@b99c3d88.
+ * What the operator of a release before {@link gitopsRenderedSince} renders otherwise on `platform`: every
+ * platform but Alibaba Cloud is rendered per release from 4.16 ({@link OPERAND_PARTS_SINCE}), and the
+ * branches before release-4.16 (out of support) were not compared part by part.
  */
-export const OPERAND_DIFFERENCES_BEFORE: readonly { since: string; platforms?: readonly PlatformType[]; differs: string }[] = [
-  // pkg/cloud/{ibm,powervs}/assets/deployment.yaml and nutanix/assets/cloud-controller-manager-deployment.yaml@release-4.21
-  { since: '4.22', platforms: ['IBMCloud', 'PowerVS'], differs: `a hard-coded list of 9 TLS cipher suites instead of ${TLS_FLAGS}` },
-  { since: '4.22', platforms: ['Nutanix'], differs: `a hard-coded list of 6 TLS cipher suites instead of ${TLS_FLAGS}` },
-  { since: '4.22', platforms: ['AWS', 'Azure', 'GCP', 'OpenStack', 'VSphere'], differs: `no ${TLS_FLAGS}` },
-  // pkg/cloud/aws/assets/validating-admission-policy*.yaml, aws_config_transformer.go
-  { since: '4.22', platforms: ['AWS'], differs: 'no load-balancer-type admission policy' },
-  { since: '4.22', platforms: ['AWS'], differs: 'another cloud.conf transformation' },
-  // manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml gains permissions at 4.21 and 4.22
-  { since: '4.22', platforms: ['Azure'], differs: 'fewer permissions in the CredentialsRequest' },
-  // pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml@release-4.21
-  { since: '4.21', platforms: ['VSphere'], differs: 'no ADDITIONAL_NODE_LABELS env (--node-labels)' },
-  // pkg/cloud/azure{,stack}/assets/*@release-4.19
-  { since: '4.19', platforms: ['Azure'], differs: 'credentials as env from the Secret, not --creds-path and a cloud-sa-volume' },
-  { since: '4.19', platforms: ['Azure'], differs: 'no Role/RoleBinding kube-system/azure-cloud-provider' },
-  { since: '4.19', platforms: ['Azure'], differs: 'no service-annotation admission policy (Azure public cloud)' },
-  // pkg/cloud/common/resources.go getService@release-4.18
-  { since: '4.19', differs: 'a webhooks port 10260 on the CCM Service' },
-  // pkg/cloud/gcp/assets/validating-admission-policy*.yaml@release-4.19
-  { since: '4.19', platforms: ['GCP'], differs: 'no network-tier admission policy' },
-  // pkg/cloud/aws/assets/deployment.yaml@release-4.19 (OPERAND_PARTS_SINCE.awsCloudConfig)
-  { since: '4.19', platforms: ['AWS'], differs: 'no --cloud-config and no cloud.conf' },
-  // pkg/cloud/azure/assets/validating-admission-policy*.yaml@release-4.18
-  { since: '4.18', platforms: ['Azure'], differs: 'no admission policy (Azure public cloud)' },
-];
-
-/** What the operator of `minor` renders otherwise on `platform` than release {@link OPERANDS_RENDERED_SINCE}, each once. */
-export function operandDifferences(minor: string, platform: PlatformType): string[] {
-  const since = gitopsRenderedSince(platform);
-  if (compareMinor(since, OPERANDS_RENDERED_SINCE) < 0) {
-    // every part from `since` on is rendered per release; the branches before it were not compared part by part
-    return [`those of releases before ${since}, whose branches were not compared part by part`];
-  }
-  const found = OPERAND_DIFFERENCES_BEFORE.filter(
-    (d) => compareMinor(minor, d.since) < 0 && (d.platforms === undefined || d.platforms.includes(platform)),
-  ).map((d) => d.differs);
-  // the branches before release-4.16 (out of support) were not compared part by part
-  const older = compareMinor(minor, '4.16') < 0 ? ['further differences of releases before 4.16'] : [];
-  return [...new Set([...found, ...older])];
+export function operandDifferences(platform: PlatformType): string[] {
+  return [`those of releases before ${gitopsRenderedSince(platform)}, whose branches were not compared part by part`];
 }
 
 /**
@@ -249,7 +249,7 @@ export function operandReleaseProblems(spec: ClusterSpec, platform?: Pick<Platfo
       path: at,
       message:
         `"${release}": gitops mode renders the ${s.platform} cloud controller manager as the operator of release ${since} and later renders it; ` +
-        `the operator of ${minor} renders other ${s.platform} operands: ${operandDifferences(minor, s.platform).join('; ')}. ` +
+        `the operator of ${minor} renders other ${s.platform} operands: ${operandDifferences(s.platform).join('; ')}. ` +
         `Leave the cloud controller manager to the cluster's operator until the cluster runs ${since} or later (an OpenShift update moves an in-tree platform to its CCM itself), then hand it over`,
     },
   ];

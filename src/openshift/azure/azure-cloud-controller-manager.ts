@@ -3,6 +3,8 @@ import { AzureCloudNodeManager } from './azure-cloud-node-manager';
 import { AzureCloudProviderRbac } from './azure-cloud-provider-rbac';
 import {
   azureCloudConfVolume,
+  azureCredentialEnv,
+  azureCredentialsMounted,
   azureCredentialsMount,
   azureCredentialsVolume,
   azureInjectCredentials,
@@ -15,8 +17,8 @@ import { CommonOperands } from '../common-operands';
 import { CLOUD_CONF_CONFIG_MAP, CNM_SERVICE_ACCOUNT, OPERAND_NAMESPACE } from '../constants';
 import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
+import { operandRenders, releaseTlsFlags } from '../release-operands';
 import { changedAnnotationVariables, ValidatingAdmissionPolicy } from '../validating-admission-policy';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
 
 /** Service annotation whose value the Azure admission policy checks. */
 export const AZURE_TCP_IDLE_TIMEOUT_ANNOTATION = 'service.beta.kubernetes.io/azure-load-balancer-tcp-idle-timeout';
@@ -53,6 +55,9 @@ export class AzureCloudControllerManager extends Construct {
       throw new Error('\'infrastructureName\' must be set for Azure, got ""');
     }
     const common = new CommonOperands(this, 'Common', { platformType: 'Azure', ...props });
+    // The release's own form where it differs (OPERAND_PARTS_SINCE): release-4.18 and earlier pass the credentials as env.
+    const release = props.release;
+    const mounted = azureCredentialsMounted(release);
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'azure-cloud-controller-manager',
       platformLabel: 'Azure',
@@ -69,18 +74,24 @@ export class AzureCloudControllerManager extends Construct {
         '--bind-address=127.0.0.1',
         '--cluster-name=$(OCP_INFRASTRUCTURE_NAME)',
         ...LEADER_ELECTION_FLAGS,
-        ...ccmTlsFlags(props.tls),
+        ...releaseTlsFlags(release, props.tls),
         '--secure-port=0',
       ],
       env: [
         { name: 'CLOUD_CONFIG', value: '/etc/kubernetes-cloud-config/cloud.conf' },
         { name: 'OCP_INFRASTRUCTURE_NAME', value: props.infrastructureName },
+        ...(mounted ? [] : [azureCredentialEnv('AZURE_FEDERATED_TOKEN_FILE', 'azure_federated_token_file', true)]),
       ],
-      initContainers: [azureInjectCredentials(props.operatorImage, 'config-accm')],
-      volumes: [azureCloudConfVolume(false), azureCredentialsVolume(), boundServiceAccountTokenVolume(), emptyDirVolume('merged-cloud-config')],
+      initContainers: [azureInjectCredentials(props.operatorImage, 'config-accm', release)],
+      volumes: [
+        azureCloudConfVolume(false),
+        ...(mounted ? [azureCredentialsVolume()] : []),
+        boundServiceAccountTokenVolume(),
+        emptyDirVolume('merged-cloud-config'),
+      ],
       volumeMounts: [
         { name: 'merged-cloud-config', mountPath: '/etc/kubernetes-cloud-config', readOnly: true },
-        azureCredentialsMount(),
+        ...(mounted ? [azureCredentialsMount()] : []),
         boundServiceAccountTokenMount(),
       ],
       // openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/azure/assets/cloud-controller-manager-deployment.yaml
@@ -97,9 +108,20 @@ export class AzureCloudControllerManager extends Construct {
       operatorImage: props.operatorImage,
       mountedConfig: {},
       proxy: props.proxy,
+      release,
     });
-    new AzureCloudProviderRbac(this, 'Rbac');
+    new AzureCloudProviderRbac(this, 'Rbac', { release });
 
+    if (operandRenders(release, 'azureNodeAdmissionPolicy')) {
+      this.nodeAdmissionPolicy();
+    }
+    if (operandRenders(release, 'azureServiceAnnotationPolicy')) {
+      this.tcpIdleTimeoutPolicy();
+    }
+  }
+
+  /** A node manager may only update its own Node. */
+  private nodeAdmissionPolicy(): void {
     const nodeName = "'authentication.kubernetes.io/node-name'";
     new ValidatingAdmissionPolicy(this, 'NodeAdmissionPolicy', {
       name: 'openshift-cloud-controller-manager-cloud-provider-azure-node-admission',
@@ -125,7 +147,10 @@ export class AzureCloudControllerManager extends Construct {
         ],
       },
     });
+  }
 
+  /** The TCP idle timeout annotation of a Service is an integer from 4 to 100. */
+  private tcpIdleTimeoutPolicy(): void {
     new ValidatingAdmissionPolicy(this, 'TcpIdleTimeoutPolicy', {
       name: 'azure-load-balancer-tcp-idle-timeout-annotation-validation-policy',
       bindingName: 'azure-load-balancer-tcp-idle-timeout-validation-annotation-binding',

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
   azureCloudConfVolume,
+  azureCredentialsMounted,
   azureCredentialsVolume,
   azureInjectCredentials,
   azureStackHubInjectCredentials,
@@ -50,6 +51,13 @@ export interface AzureCloudNodeManagerProps {
    * @default - no proxy
    */
   readonly proxy?: ProxySettings;
+  /**
+   * The cluster's OpenShift release: before `OPERAND_PARTS_SINCE.azureCredentialsPath` the injector takes the
+   * credentials as env and the pod has no `cloud-sa-volume`.
+   *
+   * @default - main's shape
+   */
+  readonly release?: string;
 }
 
 /** The tolerations of the cloud node manager: every NoSchedule taint, the infra NoExecute taint, unreachable/not-ready for 120 s. */
@@ -130,18 +138,13 @@ export class AzureCloudNodeManager extends Construct {
             boundServiceAccountTokenMount(),
           ],
         };
+    const credentials = azureCredentialsMounted(props.release) ? [azureCredentialsVolume()] : [];
     const volumes: k8s.Volume[] = props.stackHub
-      ? [hostEtcKubeVolume(), azureCloudConfVolume(true), azureCredentialsVolume(), ...trustedCaVolumes(cloudCa), emptyDirVolume('cloud-config')]
-      : [
-          azureCredentialsVolume(),
-          ...trustedCaVolumes(cloudCa),
-          hostEtcKubeVolume(),
-          boundServiceAccountTokenVolume(),
-          emptyDirVolume('merged-cloud-config'),
-        ];
+      ? [hostEtcKubeVolume(), azureCloudConfVolume(true), ...credentials, ...trustedCaVolumes(cloudCa), emptyDirVolume('cloud-config')]
+      : [...credentials, ...trustedCaVolumes(cloudCa), hostEtcKubeVolume(), boundServiceAccountTokenVolume(), emptyDirVolume('merged-cloud-config')];
     const injector = props.stackHub
-      ? azureStackHubInjectCredentials(props.operatorImage)
-      : azureInjectCredentials(props.operatorImage, 'host-etc-kube');
+      ? azureStackHubInjectCredentials(props.operatorImage, props.release)
+      : azureInjectCredentials(props.operatorImage, 'host-etc-kube', props.release);
 
     this.apiObject = new k8s.KubeDaemonSet(this, 'Resource', {
       metadata: {

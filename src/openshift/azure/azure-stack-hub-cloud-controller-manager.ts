@@ -1,13 +1,19 @@
 import { Construct } from 'constructs';
 import { AzureCloudNodeManager } from './azure-cloud-node-manager';
 import { AzureCloudProviderRbac } from './azure-cloud-provider-rbac';
-import { azureCloudConfVolume, azureCredentialsVolume, azureStackHubInjectCredentials, emptyDirVolume } from './credentials-injector';
+import {
+  azureCloudConfVolume,
+  azureCredentialsMounted,
+  azureCredentialsVolume,
+  azureStackHubInjectCredentials,
+  emptyDirVolume,
+} from './credentials-injector';
 import { CloudControllerManagerDeployment } from '../cloud-controller-manager-deployment';
 import { CommonOperands } from '../common-operands';
 import { CLOUD_CONF_CONFIG_MAP } from '../constants';
 import { OperandProps } from '../operand-props';
 import { LEADER_ELECTION_FLAGS } from '../pod-conventions';
-import { ccmTlsFlags } from '../../cluster-spec/tls';
+import { releaseTlsFlags } from '../release-operands';
 
 /** Properties for `AzureStackHubCloudControllerManager`. */
 export interface AzureStackHubCloudControllerManagerProps extends OperandProps {
@@ -44,6 +50,7 @@ export class AzureStackHubCloudControllerManager extends Construct {
     }
     const common = new CommonOperands(this, 'Common', { platformType: 'Azure', ...props });
     const mountedConfig = { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } };
+    const release = props.release;
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'azure-cloud-controller-manager',
       platformLabel: 'Azure',
@@ -59,7 +66,7 @@ export class AzureStackHubCloudControllerManager extends Construct {
         '--bind-address=127.0.0.1',
         '--cluster-name=$(OCP_INFRASTRUCTURE_NAME)',
         ...LEADER_ELECTION_FLAGS,
-        ...ccmTlsFlags(props.tls),
+        ...releaseTlsFlags(release, props.tls),
         '--secure-port=0',
       ],
       env: [
@@ -67,8 +74,8 @@ export class AzureStackHubCloudControllerManager extends Construct {
         { name: 'OCP_INFRASTRUCTURE_NAME', value: props.infrastructureName },
         { name: 'AZURE_ENVIRONMENT_FILEPATH', value: '/etc/cloud-config-original/endpoints.conf' },
       ],
-      initContainers: [azureStackHubInjectCredentials(props.operatorImage)],
-      volumes: [azureCloudConfVolume(true), azureCredentialsVolume(), emptyDirVolume('cloud-config')],
+      initContainers: [azureStackHubInjectCredentials(props.operatorImage, release)],
+      volumes: [azureCloudConfVolume(true), ...(azureCredentialsMounted(release) ? [azureCredentialsVolume()] : []), emptyDirVolume('cloud-config')],
       volumeMounts: [
         { name: 'config-accm', mountPath: '/etc/cloud-config-original', readOnly: true },
         { name: 'cloud-config', mountPath: '/etc/cloud-config', readOnly: true },
@@ -88,7 +95,8 @@ export class AzureStackHubCloudControllerManager extends Construct {
       stackHub: true,
       mountedConfig,
       proxy: props.proxy,
+      release,
     });
-    new AzureCloudProviderRbac(this, 'Rbac');
+    new AzureCloudProviderRbac(this, 'Rbac', { release });
   }
 }

@@ -1,7 +1,9 @@
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
 import { CCM_SERVICE_ACCOUNT } from '../constants';
 import { ClusterSpec } from '../../cluster-spec/schema';
+import type { CloudCredentialsRequestProps } from '../cloud-credentials-request';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
+import { releaseAtLeast } from '../release';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-azure-cloud-controller-manager`. */
 export const AZURE_CREDENTIALS_SECRET = 'azure-cloud-credentials';
@@ -51,6 +53,53 @@ export const AZURE_CCM_PERMISSIONS: readonly string[] = [
 ];
 
 /**
+ * The permissions of {@link AZURE_CCM_PERMISSIONS} that joined after release-4.16, by the first release whose
+ * manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml lists them
+ * (openshift/cluster-cloud-controller-manager-operator@5b39a4df (release-4.19), @6148c0cc (release-4.21),
+ * @b99c3d88 (release-4.22); release-4.16 to 4.18 list the other 13, release-4.20 the same as release-4.19).
+ */
+export const AZURE_CCM_PERMISSIONS_SINCE: Readonly<Record<string, readonly string[]>> = {
+  '4.19': [
+    'Microsoft.Network/loadBalancers/inboundNatRules/join/action',
+    'Microsoft.Network/networkSecurityGroups/join/action',
+    'Microsoft.Network/publicIPPrefixes/join/action',
+    'Microsoft.Network/applicationSecurityGroups/joinNetworkSecurityRule/action',
+  ],
+  '4.21': [
+    'Microsoft.Network/loadBalancers/loadBalancingRules/read',
+    'Microsoft.Network/natGateways/join/action',
+    'Microsoft.Network/networkIntentPolicies/join/action',
+    'Microsoft.Network/networkManagers/ipamPools/associateResourcesToPool/action',
+    'Microsoft.Network/privatelinkservices/delete',
+    'Microsoft.Network/privatelinkservices/read',
+    'Microsoft.Network/privatelinkservices/write',
+    'Microsoft.Network/publicIPAddresses/delete',
+    'Microsoft.Network/routeTables/join/action',
+    'Microsoft.Network/serviceEndpointPolicies/join/action',
+    'Microsoft.Network/virtualNetworks/subnets/write',
+  ],
+  '4.22': ['Microsoft.Network/loadBalancers/delete', 'Microsoft.Network/privatelinkservices/privateEndpointConnections/delete'],
+};
+
+/** The permissions `openshift-azure-cloud-controller-manager` asks for at `release` (main's without one), in the operator's order. */
+export function azureCcmPermissions(release: string | undefined): string[] {
+  const later = Object.entries(AZURE_CCM_PERMISSIONS_SINCE)
+    .filter(([since]) => release !== undefined && !releaseAtLeast(release, since))
+    .flatMap(([, permissions]) => permissions);
+  return AZURE_CCM_PERMISSIONS.filter((p) => !later.includes(p));
+}
+
+/** CredentialsRequest `openshift-azure-cloud-controller-manager` as the payload of `release` ships it (main's without a release). */
+function azureCredentialsRequest(release: string | undefined): CloudCredentialsRequestProps {
+  return {
+    name: 'openshift-azure-cloud-controller-manager',
+    secretName: AZURE_CREDENTIALS_SECRET,
+    providerSpec: { kind: 'AzureProviderSpec', permissions: azureCcmPermissions(release) },
+    serviceAccountNames: [CCM_SERVICE_ACCOUNT],
+  };
+}
+
+/**
  * Azure on OpenShift: the operator's `pkg/cloud/azure` for the public, US
  * Government, China and German clouds, and `pkg/cloud/azurestack` when
  * `spec.azure.cloudName` is `AzureStackCloud`.
@@ -79,12 +128,8 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
             'the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app)',
         },
   cloudNodeManager: true,
-  credentialsRequest: {
-    name: 'openshift-azure-cloud-controller-manager',
-    secretName: AZURE_CREDENTIALS_SECRET,
-    providerSpec: { kind: 'AzureProviderSpec', permissions: [...AZURE_CCM_PERMISSIONS] },
-    serviceAccountNames: [CCM_SERVICE_ACCOUNT],
-  },
+  credentialsRequest: azureCredentialsRequest(undefined),
+  credentialsRequestOf: azureCredentialsRequest,
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const extraKeys = spec.spec.cloudConfig?.extraKeys ?? {};

@@ -369,18 +369,38 @@ function deadEndProblems(input: MigrationCheckInput, support: MigrationSupport):
   ];
 }
 
+/**
+ * Phase `external` on a release whose operators already run the CCM (AWS from 4.14,
+ * openshift/library-go@840298df1eee (release-4.14) pkg/cloudprovider/external.go; GCP from 4.15 by the Default
+ * FeatureGate): no FeatureGate or override was ever set, so the way back and MIGRATION.md steps have nothing to act on.
+ */
+function alreadyExternalProblems(input: MigrationCheckInput, support: MigrationSupport): MigrationProblem[] {
+  if (input.phase !== 'external' || input.kubernetesMinor < support.openshiftExternalSinceMinor) {
+    return [];
+  }
+  return [
+    {
+      path: ['spec', 'migration', 'phase'],
+      message:
+        `"external": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${input.platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}): ` +
+        "the release's operators have already moved the cluster to it, so there is no migration, and a migration's way back and MIGRATION.md steps do not apply; remove spec.migration",
+    },
+  ];
+}
+
 /** OpenShift's own checks of a requested migration. */
 export const OPENSHIFT_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
   alreadyExternal: (input, support) =>
     input.kubernetesMinor >= support.openshiftExternalSinceMinor
       ? `"1.${input.kubernetesMinor}": OpenShift ${openshiftRelease(input.kubernetesMinor)} runs the external CCM on ${input.platform} by default (since ${openshiftRelease(support.openshiftExternalSinceMinor)}), ` +
-        `so the operators have already migrated it and phase "${input.phase}" cannot be rendered; set phase to "external"`
+        `so the operators have already migrated it and phase "${input.phase}" cannot be rendered; remove spec.migration`
       : undefined,
   leaderMigrationBlocked: (input) =>
     input.kubernetesMinor < 22
       ? `"1.${input.kubernetesMinor}": on OpenShift ${openshiftRelease(input.kubernetesMinor)} kube-controller-manager needs the alpha feature gate ${LEADER_MIGRATION_GATE}, which the KubeControllerManager override cannot set; upgrade to OpenShift 4.9 (1.22) before phase "${input.phase}"`
       : undefined,
   releaseProblems: (input, support) => [
+    ...alreadyExternalProblems(input, support),
     ...(externalIn(input.phase) &&
     input.kubernetesMinor < support.openshiftExternalSinceMinor &&
     customNoUpgradeSelection(openshiftRelease(input.kubernetesMinor), support.openshiftFeatureGates) === undefined

@@ -15,7 +15,8 @@
  * - operator mode renders the operator: the payload's operator Deployment must be there.
  */
 import { branch } from './index';
-import { ContainerFacts, factsOf, flagMatches, ObjectFacts } from './facts';
+import { ContainerFacts, factsOf, FILLED_IN, flagMatches, ObjectFacts } from './facts';
+import { withDefaultTls } from './tls';
 
 type Obj = Record<string, any>;
 
@@ -43,8 +44,19 @@ export function expectedOperands(minor: string, platform: string): CitedFacts[] 
   }
   const service = `${providerName(platform).toLowerCase()}-cloud-controller-manager`;
   const common = cite(b.source, 'pkg/cloud/common/resources.go');
+  // The clusters compared set no TLS profile: the operator writes the Intermediate profile's values (tls.ts).
+  const tls = (cs?: readonly ContainerFacts[]) =>
+    cs?.map((c) => ({
+      ...c,
+      flags: c.flags.map((f) => withDefaultTls(f, FILLED_IN)),
+      optionalFlags: c.optionalFlags?.map((f) => withDefaultTls(f, FILLED_IN)),
+    }));
   return [
-    ...assets.objects.map(({ asset, ...facts }) => ({ ...facts, cited: cite(b.source, asset) })),
+    ...assets.objects.map(({ asset, ...facts }) => ({
+      ...facts,
+      ...(facts.containers ? { containers: tls(facts.containers) } : {}),
+      cited: cite(b.source, asset),
+    })),
     { id: `/Service ${OPERAND_NAMESPACE}/${service}`, servicePorts: b.common.servicePorts, cited: common },
     // getPDB names it after the platform's Deployment; its spec fields are compared by name (pdbFields).
     { id: `policy/PodDisruptionBudget ${OPERAND_NAMESPACE}/${service}`, disruptionBudget: b.common.pdbFields.join(','), cited: common },
@@ -57,10 +69,14 @@ function containerDiffs(where: string, expected: readonly ContainerFacts[] = [],
   const out: string[] = [];
   const names = (cs: readonly ContainerFacts[]) => cs.map((c) => c.name).join(',');
   if (names(expected) !== names(rendered)) {
-    return [`${where}: containers ${names(rendered)}, the release has ${names(expected)}`];
+    out.push(`${where}: containers ${names(rendered)}, the release has ${names(expected)}`);
   }
-  expected.forEach((e, i) => {
-    const r = rendered[i];
+  // The containers both have are compared field by field even when the lists differ (an added init container must not hide the others).
+  expected.forEach((e) => {
+    const r = rendered.find((c) => c.name === e.name);
+    if (r === undefined) {
+      return;
+    }
     const at = `${where} container ${e.name}`;
     const optional = new Set((e.optionalFlags ?? []).map((f) => f.split('=')[0]));
     const renderedFlags = r.flags.filter((f) => !optional.has(f.split('=')[0]));
