@@ -1,0 +1,98 @@
+/**
+ * The engine replay combined with the leader-migration simulator: every phase change, forward and back, on both
+ * distributions and under both engines, with the simulator's merge step replaced by each state the engine passes
+ * through. At none of them may a controller run in the KCM and the CCM at once, or nowhere once the change settles.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { loadFleet } from '../src/fleet/load';
+import { renderCluster } from '../src/pipeline/render';
+import { argoSync, applicationSyncOptions } from './oracle/argocd/sync';
+import { fluxReplay } from './oracle/flux/kustomize-controller';
+import { engineScenario, engineViolations, simTree } from './oracle/gitops/combined';
+import { fromArgo, fromFlux, replayHazards } from './oracle/gitops/replay';
+import { CASES, caseOptions } from './oracle/leader-migration/rendered';
+import { useTempDir, writeFile } from './helpers';
+
+type Engine = 'argocd' | 'flux';
+type Tree = Record<string, string>;
+
+const dir = useTempDir();
+const GITOPS = { repoURL: 'https://git.example.com/fleet.git', revision: 'main' };
+const ENGINES: readonly Engine[] = ['argocd', 'flux'];
+const CASE_NAMES = ['kubernetes OpenStack 1.25', 'OpenShift AWS 4.13'];
+
+// Each tree is rendered once for the whole file.
+const trees = new Map<string, Tree>();
+function treeOf(caseName: string, engine: Engine, phase: string, edit: (spec: any) => void = () => undefined): Tree {
+  const id = `${caseName}|${engine}|${phase}|${edit.toString()}`;
+  if (!trees.has(id)) {
+    const c = CASES.find((x) => x.name === caseName)!;
+    const root = path.join(dir(), String(trees.size));
+    fs.mkdirSync(root, { recursive: true });
+    const spec: any = c.spec(phase);
+    spec.spec = { ...spec.spec, gitops: { engine, ...GITOPS } };
+    edit(spec);
+    writeFile(root, 'c.yaml', spec);
+    for (const [name, content] of Object.entries(c.files)) writeFile(root, name, content);
+    const [cluster] = loadFleet(root).clusters;
+    trees.set(id, Object.fromEntries(renderCluster(cluster).files.map((f) => [f.path, f.content])));
+  }
+  return trees.get(id)!;
+}
+
+const eventsOf = (engine: Engine, before: Tree, after: Tree) =>
+  engine === 'flux' ? fromFlux(fluxReplay(before, after, 'c')) : fromArgo(argoSync(before, after, 'c', applicationSyncOptions(after, 'c')));
+
+/** The plan steps of a change: the later tree's `enter` forward, its `rollback` back. */
+function stepsOf(before: Tree, after: Tree, forward: boolean): any[] | undefined {
+  const plan = (t: Tree) => simTree(t, 'c').plan;
+  return forward ? plan(after).enter.steps : plan(before).rollback?.steps;
+}
+
+const phasesOf = (caseName: string): string[] => simTree(treeOf(caseName, 'flux', 'in-tree'), 'c').plan.phases;
+
+describe.each(CASE_NAMES.flatMap((n) => ENGINES.map((e) => [n, e] as const)))('%s under %s', (caseName, engine) => {
+  const c = CASES.find((x) => x.name === caseName)!;
+  const changes = (): [string, string, boolean][] => {
+    const phases = phasesOf(caseName);
+    // a phase whose plan has no rollback is left only forward (the simulator's own transitions do the same)
+    return phases.slice(1).flatMap((to, i): [string, string, boolean][] => [
+      [phases[i], to, true],
+      ...(simTree(treeOf(caseName, engine, to), 'c').plan.rollback ? [[to, phases[i], false] as [string, string, boolean]] : []),
+    ]);
+  };
+
+  test('every phase change: no controller runs twice or nowhere at any state the engine produces', () => {
+    const seen: Record<string, string[]> = {};
+    for (const [from, to, forward] of changes()) {
+      // GIVEN the trees of two adjacent phases and the plan's steps between them
+      const before = treeOf(caseName, engine, from);
+      const after = treeOf(caseName, engine, to);
+      // WHEN the engine's events replace the merge and the simulator explores every interleaving
+      const events = eventsOf(engine, before, after);
+      const violations = engineViolations(before, after, 'c', stepsOf(before, after, forward)!, events, caseOptions(c));
+      // THEN nothing is found, and neither does the object replay find a lost lease or object
+      seen[`${from} -> ${to}`] = [...violations, ...replayHazards(before, after, 'c', events).map((h) => h.problem)];
+    }
+    expect(Object.values(seen).flat()).toEqual([]);
+    expect(Object.keys(seen)).toHaveLength(changes().length);
+    expect(changes().length).toBeGreaterThanOrEqual(phasesOf(caseName).length);
+  });
+});
+
+describe('the combined replay sees what happens between the first and the last state', () => {
+  const c = CASES.find((x) => x.name === 'kubernetes OpenStack 1.25')!;
+
+  test('the CCM rolls as its own step of the merge, named by the engine state that rolls it', () => {
+    // GIVEN leader-migration-kcm -> leader-migration-ccm under Flux
+    const before = treeOf(c.name, 'flux', 'leader-migration-kcm');
+    const after = treeOf(c.name, 'flux', 'leader-migration-ccm');
+    // WHEN the scenario is built from Flux's events
+    const sc = engineScenario(before, after, 'c', stepsOf(before, after, true)!, eventsOf('flux', before, after), caseOptions(c));
+    // THEN the CCM starts in the workloads stage, with the leader-migration file the config stage applied before
+    const rolled = sc.steps.filter((s) => s.ccm !== undefined);
+    expect(rolled.map((s) => s.label)).toEqual(['merge: ccm-c-04-workloads apply DaemonSet kube-system/openstack-cloud-controller-manager']);
+    expect(rolled[0].ccm?.file).toContain('LeaderMigrationConfiguration');
+  });
+});
