@@ -96,3 +96,35 @@ describe('the combined replay sees what happens between the first and the last s
     expect(rolled[0].ccm?.file).toContain('LeaderMigrationConfiguration');
   });
 });
+
+describe('mutations: each check fails when the rendered order is broken', () => {
+  const c = CASES.find((x) => x.name === 'kubernetes OpenStack 1.25')!;
+  const CM = 'configmap.kube-system.ccm-leader-migration.yaml';
+  /** The tree with the leader-migration ConfigMap moved from the config stage (wave 3) to the policies stage (wave 5), after the workloads. */
+  const configLast = (tree: Tree): Tree =>
+    Object.fromEntries(
+      Object.entries(tree).map(([p, text]) =>
+        p === `c/03-config/${CM}` ? [`c/05-policies/${CM}`, text.replace('sync-wave: "3"', 'sync-wave: "5"')] : [p, text],
+      ),
+    );
+
+  test.each(ENGINES)('%s: the leader-migration ConfigMap after the workloads: the CCM rolls without its file', (engine) => {
+    // GIVEN leader-migration-kcm -> leader-migration-ccm with the ConfigMap in the stage after the CCM's
+    const before = configLast(treeOf(c.name, engine, 'leader-migration-kcm'));
+    const after = configLast(treeOf(c.name, engine, 'leader-migration-ccm'));
+    const events = eventsOf(engine, before, after);
+    // WHEN the change is replayed
+    const sc = engineScenario(before, after, 'c', stepsOf(before, after, true)!, events, caseOptions(c));
+    // THEN the object replay sees the pod start without the ConfigMap, and the simulator gets a CCM without its file
+    expect(replayHazards(before, after, 'c', events).map((h) => h.problem)).toContain(
+      'DaemonSet kube-system/openstack-cloud-controller-manager rolls while ConfigMap kube-system/ccm-leader-migration is missing: its new pods cannot start',
+    );
+    const rolled = sc.steps.filter((s) => s.ccm !== undefined);
+    expect(rolled.map((s) => [s.ccm?.flags.includes('--enable-leader-migration'), s.ccm?.file !== undefined])).toEqual([
+      [true, false],
+      // the pod starts with its file only once the ConfigMap lands after it
+      [true, true],
+    ]);
+    expect(rolled[1].label).toBe('merge: the rest of the tree');
+  });
+});
