@@ -131,7 +131,7 @@ describe.each(DISTRIBUTIONS.flatMap((d) => ENGINES.map((e) => [d.name, e, d] as 
     // WHEN the engine replays the change object by object
     // THEN no state in between is unsafe
     expect(problems(replay(engine, before, after))).toEqual([]);
-    // AND Flux leaves nothing behind without an owner (back to in-tree: see the known gap below)
+    // AND Flux leaves nothing behind without an owner (back to in-tree: see the decision below)
     if (engine === 'flux' && !(to === 'in-tree' && d === DISTRIBUTIONS[0])) {
       expect(orphans(fluxReplay(before, after, 'c'))).toEqual([]);
     }
@@ -145,11 +145,46 @@ describe.each(DISTRIBUTIONS.flatMap((d) => ENGINES.map((e) => [d.name, e, d] as 
 });
 
 describe('Flux: back to in-tree', () => {
-  // In-tree renders no stage chain, so the entry deletes the stage Kustomizations and their deletion policy
-  // (Orphan, so that unregistering a cluster never deletes its CCM) leaves the pre-staged RBAC in the cluster.
-  test.failing('kubernetes: leader-migration-kcm -> in-tree deletes the RBAC it had applied', () => {
-    const d = DISTRIBUTIONS[0];
-    expect(orphans(fluxReplay(treeOf(d, 'flux', 'leader-migration-kcm'), treeOf(d, 'flux', 'in-tree'), 'c'))).toEqual([]);
+  // Decision: in-tree renders no stage chain, so the entry deletes the stage Kustomizations and their deletion
+  // policy (Orphan, so that unregistering a cluster never deletes its CCM) leaves the pre-staged RBAC behind.
+  // Keeping a stage that prunes it would render objects for every cluster that never left in-tree; instead the
+  // orphans are inert (nothing runs as the ServiceAccount) and docs/gitops.md gives the commands that delete them.
+  const d = DISTRIBUTIONS[0];
+  const left = (): string[] => orphans(fluxReplay(treeOf(d, 'flux', 'leader-migration-kcm'), treeOf(d, 'flux', 'in-tree'), 'c')).sort();
+
+  test('kubernetes: leader-migration-kcm -> in-tree leaves only RBAC and the unused ServiceAccount', () => {
+    // GIVEN the two trees; WHEN Flux replays the rollback; THEN it orphans the pre-staged RBAC and nothing that runs
+    expect(left()).toEqual([
+      'ClusterRole /system:cloud-controller-manager',
+      'ClusterRoleBinding /system:cloud-controller-manager',
+      'Role kube-system/cloud-provider-leader-migration',
+      'Role kube-system/system:cloud-controller-manager',
+      'RoleBinding kube-system/cloud-controller-manager:apiserver-authentication-reader',
+      'RoleBinding kube-system/cloud-provider-leader-migration',
+      'RoleBinding kube-system/system:cloud-controller-manager',
+      'ServiceAccount kube-system/cloud-controller-manager',
+    ]);
+    // AND that is every object of the previous tree's stage folders, which the docs' generic command deletes
+    expect(left()).toEqual([...stageObjects(treeOf(d, 'flux', 'leader-migration-kcm'), 'c').keys()].sort());
+    // AND no CCM of the in-tree tree runs as that ServiceAccount
+    expect(ccmLeases(treeOf(d, 'flux', 'in-tree'), 'c')).toEqual({});
+  });
+
+  test("docs/gitops.md's cleanup commands delete exactly what Flux leaves behind", () => {
+    // GIVEN the kubectl commands the docs give for this rollback on OpenStack
+    const docs = fs.readFileSync(path.join(__dirname, '..', 'docs', 'gitops.md'), 'utf8');
+    const KINDS: Record<string, string> = {
+      role: 'Role',
+      rolebinding: 'RoleBinding',
+      serviceaccount: 'ServiceAccount',
+      clusterrole: 'ClusterRole',
+      clusterrolebinding: 'ClusterRoleBinding',
+    };
+    const deleted = [...docs.matchAll(/^kubectl (?:-n (\S+) )?delete (.+)$/gm)].flatMap(([, ns, objects]) =>
+      objects.split(' ').map((o) => `${KINDS[o.split('/')[0]]} ${ns ?? ''}/${o.slice(o.indexOf('/') + 1)}`),
+    );
+    // WHEN compared with the replay's orphans; THEN they are the same set
+    expect(deleted.sort()).toEqual(left());
   });
 });
 
