@@ -10,7 +10,8 @@ import { platformSpec, preparedCluster } from './helpers';
 import { appState, argoSync, applicationSyncOptions, deleteApplication } from './oracle/argocd/sync';
 import { fluxReplay } from './oracle/flux/kustomize-controller';
 import { fromArgo, fromFlux, replayHazards, ReplayEvent, stageObjects } from './oracle/gitops/replay';
-import { operandIds, sectionActions } from './oracle/cvo/mode-change';
+import { fights, handOver, installedCluster, operandIds, sectionActions, unmanagedOperands } from './oracle/cvo/mode-change';
+import { readRenderedCluster, upgradeablePrecondition } from './oracle/cvo/model';
 
 type Engine = 'argocd' | 'flux';
 type Tree = Record<string, string>;
@@ -98,7 +99,7 @@ describe.each(ENGINES)('OpenShift AWS under %s', (engine) => {
     expect(prunedOperands(events, gitops())).toContain('Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager');
   });
 
-  test('a minor update in gitops mode, 4.22 to 4.23, as the engine syncs it: no state unsafe', () => {
+  test('the 4.23 gitops tree merged over the 4.22 one: the engine's sync is safe at every state', () => {
     // GIVEN the gitops trees of the two releases (HANDOVER.md routes the update through the way back and the hand over;
     // this is the sync of the new tree once handed over again, or merged directly)
     const events = eventsOf(engine, gitops('4.22.3'), gitops('4.23.1'));
@@ -112,6 +113,45 @@ describe.each(ENGINES)('OpenShift AWS under %s', (engine) => {
     const events = eventsOf(engine, gitops('4.23.0'), gitops('4.23.1'));
     expect(events.filter((e) => e.action === 'prune')).toEqual([]);
     expect(replayHazards(gitops('4.23.0'), gitops('4.23.1'), 'c', events)).toEqual([]);
+  });
+
+  test('the way back and forth around a minor update: CVO lets it through only once the way back gave the objects back, and no engine step deletes anything', () => {
+    // GIVEN a cluster on 4.22.3 handed over to gitops mode, the CVO model holding its overrides
+    const ops = operands('4.22.3');
+    const cvo = installedCluster(ops, [], stripped(gitops('4.22.3')));
+    handOver(cvo, stripped(gitops('4.22.3')), ops);
+    expect(fights(cvo, ops)).toEqual([]);
+    // THEN CVO refuses the minor update while gitops mode's overrides are set
+    expect(upgradeablePrecondition('4.22.3', '4.23.1', cvo.overrides)).toEqual({ result: 'block', reason: 'ClusterVersionOverridesSet' });
+    // WHEN the way back runs with its second path, as HANDOVER.md's "Minor update" says: stop GitOps, untrack the
+    // operands, give the objects back to CVO (its `jq --argjson ours … --argjson set '[]'` command), remove the cluster
+    const wayBack = gitops('4.22.3')['c/HANDOVER.md'].split('## Way back')[1];
+    const [, ours, set] = /--argjson ours '([^']*)' --argjson set '([^']*)'/.exec(wayBack)!;
+    const mine = (JSON.parse(ours) as string[][]).map((k) => k.join('|'));
+    const overrides = [...cvo.overrides.filter((o) => !mine.includes([o.kind, o.group, o.namespace, o.name].join('|'))), ...JSON.parse(set)];
+    // THEN CVO lets the minor update through
+    expect(overrides).toEqual([]);
+    expect(upgradeablePrecondition('4.22.3', '4.23.1', overrides)).toEqual({ result: 'pass' });
+    // AND removing the cluster from the fleet deletes nothing of what runs
+    const left = afterWayBack(gitops('4.22.3'));
+    if (engine === 'flux') expect(fluxReplay(left, {}, 'c').filter((e) => e.action !== 'orphan')).toEqual([]);
+    else expect(deleteApplication(appState(left, 'c'), []).deleted).toEqual([]);
+    // WHEN, updated to 4.23.1, the cluster is added again and handed over
+    const next = gitops('4.23.1');
+    const forth = eventsOf(engine, {}, next);
+    const ops2 = operandIds(stripped(next));
+    const cvo2 = installedCluster(ops2, overrides, stripped(next));
+    handOver(cvo2, stripped(next), ops2);
+    // THEN the engine prunes nothing, no state on the way is unsafe, and one writer per object once it settles
+    expect(forth.filter((e) => e.action === 'prune')).toEqual([]);
+    expect(replayHazards({}, next, 'c', forth)).toEqual([]);
+    expect([fights(cvo2, ops2), unmanagedOperands(cvo2, ops2), cvo2.operandsDeleted]).toEqual([[], [], []]);
+  });
+
+  test('a z-stream update in gitops mode: CVO lets it through, with a warning for the overrides', () => {
+    const overrides = readRenderedCluster(stripped(gitops('4.23.1'))).overrides;
+    expect(overrides.length).toBeGreaterThan(0);
+    expect(upgradeablePrecondition('4.23.0', '4.23.1', overrides)).toEqual({ result: 'warn', reason: 'ClusterVersionOverridesSet' });
   });
 
   test('a cluster removed: nothing is deleted', () => {

@@ -206,12 +206,13 @@ describe('a z-stream update of the CCM image', () => {
   });
 });
 
-describe('a cluster removed from the fleet keeps its running CCM', () => {
-  const d = DISTRIBUTIONS[0];
-
+describe.each([
+  [DISTRIBUTIONS[0], 'external-leader-migration'],
+  [DISTRIBUTIONS[1], 'leader-migration-ccm'],
+] as const)('%s: a cluster removed from the fleet at phase %s keeps its running CCM', (d, phase) => {
   test('flux: the stage Kustomizations go with deletionPolicy Orphan, so nothing is deleted', () => {
-    // GIVEN a cluster at external-leader-migration whose folder leaves git (the entry prunes its stage chain)
-    const before = treeOf(d, 'flux', 'external-leader-migration');
+    // GIVEN a cluster with its phase recorded whose folder leaves git (the entry prunes its stage chain)
+    const before = treeOf(d, 'flux', phase);
     // WHEN Flux replays the removal
     const events = fluxReplay(before, {}, 'c');
     // THEN every stage orphans its objects and none is pruned
@@ -221,10 +222,10 @@ describe('a cluster removed from the fleet keeps its running CCM', () => {
 
   test('argocd: the child Application has no resources finalizer, so the root pruning it deletes nothing', () => {
     // GIVEN the rendered child Application
-    const child = appState(treeOf(d, 'argocd', 'external'), 'c');
+    const child = appState(treeOf(d, 'argocd', phase), 'c');
     expect(child.cascade).toBe(false);
     // WHEN its root prunes it; THEN its resources stay
-    const resources = [...stageObjects(treeOf(d, 'argocd', 'external'), 'c').keys()];
+    const resources = [...stageObjects(treeOf(d, 'argocd', phase), 'c').keys()];
     expect(deleteApplication(child, resources)).toEqual({ deleted: [], orphaned: resources });
   });
 });
