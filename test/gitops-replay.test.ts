@@ -207,9 +207,9 @@ describe('a z-stream update of the CCM image', () => {
 });
 
 describe.each([
-  [DISTRIBUTIONS[0], 'external-leader-migration'],
-  [DISTRIBUTIONS[1], 'leader-migration-ccm'],
-] as const)('%s: a cluster removed from the fleet at phase %s keeps its running CCM', (d, phase) => {
+  [DISTRIBUTIONS[0].name, 'external-leader-migration', DISTRIBUTIONS[0]],
+  [DISTRIBUTIONS[1].name, 'leader-migration-ccm', DISTRIBUTIONS[1]],
+] as const)('%s: a cluster removed from the fleet at phase %s keeps its running CCM', (_name, phase, d) => {
   test('flux: the stage Kustomizations go with deletionPolicy Orphan, so nothing is deleted', () => {
     // GIVEN a cluster with its phase recorded whose folder leaves git (the entry prunes its stage chain)
     const before = treeOf(d, 'flux', phase);
