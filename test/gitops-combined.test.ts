@@ -44,9 +44,7 @@ function treeOf(caseName: string, engine: Engine, phase: string, edit: (spec: an
 type Ties = 'by-name' | 'reversed';
 // Flux reconciles Kustomizations that do not depend on one another in any order: each replay takes both
 const eventsOf = (engine: Engine, before: Tree, after: Tree, ties: Ties = 'by-name') =>
-  engine === 'flux'
-    ? fromFlux(fluxReplay(before, after, 'c', { ties }))
-    : fromArgo(argoSync(before, after, 'c', applicationSyncOptions(after, 'c')));
+  engine === 'flux' ? fromFlux(fluxReplay(before, after, 'c', { ties })) : fromArgo(argoSync(before, after, 'c', applicationSyncOptions(after, 'c')));
 const TIES: readonly Ties[] = ['by-name', 'reversed'];
 
 /** The plan steps of a change: the later tree's `enter` forward, its `rollback` back. */
@@ -62,10 +60,12 @@ describe.each(CASE_NAMES.flatMap((n) => ENGINES.map((e) => [n, e] as const)))('%
   const changes = (): [string, string, boolean][] => {
     const phases = phasesOf(caseName);
     // a phase whose plan has no rollback is left only forward (the simulator's own transitions do the same)
-    return phases.slice(1).flatMap((to, i): [string, string, boolean][] => [
-      [phases[i], to, true],
-      ...(simTree(treeOf(caseName, engine, to), 'c').plan.rollback ? [[to, phases[i], false] as [string, string, boolean]] : []),
-    ]);
+    return phases
+      .slice(1)
+      .flatMap((to, i): [string, string, boolean][] => [
+        [phases[i], to, true],
+        ...(simTree(treeOf(caseName, engine, to), 'c').plan.rollback ? [[to, phases[i], false] as [string, string, boolean]] : []),
+      ]);
   };
 
   test('every phase change: no controller runs twice or nowhere at any state the engine produces', () => {
@@ -141,7 +141,10 @@ describe('mutation: a stage Kustomization without its dependsOn', () => {
   /** The tree with `dependsOn` dropped from the workloads stage's Kustomization. */
   const independentWorkloads = (tree: Tree): Tree =>
     Object.fromEntries(
-      Object.entries(tree).map(([p, text]) => [p, p.endsWith('-04-workloads.yaml') ? text.replace(/ {2}dependsOn:\n(?: {4}- name: \S+\n)+/, '') : text]),
+      Object.entries(tree).map(([p, text]) => [
+        p,
+        p.endsWith('-04-workloads.yaml') ? text.replace(/ {2}dependsOn:\n(?: {4}- name: \S+\n)+/, '') : text,
+      ]),
     );
 
   test('as rendered, either order of independent Kustomizations gives the same replay', () => {

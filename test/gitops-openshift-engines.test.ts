@@ -22,7 +22,11 @@ const trees = new Map<string, Tree>();
 function tree(mode: 'gitops' | 'operator', engine: Engine, release: string): Tree {
   const id = `${mode}|${engine}|${release}`;
   if (!trees.has(id)) {
-    const spec = platformSpec('AWS', 'c', { managementMode: mode, gitops: { engine, repoURL: 'https://git.example.com/fleet.git' }, openshift: { release } });
+    const spec = platformSpec('AWS', 'c', {
+      managementMode: mode,
+      gitops: { engine, repoURL: 'https://git.example.com/fleet.git' },
+      openshift: { release },
+    });
     trees.set(id, Object.fromEntries(renderCluster(preparedCluster(spec)).files.map((f) => [f.path, f.content])));
   }
   return trees.get(id)!;
@@ -33,12 +37,15 @@ const eventsOf = (engine: Engine, before: Tree, after: Tree): ReplayEvent[] =>
 
 const isStageFile = (p: string): boolean => /^c\/0[0-9]-[^/]+\/[^/]+\.yaml$/.test(p) && !p.endsWith('/kustomization.yaml');
 /** The CVO model's id (`group/kind/namespace/name`) and the replay's key (`Kind namespace/name`) of an object. */
-const idOf = (o: any): string => `${String(o.apiVersion).includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind.toLowerCase()}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+const idOf = (o: any): string =>
+  `${String(o.apiVersion).includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind.toLowerCase()}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const keyOf = (o: any): string => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
 /** The CVO model's id of each replay key, for the objects of `t`. */
 function idsByKey(t: Tree): Map<string, string> {
-  const objects = Object.entries(t).filter(([p]) => isStageFile(p)).map(([, text]) => parse(text));
+  const objects = Object.entries(t)
+    .filter(([p]) => isStageFile(p))
+    .map(([, text]) => parse(text));
   return new Map(objects.map((o) => [keyOf(o), idOf(o)]));
 }
 
@@ -66,7 +73,12 @@ function afterWayBack(gitops: Tree, skip = false): Tree {
 }
 
 /** The cluster folder's files, paths relative to it (as the CVO model reads a tree). */
-const stripped = (t: Tree): Tree => Object.fromEntries(Object.entries(t).filter(([p]) => p.startsWith('c/')).map(([p, v]) => [p.slice(2), v]));
+const stripped = (t: Tree): Tree =>
+  Object.fromEntries(
+    Object.entries(t)
+      .filter(([p]) => p.startsWith('c/'))
+      .map(([p, v]) => [p.slice(2), v]),
+  );
 
 describe.each(ENGINES)('OpenShift AWS under %s', (engine) => {
   const gitops = (release = '4.22.3'): Tree => tree('gitops', engine, release);
@@ -99,7 +111,7 @@ describe.each(ENGINES)('OpenShift AWS under %s', (engine) => {
     expect(prunedOperands(events, gitops())).toContain('Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager');
   });
 
-  test('the 4.23 gitops tree merged over the 4.22 one: the engine's sync is safe at every state', () => {
+  test('the 4.23 gitops tree merged over the 4.22 one: the sync is safe at every state', () => {
     // GIVEN the gitops trees of the two releases (HANDOVER.md routes the update through the way back and the hand over;
     // this is the sync of the new tree once handed over again, or merged directly)
     const events = eventsOf(engine, gitops('4.22.3'), gitops('4.23.1'));
