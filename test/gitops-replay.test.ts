@@ -268,6 +268,44 @@ describe('the lease RBAC outlives a CCM that still runs leader migration', () =>
   });
 });
 
+describe('the ServiceAccount of a running CCM', () => {
+  const d = DISTRIBUTIONS[0];
+  /** The tree with the CCM's ServiceAccount renamed, in its file, the DaemonSet and the bindings. */
+  const renamed = (tree: Tree): Tree =>
+    Object.fromEntries(
+      Object.entries(tree).map(([p, text]) => [
+        p.replace('serviceaccount.kube-system.cloud-controller-manager.yaml', 'serviceaccount.kube-system.ccm-renamed.yaml'),
+        text.replace(/^(\s+(?:- )?(?:name|serviceAccountName)): cloud-controller-manager$/gm, '$1: ccm-renamed'),
+      ]),
+    );
+  const GONE =
+    'DaemonSet kube-system/openstack-cloud-controller-manager still runs but its ServiceAccount kube-system/cloud-controller-manager is gone: ' +
+    'the apiserver refuses its token and it exits';
+
+  test.each(ENGINES)('%s: the ServiceAccount is the same in every phase, so no change deletes it', (engine) => {
+    for (const phase of PHASES.slice(1)) {
+      expect(Object.keys(treeOf(d, engine, phase))).toContain('c/01-namespaces-rbac/serviceaccount.kube-system.cloud-controller-manager.yaml');
+    }
+  });
+
+  test('mutation, flux: a ServiceAccount renamed in the next tree is pruned by the first stage while the old CCM runs', () => {
+    // GIVEN external-leader-migration -> external with the ServiceAccount renamed in the new tree
+    const before = treeOf(d, 'flux', 'external-leader-migration');
+    const after = renamed(treeOf(d, 'flux', 'external'));
+    expect(Object.keys(after)).toContain('c/01-namespaces-rbac/serviceaccount.kube-system.ccm-renamed.yaml');
+    expect(Object.values(after).filter((t) => t.includes('serviceAccountName: ccm-renamed'))).toHaveLength(1);
+    // WHEN Flux replays it; THEN stage 01 deletes the old ServiceAccount before stage 04 rolls the CCM
+    expect(problems(replay('flux', before, after))).toContain(`ccm-c-01-namespaces-rbac: ${GONE}`);
+  });
+
+  test('argocd: PruneLast deletes the old ServiceAccount only after the CCM rolled onto the new one', () => {
+    const before = treeOf(d, 'argocd', 'external-leader-migration');
+    const after = renamed(treeOf(d, 'argocd', 'external'));
+    expect(Object.values(after).filter((t) => t.includes('serviceAccountName: ccm-renamed'))).toHaveLength(1);
+    expect(problems(replay('argocd', before, after)).filter((p) => p.includes('ServiceAccount'))).toEqual([]);
+  });
+});
+
 describe('Argo CD: stopping a child under a self-healing root', () => {
   const d = DISTRIBUTIONS[0];
   const child = (): ReturnType<typeof appState> => appState(treeOf(d, 'argocd', 'external'), 'c');
