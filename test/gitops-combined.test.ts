@@ -9,7 +9,8 @@ import { loadFleet } from '../src/fleet/load';
 import { renderCluster } from '../src/pipeline/render';
 import { argoSync, applicationSyncOptions } from './oracle/argocd/sync';
 import { fluxReplay } from './oracle/flux/kustomize-controller';
-import { engineScenario, engineViolations, simTree } from './oracle/gitops/combined';
+import { engineScenario, engineTrees, engineViolations, simTree } from './oracle/gitops/combined';
+import { fights, handOver, installedCluster, mergeAndSync, operandIds, unmanagedOperands } from './oracle/cvo/mode-change';
 import { fromArgo, fromFlux, replayHazards } from './oracle/gitops/replay';
 import { CASES, caseOptions } from './oracle/leader-migration/rendered';
 import { useTempDir, writeFile } from './helpers';
@@ -165,5 +166,46 @@ describe('mutation: a stage Kustomization without its dependsOn', () => {
     expect(replayHazards(before, after, 'c', events).map((h) => h.problem)).toContain(
       'DaemonSet kube-system/openstack-cloud-controller-manager rolls while ConfigMap kube-system/ccm-leader-migration is missing: its new pods cannot start',
     );
+  });
+});
+
+describe.each(ENGINES)('OpenShift AWS 4.13 under %s: the CVO model at every state the engine produces', (engine) => {
+  const c = CASES.find((x) => x.name === 'OpenShift AWS 4.13')!;
+  const rel = (t: Tree): Tree =>
+    Object.fromEntries(
+      Object.entries(t)
+        .filter(([p]) => p.startsWith('c/'))
+        .map(([p, v]) => [p.slice(2), v]),
+    );
+
+  test('each phase forward: one writer per object and every operand kept and written, after each wave or stage', () => {
+    // GIVEN the cluster handed over in gitops mode at in-tree, CVO, the operator and the engine as writers
+    const phases = phasesOf(c.name);
+    const all = phases.map((ph) => treeOf(c.name, engine, ph));
+    const operands = operandIds(rel(all[all.length - 1]));
+    const state = installedCluster(new Set(), [], rel(all[0]));
+    handOver(state, rel(all[0]), new Set());
+    const seen: string[] = [];
+    for (let i = 1; i < all.length; i++) {
+      // WHEN the engine moves the cluster to the next phase, one wave or stage at a time
+      const events = eventsOf(engine, all[i - 1], all[i], 'reversed');
+      const states = engineTrees(all[i - 1], all[i], 'c', events);
+      // (the last state is the new tree, its stage kustomization.yaml files aside, and what the engine never prunes)
+      const last = states[states.length - 1];
+      const files = (t: Tree): string[] => Object.keys(t).filter((p) => !p.endsWith('/kustomization.yaml'));
+      expect(files(last).filter((p) => !(`c/${p}` in all[i] ? true : /Prune=false|prune: disabled/.test(last[p])))).toEqual([]);
+      expect(files(rel(all[i])).filter((p) => !(p in last))).toEqual([]);
+      states.forEach((t, k) => {
+        mergeAndSync(state, t, operands, `${phases[i]} ${events[k].by}`);
+        // THEN no state has two writers of one object or an operand nobody writes
+        seen.push(...fights(state, operands).map((f) => `${phases[i]} after ${events[k].by}: ${f}`));
+        seen.push(
+          ...unmanagedOperands(state, operands)
+            .filter((o) => state.live.has(o))
+            .map((o) => `${phases[i]}: ${o} unmanaged`),
+        );
+      });
+    }
+    expect([seen, state.operandsDeleted]).toEqual([[], []]);
   });
 });

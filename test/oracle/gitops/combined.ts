@@ -116,3 +116,38 @@ export function engineViolations(
 ): string[] {
   return simulate(engineScenario(before, after, cluster, steps, events, opts)).violations.map(formatViolation);
 }
+
+/**
+ * The cluster's folder as the engine leaves it after each of `events` (paths relative to `<cluster>/`): an applied
+ * object takes its file from `after`, a pruned one loses its file from `before`, and the files that are not
+ * objects of a stage (HANDOVER.md, .migration.json) are `after`'s. For models that read a tree, such as CVO's.
+ */
+export function engineTrees(
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+  cluster: string,
+  events: readonly ReplayEvent[],
+): Record<string, string>[] {
+  const stage = new RegExp(`^${cluster}/[0-9]{2}-[^/]+/[^/]+\\.yaml$`);
+  const byKey = (files: Readonly<Record<string, string>>): Map<string, string> =>
+    new Map(
+      Object.keys(files)
+        .filter((p) => stage.test(p) && !p.endsWith('/kustomization.yaml'))
+        .map((p) => {
+          const o = parse(files[p]);
+          return [`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`, p];
+        }),
+    );
+  const was = byKey(before);
+  const now = byKey(after);
+  const live = new Map([...was].map(([k, p]) => [k, [p, before[p]] as const]));
+  const rest = Object.fromEntries(Object.entries(after).filter(([p]) => p.startsWith(`${cluster}/`) && !stage.test(p)));
+  const out: Record<string, string>[] = [];
+  for (const e of events) {
+    if (e.action === 'apply') live.set(e.object, [now.get(e.object)!, after[now.get(e.object)!]]);
+    else if (e.action === 'prune') live.delete(e.object);
+    const files = { ...rest, ...Object.fromEntries([...live.values()]) };
+    out.push(Object.fromEntries(Object.entries(files).map(([p, v]) => [p.slice(cluster.length + 1), v])));
+  }
+  return out;
+}
