@@ -178,13 +178,15 @@ describe.each(ENGINES)('OpenShift AWS 4.13 under %s: the CVO model at every stat
         .map(([p, v]) => [p.slice(2), v]),
     );
 
-  test('each phase forward: one writer per object and every operand kept and written, after each wave or stage', () => {
+  /** Every phase forward, the CVO model settling after each engine state; what it saw, and the operands deleted. */
+  function walk(liftOverrides = false): [string[], string[]] {
     // GIVEN the cluster handed over in gitops mode at in-tree, CVO, the operator and the engine as writers
     const phases = phasesOf(c.name);
     const all = phases.map((ph) => treeOf(c.name, engine, ph));
     const operands = operandIds(rel(all[all.length - 1]));
     const state = installedCluster(new Set(), [], rel(all[0]));
     handOver(state, rel(all[0]), new Set());
+    if (liftOverrides) state.overrides = [];
     const seen: string[] = [];
     for (let i = 1; i < all.length; i++) {
       // WHEN the engine moves the cluster to the next phase, one wave or stage at a time
@@ -197,7 +199,6 @@ describe.each(ENGINES)('OpenShift AWS 4.13 under %s: the CVO model at every stat
       expect(files(rel(all[i])).filter((p) => !(p in last))).toEqual([]);
       states.forEach((t, k) => {
         mergeAndSync(state, t, operands, `${phases[i]} ${events[k].by}`);
-        // THEN no state has two writers of one object or an operand nobody writes
         seen.push(...fights(state, operands).map((f) => `${phases[i]} after ${events[k].by}: ${f}`));
         seen.push(
           ...unmanagedOperands(state, operands)
@@ -206,6 +207,19 @@ describe.each(ENGINES)('OpenShift AWS 4.13 under %s: the CVO model at every stat
         );
       });
     }
-    expect([seen, state.operandsDeleted]).toEqual([[], []]);
+    return [seen, state.operandsDeleted];
+  }
+
+  test('each phase forward: one writer per object and every operand kept and written, after each wave or stage', () => {
+    // THEN no state has two writers of one object or an operand nobody writes, and no operand is deleted
+    expect(walk()).toEqual([[], []]);
+  });
+
+  test('mutation: with the overrides lifted, CVO brings the operator back and it fights the engine from its first state on', () => {
+    const [seen] = walk(true);
+    expect(seen[0]).toBe(
+      `leader-migration-kcm after ${engine === 'flux' ? 'ccm-c-01-namespaces-rbac' : 'Sync wave 1'}: ` +
+        '/configmap/openshift-cloud-controller-manager/ccm-trusted-ca: gitops and operator',
+    );
   });
 });
