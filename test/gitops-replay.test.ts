@@ -131,7 +131,7 @@ describe.each(DISTRIBUTIONS.flatMap((d) => ENGINES.map((e) => [d.name, e, d] as 
     // WHEN the engine replays the change object by object
     // THEN no state in between is unsafe
     expect(problems(replay(engine, before, after))).toEqual([]);
-    // AND Flux leaves nothing behind without an owner (back to in-tree: see the known gap below)
+    // AND Flux leaves nothing behind without an owner (back to in-tree: see the decision below)
     if (engine === 'flux' && !(to === 'in-tree' && d === DISTRIBUTIONS[0])) {
       expect(orphans(fluxReplay(before, after, 'c'))).toEqual([]);
     }
@@ -145,11 +145,46 @@ describe.each(DISTRIBUTIONS.flatMap((d) => ENGINES.map((e) => [d.name, e, d] as 
 });
 
 describe('Flux: back to in-tree', () => {
-  // In-tree renders no stage chain, so the entry deletes the stage Kustomizations and their deletion policy
-  // (Orphan, so that unregistering a cluster never deletes its CCM) leaves the pre-staged RBAC in the cluster.
-  test.failing('kubernetes: leader-migration-kcm -> in-tree deletes the RBAC it had applied', () => {
-    const d = DISTRIBUTIONS[0];
-    expect(orphans(fluxReplay(treeOf(d, 'flux', 'leader-migration-kcm'), treeOf(d, 'flux', 'in-tree'), 'c'))).toEqual([]);
+  // Decision: in-tree renders no stage chain, so the entry deletes the stage Kustomizations and their deletion
+  // policy (Orphan, so that unregistering a cluster never deletes its CCM) leaves the pre-staged RBAC behind.
+  // Keeping a stage that prunes it would render objects for every cluster that never left in-tree; instead the
+  // orphans are inert (nothing runs as the ServiceAccount) and docs/gitops.md gives the commands that delete them.
+  const d = DISTRIBUTIONS[0];
+  const left = (): string[] => orphans(fluxReplay(treeOf(d, 'flux', 'leader-migration-kcm'), treeOf(d, 'flux', 'in-tree'), 'c')).sort();
+
+  test('kubernetes: leader-migration-kcm -> in-tree leaves only RBAC and the unused ServiceAccount', () => {
+    // GIVEN the two trees; WHEN Flux replays the rollback; THEN it orphans the pre-staged RBAC and nothing that runs
+    expect(left()).toEqual([
+      'ClusterRole /system:cloud-controller-manager',
+      'ClusterRoleBinding /system:cloud-controller-manager',
+      'Role kube-system/cloud-provider-leader-migration',
+      'Role kube-system/system:cloud-controller-manager',
+      'RoleBinding kube-system/cloud-controller-manager:apiserver-authentication-reader',
+      'RoleBinding kube-system/cloud-provider-leader-migration',
+      'RoleBinding kube-system/system:cloud-controller-manager',
+      'ServiceAccount kube-system/cloud-controller-manager',
+    ]);
+    // AND that is every object of the previous tree's stage folders, which the docs' generic command deletes
+    expect(left()).toEqual([...stageObjects(treeOf(d, 'flux', 'leader-migration-kcm'), 'c').keys()].sort());
+    // AND no CCM of the in-tree tree runs as that ServiceAccount
+    expect(ccmLeases(treeOf(d, 'flux', 'in-tree'), 'c')).toEqual({});
+  });
+
+  test("docs/gitops.md's cleanup commands delete exactly what Flux leaves behind", () => {
+    // GIVEN the kubectl commands the docs give for this rollback on OpenStack
+    const docs = fs.readFileSync(path.join(__dirname, '..', 'docs', 'gitops.md'), 'utf8');
+    const KINDS: Record<string, string> = {
+      role: 'Role',
+      rolebinding: 'RoleBinding',
+      serviceaccount: 'ServiceAccount',
+      clusterrole: 'ClusterRole',
+      clusterrolebinding: 'ClusterRoleBinding',
+    };
+    const deleted = [...docs.matchAll(/^kubectl (?:-n (\S+) )?delete (.+)$/gm)].flatMap(([, ns, objects]) =>
+      objects.split(' ').map((o) => `${KINDS[o.split('/')[0]]} ${ns ?? ''}/${o.slice(o.indexOf('/') + 1)}`),
+    );
+    // WHEN compared with the replay's orphans; THEN they are the same set
+    expect(deleted.sort()).toEqual(left());
   });
 });
 
@@ -171,12 +206,13 @@ describe('a z-stream update of the CCM image', () => {
   });
 });
 
-describe('a cluster removed from the fleet keeps its running CCM', () => {
-  const d = DISTRIBUTIONS[0];
-
+describe.each([
+  [DISTRIBUTIONS[0].name, 'external-leader-migration', DISTRIBUTIONS[0]],
+  [DISTRIBUTIONS[1].name, 'leader-migration-ccm', DISTRIBUTIONS[1]],
+] as const)('%s: a cluster removed from the fleet at phase %s keeps its running CCM', (_name, phase, d) => {
   test('flux: the stage Kustomizations go with deletionPolicy Orphan, so nothing is deleted', () => {
-    // GIVEN a cluster at external-leader-migration whose folder leaves git (the entry prunes its stage chain)
-    const before = treeOf(d, 'flux', 'external-leader-migration');
+    // GIVEN a cluster with its phase recorded whose folder leaves git (the entry prunes its stage chain)
+    const before = treeOf(d, 'flux', phase);
     // WHEN Flux replays the removal
     const events = fluxReplay(before, {}, 'c');
     // THEN every stage orphans its objects and none is pruned
@@ -186,10 +222,10 @@ describe('a cluster removed from the fleet keeps its running CCM', () => {
 
   test('argocd: the child Application has no resources finalizer, so the root pruning it deletes nothing', () => {
     // GIVEN the rendered child Application
-    const child = appState(treeOf(d, 'argocd', 'external'), 'c');
+    const child = appState(treeOf(d, 'argocd', phase), 'c');
     expect(child.cascade).toBe(false);
     // WHEN its root prunes it; THEN its resources stay
-    const resources = [...stageObjects(treeOf(d, 'argocd', 'external'), 'c').keys()];
+    const resources = [...stageObjects(treeOf(d, 'argocd', phase), 'c').keys()];
     expect(deleteApplication(child, resources)).toEqual({ deleted: [], orphaned: resources });
   });
 });
@@ -229,6 +265,44 @@ describe('the lease RBAC outlives a CCM that still runs leader migration', () =>
     expect(
       problems(replay('argocd', leaseRbacFirst(before('argocd')), leaseRbacFirst(after('argocd')), { syncOptions: options, pruneWaves: 'own' }))[0],
     ).toBe(`Sync wave 1: ${LOST}`);
+  });
+});
+
+describe('the ServiceAccount of a running CCM', () => {
+  const d = DISTRIBUTIONS[0];
+  /** The tree with the CCM's ServiceAccount renamed, in its file, the DaemonSet and the bindings. */
+  const renamed = (tree: Tree): Tree =>
+    Object.fromEntries(
+      Object.entries(tree).map(([p, text]) => [
+        p.replace('serviceaccount.kube-system.cloud-controller-manager.yaml', 'serviceaccount.kube-system.ccm-renamed.yaml'),
+        text.replace(/^(\s+(?:- )?(?:name|serviceAccountName)): cloud-controller-manager$/gm, '$1: ccm-renamed'),
+      ]),
+    );
+  const GONE =
+    'DaemonSet kube-system/openstack-cloud-controller-manager still runs but its ServiceAccount kube-system/cloud-controller-manager is gone: ' +
+    'the apiserver refuses its token and it exits';
+
+  test.each(ENGINES)('%s: the ServiceAccount is the same in every phase, so no change deletes it', (engine) => {
+    for (const phase of PHASES.slice(1)) {
+      expect(Object.keys(treeOf(d, engine, phase))).toContain('c/01-namespaces-rbac/serviceaccount.kube-system.cloud-controller-manager.yaml');
+    }
+  });
+
+  test('mutation, flux: a ServiceAccount renamed in the next tree is pruned by the first stage while the old CCM runs', () => {
+    // GIVEN external-leader-migration -> external with the ServiceAccount renamed in the new tree
+    const before = treeOf(d, 'flux', 'external-leader-migration');
+    const after = renamed(treeOf(d, 'flux', 'external'));
+    expect(Object.keys(after)).toContain('c/01-namespaces-rbac/serviceaccount.kube-system.ccm-renamed.yaml');
+    expect(Object.values(after).filter((t) => t.includes('serviceAccountName: ccm-renamed'))).toHaveLength(1);
+    // WHEN Flux replays it; THEN stage 01 deletes the old ServiceAccount before stage 04 rolls the CCM
+    expect(problems(replay('flux', before, after))).toContain(`ccm-c-01-namespaces-rbac: ${GONE}`);
+  });
+
+  test('argocd: PruneLast deletes the old ServiceAccount only after the CCM rolled onto the new one', () => {
+    const before = treeOf(d, 'argocd', 'external-leader-migration');
+    const after = renamed(treeOf(d, 'argocd', 'external'));
+    expect(Object.values(after).filter((t) => t.includes('serviceAccountName: ccm-renamed'))).toHaveLength(1);
+    expect(problems(replay('argocd', before, after)).filter((p) => p.includes('ServiceAccount'))).toEqual([]);
   });
 });
 

@@ -25,6 +25,8 @@
  *   apply: ExclusionSelector, IfNotPresentSelector, Cleanup.Exclusions; api/v1 IgnoreValue, IfNotPresentValue,
  *   MergeValue). Any other object is applied server-side with Flux's field manager, so a field another manager
  *   set and Flux does not render stays (an annotation set by hand outlives the return to git).
+ * - Kustomizations that do not depend on one another reconcile independently, each on its own interval and
+ *   worker (main.go `--concurrent`, default 4), so their order is not fixed: a replay may take them by name or the reverse.
  */
 import { parse } from 'yaml';
 
@@ -95,8 +97,8 @@ function manifests(tree: Record<string, string>, folder: string): Map<ObjectKey,
   return out;
 }
 
-/** The Kustomizations in dependsOn order (a dependency before its dependents; ties by name). */
-function ordered(ks: Map<string, FluxKustomization>): FluxKustomization[] {
+/** The Kustomizations in dependsOn order (a dependency before its dependents; ties by name, or its reverse). */
+function ordered(ks: Map<string, FluxKustomization>, ties: 'by-name' | 'reversed' = 'by-name'): FluxKustomization[] {
   const done = new Set<string>();
   const out: FluxKustomization[] = [];
   const visit = (k: FluxKustomization): void => {
@@ -108,13 +110,16 @@ function ordered(ks: Map<string, FluxKustomization>): FluxKustomization[] {
     }
     out.push(k);
   };
-  [...ks.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).forEach(visit);
+  const sign = ties === 'by-name' ? 1 : -1;
+  [...ks.values()].sort((a, b) => (a.name < b.name ? -sign : sign)).forEach(visit);
   return out;
 }
 
 /** What the cluster does around the replay: Kustomizations suspended by hand (`flux suspend kustomization`). */
 export interface FluxReplayOptions {
   readonly suspended?: readonly string[];
+  /** The order of Kustomizations that do not depend on one another (default by name). */
+  readonly ties?: 'by-name' | 'reversed';
 }
 
 /**
@@ -133,7 +138,7 @@ export function fluxReplay(
   const now = kustomizations(after, cluster);
   const suspended = new Set(opts.suspended ?? []);
   const events: FluxEvent[] = [];
-  for (const k of ordered(was)) {
+  for (const k of ordered(was, opts.ties)) {
     if (now.has(k.name)) continue;
     const objects = [...inventory(before, k.folder).keys()].sort();
     const deletes =
@@ -143,7 +148,7 @@ export function fluxReplay(
   }
   const held = new Set<string>();
   const live = new Set([...was.values()].flatMap((k) => [...inventory(before, k.folder).keys()]));
-  for (const k of ordered(now)) {
+  for (const k of ordered(now, opts.ties)) {
     if (suspended.has(k.name) || k.suspend || k.dependsOn.some((d) => held.has(d))) {
       held.add(k.name);
       continue;

@@ -16,6 +16,9 @@
  *   when the workload is healthy, Flux's workloads stage is Ready only when the rollout is done (see the models).
  *   A pod that starts needs its ServiceAccount and every ConfigMap it mounts without `optional: true`
  *   (kubernetes/kubernetes@v1.30.0 pkg/volume/configmap/configmap.go SetUpAt: a missing ConfigMap fails the mount).
+ * - A running pod's token names its ServiceAccount: once that is deleted the apiserver refuses the token
+ *   (kubernetes/kubernetes@v1.30.0 pkg/serviceaccount/claims.go, validator.Validate: GetServiceAccount fails),
+ *   so the CCM can renew no lease and exits.
  */
 import { parse } from 'yaml';
 import { BOOTSTRAP_ROLES, RbacAuthorizer, serviceAccountUser } from '../rbac-authorizer';
@@ -158,10 +161,14 @@ export function replayHazards(
   const was = stageObjects(before, cluster);
   const now = stageObjects(after, cluster);
   const live = new Map(was);
-  const running = new Map<ObjectKey, RunningCcm & { held: Set<string> }>();
+  const running = new Map<ObjectKey, RunningCcm & { held: Set<string>; account: boolean }>();
+  const accountOf = (ccm: RunningCcm): ObjectKey => `ServiceAccount ${ccm.serviceAccount.namespace}/${ccm.serviceAccount.name}`;
   for (const o of was.values()) {
     const ccm = ccmOf(o, was);
-    if (ccm) running.set(ccm.workload, { ...ccm, held: new Set(ccm.leases.filter((l) => mayRenew(was, ccm, l)).map(leaseKey)) });
+    if (ccm) {
+      const held = new Set(ccm.leases.filter((l) => mayRenew(was, ccm, l)).map(leaseKey));
+      running.set(ccm.workload, { ...ccm, held, account: was.has(accountOf(ccm)) });
+    }
   }
   const bothRun = running.size > 0 && [...now.values()].some((o) => ccmOf(o, now) !== undefined);
   const hazards: Hazard[] = [];
@@ -182,10 +189,15 @@ export function replayHazards(
           report(`${event.object} rolls while ${need} is missing: its new pods cannot start`);
         }
         // the new pods wait for a lease they may not yet access; it becomes a need once they may renew it
-        running.set(ccm.workload, { ...ccm, held: new Set() });
+        running.set(ccm.workload, { ...ccm, held: new Set(), account: live.has(accountOf(ccm)) });
       }
     }
     for (const ccm of running.values()) {
+      if (live.has(accountOf(ccm))) {
+        ccm.account = true;
+      } else if (ccm.account) {
+        report(`${ccm.workload} still runs but its ${accountOf(ccm)} is gone: the apiserver refuses its token and it exits`);
+      }
       for (const lease of ccm.leases) {
         if (mayRenew(live, ccm, lease)) {
           ccm.held.add(leaseKey(lease));
