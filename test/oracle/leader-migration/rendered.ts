@@ -88,6 +88,24 @@ export const CASES: readonly RenderCase[] = [
     },
   },
   {
+    // the options end to end: the migration lease's own name in both leader-migration files
+    name: 'kubernetes AWS 1.26 with a custom leaderName',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26', leaderName: 'aws-handover' } }),
+  },
+  {
+    // the CCM runs outside the lease namespace: the lease Role there must grant the custom lease name
+    name: 'OpenShift AWS 4.13 with a custom leaderName',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26', leaderName: 'aws-handover' } }),
+  },
+  {
     name: 'kubernetes AWS 1.26 on RKE2',
     platform: 'AWS',
     minor: 26,
@@ -101,7 +119,8 @@ export const CASES: readonly RenderCase[] = [
     platform: 'GCP',
     minor: 28,
     files: {},
-    kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+    // the KCM allocates node CIDRs from its own --cluster-cidr
+    kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true', '--cluster-cidr=10.64.0.0/14'],
     spec: (phase) =>
       kubernetesSpec(
         'GCP',

@@ -47,10 +47,17 @@ export const OPENSHIFT_CCM_BASE: CcmBaseFlags = [
 ];
 
 /** The upstream CCM's flags for the kubernetes distribution (spec.kubernetes defaults unless given). */
-export function kubernetesCcmBase(opts: { configureCloudRoutes: boolean; allocateNodeCidrs: boolean; namespace?: string }): CcmBaseFlags {
+export function kubernetesCcmBase(opts: {
+  configureCloudRoutes: boolean;
+  allocateNodeCidrs: boolean;
+  namespace?: string;
+  /** The pod CIDR node IPAM allocates from (R10: needed wherever it runs). */
+  clusterCidr?: string;
+}): CcmBaseFlags {
   return [
     `--configure-cloud-routes=${opts.configureCloudRoutes}`,
     `--allocate-node-cidrs=${opts.allocateNodeCidrs}`,
+    ...(opts.allocateNodeCidrs ? [`--cluster-cidr=${opts.clusterCidr ?? '10.64.0.0/14'}`] : []),
     '--leader-elect=true',
     ...(opts.namespace && opts.namespace !== 'kube-system' ? [`--leader-elect-resource-namespace=${opts.namespace}`] : []),
   ];

@@ -67,6 +67,13 @@
  *   tools/leaderelection/leaderelection.go `NewLeaderElector`: leaseDuration >
  *   renewDeadline > retryPeriod × JitterFactor 1.2; `RunOrDie` panics on the error).
  *   How long each takes is abstracted: any holder may lose its lease at any time.
+ * - R10 node IPAM without a cluster CIDR is fatal: unless the allocator is `CloudAllocator`,
+ *   `NewNodeIpamController` returns "Must specify --cluster-cidr if --allocate-node-cidrs is set"
+ *   (kubernetes/kubernetes@v1.28.0 pkg/controller/nodeipam/node_ipam_controller.go), and a
+ *   controller that fails to start ends the process, which then runs nothing.
+ * - R11 RBAC: a process gets and updates only the leases its Roles grant (`SimProcess.leases`);
+ *   a lease it may not renew is one it never holds (the Forbidden renew fails the election,
+ *   and `OnStoppedLeading` exits, R5), so the controllers under it never run there.
  */
 
 /** A migrated controller, by its role. */
@@ -80,6 +87,8 @@ export interface SimProcess {
   readonly flags: readonly string[];
   /** The LeaderMigrationConfiguration it reads (YAML), if any. */
   readonly file?: string;
+  /** R11: the leases (`namespace/name`) its RBAC lets it get and update; undefined: any. */
+  readonly leases?: readonly string[];
 }
 
 /** One step: every KCM restarts into `kcm`; the CCM rolls into `ccm` (null: removed). */
@@ -218,8 +227,14 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
   const missing = lmOn && p.file === undefined && f.has('leader-migration-config');
-  if (missing || (lmOn && p.file !== undefined && !decodable(p.file, minor)) || (leaderElect && !leaseTimings(f).valid)) {
-    // R8, R9: a file it cannot read or decode, or lease timings client-go refuses: it exits before it elects or runs anything
+  const ipamWithoutCidr =
+    f.get('allocate-node-cidrs') === 'true' &&
+    (component === 'kube-controller-manager' || registered.includes('node-ipam')) &&
+    !/(^|,)-(nodeipam|node-ipam-controller)(,|$)/.test(f.get('controllers') ?? '*') &&
+    (f.get('cidr-allocator-type') ?? 'RangeAllocator') !== 'CloudAllocator' &&
+    (f.get('cluster-cidr') ?? '') === '';
+  if (missing || ipamWithoutCidr || (lmOn && p.file !== undefined && !decodable(p.file, minor)) || (leaderElect && !leaseTimings(f).valid)) {
+    // R8, R9, R10: a file it cannot read or decode, lease timings client-go refuses, node IPAM without a CIDR: it exits before it elects or runs anything
     return {
       component,
       leaderElect: false,
@@ -229,9 +244,15 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
     };
   }
   const placement = {} as Record<Controller, 'migrated' | 'main' | 'unowned'>;
+  // R11: a lease its RBAC does not grant is never held, so what runs under it runs nowhere here
+  const granted = (lease: string) => p.leases === undefined || p.leases.includes(lease);
+  const mainLease = `${ns}/${f.get('leader-elect-resource-name') ?? component}`;
   for (const c of CONTROLLERS) {
     const owner = lm?.owners.get(canonicalName(c, minor));
     placement[c] = owner === undefined ? 'main' : owner === component || owner === '*' ? 'migrated' : 'unowned';
+    if (leaderElect && !granted(mainLease)) {
+      placement[c] = 'unowned';
+    }
   }
   const controllers = (f.get('controllers') ?? '*').split(',');
   const ipamOff = controllers.includes('-nodeipam') || controllers.includes('-node-ipam-controller');
@@ -264,8 +285,8 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
     component,
     leaderElect,
     // the binary's main lease is --leader-elect-resource-name, its component name by default
-    mainLease: `${ns}/${f.get('leader-elect-resource-name') ?? component}`,
-    ...(lm ? { migrationLease: `${ns}/${lm.leaderName}` } : {}),
+    mainLease,
+    ...(lm && granted(`${ns}/${lm.leaderName}`) ? { migrationLease: `${ns}/${lm.leaderName}` } : {}),
     placement,
     capable,
   };
