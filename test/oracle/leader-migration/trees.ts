@@ -334,6 +334,13 @@ export interface TreeScenarioOptions {
   readonly override?: { on: boolean; path?: string };
 }
 
+/** What a walk carries from one change into the next: the live objects, the kubernetes KCM, the OpenShift override. */
+export interface LiveState {
+  readonly objects: ReadonlyMap<string, any>;
+  readonly kcm: SimProcess;
+  readonly override: { on: boolean; path?: string };
+}
+
 /**
  * The scenario of moving the cluster from tree `from` to tree `to` by `steps`
  * (`to`'s `enter` going forward, `from`'s `rollback` going back): the merge
@@ -345,19 +352,34 @@ export interface TreeScenarioOptions {
  * (the operator rolls every node to its latest revision).
  */
 export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: TreeScenarioOptions): SimScenario {
+  return treeReplay(from, to, steps, opts).scenario;
+}
+
+/**
+ * As `treeScenario`, starting from `start` (the live state a previous change
+ * left, not `from`'s rendering) and returning the live state this change leaves.
+ */
+export function treeReplay(
+  from: Tree,
+  to: Tree,
+  steps: readonly any[],
+  opts: TreeScenarioOptions,
+  start?: LiveState,
+): { scenario: SimScenario; end: LiveState } {
   const openshift = from.controlPlane === undefined && to.controlPlane === undefined;
-  let live: Map<string, any> = new Map(from.objects);
+  let live: Map<string, any> = new Map(start?.objects ?? from.objects);
   const kcmFrom = from.plan.components.find((x: any) => x.component === 'kube-controller-manager');
   let os: OpenShiftKcmState = {
     inTreeProvider: inTreeProviderOf(from.plan, to.plan),
     override:
+      start?.override ??
       opts.override ??
       (kcmFrom.flags.includes('--enable-leader-migration')
         ? { on: true, path: kcmFrom.flags.find((f: string) => f.startsWith('--leader-migration-config='))!.split('=')[1] }
         : { on: false }),
   };
   const kcmNow = (): SimProcess => (openshift ? openshiftKcm(live, os) : kcmK8s);
-  let kcmK8s: SimProcess = from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] };
+  let kcmK8s: SimProcess = start?.kcm ?? (from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] });
   const kcm0 = kcmNow();
   const ccm0 = ccmProcess(live);
   const ordered = [...steps];
@@ -410,7 +432,7 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
     }
     simSteps.push(step);
   }
-  return {
+  const scenario: SimScenario = {
     kcmMinor: opts.kcmMinor,
     ccmMinor: opts.ccmMinor,
     kcmBaseFlags: opts.kcmBaseFlags,
@@ -425,4 +447,5 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
     ...(opts.kcmRollout ? { kcmRollout: opts.kcmRollout } : {}),
     steps: simSteps,
   };
+  return { scenario, end: { objects: live, kcm: kcmK8s, override: os.override } };
 }
