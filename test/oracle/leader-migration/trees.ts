@@ -105,7 +105,7 @@ export function applyAtMerge(live: ReadonlyMap<string, any>, b: ReadonlyMap<stri
 const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
 /** The flags that decide leader election, leader migration and which cloud controllers run. */
 export const RELEVANT =
-  /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|leader-elect-resource-name|configure-cloud-routes|allocate-node-cidrs|cluster-cidr|cidr-allocator-type|controllers|cloud-provider)(=|$)/;
+  /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|leader-elect-resource-name|configure-cloud-routes|allocate-node-cidrs|cluster-cidr|cidr-allocator-type|controllers|feature-gates|cloud-provider)(=|$)/;
 
 /** The CCM workload among the live objects. */
 export function ccmWorkload(objects: ReadonlyMap<string, any>): any {
