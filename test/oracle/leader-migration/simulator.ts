@@ -79,8 +79,9 @@
  *   How long each takes is abstracted: any holder may lose its lease at any time.
  * - R10 node IPAM without a cluster CIDR is fatal: unless the allocator is `CloudAllocator`,
  *   `NewNodeIpamController` returns "Must specify --cluster-cidr if --allocate-node-cidrs is set"
- *   (kubernetes/kubernetes@v1.28.0 pkg/controller/nodeipam/node_ipam_controller.go), and a
- *   controller that fails to start ends the process, which then runs nothing.
+ *   (kubernetes/kubernetes@v1.31.0 pkg/controller/nodeipam/node_ipam_controller.go), and a
+ *   controller that fails to start ends the process: `StartControllers` returning an error
+ *   is followed by `klog.FlushAndExit` (cmd/kube-controller-manager/app/controllermanager.go, same tag).
  * - R11 RBAC: a process gets and updates only the leases its Roles grant (`SimProcess.leases`);
  *   a lease it may not renew is one it never holds (the Forbidden renew fails the election,
  *   and `OnStoppedLeading` exits, R5), so the controllers under it never run there.
