@@ -235,7 +235,7 @@ describe('what each CCM can run comes from its upstream inventory', () => {
       platform: 'VSphere',
       minor: 29,
       files: {},
-      kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+      kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true', '--cluster-cidr=10.64.0.0/14'],
       spec: (phase) =>
         kubernetesSpec(
           'VSphere',

@@ -189,7 +189,9 @@ function matrix(): { name: string; scenario: SimScenario }[] {
                       distribution === 'openshift'
                         ? OPENSHIFT_CCM_BASE
                         : kubernetesCcmBase({ configureCloudRoutes: nodeIpam, allocateNodeCidrs: nodeIpam }),
-                    kcmBaseFlags: nodeIpam ? ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'] : ['--allocate-node-cidrs=false'],
+                    kcmBaseFlags: nodeIpam
+                      ? ['--allocate-node-cidrs=true', '--configure-cloud-routes=true', '--cluster-cidr=10.64.0.0/14']
+                      : ['--allocate-node-cidrs=false'],
                     ccmStrategy: distribution === 'openshift' ? 'Recreate' : 'RollingUpdate',
                     // the kubernetes CCM runs what its upstream binary registers; the cluster needs node IPAM where the KCM allocated CIDRs
                     ...(distribution === 'kubernetes'
@@ -332,7 +334,7 @@ describe('the simulator catches each broken order or configuration (it can fail)
   test('the route controller handed to a CCM with --configure-cloud-routes=false while the KCM programmed routes: runs nowhere', () => {
     const r = simulate({
       ...base,
-      kcmBaseFlags: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+      kcmBaseFlags: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true', '--cluster-cidr=10.64.0.0/14'],
       kcm: { flags: ['--cloud-provider=gce', '--controllers=*,bootstrapsigner,tokencleaner,-nodeipam'] },
       steps: [
         { label: 'KCM external', kcm: { flags: ['--cloud-provider=external', '--controllers=*,bootstrapsigner,tokencleaner,-nodeipam'] } },

@@ -9,7 +9,7 @@ import { runCli } from '../../../src/cli';
 import { captureIo, kubernetesSpec, platformSpec, writeFile } from '../../helpers';
 import { Controller, SimScenario } from './simulator';
 import { upstreamCcmControllers } from './scenario';
-import { readTree, Tree, treeScenario, TreeScenarioOptions } from './trees';
+import { LiveState, readTree, Tree, treeReplay, treeScenario, TreeScenarioOptions } from './trees';
 
 /** Renders one phase of a spec with synth into `dir` and reads the cluster's folder. */
 export function renderTree(dir: string, spec: Record<string, unknown>, files: Record<string, string>): Tree {
@@ -88,6 +88,24 @@ export const CASES: readonly RenderCase[] = [
     },
   },
   {
+    // the options end to end: the migration lease's own name in both leader-migration files
+    name: 'kubernetes AWS 1.26 with a custom leaderName',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => kubernetesSpec('AWS', 'c', { version: '1.26' }, { migration: { phase, kubernetesVersion: '1.26', leaderName: 'aws-handover' } }),
+  },
+  {
+    // the CCM runs outside the lease namespace: the lease Role there must grant the custom lease name
+    name: 'OpenShift AWS 4.13 with a custom leaderName',
+    platform: 'AWS',
+    minor: 26,
+    files: {},
+    kcmBase: ['--allocate-node-cidrs=false'],
+    spec: (phase) => platformSpec('AWS', 'c', { migration: { phase, kubernetesVersion: '1.26', leaderName: 'aws-handover' } }),
+  },
+  {
     name: 'kubernetes AWS 1.26 on RKE2',
     platform: 'AWS',
     minor: 26,
@@ -101,7 +119,8 @@ export const CASES: readonly RenderCase[] = [
     platform: 'GCP',
     minor: 28,
     files: {},
-    kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'],
+    // the KCM allocates node CIDRs from its own --cluster-cidr
+    kcmBase: ['--allocate-node-cidrs=true', '--configure-cloud-routes=true', '--cluster-cidr=10.64.0.0/14'],
     spec: (phase) =>
       kubernetesSpec(
         'GCP',
@@ -199,6 +218,38 @@ export function transitions(c: RenderCase, trees: ReadonlyMap<string, Tree>, ext
     if (b.plan.rollback) {
       out.push([`${phases[i + 1]} → ${phases[i]}`, treeScenario(b, a, b.plan.rollback.steps, { ...caseOptions(c), ...extra })]);
     }
+  }
+  return out;
+}
+
+/**
+ * A whole walk through `phases` (adjacent ones in the plan's order, either
+ * direction): each change starts from the live state the previous one left
+ * (objects, KCM, override), so a change that leaves something behind shows in the next.
+ */
+export function walk(
+  c: RenderCase,
+  trees: ReadonlyMap<string, Tree>,
+  phases: readonly string[],
+  extra: Partial<TreeScenarioOptions> = {},
+): [string, SimScenario][] {
+  const order = [...trees.keys()];
+  const out: [string, SimScenario][] = [];
+  let live: LiveState | undefined;
+  for (let i = 0; i + 1 < phases.length; i++) {
+    const a = trees.get(phases[i]);
+    const b = trees.get(phases[i + 1]);
+    if (!a || !b || Math.abs(order.indexOf(phases[i]) - order.indexOf(phases[i + 1])) !== 1) {
+      throw new Error(`${phases[i]} → ${phases[i + 1]} is not a change between adjacent phases of ${c.name}`);
+    }
+    const forward = order.indexOf(phases[i + 1]) > order.indexOf(phases[i]);
+    const steps = forward ? b.plan.enter.steps : a.plan.rollback?.steps;
+    if (!steps) {
+      throw new Error(`${phases[i]} has no rollback in ${c.name}`);
+    }
+    const r = treeReplay(a, b, steps, { ...caseOptions(c), ...extra }, live);
+    out.push([`${phases[i]} → ${phases[i + 1]}`, r.scenario]);
+    live = r.end;
   }
   return out;
 }

@@ -13,24 +13,39 @@ import {
   MigrationPhase,
 } from '../../../src/migration';
 import { StepContext, transitionSteps } from '../../../src/migration-targets';
-import { UPSTREAM_PROVIDERS } from '../../../src/kubernetes/providers';
-import { PlatformType } from '../../../src/cluster-spec/schema';
+import { INVENTORIES } from '../index';
 import { Controller, SimProcess, SimScenario } from './simulator';
 
+/** The API-call inventory of each platform's upstream CCM (test/oracle/inventory, read at the pinned image tags). */
+const INVENTORY_OF: Readonly<Record<string, string>> = {
+  AWS: 'aws',
+  Azure: 'azure',
+  GCP: 'gcp',
+  OpenStack: 'openstack',
+  VSphere: 'vsphere',
+};
+
 /**
- * What an upstream CCM can run, from the provider facts (each cites its
- * `main.go` or provider at the pinned tag): service and node lifecycle always
- * (kubernetes/cloud-provider@v0.29.0 app `DefaultInitFuncConstructors`, which
- * kubernetes/cloud-provider-aws@v1.29.0 cmd/aws-cloud-controller-manager/main.go
- * extends with tagging only); node IPAM only where the binary registers it
- * (`nodeIpam`); routes unless its `Routes()` depends on something the cluster
- * may lack (`routesNeed`: OpenStack's extraroute extension, vSphere's NSX-T
- * routerPath), in which case only when `routesConfigured` says it is there.
+ * Route controllers whose provider's `Routes()` depends on something the
+ * cluster may lack: OpenStack's Neutron extraroute extension
+ * (kubernetes/cloud-provider-openstack@v1.36.0 pkg/openstack/openstack.go `Routes`),
+ * vSphere's NSX-T routerPath (kubernetes/cloud-provider-vsphere@v1.36.0
+ * pkg/cloudprovider/vsphere/route/routeprovider.go `NewRouteProvider`).
+ */
+const ROUTES_NEED = new Set(['OpenStack', 'VSphere']);
+
+/**
+ * What an upstream CCM can run, from its API-call inventory: service and node
+ * lifecycle always (kubernetes/cloud-provider app `DefaultInitFuncConstructors`);
+ * the route controller and node IPAM where the inventory lists calls made only
+ * when they run (`when: routes`, `when: nodeIpam`); routes of a provider in
+ * `ROUTES_NEED` only when `routesConfigured` says the cluster has what they need.
  */
 export function upstreamCcmControllers(platform: string, opts: { routesConfigured?: boolean } = {}): readonly Controller[] {
-  const provider = UPSTREAM_PROVIDERS[platform as PlatformType];
-  const routes = !provider?.routesNeed || opts.routesConfigured === true;
-  return ['service', ...(routes ? ['route' as const] : []), 'cloud-node-lifecycle', ...(provider?.nodeIpam ? ['node-ipam' as const] : [])];
+  const inventory = INVENTORIES[INVENTORY_OF[platform] ?? ''];
+  const makes = (key: string) => (inventory?.calls ?? []).some((c) => (Array.isArray(c.when) ? c.when.includes(key) : c.when === key));
+  const routes = makes('routes') && (!ROUTES_NEED.has(platform) || opts.routesConfigured === true);
+  return ['service', ...(routes ? ['route' as const] : []), 'cloud-node-lifecycle', ...(makes('nodeIpam') ? ['node-ipam' as const] : [])];
 }
 
 /** The CCM's rendered flags that matter to leader election and the cloud controllers, before leader migration is added. */
@@ -47,10 +62,17 @@ export const OPENSHIFT_CCM_BASE: CcmBaseFlags = [
 ];
 
 /** The upstream CCM's flags for the kubernetes distribution (spec.kubernetes defaults unless given). */
-export function kubernetesCcmBase(opts: { configureCloudRoutes: boolean; allocateNodeCidrs: boolean; namespace?: string }): CcmBaseFlags {
+export function kubernetesCcmBase(opts: {
+  configureCloudRoutes: boolean;
+  allocateNodeCidrs: boolean;
+  namespace?: string;
+  /** The pod CIDR node IPAM allocates from (R10: needed wherever it runs). */
+  clusterCidr?: string;
+}): CcmBaseFlags {
   return [
     `--configure-cloud-routes=${opts.configureCloudRoutes}`,
     `--allocate-node-cidrs=${opts.allocateNodeCidrs}`,
+    ...(opts.allocateNodeCidrs ? [`--cluster-cidr=${opts.clusterCidr ?? '10.64.0.0/14'}`] : []),
     '--leader-elect=true',
     ...(opts.namespace && opts.namespace !== 'kube-system' ? [`--leader-elect-resource-namespace=${opts.namespace}`] : []),
   ];

@@ -31,8 +31,18 @@
  * - R4 names are canonical names, no aliases: ≤1.27 `route`, `service`,
  *   `cloud-node-lifecycle`, `nodeipam`; from 1.28 `node-route-controller`,
  *   `service-lb-controller`, `cloud-node-lifecycle-controller`, `node-ipam-controller`
- *   (kubernetes/cloud-provider@v0.28.0 names/controller_names.go; the KCM's
- *   cmd/kube-controller-manager/names in 1.28).
+ *   (kubernetes/cloud-provider@v0.28.0 names/controller_names.go, read from the Go module
+ *   proxy's k8s.io/cloud-provider@v0.28.0; the KCM's cmd/kube-controller-manager/names in 1.28).
+ * - R12 `--controllers` as the binary reads it: from 1.28 an alias (the old name) is turned
+ *   into its canonical name (`CCMControllerAliases` in names/controller_names.go, passed to
+ *   `Generic.ApplyTo` in options/options.go); then `IsControllerEnabled`, called by
+ *   `startControllers` in app/controllermanager.go (all k8s.io/cloud-provider@v0.28.0): the
+ *   first entry naming the controller decides (`name` on, `-name` off), else `*` turns it on.
+ * - R13 a locked feature gate set to another value is a start-up error: "cannot set feature
+ *   gate %v to %v, feature is locked to %v" (kubernetes/component-base@v0.31.0
+ *   featuregate/feature_gate.go `SetFromMap`); `DisableCloudProviders` and
+ *   `DisableKubeletCloudCredentialProviders` are GA, locked to true, from 1.31
+ *   (kubernetes/kubernetes@v1.31.0 pkg/features/kube_features.go).
  * - R5 losing a lease ends the process: `OnStoppedLeading` of both locks calls
  *   `klog.FlushAndExit` (cloud-provider@v0.30.0 app/controllermanager.go), so a
  *   failover is a restart; a stopped process's leases become free (expiry abstracted).
@@ -67,6 +77,14 @@
  *   tools/leaderelection/leaderelection.go `NewLeaderElector`: leaseDuration >
  *   renewDeadline > retryPeriod × JitterFactor 1.2; `RunOrDie` panics on the error).
  *   How long each takes is abstracted: any holder may lose its lease at any time.
+ * - R10 node IPAM without a cluster CIDR is fatal: unless the allocator is `CloudAllocator`,
+ *   `NewNodeIpamController` returns "Must specify --cluster-cidr if --allocate-node-cidrs is set"
+ *   (kubernetes/kubernetes@v1.31.0 pkg/controller/nodeipam/node_ipam_controller.go), and a
+ *   controller that fails to start ends the process: `StartControllers` returning an error
+ *   is followed by `klog.FlushAndExit` (cmd/kube-controller-manager/app/controllermanager.go, same tag).
+ * - R11 RBAC: a process gets and updates only the leases its Roles grant (`SimProcess.leases`);
+ *   a lease it may not renew is one it never holds (the Forbidden renew fails the election,
+ *   and `OnStoppedLeading` exits, R5), so the controllers under it never run there.
  */
 
 /** A migrated controller, by its role. */
@@ -80,6 +98,8 @@ export interface SimProcess {
   readonly flags: readonly string[];
   /** The LeaderMigrationConfiguration it reads (YAML), if any. */
   readonly file?: string;
+  /** R11: the leases (`namespace/name`) its RBAC lets it get and update; undefined: any. */
+  readonly leases?: readonly string[];
 }
 
 /** One step: every KCM restarts into `kcm`; the CCM rolls into `ccm` (null: removed). */
@@ -211,6 +231,35 @@ export function decodable(file: string, minor: number): boolean {
   return version !== undefined && since[version] !== undefined && minor >= since[version];
 }
 
+/** R12: whether a `--controllers` value turns a controller on, as the binary of `minor` reads it. */
+export function controllerEnabled(c: Controller, minor: number, value: string): boolean {
+  const canonical = canonicalName(c, minor);
+  const alias = (n: string) => (minor >= 28 && n === canonicalName(c, 27) ? canonical : n);
+  let star = false;
+  for (const entry of value.split(',').map((x) => x.trim())) {
+    if (alias(entry) === canonical) {
+      return true;
+    }
+    if (entry.startsWith('-') && alias(entry.slice(1)) === canonical) {
+      return false;
+    }
+    star = star || entry === '*';
+  }
+  return star;
+}
+
+/** R13: the gates locked to true from 1.31, which a value of false stops at start-up. */
+const LOCKED_TRUE_FROM_31 = ['DisableCloudProviders', 'DisableKubeletCloudCredentialProviders'];
+export function lockedGateRefused(featureGates: string, minor: number): boolean {
+  return (
+    minor >= 31 &&
+    featureGates
+      .split(',')
+      .map((g) => g.trim().split('='))
+      .some(([name, value]) => LOCKED_TRUE_FROM_31.includes(name) && value === 'false')
+  );
+}
+
 function parse(component: Component, minor: number, p: SimProcess, base: readonly string[], registered: readonly Controller[] = CONTROLLERS): Parsed {
   const f = flagMap([...base, ...p.flags]);
   const leaderElect = (f.get('leader-elect') ?? 'true') === 'true';
@@ -218,8 +267,20 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
   const lmOn = leaderElect && f.get('enable-leader-migration') === 'true';
   const lm = lmOn && p.file !== undefined ? owners(p.file) : undefined;
   const missing = lmOn && p.file === undefined && f.has('leader-migration-config');
-  if (missing || (lmOn && p.file !== undefined && !decodable(p.file, minor)) || (leaderElect && !leaseTimings(f).valid)) {
-    // R8, R9: a file it cannot read or decode, or lease timings client-go refuses: it exits before it elects or runs anything
+  const ipamWithoutCidr =
+    f.get('allocate-node-cidrs') === 'true' &&
+    (component === 'kube-controller-manager' || registered.includes('node-ipam')) &&
+    controllerEnabled('node-ipam', minor, f.get('controllers') ?? '*') &&
+    (f.get('cidr-allocator-type') ?? 'RangeAllocator') !== 'CloudAllocator' &&
+    (f.get('cluster-cidr') ?? '') === '';
+  if (
+    missing ||
+    ipamWithoutCidr ||
+    lockedGateRefused(f.get('feature-gates') ?? '', minor) ||
+    (lmOn && p.file !== undefined && !decodable(p.file, minor)) ||
+    (leaderElect && !leaseTimings(f).valid)
+  ) {
+    // R8, R9, R10, R13: a locked gate set otherwise, a file it cannot read or decode, lease timings client-go refuses, node IPAM without a CIDR: it exits before it elects or runs anything
     return {
       component,
       leaderElect: false,
@@ -229,12 +290,16 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
     };
   }
   const placement = {} as Record<Controller, 'migrated' | 'main' | 'unowned'>;
+  // R11: a lease its RBAC does not grant is never held, so what runs under it runs nowhere here
+  const granted = (lease: string) => p.leases === undefined || p.leases.includes(lease);
+  const mainLease = `${ns}/${f.get('leader-elect-resource-name') ?? component}`;
   for (const c of CONTROLLERS) {
     const owner = lm?.owners.get(canonicalName(c, minor));
     placement[c] = owner === undefined ? 'main' : owner === component || owner === '*' ? 'migrated' : 'unowned';
+    if (leaderElect && !granted(mainLease)) {
+      placement[c] = 'unowned';
+    }
   }
-  const controllers = (f.get('controllers') ?? '*').split(',');
-  const ipamOff = controllers.includes('-nodeipam') || controllers.includes('-node-ipam-controller');
   const allocate = f.get('allocate-node-cidrs') === 'true';
   const capable = new Set<Controller>();
   if (component === 'kube-controller-manager') {
@@ -251,8 +316,14 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
       capable.add('route');
     }
   }
-  if (allocate && !ipamOff) {
+  if (allocate) {
     capable.add('node-ipam');
+  }
+  // R12: what --controllers turns off is never started
+  for (const c of [...capable]) {
+    if (!controllerEnabled(c, minor, f.get('controllers') ?? '*')) {
+      capable.delete(c);
+    }
   }
   // a CCM runs only what its binary registers, whatever its flags say
   for (const c of [...capable]) {
@@ -264,8 +335,8 @@ function parse(component: Component, minor: number, p: SimProcess, base: readonl
     component,
     leaderElect,
     // the binary's main lease is --leader-elect-resource-name, its component name by default
-    mainLease: `${ns}/${f.get('leader-elect-resource-name') ?? component}`,
-    ...(lm ? { migrationLease: `${ns}/${lm.leaderName}` } : {}),
+    mainLease,
+    ...(lm && granted(`${ns}/${lm.leaderName}`) ? { migrationLease: `${ns}/${lm.leaderName}` } : {}),
     placement,
     capable,
   };

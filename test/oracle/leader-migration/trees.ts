@@ -105,7 +105,7 @@ export function applyAtMerge(live: ReadonlyMap<string, any>, b: ReadonlyMap<stri
 const FLAG = /--[a-z][a-z0-9-]*(=[^\s\\'"]*)?/g;
 /** The flags that decide leader election, leader migration and which cloud controllers run. */
 export const RELEVANT =
-  /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|configure-cloud-routes|allocate-node-cidrs|controllers|cloud-provider)(=|$)/;
+  /^--(leader-elect|leader-elect-resource-namespace|leader-elect-lease-duration|leader-elect-renew-deadline|leader-elect-retry-period|enable-leader-migration|leader-migration-config|leader-elect-resource-name|configure-cloud-routes|allocate-node-cidrs|cluster-cidr|cidr-allocator-type|controllers|feature-gates|cloud-provider)(=|$)/;
 
 /** The CCM workload among the live objects. */
 export function ccmWorkload(objects: ReadonlyMap<string, any>): any {
@@ -128,7 +128,54 @@ export function ccmProcess(objects: ReadonlyMap<string, any>): SimProcess | unde
   const flags = (text.match(FLAG) ?? []).filter((f) => RELEVANT.test(f) && !f.startsWith('--cloud-provider'));
   const configPath = flags.find((f) => f.startsWith('--leader-migration-config='))?.split('=')[1];
   const file = configPath ? mountedFile(objects, w.metadata.namespace, pod, c, configPath) : undefined;
-  return { flags, ...(file !== undefined ? { file } : {}) };
+  const leases = grantedLeases(objects, w.metadata.namespace, pod.serviceAccountName ?? 'default', flags, file);
+  return { flags, ...(file !== undefined ? { file } : {}), ...(leases ? { leases } : {}) };
+}
+
+/**
+ * R11: of the CCM's main and migration leases, those the live Roles and
+ * ClusterRoles bound to its ServiceAccount let it get and update (a rule's
+ * `resourceNames`, when given, limit it to those names); undefined when no
+ * binding names the ServiceAccount (the tree does not carry its RBAC).
+ */
+function grantedLeases(
+  objects: ReadonlyMap<string, any>,
+  namespace: string,
+  serviceAccount: string,
+  flags: readonly string[],
+  file: string | undefined,
+): string[] | undefined {
+  const f = new Map(flags.map((x) => [x.replace(/^--/, '').split('=')[0], x.split('=').slice(1).join('=')] as const));
+  const ns = f.get('leader-elect-resource-namespace') || 'kube-system';
+  const leaderName = file !== undefined ? /^leaderName: *"?([^"\n]+)"?$/m.exec(file)?.[1] : undefined;
+  const wanted = [`${ns}/${f.get('leader-elect-resource-name') || 'cloud-controller-manager'}`, ...(leaderName ? [`${ns}/${leaderName}`] : [])];
+  const bindings = [...objects.values()].filter(
+    (o) =>
+      (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') &&
+      (o.subjects ?? []).some((s: any) => s.kind === 'ServiceAccount' && s.name === serviceAccount && s.namespace === namespace),
+  );
+  if (bindings.length === 0) {
+    return undefined;
+  }
+  const has = (list: readonly string[] | undefined, x: string) => (list ?? []).includes(x) || (list ?? []).includes('*');
+  const grants = (lease: string): boolean => {
+    const [leaseNs, name] = lease.split('/');
+    return bindings.some((b) => {
+      if (b.kind === 'RoleBinding' && b.metadata.namespace !== leaseNs) {
+        return false;
+      }
+      const role = objects.get(b.roleRef.kind === 'Role' ? `Role ${b.metadata.namespace}/${b.roleRef.name}` : `ClusterRole ${b.roleRef.name}`);
+      return (role?.rules ?? []).some(
+        (r: any) =>
+          has(r.apiGroups, 'coordination.k8s.io') &&
+          has(r.resources, 'leases') &&
+          has(r.verbs, 'get') &&
+          has(r.verbs, 'update') &&
+          (r.resourceNames === undefined || r.resourceNames.length === 0 || r.resourceNames.includes(name)),
+      );
+    });
+  };
+  return wanted.filter(grants);
 }
 
 function mountedFile(objects: ReadonlyMap<string, any>, namespace: string, pod: any, container: any, file: string): string | undefined {
@@ -287,6 +334,13 @@ export interface TreeScenarioOptions {
   readonly override?: { on: boolean; path?: string };
 }
 
+/** What a walk carries from one change into the next: the live objects, the kubernetes KCM, the OpenShift override. */
+export interface LiveState {
+  readonly objects: ReadonlyMap<string, any>;
+  readonly kcm: SimProcess;
+  readonly override: { on: boolean; path?: string };
+}
+
 /**
  * The scenario of moving the cluster from tree `from` to tree `to` by `steps`
  * (`to`'s `enter` going forward, `from`'s `rollback` going back): the merge
@@ -298,19 +352,34 @@ export interface TreeScenarioOptions {
  * (the operator rolls every node to its latest revision).
  */
 export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: TreeScenarioOptions): SimScenario {
+  return treeReplay(from, to, steps, opts).scenario;
+}
+
+/**
+ * As `treeScenario`, starting from `start` (the live state a previous change
+ * left, not `from`'s rendering) and returning the live state this change leaves.
+ */
+export function treeReplay(
+  from: Tree,
+  to: Tree,
+  steps: readonly any[],
+  opts: TreeScenarioOptions,
+  start?: LiveState,
+): { scenario: SimScenario; end: LiveState } {
   const openshift = from.controlPlane === undefined && to.controlPlane === undefined;
-  let live: Map<string, any> = new Map(from.objects);
+  let live: Map<string, any> = new Map(start?.objects ?? from.objects);
   const kcmFrom = from.plan.components.find((x: any) => x.component === 'kube-controller-manager');
   let os: OpenShiftKcmState = {
     inTreeProvider: inTreeProviderOf(from.plan, to.plan),
     override:
+      start?.override ??
       opts.override ??
       (kcmFrom.flags.includes('--enable-leader-migration')
         ? { on: true, path: kcmFrom.flags.find((f: string) => f.startsWith('--leader-migration-config='))!.split('=')[1] }
         : { on: false }),
   };
   const kcmNow = (): SimProcess => (openshift ? openshiftKcm(live, os) : kcmK8s);
-  let kcmK8s: SimProcess = from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] };
+  let kcmK8s: SimProcess = start?.kcm ?? (from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] });
   const kcm0 = kcmNow();
   const ccm0 = ccmProcess(live);
   const ordered = [...steps];
@@ -363,7 +432,7 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
     }
     simSteps.push(step);
   }
-  return {
+  const scenario: SimScenario = {
     kcmMinor: opts.kcmMinor,
     ccmMinor: opts.ccmMinor,
     kcmBaseFlags: opts.kcmBaseFlags,
@@ -378,4 +447,5 @@ export function treeScenario(from: Tree, to: Tree, steps: readonly any[], opts: 
     ...(opts.kcmRollout ? { kcmRollout: opts.kcmRollout } : {}),
     steps: simSteps,
   };
+  return { scenario, end: { objects: live, kcm: kcmK8s, override: os.override } };
 }
