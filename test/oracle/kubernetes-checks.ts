@@ -66,7 +66,19 @@ export function flagsOf(argv: readonly string[]): Map<string, string> {
 export function effectiveArgv(container: Obj, facts: Pick<ImageFacts, 'entrypoint'>): string[] {
   const entrypoint = facts.entrypoint.kind === 'wrapper' ? ['/go-runner'] : [facts.entrypoint.binary];
   const cmd = facts.entrypoint.kind === 'wrapper' ? [facts.entrypoint.binary] : [];
-  return [...(container.command ?? entrypoint), ...(container.args ?? cmd)];
+  return hostProcessArgv([...(container.command ?? entrypoint), ...(container.args ?? cmd)]);
+}
+
+/**
+ * A Windows HostProcess container starts the image's binary through the host's PowerShell, from
+ * the directory the image is mounted at: `powershell.exe -Command '& "$env:CONTAINER_SANDBOX_MOUNT_POINT/x.exe" flags'`
+ * (kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml,
+ * cloud-node-manager-windows). That argv is read as the binary's: the image path, then the words after it.
+ */
+function hostProcessArgv(argv: string[]): string[] {
+  const script = /^powershell(\.exe)?$/i.test(argv[0] ?? '') && argv[1] === '-Command' && argv.length === 3 ? argv[2] : undefined;
+  const m = script === undefined ? null : /^&\s+"\$env:CONTAINER_SANDBOX_MOUNT_POINT([^"]+)"((?:\s+\S+)*)\s*$/.exec(script);
+  return m ? [m[1], ...m[2].split(/\s+/).filter((w) => w !== '')] : argv;
 }
 
 /** What one rendering looks like to the oracle. */
