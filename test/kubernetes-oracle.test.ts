@@ -14,14 +14,13 @@
  */
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { parseAllDocuments } from 'yaml';
 import { ClusterChart } from '../src/cluster-chart';
 import { renderCluster } from '../src/pipeline/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { acceptedControllers, controllerNamesFor } from '../src/kubernetes/controllers';
 import { SCHEDULING_PRESETS } from '../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../src/fleet/load';
-import { kubernetesSpec, useTempDir, writeFile } from './helpers';
+import { kubernetesSpec, useTempDir, VSPHERE_CONF_YAML, writeFile } from './helpers';
 import {
   ALL_IMAGE_FACTS,
   apiServerEnvProblems,
@@ -50,6 +49,7 @@ import {
   leaderLock,
   LOAD_BALANCER_SETTING,
   Obj,
+  objectsOfFiles,
   renderedCloudConfig,
   rendering,
   tagOf,
@@ -242,25 +242,7 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
 
   /** vsphere.conf with the global credentials outside kube-system and a second vCenter with its own Secret, as YAML and as legacy INI. */
   const VSPHERE_CONFIGS: [string, string][] = [
-    [
-      'YAML',
-      [
-        'global:',
-        '  port: 443',
-        '  secretName: vc-creds',
-        '  secretNamespace: vmware-system',
-        'vcenter:',
-        '  vc1:',
-        '    server: vc1.example.com',
-        '    datacenters: [dc1]',
-        '  vc2:',
-        '    server: vc2.example.com',
-        '    datacenters: [dc2]',
-        '    secretName: vc2-creds',
-        '    secretNamespace: vc2-system',
-        '',
-      ].join('\n'),
-    ],
+    ['YAML', VSPHERE_CONF_YAML],
     [
       'INI',
       [
@@ -339,26 +321,8 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
 
 /** The objects one example cluster renders, with those a ClusterResourceSet ConfigMap carries unwrapped. */
 function exampleObjects(cluster: Parameters<typeof renderCluster>[0]): Obj[] {
-  const out: Obj[] = [];
+  const out = objectsOfFiles(renderCluster(cluster).files);
   LOAD_BALANCER_SETTING.set(out, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
-  for (const f of renderCluster(cluster).files) {
-    if (!/\.ya?ml$/.test(f.path) || f.path.endsWith('kustomization.yaml')) {
-      continue;
-    }
-    for (const obj of parseAllDocuments(f.content)
-      .map((d) => d.toJS() as Obj)
-      .filter((o) => o)) {
-      if (obj.kind === 'ConfigMap' && /^ccm-.+-\d\d-/.test(obj.metadata?.name ?? '')) {
-        out.push(
-          ...Object.values(obj.data as Record<string, string>)
-            .flatMap((y) => parseAllDocuments(y).map((d) => d.toJS() as Obj))
-            .filter((o) => o),
-        );
-      } else {
-        out.push(obj);
-      }
-    }
-  }
   return out;
 }
 

@@ -30,6 +30,7 @@ import {
   UserInfo,
   WhenKey,
 } from './index';
+import { parseAllDocuments } from 'yaml';
 
 export type Obj = Record<string, any>;
 
@@ -494,4 +495,62 @@ export function unknownFlags(r: Rendering): string[] {
     ...unknown(r.ccm.flags.keys(), r.facts, r.provider),
     ...r.cnms.flatMap((c) => unknown(flagsOf(effectiveArgv(c.container, c.facts).slice(1)).keys(), c.facts, c.workload.metadata.name)),
   ];
+}
+
+/**
+ * The objects of rendered files (path and YAML text), as the workload cluster receives them: the
+ * objects a ClusterResourceSet stage ConfigMap (`ccm-<cluster>-NN-<stage>`) carries are unwrapped,
+ * kustomization files are skipped.
+ */
+export function objectsOfFiles(files: readonly { readonly path: string; readonly content: string }[]): Obj[] {
+  const parse = (text: string) =>
+    parseAllDocuments(text)
+      .map((d) => d.toJS() as Obj)
+      .filter((o) => o);
+  return files
+    .filter((f) => /\.ya?ml$/.test(f.path) && !f.path.endsWith('kustomization.yaml'))
+    .flatMap((f) => parse(f.content))
+    .flatMap((o) =>
+      o.kind === 'ConfigMap' && /^ccm-.+-\d\d-/.test(o.metadata?.name ?? '') ? Object.values(o.data as Record<string, string>).flatMap(parse) : [o],
+    );
+}
+
+/**
+ * The Secrets and ConfigMaps the CCM and cloud-node-manager pods need that the objects do not
+ * contain, as `Kind namespace/name (how)`: a pod whose volume or env names a missing object
+ * that is not optional never starts (ContainerCreating, CreateContainerConfigError). A
+ * ServiceAccount token volume is not an object reference.
+ */
+export function unresolvedPodReferences(objects: readonly Obj[]): string[] {
+  const has = (kind: string, ns: string, name: string) =>
+    objects.some((o) => o.kind === kind && o.metadata?.name === name && (o.metadata?.namespace ?? 'default') === ns);
+  const out = new Set<string>();
+  for (const w of workloads(objects as Obj[])) {
+    const ns = w.metadata.namespace ?? 'default';
+    const pod = w.spec.template.spec;
+    const need = (kind: string, name: string | undefined, optional: boolean | undefined, how: string) => {
+      if (name && !optional && !has(kind, ns, name)) {
+        out.add(`${kind} ${ns}/${name} (${w.metadata.name} ${how})`);
+      }
+    };
+    for (const v of (pod.volumes ?? []) as Obj[]) {
+      need('Secret', v.secret?.secretName, v.secret?.optional, `volume ${v.name}`);
+      need('ConfigMap', v.configMap?.name, v.configMap?.optional, `volume ${v.name}`);
+      for (const src of (v.projected?.sources ?? []) as Obj[]) {
+        need('Secret', src.secret?.name, src.secret?.optional, `volume ${v.name}`);
+        need('ConfigMap', src.configMap?.name, src.configMap?.optional, `volume ${v.name}`);
+      }
+    }
+    for (const c of [...((pod.initContainers ?? []) as Obj[]), ...((pod.containers ?? []) as Obj[])]) {
+      for (const e of (c.env ?? []) as Obj[]) {
+        need('Secret', e.valueFrom?.secretKeyRef?.name, e.valueFrom?.secretKeyRef?.optional, `env ${e.name}`);
+        need('ConfigMap', e.valueFrom?.configMapKeyRef?.name, e.valueFrom?.configMapKeyRef?.optional, `env ${e.name}`);
+      }
+      for (const e of (c.envFrom ?? []) as Obj[]) {
+        need('Secret', e.secretRef?.name, e.secretRef?.optional, 'envFrom');
+        need('ConfigMap', e.configMapRef?.name, e.configMapRef?.optional, 'envFrom');
+      }
+    }
+  }
+  return [...out].sort();
 }
