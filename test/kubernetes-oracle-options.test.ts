@@ -17,7 +17,7 @@ import {
   containerProblems,
   deniedCalls,
   fatalControllers,
-  LOAD_BALANCER_SETTING,
+  noteLoadBalancer,
   Obj,
   objectsOfFiles,
   rendering,
@@ -52,7 +52,7 @@ function renderOnce(c: OptionCase): Obj[] | string {
     writeFile(dir, 'c.yaml', kubernetesSpec(c.platform, 'k', c.kubernetes, c.spec ?? {}));
     const [cluster] = loadFleet(dir).clusters;
     const objects = objectsOfFiles(renderCluster(cluster).files);
-    LOAD_BALANCER_SETTING.set(objects, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
+    noteLoadBalancer(objects, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer);
     return objects;
   } catch (e) {
     return String(e);
@@ -92,7 +92,7 @@ const PER_PROVIDER: Readonly<Record<string, { readonly controllers?: readonly st
   AlibabaCloud: {},
   Nutanix: { controllers: ['cloud-node-controller', 'cloud-node-lifecycle-controller'] },
   DigitalOcean: { controllers: ['*', '-node-route-controller'] },
-  EquinixMetal: { controllers: ['*', '-route'] },
+  EquinixMetal: { controllers: ['*', '-route'], extra: { equinixMetalLoadBalancer: 'metallb' } },
 };
 
 /**
@@ -153,6 +153,15 @@ const CASES: OptionCase[] = [
     kubernetes: { namespace: 'cloud-system', useServiceAccountCredentials: sa, extraArgs: { 'enable-dynamic-reloading': true } },
     prerequisites: credentials('Azure', 'cloud-system'),
   })),
+  // every Equinix Metal load-balancer implementation, in both profiles: its calls allowed, its grants used
+  ...['kube-vip', 'metallb', 'metallb-crd', 'emlb'].flatMap((lb) =>
+    [false, true].map((sa) => ({
+      platform: 'EquinixMetal',
+      what: `load balancer ${lb}, ${sa ? 'least privilege' : 'superset'}`,
+      kubernetes: { equinixMetalLoadBalancer: lb, useServiceAccountCredentials: sa },
+      prerequisites: credentials('EquinixMetal'),
+    })),
+  ),
   // a ClusterResourceSet that carries the credential Secret with the stages
   ...PLATFORMS.map((platform) => ({
     platform,

@@ -47,7 +47,7 @@ import {
   deniedCalls,
   fatalControllers,
   leaderLock,
-  LOAD_BALANCER_SETTING,
+  noteLoadBalancer,
   Obj,
   objectsOfFiles,
   renderedCloudConfig,
@@ -67,7 +67,7 @@ function render(dir: string, spec: Record<string, unknown>): Obj[] {
   writeFile(dir, 'c.yaml', spec);
   const [cluster] = loadFleet(dir).clusters;
   const objects = new ClusterChart(new App({ outdir: 'unused' }), 'c', { cluster: cluster }).toJson();
-  LOAD_BALANCER_SETTING.set(objects, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
+  noteLoadBalancer(objects, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer);
   return objects;
 }
 
@@ -322,7 +322,7 @@ describe('kubernetes oracle: the rendered RBAC and workloads against what the bi
 /** The objects one example cluster renders, with those a ClusterResourceSet ConfigMap carries unwrapped. */
 function exampleObjects(cluster: Parameters<typeof renderCluster>[0]): Obj[] {
   const out = objectsOfFiles(renderCluster(cluster).files);
-  LOAD_BALANCER_SETTING.set(out, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer !== undefined);
+  noteLoadBalancer(out, cluster.spec.spec.kubernetes?.equinixMetalLoadBalancer);
   return out;
 }
 

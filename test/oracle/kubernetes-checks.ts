@@ -31,6 +31,7 @@ import {
   WhenKey,
 } from './index';
 import { parseAllDocuments } from 'yaml';
+import { equinixMetalLoadBalancerCalls } from './inventory/equinixmetal';
 
 export type Obj = Record<string, any>;
 
@@ -45,7 +46,21 @@ const ALLOW_LIST: readonly { readonly apiGroup: string; readonly resource: strin
  * cloud config names a load-balancer implementation (Equinix Metal's `loadbalancer` lives in the
  * cloud-sa.json Secret; spec.kubernetes.equinixMetalLoadBalancer states it).
  */
-export const LOAD_BALANCER_SETTING = new WeakMap<Obj[], boolean>();
+const LOAD_BALANCER_SETTING = new WeakMap<Obj[], boolean>();
+
+/**
+ * The Equinix Metal load-balancer implementation a rendering's cloud config names
+ * (spec.kubernetes.equinixMetalLoadBalancer): its calls join the inventory.
+ */
+const EQUINIX_METAL_LOAD_BALANCER = new WeakMap<Obj[], string>();
+
+/** Records what a rendering's cloud config says about load balancers (see the two maps above). */
+export function noteLoadBalancer(objects: Obj[], equinixMetalLoadBalancer: string | undefined): void {
+  LOAD_BALANCER_SETTING.set(objects, equinixMetalLoadBalancer !== undefined);
+  if (equinixMetalLoadBalancer !== undefined) {
+    EQUINIX_METAL_LOAD_BALANCER.set(objects, equinixMetalLoadBalancer);
+  }
+}
 
 export const workloads = (objects: Obj[]) => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'DaemonSet');
 const isCnm = (w: Obj) => /cloud-node-manager/.test(w.metadata.name);
@@ -120,7 +135,9 @@ export function rendering(provider: string, objects: Obj[]): Rendering {
   const ccmW = ws.find((w) => !isCnm(w));
   const tag = tagOf(ccmW!.spec.template.spec.containers[0].image ?? '');
   const facts = imageFacts(provider, tag);
-  const inventory = inventoryFor(provider, tag);
+  const found = inventoryFor(provider, tag);
+  const lbCalls = provider === 'equinix-metal' ? equinixMetalLoadBalancerCalls(EQUINIX_METAL_LOAD_BALANCER.get(objects)) : [];
+  const inventory = found && { ...found, calls: [...found.calls, ...lbCalls] };
   if (!facts || !inventory) {
     throw new Error(`the oracle was not read at ${provider} ${tag}: read the upstream source at that tag and add its inventory and image facts`);
   }
