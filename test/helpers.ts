@@ -204,3 +204,21 @@ export function migrationInput(platform: string, overrides: Partial<MigrationInp
     ...overrides,
   };
 }
+
+/** A YAML vsphere.conf whose global credentials are in vmware-system and whose second vCenter has its own Secret in vc2-system. */
+export const VSPHERE_CONF_YAML = [
+  'global:',
+  '  port: 443',
+  '  secretName: vc-creds',
+  '  secretNamespace: vmware-system',
+  'vcenter:',
+  '  vc1:',
+  '    server: vc1.example.com',
+  '    datacenters: [dc1]',
+  '  vc2:',
+  '    server: vc2.example.com',
+  '    datacenters: [dc2]',
+  '    secretName: vc2-creds',
+  '    secretNamespace: vc2-system',
+  '',
+].join('\n');

@@ -11,24 +11,12 @@ import { App } from 'cdk8s';
 import { ClusterChart } from '../src/cluster-chart';
 import { loadFleet } from '../src/fleet/load';
 import { fleetProblems, kubernetesSpec, preparedCluster, useTempDir, writeFile } from './helpers';
-import { EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_LOAD_BALANCER_CALLS } from './oracle/inventory/equinixmetal';
+import { EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_LOAD_BALANCER_CALLS, EQUINIX_METAL_LOAD_BALANCER_GROUPS } from './oracle/inventory/equinixmetal';
 import { RbacAuthorizer, serviceAccountUser } from './oracle/rbac-authorizer';
 
 type Obj = { kind: string; metadata: { name: string; namespace?: string }; spec?: any };
 
-type Group = keyof typeof EQUINIX_METAL_LOAD_BALANCER_CALLS;
-
-/**
- * The knob value -> the call groups its implementation makes (metal/loadbalancers.go newLoadBalancers:
- * every implementation reads the kube-system Namespace; all but emlb use BGP (usesBGP); metallb
- * `?crdConfiguration=true` switches from the ConfigMap to the CRD configurer).
- */
-const IMPLEMENTATIONS: readonly (readonly [string, readonly Group[]])[] = [
-  ['kube-vip', ['any', 'bgp']],
-  ['metallb', ['any', 'bgp', 'metallbConfigMap']],
-  ['metallb-crd', ['any', 'bgp', 'metallbCrd']],
-  ['emlb', ['any', 'emlb']],
-];
+const IMPLEMENTATIONS = EQUINIX_METAL_LOAD_BALANCER_GROUPS;
 
 function render(useServiceAccountCredentials: boolean, equinixMetalLoadBalancer: string | undefined): Obj[] {
   const cluster = preparedCluster(kubernetesSpec('EquinixMetal', 'k', { useServiceAccountCredentials, equinixMetalLoadBalancer }));

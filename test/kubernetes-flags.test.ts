@@ -183,6 +183,34 @@ describe('kubernetes controllers: names the binary does not know are refused', (
   });
 });
 
+describe('kubernetes controllers: GCP node IPAM enabled by a user list without allocateNodeCidrs', () => {
+  const dir = useTempDir();
+  const images = () => ({ ...PINNED });
+
+  test.each([
+    ['"*" enables it', ['*', 'cloud-node-controller'], 0, '"*"'],
+    ['its alias enables it before "*"', ['cloud-node-controller', 'nodeipam'], 1, '"nodeipam"'],
+  ])('%s: refused, naming the item and both fixes', (_name, controllers, index, item) => {
+    // GIVEN GCP, whose node IPAM controller returns an error at start unless --allocate-node-cidrs=true
+    writeFile(dir(), 'c.yaml', kubernetesSpec('GCP', 'k', { version: '1.34', controllers }, {}, images()));
+    // WHEN the fleet is validated THEN the list is refused at the item that turns the controller on
+    expect(fleetProblems(dir()).map((p) => p.replace(/^c\.yaml:\d+: /, ''))).toEqual([
+      `spec.kubernetes.controllers.${index}: ${item} turns on node-ipam-controller, which makes the GCP CCM exit at start without allocateNodeCidrs ("the AllocateNodeCIDRs is not enabled"); add "-node-ipam-controller" before it, or set allocateNodeCidrs: true with clusterCIDR`,
+    ]);
+  });
+
+  test.each([
+    ['turned off', { controllers: ['*', '-nodeipam'] }],
+    ['turned off before "*"', { controllers: ['-node-ipam-controller', '*'] }],
+    ['not named and no "*"', { controllers: ['cloud-node-controller', 'service-lb-controller'] }],
+    ['with allocateNodeCidrs', { controllers: ['*'], allocateNodeCidrs: true, clusterCIDR: ['10.244.0.0/16'] }],
+  ])('%s: accepted', (_name, knobs) => {
+    // GIVEN a list that leaves node IPAM off, or node IPAM with its flag THEN it loads
+    writeFile(dir(), 'c.yaml', kubernetesSpec('GCP', 'k', { version: '1.34', ...knobs }, {}, images()));
+    expect(() => loadFleet(dir())).not.toThrow();
+  });
+});
+
 describe('kubernetes flags: registrations under a condition, per OS, and on the Go flag set', () => {
   const dir = useTempDir();
   const images = () => ({ ...PINNED });

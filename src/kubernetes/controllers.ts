@@ -113,3 +113,23 @@ export function refusedControllers(list: readonly string[], names: ControllerNam
 export function acceptedControllers(names: ControllerNames): string[] {
   return [...new Set([...names.known, ...Object.keys(names.aliases)])].sort();
 }
+
+/**
+ * The item of a `--controllers` list that turns `controller` on, as the binary reads it: aliases
+ * resolved, the first item naming it (with "-" or without) decides, else a "*" (for a controller
+ * on by default). Undefined: the list leaves it off (kubernetes/controller-manager@v0.33.3
+ * app/helper.go IsControllerEnabled).
+ */
+export function enablingItem(list: readonly string[], names: ControllerNames, controller: string): { index: number; item: string } | undefined {
+  const resolve = (n: string) => names.aliases[n] ?? n;
+  for (const [index, item] of list.entries()) {
+    if (resolve(item) === controller) {
+      return { index, item };
+    }
+    if (item.startsWith('-') && resolve(item.slice(1)) === controller) {
+      return undefined;
+    }
+  }
+  const star = list.indexOf('*');
+  return star >= 0 ? { index: star, item: '*' } : undefined;
+}

@@ -9,7 +9,7 @@ import { bindAddress, workloadShape } from './workload-plan';
 import { confinedToControlPlane, schedulingPlan } from './scheduling';
 import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
 import { flagTableFor, isKnownFlag, knownFlagsHint } from './flags';
-import { acceptedControllers, controllerNamesFor, refusedControllers } from './controllers';
+import { acceptedControllers, controllerNamesFor, enablingItem, refusedControllers } from './controllers';
 import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
 import { keyHoldsCredential } from '../secrets/detector';
 import { extraArgsProblems } from '../cluster-spec/shapes';
@@ -377,7 +377,7 @@ export function unknownControllerProblems(spec: ClusterSpec): KubernetesProblem[
   if (!names) {
     return [];
   }
-  return refusedControllers(list, names).map((r) => ({
+  const refused = refusedControllers(list, names).map((r) => ({
     path: ['spec', 'kubernetes', 'controllers', r.index],
     message:
       `"${r.name}" is not a controller of the ${spec.spec.platform} CCM at ${names.tag}, which exits at start ("is not in the list of known controllers"); ` +
@@ -385,6 +385,20 @@ export function unknownControllerProblems(spec: ClusterSpec): KubernetesProblem[
         ? `use "${r.closest}" (prefix "-" to turn it off)`
         : `use one of ${acceptedControllers(names).join(', ')} (prefix "-" to turn one off), or "*"`),
   }));
+  // the renderer turns a fatal node IPAM controller off itself only when the list is its own
+  const ipam = provider.nodeIpamController;
+  const on = ipam && !spec.spec.kubernetes?.allocateNodeCidrs ? enablingItem(list, names, ipam.name) : undefined;
+  return [
+    ...refused,
+    ...(on && ipam
+      ? [
+          {
+            path: ['spec', 'kubernetes', 'controllers', on.index],
+            message: `"${on.item}" turns on ${ipam.name}, which makes the ${spec.spec.platform} CCM exit at start without allocateNodeCidrs ("the AllocateNodeCIDRs is not enabled"); add "-${ipam.name}" before it, or set allocateNodeCidrs: true with clusterCIDR`,
+          },
+        ]
+      : []),
+  ];
 }
 
 /**

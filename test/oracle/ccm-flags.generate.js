@@ -214,6 +214,9 @@ const BINARIES = {
     without: ['logging-format', 'log-text-split-stream', 'log-text-info-buffer-size'],
     fixed: [...LOGS_ADDFLAGS_126],
     // the paravirtual package's init registers on Go's flag.CommandLine, which main adds to pflag.CommandLine (AddGoFlagSet)
+    // (the only init() of the repository's packages that registers a flag; vsphere/cloud.go's only registers the provider,
+    // vclib/fixtures is test-only; controller-runtime v0.19.0, whose client/config init registers --kubeconfig, is an
+    // indirect dependency that no package of the repository imports directly; dependencies' init()s are not read further)
     read: [
       ['kubernetes/cloud-provider-vsphere', 'v1.36.0', 'pkg/cloudprovider/vsphere/options/flags.go', 'func AddFlags('],
       ['kubernetes/cloud-provider-vsphere', 'v1.36.0', 'pkg/cloudprovider/vsphereparavirtual/cloud.go', 'func init('],

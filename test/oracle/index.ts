@@ -75,14 +75,16 @@ const TRIMMED: Readonly<Record<string, ControllerFacts>> = {
     known: NUTANIX_CONTROLLERS,
     aliases: NUTANIX_CONTROLLER_ALIASES,
     working: NUTANIX_WORKING_CONTROLLERS,
-    source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (see inventory/nutanix.ts)',
+    source:
+      'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 main.go (app.DefaultInitFuncConstructors; NewCloudControllerManagerCommand with an empty alias map)',
   },
   digitalocean: {
     ...DEFAULT_CONTROLLER_FACTS,
     known: DIGITALOCEAN_CONTROLLERS,
     aliases: DIGITALOCEAN_CONTROLLER_ALIASES,
     working: DIGITALOCEAN_WORKING_CONTROLLERS,
-    source: 'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 (see inventory/digitalocean.ts)',
+    source:
+      'digitalocean/digitalocean-cloud-controller-manager@v0.1.68 cloud-controller-manager/cmd/digitalocean-cloud-controller-manager/main.go (app.DefaultInitFuncConstructors; NewCloudControllerManagerCommand with an empty alias map)',
   },
   'equinix-metal': {
     ...DEFAULT_CONTROLLER_FACTS,
@@ -94,7 +96,7 @@ const TRIMMED: Readonly<Record<string, ControllerFacts>> = {
       source:
         'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go (LoadBalancer: c.loadBalancer != nil), metal/loadbalancers.go (newLoadBalancers: nil without a loadbalancer setting)',
     },
-    source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 (see inventory/equinixmetal.ts)',
+    source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 main.go (app.DefaultInitFuncConstructors, names.CCMControllerAliases)',
   },
 };
 

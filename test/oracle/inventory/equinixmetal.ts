@@ -252,3 +252,22 @@ export const EQUINIX_METAL_INVENTORY: ProviderInventory = {
   imageTag: 'v3.8.1',
   calls: EQUINIX_METAL_OWN_CALLS,
 };
+
+/**
+ * The `spec.kubernetes.equinixMetalLoadBalancer` value -> the call groups of its implementation
+ * (metal/loadbalancers.go newLoadBalancers: every implementation reads the kube-system Namespace;
+ * all but emlb use BGP (usesBGP); metallb `?crdConfiguration=true` switches from the ConfigMap to
+ * the CRD configurer).
+ */
+export const EQUINIX_METAL_LOAD_BALANCER_GROUPS: readonly (readonly [string, readonly (keyof typeof EQUINIX_METAL_LOAD_BALANCER_CALLS)[]])[] = [
+  ['kube-vip', ['any', 'bgp']],
+  ['metallb', ['any', 'bgp', 'metallbConfigMap']],
+  ['metallb-crd', ['any', 'bgp', 'metallbCrd']],
+  ['emlb', ['any', 'emlb']],
+];
+
+/** The calls the named load-balancer implementation makes (none without one). */
+export function equinixMetalLoadBalancerCalls(implementation: string | undefined): ApiCall[] {
+  const groups = EQUINIX_METAL_LOAD_BALANCER_GROUPS.find(([name]) => name === implementation)?.[1] ?? [];
+  return groups.flatMap((g) => EQUINIX_METAL_LOAD_BALANCER_CALLS[g]);
+}
