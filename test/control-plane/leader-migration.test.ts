@@ -34,6 +34,11 @@ const describeLm = enabled ? describe : describe.skip;
 const DIST = path.join(__dirname, '..', '..', 'dist', 'k8s-openstack-1');
 // Leases scaled from 15 s / 10 s / 2 s (the components' defaults) so a hand-over settles in seconds.
 const LEASE_FLAGS = ['--leader-elect-lease-duration=4s', '--leader-elect-renew-deadline=3s', '--leader-elect-retry-period=1s'];
+/**
+ * A replaced process's leases expire 4 s after its last renewal, and a newcomer counts that from when it first
+ * reads them: the main lease and then the migration lease can take 10 s or more, so the lists must hold for 20 s.
+ */
+const STABLE_POLLS = 20;
 /** The controllers a leader migration moves, by the names both binaries give their health checks. */
 const CLOUD_CONTROLLERS = ['cloud-node-lifecycle-controller', 'node-route-controller', 'service-lb-controller'];
 
@@ -102,6 +107,27 @@ describeLm(`the rendered leader-migration-ccm phase with the real ${LEGACY_VERSI
     children.push(child);
     return child;
   };
+  const ccmBin = (): string =>
+    path.join(path.dirname(legacyKcm()), '..', '..', process.env.KUBE_VERSION ?? 'v1.33.5', 'bin', 'fake-cloud-controller-manager');
+  /** Where each cloud controller runs, once both processes' check lists have been the same for STABLE_POLLS polls. */
+  const settle = async (kcmPort: number, ccmPort: number | undefined, kcmLog: string, ccmLog?: string): Promise<Record<string, string[]>> => {
+    let where: Record<string, string[]> = {};
+    let settled = 0;
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      const k = await healthChecks(kcmPort);
+      const c = ccmPort === undefined ? [] : await healthChecks(ccmPort);
+      const next: Record<string, string[]> = {};
+      for (const name of CLOUD_CONTROLLERS) next[name] = [...(k.includes(name) ? ['kcm'] : []), ...(c.includes(name) ? ['ccm'] : [])];
+      const up = k.length > 0 && (ccmPort === undefined || c.length > 0);
+      settled = JSON.stringify(next) === JSON.stringify(where) && up ? settled + 1 : 0;
+      where = next;
+      if (settled >= STABLE_POLLS) return where;
+      if (Date.now() > deadline)
+        throw new Error(`not settled in 150 s: ${JSON.stringify(where)}\n--- kcm\n${tail(kcmLog)}${ccmLog ? `\n--- ccm\n${tail(ccmLog)}` : ''}`);
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  };
   const tail = (log: string): string =>
     fs
       .readFileSync(path.join(dir, `${log}.log`), 'utf8')
@@ -146,9 +172,8 @@ describeLm(`the rendered leader-migration-ccm phase with the real ${LEGACY_VERSI
       ],
       'kcm',
     );
-    const ccmBin = path.join(path.dirname(legacyKcm()), '..', '..', process.env.KUBE_VERSION ?? 'v1.33.5', 'bin', 'fake-cloud-controller-manager');
     start(
-      ccmBin,
+      ccmBin(),
       [
         ...ccmArgs
           .map(local)
@@ -160,19 +185,7 @@ describeLm(`the rendered leader-migration-ccm phase with the real ${LEGACY_VERSI
     );
 
     // THEN once both have started their controllers, each cloud controller runs in one of them, never both
-    let where: Record<string, string[]> = {};
-    let settled = 0;
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      const [k, c] = [await healthChecks(kcmPort), await healthChecks(ccmPort)];
-      const next: Record<string, string[]> = {};
-      for (const name of CLOUD_CONTROLLERS) next[name] = [...(k.includes(name) ? ['kcm'] : []), ...(c.includes(name) ? ['ccm'] : [])];
-      settled = JSON.stringify(next) === JSON.stringify(where) && k.length > 0 && c.length > 0 ? settled + 1 : 0;
-      where = next;
-      if (settled >= 10) break;
-      if (Date.now() > deadline) throw new Error(`not settled in 150 s: ${JSON.stringify(where)}\n--- kcm\n${tail('kcm')}\n--- ccm\n${tail('ccm')}`);
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
+    const where = await settle(kcmPort, ccmPort, 'kcm', 'ccm');
     const leases = await cp.request('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases');
     const holders = Object.fromEntries(
       (leases.body.items as { metadata: { name: string }; spec: { holderIdentity?: string } }[]).map((l) => [
@@ -188,5 +201,63 @@ describeLm(`the rendered leader-migration-ccm phase with the real ${LEGACY_VERSI
     // whichever holds the migration lease runs both, as its own file assigns them to itself
     expect(where['service-lb-controller']).toHaveLength(1);
     expect(where['cloud-node-lifecycle-controller']).toEqual(where['service-lb-controller']);
+    for (const child of children) await stopProcess(child);
   }, 300_000);
+
+  it('kubernetes AWS 1.26: in-tree, each leader-migration phase, external and the way back run the cloud controllers once in every phase', async () => {
+    // GIVEN every phase of the case rendered, and each phase's processes as the simulator reads them from the trees
+    // (loaded here, not at the top: `npm test` skips this file without loading the renderer)
+    const { CASES, renderPhases, caseOptions } = await import('../oracle/leader-migration/rendered');
+    const { treeScenario } = await import('../oracle/leader-migration/trees');
+    const c = CASES.find((x) => x.name === 'kubernetes AWS 1.26 (DaemonSet, rolling)')!;
+    const trees = renderPhases(c, path.join(dir, 'render'));
+    const order = [...trees.keys()];
+    const walk = [...order, ...order.slice(0, -1).reverse()];
+    const seen: string[] = [];
+    const problems: string[] = [];
+    let running: ChildProcess[] = [];
+    // WHEN each phase's KCM and CCM run (the previous ones stopped first), with the files they read
+    for (const [i, phase] of walk.entries()) {
+      for (const p of running) await stopProcess(p);
+      const sc = treeScenario(trees.get(phase)!, trees.get(phase)!, [], caseOptions(c));
+      const fileFlag = (proc: { flags: readonly string[]; file?: string }, name: string): string[] => {
+        if (proc.file === undefined) return proc.flags.filter((f) => !f.startsWith('--leader-migration-config='));
+        const file = path.join(dir, `${i}-${name}-leader-migration.yaml`);
+        fs.writeFileSync(file, proc.file);
+        return proc.flags.map((f) => (f.startsWith('--leader-migration-config=') ? `--leader-migration-config=${file}` : f));
+      };
+      const [kcmPort, ccmPort] = [await freePort(), await freePort()];
+      const common = (port: number, name: string): string[] => [
+        `--kubeconfig=${cp.kubeconfig}`,
+        `--secure-port=${port}`,
+        `--cert-dir=${path.join(dir, `${i}-${name}-certs`)}`,
+        '--authentication-skip-lookup=true',
+        '--bind-address=127.0.0.1',
+        '--use-service-account-credentials=false',
+        ...LEASE_FLAGS,
+      ];
+      running = [
+        start(
+          legacyKcm(),
+          [
+            ...c.kcmBase,
+            ...fileFlag(sc.kcm, 'kcm').filter((f) => !f.startsWith('--cloud-config=')),
+            '--feature-gates=DisableCloudProviders=false',
+            ...common(kcmPort, 'kcm'),
+          ],
+          `${i}-kcm`,
+        ),
+      ];
+      if (sc.ccm) running.push(start(ccmBin(), ['--cloud-provider=aws', ...fileFlag(sc.ccm, 'ccm'), ...common(ccmPort, 'ccm')], `${i}-ccm`));
+      const where = await settle(kcmPort, sc.ccm ? ccmPort : undefined, `${i}-kcm`, sc.ccm ? `${i}-ccm` : undefined);
+      seen.push(`${phase}: ${JSON.stringify(where)}`);
+      // THEN no cloud controller runs twice, and the service and node-lifecycle controllers run somewhere
+      for (const name of CLOUD_CONTROLLERS) if (where[name].length > 1) problems.push(`${phase}: ${name} runs in ${where[name].join(' and ')}`);
+      for (const name of ['service-lb-controller', 'cloud-node-lifecycle-controller'])
+        if (where[name].length === 0) problems.push(`${phase}: ${name} runs nowhere`);
+    }
+    process.stdout.write(`leader-migration walk:\n  ${seen.join('\n  ')}\n`);
+    expect(problems).toEqual([]);
+    expect(walk.length).toBeGreaterThan(4);
+  }, 900_000);
 });
