@@ -10,11 +10,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { ControlPlane, controlPlaneEnabled, startControlPlane, stopProcess } from './harness';
+import { ControlPlane, controlPlaneEnabled, freePort, startControlPlane, stopProcess } from './harness';
 
 const LEGACY_VERSION = process.env.LEGACY_KUBE_VERSION ?? 'v1.30.14';
 const legacyKcm = (): string =>
@@ -41,17 +40,6 @@ const LEASE_FLAGS = ['--leader-elect-lease-duration=4s', '--leader-elect-renew-d
 const STABLE_POLLS = 20;
 /** The controllers a leader migration moves, by the names both binaries give their health checks. */
 const CLOUD_CONTROLLERS = ['cloud-node-lifecycle-controller', 'node-route-controller', 'service-lb-controller'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The `[+]name ok` lines of a process's /healthz?verbose (its own self-signed certificate, on loopback). */
 function healthChecks(port: number): Promise<string[]> {
