@@ -38,6 +38,13 @@ const LEASE_FLAGS = ['--leader-elect-lease-duration=4s', '--leader-elect-renew-d
  * reads them: the main lease and then the migration lease can take 10 s or more, so the lists must hold for 20 s.
  */
 const STABLE_POLLS = 20;
+/** The simulator's controller names (test/oracle/leader-migration/simulator.ts) and its components, by this file's. */
+const SIM_NAMES = {
+  'service-lb-controller': 'service',
+  'cloud-node-lifecycle-controller': 'cloud-node-lifecycle',
+  'node-route-controller': 'route',
+} as const;
+const SHORT = { 'kube-controller-manager': 'kcm', 'cloud-controller-manager': 'ccm' } as const;
 /** The controllers a leader migration moves, by the names both binaries give their health checks. */
 const CLOUD_CONTROLLERS = ['cloud-node-lifecycle-controller', 'node-route-controller', 'service-lb-controller'];
 
@@ -197,6 +204,7 @@ describeLm(`the rendered leader-migration-ccm phase with the real ${LEGACY_VERSI
     // (loaded here, not at the top: `npm test` skips this file without loading the renderer)
     const { CASES, renderPhases, caseOptions } = await import('../oracle/leader-migration/rendered');
     const { treeScenario } = await import('../oracle/leader-migration/trees');
+    const { simulate } = await import('../oracle/leader-migration/simulator');
     const c = CASES.find((x) => x.name === 'kubernetes AWS 1.26 (DaemonSet, rolling)')!;
     const trees = renderPhases(c, path.join(dir, 'render'));
     const order = [...trees.keys()];
@@ -239,6 +247,16 @@ describeLm(`the rendered leader-migration-ccm phase with the real ${LEGACY_VERSI
       if (sc.ccm) running.push(start(ccmBin(), ['--cloud-provider=aws', ...fileFlag(sc.ccm, 'ccm'), ...common(ccmPort, 'ccm')], `${i}-ccm`));
       const where = await settle(kcmPort, sc.ccm ? ccmPort : undefined, `${i}-kcm`, sc.ccm ? `${i}-ccm` : undefined);
       seen.push(`${phase}: ${JSON.stringify(where)}`);
+      // AND the simulator's settled state of the phase allows exactly what ran: a controller the real binaries
+      // ran where the simulator never does, or one they ran nowhere that the simulator runs, is a difference
+      const sim = simulate(sc).settled.runs;
+      for (const [real, model] of Object.entries(SIM_NAMES)) {
+        const simWhere = (['kube-controller-manager', 'cloud-controller-manager'] as const)
+          .filter((k) => sim[k].has(model))
+          .map((k): string => SHORT[k]);
+        const differs = where[real].some((w) => !simWhere.includes(w)) || (where[real].length === 0) !== (simWhere.length === 0);
+        if (differs) problems.push(`${phase}: ${real} ran in [${where[real].join(', ')}], the simulator settles it in [${simWhere.join(', ')}]`);
+      }
       // THEN no cloud controller runs twice, and the service and node-lifecycle controllers run somewhere
       for (const name of CLOUD_CONTROLLERS) if (where[name].length > 1) problems.push(`${phase}: ${name} runs in ${where[name].join(' and ')}`);
       for (const name of ['service-lb-controller', 'cloud-node-lifecycle-controller'])
