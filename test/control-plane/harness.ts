@@ -55,7 +55,7 @@ export interface ControlPlane {
   logTail(): string;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
