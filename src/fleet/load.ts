@@ -1,4 +1,4 @@
-import { clusterIdentity } from '../pipeline/phase-guard';
+import { clusterIdentity } from '../cluster-spec/identity';
 import * as fs from 'fs';
 import * as path from 'path';
 import { describeValue, SpecIssue, SpecValidationError } from '../cluster-spec/errors';

@@ -1,4 +1,4 @@
-import { clusterIdentity } from './phase-guard';
+import { clusterIdentity } from '../cluster-spec/identity';
 import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
 import { ClusterChart } from '../cluster-chart';

@@ -1,7 +1,7 @@
 import { FleetEntry, fleetSummaryStreams, StreamedFile } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { markerFile, RemoteSink, SHARD_RECORD, TreeSink } from './output';
-import { FleetFolderParts } from '../fleet/fleet-folder-parts';
+import { FleetFolderParts } from './fleet-folder-parts';
 import { readUnitFiles } from '../util/read-tree';
 import { argoCdShares } from '../gitops/argocd-groups';
 import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
