@@ -47,7 +47,7 @@ export interface SynthOptions {
    * ({@link synthesizeIntoAsync} only); 1 renders on the main thread. Small
    * fleets always render on the main thread.
    *
-   * @default - one per core
+   * @default 1 - the main thread renders (the pool is opt-in)
    */
   readonly jobs?: number;
   /**
