@@ -5,7 +5,7 @@ import { MigrationObjects } from './migration/migration-objects';
 import { migrationTargetFor } from './migration-rendering';
 import { ccmDeployedIn } from './migration/phases';
 import { annotateStages } from './gitops/stage-annotations';
-import { PreparedCluster } from './openshift/platform';
+import { PreparedCluster } from './cluster/prepared-cluster';
 
 export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './gitops/stage-annotations';
 

@@ -6,15 +6,9 @@
  */
 import { ClusterSpec } from './cluster-spec/schema';
 import { distributionOf } from './distributions';
-import { MigrationControlPlane } from './migration/control-plane';
 import { MigrationTarget } from './migration/target';
 
 /** The distribution's side of a cluster's migration. */
 export function migrationTargetFor(spec: ClusterSpec): MigrationTarget {
   return distributionOf(spec).migrationTarget(spec);
-}
-
-/** How the control plane of a cluster's distribution changes in the migration. */
-export function migrationControlPlaneFor(spec: ClusterSpec): MigrationControlPlane {
-  return distributionOf(spec).migrationControlPlane(spec);
 }

@@ -38,8 +38,21 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[] | 'anything'>
   openshift: ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
   kubernetes: ['cluster', 'migration', 'cluster-spec', 'constructs', 'cloud-config', 'gitops'],
   '(top)': 'anything',
-  fleet: 'anything',
-  pipeline: 'anything',
+  // the loader sits below the synth pipeline: the pipeline streams what it loads, never the reverse
+  fleet: ['(top)', 'cluster', 'cluster-spec', 'spec-migrations', 'cloud-config', 'constructs', 'gitops', 'migration', 'openshift', 'kubernetes'],
+  pipeline: [
+    '(top)',
+    'fleet',
+    'cluster',
+    'cluster-spec',
+    'spec-migrations',
+    'cloud-config',
+    'constructs',
+    'gitops',
+    'migration',
+    'openshift',
+    'kubernetes',
+  ],
   api: 'anything',
   import: 'anything',
   init: 'anything',
@@ -272,6 +285,14 @@ describe('src/ follows ARCHITECTURE.md', () => {
       ...['migration', 'gitops', 'cluster', 'fleet', '(top)'].map((up) => ['cluster-spec', up]),
     ].filter(([from, to]) => may(from, to));
     expect(edgesAllowed).toEqual([]);
+  });
+
+  test('GIVEN the fleet loader and the synth pipeline THEN the pipeline may import the loader, the loader never the pipeline (no cycle), and each has its own row', () => {
+    expect([MAY_IMPORT.fleet === 'anything', MAY_IMPORT.pipeline === 'anything']).toEqual([false, false]);
+    expect(MAY_IMPORT.pipeline).toContain('fleet');
+    expect(violations([{ from: 'src/fleet/load.ts', specifier: '../pipeline/phase-guard' }])).toEqual([
+      'src/fleet/load.ts → ../pipeline/phase-guard (src/fleet may not import src/pipeline)',
+    ]);
   });
 
   test('the distribution-neutral folders never compare spec.distribution (src/migration/: the protocol only; the neutral layers below the distributions)', () => {

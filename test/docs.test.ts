@@ -1,45 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { anchor, SPEC_REFERENCE_PATH, specReferenceMarkdown } from '../src/docs/spec-reference';
-import * as api from '../src/index';
-// The supported types of docs/api.md: this import fails the type-check when one is no longer exported.
-import type {
-  CliIo,
-  ClusterChartProps,
-  ClusterSpec,
-  Distribution,
-  Fleet,
-  LoadClusterOptions,
-  PlatformDefinition,
-  PlatformType,
-  PreparedCluster,
-  RenderedCluster,
-  RenderedFile,
-  ScaffoldOptions,
-  SpecIssue,
-  Stage,
-  SynthResult,
-  Tree,
-} from '../src/index';
-
-export type SupportedTypes = [
-  CliIo,
-  ClusterChartProps,
-  ClusterSpec,
-  Distribution,
-  Fleet,
-  LoadClusterOptions,
-  PlatformDefinition,
-  PlatformType,
-  PreparedCluster,
-  RenderedCluster,
-  RenderedFile,
-  ScaffoldOptions,
-  SpecIssue,
-  Stage,
-  SynthResult,
-  Tree,
-];
 
 const REPO = path.resolve(__dirname, '..');
 const read = (f: string): string => fs.readFileSync(path.join(REPO, f), 'utf8');
@@ -208,25 +169,6 @@ describe('one story per topic', () => {
     }
     expect(read('docs/gitops.md')).toContain('dist/_fleet/argocd/hub/<namespace>/root');
     expect(read('docs/gitops.md')).toContain('dist/<cluster>/flux-entry');
-  });
-});
-
-describe('docs/api.md: the public API in one place', () => {
-  const doc = read('docs/api.md');
-
-  test('lists every module src/index.ts exports', () => {
-    const modules = [...read('src/index.ts').matchAll(/^export (?:\*|\{[^}]*\}) from '\.\/([^']+)';$/gm)].map((m) => m[1]);
-    const table = doc.slice(doc.indexOf('## Modules'));
-    expect(modules.filter((m) => !table.includes(`\`${m}\``))).toEqual([]);
-  });
-
-  test('every supported name is exported by the package root', () => {
-    const supported = doc.slice(doc.indexOf('## Supported API'), doc.indexOf('## Modules'));
-    const names = [...supported.matchAll(/^\| (.*?) \| /gm)]
-      .flatMap((m) => [...m[1].matchAll(/`([A-Za-z_]+)/g)].map((n) => n[1]))
-      .filter((n) => n !== 'name');
-    expect(names.length).toBeGreaterThan(30);
-    expect(names.filter((n) => !(n in api))).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { RenderedFile } from '../src/gitops/layout';
-import { FleetFolderParts } from '../src/fleet/fleet-folder-parts';
+import { FleetFolderParts } from '../src/pipeline/fleet-folder-parts';
 import { loadFleet } from '../src/fleet/load';
 import { renderFleet } from '../src/pipeline/render';
 import { OutputCheck, OutputTree, TreeSink, UnitParts, writeTreeAtomically } from '../src/pipeline/output';

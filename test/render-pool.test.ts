@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { OutputTree } from '../src/pipeline/output';
-import { canRenderInParallel } from '../src/pipeline/render-pool';
+import { canRenderInParallel, defaultJobs } from '../src/pipeline/render-pool';
 import { synthesizeInto, synthesizeIntoAsync } from '../src/pipeline/synth';
 import { awsSpec, readTree, useTempDir, writeFile } from './helpers';
 
@@ -42,4 +42,13 @@ describe('the render pool, run from the source', () => {
     expect(written).toBeGreaterThan(20);
     expect(again.commit().written).toBe(0);
   }, 120_000);
+});
+
+describe('the render pool is opt-in', () => {
+  test('GIVEN no --jobs WHEN synth picks its threads THEN it renders on the main thread (1), whatever the cores; a fleet of any size renders in parallel only with --jobs N', () => {
+    // on 2 cores the pool cost CPU on every figure and won no wall time beyond the spread (docs/performance.md)
+    expect(defaultJobs()).toBe(1);
+    expect(canRenderInParallel(defaultJobs(), 10_000)).toBe(false);
+    expect(canRenderInParallel(2, 10_000)).toBe(canRenderInParallel(2, 20, true));
+  });
 });

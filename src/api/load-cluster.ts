@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { PreparedCluster } from '../openshift/platform';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 import { loadSpecFiles } from '../fleet/load';
 
 /** Options of `loadCluster`. */

@@ -1,4 +1,4 @@
-import { clusterIdentity } from '../pipeline/phase-guard';
+import { clusterIdentity } from '../cluster-spec/identity';
 import * as fs from 'fs';
 import * as path from 'path';
 import { describeValue, SpecIssue, SpecValidationError } from '../cluster-spec/errors';
@@ -13,7 +13,7 @@ import { ArgoCdMember } from '../gitops/repo-path';
 import { gitopsWarnings } from '../gitops/warnings';
 import { credentialHomeOf, distributionFacts } from '../distribution-facts';
 import { platformFactsFor } from '../openshift/platform-facts';
-import { PreparedCluster } from '../openshift/platform';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 import { DEFAULTS_KIND, linkOutsideProblem, isSymbolicLink, fleetSpecFiles } from './spec-files';
 import { checkSpec, isHubMember, hubProblems, feedsTransform, inputRefs, renderable, migrationCheckInput } from './spec-problems';
 import { YamlSource, isPlainObject, readYamlSource, locate, readInput, lineOf } from './yaml-source';

@@ -62,11 +62,6 @@ function id(o: { kind: string; namespace?: string; name: string }): string {
   return `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 }
 
-/** The merge patch that sets exactly these overrides (one line, as it is pasted). */
-export function overridesPatch(overrides: readonly ComponentOverride[]): string {
-  return JSON.stringify({ spec: { overrides } });
-}
-
 /**
  * The command that sets `set` as ccm-gitops' overrides and keeps the cluster's own: it drops only the
  * entries naming an object of `ours` (every override ccm-gitops may set, in either mode), so a mode

@@ -25,6 +25,3 @@ export function openshiftMigrationTarget(featureSet: ExternalCloudProviderFeatur
     controlPlane: openshiftMigrationControlPlane(featureSet),
   };
 }
-
-/** The OpenShift side of a migration with the default feature set (CustomNoUpgrade). */
-export const OPENSHIFT_MIGRATION_TARGET: MigrationTarget = openshiftMigrationTarget();

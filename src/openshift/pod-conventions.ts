@@ -1,5 +1,4 @@
 import { k8s } from 'cdk8s-plus-28';
-import { ccmHostnameAntiAffinity } from '../constructs/ccm-workload';
 import { MountedConfig } from '../constructs/config-hash';
 import { CLOUD_CONF_CONFIG_MAP, OPERAND_NAMESPACE, TRUSTED_CA_CONFIG_MAP } from './constants';
 
@@ -54,11 +53,6 @@ export function standardTolerations(): k8s.Toleration[] {
 /** Control-plane node selector of CCM Deployments. */
 export const CONTROL_PLANE_NODE_SELECTOR: Readonly<Record<string, string>> = { 'node-role.kubernetes.io/master': '' };
 
-/** Required anti-affinity on the hostname over the given labels. */
-export function hostnameAntiAffinity(matchLabels: Record<string, string>): k8s.Affinity {
-  return { podAntiAffinity: ccmHostnameAntiAffinity(matchLabels) };
-}
-
 /** The `cloud-conf` key holding a CA bundle of the cloud's endpoints (Azure Stack Hub, OpenStack, vSphere). */
 export const CLOUD_CA_BUNDLE_KEY = 'ca-bundle.pem';
 
@@ -93,11 +87,6 @@ export function trustedCaVolumes(cloudCa = false): k8s.Volume[] {
     { ...INJECTED_BUNDLE, name: 'trusted-ca-injected' },
     { name: 'cloud-config-ca', configMap: { name: CLOUD_CONF_CONFIG_MAP, items: [{ key: CLOUD_CA_BUNDLE_KEY, path: CLOUD_CA_BUNDLE_KEY }] } },
   ];
-}
-
-/** The single trust-store volume without a cloud-config CA (`trustedCaVolumes()`). */
-export function trustedCaVolume(): k8s.Volume {
-  return trustedCaVolumes()[0];
 }
 
 /** Path of the trust bundle inside CCM containers. */

@@ -4,7 +4,6 @@ import { byTreeOrder, treeFiles } from '../util/tree-order';
 import { writeInChunks } from '../util/write-in-chunks';
 import { FLEET_DIRECTORY } from '../gitops/repo-path';
 import { RenderedFile } from '../gitops/layout';
-import { readTreeFiles } from '../util/read-tree';
 import { OutputError, OutputLocationError, envErrors } from './output-errors';
 import { Journal, applyJournal, readJournal, recoverInterruptedRun, takeLock, releaseLock } from './output-journal';
 import {
@@ -752,14 +751,6 @@ export function writeTreeAtomically(outDir: string, files: readonly RenderedFile
     throw e;
   }
   return out.commit();
-}
-
-/**
- * Reads a tree ccm-gitops wrote (path with `/` separators -> content), or
- * undefined when the folder does not exist or was not written by ccm-gitops.
- */
-export function readOutputTree(outDir: string): Map<string, string> | undefined {
-  return fs.existsSync(path.join(outDir, OUTPUT_MARKER)) ? readTreeFiles(outDir) : undefined;
 }
 
 /**

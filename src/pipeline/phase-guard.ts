@@ -21,26 +21,8 @@ export type PreviousPhase =
 /** A cluster as the guard identifies it across renames. */
 export interface GuardedCluster {
   readonly name: string;
-  /** Stable identity ({@link clusterIdentity}); undefined when the spec gives none. */
+  /** Stable identity (`clusterIdentity`, `cluster-spec/identity.ts`); undefined when the spec gives none. */
   readonly identity?: string;
-}
-
-/** The upstream default of --cluster-name, shared by many clusters: no identity. */
-const UPSTREAM_DEFAULT_CLUSTER_NAME = 'kubernetes';
-
-/**
- * A cluster's identity that survives a rename: its platform and the name the
- * cloud knows it by (OpenShift `infrastructureName`, Kubernetes `clusterName`
- * unless it is the upstream default "kubernetes", which many clusters share).
- */
-export function clusterIdentity(spec: {
-  readonly platform: string;
-  readonly infrastructureName?: string;
-  readonly kubernetes?: { readonly clusterName?: string };
-}): string | undefined {
-  const clusterName = spec.kubernetes?.clusterName;
-  const name = spec.infrastructureName ?? (clusterName !== UPSTREAM_DEFAULT_CLUSTER_NAME ? clusterName : undefined);
-  return name ? `${spec.platform}/${name}` : undefined;
 }
 
 interface PhaseRecord {

@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
 import { RemoteSink } from './output';
@@ -50,9 +49,13 @@ function workerStart(): WorkerStart | undefined {
   return { script: loader, eval: true };
 }
 
-/** Worker threads to use by default: one per core (the main thread mostly waits). */
+/**
+ * Worker threads to use by default: none, the main thread renders. Measured
+ * on 2 cores, workers cost CPU on every figure and won no wall time beyond the
+ * runs' spread (docs/performance.md), so they are opt-in (`--jobs N`).
+ */
 export function defaultJobs(): number {
-  return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+  return 1;
 }
 
 /**

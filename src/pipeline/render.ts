@@ -1,4 +1,4 @@
-import { clusterIdentity } from './phase-guard';
+import { clusterIdentity } from '../cluster-spec/identity';
 import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
 import { ClusterChart } from '../cluster-chart';
@@ -14,7 +14,7 @@ import { argoCdGroups, FLEET_DIRECTORY, FleetGitOpsChart, HubProjectsChart } fro
 import { ArgoCdMember, clusterRepoPath } from '../gitops/repo-path';
 import { bundleYaml, directoryFiles, groupByStage, kustomization, RenderedFile, RenderedObject } from '../gitops/layout';
 import { Stage, STAGE_CREDENTIALS, STAGE_WORKLOADS, STAGES } from '../gitops/stages';
-import { PreparedCluster } from '../openshift/platform';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 import { Fleet } from '../fleet/load';
 
 /** Directory of a cluster's GitOps engine objects, beside its stages. */

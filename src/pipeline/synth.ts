@@ -1,7 +1,7 @@
 import { FleetEntry, fleetSummaryStreams, StreamedFile } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { markerFile, RemoteSink, SHARD_RECORD, TreeSink } from './output';
-import { FleetFolderParts } from '../fleet/fleet-folder-parts';
+import { FleetFolderParts } from './fleet-folder-parts';
 import { readUnitFiles } from '../util/read-tree';
 import { argoCdShares } from '../gitops/argocd-groups';
 import { canRenderInParallel, defaultJobs, RenderPool } from './render-pool';
@@ -47,7 +47,7 @@ export interface SynthOptions {
    * ({@link synthesizeIntoAsync} only); 1 renders on the main thread. Small
    * fleets always render on the main thread.
    *
-   * @default - one per core
+   * @default 1 - the main thread renders (the pool is opt-in)
    */
   readonly jobs?: number;
   /**

@@ -1,9 +1,9 @@
 import { RenderedFile } from '../gitops/layout';
 import { FLEET_DIRECTORY } from '../gitops/repo-path';
-import { openUnitParts, TreeSink, UnitParts } from '../pipeline/output';
-import { refuseSecretsInOutput } from '../pipeline/output-secret-guard';
-import { UnitDigest } from '../pipeline/render-cache';
-import { SynthError } from '../pipeline/synth-error';
+import { openUnitParts, TreeSink, UnitParts } from './output';
+import { refuseSecretsInOutput } from './output-secret-guard';
+import { UnitDigest } from './render-cache';
+import { SynthError } from './synth-error';
 
 /**
  * The fleet folder (`_fleet/`: the Argo CD roots, two or three files per
