@@ -1,0 +1,119 @@
+/**
+ * A real `oc get -o yaml` export of a 4.16, 4.18 or 4.20 cluster of every platform (test/openshift-exports.ts) goes
+ * through `import`, then `validate-spec`, then synth, in gitops and operator mode; every rendered object is compared
+ * with what that release's operator ships and renders (test/oracle/openshift-branches), and the rendered `cloud-conf`
+ * with what its cloud-config sync controller writes.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseAllDocuments, parse, stringify } from 'yaml';
+import { runCli } from '../src/cli';
+import { synthesize } from '../src/pipeline/synth';
+import { captureIo, useTempDir, writeFile } from './helpers';
+import { branchDiffs } from './oracle/openshift-branches/compare';
+import { cloudConfDiffs } from './oracle/openshift-branches/cloud-conf';
+import { DEVIATIONS } from './openshift-deviations';
+import { behindProxy, clusterNameOf, EXPORT_PLATFORMS, EXPORT_VERSIONS, ExportPlatform, exportFiles, PROXY_STATUS } from './openshift-exports';
+
+type Obj = Record<string, any>;
+type Mode = 'gitops' | 'operator';
+
+const dir = useTempDir();
+
+const KUBE_RBAC_PROXY = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:' + 'e'.repeat(64);
+
+/** Writes the export of `platform` at `minor` and imports it; returns the spec file and what import printed. */
+function imported(platform: ExportPlatform, minor: string, omit: readonly string[] = []) {
+  const from = path.join(dir(), 'export');
+  for (const [file, content] of Object.entries(exportFiles(platform, minor, omit))) {
+    writeFile(from, file, content);
+  }
+  const clusters = path.join(dir(), 'clusters');
+  const cap = captureIo();
+  const code = runCli(['import', '--from', from, '--out', clusters], cap.io, {});
+  return { code, clusters, spec: path.join(clusters, `${clusterNameOf(platform)}.yaml`), out: cap.stdout(), err: cap.stderr() };
+}
+
+const CASES: [ExportPlatform, string, Mode][] = Object.keys(EXPORT_VERSIONS).flatMap((minor) =>
+  EXPORT_PLATFORMS.filter((p) => p !== 'AlibabaCloud' || minor === '4.16').flatMap((platform) =>
+    (['gitops', 'operator'] as const).map((mode) => [platform, minor, mode] as [ExportPlatform, string, Mode]),
+  ),
+);
+
+describe('an export of every platform at 4.16, 4.18 and 4.20 goes through import, validate-spec and synth', () => {
+  test.each(CASES)(
+    'GIVEN a %s export at %s in %s mode WHEN imported, validated and rendered THEN every object equals the release',
+    (platform, minor, mode) => {
+      // WHEN imported
+      const imp = imported(platform, minor);
+      expect({ code: imp.code, err: imp.err }).toEqual({ code: 0, err: '' });
+      const spec = parse(fs.readFileSync(imp.spec, 'utf8'));
+      expect(spec.spec.openshift).toEqual({ release: EXPORT_VERSIONS[minor] });
+      if (mode === 'operator') {
+        // what validate-spec asks for in operator mode before 4.22: the cluster's kube-rbac-proxy image
+        spec.spec.managementMode = 'operator';
+        spec.spec.images.kubeRbacProxy = KUBE_RBAC_PROXY;
+        fs.writeFileSync(imp.spec, stringify(spec));
+      }
+      // THEN validate-spec accepts it
+      const check = captureIo();
+      expect({
+        code: runCli(['validate-spec', imp.spec, '--clusters', imp.clusters], check.io, {}),
+        errors: check.stderr().match(/^error.*$/gm),
+      }).toEqual({
+        code: 0,
+        errors: null,
+      });
+      // WHEN rendered
+      const rendered = renderedObjects(imp.clusters, clusterNameOf(platform));
+      // THEN every object equals what the release ships and its operator renders
+      const cloudConfig = fs.readFileSync(path.join(imp.clusters, `${clusterNameOf(platform)}.cloud.conf`), 'utf8');
+      expect(
+        [
+          ...branchDiffs(minor, platform, mode, withoutProxyEnv(platform, rendered)),
+          ...(mode === 'gitops' ? cloudConfDiffs(minor, platform, rendered, cloudConfig) : []),
+        ].filter((d) => !DEVIATIONS.some((v) => v.matches.test(d))),
+      ).toEqual([]);
+    },
+  );
+});
+
+/** Every object synth renders for the cluster `name` (its stage folders; not the GitOps engine's or kustomizations). */
+function renderedObjects(clusters: string, name: string): Obj[] {
+  const result = synthesize({ clusters, out: path.join(dir(), 'dist') });
+  return result.files
+    .filter((f) => f.path.startsWith(`${name}/`) && /^[^/]+\/\d\d-[^/]+\/[^/]+\.yaml$/.test(f.path) && !f.path.endsWith('/kustomization.yaml'))
+    .flatMap((f) => parseAllDocuments(f.content).map((d) => d.toJS() as Obj));
+}
+
+/**
+ * The rendered objects without the proxy env, after checking it is what the operator adds: every container (not init
+ * container) of every Deployment and DaemonSet gets HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the Proxy status, in that
+ * order, after its own (openshift/cluster-cloud-controller-manager-operator@276696ccf679 (release-4.20)
+ * pkg/cloud/common/substitution.go setProxySettings, getProxyArgs; the same on release-4.16 and 4.18). The operator
+ * Deployment of operator mode gets the same env: the `proxy` row of docs/deviations.md (its manifest has no
+ * `config.openshift.io/inject-proxy`, so CVO adds none).
+ */
+function withoutProxyEnv(platform: ExportPlatform, rendered: readonly Obj[]): Obj[] {
+  const expected = behindProxy(platform)
+    ? [
+        { name: 'HTTP_PROXY', value: PROXY_STATUS.httpProxy },
+        { name: 'HTTPS_PROXY', value: PROXY_STATUS.httpsProxy },
+        { name: 'NO_PROXY', value: PROXY_STATUS.noProxy },
+      ]
+    : [];
+  return rendered.map((o) => {
+    if (!['Deployment', 'DaemonSet'].includes(o.kind) || !o.metadata?.namespace?.startsWith('openshift-cloud-controller-manager')) {
+      return o;
+    }
+    const containers = (o.spec.template.spec.containers as Obj[]).map((c) => {
+      const env = (c.env ?? []) as Obj[];
+      const proxy = env.filter((e) => ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'].includes(e.name));
+      // the metrics sidecar of the operator (before 4.22) reaches no cloud API: no proxy
+      const want = c.name === 'kube-rbac-proxy' ? [] : expected;
+      expect({ where: `${o.metadata.name} ${c.name}`, proxy }).toEqual({ where: `${o.metadata.name} ${c.name}`, proxy: want });
+      return { ...c, env: env.filter((e) => !proxy.includes(e)) };
+    });
+    return { ...o, spec: { ...o.spec, template: { ...o.spec.template, spec: { ...o.spec.template.spec, containers } } } };
+  });
+}
