@@ -389,7 +389,7 @@ function commandLine(
     .action((paths: string[], opts: { clusters?: string }) => {
       writes = false;
       const folders = paths.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
-      const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : defaultsRoot(paths));
+      const root = opts.clusters ?? (folders.length === 1 && paths.length === 1 ? folders[0] : filesRoot(paths, folders));
       // a file given also through its folder is one file, not two specs of the same name
       const seen = new Set<string>();
       const files = paths
@@ -602,6 +602,16 @@ function refuseLinksOutside(files: readonly string[], root: string | undefined):
   if (issues.length > 0) {
     throw new SpecValidationError(issues);
   }
+}
+
+/**
+ * The clusters folder of spec files named without --clusters: the top folder with a defaults.yaml; without one, the
+ * files' own folder when they share one, as import validates what it writes (its printed validate-spec then agrees).
+ */
+function filesRoot(paths: readonly string[], folders: readonly string[]): string {
+  const root = defaultsRoot(paths);
+  const own = [...new Set(paths.map((p) => path.dirname(p)))];
+  return root === '.' && folders.length === 0 && own.length === 1 ? own[0] : root;
 }
 
 function defaultsRoot(paths: readonly string[]): string {

@@ -72,6 +72,19 @@ describe('import: from oc get -o yaml to a cluster spec', () => {
     expect(cap.stdout()).toContain('next: ccm-gitops validate-spec');
   });
 
+  test('GIVEN an import into a folder outside the current one WHEN the validate-spec command it prints runs THEN that spec is valid there too', () => {
+    // GIVEN the example export imported into a temporary folder (outside the current folder, no defaults.yaml above it)
+    const out = dir();
+    const cap = captureIo();
+    expect(runCli(['import', '--from', path.join(REPO, 'examples', 'import', 'vsphere-live'), '--out', out], cap.io)).toBe(0);
+    const next = /^next: ccm-gitops (validate-spec .*)$/m.exec(cap.stdout())![1].split(' ');
+    // WHEN the printed command runs
+    const check = captureIo();
+    const code = runCli(next, check.io);
+    // THEN it accepts the spec as import did: the spec's own folder holds its cloud config
+    expect({ code, stderr: check.stderr() }).toEqual({ code: 0, stderr: '' });
+  });
+
   test('AWS: region and service endpoints from the platform status; defaults for what is missing, with warnings', () => {
     const result = importLiveCluster([
       infrastructure({ type: 'AWS', aws: { region: 'eu-west-1', serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example.com' }] } }),
