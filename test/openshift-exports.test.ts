@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import { runCli } from '../src/cli';
+import { RELEASE_REQUIRED_MESSAGE } from '../src/openshift/release-problems';
 import { synthesize } from '../src/pipeline/synth';
 import { captureIo, useTempDir, writeFile } from './helpers';
 import { branchDiffs } from './oracle/openshift-branches/compare';
@@ -112,3 +113,35 @@ function withoutProxyEnv(platform: ExportPlatform, rendered: readonly Obj[]): Ob
     return { ...o, spec: { ...o.spec, template: { ...o.spec.template, spec: { ...o.spec.template.spec, containers } } } };
   });
 }
+
+describe('import stops at the first problem: an export without ClusterVersion, of every platform', () => {
+  test.each(EXPORT_PLATFORMS.map((p) => [p, p === 'AlibabaCloud' ? '4.16' : '4.20']))(
+    'GIVEN a %s export at %s without clusterversion.yaml WHEN imported THEN exit 1, the oc command that exports it named, and the problem validate-spec would report',
+    (platform, minor) => {
+      const imp = imported(platform, minor, ['clusterversion.yaml']);
+      expect(imp.code).toBe(1);
+      expect(imp.err.split('\n')).toEqual([
+        'warning: no ClusterVersion "version" in the export: spec.openshift.release is required and not known; ' +
+          'add the file to the export folder (oc get clusterversion version -o yaml > clusterversion.yaml) and import again, ' +
+          "or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
+        `error: ccm-gitops validate-spec would refuse the spec written (1 problem); fix ${imp.spec}, then run ccm-gitops validate-spec ${imp.spec}`,
+        `  ${imp.spec}:6: spec.openshift.release: ${RELEASE_REQUIRED_MESSAGE}`,
+        '',
+      ]);
+      expect(imp.out).not.toContain('next:');
+    },
+  );
+});
+
+describe('import stops at a release the platform does not render', () => {
+  test('GIVEN an Alibaba Cloud export at 4.18 WHEN imported THEN exit 1 with the refusal validate-spec would report', () => {
+    const imp = imported('AlibabaCloud', '4.18');
+    expect(imp.code).toBe(1);
+    expect(imp.err.split('\n')).toEqual([
+      `error: ccm-gitops validate-spec would refuse the spec written (2 problems); fix ${imp.spec}, then run ccm-gitops validate-spec ${imp.spec}`,
+      `  ${imp.spec}:10: spec.images.cloudControllerManagerAlibaba: is required for platform AlibabaCloud in gitops mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
+      `  ${imp.spec}:15: spec.openshift.release: "4.18.27": the operator shipped Alibaba Cloud operands in release 4.16 only (removed in 4.17); name the cluster's 4.16.z release`,
+      '',
+    ]);
+  });
+});
