@@ -217,6 +217,40 @@ describe("HANDOVER.md lists the release's own payload file names", () => {
     expect(md).not.toContain('10_networkpolicy-default-deny.yaml');
     expect(md).not.toContain('50_deployment.yaml');
   });
+
+  // openshift/cluster-cloud-controller-manager-operator@b99c3d88b0e7 (release-4.22): fcec1f44 (authored 2026-06-24,
+  // merged 2026-07-08) renamed 11_/12_ to 50_/60_; the branch has no release tags, so the first 4.22.z carrying it is
+  // unknown. HANDOVER.md lists both objects among the rendered or overridden ones, in both modes, and so names no file
+  // a z-stream of the cluster's release may not have.
+  test.each(
+    ['4.21.14', '4.22.0', '4.22.19', '4.23.1'].flatMap((release) => (['gitops', 'operator'] as const).map((mode) => [release, mode] as const)),
+  )(
+    'GIVEN a handover at %s in %s mode WHEN written THEN the operator Deployment and ClusterOperator are rendered or overridden, and no 11_/12_/50_/60_ file is named',
+    (release, mode) => {
+      const objects = render(platformSpec('AWS', 'a', { managementMode: mode, openshift: { release } }));
+      const md = handoverMarkdown({
+        cluster: 'a',
+        mode,
+        release,
+        engine: 'argocd',
+        outputPath: 'dist/a',
+        ownership: clusterOwnership(objects as any[], { mode, release }),
+      });
+      // operator mode renders both; gitops mode takes both from CVO by overrides (the Deployment scaled to 0)
+      const rows =
+        mode === 'operator'
+          ? [
+              '| Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator | **override** |',
+              '| ClusterOperator cloud-controller-manager | as the release ships it |',
+            ]
+          : [
+              '| Deployment | apps | openshift-cloud-controller-manager-operator | cluster-cloud-controller-manager-operator |',
+              '| ClusterOperator | config.openshift.io | "" | cloud-controller-manager |',
+            ];
+      expect(rows.filter((r) => !md.includes(r))).toEqual([]);
+      expect(md.match(/\b(11_deployment|12_clusteroperator|50_deployment|60_clusteroperator)\.yaml/g)).toBeNull();
+    },
+  );
 });
 
 describe('spec.migration.kubernetesVersion agrees with spec.openshift.release', () => {
