@@ -230,3 +230,77 @@ describe("the handover names the cluster's own NoUpgrade feature set (CVO model)
     },
   );
 });
+
+describe('operator mode on 4.16 to 4.21: z-stream, minor and EUS-to-EUS updates (CVO model)', () => {
+  const OPERATOR_PLATFORMS = ['AWS', 'Azure', 'GCP', 'IBMCloud', 'PowerVS', 'OpenStack', 'VSphere', 'Nutanix'];
+  const CASES = ['4.16', '4.17', '4.18', '4.19', '4.20', '4.21'].flatMap((minor) => OPERATOR_PLATFORMS.map((p) => [p, minor] as const));
+  const operatorCluster = (platform: string, release: string, spec: Record<string, unknown> = {}) =>
+    readRenderedCluster(renderedTree(platformSpec(platform, 'c', { managementMode: 'operator', openshift: { release }, ...spec })));
+  /** The updates of an EUS-to-EUS update from `minor`: the odd minor, then the next EUS (worker pools paused in between). */
+  const eusHops = (minor: string) => [nextMinor(`${minor}.3`), nextMinor(nextMinor(`${minor}.3`))];
+
+  test.each(CASES)(
+    'GIVEN %s at %s.3 in operator mode WHEN a z-stream, a minor or an EUS-to-EUS update is requested THEN CVO refuses each while the overrides are set, AND after the way back each completes',
+    (platform, minor) => {
+      const from = `${minor}.3`;
+      const cluster = operatorCluster(platform, from);
+      // the overrides operator mode sets: its operator Deployment and images ConfigMap (and on Azure the CredentialsRequest)
+      expect(cluster.overrides.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual(
+        expect.arrayContaining([
+          'ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images',
+          'Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator',
+        ]),
+      );
+      const hops = [nextPatch(from), nextMinor(from), ...(['4.16', '4.18', '4.20'].includes(minor) ? eusHops(minor) : [])];
+      const refused = hops.map((to) => replayUpdate(cluster, from, releasePayload(to)));
+      expect(refused.map((r) => [r.precondition, r.applied])).toEqual(
+        hops.map(() => [{ result: 'block', reason: 'ClusterVersionOverridesSet' }, []]),
+      );
+      // after the way back (no overrides: CVO runs the operator Deployment of each payload), hop by hop
+      let at = from;
+      for (const to of hops.slice(1)) {
+        const back = replayUpdate(afterWayBack(cluster), at, releasePayload(to));
+        expect({ to, precondition: back.precondition, stall: back.stall }).toEqual({ to, precondition: { result: 'pass' }, stall: undefined });
+        at = to;
+      }
+      expect(replayUpdate(afterWayBack(cluster), from, releasePayload(nextPatch(from))).stall).toBeUndefined();
+    },
+  );
+
+  test.each(['4.16', '4.21'])(
+    'GIVEN AWS at %s.3 in operator mode WHEN a z-stream update is forced past the refusal THEN CVO applies the payload up to 0000_26 and waits there for the pinned RELEASE_VERSION',
+    (minor) => {
+      const from = `${minor}.3`;
+      const forced = replayUpdate(operatorCluster('AWS', from), from, releasePayload(nextPatch(from)), { force: true });
+      expect(forced.precondition).toEqual({ result: 'warn', reason: 'ClusterVersionOverridesSet' });
+      expect(forced.stall).toEqual({
+        runlevel: '0000_26',
+        component: 'cloud-controller-manager-operator',
+        manifest: '0000_26_cloud-controller-manager-operator_12_clusteroperator.yaml',
+        reason: `Cluster operator cloud-controller-manager is updating versions: operator from ${from} to ${nextPatch(from)}`,
+      });
+      expect(forced.notReached).toContain(MCO_CO);
+    },
+  );
+
+  test('GIVEN Alibaba Cloud at 4.16.3 in operator mode WHEN a minor update is requested after the way back THEN the running operator still refuses it (PlatformTechPreview), AND a z-stream completes', () => {
+    const back = afterWayBack(operatorCluster('AlibabaCloud', '4.16.3'));
+    expect(replayUpdate(back, '4.16.3', releasePayload('4.17.0'), { platform: 'AlibabaCloud' }).precondition).toEqual({
+      result: 'block',
+      reason: 'PlatformTechPreview',
+    });
+    const z = replayUpdate(back, '4.16.3', releasePayload('4.16.4'), { platform: 'AlibabaCloud' });
+    expect({ precondition: z.precondition, stall: z.stall }).toEqual({ precondition: { result: 'pass' }, stall: undefined });
+  });
+
+  test('GIVEN GCP at 4.20.3 in operator mode on a TechPreviewNoUpgrade cluster WHEN updated after the way back THEN minor and EUS-to-EUS updates are refused for good (config-operator), a z-stream completes', () => {
+    const featureSet = 'TechPreviewNoUpgrade';
+    const back = afterWayBack(operatorCluster('GCP', '4.20.3', { openshift: { release: '4.20.3', featureSet } }));
+    expect(replayUpdate(back, '4.20.3', releasePayload('4.21.0'), { featureSet }).precondition).toEqual({
+      result: 'block',
+      reason: `FeatureGates_RestrictedFeatureGates_${featureSet}`,
+    });
+    expect(replayUpdate(back, '4.20.3', releasePayload('4.20.4'), { featureSet }).stall).toBeUndefined();
+    expect(replayUpdate(back, '4.20.3', releasePayload('4.20.4'), { featureSet }).precondition).toEqual({ result: 'pass' });
+  });
+});

@@ -144,9 +144,11 @@ export function renderedFeatureSet(cluster: Pick<RenderedCluster, 'objects'>): s
 
 /**
  * The `Upgradeable=False` reasons of the ClusterOperators of a rendered cluster, one per ClusterOperator:
- * - `cloud-controller-manager` on Alibaba Cloud: its operator sets it on itself, reason `PlatformTechPreview`
- *   (openshift/cluster-cloud-controller-manager-operator@d721cd62b5edec3f1b0b7a61b3e6e2af50bb71bc (release-4.16)
- *   pkg/controllers/clusteroperator_controller.go); with the operator scaled to 0 its ClusterOperator keeps it.
+ * - `cloud-controller-manager` on Alibaba Cloud: its operator sets it on itself, reason `PlatformTechPreview`, when the
+ *   Infrastructure's platform is AlibabaCloud (openshift/cluster-cloud-controller-manager-operator@d721cd62b5edec3f1b0b7a61b3e6e2af50bb71bc
+ *   (release-4.16) pkg/controllers/clusteroperator_controller.go); with the operator scaled to 0 its ClusterOperator keeps
+ *   it. The tree names the platform by the CCM Deployment it renders (gitops mode); operator mode renders none, so
+ *   `platform` says it.
  * - `config-operator` for any FeatureGate feature set but Default: cluster-config-operator's
  *   FeatureUpgradeableController sets its condition `FeatureGatesUpgradeable=False`, reason
  *   `RestrictedFeatureGates_<featureSet>` (openshift/cluster-config-operator@e0c2428e4618493ad9db0681e3b91444746ddf2c
@@ -158,12 +160,15 @@ export function renderedFeatureSet(cluster: Pick<RenderedCluster, 'objects'>): s
  *   A NoUpgrade feature set cannot be set back (the FeatureGate CRD's `x-kubernetes-validations`), so the way back
  *   does not lift it.
  *
- * `featureSet`: the cluster's own FeatureGate feature set when the tree renders none (`spec.openshift.featureSet`).
+ * `featureSet`: the cluster's own FeatureGate feature set when the tree renders none (`spec.openshift.featureSet`);
+ * `platform`: the Infrastructure's `status.platformStatus.type`.
  */
-export function notUpgradeableOperatorReasons(cluster: Pick<RenderedCluster, 'objects'>, featureSet?: string): string[] {
-  const alibaba = cluster.objects.some(
-    (o) => o.kind === 'Deployment' && o.metadata?.labels?.['infrastructure.openshift.io/cloud-controller-manager'] === 'AlibabaCloud',
-  );
+export function notUpgradeableOperatorReasons(cluster: Pick<RenderedCluster, 'objects'>, featureSet?: string, platform?: string): string[] {
+  const alibaba =
+    platform === 'AlibabaCloud' ||
+    cluster.objects.some(
+      (o) => o.kind === 'Deployment' && o.metadata?.labels?.['infrastructure.openshift.io/cloud-controller-manager'] === 'AlibabaCloud',
+    );
   const set = renderedFeatureSet(cluster) ?? featureSet ?? '';
   return [...(alibaba ? ['PlatformTechPreview'] : []), ...(set !== '' && set !== 'Default' ? [`FeatureGates_RestrictedFeatureGates_${set}`] : [])];
 }
@@ -272,12 +277,20 @@ export function replayUpdate(
     readonly force?: boolean;
     /** The cluster's own FeatureGate feature set when the tree renders none. */
     readonly featureSet?: string;
+    /** The Infrastructure's platform type (operator mode renders no CCM Deployment that names it). */
+    readonly platform?: string;
     /** ClusterOperator name → the conditions it reports, where not healthy. */
     readonly health?: Readonly<Record<string, OperatorHealth>>;
   } = {},
 ): UpdateReplay {
   const overrides = cluster.overrides;
-  const precondition = upgradeablePrecondition(from, payload.version, overrides, opts.force, notUpgradeableOperatorReasons(cluster, opts.featureSet));
+  const precondition = upgradeablePrecondition(
+    from,
+    payload.version,
+    overrides,
+    opts.force,
+    notUpgradeableOperatorReasons(cluster, opts.featureSet, opts.platform),
+  );
   const applied: string[] = [];
   const skipped: string[] = [];
   const notReached: string[] = [];
