@@ -234,8 +234,10 @@ describe("the handover names the cluster's own NoUpgrade feature set (CVO model)
 describe('operator mode on 4.16 to 4.21: z-stream, minor and EUS-to-EUS updates (CVO model)', () => {
   const OPERATOR_PLATFORMS = ['AWS', 'Azure', 'GCP', 'IBMCloud', 'PowerVS', 'OpenStack', 'VSphere', 'Nutanix'];
   const CASES = ['4.16', '4.17', '4.18', '4.19', '4.20', '4.21'].flatMap((minor) => OPERATOR_PLATFORMS.map((p) => [p, minor] as const));
+  const operatorTree = (platform: string, release: string, spec: Record<string, unknown> = {}) =>
+    renderedTree(platformSpec(platform, 'c', { managementMode: 'operator', openshift: { release }, ...spec }));
   const operatorCluster = (platform: string, release: string, spec: Record<string, unknown> = {}) =>
-    readRenderedCluster(renderedTree(platformSpec(platform, 'c', { managementMode: 'operator', openshift: { release }, ...spec })));
+    readRenderedCluster(operatorTree(platform, release, spec));
   /** The updates of an EUS-to-EUS update from `minor`: the odd minor, then the next EUS (worker pools paused in between). */
   const eusHops = (minor: string) => [nextMinor(`${minor}.3`), nextMinor(nextMinor(`${minor}.3`))];
 
@@ -243,7 +245,15 @@ describe('operator mode on 4.16 to 4.21: z-stream, minor and EUS-to-EUS updates 
     'GIVEN %s at %s.3 in operator mode WHEN a z-stream, a minor or an EUS-to-EUS update is requested THEN CVO refuses each while the overrides are set, AND after the way back each completes',
     (platform, minor) => {
       const from = `${minor}.3`;
-      const cluster = operatorCluster(platform, from);
+      const tree = operatorTree(platform, from);
+      const cluster = readRenderedCluster(tree);
+      // HANDOVER.md says what the model shows: the way back first, for a z-stream as for a minor update
+      expect(tree[HANDOVER_FILE]).toContain(
+        `- **Z-stream update** (4.Y.z to 4.Y.z'): the CVO of release ${from} refuses every update while an override is set (precondition \`ClusterVersionOverridesSet\`; from 4.22 it lets z-streams through): take the way back below`,
+      );
+      expect(tree[HANDOVER_FILE]).toContain(
+        "- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (`Upgradeable=False`, `ClusterVersionOverridesSet`): take the way back below (it removes ccm-gitops' overrides)",
+      );
       // the overrides operator mode sets: its operator Deployment and images ConfigMap (and on Azure the CredentialsRequest)
       expect(cluster.overrides.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual(
         expect.arrayContaining([
