@@ -384,7 +384,8 @@ function commandLine(
     .argument('<paths...>', 'cluster spec files or folders')
     .option(
       '-c, --clusters <dir>',
-      'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else ".")',
+      'clusters folder: root of the defaults.yaml chain; cloud config paths must stay inside it (default: the folder given, else the top folder ' +
+        'with a defaults.yaml, else the folder the files share, else ".")',
     )
     .action((paths: string[], opts: { clusters?: string }) => {
       writes = false;
