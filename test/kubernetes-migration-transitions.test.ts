@@ -15,7 +15,8 @@ import { kubernetesWarnings } from '../src/kubernetes/validate';
 import { captureIo, findObject, fleetProblems, kubernetesSpec, migrationInput, parsedSpec, renderSpec, tempDir, writeFile } from './helpers';
 import { simulate } from './oracle/leader-migration/simulator';
 import { applyPatch } from './json-patch';
-import { kubernetesCcmBase, planScenario, upstreamCcmControllers } from './oracle/leader-migration/scenario';
+import { kubernetesCcmBase, upstreamCcmControllers } from './oracle/leader-migration/scenario';
+import { planScenario } from './helpers/plan-scenario';
 
 const GCP_IPAM = { version: '1.28', clusterName: 'kubernetes', allocateNodeCidrs: true, configureCloudRoutes: true, clusterCIDR: ['10.64.0.0/14'] };
 

@@ -4,7 +4,7 @@
  * kube-controller-manager the kubeadm form of the same phase gives.
  */
 import { applyJsonPatch, bareKubeadmControlPlane, clusterApiPatch, kcpKcm } from './oracle/leader-migration/cluster-api';
-import { CASES, renderPhases } from './oracle/leader-migration/rendered';
+import { CASES, renderPhases } from './helpers/rendered-phases';
 import { controlPlaneKcm, RELEVANT, Tree } from './oracle/leader-migration/trees';
 import { useTempDir } from './helpers';
 

@@ -6,7 +6,7 @@
  * of the same change built from the rendered trees.
  */
 import { simulate, SimScenario } from './oracle/leader-migration/simulator';
-import { CASES, renderPhases, transitions } from './oracle/leader-migration/rendered';
+import { CASES, renderPhases, transitions } from './helpers/rendered-phases';
 import { Tree } from './oracle/leader-migration/trees';
 import { holdingsMermaid, phaseChangeHoldings, StepHolding } from '../src/migration';
 import { useTempDir } from './helpers';

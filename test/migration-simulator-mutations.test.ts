@@ -4,7 +4,7 @@
  * same way test/migration-simulator-rendered.test.ts builds it from the real ones.
  */
 import { Controller, simulate } from './oracle/leader-migration/simulator';
-import { CASES, RenderCase, renderPhases, transitions } from './oracle/leader-migration/rendered';
+import { CASES, RenderCase, renderPhases, transitions } from './helpers/rendered-phases';
 import { upstreamCcmControllers } from './oracle/leader-migration/scenario';
 import { Tree } from './oracle/leader-migration/trees';
 import { kubernetesSpec, tempDir } from './helpers';

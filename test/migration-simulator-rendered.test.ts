@@ -10,7 +10,7 @@ import { flagMap, formatViolation, leaseTimings, simulate } from './oracle/leade
 import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
 import { ccmProcess, ccmWorkload, controlPlaneKcm, openshiftKcm, treeDiff } from './oracle/leader-migration/trees';
 import { migrationTargetFor } from '../src/migration-rendering';
-import { CASES, renderPhases, transitions } from './oracle/leader-migration/rendered';
+import { CASES, renderPhases, transitions } from './helpers/rendered-phases';
 import { parsedSpec, useTempDir } from './helpers';
 
 describe('the simulator on the rendered output: every phase change forward and back', () => {

@@ -4,7 +4,7 @@
  * one left, on every case of an in-tree past, in place and as Cluster API rolls.
  */
 import { formatViolation, simulate } from './oracle/leader-migration/simulator';
-import { CASES, renderPhases, walk } from './oracle/leader-migration/rendered';
+import { CASES, renderPhases, walk } from './helpers/rendered-phases';
 import { TreeScenarioOptions } from './oracle/leader-migration/trees';
 import { useTempDir } from './helpers';
 

@@ -11,7 +11,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { PRUNE_PROTECTION } from '../../../src/gitops/prune-protection';
 import { Controller, SimProcess, SimScenario, SimStep } from './simulator';
 
 /** One rendered cluster folder. */
@@ -53,10 +52,20 @@ export function readTree(clusterDir: string): Tree {
   };
 }
 
-/** Whether Argo CD and Flux leave the object in the cluster when it leaves git. */
+/**
+ * Whether the GitOps engine leaves the object in the cluster when it leaves git:
+ * Argo CD when `Prune=false` is one of its comma-separated sync options
+ * (argoproj/gitops-engine@v0.7.2 pkg/sync/sync_context.go `SyncOptionDisablePrune`),
+ * Flux when it is annotated or labelled `kustomize.toolkit.fluxcd.io/prune: disabled`
+ * (fluxcd/kustomize-controller@v1.9.4 internal/controller/kustomization_controller.go, deleteObjects).
+ */
 export function pruneDisabled(o: any): boolean {
   const a = o.metadata?.annotations ?? {};
-  return Object.entries(PRUNE_PROTECTION).some(([k, v]) => a[k] === v);
+  const argo = String(a['argocd.argoproj.io/sync-options'] ?? '')
+    .split(',')
+    .some((x) => x.trim() === 'Prune=false');
+  const flux = [a, o.metadata?.labels ?? {}].some((m) => m['kustomize.toolkit.fluxcd.io/prune'] === 'disabled');
+  return argo || flux;
 }
 
 /** What the GitOps engine does at merge: apply added and changed objects, prune removed ones unless protected. */

@@ -1,15 +1,16 @@
 /**
  * The rendered phases of one cluster spec per platform and distribution with a
  * migration, as `ccm-gitops synth` writes them, and the simulator scenarios of
- * each phase change built from two rendered trees.
+ * each phase change built from two rendered trees. It renders through the
+ * product, so it lives outside test/oracle/ (an oracle never imports src/).
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { runCli } from '../../../src/cli';
-import { captureIo, kubernetesSpec, platformSpec, writeFile } from '../../helpers';
-import { Controller, SimScenario } from './simulator';
-import { upstreamCcmControllers } from './scenario';
-import { LiveState, readTree, Tree, treeReplay, treeScenario, TreeScenarioOptions } from './trees';
+import { runCli } from '../../src/cli';
+import { captureIo, kubernetesSpec, platformSpec, writeFile } from '../helpers';
+import { Controller, SimScenario } from '../oracle/leader-migration/simulator';
+import { upstreamCcmControllers } from '../oracle/leader-migration/scenario';
+import { LiveState, readTree, Tree, treeReplay, treeScenario, TreeScenarioOptions } from '../oracle/leader-migration/trees';
 
 /** Renders one phase of a spec with synth into `dir` and reads the cluster's folder. */
 export function renderTree(dir: string, spec: Record<string, unknown>, files: Record<string, string>): Tree {
