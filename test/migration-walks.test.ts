@@ -4,30 +4,9 @@
  * one left, on every case of an in-tree past, in place and as Cluster API rolls.
  */
 import { formatViolation, simulate } from './oracle/leader-migration/simulator';
-import { CASES, renderPhases, unexplained, walk } from './helpers/rendered-phases';
+import { CASES, renderPhases, unexplained, walk, walksOf } from './helpers/rendered-phases';
 import { TreeScenarioOptions } from './oracle/leader-migration/trees';
 import { useTempDir } from './helpers';
-
-/**
- * Forward to the last phase and back as far as rollbacks go; then a mixed walk
- * that turns back once after each step forward into a phase with a rollback.
- */
-function walksOf(phases: readonly string[], hasRollback: (phase: string) => boolean): string[][] {
-  const back = (w: string[]) => {
-    for (let i = phases.indexOf(w[w.length - 1]); i > 0 && hasRollback(phases[i]); i--) {
-      w.push(phases[i - 1]);
-    }
-    return w;
-  };
-  const mixed: string[] = [phases[0]];
-  for (let i = 1; i < phases.length; i++) {
-    mixed.push(phases[i]);
-    if (i + 1 < phases.length && hasRollback(phases[i])) {
-      mixed.push(phases[i - 1], phases[i]);
-    }
-  }
-  return [back([...phases]), back(mixed)];
-}
 
 describe('whole walks carry the live state from one change into the next', () => {
   const tmp = useTempDir();

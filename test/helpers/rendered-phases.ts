@@ -270,3 +270,24 @@ export function walk(
   }
   return out;
 }
+
+/**
+ * Forward to the last phase and back as far as rollbacks go; then a mixed walk
+ * that turns back once after each step forward into a phase with a rollback.
+ */
+export function walksOf(phases: readonly string[], hasRollback: (phase: string) => boolean): string[][] {
+  const back = (w: string[]) => {
+    for (let i = phases.indexOf(w[w.length - 1]); i > 0 && hasRollback(phases[i]); i--) {
+      w.push(phases[i - 1]);
+    }
+    return w;
+  };
+  const mixed: string[] = [phases[0]];
+  for (let i = 1; i < phases.length; i++) {
+    mixed.push(phases[i]);
+    if (i + 1 < phases.length && hasRollback(phases[i])) {
+      mixed.push(phases[i - 1], phases[i]);
+    }
+  }
+  return [back([...phases]), back(mixed)];
+}

@@ -85,6 +85,9 @@ export function applyJsonPatch(
  */
 export function bareKubeadmControlPlane(): any {
   return {
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1',
+    kind: 'KubeadmControlPlane',
+    metadata: { name: 'c-control-plane', namespace: 'default' },
     spec: {
       kubeadmConfigSpec: {
         clusterConfiguration: { controllerManager: { extraArgs: {}, extraVolumes: [] }, apiServer: { extraArgs: {}, extraVolumes: [] } },

@@ -384,6 +384,15 @@ export interface TreeScenarioOptions {
   readonly kcmRollout?: 'in-place' | 'scale-up-first';
   /** OpenShift: the override at the start (from the MIGRATION.md table of the starting phase when omitted). */
   readonly override?: { on: boolean; path?: string };
+  /** kubernetes: the form of CONTROL-PLANE.md the administrator follows, carried from change to change (default: each phase's kubeadm or RKE2 configuration read whole). */
+  readonly form?: ControlPlaneFormLike;
+}
+
+/** A control-plane form as forms.ts defines it (kept structural here: forms.ts builds on this file). */
+export interface ControlPlaneFormLike {
+  start(t: Tree): unknown;
+  apply(state: unknown, to: Tree): unknown;
+  kcm(state: unknown): SimProcess;
 }
 
 /** What a walk carries from one change into the next: the live objects, the kubernetes KCM, the OpenShift override. */
@@ -391,6 +400,8 @@ export interface LiveState {
   readonly objects: ReadonlyMap<string, any>;
   readonly kcm: SimProcess;
   readonly override: { on: boolean; path?: string };
+  /** The control-plane form's own state (a KubeadmControlPlane, a static pod's flags), when a form is followed. */
+  readonly form?: unknown;
 }
 
 /**
@@ -431,7 +442,9 @@ export function treeReplay(
         : { on: false }),
   };
   const kcmNow = (): SimProcess => (openshift ? openshiftKcm(live, os) : kcmK8s);
-  let kcmK8s: SimProcess = start?.kcm ?? (from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] });
+  let formState = start?.form ?? (opts.form && !openshift ? opts.form.start(from) : undefined);
+  let kcmK8s: SimProcess =
+    start?.kcm ?? (opts.form && !openshift ? opts.form.kcm(formState) : from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] });
   const kcm0 = kcmNow();
   const ccm0 = ccmProcess(live);
   const ordered = [...steps];
@@ -466,7 +479,12 @@ export function treeReplay(
       os = { ...os, override };
     }
     if (!openshift && /CONTROL-PLANE\.md/.test(s.by) && to.controlPlane) {
-      kcmK8s = controlPlaneKcm(to.controlPlane);
+      if (opts.form) {
+        formState = opts.form.apply(formState, to);
+        kcmK8s = opts.form.kcm(formState);
+      } else {
+        kcmK8s = controlPlaneKcm(to.controlPlane);
+      }
     }
     const kcm = kcmNow();
     const ccm = ccmProcess(live) ?? null;
@@ -499,5 +517,5 @@ export function treeReplay(
     ...(opts.kcmRollout ? { kcmRollout: opts.kcmRollout } : {}),
     steps: simSteps,
   };
-  return { scenario, end: { objects: live, kcm: kcmK8s, override: os.override } };
+  return { scenario, end: { objects: live, kcm: kcmK8s, override: os.override, ...(formState !== undefined ? { form: formState } : {}) } };
 }
