@@ -12,51 +12,23 @@ import { runCli } from '../src/cli';
 import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
 import { kubeadmControlPlanePatch } from '../src/kubernetes/migration/control-plane';
 import { applyPatch } from './json-patch';
-import { captureIo, kubernetesSpec, migrationInput, parsedSpec, useTempDir } from './helpers';
+import { captureIo, migrationInput, parsedSpec, useTempDir } from './helpers';
+import { CASES } from './helpers/rendered-phases';
+import { bareKubeadmControlPlaneV1beta2 } from './oracle/leader-migration/cluster-api';
 
 const CM = '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager';
 
 /** A v1beta2 KubeadmControlPlane whose extra-args lists hold one setting of the cluster's own, without extraVolumes or files. */
-function bareKcp(): any {
-  const own = (name: string, value: string) => [{ name, value }];
-  return {
-    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
-    kind: 'KubeadmControlPlane',
-    metadata: { name: 'c-control-plane' },
-    spec: {
-      kubeadmConfigSpec: {
-        clusterConfiguration: {
-          controllerManager: { extraArgs: own('bind-address', '0.0.0.0') },
-          apiServer: { extraArgs: own('audit-log-maxage', '30') },
-        },
-        initConfiguration: { nodeRegistration: { kubeletExtraArgs: own('max-pods', '110') } },
-        joinConfiguration: { nodeRegistration: { kubeletExtraArgs: own('max-pods', '110') } },
-      },
-    },
-  };
-}
+const bareKcp = () => bareKubeadmControlPlaneV1beta2();
 
 describe('Cluster API v1beta2: the --current command and the lists it appends to', () => {
   const tmp = useTempDir();
 
   test('GIVEN a v1beta2 cluster with a custom leaderName, lease namespace and node IPAM WHEN the printed --current command runs against lists without these names THEN it prints the patch CONTROL-PLANE.md prints', () => {
     // GIVEN the GCP cluster's CONTROL-PLANE.md for leader-migration-kcm
-    const spec = parsedSpec(
-      kubernetesSpec(
-        'GCP',
-        'c',
-        {
-          version: '1.28',
-          clusterName: 'kubernetes',
-          allocateNodeCidrs: true,
-          configureCloudRoutes: true,
-          clusterCIDR: ['10.64.0.0/14'],
-          extraArgs: { 'cidr-allocator-type': 'RangeAllocator', 'node-cidr-mask-size': '24' },
-          output: { mode: 'cluster-resource-set', clusterResourceSet: { apiVersion: 'v1beta2' } },
-        },
-        {},
-      ),
-    );
+    const gcp = CASES.find((c) => c.name === 'kubernetes GCP 1.28 with node IPAM and routes')!.spec('leader-migration-kcm') as any;
+    gcp.spec.kubernetes.output = { mode: 'cluster-resource-set', clusterResourceSet: { apiVersion: 'v1beta2' } };
+    const spec = parsedSpec(gcp);
     const migration = migrationInput('GCP', {
       phase: 'leader-migration-kcm',
       kubernetesMinor: 28,
