@@ -2,7 +2,8 @@
  * The layering of ARCHITECTURE.md, checked over every file under src/: each
  * relative import (import, export … from, import(), require) is resolved to
  * the src/ folder it lands in, and that folder must be one the importing
- * folder may use. A failure names the file and the import.
+ * folder may use. A failure names the file and the import. The oracles under
+ * test/oracle/ import nothing outside it.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -175,6 +176,66 @@ export function distributionComparisons(file: string, text: string, fix = BEHIND
   visit(source);
   return found;
 }
+
+/** The oracles: models written from upstream, never from the product. */
+const ORACLE = path.join(REPO, 'test', 'oracle');
+
+/**
+ * `file → specifier (…)` for each import of an oracle file that leaves
+ * test/oracle/: src/ (or the package itself), and test helpers that render
+ * through it, would let the product check itself.
+ */
+export function oracleEscapes(edges: readonly ImportEdge[]): string[] {
+  return edges.flatMap(({ from, specifier }) => {
+    if (specifier === 'ccm-gitops' || specifier.startsWith('ccm-gitops/')) {
+      return [`${from} → ${specifier} (an oracle imports nothing of the product)`];
+    }
+    if (!specifier.startsWith('.')) return [];
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+    return target.startsWith('test/oracle/')
+      ? []
+      : [`${from} → ${specifier} (an oracle imports nothing outside test/oracle/; it reads rendered output)`];
+  });
+}
+
+/** Every import of every file under test/oracle/. */
+function importsOfOracle(): ImportEdge[] {
+  const files = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.(ts|js|mjs|cjs)$/.test(e.name) ? [path.join(dir, e.name)] : []))
+      .sort();
+  return files(ORACLE).flatMap((file) => {
+    const from = path.relative(REPO, file).split(path.sep).join('/');
+    const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+    return info.importedFiles.map((i) => ({ from, specifier: i.fileName }));
+  });
+}
+
+describe('the oracles are independent of the product', () => {
+  test('GIVEN oracle imports of src/, of the package, of a test helper THEN each is named; within test/oracle/ or a package THEN nothing', () => {
+    expect(
+      oracleEscapes([
+        { from: 'test/oracle/leader-migration/trees.ts', specifier: '../../../src/gitops/prune-protection' },
+        { from: 'test/oracle/leader-migration/x.ts', specifier: 'ccm-gitops/lib/migration' },
+        { from: 'test/oracle/leader-migration/x.ts', specifier: '../../helpers' },
+        { from: 'test/oracle/leader-migration/x.ts', specifier: './simulator' },
+        { from: 'test/oracle/gitops/replay.ts', specifier: '../rbac-authorizer' },
+        { from: 'test/oracle/leader-migration/x.ts', specifier: 'yaml' },
+      ]),
+    ).toEqual([
+      'test/oracle/leader-migration/trees.ts → ../../../src/gitops/prune-protection (an oracle imports nothing outside test/oracle/; it reads rendered output)',
+      'test/oracle/leader-migration/x.ts → ccm-gitops/lib/migration (an oracle imports nothing of the product)',
+      'test/oracle/leader-migration/x.ts → ../../helpers (an oracle imports nothing outside test/oracle/; it reads rendered output)',
+    ]);
+  });
+
+  test('GIVEN every file under test/oracle/ (import, export … from, import(), require) THEN none imports outside test/oracle/', () => {
+    const edges = importsOfOracle();
+    expect(edges).toEqual(expect.arrayContaining([{ from: 'test/oracle/leader-migration/trees.ts', specifier: './simulator' }]));
+    expect(oracleEscapes(edges)).toEqual([]);
+  });
+});
 
 describe('the rule engine', () => {
   test('GIVEN kubernetes importing openshift WHEN checked THEN the file and the import are named', () => {

@@ -12,7 +12,7 @@ import { fluxReplay } from './oracle/flux/kustomize-controller';
 import { engineScenario, engineTrees, engineViolations, simTree } from './oracle/gitops/combined';
 import { fights, handOver, installedCluster, mergeAndSync, operandIds, unmanagedOperands } from './oracle/cvo/mode-change';
 import { fromArgo, fromFlux, replayHazards } from './oracle/gitops/replay';
-import { CASES, caseOptions } from './oracle/leader-migration/rendered';
+import { CASES, caseOptions } from './helpers/rendered-phases';
 import { useTempDir, writeFile } from './helpers';
 
 type Engine = 'argocd' | 'flux';

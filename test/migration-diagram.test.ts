@@ -6,7 +6,7 @@
  * of the same change built from the rendered trees.
  */
 import { simulate, SimScenario } from './oracle/leader-migration/simulator';
-import { CASES, renderPhases, transitions } from './oracle/leader-migration/rendered';
+import { CASES, RenderCase, renderPhases, transitions } from './helpers/rendered-phases';
 import { Tree } from './oracle/leader-migration/trees';
 import { holdingsMermaid, phaseChangeHoldings, StepHolding } from '../src/migration';
 import { useTempDir } from './helpers';
@@ -42,30 +42,48 @@ function observed(sc: SimScenario, k: number): Omit<Seen, 'label'> {
 describe('MIGRATION.md draws what the simulator observes', () => {
   const tmp = useTempDir();
 
-  test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
-    // GIVEN each phase rendered by synth, and each phase change built from two trees
+  /** Every step of every phase change: [move, step, drawn, observed]; `hide` leaves controllers out of what the simulator observes. */
+  function compare(c: RenderCase, hide: readonly string[] = []): [string, number, Omit<Seen, 'label'>, Omit<Seen, 'label'>][] {
     const trees = renderPhases(c, tmp());
     const byLabel = new Map(transitions(c, trees));
     const phases = [...trees.keys()];
-    let compared = 0;
+    const out: [string, number, Omit<Seen, 'label'>, Omit<Seen, 'label'>][] = [];
+    const shown = (x: { leases: string[]; runs: string[] }) => ({ ...x, runs: x.runs.filter((r) => !hide.includes(r)) });
     for (let i = 1; i < phases.length; i++) {
       const b: Tree = trees.get(phases[i])!;
-      const drawn = diagrams(b.migration!);
       const moves = [`${phases[i - 1]} → ${phases[i]}`, ...(b.plan.rollback ? [`${phases[i]} → ${phases[i - 1]}`] : [])];
-      // WHEN the diagrams of the phase's MIGRATION.md are read
+      const drawn = diagrams(b.migration!);
       expect(drawn).toHaveLength(moves.length);
-      moves.forEach((move, n) => {
-        const sc = byLabel.get(move)!;
-        const diagram = drawn[n];
-        // THEN one note per step (and the start), each equal to what the simulator observes once that step has settled
-        expect(diagram).toHaveLength(sc.steps.length + 1);
+      drawn.forEach((diagram, n) => {
+        expect(diagram).toHaveLength(byLabel.get(moves[n])!.steps.length + 1);
         diagram.forEach((seen, k) => {
-          expect([move, k, { kcm: seen.kcm, ccm: seen.ccm }]).toEqual([move, k, observed(sc, k)]);
-          compared++;
+          const o = observed(byLabel.get(moves[n])!, k);
+          out.push([moves[n], k, { kcm: seen.kcm, ccm: seen.ccm }, { kcm: shown(o.kcm), ccm: shown(o.ccm) }]);
         });
       });
     }
-    expect(compared).toBeGreaterThan(0);
+    return out;
+  }
+
+  // red once MIGRATION.md of an RKE2 cluster draws the node IPAM and routes its KCM runs (then drop `unmodelled`)
+  test.failing.each(CASES.filter((c) => c.disagreement?.unmodelled).map((c) => [c.name, c] as const))(
+    '%s: the diagrams draw every controller the simulator sees running',
+    (_name, c) => {
+      for (const [move, k, drawn, seen] of compare(c)) {
+        expect([move, k, drawn]).toEqual([move, k, seen]);
+      }
+    },
+  );
+
+  test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    // GIVEN each phase rendered by synth, and each phase change built from two trees
+    // WHEN the diagrams of each phase's MIGRATION.md are read (one per change into the phase and its rollback, one note per step and the start)
+    const rows = compare(c, c.disagreement?.unmodelled);
+    // THEN each note equals what the simulator observes once that step has settled (a known disagreement's controllers aside)
+    for (const [move, k, drawn, seen] of rows) {
+      expect([move, k, drawn]).toEqual([move, k, seen]);
+    }
+    expect(rows.length).toBeGreaterThan(0);
   });
 });
 

@@ -4,7 +4,7 @@
  * in the rendered trees, fail the simulator itself on a whole walk.
  */
 import { simulate } from './oracle/leader-migration/simulator';
-import { CASES, renderPhases, transitions, walk } from './oracle/leader-migration/rendered';
+import { CASES, renderPhases, transitions, walk } from './helpers/rendered-phases';
 import { ccmWorkload, Tree, TreeScenarioOptions } from './oracle/leader-migration/trees';
 import { tempDir } from './helpers';
 

@@ -8,7 +8,8 @@ import { MigrationInput, phaseSequence, adjacentTransitions } from '../src/migra
 import { migrationProblems, StepContext, transitionSteps } from '../src/migration-targets';
 import { PLATFORMS } from '../src/openshift/platforms';
 import { formatViolation, simulate, SimScenario } from './oracle/leader-migration/simulator';
-import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, planScenario, upstreamCcmControllers } from './oracle/leader-migration/scenario';
+import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, upstreamCcmControllers } from './oracle/leader-migration/scenario';
+import { planScenario } from './helpers/plan-scenario';
 
 /** A v1 LeaderMigrationConfiguration naming one owner for the six controller names (what the 2019-draft design wrote for both sides). */
 function sharedFile(component: string): string {

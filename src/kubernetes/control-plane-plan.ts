@@ -10,7 +10,7 @@ import { kubeadmConfig, kubeadmControlPlanePatch, rancherConfig, staticPodFlags 
 import { KCM_CONTROLLERS_WITHOUT_NODE_IPAM, MigrationInput } from '../migration/flags';
 import { upstreamProviderFor } from './providers';
 import { PlatformType } from '../cluster-spec/schema';
-import { ccmDeployedIn, DEFAULT_LEADER_NAME, externalIn, MigrationPhase, minorOf } from '../migration/phases';
+import { ccmDeployedIn, DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, externalIn, MigrationPhase, minorOf } from '../migration/phases';
 
 /** The file name. */
 export const CONTROL_PLANE_FILE = 'CONTROL-PLANE.md';
@@ -69,6 +69,20 @@ export function nodeIpamNote(phase: MigrationPhase): string {
   return 'Node IPAM stays with kube-controller-manager in this phase (no CCM runs yet): keep its `--allocate-node-cidrs=true` and its `--controllers` list as they are.';
 }
 
+/** The `migration control-plane` options that give it the cluster's migration, as synth reads it from the spec (defaults left out). */
+function migrationOptions(input: MigrationInput): string {
+  return [
+    ...(input.ccmMinor !== input.kubernetesMinor ? [`--ccm-version 1.${input.ccmMinor}`] : []),
+    ...(input.nodeIpam ? ['--node-ipam'] : []),
+    ...(input.inTreeVolumes ? [] : ['--no-in-tree-volumes']),
+    ...(input.wildcard ? ['--wildcard'] : []),
+    ...(input.leaderName !== DEFAULT_LEADER_NAME ? [`--leader-name ${input.leaderName}`] : []),
+    ...(input.leaseNamespace !== DEFAULT_LEASE_NAMESPACE ? [`--lease-namespace ${input.leaseNamespace}`] : []),
+  ]
+    .map((o) => ` ${o}`)
+    .join('');
+}
+
 function fence(lang: string, text: string): string[] {
   return [`\`\`\`${lang}`, text.trimEnd(), '```'];
 }
@@ -117,7 +131,7 @@ export function controlPlaneMarkdown(input: ControlPlanePlanInput): string {
       '',
       'Cluster API v1beta2 (the ClusterResourceSet this cluster renders): the KubeadmControlPlane lists extra args by name and rejects a second entry of one name, ' +
         'so the patch replaces the entries it already has by index. The patch below appends to extra-args lists that exist and hold none of these names (it fails as a whole where a list is missing); ' +
-        `otherwise generate it from the object as it is: \`kubectl get kubeadmcontrolplane ${kcp} -o yaml > kcp.yaml\`, then \`ccm-gitops migration control-plane --platform ${input.platform} --phase ${phaseInput.phase} --kubernetes-version ${s.version} --format cluster-api --cluster-api v1beta2 --current kcp.yaml\`. ` +
+        `otherwise generate it from the object as it is: \`kubectl get kubeadmcontrolplane ${kcp} -o yaml > kcp.yaml\`, then \`ccm-gitops migration control-plane --platform ${input.platform} --phase ${phaseInput.phase} --kubernetes-version ${s.version} --format cluster-api --cluster-api v1beta2 --current kcp.yaml${migrationOptions(phaseInput)}\`. ` +
         'Files and mounts are appended; the control-plane machines roll one by one; set the same kubelet argument in a new KubeadmConfigTemplate for each MachineDeployment:',
       '',
       ...fence('yaml', kubeadmControlPlanePatch(phaseInput, kcp, 'v1beta2', lists)),

@@ -202,7 +202,7 @@ describeLm(`the rendered leader-migration-ccm phase with the real ${LEGACY_VERSI
   it('kubernetes AWS 1.26: in-tree, each leader-migration phase, external and the way back run the cloud controllers once in every phase', async () => {
     // GIVEN every phase of the case rendered, and each phase's processes as the simulator reads them from the trees
     // (loaded here, not at the top: `npm test` skips this file without loading the renderer)
-    const { CASES, renderPhases, caseOptions } = await import('../oracle/leader-migration/rendered');
+    const { CASES, renderPhases, caseOptions } = await import('../helpers/rendered-phases');
     const { treeScenario } = await import('../oracle/leader-migration/trees');
     const { simulate } = await import('../oracle/leader-migration/simulator');
     const c = CASES.find((x) => x.name === 'kubernetes AWS 1.26 (DaemonSet, rolling)')!;

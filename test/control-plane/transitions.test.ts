@@ -38,7 +38,7 @@ describeCp('migration phases on a real kube-apiserver', () => {
     async (name) => {
       // GIVEN every phase of the case, rendered
       // (loaded here, not at the top: `npm test` skips this file without loading the renderer)
-      const { CASES, renderPhases } = await import('../oracle/leader-migration/rendered');
+      const { CASES, renderPhases } = await import('../helpers/rendered-phases');
       const c = CASES.find((x) => x.name === name)!;
       const phases = renderPhases(c, path.join(dir, name.replace(/[^a-z0-9]+/gi, '-')));
       const order = [...phases.keys()];

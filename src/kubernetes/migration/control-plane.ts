@@ -153,13 +153,22 @@ function at(obj: unknown, segments: readonly string[]): unknown {
   return segments.reduce<unknown>((o, s) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[s] : undefined), obj);
 }
 
+/** A removal from a list: its index in the list as read (highest first), and its operations. */
+interface ListRemoval {
+  readonly index: number;
+  readonly op: object[];
+  /** The list it removes from (absent: a map key). */
+  readonly path?: string;
+}
+
 /** `test` + `remove` of every entry of a list that matches, by its index in the list as read. */
-function removeEntries(path: string, entries: readonly unknown[], match: (e: unknown) => boolean): { index: number; op: object[] }[] {
+function removeEntries(path: string, entries: readonly unknown[], match: (e: unknown) => boolean): ListRemoval[] {
   return entries.flatMap((e, index) =>
     match(e)
       ? [
           {
             index,
+            path,
             op: [
               { op: 'test', path: `${path}/${index}`, value: e },
               { op: 'remove', path: `${path}/${index}` },
@@ -217,6 +226,30 @@ function predecessorState(input: MigrationInput): object {
 }
 
 /**
+ * v1beta2 lists hold at least one entry (kubernetes-sigs/cluster-api@ae7ff047db499ac3858ade268ba38db8c9f128bb
+ * controlplane/kubeadm/config/crd/bases/controlplane.cluster.x-k8s.io_kubeadmcontrolplanes.yaml, v1beta2:
+ * `minItems: 1` on extraArgs, kubeletExtraArgs, extraVolumes and files): a list whose every entry is
+ * removed, and none added, is removed whole behind a `test` of what it held, in place of its entries.
+ */
+function emptiedListsRemovedWhole(lists: ReadonlyMap<string, readonly unknown[]>, removes: ListRemoval[], appends: readonly object[]): void {
+  for (const [path, entries] of lists) {
+    const own = removes.filter((r) => r.path === path);
+    const adds = appends.some((a) => (a as { path?: string }).path === path || (a as { path?: string }).path === `${path}/-`);
+    if (own.length === 0 || own.length < entries.length || adds) {
+      continue;
+    }
+    removes.splice(0, removes.length, ...removes.filter((r) => r.path !== path));
+    removes.push({
+      index: entries.length,
+      op: [
+        { op: 'test', path, value: entries },
+        { op: 'remove', path },
+      ],
+    });
+  }
+}
+
+/**
  * A Cluster API KubeadmControlPlane change as a JSON patch (RFC 6902) for
  * `kubectl patch kcp NAME --type=json`: files and extraVolumes are appended
  * with `add …/-`, so the existing cloud.conf file and mount stay; v1beta1
@@ -244,8 +277,10 @@ export function kubeadmControlPlanePatch(
   // v1beta1 without the object: the state the neighbouring phase's patch left, so what it added is removed behind tests
   const state = current ?? predecessorState(input);
   const ops: object[] = [];
-  const removes: { index: number; op: object[] }[] = [];
+  const removes: ListRemoval[] = [];
   const appends: object[] = [];
+  /** Each list as read, by path (v1beta2 refuses a list emptied by the removals). */
+  const lists = new Map<string, readonly unknown[]>();
   const args = (path: string, flags: ComponentFlags) => {
     const existing = at(state, path.split('/').slice(1));
     if (!list) {
@@ -275,6 +310,7 @@ export function kubeadmControlPlanePatch(
       return;
     }
     const entries = Array.isArray(existing) ? (existing as { name?: unknown; value?: unknown }[]) : [];
+    lists.set(path, entries);
     const added: object[] = [];
     for (const [k, v] of Object.entries(argMap(flags))) {
       const i = entries.findIndex((e) => e?.name === k);
@@ -304,9 +340,13 @@ export function kubeadmControlPlanePatch(
   const entry = (path: string, match: (e: unknown) => boolean, wanted: object | undefined) => {
     const existing = at(state, path.split('/').slice(1));
     const entries: unknown[] = Array.isArray(existing) ? existing : [];
+    lists.set(path, entries);
     const i = entries.findIndex(match);
     if (!wanted) {
       removes.push(...removeEntries(path, entries, match));
+    } else if (current !== undefined && !Array.isArray(existing)) {
+      // the object as read has no such list: "add …/-" would fail the whole patch, so the list is added with the entry
+      appends.push({ op: 'add', path, value: [wanted] });
     } else if (i < 0 || current === undefined) {
       // without the object the entry is appended, as the phase needs it: a missing leader-migration file stops the KCM
       appends.push({ op: 'add', path: `${path}/-`, value: wanted });
@@ -327,6 +367,9 @@ export function kubeadmControlPlanePatch(
   args(`${base}/initConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
   args(`${base}/joinConfiguration/nodeRegistration/kubeletExtraArgs`, kubeletFlags(input));
   entry(`${base}/files`, (e) => (e as { path?: unknown })?.path === KCM_LEADER_MIGRATION_PATH, leaderMigrationFile(input));
+  if (list) {
+    emptiedListsRemovedWhole(lists, removes, appends);
+  }
   // highest index first, so each removal leaves the lower indices of its list in place
   ops.push(...removes.sort((a, b) => b.index - a.index).flatMap((r) => r.op), ...appends);
   const notes = [

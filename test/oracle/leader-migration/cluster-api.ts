@@ -23,10 +23,14 @@ export function clusterApiPatch(controlPlane: string): any[] {
 /**
  * Applies a JSON patch to a copy of `target`, as `kubectl patch --type=json`
  * does: all or nothing (a failed `test`, or a path that does not resolve, refuses
- * it). An `add …/-` of an entry the list already holds is skipped, as the
- * patch's header tells the administrator.
+ * it). An `add …/-` of an entry the list already holds is skipped, as the v1beta1
+ * patch's header tells the administrator, unless `strict` (RFC 6902 appends it).
  */
-export function applyJsonPatch(target: any, ops: readonly any[]): { ok: true; value: any } | { ok: false; error: string } {
+export function applyJsonPatch(
+  target: any,
+  ops: readonly any[],
+  opts: { strict?: boolean } = {},
+): { ok: true; value: any } | { ok: false; error: string } {
   const doc = JSON.parse(JSON.stringify(target));
   for (const op of ops) {
     const parts = (op.path as string).split('/').slice(1).map(unescape);
@@ -58,7 +62,7 @@ export function applyJsonPatch(target: any, ops: readonly any[]): { ok: true; va
     } else if (op.op === 'add' || op.op === 'replace') {
       if (Array.isArray(parent)) {
         if (last === '-') {
-          if (!parent.some((x) => same(x, op.value))) {
+          if (opts.strict || !parent.some((x) => same(x, op.value))) {
             parent.push(op.value);
           }
         } else {
@@ -81,6 +85,9 @@ export function applyJsonPatch(target: any, ops: readonly any[]): { ok: true; va
  */
 export function bareKubeadmControlPlane(): any {
   return {
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1',
+    kind: 'KubeadmControlPlane',
+    metadata: { name: 'c-control-plane', namespace: 'default' },
     spec: {
       kubeadmConfigSpec: {
         clusterConfiguration: { controllerManager: { extraArgs: {}, extraVolumes: [] }, apiServer: { extraArgs: {}, extraVolumes: [] } },
@@ -101,4 +108,81 @@ export function kcpKcm(kcp: any): SimProcess {
   const volume = (cm.extraVolumes ?? []).find((v: any) => v.mountPath === configPath);
   const file = volume && (kcp.spec.kubeadmConfigSpec.files ?? []).find((f: any) => f.path === volume.hostPath)?.content;
   return { flags: pairs.map(([k, v]) => `--${k}=${v}`), ...(file !== undefined ? { file } : {}) };
+}
+
+/**
+ * What the API server refuses in a v1beta2 KubeadmControlPlane's fields the
+ * patches touch, from its CRD (kubernetes-sigs/cluster-api@ae7ff047db499ac3858ade268ba38db8c9f128bb
+ * controlplane/kubeadm/config/crd/bases/controlplane.cluster.x-k8s.io_kubeadmcontrolplanes.yaml,
+ * version v1beta2): each extraArgs / kubeletExtraArgs list holds 1 to 100
+ * `{name, value}` entries whose names are unique ("extraArgs name must be
+ * unique"); extraVolumes 1 to 100 entries with name, hostPath and mountPath;
+ * files 1 to 200 entries with a path; controllerManager at least one field.
+ */
+export function kcpV1beta2Problems(kcp: any): string[] {
+  const spec = kcp?.spec?.kubeadmConfigSpec ?? {};
+  const problems: string[] = [];
+  const list = (path: string, value: unknown, max: number, each: (e: any) => string | undefined) => {
+    if (value === undefined) return;
+    if (!Array.isArray(value) || value.length < 1 || value.length > max) {
+      problems.push(`${path}: must hold 1 to ${max} entries`);
+      return;
+    }
+    value.forEach((e, i) => {
+      const bad = each(e);
+      if (bad) problems.push(`${path}[${i}]: ${bad}`);
+    });
+  };
+  const args = (path: string, value: unknown) => {
+    list(path, value, 100, (e) =>
+      typeof e?.name !== 'string' || e.name === '' || typeof e?.value !== 'string' ? 'needs a name and a string value' : undefined,
+    );
+    if (Array.isArray(value)) {
+      const names = value.map((e: any) => e?.name);
+      const twice = names.filter((n, i) => names.indexOf(n) !== i);
+      if (twice.length > 0) problems.push(`${path}: name must be unique (${[...new Set(twice)].join(', ')} twice)`);
+    }
+  };
+  const cc = spec.clusterConfiguration ?? {};
+  if (cc.controllerManager !== undefined && Object.keys(cc.controllerManager).length === 0) {
+    problems.push('clusterConfiguration.controllerManager: must have at least 1 field');
+  }
+  for (const component of ['controllerManager', 'apiServer']) {
+    args(`clusterConfiguration.${component}.extraArgs`, cc[component]?.extraArgs);
+    list(`clusterConfiguration.${component}.extraVolumes`, cc[component]?.extraVolumes, 100, (v) =>
+      [v?.name, v?.hostPath, v?.mountPath].every((x) => typeof x === 'string' && x !== '') ? undefined : 'needs name, hostPath and mountPath',
+    );
+  }
+  for (const c of ['initConfiguration', 'joinConfiguration']) {
+    args(`${c}.nodeRegistration.kubeletExtraArgs`, spec[c]?.nodeRegistration?.kubeletExtraArgs);
+  }
+  list('files', spec.files, 200, (f) => (typeof f?.path === 'string' && f.path !== '' ? undefined : 'needs a path'));
+  return problems;
+}
+
+/**
+ * A v1beta2 KubeadmControlPlane before any phase: each extra-args list holds
+ * one setting of the cluster's own (an empty list is refused, so a list that
+ * exists holds something); extraVolumes and files are absent unless `cloudConfig`
+ * names the in-tree provider's file, written and mounted into the KCM.
+ */
+export function bareKubeadmControlPlaneV1beta2(cloudConfig?: string): any {
+  const own = (name: string, value: string) => [{ name, value }];
+  const volumes = cloudConfig ? { extraVolumes: [{ name: 'cloud-config', hostPath: cloudConfig, mountPath: cloudConfig, readOnly: true }] } : {};
+  return {
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmControlPlane',
+    metadata: { name: 'c-control-plane', namespace: 'default' },
+    spec: {
+      kubeadmConfigSpec: {
+        clusterConfiguration: {
+          controllerManager: { extraArgs: own('bind-address', '0.0.0.0'), ...volumes },
+          apiServer: { extraArgs: own('audit-log-maxage', '30'), ...volumes },
+        },
+        initConfiguration: { nodeRegistration: { kubeletExtraArgs: own('max-pods', '110') } },
+        joinConfiguration: { nodeRegistration: { kubeletExtraArgs: own('max-pods', '110') } },
+        ...(cloudConfig ? { files: [{ path: cloudConfig, owner: 'root:root', permissions: '0600', content: '[Global]\n' }] } : {}),
+      },
+    },
+  };
 }

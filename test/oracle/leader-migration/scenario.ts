@@ -1,20 +1,10 @@
 /**
- * From ccm-gitops's migration plan to simulator scenarios: the KCM as the
- * plan's steps set it, the CCM as the renderers build it (the same pure
- * functions the CCM constructs call), and the plan's ordered steps.
+ * Facts of the upstream CCMs the simulator is given: what each one can run
+ * (from its API-call inventory) and the flags its workload starts with. The
+ * bridge from the product's plan functions to scenarios is test/helpers/plan-scenario.ts.
  */
-import {
-  ccmDeployedIn,
-  ccmFile,
-  ccmLeaderMigrationFlags,
-  ccmLeaderMigrationMount,
-  kcmProcess,
-  MigrationInput,
-  MigrationPhase,
-} from '../../../src/migration';
-import { StepContext, transitionSteps } from '../../../src/migration-targets';
 import { INVENTORIES } from '../index';
-import { Controller, SimProcess, SimScenario } from './simulator';
+import { Controller } from './simulator';
 
 /** The API-call inventory of each platform's upstream CCM (test/oracle/inventory, read at the pinned image tags). */
 const INVENTORY_OF: Readonly<Record<string, string>> = {
@@ -76,49 +66,4 @@ export function kubernetesCcmBase(opts: {
     '--leader-elect=true',
     ...(opts.namespace && opts.namespace !== 'kube-system' ? [`--leader-elect-resource-namespace=${opts.namespace}`] : []),
   ];
-}
-
-/** The CCM as rendered in a phase, or undefined where it is not deployed. */
-export function ccmAt(input: MigrationInput, phase: MigrationPhase, base: CcmBaseFlags): SimProcess | undefined {
-  if (!ccmDeployedIn(phase)) {
-    return undefined;
-  }
-  const at = { ...input, phase };
-  const mount = ccmLeaderMigrationMount(at);
-  const file = ccmFile(input, phase);
-  return { flags: mount ? ccmLeaderMigrationFlags(base, mount) : [...base], ...(file ? { file } : {}) };
-}
-
-/** The scenario of one phase change as the plan orders it. */
-export function planScenario(
-  input: MigrationInput,
-  ctx: StepContext,
-  from: MigrationPhase,
-  to: MigrationPhase,
-  opts: {
-    ccmBase: CcmBaseFlags;
-    kcmBaseFlags: readonly string[];
-    ccmStrategy: 'Recreate' | 'RollingUpdate';
-    ccmControllers?: readonly Controller[];
-    required?: readonly Controller[];
-  },
-): SimScenario {
-  const t = transitionSteps({ ...input, phase: to }, ctx, from, to);
-  const target = ccmAt(input, to, opts.ccmBase);
-  const before = ccmAt(input, from, opts.ccmBase);
-  return {
-    kcmMinor: input.kubernetesMinor,
-    ccmMinor: input.ccmMinor,
-    kcmBaseFlags: opts.kcmBaseFlags,
-    kcm: kcmProcess(input, from),
-    ...(before ? { ccm: before } : {}),
-    ccmStrategy: opts.ccmStrategy,
-    ...(opts.ccmControllers ? { ccmControllers: opts.ccmControllers } : {}),
-    ...(opts.required ? { required: opts.required } : {}),
-    steps: t.steps.map((s) => ({
-      label: `${s.when}: ${s.action}`,
-      ...(s.kcm ? { kcm: s.kcm } : {}),
-      ...(s.ccm ? { ccm: target ?? null } : {}),
-    })),
-  };
 }

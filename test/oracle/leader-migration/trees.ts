@@ -11,7 +11,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { PRUNE_PROTECTION } from '../../../src/gitops/prune-protection';
 import { Controller, SimProcess, SimScenario, SimStep } from './simulator';
 
 /** One rendered cluster folder. */
@@ -53,10 +52,20 @@ export function readTree(clusterDir: string): Tree {
   };
 }
 
-/** Whether Argo CD and Flux leave the object in the cluster when it leaves git. */
+/**
+ * Whether the GitOps engine leaves the object in the cluster when it leaves git:
+ * Argo CD when `Prune=false` is one of its comma-separated sync options
+ * (argoproj/gitops-engine@v0.7.2 pkg/sync/sync_context.go `SyncOptionDisablePrune`),
+ * Flux when it is annotated or labelled `kustomize.toolkit.fluxcd.io/prune: disabled`
+ * (fluxcd/kustomize-controller@v1.9.4 internal/controller/kustomization_controller.go, deleteObjects).
+ */
 export function pruneDisabled(o: any): boolean {
   const a = o.metadata?.annotations ?? {};
-  return Object.entries(PRUNE_PROTECTION).some(([k, v]) => a[k] === v);
+  const argo = String(a['argocd.argoproj.io/sync-options'] ?? '')
+    .split(',')
+    .some((x) => x.trim() === 'Prune=false');
+  const flux = [a, o.metadata?.labels ?? {}].some((m) => m['kustomize.toolkit.fluxcd.io/prune'] === 'disabled');
+  return argo || flux;
 }
 
 /** What the GitOps engine does at merge: apply added and changed objects, prune removed ones unless protected. */
@@ -191,31 +200,74 @@ function mountedFile(objects: ReadonlyMap<string, any>, namespace: string, pod: 
 }
 
 /**
+ * The kube-controller-manager argv RKE2 or k3s starts from a server
+ * configuration: the distribution's own flags before the administrator's
+ * `kube-controller-manager-arg`, which override them by name.
+ * - k3s-io/k3s@c8331835172c40d33f9841dfd6e9da469b11a7fa pkg/daemons/control/server.go
+ *   `controllerManager`: `allocate-node-cidrs=true` and `cluster-cidr` (the
+ *   `cluster-cidr` setting, default 10.42.0.0/16 in `defaults`) always; unless
+ *   `DisableCCM`, `configure-cloud-routes=false` and
+ *   `controllers=*,-service,-route,-cloud-node-lifecycle` (its own embedded CCM runs those);
+ *   `config.GetArgs` lets an extra arg of the same name replace a default.
+ * - rancher/rke2@v1.26.15+rke2r1 (and @v1.29.15+rke2r1) pkg/rke2/rke2_linux.go: `cloud-provider-name` or
+ *   `cloud-provider-config` set `DisableCCM`, as `disable-cloud-controller` does;
+ *   pkg/podexecutor/staticpod.go `ControllerManager` puts `--cloud-provider=<name>`
+ *   `--cloud-config=<path>` before every other argument, so an extra arg of the same name,
+ *   later on the command line, wins (pflag keeps the last value).
+ * k3s runs the KCM in its own process (no static pod): it reads a host file directly.
+ */
+export function rancherKcm(doc: Record<string, any>, distro: 'rke2' | 'k3s'): string[] {
+  const provider = distro === 'rke2' ? doc['cloud-provider-name'] : undefined;
+  const disableCcm =
+    doc['disable-cloud-controller'] === true ||
+    (distro === 'rke2' && (doc['cloud-provider-name'] !== undefined || doc['cloud-provider-config'] !== undefined));
+  const defaults = new Map<string, string>([
+    ['allocate-node-cidrs', 'true'],
+    ['cluster-cidr', String(doc['cluster-cidr'] ?? '10.42.0.0/16')],
+    ...(disableCcm
+      ? []
+      : ([
+          ['configure-cloud-routes', 'false'],
+          ['controllers', '*,-service,-route,-cloud-node-lifecycle'],
+        ] as [string, string][])),
+  ]);
+  const extra = ((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => {
+    const eq = a.indexOf('=');
+    return eq < 0 ? ([a, 'true'] as const) : ([a.slice(0, eq), a.slice(eq + 1)] as const);
+  });
+  for (const [k, v] of extra) {
+    defaults.set(k, v);
+  }
+  return [
+    ...(provider ? [`--cloud-provider=${provider}`, `--cloud-config=${doc['cloud-provider-config'] ?? ''}`] : []),
+    ...[...defaults].map(([k, v]) => `--${k}=${v}`),
+  ];
+}
+
+/**
  * The KCM as CONTROL-PLANE.md has the administrator run it: the kubeadm
- * ClusterConfiguration's controllerManager.extraArgs (or the RKE2 config), the
- * leader-migration file it says to write when a volume mounts it where
- * `--leader-migration-config` points, and any KCM flag the prose tells them to set.
+ * ClusterConfiguration's controllerManager.extraArgs, or the RKE2 / k3s server
+ * configuration started as the distribution starts it (`rancherKcm`); the
+ * leader-migration file it says to write when the process can read it where
+ * `--leader-migration-config` points (kubeadm: an extraVolume; RKE2: a
+ * kube-controller-manager-extra-mount; k3s: the host path itself), and any KCM
+ * flag the prose tells them to set.
  */
 export function controlPlaneKcm(text: string): SimProcess {
-  const rke2 = /## RKE2\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)?.[1];
-  if (rke2) {
-    const doc = parse(rke2) ?? {};
-    const written = /^# Write this file to (\S+) on every server[^\n]*\n((?:# {3}[^\n]*\n)+)/m.exec(rke2);
-    const flags = [
-      ...(doc['cloud-provider-name'] ? [`--cloud-provider=${doc['cloud-provider-name']}`] : []),
-      ...((doc['kube-controller-manager-arg'] ?? []) as string[]).map((a) => `--${a}`),
-    ];
-    // the pod sees the host file only through kube-controller-manager-extra-mount (host:container[:ro])
+  const rancher = /## (RKE2|k3s)\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text);
+  if (rancher) {
+    const distro = rancher[1] === 'RKE2' ? 'rke2' : 'k3s';
+    const doc = parse(rancher[2]) ?? {};
+    const written = /^# Write this file to (\S+) on every server[^\n]*\n((?:# {3}[^\n]*\n)+)/m.exec(rancher[2]);
+    const flags = rancherKcm(doc, distro);
+    const configPath = flags.find((f) => f.startsWith('--leader-migration-config='))?.split('=')[1];
+    // the RKE2 pod sees the host file only through kube-controller-manager-extra-mount (host:container[:ro])
     const mounts = ((doc['kube-controller-manager-extra-mount'] ?? []) as string[]).map((m) => m.split(':'));
-    const file =
-      written &&
-      mounts.some(
-        ([host, container]) =>
-          host === written[1] && `--leader-migration-config=${container}` === flags.find((f) => f.startsWith('--leader-migration-config=')),
-      )
-        ? written[2].replace(/^# {3}/gm, '')
-        : undefined;
-    return { flags, ...(file ? { file } : {}) };
+    const readable =
+      written !== null &&
+      configPath !== undefined &&
+      (distro === 'k3s' ? written[1] === configPath : mounts.some(([host, container]) => host === written[1] && container === configPath));
+    return { flags, ...(readable ? { file: written[2].replace(/^# {3}/gm, '') } : {}) };
   }
   const kubeadm = /## kubeadm\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)![1];
   const docs = kubeadm
@@ -332,6 +384,15 @@ export interface TreeScenarioOptions {
   readonly kcmRollout?: 'in-place' | 'scale-up-first';
   /** OpenShift: the override at the start (from the MIGRATION.md table of the starting phase when omitted). */
   readonly override?: { on: boolean; path?: string };
+  /** kubernetes: the form of CONTROL-PLANE.md the administrator follows, carried from change to change (default: each phase's kubeadm or RKE2 configuration read whole). */
+  readonly form?: ControlPlaneFormLike;
+}
+
+/** A control-plane form as forms.ts defines it (kept structural here: forms.ts builds on this file). */
+export interface ControlPlaneFormLike {
+  start(t: Tree): unknown;
+  apply(state: unknown, to: Tree): unknown;
+  kcm(state: unknown): SimProcess;
 }
 
 /** What a walk carries from one change into the next: the live objects, the kubernetes KCM, the OpenShift override. */
@@ -339,6 +400,8 @@ export interface LiveState {
   readonly objects: ReadonlyMap<string, any>;
   readonly kcm: SimProcess;
   readonly override: { on: boolean; path?: string };
+  /** The control-plane form's own state (a KubeadmControlPlane, a static pod's flags), when a form is followed. */
+  readonly form?: unknown;
 }
 
 /**
@@ -379,7 +442,9 @@ export function treeReplay(
         : { on: false }),
   };
   const kcmNow = (): SimProcess => (openshift ? openshiftKcm(live, os) : kcmK8s);
-  let kcmK8s: SimProcess = start?.kcm ?? (from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] });
+  let formState = start?.form ?? (opts.form && !openshift ? opts.form.start(from) : undefined);
+  let kcmK8s: SimProcess =
+    start?.kcm ?? (opts.form && !openshift ? opts.form.kcm(formState) : from.controlPlane ? controlPlaneKcm(from.controlPlane) : { flags: [] });
   const kcm0 = kcmNow();
   const ccm0 = ccmProcess(live);
   const ordered = [...steps];
@@ -414,7 +479,12 @@ export function treeReplay(
       os = { ...os, override };
     }
     if (!openshift && /CONTROL-PLANE\.md/.test(s.by) && to.controlPlane) {
-      kcmK8s = controlPlaneKcm(to.controlPlane);
+      if (opts.form) {
+        formState = opts.form.apply(formState, to);
+        kcmK8s = opts.form.kcm(formState);
+      } else {
+        kcmK8s = controlPlaneKcm(to.controlPlane);
+      }
     }
     const kcm = kcmNow();
     const ccm = ccmProcess(live) ?? null;
@@ -447,5 +517,5 @@ export function treeReplay(
     ...(opts.kcmRollout ? { kcmRollout: opts.kcmRollout } : {}),
     steps: simSteps,
   };
-  return { scenario, end: { objects: live, kcm: kcmK8s, override: os.override } };
+  return { scenario, end: { objects: live, kcm: kcmK8s, override: os.override, ...(formState !== undefined ? { form: formState } : {}) } };
 }
