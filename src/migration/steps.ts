@@ -14,6 +14,7 @@ import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
 import { externalIn, kcmLeaderMigrationIn, MigrationPhase } from './phases';
 import { ControlPlaneChange, ControlPlaneSteps } from './control-plane';
+import { ccmRunsRoutes } from './controller-flags';
 
 /** How one controller manager runs: its cloud and leader-election flags and its LeaderMigrationConfiguration. */
 export interface ProcessConfig {
@@ -57,7 +58,23 @@ export type Probe =
       readonly absent: readonly string[];
     }
   /** Every Node has `spec.providerID` and no `node.cloudprovider.kubernetes.io/uninitialized` taint. */
-  | { readonly kind: 'nodes-initialized' };
+  | { readonly kind: 'nodes-initialized' }
+  /**
+   * No kube-controller-manager pod (label `label`, `key=value`) allocates node CIDRs or programs cloud routes in-tree
+   * that the CCM would not take over: routes when `ccmRoutes` is false (and the in-tree provider has routes),
+   * a `CloudAllocator` when node IPAM does not move.
+   */
+  | {
+      readonly kind: 'kcm-handover';
+      readonly namespace: string;
+      readonly label: string;
+      /** Whether the CCM as rendered runs its route controller. */
+      readonly ccmRoutes: boolean;
+      /** Whether node IPAM moves to the CCM (spec.migration.nodeIpam). */
+      readonly nodeIpam: boolean;
+      /** Whether the in-tree provider programs cloud routes at all. */
+      readonly inTreeRoutes: boolean;
+    };
 
 /** A check with the command that performs it. */
 export interface PlanCheck {
@@ -111,6 +128,8 @@ export interface CcmLocation {
   readonly serviceAccount: string;
   /** `deployment/NAME` or `daemonset/NAME`. */
   readonly workload: string;
+  /** The rendered CCM's leader-election and cloud-controller flags without leader migration (none rendered: unknown, and no diagram). */
+  readonly electionFlags?: readonly string[];
 }
 
 /** What the steps need beyond the migration input. */
@@ -189,6 +208,19 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   const steps: PlanStep[] = [];
   const kcmRoll = (when: StepTiming, what: string): PlanStep => cp.kcmRoll(when, what, target);
   const kcmFile = cp.kcmFile;
+  // what the KCMs run in-tree besides the cloud controllers must have a taker before the CCM may take the lease or they go external
+  const flags = ctx.ccm.electionFlags;
+  const handover = flags ? cp.handoverCheck?.(input, { routes: ccmRunsRoutes(flags) }) : undefined;
+  const handoverStep: PlanStep[] = handover
+    ? [
+        {
+          when: 'before-merge',
+          by: 'you',
+          action: 'confirm the CCM takes over the cloud routes and node CIDRs the kube-controller-managers handle in-tree',
+          checks: [handover],
+        },
+      ]
+    : [];
 
   if (!input.support) {
     return { from, to, steps: [merge('apply the rendered CCM', [ccmReady], { ccm: 'apply' })] };
@@ -196,6 +228,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   if (input.support.noLeaderMigration) {
     // No leader migration: never both at once, so the KCMs leave first and the CCM comes after (gap in between).
     if (to === 'external') {
+      steps.push(...handoverStep);
       steps.push(
         cp.switchToExternalFirst?.(change) ??
           kcmRoll(
@@ -235,7 +268,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
         when: 'before-merge',
         by: 'you',
         action: 'confirm every kube-controller-manager runs leader migration and one of them holds the migration lease',
-        checks: [cp.everyKcm('runs --enable-leader-migration', true, target), kcmHolds, canI(ccmUser)],
+        checks: [cp.everyKcm('runs --enable-leader-migration', true, target), kcmHolds, canI(ccmUser), ...(handover ? [handover] : [])],
       });
       steps.push(
         merge(
@@ -253,6 +286,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
       );
       break;
     case 'leader-migration-ccm>external-leader-migration': {
+      steps.push(...handoverStep);
       const own = cp.switchToExternal?.(change);
       if (own) {
         steps.push(...own);
