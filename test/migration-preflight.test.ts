@@ -18,6 +18,8 @@ import { ExportedObject } from '../src/import/live-cluster';
 import { awsSpec, captureIo, kubernetesSpec, migrationInput, tempDir } from './helpers';
 
 const NS = 'kube-system';
+const KCM_PODS_COMMAND =
+  'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
 const LEASE = 'cloud-provider-extraction-migration';
 const KCM_ID = 'master-0_5f0c';
 const CCM_ID = 'ccm-7d9f-x2_91ab';
@@ -643,6 +645,58 @@ describe('routes and node CIDRs the kube-controller-managers would hand to nobod
   test('GIVEN a plan built without the rendered CCM (no flags to compare) WHEN the steps are built THEN no handover check is added', () => {
     const steps = stepsOf(KUBERNETES)('leader-migration-ccm', 'external-leader-migration').steps;
     expect(steps.flatMap((s) => s.checks).some((c) => c.probes?.some((p) => p.kind === 'kcm-handover'))).toBe(false);
+  });
+});
+
+describe('a custom lease namespace: the kube-controller-managers must already elect their leader there', () => {
+  // both leases of each side live in its --leader-elect-resource-namespace (kubernetes/kubernetes@v1.30.14
+  // cmd/kube-controller-manager/app/controllermanager.go and k8s.io/cloud-provider@v0.30.14 app/controllermanager.go leaderElectAndRun)
+  const CLOUD: Distribution = {
+    ...KUBERNETES,
+    name: 'kubernetes AWS, lease namespace cloud',
+    ctx: { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, namespace: 'cloud' } },
+    input: { leaseNamespace: 'cloud' },
+  };
+  /** The settled cluster with its leases and CCM in "cloud", each KCM pod running `flags` beyond the phase's. */
+  function inCloud(kcmPhase: MigrationPhase, holder: 'kcm' | 'ccm', extra: readonly string[]): ExportedObject[] {
+    const kcm = kcmProcess(inputAt(CLOUD, kcmPhase), kcmPhase).flags.filter((f) => !f.startsWith('--leader-elect-resource-namespace='));
+    return settledCluster(CLOUD, kcmPhase, holder, true).map((o) => {
+      const meta = o.metadata as { name: string; namespace?: string };
+      if (o.kind === 'Lease' || o.kind === 'Deployment') {
+        return { ...o, metadata: { ...meta, namespace: 'cloud' } };
+      }
+      return o.kind === 'Pod' ? kcmPod(Number(meta.name.slice(-1)), [...kcm, ...extra]) : o;
+    });
+  }
+
+  test('GIVEN leaseNamespace cloud WHEN the KCM runs in a phase THEN it runs --leader-elect-resource-namespace=cloud, which the flags to set never carry', () => {
+    for (const phase of phaseSequence(inputAt(CLOUD, 'in-tree').support)) {
+      expect([phase, kcmProcess(inputAt(CLOUD, phase), phase).flags]).toEqual([
+        phase,
+        expect.arrayContaining(['--leader-elect-resource-namespace=cloud']),
+      ]);
+    }
+    expect(
+      kcmProcess(inputAt(KUBERNETES, 'leader-migration-kcm'), 'leader-migration-kcm').flags.some((f) =>
+        f.startsWith('--leader-elect-resource-namespace'),
+      ),
+    ).toBe(false);
+  });
+
+  test('GIVEN KCMs still electing in kube-system WHEN external-leader-migration → external is checked THEN each KCM pod fails, naming the flag', () => {
+    const failures = check(CLOUD, 'external-leader-migration', 'external', inCloud('external-leader-migration', 'ccm', [])).failures;
+    expect(failures).toEqual(
+      [0, 1, 2].map(
+        (i) =>
+          `Pod kube-system/kube-controller-manager-master-${i}: runs without --leader-elect-resource-namespace=cloud; check: ${KCM_PODS_COMMAND}`,
+      ),
+    );
+  });
+
+  test('GIVEN KCMs electing in cloud WHEN each change of the walk is checked THEN nothing fails', () => {
+    const lm = ['--leader-elect-resource-namespace=cloud'];
+    expect(check(CLOUD, 'leader-migration-ccm', 'external-leader-migration', inCloud('leader-migration-ccm', 'kcm', lm)).failures).toEqual([]);
+    expect(check(CLOUD, 'external-leader-migration', 'external', inCloud('external-leader-migration', 'ccm', lm)).failures).toEqual([]);
   });
 });
 

@@ -12,7 +12,7 @@
  */
 import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
-import { externalIn, kcmLeaderMigrationIn, MigrationPhase } from './phases';
+import { DEFAULT_LEASE_NAMESPACE, externalIn, kcmLeaderMigrationIn, MigrationPhase } from './phases';
 import { ControlPlaneChange, ControlPlaneSteps } from './control-plane';
 import { ccmRunsRoutes } from './controller-flags';
 
@@ -95,7 +95,9 @@ export const LEADER_MIGRATION_FLAG_NAMES = ['--enable-leader-migration', '--lead
 export function kcmPodsProbe(namespace: string, label: string, kcm: ProcessConfig): Probe {
   const name = (f: string) => f.split('=')[0];
   // only the flags that decide who runs the cloud controllers: feature gates and controller lists may hold more than ours
-  const present = kcm.flags.filter((f) => name(f) === '--cloud-provider' || (LEADER_MIGRATION_FLAG_NAMES as readonly string[]).includes(name(f)));
+  const present = kcm.flags.filter(
+    (f) => name(f) === '--cloud-provider' || name(f) === LEASE_NAMESPACE_FLAG || (LEADER_MIGRATION_FLAG_NAMES as readonly string[]).includes(name(f)),
+  );
   const absent = LEADER_MIGRATION_FLAG_NAMES.filter((n) => !present.some((f) => name(f) === n));
   return { kind: 'kcm-pods', namespace, label, present, absent };
 }
@@ -139,11 +141,24 @@ export interface PhaseChangeContext {
   readonly controlPlane: ControlPlaneSteps;
 }
 
-/** The KCM as it runs in a phase (the OpenShift KCM gets the same flags through the operator and the override). */
+/**
+ * The KCM as it runs in a phase (the OpenShift KCM gets the same flags through the operator and the override).
+ * Both its leases live in its `--leader-elect-resource-namespace` (kubernetes/kubernetes@v1.30.14
+ * cmd/kube-controller-manager/app/controllermanager.go `leaderElectAndRun`), so with a lease namespace other than
+ * its default it runs that flag in every phase: already set, never among the flags to set (a roll that moved it would
+ * run two leaders), and checked in its pods.
+ */
 export function kcmProcess(input: MigrationInput, phase: MigrationPhase): ProcessConfig {
   const kcm = phasePlan(input.phase === phase ? input : { ...input, phase }).kcm;
-  return { flags: kcm.flags.flags, ...(kcm.file ? { file: kcm.file } : {}) };
+  const elects = input.support && !input.support.noLeaderMigration && input.leaseNamespace !== DEFAULT_LEASE_NAMESPACE;
+  return {
+    flags: [...kcm.flags.flags, ...(elects ? [`${LEASE_NAMESPACE_FLAG}=${input.leaseNamespace}`] : [])],
+    ...(kcm.file ? { file: kcm.file } : {}),
+  };
 }
+
+/** The flag naming the namespace of a controller manager's leases. */
+const LEASE_NAMESPACE_FLAG = '--leader-elect-resource-namespace';
 
 /** The CCM's own file in a phase, if it runs leader migration there. */
 export function ccmFile(input: MigrationInput, phase: MigrationPhase): string | undefined {

@@ -361,10 +361,14 @@ export function kubeadmControlPlanePatch(
         ]),
     ...(current === undefined
       ? [
-          `# Written for the KubeadmControlPlane of phase "${from ?? input.phase}"${from && from !== defaultFrom(input) ? ' (a rollback)' : ''}: from any other phase its "test" operations fail it as a whole.`,
+          ...(from
+            ? [
+                `# Written for the KubeadmControlPlane of phase "${from}"${rollback ? ' (a rollback)' : ''}: from any other phase its "test" operations fail it as a whole.`,
+              ]
+            : []),
           '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
           '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
-          `# List entries to drop are removed by index, here as the patch of "${from ?? input.phase}" left the lists: if yours hold others`,
+          `# List entries to drop are removed by index, here as ${from ? `the patch of "${from}"` : "the previous phase's patch"} left the lists: if yours hold others`,
           `# (a cloud-config mount), the "test" fails the patch as a whole; regenerate it with --current from`,
           `# kubectl get kubeadmcontrolplane ${name} -o yaml`,
         ]

@@ -205,6 +205,8 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
         message: `is not set: during a migration the CCM must run with kube-controller-manager's --cluster-name (its default is "kubernetes"; ${platform} names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with`,
       });
     }
+    // the CCM's main and migration leases both live in its --leader-elect-resource-namespace (k8s.io/cloud-provider@v0.30.14
+    // app/controllermanager.go leaderElectAndRun); outside leader migration it is rendered as the CCM's own namespace
     if (k && support && !support.noLeaderMigration && input.leaseNamespace !== undefined && k.namespace !== input.leaseNamespace) {
       problems.push({
         path: [...M, 'leaseNamespace'],
