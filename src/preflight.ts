@@ -345,7 +345,7 @@ function kcmPods(index: ObjectIndex, probe: { readonly namespace: string; readon
 /**
  * What a kube-controller-manager runs in-tree that nobody would run once the CCM leads
  * (kubernetes/kubernetes@v1.30.14 cmd/kube-controller-manager/app/core.go): `startNodeRouteController` needs
- * --allocate-node-cidrs (default false) and --configure-cloud-routes (default true: k8s.io/cloud-provider@v0.30.14
+ * --allocate-node-cidrs (default false) and --configure-cloud-routes (default true: kubernetes/cloud-provider@v0.30.14
  * options/kubecloudshared.go) and runs only with an in-tree cloud; `startNodeIpamController` refuses a CloudAllocator without one.
  */
 function handoverProblems(flags: readonly string[], probe: Extract<Probe, { kind: 'kcm-handover' }>): string[] {

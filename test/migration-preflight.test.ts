@@ -650,7 +650,7 @@ describe('routes and node CIDRs the kube-controller-managers would hand to nobod
 
 describe('a custom lease namespace: the kube-controller-managers must already elect their leader there', () => {
   // both leases of each side live in its --leader-elect-resource-namespace (kubernetes/kubernetes@v1.30.14
-  // cmd/kube-controller-manager/app/controllermanager.go and k8s.io/cloud-provider@v0.30.14 app/controllermanager.go leaderElectAndRun)
+  // cmd/kube-controller-manager/app/controllermanager.go and kubernetes/cloud-provider@v0.30.14 app/controllermanager.go leaderElectAndRun)
   const CLOUD: Distribution = {
     ...KUBERNETES,
     name: 'kubernetes AWS, lease namespace cloud',

@@ -47,7 +47,7 @@ function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
 
 /**
  * The in-tree providers whose cloud has no routes: kube-controller-manager programmed none, so none are handed over
- * (k8s.io/legacy-cloud-providers@v0.29.0 vsphere/vsphere.go `Routes` returns false).
+ * (kubernetes/legacy-cloud-providers@v0.29.0 vsphere/vsphere.go `Routes` returns false).
  */
 const IN_TREE_WITHOUT_ROUTES: readonly string[] = ['vsphere'];
 
@@ -205,7 +205,7 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
         message: `is not set: during a migration the CCM must run with kube-controller-manager's --cluster-name (its default is "kubernetes"; ${platform} names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with`,
       });
     }
-    // the CCM's main and migration leases both live in its --leader-elect-resource-namespace (k8s.io/cloud-provider@v0.30.14
+    // the CCM's main and migration leases both live in its --leader-elect-resource-namespace (kubernetes/cloud-provider@v0.30.14
     // app/controllermanager.go leaderElectAndRun); outside leader migration it is rendered as the CCM's own namespace
     if (k && support && !support.noLeaderMigration && input.leaseNamespace !== undefined && k.namespace !== input.leaseNamespace) {
       problems.push({
