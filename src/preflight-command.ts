@@ -19,6 +19,7 @@ import { changePreconditions, preflightChange, runPreflight } from './preflight'
 import { PreparedCluster } from './cluster/prepared-cluster';
 import { RenderedObject } from './gitops/layout';
 import { ccmWorkloadOf } from './migration/plan-files';
+import { ccmElectionFlags } from './migration/step-model';
 
 /** The options of `migration preflight`. */
 export interface PreflightOptions {
@@ -51,7 +52,14 @@ function stepBuilder(cluster: PreparedCluster, input: MigrationInput): (from: Mi
   const { ClusterChart } = require('./cluster-chart') as typeof import('./cluster-chart');
   const target = migrationTargetFor(cluster.spec);
   const objects = new ClusterChart(new App({ outdir: 'unused' }), cluster.spec.metadata.name, { cluster }).toJson() as RenderedObject[];
-  const ccm = { namespace: target.ccmNamespace, serviceAccount: target.ccmServiceAccount, workload: ccmWorkloadOf(target, objects) };
+  const rendered = objects.find((o) => target.isCcmWorkload(o));
+  const ccm = {
+    namespace: target.ccmNamespace,
+    serviceAccount: target.ccmServiceAccount,
+    workload: ccmWorkloadOf(target, objects),
+    // as the plan has them: what the CCM takes over is read from its flags
+    ...(rendered ? { electionFlags: ccmElectionFlags(rendered) } : {}),
+  };
   return (from, to) => {
     // the plan of a phase carries the steps into it: built with the input at that phase
     const at = { ...input, phase: to };

@@ -18,6 +18,7 @@
 import { ExportedObject } from './import/live-cluster';
 import { MigrationPhase } from './migration/phases';
 import { PhaseTransition, PlanCheck, PlanStep, Probe } from './migration/steps';
+import { flagValue, NODE_IPAM_CONTROLLER, ROUTE_CONTROLLER, runsController } from './migration/controller-flags';
 
 /** The taint a kubelet with `--cloud-provider=external` puts on its Node until a CCM initializes it (k8s.io/cloud-provider api/well_known_taints.go). */
 export const UNINITIALIZED_TAINT = 'node.cloudprovider.kubernetes.io/uninitialized';
@@ -270,13 +271,16 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       const [kind, name] = workloadRef(probe.workload);
       return index.one(kind, name, probe.namespace) ? [`${kind} ${probe.namespace}/${name}: still exists`] : [];
     }
+    case 'kcm-handover': {
+      const pods = kcmPods(index, probe);
+      return typeof pods === 'string'
+        ? [pods]
+        : pods.flatMap((pod) => handoverProblems(podFlags(pod), probe).map((p) => `Pod ${probe.namespace}/${nameOf(pod)}: ${p}`));
+    }
     case 'kcm-pods': {
-      const [key, value] = probe.label.split('=') as [string, string];
-      const pods = index.all('Pod', probe.namespace).filter((p) => rec(rec(p.metadata).labels)[key] === value);
-      if (pods.length === 0) {
-        return [
-          `kube-controller-manager pods (${probe.namespace}, ${probe.label}): none in the export (add: kubectl -n ${probe.namespace} get pods -l ${probe.label} -o yaml)`,
-        ];
+      const pods = kcmPods(index, probe);
+      if (typeof pods === 'string') {
+        return [pods];
       }
       const perPod = pods.flatMap((pod) => {
         const flags = podFlags(pod);
@@ -327,6 +331,42 @@ function evaluate(index: ObjectIndex, probe: Probe): string[] {
       });
     }
   }
+}
+
+/** The kube-controller-manager pods a probe names, or the line saying none is in the export. */
+function kcmPods(index: ObjectIndex, probe: { readonly namespace: string; readonly label: string }): Obj[] | string {
+  const [key, value] = probe.label.split('=') as [string, string];
+  const pods = index.all('Pod', probe.namespace).filter((p) => rec(rec(p.metadata).labels)[key] === value);
+  return pods.length > 0
+    ? pods
+    : `kube-controller-manager pods (${probe.namespace}, ${probe.label}): none in the export (add: kubectl -n ${probe.namespace} get pods -l ${probe.label} -o yaml)`;
+}
+
+/**
+ * What a kube-controller-manager runs in-tree that nobody would run once the CCM leads
+ * (kubernetes/kubernetes@v1.30.14 cmd/kube-controller-manager/app/core.go): `startNodeRouteController` needs
+ * --allocate-node-cidrs (default false) and --configure-cloud-routes (default true: kubernetes/cloud-provider@v0.30.14
+ * options/kubecloudshared.go) and runs only with an in-tree cloud; `startNodeIpamController` refuses a CloudAllocator without one.
+ */
+function handoverProblems(flags: readonly string[], probe: Extract<Probe, { kind: 'kcm-handover' }>): string[] {
+  if (flagValue(flags, '--allocate-node-cidrs') !== 'true') {
+    return [];
+  }
+  const problems: string[] = [];
+  if (probe.inTreeRoutes && !probe.ccmRoutes && flagValue(flags, '--configure-cloud-routes') !== 'false' && runsController(flags, ROUTE_CONTROLLER)) {
+    problems.push(
+      'runs --allocate-node-cidrs=true with cloud routes on (--configure-cloud-routes defaults to true), so its in-tree route controller programs a cloud route per node; ' +
+        'the CCM as rendered runs no route controller (spec.kubernetes.configureCloudRoutes is false, or spec.kubernetes.controllers leaves route out), so once the kube-controller-managers hand the cloud controllers over nobody programs them: ' +
+        'set spec.kubernetes.configureCloudRoutes to true (with route in spec.kubernetes.controllers), or first run every kube-controller-manager with --configure-cloud-routes=false if the CNI needs no cloud routes',
+    );
+  }
+  if (!probe.nodeIpam && flagValue(flags, '--cidr-allocator-type') === 'CloudAllocator' && runsController(flags, NODE_IPAM_CONTROLLER)) {
+    problems.push(
+      'runs --cidr-allocator-type=CloudAllocator, which needs the in-tree provider (with --cloud-provider=external its node IPAM controller fails to start), and node IPAM does not move to the CCM: ' +
+        'set spec.migration.nodeIpam to true, so the CCM allocates node CIDRs with the same allocator',
+    );
+  }
+  return problems;
 }
 
 /**
@@ -416,19 +456,6 @@ function podFlags(pod: Obj): string[] {
     .flatMap((a) => a.split(/\s+/))
     .map((t) => t.replace(/^["']|["';]$/g, ''))
     .filter((t) => t.startsWith('--'));
-}
-
-/** The last value of a flag (`true` for a bare boolean flag), or undefined when absent. */
-function flagValue(flags: readonly string[], name: string): string | undefined {
-  let value: string | undefined;
-  for (const f of flags) {
-    if (f === name) {
-      value = 'true';
-    } else if (f.startsWith(`${name}=`)) {
-      value = f.slice(name.length + 1).replace(/^["']|["']$/g, '');
-    }
-  }
-  return value;
 }
 
 function hasFlag(flags: readonly string[], flag: string): boolean {

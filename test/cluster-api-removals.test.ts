@@ -7,7 +7,9 @@ import { parse } from 'yaml';
 import { kubeadmControlPlanePatch } from '../src/kubernetes/migration/control-plane';
 import { MigrationPhase } from '../src/migration';
 import { applyPatch } from './json-patch';
-import { migrationInput } from './helpers';
+import { applyJsonPatch } from './oracle/leader-migration/cluster-api';
+import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
+import { kubernetesSpec, migrationInput, parsedSpec } from './helpers';
 
 const BASE = '/spec/kubeadmConfigSpec';
 const CM = `${BASE}/clusterConfiguration/controllerManager`;
@@ -121,3 +123,80 @@ describe('Cluster API v1beta1 patches remove what earlier phases added', () => {
     expect(applyPatch(current, ops).spec.kubeadmConfigSpec.files).toEqual([CLOUD_FILE]);
   });
 });
+
+describe.each([
+  { minor: 28, nodeIpam: false },
+  // 1.30: the in-tree phases set DisableCloudProviders=false and the external ones drop it; node IPAM moves (--controllers)
+  { minor: 30, nodeIpam: true },
+])(
+  'Cluster API v1beta1 rollbacks (GCP 1.$minor, nodeIpam $nodeIpam): CONTROL-PLANE.md prints the patch that applies to the later phase',
+  ({ minor, nodeIpam }) => {
+    const GCP = { version: `1.${minor}`, clusterName: 'kubernetes' };
+    const ORDER: MigrationPhase[] = ['in-tree', 'leader-migration-kcm', 'leader-migration-ccm', 'external-leader-migration', 'external'];
+
+    function controlPlane(phase: MigrationPhase): string {
+      const section = parsedSpec(kubernetesSpec('GCP', 'c', GCP, { migration: { phase, kubernetesVersion: `1.${minor}` } })).spec.kubernetes!;
+      const migration = migrationInput('GCP', { phase, kubernetesMinor: minor, ccmMinor: minor, nodeIpam });
+      return controlPlaneMarkdown({ clusterName: 'c', platform: 'GCP', section, migration, outputPath: 'dist/c' });
+    }
+
+    /** The Cluster API section's patches: the first yaml block, and the one printed for coming back from `from`. */
+    function printed(phase: MigrationPhase, from?: MigrationPhase): { op: string; path: string; value?: unknown }[] {
+      const section = controlPlane(phase).split('\n## Cluster API\n')[1].split('\n## ')[0];
+      const after = from ? section.split(`Coming back into \`${phase}\` from \`${from}\``)[1] : section;
+      if (after === undefined) {
+        throw new Error(`CONTROL-PLANE.md of ${phase} prints no patch for coming back from ${from}`);
+      }
+      return parse(/```yaml\n([\s\S]*?)```/.exec(after)![1]);
+    }
+
+    /** The KubeadmControlPlane of each phase walked forward, its lists holding only the product's entries (the printed patches index them so). */
+    function forward(): Map<MigrationPhase, unknown> {
+      const bare: any = inTreeKcp();
+      bare.spec.kubeadmConfigSpec.files = [];
+      bare.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraVolumes = [];
+      // leader-elect as the leader-migration phases set it: the way back to in-tree keeps it (the binary's default)
+      bare.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs['leader-elect'] = 'true';
+      const patch = (phase: MigrationPhase, kcp: unknown) =>
+        applyPatch(
+          kcp,
+          parse(
+            kubeadmControlPlanePatch(
+              migrationInput('GCP', { phase, kubernetesMinor: minor, ccmMinor: minor, nodeIpam }),
+              'c-control-plane',
+              'v1beta1',
+              kcp,
+            ),
+          ),
+        );
+      // the in-tree state as its patch sets it (1.29 and 1.30 add the DisableCloudProviders=false gates)
+      const start = patch('in-tree', bare);
+      const states = new Map<MigrationPhase, unknown>([['in-tree', start]]);
+      ORDER.slice(1).reduce((kcp, phase) => {
+        const next = patch(phase, kcp);
+        states.set(phase, next);
+        return next;
+      }, start);
+      return states;
+    }
+
+    test('GIVEN a KubeadmControlPlane in external WHEN the forward patch printed for external-leader-migration is applied THEN it fails as a whole on its test operations', () => {
+      const r = applyJsonPatch(forward().get('external'), printed('external-leader-migration'));
+      // the first test of a key external never has: enable-leader-migration, or at 1.30 the gate the in-tree phases set
+      expect(r).toEqual({ ok: false, error: `test ${CM}/extraArgs/${minor === 30 ? 'feature-gates' : 'enable-leader-migration'} failed` });
+    });
+
+    test('GIVEN a KubeadmControlPlane walked forward to external WHEN each rollback patch CONTROL-PLANE.md prints is applied in turn THEN each applies and leaves the state the forward walk had in that phase', () => {
+      const states = forward();
+      let kcp = states.get('external');
+      for (let i = ORDER.length - 2; i >= 0; i--) {
+        const [phase, from] = [ORDER[i], ORDER[i + 1]];
+        // in-tree has no forward patch: its only patch is the way back from leader-migration-kcm
+        const r = applyJsonPatch(kcp, phase === 'in-tree' ? printed(phase) : printed(phase, from));
+        expect([phase, r.ok]).toEqual([phase, true]);
+        kcp = (r as { value: unknown }).value;
+        expect([phase, kcp]).toEqual([phase, states.get(phase)]);
+      }
+    });
+  },
+);

@@ -38,9 +38,11 @@ describe('node IPAM stays with kube-controller-manager until a CCM that runs it 
     (phase) => {
       // GIVEN a GCP cluster moving node IPAM, in a phase where the KCM still runs it (alone, or under the migration lease)
       // WHEN its CONTROL-PLANE.md is written
-      const text = gcpControlPlane(phase);
+      // (the rollback patch from the external phase tests the --controllers it removes: it is no instruction to stop)
+      const [text, rollback = ''] = gcpControlPlane(phase).split('Coming back into');
       // THEN nothing tells the KCM to stop allocating node CIDRs
       expect(text).not.toContain('-nodeipam');
+      expect(rollback.includes('-nodeipam')).toBe(phase === 'leader-migration-ccm');
       expect(text).not.toContain('--allocate-node-cidrs=false');
       expect(text).toContain(
         phase === 'leader-migration-ccm'

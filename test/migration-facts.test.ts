@@ -327,7 +327,7 @@ describe('5. consistency checks stop synth (kubernetes distribution)', () => {
       },
     }).map((p) => `${p.path.join('.')}: ${p.message}`);
     expect(w).toEqual([
-      'spec.migration.leaseNamespace: "cloud-migration" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases',
+      'spec.migration.leaseNamespace: "cloud-migration" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases; the plan\'s checks and migration preflight require --leader-elect-resource-namespace=cloud-migration on every kube-controller-manager',
       'spec.kubernetes.configureCloudRoutes: is false while node IPAM moves from kube-controller-manager: a KCM that allocated node CIDRs also programmed cloud routes unless it ran --configure-cloud-routes=false, and after the migration nobody would; set it to true unless kube-controller-manager runs --configure-cloud-routes=false',
     ]);
   });

@@ -15,9 +15,11 @@ import { kcmProcess, PhaseTransition } from '../src/migration/steps';
 import { StepContext, transitionSteps } from '../src/migration-targets';
 import { changePreconditions, preflightChange, runPreflight } from '../src/preflight';
 import { ExportedObject } from '../src/import/live-cluster';
-import { awsSpec, captureIo, migrationInput, tempDir } from './helpers';
+import { awsSpec, captureIo, kubernetesSpec, migrationInput, tempDir } from './helpers';
 
 const NS = 'kube-system';
+const KCM_PODS_COMMAND =
+  'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
 const LEASE = 'cloud-provider-extraction-migration';
 const KCM_ID = 'master-0_5f0c';
 const CCM_ID = 'ccm-7d9f-x2_91ab';
@@ -564,6 +566,140 @@ describe('each precondition fails alone, naming the object, what is wrong and th
   });
 });
 
+describe('routes and node CIDRs the kube-controller-managers would hand to nobody', () => {
+  // kubeadm's podSubnet gives the KCM --allocate-node-cidrs=true and --cluster-cidr
+  // (kubernetes/kubernetes@v1.30.14 cmd/kubeadm/app/phases/controlplane/manifests.go getControllerManagerCommand); RKE2 always does
+  const ALLOCATES = ['--allocate-node-cidrs=true', '--cluster-cidr=10.244.0.0/16'];
+  const HANDOVER_CMD =
+    'kubectl -n kube-system get pods -l component=kube-controller-manager -o jsonpath=\'{range .items[*]}{.metadata.name}{" "}{.spec.containers[0].command}{"\\n"}{end}\'';
+  const routes = (pod: number) =>
+    `Pod kube-system/kube-controller-manager-master-${pod}: runs --allocate-node-cidrs=true with cloud routes on (--configure-cloud-routes defaults to true), so its in-tree route controller programs a cloud route per node; ` +
+    'the CCM as rendered runs no route controller (spec.kubernetes.configureCloudRoutes is false, or spec.kubernetes.controllers leaves route out), so once the kube-controller-managers hand the cloud controllers over nobody programs them: ' +
+    'set spec.kubernetes.configureCloudRoutes to true (with route in spec.kubernetes.controllers), or first run every kube-controller-manager with --configure-cloud-routes=false if the CNI needs no cloud routes' +
+    `; check: ${HANDOVER_CMD}`;
+  const cloudAllocator = (pod: number) =>
+    `Pod kube-system/kube-controller-manager-master-${pod}: runs --cidr-allocator-type=CloudAllocator, which needs the in-tree provider (with --cloud-provider=external its node IPAM controller fails to start), and node IPAM does not move to the CCM: ` +
+    `set spec.migration.nodeIpam to true, so the CCM allocates node CIDRs with the same allocator; check: ${HANDOVER_CMD}`;
+  /** The settled cluster with every KCM pod running `extra` as well, and the CCM as rendered with `ccmFlags`. */
+  function allocating(d: Distribution, kcmPhase: MigrationPhase, holder: 'kcm' | 'ccm', ccm: boolean, extra: readonly string[]): ExportedObject[] {
+    const kcm = kcmProcess(inputAt(d, kcmPhase), kcmPhase);
+    return settledCluster(d, kcmPhase, holder, ccm).map((o) =>
+      o.kind === 'Pod' ? kcmPod(Number((o.metadata as { name: string }).name.slice(-1)), [...kcm.flags, ...extra]) : o,
+    );
+  }
+  const rendered = (d: Distribution, ccmFlags: readonly string[], input: Partial<MigrationInput> = {}): Distribution => ({
+    ...d,
+    ctx: { ...d.ctx, ccm: { ...d.ctx.ccm, electionFlags: ccmFlags } },
+    input: { ...d.input, ...input },
+  });
+  const NO_ROUTES = ['--leader-elect=true', '--configure-cloud-routes=false'];
+  const WITH_ROUTES = ['--leader-elect=true', '--configure-cloud-routes=true', '--allocate-node-cidrs=true'];
+
+  test('GIVEN KCMs that allocate node CIDRs with routes on (kubeadm podSubnet) and a CCM without routes WHEN the KCMs are about to go external THEN each KCM pod fails with the reason and the spec field', () => {
+    const d = rendered(KUBERNETES, NO_ROUTES);
+    const objects = allocating(d, 'leader-migration-ccm', 'kcm', true, ALLOCATES);
+    expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([routes(0), routes(1), routes(2)]);
+  });
+
+  test('GIVEN the same cluster WHEN the CCM is about to be deployed with leader migration THEN it fails there already: a CCM holding the migration lease runs route in place of the KCMs', () => {
+    const d = rendered(KUBERNETES, NO_ROUTES);
+    const objects = allocating(d, 'leader-migration-kcm', 'kcm', false, ALLOCATES);
+    expect(check(d, 'leader-migration-kcm', 'leader-migration-ccm', objects).failures).toEqual([routes(0), routes(1), routes(2)]);
+  });
+
+  test('GIVEN Azure without leader migration WHEN in-tree → external THEN the check is the first step, before every KCM switches', () => {
+    const d = rendered(AZURE, NO_ROUTES);
+    const steps = stepsOf(d)('in-tree', 'external').steps;
+    expect(steps[0].when).toBe('before-merge');
+    expect(steps[0].checks.map((c) => c.probes?.[0]?.kind)).toEqual(['kcm-handover']);
+    expect(steps[1].kcm?.flags).toContain('--cloud-provider=external');
+    const objects = allocating(d, 'external', 'kcm', false, ALLOCATES);
+    expect(check(d, 'in-tree', 'external', objects).failures).toEqual([routes(0), routes(1), routes(2)]);
+  });
+
+  test.each([
+    ['the KCMs run --configure-cloud-routes=false', KUBERNETES, NO_ROUTES, [...ALLOCATES, '--configure-cloud-routes=false'], {}],
+    ['the KCMs run the route controller nowhere (--controllers=*,-route)', KUBERNETES, NO_ROUTES, [...ALLOCATES, '--controllers=*,-route'], {}],
+    ['the KCMs allocate nothing', KUBERNETES, NO_ROUTES, [], {}],
+    ['the CCM runs its route controller', KUBERNETES, WITH_ROUTES, ALLOCATES, {}],
+    ['the in-tree provider has no cloud routes (vSphere: Routes() is false)', { ...KUBERNETES, platform: 'VSphere' }, NO_ROUTES, ALLOCATES, {}],
+  ] as const)('GIVEN %s WHEN the KCMs are about to go external THEN nothing fails', (_name, base, ccmFlags, extra, input) => {
+    const d = rendered(base, ccmFlags, input);
+    const objects = allocating(d, 'leader-migration-ccm', 'kcm', true, extra);
+    expect(check(d, 'leader-migration-ccm', 'external-leader-migration', objects).failures).toEqual([]);
+  });
+
+  test('GIVEN GCP KCMs with --cidr-allocator-type=CloudAllocator WHEN node IPAM stays (nodeIpam false) THEN each fails; with nodeIpam true nothing does', () => {
+    const gcp: Distribution = { ...KUBERNETES, name: 'kubernetes GCP', platform: 'GCP', input: { kubernetesMinor: 30, ccmMinor: 30 } };
+    const extra = [...ALLOCATES, '--cidr-allocator-type=CloudAllocator'];
+    const stays = rendered(gcp, WITH_ROUTES);
+    expect(
+      check(stays, 'leader-migration-ccm', 'external-leader-migration', allocating(stays, 'leader-migration-ccm', 'kcm', true, extra)).failures,
+    ).toEqual([cloudAllocator(0), cloudAllocator(1), cloudAllocator(2)]);
+    const moves = rendered(gcp, WITH_ROUTES, { nodeIpam: true });
+    expect(
+      check(moves, 'leader-migration-ccm', 'external-leader-migration', allocating(moves, 'leader-migration-ccm', 'kcm', true, extra)).failures,
+    ).toEqual([]);
+  });
+
+  test('GIVEN a plan built without the rendered CCM (no flags to compare) WHEN the steps are built THEN no handover check is added', () => {
+    const steps = stepsOf(KUBERNETES)('leader-migration-ccm', 'external-leader-migration').steps;
+    expect(steps.flatMap((s) => s.checks).some((c) => c.probes?.some((p) => p.kind === 'kcm-handover'))).toBe(false);
+  });
+});
+
+describe('a custom lease namespace: the kube-controller-managers must already elect their leader there', () => {
+  // both leases of each side live in its --leader-elect-resource-namespace (kubernetes/kubernetes@v1.30.14
+  // cmd/kube-controller-manager/app/controllermanager.go and kubernetes/cloud-provider@v0.30.14 app/controllermanager.go leaderElectAndRun)
+  const CLOUD: Distribution = {
+    ...KUBERNETES,
+    name: 'kubernetes AWS, lease namespace cloud',
+    ctx: { ...K8S_CTX, ccm: { ...K8S_CTX.ccm, namespace: 'cloud' } },
+    input: { leaseNamespace: 'cloud' },
+  };
+  /** The settled cluster with its leases and CCM in "cloud", each KCM pod running `flags` beyond the phase's. */
+  function inCloud(kcmPhase: MigrationPhase, holder: 'kcm' | 'ccm', extra: readonly string[]): ExportedObject[] {
+    const kcm = kcmProcess(inputAt(CLOUD, kcmPhase), kcmPhase).flags.filter((f) => !f.startsWith('--leader-elect-resource-namespace='));
+    return settledCluster(CLOUD, kcmPhase, holder, true).map((o) => {
+      const meta = o.metadata as { name: string; namespace?: string };
+      if (o.kind === 'Lease' || o.kind === 'Deployment') {
+        return { ...o, metadata: { ...meta, namespace: 'cloud' } };
+      }
+      return o.kind === 'Pod' ? kcmPod(Number(meta.name.slice(-1)), [...kcm, ...extra]) : o;
+    });
+  }
+
+  test('GIVEN leaseNamespace cloud WHEN the KCM runs in a phase THEN it runs --leader-elect-resource-namespace=cloud, which the flags to set never carry', () => {
+    for (const phase of phaseSequence(inputAt(CLOUD, 'in-tree').support)) {
+      expect([phase, kcmProcess(inputAt(CLOUD, phase), phase).flags]).toEqual([
+        phase,
+        expect.arrayContaining(['--leader-elect-resource-namespace=cloud']),
+      ]);
+    }
+    expect(
+      kcmProcess(inputAt(KUBERNETES, 'leader-migration-kcm'), 'leader-migration-kcm').flags.some((f) =>
+        f.startsWith('--leader-elect-resource-namespace'),
+      ),
+    ).toBe(false);
+  });
+
+  test('GIVEN KCMs still electing in kube-system WHEN external-leader-migration → external is checked THEN each KCM pod fails, naming the flag', () => {
+    const failures = check(CLOUD, 'external-leader-migration', 'external', inCloud('external-leader-migration', 'ccm', [])).failures;
+    expect(failures).toEqual(
+      [0, 1, 2].map(
+        (i) =>
+          `Pod kube-system/kube-controller-manager-master-${i}: runs without --leader-elect-resource-namespace=cloud; check: ${KCM_PODS_COMMAND}`,
+      ),
+    );
+  });
+
+  test('GIVEN KCMs electing in cloud WHEN each change of the walk is checked THEN nothing fails', () => {
+    const lm = ['--leader-elect-resource-namespace=cloud'];
+    expect(check(CLOUD, 'leader-migration-ccm', 'external-leader-migration', inCloud('leader-migration-ccm', 'kcm', lm)).failures).toEqual([]);
+    expect(check(CLOUD, 'external-leader-migration', 'external', inCloud('external-leader-migration', 'ccm', lm)).failures).toEqual([]);
+  });
+});
+
 describe('which phase change is checked', () => {
   const seq = phaseSequence(migrationInput('AWS').support);
   test.each([
@@ -620,6 +756,31 @@ describe('ccm-gitops migration preflight', () => {
     expect(r.out.split('\n')[0]).toBe('c: "leader-migration-kcm" → "leader-migration-ccm": 6 preconditions');
     expect(r.out).toContain('every precondition holds\n');
     expect(r.code).toBe(0);
+  });
+
+  test('GIVEN a kubernetes AWS pull request sending the KCMs external while they allocate node CIDRs with cloud routes, and a spec whose CCM runs no route controller WHEN preflight runs THEN it exits 1 naming each KCM pod and spec.kubernetes.configureCloudRoutes', () => {
+    const dir = fleet('external-leader-migration', 'leader-migration-ccm');
+    const spec = kubernetesSpec(
+      'AWS',
+      'c',
+      { version: '1.26', clusterName: 'kubernetes' },
+      { migration: { phase: 'external-leader-migration', kubernetesVersion: '1.26' } },
+    );
+    fs.writeFileSync(path.join(dir, 'clusters', 'c.yaml'), stringify(spec));
+    const kcm = kcmProcess(inputAt(KUBERNETES, 'leader-migration-ccm'), 'leader-migration-ccm');
+    const objects = settledCluster(KUBERNETES, 'leader-migration-ccm', 'kcm', true).map((o) =>
+      o.kind === 'Pod' ? kcmPod(Number((o.metadata as { name: string }).name.slice(-1)), [...kcm.flags, '--allocate-node-cidrs=true']) : o,
+    );
+    // the upstream AWS CCM renders as a DaemonSet, rolled out on the three control-plane nodes
+    const ready = { desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3 };
+    const r = run(dir, [...objects, ...daemonSetCase(ready).objects.filter((o) => o.kind === 'DaemonSet')]);
+    expect(r.err).toBe('');
+    const fails = r.out.split('\n').filter((l) => l.startsWith('FAIL '));
+    expect(fails).toHaveLength(3);
+    expect(fails[0]).toMatch(
+      /^FAIL Pod kube-system\/kube-controller-manager-master-0: runs --allocate-node-cidrs=true with cloud routes on .* set spec\.kubernetes\.configureCloudRoutes to true /,
+    );
+    expect(r.code).toBe(1);
   });
 
   test('GIVEN a KCM not yet at the latest revision WHEN preflight runs THEN it exits 1 with the line', () => {

@@ -5,7 +5,7 @@
  * migrate from.
  */
 import { checkSpec } from '../src/fleet/load';
-import { kubernetesSpec, parsedSpec } from './helpers';
+import { findObject, kubernetesSpec, parsedSpec, renderSpec, useTempDir } from './helpers';
 
 const BASE = { version: '1.28', clusterName: 'kubernetes' };
 
@@ -92,4 +92,33 @@ describe('k3s has no in-tree past', () => {
   test('GIVEN the k3s preset in phase external WHEN checked THEN accepted', () => {
     expect(problems({ scheduling: { preset: 'k3s' } }, { phase: 'external' })).toEqual([]);
   });
+});
+
+describe('a custom lease namespace the CCM runs in', () => {
+  const tmp = useTempDir();
+  // both leases of each controller manager live in its --leader-elect-resource-namespace
+  // (kubernetes/cloud-provider@v0.30.14 app/controllermanager.go leaderElectAndRun)
+  const spec = (phase: string) =>
+    kubernetesSpec(
+      'AWS',
+      'c',
+      { version: '1.26', clusterName: 'kubernetes', namespace: 'cloud' },
+      { migration: { phase, kubernetesVersion: '1.26', leaseNamespace: 'cloud' } },
+    );
+
+  test('GIVEN spec.kubernetes.namespace and spec.migration.leaseNamespace both "cloud" WHEN checked THEN accepted', () => {
+    expect(checkSpec(parsedSpec(spec('leader-migration-ccm')))).toEqual([]);
+  });
+
+  test.each(['leader-migration-ccm', 'external-leader-migration', 'external'])(
+    'GIVEN phase %s WHEN rendered THEN the CCM elects in "cloud" (no namespace change between phases) and the migration lease Role is there while it runs leader migration',
+    (phase) => {
+      const objects = renderSpec(tmp(), spec(phase));
+      const ccm = objects.find((o) => /cloud-controller-manager$/.test(o.metadata.name) && (o.kind === 'DaemonSet' || o.kind === 'Deployment'));
+      const args: string[] = [...(ccm.spec.template.spec.containers[0].command ?? []), ...(ccm.spec.template.spec.containers[0].args ?? [])];
+      expect(args.filter((a) => a.startsWith('--leader-elect-resource-namespace'))).toEqual(['--leader-elect-resource-namespace=cloud']);
+      const role = findObject(objects, 'Role', 'cloud-provider-leader-migration');
+      expect(role?.metadata.namespace).toBe(phase === 'external' ? undefined : 'cloud');
+    },
+  );
 });

@@ -6,7 +6,7 @@
  * rendered output in its mode. Pure: no cdk8s import.
  */
 import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
-import { kubeadmConfig, kubeadmControlPlanePatch, rancherConfig, staticPodFlags } from './migration/control-plane';
+import { kubeadmConfig, kubeadmControlPlanePatch, rancherConfig, rollbackFrom, staticPodFlags } from './migration/control-plane';
 import { KCM_CONTROLLERS_WITHOUT_NODE_IPAM, MigrationInput } from '../migration/flags';
 import { upstreamProviderFor } from './providers';
 import { PlatformType } from '../cluster-spec/schema';
@@ -146,6 +146,16 @@ export function controlPlaneMarkdown(input: ControlPlanePlanInput): string {
       ...fence('yaml', kubeadmControlPlanePatch(phaseInput, kcp)),
       '',
     );
+    // each patch tests what the phase it comes from set: a rollback comes from the phase after, so it gets its own
+    const back = input.migration ? rollbackFrom(phaseInput) : undefined;
+    if (back) {
+      lines.push(
+        `Coming back into \`${phaseInput.phase}\` from \`${back}\` (a rollback), the KubeadmControlPlane is as \`${back}\` left it and the patch above fails as a whole on its \`test\` operations; apply this one instead:`,
+        '',
+        ...fence('yaml', kubeadmControlPlanePatch(phaseInput, kcp, 'v1beta1', undefined, back)),
+        '',
+      );
+    }
   }
   const preset = s.scheduling.preset;
   if (preset === 'k3s' || preset === 'rke2' || s.output.mode === 'manifest-dir') {

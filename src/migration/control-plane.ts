@@ -79,6 +79,12 @@ export interface ControlPlaneSteps {
   switchToExternal?(change: ControlPlaneChange): PlanStep[] | undefined;
   /** What carries the KCM's file, when the distribution renders it. */
   readonly kcmFile?: KcmFileObject;
+  /**
+   * The check that what every kube-controller-manager runs in-tree beyond the cloud controllers (node CIDRs,
+   * cloud routes) is taken over, given whether the CCM as rendered runs routes; absent where the distribution
+   * cannot read its kube-controller-managers' flags.
+   */
+  handoverCheck?(input: MigrationInput, ccm: { readonly routes: boolean }): PlanCheck;
 }
 
 /** The distribution's side of the migration plan of one cluster. */

@@ -26,8 +26,6 @@ export interface PlannedObject {
 export interface PlannedCcm extends CcmLocation {
   /** Flags added for leader migration. */
   readonly leaderMigrationFlags: readonly string[];
-  /** The rendered CCM's leader-election and cloud-controller flags without leader migration (none rendered: no diagram). */
-  readonly electionFlags?: readonly string[];
 }
 
 /** Everything the plan is built from. */

@@ -12,8 +12,9 @@
  */
 import { MigrationInput } from './flags';
 import { phasePlan } from './phase-plan';
-import { externalIn, kcmLeaderMigrationIn, MigrationPhase } from './phases';
+import { DEFAULT_LEASE_NAMESPACE, externalIn, kcmLeaderMigrationIn, MigrationPhase } from './phases';
 import { ControlPlaneChange, ControlPlaneSteps } from './control-plane';
+import { ccmRunsRoutes } from './controller-flags';
 
 /** How one controller manager runs: its cloud and leader-election flags and its LeaderMigrationConfiguration. */
 export interface ProcessConfig {
@@ -57,7 +58,23 @@ export type Probe =
       readonly absent: readonly string[];
     }
   /** Every Node has `spec.providerID` and no `node.cloudprovider.kubernetes.io/uninitialized` taint. */
-  | { readonly kind: 'nodes-initialized' };
+  | { readonly kind: 'nodes-initialized' }
+  /**
+   * No kube-controller-manager pod (label `label`, `key=value`) allocates node CIDRs or programs cloud routes in-tree
+   * that the CCM would not take over: routes when `ccmRoutes` is false (and the in-tree provider has routes),
+   * a `CloudAllocator` when node IPAM does not move.
+   */
+  | {
+      readonly kind: 'kcm-handover';
+      readonly namespace: string;
+      readonly label: string;
+      /** Whether the CCM as rendered runs its route controller. */
+      readonly ccmRoutes: boolean;
+      /** Whether node IPAM moves to the CCM (spec.migration.nodeIpam). */
+      readonly nodeIpam: boolean;
+      /** Whether the in-tree provider programs cloud routes at all. */
+      readonly inTreeRoutes: boolean;
+    };
 
 /** A check with the command that performs it. */
 export interface PlanCheck {
@@ -78,7 +95,9 @@ export const LEADER_MIGRATION_FLAG_NAMES = ['--enable-leader-migration', '--lead
 export function kcmPodsProbe(namespace: string, label: string, kcm: ProcessConfig): Probe {
   const name = (f: string) => f.split('=')[0];
   // only the flags that decide who runs the cloud controllers: feature gates and controller lists may hold more than ours
-  const present = kcm.flags.filter((f) => name(f) === '--cloud-provider' || (LEADER_MIGRATION_FLAG_NAMES as readonly string[]).includes(name(f)));
+  const present = kcm.flags.filter(
+    (f) => name(f) === '--cloud-provider' || name(f) === LEASE_NAMESPACE_FLAG || (LEADER_MIGRATION_FLAG_NAMES as readonly string[]).includes(name(f)),
+  );
   const absent = LEADER_MIGRATION_FLAG_NAMES.filter((n) => !present.some((f) => name(f) === n));
   return { kind: 'kcm-pods', namespace, label, present, absent };
 }
@@ -111,6 +130,8 @@ export interface CcmLocation {
   readonly serviceAccount: string;
   /** `deployment/NAME` or `daemonset/NAME`. */
   readonly workload: string;
+  /** The rendered CCM's leader-election and cloud-controller flags without leader migration (none rendered: unknown, and no diagram). */
+  readonly electionFlags?: readonly string[];
 }
 
 /** What the steps need beyond the migration input. */
@@ -120,11 +141,24 @@ export interface PhaseChangeContext {
   readonly controlPlane: ControlPlaneSteps;
 }
 
-/** The KCM as it runs in a phase (the OpenShift KCM gets the same flags through the operator and the override). */
+/**
+ * The KCM as it runs in a phase (the OpenShift KCM gets the same flags through the operator and the override).
+ * Both its leases live in its `--leader-elect-resource-namespace` (kubernetes/kubernetes@v1.30.14
+ * cmd/kube-controller-manager/app/controllermanager.go `leaderElectAndRun`), so with a lease namespace other than
+ * its default it runs that flag in every phase: already set, never among the flags to set (a roll that moved it would
+ * run two leaders), and checked in its pods.
+ */
 export function kcmProcess(input: MigrationInput, phase: MigrationPhase): ProcessConfig {
   const kcm = phasePlan(input.phase === phase ? input : { ...input, phase }).kcm;
-  return { flags: kcm.flags.flags, ...(kcm.file ? { file: kcm.file } : {}) };
+  const elects = input.support && !input.support.noLeaderMigration && input.leaseNamespace !== DEFAULT_LEASE_NAMESPACE;
+  return {
+    flags: [...kcm.flags.flags, ...(elects ? [`${LEASE_NAMESPACE_FLAG}=${input.leaseNamespace}`] : [])],
+    ...(kcm.file ? { file: kcm.file } : {}),
+  };
 }
+
+/** The flag naming the namespace of a controller manager's leases. */
+const LEASE_NAMESPACE_FLAG = '--leader-elect-resource-namespace';
 
 /** The CCM's own file in a phase, if it runs leader migration there. */
 export function ccmFile(input: MigrationInput, phase: MigrationPhase): string | undefined {
@@ -189,6 +223,19 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   const steps: PlanStep[] = [];
   const kcmRoll = (when: StepTiming, what: string): PlanStep => cp.kcmRoll(when, what, target);
   const kcmFile = cp.kcmFile;
+  // what the KCMs run in-tree besides the cloud controllers must have a taker before the CCM may take the lease or they go external
+  const flags = ctx.ccm.electionFlags;
+  const handover = flags ? cp.handoverCheck?.(input, { routes: ccmRunsRoutes(flags) }) : undefined;
+  const handoverStep: PlanStep[] = handover
+    ? [
+        {
+          when: 'before-merge',
+          by: 'you',
+          action: 'confirm the CCM takes over the cloud routes and node CIDRs the kube-controller-managers handle in-tree',
+          checks: [handover],
+        },
+      ]
+    : [];
 
   if (!input.support) {
     return { from, to, steps: [merge('apply the rendered CCM', [ccmReady], { ccm: 'apply' })] };
@@ -196,6 +243,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
   if (input.support.noLeaderMigration) {
     // No leader migration: never both at once, so the KCMs leave first and the CCM comes after (gap in between).
     if (to === 'external') {
+      steps.push(...handoverStep);
       steps.push(
         cp.switchToExternalFirst?.(change) ??
           kcmRoll(
@@ -235,7 +283,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
         when: 'before-merge',
         by: 'you',
         action: 'confirm every kube-controller-manager runs leader migration and one of them holds the migration lease',
-        checks: [cp.everyKcm('runs --enable-leader-migration', true, target), kcmHolds, canI(ccmUser)],
+        checks: [cp.everyKcm('runs --enable-leader-migration', true, target), kcmHolds, canI(ccmUser), ...(handover ? [handover] : [])],
       });
       steps.push(
         merge(
@@ -253,6 +301,7 @@ export function phaseChangeSteps(input: MigrationInput, ctx: PhaseChangeContext,
       );
       break;
     case 'leader-migration-ccm>external-leader-migration': {
+      steps.push(...handoverStep);
       const own = cp.switchToExternal?.(change);
       if (own) {
         steps.push(...own);

@@ -192,7 +192,7 @@ export function migrationWarningsWith(input: MigrationCheckInput, checks: Migrat
   if (input.leaseNamespace !== undefined && input.leaseNamespace !== 'kube-system') {
     warnings.push({
       path: [...M, 'leaseNamespace'],
-      message: `"${input.leaseNamespace}" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases`,
+      message: `"${input.leaseNamespace}" is not kube-system: it must be the namespace kube-controller-manager already elects its leader in (its --leader-elect-resource-namespace), because both its leases use it; ccm-gitops never changes that flag, since moving it during the roll would give the KCMs two main leases; the plan's checks and migration preflight require --leader-elect-resource-namespace=${input.leaseNamespace} on every kube-controller-manager`,
     });
   }
   warnings.push(...(checks.ccmWarnings?.(input) ?? []));

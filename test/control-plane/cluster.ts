@@ -9,7 +9,7 @@ export const ROOT = path.join(__dirname, '..', '..');
 const CRDS = process.env.CCM_GITOPS_CRDS ?? path.join(ROOT, '..', 'shared', 'crds');
 
 // The field managers of the engines' server-side apply: Argo CD's ArgoCDSSAManager
-// (argo-cd common/common.go) and Flux's controllerName (kustomize-controller main.go).
+// (argoproj/argo-cd@v3.5.1 common/common.go) and Flux's controllerName (fluxcd/kustomize-controller@v1.9.4 main.go).
 export const ARGO_MANAGER = 'argocd-controller';
 export const FLUX_MANAGER = 'kustomize-controller';
 // Our own name for the ClusterResourceSet controller's writes into the workload cluster.

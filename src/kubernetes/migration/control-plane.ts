@@ -16,7 +16,7 @@ import {
   RemovedFlagError,
   withoutGates,
 } from '../../migration/flags';
-import { nextPhase, phaseSequence, previousPhase } from '../../migration/phases';
+import { MigrationPhase, nextPhase, phaseSequence, previousPhase } from '../../migration/phases';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
 import { phasePlan } from '../../migration/phase-plan';
 
@@ -197,13 +197,24 @@ function flagsOr(flags: () => ComponentFlags): ComponentFlags {
 }
 
 /**
- * The Cluster API v1beta1 spec as the patch of the phase a change to
- * `input.phase` comes from left it (for `in-tree`, the rollback from the
- * phase after it): only the entries this product sets.
+ * The phase a change to `input.phase` comes from by default: the one before it
+ * (for `in-tree`, the rollback from the phase after it).
  */
-function predecessorState(input: MigrationInput): object {
+function defaultFrom(input: MigrationInput): MigrationPhase | undefined {
   const sequence = phaseSequence(input.support);
-  const from = input.phase === 'in-tree' ? nextPhase(sequence, input.phase) : previousPhase(sequence, input.phase);
+  return input.phase === 'in-tree' ? nextPhase(sequence, input.phase) : previousPhase(sequence, input.phase);
+}
+
+/** The phase a rollback into `input.phase` comes from (the one after it), when that is not already the default. */
+export function rollbackFrom(input: MigrationInput): MigrationPhase | undefined {
+  return input.phase === 'in-tree' ? undefined : nextPhase(phaseSequence(input.support), input.phase);
+}
+
+/**
+ * The Cluster API v1beta1 spec as the patch of phase `from` left it: only
+ * the entries this product sets.
+ */
+function predecessorState(input: MigrationInput, from: MigrationPhase | undefined): object {
   if (!from) {
     return {};
   }
@@ -266,6 +277,7 @@ export function kubeadmControlPlanePatch(
   name = 'CLUSTER-control-plane',
   capi: ClusterApiVersion = 'v1beta1',
   current?: unknown,
+  from: MigrationPhase | undefined = defaultFrom(input),
 ): string {
   const list = capi === 'v1beta2';
   if (list && current === undefined) {
@@ -275,7 +287,9 @@ export function kubeadmControlPlanePatch(
   }
   const base = '/spec/kubeadmConfigSpec';
   // v1beta1 without the object: the state the neighbouring phase's patch left, so what it added is removed behind tests
-  const state = current ?? predecessorState(input);
+  const state = current ?? predecessorState(input, from);
+  // without the object, a rollback's state holds only the entries the later phase's patch set
+  const rollback = current === undefined && from !== undefined && from !== defaultFrom(input);
   const ops: object[] = [];
   const removes: ListRemoval[] = [];
   const appends: object[] = [];
@@ -294,8 +308,12 @@ export function kubeadmControlPlanePatch(
         const at = `${path}/feature-gates`;
         ops.push({ op: 'test', path: at, value: gates }, left === '' ? { op: 'remove', path: at } : { op: 'replace', path: at, value: left });
       }
-      for (const flag of flags.remove) {
-        const k = flag.replace(/^--/, '');
+      // a rollback drops what the later phase set, not what the earlier one did: every key of ours its state has and this phase does not
+      const wanted = argMap(flags);
+      const dropped = rollback
+        ? Object.keys(map).filter((k) => !(k in wanted) && !(k === 'feature-gates' && flags.removeGates))
+        : flags.remove.map((f) => f.replace(/^--/, ''));
+      for (const k of dropped) {
         if (k in map) {
           // a map key has no index: the test still fails the patch if the value changed since
           removes.push({
@@ -386,9 +404,14 @@ export function kubeadmControlPlanePatch(
         ]),
     ...(current === undefined
       ? [
+          ...(from
+            ? [
+                `# Written for the KubeadmControlPlane of phase "${from}"${rollback ? ' (a rollback)' : ''}: from any other phase its "test" operations fail it as a whole.`,
+              ]
+            : []),
           '# The patch is the whole state of the phase: skip "add …/-" entries an earlier phase already appended (same value),',
           '# e.g. the leader-migration file and extraVolume are the same in leader-migration-kcm and leader-migration-ccm.',
-          "# List entries to drop are removed by index, here as the previous phase's patch left the lists: if yours hold others",
+          `# List entries to drop are removed by index, here as ${from ? `the patch of "${from}"` : "the previous phase's patch"} left the lists: if yours hold others`,
           `# (a cloud-config mount), the "test" fails the patch as a whole; regenerate it with --current from`,
           `# kubectl get kubeadmcontrolplane ${name} -o yaml`,
         ]

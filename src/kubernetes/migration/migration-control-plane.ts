@@ -12,6 +12,8 @@ import { kcmPodsProbe, PlanCheck, PlanStep, ProcessConfig, StepTiming } from '..
 import { MigrationCheckInput, MigrationControlPlaneChecks, MigrationProblem } from '../../migration/validate';
 import { PlatformType } from '../../cluster-spec/schema';
 import { upstreamProviderFor } from '../providers';
+import { controllerEnabled } from '../../migration/controller-flags';
+import { MigrationInput } from '../../migration/flags';
 
 const M = ['spec', 'migration'];
 
@@ -43,10 +45,36 @@ function kcmRoll(when: StepTiming, what: string, kcm: ProcessConfig): PlanStep {
   };
 }
 
+/**
+ * The in-tree providers whose cloud has no routes: kube-controller-manager programmed none, so none are handed over
+ * (kubernetes/legacy-cloud-providers@v0.29.0 vsphere/vsphere.go `Routes` returns false).
+ */
+const IN_TREE_WITHOUT_ROUTES: readonly string[] = ['vsphere'];
+
+/** The check that what each kube-controller-manager allocates or routes in-tree has a taker once the CCM leads. */
+function handoverCheck(input: MigrationInput, ccm: { readonly routes: boolean }): PlanCheck {
+  return {
+    check:
+      'no kube-controller-manager pod allocates node CIDRs or programs cloud routes in-tree that the CCM would not take over (--allocate-node-cidrs=true with --configure-cloud-routes, or --cidr-allocator-type=CloudAllocator)',
+    command: KUBERNETES_KCM_PODS,
+    probes: [
+      {
+        kind: 'kcm-handover',
+        namespace: KUBERNETES_KCM_NAMESPACE,
+        label: KUBERNETES_KCM_LABEL,
+        ccmRoutes: ccm.routes,
+        nodeIpam: input.nodeIpam,
+        inTreeRoutes: !IN_TREE_WITHOUT_ROUTES.includes(input.support?.inTreeProvider ?? ''),
+      },
+    ],
+  };
+}
+
 /** The Kubernetes side of the steps: every change to the control plane is made by hand, node by node. */
 export const KUBERNETES_CONTROL_PLANE_STEPS: ControlPlaneSteps = {
   everyKcm,
   kcmRoll,
+  handoverCheck,
   enableLeaderMigration: (c) =>
     kcmRoll('after-merge', 'enable leader migration on kube-controller-manager with its own file (component kube-controller-manager)', c.kcm),
   disableLeaderMigration: (c) => kcmRoll('before-merge', 'turn leader migration off on kube-controller-manager', c.kcm),
@@ -79,25 +107,6 @@ const HANDED_OVER: readonly (readonly [string, string])[] = [
   ['route', 'node-route-controller'],
   ['nodeipam', 'node-ipam-controller'],
 ];
-
-/**
- * Whether `--controllers` runs a controller known by `names`: the first item naming it decides, else "*"
- * (no CCM controller is disabled by default: kubernetes/cloud-provider@v0.28.0 app/controllermanager.go
- * `IsControllerEnabled`, `ControllersDisabledByDefault`).
- */
-function controllerEnabled(list: readonly string[], names: readonly string[]): boolean {
-  let star = false;
-  for (const item of list) {
-    if (names.includes(item)) {
-      return true;
-    }
-    if (item.startsWith('-') && names.includes(item.slice(1))) {
-      return false;
-    }
-    star = star || item === '*';
-  }
-  return star;
-}
 
 /** The problems of CCM settings that would leave a handed-over controller or lease to nobody. */
 function handoverProblems(input: MigrationCheckInput): MigrationProblem[] {
@@ -196,6 +205,8 @@ export const KUBERNETES_MIGRATION_CHECKS: MigrationControlPlaneChecks = {
         message: `is not set: during a migration the CCM must run with kube-controller-manager's --cluster-name (its default is "kubernetes"; ${platform} names or tags cloud resources such as load balancers after it, so a different name orphans them): set it to the value kube-controller-manager runs with`,
       });
     }
+    // the CCM's main and migration leases both live in its --leader-elect-resource-namespace (kubernetes/cloud-provider@v0.30.14
+    // app/controllermanager.go leaderElectAndRun); outside leader migration it is rendered as the CCM's own namespace
     if (k && support && !support.noLeaderMigration && input.leaseNamespace !== undefined && k.namespace !== input.leaseNamespace) {
       problems.push({
         path: [...M, 'leaseNamespace'],

@@ -25,8 +25,8 @@
  *   apply: ExclusionSelector, IfNotPresentSelector, Cleanup.Exclusions; api/v1 IgnoreValue, IfNotPresentValue,
  *   MergeValue). Any other object is applied server-side with Flux's field manager, so a field another manager
  *   set and Flux does not render stays (an annotation set by hand outlives the return to git).
- * - Kustomizations that do not depend on one another reconcile independently, each on its own interval and
- *   worker (main.go `--concurrent`, default 4), so their order is not fixed: a replay may take them by name or the reverse.
+ * - Kustomizations that do not depend on one another reconcile independently, each on its own interval, up to
+ *   `--concurrent` of them at once (main.go, default 4), so their order is not fixed: a replay may take them by name or the reverse.
  */
 import { parse } from 'yaml';
 

@@ -16,9 +16,9 @@
  *   when the workload is healthy, Flux's workloads stage is Ready only when the rollout is done (see the models).
  *   A pod that starts needs its ServiceAccount and every ConfigMap it mounts without `optional: true`
  *   (kubernetes/kubernetes@v1.30.0 pkg/volume/configmap/configmap.go SetUpAt: a missing ConfigMap fails the mount).
- * - A running pod's token names its ServiceAccount: once that is deleted the apiserver refuses the token
- *   (kubernetes/kubernetes@v1.30.0 pkg/serviceaccount/claims.go, validator.Validate: GetServiceAccount fails),
- *   so the CCM can renew no lease and exits.
+ * - A running pod's token names its ServiceAccount and its UID: once that is deleted (or replaced by one of the same
+ *   name) the apiserver refuses the token (kubernetes/kubernetes@v1.30.14 pkg/serviceaccount/claims.go,
+ *   validator.Validate: GetServiceAccount fails, or the UID no longer matches the claim), so the CCM can renew no lease and exits.
  */
 import { parse } from 'yaml';
 import { BOOTSTRAP_ROLES, RbacAuthorizer, serviceAccountUser } from '../rbac-authorizer';
