@@ -6,19 +6,20 @@
  * precondition; 2: usage errors, an unreadable export or an unusable spec.
  */
 import { Command } from 'commander';
-import { ImportError } from './import/live-cluster';
-import { readExport } from './import/read-export';
-import { formatIssue, SpecValidationError } from './cluster-spec/errors';
-import { loadFleet } from './fleet/load';
-import { phaseSequence, MigrationPhase } from './migration/phases';
-import { phaseChangeSteps, PhaseTransition } from './migration/steps';
-import { MigrationInput } from './migration/flags';
-import { clusterIdentity } from './cluster-spec/identity';
-import { PhaseRecords } from './pipeline/phase-guard';
-import { changePreconditions, preflightChange, runPreflight } from './preflight';
-import { PreparedCluster } from './cluster/prepared-cluster';
-import { RenderedObject } from './gitops/layout';
-import { ccmWorkloadOf } from './migration/plan-files';
+import { ImportError } from '../import/live-cluster';
+import { readExport } from '../import/read-export';
+import { formatIssue, SpecValidationError } from '../cluster-spec/errors';
+import { loadFleet } from '../fleet/load';
+import { phaseSequence, MigrationPhase } from '../migration/phases';
+import { phaseChangeSteps, PhaseTransition } from '../migration/steps';
+import { MigrationInput } from '../migration/flags';
+import { clusterIdentity } from '../cluster-spec/identity';
+import { PhaseRecords } from '../pipeline/phase-guard';
+import { changePreconditions, preflightChange, runPreflight } from '../preflight';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { RenderedObject } from '../gitops/layout';
+import { ccmWorkloadOf } from '../migration/plan-files';
+import { CommandContext } from './io';
 
 /** The options of `migration preflight`. */
 export interface PreflightOptions {
@@ -44,11 +45,11 @@ export interface PreflightIo {
  */
 function stepBuilder(cluster: PreparedCluster, input: MigrationInput): (from: MigrationPhase, to: MigrationPhase) => PhaseTransition {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
-  const { migrationTargetFor } = require('./migration-rendering') as typeof import('./migration-rendering');
+  const { migrationTargetFor } = require('../migration-rendering') as typeof import('../migration-rendering');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { App } = require('cdk8s') as typeof import('cdk8s');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
-  const { ClusterChart } = require('./cluster-chart') as typeof import('./cluster-chart');
+  const { ClusterChart } = require('../cluster-chart') as typeof import('../cluster-chart');
   const target = migrationTargetFor(cluster.spec);
   const objects = new ClusterChart(new App({ outdir: 'unused' }), cluster.spec.metadata.name, { cluster }).toJson() as RenderedObject[];
   const ccm = { namespace: target.ccmNamespace, serviceAccount: target.ccmServiceAccount, workload: ccmWorkloadOf(target, objects) };
@@ -134,8 +135,8 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
   return 0;
 }
 
-/** Adds `preflight` under the `migration` command; `done` receives the exit code. */
-export function addPreflightCommand(migration: Command, io: PreflightIo, done: (code: number) => void): void {
+/** Adds `preflight` under the `migration` command. */
+export function addPreflightCommand(migration: Command, { io, setCode }: CommandContext): void {
   migration
     .command('preflight')
     .description(
@@ -148,6 +149,6 @@ export function addPreflightCommand(migration: Command, io: PreflightIo, done: (
     .option('-o, --out <dir>', 'the output folder rendered before this change: its phase is where the cluster is', 'dist')
     .option('--only-phase-change', "check only when the spec's phase differs from the rendered tree's (a phase pull request); otherwise exit 0")
     .action((opts: PreflightOptions) => {
-      done(preflightCommand(opts, io));
+      setCode(preflightCommand(opts, io));
     });
 }

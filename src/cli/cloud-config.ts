@@ -1,19 +1,20 @@
 /** The `cloud-config transform` command: a platform's transform on standard input, the result on standard output. */
 import { Command } from 'commander';
-import type { CliIo } from './cli';
-import { TransformCliError } from './cli-errors';
-import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
-import { CloudConfigError, TransformResult } from './cloud-config/errors';
-import { formatIssue } from './cluster-spec/errors';
-import { ClusterSpec, PlatformType } from './cluster-spec/schema';
-import { AzureSpecSection } from './cluster-spec/sections/azure';
-import { loadClusterSpec, MAX_INPUT_BYTES } from './fleet/load';
-import { isAzureStackHub } from './openshift/azure/facts';
-import { openshiftCredentialHome } from './openshift/credential-home';
-import { platformFactsFor } from './openshift/platform-facts';
+import { CommandContext, PROCESS_IO } from './io';
+import { TransformCliError } from './exit-codes';
+import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from '../cloud-config';
+import { CloudConfigError, TransformResult } from '../cloud-config/errors';
+import { formatIssue } from '../cluster-spec/errors';
+import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { AzureSpecSection } from '../cluster-spec/sections/azure';
+import { loadClusterSpec, MAX_INPUT_BYTES } from '../fleet/load';
+import { isAzureStackHub } from '../openshift/azure/facts';
+import { openshiftCredentialHome } from '../openshift/credential-home';
+import { platformFactsFor } from '../openshift/platform-facts';
 
-/** Adds `cloud-config transform` to the program; `readStdin` reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
-export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: () => string): void {
+/** Adds `cloud-config transform` to the program; it reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
+export function addCloudConfigCommand(program: Command, { io }: CommandContext): void {
+  const readStdin = () => (io.in ?? PROCESS_IO.in!)();
   program
     .command('cloud-config')
     .description('cloud config tools')

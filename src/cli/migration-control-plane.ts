@@ -2,18 +2,18 @@
 import * as fs from 'fs';
 import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import type { CliIo } from './cli';
-import { EXIT_INVALID_INPUT, EXIT_OK, UsageError } from './cli-errors';
-import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
-import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from './kubernetes/migration/control-plane';
-import { MigrationInput } from './migration/flags';
-import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from './migration/phases';
-import { migrationProblems } from './migration-targets';
-import { platformFactsFor } from './openshift/platform-facts';
-import { errnoText, isErrnoError } from './pipeline/output';
+import { CliIo, CommandContext } from './io';
+import { EXIT_INVALID_INPUT, EXIT_OK, UsageError } from './exit-codes';
+import { ClusterSpec, PLATFORM_TYPES } from '../cluster-spec/schema';
+import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from '../kubernetes/migration/control-plane';
+import { MigrationInput } from '../migration/flags';
+import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from '../migration/phases';
+import { migrationProblems } from '../migration-targets';
+import { platformFactsFor } from '../openshift/platform-facts';
+import { errnoText, isErrnoError } from '../pipeline/output';
 
-/** Adds `migration control-plane` to the `migration` command; `setCode` receives its exit code. */
-export function addMigrationControlPlaneCommand(migration: Command, io: CliIo, setCode: (code: number) => void): void {
+/** Adds `migration control-plane` to the `migration` command. */
+export function addMigrationControlPlaneCommand(migration: Command, { io, setCode }: CommandContext): void {
   migration
     .command('control-plane')
     .description(
