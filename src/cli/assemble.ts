@@ -5,9 +5,9 @@ import { Command } from 'commander';
 import { checkOutputOutside, OutputTree, SHARD_RECORD } from '../pipeline/output';
 import { readShardRecord } from '../pipeline/shard';
 import { synthesizeInto, SynthSummary } from '../pipeline/synth';
-import { UsageError } from './exit-codes';
 import { CommandContext, DEFAULT_CLUSTERS_DIR } from './io';
 import { outputFolder, printWarnings, warningSink, writtenText } from './options';
+import { UserError } from '../util/user-error';
 
 /** The options of `assemble` as commander gives them. */
 interface AssembleFlags {
@@ -42,7 +42,7 @@ export function addAssembleCommand(program: Command, ctx: CommandContext): void 
 function assemble(shards: readonly string[], opts: AssembleFlags, { io, env }: CommandContext): void {
   const out = outputFolder(opts.out, env);
   if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
-    throw new UsageError('--force-phase needs the reason the phase check may be skipped');
+    throw new UserError('usage', '--force-phase needs the reason the phase check may be skipped');
   }
   checkOutputOutside(out, opts.clusters);
   refuseShardAsOutput(out);
@@ -69,7 +69,8 @@ function refuseShardAsOutput(out: string): void {
   // lstat: a link named .shard.json (even to nothing) marks the folder as a shard's too
   if (fs.lstatSync(record, { throwIfNoEntry: false })) {
     const shard = readShardRecord(out)?.shard;
-    throw new UsageError(
+    throw new UserError(
+      'usage',
       `--out ${out} holds the output of synth --shard${shard ? ` ${shard}` : ''} (${record}); assemble into another folder: the shard outputs are what it reads`,
     );
   }

@@ -3,8 +3,9 @@ import { Command } from 'commander';
 import { diffTrees, hasChanges, Tree } from '../diff/diff-trees';
 import { readChangedTrees, readGitRange, withoutIdenticalUnits } from '../diff/load-tree';
 import { diffMarkdown } from '../diff/markdown';
-import { EXIT_INVALID_INPUT, EXIT_OK, UsageError } from './exit-codes';
+import { EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes';
 import { CommandContext, DEFAULT_OUT_DIR } from './io';
+import { UserError } from '../util/user-error';
 
 /** Adds `diff` to the program. */
 export function addDiffCommand(program: Command, ctx: CommandContext): void {
@@ -23,12 +24,12 @@ export function addDiffCommand(program: Command, ctx: CommandContext): void {
       let after: Tree;
       if (opts.git) {
         if (base !== undefined) {
-          throw new UsageError('give either two folders or --git, not both');
+          throw new UserError('usage', 'give either two folders or --git, not both');
         }
         ({ before, after } = readGitRange(opts.git, opts.path));
       } else {
         if (base === undefined || head === undefined) {
-          throw new UsageError('give the two folders to compare, or --git BASE[..HEAD]');
+          throw new UserError('usage', 'give the two folders to compare, or --git BASE[..HEAD]');
         }
         [before, after] = readChangedTrees(base, head);
       }

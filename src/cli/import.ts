@@ -6,11 +6,12 @@ import { stringify } from 'yaml';
 import { loadSpecFiles } from '../fleet/load';
 import { CommandContext, DEFAULT_CLUSTERS_DIR } from './io';
 import { defaultsRoot } from './options';
-import { EXIT_INVALID_INPUT, UsageError } from './exit-codes';
-import { formatIssue, SpecValidationError } from '../cluster-spec/errors';
-import { ImportError, importLiveCluster, ImportResult } from '../import/live-cluster';
+import { EXIT_INVALID_INPUT } from './exit-codes';
+import { formatIssue, isSpecError } from '../cluster-spec/errors';
+import { importLiveCluster, ImportResult } from '../import/live-cluster';
 import { exportSource, readExport } from '../import/read-export';
 import { findSecretInData, findSecretInIni } from '../secrets/detector';
+import { UserError } from '../util/user-error';
 
 /** The options of `import` as commander gives them. */
 interface ImportFlags {
@@ -51,7 +52,7 @@ function importCluster(opts: ImportFlags, { io, setCode }: CommandContext): void
   try {
     validateWritten(written);
   } catch (e) {
-    if (!(e instanceof SpecValidationError)) {
+    if (!isSpecError(e)) {
       throw e;
     }
     const n = e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`;
@@ -67,14 +68,16 @@ function importCluster(opts: ImportFlags, { io, setCode }: CommandContext): void
 function refuseSecrets(result: ImportResult): void {
   const inSpec = findSecretInData(result.spec);
   if (inSpec) {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       `the imported spec field ${inSpec.key} holds ${inSpec.reason.replace(/^"[^"]*" holds /, '')}; remove it from the cluster (or the export) first, credentials never go into git`,
     );
   }
   for (const f of result.files) {
     const found = findSecretInIni(f.content);
     if (found) {
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `${f.name} (line ${found.line}) would hold ${found.reason.replace(/^"[^"]*" holds /, '')}; credentials never go into git`,
       );
     }
@@ -85,7 +88,8 @@ function refuseSecrets(result: ImportResult): void {
 function writeTogether(files: readonly { name: string; content: string }[], opts: ImportFlags): void {
   const existing = files.map((f) => path.join(opts.out, f.name)).filter((f) => fs.existsSync(f));
   if (existing.length > 0 && !opts.force) {
-    throw new UsageError(
+    throw new UserError(
+      'usage',
       `${existing.join(', ')} exist${existing.length === 1 ? 's' : ''}; pass --force to replace, or --name for another cluster name`,
     );
   }

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { CliIo, CommandContext } from './io';
-import { EXIT_INVALID_INPUT, EXIT_OK, UsageError } from './exit-codes';
+import { EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes';
 import { ClusterSpec, PLATFORM_TYPES } from '../cluster-spec/schema';
 import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from '../kubernetes/migration/control-plane';
 import { MigrationInput } from '../migration/flags';
@@ -11,6 +11,7 @@ import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATI
 import { migrationProblems } from '../migration-targets';
 import { platformFactsFor } from '../openshift/platform-facts';
 import { errnoText, isErrnoError } from '../pipeline/output';
+import { UserError } from '../util/user-error';
 
 /** Adds `migration control-plane` to the `migration` command. */
 export function addMigrationControlPlaneCommand(migration: Command, { io, setCode }: CommandContext): void {
@@ -75,27 +76,28 @@ function migrationControlPlane(
 ): number {
   const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
   if (!platform) {
-    throw new UsageError(`--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
+    throw new UserError('usage', `--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
   }
   const phase = MIGRATION_PHASES.find((p) => p === opts.phase);
   if (!phase) {
-    throw new UsageError(`--phase ${JSON.stringify(opts.phase)} is not a phase; use one of ${MIGRATION_PHASES.join(', ')}`);
+    throw new UserError('usage', `--phase ${JSON.stringify(opts.phase)} is not a phase; use one of ${MIGRATION_PHASES.join(', ')}`);
   }
   for (const [flag, value] of [
     ['--kubernetes-version', opts.kubernetesVersion],
     ['--ccm-version', opts.ccmVersion],
   ] as const) {
     if (value !== undefined && !KUBERNETES_MINOR.test(value)) {
-      throw new UsageError(`${flag} ${JSON.stringify(value)} is not a Kubernetes minor version like "1.26"`);
+      throw new UserError('usage', `${flag} ${JSON.stringify(value)} is not a Kubernetes minor version like "1.26"`);
     }
   }
   const format = CONTROL_PLANE_FORMATS.find((f) => f === opts.format);
   if (!format) {
-    throw new UsageError(`--format ${JSON.stringify(opts.format)} is not a form; use one of ${CONTROL_PLANE_FORMATS.join(', ')}`);
+    throw new UserError('usage', `--format ${JSON.stringify(opts.format)} is not a form; use one of ${CONTROL_PLANE_FORMATS.join(', ')}`);
   }
   const capi = CLUSTER_API_VERSIONS.find((v) => v === (opts.clusterApi ?? 'v1beta1'));
   if (!capi) {
-    throw new UsageError(
+    throw new UserError(
+      'usage',
       `--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`,
     );
   }
@@ -134,22 +136,28 @@ function migrationControlPlane(
     try {
       text = fs.readFileSync(opts.current, 'utf8');
     } catch (e) {
-      throw new UsageError(
+      throw new UserError(
+        'usage',
         `--current ${JSON.stringify(opts.current)} cannot be read (${isErrnoError(e) ? errnoText(e) : 'unreadable'}); give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
       );
     }
     try {
       current = parseYaml(text);
     } catch {
-      throw new UsageError(`--current ${JSON.stringify(opts.current)} is not YAML; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
+      throw new UserError(
+        'usage',
+        `--current ${JSON.stringify(opts.current)} is not YAML; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
+      );
     }
     if ((current as { kind?: unknown } | null)?.kind !== 'KubeadmControlPlane') {
-      throw new UsageError(
+      throw new UserError(
+        'usage',
         `--current ${JSON.stringify(opts.current)}: kind is not KubeadmControlPlane; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
       );
     }
   } else if (format === 'cluster-api' && capi === 'v1beta2') {
-    throw new UsageError(
+    throw new UserError(
+      'usage',
       '--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index',
     );
   }

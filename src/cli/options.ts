@@ -3,13 +3,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { InputWarning } from '../fleet/load';
 import { warningLines } from '../fleet/warning-lines';
-import { UsageError } from './exit-codes';
 import { CliIo, DEFAULT_OUT_DIR } from './io';
+import { UserError } from '../util/user-error';
 
 /** The output folder: --out, else $CDK8S_OUTDIR when set and not empty, else dist. */
 export function outputFolder(given: string | undefined, env: NodeJS.ProcessEnv): string {
   if (given !== undefined && given.trim() === '') {
-    throw new UsageError('--out is empty; give the output folder (default: $CDK8S_OUTDIR or "dist")');
+    throw new UserError('usage', '--out is empty; give the output folder (default: $CDK8S_OUTDIR or "dist")');
   }
   // an exported but empty CDK8S_OUTDIR names no folder: treat it as unset
   return given ?? (env.CDK8S_OUTDIR?.trim() ? env.CDK8S_OUTDIR : DEFAULT_OUT_DIR);

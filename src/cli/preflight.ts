@@ -6,9 +6,8 @@
  * precondition; 2: usage errors, an unreadable export or an unusable spec.
  */
 import { Command } from 'commander';
-import { ImportError } from '../import/live-cluster';
 import { readExport } from '../import/read-export';
-import { formatIssue, SpecValidationError } from '../cluster-spec/errors';
+import { formatIssue, isSpecError } from '../cluster-spec/errors';
 import { loadFleet } from '../fleet/load';
 import { phaseSequence, MigrationPhase } from '../migration/phases';
 import { phaseChangeSteps, PhaseTransition } from '../migration/steps';
@@ -20,6 +19,7 @@ import { PreparedCluster } from '../cluster/prepared-cluster';
 import { RenderedObject } from '../gitops/layout';
 import { ccmWorkloadOf } from '../migration/plan-files';
 import { CommandContext } from './io';
+import { isUserError } from '../util/user-error';
 
 /** The options of `migration preflight`. */
 export interface PreflightOptions {
@@ -66,7 +66,7 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
   try {
     fleet = loadFleet(opts.clusters);
   } catch (e) {
-    if (e instanceof SpecValidationError) {
+    if (isSpecError(e)) {
       io.err(
         `error: the cluster specs have ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`}; fix them (ccm-gitops validate-spec ${opts.clusters}) before a preflight\n`,
       );
@@ -116,7 +116,7 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
   try {
     objects = readExport(opts.from);
   } catch (e) {
-    if (e instanceof ImportError) {
+    if (isUserError(e, 'import')) {
       io.err(`error: ${e.message}\n`);
       return 2;
     }

@@ -1,11 +1,9 @@
 /** How an error a command throws reads on standard error, and the exit code it sets. */
 import { CommanderError } from 'commander';
-import { formatIssue, SpecValidationError } from '../cluster-spec/errors';
-import { TreeReadError } from '../diff/load-tree';
-import { ImportError } from '../import/live-cluster';
-import { errnoText, isErrnoError, OutputError, OutputLocationError } from '../pipeline/output';
-import { SynthError } from '../pipeline/synth';
-import { EXIT_INTERNAL, EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE, TransformCliError, UsageError } from './exit-codes';
+import { formatIssue, isSpecError } from '../cluster-spec/errors';
+import { errnoText, isErrnoError } from '../pipeline/output';
+import { isUserError } from '../util/user-error';
+import { EXIT_INTERNAL, EXIT_INVALID_INPUT, EXIT_OK, EXIT_USAGE } from './exit-codes';
 import { CliIo } from './io';
 
 /**
@@ -15,11 +13,11 @@ import { CliIo } from './io';
  */
 export function reportError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv, writes = true): number {
   const nothingWritten = writes ? '; nothing was written' : '';
-  if (e instanceof ImportError) {
+  if (isUserError(e, 'import')) {
     io.err(`error: ${e.message}; nothing was written\n`);
     return EXIT_INVALID_INPUT;
   }
-  if (e instanceof UsageError || e instanceof TreeReadError || e instanceof TransformCliError) {
+  if (isUserError(e, 'usage')) {
     io.err(`error: ${e.message}\n`);
     return EXIT_USAGE;
   }
@@ -29,18 +27,14 @@ export function reportError(e: unknown, io: CliIo, env: NodeJS.ProcessEnv, write
     }
     return EXIT_USAGE;
   }
-  if (e instanceof SpecValidationError) {
+  if (isSpecError(e)) {
     io.err(`error: ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`} found${nothingWritten}\n`);
     for (const issue of e.issues) {
       io.err(`  ${formatIssue(issue)}\n`);
     }
     return EXIT_INVALID_INPUT;
   }
-  if (e instanceof OutputLocationError) {
-    io.err(`error: ${e.message}\n`);
-    return EXIT_USAGE;
-  }
-  if (e instanceof OutputError || e instanceof SynthError) {
+  if (isUserError(e, 'output', 'environment', 'input')) {
     io.err(`error: ${e.message}\n`);
     return EXIT_INVALID_INPUT;
   }

@@ -8,9 +8,10 @@ import { ProgressLine } from '../pipeline/progress';
 import { RenderCache } from '../pipeline/render-cache';
 import { SpecCache } from '../pipeline/spec-cache';
 import { parseShard, synthesizeInto, synthesizeIntoAsync, SynthOptions, SynthSummary } from '../pipeline/synth';
-import { EXIT_INVALID_INPUT, UsageError } from './exit-codes';
+import { EXIT_INVALID_INPUT } from './exit-codes';
 import { CommandContext, DEFAULT_CLUSTERS_DIR } from './io';
 import { outputFolder, printWarnings, warningSink, writtenText } from './options';
+import { UserError } from '../util/user-error';
 
 /** The options of `synth` as commander gives them. */
 interface SynthFlags {
@@ -125,20 +126,22 @@ function startRun(opts: SynthFlags, ctx: CommandContext): SynthRun {
   // --only takes names until the next argument; an option right after it (--only -q) would be read as a name
   const optionLike = (opts.only ?? []).filter((n) => n.startsWith('-'));
   if (optionLike.length > 0) {
-    throw new UsageError(
+    throw new UserError(
+      'usage',
       `--only ${optionLike.map((n) => JSON.stringify(n)).join(', ')}: cluster names never start with "-"; give the names right after --only (--only NAME... ${optionLike[0]})`,
     );
   }
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (opts.shard !== undefined && !shard) {
-    throw new UsageError(`--shard ${JSON.stringify(opts.shard)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4`);
+    throw new UserError('usage', `--shard ${JSON.stringify(opts.shard)} is not I/N with 1 <= I <= N <= 1000, e.g. 2/4`);
   }
   const jobs = opts.jobs === undefined ? undefined : Number(opts.jobs);
   if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)) {
-    throw new UsageError(`--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
+    throw new UserError('usage', `--jobs ${JSON.stringify(opts.jobs)} is not a number of threads from 1 to 256`);
   }
   if (opts.forcePhase !== undefined && opts.forcePhase.trim() === '') {
-    throw new UsageError(
+    throw new UserError(
+      'usage',
       '--force-phase needs the reason the phase check may be skipped, e.g. --force-phase "record lost in a bad merge; the cluster is in leader-migration-kcm"',
     );
   }

@@ -4,9 +4,9 @@ import * as path from 'path';
 import { Command } from 'commander';
 import { SpecIssue, SpecValidationError } from '../cluster-spec/errors';
 import { isSymbolicLink, linkOutsideProblem, listSpecFiles, loadSpecFiles } from '../fleet/load';
-import { UsageError } from './exit-codes';
 import { CommandContext } from './io';
 import { defaultsRoot, printWarnings } from './options';
+import { UserError } from '../util/user-error';
 
 /** Adds `validate-spec` to the program. */
 export function addValidateSpecCommand(program: Command, ctx: CommandContext): void {
@@ -31,7 +31,7 @@ export function addValidateSpecCommand(program: Command, ctx: CommandContext): v
         .flatMap((p) => (folders.includes(p) ? listSpecFiles(p) : [p]))
         .filter((f) => !seen.has(path.resolve(f)) && seen.add(path.resolve(f)));
       if (files.length === 0) {
-        throw new UsageError(`no cluster spec found in ${paths.join(', ')}`);
+        throw new UserError('usage', `no cluster spec found in ${paths.join(', ')}`);
       }
       // with no clusters folder named or found, a file's own folder is the one its link may not leave
       refuseLinksOutside(

@@ -1,9 +1,9 @@
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { tagRefusal } from '../secrets/yaml-findings';
 import { flatten } from './flatten';
-import { TreeReadError } from './load-tree';
 import { boundedData, nestingRefusal } from '../util/bounded-yaml';
 import { FLEET_JSON, parseFleetJson } from '../pipeline/fleet-summary';
+import { UserError } from '../util/user-error';
 
 /** A rendered object in a tree. */
 export interface TreeObject {
@@ -85,15 +85,18 @@ export function treeObjects(tree: Tree): TreeObject[] {
     const docs = parseAllDocuments(content, { lineCounter: lines });
     for (const doc of docs) {
       if (doc.errors.length > 0) {
-        throw new TreeReadError(`${file}: ${nestingRefusal(doc, 'rendered object') ?? `not valid YAML: ${doc.errors[0].message.split('\n')[0]}`}`);
+        throw new UserError(
+          'usage',
+          `${file}: ${nestingRefusal(doc, 'rendered object') ?? `not valid YAML: ${doc.errors[0].message.split('\n')[0]}`}`,
+        );
       }
       const tagged = tagRefusal(doc, lines, 'a rendered object');
       if (tagged) {
-        throw new TreeReadError(`${file}: ${tagged}`);
+        throw new UserError('usage', `${file}: ${tagged}`);
       }
       const read = boundedData(doc, 'rendered object');
       if ('refused' in read) {
-        throw new TreeReadError(`${file}: ${read.refused}`);
+        throw new UserError('usage', `${file}: ${read.refused}`);
       }
       const body = read.data;
       const o = body as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };

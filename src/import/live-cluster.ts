@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'util';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { OPENSHIFT_DISTRIBUTION_FACTS } from '../openshift/distribution-facts';
-import { CloudConfigError } from '../cloud-config/errors';
 import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
+import { UserError, isUserError } from '../util/user-error';
 
 /**
  * Turns what `oc get -o yaml` exports from a live OpenShift cluster
@@ -46,9 +46,6 @@ export interface ImportResult {
   readonly warnings: readonly string[];
 }
 
-/** The exported objects cannot become a spec; the message says why and what to do. */
-export class ImportError extends Error {}
-
 /** Platforms the operator renders nothing for. */
 const NO_CCM_PLATFORMS = ['BareMetal', 'None', 'Libvirt', 'Ovirt', 'Kubevirt', 'EquinixMetal', 'PowerVC'];
 
@@ -82,7 +79,7 @@ export function flattenObjects(objects: readonly ExportedObject[]): ExportedObje
   return objects.flatMap((o) => (o && Array.isArray(o.items) && /List$/.test(o.kind ?? '') ? flattenObjects(o.items) : o ? [o] : []));
 }
 
-/** Imports one cluster. Throws ImportError. */
+/** Imports one cluster. Throws a UserError of kind 'import'. */
 export function importLiveCluster(exported: readonly ExportedObject[], options: ImportOptions = {}): ImportResult {
   const objects = flattenObjects(exported);
   // each object the import reads exists once in a cluster: two different copies are refused, never one picked
@@ -98,7 +95,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     if (other) {
       const where = (o: ExportedObject) => options.sourceOf?.(o) ?? `object ${objects.indexOf(o) + 1} of the export`;
       const [a, b] = [where(found[0]), where(other)];
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `the export holds two different ${kind} "${namespace ? `${namespace}/` : ''}${name}" objects (${a === b ? `both in ${a}` : `in ${a} and in ${b}`}); ` +
           'a cluster has one: keep the one exported from the cluster you import, and remove the other',
       );
@@ -109,18 +107,20 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
 
   const infra = find('Infrastructure', 'cluster');
   if (!infra) {
-    throw new ImportError('no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
+    throw new UserError('import', 'no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
   }
   const status = rec(infra.status);
   const type = str(rec(status.platformStatus).type) ?? str(status.platform);
   if (!type) {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       'Infrastructure "cluster" has no status.platformStatus.type; export it with its status (oc get infrastructure cluster -o yaml)',
     );
   }
   if (type === 'External') {
     const state = rec(rec(rec(status.platformStatus).external).cloudControllerManager).state;
-    throw new ImportError(
+    throw new UserError(
+      'import',
       state === 'External'
         ? 'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies ' +
             "the cloud controller manager; OpenShift renders none, so there is nothing to import; deploy the partner's CCM as the partner documents"
@@ -128,31 +128,34 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     );
   }
   if (NO_CCM_PLATFORMS.includes(type)) {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       `platform ${type} needs no cloud controller manager: the operator renders nothing for it and the kubelets run without ` +
         '--cloud-provider=external; nothing to import',
     );
   }
   if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFactsFor(type as PlatformType)) {
-    throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
+    throw new UserError('import', `platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
   }
   const platform = type as PlatformType;
   const infrastructureName = str(status.infrastructureName);
   if (!infrastructureName) {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       'Infrastructure "cluster" has no status.infrastructureName; export it with its status (oc get infrastructure cluster -o yaml)',
     );
   }
   const topology = str(status.controlPlaneTopology) ?? 'HighlyAvailable';
   if (topology === 'External') {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       'controlPlaneTopology External (hosted control plane): the cloud controller manager runs in the management cluster, ' +
         'not on this cluster; nothing to import here',
     );
   }
   const name = options.name ?? defaultName(infrastructureName);
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
-    throw new ImportError(`cluster name "${name}" is not a DNS-1123 label of at most 40 characters; pass one with --name`);
+    throw new UserError('import', `cluster name "${name}" is not a DNS-1123 label of at most 40 characters; pass one with --name`);
   }
 
   const spec: Record<string, unknown> = { distribution: 'openshift', platform, infrastructureName };
@@ -169,7 +172,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     try {
       parsed = rec(JSON.parse(imagesJson));
     } catch (e) {
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images: images.json is not JSON (${(e as Error).message})`,
       );
     }
@@ -195,7 +199,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   if (ref.name) {
     const cm = find('ConfigMap', ref.name, 'openshift-config', '');
     if (!cm) {
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `Infrastructure spec.cloudConfig names ConfigMap openshift-config/${ref.name}, which is not in the export; add it: ` +
           `oc get cm -n openshift-config ${ref.name} -o yaml`,
       );
@@ -207,7 +212,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       delete data['cloud.conf'];
     } else if (ref.key) {
       if (!(ref.key in data)) {
-        throw new ImportError(`key ${ref.key} specified in infra resource does not exist in source configmap openshift-config/${ref.name}`);
+        throw new UserError('import', `key ${ref.key} specified in infra resource does not exist in source configmap openshift-config/${ref.name}`);
       }
       text = data[ref.key];
       delete data[ref.key];
@@ -342,7 +347,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   }
   if (profileType && profileType !== 'Intermediate' && honored) {
     if (!(TLS_PROFILE_TYPES as readonly string[]).includes(profileType)) {
-      throw new ImportError(`APIServer spec.tlsSecurityProfile.type "${profileType}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
+      throw new UserError('import', `APIServer spec.tlsSecurityProfile.type "${profileType}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
     }
     const custom = rec(profile.custom);
     spec.tls =
@@ -385,8 +390,8 @@ function checkNoCredentials(platform: PlatformType, where: string, text: string)
   try {
     refuseCredentials(platform, text, OPENSHIFT_DISTRIBUTION_FACTS.credentialHome(platform));
   } catch (e) {
-    if (e instanceof CloudConfigError) {
-      throw new ImportError(`${where}: ${e.message}`);
+    if (isUserError(e, 'cloud-config')) {
+      throw new UserError('import', `${where}: ${e.message}`);
     }
     throw e;
   }
