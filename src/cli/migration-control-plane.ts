@@ -4,14 +4,30 @@ import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { CliIo, CommandContext } from './io';
 import { EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes';
-import { ClusterSpec, PLATFORM_TYPES } from '../cluster-spec/schema';
+import { ClusterSpec, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
 import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from '../kubernetes/migration/control-plane';
 import { MigrationInput } from '../migration/flags';
-import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from '../migration/phases';
+import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, MigrationPhase, minorOf } from '../migration/phases';
 import { migrationProblems } from '../migration-targets';
 import { platformFactsFor } from '../openshift/platform-facts';
 import { errnoText, isErrnoError } from '../pipeline/output';
 import { UserError } from '../util/user-error';
+
+/** The options of `migration control-plane` as commander gives them. */
+interface ControlPlaneFlags {
+  readonly platform: string;
+  readonly phase: string;
+  readonly kubernetesVersion: string;
+  readonly ccmVersion?: string;
+  readonly format: string;
+  readonly clusterApi?: string;
+  readonly current?: string;
+  readonly nodeIpam?: boolean;
+  readonly inTreeVolumes: boolean;
+  readonly wildcard?: boolean;
+  readonly leaderName: string;
+  readonly leaseNamespace: string;
+}
 
 /** Adds `migration control-plane` to the `migration` command. */
 export function addMigrationControlPlaneCommand(migration: Command, { io, setCode }: CommandContext): void {
@@ -36,44 +52,41 @@ export function addMigrationControlPlaneCommand(migration: Command, { io, setCod
     .option('--wildcard', 'write component "*" instead of naming the owner')
     .option('--leader-name <name>', 'migration Lease name', DEFAULT_LEADER_NAME)
     .option('--lease-namespace <ns>', 'lease namespace of both controller managers', DEFAULT_LEASE_NAMESPACE)
-    .action(
-      (opts: {
-        platform: string;
-        phase: string;
-        kubernetesVersion: string;
-        ccmVersion?: string;
-        format: string;
-        clusterApi?: string;
-        current?: string;
-        nodeIpam?: boolean;
-        inTreeVolumes: boolean;
-        wildcard?: boolean;
-        leaderName: string;
-        leaseNamespace: string;
-      }) => {
-        setCode(migrationControlPlane(opts, io));
-      },
-    );
+    .action((opts: ControlPlaneFlags) => {
+      setCode(migrationControlPlane(opts, io));
+    });
 }
 
 /** `migration control-plane`: validates like synth, prints one form, exit 1 on a refused migration. */
-function migrationControlPlane(
-  opts: {
-    platform: string;
-    phase: string;
-    kubernetesVersion: string;
-    ccmVersion?: string;
-    format: string;
-    clusterApi?: string;
-    current?: string;
-    nodeIpam?: boolean;
-    inTreeVolumes: boolean;
-    wildcard?: boolean;
-    leaderName: string;
-    leaseNamespace: string;
-  },
-  io: CliIo,
-): number {
+function migrationControlPlane(opts: ControlPlaneFlags, io: CliIo): number {
+  const { platform, phase, format, capi } = checkedFlags(opts);
+  const input = migrationInputOf(opts, platform, phase);
+  const problems = migrationProblems({
+    ...input,
+    distribution: 'kubernetes',
+    managementMode: 'gitops',
+    inTreeVolumes: undefined,
+    enabledFeatureGates: [],
+  });
+  if (problems.length > 0) {
+    for (const p of problems) {
+      io.err(`error: ${p.path.join('.')}: ${p.message}\n`);
+    }
+    return EXIT_INVALID_INPUT;
+  }
+  const current = opts.current === undefined ? undefined : readCurrent(opts.current);
+  if (current === undefined && format === 'cluster-api' && capi === 'v1beta2') {
+    throw new UserError(
+      'usage',
+      '--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index',
+    );
+  }
+  io.out(controlPlaneChange(input, format, capi, current));
+  return EXIT_OK;
+}
+
+/** The platform, phase, output form and Cluster API version the flags name; a usage error for the first one that names none. */
+function checkedFlags(opts: ControlPlaneFlags) {
   const platform = PLATFORM_TYPES.find((p) => p.toLowerCase() === opts.platform.toLowerCase());
   if (!platform) {
     throw new UserError('usage', `--platform ${JSON.stringify(opts.platform)} is not a platform type; use one of ${PLATFORM_TYPES.join(', ')}`);
@@ -101,10 +114,15 @@ function migrationControlPlane(
       `--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`,
     );
   }
+  return { platform, phase, format, capi };
+}
+
+/** The migration the flags describe, with the platform's migration support. */
+function migrationInputOf(opts: ControlPlaneFlags, platform: PlatformType, phase: MigrationPhase): MigrationInput {
   const definition = platformFactsFor(platform);
   const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
   const kubernetesMinor = minorOf(opts.kubernetesVersion);
-  const input: MigrationInput = {
+  return {
     platform,
     support,
     phase,
@@ -117,50 +135,30 @@ function migrationControlPlane(
     wildcard: opts.wildcard ?? false,
     leaderElect: true,
   };
-  const problems = migrationProblems({
-    ...input,
-    distribution: 'kubernetes',
-    managementMode: 'gitops',
-    inTreeVolumes: undefined,
-    enabledFeatureGates: [],
-  });
-  if (problems.length > 0) {
-    for (const p of problems) {
-      io.err(`error: ${p.path.join('.')}: ${p.message}\n`);
-    }
-    return EXIT_INVALID_INPUT;
-  }
-  let current: unknown;
-  if (opts.current !== undefined) {
-    let text: string;
-    try {
-      text = fs.readFileSync(opts.current, 'utf8');
-    } catch (e) {
-      throw new UserError(
-        'usage',
-        `--current ${JSON.stringify(opts.current)} cannot be read (${isErrnoError(e) ? errnoText(e) : 'unreadable'}); give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
-      );
-    }
-    try {
-      current = parseYaml(text);
-    } catch {
-      throw new UserError(
-        'usage',
-        `--current ${JSON.stringify(opts.current)} is not YAML; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
-      );
-    }
-    if ((current as { kind?: unknown } | null)?.kind !== 'KubeadmControlPlane') {
-      throw new UserError(
-        'usage',
-        `--current ${JSON.stringify(opts.current)}: kind is not KubeadmControlPlane; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
-      );
-    }
-  } else if (format === 'cluster-api' && capi === 'v1beta2') {
+}
+
+/** The KubeadmControlPlane of --current, read and parsed; a usage error naming the file when it is none. */
+function readCurrent(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
     throw new UserError(
       'usage',
-      '--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index',
+      `--current ${JSON.stringify(file)} cannot be read (${isErrnoError(e) ? errnoText(e) : 'unreadable'}); give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
     );
   }
-  io.out(controlPlaneChange(input, format, capi, current));
-  return EXIT_OK;
+  let current: unknown;
+  try {
+    current = parseYaml(text);
+  } catch {
+    throw new UserError('usage', `--current ${JSON.stringify(file)} is not YAML; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`);
+  }
+  if ((current as { kind?: unknown } | null)?.kind !== 'KubeadmControlPlane') {
+    throw new UserError(
+      'usage',
+      `--current ${JSON.stringify(file)}: kind is not KubeadmControlPlane; give the file kubectl get kubeadmcontrolplane NAME -o yaml wrote`,
+    );
+  }
+  return current;
 }

@@ -79,11 +79,48 @@ export function flattenObjects(objects: readonly ExportedObject[]): ExportedObje
   return objects.flatMap((o) => (o && Array.isArray(o.items) && /List$/.test(o.kind ?? '') ? flattenObjects(o.items) : o ? [o] : []));
 }
 
+/** Finds an object of the export by kind, name, namespace and API group; undefined when absent. */
+type Finder = (kind: string, name: string, namespace?: string, group?: string) => ExportedObject | undefined;
+
+/** What each step of an import reads and adds to. */
+interface ImportState {
+  readonly find: Finder;
+  readonly infra: ExportedObject;
+  readonly platform: PlatformType;
+  readonly name: string;
+  readonly spec: Record<string, unknown>;
+  readonly files: ImportedFile[];
+  readonly warnings: string[];
+}
+
 /** Imports one cluster. Throws a UserError of kind 'import'. */
 export function importLiveCluster(exported: readonly ExportedObject[], options: ImportOptions = {}): ImportResult {
-  const objects = flattenObjects(exported);
-  // each object the import reads exists once in a cluster: two different copies are refused, never one picked
-  const find = (kind: string, name: string, namespace?: string, group = 'config.openshift.io/') => {
+  const find = objectFinder(flattenObjects(exported), options);
+  const infra = find('Infrastructure', 'cluster');
+  if (!infra) {
+    throw new UserError('import', 'no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
+  }
+  const { platform, infrastructureName, topology, name } = importedIdentity(infra, options);
+  const spec: Record<string, unknown> = { distribution: 'openshift', platform, infrastructureName };
+  if (topology !== 'HighlyAvailable') {
+    spec.controlPlaneTopology = topology;
+  }
+  const state: ImportState = { find, infra, platform, name, spec, files: [], warnings: [] };
+  importImages(state);
+  importCloudConfig(state);
+  importPlatformSections(state);
+  importProxy(state);
+  importFeatureGates(state);
+  importRelease(state);
+  importTlsProfile(state);
+  // the loader validates the document when it reads the file back; here it is only assembled
+  const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec } as unknown as ClusterSpecInput;
+  return { name, spec: document, files: state.files, warnings: state.warnings };
+}
+
+/** The finder of the export's objects: each object the import reads exists once in a cluster, so two different copies are refused, never one picked. */
+function objectFinder(objects: readonly ExportedObject[], options: ImportOptions): Finder {
+  return (kind, name, namespace, group = 'config.openshift.io/') => {
     const found = objects.filter(
       (o) =>
         o.kind === kind &&
@@ -103,12 +140,10 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     }
     return found[0];
   };
-  const warnings: string[] = [];
+}
 
-  const infra = find('Infrastructure', 'cluster');
-  if (!infra) {
-    throw new UserError('import', 'no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
-  }
+/** The platform, infrastructure name, topology and cluster name of the Infrastructure; refused when there is nothing to import. */
+function importedIdentity(infra: ExportedObject, options: ImportOptions) {
   const status = rec(infra.status);
   const type = str(rec(status.platformStatus).type) ?? str(status.platform);
   if (!type) {
@@ -157,14 +192,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
     throw new UserError('import', `cluster name "${name}" is not a DNS-1123 label of at most 40 characters; pass one with --name`);
   }
+  return { platform, infrastructureName, topology, name };
+}
 
-  const spec: Record<string, unknown> = { distribution: 'openshift', platform, infrastructureName };
-  if (topology !== 'HighlyAvailable') {
-    spec.controlPlaneTopology = topology;
-  }
-  const files: ImportedFile[] = [];
-
-  // images: the operator's images.json, when exported
+/** The operator's images.json, when exported: the images the platform needs. */
+function importImages({ find, platform, spec, warnings }: ImportState): void {
   const imagesCm = find('ConfigMap', 'cloud-controller-manager-images', 'openshift-cloud-controller-manager-operator', '');
   const imagesJson = imagesCm?.data?.['images.json'];
   if (imagesJson) {
@@ -192,8 +224,10 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
         '(oc get cm -n openshift-cloud-controller-manager-operator cloud-controller-manager-images -o yaml)',
     );
   }
+}
 
-  // cloud config: openshift-config/<infra.spec.cloudConfig.name>, key <infra.spec.cloudConfig.key>
+/** The cloud config: openshift-config/<infra.spec.cloudConfig.name>, key <infra.spec.cloudConfig.key>, and its other keys as files. */
+function importCloudConfig({ find, infra, platform, name, spec, files }: ImportState): void {
   const cloudConfigRef = rec(rec(infra.spec).cloudConfig);
   const ref = { name: str(cloudConfigRef.name), key: str(cloudConfigRef.key) };
   if (ref.name) {
@@ -237,9 +271,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       }
     }
   }
+}
 
-  // platform status and spec
-  const ps = rec(status.platformStatus);
+/** The platform's status and spec: AWS region and endpoints, the Azure cloud, vSphere's vCenters and failure domains. */
+function importPlatformSections({ find, infra, platform, spec, warnings }: ImportState): void {
+  const ps = rec(rec(infra.status).platformStatus);
   const aws = rec(ps.aws);
   const endpoints = arr(aws.serviceEndpoints).map(rec);
   if (platform === 'AWS' && (str(aws.region) || endpoints.length)) {
@@ -285,15 +321,19 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       warnings.push('no Network "cluster" in the export: IP families of the vSphere config are not set (oc get network.config cluster -o yaml)');
     }
   }
+}
 
-  // proxy status
+/** The proxy, as its status says. */
+function importProxy({ find, spec }: ImportState): void {
   const proxy = rec(find('Proxy', 'cluster')?.status);
   const proxySpec = pick(proxy, ['httpProxy', 'httpsProxy', 'noProxy']);
   if (Object.keys(proxySpec).length > 0) {
     spec.proxy = proxySpec;
   }
+}
 
-  // feature gates: the current version's enabled and disabled gates that change rendering
+/** The current version's enabled and disabled feature gates that change rendering. */
+function importFeatureGates({ find, spec, warnings }: ImportState): void {
   const fg = find('FeatureGate', 'cluster');
   const current = arr(rec(fg?.status).featureGates)[0];
   if (current) {
@@ -310,8 +350,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   } else {
     warnings.push('no FeatureGate "cluster" with status in the export: no feature gate is assumed enabled (oc get featuregate cluster -o yaml)');
   }
+}
 
-  // release: ClusterVersion status.desired.version, else the last Completed update
+/** The release: ClusterVersion status.desired.version, else the last Completed update; the feature set with it. */
+function importRelease({ find, spec, warnings }: ImportState): void {
+  const fg = find('FeatureGate', 'cluster');
   const clusterVersion = find('ClusterVersion', 'version');
   const cvStatus = rec(clusterVersion?.status);
   const release =
@@ -329,11 +372,15 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
         "or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
     );
   }
+}
 
-  // TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and
-  // LegacyAdheringComponentsOnly mean the operator and its operands use the default (Intermediate) profile; any other
-  // value means StrictAllComponents (openshift/library-go pkg/crypto/tls_adherence.go ShouldHonorClusterTLSProfile,
-  // vendored at openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c; used in pkg/tls/tls.go)
+/**
+ * The TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and
+ * LegacyAdheringComponentsOnly mean the operator and its operands use the default (Intermediate) profile; any other
+ * value means StrictAllComponents (openshift/library-go pkg/crypto/tls_adherence.go ShouldHonorClusterTLSProfile,
+ * vendored at openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c; used in pkg/tls/tls.go)
+ */
+function importTlsProfile({ find, spec, warnings }: ImportState): void {
   const apiserver = find('APIServer', 'cluster');
   const profile = rec(rec(apiserver?.spec).tlsSecurityProfile);
   const profileType = str(profile.type);
@@ -355,10 +402,6 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   } else if (!apiserver) {
     warnings.push('no APIServer "cluster" in the export: the Intermediate TLS profile is assumed (oc get apiserver cluster -o yaml)');
   }
-
-  // the loader validates the document when it reads the file back; here it is only assembled
-  const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec } as unknown as ClusterSpecInput;
-  return { name, spec: document, files, warnings };
 }
 
 /** `aws-prod-1-x7k2p` → `aws-prod-1`: the installer appends a dash and five random characters. */

@@ -674,16 +674,11 @@ interface FleetFolderCheck {
   readonly check?: UnitCheck;
 }
 
-/** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
-function assembleInto(
-  members: readonly FleetMember[],
-  inputs: ReadonlyMap<string, string>,
-  warnings: readonly InputWarning[],
-  from: readonly string[],
-  sink: TreeSink,
-  outputPath: string,
-  clusters: string,
-): SynthSummary {
+/** The clusters' folders of each shard output (a cluster in two is refused) and the record of the specs each was rendered from. */
+function shardOutputs(from: readonly string[]): {
+  found: Map<string, { dir: string; entry: FleetEntry }>;
+  records: Map<string, ShardRecord>;
+} {
   const found = new Map<string, { dir: string; entry: FleetEntry }>();
   const records = new Map<string, ShardRecord>();
   for (const dir of from) {
@@ -710,6 +705,20 @@ function assembleInto(
       found.set(entry.name, { dir, entry });
     }
   }
+  return { found, records };
+}
+
+/** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
+function assembleInto(
+  members: readonly FleetMember[],
+  inputs: ReadonlyMap<string, string>,
+  warnings: readonly InputWarning[],
+  from: readonly string[],
+  sink: TreeSink,
+  outputPath: string,
+  clusters: string,
+): SynthSummary {
+  const { found, records } = shardOutputs(from);
   const missing = members.map((m) => m.name).filter((n) => !found.has(n));
   if (missing.length > 0) {
     throw new UserError(
