@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { stringify } from 'yaml';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { isUserError, UserError } from '../src/util/user-error';
 import { PreparedCluster } from '../src/openshift/platform';
 import { formatIssue, SpecValidationError } from '../src/cluster-spec/errors';

@@ -8,7 +8,7 @@ import { ClusterSpec, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schem
 import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from '../kubernetes/migration/control-plane';
 import { MigrationInput } from '../migration/flags';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, MigrationPhase, minorOf } from '../migration/phases';
-import { migrationProblems } from '../migration-targets';
+import { migrationProblems } from '../fleet/migration-targets';
 import { platformFactsFor } from '../openshift/platform-facts';
 import { errnoText, isErrnoError } from '../pipeline/output';
 import { UserError } from '../util/user-error';

@@ -14,7 +14,7 @@ import { phaseChangeSteps, PhaseTransition } from '../migration/steps';
 import { MigrationInput } from '../migration/flags';
 import { clusterIdentity } from '../cluster-spec/identity';
 import { PhaseRecords } from '../pipeline/phase-guard';
-import { changePreconditions, preflightChange, runPreflight } from '../preflight';
+import { changePreconditions, preflightChange, runPreflight } from './preflight-checks';
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { RenderedObject } from '../gitops/layout';
 import { ccmWorkloadOf } from '../migration/plan-files';
@@ -45,11 +45,11 @@ export interface PreflightIo {
  */
 function stepBuilder(cluster: PreparedCluster, input: MigrationInput): (from: MigrationPhase, to: MigrationPhase) => PhaseTransition {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
-  const { migrationTargetFor } = require('../migration-rendering') as typeof import('../migration-rendering');
+  const { migrationTargetFor } = require('../pipeline/migration-rendering') as typeof import('../pipeline/migration-rendering');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { App } = require('cdk8s') as typeof import('cdk8s');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
-  const { ClusterChart } = require('../cluster-chart') as typeof import('../cluster-chart');
+  const { ClusterChart } = require('../pipeline/cluster-chart') as typeof import('../pipeline/cluster-chart');
   const target = migrationTargetFor(cluster.spec);
   const objects = new ClusterChart(new App({ outdir: 'unused' }), cluster.spec.metadata.name, { cluster }).toJson() as RenderedObject[];
   const ccm = { namespace: target.ccmNamespace, serviceAccount: target.ccmServiceAccount, workload: ccmWorkloadOf(target, objects) };

@@ -12,7 +12,7 @@ import {
   MigrationInput,
   MigrationPhase,
 } from '../../../src/migration';
-import { StepContext, transitionSteps } from '../../../src/migration-targets';
+import { StepContext, transitionSteps } from '../../../src/fleet/migration-targets';
 import { INVENTORIES } from '../index';
 import { Controller, SimProcess, SimScenario } from './simulator';
 
