@@ -12,7 +12,7 @@ const LONG_FUNCTION_EXCEPTIONS = [
   ['src/migration/validate.ts', 'migrationProblemsWith: every migration check of a spec in one pass; its owners reshape it'],
   ['src/kubernetes/migration/control-plane.ts', "kubeadmControlPlanePatch: one JSON patch, op by op in the KubeadmControlPlane's order"],
   ['src/openshift/migration/migration-control-plane.ts', "openshiftControlPlaneSteps: the operators' steps of a phase change in protocol order"],
-  ['src/preflight.ts', 'evaluate: one check per precondition kind, a switch a reviewer reads as a table'],
+  ['src/cli/preflight-checks.ts', 'evaluate: one check per precondition kind, a switch a reviewer reads as a table'],
   ['src/kubernetes/upstream-cloud-node-manager.ts', 'constructor: one DaemonSet, field by field as the upstream manifest it is compared with'],
   ['src/kubernetes/kubernetes-cloud-controller-manager.ts', 'constructor: the CCM objects in the order the upstream manifests list them'],
   ['src/openshift/operator-deployment.ts', "constructor: the operator's Deployment, field by field as the release payload's"],
