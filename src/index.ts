@@ -19,8 +19,8 @@ export type { PreparedCluster } from './cluster/prepared-cluster';
 export { migrateSpecText } from './spec-migrations/migrate-spec';
 
 // Constructs: the cluster chart, its parts, the platform and provider registries.
-export { ClusterChart } from './cluster-chart';
-export type { ClusterChartProps } from './cluster-chart';
+export { ClusterChart } from './pipeline/cluster-chart';
+export type { ClusterChartProps } from './pipeline/cluster-chart';
 export { KubernetesCloudControllerManager } from './kubernetes/kubernetes-cloud-controller-manager';
 export { ClusterResourceSetChart } from './kubernetes/cluster-resource-set-chart';
 export { kubernetesPlatforms, UPSTREAM_PROVIDERS, upstreamProviderFor } from './kubernetes/providers';

@@ -1,5 +1,5 @@
 import { App, Chart } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { configHash } from '../src/constructs/config-hash';
 import { APISERVER_URL_PREAMBLE } from '../src/openshift/pod-conventions';
 import { AwsCloudControllerManager, AwsCloudControllerManagerProps } from '../src/openshift/aws';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { AWS_NLB_SECURITY_GROUP_GATE, transformAwsCloudConfig } from '../src/cloud-config/aws';
-import { CloudConfigError } from '../src/cloud-config/errors';
+import { isUserError } from '../src/util/user-error';
 import { parseGcfg } from '../src/cloud-config/gcfg';
 
 const KEYS = [
@@ -63,13 +63,13 @@ const iniText = fc
   .map(([section, lines, eol]) => [...(section ? ['[Global]'] : []), ...lines].join(eol));
 
 describe('AWS transform properties', () => {
-  test('any input either transforms or fails with a CloudConfigError, never anything else', () => {
+  test('any input either transforms or fails with a user error of kind "cloud-config", never anything else', () => {
     fc.assert(
       fc.property(fc.oneof(iniText, fc.string(), fc.string({ unit: 'binary' })), (text) => {
         try {
           transformAwsCloudConfig(text);
         } catch (e) {
-          if (!(e instanceof CloudConfigError)) {
+          if (!isUserError(e, 'cloud-config')) {
             throw e;
           }
         }
@@ -86,7 +86,7 @@ describe('AWS transform properties', () => {
         try {
           once = transformAwsCloudConfig(text, options).config;
         } catch (e) {
-          if (e instanceof CloudConfigError) {
+          if (isUserError(e, 'cloud-config')) {
             return;
           }
           throw e;

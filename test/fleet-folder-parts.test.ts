@@ -150,11 +150,11 @@ describe('a unit given in parts to the output', () => {
     // WHEN the unit is opened (compiled code in a process of its own: file-system errors made in jest's sandbox are not Node's Error)
     const output = path.join(__dirname, '..', 'lib', 'src', 'pipeline', 'output.js');
     const script = `const { OutputTree } = require(${JSON.stringify(output)}); const t = OutputTree.open(process.argv[1]);
-      try { t.openUnit('_fleet'); } catch (e) { process.stdout.write(e.constructor.name + ': ' + e.message); } finally { t.close(); }`;
+      try { t.openUnit('_fleet'); } catch (e) { process.stdout.write(e.kind + ': ' + e.message); } finally { t.close(); }`;
     const said = execFileSync(process.execPath, ['-e', script, out], { encoding: 'utf8' });
     // THEN the walk's error is reported as the environment's
     expect(said).toBe(
-      `OutputEnvironmentError: cannot write ${out}: not a directory (ENOTDIR) at ${path.join(fs.realpathSync(out), '_fleet')}; ${out} is unchanged`,
+      `environment: cannot write ${out}: not a directory (ENOTDIR) at ${path.join(fs.realpathSync(out), '_fleet')}; ${out} is unchanged`,
     );
     expect(readTree(out)).toEqual(before);
   });

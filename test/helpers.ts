@@ -3,8 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { stringify } from 'yaml';
-import { ClusterChart } from '../src/cluster-chart';
-import { CloudConfigError } from '../src/cloud-config/errors';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
+import { isUserError, UserError } from '../src/util/user-error';
 import { PreparedCluster } from '../src/openshift/platform';
 import { formatIssue, SpecValidationError } from '../src/cluster-spec/errors';
 import { IMAGE_KEYS } from '../src/cluster-spec/images';
@@ -115,17 +115,17 @@ export function captureIo(): { io: { out: (t: string) => void; err: (t: string) 
   };
 }
 
-/** The CloudConfigError a function throws (fails the test when it throws nothing or something else). */
-export function errorOf(fn: () => unknown): CloudConfigError {
+/** The user error of kind 'cloud-config' a function throws (fails the test when it throws nothing or something else). */
+export function errorOf(fn: () => unknown): UserError {
   try {
     fn();
   } catch (e) {
-    if (e instanceof CloudConfigError) {
+    if (isUserError(e, 'cloud-config')) {
       return e;
     }
     throw e;
   }
-  throw new Error('expected a CloudConfigError');
+  throw new Error("expected a user error of kind 'cloud-config'");
 }
 
 /** Loads the fleet below root and returns its problems, formatted, with root stripped (fails when there are none). */

@@ -2,7 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { runCli } from '../src/cli';
-import { ExportedObject, ImportError, importLiveCluster, defaultName } from '../src/import/live-cluster';
+import { ExportedObject, importLiveCluster, defaultName } from '../src/import/live-cluster';
+import { isUserError } from '../src/util/user-error';
 import { loadFleet } from '../src/fleet/load';
 import { RELEASE_REQUIRED_MESSAGE } from '../src/openshift/release-problems';
 import { captureIo, readTree, useTempDir, writeFile } from './helpers';
@@ -32,12 +33,12 @@ function importError(objects: ExportedObject[]): string {
   try {
     importLiveCluster(objects);
   } catch (e) {
-    if (e instanceof ImportError) {
+    if (isUserError(e, 'import')) {
       return e.message;
     }
     throw e;
   }
-  throw new Error('expected an ImportError');
+  throw new Error("expected a user error of kind 'import'");
 }
 
 describe('import: from oc get -o yaml to a cluster spec', () => {

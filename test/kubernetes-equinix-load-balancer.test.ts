@@ -8,7 +8,7 @@
  * calls of that implementation (upstream grants them all: deploy/template/deployment.yaml).
  */
 import { App } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { loadFleet } from '../src/fleet/load';
 import { fleetProblems, kubernetesSpec, preparedCluster, useTempDir, writeFile } from './helpers';
 import { EQUINIX_METAL_CLIENT_NAMES, EQUINIX_METAL_LOAD_BALANCER_CALLS, EQUINIX_METAL_LOAD_BALANCER_GROUPS } from './oracle/inventory/equinixmetal';

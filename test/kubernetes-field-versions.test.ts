@@ -6,7 +6,7 @@
 import * as path from 'path';
 import { App } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { PlatformType } from '../src/cluster-spec/schema';
 import { loadFleet } from '../src/fleet/load';

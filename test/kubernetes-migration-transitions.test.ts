@@ -9,7 +9,7 @@ import { controlPlaneMarkdown } from '../src/kubernetes/control-plane-plan';
 import { kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import { runCli } from '../src/cli';
 import { MigrationPhase } from '../src/migration';
-import { migrationProblems, StepContext, transitionSteps } from '../src/migration-targets';
+import { migrationProblems, StepContext, transitionSteps } from '../src/fleet/migration-targets';
 import { loadFleet } from '../src/fleet/load';
 import { kubernetesWarnings } from '../src/kubernetes/validate';
 import { captureIo, findObject, fleetProblems, kubernetesSpec, migrationInput, parsedSpec, renderSpec, tempDir, writeFile } from './helpers';

@@ -14,7 +14,7 @@
  */
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { renderCluster } from '../src/pipeline/render';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { acceptedControllers, controllerNamesFor } from '../src/kubernetes/controllers';

@@ -5,12 +5,12 @@
 import { minorSkewProblem } from '../src/util/version-skew';
 import { parse, parseAllDocuments } from 'yaml';
 import { kubeletFlags, kubeControllerManagerFlags, MigrationInput, phasePlan } from '../src/migration';
-import { migrationProblems, transitionSteps, StepContext } from '../src/migration-targets';
+import { migrationProblems, transitionSteps, StepContext } from '../src/fleet/migration-targets';
 import { openshiftOverrideRemove } from '../src/openshift/migration/migration-control-plane';
 import { kubeadmApiVersion, kubeadmConfig, kubeadmControlPlanePatch, staticPodFlags } from '../src/kubernetes/migration/control-plane';
 import * as fs from 'fs';
 import { runCli } from '../src/cli';
-import { migrationWarnings } from '../src/migration-targets';
+import { migrationWarnings } from '../src/fleet/migration-targets';
 import { captureIo, kubernetesSpec, migrationInput, tempDir, writeFile } from './helpers';
 
 const input = migrationInput;

@@ -12,8 +12,8 @@ import { runCli } from '../src/cli';
 import { MigrationInput } from '../src/migration';
 import { MigrationPhase, phaseSequence } from '../src/migration/phases';
 import { kcmProcess, PhaseTransition } from '../src/migration/steps';
-import { StepContext, transitionSteps } from '../src/migration-targets';
-import { changePreconditions, preflightChange, runPreflight } from '../src/preflight';
+import { StepContext, transitionSteps } from '../src/fleet/migration-targets';
+import { changePreconditions, preflightChange, runPreflight } from '../src/cli/preflight-checks';
 import { ExportedObject } from '../src/import/live-cluster';
 import { awsSpec, captureIo, kubernetesSpec, migrationInput, tempDir } from './helpers';
 

@@ -9,7 +9,7 @@
 import { flagMap, formatViolation, leaseTimings, simulate } from './oracle/leader-migration/simulator';
 import { OPENSHIFT_CCM_BASE } from './oracle/leader-migration/scenario';
 import { ccmProcess, ccmWorkload, controlPlaneKcm, openshiftKcm, treeDiff } from './oracle/leader-migration/trees';
-import { migrationTargetFor } from '../src/migration-rendering';
+import { migrationTargetFor } from '../src/pipeline/migration-rendering';
 import { CASES, renderPhases, transitions, unexplained } from './helpers/rendered-phases';
 import { parsedSpec, useTempDir } from './helpers';
 

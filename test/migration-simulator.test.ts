@@ -5,7 +5,7 @@
  * 3 KCMs and 2 CCMs.
  */
 import { MigrationInput, phaseSequence, adjacentTransitions } from '../src/migration';
-import { migrationProblems, StepContext, transitionSteps } from '../src/migration-targets';
+import { migrationProblems, StepContext, transitionSteps } from '../src/fleet/migration-targets';
 import { PLATFORMS } from '../src/openshift/platforms';
 import { formatViolation, simulate, SimScenario } from './oracle/leader-migration/simulator';
 import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, upstreamCcmControllers } from './oracle/leader-migration/scenario';

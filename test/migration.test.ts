@@ -17,7 +17,7 @@ import {
   transitionProblem,
   MIGRATION_PHASES,
 } from '../src/migration';
-import { migrationProblems } from '../src/migration-targets';
+import { migrationProblems } from '../src/fleet/migration-targets';
 import { PLATFORMS } from '../src/openshift/platforms';
 import { OPERANDS_PER_RELEASE } from '../src/openshift/release-operands';
 import { captureIo, migrationInput, platformSpec, tempDir, useTempDir, writeFile } from './helpers';

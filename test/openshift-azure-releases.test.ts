@@ -4,7 +4,7 @@
  * 4.19 5b39a4df, 4.21 6148c0cc, 4.22 b99c3d88): the parts that changed, each at its first release.
  */
 import { App } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
 

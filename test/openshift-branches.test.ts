@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
 import { manifestIn, olderPayloadObjects, PAYLOAD_OBJECTS } from '../src/openshift/cvo-ownership';
 import { platformFactsFor } from '../src/openshift/platform-facts';
@@ -185,7 +185,7 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
     let diffs: string[] = [];
     jest.isolateModules(() => {
       mutate();
-      const { ClusterChart: chart } = fresh<typeof import('../src/cluster-chart')>('../src/cluster-chart');
+      const { ClusterChart: chart } = fresh<typeof import('../src/pipeline/cluster-chart')>('../src/pipeline/cluster-chart');
       const facts = fresh<typeof import('../src/openshift/platform-facts')>('../src/openshift/platform-facts').platformFactsFor;
       diffs = differences(platform, minor, mode, render(platform, minor, mode, chart, facts));
     });

@@ -1,4 +1,4 @@
-import { StepContext, transitionSteps } from '../src/migration-targets';
+import { StepContext, transitionSteps } from '../src/fleet/migration-targets';
 import { customNoUpgradeSelection, DEFAULT_FEATURE_SETS } from '../src/openshift/migration/default-feature-gates';
 import { migrationInput } from './helpers';
 

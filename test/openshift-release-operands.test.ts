@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { checkSpec } from '../src/fleet/load';
 import {
   clusterOwnership,
@@ -11,7 +11,7 @@ import {
 } from '../src/openshift/cvo-ownership';
 import { handoverMarkdown } from '../src/openshift/handover';
 import { kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
-import { migrationInputFor } from '../src/migration-targets';
+import { migrationInputFor } from '../src/fleet/migration-targets';
 import { platformFactsFor } from '../src/openshift/platform-facts';
 import { VSPHERE_PLATFORM_FACTS } from '../src/openshift/vsphere/facts';
 import { parse as parseYaml } from 'yaml';

@@ -1,6 +1,6 @@
 import { App } from 'cdk8s';
 import { transformAwsCloudConfig } from '../src/cloud-config/aws';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { checkSpec, loadFleet } from '../src/fleet/load';
 import { AWS_PLATFORM_FACTS } from '../src/openshift/aws/facts';
 import * as fs from 'fs';

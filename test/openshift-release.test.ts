@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { effectiveEnabledGates, kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
 import { platformFor } from '../src/openshift/platforms';
 import { checkSpec } from '../src/fleet/load';

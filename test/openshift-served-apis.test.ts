@@ -4,10 +4,10 @@
  * release the migration accepts. A kind the API server does not serve fails the whole sync.
  */
 import { App } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { MIGRATION_PHASES } from '../src/cluster-spec/sections/migration';
 import { checkSpec } from '../src/fleet/load';
-import { migrationInputFor } from '../src/migration-targets';
+import { migrationInputFor } from '../src/fleet/migration-targets';
 import { platformFactsFor } from '../src/openshift/platform-facts';
 import { knownReleaseMinors, kubernetesMinorOfRelease } from '../src/openshift/release';
 import { platformSpec, preparedCluster } from './helpers';

@@ -1,5 +1,5 @@
 import { App, Chart } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { CloudCredentialsRequest } from '../src/openshift/cloud-credentials-request';
 import { OpenShiftStaticSet } from '../src/openshift/openshift-static-set';
 import { AWS_IMAGE, awsSpec, OPERATOR_IMAGE, preparedCluster } from './helpers';

@@ -1,5 +1,5 @@
 import { App, Chart } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { platformFor, PreparedCluster } from '../src/openshift/platforms';
 import { platformSpec, preparedCluster } from './helpers';
 

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../src/cli';
-import { OutputEnvironmentError, OutputError, OutputTree, sameContent } from '../src/pipeline/output';
+import { OutputTree, sameContent } from '../src/pipeline/output';
 import { errorFromWorker } from '../src/pipeline/render-pool';
-import { SynthError } from '../src/pipeline/synth-error';
+import { isUserError, UserError } from '../src/util/user-error';
 import { awsSpec, captureIo, kubernetesSpec, readTree, useTempDir, writeFile } from './helpers';
 
 // (files a user put into the output, symlinked --out, --out inside the
@@ -248,18 +248,18 @@ describe('errors met in a render worker', () => {
     try {
       // WHEN the main thread rethrows it through the writer
       expect(() => tree.rethrow(errorFromWorker(sent))).toThrow(
-        new OutputError(`cannot write ${out}: no space left on device (ENOSPC) at /stage/a.yaml; ${out} is unchanged`),
+        new UserError('environment', `cannot write ${out}: no space left on device (ENOSPC) at /stage/a.yaml; ${out} is unchanged`),
       );
     } finally {
       tree.close();
     }
     // THEN it is the environment error a user can act on (exit 1), not an internal error
-    expect(() => tree.rethrow(errorFromWorker(sent))).toThrow(OutputEnvironmentError);
+    expect(() => tree.rethrow(errorFromWorker(sent))).toThrow(expect.objectContaining({ kind: 'environment' }) as UserError);
   });
 
   test('a refusal in a worker stays a refusal', () => {
-    const e = errorFromWorker({ name: 'SynthError', message: 'b/x.yaml would hold a GitHub token; nothing was written' });
-    expect(e).toBeInstanceOf(SynthError);
+    const e = errorFromWorker({ name: 'UserError', kind: 'input', message: 'b/x.yaml would hold a GitHub token; nothing was written' });
+    expect(isUserError(e, 'input')).toBe(true);
     expect(e.message).toBe('b/x.yaml would hold a GitHub token; nothing was written');
   });
 });

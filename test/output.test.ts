@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { OUTPUT_MARKER, OutputError, writeTreeAtomically } from '../src/pipeline/output';
+import { OUTPUT_MARKER, writeTreeAtomically } from '../src/pipeline/output';
+import { UserError } from '../src/util/user-error';
 import { readTree, useTempDir } from './helpers';
 
 const dir = useTempDir();
@@ -39,7 +40,7 @@ describe('atomic output', () => {
     const out = path.join(root, 'home');
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, 'precious.txt'), 'keep');
-    expect(() => writeTreeAtomically(out, [])).toThrow(OutputError);
+    expect(() => writeTreeAtomically(out, [])).toThrow(expect.objectContaining({ kind: 'output' }) as UserError);
     expect(() => writeTreeAtomically(out, [])).toThrow(
       `refusing to replace ${out}: it is not empty and was not written by ccm-gitops (no .ccm-gitops file); remove it or pass another --out`,
     );

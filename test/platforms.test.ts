@@ -1,5 +1,5 @@
 import { App, Chart } from 'cdk8s';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { APISERVER_URL_PREAMBLE } from '../src/openshift/pod-conventions';
 import { PLATFORM_FACTS, platformFor, PLATFORMS, PreparedCluster, supportedPlatforms, upstreamFeatureGatesFlag } from '../src/openshift/platforms';
 import { PlatformType } from '../src/cluster-spec/schema';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CloudConfigError } from '../src/cloud-config/errors';
+import { isUserError } from '../src/util/user-error';
 import { CloudConfigPlatform, transformCloudConfig } from '../src/cloud-config';
 import { runCli } from '../src/cli';
 import { classifyKey, redact, secretInValue, urlCredentials, urlsWithUserInfo } from '../src/secrets/detector';
@@ -97,13 +97,13 @@ describe('secret detector: real-world cloud configs per platform', () => {
     }
     // THEN it is refused exactly when it holds a credential, and the message never holds the secret
     if (refused) {
-      expect(error).toBeInstanceOf(CloudConfigError);
+      expect(isUserError(error, 'cloud-config')).toBe(true);
       const message = (error as Error).message;
       for (const secret of ['hunter2', 'MIIEpAIBAAKCAQEA7bq0', GH, 's3cr3t', 'AbCdEf123', 'AKIAABCDEFGHIJKLMNOP', B64_PEM.slice(0, 20)]) {
         expect(message).not.toContain(secret);
       }
     } else if (error !== undefined) {
-      expect(error).toBeInstanceOf(CloudConfigError);
+      expect(isUserError(error, 'cloud-config')).toBe(true);
       expect((error as Error).message).not.toMatch(/credential|private key|token/);
     }
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { CLOUD_CONFIG_PLATFORMS, CloudConfigContext, transformCloudConfig } from '../src/cloud-config';
-import { CloudConfigError } from '../src/cloud-config/errors';
+import { isUserError } from '../src/util/user-error';
 import { parseGoIni } from '../src/cloud-config/go-ini';
 
 /** Runs a transform; undefined when it refuses the input with its typed error (anything else fails the property). */
@@ -9,7 +9,7 @@ function attempt(platform: (typeof CLOUD_CONFIG_PLATFORMS)[number], source: stri
   try {
     return transformCloudConfig(platform, source, context);
   } catch (e) {
-    if (e instanceof CloudConfigError) {
+    if (isUserError(e, 'cloud-config')) {
       return undefined;
     }
     throw e;

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import * as fc from 'fast-check';
 import { parseAllDocuments, stringify } from 'yaml';
-import { ClusterChart } from '../src/cluster-chart';
+import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { bundleYaml, kustomization, RenderedObject, toYaml } from '../src/gitops/layout';
 import { canEmitFast, emitterStats, emitYaml, EMITTER_YAML_OPTIONS } from '../src/gitops/yaml-emitter';
 import { renderFleet } from '../src/pipeline/render';

@@ -1,6 +1,7 @@
-import { CloudConfigError, TransformResult } from './errors';
+import { TransformResult } from './errors';
 import { GcfgSection, parseGcfg, quoteGcfgValue } from './gcfg';
 import { findSecretLikeIniKey, looksLikeSecretKey } from './secrets';
+import { UserError, isUserError } from '../util/user-error';
 
 /**
  * The AWS cloud-config transform, as the operator runs it (openshift/cluster-config-operator@a02c879931c6
@@ -83,12 +84,13 @@ type Values = Map<string, string | boolean | number | string[]>;
 /** Feature gate that makes the operator manage NLB security groups. */
 export const AWS_NLB_SECURITY_GROUP_GATE = 'AWSServiceLBNetworkSecurityGroup';
 
-/** Runs the AWS transform. Throws CloudConfigError when the operator would fail. */
+/** Runs the AWS transform. Throws a UserError of kind 'cloud-config' when the operator would fail. */
 export function transformAwsCloudConfig(source: string, options: AwsTransformOptions = {}): TransformResult {
   const warnings: string[] = [];
   const secret = findSecretLikeIniKey(source);
   if (secret) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `'${secret.key}' (line ${secret.line}) looks like a credential; remove it: ` +
         'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git',
       secret.line,
@@ -98,7 +100,8 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
   let text = source;
   if (endpoints.length > 0) {
     if (!options.region) {
-      throw new CloudConfigError(
+      throw new UserError(
+        'cloud-config',
         'status.platformStatus.aws.region: Required value: region is required to be set for AWS platform; ' +
           'set spec.aws.region when spec.aws.serviceEndpoints is set',
       );
@@ -106,7 +109,8 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
     if (text.length > 0) {
       const overrides = read(text).filter((s) => s.name.toLowerCase() === 'serviceoverride');
       if (overrides.length > 0) {
-        throw new CloudConfigError(
+        throw new UserError(
+          'cloud-config',
           'invalid user provided cloud.conf: user provided cloud.conf and infrastructure object both include service overrides; ' +
             'remove the [ServiceOverride] sections from the cloud config or spec.aws.serviceEndpoints from the spec',
           overrides[0].line,
@@ -168,8 +172,8 @@ function read(text: string): GcfgSection[] {
   try {
     return parseGcfg(text);
   } catch (e) {
-    if (e instanceof CloudConfigError) {
-      throw new CloudConfigError(`failed to read the cloud.conf: failed to parse INI file: ${e.message}`, e.line);
+    if (isUserError(e, 'cloud-config')) {
+      throw new UserError('cloud-config', `failed to read the cloud.conf: failed to parse INI file: ${e.message}`, e.line);
     }
     throw e;
   }
@@ -177,7 +181,8 @@ function read(text: string): GcfgSection[] {
 
 function refuseSecret(header: string, key: string, line: number): void {
   if (looksLikeSecretKey(key)) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `'${header ? `${header} ` : ''}${key}' (line ${line}) looks like a credential; remove it: ` +
         'the AWS cloud controller manager authenticates with the instance profile, and credentials never go into git',
       line,
@@ -216,7 +221,8 @@ function decodeSection(
       }
       default:
         if (entry.value === null) {
-          throw new CloudConfigError(
+          throw new UserError(
+            'cloud-config',
             `failed to read the cloud.conf: failed to parse INI file: ${where}: missing value; write "${entry.name} = <value>"`,
             entry.line,
           );
@@ -237,7 +243,8 @@ function parseBool(value: string | null, where: string, line: number): boolean {
   if (['false', 'no', 'off', '0'].includes(v)) {
     return false;
   }
-  throw new CloudConfigError(
+  throw new UserError(
+    'cloud-config',
     `failed to read the cloud.conf: failed to parse INI file: ${where}: failed to parse ${JSON.stringify(value)} as bool; use true or false`,
     line,
   );
@@ -250,7 +257,8 @@ function parseInteger(value: string | null, where: string, line: number): number
       return n;
     }
   }
-  throw new CloudConfigError(
+  throw new UserError(
+    'cloud-config',
     `failed to read the cloud.conf: failed to parse INI file: ${where}: failed to parse ${JSON.stringify(value ?? '')} as int; use a whole number`,
     line,
   );

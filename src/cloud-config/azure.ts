@@ -1,6 +1,7 @@
-import { CloudConfigError, TransformResult } from './errors';
+import { TransformResult } from './errors';
 import { findSecretLikeField } from './secrets';
 import { parseJsonWithLimits } from './limits';
+import { UserError, isUserError } from '../util/user-error';
 
 /**
  * The Azure and Azure Stack Hub cloud-config transforms (openshift/cluster-config-operator@a02c879931c6
@@ -42,7 +43,10 @@ export interface AzureTransformOptions {
 export function transformAzureCloudConfig(source: string, options: AzureTransformOptions = {}): TransformResult {
   const cloud = checkCloudName(options.cloudName);
   if (cloud === 'AzureStackCloud') {
-    throw new CloudConfigError('invalid platform, expected CloudName to be AzurePublicCloud; use the Azure Stack Hub transform for AzureStackCloud');
+    throw new UserError(
+      'cloud-config',
+      'invalid platform, expected CloudName to be AzurePublicCloud; use the Azure Stack Hub transform for AzureStackCloud',
+    );
   }
   const { config, warnings } = withCloud(source, cloud);
   setDefault(config, 'vmType', 'standard');
@@ -60,7 +64,8 @@ export function transformAzureCloudConfig(source: string, options: AzureTransfor
 export function transformAzureStackHubCloudConfig(source: string, options: AzureTransformOptions = {}): TransformResult {
   const cloud = checkCloudName(options.cloudName ?? 'AzureStackCloud');
   if (cloud !== 'AzureStackCloud') {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `invalid platform, expected CloudName to be AzureStackCloud, got "${cloud}"; use the Azure transform for other clouds`,
     );
   }
@@ -72,7 +77,8 @@ export function transformAzureStackHubCloudConfig(source: string, options: Azure
 function checkCloudName(name: string | undefined): AzureCloudName {
   const cloud = name || 'AzurePublicCloud';
   if (!(AZURE_CLOUD_NAMES as readonly string[]).includes(cloud)) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `status.platformStatus.azure.cloudName: Unsupported value: ${JSON.stringify(cloud)}: supported values: ` +
         AZURE_CLOUD_NAMES.map((c) => `"${c}"`).join(', '),
     );
@@ -87,21 +93,22 @@ function withCloud(source: string, cloud: AzureCloudName): { config: Record<stri
     try {
       parsed = parseJsonWithLimits(source);
     } catch (e) {
-      if (e instanceof CloudConfigError) {
+      if (isUserError(e, 'cloud-config')) {
         throw e;
       }
-      throw new CloudConfigError(`failed to read the cloud.conf: ${(e as Error).message}; the Azure cloud config is a JSON object`);
+      throw new UserError('cloud-config', `failed to read the cloud.conf: ${(e as Error).message}; the Azure cloud config is a JSON object`);
     }
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new CloudConfigError('failed to read the cloud.conf: the Azure cloud config must be a JSON object');
+    throw new UserError('cloud-config', 'failed to read the cloud.conf: the Azure cloud config must be a JSON object');
   }
   const config = parsed as Record<string, unknown>;
   const seen = new Map<string, string>();
   for (const key of Object.keys(config)) {
     const other = seen.get(key.toLowerCase());
     if (other !== undefined) {
-      throw new CloudConfigError(
+      throw new UserError(
+        'cloud-config',
         `failed to read the cloud.conf: keys "${other}" and "${key}" differ only in case; keep one: the cloud provider reads them as the same field`,
       );
     }
@@ -109,7 +116,8 @@ function withCloud(source: string, cloud: AzureCloudName): { config: Record<stri
   }
   const secret = findSecretLikeField(config);
   if (secret) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `"${secret}" holds a credential; remove it: the credentials injector adds the client credentials at pod start ` +
         'from the azure-cloud-credentials Secret (Azure CredentialsRequest), and credentials never go into git',
     );
@@ -118,10 +126,11 @@ function withCloud(source: string, cloud: AzureCloudName): { config: Record<stri
   const key = keyOf(config, 'cloud');
   const value = key === undefined ? undefined : config[key];
   if (value !== undefined && typeof value !== 'string') {
-    throw new CloudConfigError('invalid user-provided cloud.conf: "cloud" field is not a string');
+    throw new UserError('cloud-config', 'invalid user-provided cloud.conf: "cloud" field is not a string');
   }
   if (value && value.toLowerCase() !== cloud.toLowerCase()) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `invalid user-provided cloud.conf: "cloud" field in user-provided cloud.conf conflicts with infrastructure object; ` +
         `the config says ${JSON.stringify(value)}, the Infrastructure says "${cloud}": remove "cloud" from the config or fix the cluster's cloud name`,
     );

@@ -1,4 +1,4 @@
-import { CloudConfigError } from './errors';
+import { UserError } from '../util/user-error';
 
 /**
  * A reader for the INI dialect of gopkg.in/gcfg.v1, which the AWS cloud
@@ -43,7 +43,7 @@ export interface GcfgSection {
 
 const NAME = /^[A-Za-z][A-Za-z0-9-]*/;
 
-/** Parses gcfg text; throws CloudConfigError with the line on a syntax error. */
+/** Parses gcfg text; throws a UserError of kind 'cloud-config' with the line on a syntax error. */
 export function parseGcfg(text: string): GcfgSection[] {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   const sections: GcfgSection[] = [];
@@ -61,10 +61,14 @@ export function parseGcfg(text: string): GcfgSection[] {
     }
     const nameMatch = NAME.exec(line);
     if (!nameMatch) {
-      throw new CloudConfigError(`line ${lineNo}: expected a section header or a variable name, got ${JSON.stringify(lines[i].trim())}`, lineNo);
+      throw new UserError(
+        'cloud-config',
+        `line ${lineNo}: expected a section header or a variable name, got ${JSON.stringify(lines[i].trim())}`,
+        lineNo,
+      );
     }
     if (!current) {
-      throw new CloudConfigError(`line ${lineNo}: expected section header before variable "${nameMatch[0]}"`, lineNo);
+      throw new UserError('cloud-config', `line ${lineNo}: expected section header before variable "${nameMatch[0]}"`, lineNo);
     }
     const name = nameMatch[0];
     let rest = line.slice(name.length).trimStart();
@@ -73,7 +77,7 @@ export function parseGcfg(text: string): GcfgSection[] {
       continue;
     }
     if (!rest.startsWith('=')) {
-      throw new CloudConfigError(`line ${lineNo}: expected "=" after variable name "${name}"`, lineNo);
+      throw new UserError('cloud-config', `line ${lineNo}: expected "=" after variable name "${name}"`, lineNo);
     }
     rest = rest.slice(1);
     // Continuation lines: an unescaped backslash at the end of the raw line.
@@ -95,13 +99,13 @@ function endsWithContinuation(raw: string): boolean {
 function parseHeader(line: string, lineNo: number): GcfgSection {
   const m = /^\[\s*([A-Za-z][A-Za-z0-9.-]*)\s*(?:"((?:[^"\\]|\\.)*)"\s*)?\]\s*(?:[;#].*)?$/.exec(line);
   if (!m) {
-    throw new CloudConfigError(`line ${lineNo}: invalid section header ${JSON.stringify(line)}`, lineNo);
+    throw new UserError('cloud-config', `line ${lineNo}: invalid section header ${JSON.stringify(line)}`, lineNo);
   }
   let subsection: string | undefined;
   if (m[2] !== undefined) {
     subsection = m[2].replace(/\\(.)/g, (_all, c: string) => {
       if (c !== '"' && c !== '\\') {
-        throw new CloudConfigError(`line ${lineNo}: invalid escape "\\${c}" in subsection name (only \\" and \\\\ are allowed)`, lineNo);
+        throw new UserError('cloud-config', `line ${lineNo}: invalid escape "\\${c}" in subsection name (only \\" and \\\\ are allowed)`, lineNo);
       }
       return c;
     });
@@ -127,7 +131,7 @@ function parseValue(raw: string, lineNo: number): string {
         continue;
       }
       if (next === undefined || ESCAPES[next] === undefined) {
-        throw new CloudConfigError(`line ${lineNo}: invalid escape sequence "\\${next ?? ''}" in value`, lineNo);
+        throw new UserError('cloud-config', `line ${lineNo}: invalid escape sequence "\\${next ?? ''}" in value`, lineNo);
       }
       out += ESCAPES[next];
       keep = out.length;
@@ -150,7 +154,7 @@ function parseValue(raw: string, lineNo: number): string {
     i++;
   }
   if (quoted) {
-    throw new CloudConfigError(`line ${lineNo}: unterminated quoted value`, lineNo);
+    throw new UserError('cloud-config', `line ${lineNo}: unterminated quoted value`, lineNo);
   }
   // Trim trailing white space that is not protected by quotes or escapes.
   let end = out.length;

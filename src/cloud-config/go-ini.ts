@@ -1,5 +1,5 @@
-import { CloudConfigError } from './errors';
 import { quoteGcfgValue } from './gcfg';
+import { UserError } from '../util/user-error';
 
 /**
  * A reader for the INI dialect of gopkg.in/ini.v1 (go-ini) with the default
@@ -56,11 +56,11 @@ export function parseGoIni(text: string): IniSection[] {
     if (line.startsWith('[')) {
       const close = line.lastIndexOf(']');
       if (close < 0) {
-        throw new CloudConfigError(`line ${lineNo}: unclosed section: ${line}`, lineNo);
+        throw new UserError('cloud-config', `line ${lineNo}: unclosed section: ${line}`, lineNo);
       }
       const name = line.slice(1, close).trim();
       if (name === '') {
-        throw new CloudConfigError(`line ${lineNo}: empty section name`, lineNo);
+        throw new UserError('cloud-config', `line ${lineNo}: empty section name`, lineNo);
       }
       current = section(name, lineNo);
       continue;
@@ -100,13 +100,17 @@ function readKey(line: string, lineNo: number): { key: string; rest: string } {
     const close = line.indexOf(quote, quote.length);
     const delimiter = close < 0 ? -1 : line.slice(close + quote.length).search(/[=:]/);
     if (close < 0 || delimiter < 0) {
-      throw new CloudConfigError(`line ${lineNo}: ${close < 0 ? 'missing closing key quote' : 'key-value delimiter not found'}: ${line}`, lineNo);
+      throw new UserError(
+        'cloud-config',
+        `line ${lineNo}: ${close < 0 ? 'missing closing key quote' : 'key-value delimiter not found'}: ${line}`,
+        lineNo,
+      );
     }
     return { key: line.slice(quote.length, close).trim(), rest: line.slice(close + quote.length + delimiter + 1) };
   }
   const delimiter = line.search(/[=:]/);
   if (delimiter <= 0) {
-    throw new CloudConfigError(`line ${lineNo}: key-value delimiter not found: ${line}`, lineNo);
+    throw new UserError('cloud-config', `line ${lineNo}: key-value delimiter not found: ${line}`, lineNo);
   }
   return { key: line.slice(0, delimiter).trim(), rest: line.slice(delimiter + 1) };
 }
@@ -117,7 +121,7 @@ function readValue(text: string, lineNo: number): string {
   if (quote !== '') {
     const close = text.lastIndexOf(quote);
     if (close < quote.length) {
-      throw new CloudConfigError(`line ${lineNo}: a value opened with ${quote} continues on the next lines; write it on one line`, lineNo);
+      throw new UserError('cloud-config', `line ${lineNo}: a value opened with ${quote} continues on the next lines; write it on one line`, lineNo);
     }
     return text.slice(quote.length, close);
   }

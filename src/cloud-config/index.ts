@@ -58,7 +58,7 @@ export interface CloudConfigContext {
   readonly vsphere?: VSphereTransformOptions;
 }
 
-/** Runs the transform of a platform (pure, no cdk8s). Throws CloudConfigError as the operator would fail. */
+/** Runs the transform of a platform (pure, no cdk8s). Throws a UserError of kind 'cloud-config' as the operator would fail. */
 export function transformCloudConfig(platform: CloudConfigPlatform, source: string, context: CloudConfigContext = {}): TransformResult {
   switch (platform) {
     case 'AWS':

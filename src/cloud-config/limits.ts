@@ -1,9 +1,9 @@
-import { CloudConfigError } from './errors';
+import { UserError } from '../util/user-error';
 
 /**
  * Limits every cloud-config parser applies before parsing, so hostile input
  * (400,000 nested brackets, alias bombs, out-of-range numbers) gives one
- * CloudConfigError instead of a stack overflow or a silent `null`. Real
+ * UserError of kind 'cloud-config' instead of a stack overflow or a silent `null`. Real
  * configs nest fewer than 10 levels.
  */
 export const MAX_CONFIG_DEPTH = 64;
@@ -47,15 +47,17 @@ export function bracketDepth(text: string, jsonStrings: boolean): number {
 export function refuseDeepNesting(text: string, jsonStrings: boolean): void {
   const depth = bracketDepth(text, jsonStrings);
   if (depth > MAX_CONFIG_DEPTH) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `failed to read the cloud.conf: it nests ${depth} levels deep, over the limit of ${MAX_CONFIG_DEPTH}; a cloud config is a few levels deep`,
     );
   }
 }
 
 /** The error of a config nested past {@link MAX_CONFIG_DEPTH} where no bracket shows it (block YAML). */
-function tooDeep(): CloudConfigError {
-  return new CloudConfigError(
+function tooDeep(): UserError {
+  return new UserError(
+    'cloud-config',
     `failed to read the cloud.conf: it nests more than ${MAX_CONFIG_DEPTH} levels deep, over the limit of ${MAX_CONFIG_DEPTH}; a cloud config is a few levels deep`,
   );
 }
@@ -86,7 +88,10 @@ export function refuseHostileData(data: unknown): void {
     for (const [k, child] of Object.entries(v)) {
       const where = at === '' ? k : `${at}.${k}`;
       if (k === '__proto__' && !Array.isArray(v)) {
-        throw new CloudConfigError(`failed to read the cloud.conf: "${where}" is a key JavaScript reads as an object's prototype; remove it`);
+        throw new UserError(
+          'cloud-config',
+          `failed to read the cloud.conf: "${where}" is a key JavaScript reads as an object's prototype; remove it`,
+        );
       }
       stack.push([child, where, depth + 1]);
     }
@@ -96,7 +101,7 @@ export function refuseHostileData(data: unknown): void {
 /**
  * JSON.parse with the limits: nesting bounded first; numbers outside the
  * float64 range (`1e400`, which JSON.parse makes Infinity and JSON.stringify
- * writes as null) and `__proto__` keys refused. Throws CloudConfigError; SyntaxError passes through.
+ * writes as null) and `__proto__` keys refused. Throws a UserError of kind 'cloud-config'; SyntaxError passes through.
  */
 export function parseJsonWithLimits(text: string): unknown {
   refuseDeepNesting(text, true);
@@ -108,7 +113,8 @@ export function parseJsonWithLimits(text: string): unknown {
     return v;
   });
   if (bad !== undefined) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `failed to read the cloud.conf: "${bad}" is a number outside the float64 range (it would be written as null); give a number in range`,
     );
   }

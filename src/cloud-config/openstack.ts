@@ -1,6 +1,7 @@
-import { CloudConfigError, TransformResult } from './errors';
+import { TransformResult } from './errors';
 import { IniSection, parseGoIni, writeGoIni } from './go-ini';
 import { findSecretLikeIniKey } from './secrets';
+import { UserError, isUserError } from '../util/user-error';
 
 /**
  * The OpenStack cloud-config transform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/openstack/cloud-provider-config-upgrade.md;
@@ -54,11 +55,12 @@ const LOAD_BALANCER_DEFAULTS: readonly (readonly [string, string])[] = [
  */
 const GCFG_AMBIGUOUS = /[\\"#;\x00-\x1f\x7f]/;
 
-/** Runs the OpenStack transform. Throws CloudConfigError when the operator would refuse the config. */
+/** Runs the OpenStack transform. Throws a UserError of kind 'cloud-config' when the operator would refuse the config. */
 export function transformOpenStackCloudConfig(source: string): TransformResult {
   const secret = findSecretLikeIniKey(source);
   if (secret) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `'${secret.key}' (line ${secret.line}) holds a credential; remove it: the OpenStack cloud controller manager reads ` +
         "credentials from the cluster's clouds.yaml (Secret openstack-cloud-credentials, from the OpenStack CredentialsRequest), and credentials never go into git",
       secret.line,
@@ -68,15 +70,16 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
   try {
     sections = parseGoIni(source);
   } catch (e) {
-    if (e instanceof CloudConfigError) {
-      throw new CloudConfigError(`failed to read the cloud.conf: ${e.message}`, e.line);
+    if (isUserError(e, 'cloud-config')) {
+      throw new UserError('cloud-config', `failed to read the cloud.conf: ${e.message}`, e.line);
     }
     throw e;
   }
   const outside = sections.find((s) => s.name === 'DEFAULT' && s.line === 0);
   if (outside) {
     const first = outside.entries[0];
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `failed to read the cloud.conf: line ${first.line}: '${first.key}' is outside any section; move it into its section ` +
         "(e.g. [Global]): the OpenStack CCM's reader rejects keys before the first section header",
       first.line,
@@ -85,7 +88,8 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
   for (const s of sections) {
     const odd = s.entries.find((e) => GCFG_AMBIGUOUS.test(e.value));
     if (odd) {
-      throw new CloudConfigError(
+      throw new UserError(
+        'cloud-config',
         `'[${s.name}] ${odd.key}' (line ${odd.line}) holds a backslash, a double quote, '#', ';' or a control character: the operator reads this file ` +
           'with go-ini and the CCM reads cloud-conf with gcfg, which read these characters differently, so the value cannot be carried over unchanged; remove them',
         odd.line,
@@ -100,7 +104,8 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
     for (const [key, expected] of OPENSTACK_LEGACY_DEFAULTS) {
       const entry = global.entries.find((e) => e.key === key);
       if (entry && entry.value !== expected) {
-        throw new CloudConfigError(
+        throw new UserError(
+          'cloud-config',
           `'[Global] ${key}' is set to a non-default value ${JSON.stringify(entry.value)}; ` +
             `${expected ? `remove it or set it to ${JSON.stringify(expected)}` : 'remove it'}: the external CCM reads credentials from the cluster's clouds.yaml`,
           entry.line,

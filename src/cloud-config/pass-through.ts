@@ -1,9 +1,10 @@
 import { LineCounter, parse as parseYaml, parseDocument, visit } from 'yaml';
-import { CloudConfigError, TransformResult } from './errors';
+import { TransformResult } from './errors';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
 import { MAX_CONFIG_ALIASES, parseJsonWithLimits, refuseDeepNesting, refuseHostileData, refuseYamlStackExhaustion } from './limits';
 import { withoutGcfgComments } from './gcfg';
 import { secretInYamlComments, taggedCredential } from '../secrets/yaml-findings';
+import { UserError, isUserError } from '../util/user-error';
 
 /**
  * The operator passes these platforms' configs through unchanged (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/cloud.go,
@@ -23,7 +24,7 @@ export function passThroughCloudConfig(
     try {
       structured = parseJsonWithLimits(source);
     } catch (e) {
-      if (e instanceof CloudConfigError) {
+      if (isUserError(e, 'cloud-config')) {
         throw e;
       }
       structured = undefined;
@@ -35,7 +36,8 @@ export function passThroughCloudConfig(
     } catch (e) {
       refuseYamlStackExhaustion([e as Error]);
       if (/alias/i.test((e as Error).message)) {
-        throw new CloudConfigError(
+        throw new UserError(
+          'cloud-config',
           `failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes; write the values out`,
         );
       }
@@ -49,11 +51,11 @@ export function passThroughCloudConfig(
   }
   const field = structured !== undefined ? findSecretLikeField(structured) : undefined;
   if (field) {
-    throw new CloudConfigError(`"${field}" holds a credential; remove it: ${floor}`);
+    throw new UserError('cloud-config', `"${field}" holds a credential; remove it: ${floor}`);
   }
   const key = structured === undefined ? findSecretLikeIniKey(source) : undefined;
   if (key) {
-    throw new CloudConfigError(`'${key.key}' (line ${key.line}) holds a credential; remove it: ${floor}`, key.line);
+    throw new UserError('cloud-config', `'${key.key}' (line ${key.line}) holds a credential; remove it: ${floor}`, key.line);
   }
   return { config: withoutComments(source), warnings: [] };
 }
@@ -62,12 +64,17 @@ export function passThroughCloudConfig(
 function refuseHiddenYamlCredential(source: string, floor: string): void {
   const comment = secretInYamlComments(source);
   if (comment) {
-    throw new CloudConfigError(`a comment (line ${comment.line}) looks like a credential (${comment.reason}); remove it: ${floor}`, comment.line);
+    throw new UserError(
+      'cloud-config',
+      `a comment (line ${comment.line}) looks like a credential (${comment.reason}); remove it: ${floor}`,
+      comment.line,
+    );
   }
   const lines = new LineCounter();
   const tagged = taggedCredential(parseDocument(source, { lineCounter: lines, logLevel: 'silent' }), lines);
   if (tagged) {
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `"${tagged.key}" (line ${tagged.line}) has ${tagged.tag === 'a custom tag' ? tagged.tag : `the tag ${tagged.tag}`}, which hides its value from the ` +
         `credential checks; remove the value: ${floor}`,
       tagged.line,
@@ -124,11 +131,11 @@ function withoutYamlComments(source: string): string {
 /**
  * Refuses a file that goes into `cloud-conf` unchanged when it holds a
  * private key or a credential (the pass-through checks); `home` says where the
- * platform's credentials belong instead. Throws CloudConfigError.
+ * platform's credentials belong instead. Throws a UserError of kind 'cloud-config'.
  */
 export function refuseCredentials(platform: string, text: string, home?: string): void {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
-    throw new CloudConfigError('holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
+    throw new UserError('cloud-config', 'holds a private key; remove it: cloud-conf is committed to git and never carries credentials');
   }
   passThroughCloudConfig(platform, text, home);
 }

@@ -1,8 +1,9 @@
 import { isMap, isScalar, parseAllDocuments, parseDocument, stringify } from 'yaml';
-import { CloudConfigError, TransformResult } from './errors';
+import { TransformResult } from './errors';
 import { GcfgSection, parseGcfg } from './gcfg';
 import { MAX_CONFIG_ALIASES, refuseDeepNesting, refuseHostileData, refuseYamlStackExhaustion } from './limits';
 import { findSecretLikeField, findSecretLikeIniKey } from './secrets';
+import { UserError, isUserError } from '../util/user-error';
 
 /**
  * The vSphere cloud-config transform (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c pkg/cloud/vsphere/vsphere_config_transformer.go), as a pure function:
@@ -138,11 +139,14 @@ const INI_NODE_KEYS: Readonly<Record<string, string>> = {
 /** `[Global]` keys the legacy provider had and the CPI reads but drops. */
 const INI_GLOBAL_DROPPED = ['api-disable', 'api-binding', 'ip-family'];
 
-/** Runs the vSphere transform. Throws CloudConfigError where the operator fails. */
+/** Runs the vSphere transform. Throws a UserError of kind 'cloud-config' where the operator fails. */
 export function transformVSphereCloudConfig(source: string, options: VSphereTransformOptions = {}): TransformResult {
   const warnings: string[] = [];
   if (source.trim() === '') {
-    throw new CloudConfigError('failed to read the cloud.conf: vSphere config is empty; give the vSphere cloud config (YAML, or the legacy INI)');
+    throw new UserError(
+      'cloud-config',
+      'failed to read the cloud.conf: vSphere config is empty; give the vSphere cloud config (YAML, or the legacy INI)',
+    );
   }
   const cfg = readCpiConfig(source, warnings);
   if (options.platformSpec) {
@@ -160,7 +164,8 @@ function readCpiConfig(source: string, warnings: string[]): CpiConfig {
     const docs = parseAllDocuments(source, { uniqueKeys: false });
     const second = Array.isArray(docs) && docs[1] ? docs[1].range[0] : source.search(/^---/m);
     const line = source.slice(0, Math.max(0, second)).split('\n').length;
-    throw new CloudConfigError(
+    throw new UserError(
+      'cloud-config',
       `failed to read the cloud.conf: it holds ${Array.isArray(docs) ? docs.length : 'several'} YAML documents (the next one starts at line ${line}); ` +
         'the vSphere cloud config is one YAML document: merge them or remove the extra ones',
       line,
@@ -176,7 +181,8 @@ function readCpiConfig(source: string, warnings: string[]): CpiConfig {
     try {
       data = doc.toJS({ maxAliasCount: MAX_CONFIG_ALIASES }) as Record<string, unknown>;
     } catch (e) {
-      throw new CloudConfigError(
+      throw new UserError(
+        'cloud-config',
         `failed to read the cloud.conf: its YAML aliases expand to more than ${MAX_CONFIG_ALIASES} nodes (${(e as Error).message}); write the values out`,
       );
     }
@@ -188,7 +194,8 @@ function readCpiConfig(source: string, warnings: string[]): CpiConfig {
 
 /** `where` is `"field.path"` (YAML) or `'key' (line N)` (INI). */
 function refuseSecretField(where: string, line?: number): never {
-  throw new CloudConfigError(
+  throw new UserError(
+    'cloud-config',
     `${where} holds a credential; remove it: the vSphere cloud controller manager reads vCenter credentials from ` +
       'the vsphere-cloud-credentials Secret (vSphere CredentialsRequest, or an existing Secret), and credentials never go into git',
     line,
@@ -225,7 +232,7 @@ function asObject(value: unknown, where: string): Record<string, unknown> {
     return {};
   }
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new CloudConfigError(`failed to read the cloud.conf: "${where}" must be a mapping`);
+    throw new UserError('cloud-config', `failed to read the cloud.conf: "${where}" must be a mapping`);
   }
   return value as Record<string, unknown>;
 }
@@ -245,7 +252,7 @@ function section(value: unknown, fields: Readonly<Record<string, Kind>>, where: 
 }
 
 function coerce(v: unknown, kind: Kind, where: string): string | number | boolean | string[] {
-  const bad = (what: string) => new CloudConfigError(`failed to read the cloud.conf: "${where}" must be ${what}, got ${JSON.stringify(v)}`);
+  const bad = (what: string) => new UserError('cloud-config', `failed to read the cloud.conf: "${where}" must be ${what}, got ${JSON.stringify(v)}`);
   switch (kind) {
     case 'bool':
       if (typeof v !== 'boolean') {
@@ -279,8 +286,8 @@ function fromIni(source: string, warnings: string[]): CpiConfig {
   try {
     sections = parseGcfg(source);
   } catch (e) {
-    if (e instanceof CloudConfigError) {
-      throw new CloudConfigError(`failed to read the cloud.conf: ini config parsing failed: ${e.message}`, e.line);
+    if (isUserError(e, 'cloud-config')) {
+      throw new UserError('cloud-config', `failed to read the cloud.conf: ini config parsing failed: ${e.message}`, e.line);
     }
     throw e;
   }
@@ -347,7 +354,8 @@ function iniField(into: Section, key: string, value: string | null, line: number
       } else if (['false', 'no', 'off', '0'].includes(b)) {
         into[field] = false;
       } else {
-        throw new CloudConfigError(
+        throw new UserError(
+          'cloud-config',
           `failed to read the cloud.conf: ini config parsing failed: line ${line}: ${header} ${key}: failed to parse ${JSON.stringify(v)} as bool`,
           line,
         );
@@ -356,14 +364,16 @@ function iniField(into: Section, key: string, value: string | null, line: number
     }
     case 'uint': {
       if (!/^[+-]?\d+$/.test(v.trim())) {
-        throw new CloudConfigError(
+        throw new UserError(
+          'cloud-config',
           `failed to read the cloud.conf: can not parse vCenter port from ini config: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
           line,
         );
       }
       const n = Number(v.trim());
       if (n < 0) {
-        throw new CloudConfigError(
+        throw new UserError(
+          'cloud-config',
           field === 'port' && header === '[Global]'
             ? 'failed to read the cloud.conf: can not create CPIConfig, invalid global port parameter: parsed int bigger than zero'
             : `failed to read the cloud.conf: invalid port parameter for ${portWhere}: parsed int bigger than zero`,

@@ -1,4 +1,5 @@
 import { holdsCredentials, redactMessage } from '../secrets/message-redaction';
+import { isUserError, UserError } from '../util/user-error';
 
 /**
  * One problem found in the input, with enough context for the user to fix it:
@@ -36,19 +37,25 @@ function compare(a: string, b: string): number {
 }
 
 /**
- * Thrown when the input has problems. Carries every problem of the run, so
- * the user sees them all at once.
+ * Thrown when the input has problems: the user error of kind 'spec' (its own
+ * class, as the public API has always exported it). Carries every problem of
+ * the run, so the user sees them all at once.
  */
-export class SpecValidationError extends Error {
+export class SpecValidationError extends UserError {
   public readonly issues: readonly SpecIssue[];
 
   constructor(issues: readonly SpecIssue[]) {
     const sorted = sortIssues(issues);
     const count = sorted.length === 1 ? '1 problem' : `${sorted.length} problems`;
-    super(`${count} in the cluster specs:\n${sorted.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+    super('spec', `${count} in the cluster specs:\n${sorted.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
     this.name = 'SpecValidationError';
     this.issues = sorted;
   }
+}
+
+/** Whether `e` is the user error of kind 'spec', with its issues. */
+export function isSpecError(e: unknown): e is SpecValidationError {
+  return isUserError(e, 'spec') && e instanceof SpecValidationError;
 }
 
 /** Renders a value for an error message: strings quoted, long values cut, secret material (URL credentials, keys, tokens) redacted. */

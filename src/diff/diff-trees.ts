@@ -1,9 +1,9 @@
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { tagRefusal } from '../secrets/yaml-findings';
 import { flatten } from './flatten';
-import { TreeReadError } from './load-tree';
 import { boundedData, nestingRefusal } from '../util/bounded-yaml';
 import { FLEET_JSON, parseFleetJson } from '../pipeline/fleet-summary';
+import { UserError } from '../util/user-error';
 
 /** A rendered object in a tree. */
 export interface TreeObject {
@@ -85,15 +85,18 @@ export function treeObjects(tree: Tree): TreeObject[] {
     const docs = parseAllDocuments(content, { lineCounter: lines });
     for (const doc of docs) {
       if (doc.errors.length > 0) {
-        throw new TreeReadError(`${file}: ${nestingRefusal(doc, 'rendered object') ?? `not valid YAML: ${doc.errors[0].message.split('\n')[0]}`}`);
+        throw new UserError(
+          'usage',
+          `${file}: ${nestingRefusal(doc, 'rendered object') ?? `not valid YAML: ${doc.errors[0].message.split('\n')[0]}`}`,
+        );
       }
       const tagged = tagRefusal(doc, lines, 'a rendered object');
       if (tagged) {
-        throw new TreeReadError(`${file}: ${tagged}`);
+        throw new UserError('usage', `${file}: ${tagged}`);
       }
       const read = boundedData(doc, 'rendered object');
       if ('refused' in read) {
-        throw new TreeReadError(`${file}: ${read.refused}`);
+        throw new UserError('usage', `${file}: ${read.refused}`);
       }
       const body = read.data;
       const o = body as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };
@@ -125,6 +128,43 @@ function key(o: TreeObject): string {
 
 /** Compares two rendered trees object by object and field by field, and flags risky changes. */
 export function diffTrees(base: Tree, head: Tree): TreeDiff {
+  const fleet = fleetFacts(base, head);
+  const { clusters, risks } = objectChanges(base, head, fleet.label);
+  const clusterNames = (tree: Tree) =>
+    new Set(
+      [...tree.keys()]
+        .filter((p) => p.includes('/'))
+        .map((p) => p.split('/')[0])
+        .filter((c) => c !== '_fleet'),
+    );
+  const baseClusters = clusterNames(base);
+  const headClusters = clusterNames(head);
+  const addedClusters = [...headClusters]
+    .filter((c) => !baseClusters.has(c))
+    .sort()
+    .map(fleet.label);
+  const removedClusters = [...baseClusters]
+    .filter((c) => !headClusters.has(c))
+    .sort()
+    .map(fleet.label);
+  risks.push(...fleetRisks(fleet, removedClusters));
+  const otherFiles = [...new Set([...base.keys(), ...head.keys()])]
+    .filter((p) => !/\.ya?ml$/.test(p) || /(^|\/)kustomization\.ya?ml$/.test(p))
+    .filter((p) => base.get(p) !== head.get(p))
+    .sort();
+
+  const sortedClusters = new Map([...clusters.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return { risks: sortRisks(risks), clusters: sortedClusters, addedClusters, removedClusters, otherFiles };
+}
+
+/** What the fleet files (.fleet.json) of both trees say: each cluster's phase and platform, and its label (`platform/name`). */
+interface FleetFacts {
+  readonly label: (cluster: string) => string;
+  readonly phases: { readonly base: Map<string, string>; readonly head: Map<string, string> };
+  readonly platformOf: { readonly base: Map<string, string>; readonly head: Map<string, string> };
+}
+
+function fleetFacts(base: Tree, head: Tree): FleetFacts {
   const platforms = new Map<string, string>();
   const phases = { base: new Map<string, string>(), head: new Map<string, string>() };
   const platformOf = { base: new Map<string, string>(), head: new Map<string, string>() };
@@ -140,7 +180,11 @@ export function diffTrees(base: Tree, head: Tree): TreeDiff {
     }
   }
   const label = (cluster: string) => (platforms.has(cluster) ? `${platforms.get(cluster)}/${cluster}` : cluster);
+  return { label, phases, platformOf };
+}
 
+/** Each object added, removed or changed, by cluster, and the risks of those changes. */
+function objectChanges(base: Tree, head: Tree, label: (cluster: string) => string): { clusters: Map<string, ObjectChange[]>; risks: Risk[] } {
   const before = new Map(treeObjects(base).map((o) => [key(o), o]));
   const after = new Map(treeObjects(head).map((o) => [key(o), o]));
   const risks: Risk[] = [];
@@ -179,24 +223,12 @@ export function diffTrees(base: Tree, head: Tree): TreeDiff {
       risks.push(...changedRisks(cluster, b, a, fields));
     }
   }
+  return { clusters, risks };
+}
 
-  const clusterNames = (tree: Tree) =>
-    new Set(
-      [...tree.keys()]
-        .filter((p) => p.includes('/'))
-        .map((p) => p.split('/')[0])
-        .filter((c) => c !== '_fleet'),
-    );
-  const baseClusters = clusterNames(base);
-  const headClusters = clusterNames(head);
-  const addedClusters = [...headClusters]
-    .filter((c) => !baseClusters.has(c))
-    .sort()
-    .map(label);
-  const removedClusters = [...baseClusters]
-    .filter((c) => !headClusters.has(c))
-    .sort()
-    .map(label);
+/** The risks of the fleet's changes: clusters removed, a cluster changing platform or migration phase. */
+function fleetRisks({ label, phases, platformOf }: FleetFacts, removedClusters: readonly string[]): Risk[] {
+  const risks: Risk[] = [];
   for (const c of removedClusters) {
     risks.push({
       cluster: c,
@@ -222,14 +254,7 @@ export function diffTrees(base: Tree, head: Tree): TreeDiff {
       risks.push({ cluster: label(name), object: '', message: `migration phase changes from ${old} to ${phase}` });
     }
   }
-
-  const otherFiles = [...new Set([...base.keys(), ...head.keys()])]
-    .filter((p) => !/\.ya?ml$/.test(p) || /(^|\/)kustomization\.ya?ml$/.test(p))
-    .filter((p) => base.get(p) !== head.get(p))
-    .sort();
-
-  const sortedClusters = new Map([...clusters.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
-  return { risks: sortRisks(risks), clusters: sortedClusters, addedClusters, removedClusters, otherFiles };
+  return risks;
 }
 
 function safeEntries(json: string) {

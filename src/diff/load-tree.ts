@@ -5,19 +5,12 @@ import * as path from 'path';
 import { Tree } from './diff-trees';
 import { readTreeFiles as readAll } from '../util/read-tree';
 import { interruptedRunFile, outputSidecars } from '../pipeline/output';
-
-/** Thrown when a tree to compare cannot be read. */
-export class TreeReadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TreeReadError';
-  }
-}
+import { UserError } from '../util/user-error';
 
 /** Every file below a folder (hidden ones included), path with `/` separators -> content. */
 export function readTreeFiles(dir: string): Tree {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
-    throw new TreeReadError(`${dir} is not a directory`);
+    throw new UserError('usage', `${dir} is not a directory`);
   }
   return readAll(dir);
 }
@@ -30,10 +23,10 @@ export function readTreeFiles(dir: string): Tree {
  */
 export function resolveRevision(revision: string, cwd = process.cwd()): string {
   if (revision.startsWith('-')) {
-    throw new TreeReadError(`${JSON.stringify(revision)} is not a git revision (it starts with "-"); give a branch, tag or commit`);
+    throw new UserError('usage', `${JSON.stringify(revision)} is not a git revision (it starts with "-"); give a branch, tag or commit`);
   }
   if (revision === '' || /[\s\0]/.test(revision)) {
-    throw new TreeReadError(`${JSON.stringify(revision)} is not a git revision; give a branch, tag or commit`);
+    throw new UserError('usage', `${JSON.stringify(revision)} is not a git revision; give a branch, tag or commit`);
   }
   try {
     return execFileSync('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], {
@@ -45,9 +38,9 @@ export function resolveRevision(revision: string, cwd = process.cwd()): string {
   } catch (e) {
     const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim();
     if (/not a git repository/i.test(stderr)) {
-      throw new TreeReadError(`${cwd} is not in a git repository; run diff --git inside the repository`);
+      throw new UserError('usage', `${cwd} is not in a git repository; run diff --git inside the repository`);
     }
-    throw new TreeReadError(`${JSON.stringify(revision)} is not a commit in this repository`);
+    throw new UserError('usage', `${JSON.stringify(revision)} is not a commit in this repository`);
   }
 }
 
@@ -59,7 +52,7 @@ export function resolveRevision(revision: string, cwd = process.cwd()): string {
 export function readTreeAtRevision(revision: string, treePath: string, cwd = process.cwd()): Tree | undefined {
   const commit = resolveRevision(revision, cwd);
   if (treePath.startsWith('-')) {
-    throw new TreeReadError(`--path ${JSON.stringify(treePath)} starts with "-"; give the output folder`);
+    throw new UserError('usage', `--path ${JSON.stringify(treePath)} starts with "-"; give the output folder`);
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-diff-'));
   try {
@@ -75,7 +68,7 @@ export function readTreeAtRevision(revision: string, treePath: string, cwd = pro
       if (/did not match any files/.test(stderr)) {
         return undefined;
       }
-      throw new TreeReadError(`cannot read ${treePath} at ${revision}: ${stderr || (e as Error).message}`);
+      throw new UserError('usage', `cannot read ${treePath} at ${revision}: ${stderr || (e as Error).message}`);
     }
     execFileSync('tar', ['-x', '-C', tmp], { input: archive });
     const dir = path.join(tmp, treePath);
@@ -118,7 +111,7 @@ export function withoutIdenticalUnits(base: Tree, head: Tree): [Tree, Tree] {
 export function readChangedTrees(baseDir: string, headDir: string): [Tree, Tree] {
   for (const dir of [baseDir, headDir]) {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
-      throw new TreeReadError(`${dir} is not a directory`);
+      throw new UserError('usage', `${dir} is not a directory`);
     }
     refuseHalfWritten(dir);
   }
@@ -160,7 +153,7 @@ function halfWritten(dir: string, at = ''): string {
 /** Refuses a folder with a synth's journal or lock beside it (a commit cut short, or one in progress). */
 function refuseHalfWritten(dir: string): void {
   if (interruptedRunFile(dir) !== undefined) {
-    throw new TreeReadError(halfWritten(dir));
+    throw new UserError('usage', halfWritten(dir));
   }
 }
 
@@ -179,7 +172,7 @@ function refuseHalfWrittenAt(revision: string, treePath: string, cwd: string): v
     // the tree is read next, and its error is the one to report
   }
   if (listed.trim() !== '') {
-    throw new TreeReadError(halfWritten(treePath, ` at ${revision}`));
+    throw new UserError('usage', halfWritten(treePath, ` at ${revision}`));
   }
 }
 
@@ -211,19 +204,19 @@ function sameFolder(a: string, b: string): boolean {
 export function readGitRange(range: string, treePath: string, cwd = process.cwd()): { before: Tree; after: Tree } {
   const parts = range.split('..');
   if (parts.length > 2 || parts[0] === '') {
-    throw new TreeReadError(`--git ${JSON.stringify(range)} is not BASE..HEAD or BASE`);
+    throw new UserError('usage', `--git ${JSON.stringify(range)} is not BASE..HEAD or BASE`);
   }
   const [from, to] = parts;
   for (const rev of [from, to]) {
     if (rev !== undefined && rev.startsWith('-')) {
-      throw new TreeReadError(`${JSON.stringify(rev)} is not a git revision (it starts with "-"); give a branch, tag or commit`);
+      throw new UserError('usage', `${JSON.stringify(rev)} is not a git revision (it starts with "-"); give a branch, tag or commit`);
     }
   }
   refuseHalfWrittenAt(from, treePath, cwd);
   if (to) {
     refuseHalfWrittenAt(to, treePath, cwd);
   } else if (interruptedRunFile(path.resolve(cwd, treePath)) !== undefined) {
-    throw new TreeReadError(halfWritten(treePath));
+    throw new UserError('usage', halfWritten(treePath));
   }
   const before = readTreeAtRevision(from, treePath, cwd);
   let after: Tree | undefined;
@@ -242,7 +235,8 @@ export function readGitRange(range: string, treePath: string, cwd = process.cwd(
     } catch {
       // keep the default
     }
-    throw new TreeReadError(
+    throw new UserError(
+      'usage',
       `${treePath} is not in ${from} nor in ${to ?? 'the working tree'} (paths are relative to the current folder, ${where}); run from the repository root or pass --path`,
     );
   }

@@ -5,7 +5,7 @@ import { describeValue, SpecIssue, SpecValidationError } from '../cluster-spec/e
 import { imagePinProblem } from '../cluster-spec/images';
 import { ClusterSpec, clusterSpecSchema, SPEC_API_VERSION } from '../cluster-spec/schema';
 import { schemaProblems } from '../cluster-spec/zod-issues';
-import { migrationInputFor, migrationWarnings } from '../migration-targets';
+import { migrationInputFor, migrationWarnings } from './migration-targets';
 import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
 import { guardProblems, withGuards } from '../cluster-spec/shapes';

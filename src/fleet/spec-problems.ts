@@ -5,7 +5,7 @@ import { IMAGE_KEYS, imagePinProblem } from '../cluster-spec/images';
 import { ClusterSpec } from '../cluster-spec/schema';
 import { tlsProblems } from '../cluster-spec/tls';
 import { credentialHomeOf, distributionFacts, otherRenderers } from '../distribution-facts';
-import { migrationInputFor, migrationProblems } from '../migration-targets';
+import { migrationInputFor, migrationProblems } from './migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
 import {

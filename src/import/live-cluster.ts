@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'util';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { OPENSHIFT_DISTRIBUTION_FACTS } from '../openshift/distribution-facts';
-import { CloudConfigError } from '../cloud-config/errors';
 import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
 import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
+import { UserError, isUserError } from '../util/user-error';
 
 /**
  * Turns what `oc get -o yaml` exports from a live OpenShift cluster
@@ -46,9 +46,6 @@ export interface ImportResult {
   readonly warnings: readonly string[];
 }
 
-/** The exported objects cannot become a spec; the message says why and what to do. */
-export class ImportError extends Error {}
-
 /** Platforms the operator renders nothing for. */
 const NO_CCM_PLATFORMS = ['BareMetal', 'None', 'Libvirt', 'Ovirt', 'Kubevirt', 'EquinixMetal', 'PowerVC'];
 
@@ -82,11 +79,48 @@ export function flattenObjects(objects: readonly ExportedObject[]): ExportedObje
   return objects.flatMap((o) => (o && Array.isArray(o.items) && /List$/.test(o.kind ?? '') ? flattenObjects(o.items) : o ? [o] : []));
 }
 
-/** Imports one cluster. Throws ImportError. */
+/** Finds an object of the export by kind, name, namespace and API group; undefined when absent. */
+type Finder = (kind: string, name: string, namespace?: string, group?: string) => ExportedObject | undefined;
+
+/** What each step of an import reads and adds to. */
+interface ImportState {
+  readonly find: Finder;
+  readonly infra: ExportedObject;
+  readonly platform: PlatformType;
+  readonly name: string;
+  readonly spec: Record<string, unknown>;
+  readonly files: ImportedFile[];
+  readonly warnings: string[];
+}
+
+/** Imports one cluster. Throws a UserError of kind 'import'. */
 export function importLiveCluster(exported: readonly ExportedObject[], options: ImportOptions = {}): ImportResult {
-  const objects = flattenObjects(exported);
-  // each object the import reads exists once in a cluster: two different copies are refused, never one picked
-  const find = (kind: string, name: string, namespace?: string, group = 'config.openshift.io/') => {
+  const find = objectFinder(flattenObjects(exported), options);
+  const infra = find('Infrastructure', 'cluster');
+  if (!infra) {
+    throw new UserError('import', 'no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
+  }
+  const { platform, infrastructureName, topology, name } = importedIdentity(infra, options);
+  const spec: Record<string, unknown> = { distribution: 'openshift', platform, infrastructureName };
+  if (topology !== 'HighlyAvailable') {
+    spec.controlPlaneTopology = topology;
+  }
+  const state: ImportState = { find, infra, platform, name, spec, files: [], warnings: [] };
+  importImages(state);
+  importCloudConfig(state);
+  importPlatformSections(state);
+  importProxy(state);
+  importFeatureGates(state);
+  importRelease(state);
+  importTlsProfile(state);
+  // the loader validates the document when it reads the file back; here it is only assembled
+  const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec } as unknown as ClusterSpecInput;
+  return { name, spec: document, files: state.files, warnings: state.warnings };
+}
+
+/** The finder of the export's objects: each object the import reads exists once in a cluster, so two different copies are refused, never one picked. */
+function objectFinder(objects: readonly ExportedObject[], options: ImportOptions): Finder {
+  return (kind, name, namespace, group = 'config.openshift.io/') => {
     const found = objects.filter(
       (o) =>
         o.kind === kind &&
@@ -98,29 +132,30 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     if (other) {
       const where = (o: ExportedObject) => options.sourceOf?.(o) ?? `object ${objects.indexOf(o) + 1} of the export`;
       const [a, b] = [where(found[0]), where(other)];
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `the export holds two different ${kind} "${namespace ? `${namespace}/` : ''}${name}" objects (${a === b ? `both in ${a}` : `in ${a} and in ${b}`}); ` +
           'a cluster has one: keep the one exported from the cluster you import, and remove the other',
       );
     }
     return found[0];
   };
-  const warnings: string[] = [];
+}
 
-  const infra = find('Infrastructure', 'cluster');
-  if (!infra) {
-    throw new ImportError('no Infrastructure "cluster" in the export; add it: oc get infrastructure cluster -o yaml');
-  }
+/** The platform, infrastructure name, topology and cluster name of the Infrastructure; refused when there is nothing to import. */
+function importedIdentity(infra: ExportedObject, options: ImportOptions) {
   const status = rec(infra.status);
   const type = str(rec(status.platformStatus).type) ?? str(status.platform);
   if (!type) {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       'Infrastructure "cluster" has no status.platformStatus.type; export it with its status (oc get infrastructure cluster -o yaml)',
     );
   }
   if (type === 'External') {
     const state = rec(rec(rec(status.platformStatus).external).cloudControllerManager).state;
-    throw new ImportError(
+    throw new UserError(
+      'import',
       state === 'External'
         ? 'platform External with cloudControllerManager.state External: the kubelets run with --cloud-provider=external and the platform partner supplies ' +
             "the cloud controller manager; OpenShift renders none, so there is nothing to import; deploy the partner's CCM as the partner documents"
@@ -128,40 +163,40 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     );
   }
   if (NO_CCM_PLATFORMS.includes(type)) {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       `platform ${type} needs no cloud controller manager: the operator renders nothing for it and the kubelets run without ` +
         '--cloud-provider=external; nothing to import',
     );
   }
   if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFactsFor(type as PlatformType)) {
-    throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
+    throw new UserError('import', `platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
   }
   const platform = type as PlatformType;
   const infrastructureName = str(status.infrastructureName);
   if (!infrastructureName) {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       'Infrastructure "cluster" has no status.infrastructureName; export it with its status (oc get infrastructure cluster -o yaml)',
     );
   }
   const topology = str(status.controlPlaneTopology) ?? 'HighlyAvailable';
   if (topology === 'External') {
-    throw new ImportError(
+    throw new UserError(
+      'import',
       'controlPlaneTopology External (hosted control plane): the cloud controller manager runs in the management cluster, ' +
         'not on this cluster; nothing to import here',
     );
   }
   const name = options.name ?? defaultName(infrastructureName);
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
-    throw new ImportError(`cluster name "${name}" is not a DNS-1123 label of at most 40 characters; pass one with --name`);
+    throw new UserError('import', `cluster name "${name}" is not a DNS-1123 label of at most 40 characters; pass one with --name`);
   }
+  return { platform, infrastructureName, topology, name };
+}
 
-  const spec: Record<string, unknown> = { distribution: 'openshift', platform, infrastructureName };
-  if (topology !== 'HighlyAvailable') {
-    spec.controlPlaneTopology = topology;
-  }
-  const files: ImportedFile[] = [];
-
-  // images: the operator's images.json, when exported
+/** The operator's images.json, when exported: the images the platform needs. */
+function importImages({ find, platform, spec, warnings }: ImportState): void {
   const imagesCm = find('ConfigMap', 'cloud-controller-manager-images', 'openshift-cloud-controller-manager-operator', '');
   const imagesJson = imagesCm?.data?.['images.json'];
   if (imagesJson) {
@@ -169,7 +204,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
     try {
       parsed = rec(JSON.parse(imagesJson));
     } catch (e) {
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `ConfigMap openshift-cloud-controller-manager-operator/cloud-controller-manager-images: images.json is not JSON (${(e as Error).message})`,
       );
     }
@@ -188,14 +224,17 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
         '(oc get cm -n openshift-cloud-controller-manager-operator cloud-controller-manager-images -o yaml)',
     );
   }
+}
 
-  // cloud config: openshift-config/<infra.spec.cloudConfig.name>, key <infra.spec.cloudConfig.key>
+/** The cloud config: openshift-config/<infra.spec.cloudConfig.name>, key <infra.spec.cloudConfig.key>, and its other keys as files. */
+function importCloudConfig({ find, infra, platform, name, spec, files }: ImportState): void {
   const cloudConfigRef = rec(rec(infra.spec).cloudConfig);
   const ref = { name: str(cloudConfigRef.name), key: str(cloudConfigRef.key) };
   if (ref.name) {
     const cm = find('ConfigMap', ref.name, 'openshift-config', '');
     if (!cm) {
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `Infrastructure spec.cloudConfig names ConfigMap openshift-config/${ref.name}, which is not in the export; add it: ` +
           `oc get cm -n openshift-config ${ref.name} -o yaml`,
       );
@@ -207,7 +246,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       delete data['cloud.conf'];
     } else if (ref.key) {
       if (!(ref.key in data)) {
-        throw new ImportError(`key ${ref.key} specified in infra resource does not exist in source configmap openshift-config/${ref.name}`);
+        throw new UserError('import', `key ${ref.key} specified in infra resource does not exist in source configmap openshift-config/${ref.name}`);
       }
       text = data[ref.key];
       delete data[ref.key];
@@ -232,9 +271,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       }
     }
   }
+}
 
-  // platform status and spec
-  const ps = rec(status.platformStatus);
+/** The platform's status and spec: AWS region and endpoints, the Azure cloud, vSphere's vCenters and failure domains. */
+function importPlatformSections({ find, infra, platform, spec, warnings }: ImportState): void {
+  const ps = rec(rec(infra.status).platformStatus);
   const aws = rec(ps.aws);
   const endpoints = arr(aws.serviceEndpoints).map(rec);
   if (platform === 'AWS' && (str(aws.region) || endpoints.length)) {
@@ -280,15 +321,19 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       warnings.push('no Network "cluster" in the export: IP families of the vSphere config are not set (oc get network.config cluster -o yaml)');
     }
   }
+}
 
-  // proxy status
+/** The proxy, as its status says. */
+function importProxy({ find, spec }: ImportState): void {
   const proxy = rec(find('Proxy', 'cluster')?.status);
   const proxySpec = pick(proxy, ['httpProxy', 'httpsProxy', 'noProxy']);
   if (Object.keys(proxySpec).length > 0) {
     spec.proxy = proxySpec;
   }
+}
 
-  // feature gates: the current version's enabled and disabled gates that change rendering
+/** The current version's enabled and disabled feature gates that change rendering. */
+function importFeatureGates({ find, spec, warnings }: ImportState): void {
   const fg = find('FeatureGate', 'cluster');
   const current = arr(rec(fg?.status).featureGates)[0];
   if (current) {
@@ -305,8 +350,11 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   } else {
     warnings.push('no FeatureGate "cluster" with status in the export: no feature gate is assumed enabled (oc get featuregate cluster -o yaml)');
   }
+}
 
-  // release: ClusterVersion status.desired.version, else the last Completed update
+/** The release: ClusterVersion status.desired.version, else the last Completed update; the feature set with it. */
+function importRelease({ find, spec, warnings }: ImportState): void {
+  const fg = find('FeatureGate', 'cluster');
   const clusterVersion = find('ClusterVersion', 'version');
   const cvStatus = rec(clusterVersion?.status);
   const release =
@@ -324,11 +372,15 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
         "or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
     );
   }
+}
 
-  // TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and
-  // LegacyAdheringComponentsOnly mean the operator and its operands use the default (Intermediate) profile; any other
-  // value means StrictAllComponents (openshift/library-go pkg/crypto/tls_adherence.go ShouldHonorClusterTLSProfile,
-  // vendored at openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c; used in pkg/tls/tls.go)
+/**
+ * The TLS profile of the API server, applied only when tlsAdherence says so: "" (omitted, NoOpinion) and
+ * LegacyAdheringComponentsOnly mean the operator and its operands use the default (Intermediate) profile; any other
+ * value means StrictAllComponents (openshift/library-go pkg/crypto/tls_adherence.go ShouldHonorClusterTLSProfile,
+ * vendored at openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c; used in pkg/tls/tls.go)
+ */
+function importTlsProfile({ find, spec, warnings }: ImportState): void {
   const apiserver = find('APIServer', 'cluster');
   const profile = rec(rec(apiserver?.spec).tlsSecurityProfile);
   const profileType = str(profile.type);
@@ -342,7 +394,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   }
   if (profileType && profileType !== 'Intermediate' && honored) {
     if (!(TLS_PROFILE_TYPES as readonly string[]).includes(profileType)) {
-      throw new ImportError(`APIServer spec.tlsSecurityProfile.type "${profileType}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
+      throw new UserError('import', `APIServer spec.tlsSecurityProfile.type "${profileType}" is not one of ${TLS_PROFILE_TYPES.join(', ')}`);
     }
     const custom = rec(profile.custom);
     spec.tls =
@@ -350,10 +402,6 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   } else if (!apiserver) {
     warnings.push('no APIServer "cluster" in the export: the Intermediate TLS profile is assumed (oc get apiserver cluster -o yaml)');
   }
-
-  // the loader validates the document when it reads the file back; here it is only assembled
-  const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec } as unknown as ClusterSpecInput;
-  return { name, spec: document, files, warnings };
 }
 
 /** `aws-prod-1-x7k2p` → `aws-prod-1`: the installer appends a dash and five random characters. */
@@ -385,8 +433,8 @@ function checkNoCredentials(platform: PlatformType, where: string, text: string)
   try {
     refuseCredentials(platform, text, OPENSHIFT_DISTRIBUTION_FACTS.credentialHome(platform));
   } catch (e) {
-    if (e instanceof CloudConfigError) {
-      throw new ImportError(`${where}: ${e.message}`);
+    if (isUserError(e, 'cloud-config')) {
+      throw new UserError('import', `${where}: ${e.message}`);
     }
     throw e;
   }

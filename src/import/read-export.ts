@@ -3,7 +3,8 @@ import * as path from 'path';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { tagRefusal } from '../secrets/yaml-findings';
 import { boundedData, nestingRefusal } from '../util/bounded-yaml';
-import { ExportedObject, ImportError } from './live-cluster';
+import { ExportedObject } from './live-cluster';
+import { UserError } from '../util/user-error';
 
 /** Largest export file read. */
 const MAX_EXPORT_BYTES = 8 * 1024 * 1024;
@@ -36,7 +37,7 @@ export function readExport(from: string): ExportedObject[] {
   try {
     stat = fs.statSync(from);
   } catch {
-    throw new ImportError(`${from} does not exist; pass the folder (or file) holding the oc get -o yaml output`);
+    throw new UserError('import', `${from} does not exist; pass the folder (or file) holding the oc get -o yaml output`);
   }
   const files = stat.isDirectory()
     ? fs
@@ -46,33 +47,37 @@ export function readExport(from: string): ExportedObject[] {
         .map((f) => path.join(from, f))
     : [from];
   if (files.length === 0) {
-    throw new ImportError(`${from} holds no .yaml, .yml or .json file`);
+    throw new UserError('import', `${from} holds no .yaml, .yml or .json file`);
   }
   const objects: ExportedObject[] = [];
   for (const file of files) {
     // a FIFO or device would block the read forever: only regular files (symbolic links followed) are read
     const fileStat = fs.statSync(file);
     if (!fileStat.isFile()) {
-      throw new ImportError(
+      throw new UserError(
+        'import',
         `${file} is not a regular file (a FIFO, socket, device or folder); export with oc get -o yaml > file and pass that folder`,
       );
     }
     if (fileStat.size > MAX_EXPORT_BYTES) {
-      throw new ImportError(`${file} is over ${MAX_EXPORT_BYTES} bytes; export only the objects the import reads`);
+      throw new UserError('import', `${file} is over ${MAX_EXPORT_BYTES} bytes; export only the objects the import reads`);
     }
     const lines = new LineCounter();
     const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'), { lineCounter: lines });
     for (const doc of Array.isArray(docs) ? docs : [docs]) {
       if (doc.errors.length > 0) {
-        throw new ImportError(`${file}: ${nestingRefusal(doc, 'exported object') ?? `not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`}`);
+        throw new UserError(
+          'import',
+          `${file}: ${nestingRefusal(doc, 'exported object') ?? `not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`}`,
+        );
       }
       const tagged = tagRefusal(doc, lines, 'an exported object');
       if (tagged) {
-        throw new ImportError(`${file}: ${tagged}`);
+        throw new UserError('import', `${file}: ${tagged}`);
       }
       const read = boundedData(doc, 'exported object');
       if ('refused' in read) {
-        throw new ImportError(`${file}: ${read.refused}`);
+        throw new UserError('import', `${file}: ${read.refused}`);
       }
       const value = read.data;
       if (value && typeof value === 'object' && !Array.isArray(value)) {

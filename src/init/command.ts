@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { initFleet, InitOptions } from './init';
-import { entryPointOf, INIT_CLUSTERS_DIR, INIT_GITIGNORE, INIT_OUT_DIR, InitError } from './scaffold';
+import { entryPointOf, INIT_CLUSTERS_DIR, INIT_GITIGNORE, INIT_OUT_DIR } from './scaffold';
+import { isUserError } from '../util/user-error';
 
 /** Where `init` prints. */
 export interface InitIo {
@@ -19,7 +20,7 @@ export function initCommand(dir: string, opts: InitOptions, io: InitIo): number 
   try {
     result = initFleet(dir, opts);
   } catch (e) {
-    if (e instanceof InitError) {
+    if (isUserError(e, 'init')) {
       io.err(`error: ${e.message}; nothing was written\n`);
       return 2;
     }

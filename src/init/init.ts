@@ -3,8 +3,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DISTRIBUTIONS, Distribution, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
 import { parse } from 'yaml';
-import { INIT_CLUSTERS_DIR, INIT_ENGINES, INIT_TOPOLOGIES, InitEngine, InitError, InitTopology, Scaffold, scaffold, ScaffoldFile } from './scaffold';
+import { INIT_CLUSTERS_DIR, INIT_ENGINES, INIT_TOPOLOGIES, InitEngine, InitTopology, Scaffold, scaffold, ScaffoldFile } from './scaffold';
 import { PACKAGE_NAME, packageRoot } from './package-info';
+import { UserError } from '../util/user-error';
 
 /** The package's JSON Schema, relative to the package root. */
 export const SCHEMA_FILE = 'schema/cluster-spec.schema.json';
@@ -45,7 +46,7 @@ export function schemaPathFor(dir: string, root: string = packageRoot()): string
   return `${up ? up[1] : ''}node_modules/${PACKAGE_NAME}/${SCHEMA_FILE}`;
 }
 
-/** Parses the command-line options (case-insensitive names). Throws InitError. */
+/** Parses the command-line options (case-insensitive names). Throws a UserError of kind 'init'. */
 export function parseInitOptions(opts: InitOptions): {
   distributions: Distribution[];
   platforms: PlatformType[];
@@ -57,7 +58,7 @@ export function parseInitOptions(opts: InitOptions): {
   const pick = <T extends string>(what: string, values: readonly T[], given: string): T => {
     const found = values.find((v) => v.toLowerCase() === given.toLowerCase());
     if (!found) {
-      throw new InitError(`${what} ${JSON.stringify(given)} is not known; use one of ${values.join(', ')}`);
+      throw new UserError('init', `${what} ${JSON.stringify(given)} is not known; use one of ${values.join(', ')}`);
     }
     return found;
   };
@@ -72,13 +73,14 @@ export function parseInitOptions(opts: InitOptions): {
   const topology = pick('--topology', INIT_TOPOLOGIES, opts.topology ?? 'per-cluster');
   if (opts.repoUrl !== undefined && (holdsCredentials(opts.repoUrl) || /^https:\/\/[^/]*@/.test(opts.repoUrl))) {
     // named, never printed: the value is a password or a token
-    throw new InitError(
+    throw new UserError(
+      'init',
       '--repo-url holds credentials, a user name before the host or a token in its query (user:password@, token@, ?token=); give the URL without them, ' +
         'and the GitOps engine a repository credential (an Argo CD repository Secret, or spec.gitops.flux.secretRef)',
     );
   }
   if (opts.repoUrl !== undefined && !/^(https:\/\/|ssh:\/\/|git@)\S+$/.test(opts.repoUrl)) {
-    throw new InitError(`--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL`);
+    throw new UserError('init', `--repo-url ${JSON.stringify(opts.repoUrl)} is not an https://, ssh:// or git@ URL`);
   }
   return { distributions, platforms, engine, topology, repoURL: opts.repoUrl };
 }
@@ -93,7 +95,8 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
   const existing = existingFleet(dir);
   if (existing.engine !== undefined) {
     if (opts.engine !== undefined && existing.engine !== parsed.engine) {
-      throw new InitError(
+      throw new UserError(
+        'init',
         `--engine ${parsed.engine}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.engine: ${existing.engine}; ` +
           `change it there first, or run init without --engine`,
       );
@@ -104,14 +107,16 @@ export function initFleet(dir: string, opts: InitOptions): InitResult {
   }
   if (existing.topology === undefined && existing.fleetDefaults && parsed.engine === 'argocd' && opts.topology === 'hub') {
     // a kept fleet defaults without a topology is per-cluster: a hub example there would be refused by the next synth
-    throw new InitError(
+    throw new UserError(
+      'init',
       `--topology hub: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets no spec.gitops.argocd.topology, so per-cluster; ` +
         'set topology: hub there first, or run init without --topology',
     );
   }
   if (existing.topology !== undefined && (INIT_TOPOLOGIES as readonly string[]).includes(existing.topology)) {
     if (opts.topology !== undefined && existing.topology !== parsed.topology) {
-      throw new InitError(
+      throw new UserError(
+        'init',
         `--topology ${parsed.topology}: ${INIT_CLUSTERS_DIR}/defaults.yaml (kept as it is) sets spec.gitops.argocd.topology: ${existing.topology}; ` +
           'change it there first, or run init without --topology',
       );
@@ -163,7 +168,8 @@ function refuseLinksOut(dir: string, files: readonly ScaffoldFile[]): void {
     }
     const rel = path.relative(root, real);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      throw new InitError(
+      throw new UserError(
+        'init',
         `${folder} is a symbolic link to a folder outside ${dir}; init writes only inside the repository: ` +
           `make ${folder} a folder${folder === '.github' || folder.startsWith('.github/') ? ', or pass --no-ci' : ''}`,
       );

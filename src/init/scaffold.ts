@@ -5,6 +5,7 @@ import { DISTRIBUTIONS, Distribution, PlatformType, SPEC_API_VERSION, SPEC_KIND 
 import { DEFAULTS_KIND } from '../fleet/load';
 import { outputSidecars } from '../pipeline/output';
 import { isSshRepoUrl } from '../gitops/warnings';
+import { UserError } from '../util/user-error';
 
 export { KUBERNETES_EXAMPLE_IMAGES } from '../kubernetes/distribution-facts';
 export { OPENSHIFT_PLACEHOLDER_IMAGE } from '../openshift/distribution-facts';
@@ -123,9 +124,6 @@ export interface Scaffold {
   readonly notes: string[];
 }
 
-/** An error in the options of `init` (an unknown platform, no example left). */
-export class InitError extends Error {}
-
 /** Platforms a distribution renders in this version. */
 export function platformsOf(distribution: Distribution): PlatformType[] {
   return distributionFacts(distribution).platforms();
@@ -149,7 +147,7 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const engine = options.engine ?? 'argocd';
   const topology = options.topology ?? 'per-cluster';
   if (topology === 'hub' && engine !== 'argocd') {
-    throw new InitError(`--topology hub is an Argo CD fleet model; use it with --engine argocd (the fleet's engine is ${engine})`);
+    throw new UserError('init', `--topology hub is an Argo CD fleet model; use it with --engine argocd (the fleet's engine is ${engine})`);
   }
   const hub = engine === 'argocd' && topology === 'hub';
   const repoURL = options.repoURL ?? PLACEHOLDER_REPO_URL;
@@ -165,7 +163,8 @@ export function scaffold(options: ScaffoldOptions = {}): Scaffold {
   const notes: string[] = [];
   for (const platform of platforms) {
     if (!distributions.some((d) => platformsOf(d).includes(platform))) {
-      throw new InitError(
+      throw new UserError(
+        'init',
         `platform ${platform} is not rendered by distribution ${distributions.join(' or ')}; ` +
           `choose from ${[...new Set(distributions.flatMap(platformsOf))].sort().join(', ')}`,
       );

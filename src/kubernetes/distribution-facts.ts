@@ -2,13 +2,13 @@ import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES
 import { kubernetesCredentialHome } from './credential-home';
 import { kubernetesPlatforms, upstreamProviderFor } from './providers';
 import { imageMinor, kubernetesCloudConfigProblems, kubernetesProblems, kubernetesWarnings } from './validate';
-import { CloudConfigError } from '../cloud-config/errors';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { ImageKey } from '../cluster-spec/images';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { DistributionFacts, PrepareContext } from '../cluster/distribution';
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { MigrationInput } from '../migration/flags';
+import { isUserError } from '../util/user-error';
 
 /**
  * Upstream CCM images of the kubernetes distribution, pinned by release tag:
@@ -72,7 +72,7 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
     try {
       refuseCredentials(spec.spec.platform, source, kubernetesCredentialHome(spec.spec.platform));
     } catch (e) {
-      if (e instanceof CloudConfigError) {
+      if (isUserError(e, 'cloud-config')) {
         issue({ file: cloudConfigFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
         return undefined;
       }

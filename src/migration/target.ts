@@ -3,7 +3,7 @@
  * migration is distribution-neutral (ARCHITECTURE.md: distributions import the
  * migration, never the reverse); each distribution implements this interface
  * (src/openshift/migration-target.ts, src/kubernetes/migration-target.ts) and
- * the composition root (src/migration-targets.ts) picks one per cluster.
+ * the composition root (src/fleet/migration-targets.ts) picks one per cluster.
  * Pure: no cdk8s import.
  */
 import { MigrationControlPlane } from './control-plane';

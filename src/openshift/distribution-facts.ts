@@ -2,7 +2,6 @@ import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, op
 import { openshiftCredentialHome } from './credential-home';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
 import { tlsSettingWarnings } from './release-operands';
-import { CloudConfigError } from '../cloud-config/errors';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { RELEASE_VERSION_PATTERN } from './release';
@@ -11,6 +10,7 @@ import { ClusterSpec, Distribution, PlatformType } from '../cluster-spec/schema'
 import { DistributionFacts, DistributionProblem, PrepareContext } from '../cluster/distribution';
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { MigrationInput } from '../migration/flags';
+import { isUserError } from '../util/user-error';
 
 /**
  * OpenShift images come from the release payload the cluster runs
@@ -124,7 +124,7 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
     try {
       refuseCredentials(spec.spec.platform, text, OPENSHIFT_DISTRIBUTION_FACTS.credentialHome(spec.spec.platform));
     } catch (e) {
-      if (e instanceof CloudConfigError) {
+      if (isUserError(e, 'cloud-config')) {
         issue({ file: extraFile, path: '', line: e.line, message: `cluster ${spec.metadata.name}: ${e.message}` });
         return undefined;
       }
@@ -150,7 +150,7 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
       warnings: result.warnings,
     };
   } catch (e) {
-    if (e instanceof CloudConfigError) {
+    if (isUserError(e, 'cloud-config')) {
       issue({
         file: cloudConfigFile ?? file,
         path: cloudConfigFile ? '' : 'spec.cloudConfig',

@@ -79,7 +79,7 @@ export interface PlatformFacts {
   migrationSupport?(spec: ClusterSpec): MigrationSupport | undefined;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
-  /** The platform's cloud-config transform (pure). Throws CloudConfigError. */
+  /** The platform's cloud-config transform (pure). Throws a UserError of kind 'cloud-config'. */
   transformCloudConfig(source: string, spec: ClusterSpec): TransformResult;
 }
 

@@ -3,7 +3,7 @@ import { FLEET_DIRECTORY } from '../gitops/repo-path';
 import { openUnitParts, TreeSink, UnitParts } from './output';
 import { refuseSecretsInOutput } from './output-secret-guard';
 import { UnitDigest } from './render-cache';
-import { SynthError } from './synth-error';
+import { UserError } from '../util/user-error';
 
 /**
  * The fleet folder (`_fleet/`: the Argo CD roots, two or three files per
@@ -50,7 +50,7 @@ export class FleetFolderParts {
   /** Every share given: whether the folder on disk was already as rendered, and the rendered folder's digest (`unitDigest`). */
   close(): { same: boolean; digest: string } {
     if (this.next !== this.shares) {
-      throw new SynthError(`internal error: share ${this.next + 1} of ${this.shares} of the Argo CD roots did not come back`);
+      throw new UserError('input', `internal error: share ${this.next + 1} of ${this.shares} of the Argo CD roots did not come back`);
     }
     return { same: this.parts.close(), digest: this.digest.digest() };
   }

@@ -1,31 +1,5 @@
-// The errors of writing the output folder, and how an errno reads in them.
-
-/** Thrown when the output directory cannot be replaced safely. */
-export class OutputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OutputError';
-  }
-}
-
-/** The output folder given cannot be one (a file, or below a file): a usage error. */
-export class OutputLocationError extends OutputError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OutputLocationError';
-  }
-}
-
-/**
- * Thrown when the new tree is in place but the old one (the backup of the
- * replaced folders) cannot be removed, e.g. immutable files (`chattr +i`).
- */
-export class OldTreeLeftError extends OutputError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OldTreeLeftError';
-  }
-}
+// How an errno reads in the errors of writing the output folder, and the file system's refusals as user errors.
+import { UserError, isUserError } from '../util/user-error';
 
 /** Error texts of the file-system errors a user can meet, by code. */
 const ERRNO_TEXT: Readonly<Record<string, string>> = {
@@ -59,24 +33,17 @@ export function errnoText(e: NodeJS.ErrnoException & { code: string }): string {
   return `${text} (${e.code})`;
 }
 
-/** The file system refused a write (disk full, read-only, permissions): an environment problem, not a bug. */
-export class OutputEnvironmentError extends OutputError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OutputEnvironmentError';
-  }
-}
-
-/** Runs a file-system step, turning errno errors into an OutputEnvironmentError that names the cause. */
+/** Runs a file-system step, turning errno errors into a user error of kind 'environment' that names the cause. */
 export function envErrors<T>(dir: string, phase: 'write' | 'commit', step: () => T): T {
   try {
     return step();
   } catch (e) {
-    if (!isErrnoError(e) || e instanceof OutputError) {
+    if (!isErrnoError(e) || isUserError(e)) {
       throw e;
     }
     const where = e.path ? ` at ${e.path}` : '';
-    throw new OutputEnvironmentError(
+    throw new UserError(
+      'environment',
       phase === 'write'
         ? `cannot write ${dir}: ${errnoText(e)}${where}; ${dir} is unchanged`
         : `cannot write ${dir}: ${errnoText(e)}${where}; the commit is journaled and the next synth completes it once the cause is fixed`,

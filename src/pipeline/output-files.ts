@@ -5,7 +5,7 @@ import { treeFiles } from '../util/tree-order';
 import { batchPieces } from '../util/write-in-chunks';
 import { readFleetEntries } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
-import { OutputError, OutputLocationError } from './output-errors';
+import { UserError } from '../util/user-error';
 
 /** Marker file that identifies an output directory written by ccm-gitops. */
 export const OUTPUT_MARKER = '.ccm-gitops';
@@ -24,7 +24,7 @@ export function byCodePoint(a: string, b: string): number {
 
 /**
  * The real folder to write: the target of a symbolic link (so the link stays
- * one), else the path itself. Throws an OutputLocationError when the path or
+ * one), else the path itself. Throws a user error of kind 'usage' when the path or
  * one of its parents is a file.
  */
 export function resolveOutput(dir: string): string {
@@ -34,11 +34,12 @@ export function resolveOutput(dir: string): string {
     existing = path.dirname(existing);
   }
   if (isLink(existing) && !fs.existsSync(existing)) {
-    throw new OutputLocationError(`--out ${dir}: ${existing} is a symbolic link to nothing; point it at a folder or pass another --out`);
+    throw new UserError('usage', `--out ${dir}: ${existing} is a symbolic link to nothing; point it at a folder or pass another --out`);
   }
   const stat = fs.statSync(existing);
   if (!stat.isDirectory()) {
-    throw new OutputLocationError(
+    throw new UserError(
+      'usage',
       existing === abs ? `--out ${dir} is a file, not a folder; pass a folder` : `--out ${dir}: ${existing} is a file, not a folder; pass a folder`,
     );
   }
@@ -136,7 +137,7 @@ export function samePieces(file: string, pieces: Iterable<string>): boolean {
 
 export function checkPath(p: string): void {
   if (p.split('/').some((s) => s === '..' || s === '' || s === '.') || path.isAbsolute(p)) {
-    throw new OutputError(`internal error: unsafe output path ${JSON.stringify(p)}`);
+    throw new UserError('output', `internal error: unsafe output path ${JSON.stringify(p)}`);
   }
 }
 
@@ -145,7 +146,7 @@ export function checkUnit(unit: string, files: readonly RenderedFile[]): void {
   for (const f of files) {
     checkPath(f.path);
     if (!f.path.startsWith(`${unit}/`)) {
-      throw new OutputError(`internal error: ${JSON.stringify(f.path)} is not in ${unit}/`);
+      throw new UserError('output', `internal error: ${JSON.stringify(f.path)} is not in ${unit}/`);
     }
   }
 }

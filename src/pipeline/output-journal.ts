@@ -1,9 +1,10 @@
 // The journal and lock that make replacing the output folder atomic, and the recovery of an interrupted run.
 import * as fs from 'fs';
 import * as path from 'path';
-import { OutputError, OldTreeLeftError, isErrnoError, errnoText } from './output-errors';
+import { isErrnoError, errnoText } from './output-errors';
 import { isLink } from './output-files';
 import { readRecordText } from '../util/read-back';
+import { isUserError, UserError } from '../util/user-error';
 
 /**
  * What synth leaves beside an output folder `dist` while it writes (and a
@@ -39,12 +40,12 @@ export interface Journal {
   readonly rootFiles: readonly string[];
 }
 
-/** Thrown when a journal names anything but the sidecars and plain names of its output folder. */
-export class JournalError extends OutputError {
-  constructor(journalFile: string, why: string) {
-    super(`${journalFile}: ${why}; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed`);
-    this.name = 'JournalError';
-  }
+/** The error of a journal that names anything but the sidecars and plain names of its output folder. */
+function journalError(journalFile: string, why: string): UserError {
+  return new UserError(
+    'output',
+    `${journalFile}: ${why}; it was not written by ccm-gitops synth: remove it and run ccm-gitops synth again; nothing was changed`,
+  );
 }
 
 /** A name that stays where it is joined: not empty, not `.` or `..`, no separator, no NUL. */
@@ -63,11 +64,11 @@ export function readJournal(journalFile: string, parent: string, base: string): 
   try {
     const text = readRecordText(journalFile);
     if (typeof text !== 'string') {
-      throw new JournalError(journalFile, text.tooLarge);
+      throw journalError(journalFile, text.tooLarge);
     }
     parsed = JSON.parse(text);
   } catch (e) {
-    if (e instanceof JournalError) {
+    if (isUserError(e)) {
       throw e;
     }
     if (isErrnoError(e)) {
@@ -75,28 +76,28 @@ export function readJournal(journalFile: string, parent: string, base: string): 
     }
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new JournalError(journalFile, 'is not a JSON object');
+    throw journalError(journalFile, 'is not a JSON object');
   }
   const record = parsed as Record<string, unknown>;
   const sidecar = (field: 'staging' | 'backup', kind: 'new' | 'old'): string => {
     const value = record[field];
     const prefix = `.${base}.${kind}-`;
     if (typeof value !== 'string' || !value.startsWith(prefix) || !/^[1-9][0-9]*$/.test(value.slice(prefix.length))) {
-      throw new JournalError(journalFile, `field "${field}" is ${shown(value)}, not ${prefix}<pid>`);
+      throw journalError(journalFile, `field "${field}" is ${shown(value)}, not ${prefix}<pid>`);
     }
     if (isLink(path.join(parent, value))) {
-      throw new JournalError(journalFile, `field "${field}" names ${path.join(parent, value)}, a symlink`);
+      throw journalError(journalFile, `field "${field}" names ${path.join(parent, value)}, a symlink`);
     }
     return value;
   };
   const names = (field: 'units' | 'removed' | 'rootFiles'): string[] => {
     const value = record[field];
     if (!Array.isArray(value)) {
-      throw new JournalError(journalFile, `field "${field}" is ${shown(value)}, not a list of names`);
+      throw journalError(journalFile, `field "${field}" is ${shown(value)}, not a list of names`);
     }
     const bad = (value as unknown[]).find((n) => !isPlainName(n));
     if (bad !== undefined) {
-      throw new JournalError(journalFile, `field "${field}" holds ${shown(bad)}, not a plain name inside ${base}`);
+      throw journalError(journalFile, `field "${field}" holds ${shown(bad)}, not a plain name inside ${base}`);
     }
     return value as string[];
   };
@@ -165,7 +166,8 @@ function removeOldTree(dir: string, oldTree: string, folders: readonly string[])
         throw e;
       }
       const where = e.path && e.path !== folder ? ` at ${e.path}` : '';
-      throw new OldTreeLeftError(
+      throw new UserError(
+        'output',
         `${dir} holds the new tree, but the old one could not be removed (${errnoText(e)}${where}): it is left at ${oldTree}; ` +
           `remove it by hand (rm -rf ${oldTree}; when that is refused, its files may be immutable: lsattr -R ${oldTree}, then chattr -R -i ${oldTree})`,
       );
@@ -190,7 +192,8 @@ export function recoverInterruptedRun(parent: string, base: string, target: stri
     .map((n) => path.join(parent, n))
     .find(isLink);
   if (link !== undefined) {
-    throw new OutputError(
+    throw new UserError(
+      'output',
       `${link} is a symlink, not a folder synth wrote; synth follows and removes no link beside ${dir}: ` +
         `remove it (rm ${link}) and run ccm-gitops synth again; nothing was changed`,
     );
@@ -232,7 +235,8 @@ export function takeLock(lock: string, dir: string): void {
     // synth writes a file holding its pid: a link or a folder there is none of its own, and is neither read through nor removed
     const st = fs.lstatSync(lock, { throwIfNoEntry: false });
     if (st && !st.isFile()) {
-      throw new OutputError(
+      throw new UserError(
+        'output',
         `${lock} is ${st.isSymbolicLink() ? 'a symlink' : 'not a file'}, not a lock synth wrote (a file holding a process id); ` +
           `remove it (rm -r ${lock}) and run ccm-gitops synth again; nothing was written`,
       );
@@ -244,13 +248,14 @@ export function takeLock(lock: string, dir: string): void {
       holder = '';
     }
     if (holder !== '' && isRunning(`-${holder}`)) {
-      throw new OutputError(
+      throw new UserError(
+        'output',
         `another ccm-gitops synth (pid ${holder}) is writing ${dir}; wait for it to finish (or remove ${lock} if it is not running)`,
       );
     }
     fs.rmSync(lock, { force: true });
   }
-  throw new OutputError(`cannot lock ${dir}: ${lock} keeps reappearing; is another synth starting?`);
+  throw new UserError('output', `cannot lock ${dir}: ${lock} keeps reappearing; is another synth starting?`);
 }
 
 export function releaseLock(lock: string): void {

@@ -2,13 +2,13 @@ import { RenderedFile } from '../gitops/layout';
 import { StreamedFile } from './fleet-summary';
 import { batchPieces } from '../util/write-in-chunks';
 import { secretInOutput } from '../secrets/detector';
-import { SynthError } from './synth-error';
 import { readUnitFiles } from '../util/read-tree';
+import { UserError } from '../util/user-error';
 
 /**
  * The last guard before files reach the output: whatever path a secret took
  * (spec, cloud config, kept output), it does not reach git. Throws a
- * SynthError naming the file and the kind of secret, never the value. Used
+ * user error (kind 'input') naming the file and the kind of secret, never the value. Used
  * by the main thread and by the render workers alike.
  */
 export function refuseSecretsInOutput(files: readonly RenderedFile[]): void {
@@ -20,8 +20,9 @@ export function refuseSecretsInOutput(files: readonly RenderedFile[]): void {
   }
 }
 
-function refusal(file: string, reason: string): SynthError {
-  return new SynthError(
+function refusal(file: string, reason: string): UserError {
+  return new UserError(
+    'input',
     `${file} would hold ${reason}; nothing was written. Find the input that carries it (spec, cloud config, kept output) and remove it`,
   );
 }

@@ -4,7 +4,7 @@ import { byTreeOrder, treeFiles } from '../util/tree-order';
 import { writeInChunks } from '../util/write-in-chunks';
 import { FLEET_DIRECTORY } from '../gitops/repo-path';
 import { RenderedFile } from '../gitops/layout';
-import { OutputError, OutputLocationError, envErrors } from './output-errors';
+import { envErrors } from './output-errors';
 import { Journal, applyJournal, readJournal, recoverInterruptedRun, takeLock, releaseLock } from './output-journal';
 import {
   OUTPUT_MARKER,
@@ -20,9 +20,10 @@ import {
   checkUnit,
   writeFiles,
 } from './output-files';
+import { UserError } from '../util/user-error';
 export { markerFile, byCodePoint, isLink, listFiles, sameContent, samePieces, OUTPUT_MARKER, MARKER_TEXT } from './output-files';
 export { outputSidecars, interruptedRunFile } from './output-journal';
-export { OutputError, OutputLocationError, OldTreeLeftError, isErrnoError, errnoText, OutputEnvironmentError } from './output-errors';
+export { isErrnoError, errnoText } from './output-errors';
 
 /** Root file of a `synth --shard` output: the digest of the inputs of each of its clusters, which `assemble` checks. */
 export const SHARD_RECORD = '.shard.json';
@@ -186,7 +187,7 @@ class UnitMerge {
     checkUnit(this.unit, part);
     for (const f of [...part].sort((a, b) => byTreeOrder(a.path, b.path))) {
       if (this.last !== undefined && byTreeOrder(this.last, f.path) >= 0) {
-        throw new OutputError(`internal error: ${JSON.stringify(f.path)} is given after ${JSON.stringify(this.last)} in ${this.unit}/`);
+        throw new UserError('output', `internal error: ${JSON.stringify(f.path)} is given after ${JSON.stringify(this.last)} in ${this.unit}/`);
       }
       this.last = f.path;
       this.count++;
@@ -355,7 +356,8 @@ export class OutputTree implements TreeSink {
       if (this.existed) {
         const entries = fs.readdirSync(this.target);
         if (entries.length > 0 && !entries.includes(OUTPUT_MARKER)) {
-          throw new OutputError(
+          throw new UserError(
+            'output',
             `refusing to replace ${dir}: it is not empty and was not written by ccm-gitops (no ${OUTPUT_MARKER} file); remove it or pass another --out`,
           );
         }
@@ -479,7 +481,7 @@ export class OutputTree implements TreeSink {
   putRootFilePieces(rel: string, pieces: () => Iterable<string>): void {
     checkPath(rel);
     if (rel.includes('/')) {
-      throw new OutputError(`internal error: ${JSON.stringify(rel)} is not a root file`);
+      throw new UserError('output', `internal error: ${JSON.stringify(rel)} is not a root file`);
     }
     this.rootFiles.add(rel);
     if (samePieces(path.join(this.target, rel), pieces())) {
@@ -525,7 +527,8 @@ export class OutputTree implements TreeSink {
           .map((rel) => `  ${this.dir}/${rel}\n`)
           .join('');
         const more = sorted.length > MAX_LISTED ? `  … and ${sorted.length - MAX_LISTED} more\n` : '';
-        throw new OutputError(
+        throw new UserError(
+          'output',
           `refusing to delete ${sorted.length} file${sorted.length === 1 ? '' : 's'} in ${this.dir} that ccm-gitops did not write:\n${listed}${more}` +
             'move them out of the output folder, or pass --force to delete them; nothing was written',
         );
@@ -627,7 +630,7 @@ export class OutputCheck implements TreeSink {
     if (fs.existsSync(journal)) {
       // a crafted journal is named as such, not as work for synth to complete
       readJournal(journal, path.dirname(this.target), path.basename(this.target));
-      throw new OutputError(`${dir} is half-written by an interrupted synth (${journal}); run ccm-gitops synth to complete it`);
+      throw new UserError('output', `${dir} is half-written by an interrupted synth (${journal}); run ccm-gitops synth to complete it`);
     }
   }
 
@@ -769,7 +772,8 @@ export function checkOutputOutside(out: string, clusters: string): void {
   };
   const rel = path.relative(real(clusters), real(out));
   if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) {
-    throw new OutputLocationError(
+    throw new UserError(
+      'usage',
       `--out ${out} is inside the clusters folder ${clusters}: synth would read its own output as cluster specs; pass an --out outside it`,
     );
   }

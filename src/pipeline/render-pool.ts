@@ -3,7 +3,7 @@ import * as path from 'path';
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
 import { RemoteSink } from './output';
 import { PoolTask, RenderJob, RenderOutcome, RenderReply } from './render-worker';
-import { SynthError } from './synth-error';
+import { UserError } from '../util/user-error';
 
 /** Clusters to render per message to a worker (fewer, larger messages; small enough to keep both busy). */
 const BATCH = 16;
@@ -65,7 +65,7 @@ export function defaultJobs(): number {
  * system as it does for the main thread.
  */
 export function errorFromWorker(error: NonNullable<RenderReply['error']>): Error {
-  return error.name === 'SynthError' ? new SynthError(error.message) : Object.assign(new Error(error.message), error);
+  return error.kind === 'input' ? new UserError('input', error.message) : Object.assign(new Error(error.message), error);
 }
 
 /** Whether `jobs` workers can render `count` clusters here. */
@@ -115,7 +115,7 @@ export class RenderPool {
   /** The first error a task met (reported once everything submitted is settled). */
   private failure?: Error;
   /** A worker that ended: the run cannot finish. */
-  private lost?: SynthError;
+  private lost?: UserError;
   private closing = false;
   private waiter?: { readonly until: () => boolean; readonly resolve: () => void };
 
@@ -236,7 +236,7 @@ export class RenderPool {
       w.error?.code === 'ERR_WORKER_OUT_OF_MEMORY'
         ? `ran out of memory under its heap cap (${WORKER_LIMITS.maxOldGenerationSizeMb} MiB)`
         : `stopped (exit code ${code}${w.error ? `: ${w.error.message.split('\n')[0]}` : ''})`;
-    this.lost = new SynthError(`${which} ${why}; nothing was written; run again with --jobs 1 to render on the main thread`);
+    this.lost = new UserError('input', `${which} ${why}; nothing was written; run again with --jobs 1 to render on the main thread`);
     this.wake();
   }
 

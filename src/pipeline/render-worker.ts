@@ -12,6 +12,7 @@ import { CachedCluster, clusterKey, UnitCheck, unitDigest, verifyUnit } from './
 import { refuseSecretsInOutput } from './output-secret-guard';
 import { ArgoCdMember, FLEET_DIRECTORY } from '../gitops/repo-path';
 import { RenderedFile } from '../gitops/layout';
+import { isUserError, UserErrorKind } from '../util/user-error';
 
 /** Render a cluster (unless its cache record and folder say it is up to date). */
 export interface RenderTask {
@@ -96,6 +97,8 @@ export interface RenderReply {
   readonly outcomes: RenderOutcome[];
   readonly error?: {
     readonly name?: string;
+    /** The kind of a user error: the main thread throws it again as one. */
+    readonly kind?: UserErrorKind;
     readonly message: string;
     readonly stack?: string;
     readonly code?: string;
@@ -166,7 +169,15 @@ if (workerData && (workerData as { ccmGitopsRenderWorker?: boolean }).ccmGitopsR
       const err = e as NodeJS.ErrnoException;
       reply = {
         outcomes,
-        error: { name: err?.name, message: err?.message ?? String(e), stack: err?.stack, code: err?.code, syscall: err?.syscall, path: err?.path },
+        error: {
+          name: err?.name,
+          kind: isUserError(e) ? e.kind : undefined,
+          message: err?.message ?? String(e),
+          stack: err?.stack,
+          code: err?.code,
+          syscall: err?.syscall,
+          path: err?.path,
+        },
       };
     }
     port.postMessage(reply);

@@ -1,10 +1,10 @@
 import { clusterIdentity } from '../cluster-spec/identity';
 import { App, Chart } from 'cdk8s';
 import { ApiObject } from 'cdk8s';
-import { ClusterChart } from '../cluster-chart';
+import { ClusterChart } from './cluster-chart';
 import { distributionOf } from '../distributions';
 import { migrationPlanFiles } from '../migration/plan-files';
-import { migrationTargetFor } from '../migration-rendering';
+import { migrationTargetFor } from './migration-rendering';
 import { ccmDeployedIn } from '../migration/phases';
 import { FleetEntry, fleetSummaryFiles } from './fleet-summary';
 import { ClusterGitOpsChart } from '../gitops/cluster-gitops-chart';

@@ -14,18 +14,17 @@ import { argoCdMemberOf, FleetMember, fleetSpecFiles, InputWarning, LoadCache, L
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { ArgoCdMember, argoCdMembers, FLEET_DIRECTORY, repositoryPathOf } from '../gitops/repo-path';
 import { refuseSecretsInKeptUnit, refuseSecretsInOutput, refuseSecretsInPieces } from './output-secret-guard';
-import { SynthError } from './synth-error';
 import type { SynthProgress } from './progress';
 import { globMatch } from '../util/glob';
 import { isLink } from './output-files';
 import { Shard, ShardRecord, shardInputsDigest, shardRecordContent, readShardRecord, loadShardRecord, inShard, byName } from './shard';
 import { checkGitopsPaths, existingFleetEntries, checkPhaseTransitions } from './synth-checks';
+import { UserError } from '../util/user-error';
 export { checkGitopsPaths, staleFiles, checkPhaseTransitions } from './synth-checks';
 export { parseShard, shardOf, shardInputsDigest } from './shard';
 export type { Shard } from './shard';
 
 /** Thrown for a synth request that cannot be served (e.g. `--only` matching nothing). */
-export { SynthError } from './synth-error';
 export { refuseSecretsInOutput } from './output-secret-guard';
 
 /** What to render. */
@@ -371,7 +370,8 @@ class FleetRun {
     const overridden = checkPhaseTransitions({ clusters: loaded.members }, options.out, options.forcePhase);
     checkGitopsPaths({ clusters: loaded.members }, this.outputPath);
     if (this.matchers.length > 0 && !members.some((m) => this.selected(m.name))) {
-      throw new SynthError(
+      throw new UserError(
+        'input',
         `no cluster matches --only ${options.only!.join(' ')}; clusters: ${members
           .map((m) => m.name)
           .sort(byName)
@@ -674,6 +674,40 @@ interface FleetFolderCheck {
   readonly check?: UnitCheck;
 }
 
+/** The clusters' folders of each shard output (a cluster in two is refused) and the record of the specs each was rendered from. */
+function shardOutputs(from: readonly string[]): {
+  found: Map<string, { dir: string; entry: FleetEntry }>;
+  records: Map<string, ShardRecord>;
+} {
+  const found = new Map<string, { dir: string; entry: FleetEntry }>();
+  const records = new Map<string, ShardRecord>();
+  for (const dir of from) {
+    if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
+      throw new UserError('input', `${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
+    }
+    const record = loadShardRecord(dir);
+    if (!record || !('shard' in record)) {
+      throw new UserError(
+        'input',
+        `${dir} has no readable record of the specs it was rendered from (${path.join(dir, SHARD_RECORD)}${record ? ` ${record.refused}` : ''}); ` +
+          'render that shard again with synth --shard I/N, then assemble',
+      );
+    }
+    records.set(dir, record);
+    for (const entry of existingFleetEntries(dir).values()) {
+      const other = found.get(entry.name);
+      if (other) {
+        throw new UserError(
+          'input',
+          `cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`,
+        );
+      }
+      found.set(entry.name, { dir, entry });
+    }
+  }
+  return { found, records };
+}
+
 /** Puts the clusters' folders from shard outputs into `sink`, and the fleet files for the whole fleet. */
 function assembleInto(
   members: readonly FleetMember[],
@@ -684,33 +718,11 @@ function assembleInto(
   outputPath: string,
   clusters: string,
 ): SynthSummary {
-  const found = new Map<string, { dir: string; entry: FleetEntry }>();
-  const records = new Map<string, ShardRecord>();
-  for (const dir of from) {
-    if (!fs.existsSync(path.join(dir, OUTPUT_MARKER))) {
-      throw new SynthError(`${dir} is not a ccm-gitops output (no ${OUTPUT_MARKER}); pass the --out folders of the synth --shard runs`);
-    }
-    const record = loadShardRecord(dir);
-    if (!record || !('shard' in record)) {
-      throw new SynthError(
-        `${dir} has no readable record of the specs it was rendered from (${path.join(dir, SHARD_RECORD)}${record ? ` ${record.refused}` : ''}); ` +
-          'render that shard again with synth --shard I/N, then assemble',
-      );
-    }
-    records.set(dir, record);
-    for (const entry of existingFleetEntries(dir).values()) {
-      const other = found.get(entry.name);
-      if (other) {
-        throw new SynthError(
-          `cluster ${entry.name} is in two shard outputs, ${other.dir} and ${dir}; pass each shard's output once, all from one --shard I/N split`,
-        );
-      }
-      found.set(entry.name, { dir, entry });
-    }
-  }
+  const { found, records } = shardOutputs(from);
   const missing = members.map((m) => m.name).filter((n) => !found.has(n));
   if (missing.length > 0) {
-    throw new SynthError(
+    throw new UserError(
+      'input',
       `${missing.length} cluster${missing.length === 1 ? ' is' : 's are'} in no shard output (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}); ` +
         'run every shard of the split and pass all their outputs',
     );
@@ -718,7 +730,8 @@ function assembleInto(
   const names = new Set(members.map((m) => m.name));
   const stray = [...found.keys()].filter((n) => !names.has(n)).sort();
   if (stray.length > 0) {
-    throw new SynthError(
+    throw new UserError(
+      'input',
       `the shard outputs hold clusters the fleet does not have (${stray.slice(0, 10).join(', ')}); render the shards from the same specs`,
     );
   }
@@ -727,7 +740,8 @@ function assembleInto(
     .filter((m) => records.get(found.get(m.name)!.dir)!.clusters.get(m.name) !== inputs.get(m.name))
     .map((m) => `${m.name} (in ${found.get(m.name)!.dir}, shard ${records.get(found.get(m.name)!.dir)!.shard})`);
   if (stale.length > 0) {
-    throw new SynthError(
+    throw new UserError(
+      'input',
       `${stale.length} cluster${stale.length === 1 ? ' was' : 's were'} rendered from other specs than ${clusters} holds now: ` +
         `${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}; render those shards again from these specs, then assemble`,
     );
@@ -738,7 +752,8 @@ function assembleInto(
     const { dir, entry } = found.get(name)!;
     if (isLink(path.join(dir, name))) {
       // a link would copy whatever it points at (a folder outside the shard) into the output
-      throw new SynthError(
+      throw new UserError(
+        'input',
         `${path.join(dir, name)} is a symlink, not a folder synth wrote; assemble follows no link: render that shard again with synth --shard I/N, then assemble`,
       );
     }

@@ -13,7 +13,7 @@ import {
   MigrationInput,
   MigrationPhase,
 } from '../../src/migration';
-import { StepContext, transitionSteps } from '../../src/migration-targets';
+import { StepContext, transitionSteps } from '../../src/fleet/migration-targets';
 import { CcmBaseFlags } from '../oracle/leader-migration/scenario';
 import { Controller, SimProcess, SimScenario } from '../oracle/leader-migration/simulator';
 

@@ -6,20 +6,20 @@
  * renders, with the distributions' constructs, is `migration-rendering.ts`
  * (what loads specs never loads cdk8s).
  */
-import { ClusterSpec } from './cluster-spec/schema';
-import { distributionFacts, distributionFactsNamed } from './distribution-facts';
-import { migrationInputWith } from './migration/cluster-migration';
-import { minorOf } from './migration/phases';
-import { MigrationInput } from './migration/flags';
-import { MigrationPhase, MigrationSupport } from './migration/phases';
-import { CcmLocation, phaseChangeSteps, PhaseTransition } from './migration/steps';
+import { ClusterSpec } from '../cluster-spec/schema';
+import { distributionFacts, distributionFactsNamed } from '../distribution-facts';
+import { migrationInputWith } from '../migration/cluster-migration';
+import { minorOf } from '../migration/phases';
+import { MigrationInput } from '../migration/flags';
+import { MigrationPhase, MigrationSupport } from '../migration/phases';
+import { CcmLocation, phaseChangeSteps, PhaseTransition } from '../migration/steps';
 import {
   MigrationCheckInput,
   MigrationControlPlaneChecks,
   MigrationProblem,
   migrationProblemsWith,
   migrationWarningsWith,
-} from './migration/validate';
+} from '../migration/validate';
 
 /** The migration input of a cluster spec, with the platform's support; undefined without spec.migration. */
 export function migrationInputFor(spec: ClusterSpec, support: MigrationSupport | undefined): MigrationInput | undefined {

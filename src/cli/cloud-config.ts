@@ -1,19 +1,20 @@
 /** The `cloud-config transform` command: a platform's transform on standard input, the result on standard output. */
 import { Command } from 'commander';
-import type { CliIo } from './cli';
-import { TransformCliError } from './cli-errors';
-import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from './cloud-config';
-import { CloudConfigError, TransformResult } from './cloud-config/errors';
-import { formatIssue } from './cluster-spec/errors';
-import { ClusterSpec, PlatformType } from './cluster-spec/schema';
-import { AzureSpecSection } from './cluster-spec/sections/azure';
-import { loadClusterSpec, MAX_INPUT_BYTES } from './fleet/load';
-import { isAzureStackHub } from './openshift/azure/facts';
-import { openshiftCredentialHome } from './openshift/credential-home';
-import { platformFactsFor } from './openshift/platform-facts';
+import { CommandContext, PROCESS_IO } from './io';
+import { CLOUD_CONFIG_PLATFORMS, CloudConfigPlatform, transformCloudConfig } from '../cloud-config';
+import { TransformResult } from '../cloud-config/errors';
+import { formatIssue } from '../cluster-spec/errors';
+import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { AzureSpecSection } from '../cluster-spec/sections/azure';
+import { loadClusterSpec, MAX_INPUT_BYTES } from '../fleet/load';
+import { isAzureStackHub } from '../openshift/azure/facts';
+import { openshiftCredentialHome } from '../openshift/credential-home';
+import { platformFactsFor } from '../openshift/platform-facts';
+import { UserError, isUserError } from '../util/user-error';
 
-/** Adds `cloud-config transform` to the program; `readStdin` reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
-export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: () => string): void {
+/** Adds `cloud-config transform` to the program; it reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
+export function addCloudConfigCommand(program: Command, { io }: CommandContext): void {
+  const readStdin = () => (io.in ?? PROCESS_IO.in!)();
   program
     .command('cloud-config')
     .description('cloud config tools')
@@ -30,12 +31,13 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
     .option('--feature-gate <gate...>', 'enabled OpenShift feature gates')
     .action((opts: { platform: string; cluster?: string; clusters: string; azureCloudName?: string; region?: string; featureGate?: string[] }) => {
       if (!(CLOUD_CONFIG_PLATFORMS as readonly string[]).includes(opts.platform)) {
-        throw new TransformCliError(`unknown platform "${opts.platform}"; use one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`);
+        throw new UserError('usage', `unknown platform "${opts.platform}"; use one of ${CLOUD_CONFIG_PLATFORMS.join(', ')}`);
       }
       const platform = opts.platform as CloudConfigPlatform;
       const source = readStdin();
       if (Buffer.byteLength(source, 'utf8') > MAX_INPUT_BYTES) {
-        throw new TransformCliError(
+        throw new UserError(
+          'usage',
           `standard input is over the ${MAX_INPUT_BYTES}-byte limit of input files; a cloud config is a small text file: give the config alone`,
         );
       }
@@ -49,7 +51,7 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
       if (opts.cluster) {
         const loaded = loadClusterSpec(opts.cluster, opts.clusters);
         if (!loaded.spec) {
-          throw new TransformCliError(`the cluster spec is invalid:\n${loaded.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+          throw new UserError('usage', `the cluster spec is invalid:\n${loaded.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
         }
         const s = loaded.spec.spec;
         // the spec, with the command line's extra gates and cloud name, through the same transform synth runs
@@ -64,7 +66,7 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
         };
         const specPlatform = spec.spec.platform === 'Azure' && isAzureStackHub(spec) ? 'AzureStackHub' : spec.spec.platform;
         if (specPlatform !== platform) {
-          throw new TransformCliError(`--platform ${platform} does not match the platform of ${opts.cluster} (${specPlatform})`);
+          throw new UserError('usage', `--platform ${platform} does not match the platform of ${opts.cluster} (${specPlatform})`);
         }
         transform = () => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec);
       }
@@ -72,8 +74,8 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
       try {
         result = transform();
       } catch (e) {
-        if (e instanceof CloudConfigError) {
-          throw new TransformCliError(`${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);
+        if (isUserError(e, 'cloud-config')) {
+          throw new UserError('usage', `${e.line !== undefined ? `line ${e.line}: ` : ''}${e.message}`);
         }
         throw e;
       }

@@ -6,20 +6,21 @@
  * precondition; 2: usage errors, an unreadable export or an unusable spec.
  */
 import { Command } from 'commander';
-import { ImportError } from './import/live-cluster';
-import { readExport } from './import/read-export';
-import { formatIssue, SpecValidationError } from './cluster-spec/errors';
-import { loadFleet } from './fleet/load';
-import { phaseSequence, MigrationPhase } from './migration/phases';
-import { phaseChangeSteps, PhaseTransition } from './migration/steps';
-import { MigrationInput } from './migration/flags';
-import { clusterIdentity } from './cluster-spec/identity';
-import { PhaseRecords } from './pipeline/phase-guard';
-import { changePreconditions, preflightChange, runPreflight } from './preflight';
-import { PreparedCluster } from './cluster/prepared-cluster';
-import { RenderedObject } from './gitops/layout';
-import { ccmWorkloadOf } from './migration/plan-files';
-import { ccmElectionFlags } from './migration/step-model';
+import { readExport } from '../import/read-export';
+import { formatIssue, isSpecError } from '../cluster-spec/errors';
+import { loadFleet } from '../fleet/load';
+import { phaseSequence, MigrationPhase } from '../migration/phases';
+import { phaseChangeSteps, PhaseTransition } from '../migration/steps';
+import { MigrationInput } from '../migration/flags';
+import { clusterIdentity } from '../cluster-spec/identity';
+import { PhaseRecords } from '../pipeline/phase-guard';
+import { changePreconditions, preflightChange, runPreflight } from './preflight-checks';
+import { PreparedCluster } from '../cluster/prepared-cluster';
+import { RenderedObject } from '../gitops/layout';
+import { ccmWorkloadOf } from '../migration/plan-files';
+import { CommandContext } from './io';
+import { isUserError } from '../util/user-error';
+import { ccmElectionFlags } from '../migration/step-model';
 
 /** The options of `migration preflight`. */
 export interface PreflightOptions {
@@ -45,11 +46,11 @@ export interface PreflightIo {
  */
 function stepBuilder(cluster: PreparedCluster, input: MigrationInput): (from: MigrationPhase, to: MigrationPhase) => PhaseTransition {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
-  const { migrationTargetFor } = require('./migration-rendering') as typeof import('./migration-rendering');
+  const { migrationTargetFor } = require('../pipeline/migration-rendering') as typeof import('../pipeline/migration-rendering');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { App } = require('cdk8s') as typeof import('cdk8s');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
-  const { ClusterChart } = require('./cluster-chart') as typeof import('./cluster-chart');
+  const { ClusterChart } = require('../pipeline/cluster-chart') as typeof import('../pipeline/cluster-chart');
   const target = migrationTargetFor(cluster.spec);
   const objects = new ClusterChart(new App({ outdir: 'unused' }), cluster.spec.metadata.name, { cluster }).toJson() as RenderedObject[];
   const rendered = objects.find((o) => target.isCcmWorkload(o));
@@ -73,7 +74,7 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
   try {
     fleet = loadFleet(opts.clusters);
   } catch (e) {
-    if (e instanceof SpecValidationError) {
+    if (isSpecError(e)) {
       io.err(
         `error: the cluster specs have ${e.issues.length === 1 ? '1 problem' : `${e.issues.length} problems`}; fix them (ccm-gitops validate-spec ${opts.clusters}) before a preflight\n`,
       );
@@ -123,7 +124,7 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
   try {
     objects = readExport(opts.from);
   } catch (e) {
-    if (e instanceof ImportError) {
+    if (isUserError(e, 'import')) {
       io.err(`error: ${e.message}\n`);
       return 2;
     }
@@ -142,8 +143,8 @@ export function preflightCommand(opts: PreflightOptions, io: PreflightIo): numbe
   return 0;
 }
 
-/** Adds `preflight` under the `migration` command; `done` receives the exit code. */
-export function addPreflightCommand(migration: Command, io: PreflightIo, done: (code: number) => void): void {
+/** Adds `preflight` under the `migration` command. */
+export function addPreflightCommand(migration: Command, { io, setCode }: CommandContext): void {
   migration
     .command('preflight')
     .description(
@@ -156,6 +157,6 @@ export function addPreflightCommand(migration: Command, io: PreflightIo, done: (
     .option('-o, --out <dir>', 'the output folder rendered before this change: its phase is where the cluster is', 'dist')
     .option('--only-phase-change', "check only when the spec's phase differs from the rendered tree's (a phase pull request); otherwise exit 0")
     .action((opts: PreflightOptions) => {
-      done(preflightCommand(opts, io));
+      setCode(preflightCommand(opts, io));
     });
 }

@@ -15,10 +15,10 @@
  *   `updatedReplicas`, `availableReplicas`, `conditions`; `DaemonSetStatus`: `observedGeneration`, `desiredNumberScheduled`,
  *   `updatedNumberScheduled`, `numberAvailable`), the fields `kubectl rollout status` reads
  */
-import { ExportedObject } from './import/live-cluster';
-import { MigrationPhase } from './migration/phases';
-import { PhaseTransition, PlanCheck, PlanStep, Probe } from './migration/steps';
-import { flagValue, NODE_IPAM_CONTROLLER, ROUTE_CONTROLLER, runsController } from './migration/controller-flags';
+import { ExportedObject } from '../import/live-cluster';
+import { MigrationPhase } from '../migration/phases';
+import { PhaseTransition, PlanCheck, PlanStep, Probe } from '../migration/steps';
+import { flagValue, NODE_IPAM_CONTROLLER, ROUTE_CONTROLLER, runsController } from '../migration/controller-flags';
 
 /** The taint a kubelet with `--cloud-provider=external` puts on its Node until a CCM initializes it (k8s.io/cloud-provider api/well_known_taints.go). */
 export const UNINITIALIZED_TAINT = 'node.cloudprovider.kubernetes.io/uninitialized';

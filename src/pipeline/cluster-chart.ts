@@ -1,13 +1,13 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { distributionOf } from './distributions';
-import { MigrationObjects } from './migration/migration-objects';
+import { distributionOf } from '../distributions';
+import { MigrationObjects } from '../migration/migration-objects';
 import { migrationTargetFor } from './migration-rendering';
-import { ccmDeployedIn } from './migration/phases';
-import { annotateStages } from './gitops/stage-annotations';
-import { PreparedCluster } from './cluster/prepared-cluster';
+import { ccmDeployedIn } from '../migration/phases';
+import { annotateStages } from '../gitops/stage-annotations';
+import { PreparedCluster } from '../cluster/prepared-cluster';
 
-export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from './gitops/stage-annotations';
+export { PRUNE_PROTECTED_KINDS, PRUNE_PROTECTION } from '../gitops/stage-annotations';
 
 /** Kinds rendered ahead of the move in phase in-tree with `preStage`. */
 export const PRE_STAGED_KINDS: readonly string[] = ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
