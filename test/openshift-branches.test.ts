@@ -71,7 +71,11 @@ const DEVIATIONS: readonly { readonly row: string; readonly matches: RegExp }[] 
  * Where the product contradicts the release branch today (not documented as a deviation). Fix the
  * product, then remove the entry.
  */
-const FINDINGS: readonly string[] = [];
+const FINDINGS: readonly string[] = ['4.16', '4.17', '4.18'].map(
+  (minor) =>
+    `AWS ${minor} gitops: /ConfigMap openshift-cloud-controller-manager/cloud-conf [pkg/cloud/cloud.go release-${minor}]: ` +
+    'cloud.conf line 2 "DisableSecurityGroupIngress                     = false", the release writes ""',
+);
 
 function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
   const stack = platform === 'AzureStackHub';
@@ -84,7 +88,14 @@ function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
 
 /** The cloud config each compared cluster reads (openshift-config/cloud-provider-config). */
 const sourceOf = (platform: string): string =>
-  platform === 'AzureStackHub' ? '{"location":"local"}\n' : platform === 'Azure' ? '{"cloud":"AzurePublicCloud"}\n' : '[Global]\n';
+  platform === 'AzureStackHub'
+    ? '{"location":"local"}\n'
+    : platform === 'Azure'
+      ? '{"cloud":"AzurePublicCloud"}\n'
+      : platform === 'OpenStack'
+        ? // What the installer writes: the legacy credential keys at the values the operator accepts.
+          '[Global]\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\n'
+        : '[Global]\n';
 
 /**
  * What ccm-gitops renders for that cluster, in process, its cloud config through the product's transform as `prepare`
