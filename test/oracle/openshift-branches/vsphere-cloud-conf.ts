@@ -297,7 +297,8 @@ function scalar(v: string | number | boolean): string {
   if (/^[A-Za-z/_][A-Za-z0-9_./:,@+-]*$/.test(v) && !words.test(v)) {
     return v;
   }
-  if (/^\d+\.\d+\.\d+\.\d+(\/\d+)?$/.test(v)) {
+  // Starting with a digit: plain only where no YAML 1.1 number, sexagesimal or timestamp reading fits (addresses, CIDR lists).
+  if (/^[0-9][A-Za-z0-9_./:,@+-]*$/.test(v) && (/[/,]/.test(v) || (v.match(/\./g) ?? []).length >= 2) && !/^\d{4}-\d/.test(v)) {
     return v;
   }
   throw new OutsideModel(`the value ${JSON.stringify(v)} would need yaml.v2's quoting rules, not modelled`);
