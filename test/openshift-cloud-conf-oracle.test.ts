@@ -54,6 +54,12 @@ const CASES: readonly Case[] = [
     source:
       '[Global]\nRegion = us-east-1\n\n[ServiceOverride "1"]\nService = ec2\nRegion = us-east-1\nURL = https://ec2.example.com\nSigningRegion = us-east-1\n',
   },
+  {
+    platform: 'AWS',
+    name: 'names in other case, a bare bool',
+    source:
+      '[global]\nzone = us-east-1b\nnodeipfamilies = ipv6\ndisablesecuritygroupingress\n[GLOBAL]\nRoleARN = arn:aws:iam::123456789012:role/ccm\n',
+  },
   { platform: 'AWS', name: 'one service endpoint', source: '[Global]\n', spec: endpoints(1) },
   // release-4.19 and 4.20 write several overrides in Go map order: compared from 4.21, where they are sorted.
   { platform: 'AWS', name: 'two service endpoints', source: '[Global]\n', spec: endpoints(2), since: 21 },
@@ -66,9 +72,35 @@ const CASES: readonly Case[] = [
       '[Global]\ncloud = mine\nsecret-name = openstack-credentials\nregion = regionOne\nsecret-namespace = kube-system\nkubeconfig-path =\n\n' +
       '[BlockStorage]\nignore-volume-az = true\n\n[LoadBalancer]\nuse-octavia = true\nmax-shared-lb = 5\nfloating-network-id = net1\n\n[Metadata]\nsearch-order = configDrive\n',
   },
+  {
+    platform: 'OpenStack',
+    name: 'a kubeconfig-path of its own',
+    source: '[Global]\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\nkubeconfig-path = /k\n',
+  },
+  {
+    platform: 'OpenStack',
+    name: 'repeated sections and keys',
+    source:
+      '[Global]\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\nregion = one\n\n[Metadata]\nsearch-order = a\n\n[Global]\nregion = two\nuse-clouds = false\n',
+  },
   { platform: 'OpenStack', name: 'no [Global]', source: '[LoadBalancer]\nfloating-network-id = net1\n' },
   { platform: 'OpenStack', name: '[Global] without the legacy keys', source: '[Global]\nregion = regionOne\n' },
   { platform: 'VSphere', name: 'bare', source: '[Global]\n' },
+  {
+    platform: 'VSphere',
+    name: 'every INI field',
+    source:
+      '[Global]\nuser-agent = x\nserver = vc0.example.com\nport = 8443\ndatacenters = dc0\nsoap-roundtrip-count = 3\nca-file = /etc/ca.pem\n' +
+      'thumbprint = AA:BB\nsecrets-directory = /etc/secrets\napi-disable = true\napi-binding = :43001\n\n' +
+      `[VirtualCenter "${VCENTER}"]\nserver = 10.0.0.9\nport = 443\ninsecure-flag = true\nsecret-name = vc-creds\nsecret-namespace = ns\nip-family = ipv6\n\n` +
+      '[Nodes]\ninternal-vm-network-name = int-net\nexternal-network-subnet-cidr = 10.1.0.0/16\n',
+  },
+  {
+    platform: 'VSphere',
+    name: 'platform spec without a vCenter of the config',
+    source: `[Global]\nsecret-name = vsphere-creds\n\n[VirtualCenter "old.example.com"]\ndatacenters = dc9\n`,
+    spec: { vsphere: { vcenters: [{ server: VCENTER, datacenters: ['dc1'] }] } },
+  },
   {
     platform: 'VSphere',
     name: 'legacy INI',
@@ -115,7 +147,7 @@ function inputsOf(c: Case): ClusterInputs {
         ? {
             platformSpec: {
               vcenters: v.vcenters,
-              failureDomains: v.failureDomains.map((fd: Obj) => ({ server: fd.server, datacenter: fd.topology.datacenter })),
+              failureDomains: (v.failureDomains ?? []).map((fd: Obj) => ({ server: fd.server, datacenter: fd.topology.datacenter })),
               nodeNetworking: v.nodeNetworking,
             },
           }
