@@ -18,10 +18,10 @@ import { findSecretLikeIniKey, looksLikeSecretKey } from './secrets';
  *    the cloud provider's field order, empty strings dropped, `=` aligned,
  *    `NodeIPFamilies` repeated in order; then the overrides.
  *
- * Deviations from the operator (listed in the README): overrides are ordered
- * numerically ("2" before "10"; the operator sorts them as strings although
- * its comment says numerically), the output ends in one newline (go-ini adds a
- * blank line after the last section), values with quotes, backslashes or
+ * Deviations from the operator (docs/deviations.md): overrides are ordered
+ * numerically ("2" before "10"; release-4.21 on sorts them as strings although
+ * its comment says numerically, release-4.19 and 4.20 leave Go map order),
+ * values with quotes, backslashes or
  * comment characters are quoted the way gcfg reads them (go-ini's backtick
  * quoting is misread by the cloud provider), and keys that look like
  * credentials are an error instead of being dropped silently.
