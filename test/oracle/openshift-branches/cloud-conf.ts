@@ -86,8 +86,10 @@ export function transformedCloudConf(
  * the same rules on every branch; the values are vendor/sigs.k8s.io/cloud-provider-azure/pkg/consts/consts.go
  * VMTypeStandard and ClusterServiceLoadBalancerHealthProbeModeShared): `cloud` from the Infrastructure (the compared
  * clusters name none, so AzurePublicCloud), `vmType` "standard" when unset, the health probe mode always "shared".
- * Azure Stack Hub sets `vmType` only. The JSON is compared by these keys: re-encoding it through the Go struct is a
- * documented deviation.
+ * Azure Stack Hub's transformer sets `vmType` only; on both, the source is kube-cloud-config, where the
+ * cluster-config-operator already set `cloud` from the Infrastructure (openshift/cluster-config-operator@fe5e92862820
+ * (release-4.18) pkg/operator/kube_cloud_config/azure.go azureTransformer). Every other key of the source is written back with its value; the JSON's form
+ * (key order, compact, the struct's other fields added) is the documented deviation "Azure / Azure Stack Hub JSON".
  */
 const AZURE_RULES: Readonly<Record<string, Readonly<Record<string, (own: unknown) => unknown>>>> = {
   Azure: {
@@ -95,7 +97,11 @@ const AZURE_RULES: Readonly<Record<string, Readonly<Record<string, (own: unknown
     vmType: (own) => (own === undefined || own === '' ? 'standard' : own),
     clusterServiceLoadBalancerHealthProbeMode: () => 'shared',
   },
-  AzureStackHub: { vmType: (own) => (own === undefined || own === '' ? 'standard' : own) },
+  AzureStackHub: {
+    // The cluster-config-operator's step before: `cloud` from the Infrastructure's cloud name (the compared cluster's: AzureStackCloud).
+    cloud: () => 'AzureStackCloud',
+    vmType: (own) => (own === undefined || own === '' ? 'standard' : own),
+  },
 };
 
 /** The keys of `cloud-conf`: `cloud.conf`, and the source's other keys (Azure Stack Hub: `endpoints`), sorted. */
@@ -135,6 +141,15 @@ export function cloudConfDiffs(minor: string, platform: string, rendered: readon
       if (json[key] !== rule(own[key])) {
         out.push(`${at}: cloud.conf ${key} ${JSON.stringify(json[key])}, the release writes ${JSON.stringify(rule(own[key]))}`);
       }
+    }
+    // Every other key of the source is decoded into the struct and written back with its value.
+    for (const key of Object.keys(own).filter((k) => !(k in rules))) {
+      if (JSON.stringify(json[key]) !== JSON.stringify(own[key])) {
+        out.push(`${at}: cloud.conf ${key} ${JSON.stringify(json[key])}, the release writes the source's ${JSON.stringify(own[key])}`);
+      }
+    }
+    for (const key of Object.keys(json).filter((k) => !(k in rules) && !(k in own))) {
+      out.push(`${at}: cloud.conf ${key} ${JSON.stringify(json[key])}, a key neither the source nor the release sets`);
     }
   }
   return out;
