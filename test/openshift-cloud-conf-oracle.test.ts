@@ -222,3 +222,45 @@ describe('cloud.conf written exactly as each release writes it', () => {
     expect(DEVIATIONS.filter((v) => !all.some((d) => v.matches.test(d))).map((v) => v.row)).toEqual([]);
   });
 });
+
+/** Mutations of the product's per-release cloud.conf facts, each in its own module registry: the comparison must report each. */
+describe('a mutated per-release cloud.conf fact of src/ fails the comparison', () => {
+  /** The differences for one case when `part` of OPERAND_PARTS_SINCE is moved to `since`. */
+  function withPart(part: string, since: string, c: Case, minor: string): string[] {
+    let out: string[] = [];
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy inside jest.isolateModules, mutated by the test
+      const parts = (require('../src/openshift/release-operands') as typeof import('../src/openshift/release-operands')).OPERAND_PARTS_SINCE;
+      (parts as Record<string, string>)[part] = since;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the same registry's facts read the mutated table
+      const facts = (require('../src/openshift/platform-facts') as typeof import('../src/openshift/platform-facts')).platformFactsFor;
+      const raw = platformSpec(c.platform, 'c', { ...c.spec, openshift: { release: `${minor}.1` } });
+      const own = facts(raw.spec.platform)!.transformCloudConfig(c.source, parsedSpec(raw)).config;
+      out = textDiffs(`${c.platform} ${minor} ${c.name}`, transformedCloudConf(minor, c.platform, c.source, inputsOf(c)), own);
+    });
+    return out;
+  }
+  const every = CASES.find((c) => c.name === 'fields of every kind')!;
+
+  test.each([
+    ['awsTopologyInstanceTypePattern', '4.19', '4.19', 'line 7 "SupportedTopologyInstanceTypePattern            = c5.large", the release writes ""'],
+    ['awsNlbSecurityGroupModeField', '4.20', '4.20', 'line 8 "NLBSecurityGroupMode                            = Unmanaged", the release writes ""'],
+    [
+      'awsNodeIpFamiliesPerKey',
+      '4.21',
+      '4.21',
+      'line 4 "NodeIPFamilies                                  = ipv4", the release writes "NodeIPFamilies                                  = ipv4,ipv6"',
+    ],
+    [
+      'awsConfigTransformer',
+      '4.20',
+      '4.19',
+      'line 2 "Zone = us-east-1a", the release writes "Zone                                            = us-east-1a"',
+    ],
+  ] as const)(
+    'GIVEN OPERAND_PARTS_SINCE.%s moved to %s WHEN AWS %s is compared THEN the first differing line is reported',
+    (part, since, minor, line) => {
+      expect(withPart(part, since, every, minor)).toEqual([`AWS ${minor} fields of every kind: cloud.conf ${line}`]);
+    },
+  );
+});
