@@ -10,7 +10,8 @@
  *   (pkg/cloud/aws/assets/deployment.yaml). kube-cloud-config is the cluster-config-operator's: the
  *   source as it is, with one `[ServiceOverride "<i>"]` section per Infrastructure service endpoint appended
  *   (openshift/cluster-config-operator@441d29c92b17 (release-4.16), @fe5e92862820 (release-4.18)
- *   pkg/operator/kube_cloud_config/aws.go awsTransformer, serviceOverrideTmpl);
+ *   pkg/operator/kube_cloud_config/aws.go awsTransformer, serviceOverrideTmpl; the same step on
+ *   @96607b590ba3 (release-4.19), @1eb450a3a245 (release-4.21), @a02c879931c6 (release-4.23), feeding the transformer below);
  * - release-4.19 on (@5b39a4dfc245 … @bc52198c1c3c pkg/cloud/aws/aws_config_transformer.go): the source
  *   read into the vendored k8s.io/cloud-provider-aws CloudConfig with gcfg (unknown keys dropped), the
  *   health probe mode defaulted to Shared, then written back with go-ini's Section.ReflectFrom (every
