@@ -413,7 +413,8 @@ describe('ccm-gitops cloud-config transform', () => {
     const vsphere = writeFile(root, 'v.yaml', platformSpec('VSphere', 'v', { vsphere: { vcenters: [{ server: 'vc1', datacenters: ['dc1'] }] } }));
     const v = run(['-p', 'VSphere', '--cluster', vsphere], '[Global]\ninsecure-flag = 1\n');
     expect(v.code).toBe(EXIT_OK);
-    expect(v.out).toBe('global:\n  insecureFlag: true\nvcenter:\n  vc1:\n    datacenters:\n    - dc1\n    server: vc1\n');
+    // The spec's release 4.22 writes the Go structs' field order.
+    expect(v.out).toBe('global:\n  insecureFlag: true\nvcenter:\n  vc1:\n    server: vc1\n    datacenters:\n    - dc1\n');
     const azure = writeFile(root, 'a.yaml', platformSpec('Azure', 'a', { azure: { cloudName: 'AzureUSGovernmentCloud' } }));
     expect(JSON.parse(run(['-p', 'Azure', '--cluster', azure], '{}').out).cloud).toBe('AzureUSGovernmentCloud');
     writeFile(root, 'h.json', '{}');

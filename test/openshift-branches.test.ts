@@ -55,7 +55,17 @@ function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
 
 /** The cloud config each compared cluster reads (openshift-config/cloud-provider-config). */
 const sourceOf = (platform: string): string =>
-  platform === 'AzureStackHub' ? '{"location":"local"}\n' : platform === 'Azure' ? '{"cloud":"AzurePublicCloud"}\n' : '[Global]\n';
+  platform === 'AzureStackHub'
+    ? '{"location":"local"}\n'
+    : platform === 'Azure'
+      ? '{"cloud":"AzurePublicCloud"}\n'
+      : platform === 'OpenStack'
+        ? // What the installer writes: the legacy credential keys at the values the operator accepts.
+          '[Global]\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\n'
+        : platform === 'VSphere'
+          ? // A legacy INI with a vCenter: the YAML written has keys whose order differs per release.
+            '[Global]\nsecret-name = vsphere-creds\nsecret-namespace = kube-system\ninsecure-flag = 1\n\n[VirtualCenter "vc1.example.com"]\ndatacenters = dc1\n'
+          : '[Global]\n';
 
 /**
  * What ccm-gitops renders for that cluster, in process, its cloud config through the product's transform as `prepare`
@@ -332,7 +342,7 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
   });
 
   test.each(['Azure', 'AzureStackHub'])(
-    'GIVEN the %s cloud config passed through unchanged WHEN 4.20 is compared THEN the vmType (and on Azure the cloud health probe mode) the release sets is reported',
+    'GIVEN the %s cloud config passed through unchanged WHEN 4.20 is compared THEN the vmType, and the cloud (Azure Stack Hub) or health probe mode (Azure) the release sets, are reported',
     (platform) => {
       const diffs = mutated(
         () => {
@@ -346,8 +356,109 @@ describe('a mutated per-release table of src/ fails the comparison', () => {
         'gitops',
       );
       expect(diffs.filter((d) => d.includes('/cloud-conf ')).map((d) => d.replace(/^.*\]: /, ''))).toEqual([
+        // Azure Stack Hub's source names no cloud: the cluster-config-operator's step sets it.
+        ...(platform === 'AzureStackHub' ? ['cloud.conf cloud undefined, the release writes "AzureStackCloud"'] : []),
         'cloud.conf vmType undefined, the release writes "standard"',
         ...(platform === 'Azure' ? ['cloud.conf clusterServiceLoadBalancerHealthProbeMode undefined, the release writes "shared"'] : []),
+      ]);
+    },
+  );
+
+  test.each([
+    ['AWS', '4.18', 'awsConfigTransformer', 'cloud.conf line 2 "DisableSecurityGroupIngress                     = false", the release writes ""'],
+    ['VSphere', '4.22', 'vsphereSortedYaml', 'cloud.conf line 7 "    datacenters:", the release writes "    server: vc1.example.com"'],
+  ] as const)(
+    "GIVEN %s's cloud.conf form of %s given to every release (OPERAND_PARTS_SINCE.%s = 4.16) WHEN compared THEN the first differing line of cloud-conf is reported",
+    (platform, minor, part, diff) => {
+      const diffs = mutated(
+        () => {
+          const parts = fresh<typeof import('../src/openshift/release-operands')>('../src/openshift/release-operands').OPERAND_PARTS_SINCE;
+          (parts as Record<string, string>)[part] = '4.16';
+        },
+        platform,
+        minor,
+        'gitops',
+      );
+      expect(diffs).toEqual([
+        `${platform} ${minor} gitops: /ConfigMap openshift-cloud-controller-manager/cloud-conf [pkg/cloud/cloud.go release-${minor}]: ${diff}`,
+      ]);
+    },
+  );
+
+  /** The module and export of each transforming platform's facts. */
+  const FACTS = {
+    AWS: ['../src/openshift/aws/facts', 'AWS_PLATFORM_FACTS'],
+    OpenStack: ['../src/openshift/openstack/facts', 'OPENSTACK_PLATFORM_FACTS'],
+    VSphere: ['../src/openshift/vsphere/facts', 'VSPHERE_PLATFORM_FACTS'],
+  } as const;
+
+  test.each([
+    [
+      'AWS',
+      '4.21',
+      'a changed key',
+      (t: string) => t.replace('= Shared', '= Local'),
+      'line 3 "ClusterServiceLoadBalancerHealthProbeMode       = Local", the release writes "ClusterServiceLoadBalancerHealthProbeMode       = Shared"',
+    ],
+    [
+      'AWS',
+      '4.22',
+      'a dropped key',
+      (t: string) => t.replace(/^DisableSecurityGroupIngress .*\n/m, ''),
+      'line 2 "ClusterServiceLoadBalancerHealthProbeMode       = Shared", the release writes "DisableSecurityGroupIngress                     = false"',
+    ],
+    [
+      'OpenStack',
+      '4.16',
+      'a dropped key',
+      (t: string) => t.replace(/^manage-security-groups .*\n/m, ''),
+      'line 8 "", the release writes "manage-security-groups = true"',
+    ],
+    [
+      'OpenStack',
+      '4.23',
+      'a reordered section',
+      (t: string) => `${t.split('\n\n')[1]}\n${t.split('\n\n')[0]}\n`,
+      'line 1 "[LoadBalancer]", the release writes "[Global]"',
+    ],
+    [
+      'VSphere',
+      '4.19',
+      'a changed key',
+      (t: string) => t.replace('secretNamespace: kube-system', 'secretNamespace: default'),
+      'line 4 "  secretNamespace: default", the release writes "  secretNamespace: kube-system"',
+    ],
+    [
+      'VSphere',
+      '4.23',
+      'a reordered section',
+      (t: string) => t.replace(/^(global:\n(?: {2}.*\n)*)(vcenter:\n(?: {2}.*\n|- .*\n)*)$/, '$2$1'),
+      'line 1 "vcenter:", the release writes "global:"',
+    ],
+  ] as const)(
+    'GIVEN %s %s cloud.conf written with %s WHEN compared THEN the first differing line is reported',
+    (platform, minor, _what, mutate, diff) => {
+      const diffs = mutated(
+        () => {
+          const [file, name] = FACTS[platform];
+          const facts = (
+            fresh<Record<string, unknown>>(file) as Record<
+              string,
+              { transformCloudConfig: (...a: unknown[]) => { config: string; warnings: string[] } }
+            >
+          )[name];
+          const original = facts.transformCloudConfig.bind(facts);
+          facts.transformCloudConfig = (...a: unknown[]) => {
+            const r = original(...a);
+            return { ...r, config: mutate(r.config) };
+          };
+        },
+        platform,
+        minor,
+        'gitops',
+      );
+      expect(diffs).toEqual([
+        `${platform} ${minor} gitops: /ConfigMap openshift-cloud-controller-manager/cloud-conf [pkg/cloud/cloud.go release-${minor}]: cloud.conf ${diff}`,
       ]);
     },
   );

@@ -100,6 +100,7 @@ describe('platform inputs in the cluster spec: validation', () => {
     );
     writeFile(dir(), 'c.conf', '[Global]\ninsecure-flag = 1\n');
     const [cluster] = loadFleet(dir()).clusters;
+    // Release 4.22 (the spec's) writes the fields in the Go structs' order, as gopkg.in/yaml.v2 does.
     expect(cluster.cloudConf).toBe(
       [
         'global:',
@@ -107,20 +108,20 @@ describe('platform inputs in the cluster spec: validation', () => {
         '  ipFamily:',
         '  - ipv4',
         '  - ipv6',
-        'labels:',
-        '  region: openshift-region',
-        '  zone: openshift-zone',
-        'nodes:',
-        '  excludeExternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
-        '  excludeInternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
-        '  internalNetworkSubnetCidr: 10.0.0.0/16',
         'vcenter:',
         '  vc1:',
+        '    server: vc1',
+        '    port: 443',
         '    datacenters:',
         '    - dc1',
         '    - dc2',
-        '    port: 443',
-        '    server: vc1',
+        'labels:',
+        '  zone: openshift-zone',
+        '  region: openshift-region',
+        'nodes:',
+        '  internalNetworkSubnetCidr: 10.0.0.0/16',
+        '  excludeInternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
+        '  excludeExternalNetworkSubnetCidr: 10.0.0.5/32,10.0.0.6/32,fd69::2/128',
         '',
       ].join('\n'),
     );

@@ -19,10 +19,10 @@ import { UserError, isUserError } from '../util/user-error';
  *    the cloud provider's field order, empty strings dropped, `=` aligned,
  *    `NodeIPFamilies` repeated in order; then the overrides.
  *
- * Deviations from the operator (listed in the README): overrides are ordered
- * numerically ("2" before "10"; the operator sorts them as strings although
- * its comment says numerically), the output ends in one newline (go-ini adds a
- * blank line after the last section), values with quotes, backslashes or
+ * Deviations from the operator (docs/deviations.md): overrides are ordered
+ * numerically ("2" before "10"; release-4.21 on sorts them as strings although
+ * its comment says numerically, release-4.19 and 4.20 leave Go map order),
+ * values with quotes, backslashes or
  * comment characters are quoted the way gcfg reads them (go-ini's backtick
  * quoting is misread by the cloud provider), and keys that look like
  * credentials are an error instead of being dropped silently.
@@ -44,6 +44,19 @@ export interface AwsTransformOptions {
    * @default false
    */
   readonly joinLists?: boolean;
+  /**
+   * Stop after the cluster-config-operator pre-step: release-4.18 and earlier have no transformer and copy
+   * openshift-config-managed/kube-cloud-config as it is (…@8abb0673 (release-4.18) pkg/cloud/cloud.go).
+   *
+   * @default false
+   */
+  readonly managedConfigOnly?: boolean;
+  /**
+   * `[Global]` fields the release's vendored cloud provider does not have yet: read as unknown keys (dropped).
+   *
+   * @default []
+   */
+  readonly unknownFields?: readonly string[];
 }
 
 type FieldKind = 'string' | 'bool' | 'int' | 'list';
@@ -124,16 +137,21 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
       )
       .join('');
   }
+  if (options.managedConfigOnly) {
+    return { config: text, warnings };
+  }
   if (text.length === 0) {
     text = '[Global]\n';
   }
 
+  const unknown = new Set(options.unknownFields ?? []);
+  const globalFields = GLOBAL_FIELDS.filter(([name]) => !unknown.has(name));
   const global: Values = new Map();
   const overrides = new Map<string, Values>();
   for (const section of read(text)) {
     const name = section.name.toLowerCase();
     if (name === 'global' && section.subsection === undefined) {
-      decodeSection(section, GLOBAL_FIELDS, global, '[Global]', warnings);
+      decodeSection(section, globalFields, global, '[Global]', warnings);
     } else if (name === 'serviceoverride' && section.subsection !== undefined) {
       const values = overrides.get(section.subsection) ?? new Map<string, string | boolean | number | string[]>();
       overrides.set(section.subsection, values);
@@ -160,7 +178,7 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
     global.set('NLBSecurityGroupMode', 'Managed');
   }
 
-  const out = [writeSection('Global', GLOBAL_FIELDS, global, options.joinLists)];
+  const out = [writeSection('Global', globalFields, global, options.joinLists)];
   const keys = [...overrides.keys()].sort(compareOverrideKeys);
   for (const key of keys) {
     out.push(writeSection(`ServiceOverride "${key}"`, OVERRIDE_FIELDS, overrides.get(key)!));

@@ -14,7 +14,8 @@ import { UserError, isUserError } from '../util/user-error';
  *   when they hold the installer defaults; any other value is an error (the
  *   operator's `Upgradeable=False`) telling the user what to change;
  * - `use-clouds = true`, `clouds-file = /etc/openstack/secret/clouds.yaml`,
- *   `cloud = openstack` are always set;
+ *   `cloud = openstack` are always set (in a new `[Global]` after the config's
+ *   sections when it has none);
  * - every block-storage option is dropped (Cinder CSI owns them);
  * - `[LoadBalancer]`: `use-octavia` is dropped, `max-shared-lb = 1` and
  *   `manage-security-groups = true` are added unless set (user values win);
@@ -123,8 +124,9 @@ export function transformOpenStackCloudConfig(source: string): TransformResult {
           "while the CCM's gcfg reader reads both as one section; rename it to [Global]",
       );
     }
+    // go-ini's File.NewSection appends: the new [Global] follows the config's own sections.
     global = { name: 'Global', line: 0, entries: [] };
-    out.unshift(global);
+    out.push(global);
   }
   for (const [key, value] of ALWAYS_SET) {
     const entry = global.entries.find((e) => e.key === key);

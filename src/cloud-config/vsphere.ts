@@ -10,8 +10,9 @@ import { UserError, isUserError } from '../util/user-error';
  * read the config as the vSphere CPI YAML, or as the legacy INI (converted
  * with library-go's field mapping), then, when the Infrastructure has a
  * vSphere platform spec, merge in its IP families, VIP exclusions, node
- * networking, vCenters and failure domains, and write YAML with sorted keys
- * and empty fields left out (sigs.k8s.io/yaml's output).
+ * networking, vCenters and failure domains, and write YAML with empty fields
+ * left out: keys sorted (sigs.k8s.io/yaml, release-4.23 on) or in the Go
+ * structs' order (gopkg.in/yaml.v2, release-4.22 and earlier).
  *
  * Deviations from the operator (README): a failure domain on a vCenter the
  * Infrastructure does not list gets that vCenter added (the operator
@@ -57,6 +58,14 @@ export interface VSphereTransformOptions {
    * @default false (release-4.23 and later)
    */
   readonly keepUnlistedVCenters?: boolean;
+  /**
+   * Write the fields in the order the Go structs declare them, as gopkg.in/yaml.v2 does on release-4.22 and earlier
+   * (…@b99c3d88 (release-4.22) pkg/cloud/vsphere/vsphere_cloud_config/config.go MarshalConfig); release-4.23 writes
+   * with sigs.k8s.io/yaml, every key sorted (…@bc52198c (release-4.23) vendor/github.com/openshift/library-go/pkg/cloudprovider/vsphere/config.go).
+   *
+   * @default false (release-4.23 and later)
+   */
+  readonly structOrder?: boolean;
 }
 
 /** Infrastructure `spec.platformSpec.vsphere`. */
@@ -152,7 +161,7 @@ export function transformVSphereCloudConfig(source: string, options: VSphereTran
   if (options.platformSpec) {
     merge(cfg, options, warnings);
   }
-  return { config: writeCpiConfig(cfg), warnings };
+  return { config: writeCpiConfig(cfg, options.structOrder ?? false), warnings };
 }
 
 function readCpiConfig(source: string, warnings: string[]): CpiConfig {
@@ -495,32 +504,93 @@ function merge(cfg: CpiConfig, options: VSphereTransformOptions, warnings: strin
   }
 }
 
-/** sigs.k8s.io/yaml's output: keys sorted at every level, empty values (false, 0, "", []) left out, sequences not indented. */
-function writeCpiConfig(cfg: CpiConfig): string {
-  const prune = (s: Section): Section | undefined => {
-    const out: Section = {};
-    for (const key of Object.keys(s).sort()) {
+/** The order yaml.v2's Go structs declare the CPI fields in (vsphere_cloud_config/yaml.go, library-go's yaml.go). */
+const STRUCT_ORDER: Readonly<Record<'top' | 'global' | 'vcenter' | 'labels' | 'nodes', readonly string[]>> = {
+  top: ['global', 'vcenter', 'labels', 'nodes'],
+  global: [...Object.keys(VCENTER_FIELDS).filter((k) => k !== 'ipFamily'), 'secretsDirectory', 'apiDisable', 'apiBinding', 'ipFamily'],
+  vcenter: Object.keys(VCENTER_FIELDS),
+  labels: Object.keys(LABEL_FIELDS),
+  nodes: Object.keys(NODE_FIELDS),
+};
+
+/**
+ * yaml.v2's map key order (sorter.go keyList.Less), which both writers use for maps and sigs.k8s.io/yaml for every
+ * key: letters by code point, a non-letter before a letter, a run of digits compared as a number (`vc9` before `vc10`).
+ */
+export function yamlV2KeyOrder(a: string, b: string): number {
+  const ar = [...a];
+  const br = [...b];
+  const isLetter = (c: string) => /\p{L}/u.test(c);
+  const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    if (ar[i] === br[i]) {
+      continue;
+    }
+    const al = isLetter(ar[i]);
+    const bl = isLetter(br[i]);
+    if (al || bl) {
+      return al && bl ? (ar[i] < br[i] ? -1 : 1) : bl ? -1 : 1;
+    }
+    // A zero after other digits keeps the run's value; a run of leading zeros counts as 0, then by length.
+    let an = 0;
+    let bn = 0;
+    if (ar[i] === '0' || br[i] === '0') {
+      for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) {
+        if (ar[j] !== '0') {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    let bi = i;
+    for (; isDigit(ar[ai]); ai++) an = an * 10 + Number(ar[ai]);
+    for (; isDigit(br[bi]); bi++) bn = bn * 10 + Number(br[bi]);
+    if (an !== bn) {
+      return an < bn ? -1 : 1;
+    }
+    if (ai !== bi) {
+      return ai < bi ? -1 : 1;
+    }
+    return ar[i] < br[i] ? -1 : 1;
+  }
+  return ar.length - br.length;
+}
+
+/**
+ * The CPI YAML as the release writes it: empty values (false, 0, "", []) left out, sequences not indented, the
+ * vCenters in yaml.v2's map order; fields in struct order with gopkg.in/yaml.v2 (release-4.22 and earlier,
+ * `structOrder`) or every key sorted with sigs.k8s.io/yaml (release-4.23 on).
+ */
+function writeCpiConfig(cfg: CpiConfig, structOrder: boolean): string {
+  const order = (keys: string[], declared: readonly string[]) =>
+    structOrder ? declared.filter((k) => keys.includes(k)) : [...keys].sort(yamlV2KeyOrder);
+  const prune = (s: Section, declared: readonly string[]): Map<string, unknown> | undefined => {
+    const out = new Map<string, unknown>();
+    for (const key of order(Object.keys(s), declared)) {
       const v = s[key];
       if (v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0)) {
         continue;
       }
-      out[key] = v;
+      out.set(key, v);
     }
-    return Object.keys(out).length > 0 ? out : undefined;
+    return out.size > 0 ? out : undefined;
   };
-  const doc: Record<string, unknown> = {};
-  doc.global = prune(cfg.global) ?? {};
-  const labels = prune(cfg.labels);
-  if (labels) {
-    doc.labels = labels;
-  }
-  const nodes = prune(cfg.nodes);
-  if (nodes) {
-    doc.nodes = nodes;
-  }
-  const names = Object.keys(cfg.vcenter).sort();
+  const parts = new Map<string, unknown>();
+  parts.set('global', prune(cfg.global, STRUCT_ORDER.global) ?? {});
+  const names = Object.keys(cfg.vcenter).sort(yamlV2KeyOrder);
   if (names.length > 0) {
-    doc.vcenter = Object.fromEntries(names.map((name) => [name, prune(cfg.vcenter[name]) ?? {}]));
+    parts.set('vcenter', new Map(names.map((name) => [name, prune(cfg.vcenter[name], STRUCT_ORDER.vcenter) ?? {}])));
   }
-  return stringify(doc, { indentSeq: false, sortMapEntries: true, lineWidth: 0 });
+  const labels = prune(cfg.labels, STRUCT_ORDER.labels);
+  if (labels) {
+    parts.set('labels', labels);
+  }
+  const nodes = prune(cfg.nodes, STRUCT_ORDER.nodes);
+  if (nodes) {
+    parts.set('nodes', nodes);
+  }
+  const doc = new Map(order([...parts.keys()], STRUCT_ORDER.top).map((k) => [k, parts.get(k)]));
+  return stringify(doc, { indentSeq: false, lineWidth: 0 });
 }

@@ -63,6 +63,20 @@ export const OPERAND_PARTS_SINCE = {
    * release-4.21 and earlier write go-ini's comma-joined slice.
    */
   awsNodeIpFamiliesPerKey: '4.22',
+  /**
+   * AWS: the operator's own cloud-config transformer (…@5b39a4df (release-4.19) pkg/cloud/aws/aws_config_transformer.go); release-4.18
+   * and earlier copy openshift-config-managed/kube-cloud-config as the cluster-config-operator wrote it (…@8abb0673 (release-4.18) pkg/cloud/cloud.go).
+   */
+  awsConfigTransformer: '4.19',
+  /** AWS: `[Global] SupportedTopologyInstanceTypePattern` in the transformer's vendored CloudConfig (…@276696cc (release-4.20) vendor/k8s.io/cloud-provider-aws v1.33.1). */
+  awsTopologyInstanceTypePattern: '4.20',
+  /** AWS: `[Global] NLBSecurityGroupMode` in the transformer's vendored CloudConfig (…@6148c0cc (release-4.21) vendor/k8s.io/cloud-provider-aws). */
+  awsNlbSecurityGroupModeField: '4.21',
+  /**
+   * vSphere: `cloud.conf` written with sigs.k8s.io/yaml, every key sorted (…@bc52198c (release-4.23) vendor/github.com/openshift/library-go/pkg/cloudprovider/vsphere);
+   * release-4.22 and earlier write gopkg.in/yaml.v2 in the Go structs' field order (…@b99c3d88 pkg/cloud/vsphere/vsphere_cloud_config).
+   */
+  vsphereSortedYaml: '4.23',
   /** vSphere: the `ADDITIONAL_NODE_LABELS` env (…@6148c0cc (release-4.21) pkg/cloud/vsphere/assets/cloud-controller-manager-deployment.yaml). */
   vsphereNodeLabelsEnv: '4.21',
   /** GCP: the pod's management-workload annotation (…@54dce160 (release-4.14) pkg/cloud/gcp/assets/cloud-controller-manager.yaml). */

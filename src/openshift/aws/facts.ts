@@ -53,6 +53,11 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
       serviceEndpoints: spec.spec.aws?.serviceEndpoints,
       enabledFeatureGates: enabledFeatureGatesOf(spec),
       joinLists: !operandRenders(spec.spec.openshift?.release, 'awsNodeIpFamiliesPerKey'),
+      managedConfigOnly: !operandRenders(spec.spec.openshift?.release, 'awsConfigTransformer'),
+      unknownFields: [
+        ...(operandRenders(spec.spec.openshift?.release, 'awsTopologyInstanceTypePattern') ? [] : ['SupportedTopologyInstanceTypePattern']),
+        ...(operandRenders(spec.spec.openshift?.release, 'awsNlbSecurityGroupModeField') ? [] : ['NLBSecurityGroupMode']),
+      ],
     });
   },
 };

@@ -4,6 +4,7 @@ import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../clou
 import { ClusterSpec } from '../../cluster-spec/schema';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
 import { releaseAtLeast } from '../release';
+import { operandRenders } from '../release-operands';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-vsphere-cloud-controller-manager`. */
 export const VSPHERE_CREDENTIALS_SECRET = 'vsphere-cloud-credentials';
@@ -12,8 +13,9 @@ export const VSPHERE_CREDENTIALS_SECRET = 'vsphere-cloud-credentials';
 export function vsphereTransformOptions(spec: ClusterSpec): VSphereTransformOptions {
   const v: VSphereSpecSection | undefined = spec.spec.vsphere;
   const serviceNetwork = spec.spec.network?.serviceNetwork ?? [];
+  const structOrder = !operandRenders(spec.spec.openshift?.release, 'vsphereSortedYaml');
   if (!v) {
-    return { serviceNetwork };
+    return { serviceNetwork, ...(structOrder ? { structOrder } : {}) };
   }
   return {
     platformSpec: {
@@ -25,6 +27,7 @@ export function vsphereTransformOptions(spec: ClusterSpec): VSphereTransformOpti
     ingressIPs: v.ingressIPs,
     serviceNetwork,
     ...(keepsUnlistedVCenters(spec.spec.openshift?.release) ? { keepUnlistedVCenters: true } : {}),
+    ...(structOrder ? { structOrder } : {}),
   };
 }
 

@@ -3,7 +3,8 @@
  * record per object, the same function reading an object of an operator
  * release branch (by generate.ts) and an object ccm-gitops renders (by
  * test/openshift-branches.test.ts). What is not listed here (labels,
- * tolerations, resources, images, the cloud.conf text) is not compared.
+ * tolerations, resources, images) is not compared; the cloud.conf text is
+ * compared by cloud-conf.ts.
  * Never imports from `src/`.
  */
 
