@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { CloudConfigError } from '../src/cloud-config/errors';
+import { isUserError } from '../src/util/user-error';
 import { platformFactsFor } from '../src/openshift/platform-facts';
 import { parsedSpec, platformSpec } from './helpers';
 import { BRANCH_RELEASES, branch } from './oracle/openshift-branches';
@@ -165,7 +165,7 @@ function product(c: Case, minor: string): { text: string } | { refused: string }
   try {
     return { text: platformFactsFor(raw.spec.platform)!.transformCloudConfig(c.source, parsedSpec(raw)).config };
   } catch (e) {
-    if (e instanceof CloudConfigError) {
+    if (isUserError(e, 'cloud-config')) {
       return { refused: e.message };
     }
     throw e;

@@ -109,34 +109,7 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
       secret.line,
     );
   }
-  const endpoints = options.serviceEndpoints ?? [];
-  let text = source;
-  if (endpoints.length > 0) {
-    if (!options.region) {
-      throw new UserError(
-        'cloud-config',
-        'status.platformStatus.aws.region: Required value: region is required to be set for AWS platform; ' +
-          'set spec.aws.region when spec.aws.serviceEndpoints is set',
-      );
-    }
-    if (text.length > 0) {
-      const overrides = read(text).filter((s) => s.name.toLowerCase() === 'serviceoverride');
-      if (overrides.length > 0) {
-        throw new UserError(
-          'cloud-config',
-          'invalid user provided cloud.conf: user provided cloud.conf and infrastructure object both include service overrides; ' +
-            'remove the [ServiceOverride] sections from the cloud config or spec.aws.serviceEndpoints from the spec',
-          overrides[0].line,
-        );
-      }
-    }
-    text += endpoints
-      .map(
-        (e, i) =>
-          `\n[ServiceOverride "${i}"]\n\tService = ${e.name}\n\tRegion = ${options.region}\n\tURL = ${e.url}\n\tSigningRegion = ${options.region}\n`,
-      )
-      .join('');
-  }
+  let text = withServiceEndpoints(source, options);
   if (options.managedConfigOnly) {
     return { config: text, warnings };
   }
@@ -184,6 +157,42 @@ export function transformAwsCloudConfig(source: string, options: AwsTransformOpt
     out.push(writeSection(`ServiceOverride "${key}"`, OVERRIDE_FIELDS, overrides.get(key)!));
   }
   return { config: out.join('\n'), warnings };
+}
+
+/**
+ * The cluster-config-operator's step: `spec.aws.serviceEndpoints` appended as numbered `[ServiceOverride]` sections,
+ * refused when the source already has its own.
+ */
+function withServiceEndpoints(source: string, options: AwsTransformOptions): string {
+  const endpoints = options.serviceEndpoints ?? [];
+  let text = source;
+  if (endpoints.length > 0) {
+    if (!options.region) {
+      throw new UserError(
+        'cloud-config',
+        'status.platformStatus.aws.region: Required value: region is required to be set for AWS platform; ' +
+          'set spec.aws.region when spec.aws.serviceEndpoints is set',
+      );
+    }
+    if (text.length > 0) {
+      const overrides = read(text).filter((s) => s.name.toLowerCase() === 'serviceoverride');
+      if (overrides.length > 0) {
+        throw new UserError(
+          'cloud-config',
+          'invalid user provided cloud.conf: user provided cloud.conf and infrastructure object both include service overrides; ' +
+            'remove the [ServiceOverride] sections from the cloud config or spec.aws.serviceEndpoints from the spec',
+          overrides[0].line,
+        );
+      }
+    }
+    text += endpoints
+      .map(
+        (e, i) =>
+          `\n[ServiceOverride "${i}"]\n\tService = ${e.name}\n\tRegion = ${options.region}\n\tURL = ${e.url}\n\tSigningRegion = ${options.region}\n`,
+      )
+      .join('');
+  }
+  return text;
 }
 
 function read(text: string): GcfgSection[] {
