@@ -46,6 +46,8 @@ export interface ControlPlane {
   readonly kubeconfig: string;
   /** A kubeconfig per user of StartOptions.users, each with its own static token. */
   readonly userKubeconfigs: Readonly<Record<string, string>>;
+  /** The audit log (JSON lines), when StartOptions.audit asked for one. */
+  readonly auditLog?: string;
   /** The server's URL and the file of its self-signed certificate, for another kubeconfig. */
   readonly server: string;
   readonly caFile: string;
@@ -75,6 +77,8 @@ export interface StartOptions {
    * for the controller manager.
    */
   readonly users?: readonly string[];
+  /** Write an audit log (metadata of every request but the admin's and the server's own) to `<dir>/audit.log`. */
+  readonly audit?: boolean;
 }
 
 /** A kubeconfig naming one loopback server, its CA file and a bearer token. */
@@ -98,6 +102,18 @@ export function kubeconfigYaml(server: string, caFile: string, token: string): s
     '',
   ].join('\n');
 }
+
+/** Metadata of each request once answered, but not the admin's (the tests) nor the server's own. */
+const AUDIT_POLICY = [
+  'apiVersion: audit.k8s.io/v1',
+  'kind: Policy',
+  'omitStages: [RequestReceived]',
+  'rules:',
+  '- level: None',
+  '  users: [admin, "system:apiserver"]',
+  '- level: Metadata',
+  '',
+].join('\n');
 
 /** Started and not yet exited (a process killed by a signal keeps a null exitCode). */
 const running = (child: ChildProcess): boolean => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
@@ -176,7 +192,10 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
     fs.writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
     fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
     const certDir = path.join(dir, 'certs');
+    const auditLog = options.audit === true ? path.join(dir, 'audit.log') : undefined;
+    if (auditLog !== undefined) fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
     run('kube-apiserver', [
+      ...(auditLog === undefined ? [] : [`--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`]),
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
@@ -263,7 +282,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       `--cert-dir=${path.join(dir, 'kcm-certs')}`,
       '--authentication-skip-lookup=true',
     ]);
-    return { dir, kubeconfig, userKubeconfigs, server, caFile, spawn: run, request, stop, logTail };
+    return { dir, kubeconfig, userKubeconfigs, ...(auditLog === undefined ? {} : { auditLog }), server, caFile, spawn: run, request, stop, logTail };
   } catch (e) {
     await stop();
     throw e;

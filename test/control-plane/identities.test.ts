@@ -1,6 +1,6 @@
 // How the leader-migration replay reads a controller manager's log: the requests the server refused and the
 // leases the process acquired. Pure: no server, so it runs in `npm test` too.
-import { acquiredLeases, describeRefusal, refusalsIn } from './identities';
+import { acquiredLeases, auditedRequests, describeRefusal, describeRequest, refusalsIn } from './identities';
 
 // Lines in the shapes klog writes them: a structured error (quotes escaped) and a formatted one (quotes as is).
 const WATCH =
@@ -52,5 +52,48 @@ describe('the replay reads refused requests and acquired leases from a controlle
     ].join('\n');
     // WHEN it is read, THEN the two acquired leases are listed
     expect(acquiredLeases(log)).toEqual(['kube-system/cloud-provider-extraction-migration', 'kube-system/kube-controller-manager']);
+  });
+});
+
+describe('the replay reads the requests the server answered from its audit log', () => {
+  it('reads each distinct request once with its user, groups and code, a create of a collection without the name the object gave it', () => {
+    // GIVEN audit events of a watch by name, the same watch again, a create of a lease, a create of a token and a refused get
+    const sa = { username: 'system:serviceaccount:kube-system:cloud-controller-manager', groups: ['system:serviceaccounts', 'system:authenticated'] };
+    const event = (verb: string, objectRef: Record<string, string>, code: number, user = sa): string =>
+      JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', user, verb, objectRef, responseStatus: { code } });
+    const cm = { resource: 'configmaps', namespace: 'kube-system', name: 'extension-apiserver-authentication', apiVersion: 'v1' };
+    const log = [
+      event('watch', cm, 200),
+      event('watch', cm, 200),
+      event('create', { resource: 'leases', namespace: 'kube-system', name: 'cloud-controller-manager', apiGroup: 'coordination.k8s.io' }, 201),
+      event('create', { resource: 'serviceaccounts', subresource: 'token', namespace: 'kube-system', name: 'node-controller' }, 201, {
+        username: 'system:kube-controller-manager',
+        groups: ['system:authenticated'],
+      }),
+      event('get', { resource: 'nodes', name: 'n1' }, 403),
+      JSON.stringify({ kind: 'Event', stage: 'ResponseComplete', user: sa, verb: 'get', requestURI: '/healthz', responseStatus: { code: 200 } }),
+      '',
+    ].join('\n');
+    // WHEN it is read
+    const requests = auditedRequests(log);
+    // THEN each request is there once, as the authorizer saw it
+    expect(requests.map((r) => [r.user.name, r.request, r.code])).toEqual([
+      [
+        sa.username,
+        { verb: 'watch', apiGroup: '', resource: 'configmaps', name: 'extension-apiserver-authentication', namespace: 'kube-system' },
+        200,
+      ],
+      [sa.username, { verb: 'create', apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-system' }, 201],
+      [
+        'system:kube-controller-manager',
+        { verb: 'create', apiGroup: '', resource: 'serviceaccounts/token', name: 'node-controller', namespace: 'kube-system' },
+        201,
+      ],
+      [sa.username, { verb: 'get', apiGroup: '', resource: 'nodes', name: 'n1' }, 403],
+    ]);
+    expect(requests[0].user.groups).toEqual(sa.groups);
+    expect(describeRequest(requests[1].user.name, requests[1].request)).toBe(
+      'system:serviceaccount:kube-system:cloud-controller-manager create coordination.k8s.io/leases in kube-system',
+    );
   });
 });

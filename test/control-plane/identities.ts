@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import type { Api, ApiObject } from './api';
 import { messageOf } from './api';
 import { ControlPlane, kubeconfigYaml } from './harness';
-import type { RbacObject } from '../oracle';
+import type { RbacObject, ResourceRequest, UserInfo } from '../oracle';
 
 /**
  * kubeadm's controller-manager.conf authenticates as this user, and its static pod runs with
@@ -97,8 +97,7 @@ export function refusalsIn(log: string): Refusal[] {
   return [...seen.values()];
 }
 
-export const describeRefusal = (r: Refusal): string =>
-  `${r.user} ${r.verb} ${r.apiGroup || 'core'}/${r.resource} ${r.namespace ? `in ${r.namespace}` : 'cluster-wide'}${r.name ? ` name ${r.name}` : ''}`;
+export const describeRefusal = (r: Refusal): string => describeRequest(r.user, r);
 
 /** The leases (`namespace/name`) a process's log says it acquired (k8s.io/client-go tools/leaderelection). */
 export function acquiredLeases(log: string): string[] {
@@ -118,3 +117,40 @@ export async function userOfKubeconfig(cp: ControlPlane, file: string): Promise<
   if (res.status !== 201) throw new Error(`SelfSubjectReview with the token of ${file}: ${res.status} ${messageOf(res)}`);
   return String(res.body.status.userInfo.username);
 }
+
+/** One request the server answered, from its audit log: who made it, the authorizer's attributes, the answer's code. */
+export interface AuditedRequest {
+  readonly user: UserInfo;
+  readonly request: ResourceRequest;
+  readonly code: number;
+}
+
+/**
+ * The distinct resource requests of an audit log (JSON lines of audit.k8s.io/v1 Events), in the order first
+ * logged: objectRef carries the attributes the authorizer saw, with a list's or watch's metadata.name field
+ * selector as the name (kubernetes/apiserver@v0.33.5 pkg/endpoints/request/requestinfo.go, pkg/audit/request.go),
+ * except that a create of a collection gets its name from the object after authorization (LogRequestObject
+ * completes objectRef): the authorizer saw none, so none is kept.
+ */
+export function auditedRequests(text: string): AuditedRequest[] {
+  const seen = new Map<string, AuditedRequest>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const e = JSON.parse(line);
+    const ref = e.objectRef;
+    if (ref?.resource === undefined || e.user?.username === undefined) continue;
+    const request: ResourceRequest = {
+      verb: e.verb,
+      apiGroup: ref.apiGroup ?? '',
+      resource: ref.subresource ? `${ref.resource}/${ref.subresource}` : ref.resource,
+      ...(ref.name && !(e.verb === 'create' && !ref.subresource) ? { name: ref.name } : {}),
+      ...(ref.namespace ? { namespace: ref.namespace } : {}),
+    };
+    const a: AuditedRequest = { user: { name: e.user.username, groups: e.user.groups ?? [] }, request, code: e.responseStatus?.code ?? 0 };
+    seen.set(JSON.stringify([a.user.name, request, a.code === 403]), a);
+  }
+  return [...seen.values()];
+}
+
+export const describeRequest = (user: string, r: ResourceRequest): string =>
+  `${user} ${r.verb} ${r.apiGroup || 'core'}/${r.resource} ${r.namespace ? `in ${r.namespace}` : 'cluster-wide'}${r.name ? ` name ${r.name}` : ''}`;

@@ -20,7 +20,9 @@ import { ARGO_MANAGER } from './cluster';
 import { ControlPlane, controlPlaneEnabled, freePort, startControlPlane, stopProcess } from './harness';
 import {
   acquiredLeases,
+  auditedRequests,
   describeRefusal,
+  describeRequest,
   identityObjects,
   KCM_USER,
   kubeadmKcmFlags,
@@ -103,6 +105,8 @@ interface PhaseResult {
   readonly leases: { readonly kcm: string[]; readonly ccm: string[] };
   /** The users the server authenticated each process's kubeconfig as. */
   readonly users: { readonly kcm: string; readonly ccm?: string };
+  /** How many distinct requests of the processes the audit log holds (each decided by the oracle as by the server). */
+  readonly audited: number;
   /** Refused requests, identity objects the server refused, leases not taken: each a line. */
   readonly findings: string[];
 }
@@ -120,7 +124,7 @@ describeLm(
     const children: ChildProcess[] = [];
 
     beforeAll(async () => {
-      cp = await startControlPlane({ users: [KCM_USER] });
+      cp = await startControlPlane({ users: [KCM_USER], audit: true });
       api = new Api(cp);
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-leader-migration-'));
       bootstrap = await liveBootstrapRbac(api);
@@ -212,6 +216,16 @@ describeLm(
         ...LEASE_FLAGS,
       ];
       const { kcm, ccm } = phase.scenario as { kcm: SimProcess; ccm?: SimProcess | null };
+      // who each process will be (the reviews made here, before the audit log is read from)
+      const users: { kcm: string; ccm?: string } = { kcm: await userOfKubeconfig(cp, cp.userKubeconfigs[KCM_USER]) };
+      const workload = ccm ? ccmWorkload(phase.objects) : undefined;
+      const ccmKubeconfig = path.join(dir, `${i}-ccm.kubeconfig`);
+      if (workload) {
+        const pod = workload.spec.template.spec;
+        await serviceAccountKubeconfig(cp, workload.metadata.namespace, pod.serviceAccountName ?? 'default', ccmKubeconfig);
+        users.ccm = await userOfKubeconfig(cp, ccmKubeconfig);
+      }
+      const auditFrom = fs.statSync(cp.auditLog!).size;
       const processes: ChildProcess[] = [
         // the cluster is older than 1.29, where DisableCloudProviders is off; the 1.30 binary has it on by default
         start(
@@ -226,21 +240,15 @@ describeLm(
           `${i}-kcm`,
         ),
       ];
-      const users: { kcm: string; ccm?: string } = { kcm: await userOfKubeconfig(cp, cp.userKubeconfigs[KCM_USER]) };
-      const workload = ccm ? ccmWorkload(phase.objects) : undefined;
       if (ccm && workload) {
         // the rendered container's arguments, with this machine's ports, files and the ServiceAccount's token
-        const pod = workload.spec.template.spec;
-        const kubeconfig = path.join(dir, `${i}-ccm.kubeconfig`);
-        await serviceAccountKubeconfig(cp, workload.metadata.namespace, pod.serviceAccountName ?? 'default', kubeconfig);
-        users.ccm = await userOfKubeconfig(cp, kubeconfig);
-        const container = pod.containers[0];
+        const container = workload.spec.template.spec.containers[0];
         const rendered = [...(container.command ?? []), ...(container.args ?? [])]
           .filter((a: string) => a.startsWith('--'))
           .filter((a: string) => !/^--(secure-port|bind-address|tls-[a-z-]+|kubeconfig|authentication-kubeconfig|authorization-kubeconfig)=/.test(a))
           .map((a: string) => (a.startsWith('--cloud-config=') ? `--cloud-config=${cloudConf}` : a));
         processes.push(
-          start(ccmBin(), [...withFile(rendered, ccm.file, `${i}-ccm`), ...podFlags(kubeconfig), ...common(ccmPort, 'ccm')], `${i}-ccm`),
+          start(ccmBin(), [...withFile(rendered, ccm.file, `${i}-ccm`), ...podFlags(ccmKubeconfig), ...common(ccmPort, 'ccm')], `${i}-ccm`),
         );
       }
       const where = await settle(kcmPort, workload ? ccmPort : undefined, `${i}-kcm`, workload ? `${i}-ccm` : undefined);
@@ -254,6 +262,19 @@ describeLm(
           findings.push(`${phase.label}: ${side} refused: ${describeRefusal(r)} (${ours})`);
         }
       }
+      // every request the server answered for either process, as the identity that made it: the oracle over the same
+      // objects and the bootstrap policy decides it as the server did; and the CCM's own needs no bootstrap binding
+      const plain = new RbacAuthorizer([...live.values()] as RbacObject[]);
+      const ccmUser = users.ccm;
+      const audit = fs.readFileSync(cp.auditLog!).subarray(auditFrom).toString('utf8');
+      const requests = auditedRequests(audit.slice(0, audit.lastIndexOf('\n') + 1));
+      for (const a of requests) {
+        const line = describeRequest(a.user.name, a.request);
+        if (a.code !== 403 && !oracle.allows(a.user, a.request)) findings.push(`${phase.label}: the server allowed ${line}, the oracle refuses it`);
+        if (a.code === 403 && oracle.allows(a.user, a.request)) findings.push(`${phase.label}: the server refused ${line}, the oracle allows it`);
+        if (a.code !== 403 && a.user.name === ccmUser && !plain.allows(a.user, a.request))
+          findings.push(`${phase.label}: ${line} is granted by a bootstrap binding only`);
+      }
       // every lease the simulator's settled phase holds was taken by a real process, and none it never holds
       const leases = { kcm: acquiredLeases(logs.kcm), ccm: acquiredLeases(logs.ccm) };
       const sim = simulate(phase.scenario).settled.leases;
@@ -263,7 +284,7 @@ describeLm(
       for (const side of ['kcm', 'ccm'] as const)
         for (const lease of leases[side])
           if (!sim[COMPONENTS[side]].has(lease)) findings.push(`${phase.label}: ${side} took ${lease}, which the simulator never settles it with`);
-      return { where, leases, users, findings };
+      return { where, leases, users, audited: requests.length, findings };
     };
 
     /** The simulator's settled placement of the phase, set against where the real binaries ran each controller. */
@@ -301,8 +322,8 @@ describeLm(
       const { readTree } = await import('../oracle/leader-migration/trees');
       const phase = await phaseOf('k8s-openstack-1', readTree(DIST), 'kubernetes OpenStack 1.25');
       // WHEN both run until the leases settle
-      const { where, leases, users, findings } = await runPhase(phase);
-      process.stdout.write(`leader-migration replay: ${JSON.stringify(where)}; leases ${JSON.stringify(leases)}\n`);
+      const { where, leases, users, audited, findings } = await runPhase(phase);
+      process.stdout.write(`leader-migration replay: ${JSON.stringify(where)}; leases ${JSON.stringify(leases)}; ${audited} requests audited\n`);
       // THEN the server knew each process as the identity a cluster gives it
       expect(users).toEqual({ kcm: 'system:kube-controller-manager', ccm: 'system:serviceaccount:kube-system:cloud-controller-manager' });
       // AND each process took its main lease, one of them the migration lease, and the server refused neither a request
@@ -333,9 +354,9 @@ describeLm(
       // WHEN the engine syncs each phase's identity objects and that phase's KCM and CCM replace the previous ones
       for (const label of walk) {
         const phase = await phaseOf(label, trees.get(label)!, name);
-        const { where, leases, users, findings } = await runPhase(phase);
+        const { where, leases, users, audited, findings } = await runPhase(phase);
         if (users.kcm !== KCM_USER) problems.push(`${label}: the KCM ran as ${users.kcm}`);
-        seen.push(`${label}: ${JSON.stringify(where)} leases ${JSON.stringify(leases)}`);
+        seen.push(`${label}: ${JSON.stringify(where)} leases ${JSON.stringify(leases)}; ${audited} requests audited`);
         // THEN no cloud controller runs twice, the service and node-lifecycle controllers run somewhere, where
         // the simulator settles them; every lease it holds was taken, and the server refused no request
         problems.push(...(await placementProblems(phase, where)), ...findings);
