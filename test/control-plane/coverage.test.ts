@@ -1,10 +1,12 @@
 // The control-plane suite's coverage, checked without a server (so `npm test` runs it): the examples and the
 // extra trees together stand for every OpenShift platform in both modes, every kubernetes provider and every
-// output mode, and each extra tree renders.
+// output mode, the transitions walk every migration phase on both distributions, and each extra tree renders.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { objectsOf, yamlFilesUnder } from './api';
-import { coverageOf, EXTRA_TREES, extraTreeSpec, renderExtraTree } from './coverage';
+import { coverageOf, EXTRA_TREES, extraTreeSpec, renderExtraTree, TRANSITION_CASES } from './coverage';
+import { MIGRATION_PHASES } from '../../src/cluster-spec/sections/migration';
+import { CASES, renderPhases } from '../oracle/leader-migration/rendered';
 import { OUTPUT_MODES } from '../../src/cluster-spec/sections/kubernetes';
 import { loadFleet } from '../../src/fleet/load';
 import { UPSTREAM_PROVIDERS } from '../../src/kubernetes/providers';
@@ -29,6 +31,28 @@ describe('what the control-plane suite applies', () => {
         ...OUTPUT_MODES.map((m) => `output ${m}`),
       ].sort(),
     );
+  });
+
+  it.each(TRANSITION_CASES)('the transitions walk every migration phase of "%s"', (name) => {
+    // GIVEN the case the transitions apply forward and back
+    const dir = tempDir('ccm-gitops-cp-coverage-');
+    try {
+      // WHEN its phases are rendered
+      const phases = [
+        ...renderPhases(
+          CASES.find((c) => c.name === name)!,
+          dir,
+        ).keys(),
+      ];
+      // THEN they are every phase, in order
+      expect(phases).toEqual([...MIGRATION_PHASES]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the transitions walk one kubernetes and one OpenShift case', () => {
+    expect(TRANSITION_CASES.map((n) => n.split(' ')[0]).sort()).toEqual(['OpenShift', 'kubernetes']);
   });
 
   it.each(EXTRA_TREES.map((t) => [t.name, t] as const))('the extra tree "%s" renders the operator', async (_name, tree) => {
