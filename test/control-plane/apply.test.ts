@@ -3,12 +3,15 @@
 // engine applies it; each tree on a clean server (its objects removed after it).
 // Runs only under `npm run test:control-plane`; `npm test` prints one line and skips.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { Api, ApiObject, applyTree, messageOf, objectsOf, removeAll, TreeApply, yamlFilesUnder } from './api';
-import { ARGO_MANAGER, CRS_MANAGER, managerOf, ROOT, startCluster } from './cluster';
+import { Api, ApiObject, applyTree, describeObject, messageOf, objectsOf, removeAll, TreeApply, yamlFilesUnder } from './api';
+import { ARGO_MANAGER, CRS_MANAGER, FLUX_MANAGER, managerOf, ROOT, startCluster } from './cluster';
+import { EXTRA_TREES, renderExtraTree } from './coverage';
 import { ControlPlane, RUN_COMMAND, controlPlaneEnabled } from './harness';
-import { INVENTORIES, inventoryFor, RbacAuthorizer, RbacObject, ResourceRequest, serviceAccountUser, UserInfo } from '../oracle';
+import { liveBootstrapRbac } from './identities';
+import { INVENTORIES, inventoryFor, RbacAuthorizer, ResourceRequest, serviceAccountUser, UserInfo } from '../oracle';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -57,25 +60,6 @@ function embeddedObjects(objects: ApiObject[]): ApiObject[] {
     .filter((o): o is ApiObject => o !== null && typeof o?.kind === 'string');
 }
 
-/** The RBAC objects the apiserver creates at start (label kubernetes.io/bootstrapping=rbac-defaults). */
-async function liveBootstrapRbac(api: Api): Promise<RbacObject[]> {
-  const out: RbacObject[] = [];
-  for (const [plural, kind] of [
-    ['clusterroles', 'ClusterRole'],
-    ['clusterrolebindings', 'ClusterRoleBinding'],
-    ['roles', 'Role'],
-    ['rolebindings', 'RoleBinding'],
-  ]) {
-    const res = await api.cp.request(
-      'GET',
-      `/apis/rbac.authorization.k8s.io/v1/${plural}?labelSelector=kubernetes.io%2Fbootstrapping%3Drbac-defaults`,
-    );
-    if (res.status !== 200) throw new Error(`list ${plural}: ${res.status} ${messageOf(res)}`);
-    for (const item of res.body.items as RbacObject[]) out.push({ ...item, kind });
-  }
-  return out;
-}
-
 describeCp('rendered trees on a real kube-apiserver', () => {
   let cp: ControlPlane;
   let api: Api;
@@ -89,11 +73,13 @@ describeCp('rendered trees on a real kube-apiserver', () => {
   });
 
   /**
-   * Applies a tree (and what its ClusterResourceSets carry) as its engine does, runs `check`,
+   * Applies a tree's objects (and what its ClusterResourceSets carry) as its engine does, runs `check`,
    * then removes what the tree created, so that the next tree starts on a clean server.
    */
-  async function withTree<T>(tree: string, check: (applied: TreeApply[], objects: ApiObject[], manager: string) => Promise<T>): Promise<T> {
-    const objects = treeObjects(tree);
+  async function withObjects<T>(
+    objects: ApiObject[],
+    check: (applied: TreeApply[], objects: ApiObject[], manager: string) => Promise<T>,
+  ): Promise<T> {
     const manager = managerOf(objects);
     const embedded = embeddedObjects(objects);
     const applied = [await applyTree(api, objects, manager)];
@@ -104,21 +90,42 @@ describeCp('rendered trees on a real kube-apiserver', () => {
       await removeAll(api, applied.flatMap((a) => a.created).reverse());
     }
   }
+  const withTree = <T>(tree: string, check: (applied: TreeApply[], objects: ApiObject[], manager: string) => Promise<T>): Promise<T> =>
+    withObjects(treeObjects(tree), check);
+
+  /** The tree applies with zero errors, and the engine's next sync of it (the same apply again) has no conflict. */
+  const appliesCleanly = (treeOnly: ApiObject[]): Promise<void> =>
+    withObjects(treeOnly, async (applied, objects, manager) => {
+      // THEN the server accepts every object
+      expect(applied.flatMap((a) => a.errors)).toEqual([]);
+      // AND a second apply by the same manager is accepted without a conflict (the engine's next sync)
+      const again = await Promise.all(treeOnly.map((o) => api.apply(o, manager)));
+      expect(again.filter((r) => r.status >= 300).map(messageOf)).toEqual([]);
+      expect(objects.length).toBeGreaterThan(0);
+    });
 
   it.each(trees())(
     '%s applies with server-side apply, dry run then for real, with zero errors',
     async (tree) => {
       // GIVEN the rendered tree and the field manager of its engine
       // WHEN each stage is applied as a dry run, then for real
-      await withTree(tree, async (applied, objects, manager) => {
-        // THEN the server accepts every object
-        expect(applied.flatMap((a) => a.errors)).toEqual([]);
-        // AND a second apply by the same manager is accepted without a conflict (the engine's next sync)
-        const treeOnly = treeObjects(tree);
-        const again = await Promise.all(treeOnly.map((o) => api.apply(o, manager)));
-        expect(again.filter((r) => r.status >= 300).map(messageOf)).toEqual([]);
-        expect(objects.length).toBeGreaterThan(0);
-      });
+      await appliesCleanly(treeObjects(tree));
+    },
+    300_000,
+  );
+
+  it.each(EXTRA_TREES.map((t) => [t.name, t] as const))(
+    '%s (a tree the examples leave out) applies with server-side apply, dry run then for real, with zero errors',
+    async (_name, extra) => {
+      // GIVEN the spec rendered by synth
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-extra-tree-'));
+      try {
+        const objects = yamlFilesUnder(await renderExtraTree(extra, dir)).flatMap(objectsOf);
+        // WHEN each stage is applied as a dry run, then for real
+        await appliesCleanly(objects);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     },
     300_000,
   );
@@ -182,27 +189,40 @@ describeCp('rendered trees on a real kube-apiserver', () => {
     });
   }, 300_000);
 
-  it("another manager's update of a rendered field makes the engine's next apply a conflict naming the field", async () => {
-    await withTree('aws-prod-1', async () => {
-      // GIVEN the aws-prod-1 CCM Deployment applied by Argo CD's manager
-      const file = path.join(DIST, 'aws-prod-1', '04-workloads', 'deployment.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml');
-      const [deployment] = objectsOf(file);
-      const objectPath = await api.objectPath(deployment);
-      const live = (await api.cp.request('GET', objectPath)).body;
-      // WHEN another writer (an operator, a person with kubectl edit) updates its replicas
-      live.spec.replicas = 3;
-      const update = await api.cp.request('PUT', `${objectPath}?fieldManager=another-writer`, live);
-      expect(update.status).toBe(200);
-      // THEN the engine's next apply without force is refused with the conflict
-      const conflict = await api.apply(deployment, ARGO_MANAGER);
-      expect(conflict.status).toBe(409);
-      expect(messageOf(conflict)).toContain('conflict with "another-writer"');
-      expect(messageOf(conflict)).toContain('.spec.replicas');
-      // AND a forced apply takes the field back
-      const forced = await api.apply(deployment, ARGO_MANAGER, { force: true });
-      expect([forced.status, forced.body?.spec?.replicas]).toEqual([200, 2]);
-    });
-  }, 300_000);
+  /** One tree per kind of writer of the workload: Argo CD (gitops mode), Flux, the operator mode's own Deployment, kubernetes. */
+  const OTHER_WRITER_CASES: readonly (readonly [string, string, string])[] = [
+    ['aws-prod-1', 'Deployment openshift-cloud-controller-manager/aws-cloud-controller-manager', ARGO_MANAGER],
+    ['azure-gov-1', 'Deployment openshift-cloud-controller-manager/azure-cloud-controller-manager', FLUX_MANAGER],
+    ['aws-operator-1', 'Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator', ARGO_MANAGER],
+    ['k8s-openstack-1', 'Deployment kube-system/openstack-cloud-controller-manager', ARGO_MANAGER],
+  ];
+
+  it.each(OTHER_WRITER_CASES)(
+    "%s: another manager's update of %s's replicas makes %s's next apply a conflict naming the field",
+    async (tree, workload, engine) => {
+      await withTree(tree, async (_applied, objects, manager) => {
+        // GIVEN the workload applied by its engine's manager
+        const deployment = objects.find((o) => describeObject(o) === workload)!;
+        const rendered = (deployment as any).spec.replicas as number;
+        expect(manager).toBe(engine);
+        const objectPath = await api.objectPath(deployment);
+        const live = (await api.cp.request('GET', objectPath)).body;
+        // WHEN another writer (an operator, a person with kubectl edit) updates its replicas
+        live.spec.replicas = rendered + 2;
+        const update = await api.cp.request('PUT', `${objectPath}?fieldManager=another-writer`, live);
+        expect(update.status).toBe(200);
+        // THEN the engine's next apply without force is refused with the conflict
+        const conflict = await api.apply(deployment, manager);
+        expect(conflict.status).toBe(409);
+        expect(messageOf(conflict)).toContain('conflict with "another-writer"');
+        expect(messageOf(conflict)).toContain('.spec.replicas');
+        // AND a forced apply takes the field back
+        const forced = await api.apply(deployment, manager, { force: true });
+        expect([forced.status, forced.body?.spec?.replicas]).toEqual([200, rendered]);
+      });
+    },
+    300_000,
+  );
 
   it.each(Object.keys(KUBERNETES_TREES))(
     '%s: the real RBAC authorizer agrees with the oracle on every inventory call',

@@ -44,6 +44,10 @@ export interface ControlPlane {
   readonly dir: string;
   /** A kubeconfig for the admin token, for the binaries this harness starts. */
   readonly kubeconfig: string;
+  /** A kubeconfig per user of StartOptions.users, each with its own static token. */
+  readonly userKubeconfigs: Readonly<Record<string, string>>;
+  /** The audit log (JSON lines), when StartOptions.audit asked for one. */
+  readonly auditLog?: string;
   /** The server's URL and the file of its self-signed certificate, for another kubeconfig. */
   readonly server: string;
   readonly caFile: string;
@@ -64,6 +68,17 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(address.port));
     });
   });
+}
+
+export interface StartOptions {
+  /**
+   * Users (no groups) the server authenticates by a static token beside the admin: the identity a
+   * kubeadm control-plane component has through its client certificate, system:kube-controller-manager
+   * for the controller manager.
+   */
+  readonly users?: readonly string[];
+  /** Write an audit log (metadata of every request but the admin's and the server's own) to `<dir>/audit.log`. */
+  readonly audit?: boolean;
 }
 
 /** A kubeconfig naming one loopback server, its CA file and a bearer token. */
@@ -88,6 +103,18 @@ export function kubeconfigYaml(server: string, caFile: string, token: string): s
   ].join('\n');
 }
 
+/** Metadata of each request once answered, but not the admin's (the tests) nor the server's own. */
+const AUDIT_POLICY = [
+  'apiVersion: audit.k8s.io/v1',
+  'kind: Policy',
+  'omitStages: [RequestReceived]',
+  'rules:',
+  '- level: None',
+  '  users: [admin, "system:apiserver"]',
+  '- level: Metadata',
+  '',
+].join('\n');
+
 /** Started and not yet exited (a process killed by a signal keeps a null exitCode). */
 const running = (child: ChildProcess): boolean => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 
@@ -108,7 +135,7 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function startControlPlane(): Promise<ControlPlane> {
+export async function startControlPlane(options: StartOptions = {}): Promise<ControlPlane> {
   const bin = controlPlaneBinDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccm-gitops-control-plane-'));
   const children: ChildProcess[] = [];
@@ -155,12 +182,20 @@ export async function startControlPlane(): Promise<ControlPlane> {
       '--listen-metrics-urls=',
     ]);
     const token = randomBytes(24).toString('hex');
-    fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin,system:masters\n`, { mode: 0o600 });
+    const userTokens = (options.users ?? []).map((user) => [user, randomBytes(24).toString('hex')] as const);
+    fs.writeFileSync(
+      path.join(dir, 'tokens.csv'),
+      [`${token},admin,admin,system:masters`, ...userTokens.map(([user, t]) => `${t},${user},${user}`)].map((l) => `${l}\n`).join(''),
+      { mode: 0o600 },
+    );
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     fs.writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
     fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
     const certDir = path.join(dir, 'certs');
+    const auditLog = options.audit === true ? path.join(dir, 'audit.log') : undefined;
+    if (auditLog !== undefined) fs.writeFileSync(path.join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
     run('kube-apiserver', [
+      ...(auditLog === undefined ? [] : [`--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`]),
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
@@ -228,8 +263,15 @@ export async function startControlPlane(): Promise<ControlPlane> {
       if (Date.now() > deadline) throw new Error(`kube-apiserver not ready in 120 s\n${logTail()}`);
       await sleep(500);
     }
+    const server = `https://127.0.0.1:${apiPort}`;
+    const caFile = path.join(certDir, 'apiserver.crt');
     const kubeconfig = path.join(dir, 'kubeconfig');
-    fs.writeFileSync(kubeconfig, kubeconfigYaml(`https://127.0.0.1:${apiPort}`, path.join(certDir, 'apiserver.crt'), token), { mode: 0o600 });
+    fs.writeFileSync(kubeconfig, kubeconfigYaml(server, caFile, token), { mode: 0o600 });
+    const userKubeconfigs: Record<string, string> = {};
+    for (const [i, [user, t]] of userTokens.entries()) {
+      userKubeconfigs[user] = path.join(dir, `kubeconfig-user-${i}`);
+      fs.writeFileSync(userKubeconfigs[user], kubeconfigYaml(server, caFile, t), { mode: 0o600 });
+    }
     run('kube-controller-manager', [
       `--kubeconfig=${kubeconfig}`,
       `--controllers=${HARNESS_CONTROLLERS.join(',')}`,
@@ -240,9 +282,7 @@ export async function startControlPlane(): Promise<ControlPlane> {
       `--cert-dir=${path.join(dir, 'kcm-certs')}`,
       '--authentication-skip-lookup=true',
     ]);
-    const server = `https://127.0.0.1:${apiPort}`;
-    const caFile = path.join(certDir, 'apiserver.crt');
-    return { dir, kubeconfig, server, caFile, spawn: run, request, stop, logTail };
+    return { dir, kubeconfig, userKubeconfigs, ...(auditLog === undefined ? {} : { auditLog }), server, caFile, spawn: run, request, stop, logTail };
   } catch (e) {
     await stop();
     throw e;

@@ -7,12 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Api, ApiObject, applyTree, describeObject, removeAll } from './api';
 import { managerOf, startCluster } from './cluster';
+import { TRANSITION_CASES } from './coverage';
 import { ControlPlane, controlPlaneEnabled } from './harness';
 
 const describeCp = controlPlaneEnabled() ? describe : describe.skip;
-
-/** One kubernetes and one OpenShift case of the leader-migration replays. */
-const CASE_NAMES = ['kubernetes AWS 1.26 (DaemonSet, rolling)', 'OpenShift AWS 4.13'];
 
 /** Argo CD keeps an object git no longer has when it says Prune=false (argo-cd common/common.go SyncOptionDisablePrune). */
 const keptOnPrune = (o: ApiObject): boolean =>
@@ -33,7 +31,7 @@ describeCp('migration phases on a real kube-apiserver', () => {
     if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(CASE_NAMES)(
+  it.each(TRANSITION_CASES)(
     '%s: every phase forward and each step back applies without an error or a conflict, and the engine alone owns what it applied',
     async (name) => {
       // GIVEN every phase of the case, rendered

@@ -14,6 +14,11 @@ import { LiveState, readTree, Tree, treeReplay, treeScenario, TreeScenarioOption
 
 /** Renders one phase of a spec with synth into `dir` and reads the cluster's folder. */
 export function renderTree(dir: string, spec: Record<string, unknown>, files: Record<string, string>): Tree {
+  return readTree(synthCluster(dir, spec, files));
+}
+
+/** Renders a spec (named `c`) and the files beside it with synth into `dir`; returns the cluster's folder. */
+export function synthCluster(dir: string, spec: Record<string, unknown>, files: Record<string, string>): string {
   const clusters = path.join(dir, 'clusters');
   const out = path.join(dir, 'dist');
   fs.mkdirSync(clusters, { recursive: true });
@@ -26,7 +31,7 @@ export function renderTree(dir: string, spec: Record<string, unknown>, files: Re
   if (code !== 0) {
     throw new Error(`synth failed for ${dir}: ${cap.stderr()}`);
   }
-  return readTree(path.join(out, 'c'));
+  return path.join(out, 'c');
 }
 
 export interface RenderCase {
