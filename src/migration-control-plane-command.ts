@@ -8,8 +8,8 @@ import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
 import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from './kubernetes/migration/control-plane';
 import { MigrationInput } from './migration/flags';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from './migration/phases';
+import { migrationSupportFor } from './migration/support';
 import { migrationProblems } from './migration-targets';
-import { platformFactsFor } from './openshift/platform-facts';
 import { errnoText, isErrnoError } from './pipeline/output';
 
 /** Adds `migration control-plane` to the `migration` command; `setCode` receives its exit code. */
@@ -99,8 +99,7 @@ function migrationControlPlane(
       `--cluster-api ${JSON.stringify(opts.clusterApi)} is not a Cluster API version; use one of ${CLUSTER_API_VERSIONS.join(', ')}`,
     );
   }
-  const definition = platformFactsFor(platform);
-  const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
+  const support = migrationSupportFor({ spec: { platform } } as unknown as ClusterSpec);
   const kubernetesMinor = minorOf(opts.kubernetesVersion);
   const input: MigrationInput = {
     platform,

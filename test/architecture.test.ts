@@ -176,6 +176,25 @@ export function distributionComparisons(file: string, text: string, fix = BEHIND
   return found;
 }
 
+/** The one table of what migration allows per platform, which both distributions read (ARCHITECTURE.md). */
+export const MIGRATION_SUPPORT_TABLE = 'src/migration/support.ts';
+
+/** `file:line …` for each object literal that writes a MigrationSupport (its `inTreeProvider`) outside the neutral table. */
+export function migrationSupportWriters(file: string, text: string): string[] {
+  if (file === MIGRATION_SUPPORT_TABLE) return [];
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'inTreeProvider') {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      found.push(`${file}:${line} writes a platform's migration support (put it in ${MIGRATION_SUPPORT_TABLE}, which every distribution reads)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe('the rule engine', () => {
   test('GIVEN kubernetes importing openshift WHEN checked THEN the file and the import are named', () => {
     expect(violations([{ from: 'src/kubernetes/upstream-ccm-rbac.ts', specifier: '../openshift/constants' }])).toEqual([
@@ -264,6 +283,19 @@ describe('the distribution rule', () => {
   });
 });
 
+describe('the migration support rule', () => {
+  test("GIVEN a platform's facts writing its migration support THEN the file and line are named; GIVEN the neutral table THEN nothing", () => {
+    // GIVEN the same literal in an OpenShift platform's facts and in the neutral table
+    const text = ['export const F = {', "  migrationSupport: () => ({ inTreeProvider: 'aws', volumePlugin: 'aws' }),", '};'].join('\n');
+    // WHEN each is checked
+    // THEN only the platform's facts are named
+    expect(migrationSupportWriters('src/openshift/aws/facts.ts', text)).toEqual([
+      "src/openshift/aws/facts.ts:2 writes a platform's migration support (put it in src/migration/support.ts, which every distribution reads)",
+    ]);
+    expect(migrationSupportWriters(MIGRATION_SUPPORT_TABLE, text)).toEqual([]);
+  });
+});
+
 describe('src/ follows ARCHITECTURE.md', () => {
   const edges = importsOfSrc();
 
@@ -311,6 +343,12 @@ describe('src/ follows ARCHITECTURE.md', () => {
     expect(
       files.flatMap((file) => distributionComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'), BEHIND_DISTRIBUTION_REGISTRY)),
     ).toEqual([]);
+  });
+
+  test("GIVEN every file of src/ THEN only the neutral table writes a platform's migration support (both distributions read it)", () => {
+    const files = sourceFiles(SRC).map((f) => path.relative(REPO, f).split(path.sep).join('/'));
+    expect(files).toContain(MIGRATION_SUPPORT_TABLE);
+    expect(files.flatMap((file) => migrationSupportWriters(file, fs.readFileSync(path.join(REPO, file), 'utf8')))).toEqual([]);
   });
 
   test('GIVEN every source file of src/ but the generated imports/ THEN none is over 800 lines (split it by responsibility)', () => {

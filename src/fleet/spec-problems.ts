@@ -8,6 +8,7 @@ import { credentialHomeOf, distributionFacts, otherRenderers } from '../distribu
 import { migrationInputFor, migrationProblems } from '../migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
+import { migrationSupportFor } from '../migration/support';
 import {
   commandItemProblem,
   guardProblems,
@@ -36,7 +37,7 @@ function specProblems(spec: ClusterSpec): { path: (string | number)[]; message: 
   const problems = commonProblems(spec);
   problems.push(...distributionFacts(s.distribution).specProblems(spec, (platform) => otherRenderers(s.distribution, platform)));
   if (renderable(spec)) {
-    const migration = migrationInputFor(spec, platformFactsFor(s.platform)?.migrationSupport?.(spec));
+    const migration = migrationInputFor(spec, migrationSupportFor(spec));
     if (migration) {
       problems.push(...migrationProblems(migrationCheckInput(spec, migration)).map((p) => ({ path: [...p.path], message: p.message })));
     }

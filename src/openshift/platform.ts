@@ -2,7 +2,6 @@ import { Construct } from 'constructs';
 import { PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { TransformResult } from '../cloud-config/errors';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
-import { MigrationSupport } from '../migration/phases';
 import { CloudCredentialsRequestProps } from './cloud-credentials-request';
 import { OperandProps } from './operand-props';
 import { ImageKey } from '../cluster-spec/images';
@@ -71,12 +70,6 @@ export interface PlatformFacts {
    * @default - `credentialsRequest` on every release
    */
   credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
-  /**
-   * What migration from the in-tree provider allows on this platform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md).
-   *
-   * @default - the platform never had an in-tree provider: only phase `external`
-   */
-  migrationSupport?(spec: ClusterSpec): MigrationSupport | undefined;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws CloudConfigError. */

@@ -10,16 +10,6 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
   requiredImages: ['cloudControllerManagerAWS'],
   credentialHome: 'the AWS cloud controller manager authenticates with the instance profile',
 
-  /** In-tree AWS left Kubernetes in 1.27; OpenShift 4.14 (1.27) runs the external CCM by default. */
-  migrationSupport: () => ({
-    inTreeProvider: 'aws',
-    volumePlugin: 'aws',
-    lastInTreeMinor: 26,
-    openshiftExternalSinceMinor: 27,
-    openshiftFeatureGates: ['ExternalCloudProvider'],
-    inTreeCloudConfig: false,
-  }),
-
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const problems: PlatformSpecProblem[] = [];
     const aws = spec.spec.aws;
