@@ -8,9 +8,7 @@ import { formatIssue } from './cluster-spec/errors';
 import { ClusterSpec, PlatformType } from './cluster-spec/schema';
 import { AzureSpecSection } from './cluster-spec/sections/azure';
 import { loadClusterSpec, MAX_INPUT_BYTES } from './fleet/load';
-import { isAzureStackHub } from './openshift/azure/facts';
-import { openshiftCredentialHome } from './openshift/credential-home';
-import { platformFactsFor } from './openshift/platform-facts';
+import { cloudConfigTransformer } from './distribution-facts';
 
 /** Adds `cloud-config transform` to the program; `readStdin` reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
 export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: () => string): void {
@@ -62,11 +60,12 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
             ...(opts.region && !s.aws?.region ? { aws: { ...s.aws, region: opts.region } } : {}),
           },
         };
-        const specPlatform = spec.spec.platform === 'Azure' && isAzureStackHub(spec) ? 'AzureStackHub' : spec.spec.platform;
+        const { transforms } = cloudConfigTransformer();
+        const specPlatform = transforms.platformOf(spec);
         if (specPlatform !== platform) {
           throw new TransformCliError(`--platform ${platform} does not match the platform of ${opts.cluster} (${specPlatform})`);
         }
-        transform = () => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec);
+        transform = () => transforms.transform(spec, source);
       }
       let result: TransformResult;
       try {
@@ -86,6 +85,6 @@ export function addCloudConfigCommand(program: Command, io: CliIo, readStdin: ()
 
 /** Where an OpenShift platform's CCM reads its credentials, for the transform's refusal of one; the transform's default when it is no platform type. */
 function credentialHomeOf(platform: CloudConfigPlatform): string | undefined {
-  const facts = platformFactsFor(platform as PlatformType);
-  return facts ? openshiftCredentialHome(facts) : undefined;
+  const { facts } = cloudConfigTransformer();
+  return facts.renders(platform as PlatformType) ? facts.credentialHome(platform as PlatformType) : undefined;
 }

@@ -5,12 +5,16 @@ import { parse as parseYaml } from 'yaml';
 import type { CliIo } from './cli';
 import { EXIT_INVALID_INPUT, EXIT_OK, UsageError } from './cli-errors';
 import { ClusterSpec, PLATFORM_TYPES } from './cluster-spec/schema';
-import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from './kubernetes/migration/control-plane';
+import { manualControlPlaneChangeOf } from './distribution-facts';
 import { MigrationInput } from './migration/flags';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, minorOf } from './migration/phases';
 import { migrationSupportFor } from './migration/support';
 import { migrationProblems } from './migration-targets';
 import { errnoText, isErrnoError } from './pipeline/output';
+
+/** What the command writes: the change of distribution kubernetes, whose administrator changes the control plane. */
+const CONTROL_PLANE_CHANGE = manualControlPlaneChangeOf('kubernetes');
+const { formats: CONTROL_PLANE_FORMATS, clusterApiVersions: CLUSTER_API_VERSIONS } = CONTROL_PLANE_CHANGE;
 
 /** Adds `migration control-plane` to the `migration` command; `setCode` receives its exit code. */
 export function addMigrationControlPlaneCommand(migration: Command, io: CliIo, setCode: (code: number) => void): void {
@@ -152,6 +156,6 @@ function migrationControlPlane(
       '--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index',
     );
   }
-  io.out(controlPlaneChange(input, format, capi, current));
+  io.out(CONTROL_PLANE_CHANGE.write(input, format, capi, current));
   return EXIT_OK;
 }

@@ -176,6 +176,30 @@ export function distributionComparisons(file: string, text: string, fix = BEHIND
   return found;
 }
 
+/** The distributions' folders: reached from outside only through their registries. */
+const DISTRIBUTION_FOLDERS = ['openshift', 'kubernetes'];
+
+/**
+ * The files outside the distributions that import them: the two registries, and
+ * the package's public barrel, which re-exports the documented constructs (docs/api.md).
+ */
+export const DISTRIBUTION_GATES = ['src/distribution-facts.ts', 'src/distributions.ts', 'src/index.ts'];
+
+/** `file → specifier (…)` for each import of a distribution's folder from outside it, but from its registries. */
+export function distributionReachIns(edges: readonly ImportEdge[]): string[] {
+  return edges
+    .filter(({ from, specifier }) => {
+      if (!specifier.startsWith('.') || DISTRIBUTION_GATES.includes(from)) return false;
+      const source = layerOf(from);
+      const target = layerOf(path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)));
+      return target !== undefined && source !== target && DISTRIBUTION_FOLDERS.includes(target);
+    })
+    .map(
+      ({ from, specifier }) =>
+        `${from} → ${specifier} (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)`,
+    );
+}
+
 /** The one table of what migration allows per platform, which both distributions read (ARCHITECTURE.md). */
 export const MIGRATION_SUPPORT_TABLE = 'src/migration/support.ts';
 
@@ -283,6 +307,29 @@ describe('the distribution rule', () => {
   });
 });
 
+describe('the registry rule', () => {
+  test('GIVEN composition code importing a distribution THEN the file and import are named; GIVEN the registries, the barrel or a distribution itself THEN nothing', () => {
+    // GIVEN imports of the distributions from the loader, a command, the registries, the barrel and inside a distribution
+    const edges = [
+      { from: 'src/fleet/load.ts', specifier: '../openshift/platform-facts' },
+      { from: 'src/cloud-config-command.ts', specifier: './openshift/azure/facts' },
+      { from: 'src/api/load-cluster.ts', specifier: '../kubernetes' },
+      { from: 'src/distribution-facts.ts', specifier: './openshift/distribution-facts' },
+      { from: 'src/distributions.ts', specifier: './kubernetes/distribution' },
+      { from: 'src/index.ts', specifier: './openshift/openshift-static-set' },
+      { from: 'src/openshift/aws/facts.ts', specifier: '../platform' },
+      { from: 'src/fleet/load.ts', specifier: '../migration/support' },
+    ];
+    // WHEN they are checked
+    // THEN only the composition code's reach-ins are named
+    expect(distributionReachIns(edges)).toEqual([
+      'src/fleet/load.ts → ../openshift/platform-facts (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)',
+      'src/cloud-config-command.ts → ./openshift/azure/facts (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)',
+      'src/api/load-cluster.ts → ../kubernetes (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)',
+    ]);
+  });
+});
+
 describe('the migration support rule', () => {
   test("GIVEN a platform's facts writing its migration support THEN the file and line are named; GIVEN the neutral table THEN nothing", () => {
     // GIVEN the same literal in an OpenShift platform's facts and in the neutral table
@@ -343,6 +390,10 @@ describe('src/ follows ARCHITECTURE.md', () => {
     expect(
       files.flatMap((file) => distributionComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'), BEHIND_DISTRIBUTION_REGISTRY)),
     ).toEqual([]);
+  });
+
+  test('GIVEN every file of src/ outside the distributions THEN none imports them but their registries and the public barrel', () => {
+    expect(distributionReachIns(edges)).toEqual([]);
   });
 
   test("GIVEN every file of src/ THEN only the neutral table writes a platform's migration support (both distributions read it)", () => {

@@ -1,9 +1,7 @@
 import { isDeepStrictEqual } from 'util';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
-import { OPENSHIFT_DISTRIBUTION_FACTS } from '../openshift/distribution-facts';
+import { distributionFacts } from '../distribution-facts';
 import { CloudConfigError } from '../cloud-config/errors';
-import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
-import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
@@ -47,6 +45,9 @@ export interface ImportResult {
 }
 
 /** The exported objects cannot become a spec; the message says why and what to do. */
+/** What is imported: an OpenShift cluster, whose operator renders its CCM. */
+const OPENSHIFT = distributionFacts('openshift');
+
 export class ImportError extends Error {}
 
 /** Platforms the operator renders nothing for. */
@@ -57,7 +58,7 @@ export const RENDERING_FEATURE_GATES: readonly string[] = [
   'AWSServiceLBNetworkSecurityGroup',
   'VSphereMixedNodeEnv',
   'VSphereMultiVCenterDay2',
-  ...UPSTREAM_CLOUD_FEATURE_GATES,
+  ...(OPENSHIFT.ccmFeatureGates ?? []),
 ];
 
 /** Options of `importLiveCluster`. */
@@ -133,8 +134,8 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
         '--cloud-provider=external; nothing to import',
     );
   }
-  if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFactsFor(type as PlatformType)) {
-    throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
+  if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !OPENSHIFT.renders(type as PlatformType)) {
+    throw new ImportError(`platform ${type} is not one ccm-gitops renders; supported: ${OPENSHIFT.platforms().join(', ')}`);
   }
   const platform = type as PlatformType;
   const infrastructureName = str(status.infrastructureName);
@@ -174,7 +175,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
       );
     }
     const images: Record<string, string> = {};
-    const needed: readonly string[] = platformFactsFor(platform)?.requiredImages ?? [];
+    const needed: readonly string[] = OPENSHIFT.scaffold.imageKeys(platform);
     for (const key of IMAGE_KEYS) {
       if (typeof parsed[key] === 'string' && (key === OPERATOR_IMAGE_KEY || needed.includes(key))) {
         images[key] = parsed[key];
@@ -383,7 +384,7 @@ function pick(source: Obj, keys: readonly string[]): Obj {
 
 function checkNoCredentials(platform: PlatformType, where: string, text: string): void {
   try {
-    refuseCredentials(platform, text, OPENSHIFT_DISTRIBUTION_FACTS.credentialHome(platform));
+    refuseCredentials(platform, text, OPENSHIFT.credentialHome(platform));
   } catch (e) {
     if (e instanceof CloudConfigError) {
       throw new ImportError(`${where}: ${e.message}`);

@@ -6,9 +6,6 @@ import { DEFAULTS_KIND } from '../fleet/load';
 import { outputSidecars } from '../pipeline/output';
 import { isSshRepoUrl } from '../gitops/warnings';
 
-export { KUBERNETES_EXAMPLE_IMAGES } from '../kubernetes/distribution-facts';
-export { OPENSHIFT_PLACEHOLDER_IMAGE } from '../openshift/distribution-facts';
-
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
 export type InitEngine = (typeof INIT_ENGINES)[number];

@@ -1,5 +1,4 @@
 import { Construct } from 'constructs';
-import { PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { TransformResult } from '../cloud-config/errors';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
 import { CloudCredentialsRequestProps } from './cloud-credentials-request';
@@ -32,12 +31,6 @@ export type { PreparedCluster } from '../cluster/prepared-cluster';
 export interface PlatformFacts {
   /** Infrastructure `status.platformStatus.type`. */
   readonly type: PlatformType;
-  /**
-   * The key of the platform's own section of `spec`, when it has one.
-   *
-   * @default - none
-   */
-  readonly specSection?: PlatformSectionKey;
   /** Images the operands of this platform use (images.json keys). */
   readonly requiredImages: readonly ImageKey[];
   /**
@@ -70,6 +63,12 @@ export interface PlatformFacts {
    * @default - `credentialsRequest` on every release
    */
   credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
+  /**
+   * The platform `cloud-config transform` names for a spec, where a cloud of the platform has a transform of its own.
+   *
+   * @default - the platform type
+   */
+  cloudConfigPlatformOf?(spec: ClusterSpec): string;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws CloudConfigError. */

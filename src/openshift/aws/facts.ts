@@ -6,7 +6,6 @@ import { operandRenders } from '../release-operands';
 /** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
 export const AWS_PLATFORM_FACTS: PlatformFacts = {
   type: 'AWS',
-  specSection: 'aws',
   requiredImages: ['cloudControllerManagerAWS'],
   credentialHome: 'the AWS cloud controller manager authenticates with the instance profile',
 

@@ -107,10 +107,10 @@ function azureCredentialsRequest(release: string | undefined): CloudCredentialsR
  */
 export const AZURE_PLATFORM_FACTS: PlatformFacts = {
   type: 'Azure',
-  specSection: 'azure',
   requiredImages: ['cloudControllerManagerAzure', 'cloudNodeManagerAzure', 'cloudControllerManagerOperator'],
 
   cloudNodeManager: true,
+  cloudConfigPlatformOf: (spec) => (isAzureStackHub(spec) ? 'AzureStackHub' : 'Azure'),
   credentialsRequest: azureCredentialsRequest(undefined),
   credentialsRequestOf: azureCredentialsRequest,
 

@@ -43,7 +43,6 @@ function keepsUnlistedVCenters(release: string | undefined): boolean {
 /** vSphere on OpenShift: the operator's `pkg/cloud/vsphere`, with the vSphere cloud-config transform. */
 export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
   type: 'VSphere',
-  specSection: 'vsphere',
   requiredImages: ['cloudControllerManagerVSphere'],
 
   credentialsRequest: {
