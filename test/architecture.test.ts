@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { PLATFORM_TYPES } from '../src/cluster-spec/schema';
 
 const REPO = path.resolve(__dirname, '..');
 const SRC = path.join(REPO, 'src');
@@ -154,10 +155,15 @@ export const DISTRIBUTION_CHOOSERS = [
 
 /** `file:line compares with 'name' (…)` for each comparison (===, !==, ==, !=, switch case) of a value with a distribution's name. */
 export function distributionComparisons(file: string, text: string, fix = BEHIND_MIGRATION_TARGET): string[] {
+  return literalComparisons(file, text, DISTRIBUTIONS, fix);
+}
+
+/** `file:line compares with 'name' (fix)` for each comparison (===, !==, ==, !=, switch case) of a value with one of `names`. */
+function literalComparisons(file: string, text: string, names: readonly string[], fix: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const named = (n: ts.Node): string | undefined =>
-    (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && DISTRIBUTIONS.includes(n.text) ? n.text : undefined;
+    (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && names.includes(n.text) ? n.text : undefined;
   const report = (node: ts.Node, name: string) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
     found.push(`${file}:${line} compares with '${name}' (${fix})`);
@@ -174,6 +180,57 @@ export function distributionComparisons(file: string, text: string, fix = BEHIND
   };
   visit(source);
   return found;
+}
+
+/** The platform names a spec or the cloud-config transform compares with (`PLATFORM_TYPES`, and the transform's Azure Stack Hub). */
+const PLATFORM_NAMES = [...PLATFORM_TYPES, 'AzureStackHub'];
+
+/** The per-platform and per-provider folders, where a platform's own behaviour lives: `src/openshift/<platform>/`, `src/kubernetes/<provider>/`. */
+export function inPlatformFolder(file: string): boolean {
+  return /^src\/(openshift|kubernetes)\/[^/]+\//.test(file) && !/^src\/(openshift|kubernetes)\/(migration|flags)\//.test(file);
+}
+
+/** `file:line compares with 'name' (…)` for each comparison (===, !==, ==, !=, switch case) of a value with a platform's name. */
+export function platformComparisons(file: string, text: string): string[] {
+  return literalComparisons(
+    file,
+    text,
+    PLATFORM_NAMES,
+    'a platform: put what differs behind its facts (src/openshift/<platform>/) or its provider (src/kubernetes/<provider>/)',
+  );
+}
+
+/**
+ * Platform-name comparisons outside the platform folders not yet behind facts, by file: how
+ * many each holds. A new one fails the test; a file whose comparisons move must leave this
+ * list (OpenShift's release, support-table and hand-over texts about Alibaba Cloud's one release;
+ * the live import's reading of the Infrastructure's platform status; GCP's node IPAM flags in
+ * the Kubernetes migration checks).
+ */
+export const PLATFORM_COMPARISONS_LEFT: Readonly<Record<string, number>> = {
+  'src/import/live-cluster.ts': 3,
+  'src/kubernetes/migration/migration-control-plane.ts': 1,
+  'src/openshift/distribution-facts.ts': 1,
+  'src/openshift/handover.ts': 1,
+  'src/openshift/openshift-static-set.ts': 1,
+  'src/openshift/release-operands.ts': 1,
+  'src/openshift/release-payload.ts': 1,
+  'src/openshift/release-problems.ts': 1,
+  'src/openshift/support-table.ts': 2,
+};
+
+/** The providers' names as they start a function of theirs (`awsIrsaProblems`, `vsphereSecretEnvProblems` …). */
+const PROVIDER_FUNCTION = /^(aws|azure|gcp|gce|vsphere|openstack|alibaba|nutanix|digitalocean|equinix)/i;
+
+/** `file:line name` for each function of `text` named after a provider: a provider's check, which belongs in its folder. */
+export function providerFunctions(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  return source.statements
+    .filter((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name !== undefined && PROVIDER_FUNCTION.test(s.name.text))
+    .map(
+      (s) =>
+        `${file}:${source.getLineAndCharacterOfPosition(s.getStart(source)).line + 1} ${s.name!.text} (a provider's check: move it to src/kubernetes/<provider>/, behind UpstreamProvider.specProblems or cloudConfigProblems)`,
+    );
 }
 
 /** The distributions' folders: reached from outside only through their registries. */
@@ -330,6 +387,49 @@ describe('the registry rule', () => {
   });
 });
 
+describe('the platform rule', () => {
+  test('GIVEN a comparison with a platform name THEN the file and line are named; GIVEN a table keyed by it THEN nothing', () => {
+    // GIVEN comparisons and a switch on platform names, and a lookup table
+    const text = [
+      "if (spec.spec.platform === 'AWS') {}",
+      'switch (p) {',
+      "  case 'AzureStackHub': break;",
+      '}',
+      "const t = { AWS: 1 }['AWS'];",
+      "if (phase === 'external') {}",
+    ].join('\n');
+    // WHEN it is checked
+    // THEN the comparisons are named with where the difference goes
+    expect(platformComparisons('src/kubernetes/validate.ts', text)).toEqual([
+      "src/kubernetes/validate.ts:1 compares with 'AWS' (a platform: put what differs behind its facts (src/openshift/<platform>/) or its provider (src/kubernetes/<provider>/))",
+      "src/kubernetes/validate.ts:3 compares with 'AzureStackHub' (a platform: put what differs behind its facts (src/openshift/<platform>/) or its provider (src/kubernetes/<provider>/))",
+    ]);
+  });
+
+  test('GIVEN the folders THEN a platform or provider folder holds its own comparisons; the shared files and migration/ do not', () => {
+    expect(
+      [
+        'src/openshift/aws/facts.ts',
+        'src/kubernetes/aws/index.ts',
+        'src/kubernetes/validate.ts',
+        'src/openshift/migration/x.ts',
+        'src/kubernetes/flags/index.ts',
+        'src/cli.ts',
+      ].map(inPlatformFolder),
+    ).toEqual([true, true, false, false, false, false]);
+  });
+
+  test('GIVEN a function named after a provider THEN it is named as a provider check', () => {
+    const text = ['export function awsIrsaProblems() {}', 'function unknownFlagProblems() {}', 'export function vsphereSecretEnvProblems() {}'].join(
+      '\n',
+    );
+    expect(providerFunctions('src/kubernetes/validate.ts', text)).toEqual([
+      "src/kubernetes/validate.ts:1 awsIrsaProblems (a provider's check: move it to src/kubernetes/<provider>/, behind UpstreamProvider.specProblems or cloudConfigProblems)",
+      "src/kubernetes/validate.ts:3 vsphereSecretEnvProblems (a provider's check: move it to src/kubernetes/<provider>/, behind UpstreamProvider.specProblems or cloudConfigProblems)",
+    ]);
+  });
+});
+
 describe('the migration support rule', () => {
   test("GIVEN a platform's facts writing its migration support THEN the file and line are named; GIVEN the neutral table THEN nothing", () => {
     // GIVEN the same literal in an OpenShift platform's facts and in the neutral table
@@ -390,6 +490,22 @@ describe('src/ follows ARCHITECTURE.md', () => {
     expect(
       files.flatMap((file) => distributionComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'), BEHIND_DISTRIBUTION_REGISTRY)),
     ).toEqual([]);
+  });
+
+  test("GIVEN src/kubernetes/validate.ts THEN it only dispatches: no platform comparison, no provider check (each provider's are in its folder)", () => {
+    const file = 'src/kubernetes/validate.ts';
+    const text = fs.readFileSync(path.join(REPO, file), 'utf8');
+    expect([...platformComparisons(file, text), ...providerFunctions(file, text)]).toEqual([]);
+  });
+
+  test('GIVEN every file of src/ outside the platform and provider folders THEN it compares no platform name but those left, counted', () => {
+    const counts: Record<string, number> = {};
+    for (const file of sourceFiles(SRC).map((f) => path.relative(REPO, f).split(path.sep).join('/'))) {
+      if (inPlatformFolder(file) || file.startsWith('src/imports/')) continue;
+      const found = platformComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'));
+      if (found.length > 0) counts[file] = found.length;
+    }
+    expect(counts).toEqual(PLATFORM_COMPARISONS_LEFT);
   });
 
   test('GIVEN every file of src/ outside the distributions THEN none imports them but their registries and the public barrel', () => {
