@@ -58,6 +58,27 @@ const OPENSHIFT_ONLY: readonly [string, string][] = [
 
 /** Problems of a spec with `distribution: kubernetes`. */
 export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const problems = distributionFieldProblems(spec);
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const k = spec.spec.kubernetes;
+  if (!k || !provider) {
+    return problems;
+  }
+  problems.push(
+    ...providerInputProblems(spec, provider, k),
+    ...workloadProblems(spec, provider, k),
+    ...listProblems(spec, provider, k),
+    ...outputProblems(spec, k),
+  );
+  // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
+  const reported = new Set(problems.map((p) => p.path.join('.')));
+  problems.push(...unknownFlagProblems(spec).filter((p) => !reported.has(p.path.join('.'))));
+  problems.push(...unknownControllerProblems(spec));
+  return problems;
+}
+
+/** The spec's fields beyond `spec.kubernetes`: the provider, the section itself, and what only OpenShift reads. */
+function distributionFieldProblems(spec: ClusterSpec): KubernetesProblem[] {
   const problems: KubernetesProblem[] = [];
   const s = spec.spec;
   const at = (path: (string | number)[], message: string) => problems.push({ path, message });
@@ -107,10 +128,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       'are keys of the OpenShift cloud-conf ConfigMap; with distribution kubernetes mount other files with spec.kubernetes.extraVolumes',
     );
   }
-  if (!provider) {
-    return problems;
-  }
+  return problems;
+}
 
+/** The image and the cloud config the provider reads, and its own checks (`UpstreamProvider.specProblems`, `ownKnobs`). */
+function providerInputProblems(spec: ClusterSpec, provider: UpstreamProvider, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // image
   if (!s.images[provider.imageKey]) {
     at(
@@ -173,7 +198,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       `is refused for ${s.platform}: its ${provider.config.what} is a credential; keep it in a Secret (existingSecret)`,
     );
   }
+  return problems;
+}
 
+/** The workload's shape, placement, serving and metrics. */
+function workloadProblems(spec: ClusterSpec, provider: UpstreamProvider, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // workload
   const shape = workloadShape(provider, k, s.controlPlaneTopology === 'SingleReplica');
   if (shape.kind === 'DaemonSet') {
@@ -247,7 +279,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       at(['spec', 'kubernetes', 'metrics', 'enabled'], `is not supported: ${why} (its metrics listener is off, --metrics-bind-addr=0); remove it`);
     }
   }
+  return problems;
+}
 
+/** The merged lists: extraArgs, extraEnv and extraVolumes. */
+function listProblems(spec: ClusterSpec, provider: UpstreamProvider, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // merged lists
   const knobs = Object.keys(k.extraArgs)
     .filter((name) => KNOB_FLAGS[name] !== undefined)
@@ -302,7 +341,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     volumeNames.add(v.name);
     mountPaths.add(v.mountPath);
   });
+  return problems;
+}
 
+/** The output mode, the migration's version, the namespace and the host certificates. */
+function outputProblems(spec: ClusterSpec, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // output
   if (k.output.mode === 'manifest-dir' && s.gitops.engine !== 'plain') {
     at(
@@ -343,10 +389,6 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       `mounts the node's /etc/kubernetes/pki (hostPath type Directory), which ${k.scheduling.preset} nodes lack (their certificates are in ${rancherTls}): the pod never starts; remove it and mount ${rancherTls} with spec.kubernetes.extraVolumes (hostPath) where a CA file is needed`,
     );
   }
-  // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
-  const reported = new Set(problems.map((p) => p.path.join('.')));
-  problems.push(...unknownFlagProblems(spec).filter((p) => !reported.has(p.path.join('.'))));
-  problems.push(...unknownControllerProblems(spec));
   return problems;
 }
 
