@@ -216,7 +216,6 @@ export const PLATFORM_COMPARISONS_LEFT: Readonly<Record<string, number>> = {
   'src/openshift/release-operands.ts': 1,
   'src/openshift/release-payload.ts': 1,
   'src/openshift/release-problems.ts': 1,
-  'src/openshift/support-table.ts': 2,
 };
 
 /** The providers' names as they start a function of theirs (`awsIrsaProblems`, `vsphereSecretEnvProblems` …). */

@@ -64,6 +64,12 @@ export interface PlatformFacts {
    */
   credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
   /**
+   * The one release whose operator shipped the platform's operands, when only one did: it renders there only.
+   *
+   * @default - every release from those the support table names
+   */
+  readonly onlyRelease?: string;
+  /**
    * The platform `cloud-config transform` names for a spec, where a cloud of the platform has a transform of its own.
    *
    * @default - the platform type
