@@ -4,7 +4,7 @@
  * never loads cdk8s). The renderer's registry is `distributions.ts`.
  */
 import { Distribution, DISTRIBUTIONS, PlatformType } from './cluster-spec/schema';
-import { DistributionFacts } from './cluster/distribution';
+import { CloudConfigTransforms, DistributionFacts, ManualControlPlaneChange } from './cluster/distribution';
 import { KUBERNETES_DISTRIBUTION_FACTS } from './kubernetes/distribution-facts';
 import { OPENSHIFT_DISTRIBUTION_FACTS } from './openshift/distribution-facts';
 
@@ -44,4 +44,25 @@ export function credentialHomeOf(data: unknown): string | undefined {
   }
   const facts = DISTRIBUTION_FACTS[distribution as Distribution];
   return facts.renders(spec.platform as PlatformType) ? facts.credentialHome(spec.platform as PlatformType) : undefined;
+}
+
+/**
+ * The distribution whose operator transforms the cloud config, with its
+ * transforms: what `cloud-config transform` runs, whatever a spec's distribution.
+ */
+export function cloudConfigTransformer(): { readonly facts: DistributionFacts; readonly transforms: CloudConfigTransforms } {
+  for (const name of DISTRIBUTIONS) {
+    const transforms = DISTRIBUTION_FACTS[name].cloudConfigTransforms;
+    if (transforms) return { facts: DISTRIBUTION_FACTS[name], transforms };
+  }
+  throw new Error(`none of the distributions ${DISTRIBUTIONS.join(', ')} transforms the cloud config`);
+}
+
+/** The control-plane change a distribution's administrator applies in a migration (`migration control-plane`). */
+export function manualControlPlaneChangeOf(distribution: Distribution): ManualControlPlaneChange {
+  const change = DISTRIBUTION_FACTS[distribution].manualControlPlaneChange;
+  if (!change) {
+    throw new Error(`distribution ${distribution} renders the change of its control plane itself`);
+  }
+  return change;
 }

@@ -8,6 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { PLATFORM_TYPES } from '../src/cluster-spec/schema';
 
 const REPO = path.resolve(__dirname, '..');
 const SRC = path.join(REPO, 'src');
@@ -193,10 +194,15 @@ export const DISTRIBUTION_CHOOSERS = [
 
 /** `file:line compares with 'name' (…)` for each comparison (===, !==, ==, !=, switch case) of a value with a distribution's name. */
 export function distributionComparisons(file: string, text: string, fix = BEHIND_MIGRATION_TARGET): string[] {
+  return literalComparisons(file, text, DISTRIBUTIONS, fix);
+}
+
+/** `file:line compares with 'name' (fix)` for each comparison (===, !==, ==, !=, switch case) of a value with one of `names`. */
+function literalComparisons(file: string, text: string, names: readonly string[], fix: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const named = (n: ts.Node): string | undefined =>
-    (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && DISTRIBUTIONS.includes(n.text) ? n.text : undefined;
+    (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && names.includes(n.text) ? n.text : undefined;
   const report = (node: ts.Node, name: string) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
     found.push(`${file}:${line} compares with '${name}' (${fix})`);
@@ -274,6 +280,99 @@ describe('the oracles are independent of the product', () => {
     expect(oracleEscapes(edges)).toEqual([]);
   });
 });
+
+/** The platform names a spec or the cloud-config transform compares with (`PLATFORM_TYPES`, and the transform's Azure Stack Hub). */
+const PLATFORM_NAMES = [...PLATFORM_TYPES, 'AzureStackHub'];
+
+/** The per-platform and per-provider folders, where a platform's own behaviour lives: `src/openshift/<platform>/`, `src/kubernetes/<provider>/`. */
+export function inPlatformFolder(file: string): boolean {
+  return /^src\/(openshift|kubernetes)\/[^/]+\//.test(file) && !/^src\/(openshift|kubernetes)\/(migration|flags)\//.test(file);
+}
+
+/** `file:line compares with 'name' (…)` for each comparison (===, !==, ==, !=, switch case) of a value with a platform's name. */
+export function platformComparisons(file: string, text: string): string[] {
+  return literalComparisons(
+    file,
+    text,
+    PLATFORM_NAMES,
+    'a platform: put what differs behind its facts (src/openshift/<platform>/) or its provider (src/kubernetes/<provider>/)',
+  );
+}
+
+/**
+ * Platform-name comparisons outside the platform folders not yet behind facts, by file: how
+ * many each holds. A new one fails the test; a file whose comparisons move must leave this
+ * list (OpenShift's release, support-table and hand-over texts about Alibaba Cloud's one release;
+ * the live import's reading of the Infrastructure's platform status; GCP's node IPAM flags in
+ * the Kubernetes migration checks).
+ */
+export const PLATFORM_COMPARISONS_LEFT: Readonly<Record<string, number>> = {
+  'src/import/live-cluster.ts': 3,
+  'src/kubernetes/migration/migration-control-plane.ts': 1,
+  'src/openshift/distribution-facts.ts': 1,
+  'src/openshift/handover.ts': 1,
+  'src/openshift/openshift-static-set.ts': 1,
+  'src/openshift/release-operands.ts': 1,
+  'src/openshift/release-payload.ts': 1,
+  'src/openshift/release-problems.ts': 1,
+};
+
+/** The providers' names as they start a function of theirs (`awsIrsaProblems`, `vsphereSecretEnvProblems` …). */
+const PROVIDER_FUNCTION = /^(aws|azure|gcp|gce|vsphere|openstack|alibaba|nutanix|digitalocean|equinix)/i;
+
+/** `file:line name` for each function of `text` named after a provider: a provider's check, which belongs in its folder. */
+export function providerFunctions(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  return source.statements
+    .filter((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name !== undefined && PROVIDER_FUNCTION.test(s.name.text))
+    .map(
+      (s) =>
+        `${file}:${source.getLineAndCharacterOfPosition(s.getStart(source)).line + 1} ${s.name!.text} (a provider's check: move it to src/kubernetes/<provider>/, behind UpstreamProvider.specProblems or cloudConfigProblems)`,
+    );
+}
+
+/** The distributions' folders: reached from outside only through their registries. */
+const DISTRIBUTION_FOLDERS = ['openshift', 'kubernetes'];
+
+/**
+ * The files outside the distributions that import them: the two registries, and
+ * the package's public barrel, which re-exports the documented constructs (docs/api.md).
+ */
+export const DISTRIBUTION_GATES = ['src/distribution-facts.ts', 'src/distributions.ts', 'src/index.ts'];
+
+/** `file → specifier (…)` for each import of a distribution's folder from outside it, but from its registries. */
+export function distributionReachIns(edges: readonly ImportEdge[]): string[] {
+  return edges
+    .filter(({ from, specifier }) => {
+      if (!specifier.startsWith('.') || DISTRIBUTION_GATES.includes(from)) return false;
+      const source = layerOf(from);
+      const target = layerOf(path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)));
+      return target !== undefined && source !== target && DISTRIBUTION_FOLDERS.includes(target);
+    })
+    .map(
+      ({ from, specifier }) =>
+        `${from} → ${specifier} (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)`,
+    );
+}
+
+/** The one table of what migration allows per platform, which both distributions read (ARCHITECTURE.md). */
+export const MIGRATION_SUPPORT_TABLE = 'src/migration/support.ts';
+
+/** `file:line …` for each object literal that writes a MigrationSupport (its `inTreeProvider`) outside the neutral table. */
+export function migrationSupportWriters(file: string, text: string): string[] {
+  if (file === MIGRATION_SUPPORT_TABLE) return [];
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'inTreeProvider') {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      found.push(`${file}:${line} writes a platform's migration support (put it in ${MIGRATION_SUPPORT_TABLE}, which every distribution reads)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
 
 describe('the rule engine', () => {
   test('GIVEN kubernetes importing openshift WHEN checked THEN the file and the import are named', () => {
@@ -395,6 +494,85 @@ describe('the distribution rule', () => {
   });
 });
 
+describe('the registry rule', () => {
+  test('GIVEN composition code importing a distribution THEN the file and import are named; GIVEN the registries, the barrel or a distribution itself THEN nothing', () => {
+    // GIVEN imports of the distributions from the loader, a command, the registries, the barrel and inside a distribution
+    const edges = [
+      { from: 'src/fleet/load.ts', specifier: '../openshift/platform-facts' },
+      { from: 'src/cloud-config-command.ts', specifier: './openshift/azure/facts' },
+      { from: 'src/api/load-cluster.ts', specifier: '../kubernetes' },
+      { from: 'src/distribution-facts.ts', specifier: './openshift/distribution-facts' },
+      { from: 'src/distributions.ts', specifier: './kubernetes/distribution' },
+      { from: 'src/index.ts', specifier: './openshift/openshift-static-set' },
+      { from: 'src/openshift/aws/facts.ts', specifier: '../platform' },
+      { from: 'src/fleet/load.ts', specifier: '../migration/support' },
+    ];
+    // WHEN they are checked
+    // THEN only the composition code's reach-ins are named
+    expect(distributionReachIns(edges)).toEqual([
+      'src/fleet/load.ts → ../openshift/platform-facts (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)',
+      'src/cloud-config-command.ts → ./openshift/azure/facts (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)',
+      'src/api/load-cluster.ts → ../kubernetes (reach a distribution through its registry: a hook of DistributionFacts in src/distribution-facts.ts or of DistributionRendering in src/distributions.ts)',
+    ]);
+  });
+});
+
+describe('the platform rule', () => {
+  test('GIVEN a comparison with a platform name THEN the file and line are named; GIVEN a table keyed by it THEN nothing', () => {
+    // GIVEN comparisons and a switch on platform names, and a lookup table
+    const text = [
+      "if (spec.spec.platform === 'AWS') {}",
+      'switch (p) {',
+      "  case 'AzureStackHub': break;",
+      '}',
+      "const t = { AWS: 1 }['AWS'];",
+      "if (phase === 'external') {}",
+    ].join('\n');
+    // WHEN it is checked
+    // THEN the comparisons are named with where the difference goes
+    expect(platformComparisons('src/kubernetes/validate.ts', text)).toEqual([
+      "src/kubernetes/validate.ts:1 compares with 'AWS' (a platform: put what differs behind its facts (src/openshift/<platform>/) or its provider (src/kubernetes/<provider>/))",
+      "src/kubernetes/validate.ts:3 compares with 'AzureStackHub' (a platform: put what differs behind its facts (src/openshift/<platform>/) or its provider (src/kubernetes/<provider>/))",
+    ]);
+  });
+
+  test('GIVEN the folders THEN a platform or provider folder holds its own comparisons; the shared files and migration/ do not', () => {
+    expect(
+      [
+        'src/openshift/aws/facts.ts',
+        'src/kubernetes/aws/index.ts',
+        'src/kubernetes/validate.ts',
+        'src/openshift/migration/x.ts',
+        'src/kubernetes/flags/index.ts',
+        'src/cli.ts',
+      ].map(inPlatformFolder),
+    ).toEqual([true, true, false, false, false, false]);
+  });
+
+  test('GIVEN a function named after a provider THEN it is named as a provider check', () => {
+    const text = ['export function awsIrsaProblems() {}', 'function unknownFlagProblems() {}', 'export function vsphereSecretEnvProblems() {}'].join(
+      '\n',
+    );
+    expect(providerFunctions('src/kubernetes/validate.ts', text)).toEqual([
+      "src/kubernetes/validate.ts:1 awsIrsaProblems (a provider's check: move it to src/kubernetes/<provider>/, behind UpstreamProvider.specProblems or cloudConfigProblems)",
+      "src/kubernetes/validate.ts:3 vsphereSecretEnvProblems (a provider's check: move it to src/kubernetes/<provider>/, behind UpstreamProvider.specProblems or cloudConfigProblems)",
+    ]);
+  });
+});
+
+describe('the migration support rule', () => {
+  test("GIVEN a platform's facts writing its migration support THEN the file and line are named; GIVEN the neutral table THEN nothing", () => {
+    // GIVEN the same literal in an OpenShift platform's facts and in the neutral table
+    const text = ['export const F = {', "  migrationSupport: () => ({ inTreeProvider: 'aws', volumePlugin: 'aws' }),", '};'].join('\n');
+    // WHEN each is checked
+    // THEN only the platform's facts are named
+    expect(migrationSupportWriters('src/openshift/aws/facts.ts', text)).toEqual([
+      "src/openshift/aws/facts.ts:2 writes a platform's migration support (put it in src/migration/support.ts, which every distribution reads)",
+    ]);
+    expect(migrationSupportWriters(MIGRATION_SUPPORT_TABLE, text)).toEqual([]);
+  });
+});
+
 describe('src/ follows ARCHITECTURE.md', () => {
   const edges = importsOfSrc();
 
@@ -442,6 +620,32 @@ describe('src/ follows ARCHITECTURE.md', () => {
     expect(
       files.flatMap((file) => distributionComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'), BEHIND_DISTRIBUTION_REGISTRY)),
     ).toEqual([]);
+  });
+
+  test("GIVEN src/kubernetes/validate.ts THEN it only dispatches: no platform comparison, no provider check (each provider's are in its folder)", () => {
+    const file = 'src/kubernetes/validate.ts';
+    const text = fs.readFileSync(path.join(REPO, file), 'utf8');
+    expect([...platformComparisons(file, text), ...providerFunctions(file, text)]).toEqual([]);
+  });
+
+  test('GIVEN every file of src/ outside the platform and provider folders THEN it compares no platform name but those left, counted', () => {
+    const counts: Record<string, number> = {};
+    for (const file of sourceFiles(SRC).map((f) => path.relative(REPO, f).split(path.sep).join('/'))) {
+      if (inPlatformFolder(file) || file.startsWith('src/imports/')) continue;
+      const found = platformComparisons(file, fs.readFileSync(path.join(REPO, file), 'utf8'));
+      if (found.length > 0) counts[file] = found.length;
+    }
+    expect(counts).toEqual(PLATFORM_COMPARISONS_LEFT);
+  });
+
+  test('GIVEN every file of src/ outside the distributions THEN none imports them but their registries and the public barrel', () => {
+    expect(distributionReachIns(edges)).toEqual([]);
+  });
+
+  test("GIVEN every file of src/ THEN only the neutral table writes a platform's migration support (both distributions read it)", () => {
+    const files = sourceFiles(SRC).map((f) => path.relative(REPO, f).split(path.sep).join('/'));
+    expect(files).toContain(MIGRATION_SUPPORT_TABLE);
+    expect(files.flatMap((file) => migrationSupportWriters(file, fs.readFileSync(path.join(REPO, file), 'utf8')))).toEqual([]);
   });
 
   test('GIVEN every source file of src/ but the generated imports/ THEN none is over 800 lines (split it by responsibility)', () => {

@@ -12,7 +12,7 @@ import { loadFleet } from '../src/fleet/load';
 import { ClusterSpec, clusterSpecSchema } from '../src/cluster-spec/schema';
 import { UPSTREAM_PROVIDERS } from '../src/kubernetes/providers';
 import { MigrationInput } from '../src/migration/flags';
-import { PLATFORMS } from '../src/openshift/platforms';
+import { MIGRATION_SUPPORT } from '../src/migration/support';
 
 export const AWS_IMAGE = 'quay.io/openshift/aws-ccm@sha256:' + 'a'.repeat(64);
 export const OPERATOR_IMAGE = 'quay.io/openshift/ccm-operator@sha256:' + 'b'.repeat(64);
@@ -191,7 +191,7 @@ export const findObject = (objects: any[], kind: string, name?: string): any =>
 export function migrationInput(platform: string, overrides: Partial<MigrationInput> = {}): MigrationInput {
   return {
     platform,
-    support: PLATFORMS[platform as keyof typeof PLATFORMS]!.migrationSupport!({ spec: { platform } } as never),
+    support: MIGRATION_SUPPORT[platform as keyof typeof MIGRATION_SUPPORT]!({ spec: { platform } } as never),
     phase: 'leader-migration-kcm',
     kubernetesMinor: 26,
     ccmMinor: 26,

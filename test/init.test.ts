@@ -4,7 +4,8 @@ import * as path from 'path';
 import { parse } from 'yaml';
 import { EXIT_OK, EXIT_USAGE, runCli } from '../src/cli';
 import { schemaPathFor } from '../src/init/init';
-import { entryPointOf, exampleClusterName, InitEngine, KUBERNETES_EXAMPLE_IMAGES, platformsOf, scaffold } from '../src/init/scaffold';
+import { entryPointOf, exampleClusterName, InitEngine, platformsOf, scaffold } from '../src/init/scaffold';
+import { KUBERNETES_EXAMPLE_IMAGES } from '../src/kubernetes/distribution-facts';
 import { Distribution } from '../src/cluster-spec/schema';
 import { captureIo, readTree, useTempDir, writeFile } from './helpers';
 

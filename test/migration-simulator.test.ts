@@ -6,7 +6,7 @@
  */
 import { MigrationInput, phaseSequence, adjacentTransitions } from '../src/migration';
 import { migrationProblems, StepContext, transitionSteps } from '../src/fleet/migration-targets';
-import { PLATFORMS } from '../src/openshift/platforms';
+import { MIGRATION_SUPPORT } from '../src/migration/support';
 import { formatViolation, simulate, SimScenario } from './oracle/leader-migration/simulator';
 import { kubernetesCcmBase, OPENSHIFT_CCM_BASE, upstreamCcmControllers } from './oracle/leader-migration/scenario';
 import { planScenario } from './helpers/plan-scenario';
@@ -131,8 +131,8 @@ describe('regression fixture: the shared-configuration design (ccm-gitops before
 /** Every platform with an in-tree provider, each distribution, each accepted version and option. */
 function matrix(): { name: string; scenario: SimScenario }[] {
   const out: { name: string; scenario: SimScenario }[] = [];
-  for (const [platform, def] of Object.entries(PLATFORMS)) {
-    const support = def.migrationSupport?.({ spec: { platform } } as never);
+  for (const [platform, supportOf] of Object.entries(MIGRATION_SUPPORT)) {
+    const support = supportOf({ spec: { platform } } as never);
     if (!support) {
       continue;
     }
@@ -372,7 +372,7 @@ describe("the plan gives the simulator's assumption a check", () => {
       ['Azure', 'openshift'],
       ['Azure', 'kubernetes'],
     ] as const) {
-      const support = PLATFORMS[platform]!.migrationSupport!({ spec: { platform } } as never)!;
+      const support = MIGRATION_SUPPORT[platform]!({ spec: { platform } } as never)!;
       const base: MigrationInput = {
         platform,
         support,

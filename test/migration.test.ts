@@ -18,7 +18,7 @@ import {
   MIGRATION_PHASES,
 } from '../src/migration';
 import { migrationProblems } from '../src/fleet/migration-targets';
-import { PLATFORMS } from '../src/openshift/platforms';
+import { MIGRATION_SUPPORT } from '../src/migration/support';
 import { OPERANDS_PER_RELEASE } from '../src/openshift/release-operands';
 import { captureIo, migrationInput, platformSpec, tempDir, useTempDir, writeFile } from './helpers';
 
@@ -348,8 +348,8 @@ describe('phase changes are one step at a time', () => {
 });
 
 describe('refused migrations', () => {
-  const gcp = PLATFORMS.GCP!.migrationSupport!({} as never);
-  const azure = PLATFORMS.Azure!.migrationSupport!({ spec: {} } as never);
+  const gcp = MIGRATION_SUPPORT.GCP!({} as never);
+  const azure = MIGRATION_SUPPORT.Azure!({ spec: {} } as never);
   const base = {
     distribution: 'openshift',
     platform: 'GCP',
@@ -463,7 +463,7 @@ describe('refused migrations', () => {
   });
 
   test('kube-apiserver --cloud-provider is never emitted on 1.33+, kubelet --cloud-config never on 1.34+', () => {
-    const vsphere = PLATFORMS.VSphere!.migrationSupport!({} as never)!;
+    const vsphere = MIGRATION_SUPPORT.VSphere!({} as never)!;
     const at = (minor: number) =>
       input({ platform: 'VSphere', support: { ...vsphere, lastInTreeMinor: 99 }, phase: 'in-tree', kubernetesMinor: minor });
     expect(kubeApiserverFlags(at(32)).flags).toEqual([
@@ -515,7 +515,7 @@ describe('the control-plane flags per phase', () => {
       flags: ['--cloud-provider=external', '--external-cloud-volume-plugin=aws', '--controllers=*,bootstrapsigner,tokencleaner,-nodeipam'],
       remove: ['--enable-leader-migration', '--leader-migration-config'],
     });
-    const gcp = PLATFORMS.GCP!.migrationSupport!({} as never);
+    const gcp = MIGRATION_SUPPORT.GCP!({} as never);
     expect(kubeControllerManagerFlags(input({ support: gcp, phase: 'external', inTreeVolumes: false, kubernetesMinor: 31 }))).toEqual({
       flags: ['--cloud-provider=external'],
       remove: ['--enable-leader-migration', '--leader-migration-config', '--cloud-config'],

@@ -12,7 +12,7 @@ import {
 import { handoverMarkdown } from '../src/openshift/handover';
 import { kubernetesMinorOfRelease, releaseDefaultGates } from '../src/openshift/release';
 import { migrationInputFor } from '../src/fleet/migration-targets';
-import { platformFactsFor } from '../src/openshift/platform-facts';
+import { migrationSupportFor } from '../src/migration/support';
 import { VSPHERE_PLATFORM_FACTS } from '../src/openshift/vsphere/facts';
 import { parse as parseYaml } from 'yaml';
 import { parsedSpec, platformSpec, preparedCluster } from './helpers';
@@ -115,7 +115,7 @@ describe("a migration's CCM phases render the release's own AWS and GCP operands
     const cluster = preparedCluster(
       platformSpec(platform, 'm', { openshift: { release }, migration: { phase, kubernetesVersion: kubernetesMinorOfRelease(release) } }),
     );
-    const migration = migrationInputFor(cluster.spec, platformFactsFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec));
+    const migration = migrationInputFor(cluster.spec, migrationSupportFor(cluster.spec));
     return new ClusterChart(new App(), 'c', { cluster: { ...cluster, migration } }).toJson();
   }
   const ccm = (objects: Obj[]): Obj => objects.find((o) => o.kind === 'Deployment')!.spec.template;

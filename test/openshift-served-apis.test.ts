@@ -8,7 +8,7 @@ import { ClusterChart } from '../src/pipeline/cluster-chart';
 import { MIGRATION_PHASES } from '../src/cluster-spec/sections/migration';
 import { checkSpec } from '../src/fleet/load';
 import { migrationInputFor } from '../src/fleet/migration-targets';
-import { platformFactsFor } from '../src/openshift/platform-facts';
+import { migrationSupportFor } from '../src/migration/support';
 import { knownReleaseMinors, kubernetesMinorOfRelease } from '../src/openshift/release';
 import { platformSpec, preparedCluster } from './helpers';
 import { openshiftServedProblems } from './oracle/served-apis';
@@ -18,7 +18,7 @@ type Obj = Record<string, any>;
 /** The rendered objects of a spec, with its migration as the loader prepares it (the phase decides what renders). */
 function render(raw: Record<string, any>): Obj[] {
   const cluster = preparedCluster(raw);
-  const migration = migrationInputFor(cluster.spec, platformFactsFor(cluster.spec.spec.platform)?.migrationSupport?.(cluster.spec));
+  const migration = migrationInputFor(cluster.spec, migrationSupportFor(cluster.spec));
   return new ClusterChart(new App(), 'c', { cluster: { ...cluster, ...(migration ? { migration } : {}) } }).toJson();
 }
 
@@ -63,7 +63,7 @@ describe('the served-API oracle', () => {
   });
 });
 
-/** Each platform whose OpenShift in-tree provider migrates to its CCM (facts.ts `migrationSupport`). */
+/** Each platform whose OpenShift in-tree provider migrates to its CCM (`MIGRATION_SUPPORT`). */
 const MIGRATION_PLATFORMS = ['AWS', 'Azure', 'GCP', 'OpenStack', 'VSphere'];
 const RELEASES = knownReleaseMinors().filter((m) => m.startsWith('4.'));
 

@@ -7,9 +7,7 @@ import { formatIssue } from '../cluster-spec/errors';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { AzureSpecSection } from '../cluster-spec/sections/azure';
 import { loadClusterSpec, MAX_INPUT_BYTES } from '../fleet/load';
-import { isAzureStackHub } from '../openshift/azure/facts';
-import { openshiftCredentialHome } from '../openshift/credential-home';
-import { platformFactsFor } from '../openshift/platform-facts';
+import { cloudConfigTransformer } from '../distribution-facts';
 import { UserError, isUserError } from '../util/user-error';
 
 /** Adds `cloud-config transform` to the program; it reads standard input (at most MAX_INPUT_BYTES + 1 bytes). */
@@ -64,11 +62,12 @@ export function addCloudConfigCommand(program: Command, { io }: CommandContext):
             ...(opts.region && !s.aws?.region ? { aws: { ...s.aws, region: opts.region } } : {}),
           },
         };
-        const specPlatform = spec.spec.platform === 'Azure' && isAzureStackHub(spec) ? 'AzureStackHub' : spec.spec.platform;
+        const { transforms } = cloudConfigTransformer();
+        const specPlatform = transforms.platformOf(spec);
         if (specPlatform !== platform) {
           throw new UserError('usage', `--platform ${platform} does not match the platform of ${opts.cluster} (${specPlatform})`);
         }
-        transform = () => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec);
+        transform = () => transforms.transform(spec, source);
       }
       let result: TransformResult;
       try {
@@ -88,6 +87,6 @@ export function addCloudConfigCommand(program: Command, { io }: CommandContext):
 
 /** Where an OpenShift platform's CCM reads its credentials, for the transform's refusal of one; the transform's default when it is no platform type. */
 function credentialHomeOf(platform: CloudConfigPlatform): string | undefined {
-  const facts = platformFactsFor(platform as PlatformType);
-  return facts ? openshiftCredentialHome(facts) : undefined;
+  const { facts } = cloudConfigTransformer();
+  return facts.renders(platform as PlatformType) ? facts.credentialHome(platform as PlatformType) : undefined;
 }

@@ -5,13 +5,17 @@ import { parse as parseYaml } from 'yaml';
 import { CliIo, CommandContext } from './io';
 import { EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes';
 import { ClusterSpec, PLATFORM_TYPES, PlatformType } from '../cluster-spec/schema';
-import { CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange } from '../kubernetes/migration/control-plane';
+import { manualControlPlaneChangeOf } from '../distribution-facts';
 import { MigrationInput } from '../migration/flags';
 import { DEFAULT_LEADER_NAME, DEFAULT_LEASE_NAMESPACE, KUBERNETES_MINOR, MIGRATION_PHASES, MigrationPhase, minorOf } from '../migration/phases';
 import { migrationProblems } from '../fleet/migration-targets';
-import { platformFactsFor } from '../openshift/platform-facts';
+import { migrationSupportFor } from '../migration/support';
 import { errnoText, isErrnoError } from '../pipeline/output';
 import { UserError } from '../util/user-error';
+
+/** What the command writes: the change of distribution kubernetes, whose administrator changes the control plane. */
+const CONTROL_PLANE_CHANGE = manualControlPlaneChangeOf('kubernetes');
+const { formats: CONTROL_PLANE_FORMATS, clusterApiVersions: CLUSTER_API_VERSIONS } = CONTROL_PLANE_CHANGE;
 
 /** The options of `migration control-plane` as commander gives them. */
 interface ControlPlaneFlags {
@@ -81,7 +85,7 @@ function migrationControlPlane(opts: ControlPlaneFlags, io: CliIo): number {
       '--cluster-api v1beta2 needs --current FILE (kubectl get kubeadmcontrolplane NAME -o yaml > FILE): v1beta2 rejects a second extra arg of one name, so existing entries are replaced by index',
     );
   }
-  io.out(controlPlaneChange(input, format, capi, current));
+  io.out(CONTROL_PLANE_CHANGE.write(input, format, capi, current));
   return EXIT_OK;
 }
 
@@ -119,8 +123,7 @@ function checkedFlags(opts: ControlPlaneFlags) {
 
 /** The migration the flags describe, with the platform's migration support. */
 function migrationInputOf(opts: ControlPlaneFlags, platform: PlatformType, phase: MigrationPhase): MigrationInput {
-  const definition = platformFactsFor(platform);
-  const support = definition?.migrationSupport?.({ spec: { platform } } as unknown as ClusterSpec);
+  const support = migrationSupportFor({ spec: { platform } } as unknown as ClusterSpec);
   const kubernetesMinor = minorOf(opts.kubernetesVersion);
   return {
     platform,

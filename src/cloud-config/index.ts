@@ -58,20 +58,17 @@ export interface CloudConfigContext {
   readonly vsphere?: VSphereTransformOptions;
 }
 
+/** The platforms whose operator rewrites the cloud config; the others pass it through. */
+const TRANSFORMS: Readonly<Partial<Record<CloudConfigPlatform, (source: string, context: CloudConfigContext) => TransformResult>>> = {
+  AWS: (source, context) => transformAwsCloudConfig(source, { ...context.aws, enabledFeatureGates: context.enabledFeatureGates }),
+  Azure: (source, context) => transformAzureCloudConfig(source, { cloudName: context.azureCloudName }),
+  AzureStackHub: (source, context) => transformAzureStackHubCloudConfig(source, { cloudName: context.azureCloudName }),
+  OpenStack: (source) => transformOpenStackCloudConfig(source),
+  VSphere: (source, context) => transformVSphereCloudConfig(source, context.vsphere),
+};
+
 /** Runs the transform of a platform (pure, no cdk8s). Throws a UserError of kind 'cloud-config' as the operator would fail. */
 export function transformCloudConfig(platform: CloudConfigPlatform, source: string, context: CloudConfigContext = {}): TransformResult {
-  switch (platform) {
-    case 'AWS':
-      return transformAwsCloudConfig(source, { ...context.aws, enabledFeatureGates: context.enabledFeatureGates });
-    case 'Azure':
-      return transformAzureCloudConfig(source, { cloudName: context.azureCloudName });
-    case 'AzureStackHub':
-      return transformAzureStackHubCloudConfig(source, { cloudName: context.azureCloudName });
-    case 'OpenStack':
-      return transformOpenStackCloudConfig(source);
-    case 'VSphere':
-      return transformVSphereCloudConfig(source, context.vsphere);
-    default:
-      return passThroughCloudConfig(platform, source, context.credentialHome);
-  }
+  const transform = Object.hasOwn(TRANSFORMS, platform) ? TRANSFORMS[platform] : undefined;
+  return transform ? transform(source, context) : passThroughCloudConfig(platform, source, context.credentialHome);
 }

@@ -48,6 +48,24 @@ export interface DistributionScaffold {
   exampleCloudConfig(platform: PlatformType): ((name: string) => string) | undefined;
 }
 
+/** What `cloud-config transform` runs of a distribution whose operator transforms the cloud config. */
+export interface CloudConfigTransforms {
+  /** The platform the command names for a spec (a platform whose clouds differ may name one transform per cloud). */
+  platformOf(spec: ClusterSpec): string;
+  /** The spec's cloud config, transformed as the cluster is prepared. Throws CloudConfigError. */
+  transform(spec: ClusterSpec, source: string): { readonly config: string; readonly warnings: readonly string[] };
+}
+
+/** What `migration control-plane` writes of a distribution whose administrator changes the control plane by hand. */
+export interface ManualControlPlaneChange {
+  /** The forms the change is written in. */
+  readonly formats: readonly string[];
+  /** The Cluster API versions form `cluster-api` is written for. */
+  readonly clusterApiVersions: readonly string[];
+  /** The change of a phase in a form (`current`: the KubeadmControlPlane read back, when given). */
+  write(input: MigrationInput, format: string, clusterApi: string, current: unknown): string;
+}
+
 /**
  * What checks, prepares and plans a distribution's clusters without rendering
  * them: no construct is loaded through it (synth's main thread, the loader and
@@ -82,6 +100,24 @@ export interface DistributionFacts {
   externalIsOneWay(m: MigrationInput): boolean;
   /** Its example fleet for `init`. */
   readonly scaffold: DistributionScaffold;
+  /**
+   * The cluster feature gates its CCMs receive in `--feature-gates`.
+   *
+   * @default - none
+   */
+  readonly ccmFeatureGates?: readonly string[];
+  /**
+   * Its operator's cloud-config transforms, for `cloud-config transform`.
+   *
+   * @default - the distribution does not transform the cloud config
+   */
+  readonly cloudConfigTransforms?: CloudConfigTransforms;
+  /**
+   * The control-plane change its administrator applies in a migration, for `migration control-plane`.
+   *
+   * @default - the distribution renders the control plane's change itself
+   */
+  readonly manualControlPlaneChange?: ManualControlPlaneChange;
 }
 
 /** What the rendered objects of a cluster leave for its extra files. */

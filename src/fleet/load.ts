@@ -8,11 +8,11 @@ import { schemaProblems } from '../cluster-spec/zod-issues';
 import { migrationInputFor, migrationWarnings } from './migration-targets';
 import { MigrationInput } from '../migration/flags';
 import { MigrationSupport } from '../migration/phases';
+import { migrationSupportFor } from '../migration/support';
 import { guardProblems, withGuards } from '../cluster-spec/shapes';
 import { ArgoCdMember } from '../gitops/repo-path';
 import { gitopsWarnings } from '../gitops/warnings';
 import { credentialHomeOf, distributionFacts } from '../distribution-facts';
-import { platformFactsFor } from '../openshift/platform-facts';
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { DEFAULTS_KIND, linkOutsideProblem, isSymbolicLink, fleetSpecFiles } from './spec-files';
 import { checkSpec, isHubMember, hubProblems, feedsTransform, inputRefs, renderable, migrationCheckInput } from './spec-problems';
@@ -83,7 +83,7 @@ export interface FleetMember {
 /** The {@link FleetMember} of a prepared cluster. */
 export function fleetMemberOf(cluster: PreparedCluster): FleetMember {
   const s = cluster.spec.spec;
-  const supportWithoutMigration = cluster.migration ? undefined : platformFactsFor(s.platform)?.migrationSupport?.(cluster.spec);
+  const supportWithoutMigration = cluster.migration ? undefined : migrationSupportFor(cluster.spec);
   return {
     name: cluster.spec.metadata.name,
     specFile: cluster.specFile,
@@ -641,7 +641,7 @@ function prepare(
   for (const w of gitopsWarnings(spec.spec.gitops)) {
     warn({ file, message: `cluster ${spec.metadata.name}: ${w}` });
   }
-  const declared = migrationInputFor(spec, platformFactsFor(spec.spec.platform)?.migrationSupport?.(spec));
+  const declared = migrationInputFor(spec, migrationSupportFor(spec));
   if (declared) {
     for (const w of migrationWarnings(migrationCheckInput(spec, declared))) {
       warn({ file, message: `cluster ${spec.metadata.name}: ${w.path.join('.')}: ${w.message}` });

@@ -3,11 +3,13 @@ import * as path from 'path';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
 import { IMAGE_KEYS, imagePinProblem } from '../cluster-spec/images';
 import { ClusterSpec } from '../cluster-spec/schema';
+import { PLATFORM_SECTION } from '../cluster-spec/sections/platforms';
 import { tlsProblems } from '../cluster-spec/tls';
 import { credentialHomeOf, distributionFacts, otherRenderers } from '../distribution-facts';
 import { migrationInputFor, migrationProblems } from './migration-targets';
 import { MigrationCheckInput } from '../migration/validate';
 import { MigrationInput } from '../migration/flags';
+import { migrationSupportFor } from '../migration/support';
 import {
   commandItemProblem,
   guardProblems,
@@ -19,7 +21,6 @@ import {
 } from '../cluster-spec/shapes';
 import { ArgoCdMember, argoCdDestination, destinationKey, IN_CLUSTER_NAME, IN_CLUSTER_SERVER } from '../gitops/repo-path';
 import { RESERVED_CLUSTER_NAME } from '../gitops/argocd-groups';
-import { platformFactsFor } from '../openshift/platform-facts';
 
 /**
  * Checks beyond the schema: supported platform, platform sections, images,
@@ -36,7 +37,7 @@ function specProblems(spec: ClusterSpec): { path: (string | number)[]; message: 
   const problems = commonProblems(spec);
   problems.push(...distributionFacts(s.distribution).specProblems(spec, (platform) => otherRenderers(s.distribution, platform)));
   if (renderable(spec)) {
-    const migration = migrationInputFor(spec, platformFactsFor(s.platform)?.migrationSupport?.(spec));
+    const migration = migrationInputFor(spec, migrationSupportFor(spec));
     if (migration) {
       problems.push(...migrationProblems(migrationCheckInput(spec, migration)).map((p) => ({ path: [...p.path], message: p.message })));
     }
@@ -283,7 +284,7 @@ function renderedStringProblems(spec: ClusterSpec): { path: (string | number)[];
 
 /** Whether a field feeds the cloud-config transform, so a problem there makes the transform's own error redundant. */
 export function feedsTransform(spec: ClusterSpec, fieldPath: string): boolean {
-  const section = platformFactsFor(spec.spec.platform)?.specSection;
+  const section = PLATFORM_SECTION[spec.spec.platform];
   return ['spec.cloudConfig', 'spec.featureGates', 'spec.network', ...(section ? [`spec.${section}`] : [])].some(
     (prefix) => fieldPath === prefix || fieldPath.startsWith(`${prefix}.`),
   );

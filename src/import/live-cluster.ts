@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
-import { OPENSHIFT_DISTRIBUTION_FACTS } from '../openshift/distribution-facts';
-import { platformFactsFor, supportedPlatforms } from '../openshift/platform-facts';
-import { UPSTREAM_CLOUD_FEATURE_GATES } from '../openshift/platform';
+import { distributionFacts } from '../distribution-facts';
 import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
@@ -46,6 +44,9 @@ export interface ImportResult {
   readonly warnings: readonly string[];
 }
 
+/** What is imported: an OpenShift cluster, whose operator renders its CCM. */
+const OPENSHIFT = distributionFacts('openshift');
+
 /** Platforms the operator renders nothing for. */
 const NO_CCM_PLATFORMS = ['BareMetal', 'None', 'Libvirt', 'Ovirt', 'Kubevirt', 'EquinixMetal', 'PowerVC'];
 
@@ -54,7 +55,7 @@ export const RENDERING_FEATURE_GATES: readonly string[] = [
   'AWSServiceLBNetworkSecurityGroup',
   'VSphereMixedNodeEnv',
   'VSphereMultiVCenterDay2',
-  ...UPSTREAM_CLOUD_FEATURE_GATES,
+  ...(OPENSHIFT.ccmFeatureGates ?? []),
 ];
 
 /** Options of `importLiveCluster`. */
@@ -169,8 +170,8 @@ function importedIdentity(infra: ExportedObject, options: ImportOptions) {
         '--cloud-provider=external; nothing to import',
     );
   }
-  if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !platformFactsFor(type as PlatformType)) {
-    throw new UserError('import', `platform ${type} is not one ccm-gitops renders; supported: ${supportedPlatforms().join(', ')}`);
+  if (!(PLATFORM_TYPES as readonly string[]).includes(type) || !OPENSHIFT.renders(type as PlatformType)) {
+    throw new UserError('import', `platform ${type} is not one ccm-gitops renders; supported: ${OPENSHIFT.platforms().join(', ')}`);
   }
   const platform = type as PlatformType;
   const infrastructureName = str(status.infrastructureName);
@@ -210,7 +211,7 @@ function importImages({ find, platform, spec, warnings }: ImportState): void {
       );
     }
     const images: Record<string, string> = {};
-    const needed: readonly string[] = platformFactsFor(platform)?.requiredImages ?? [];
+    const needed: readonly string[] = OPENSHIFT.scaffold.imageKeys(platform);
     for (const key of IMAGE_KEYS) {
       if (typeof parsed[key] === 'string' && (key === OPERATOR_IMAGE_KEY || needed.includes(key))) {
         images[key] = parsed[key];
@@ -431,7 +432,7 @@ function pick(source: Obj, keys: readonly string[]): Obj {
 
 function checkNoCredentials(platform: PlatformType, where: string, text: string): void {
   try {
-    refuseCredentials(platform, text, OPENSHIFT_DISTRIBUTION_FACTS.credentialHome(platform));
+    refuseCredentials(platform, text, OPENSHIFT.credentialHome(platform));
   } catch (e) {
     if (isUserError(e, 'cloud-config')) {
       throw new UserError('import', `${where}: ${e.message}`);

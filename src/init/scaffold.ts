@@ -7,9 +7,6 @@ import { outputSidecars } from '../pipeline/output';
 import { isSshRepoUrl } from '../gitops/warnings';
 import { UserError } from '../util/user-error';
 
-export { KUBERNETES_EXAMPLE_IMAGES } from '../kubernetes/distribution-facts';
-export { OPENSHIFT_PLACEHOLDER_IMAGE } from '../openshift/distribution-facts';
-
 /** GitOps engines a scaffolded fleet can use (spec.gitops.engine). */
 export const INIT_ENGINES = ['argocd', 'flux', 'plain'] as const;
 export type InitEngine = (typeof INIT_ENGINES)[number];

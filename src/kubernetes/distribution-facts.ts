@@ -1,5 +1,6 @@
 import { KUBERNETES_CONTROL_PLANE_STEPS, KUBERNETES_MIGRATION_CHECKS, KUBERNETES_MIGRATION_CONTROL_PLANE } from './migration/migration-control-plane';
 import { kubernetesCredentialHome } from './credential-home';
+import { ClusterApiVersion, CLUSTER_API_VERSIONS, CONTROL_PLANE_FORMATS, controlPlaneChange, ControlPlaneFormat } from './migration/control-plane';
 import { kubernetesPlatforms, upstreamProviderFor } from './providers';
 import { imageMinor, kubernetesCloudConfigProblems, kubernetesProblems, kubernetesWarnings } from './validate';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
@@ -155,5 +156,11 @@ export const KUBERNETES_DISTRIBUTION_FACTS: DistributionFacts = {
     version: "${exampleKubernetesVersion(platform)}"                   # minor version of the cluster's kube-controller-manager
 `,
     exampleCloudConfig: () => undefined,
+  },
+  // the administrator changes kubeadm, Cluster API or the static pods: `migration control-plane` writes the change
+  manualControlPlaneChange: {
+    formats: CONTROL_PLANE_FORMATS,
+    clusterApiVersions: CLUSTER_API_VERSIONS,
+    write: (input, format, clusterApi, current) => controlPlaneChange(input, format as ControlPlaneFormat, clusterApi as ClusterApiVersion, current),
   },
 };

@@ -7,7 +7,8 @@
  */
 import { PolicyRule } from './rbac-rules';
 import { ImageKey } from '../cluster-spec/images';
-import { PlatformType } from '../cluster-spec/schema';
+import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
+import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
 
 /** Where a provider's CCM reads its cloud config (or credentials) from. */
 export interface ProviderConfig {
@@ -118,6 +119,22 @@ export interface UpstreamInstall {
   readonly source: string;
 }
 
+/** A problem of a spec: field path and message (with the fix). */
+export interface KubernetesProblem {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/** A knob of `spec.kubernetes` that only one provider reads. */
+export interface ProviderKnob {
+  /** Its field under `spec.kubernetes`. */
+  readonly field: string;
+  /** Whether a section sets it. */
+  isSet(k: KubernetesSection): boolean;
+  /** Why it is refused with another platform, and the fix. */
+  refusal(platform: PlatformType): string;
+}
+
 /** One upstream CCM. */
 export interface UpstreamProvider {
   /** The platform type of the spec. */
@@ -170,6 +187,13 @@ export interface UpstreamProvider {
   readonly grants: readonly ProviderGrant[];
   /** Whether the CCM binds `extension-apiserver-authentication-reader` (delegated authentication on the secure port). */
   readonly authenticationReader: boolean;
+  /**
+   * Whether the CCM takes an IAM role from its ServiceAccount's `eks.amazonaws.com/role-arn` annotation
+   * (IRSA: the renderer projects the token the pod identity webhook would).
+   *
+   * @default false
+   */
+  readonly serviceAccountRole?: boolean;
   /** Static env of the CCM container: a literal value or a pod field. */
   readonly env?: readonly { readonly name: string; readonly value?: string; readonly fieldPath?: string }[];
   /** Whether the provider runs the Azure cloud-node-manager DaemonSet beside the CCM. */
@@ -232,6 +256,24 @@ export interface UpstreamProvider {
    * cannot be read.
    */
   readonly configSecretNamespaces?: (cloudConf: string) => readonly string[] | undefined;
+  /**
+   * Its checks of a spec beyond those every provider shares, each with the upstream source it follows.
+   *
+   * @default - none
+   */
+  specProblems?(spec: ClusterSpec): KubernetesProblem[];
+  /**
+   * Its checks of an inline cloud config that the rendered RBAC depends on.
+   *
+   * @default - none
+   */
+  cloudConfigProblems?(spec: ClusterSpec, cloudConf: string): KubernetesProblem[];
+  /**
+   * The knobs of `spec.kubernetes` only it reads: refused with any other platform.
+   *
+   * @default - none
+   */
+  readonly ownKnobs?: readonly ProviderKnob[];
 }
 
 /** A generic controller the binary registers but that stops at start. */

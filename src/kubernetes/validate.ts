@@ -4,25 +4,21 @@
  * combinations that cannot work. Each problem names the field and the fix.
  * Pure: no cdk8s import.
  */
-import { kubernetesPlatforms, UpstreamProvider, upstreamProviderFor } from './providers';
+import { kubernetesPlatforms, UPSTREAM_PROVIDERS, UpstreamProvider, upstreamProviderFor } from './providers';
+import { KubernetesProblem } from './provider';
 import { bindAddress, workloadShape } from './workload-plan';
 import { confinedToControlPlane, schedulingPlan } from './scheduling';
-import { vsphereSecretNamespaces } from './vsphere/secret-namespaces';
 import { flagTableFor, isKnownFlag, knownFlagsHint } from './flags';
 import { acceptedControllers, controllerNamesFor, enablingItem, refusedControllers } from './controllers';
-import { EQUINIX_LB_KNOB_VALUES, equinixLoadBalancerImplementation } from './equinixmetal/load-balancer';
 import { keyHoldsCredential } from '../secrets/detector';
 import { extraArgsProblems } from '../cluster-spec/shapes';
 import { minorOf } from '../migration/phases';
 import { PLATFORM_SPEC_SECTIONS, PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { ClusterSpec } from '../cluster-spec/schema';
+import { KubernetesSection } from '../cluster-spec/sections/kubernetes';
 import { imageTag, minorSkewProblem } from '../util/version-skew';
 
-/** A problem: field path and message. */
-export interface KubernetesProblem {
-  readonly path: (string | number)[];
-  readonly message: string;
-}
+export type { KubernetesProblem } from './provider';
 
 /** Flags a typed knob renders: extraArgs may not set them (the knob changes RBAC, mounts or probes too). */
 export const KNOB_FLAGS: Readonly<Record<string, string>> = {
@@ -62,6 +58,27 @@ const OPENSHIFT_ONLY: readonly [string, string][] = [
 
 /** Problems of a spec with `distribution: kubernetes`. */
 export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
+  const problems = distributionFieldProblems(spec);
+  const provider = upstreamProviderFor(spec.spec.platform);
+  const k = spec.spec.kubernetes;
+  if (!k || !provider) {
+    return problems;
+  }
+  problems.push(
+    ...providerInputProblems(spec, provider, k),
+    ...workloadProblems(spec, provider, k),
+    ...listProblems(spec, provider, k),
+    ...outputProblems(spec, k),
+  );
+  // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
+  const reported = new Set(problems.map((p) => p.path.join('.')));
+  problems.push(...unknownFlagProblems(spec).filter((p) => !reported.has(p.path.join('.'))));
+  problems.push(...unknownControllerProblems(spec));
+  return problems;
+}
+
+/** The spec's fields beyond `spec.kubernetes`: the provider, the section itself, and what only OpenShift reads. */
+function distributionFieldProblems(spec: ClusterSpec): KubernetesProblem[] {
   const problems: KubernetesProblem[] = [];
   const s = spec.spec;
   const at = (path: (string | number)[], message: string) => problems.push({ path, message });
@@ -111,10 +128,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       'are keys of the OpenShift cloud-conf ConfigMap; with distribution kubernetes mount other files with spec.kubernetes.extraVolumes',
     );
   }
-  if (!provider) {
-    return problems;
-  }
+  return problems;
+}
 
+/** The image and the cloud config the provider reads, and its own checks (`UpstreamProvider.specProblems`, `ownKnobs`). */
+function providerInputProblems(spec: ClusterSpec, provider: UpstreamProvider, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // image
   if (!s.images[provider.imageKey]) {
     at(
@@ -164,16 +185,7 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
   if (c?.key && c.hostPath) {
     at(['spec', 'kubernetes', 'cloudConfig', 'key'], 'applies to existingSecret or existingConfigMap, not to hostPath; remove it');
   }
-  problems.push(...equinixLoadBalancerProblems(spec), ...awsIrsaProblems(spec), ...vsphereSecretEnvProblems(spec));
-  if (k.equinixMetalLoadBalancer && s.platform !== 'EquinixMetal') {
-    at(['spec', 'kubernetes', 'equinixMetalLoadBalancer'], `is read for platform EquinixMetal only; remove it for ${s.platform}`);
-  }
-  if (k.workloadIdentity.enabled && s.platform !== 'Azure') {
-    at(
-      ['spec', 'kubernetes', 'workloadIdentity'],
-      `is Azure's Microsoft Entra workload identity; for ${s.platform} remove it (AWS: annotate the ServiceAccount for IRSA)`,
-    );
-  }
+  problems.push(...(provider.specProblems?.(spec) ?? []), ...otherProvidersKnobProblems(spec, provider, k));
   if (k.cloudNodeManager.windows && provider.cloudNodeManager && k.cloudNodeManager.enabled && minorOf(k.version) < 26) {
     at(
       ['spec', 'kubernetes', 'cloudNodeManager', 'windows'],
@@ -186,7 +198,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       `is refused for ${s.platform}: its ${provider.config.what} is a credential; keep it in a Secret (existingSecret)`,
     );
   }
+  return problems;
+}
 
+/** The workload's shape, placement, serving and metrics. */
+function workloadProblems(spec: ClusterSpec, provider: UpstreamProvider, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // workload
   const shape = workloadShape(provider, k, s.controlPlaneTopology === 'SingleReplica');
   if (shape.kind === 'DaemonSet') {
@@ -260,7 +279,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       at(['spec', 'kubernetes', 'metrics', 'enabled'], `is not supported: ${why} (its metrics listener is off, --metrics-bind-addr=0); remove it`);
     }
   }
+  return problems;
+}
 
+/** The merged lists: extraArgs, extraEnv and extraVolumes. */
+function listProblems(spec: ClusterSpec, provider: UpstreamProvider, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // merged lists
   const knobs = Object.keys(k.extraArgs)
     .filter((name) => KNOB_FLAGS[name] !== undefined)
@@ -315,7 +341,14 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
     volumeNames.add(v.name);
     mountPaths.add(v.mountPath);
   });
+  return problems;
+}
 
+/** The output mode, the migration's version, the namespace and the host certificates. */
+function outputProblems(spec: ClusterSpec, k: KubernetesSection): KubernetesProblem[] {
+  const problems: KubernetesProblem[] = [];
+  const s = spec.spec;
+  const at = (path: (string | number)[], message: string) => problems.push({ path, message });
   // output
   if (k.output.mode === 'manifest-dir' && s.gitops.engine !== 'plain') {
     at(
@@ -356,11 +389,17 @@ export function kubernetesProblems(spec: ClusterSpec): KubernetesProblem[] {
       `mounts the node's /etc/kubernetes/pki (hostPath type Directory), which ${k.scheduling.preset} nodes lack (their certificates are in ${rancherTls}): the pod never starts; remove it and mount ${rancherTls} with spec.kubernetes.extraVolumes (hostPath) where a CA file is needed`,
     );
   }
-  // one error per flag: a flag a knob owns, or one that looks like a credential, is refused above already
-  const reported = new Set(problems.map((p) => p.path.join('.')));
-  problems.push(...unknownFlagProblems(spec).filter((p) => !reported.has(p.path.join('.'))));
-  problems.push(...unknownControllerProblems(spec));
   return problems;
+}
+
+/** The knobs of other providers a spec sets (`UpstreamProvider.ownKnobs`), by field: each read by its provider only. */
+function otherProvidersKnobProblems(spec: ClusterSpec, provider: UpstreamProvider, k: KubernetesSection): KubernetesProblem[] {
+  return Object.values(UPSTREAM_PROVIDERS)
+    .filter((p) => p !== provider)
+    .flatMap((p) => p?.ownKnobs ?? [])
+    .filter((knob) => knob.isSet(k))
+    .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0))
+    .map((knob) => ({ path: ['spec', 'kubernetes', knob.field], message: knob.refusal(spec.spec.platform) }));
 }
 
 /**
@@ -499,131 +538,9 @@ export function apiServerEnvWarnings(spec: ClusterSpec): string[] {
   );
 }
 
-/**
- * Problems of an inline cloud config that the RBAC depends on: each names the config field
- * (path) and the fix. vSphere: an empty global secret namespace makes the CCM watch Secrets in
- * every namespace (kubernetes/cloud-provider-vsphere@v1.36.0 pkg/cloudprovider/vsphere/cloud.go
- * Initialize; pkg/common/kubernetes/informers.go: namespace "" is the cluster-wide factory),
- * which no least-privilege Role can allow.
- */
+/** Problems of an inline cloud config that the RBAC depends on, by the provider's own checks (`UpstreamProvider.cloudConfigProblems`). */
 export function kubernetesCloudConfigProblems(spec: ClusterSpec, cloudConf: string): KubernetesProblem[] {
-  if (spec.spec.platform === 'Nutanix') {
-    return nutanixConfigProblems(spec, cloudConf);
-  }
-  if (spec.spec.platform !== 'VSphere') {
-    return [];
-  }
-  const read = vsphereSecretNamespaces(cloudConf);
-  if (!read || read.global !== '') {
-    return [];
-  }
-  return [
-    {
-      path: [read.globalField],
-      message:
-        'is empty: the vSphere CCM then lists and watches Secrets in every namespace, which the rendered RBAC does not allow; ' +
-        'set it to the namespace of the vCenter credentials Secret (the upstream manifest uses kube-system)',
-    },
-  ];
-}
-
-/**
- * Equinix Metal: a load-balancer setting in the pod env (METAL_LOAD_BALANCER, which overrides
- * cloud-sa.json) must match spec.kubernetes.equinixMetalLoadBalancer, which grants its calls;
- * otherwise newLoadBalancers fails and Initialize exits with klog.Fatalf, a crash loop
- * (kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 metal/cloud.go Initialize).
- */
-export function equinixLoadBalancerProblems(spec: ClusterSpec): KubernetesProblem[] {
-  const k = spec.spec.kubernetes;
-  if (spec.spec.platform !== 'EquinixMetal' || !k) {
-    return [];
-  }
-  const knob = k.equinixMetalLoadBalancer;
-  const out: KubernetesProblem[] = [];
-  k.extraEnv.forEach((e, i) => {
-    if (e.name !== 'METAL_LOAD_BALANCER') {
-      return;
-    }
-    const path = ['spec', 'kubernetes', 'extraEnv', i];
-    if (e.value === undefined) {
-      if (e.valueFrom && !knob) {
-        out.push({
-          path,
-          message:
-            'METAL_LOAD_BALANCER comes from an object ccm-gitops cannot read, so the calls of its load balancer are not granted and the CCM exits in Initialize; name the implementation in spec.kubernetes.equinixMetalLoadBalancer',
-        });
-      }
-      return;
-    }
-    if (e.value.trim() === '') {
-      return;
-    }
-    const impl = equinixLoadBalancerImplementation(e.value);
-    if (impl === '') {
-      out.push({
-        path,
-        message:
-          'METAL_LOAD_BALANCER has no implementation scheme; use kube-vip://, metallb://, metallb:///?crdConfiguration=true or emlb://<metro>, with spec.kubernetes.equinixMetalLoadBalancer set to match',
-      });
-    } else if (!(EQUINIX_LB_KNOB_VALUES as readonly string[]).includes(impl)) {
-      out.push({
-        path,
-        message: `METAL_LOAD_BALANCER selects the "${impl}" implementation, which ccm-gitops does not grant (it grants ${EQUINIX_LB_KNOB_VALUES.join(', ')}); use one of those or remove the variable`,
-      });
-    } else if (impl !== knob) {
-      out.push({
-        path,
-        message: `METAL_LOAD_BALANCER selects the ${impl} load balancer but spec.kubernetes.equinixMetalLoadBalancer is ${knob ? `"${knob}"` : 'not set'}, so its calls are not granted and the CCM exits in Initialize; set spec.kubernetes.equinixMetalLoadBalancer: ${impl}`,
-      });
-    }
-  });
-  return out;
-}
-
-/** AWS: the ServiceAccount annotations the rendered projected token reads (IRSA without the webhook). */
-export function awsIrsaProblems(spec: ClusterSpec): KubernetesProblem[] {
-  const k = spec.spec.kubernetes;
-  if (spec.spec.platform !== 'AWS' || !k) {
-    return [];
-  }
-  const a = k.serviceAccount.annotations;
-  const out: KubernetesProblem[] = [];
-  const at = (key: string, message: string) => out.push({ path: ['spec', 'kubernetes', 'serviceAccount', 'annotations', key], message });
-  const expiration = a['eks.amazonaws.com/token-expiration'];
-  if (expiration !== undefined && (!/^\d+$/.test(expiration) || Number(expiration) < 600 || Number(expiration) > 86400)) {
-    at('eks.amazonaws.com/token-expiration', "must be whole seconds from 600 to 86400 (a projected ServiceAccount token's bounds)");
-  }
-  return out;
-}
-
-/**
- * Nutanix: the Prism Central credentials Secret and the trust-bundle ConfigMap are read from
- * informers scoped to the CCM's namespace (nutanix-cloud-native/cloud-provider-nutanix@v0.5.2
- * pkg/provider/manager.go setInformers, pkg/provider/client.go setupEnvironment; prism-go-client
- * environment/providers/kubernetes: Lister().Secrets(ref.Namespace).Get), so one named in another
- * namespace is never found.
- */
-export function nutanixConfigProblems(spec: ClusterSpec, cloudConf: string): KubernetesProblem[] {
-  const ns = spec.spec.kubernetes?.namespace ?? 'kube-system';
-  let config: { prismCentral?: { credentialRef?: { namespace?: unknown }; additionalTrustBundle?: { kind?: unknown; namespace?: unknown } } };
-  try {
-    config = JSON.parse(cloudConf) as typeof config;
-  } catch {
-    return [];
-  }
-  const pc = config?.prismCentral;
-  const refs: [string, unknown][] = [
-    ['prismCentral.credentialRef.namespace', pc?.credentialRef?.namespace],
-    ...(pc?.additionalTrustBundle?.kind === 'ConfigMap'
-      ? [['prismCentral.additionalTrustBundle.namespace', pc.additionalTrustBundle.namespace] as [string, unknown]]
-      : []),
-  ];
-  return refs
-    .filter(([, v]) => typeof v === 'string' && v !== '' && v !== ns)
-    .map(([path, v]) => ({
-      path: [path],
-      message: `is "${String(v)}", but the CCM reads Secrets and ConfigMaps only in its own namespace "${ns}" (spec.kubernetes.namespace); move the object there and set this to "${ns}" or remove it`,
-    }));
+  return upstreamProviderFor(spec.spec.platform)?.cloudConfigProblems?.(spec, cloudConf) ?? [];
 }
 
 /**
@@ -681,26 +598,4 @@ function unknownIn(
       path: [...path, name],
       message: `is not a flag of the ${what} at ${table.tag}, which exits on an unknown flag; ${knownFlagsHint(name, table.flags)}`,
     }));
-}
-
-/**
- * vSphere: env that moves the credential Secrets (kubernetes/cloud-provider-vsphere@v1.36.0
- * pkg/common/config/config.go FromEnv: VSPHERE_SECRET_NAME/NAMESPACE, VCENTER_<n>_SECRET_*) would
- * take the CCM where the rendered RBAC, which follows vsphere.conf, does not reach.
- */
-export function vsphereSecretEnvProblems(spec: ClusterSpec): KubernetesProblem[] {
-  const k = spec.spec.kubernetes;
-  if (spec.spec.platform !== 'VSphere' || !k) {
-    return [];
-  }
-  return k.extraEnv.flatMap((e, i) =>
-    /^(VSPHERE_SECRET_(NAME|NAMESPACE)|VCENTER_.+_SECRET_(NAME|NAMESPACE))$/.test(e.name)
-      ? [
-          {
-            path: ['spec', 'kubernetes', 'extraEnv', i],
-            message: `${e.name} overrides the Secret vsphere.conf names, which the rendered RBAC follows; set secretName/secretNamespace in vsphere.conf instead`,
-          },
-        ]
-      : [],
-  );
 }

@@ -313,7 +313,7 @@ export function ccmWorkloadPlan(input: CcmWorkloadInput): CcmWorkloadPlan {
     env.push({ name: 'AZURE_FEDERATED_TOKEN_FILE', value: `${WORKLOAD_IDENTITY_DIR}/${WORKLOAD_IDENTITY_FILE}` });
   }
   const sa = section.serviceAccount.annotations;
-  const roleArn = provider.platform === 'AWS' ? sa[IRSA_ROLE_ANNOTATION] : undefined;
+  const roleArn = provider.serviceAccountRole ? sa[IRSA_ROLE_ANNOTATION] : undefined;
   if (roleArn) {
     const expiration = Number(sa['eks.amazonaws.com/token-expiration'] ?? 86400);
     volumes.push({

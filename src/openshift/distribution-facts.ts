@@ -1,12 +1,14 @@
 import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './migration/migration-control-plane';
 import { openshiftCredentialHome } from './credential-home';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
+import { UPSTREAM_CLOUD_FEATURE_GATES } from './platform';
 import { tlsSettingWarnings } from './release-operands';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { RELEASE_VERSION_PATTERN } from './release';
 import { payloadHas } from './release-payload';
 import { ClusterSpec, Distribution, PlatformType } from '../cluster-spec/schema';
+import { PLATFORM_SECTION } from '../cluster-spec/sections/platforms';
 import { DistributionFacts, DistributionProblem, PrepareContext } from '../cluster/distribution';
 import { PreparedCluster } from '../cluster/prepared-cluster';
 import { MigrationInput } from '../migration/flags';
@@ -59,7 +61,7 @@ function openshiftProblems(spec: ClusterSpec, renderedBy: (platform: PlatformTyp
     });
   }
   for (const definition of Object.values(PLATFORM_FACTS)) {
-    const key = definition?.specSection;
+    const key = definition && PLATFORM_SECTION[definition.type];
     if (key && s[key] !== undefined && definition.type !== s.platform) {
       problems.push({
         path: ['spec', key],
@@ -219,5 +221,10 @@ ${
 `
     }`,
     exampleCloudConfig: (platform) => OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform],
+  },
+  ccmFeatureGates: UPSTREAM_CLOUD_FEATURE_GATES,
+  cloudConfigTransforms: {
+    platformOf: (spec) => platformFactsFor(spec.spec.platform)?.cloudConfigPlatformOf?.(spec) ?? spec.spec.platform,
+    transform: (spec, source) => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec),
   },
 };

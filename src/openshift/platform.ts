@@ -1,8 +1,6 @@
 import { Construct } from 'constructs';
-import { PlatformSectionKey } from '../cluster-spec/sections/platforms';
 import { TransformResult } from '../cloud-config/errors';
 import { ccmLeaderMigrationMount } from '../migration/cluster-migration';
-import { MigrationSupport } from '../migration/phases';
 import { CloudCredentialsRequestProps } from './cloud-credentials-request';
 import { OperandProps } from './operand-props';
 import { ImageKey } from '../cluster-spec/images';
@@ -33,12 +31,6 @@ export type { PreparedCluster } from '../cluster/prepared-cluster';
 export interface PlatformFacts {
   /** Infrastructure `status.platformStatus.type`. */
   readonly type: PlatformType;
-  /**
-   * The key of the platform's own section of `spec`, when it has one.
-   *
-   * @default - none
-   */
-  readonly specSection?: PlatformSectionKey;
   /** Images the operands of this platform use (images.json keys). */
   readonly requiredImages: readonly ImageKey[];
   /**
@@ -72,11 +64,17 @@ export interface PlatformFacts {
    */
   credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
   /**
-   * What migration from the in-tree provider allows on this platform (openshift/enhancements@e91105bda6aa enhancements/cloud-integration/out-of-tree-provider-support.md).
+   * The one release whose operator shipped the platform's operands, when only one did: it renders there only.
    *
-   * @default - the platform never had an in-tree provider: only phase `external`
+   * @default - every release from those the support table names
    */
-  migrationSupport?(spec: ClusterSpec): MigrationSupport | undefined;
+  readonly onlyRelease?: string;
+  /**
+   * The platform `cloud-config transform` names for a spec, where a cloud of the platform has a transform of its own.
+   *
+   * @default - the platform type
+   */
+  cloudConfigPlatformOf?(spec: ClusterSpec): string;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws a UserError of kind 'cloud-config'. */

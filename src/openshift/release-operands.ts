@@ -7,8 +7,9 @@
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { ccmTlsFlags, ResolvedTls } from '../cluster-spec/tls';
 import { ccmDeployedIn } from '../migration/phases';
+import { migrationSupportFor } from '../migration/support';
 import { compareMinor, openshiftRelease, parseRelease, releaseAtLeast } from './release';
-import { PlatformFacts, PlatformSpecProblem } from './platform';
+import { PlatformSpecProblem } from './platform';
 
 /**
  * The oldest release whose operands gitops mode renders outside a migration on a platform that
@@ -224,7 +225,7 @@ export function operandDifferences(platform: PlatformType): string[] {
  * on a release before 4.22: its CCM phases render the release's operands where they differ in data
  * only ({@link OPERANDS_PER_RELEASE}), and are refused on the other platforms.
  */
-export function operandReleaseProblems(spec: ClusterSpec, platform?: Pick<PlatformFacts, 'migrationSupport'>): PlatformSpecProblem[] {
+export function operandReleaseProblems(spec: ClusterSpec): PlatformSpecProblem[] {
   const s = spec.spec;
   const release = s.openshift?.release;
   if (s.managementMode !== 'gitops' || release === undefined || s.platform === 'AlibabaCloud') {
@@ -243,7 +244,7 @@ export function operandReleaseProblems(spec: ClusterSpec, platform?: Pick<Platfo
     if (!ccmDeployedIn(s.migration.phase) || OPERANDS_PER_RELEASE.includes(s.platform)) {
       return [];
     }
-    const support = platform?.migrationSupport?.(spec);
+    const support = migrationSupportFor(spec);
     const external = support ? openshiftRelease(support.openshiftExternalSinceMinor) : undefined;
     // On a release whose operators already run the CCM, the general refusal below says what to do.
     if (external !== undefined && compareMinor(minor, external) < 0) {

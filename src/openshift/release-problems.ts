@@ -64,7 +64,7 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
     });
   }
   if (releaseTable(release)) {
-    problems.push(...operandReleaseProblems(spec, platform));
+    problems.push(...operandReleaseProblems(spec));
   }
   const k8s = s.migration?.kubernetesVersion;
   const shipped = releaseTable(release)?.kubernetesMinor;

@@ -4,7 +4,7 @@
  * test keeps the page true. Pure: no cdk8s import.
  */
 import { PlatformType } from '../cluster-spec/schema';
-import { ALIBABA_RELEASE_MINOR, compareMinor, OPERATOR_BRANCH_COMMITS } from './release';
+import { compareMinor, OPERATOR_BRANCH_COMMITS } from './release';
 import { platformFactsFor } from './platform-facts';
 import { operatorModeRenderedSince } from './release-payload';
 import { gitopsRenderedSince, OPERANDS_RENDERED_SINCE } from './release-operands';
@@ -30,15 +30,17 @@ export const EUS_RELEASES: readonly string[] = ['4.16', '4.18', '4.20', '4.22'];
 export const OLDEST_SUPPORTED_RELEASE = '4.16';
 
 function rendersInGitops(platform: PlatformType, minor: string): boolean {
-  if (platform === 'AlibabaCloud') {
-    return minor === ALIBABA_RELEASE_MINOR;
+  const only = platformFactsFor(platform)?.onlyRelease;
+  if (only !== undefined) {
+    return minor === only;
   }
   return compareMinor(minor, gitopsRenderedSince(platform)) >= 0;
 }
 
 function rendersInOperator(platform: PlatformType, minor: string): boolean {
-  if (platform === 'AlibabaCloud') {
-    return minor === ALIBABA_RELEASE_MINOR;
+  const only = platformFactsFor(platform)?.onlyRelease;
+  if (only !== undefined) {
+    return minor === only;
   }
   return compareMinor(minor, operatorModeRenderedSince(platformFactsFor(platform)!)) >= 0;
 }

@@ -22,4 +22,9 @@ export const azureSpecSection = z
   })
   .describe('Azure platform status.');
 
+/** Whether `spec.azure.cloudName` selects Azure Stack Hub, which always ran the external CCM. */
+export function isAzureStackHubCloud(cloudName: string | undefined): boolean {
+  return cloudName === 'AzureStackCloud';
+}
+
 export type AzureSpecSection = z.output<typeof azureSpecSection>;

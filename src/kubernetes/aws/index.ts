@@ -1,4 +1,5 @@
 import { core, UpstreamProvider } from '../provider';
+import { awsIrsaProblems } from './validate';
 
 /** AWS (kubernetes/cloud-provider-aws): credentials from the instance profile or IRSA; the config is optional. */
 export const AWS: UpstreamProvider = {
@@ -57,4 +58,6 @@ export const AWS: UpstreamProvider = {
   // no node IPAM: kubernetes/cloud-provider-aws@v1.35.0 cmd/aws-cloud-controller-manager/main.go registers app.DefaultInitFuncConstructors plus tagging
   tagsFollowKubernetes: true,
   tagMinors: { 'v1.35.0': { minor: '1.35', source: 'kubernetes/cloud-provider-aws@v1.35.0 go.mod (k8s.io/cloud-provider v0.35.0)' } },
+  serviceAccountRole: true,
+  specProblems: awsIrsaProblems,
 };

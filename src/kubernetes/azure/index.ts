@@ -149,4 +149,11 @@ export const AZURE: UpstreamProvider = {
       source: 'kubernetes-sigs/cloud-provider-azure@v1.33.2 helm/cloud-provider-azure/templates/cloud-provider-azure.yaml',
     },
   ],
+  ownKnobs: [
+    {
+      field: 'workloadIdentity',
+      isSet: (k) => k.workloadIdentity.enabled,
+      refusal: (platform) => `is Azure's Microsoft Entra workload identity; for ${platform} remove it (AWS: annotate the ServiceAccount for IRSA)`,
+    },
+  ],
 };

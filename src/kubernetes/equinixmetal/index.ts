@@ -1,4 +1,5 @@
 import { core, ProviderGrant, UpstreamProvider } from '../provider';
+import { equinixLoadBalancerProblems } from './validate';
 
 /** Equinix Metal (kubernetes-sigs/cloud-provider-equinix-metal): cloud-sa.json holds the API key; the project is deprecated. */
 export const EQUINIX_METAL: UpstreamProvider = {
@@ -132,4 +133,12 @@ export const EQUINIX_METAL: UpstreamProvider = {
   },
   tagsFollowKubernetes: false,
   tagMinors: { 'v3.8.1': { minor: '1.30', source: 'kubernetes-sigs/cloud-provider-equinix-metal@v3.8.1 go.mod (k8s.io/cloud-provider v0.30.2)' } },
+  specProblems: equinixLoadBalancerProblems,
+  ownKnobs: [
+    {
+      field: 'equinixMetalLoadBalancer',
+      isSet: (k) => k.equinixMetalLoadBalancer !== undefined,
+      refusal: (platform) => `is read for platform EquinixMetal only; remove it for ${platform}`,
+    },
+  ],
 };

@@ -1,4 +1,5 @@
 import { core, UpstreamProvider } from '../provider';
+import { nutanixConfigProblems } from './validate';
 
 /** Nutanix (nutanix-cloud-native/cloud-provider-nutanix): only cloud-node and cloud-node-lifecycle; the Prism Central credentials are in the Secret the config names. */
 export const NUTANIX: UpstreamProvider = {
@@ -66,4 +67,5 @@ export const NUTANIX: UpstreamProvider = {
   },
   tagsFollowKubernetes: false,
   tagMinors: { 'v0.5.2': { minor: '1.33', source: 'nutanix-cloud-native/cloud-provider-nutanix@v0.5.2 go.mod (k8s.io/cloud-provider v0.33.3)' } },
+  cloudConfigProblems: nutanixConfigProblems,
 };

@@ -1,5 +1,6 @@
 import { core, UpstreamProvider } from '../provider';
 import { vsphereSecretNamespaces } from './secret-namespaces';
+import { vsphereCloudConfigProblems, vsphereSecretEnvProblems } from './validate';
 
 /** vSphere (kubernetes/cloud-provider-vsphere): vsphere.conf in a ConfigMap, the vCenter credentials in the Secret it names. */
 export const VSPHERE: UpstreamProvider = {
@@ -88,4 +89,6 @@ export const VSPHERE: UpstreamProvider = {
       source: 'kubernetes/cloud-provider-vsphere@v1.36.0 releases/v1.36/vsphere-cloud-controller-manager.yaml',
     },
   ],
+  specProblems: vsphereSecretEnvProblems,
+  cloudConfigProblems: vsphereCloudConfigProblems,
 };

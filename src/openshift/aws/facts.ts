@@ -6,19 +6,8 @@ import { operandRenders } from '../release-operands';
 /** AWS on OpenShift: the operator's `pkg/cloud/aws`. The CCM authenticates with the instance profile (no CredentialsRequest). */
 export const AWS_PLATFORM_FACTS: PlatformFacts = {
   type: 'AWS',
-  specSection: 'aws',
   requiredImages: ['cloudControllerManagerAWS'],
   credentialHome: 'the AWS cloud controller manager authenticates with the instance profile',
-
-  /** In-tree AWS left Kubernetes in 1.27; OpenShift 4.14 (1.27) runs the external CCM by default. */
-  migrationSupport: () => ({
-    inTreeProvider: 'aws',
-    volumePlugin: 'aws',
-    lastInTreeMinor: 26,
-    openshiftExternalSinceMinor: 27,
-    openshiftFeatureGates: ['ExternalCloudProvider'],
-    inTreeCloudConfig: false,
-  }),
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const problems: PlatformSpecProblem[] = [];

@@ -1,6 +1,7 @@
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
 import { CCM_SERVICE_ACCOUNT } from '../constants';
 import { ClusterSpec } from '../../cluster-spec/schema';
+import { isAzureStackHubCloud } from '../../cluster-spec/sections/azure';
 import type { CloudCredentialsRequestProps } from '../cloud-credentials-request';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
 import { releaseAtLeast } from '../release';
@@ -15,7 +16,7 @@ export function azureCloudName(spec: ClusterSpec): string {
 
 /** Whether a spec selects the Azure Stack Hub operands. */
 export function isAzureStackHub(spec: ClusterSpec): boolean {
-  return azureCloudName(spec) === 'AzureStackCloud';
+  return isAzureStackHubCloud(azureCloudName(spec));
 }
 
 /** The fine-grained Azure permissions of CredentialsRequest `openshift-azure-cloud-controller-manager` (openshift/cluster-cloud-controller-manager-operator@bc52198c1c3c manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml), in the operator's order. */
@@ -106,28 +107,10 @@ function azureCredentialsRequest(release: string | undefined): CloudCredentialsR
  */
 export const AZURE_PLATFORM_FACTS: PlatformFacts = {
   type: 'Azure',
-  specSection: 'azure',
   requiredImages: ['cloudControllerManagerAzure', 'cloudNodeManagerAzure', 'cloudControllerManagerOperator'],
 
-  /**
-   * In-tree Azure left Kubernetes in 1.30 (kubernetes/legacy-cloud-providers: `azure/` at v0.29.0, gone at v0.30.0);
-   * OpenShift 4.14 (1.27) runs the external CCM by default.
-   * Azure Stack Hub always ran the external CCM on OpenShift.
-   */
-  migrationSupport: (spec) =>
-    isAzureStackHub(spec)
-      ? undefined
-      : {
-          inTreeProvider: 'azure',
-          volumePlugin: 'azure',
-          lastInTreeMinor: 29,
-          openshiftExternalSinceMinor: 27,
-          openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderAzure'],
-          inTreeCloudConfig: true,
-          noLeaderMigration:
-            'the Azure CCM accepts --enable-leader-migration but never takes the migration lease (it has its own controller-manager app)',
-        },
   cloudNodeManager: true,
+  cloudConfigPlatformOf: (spec) => (isAzureStackHub(spec) ? 'AzureStackHub' : 'Azure'),
   credentialsRequest: azureCredentialsRequest(undefined),
   credentialsRequestOf: azureCredentialsRequest,
 

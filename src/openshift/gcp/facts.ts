@@ -58,16 +58,6 @@ export const GCP_PLATFORM_FACTS: PlatformFacts = {
   type: 'GCP',
   requiredImages: ['cloudControllerManagerGCP'],
 
-  /** In-tree GCE left Kubernetes in 1.31; OpenShift runs the external CCM by default from 4.16 (1.29), when library-go stopped gating GCP. */
-  // openshift/api@release-4.15 payload-manifests/featuregates/featureGate-Default.yaml enables ExternalCloudProviderGCP: external by default from 4.15 (1.28)
-  migrationSupport: () => ({
-    inTreeProvider: 'gce',
-    volumePlugin: 'gce',
-    lastInTreeMinor: 30,
-    openshiftExternalSinceMinor: 28,
-    openshiftFeatureGates: ['ExternalCloudProvider', 'ExternalCloudProviderGCP'],
-    inTreeCloudConfig: true,
-  }),
   credentialsRequest: gcpCredentialsRequest(undefined),
   credentialsRequestOf: gcpCredentialsRequest,
   validate: () => [],

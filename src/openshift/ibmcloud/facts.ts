@@ -34,7 +34,6 @@ export function ibmCredentialsRequest(name: string, kind: string, policies: type
 /** IBM Cloud (VPC) on OpenShift: the operator's `pkg/cloud/ibm`. The cloud config passes through unchanged. */
 export const IBM_CLOUD_PLATFORM_FACTS: PlatformFacts = {
   type: 'IBMCloud',
-  specSection: 'ibmcloud',
   requiredImages: ['cloudControllerManagerIBM'],
   credentialsRequest: ibmCredentialsRequest('openshift-ibm-cloud-controller-manager', 'IBMCloudProviderSpec', IBM_CCM_POLICIES),
   validate: () => [],

@@ -9,15 +9,6 @@ export const OPENSTACK_PLATFORM_FACTS: PlatformFacts = {
   type: 'OpenStack',
   requiredImages: ['cloudControllerManagerOpenStack'],
 
-  /** In-tree OpenStack left Kubernetes in 1.26; OpenShift 4.12 (1.25) runs the external CCM by default. */
-  migrationSupport: () => ({
-    inTreeProvider: 'openstack',
-    volumePlugin: 'openstack',
-    lastInTreeMinor: 25,
-    openshiftExternalSinceMinor: 25,
-    openshiftFeatureGates: ['ExternalCloudProvider'],
-    inTreeCloudConfig: true,
-  }),
   credentialsRequest: {
     name: 'openshift-openstack-cloud-controller-manager',
     secretName: OPENSTACK_CREDENTIALS_SECRET,

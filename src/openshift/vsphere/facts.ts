@@ -46,19 +46,8 @@ function keepsUnlistedVCenters(release: string | undefined): boolean {
 /** vSphere on OpenShift: the operator's `pkg/cloud/vsphere`, with the vSphere cloud-config transform. */
 export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
   type: 'VSphere',
-  specSection: 'vsphere',
   requiredImages: ['cloudControllerManagerVSphere'],
 
-  /** In-tree vSphere left Kubernetes in 1.31; OpenShift 4.13 (1.26) runs the external CCM by default. */
-  // kubernetes/legacy-cloud-providers: vsphere/ at v0.29.0, gone at v0.30.0 (last in-tree minor 1.29)
-  migrationSupport: () => ({
-    inTreeProvider: 'vsphere',
-    volumePlugin: 'vsphere',
-    lastInTreeMinor: 29,
-    openshiftExternalSinceMinor: 26,
-    openshiftFeatureGates: ['ExternalCloudProvider'],
-    inTreeCloudConfig: true,
-  }),
   credentialsRequest: {
     name: 'openshift-vsphere-cloud-controller-manager',
     secretName: VSPHERE_CREDENTIALS_SECRET,
