@@ -268,7 +268,7 @@ function commandLine(
               if (opts.check) {
                 const check = new OutputCheck(out);
                 const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
-                const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+                const specCache = cacheDir ? SpecCache.forClusters(cacheDir, opts.clusters) : undefined;
                 let result: SynthSummary;
                 try {
                   result = yield {
@@ -299,7 +299,7 @@ function commandLine(
               const tree = OutputTree.open(out, { force: opts.force });
               let result: SynthSummary;
               const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
-              const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+              const specCache = cacheDir ? SpecCache.forClusters(cacheDir, opts.clusters) : undefined;
               try {
                 result = yield {
                   options: { clusters: opts.clusters, out, only: opts.only, jobs, cache, shard, specCache, forcePhase: opts.forcePhase, progress },
@@ -507,15 +507,6 @@ function commandLine(
     });
 
   return { program, code: () => code, failed: (e) => (code = handleError(e, io, env, writes)) };
-}
-
-/** The real path of a folder, or its absolute path when it cannot be resolved (the loader reports that). */
-function realPathOf(dir: string): string {
-  try {
-    return fs.realpathSync(dir);
-  } catch {
-    return path.resolve(dir);
-  }
 }
 
 /** The output folder: --out, else $CDK8S_OUTDIR when set and not empty, else dist. */
