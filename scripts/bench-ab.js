@@ -132,12 +132,16 @@ function toggle({ file }) {
     : text.replace('controlPlaneTopology: SingleReplica', 'controlPlaneTopology: HighlyAvailable'));
 }
 
-/** One CLI run of a build, in a fresh process, as `npm run bench` runs it; checks the exit code. */
+// as a user runs synth: from the repository, the clusters and output folders named relatively
+const FLEET_ARGS = ['-c', 'clusters', '-o', 'dist'];
+
+/** One CLI run of a build, in a fresh process (in the fleet's folder), as `npm run bench` runs it; checks the exit code. */
 function run(build, cliArgs, env, code) {
   const args = [...cliArgs, ...(cliArgs[0] === 'synth' ? build.args : [])];
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE_WAIT_MS);
   const start = process.hrtime.bigint();
   const stdout = execFileSync(process.execPath, [path.join(build.dir, 'scripts', 'bench.js')], {
+    cwd: dir,
     env: { PATH: process.env.PATH, ...env, CCM_GITOPS_BENCH_CLI: JSON.stringify(args) },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
@@ -166,16 +170,16 @@ try {
       const env = { CCM_GITOPS_CACHE_DIR: path.join(dir, 'cache') };
       const clean = () => [out, env.CCM_GITOPS_CACHE_DIR].forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
       clean();
-      const full = run(build, ['synth', '-c', clusters, '-o', out], env, 0);
+      const full = run(build, ['synth', ...FLEET_ARGS], env, 0);
       addTimes(b, 'full synth', full);
       // as the shipped CI workflow runs it (examples/ci/ccm-gitops.yml): a fresh runner, no cache kept
-      addTimes(b, '--check, no cache (CI)', run(build, ['synth', '-c', clusters, '-o', out, '--check'], { CCM_GITOPS_CACHE_DIR: path.join(dir, 'cold-cache') }, 0));
+      addTimes(b, '--check, no cache (CI)', run(build, ['synth', ...FLEET_ARGS, '--check'], { CCM_GITOPS_CACHE_DIR: path.join(dir, 'cold-cache') }, 0));
       fs.rmSync(path.join(dir, 'cold-cache'), { recursive: true, force: true });
       add(b, 'full synth peak RSS', full.rssMiB);
-      const first = run(build, ['synth', '-c', clusters, '-o', out], env, 0);
+      const first = run(build, ['synth', ...FLEET_ARGS], env, 0);
       addTimes(b, 'unchanged, first run after a full synth', first);
       add(b, 'unchanged, first run: peak RSS', first.rssMiB);
-      const unchanged = run(build, ['synth', '-c', clusters, '-o', out], env, 0);
+      const unchanged = run(build, ['synth', ...FLEET_ARGS], env, 0);
       if (!/no file written/.test(unchanged.stdout)) {
         throw new Error(`${build.label}: the unchanged synth wrote files: ${unchanged.stdout}`);
       }
@@ -183,13 +187,13 @@ try {
       add(b, 'unchanged peak RSS', unchanged.rssMiB);
       if (!mem) {
         toggle(pick(1));
-        addTimes(b, '--only', run(build, ['synth', '-c', clusters, '-o', out, '--only', pick(1).name], env, 0));
+        addTimes(b, '--only', run(build, ['synth', ...FLEET_ARGS, '--only', pick(1).name], env, 0));
         toggle(pick(1));
         const before = path.join(dir, 'before');
         fs.cpSync(out, before, { recursive: true });
         toggle(pick(3));
-        addTimes(b, '--check', run(build, ['synth', '-c', clusters, '-o', out, '--check'], env, 1));
-        run(build, ['synth', '-c', clusters, '-o', out], env, 0);
+        addTimes(b, '--check', run(build, ['synth', ...FLEET_ARGS, '--check'], env, 1));
+        run(build, ['synth', ...FLEET_ARGS], env, 0);
         toggle(pick(3)); // the fleet as it was, for the next build
         addTimes(b, 'diff', run(build, ['diff', before, out], env, 1));
         fs.rmSync(before, { recursive: true, force: true });

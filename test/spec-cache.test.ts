@@ -91,6 +91,29 @@ describe('the spec cache', () => {
     ]);
   });
 
+  test('a fleet named by a relative path (synth -c clusters) is served from the cache, a spec with a cloud config too', () => {
+    // GIVEN a fleet synthesized once from its parent folder, the clusters folder named as a user names it
+    const { out } = fleetDir();
+    const lookups = jest.spyOn(SpecCache.prototype, 'lookup');
+    const before = process.cwd();
+    process.chdir(dir());
+    try {
+      expect(synth('-c', 'clusters', '-o', out, '-q').code).toBe(0);
+      lookups.mockClear();
+      // WHEN the unchanged fleet is synthesized again the same way
+      expect(synth('-c', 'clusters', '-o', out, '-q').code).toBe(0);
+    } finally {
+      process.chdir(before);
+    }
+    // THEN both specs come from the cache: the read of a.conf is known to be inside the clusters folder
+    const served = lookups.mock.calls.map((call, i) => [call[0], lookups.mock.results[i].value !== undefined]);
+    lookups.mockRestore();
+    expect(served).toEqual([
+      [path.join('clusters', 'a', 'a.yaml'), true],
+      [path.join('clusters', 'b.yaml'), true],
+    ]);
+  });
+
   test('a changed cloud config is read again', () => {
     // GIVEN a cached synth
     const { clusters, out } = fleetDir();

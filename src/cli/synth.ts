@@ -165,7 +165,7 @@ function* checkOutput(run: SynthRun, opts: SynthFlags, ctx: CommandContext): Gen
   const { out, cacheDir, progress } = run;
   const check = new OutputCheck(out);
   const cache = cacheDir ? RenderCache.forOutput(cacheDir, check.remote.target) : undefined;
-  const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+  const specCache = cacheDir ? SpecCache.forClusters(cacheDir, opts.clusters) : undefined;
   let result: SynthSummary;
   try {
     result = yield { options: { ...run.options, cache, specCache }, sink: check };
@@ -194,7 +194,7 @@ function* writeOutput(run: SynthRun, opts: SynthFlags, ctx: CommandContext): Gen
   const tree = OutputTree.open(out, { force: opts.force });
   let result: SynthSummary;
   const cache = cacheDir ? RenderCache.forOutput(cacheDir, tree.remote.target) : undefined;
-  const specCache = cacheDir ? SpecCache.forClusters(cacheDir, realPathOf(opts.clusters)) : undefined;
+  const specCache = cacheDir ? SpecCache.forClusters(cacheDir, opts.clusters) : undefined;
   try {
     result = yield { options: { ...run.options, cache, specCache }, sink: tree };
   } catch (e) {
@@ -218,15 +218,6 @@ function* writeOutput(run: SynthRun, opts: SynthFlags, ctx: CommandContext): Gen
     ctx.io.out(
       `rendered ${n} cluster${n === 1 ? '' : 's'}${others.length > 0 ? ` (${others.join('; ')})` : ''} into ${out} (${writtenText(commit.written)})\n`,
     );
-  }
-}
-
-/** The real path of a folder, or its absolute path when it cannot be resolved (the loader reports that). */
-function realPathOf(dir: string): string {
-  try {
-    return fs.realpathSync(dir);
-  } catch {
-    return path.resolve(dir);
   }
 }
 

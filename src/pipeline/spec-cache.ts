@@ -135,6 +135,15 @@ function fileStat(st: fs.Stats): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.mode}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
+/** A folder's real path (links resolved), or its absolute path when it cannot be resolved (it does not exist yet). */
+function realPathOf(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
 /** Bytes copied at a time when pairs of records move between files. */
 const COPY_BYTES = 1 << 20;
 
@@ -156,9 +165,14 @@ const COPY_BYTES = 1 << 20;
  * the run holds to the end has the files specs share only.
  */
 export class SpecCache {
-  /** Opens the cache of a clusters folder in `dir` (created on save); a missing, unreadable or other build's cache is empty. */
-  static forClusters(dir: string, realClusters: string, now = Date.now()): SpecCache {
-    const file = path.join(dir, `specs-${createHash('sha256').update(realClusters).digest('hex').slice(0, 16)}.v8`);
+  /**
+   * Opens the cache of a clusters folder in `dir` (created on save); a
+   * missing, unreadable or other build's cache is empty. `clusters` is the
+   * folder as the loader is given it (relative or not): the files a spec
+   * reads are named below it; the cache file is chosen by its real path.
+   */
+  static forClusters(dir: string, clusters: string, now = Date.now()): SpecCache {
+    const file = path.join(dir, `specs-${createHash('sha256').update(realPathOf(clusters)).digest('hex').slice(0, 16)}.v8`);
     const specs = new Map<string, SpecEntry>();
     const files = new Map<string, FileEntry>();
     let fd: number | undefined;
@@ -201,7 +215,7 @@ export class SpecCache {
       );
     }
     // appended to only when it is whole and of this build
-    return new SpecCache(file, realClusters, specs, files, records, now, fd);
+    return new SpecCache(file, path.resolve(clusters), specs, files, records, now, fd);
   }
 
   /** This run's spool (unlinked once open): the pairs of the specs it stores, appended; and its size. */
@@ -246,10 +260,10 @@ export class SpecCache {
     return { nameLine, cloudConfigBase, member, preparedDigest: digest, warnings, prepared: () => this.read(entry, member.name, digest) };
   }
 
-  /** Whether an absolute path is below the clusters folder, without `..`. */
+  /** Whether a path (absolute, or relative as the clusters folder was given) is below the clusters folder, without `..`. */
   private below(file: string): boolean {
-    const rel = path.relative(this.root, file);
-    return path.isAbsolute(file) && rel !== '' && !path.isAbsolute(rel) && rel.split(path.sep).every((p) => p !== '..' && p !== '.' && p !== '');
+    const rel = path.relative(this.root, path.resolve(file));
+    return rel !== '' && !path.isAbsolute(rel) && rel.split(path.sep).every((p) => p !== '..' && p !== '.' && p !== '');
   }
 
   /** Records a spec that loaded without a problem: its pair of records goes to the spool, not to memory. */

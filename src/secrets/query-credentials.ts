@@ -36,12 +36,22 @@ const SCHEMELESS_URL = /^[A-Za-z0-9-]+(?:(?:\.[A-Za-z0-9-]+)+(?::\d{1,5})?|:\d{1
  */
 function schemelessQuerySpans(text: string, first: boolean, namesCredential: (name: string) => boolean): Span[] {
   const spans: Span[] = [];
-  for (let i = 0; i < text.length;) {
-    if (!isUrlChar(text.charCodeAt(i))) {
-      i++;
-      continue;
+  // only a run holding `?` or `#` can match SCHEMELESS_URL: each such run is found from its mark
+  const marks = { '?': text.indexOf('?'), '#': text.indexOf('#') };
+  const nextMark = (from: number): number => {
+    for (const m of ['?', '#'] as const) {
+      if (marks[m] >= 0 && marks[m] < from) {
+        marks[m] = text.indexOf(m, from);
+      }
     }
-    const end = runEnd(text, i, isUrlChar);
+    return marks['?'] < 0 ? marks['#'] : marks['#'] < 0 ? marks['?'] : Math.min(marks['?'], marks['#']);
+  };
+  for (let mark = nextMark(0); mark >= 0;) {
+    let i = mark;
+    while (i > 0 && isUrlChar(text.charCodeAt(i - 1))) {
+      i--;
+    }
+    const end = runEnd(text, mark, isUrlChar);
     const run = text.slice(i, end);
     // a run after `=` or `:` (`HTTPS_PROXY=host:3128/?…`) is read from there too
     const from = run.search(/[=:](?=[A-Za-z0-9-]+[.:])/) + 1;
@@ -57,7 +67,7 @@ function schemelessQuerySpans(text: string, first: boolean, namesCredential: (na
         }
       }
     }
-    i = end;
+    mark = nextMark(end);
   }
   return spans;
 }

@@ -296,10 +296,16 @@ function azureSecretSpans(text: string, first: boolean): Span[] {
   return spans;
 }
 
+/**
+ * Whether a text holds any prefix of {@link TOKEN_SHAPES}: one pass over it,
+ * where the shapes would each search it once per prefix (most texts hold none).
+ */
+const ANY_TOKEN_PREFIX = new RegExp(TOKEN_SHAPES.flatMap((s) => s.prefixes.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('|'));
+
 /** Every token of a known shape in a text, or the first one. */
 export function tokenSpans(text: string, first: boolean): Span[] {
   const spans: Span[] = [];
-  for (const shape of TOKEN_SHAPES) {
+  for (const shape of ANY_TOKEN_PREFIX.test(text) ? TOKEN_SHAPES : []) {
     spans.push(...shapeSpans(text, shape, first));
     if (first && spans.length > 0) {
       return spans;
