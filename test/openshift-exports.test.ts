@@ -31,9 +31,9 @@ type Mode = 'gitops' | 'operator';
 const dir = useTempDir();
 
 /** Writes the export of `platform` at `minor` and imports it; returns the spec file and what import printed. */
-function imported(platform: ExportPlatform, minor: string, omit: readonly string[] = []) {
+function imported(platform: ExportPlatform, minor: string, omit: readonly string[] = [], infraSpec: Record<string, unknown> = {}) {
   const from = path.join(dir(), 'export');
-  for (const [file, content] of Object.entries(exportFiles(platform, minor, omit))) {
+  for (const [file, content] of Object.entries(exportFiles(platform, minor, omit, infraSpec))) {
     writeFile(from, file, content);
   }
   const clusters = path.join(dir(), 'clusters');
@@ -166,4 +166,25 @@ describe('import records the kube-rbac-proxy image operator mode needs before 4.
       '',
     ]);
   });
+});
+
+describe('AWS before 4.19 with no cloud config named: the operator writes no cloud-conf', () => {
+  test.each(['4.16', '4.18', '4.20'])(
+    'GIVEN an AWS export at %s whose Infrastructure names no cloud config WHEN imported and rendered THEN every object equals the release',
+    (minor) => {
+      const imp = imported('AWS', minor, ['cloud-provider-config.yaml'], { cloudConfig: {} });
+      expect({ code: imp.code, err: imp.err }).toEqual({ code: 0, err: '' });
+      expect(parse(fs.readFileSync(imp.spec, 'utf8')).spec.cloudConfig).toBeUndefined();
+      const rendered = renderedObjects(imp.clusters, clusterNameOf('AWS'));
+      const cloudConf = rendered.filter((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf');
+      // THEN 4.16 and 4.18 render none (their CCM mounts none); 4.20 always syncs it, transformed from an empty source
+      expect(cloudConf.length).toBe(minor === '4.20' ? 1 : 0);
+      expect(
+        [
+          ...branchDiffs(minor, 'AWS', 'gitops', withoutProxyEnv('AWS', rendered), { cloudConfigNamed: false }),
+          ...cloudConfDiffs(minor, 'AWS', rendered, ''),
+        ].filter((d) => !DEVIATIONS.some((v) => v.matches.test(d))),
+      ).toEqual([]);
+    },
+  );
 });

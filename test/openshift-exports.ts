@@ -312,8 +312,8 @@ function featureGates(minor: string, version: string): Obj[] {
   return [{ version, enabled: enabled.map((name) => ({ name })), disabled: disabled.map((name) => ({ name })) }];
 }
 
-/** One export: file name to its YAML, as `oc get … -o yaml > file` writes them. */
-export function exportFiles(platform: ExportPlatform, minor: string, omit: readonly string[] = []): Record<string, string> {
+/** One export: file name to its YAML, as `oc get … -o yaml > file` writes them; `infraSpec` replaces Infrastructure spec fields. */
+export function exportFiles(platform: ExportPlatform, minor: string, omit: readonly string[] = [], infraSpec: Obj = {}): Record<string, string> {
   const version = EXPORT_VERSIONS[minor];
   const p = platformExport(platform);
   const type = platformType(platform);
@@ -323,7 +323,7 @@ export function exportFiles(platform: ExportPlatform, minor: string, omit: reado
       apiVersion: 'config.openshift.io/v1',
       kind: 'Infrastructure',
       metadata: meta('cluster'),
-      spec: { cloudConfig: { key: 'config', name: 'cloud-provider-config' }, platformSpec: { type, ...(p.spec ?? {}) } },
+      spec: { cloudConfig: { key: 'config', name: 'cloud-provider-config' }, platformSpec: { type, ...(p.spec ?? {}) }, ...infraSpec },
       status: {
         apiServerInternalURI: `https://api-int.${INFRA_ID[platform]}.example.com:6443`,
         apiServerURL: `https://api.${INFRA_ID[platform]}.example.com:6443`,
