@@ -2,8 +2,6 @@ import { isDeepStrictEqual } from 'util';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { distributionFacts } from '../distribution-facts';
 import { IMAGE_KEYS, KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
-import { payloadHas } from '../openshift/release-payload';
-import { RELEASE_VERSION_PATTERN } from '../openshift/release';
 import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
 import { UserError, isUserError } from '../util/user-error';
@@ -398,8 +396,8 @@ function importKubeRbacProxy({ find, spec, warnings }: ImportState): void {
     return;
   }
   const release = str(rec(spec.openshift).release);
-  // a release validate-spec refuses gets its own error there; only a well-formed one before 4.22 needs the image
-  if (!deployment && release !== undefined && RELEASE_VERSION_PATTERN.test(release) && !payloadHas(release, 'operatorServesMetrics')) {
+  // a malformed release gets its own error from validate-spec; only a well-formed one before 4.22 needs the image
+  if (!deployment && release !== undefined && OPENSHIFT.needsKubeRbacProxy?.(release)) {
     warnings.push(
       `no Deployment ${namespace}/${name} in the export: spec.images.${KUBE_RBAC_PROXY_IMAGE_KEY}, which operator mode (spec.managementMode: operator) ` +
         `needs on release ${release}, is not recorded; add the file to the export folder (oc get deployment -n ${namespace} ${name} -o yaml > operator-deployment.yaml) ` +

@@ -36,7 +36,7 @@ export class AwsCloudControllerManager extends Construct {
     const cloudConfig = operandRenders(release, 'awsCloudConfig');
     // Before 4.19 the CCM mounts no cloud config, and the operator syncs `cloud-conf` only when the Infrastructure names one
     // (openshift/cluster-cloud-controller-manager-operator@8abb067318de (release-4.18) pkg/controllers/cloud_config_sync_controller.go
-    // isCloudConfigSyncNeeded; the same at @d721cd62b5ed (release-4.16))
+    // isCloudConfigSyncNeeded; the same at @54dce1601867 (release-4.14), @d721cd62b5ed (release-4.16))
     const withoutCloudConf = !cloudConfig && props.cloudConfigNamed === false;
     const common = new CommonOperands(this, 'Common', { platformType: 'AWS', ...props, withoutCloudConf });
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
