@@ -50,6 +50,8 @@ function platformSpecOf(platform: string, minor: string, mode: Mode): Obj {
     managementMode: mode,
     openshift: { release: `${minor}.1` },
     ...(stack ? { azure: { cloudName: 'AzureStackCloud' }, cloudConfig: { file: 'c.json', extraKeys: { endpoints: 'e.json' } } } : {}),
+    // the Infrastructure names the cloud config, as an installer-made cluster's does (AWS before 4.19 writes cloud-conf only then)
+    ...(platform === 'AWS' ? { cloudConfig: { file: 'c.conf' } } : {}),
   });
 }
 

@@ -14,19 +14,26 @@ import { captureIo, useTempDir, writeFile } from './helpers';
 import { branchDiffs } from './oracle/openshift-branches/compare';
 import { cloudConfDiffs } from './oracle/openshift-branches/cloud-conf';
 import { DEVIATIONS } from './openshift-deviations';
-import { behindProxy, clusterNameOf, EXPORT_PLATFORMS, EXPORT_VERSIONS, ExportPlatform, exportFiles, PROXY_STATUS } from './openshift-exports';
+import {
+  behindProxy,
+  clusterNameOf,
+  EXPORT_PLATFORMS,
+  EXPORT_VERSIONS,
+  ExportPlatform,
+  exportFiles,
+  KUBE_RBAC_PROXY_IMAGE,
+  PROXY_STATUS,
+} from './openshift-exports';
 
 type Obj = Record<string, any>;
 type Mode = 'gitops' | 'operator';
 
 const dir = useTempDir();
 
-const KUBE_RBAC_PROXY = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:' + 'e'.repeat(64);
-
 /** Writes the export of `platform` at `minor` and imports it; returns the spec file and what import printed. */
-function imported(platform: ExportPlatform, minor: string, omit: readonly string[] = []) {
+function imported(platform: ExportPlatform, minor: string, omit: readonly string[] = [], infraSpec: Record<string, unknown> = {}) {
   const from = path.join(dir(), 'export');
-  for (const [file, content] of Object.entries(exportFiles(platform, minor, omit))) {
+  for (const [file, content] of Object.entries(exportFiles(platform, minor, omit, infraSpec))) {
     writeFile(from, file, content);
   }
   const clusters = path.join(dir(), 'clusters');
@@ -50,10 +57,10 @@ describe('an export of every platform at 4.16, 4.18 and 4.20 goes through import
       expect({ code: imp.code, err: imp.err }).toEqual({ code: 0, err: '' });
       const spec = parse(fs.readFileSync(imp.spec, 'utf8'));
       expect(spec.spec.openshift).toEqual({ release: EXPORT_VERSIONS[minor] });
+      // the kube-rbac-proxy image operator mode needs before 4.22, read from the exported operator Deployment
+      expect(spec.spec.images.kubeRbacProxy).toBe(KUBE_RBAC_PROXY_IMAGE);
       if (mode === 'operator') {
-        // what validate-spec asks for in operator mode before 4.22: the cluster's kube-rbac-proxy image
         spec.spec.managementMode = 'operator';
-        spec.spec.images.kubeRbacProxy = KUBE_RBAC_PROXY;
         fs.writeFileSync(imp.spec, stringify(spec));
       }
       // THEN the validate-spec command import prints accepts it (warnings only)
@@ -140,8 +147,44 @@ describe('import stops at a release the platform does not render', () => {
     expect(imp.err.split('\n')).toEqual([
       `error: ccm-gitops validate-spec would refuse the spec written (2 problems); fix ${imp.spec}, then run ccm-gitops validate-spec ${imp.spec}`,
       `  ${imp.spec}:10: spec.images.cloudControllerManagerAlibaba: is required for platform AlibabaCloud in gitops mode but missing; pin it by digest (repo@sha256:...) or by an explicit tag`,
-      `  ${imp.spec}:15: spec.openshift.release: "4.18.27": the operator shipped Alibaba Cloud operands in release 4.16 only (removed in 4.17); name the cluster's 4.16.z release`,
+      `  ${imp.spec}:16: spec.openshift.release: "4.18.27": the operator shipped Alibaba Cloud operands in release 4.16 only (removed in 4.17); name the cluster's 4.16.z release`,
       '',
     ]);
   });
+});
+
+describe('import records the kube-rbac-proxy image operator mode needs before 4.22', () => {
+  test('GIVEN a VSphere export at 4.18 without the operator Deployment WHEN imported THEN exit 0, no image recorded, and the oc command that exports the Deployment named', () => {
+    const imp = imported('VSphere', '4.18', ['operator-deployment.yaml']);
+    expect(imp.code).toBe(0);
+    expect(parse(fs.readFileSync(imp.spec, 'utf8')).spec.images.kubeRbacProxy).toBeUndefined();
+    expect(imp.err.split('\n')).toEqual([
+      'warning: no Deployment openshift-cloud-controller-manager-operator/cluster-cloud-controller-manager-operator in the export: ' +
+        'spec.images.kubeRbacProxy, which operator mode (spec.managementMode: operator) needs on release 4.18.27, is not recorded; ' +
+        'add the file to the export folder (oc get deployment -n openshift-cloud-controller-manager-operator cluster-cloud-controller-manager-operator -o yaml > operator-deployment.yaml) ' +
+        'and import again, or set it yourself',
+      '',
+    ]);
+  });
+});
+
+describe('AWS before 4.19 with no cloud config named: the operator writes no cloud-conf', () => {
+  test.each(['4.16', '4.18', '4.20'])(
+    'GIVEN an AWS export at %s whose Infrastructure names no cloud config WHEN imported and rendered THEN every object equals the release',
+    (minor) => {
+      const imp = imported('AWS', minor, ['cloud-provider-config.yaml'], { cloudConfig: {} });
+      expect({ code: imp.code, err: imp.err }).toEqual({ code: 0, err: '' });
+      expect(parse(fs.readFileSync(imp.spec, 'utf8')).spec.cloudConfig).toBeUndefined();
+      const rendered = renderedObjects(imp.clusters, clusterNameOf('AWS'));
+      const cloudConf = rendered.filter((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cloud-conf');
+      // THEN 4.16 and 4.18 render none (their CCM mounts none); 4.20 always syncs it, transformed from an empty source
+      expect(cloudConf.length).toBe(minor === '4.20' ? 1 : 0);
+      expect(
+        [
+          ...branchDiffs(minor, 'AWS', 'gitops', withoutProxyEnv('AWS', rendered), { cloudConfigNamed: false }),
+          ...cloudConfDiffs(minor, 'AWS', rendered, ''),
+        ].filter((d) => !DEVIATIONS.some((v) => v.matches.test(d))),
+      ).toEqual([]);
+    },
+  );
 });

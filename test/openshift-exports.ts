@@ -49,6 +49,9 @@ function imagesJson(minor: string): string {
   return JSON.stringify(Object.fromEntries(keys.map((k, i) => [k, digest(i + 1)])), null, 2) + '\n';
 }
 
+/** The kube-rbac-proxy image of the exported operator Deployment (the payload's, by digest). */
+export const KUBE_RBAC_PROXY_IMAGE = digest(15);
+
 /** The Proxy status a cluster behind a proxy has (types_proxy.go ProxyStatus). */
 export const PROXY_STATUS = {
   httpProxy: 'http://proxy.corp.example.com:3128',
@@ -309,8 +312,8 @@ function featureGates(minor: string, version: string): Obj[] {
   return [{ version, enabled: enabled.map((name) => ({ name })), disabled: disabled.map((name) => ({ name })) }];
 }
 
-/** One export: file name to its YAML, as `oc get … -o yaml > file` writes them. */
-export function exportFiles(platform: ExportPlatform, minor: string, omit: readonly string[] = []): Record<string, string> {
+/** One export: file name to its YAML, as `oc get … -o yaml > file` writes them; `infraSpec` replaces Infrastructure spec fields. */
+export function exportFiles(platform: ExportPlatform, minor: string, omit: readonly string[] = [], infraSpec: Obj = {}): Record<string, string> {
   const version = EXPORT_VERSIONS[minor];
   const p = platformExport(platform);
   const type = platformType(platform);
@@ -320,7 +323,7 @@ export function exportFiles(platform: ExportPlatform, minor: string, omit: reado
       apiVersion: 'config.openshift.io/v1',
       kind: 'Infrastructure',
       metadata: meta('cluster'),
-      spec: { cloudConfig: { key: 'config', name: 'cloud-provider-config' }, platformSpec: { type, ...(p.spec ?? {}) } },
+      spec: { cloudConfig: { key: 'config', name: 'cloud-provider-config' }, platformSpec: { type, ...(p.spec ?? {}) }, ...infraSpec },
       status: {
         apiServerInternalURI: `https://api-int.${INFRA_ID[platform]}.example.com:6443`,
         apiServerURL: `https://api.${INFRA_ID[platform]}.example.com:6443`,
@@ -363,6 +366,27 @@ export function exportFiles(platform: ExportPlatform, minor: string, omit: reado
         },
       }),
       data: { 'images.json': imagesJson(minor) },
+    },
+    // the operator Deployment: its containers as the payload ships them (release-4.16 to 4.21 run a kube-rbac-proxy sidecar,
+    // openshift/cluster-cloud-controller-manager-operator@6148c0cca626 (release-4.21) manifests/0000_26_cloud-controller-manager-operator_11_deployment.yaml)
+    'operator-deployment.yaml': {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: meta('cluster-cloud-controller-manager-operator', { namespace: 'openshift-cloud-controller-manager-operator', generation: 3 }),
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { 'k8s-app': 'cloud-manager-operator' } },
+        template: {
+          metadata: { labels: { 'k8s-app': 'cloud-manager-operator' } },
+          spec: {
+            containers: [
+              { name: 'cluster-cloud-controller-manager', image: digest(1) },
+              { name: 'config-sync-controllers', image: digest(1) },
+              { name: 'kube-rbac-proxy', image: KUBE_RBAC_PROXY_IMAGE },
+            ],
+          },
+        },
+      },
     },
     'featuregate.yaml': {
       apiVersion: 'config.openshift.io/v1',

@@ -27,7 +27,7 @@ export function addImportCommand(program: Command, ctx: CommandContext): void {
     .command('import')
     .description(
       'write a cluster spec (and its cloud config) from what oc get -o yaml exports of a live cluster: Infrastructure, Network, Proxy, ' +
-        'FeatureGate, APIServer, the openshift-config cloud config ConfigMap and the operator images ConfigMap (single files or Lists)',
+        'FeatureGate, APIServer, the openshift-config cloud config ConfigMap, the operator images ConfigMap and the operator Deployment (single files or Lists)',
     )
     .requiredOption('--from <path>', 'folder (or file) of the export')
     .option('-o, --out <dir>', 'folder to write the spec into', DEFAULT_CLUSTERS_DIR)

@@ -118,6 +118,12 @@ export interface DistributionFacts {
    * @default - the distribution renders the control plane's change itself
    */
   readonly manualControlPlaneChange?: ManualControlPlaneChange;
+  /**
+   * Whether operator mode on `release` needs `spec.images.kubeRbacProxy` (its operator Deployment runs that sidecar), for `import`.
+   *
+   * @default - never
+   */
+  needsKubeRbacProxy?(release: string): boolean;
 }
 
 /** What the rendered objects of a cluster leave for its extra files. */

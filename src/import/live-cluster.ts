@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'util';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { distributionFacts } from '../distribution-facts';
-import { IMAGE_KEYS, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
+import { IMAGE_KEYS, KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
 import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
 import { UserError, isUserError } from '../util/user-error';
@@ -9,7 +9,8 @@ import { UserError, isUserError } from '../util/user-error';
 /**
  * Turns what `oc get -o yaml` exports from a live OpenShift cluster
  * (Infrastructure, Network, Proxy, FeatureGate, APIServer, the user cloud
- * config ConfigMap and, when present, the operator's images ConfigMap) into a
+ * config ConfigMap and, when present, the operator's images ConfigMap and
+ * Deployment) into a
  * cluster spec and the files it references. Pure: objects in, files out.
  */
 
@@ -113,6 +114,7 @@ export function importLiveCluster(exported: readonly ExportedObject[], options: 
   importProxy(state);
   importFeatureGates(state);
   importRelease(state);
+  importKubeRbacProxy(state);
   importTlsProfile(state);
   // the loader validates the document when it reads the file back; here it is only assembled
   const document = { apiVersion: SPEC_API_VERSION, kind: SPEC_KIND, metadata: { name }, spec } as unknown as ClusterSpecInput;
@@ -371,6 +373,35 @@ function importRelease({ find, spec, warnings }: ImportState): void {
       'no ClusterVersion "version" in the export: spec.openshift.release is required and not known; ' +
         'add the file to the export folder (oc get clusterversion version -o yaml > clusterversion.yaml) and import again, ' +
         "or set it to what oc get clusterversion version -o jsonpath='{.status.desired.version}' prints",
+    );
+  }
+}
+
+/** The operator Deployment the kube-rbac-proxy image is read from. */
+const OPERATOR_DEPLOYMENT = { namespace: 'openshift-cloud-controller-manager-operator', name: 'cluster-cloud-controller-manager-operator' };
+
+/**
+ * The image of the operator Deployment's `kube-rbac-proxy` container, which operator mode needs before 4.22: not in
+ * images.json, the payload substitutes it into the Deployment (openshift/cluster-cloud-controller-manager-operator@6148c0cca626
+ * (release-4.21) manifests/0000_26_cloud-controller-manager-operator_11_deployment.yaml; release-4.16 to 4.21 alike).
+ */
+function importKubeRbacProxy({ find, spec, warnings }: ImportState): void {
+  const { namespace, name } = OPERATOR_DEPLOYMENT;
+  const deployment = find('Deployment', name, namespace, 'apps/');
+  const image = arr(rec(rec(rec(deployment?.spec).template).spec).containers)
+    .map(rec)
+    .find((c) => c.name === 'kube-rbac-proxy')?.image;
+  if (typeof image === 'string' && image !== '') {
+    spec.images = { ...rec(spec.images), [KUBE_RBAC_PROXY_IMAGE_KEY]: image };
+    return;
+  }
+  const release = str(rec(spec.openshift).release);
+  // a malformed release gets its own error from validate-spec; only a well-formed one before 4.22 needs the image
+  if (!deployment && release !== undefined && OPENSHIFT.needsKubeRbacProxy?.(release)) {
+    warnings.push(
+      `no Deployment ${namespace}/${name} in the export: spec.images.${KUBE_RBAC_PROXY_IMAGE_KEY}, which operator mode (spec.managementMode: operator) ` +
+        `needs on release ${release}, is not recorded; add the file to the export folder (oc get deployment -n ${namespace} ${name} -o yaml > operator-deployment.yaml) ` +
+        'and import again, or set it yourself',
     );
   }
 }

@@ -18,6 +18,12 @@ export interface CommonOperandsProps {
    */
   readonly cloudConfExtraData?: Readonly<Record<string, string>>;
   /**
+   * No `cloud-conf` ConfigMap: the operator's sync controller writes none (AWS before 4.19 without a cloud config named).
+   *
+   * @default false
+   */
+  readonly withoutCloudConf?: boolean;
+  /**
    * Single-replica control plane: no PodDisruptionBudget.
    *
    * @default false
@@ -43,12 +49,14 @@ export interface CommonOperandsProps {
  * (not on single-replica control planes) and the Service on 10258.
  */
 export class CommonOperands extends Construct {
-  /** The `cloud-conf` ConfigMap. */
-  public readonly cloudConf: CloudConfConfigMap;
+  /** The `cloud-conf` ConfigMap; undefined with `withoutCloudConf`. */
+  public readonly cloudConf: CloudConfConfigMap | undefined;
 
   constructor(scope: Construct, id: string, props: CommonOperandsProps) {
     super(scope, id);
-    this.cloudConf = new CloudConfConfigMap(this, 'CloudConf', { cloudConf: props.cloudConf, extraData: props.cloudConfExtraData });
+    this.cloudConf = props.withoutCloudConf
+      ? undefined
+      : new CloudConfConfigMap(this, 'CloudConf', { cloudConf: props.cloudConf, extraData: props.cloudConfExtraData });
     if (!props.singleReplica) {
       new CloudControllerManagerPodDisruptionBudget(this, 'PodDisruptionBudget', {
         platformType: props.platformType,
@@ -62,5 +70,13 @@ export class CommonOperands extends Construct {
       const withWebhooks = props.shape === 'release-4.16' || !operandRenders(props.release, 'serviceWithoutWebhooksPort');
       new CloudControllerManagerService(this, 'Service', { platformType: props.platformType, shape: withWebhooks ? 'release-4.16' : 'main' });
     }
+  }
+
+  /** The data of `cloud-conf`, for a CCM that mounts it (only a release that writes it mounts it). */
+  public cloudConfData(): Readonly<Record<string, string>> {
+    if (this.cloudConf === undefined) {
+      throw new Error(`'cloudConf' is mounted, but rendered without it (withoutCloudConf)`);
+    }
+    return this.cloudConf.data;
   }
 }

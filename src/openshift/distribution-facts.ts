@@ -82,8 +82,7 @@ function openshiftProblems(spec: ClusterSpec, renderedBy: (platform: PlatformTyp
     }
   }
   const release = s.openshift?.release;
-  const kubeRbacProxy = release !== undefined && RELEASE_VERSION_PATTERN.test(release) && !payloadHas(release, 'operatorServesMetrics');
-  if (s.managementMode === 'operator' && kubeRbacProxy && !s.images[KUBE_RBAC_PROXY_IMAGE_KEY]) {
+  if (s.managementMode === 'operator' && release !== undefined && needsKubeRbacProxy(release) && !s.images[KUBE_RBAC_PROXY_IMAGE_KEY]) {
     problems.push({
       path: ['spec', 'images', KUBE_RBAC_PROXY_IMAGE_KEY],
       message:
@@ -165,6 +164,11 @@ function prepare(spec: ClusterSpec, ctx: PrepareContext, migration: MigrationInp
   }
 }
 
+/** Whether the operator Deployment of `release` runs a kube-rbac-proxy sidecar (until 4.21), whose image operator mode needs. */
+function needsKubeRbacProxy(release: string): boolean {
+  return RELEASE_VERSION_PATTERN.test(release) && !payloadHas(release, 'operatorServesMetrics');
+}
+
 /** OpenShift: what the cluster-cloud-controller-manager-operator renders, by platform (`src/openshift/platform-facts.ts`), without rendering it. */
 export const OPENSHIFT_DISTRIBUTION_FACTS: DistributionFacts = {
   name: 'openshift',
@@ -223,6 +227,7 @@ ${
     exampleCloudConfig: (platform) => OPENSHIFT_EXAMPLE_CLOUD_CONFIGS[platform],
   },
   ccmFeatureGates: UPSTREAM_CLOUD_FEATURE_GATES,
+  needsKubeRbacProxy,
   cloudConfigTransforms: {
     platformOf: (spec) => platformFactsFor(spec.spec.platform)?.cloudConfigPlatformOf?.(spec) ?? spec.spec.platform,
     transform: (spec, source) => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec),

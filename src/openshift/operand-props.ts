@@ -16,6 +16,13 @@ export interface OperandProps {
    */
   readonly cloudConfExtraData?: Readonly<Record<string, string>>;
   /**
+   * Whether the spec names a cloud config (`spec.cloudConfig`), as the Infrastructure's `spec.cloudConfig.name` does:
+   * AWS before 4.19 writes no `cloud-conf` without one.
+   *
+   * @default true
+   */
+  readonly cloudConfigNamed?: boolean;
+  /**
    * Single-replica control plane: one replica and no PodDisruptionBudget.
    *
    * @default false

@@ -100,6 +100,7 @@ export function operandProps(cluster: PreparedCluster): OperandProps {
   return {
     cloudConf: cluster.cloudConf,
     cloudConfExtraData: cluster.cloudConfExtraData,
+    cloudConfigNamed: s.cloudConfig !== undefined,
     singleReplica: s.controlPlaneTopology === 'SingleReplica',
     proxy: s.proxy,
     tls: resolveTlsProfile(s.tls),

@@ -68,7 +68,7 @@ export class AlibabaCloudControllerManager extends Construct {
       volumeOrder: ['host-etc-kube', 'trusted-ca', 'cloud-config'],
       cpu: '200m',
       memory: '50Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } },
       singleReplica: props.singleReplica,
       proxy: props.proxy,
     });

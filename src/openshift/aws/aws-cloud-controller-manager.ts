@@ -31,10 +31,14 @@ export class AwsCloudControllerManager extends Construct {
 
   constructor(scope: Construct, id: string, props: AwsCloudControllerManagerProps) {
     super(scope, id);
-    const common = new CommonOperands(this, 'Common', { platformType: 'AWS', ...props });
     const release = props.release;
     // The release's own form where it differs in data (OPERAND_PARTS_SINCE): a migration runs on releases before 4.22.
     const cloudConfig = operandRenders(release, 'awsCloudConfig');
+    // Before 4.19 the CCM mounts no cloud config, and the operator syncs `cloud-conf` only when the Infrastructure names one
+    // (openshift/cluster-cloud-controller-manager-operator@8abb067318de (release-4.18) pkg/controllers/cloud_config_sync_controller.go
+    // isCloudConfigSyncNeeded; the same at @54dce1601867 (release-4.14), @d721cd62b5ed (release-4.16))
+    const withoutCloudConf = !cloudConfig && props.cloudConfigNamed === false;
+    const common = new CommonOperands(this, 'Common', { platformType: 'AWS', ...props, withoutCloudConf });
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'aws-cloud-controller-manager',
       platformLabel: 'AWS',
@@ -62,7 +66,7 @@ export class AwsCloudControllerManager extends Construct {
       volumeOrder: ['config-accm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '50Mi',
-      mountedConfig: cloudConfig ? { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } } : {},
+      mountedConfig: cloudConfig ? { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } } : {},
       singleReplica: props.singleReplica,
       leaderMigration: props.leaderMigration,
       proxy: props.proxy,

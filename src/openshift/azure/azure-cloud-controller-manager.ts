@@ -99,7 +99,7 @@ export class AzureCloudControllerManager extends Construct {
       volumeOrder: ['config-accm', 'cloud-sa-volume', 'trusted-ca', 'host-etc-kube', 'bound-sa-token', 'merged-cloud-config'],
       cpu: '200m',
       memory: '50Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } },
       singleReplica: props.singleReplica,
       proxy: props.proxy,
     });

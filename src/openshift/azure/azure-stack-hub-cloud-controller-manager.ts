@@ -49,7 +49,7 @@ export class AzureStackHubCloudControllerManager extends Construct {
       throw new Error("'cloudConfExtraData.endpoints' (the Azure Stack Hub environment file) must be set, got none");
     }
     const common = new CommonOperands(this, 'Common', { platformType: 'Azure', ...props });
-    const mountedConfig = { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } };
+    const mountedConfig = { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } };
     const release = props.release;
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
       name: 'azure-cloud-controller-manager',

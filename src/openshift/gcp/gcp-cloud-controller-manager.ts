@@ -75,7 +75,7 @@ export class GcpCloudControllerManager extends Construct {
       ],
       cpu: '200m',
       memory: '128Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } },
       singleReplica: props.singleReplica,
       leaderMigration: props.leaderMigration,
       proxy: props.proxy,

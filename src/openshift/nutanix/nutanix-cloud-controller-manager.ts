@@ -67,7 +67,7 @@ export class NutanixCloudControllerManager extends Construct {
       volumeOrder: ['nutanix-config', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '128Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } },
       singleReplica: props.singleReplica,
       proxy: props.proxy,
     });

@@ -78,7 +78,7 @@ export class OpenStackCloudControllerManager extends Construct {
       volumeOrder: ['host-etc-kube', 'secret-occm', 'trusted-ca', 'cloud-config'],
       cpu: '200m',
       memory: '50Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } },
       singleReplica: props.singleReplica,
       leaderMigration: props.leaderMigration,
       proxy: props.proxy,

@@ -47,7 +47,7 @@ export class PowerVsCloudControllerManager extends Construct {
       volumeOrder: ['trusted-ca', 'host-etc-kube', 'cloud-conf', 'ibm-cloud-credentials'],
       cpu: '75m',
       memory: '60Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } },
       singleReplica: props.singleReplica,
       proxy: props.proxy,
     });

@@ -66,7 +66,7 @@ export class VSphereCloudControllerManager extends Construct {
     }
     const common = new CommonOperands(this, 'Common', { platformType: 'VSphere', ...props });
     if (props.multiVCenterDay2) {
-      new ManagedCloudConfigMap(this, 'ManagedCloudConfig', { data: common.cloudConf.data });
+      new ManagedCloudConfigMap(this, 'ManagedCloudConfig', { data: common.cloudConfData() });
     }
     const nodeLabels = props.mixedNodeEnv ? VSPHERE_PLATFORM_NODE_LABEL : '';
     this.deployment = new CloudControllerManagerDeployment(this, 'Deployment', {
@@ -104,7 +104,7 @@ export class VSphereCloudControllerManager extends Construct {
       volumeOrder: ['config-vccm', 'secret-vccm', 'trusted-ca', 'host-etc-kube'],
       cpu: '200m',
       memory: '128Mi',
-      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConf.data } },
+      mountedConfig: { configMaps: { [CLOUD_CONF_CONFIG_MAP]: common.cloudConfData() } },
       singleReplica: props.singleReplica,
       leaderMigration: props.leaderMigration,
       proxy: props.proxy,

@@ -35,8 +35,22 @@ function cite(source: string, path: string): string {
   return `[${source.replace(/ \((release-[\d.]+)\)$/, ' $1')} ${path}]`;
 }
 
+/** What the compared cluster's Infrastructure says that changes which operands the operator writes. */
+export interface ClusterFacts {
+  /** Whether `spec.cloudConfig.name` names a cloud config ConfigMap (an installer-made cluster's does). */
+  readonly cloudConfigNamed: boolean;
+}
+
+/**
+ * The releases whose cloud-config sync controller writes `cloud-conf` on AWS only when the Infrastructure names a cloud
+ * config (pkg/controllers/cloud_config_sync_controller.go isCloudConfigSyncNeeded: `infraCloudConfigRef.Name != ""` at
+ * @d721cd62b5ed release-4.16, @6d4c0096477d release-4.17, @8abb067318de release-4.18; AWS syncs unconditionally from
+ * @5b39a4dfc245 release-4.19, whose pkg/cloud/aws/assets/deployment.yaml mounts it).
+ */
+const AWS_SYNC_ONLY_WHEN_NAMED: readonly string[] = ['4.16', '4.17', '4.18'];
+
 /** What the branch of `minor` makes the operator render on `platform` (operands), as facts. */
-export function expectedOperands(minor: string, platform: string): CitedFacts[] {
+export function expectedOperands(minor: string, platform: string, cluster: ClusterFacts = { cloudConfigNamed: true }): CitedFacts[] {
   const b = branch(minor);
   const assets = b.platforms[platform];
   if (assets === undefined) {
@@ -60,7 +74,9 @@ export function expectedOperands(minor: string, platform: string): CitedFacts[] 
     { id: `/Service ${OPERAND_NAMESPACE}/${service}`, servicePorts: b.common.servicePorts, cited: common },
     // getPDB names it after the platform's Deployment; its spec fields are compared by name (pdbFields).
     { id: `policy/PodDisruptionBudget ${OPERAND_NAMESPACE}/${service}`, disruptionBudget: b.common.pdbFields.join(','), cited: common },
-    { id: `/ConfigMap ${OPERAND_NAMESPACE}/cloud-conf`, cited: cite(b.source, 'pkg/controllers/common_consts.go') },
+    ...(platform === 'AWS' && !cluster.cloudConfigNamed && AWS_SYNC_ONLY_WHEN_NAMED.includes(minor)
+      ? []
+      : [{ id: `/ConfigMap ${OPERAND_NAMESPACE}/cloud-conf`, cited: cite(b.source, 'pkg/controllers/common_consts.go') }]),
     { id: `/ConfigMap ${OPERAND_NAMESPACE}/ccm-trusted-ca`, cited: cite(b.source, 'pkg/controllers/trusted_ca_bundle_controller.go') },
   ];
 }
@@ -145,10 +161,16 @@ export function factDiffs(expected: ObjectFacts, rendered: ObjectFacts, cited: s
 }
 
 /** Every difference between the objects rendered for a cluster of `platform` at `minor` in `mode` and its release branch. */
-export function branchDiffs(minor: string, platform: string, mode: 'gitops' | 'operator', rendered: readonly Obj[]): string[] {
+export function branchDiffs(
+  minor: string,
+  platform: string,
+  mode: 'gitops' | 'operator',
+  rendered: readonly Obj[],
+  cluster: ClusterFacts = { cloudConfigNamed: true },
+): string[] {
   const b = branch(minor);
   const payload = new Map(b.payload.filter((p) => p.annotations['release.openshift.io/delete'] !== 'true').map((p) => [p.id, p]));
-  const operands = new Map((mode === 'gitops' ? expectedOperands(minor, platform) : []).map((o) => [o.id, o]));
+  const operands = new Map((mode === 'gitops' ? expectedOperands(minor, platform, cluster) : []).map((o) => [o.id, o]));
   const out: string[] = [];
   const seen = new Set<string>();
   for (const o of rendered) {
