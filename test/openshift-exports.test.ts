@@ -12,7 +12,7 @@ import { RELEASE_REQUIRED_MESSAGE } from '../src/openshift/release-problems';
 import { synthesize } from '../src/pipeline/synth';
 import { captureIo, useTempDir, writeFile } from './helpers';
 import { branchDiffs } from './oracle/openshift-branches/compare';
-import { cloudConfDiffs } from './oracle/openshift-branches/cloud-conf';
+import { ClusterInputs, cloudConfDiffs } from './oracle/openshift-branches/cloud-conf';
 import { DEVIATIONS } from './openshift-deviations';
 import {
   behindProxy,
@@ -22,6 +22,7 @@ import {
   ExportPlatform,
   exportFiles,
   KUBE_RBAC_PROXY_IMAGE,
+  oracleInputs,
   PROXY_STATUS,
 } from './openshift-exports';
 
@@ -74,7 +75,7 @@ describe('an export of every platform at 4.16, 4.18 and 4.20 goes through import
       expect(
         [
           ...branchDiffs(minor, platform, mode, withoutProxyEnv(platform, rendered)),
-          ...(mode === 'gitops' ? cloudConfDiffs(minor, platform, rendered, cloudConfig) : []),
+          ...(mode === 'gitops' ? cloudConfDiffs(minor, platform, rendered, cloudConfig, oracleInputs(platform) as ClusterInputs) : []),
         ].filter((d) => !DEVIATIONS.some((v) => v.matches.test(d))),
       ).toEqual([]);
     },

@@ -215,7 +215,7 @@ function platformExport(platform: ExportPlatform): PlatformExport {
         },
         config: {
           config:
-            '[Global]\nuse-clouds = true\nclouds-file = /etc/openstack/secret/clouds.yaml\ncloud = openstack\n\n' +
+            '[Global]\nsecret-name = openstack-credentials\nsecret-namespace = kube-system\nuse-clouds = true\nclouds-file = /etc/openstack/secret/clouds.yaml\ncloud = openstack\n\n' +
             '[LoadBalancer]\nfloating-network-id = 5b8e4c6a-2f1d-4e3b-9a7c-1d2e3f4a5b6c\n',
         },
       };
@@ -427,4 +427,34 @@ export function exportFiles(platform: ExportPlatform, minor: string, omit: reado
 /** Whether the exported cluster of `platform` runs behind the proxy of {@link PROXY_STATUS}. */
 export function behindProxy(platform: ExportPlatform): boolean {
   return BEHIND_PROXY.includes(platform);
+}
+
+/**
+ * What the release's cloud-config transformer reads besides the source, taken from the same export: the
+ * Infrastructure's platform spec and status, and the Network's service network (for the oracle's ClusterInputs).
+ */
+export function oracleInputs(platform: ExportPlatform): { aws?: { region?: string }; vsphere?: Obj } {
+  const p = platformExport(platform);
+  if (platform === 'AWS') {
+    return { aws: { region: (p.status.aws as Obj).region as string } };
+  }
+  if (platform === 'VSphere') {
+    const status = p.status.vsphere as Obj;
+    return {
+      vsphere: {
+        // the oracle's VSphereInputs names a failure domain's datacenter where the Infrastructure nests it in topology
+        platformSpec: {
+          ...(p.spec?.vsphere as Obj),
+          failureDomains: ((p.spec?.vsphere as Obj).failureDomains as Obj[]).map((fd) => ({
+            server: fd.server,
+            datacenter: (fd.topology as Obj).datacenter,
+          })),
+        },
+        apiServerInternalIPs: status.apiServerInternalIPs,
+        ingressIPs: status.ingressIPs,
+        serviceNetwork: ['172.30.0.0/16'],
+      },
+    };
+  }
+  return {};
 }
