@@ -175,6 +175,7 @@ export const OPENSHIFT_DISTRIBUTION_FACTS: DistributionFacts = {
     return facts ? openshiftCredentialHome(facts) : undefined;
   },
   specProblems: openshiftProblems,
+  importedPlatformSections: (platform, live) => platformFactsFor(platform)?.importLiveSections?.(live) ?? { sections: {}, warnings: [] },
   prepare,
   migrationControlPlane: OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS,
   migrationChecks: OPENSHIFT_MIGRATION_CHECKS,

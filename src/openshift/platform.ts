@@ -6,6 +6,7 @@ import { OperandProps } from './operand-props';
 import { ImageKey } from '../cluster-spec/images';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { PreparedCluster } from '../cluster/prepared-cluster';
+import { ImportedPlatformSections, LivePlatformObjects } from '../cluster/distribution';
 import { resolveTlsProfile } from '../cluster-spec/tls';
 import { effectiveEnabledGates } from './release';
 
@@ -75,6 +76,12 @@ export interface PlatformFacts {
    * @default - the platform type
    */
   cloudConfigPlatformOf?(spec: ClusterSpec): string;
+  /**
+   * Its sections of a spec imported from a live cluster (`import`), from the Infrastructure's platform status and spec.
+   *
+   * @default - none
+   */
+  importLiveSections?(live: LivePlatformObjects): ImportedPlatformSections;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws a UserError of kind 'cloud-config'. */

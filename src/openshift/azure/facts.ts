@@ -1,6 +1,8 @@
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
 import { CCM_SERVICE_ACCOUNT } from '../constants';
 import { ClusterSpec } from '../../cluster-spec/schema';
+import { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
+import { rec, str } from '../../util/exported-fields';
 import { isAzureStackHubCloud } from '../../cluster-spec/sections/azure';
 import type { CloudCredentialsRequestProps } from '../cloud-credentials-request';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
@@ -113,6 +115,7 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
   cloudConfigPlatformOf: (spec) => (isAzureStackHub(spec) ? 'AzureStackHub' : 'Azure'),
   credentialsRequest: azureCredentialsRequest(undefined),
   credentialsRequestOf: azureCredentialsRequest,
+  importLiveSections: importAzureLiveSections,
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const extraKeys = spec.spec.cloudConfig?.extraKeys ?? {};
@@ -135,3 +138,9 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
       : transformAzureCloudConfig(source, { cloudName: azureCloudName(spec) });
   },
 };
+
+/** The cloud of the Infrastructure's Azure platform status. */
+function importAzureLiveSections({ infrastructure }: LivePlatformObjects): ImportedPlatformSections {
+  const cloudName = str(rec(rec(rec(infrastructure.status).platformStatus).azure).cloudName);
+  return { sections: cloudName ? { azure: { cloudName } } : {}, warnings: [] };
+}
