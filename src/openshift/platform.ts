@@ -21,6 +21,18 @@ export interface PlatformSpecProblem {
 // Both distributions render a PreparedCluster; it lives below them (src/cluster/).
 export type { PreparedCluster } from '../cluster/prepared-cluster';
 
+/** The one release whose operator shipped a platform's operands, with what the checks and the hand-over say about it. */
+export interface OnlyRelease {
+  /** Its minor (`4.16`). */
+  readonly minor: string;
+  /** The platform's name in a message (`Alibaba Cloud`). */
+  readonly name: string;
+  /** The first release without the platform. */
+  readonly removedIn: string;
+  /** The hand-over's paragraph on a minor update, which the platform does not have. */
+  readonly minorUpdate: string;
+}
+
 /**
  * What the generator knows about one platform apart from rendering it:
  * what the loader checks a spec with and the cloud config is transformed
@@ -69,7 +81,7 @@ export interface PlatformFacts {
    *
    * @default - every release from those the support table names
    */
-  readonly onlyRelease?: string;
+  readonly onlyRelease?: OnlyRelease;
   /**
    * The platform `cloud-config transform` names for a spec, where a cloud of the platform has a transform of its own.
    *
