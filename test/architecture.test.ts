@@ -301,16 +301,12 @@ export function platformComparisons(file: string, text: string): string[] {
 
 /**
  * Platform-name comparisons outside the platform folders not yet behind facts, by file: how
- * many each holds. A new one fails the test; a file whose comparisons move must leave this
- * list (OpenShift's release, support-table and hand-over texts about Alibaba Cloud's one release).
+ * many each holds. A new one fails the test; a file whose comparisons move must leave this list.
  */
 export const PLATFORM_COMPARISONS_LEFT: Readonly<Record<string, number>> = {
-  'src/openshift/distribution-facts.ts': 1,
-  'src/openshift/handover.ts': 1,
+  // OpenStack's extra RBAC renders inside the static set, between the provider RBAC and the ClusterOperator: behind the
+  // platform it needs a construct hook on PlatformDefinition, which the facts (no cdk8s) cannot carry
   'src/openshift/openshift-static-set.ts': 1,
-  'src/openshift/release-operands.ts': 1,
-  'src/openshift/release-payload.ts': 1,
-  'src/openshift/release-problems.ts': 1,
 };
 
 /** The providers' names as they start a function of theirs (`awsIrsaProblems`, `vsphereSecretEnvProblems` …). */

@@ -77,6 +77,13 @@ export interface PlatformFacts {
    */
   credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
   /**
+   * The release since which the platform's CredentialsRequest no longer changes: without
+   * `credentialsRequestOf`, operator mode renders from it only.
+   *
+   * @default - it never changed
+   */
+  readonly credentialsRequestSettledIn?: string;
+  /**
    * The one release whose operator shipped the platform's operands, when only one did: it renders there only.
    *
    * @default - every release from those the support table names

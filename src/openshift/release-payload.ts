@@ -78,13 +78,18 @@ export const OPERATOR_MODE_RENDERED_SINCE = '4.16';
 const AZURE_PERMISSIONS_PER_RELEASE = '13 on 4.16 to 4.18, 17 on 4.19 and 4.20, 28 on 4.21, 30 from 4.22';
 
 /** The oldest release whose payload operator mode renders on `platform`. */
-export function operatorModeRenderedSince(platform: Pick<PlatformFacts, 'type' | 'credentialsRequestOf'>): string {
-  // Azure's CredentialsRequest gained permissions at 4.19, 4.21 and 4.22: rendered per release only with credentialsRequestOf.
-  return platform.type === 'Azure' && platform.credentialsRequestOf === undefined ? '4.22' : OPERATOR_MODE_RENDERED_SINCE;
+export function operatorModeRenderedSince(platform: Pick<PlatformFacts, 'credentialsRequestSettledIn' | 'credentialsRequestOf'>): string {
+  // a CredentialsRequest that gained permissions is rendered per release only with credentialsRequestOf
+  return platform.credentialsRequestSettledIn !== undefined && platform.credentialsRequestOf === undefined
+    ? platform.credentialsRequestSettledIn
+    : OPERATOR_MODE_RENDERED_SINCE;
 }
 
 /** Why operator mode refuses `release` on `platform` (what its payload ships otherwise), or undefined when it renders it. */
-export function operatorModeProblem(release: string, platform: Pick<PlatformFacts, 'type' | 'credentialsRequestOf'>): string | undefined {
+export function operatorModeProblem(
+  release: string,
+  platform: Pick<PlatformFacts, 'type' | 'credentialsRequestSettledIn' | 'credentialsRequestOf'>,
+): string | undefined {
   const since = operatorModeRenderedSince(platform);
   if (releaseAtLeast(release, since)) {
     return undefined;

@@ -115,6 +115,8 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
   cloudConfigPlatformOf: (spec) => (isAzureStackHub(spec) ? 'AzureStackHub' : 'Azure'),
   credentialsRequest: azureCredentialsRequest(undefined),
   credentialsRequestOf: azureCredentialsRequest,
+  // its CredentialsRequest gained permissions at 4.19, 4.21 and 4.22 (AZURE_CCM_PERMISSIONS_SINCE)
+  credentialsRequestSettledIn: '4.22',
   importLiveSections: importAzureLiveSections,
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
