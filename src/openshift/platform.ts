@@ -53,6 +53,13 @@ export interface PlatformFacts {
    */
   readonly cloudNodeManager?: boolean;
   /**
+   * Whether the static set renders the operator's provider RBAC of ServiceAccount `kube-system/cloud-controller-manager`
+   * (`openstack-rbac.ts`: the operator applies it on every platform; rendered for OpenStack only).
+   *
+   * @default false
+   */
+  readonly kubeSystemServiceAccountRbac?: boolean;
+  /**
    * Tech preview: the operator no longer ships it; rendered from its last shipped assets.
    *
    * @default false
