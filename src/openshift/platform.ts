@@ -6,7 +6,7 @@ import { OperandProps } from './operand-props';
 import { ImageKey } from '../cluster-spec/images';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { PreparedCluster } from '../cluster/prepared-cluster';
-import { ImportedPlatformSections, LivePlatformObjects } from '../cluster/distribution';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../cluster/distribution';
 import { resolveTlsProfile } from '../cluster-spec/tls';
 import { effectiveEnabledGates } from './release';
 

@@ -1,6 +1,6 @@
 import { transformAwsCloudConfig } from '../../cloud-config/aws';
 import { ClusterSpec } from '../../cluster-spec/schema';
-import { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
 import { arr, rec, str } from '../../util/exported-fields';
 import { enabledFeatureGatesOf, PlatformFacts, PlatformSpecProblem } from '../platform';
 import { operandRenders } from '../release-operands';

@@ -1,7 +1,7 @@
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
 import { CCM_SERVICE_ACCOUNT } from '../constants';
 import { ClusterSpec } from '../../cluster-spec/schema';
-import { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
 import { rec, str } from '../../util/exported-fields';
 import { isAzureStackHubCloud } from '../../cluster-spec/sections/azure';
 import type { CloudCredentialsRequestProps } from '../cloud-credentials-request';

@@ -2,7 +2,7 @@ import { describeValue } from '../../cluster-spec/errors';
 import { VSphereSpecSection } from '../../cluster-spec/sections/vsphere';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
 import { ClusterSpec } from '../../cluster-spec/schema';
-import { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
 import { arr, pick, rec } from '../../util/exported-fields';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
 import { releaseAtLeast } from '../release';
