@@ -85,11 +85,11 @@ export interface PlatformFacts {
   credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
   /**
    * The release since which the platform's CredentialsRequest no longer changes: without
-   * `credentialsRequestOf`, operator mode renders from it only.
+   * `credentialsRequestOf`, operator mode renders from it only, and refuses an older `minor` saying how it differs there.
    *
    * @default - it never changed
    */
-  readonly credentialsRequestSettledIn?: string;
+  readonly credentialsRequestSettled?: { readonly release: string; readonly differsOn: (minor: string) => string };
   /**
    * The one release whose operator shipped the platform's operands, when only one did: it renders there only.
    *

@@ -11,6 +11,13 @@ import { releaseAtLeast } from '../release';
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-azure-cloud-controller-manager`. */
 export const AZURE_CREDENTIALS_SECRET = 'azure-cloud-credentials';
 
+/**
+ * The permissions of CredentialsRequest `openshift-azure-cloud-controller-manager` per release
+ * (…@d721cd62 (release-4.16), …@5b39a4df (release-4.19), …@6148c0cc (release-4.21), …@b99c3d88 (release-4.22)
+ * manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml).
+ */
+const AZURE_PERMISSIONS_PER_RELEASE = '13 on 4.16 to 4.18, 17 on 4.19 and 4.20, 28 on 4.21, 30 from 4.22';
+
 /** The Azure cloud of a spec (`spec.azure.cloudName`, default `AzurePublicCloud`). */
 export function azureCloudName(spec: ClusterSpec): string {
   return spec.spec.azure?.cloudName ?? 'AzurePublicCloud';
@@ -116,7 +123,11 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
   credentialsRequest: azureCredentialsRequest(undefined),
   credentialsRequestOf: azureCredentialsRequest,
   // its CredentialsRequest gained permissions at 4.19, 4.21 and 4.22 (AZURE_CCM_PERMISSIONS_SINCE)
-  credentialsRequestSettledIn: '4.22',
+  credentialsRequestSettled: {
+    release: '4.22',
+    differsOn: (minor) =>
+      `the payload of ${minor} ships CredentialsRequest openshift-azure-cloud-controller-manager with other Azure permissions (${AZURE_PERMISSIONS_PER_RELEASE}), not rendered per release yet`,
+  },
   importLiveSections: importAzureLiveSections,
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
