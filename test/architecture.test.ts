@@ -300,22 +300,10 @@ export function platformComparisons(file: string, text: string): string[] {
 }
 
 /**
- * Platform-name comparisons outside the platform folders not yet behind facts, by file: how
- * many each holds. A new one fails the test; a file whose comparisons move must leave this
- * list (OpenShift's release, support-table and hand-over texts about Alibaba Cloud's one release;
- * the live import's reading of the Infrastructure's platform status; GCP's node IPAM flags in
- * the Kubernetes migration checks).
+ * Platform-name comparisons outside the platform folders, by file: none is left (what differs per
+ * platform is behind its facts or its provider), so a new one fails the test.
  */
-export const PLATFORM_COMPARISONS_LEFT: Readonly<Record<string, number>> = {
-  'src/import/live-cluster.ts': 3,
-  'src/kubernetes/migration/migration-control-plane.ts': 1,
-  'src/openshift/distribution-facts.ts': 1,
-  'src/openshift/handover.ts': 1,
-  'src/openshift/openshift-static-set.ts': 1,
-  'src/openshift/release-operands.ts': 1,
-  'src/openshift/release-payload.ts': 1,
-  'src/openshift/release-problems.ts': 1,
-};
+export const PLATFORM_COMPARISONS_LEFT: Readonly<Record<string, number>> = {};
 
 /** The providers' names as they start a function of theirs (`awsIrsaProblems`, `vsphereSecretEnvProblems` …). */
 const PROVIDER_FUNCTION = /^(aws|azure|gcp|gce|vsphere|openstack|alibaba|nutanix|digitalocean|equinix)/i;

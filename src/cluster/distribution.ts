@@ -15,6 +15,20 @@ export interface DistributionProblem {
   readonly message: string;
 }
 
+/** The objects of a live cluster's export that a platform's spec sections are read from (`import`). */
+export interface LivePlatformObjects {
+  /** The Infrastructure "cluster" (its `spec.platformSpec` and `status.platformStatus`). */
+  readonly infrastructure: { readonly spec?: unknown; readonly status?: unknown };
+  /** The Network "cluster", looked up only by a platform that reads it; undefined when the export has none. */
+  readonly network: () => { readonly spec?: unknown } | undefined;
+}
+
+/** A platform's sections of an imported spec, in the order the spec takes them, and the import's warnings about them. */
+export interface ImportedPlatformSections {
+  readonly sections: Readonly<Record<string, unknown>>;
+  readonly warnings: readonly string[];
+}
+
 /** What a distribution needs of the loader to prepare a cluster: reading files inside the clusters folder and reporting. */
 export interface PrepareContext {
   /** The spec file, as given to the loader. */
@@ -96,6 +110,12 @@ export interface DistributionFacts {
   ccmImage(spec: ClusterSpec): { key: string; minor: string } | undefined;
   /** What the migration checks read of this distribution's own section. */
   migrationCheckSection(spec: ClusterSpec): Pick<MigrationCheckInput, 'kubernetes'>;
+  /**
+   * The platform's sections of a spec imported from a live cluster, read from its exported objects.
+   *
+   * @default - none: it imports no live cluster
+   */
+  importedPlatformSections?(platform: PlatformType, live: LivePlatformObjects): ImportedPlatformSections;
   /** Whether a move back from an external phase is refused: the switch to external cannot be turned off. */
   externalIsOneWay(m: MigrationInput): boolean;
   /** Its example fleet for `init`. */

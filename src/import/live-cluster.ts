@@ -5,6 +5,7 @@ import { IMAGE_KEYS, KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cl
 import { ClusterSpecInput, PLATFORM_TYPES, PlatformType, SPEC_API_VERSION, SPEC_KIND } from '../cluster-spec/schema';
 import { TLS_PROFILE_TYPES } from '../cluster-spec/tls';
 import { UserError, isUserError } from '../util/user-error';
+import { arr, pick, rec, str } from '../util/exported-fields';
 
 /**
  * Turns what `oc get -o yaml` exports from a live OpenShift cluster
@@ -276,54 +277,11 @@ function importCloudConfig({ find, infra, platform, name, spec, files }: ImportS
   }
 }
 
-/** The platform's status and spec: AWS region and endpoints, the Azure cloud, vSphere's vCenters and failure domains. */
+/** The platform's own sections, read by its facts from the Infrastructure's status and spec (and the Network, where the platform reads it). */
 function importPlatformSections({ find, infra, platform, spec, warnings }: ImportState): void {
-  const ps = rec(rec(infra.status).platformStatus);
-  const aws = rec(ps.aws);
-  const endpoints = arr(aws.serviceEndpoints).map(rec);
-  if (platform === 'AWS' && (str(aws.region) || endpoints.length)) {
-    spec.aws = {
-      ...(str(aws.region) ? { region: aws.region } : {}),
-      ...(endpoints.length ? { serviceEndpoints: endpoints.map((e) => ({ name: e.name, url: e.url })) } : {}),
-    };
-  }
-  const cloudName = str(rec(ps.azure).cloudName);
-  if (platform === 'Azure' && cloudName) {
-    spec.azure = { cloudName };
-  }
-  if (platform === 'VSphere') {
-    const vs = rec(rec(rec(infra.spec).platformSpec).vsphere);
-    const vsStatus = rec(ps.vsphere);
-    const vcenters = arr(vs.vcenters).map(rec);
-    const failureDomains = arr(vs.failureDomains).map(rec);
-    const nodeNetworking = rec(vs.nodeNetworking);
-    if (vcenters.length) {
-      spec.vsphere = {
-        vcenters: vcenters.map((v) => ({ server: v.server, ...(v.port ? { port: v.port } : {}), datacenters: v.datacenters ?? [] })),
-        ...(failureDomains.length
-          ? {
-              failureDomains: failureDomains.map((fd) => ({
-                name: fd.name,
-                region: fd.region,
-                zone: fd.zone,
-                server: fd.server,
-                topology: pick(rec(fd.topology), ['datacenter', 'computeCluster', 'datastore', 'networks', 'resourcePool', 'folder']),
-              })),
-            }
-          : {}),
-        ...(Object.keys(nodeNetworking).length ? { nodeNetworking } : {}),
-        ...(arr(vsStatus.apiServerInternalIPs).length ? { apiServerInternalIPs: vsStatus.apiServerInternalIPs } : {}),
-        ...(arr(vsStatus.ingressIPs).length ? { ingressIPs: vsStatus.ingressIPs } : {}),
-      };
-    }
-    const network = find('Network', 'cluster');
-    const serviceNetwork = arr(rec(network?.spec).serviceNetwork);
-    if (serviceNetwork.length) {
-      spec.network = { serviceNetwork };
-    } else if (!network) {
-      warnings.push('no Network "cluster" in the export: IP families of the vSphere config are not set (oc get network.config cluster -o yaml)');
-    }
-  }
+  const imported = OPENSHIFT.importedPlatformSections?.(platform, { infrastructure: infra, network: () => find('Network', 'cluster') });
+  Object.assign(spec, imported?.sections);
+  warnings.push(...(imported?.warnings ?? []));
 }
 
 /** The proxy, as its status says. */
@@ -440,25 +398,6 @@ function importTlsProfile({ find, spec, warnings }: ImportState): void {
 export function defaultName(infrastructureName: string): string {
   const trimmed = infrastructureName.replace(/-[a-z0-9]{5}$/, '');
   return trimmed.slice(0, 40).replace(/-+$/, '');
-}
-
-type Obj = Record<string, unknown>;
-
-/** The value when it is an object, else an empty one: an export's fields are read without trusting their shape. */
-function rec(v: unknown): Obj {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
-}
-
-function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-function pick(source: Obj, keys: readonly string[]): Obj {
-  return Object.fromEntries(keys.filter((k) => source[k] !== undefined && source[k] !== '').map((k) => [k, source[k]]));
 }
 
 function checkNoCredentials(platform: PlatformType, where: string, text: string): void {

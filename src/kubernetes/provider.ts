@@ -225,6 +225,13 @@ export interface UpstreamProvider {
    */
   readonly nodeIpam?: { readonly controller: string; readonly source: string };
   /**
+   * What its node IPAM controller needs of `spec.kubernetes.extraArgs` (the names given) when
+   * node IPAM moves to it in a migration, with the upstream source in its folder.
+   *
+   * @default - nothing
+   */
+  nodeIpamMoveProblems?(extraArgNames: readonly string[]): KubernetesProblem[];
+  /**
    * What the CCM's route controller needs beyond `--configure-cloud-routes`,
    * when its `Routes()` can return false (the controller then never starts).
    */

@@ -1,7 +1,7 @@
 import { OPENSHIFT_MIGRATION_CHECKS, OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS, openshiftControlPlaneSteps } from './migration/migration-control-plane';
 import { openshiftCredentialHome } from './credential-home';
 import { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './platform-facts';
-import { UPSTREAM_CLOUD_FEATURE_GATES } from './platform';
+import { OnlyRelease, UPSTREAM_CLOUD_FEATURE_GATES } from './platform';
 import { tlsSettingWarnings } from './release-operands';
 import { refuseCredentials, withoutComments } from '../cloud-config/pass-through';
 import { KUBE_RBAC_PROXY_IMAGE_KEY, OPERATOR_IMAGE_KEY } from '../cluster-spec/images';
@@ -179,6 +179,7 @@ export const OPENSHIFT_DISTRIBUTION_FACTS: DistributionFacts = {
     return facts ? openshiftCredentialHome(facts) : undefined;
   },
   specProblems: openshiftProblems,
+  importedPlatformSections: (platform, live) => platformFactsFor(platform)?.importLiveSections?.(live) ?? { sections: {}, warnings: [] },
   prepare,
   migrationControlPlane: OPENSHIFT_MIGRATION_CONTROL_PLANE_FACTS,
   migrationChecks: OPENSHIFT_MIGRATION_CHECKS,
@@ -211,11 +212,7 @@ export const OPENSHIFT_DISTRIBUTION_FACTS: DistributionFacts = {
   infrastructureName: ${name}-abcde   # REPLACE
   # ClusterVersion status.desired.version: oc get clusterversion version -o jsonpath='{.status.desired.version}'
   openshift:
-${
-  platform === 'AlibabaCloud'
-    ? '    release: "4.16.0"                 # REPLACE: the cluster\'s 4.16.z release (Alibaba Cloud renders as release 4.16 shipped it)\n'
-    : '    release: "4.22.3"                 # REPLACE: the cluster\'s release (required)\n'
-}${
+${exampleRelease(platformFactsFor(platform)?.onlyRelease)}${
       cloudConfigFile
         ? `  cloudConfig:
     file: ${cloudConfigFile}   # openshift-config/cloud-provider-config, key "config"
@@ -233,3 +230,10 @@ ${
     transform: (spec, source) => platformFactsFor(spec.spec.platform)!.transformCloudConfig(source, spec),
   },
 };
+
+/** The example spec's release: the one a platform renders on, when it renders on one only. */
+function exampleRelease(only: OnlyRelease | undefined): string {
+  return only
+    ? `    release: "${only.minor}.0"                 # REPLACE: the cluster's ${only.minor}.z release (${only.name} renders as release ${only.minor} shipped it)\n`
+    : '    release: "4.22.3"                 # REPLACE: the cluster\'s release (required)\n';
+}

@@ -18,6 +18,8 @@ import {
   PayloadObject,
 } from './cvo-ownership';
 import { parseRelease, releaseAtLeast } from './release';
+import { platformFactsFor } from './platform-facts';
+import { PlatformType } from '../cluster-spec/schema';
 
 /** File name of the handover, in the cluster's output folder. */
 export const HANDOVER_FILE = 'HANDOVER.md';
@@ -48,15 +50,6 @@ export interface HandoverInput {
   /** The cluster's platform, where the advice depends on it. */
   readonly platform?: string;
 }
-
-/**
- * Alibaba Cloud has no minor update: its operator sets Upgradeable=False on its ClusterOperator
- * (openshift/cluster-cloud-controller-manager-operator@d721cd62 (release-4.16) pkg/controllers/clusteroperator_controller.go),
- * and release-4.17 has no Alibaba Cloud.
- */
-const ALIBABA_MINOR_UPDATE =
-  '- **Minor update** (4.Y to 4.Y+1): not possible on Alibaba Cloud, the way back or not: the cloud-controller-manager operator of 4.16 sets ' +
-  '`Upgradeable=False` (reason `PlatformTechPreview`) on its ClusterOperator, and 4.17 has no Alibaba Cloud. Only z-stream updates remain.';
 
 function id(o: { kind: string; namespace?: string; name: string }): string {
   return `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
@@ -184,10 +177,9 @@ function updatesSection(input: HandoverInput): string[] {
     );
   }
   out.push(
-    input.platform === 'AlibabaCloud'
-      ? ALIBABA_MINOR_UPDATE
-      : `- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.` +
-          noUpgradeNote(input.ownership),
+    (input.platform === undefined ? undefined : platformFactsFor(input.platform as PlatformType)?.onlyRelease?.minorUpdate) ??
+      `- **Minor update** (4.Y to 4.Y+1): CVO refuses it while an override is set (\`Upgradeable=False\`, \`ClusterVersionOverridesSet\`): ${WAY_BACK_UPDATE}.` +
+        noUpgradeNote(input.ownership),
     '',
   );
   return out;

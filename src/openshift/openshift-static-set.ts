@@ -4,6 +4,7 @@ import { CloudControllerManagerNamespace } from './cloud-controller-manager-name
 import { OPERAND_NAMESPACE, OPERATOR_NAMESPACE } from './constants';
 import { DefaultDenyNetworkPolicy } from './default-deny-network-policy';
 import { OpenStackRbac } from './openstack-rbac';
+import { platformFactsFor } from './platform-facts';
 import { OperatorDeployment } from './operator-deployment';
 import { OperatorImagesConfigMap } from './operator-images-config-map';
 import { OperatorMetricsService } from './operator-metrics-service';
@@ -77,7 +78,7 @@ export class OpenShiftStaticSet extends Construct {
       new DefaultDenyNetworkPolicy(this, 'OperandNamespaceDefaultDeny', { namespace: OPERAND_NAMESPACE });
     }
     new ProviderRbac(this, 'ProviderRbac', { cloudNodeManager: props.cloudNodeManager, release: props.release });
-    if (props.platformType === 'OpenStack') {
+    if (platformFactsFor(props.platformType)?.kubeSystemServiceAccountRbac) {
       new OpenStackRbac(this, 'OpenStackRbac');
     }
     new CloudControllerManagerClusterOperator(this, 'ClusterOperator');

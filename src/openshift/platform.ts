@@ -6,6 +6,7 @@ import { OperandProps } from './operand-props';
 import { ImageKey } from '../cluster-spec/images';
 import { ClusterSpec, PlatformType } from '../cluster-spec/schema';
 import { PreparedCluster } from '../cluster/prepared-cluster';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../cluster/distribution';
 import { resolveTlsProfile } from '../cluster-spec/tls';
 import { effectiveEnabledGates } from './release';
 
@@ -19,6 +20,18 @@ export interface PlatformSpecProblem {
 
 // Both distributions render a PreparedCluster; it lives below them (src/cluster/).
 export type { PreparedCluster } from '../cluster/prepared-cluster';
+
+/** The one release whose operator shipped a platform's operands, with what the checks and the hand-over say about it. */
+export interface OnlyRelease {
+  /** Its minor (`4.16`). */
+  readonly minor: string;
+  /** The platform's name in a message (`Alibaba Cloud`). */
+  readonly name: string;
+  /** The first release without the platform. */
+  readonly removedIn: string;
+  /** The hand-over's paragraph on a minor update, which the platform does not have. */
+  readonly minorUpdate: string;
+}
 
 /**
  * What the generator knows about one platform apart from rendering it:
@@ -39,6 +52,13 @@ export interface PlatformFacts {
    * @default false
    */
   readonly cloudNodeManager?: boolean;
+  /**
+   * Whether the static set renders the operator's provider RBAC of ServiceAccount `kube-system/cloud-controller-manager`
+   * (`openstack-rbac.ts`: the operator applies it on every platform; rendered for OpenStack only).
+   *
+   * @default false
+   */
+  readonly kubeSystemServiceAccountRbac?: boolean;
   /**
    * Tech preview: the operator no longer ships it; rendered from its last shipped assets.
    *
@@ -64,17 +84,30 @@ export interface PlatformFacts {
    */
   credentialsRequestOf?(release: string | undefined): CloudCredentialsRequestProps;
   /**
+   * The release since which the platform's CredentialsRequest no longer changes: without
+   * `credentialsRequestOf`, operator mode renders from it only, and refuses an older `minor` saying how it differs there.
+   *
+   * @default - it never changed
+   */
+  readonly credentialsRequestSettled?: { readonly release: string; readonly differsOn: (minor: string) => string };
+  /**
    * The one release whose operator shipped the platform's operands, when only one did: it renders there only.
    *
    * @default - every release from those the support table names
    */
-  readonly onlyRelease?: string;
+  readonly onlyRelease?: OnlyRelease;
   /**
    * The platform `cloud-config transform` names for a spec, where a cloud of the platform has a transform of its own.
    *
    * @default - the platform type
    */
   cloudConfigPlatformOf?(spec: ClusterSpec): string;
+  /**
+   * Its sections of a spec imported from a live cluster (`import`), from the Infrastructure's platform status and spec.
+   *
+   * @default - none
+   */
+  importLiveSections?(live: LivePlatformObjects): ImportedPlatformSections;
   /** Platform-specific checks beyond the schema. */
   validate(spec: ClusterSpec): PlatformSpecProblem[];
   /** The platform's cloud-config transform (pure). Throws a UserError of kind 'cloud-config'. */

@@ -9,7 +9,7 @@ import { ccmTlsFlags, ResolvedTls } from '../cluster-spec/tls';
 import { ccmDeployedIn } from '../migration/phases';
 import { migrationSupportFor } from '../migration/support';
 import { compareMinor, openshiftRelease, parseRelease, releaseAtLeast } from './release';
-import { PlatformSpecProblem } from './platform';
+import { PlatformFacts, PlatformSpecProblem } from './platform';
 
 /**
  * The oldest release whose operands gitops mode renders outside a migration on a platform that
@@ -225,10 +225,10 @@ export function operandDifferences(platform: PlatformType): string[] {
  * on a release before 4.22: its CCM phases render the release's operands where they differ in data
  * only ({@link OPERANDS_PER_RELEASE}), and are refused on the other platforms.
  */
-export function operandReleaseProblems(spec: ClusterSpec): PlatformSpecProblem[] {
+export function operandReleaseProblems(spec: ClusterSpec, platform: Pick<PlatformFacts, 'onlyRelease'>): PlatformSpecProblem[] {
   const s = spec.spec;
   const release = s.openshift?.release;
-  if (s.managementMode !== 'gitops' || release === undefined || s.platform === 'AlibabaCloud') {
+  if (s.managementMode !== 'gitops' || release === undefined || platform.onlyRelease !== undefined) {
     return [];
   }
   const minor = parseRelease(release).minor;

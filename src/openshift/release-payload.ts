@@ -70,30 +70,29 @@ export function payloadHas(release: string | undefined, part: PayloadPart): bool
  */
 export const OPERATOR_MODE_RENDERED_SINCE = '4.16';
 
-/**
- * The permissions of CredentialsRequest `openshift-azure-cloud-controller-manager` per release
- * (…@d721cd62 (release-4.16), …@5b39a4df (release-4.19), …@6148c0cc (release-4.21), …@b99c3d88 (release-4.22)
- * manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml).
- */
-const AZURE_PERMISSIONS_PER_RELEASE = '13 on 4.16 to 4.18, 17 on 4.19 and 4.20, 28 on 4.21, 30 from 4.22';
-
 /** The oldest release whose payload operator mode renders on `platform`. */
-export function operatorModeRenderedSince(platform: Pick<PlatformFacts, 'type' | 'credentialsRequestOf'>): string {
-  // Azure's CredentialsRequest gained permissions at 4.19, 4.21 and 4.22: rendered per release only with credentialsRequestOf.
-  return platform.type === 'Azure' && platform.credentialsRequestOf === undefined ? '4.22' : OPERATOR_MODE_RENDERED_SINCE;
+export function operatorModeRenderedSince(platform: Pick<PlatformFacts, 'credentialsRequestSettled' | 'credentialsRequestOf'>): string {
+  // a CredentialsRequest that gained permissions is rendered per release only with credentialsRequestOf
+  return platform.credentialsRequestSettled !== undefined && platform.credentialsRequestOf === undefined
+    ? platform.credentialsRequestSettled.release
+    : OPERATOR_MODE_RENDERED_SINCE;
 }
 
 /** Why operator mode refuses `release` on `platform` (what its payload ships otherwise), or undefined when it renders it. */
-export function operatorModeProblem(release: string, platform: Pick<PlatformFacts, 'type' | 'credentialsRequestOf'>): string | undefined {
+export function operatorModeProblem(
+  release: string,
+  platform: Pick<PlatformFacts, 'type' | 'credentialsRequestSettled' | 'credentialsRequestOf'>,
+): string | undefined {
   const since = operatorModeRenderedSince(platform);
   if (releaseAtLeast(release, since)) {
     return undefined;
   }
   const minor = parseRelease(release).minor;
+  const settled = platform.credentialsRequestSettled;
   const differs =
-    since === OPERATOR_MODE_RENDERED_SINCE
+    since === OPERATOR_MODE_RENDERED_SINCE || settled === undefined
       ? `the payloads before ${since} were not compared with their release branches part by part`
-      : `the payload of ${minor} ships CredentialsRequest openshift-azure-cloud-controller-manager with other Azure permissions (${AZURE_PERMISSIONS_PER_RELEASE}), not rendered per release yet`;
+      : settled.differsOn(minor);
   return (
     `"${release}": operator mode renders the ${platform.type} payload of release ${since} and later; ${differs}. ` +
     `Leave the operator to the cluster-version operator until the cluster runs ${since} or later, then hand it over`

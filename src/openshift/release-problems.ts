@@ -1,6 +1,5 @@
 import { PlatformFacts, PlatformSpecProblem } from './platform';
 import {
-  ALIBABA_RELEASE_MINOR,
   hasOperatorBranch,
   knownReleaseMinors,
   newestOperatorRelease,
@@ -57,14 +56,15 @@ export function releaseProblems(spec: ClusterSpec, platform: PlatformFacts): Pla
   if (operatorProblem !== undefined) {
     problems.push({ path: at, message: operatorProblem });
   }
-  if (platform.type === 'AlibabaCloud' && parseRelease(release).minor !== ALIBABA_RELEASE_MINOR) {
+  const only = platform.onlyRelease;
+  if (only !== undefined && parseRelease(release).minor !== only.minor) {
     problems.push({
       path: at,
-      message: `"${release}": the operator shipped Alibaba Cloud operands in release ${ALIBABA_RELEASE_MINOR} only (removed in 4.17); name the cluster's ${ALIBABA_RELEASE_MINOR}.z release`,
+      message: `"${release}": the operator shipped ${only.name} operands in release ${only.minor} only (removed in ${only.removedIn}); name the cluster's ${only.minor}.z release`,
     });
   }
   if (releaseTable(release)) {
-    problems.push(...operandReleaseProblems(spec));
+    problems.push(...operandReleaseProblems(spec, platform));
   }
   const k8s = s.migration?.kubernetesVersion;
   const shipped = releaseTable(release)?.kubernetesMinor;

@@ -30,7 +30,7 @@ export const EUS_RELEASES: readonly string[] = ['4.16', '4.18', '4.20', '4.22'];
 export const OLDEST_SUPPORTED_RELEASE = '4.16';
 
 function rendersInGitops(platform: PlatformType, minor: string): boolean {
-  const only = platformFactsFor(platform)?.onlyRelease;
+  const only = platformFactsFor(platform)?.onlyRelease?.minor;
   if (only !== undefined) {
     return minor === only;
   }
@@ -38,7 +38,7 @@ function rendersInGitops(platform: PlatformType, minor: string): boolean {
 }
 
 function rendersInOperator(platform: PlatformType, minor: string): boolean {
-  const only = platformFactsFor(platform)?.onlyRelease;
+  const only = platformFactsFor(platform)?.onlyRelease?.minor;
   if (only !== undefined) {
     return minor === only;
   }

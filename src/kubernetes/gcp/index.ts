@@ -1,4 +1,4 @@
-import { core, UpstreamProvider } from '../provider';
+import { core, KubernetesProblem, UpstreamProvider } from '../provider';
 
 /** GCP (kubernetes/cloud-provider-gcp): reads the project from the metadata server; gce.conf is optional. */
 export const GCP: UpstreamProvider = {
@@ -92,6 +92,7 @@ export const GCP: UpstreamProvider = {
     controller: 'node-ipam-controller',
     source: 'kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/main.go (controllerInitializers[kcmnames.NodeIpamController])',
   },
+  nodeIpamMoveProblems: gcpNodeIpamMoveProblems,
   upstreamInstalls: [
     {
       kind: 'DaemonSet',
@@ -102,3 +103,19 @@ export const GCP: UpstreamProvider = {
     },
   ],
 };
+
+/** The GCP CCM's node IPAM reads the KCM's own allocator flags (kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/nodeipamcontroller.go). */
+function gcpNodeIpamMoveProblems(args: readonly string[]): KubernetesProblem[] {
+  const missing = [
+    ...(args.includes('cidr-allocator-type') ? [] : ['no cidr-allocator-type']),
+    ...(args.some((a) => /^node-cidr-mask-size(-ipv4|-ipv6)?$/.test(a)) ? [] : ['no node-cidr-mask-size (or -ipv4/-ipv6)']),
+  ];
+  return missing.length === 0
+    ? []
+    : [
+        {
+          path: ['spec', 'kubernetes', 'extraArgs'],
+          message: `has ${missing.join(', ')} while node IPAM moves to the GCP CCM: it must allocate pod CIDRs as kube-controller-manager did (its --cidr-allocator-type, CloudAllocator on IP-alias clusters, and its mask sizes), or new nodes get CIDRs of another kind or size; set them to kube-controller-manager's values`,
+        },
+      ];
+}

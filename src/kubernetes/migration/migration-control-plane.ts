@@ -132,19 +132,8 @@ function handoverProblems(input: MigrationCheckInput): MigrationProblem[] {
       });
     }
   }
-  if (input.nodeIpam && input.platform === 'GCP') {
-    // the GCP CCM's node IPAM reads the KCM's own flags (kubernetes/cloud-provider-gcp@ccm/v35.0.0 cmd/cloud-controller-manager/nodeipamcontroller.go)
-    const args = k.extraArgNames ?? [];
-    const missing = [
-      ...(args.includes('cidr-allocator-type') ? [] : ['no cidr-allocator-type']),
-      ...(args.some((a) => /^node-cidr-mask-size(-ipv4|-ipv6)?$/.test(a)) ? [] : ['no node-cidr-mask-size (or -ipv4/-ipv6)']),
-    ];
-    if (missing.length > 0) {
-      problems.push({
-        path: ['spec', 'kubernetes', 'extraArgs'],
-        message: `has ${missing.join(', ')} while node IPAM moves to the GCP CCM: it must allocate pod CIDRs as kube-controller-manager did (its --cidr-allocator-type, CloudAllocator on IP-alias clusters, and its mask sizes), or new nodes get CIDRs of another kind or size; set them to kube-controller-manager's values`,
-      });
-    }
+  if (input.nodeIpam) {
+    problems.push(...(upstreamProviderFor(input.platform as PlatformType)?.nodeIpamMoveProblems?.(k.extraArgNames ?? []) ?? []));
   }
   if (k.leaderElectResourceName !== undefined && !input.support.noLeaderMigration) {
     problems.push({

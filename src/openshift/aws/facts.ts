@@ -1,5 +1,7 @@
 import { transformAwsCloudConfig } from '../../cloud-config/aws';
 import { ClusterSpec } from '../../cluster-spec/schema';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
+import { arr, rec, str } from '../../util/exported-fields';
 import { enabledFeatureGatesOf, PlatformFacts, PlatformSpecProblem } from '../platform';
 import { operandRenders } from '../release-operands';
 
@@ -8,6 +10,7 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
   type: 'AWS',
   requiredImages: ['cloudControllerManagerAWS'],
   credentialHome: 'the AWS cloud controller manager authenticates with the instance profile',
+  importLiveSections: importAwsLiveSections,
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const problems: PlatformSpecProblem[] = [];
@@ -50,3 +53,14 @@ export const AWS_PLATFORM_FACTS: PlatformFacts = {
     });
   },
 };
+
+/** The region and service endpoints of the Infrastructure's AWS platform status. */
+function importAwsLiveSections({ infrastructure }: LivePlatformObjects): ImportedPlatformSections {
+  const aws = rec(rec(rec(infrastructure.status).platformStatus).aws);
+  const endpoints = arr(aws.serviceEndpoints).map(rec);
+  const section = {
+    ...(str(aws.region) ? { region: aws.region } : {}),
+    ...(endpoints.length ? { serviceEndpoints: endpoints.map((e) => ({ name: e.name, url: e.url })) } : {}),
+  };
+  return { sections: Object.keys(section).length > 0 ? { aws: section } : {}, warnings: [] };
+}

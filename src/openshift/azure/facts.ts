@@ -1,6 +1,8 @@
 import { transformAzureCloudConfig, transformAzureStackHubCloudConfig } from '../../cloud-config/azure';
 import { CCM_SERVICE_ACCOUNT } from '../constants';
 import { ClusterSpec } from '../../cluster-spec/schema';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
+import { rec, str } from '../../util/exported-fields';
 import { isAzureStackHubCloud } from '../../cluster-spec/sections/azure';
 import type { CloudCredentialsRequestProps } from '../cloud-credentials-request';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
@@ -8,6 +10,13 @@ import { releaseAtLeast } from '../release';
 
 /** Secret written by the cloud-credential-operator from CredentialsRequest `openshift-azure-cloud-controller-manager`. */
 export const AZURE_CREDENTIALS_SECRET = 'azure-cloud-credentials';
+
+/**
+ * The permissions of CredentialsRequest `openshift-azure-cloud-controller-manager` per release
+ * (…@d721cd62 (release-4.16), …@5b39a4df (release-4.19), …@6148c0cc (release-4.21), …@b99c3d88 (release-4.22)
+ * manifests/0000_26_cloud-controller-manager-operator_14_credentialsrequest-azure.yaml).
+ */
+const AZURE_PERMISSIONS_PER_RELEASE = '13 on 4.16 to 4.18, 17 on 4.19 and 4.20, 28 on 4.21, 30 from 4.22';
 
 /** The Azure cloud of a spec (`spec.azure.cloudName`, default `AzurePublicCloud`). */
 export function azureCloudName(spec: ClusterSpec): string {
@@ -113,6 +122,13 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
   cloudConfigPlatformOf: (spec) => (isAzureStackHub(spec) ? 'AzureStackHub' : 'Azure'),
   credentialsRequest: azureCredentialsRequest(undefined),
   credentialsRequestOf: azureCredentialsRequest,
+  // its CredentialsRequest gained permissions at 4.19, 4.21 and 4.22 (AZURE_CCM_PERMISSIONS_SINCE)
+  credentialsRequestSettled: {
+    release: '4.22',
+    differsOn: (minor) =>
+      `the payload of ${minor} ships CredentialsRequest openshift-azure-cloud-controller-manager with other Azure permissions (${AZURE_PERMISSIONS_PER_RELEASE}), not rendered per release yet`,
+  },
+  importLiveSections: importAzureLiveSections,
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const extraKeys = spec.spec.cloudConfig?.extraKeys ?? {};
@@ -135,3 +151,9 @@ export const AZURE_PLATFORM_FACTS: PlatformFacts = {
       : transformAzureCloudConfig(source, { cloudName: azureCloudName(spec) });
   },
 };
+
+/** The cloud of the Infrastructure's Azure platform status. */
+function importAzureLiveSections({ infrastructure }: LivePlatformObjects): ImportedPlatformSections {
+  const cloudName = str(rec(rec(rec(infrastructure.status).platformStatus).azure).cloudName);
+  return { sections: cloudName ? { azure: { cloudName } } : {}, warnings: [] };
+}

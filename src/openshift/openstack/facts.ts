@@ -7,6 +7,7 @@ export const OPENSTACK_CREDENTIALS_SECRET = 'openstack-cloud-credentials';
 /** OpenStack on OpenShift: the operator's `pkg/cloud/openstack`, with the OpenStack cloud-config transform. */
 export const OPENSTACK_PLATFORM_FACTS: PlatformFacts = {
   type: 'OpenStack',
+  kubeSystemServiceAccountRbac: true,
   requiredImages: ['cloudControllerManagerOpenStack'],
 
   credentialsRequest: {

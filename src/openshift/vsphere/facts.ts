@@ -2,6 +2,8 @@ import { describeValue } from '../../cluster-spec/errors';
 import { VSphereSpecSection } from '../../cluster-spec/sections/vsphere';
 import { transformVSphereCloudConfig, VSphereTransformOptions } from '../../cloud-config/vsphere';
 import { ClusterSpec } from '../../cluster-spec/schema';
+import type { ImportedPlatformSections, LivePlatformObjects } from '../../cluster/distribution';
+import { arr, pick, rec } from '../../util/exported-fields';
 import { PlatformFacts, PlatformSpecProblem } from '../platform';
 import { releaseAtLeast } from '../release';
 import { operandRenders } from '../release-operands';
@@ -53,6 +55,7 @@ export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
     secretName: VSPHERE_CREDENTIALS_SECRET,
     providerSpec: { kind: 'VSphereProviderSpec' },
   },
+  importLiveSections: importVSphereLiveSections,
 
   validate(spec: ClusterSpec): PlatformSpecProblem[] {
     const v = spec.spec.vsphere;
@@ -90,3 +93,41 @@ export const VSPHERE_PLATFORM_FACTS: PlatformFacts = {
 
   transformCloudConfig: (source, spec) => transformVSphereCloudConfig(source, vsphereTransformOptions(spec)),
 };
+
+/** The vCenters and failure domains of the Infrastructure's vSphere platform spec, its IPs, and the Network's service network (the IP families of the config). */
+function importVSphereLiveSections({ infrastructure, network }: LivePlatformObjects): ImportedPlatformSections {
+  const vs = rec(rec(rec(infrastructure.spec).platformSpec).vsphere);
+  const vsStatus = rec(rec(rec(infrastructure.status).platformStatus).vsphere);
+  const vcenters = arr(vs.vcenters).map(rec);
+  const failureDomains = arr(vs.failureDomains).map(rec);
+  const nodeNetworking = rec(vs.nodeNetworking);
+  const sections: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  if (vcenters.length) {
+    sections.vsphere = {
+      vcenters: vcenters.map((v) => ({ server: v.server, ...(v.port ? { port: v.port } : {}), datacenters: v.datacenters ?? [] })),
+      ...(failureDomains.length
+        ? {
+            failureDomains: failureDomains.map((fd) => ({
+              name: fd.name,
+              region: fd.region,
+              zone: fd.zone,
+              server: fd.server,
+              topology: pick(rec(fd.topology), ['datacenter', 'computeCluster', 'datastore', 'networks', 'resourcePool', 'folder']),
+            })),
+          }
+        : {}),
+      ...(Object.keys(nodeNetworking).length ? { nodeNetworking } : {}),
+      ...(arr(vsStatus.apiServerInternalIPs).length ? { apiServerInternalIPs: vsStatus.apiServerInternalIPs } : {}),
+      ...(arr(vsStatus.ingressIPs).length ? { ingressIPs: vsStatus.ingressIPs } : {}),
+    };
+  }
+  const found = network();
+  const serviceNetwork = arr(rec(found?.spec).serviceNetwork);
+  if (serviceNetwork.length) {
+    sections.network = { serviceNetwork };
+  } else if (!found) {
+    warnings.push('no Network "cluster" in the export: IP families of the vSphere config are not set (oc get network.config cluster -o yaml)');
+  }
+  return { sections, warnings };
+}
