@@ -41,13 +41,19 @@ describe('node IPAM stays with kube-controller-manager until a CCM that runs it 
       // (the rollback patch from the external phase tests the --controllers it removes: it is no instruction to stop)
       const [text, rollback = ''] = gcpControlPlane(phase).split('Coming back into');
       // THEN nothing tells the KCM to stop allocating node CIDRs
-      expect(text).not.toContain('-nodeipam');
-      expect(rollback.includes('-nodeipam')).toBe(phase === 'leader-migration-ccm');
+      expect(text).not.toMatch(/--controllers=[^\s`]*-nodeipam/);
+      expect(text).not.toMatch(/controllers: "[^"]*-nodeipam/);
+      expect(rollback.includes('tokencleaner,-nodeipam')).toBe(phase === 'leader-migration-ccm');
       expect(text).not.toContain('--allocate-node-cidrs=false');
+      // AND every form gives node IPAM back where an external phase turned it off, the user's other entries kept
+      expect(text).toContain('  remove -nodeipam from --controllers (keep the other entries)');
+      expect(text).toContain(
+        "# kube-controller-manager: remove -nodeipam from controllers if present (keep the other entries; drop the argument if only kubeadm's default *,bootstrapsigner,tokencleaner is left)",
+      );
       expect(text).toContain(
         phase === 'leader-migration-ccm'
-          ? 'Node IPAM runs under the migration lease: both files list it, and whichever controller manager holds the lease runs it; kube-controller-manager keeps its node IPAM controller and `--allocate-node-cidrs=true` in this phase.'
-          : 'Node IPAM stays with kube-controller-manager in this phase (no CCM runs yet): keep its `--allocate-node-cidrs=true` and its `--controllers` list as they are.',
+          ? 'Node IPAM runs under the migration lease: both files list it, and whichever controller manager holds the lease runs it; kube-controller-manager keeps its node IPAM controller and `--allocate-node-cidrs=true` in this phase (remove `-nodeipam` from its `--controllers` list if an external phase added it, keeping the other entries).'
+          : 'Node IPAM stays with kube-controller-manager in this phase (no CCM runs yet): keep its `--allocate-node-cidrs=true`, and remove `-nodeipam` from its `--controllers` list if an external phase added it (keep the other entries).',
       );
     },
   );
@@ -71,8 +77,10 @@ describe('node IPAM stays with kube-controller-manager until a CCM that runs it 
   test('the static-pod form explains --controllers only where the KCM hands node IPAM over', () => {
     // GIVEN GCP with nodeIpam; WHEN the static-pod flags of each phase are printed
     const of = (phase: MigrationPhase) => staticPodFlags(migrationInput('GCP', { phase, kubernetesMinor: 28, ccmMinor: 28, nodeIpam: true }));
-    // THEN the in-tree phases have no --controllers line; the external ones name kubeadm's list without node IPAM
-    expect(of('leader-migration-kcm')).not.toContain('--controllers');
+    // THEN the in-tree phases set no --controllers and remove -nodeipam from it; the external ones name kubeadm's list without node IPAM
+    expect(of('leader-migration-kcm')).not.toContain('--controllers=');
+    expect(of('leader-migration-kcm')).not.toContain('--controllers: ');
+    expect(of('leader-migration-kcm')).toContain('  remove -nodeipam from --controllers (keep the other entries)');
     expect(of('external')).toContain(
       "--controllers: *,bootstrapsigner,tokencleaner,-nodeipam is kubeadm's default list without node IPAM; if yours differs, keep it and append -nodeipam.",
     );
@@ -88,10 +96,10 @@ describe('node IPAM stays with kube-controller-manager until a CCM that runs it 
         cap.io,
       ),
     ).toBe(0);
-    // THEN no flag turns the KCM's node IPAM off
-    expect(cap.stdout()).not.toContain('-nodeipam');
+    // THEN no flag turns the KCM's node IPAM off; the -nodeipam an external phase set is removed
     expect(cap.stdout()).not.toContain('--allocate-node-cidrs=false');
-    expect(cap.stdout()).not.toContain('--controllers');
+    expect(cap.stdout()).not.toContain('--controllers=');
+    expect(cap.stdout()).toContain('  remove -nodeipam from --controllers (keep the other entries)');
   });
 });
 

@@ -111,14 +111,6 @@ function walkFailures(c: RenderCase, trees: ReadonlyMap<string, Tree>, extra: Pa
   return failures;
 }
 
-/**
- * The product's known disagreement on the GCP node-IPAM case: no phase before the external ones removes the
- * KCM's `--controllers=…,-nodeipam`, so walking back from external-leader-migration leaves node IPAM off in
- * the KCM of every carried form, and once the CCM is gone nothing allocates pod CIDRs.
- */
-const NODE_IPAM_LEFT_OFF = /node-ipam runs nowhere after the change settled/;
-const known = (c: RenderCase, f: string) => c.name.startsWith('kubernetes GCP 1.28') && NODE_IPAM_LEFT_OFF.test(f);
-
 describe('whole walks on every control-plane form, for every provider with an in-tree past', () => {
   const tmp = useTempDir();
 
@@ -130,11 +122,10 @@ describe('whole walks on every control-plane form, for every provider with an in
     // WHEN the administrator follows the form through each walk, the simulator replaying every change
     const failures = walkFailures(c, trees, { ...extra, form: formOf(trees, v1beta2, tmp()) });
     // THEN no controller ever runs twice, and each runs exactly once whenever a change settles
-    expect(failures.filter((f) => !known(c, f))).toEqual([]);
+    expect(failures).toEqual([]);
   });
 
-  // red once the product restores the KCM's node IPAM before the CCM leaves (then drop `known`)
-  test.failing('kubernetes GCP 1.28 with node IPAM, static pods: walking back from external-leader-migration restores node IPAM in the KCM', () => {
+  test('kubernetes GCP 1.28 with node IPAM, static pods: walking back from external-leader-migration restores node IPAM in the KCM', () => {
     const c = caseOf('kubernetes GCP 1.28 with node IPAM and routes');
     const trees = renderPhases(c, tmp());
     expect(walkFailures(c, trees, { form: staticPodForm(trees) })).toEqual([]);

@@ -718,7 +718,9 @@ describe('ccm-gitops migration control-plane', () => {
     ).toBe(0);
     const ops = parse(cap.stdout());
     const kcm = '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs';
+    // (the KCM's provider as external-leader-migration left it is tested first: from another phase the patch fails whole)
     expect(ops.filter((o: { path: string }) => o.path.startsWith(kcm))).toEqual([
+      { op: 'test', path: `${kcm}/cloud-provider`, value: 'external' },
       { op: 'add', path: `${kcm}/cloud-provider`, value: 'external' },
       { op: 'add', path: `${kcm}/external-cloud-volume-plugin`, value: 'openstack' },
       { op: 'add', path: `${kcm}/cloud-config`, value: '/etc/kubernetes/cloud.conf' },

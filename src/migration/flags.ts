@@ -68,6 +68,8 @@ export interface ComponentFlags {
   readonly remove: readonly string[];
   /** Gate names an earlier phase set in `--feature-gates` and this one drops, the other gates kept. */
   readonly removeGates?: readonly string[];
+  /** Entries an earlier phase set in `--controllers` and this one drops, the other entries kept. */
+  readonly removeControllers?: readonly string[];
 }
 
 /**
@@ -84,12 +86,22 @@ function gatesToDrop(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'
   return { removeGates: component === 'kubelet' ? ['DisableCloudProviders', 'DisableKubeletCloudCredentialProviders'] : ['DisableCloudProviders'] };
 }
 
-/** A `--feature-gates` value without the named gates, in its order. */
-export function withoutGates(value: string, names: readonly string[]): string {
+/** A comma-separated flag value without the entries `drop` names, in its order. */
+function withoutEntries(value: string, drop: (entry: string) => boolean): string {
   return value
     .split(',')
-    .filter((entry) => entry.trim() !== '' && !names.includes(entry.split('=')[0].trim()))
+    .filter((entry) => entry.trim() !== '' && !drop(entry.trim()))
     .join(',');
+}
+
+/** A `--feature-gates` value without the named gates, in its order. */
+export function withoutGates(value: string, names: readonly string[]): string {
+  return withoutEntries(value, (entry) => names.includes(entry.split('=')[0].trim()));
+}
+
+/** A `--controllers` value without the named entries (exact items such as `-nodeipam`), in its order. */
+export function withoutControllers(value: string, items: readonly string[]): string {
+  return withoutEntries(value, (entry) => items.includes(entry));
 }
 
 /**
@@ -161,6 +173,18 @@ function gates(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'): str
  * controllers kubeadm joins rely on.
  */
 export const KCM_CONTROLLERS_WITHOUT_NODE_IPAM = '*,bootstrapsigner,tokencleaner,-nodeipam';
+/** kubeadm's own `--controllers` default, which a removed `controllers` extra arg falls back to. */
+export const KUBEADM_DEFAULT_CONTROLLERS = '*,bootstrapsigner,tokencleaner';
+/** The `--controllers` item that turns node IPAM off in the KCM. */
+export const NO_NODE_IPAM = '-nodeipam';
+
+/**
+ * The phases before the external ones give node IPAM back to the KCM: on the
+ * way back from an external phase its `-nodeipam` goes, or no one allocates pod CIDRs.
+ */
+function nodeIpamBack(input: MigrationInput): { removeControllers?: readonly string[] } {
+  return input.nodeIpam ? { removeControllers: [NO_NODE_IPAM] } : {};
+}
 
 /**
  * kube-controller-manager: in-tree provider, then in-tree with leader
@@ -186,7 +210,7 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
   }
   const base = [`--cloud-provider=${support.inTreeProvider}`, ...cloudConfig, ...gates(input, 'kcm')];
   if (!kcmLeaderMigrationIn(input.phase) || support.noLeaderMigration) {
-    return { flags: base, remove: lmFlags };
+    return { flags: base, remove: lmFlags, ...nodeIpamBack(input) };
   }
   return {
     flags: [
@@ -196,6 +220,7 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
       `--leader-migration-config=${input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH}`,
     ],
     remove: [],
+    ...nodeIpamBack(input),
   };
 }
 
