@@ -31,6 +31,11 @@ export interface MigrationInput {
   readonly leaseNamespace: string;
   /** Node IPAM moves to the CCM. */
   readonly nodeIpam: boolean;
+  /**
+   * The distribution starts the KCM allocating node CIDRs, so with an in-tree
+   * provider it also programs cloud routes (RKE2: `--allocate-node-cidrs=true` always).
+   */
+  readonly kcmAllocatesNodeCidrs?: boolean;
   /** Keep the in-tree volume plugins in the KCM after the switch. */
   readonly inTreeVolumes: boolean;
   /** Use `component: "*"` (whoever holds the lease) instead of naming the owner. */
