@@ -564,6 +564,12 @@ export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): st
   }
   const removals = [
     ...(external && input.support ? ['cloud-provider-name', 'cloud-provider-config'] : []),
+    // the config is merged into the existing keys: on the way back the external phases' arguments would outlive them
+    ...(!external && input.support
+      ? [
+          'the kubelet-arg entry cloud-provider=external; the kube-controller-manager-arg entries cloud-provider=external, external-cloud-volume-plugin and cloud-config (RKE2 passes cloud-provider-name and cloud-provider-config itself)',
+        ]
+      : []),
     ...parts.flatMap(([component, flags]) =>
       flags.removeGates ? [`the ${RANCHER_ARG_KEYS[component]} feature-gates entries ${flags.removeGates.join(', ')} (keep the other gates)`] : [],
     ),
