@@ -137,3 +137,20 @@ describe('Cluster API: node IPAM handed back to the KCM before the CCM leaves', 
     ]);
   });
 });
+
+test('GIVEN no KubeadmControlPlane WHEN the v1beta2 patch is built THEN a usage error says which object to give', () => {
+  // GIVEN/WHEN the library call without the object
+  let thrown: unknown;
+  try {
+    kubeadmControlPlanePatch(migrationInput('AWS'), 'c', 'v1beta2');
+  } catch (e) {
+    thrown = e;
+  }
+  // THEN it is the one user error type, of kind usage, with the message the command line printed before
+  expect(thrown).toMatchObject({
+    name: 'UserError',
+    kind: 'usage',
+    message:
+      'Cluster API v1beta2 lists extra args by name and rejects a second entry of a name, so the patch replaces existing entries by index: give the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it',
+  });
+});

@@ -11,6 +11,7 @@ import {
   KUBE_CONTROLLER_MANAGER,
   LeaderMigrationConfiguration,
 } from './leader-migration-config';
+import { UserError } from '../util/user-error';
 import { externalIn, kcmLeaderMigrationIn, ccmLeaderMigrationIn, MigrationPhase, MigrationSupport } from './phases';
 
 /** Everything the phase logic needs about one cluster's migration. */
@@ -48,14 +49,6 @@ export interface MigrationInput {
    * @default KCM_LEADER_MIGRATION_PATH
    */
   readonly kcmConfigPath?: string;
-}
-
-/** Thrown when a flag would be emitted that the component no longer has. */
-export class RemovedFlagError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RemovedFlagError';
-  }
 }
 
 /** Where the leader migration file lives on a control-plane host and in the KCM pod (kubeadm, static pods). */
@@ -238,7 +231,9 @@ export function kubeletFlags(input: MigrationInput): ComponentFlags {
   const flags = [`--cloud-provider=${support.inTreeProvider}`, ...gates(input, 'kubelet')];
   if (support.inTreeCloudConfig) {
     if (input.kubernetesMinor >= 34) {
-      throw new RemovedFlagError(
+      // a flag the component no longer has: the input asks for a minor that cannot run the in-tree provider
+      throw new UserError(
+        'input',
         `kubelet --cloud-config was removed in Kubernetes 1.34; a 1.${input.kubernetesMinor} kubelet cannot run the in-tree ${support.inTreeProvider} provider`,
       );
     }
@@ -258,7 +253,8 @@ export function kubeApiserverFlags(input: MigrationInput): ComponentFlags {
     };
   }
   if (input.kubernetesMinor >= 33) {
-    throw new RemovedFlagError(
+    throw new UserError(
+      'input',
       `kube-apiserver --cloud-provider was removed in Kubernetes 1.33; a 1.${input.kubernetesMinor} kube-apiserver fails with "unknown flag: --cloud-provider"`,
     );
   }

@@ -14,13 +14,13 @@ import {
   kubeControllerManagerFlags,
   kubeletFlags,
   MigrationInput,
-  RemovedFlagError,
   withoutControllers,
   withoutGates,
 } from '../../migration/flags';
 import { MigrationPhase, nextPhase, phaseSequence, previousPhase } from '../../migration/phases';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
 import { phasePlan } from '../../migration/phase-plan';
+import { isUserError, UserError } from '../../util/user-error';
 
 /** The forms the control-plane change is printed in. */
 export const CONTROL_PLANE_FORMATS = ['kubeadm', 'cluster-api', 'static-pod'] as const;
@@ -169,14 +169,6 @@ function pointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Thrown when the v1beta2 patch is asked for without the KubeadmControlPlane it applies to. */
-export class ControlPlanePatchError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ControlPlanePatchError';
-  }
-}
-
 /** The value at a JSON pointer's segments, or undefined. */
 function at(obj: unknown, segments: readonly string[]): unknown {
   return segments.reduce<unknown>((o, s) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[s] : undefined), obj);
@@ -218,7 +210,8 @@ function flagsOr(flags: () => ComponentFlags): ComponentFlags {
   try {
     return flags();
   } catch (e) {
-    if (e instanceof RemovedFlagError) {
+    // a component flag the minor no longer has (kind input): the phase before had none of ours to remove
+    if (isUserError(e, 'input')) {
       return { flags: [], remove: [] };
     }
     throw e;
@@ -310,7 +303,9 @@ export function kubeadmControlPlanePatch(
 ): string {
   const list = capi === 'v1beta2';
   if (list && current === undefined) {
-    throw new ControlPlanePatchError(
+    // asked for without the KubeadmControlPlane it applies to
+    throw new UserError(
+      'usage',
       'Cluster API v1beta2 lists extra args by name and rejects a second entry of a name, so the patch replaces existing entries by index: give the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it',
     );
   }
