@@ -262,7 +262,9 @@ describe('RKE2 and k3s steps follow the phase', () => {
     const section = rancher('rke2', 'in-tree');
     // THEN the server config names the in-tree provider, and nothing turns the cloud controllers external
     expect(yamlOf(section)).toEqual({ 'cloud-provider-name': 'openstack', 'cloud-provider-config': '/etc/kubernetes/cloud.conf' });
-    expect(section).not.toContain('cloud-provider=external');
+    // nothing sets cloud-provider=external; the rollback's removal line names it
+    expect(section).not.toMatch(/^\s*- cloud-provider=external/m);
+    expect(section).toContain('the kubelet-arg entry cloud-provider=external;');
     expect(section).not.toContain('disable-cloud-controller');
   });
 
@@ -283,7 +285,9 @@ describe('RKE2 and k3s steps follow the phase', () => {
     expect(section).toContain(
       '# Write this file to /etc/kubernetes/leader-migration.yaml on every server before it restarts:\n#   apiVersion: controllermanager.config.k8s.io/v1\n',
     );
-    expect(section).not.toContain('cloud-provider=external');
+    // nothing sets cloud-provider=external; the rollback's removal line names it
+    expect(section).not.toMatch(/^\s*- cloud-provider=external/m);
+    expect(section).toContain('the kubelet-arg entry cloud-provider=external;');
   });
 
   test("RKE2 external: our CCM replaces RKE2's, the in-tree keys go, the KCM keeps the volume plugin's cloud config mounted", () => {
