@@ -104,3 +104,53 @@ describe('Cluster API v1beta2: the --current command and the lists it appends to
     );
   });
 });
+
+describe('Cluster API: node IPAM handed back to the KCM before the CCM leaves', () => {
+  const gcp = (phase: 'leader-migration-ccm' | 'in-tree') => migrationInput('GCP', { phase, kubernetesMinor: 28, ccmMinor: 28, nodeIpam: true });
+
+  test.each([
+    ['kubeadm default without node IPAM', '*,bootstrapsigner,tokencleaner,-nodeipam', undefined],
+    ["the user's own list", '*,bootstrapsigner,tokencleaner,-ttl,-nodeipam', '*,bootstrapsigner,tokencleaner,-ttl'],
+  ] as const)(
+    'GIVEN a v1beta2 KCM with --controllers as %s WHEN the leader-migration-ccm patch is built THEN -nodeipam goes and the other entries stay',
+    (_n, value, left) => {
+      // GIVEN the live object after external-leader-migration
+      const kcp = bareKcp();
+      kcp.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs.push({ name: 'controllers', value });
+      // WHEN the walk back builds its patch from it
+      const out = applyPatch(kcp, parse(kubeadmControlPlanePatch(gcp('leader-migration-ccm'), 'c', 'v1beta2', kcp)));
+      // THEN kubeadm's own default comes back (the entry removed), or the user's list without -nodeipam
+      const args = out.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs as { name: string; value: string }[];
+      expect(args.find((a) => a.name === 'controllers')?.value).toEqual(left);
+    },
+  );
+
+  test("GIVEN a v1beta1 KCM with the user's own --controllers WHEN the in-tree patch is built from it THEN only -nodeipam is dropped, behind a test", () => {
+    // GIVEN a v1beta1 object whose KCM runs without node IPAM
+    const kcp = { spec: { kubeadmConfigSpec: { clusterConfiguration: { controllerManager: { extraArgs: { controllers: '*,-ttl,-nodeipam' } } } } } };
+    // WHEN the in-tree patch is built from it
+    const ops = parse(kubeadmControlPlanePatch(gcp('in-tree'), 'c', 'v1beta1', kcp));
+    // THEN the value is tested, then replaced by the list without -nodeipam
+    expect(ops.filter((o: { path: string }) => o.path === `${CM}/extraArgs/controllers`)).toEqual([
+      { op: 'test', path: `${CM}/extraArgs/controllers`, value: '*,-ttl,-nodeipam' },
+      { op: 'replace', path: `${CM}/extraArgs/controllers`, value: '*,-ttl' },
+    ]);
+  });
+});
+
+test('GIVEN no KubeadmControlPlane WHEN the v1beta2 patch is built THEN a usage error says which object to give', () => {
+  // GIVEN/WHEN the library call without the object
+  let thrown: unknown;
+  try {
+    kubeadmControlPlanePatch(migrationInput('AWS'), 'c', 'v1beta2');
+  } catch (e) {
+    thrown = e;
+  }
+  // THEN it is the one user error type, of kind usage, with the message the command line printed before
+  expect(thrown).toMatchObject({
+    name: 'UserError',
+    kind: 'usage',
+    message:
+      'Cluster API v1beta2 lists extra args by name and rejects a second entry of a name, so the patch replaces existing entries by index: give the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it',
+  });
+});

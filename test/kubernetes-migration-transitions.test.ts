@@ -41,13 +41,19 @@ describe('node IPAM stays with kube-controller-manager until a CCM that runs it 
       // (the rollback patch from the external phase tests the --controllers it removes: it is no instruction to stop)
       const [text, rollback = ''] = gcpControlPlane(phase).split('Coming back into');
       // THEN nothing tells the KCM to stop allocating node CIDRs
-      expect(text).not.toContain('-nodeipam');
-      expect(rollback.includes('-nodeipam')).toBe(phase === 'leader-migration-ccm');
+      expect(text).not.toMatch(/--controllers=[^\s`]*-nodeipam/);
+      expect(text).not.toMatch(/controllers: "[^"]*-nodeipam/);
+      expect(rollback.includes('tokencleaner,-nodeipam')).toBe(phase === 'leader-migration-ccm');
       expect(text).not.toContain('--allocate-node-cidrs=false');
+      // AND every form gives node IPAM back where an external phase turned it off, the user's other entries kept
+      expect(text).toContain('  remove -nodeipam from --controllers (keep the other entries)');
+      expect(text).toContain(
+        "# kube-controller-manager: remove -nodeipam from controllers if present (keep the other entries; drop the argument if only kubeadm's default *,bootstrapsigner,tokencleaner is left)",
+      );
       expect(text).toContain(
         phase === 'leader-migration-ccm'
-          ? 'Node IPAM runs under the migration lease: both files list it, and whichever controller manager holds the lease runs it; kube-controller-manager keeps its node IPAM controller and `--allocate-node-cidrs=true` in this phase.'
-          : 'Node IPAM stays with kube-controller-manager in this phase (no CCM runs yet): keep its `--allocate-node-cidrs=true` and its `--controllers` list as they are.',
+          ? 'Node IPAM runs under the migration lease: both files list it, and whichever controller manager holds the lease runs it; kube-controller-manager keeps its node IPAM controller and `--allocate-node-cidrs=true` in this phase (remove `-nodeipam` from its `--controllers` list if an external phase added it, keeping the other entries).'
+          : 'Node IPAM stays with kube-controller-manager in this phase (no CCM runs yet): keep its `--allocate-node-cidrs=true`, and remove `-nodeipam` from its `--controllers` list if an external phase added it (keep the other entries).',
       );
     },
   );
@@ -71,8 +77,10 @@ describe('node IPAM stays with kube-controller-manager until a CCM that runs it 
   test('the static-pod form explains --controllers only where the KCM hands node IPAM over', () => {
     // GIVEN GCP with nodeIpam; WHEN the static-pod flags of each phase are printed
     const of = (phase: MigrationPhase) => staticPodFlags(migrationInput('GCP', { phase, kubernetesMinor: 28, ccmMinor: 28, nodeIpam: true }));
-    // THEN the in-tree phases have no --controllers line; the external ones name kubeadm's list without node IPAM
-    expect(of('leader-migration-kcm')).not.toContain('--controllers');
+    // THEN the in-tree phases set no --controllers and remove -nodeipam from it; the external ones name kubeadm's list without node IPAM
+    expect(of('leader-migration-kcm')).not.toContain('--controllers=');
+    expect(of('leader-migration-kcm')).not.toContain('--controllers: ');
+    expect(of('leader-migration-kcm')).toContain('  remove -nodeipam from --controllers (keep the other entries)');
     expect(of('external')).toContain(
       "--controllers: *,bootstrapsigner,tokencleaner,-nodeipam is kubeadm's default list without node IPAM; if yours differs, keep it and append -nodeipam.",
     );
@@ -88,10 +96,10 @@ describe('node IPAM stays with kube-controller-manager until a CCM that runs it 
         cap.io,
       ),
     ).toBe(0);
-    // THEN no flag turns the KCM's node IPAM off
-    expect(cap.stdout()).not.toContain('-nodeipam');
+    // THEN no flag turns the KCM's node IPAM off; the -nodeipam an external phase set is removed
     expect(cap.stdout()).not.toContain('--allocate-node-cidrs=false');
-    expect(cap.stdout()).not.toContain('--controllers');
+    expect(cap.stdout()).not.toContain('--controllers=');
+    expect(cap.stdout()).toContain('  remove -nodeipam from --controllers (keep the other entries)');
   });
 });
 
@@ -254,7 +262,9 @@ describe('RKE2 and k3s steps follow the phase', () => {
     const section = rancher('rke2', 'in-tree');
     // THEN the server config names the in-tree provider, and nothing turns the cloud controllers external
     expect(yamlOf(section)).toEqual({ 'cloud-provider-name': 'openstack', 'cloud-provider-config': '/etc/kubernetes/cloud.conf' });
-    expect(section).not.toContain('cloud-provider=external');
+    // nothing sets cloud-provider=external; the rollback's removal line names it
+    expect(section).not.toMatch(/^\s*- cloud-provider=external/m);
+    expect(section).toContain('the kubelet-arg entry cloud-provider=external;');
     expect(section).not.toContain('disable-cloud-controller');
   });
 
@@ -275,7 +285,9 @@ describe('RKE2 and k3s steps follow the phase', () => {
     expect(section).toContain(
       '# Write this file to /etc/kubernetes/leader-migration.yaml on every server before it restarts:\n#   apiVersion: controllermanager.config.k8s.io/v1\n',
     );
-    expect(section).not.toContain('cloud-provider=external');
+    // nothing sets cloud-provider=external; the rollback's removal line names it
+    expect(section).not.toMatch(/^\s*- cloud-provider=external/m);
+    expect(section).toContain('the kubelet-arg entry cloud-provider=external;');
   });
 
   test("RKE2 external: our CCM replaces RKE2's, the in-tree keys go, the KCM keeps the volume plugin's cloud config mounted", () => {

@@ -128,13 +128,6 @@ const V1BETA2 = [
   'kubernetes Azure 1.29',
 ].map((name) => v1beta2(CASES.find((c) => c.name === name)!));
 
-/**
- * The product's known disagreement: no phase before the external ones removes the KCM's
- * `--controllers=…,-nodeipam` (src/migration/flags.ts `kubeControllerManagerFlags`), so a rollback
- * from external-leader-migration leaves node IPAM off in the KCM, and once the CCM is gone nothing allocates pod CIDRs.
- */
-const NODE_IPAM_LEFT_OFF = /: flags [^≠]*--controllers=\*,bootstrapsigner,tokencleaner,-nodeipam[^≠]*≠ (?![^≠]*--controllers=)/;
-
 /** The walk of one v1beta2 case: forward to the last phase, then back as far as rollbacks go, each patch applied to what the one before left. */
 function v1beta2Walk(c: RenderCase, dir: string, cloudConfig?: string): { failures: string[]; used: Set<string> } {
   const trees = renderPhases(c, dir);
@@ -193,15 +186,14 @@ describe('Cluster API v1beta2 patches applied in walk order to a live KubeadmCon
       // GIVEN every phase rendered for a v1beta2 ClusterResourceSet; the machines start before any phase
       // WHEN the walk goes forward to the last phase and back
       const { failures, used } = v1beta2Walk(c, tmp(), cloudConfig);
-      // THEN after each change the machines run the KCM of the phase's kubeadm form (the known disagreement aside)
-      expect(failures.filter((f) => !NODE_IPAM_LEFT_OFF.test(f))).toEqual([]);
+      // THEN after each change the machines run the KCM of the phase's kubeadm form
+      expect(failures).toEqual([]);
       // AND the walk needed the regenerated patch (the printed one holds for lists without these names only)
       expect(used).toContain('regenerated');
     },
   );
 
-  // red once the product removes the KCM's -nodeipam before the CCM leaves (then drop NODE_IPAM_LEFT_OFF)
-  test.failing('kubernetes GCP 1.28 with node IPAM: the walk back from external-leader-migration restores node IPAM in the KCM', () => {
+  test('kubernetes GCP 1.28 with node IPAM: the walk back from external-leader-migration restores node IPAM in the KCM', () => {
     const c = V1BETA2.find((x) => x.name.startsWith('kubernetes GCP 1.28'))!;
     expect(v1beta2Walk(c, tmp()).failures).toEqual([]);
   });

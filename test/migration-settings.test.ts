@@ -94,6 +94,23 @@ describe('k3s has no in-tree past', () => {
   });
 });
 
+describe('RKE2 hands its KCM routes to the CCM', () => {
+  // rancher/rke2@v1.26.15+rke2r1 pkg/podexecutor/staticpod.go: its KCM always allocates node CIDRs, so the in-tree one programs routes
+  test.each(['in-tree', 'leader-migration-ccm', 'external'])(
+    'GIVEN the RKE2 preset in phase %s without configureCloudRoutes WHEN checked THEN refused, with the reason',
+    (phase) => {
+      expect(problems({ version: '1.26', scheduling: { preset: 'rke2' } }, { phase, kubernetesVersion: '1.26' }, 'AWS')).toEqual([
+        "spec.kubernetes.configureCloudRoutes: is false on RKE2 during a migration: RKE2's kube-controller-manager always runs --allocate-node-cidrs=true, so with cloud-provider-name it programs cloud routes, and once it goes external nobody would; set configureCloudRoutes: true (with clusterCIDR, RKE2's cluster-cidr, 10.42.0.0/16 by default) so the CCM takes the routes over",
+      ]);
+    },
+  );
+
+  test('GIVEN the RKE2 preset with configureCloudRoutes and its cluster CIDR WHEN checked THEN accepted', () => {
+    const rke2 = { version: '1.26', scheduling: { preset: 'rke2' }, configureCloudRoutes: true, clusterCIDR: ['10.42.0.0/16'] };
+    expect(problems(rke2, { kubernetesVersion: '1.26' }, 'AWS')).toEqual([]);
+  });
+});
+
 describe('a custom lease namespace the CCM runs in', () => {
   const tmp = useTempDir();
   // both leases of each controller manager live in its --leader-elect-resource-namespace

@@ -1,3 +1,4 @@
+import { UserError } from '../src/util/user-error';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -13,7 +14,6 @@ import {
   MigrationInput,
   MigrationPhase,
   parseLeaderMigrationConfig,
-  RemovedFlagError,
   transitionProblem,
   MIGRATION_PHASES,
 } from '../src/migration';
@@ -472,13 +472,25 @@ describe('refused migrations', () => {
       '--feature-gates=DisableCloudProviders=false',
     ]);
     expect(() => kubeApiserverFlags(at(33))).toThrow(
-      new RemovedFlagError(
+      new UserError(
+        'input',
         'kube-apiserver --cloud-provider was removed in Kubernetes 1.33; a 1.33 kube-apiserver fails with "unknown flag: --cloud-provider"',
       ),
     );
     expect(() => kubeletFlags(at(34))).toThrow(
-      new RemovedFlagError('kubelet --cloud-config was removed in Kubernetes 1.34; a 1.34 kubelet cannot run the in-tree vsphere provider'),
+      new UserError('input', 'kubelet --cloud-config was removed in Kubernetes 1.34; a 1.34 kubelet cannot run the in-tree vsphere provider'),
     );
+    // AND both are the one user error type, of kind input
+    const thrown = (f: () => unknown): unknown => {
+      try {
+        f();
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    };
+    expect(thrown(() => kubeApiserverFlags(at(33)))).toMatchObject({ name: 'UserError', kind: 'input' });
+    expect(thrown(() => kubeletFlags(at(34)))).toMatchObject({ name: 'UserError', kind: 'input' });
     expect(kubeApiserverFlags({ ...at(35), phase: 'external' }).flags).toEqual([]);
     expect(kubeletFlags({ ...at(35), phase: 'external' })).toEqual({ flags: ['--cloud-provider=external'], remove: ['--cloud-config'] });
   });
@@ -718,7 +730,9 @@ describe('ccm-gitops migration control-plane', () => {
     ).toBe(0);
     const ops = parse(cap.stdout());
     const kcm = '/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs';
+    // (the KCM's provider as external-leader-migration left it is tested first: from another phase the patch fails whole)
     expect(ops.filter((o: { path: string }) => o.path.startsWith(kcm))).toEqual([
+      { op: 'test', path: `${kcm}/cloud-provider`, value: 'external' },
       { op: 'add', path: `${kcm}/cloud-provider`, value: 'external' },
       { op: 'add', path: `${kcm}/external-cloud-volume-plugin`, value: 'openstack' },
       { op: 'add', path: `${kcm}/cloud-config`, value: '/etc/kubernetes/cloud.conf' },

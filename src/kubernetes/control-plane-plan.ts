@@ -64,9 +64,9 @@ export function nodeIpamNote(phase: MigrationPhase): string {
     return `Node IPAM runs in the CCM: kube-controller-manager runs \`--controllers=${KCM_CONTROLLERS_WITHOUT_NODE_IPAM}\` (below), so only the CCM assigns pod CIDRs.`;
   }
   if (ccmDeployedIn(phase)) {
-    return 'Node IPAM runs under the migration lease: both files list it, and whichever controller manager holds the lease runs it; kube-controller-manager keeps its node IPAM controller and `--allocate-node-cidrs=true` in this phase.';
+    return 'Node IPAM runs under the migration lease: both files list it, and whichever controller manager holds the lease runs it; kube-controller-manager keeps its node IPAM controller and `--allocate-node-cidrs=true` in this phase (remove `-nodeipam` from its `--controllers` list if an external phase added it, keeping the other entries).';
   }
-  return 'Node IPAM stays with kube-controller-manager in this phase (no CCM runs yet): keep its `--allocate-node-cidrs=true` and its `--controllers` list as they are.';
+  return 'Node IPAM stays with kube-controller-manager in this phase (no CCM runs yet): keep its `--allocate-node-cidrs=true`, and remove `-nodeipam` from its `--controllers` list if an external phase added it (keep the other entries).';
 }
 
 /** The `migration control-plane` options that give it the cluster's migration, as synth reads it from the spec (defaults left out). */

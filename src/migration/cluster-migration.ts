@@ -44,6 +44,8 @@ export function migrationInputWith(
     leaderName: m.leaderName,
     leaseNamespace: m.leaseNamespace,
     nodeIpam: m.nodeIpam,
+    // rancher/rke2@v1.26.15+rke2r1 pkg/podexecutor/staticpod.go (k3s pkg/daemons/control/server.go `controllerManager`): --allocate-node-cidrs=true always
+    ...(spec.spec.kubernetes?.scheduling.preset === 'rke2' ? { kcmAllocatesNodeCidrs: true } : {}),
     inTreeVolumes: m.inTreeVolumes ?? (support !== undefined && kubernetesMinor <= support.lastInTreeMinor),
     wildcard: m.wildcard,
     leaderElect: m.leaderElect,

@@ -11,6 +11,7 @@ import {
   KUBE_CONTROLLER_MANAGER,
   LeaderMigrationConfiguration,
 } from './leader-migration-config';
+import { UserError } from '../util/user-error';
 import { externalIn, kcmLeaderMigrationIn, ccmLeaderMigrationIn, MigrationPhase, MigrationSupport } from './phases';
 
 /** Everything the phase logic needs about one cluster's migration. */
@@ -31,6 +32,11 @@ export interface MigrationInput {
   readonly leaseNamespace: string;
   /** Node IPAM moves to the CCM. */
   readonly nodeIpam: boolean;
+  /**
+   * The distribution starts the KCM allocating node CIDRs, so with an in-tree
+   * provider it also programs cloud routes (RKE2: `--allocate-node-cidrs=true` always).
+   */
+  readonly kcmAllocatesNodeCidrs?: boolean;
   /** Keep the in-tree volume plugins in the KCM after the switch. */
   readonly inTreeVolumes: boolean;
   /** Use `component: "*"` (whoever holds the lease) instead of naming the owner. */
@@ -43,14 +49,6 @@ export interface MigrationInput {
    * @default KCM_LEADER_MIGRATION_PATH
    */
   readonly kcmConfigPath?: string;
-}
-
-/** Thrown when a flag would be emitted that the component no longer has. */
-export class RemovedFlagError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RemovedFlagError';
-  }
 }
 
 /** Where the leader migration file lives on a control-plane host and in the KCM pod (kubeadm, static pods). */
@@ -68,6 +66,8 @@ export interface ComponentFlags {
   readonly remove: readonly string[];
   /** Gate names an earlier phase set in `--feature-gates` and this one drops, the other gates kept. */
   readonly removeGates?: readonly string[];
+  /** Entries an earlier phase set in `--controllers` and this one drops, the other entries kept. */
+  readonly removeControllers?: readonly string[];
 }
 
 /**
@@ -84,12 +84,22 @@ function gatesToDrop(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'
   return { removeGates: component === 'kubelet' ? ['DisableCloudProviders', 'DisableKubeletCloudCredentialProviders'] : ['DisableCloudProviders'] };
 }
 
-/** A `--feature-gates` value without the named gates, in its order. */
-export function withoutGates(value: string, names: readonly string[]): string {
+/** A comma-separated flag value without the entries `drop` names, in its order. */
+function withoutEntries(value: string, drop: (entry: string) => boolean): string {
   return value
     .split(',')
-    .filter((entry) => entry.trim() !== '' && !names.includes(entry.split('=')[0].trim()))
+    .filter((entry) => entry.trim() !== '' && !drop(entry.trim()))
     .join(',');
+}
+
+/** A `--feature-gates` value without the named gates, in its order. */
+export function withoutGates(value: string, names: readonly string[]): string {
+  return withoutEntries(value, (entry) => names.includes(entry.split('=')[0].trim()));
+}
+
+/** A `--controllers` value without the named entries (exact items such as `-nodeipam`), in its order. */
+export function withoutControllers(value: string, items: readonly string[]): string {
+  return withoutEntries(value, (entry) => items.includes(entry));
 }
 
 /**
@@ -161,6 +171,18 @@ function gates(input: MigrationInput, component: 'kcm' | 'kubelet' | 'kas'): str
  * controllers kubeadm joins rely on.
  */
 export const KCM_CONTROLLERS_WITHOUT_NODE_IPAM = '*,bootstrapsigner,tokencleaner,-nodeipam';
+/** kubeadm's own `--controllers` default, which a removed `controllers` extra arg falls back to. */
+export const KUBEADM_DEFAULT_CONTROLLERS = '*,bootstrapsigner,tokencleaner';
+/** The `--controllers` item that turns node IPAM off in the KCM. */
+export const NO_NODE_IPAM = '-nodeipam';
+
+/**
+ * The phases before the external ones give node IPAM back to the KCM: on the
+ * way back from an external phase its `-nodeipam` goes, or no one allocates pod CIDRs.
+ */
+function nodeIpamBack(input: MigrationInput): { removeControllers?: readonly string[] } {
+  return input.nodeIpam ? { removeControllers: [NO_NODE_IPAM] } : {};
+}
 
 /**
  * kube-controller-manager: in-tree provider, then in-tree with leader
@@ -186,7 +208,7 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
   }
   const base = [`--cloud-provider=${support.inTreeProvider}`, ...cloudConfig, ...gates(input, 'kcm')];
   if (!kcmLeaderMigrationIn(input.phase) || support.noLeaderMigration) {
-    return { flags: base, remove: lmFlags };
+    return { flags: base, remove: lmFlags, ...nodeIpamBack(input) };
   }
   return {
     flags: [
@@ -196,6 +218,7 @@ export function kubeControllerManagerFlags(input: MigrationInput): ComponentFlag
       `--leader-migration-config=${input.kcmConfigPath ?? KCM_LEADER_MIGRATION_PATH}`,
     ],
     remove: [],
+    ...nodeIpamBack(input),
   };
 }
 
@@ -208,7 +231,9 @@ export function kubeletFlags(input: MigrationInput): ComponentFlags {
   const flags = [`--cloud-provider=${support.inTreeProvider}`, ...gates(input, 'kubelet')];
   if (support.inTreeCloudConfig) {
     if (input.kubernetesMinor >= 34) {
-      throw new RemovedFlagError(
+      // a flag the component no longer has: the input asks for a minor that cannot run the in-tree provider
+      throw new UserError(
+        'input',
         `kubelet --cloud-config was removed in Kubernetes 1.34; a 1.${input.kubernetesMinor} kubelet cannot run the in-tree ${support.inTreeProvider} provider`,
       );
     }
@@ -228,7 +253,8 @@ export function kubeApiserverFlags(input: MigrationInput): ComponentFlags {
     };
   }
   if (input.kubernetesMinor >= 33) {
-    throw new RemovedFlagError(
+    throw new UserError(
+      'input',
       `kube-apiserver --cloud-provider was removed in Kubernetes 1.33; a 1.${input.kubernetesMinor} kube-apiserver fails with "unknown flag: --cloud-provider"`,
     );
   }

@@ -247,10 +247,13 @@ export function buildMigrationPlan(input: PlanInput): MigrationPlan {
 
 /**
  * KCM flags the plan does not render: it is taken to allocate node CIDRs (and
- * program routes) only where node IPAM moves to the CCM.
+ * program routes, `--configure-cloud-routes` defaulting to true) where node IPAM
+ * moves to the CCM or the distribution always starts it so (RKE2).
  */
 function kcmElectionBase(input: MigrationInput): string[] {
-  return input.nodeIpam ? ['--allocate-node-cidrs=true', '--configure-cloud-routes=true'] : ['--allocate-node-cidrs=false'];
+  return input.nodeIpam || input.kcmAllocatesNodeCidrs
+    ? ['--allocate-node-cidrs=true', '--configure-cloud-routes=true']
+    : ['--allocate-node-cidrs=false'];
 }
 
 /** The holdings after each step of a phase change, from the plan's own processes and the rendered CCM's flags. */

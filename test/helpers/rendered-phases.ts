@@ -134,13 +134,14 @@ export const CASES: readonly RenderCase[] = [
     files: {},
     // RKE2 starts its KCM with its own flags (trees.ts rancherKcm): node CIDRs allocated, cloud routes on
     kcmBase: [],
-    disagreement: {
-      violation: /: route runs nowhere after the change settled/,
-      why: "RKE2's KCM allocates node CIDRs and keeps --configure-cloud-routes on with cloud-provider-name, so the in-tree AWS KCM runs the route controller; the rendered CCM has --configure-cloud-routes=false and the plan hands routes to nobody",
-      unmodelled: ['node-ipam', 'route'],
-    },
+    // the routes RKE2's in-tree KCM programs go to the CCM (the product refuses the migration without configureCloudRoutes)
     spec: (phase) =>
-      kubernetesSpec('AWS', 'c', { version: '1.26', scheduling: { preset: 'rke2' } }, { migration: { phase, kubernetesVersion: '1.26' } }),
+      kubernetesSpec(
+        'AWS',
+        'c',
+        { version: '1.26', scheduling: { preset: 'rke2' }, configureCloudRoutes: true, clusterCIDR: ['10.42.0.0/16'] },
+        { migration: { phase, kubernetesVersion: '1.26' } },
+      ),
   },
   {
     name: 'kubernetes GCP 1.28 with node IPAM and routes',

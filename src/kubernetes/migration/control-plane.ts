@@ -9,16 +9,18 @@ import {
   ComponentFlags,
   KCM_CONTROLLERS_WITHOUT_NODE_IPAM,
   KCM_LEADER_MIGRATION_PATH,
+  KUBEADM_DEFAULT_CONTROLLERS,
   kubeApiserverFlags,
   kubeControllerManagerFlags,
   kubeletFlags,
   MigrationInput,
-  RemovedFlagError,
+  withoutControllers,
   withoutGates,
 } from '../../migration/flags';
 import { MigrationPhase, nextPhase, phaseSequence, previousPhase } from '../../migration/phases';
 import { leaderMigrationConfigYaml } from '../../migration/leader-migration-config';
 import { phasePlan } from '../../migration/phase-plan';
+import { isUserError, UserError } from '../../util/user-error';
 
 /** The forms the control-plane change is printed in. */
 export const CONTROL_PLANE_FORMATS = ['kubeadm', 'cluster-api', 'static-pod'] as const;
@@ -73,6 +75,11 @@ function removals(input: MigrationInput): string[] {
   const lines = parts.flatMap(([c, f]) => [
     ...(f.remove.length > 0 ? [`# ${c}: remove ${f.remove.join(', ')} if present`] : []),
     ...(f.removeGates ? [`# ${c}: remove ${f.removeGates.join(', ')} from feature-gates if present ${KEEP_GATES('argument')}`] : []),
+    ...(f.removeControllers
+      ? [
+          `# ${c}: remove ${f.removeControllers.join(', ')} from controllers if present (keep the other entries; drop the argument if only kubeadm's default ${KUBEADM_DEFAULT_CONTROLLERS} is left)`,
+        ]
+      : []),
   ]);
   if (input.support && !input.support.noLeaderMigration && !phasePlan(input).kcm.config && input.phase !== 'in-tree') {
     lines.push(
@@ -88,6 +95,28 @@ function removals(input: MigrationInput): string[] {
 
 /** How a gate entry is dropped from a `--feature-gates` list that may hold others. */
 const KEEP_GATES = (what: string) => `(keep the other gates; drop the ${what} if none is left)`;
+
+/**
+ * The comma-list arguments a phase trims rather than sets: each with the entries
+ * it drops, and the value that means the argument goes (nothing left, or
+ * kubeadm's own default, which a removed `controllers` argument falls back to).
+ */
+const TRIMMED: readonly (readonly [string, (f: ComponentFlags, value: string) => string, string])[] = [
+  ['feature-gates', (f, value) => (f.removeGates ? withoutGates(value, f.removeGates) : value), ''],
+  ['controllers', (f, value) => (f.removeControllers ? withoutControllers(value, f.removeControllers) : value), KUBEADM_DEFAULT_CONTROLLERS],
+];
+
+/** Each trimmed argument of `flags` whose value changes: its name, the value as read and what is left (undefined: the argument goes). */
+function trimmedArgs(flags: ComponentFlags, valueOf: (name: string) => unknown): { name: string; value: string; left?: string }[] {
+  return TRIMMED.flatMap(([name, trim, gone]) => {
+    const value = valueOf(name);
+    if (typeof value !== 'string' || trim(flags, value) === value) {
+      return [];
+    }
+    const left = trim(flags, value);
+    return [{ name, value, ...(left === '' || left === gone ? {} : { left }) }];
+  });
+}
 
 /** How kubelet flags reach nodes that already exist. */
 const KUBELET_EXISTING_NODES = [
@@ -140,14 +169,6 @@ function pointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Thrown when the v1beta2 patch is asked for without the KubeadmControlPlane it applies to. */
-export class ControlPlanePatchError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ControlPlanePatchError';
-  }
-}
-
 /** The value at a JSON pointer's segments, or undefined. */
 function at(obj: unknown, segments: readonly string[]): unknown {
   return segments.reduce<unknown>((o, s) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[s] : undefined), obj);
@@ -189,7 +210,8 @@ function flagsOr(flags: () => ComponentFlags): ComponentFlags {
   try {
     return flags();
   } catch (e) {
-    if (e instanceof RemovedFlagError) {
+    // a component flag the minor no longer has (kind input): the phase before had none of ours to remove
+    if (isUserError(e, 'input')) {
       return { flags: [], remove: [] };
     }
     throw e;
@@ -281,7 +303,9 @@ export function kubeadmControlPlanePatch(
 ): string {
   const list = capi === 'v1beta2';
   if (list && current === undefined) {
-    throw new ControlPlanePatchError(
+    // asked for without the KubeadmControlPlane it applies to
+    throw new UserError(
+      'usage',
       'Cluster API v1beta2 lists extra args by name and rejects a second entry of a name, so the patch replaces existing entries by index: give the KubeadmControlPlane as `kubectl get kubeadmcontrolplane NAME -o yaml` prints it',
     );
   }
@@ -302,16 +326,15 @@ export function kubeadmControlPlanePatch(
       for (const [k, v] of Object.entries(argMap(flags))) {
         ops.push({ op: 'add', path: `${path}/${pointer(k)}`, value: v });
       }
-      const gates = map['feature-gates'];
-      if (flags.removeGates && typeof gates === 'string' && withoutGates(gates, flags.removeGates) !== gates) {
-        const left = withoutGates(gates, flags.removeGates);
-        const at = `${path}/feature-gates`;
-        ops.push({ op: 'test', path: at, value: gates }, left === '' ? { op: 'remove', path: at } : { op: 'replace', path: at, value: left });
+      const trimmed = trimmedArgs(flags, (k) => map[k]);
+      for (const { name: k, value, left } of trimmed) {
+        const at = `${path}/${k}`;
+        ops.push({ op: 'test', path: at, value }, left === undefined ? { op: 'remove', path: at } : { op: 'replace', path: at, value: left });
       }
       // a rollback drops what the later phase set, not what the earlier one did: every key of ours its state has and this phase does not
       const wanted = argMap(flags);
       const dropped = rollback
-        ? Object.keys(map).filter((k) => !(k in wanted) && !(k === 'feature-gates' && flags.removeGates))
+        ? Object.keys(map).filter((k) => !(k in wanted) && !trimmed.some((t) => t.name === k))
         : flags.remove.map((f) => f.replace(/^--/, ''));
       for (const k of dropped) {
         if (k in map) {
@@ -342,11 +365,9 @@ export function kubeadmControlPlanePatch(
     for (const flag of flags.remove) {
       removes.push(...removeEntries(path, entries, (e) => (e as { name?: unknown })?.name === flag.replace(/^--/, '')));
     }
-    const g = entries.findIndex((e) => e?.name === 'feature-gates');
-    const gates = g < 0 ? undefined : entries[g].value;
-    if (flags.removeGates && typeof gates === 'string' && withoutGates(gates, flags.removeGates) !== gates) {
-      const left = withoutGates(gates, flags.removeGates);
-      if (left === '') {
+    for (const { name: k, left } of trimmedArgs(flags, (n) => entries.find((e) => e?.name === n)?.value)) {
+      const g = entries.findIndex((e) => e?.name === k);
+      if (left === undefined) {
         removes.push(...removeEntries(path, entries, (e) => e === entries[g]));
       } else {
         ops.push({ op: 'test', path: `${path}/${g}`, value: entries[g] }, { op: 'replace', path: `${path}/${g}/value`, value: left });
@@ -372,7 +393,13 @@ export function kubeadmControlPlanePatch(
       ops.push({ op: 'test', path: `${path}/${i}`, value: entries[i] }, { op: 'replace', path: `${path}/${i}`, value: wanted });
     }
   };
-  args(`${base}/clusterConfiguration/controllerManager/extraArgs`, kubeControllerManagerFlags(input));
+  const kcmArgs = `${base}/clusterConfiguration/controllerManager/extraArgs`;
+  const provider = at(state, [...kcmArgs.split('/').slice(1), 'cloud-provider']);
+  if (current === undefined && typeof provider === 'string') {
+    // the KCM's provider tells the phases apart: from any other phase than `from` this test fails the patch as a whole
+    ops.push({ op: 'test', path: `${kcmArgs}/cloud-provider`, value: provider });
+  }
+  args(kcmArgs, kubeControllerManagerFlags(input));
   entry(
     `${base}/clusterConfiguration/controllerManager/extraVolumes`,
     (e) => (e as { name?: unknown })?.name === LEADER_MIGRATION_VOLUME,
@@ -437,7 +464,12 @@ export function staticPodFlags(input: MigrationInput): string {
     lines.push(`${component} (${where}):`);
     lines.push(...(flags.flags.length === 0 ? ['  (no cloud flags)'] : flags.flags.map((f) => `  ${f}`)));
     lines.push(...flags.remove.map((f) => `  remove ${f}`));
-    lines.push(...(flags.removeGates ? [`  remove ${flags.removeGates.join(', ')} from --feature-gates ${KEEP_GATES('flag')}`] : []), '');
+    lines.push(...(flags.removeGates ? [`  remove ${flags.removeGates.join(', ')} from --feature-gates ${KEEP_GATES('flag')}`] : []));
+    // a hand-run KCM keeps its --controllers flag: without it the default "*" would also drop kubeadm's bootstrap-token controllers
+    lines.push(
+      ...(flags.removeControllers ? [`  remove ${flags.removeControllers.join(', ')} from --controllers (keep the other entries)`] : []),
+      '',
+    );
   }
   if (parts[0][2].flags.some((f) => f.startsWith('--controllers='))) {
     // only where the KCM hands node IPAM over; "*,-nodeipam" alone would also drop kubeadm's bootstrap-token controllers
@@ -527,9 +559,18 @@ export function rancherConfig(input: MigrationInput, distro: 'rke2' | 'k3s'): st
   }
   const removals = [
     ...(external && input.support ? ['cloud-provider-name', 'cloud-provider-config'] : []),
+    // the config is merged into the existing keys: on the way back the external phases' arguments would outlive them
+    ...(!external && input.support
+      ? [
+          'the kubelet-arg entry cloud-provider=external; the kube-controller-manager-arg entries cloud-provider=external, external-cloud-volume-plugin and cloud-config (RKE2 passes cloud-provider-name and cloud-provider-config itself)',
+        ]
+      : []),
     ...parts.flatMap(([component, flags]) =>
       flags.removeGates ? [`the ${RANCHER_ARG_KEYS[component]} feature-gates entries ${flags.removeGates.join(', ')} (keep the other gates)`] : [],
     ),
+    ...(plan.kcm.flags.removeControllers
+      ? [`the kube-controller-manager-arg controllers entries ${plan.kcm.flags.removeControllers.join(', ')} (keep the other entries)`]
+      : []),
     ...(!plan.kcm.config && input.support && !input.support.noLeaderMigration
       ? [
           'the kube-controller-manager-arg entries enable-leader-migration and leader-migration-config',

@@ -122,6 +122,16 @@ function handoverProblems(input: MigrationCheckInput): MigrationProblem[] {
       message: `"${input.phase}" is not possible with spec.kubernetes.scheduling.preset k3s: k3s builds kube-controller-manager without the in-tree cloud providers, so its cloud controllers never ran there and nothing is handed over; set phase to "external" or remove spec.migration`,
     });
   }
+  if (k.preset === 'rke2' && !k.configureCloudRoutes && !upstreamProviderFor(input.platform as PlatformType)?.routesNeed) {
+    // rancher/rke2@v1.26.15+rke2r1 pkg/podexecutor/staticpod.go: the KCM always runs --allocate-node-cidrs=true, and with
+    // cloud-provider-name its route controller runs (--configure-cloud-routes defaults to true); where routes need cloud
+    // setup the product cannot see (routesNeed), it is not refused
+    problems.push({
+      path: ['spec', 'kubernetes', 'configureCloudRoutes'],
+      message:
+        "is false on RKE2 during a migration: RKE2's kube-controller-manager always runs --allocate-node-cidrs=true, so with cloud-provider-name it programs cloud routes, and once it goes external nobody would; set configureCloudRoutes: true (with clusterCIDR, RKE2's cluster-cidr, 10.42.0.0/16 by default) so the CCM takes the routes over",
+    });
+  }
   if (k.controllers) {
     // route does nothing without cloud routes; node IPAM moves only when asked
     const wanted = HANDED_OVER.filter(([name]) => (name !== 'route' || k.configureCloudRoutes) && (name !== 'nodeipam' || input.nodeIpam));

@@ -56,6 +56,14 @@ function dropGates(value: string, gates: readonly string[]): string | undefined 
   return left.length > 0 ? left.join(',') : undefined;
 }
 
+/** A `--controllers` value without the named items (kept as an empty flag never: the binary's default is `*`). */
+function dropControllers(value: string, items: readonly string[]): string {
+  return value
+    .split(',')
+    .filter((c) => !items.includes(c.trim()))
+    .join(',');
+}
+
 interface FlagState {
   readonly flags: ReadonlyMap<string, string>;
   /** The leader-migration file mounted where `--leader-migration-config` points, as last written. */
@@ -84,7 +92,10 @@ export function staticPodForm(trees: ReadonlyMap<string, Tree>): ControlPlaneFor
     const block = /^kube-controller-manager \([^)]*\):\n((?: {2}[^\n]*\n)*)/m.exec(text)?.[1] ?? '';
     for (const line of block.split('\n').map((l) => l.trim())) {
       const gates = /^remove (.+) from --feature-gates/.exec(line);
-      if (gates) {
+      const controllers = /^remove (.+) from --controllers/.exec(line);
+      if (controllers) {
+        if (flags.has('controllers')) flags.set('controllers', dropControllers(flags.get('controllers')!, controllers[1].split(/,\s*/)));
+      } else if (gates) {
         const left = dropGates(flags.get('feature-gates') ?? '', gates[1].split(/,\s*/));
         if (left === undefined) flags.delete('feature-gates');
         else flags.set('feature-gates', left);
@@ -128,7 +139,13 @@ export function kubeadmForm(trees: ReadonlyMap<string, Tree>): ControlPlaneForm 
       const what = m[1];
       const gates = /^(.+) from feature-gates$/.exec(what);
       const volume = /^the "([^"]+)" extraVolume/.exec(what);
-      if (gates) {
+      const controllers = /^(.+) from controllers$/.exec(what);
+      if (controllers) {
+        // kubeadm's own default (*,bootstrapsigner,tokencleaner) is what a removed argument falls back to
+        const left = dropControllers(args.get('controllers') ?? '', controllers[1].split(/,\s*/));
+        if (left === '' || left === '*,bootstrapsigner,tokencleaner') args.delete('controllers');
+        else args.set('controllers', left);
+      } else if (gates) {
         const left = dropGates(args.get('feature-gates') ?? '', gates[1].split(/,\s*/));
         if (left === undefined) args.delete('feature-gates');
         else args.set('feature-gates', left);
