@@ -352,12 +352,12 @@ describe('assemble --out', () => {
   });
 });
 
-describe('a .fleet.json over 16 MiB', () => {
+describe('a .fleet.json over 256 MiB', () => {
   test('is not read: the summary counts as absent, as one that is not JSON', () => {
-    // GIVEN an output whose summary is 16 MiB and one byte (sparse: nothing is written to the disk)
+    // GIVEN an output whose summary is 256 MiB and one byte (sparse: nothing is written to the disk)
     const out = dir();
     fs.writeFileSync(path.join(out, '.fleet.json'), '');
-    fs.truncateSync(path.join(out, '.fleet.json'), 16 * 1024 * 1024 + 1);
+    fs.truncateSync(path.join(out, '.fleet.json'), 256 * 1024 * 1024 + 1);
     const read = jest.spyOn(fs, 'readFileSync');
     // WHEN its entries are read back
     const entries = readFleetEntries(out);

@@ -284,3 +284,21 @@ describe('comparing a root file with its content, a piece at a time', () => {
     expect(sameContent(path.join(tmp(), 'missing'), '')).toBe(false);
   });
 });
+
+test('a fleet summary over 16 MiB (some 8,000 clusters write one) still tells synth which files are its own: --only deletes a dropped stage file without --force', () => {
+  // GIVEN a highly available AWS cluster rendered with its PodDisruptionBudget, and a fleet summary as large as a fleet of some 8,000 clusters writes
+  const clusters = path.join(dir(), 'clusters');
+  writeFile(clusters, 'a.yaml', awsSpec('aws-a', { controlPlaneTopology: 'HighlyAvailable' }));
+  const out = path.join(dir(), 'dist');
+  expect(synth('--clusters', clusters, '--out', out, '-q').code).toBe(0);
+  const pdb = path.join(out, 'aws-a', '05-policies', 'poddisruptionbudget.openshift-cloud-controller-manager.aws-cloud-controller-manager.yaml');
+  expect(fs.existsSync(pdb)).toBe(true);
+  const summary = path.join(out, '.fleet.json');
+  fs.appendFileSync(summary, ' '.repeat(17 * 1024 * 1024));
+  // WHEN the cluster becomes a single replica and only it is rendered again
+  writeFile(clusters, 'a.yaml', awsSpec('aws-a', { controlPlaneTopology: 'SingleReplica' }));
+  const r = synth('--clusters', clusters, '--out', out, '-q', '--only', 'aws-a');
+  // THEN its PodDisruptionBudget, which its kustomization listed, is deleted without asking
+  expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  expect(fs.existsSync(pdb)).toBe(false);
+});

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { RenderedFile } from '../gitops/layout';
-import { readRecordText } from '../util/read-back';
+import { MAX_FLEET_SUMMARY_BYTES, readRecordText } from '../util/read-back';
 
 /** One cluster's line in the fleet summary (FLEET.md and .fleet.json). */
 export interface FleetEntry {
@@ -93,7 +93,7 @@ export function readFleetEntries(out: string): FleetEntry[] {
     if (!fs.lstatSync(file).isFile()) {
       return []; // synth writes a file: a link (to anything outside the output) is not read through
     }
-    const text = readRecordText(file);
+    const text = readRecordText(file, MAX_FLEET_SUMMARY_BYTES);
     return typeof text === 'string' ? parseFleetJson(text) : [];
   } catch {
     return [];
