@@ -15,8 +15,8 @@ import { OutsideModel, readIni } from './ini-text';
 
 type Fields = readonly (readonly [yamlKey: string, iniKey: string, kind: 'string' | 'uint' | 'bool' | 'list'])[];
 
-/** yaml.go Global, in struct order (ini.go globalINI names); the last three are read but not copied by createConfig. */
-const GLOBAL: Fields = [
+/** The fields yaml.go's Global and VirtualCenterConfig both start with, in struct order (ini.go names). */
+const SHARED: Fields = [
   ['user', 'user', 'string'],
   ['password', 'password', 'string'],
   ['server', 'server', 'string'],
@@ -28,26 +28,15 @@ const GLOBAL: Fields = [
   ['thumbprint', 'thumbprint', 'string'],
   ['secretName', 'secret-name', 'string'],
   ['secretNamespace', 'secret-namespace', 'string'],
-  ['secretsDirectory', 'secrets-directory', 'string'],
 ];
+
+/** yaml.go Global, in struct order (ini.go globalINI names); the last three are read but not copied by createConfig. */
+const GLOBAL: Fields = [...SHARED, ['secretsDirectory', 'secrets-directory', 'string']];
 const GLOBAL_ORDER = [...GLOBAL.map(([k]) => k), 'apiDisable', 'apiBinding', 'ipFamily'];
 const GLOBAL_NOT_COPIED = ['api-disable', 'api-binding', 'ip-family'];
 
 /** yaml.go VirtualCenterConfig, in struct order. */
-const VCENTER: Fields = [
-  ['user', 'user', 'string'],
-  ['password', 'password', 'string'],
-  ['server', 'server', 'string'],
-  ['port', 'port', 'uint'],
-  ['insecureFlag', 'insecure-flag', 'bool'],
-  ['datacenters', 'datacenters', 'list'],
-  ['soapRoundtripCount', 'soap-roundtrip-count', 'uint'],
-  ['caFile', 'ca-file', 'string'],
-  ['thumbprint', 'thumbprint', 'string'],
-  ['secretName', 'secret-name', 'string'],
-  ['secretNamespace', 'secret-namespace', 'string'],
-  ['ipFamily', 'ip-family', 'list'],
-];
+const VCENTER: Fields = [...SHARED, ['ipFamily', 'ip-family', 'list']];
 const LABELS: Fields = [
   ['zone', 'zone', 'string'],
   ['region', 'region', 'string'],
