@@ -1,3 +1,4 @@
+import * as os from 'os';
 import * as path from 'path';
 import { OutputTree } from '../src/pipeline/output';
 import { canRenderInParallel, defaultJobs } from '../src/pipeline/render-pool';
@@ -44,11 +45,22 @@ describe('the render pool, run from the source', () => {
   }, 120_000);
 });
 
-describe('the render pool is opt-in', () => {
-  test('GIVEN no --jobs WHEN synth picks its threads THEN it renders on the main thread (1), whatever the cores; a fleet of any size renders in parallel only with --jobs N', () => {
-    // on 2 cores the pool cost CPU on every figure and won no wall time beyond the spread (docs/performance.md)
-    expect(defaultJobs()).toBe(1);
-    expect(canRenderInParallel(defaultJobs(), 10_000)).toBe(false);
-    expect(canRenderInParallel(2, 10_000)).toBe(canRenderInParallel(2, 20, true));
+describe('the render pool by default', () => {
+  test('GIVEN no --jobs WHEN synth picks its threads on this machine THEN it uses one per core', () => {
+    expect(defaultJobs()).toBe(Math.max(1, os.availableParallelism()));
+  });
+
+  test.each([
+    [1, 1],
+    [2, 2],
+    [8, 8],
+  ])('GIVEN %i cores and no --jobs WHEN synth picks its threads THEN it uses %i (one per core; 1 renders on the main thread)', (cores, jobs) => {
+    // on an idle 2-core machine the workers take a third off a full synth's wall time (docs/performance.md)
+    expect(defaultJobs(cores)).toBe(jobs);
+  });
+
+  test('GIVEN two cores WHEN the fleet is large enough THEN it renders in parallel without --jobs; a small fleet stays on the main thread', () => {
+    expect(canRenderInParallel(defaultJobs(2), 64)).toBe(true);
+    expect(canRenderInParallel(defaultJobs(2), 63)).toBe(false);
   });
 });

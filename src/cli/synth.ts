@@ -54,7 +54,7 @@ export function addSynthCommand(program: Command, ctx: CommandContext): void {
     .option('--only <name...>', 'render only the clusters matching these names or globs; the others keep their current output')
     .option('--check', 'write nothing; exit 1 and list the files that differ when the output folder is stale')
     .option('--force', 'delete files in the output folder that ccm-gitops did not write (without it, synth lists them and refuses)')
-    .option('-j, --jobs <n>', 'worker threads rendering clusters in parallel (default 1: none, the main thread renders)')
+    .option('-j, --jobs <n>', 'worker threads rendering clusters in parallel (default: one per core; 1: none, the main thread renders)')
     .option(
       '--no-cache',
       'render every cluster (by default, a cluster whose inputs and output folder are as the last synth left them is not rendered again; ' +

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { StringDecoder } from 'string_decoder';
 import { RenderedFile } from '../gitops/layout';
 import { MAX_FLEET_SUMMARY_BYTES, readRecordText } from '../util/read-back';
 
@@ -88,15 +89,110 @@ function* fleetJsonPieces(entries: readonly FleetEntry[]): Generator<string> {
  * has none, or it is a link, not a file, over the bound of a record, or not JSON.
  */
 export function readFleetEntries(out: string): FleetEntry[] {
+  return readFleetSummary(out, (e) => e);
+}
+
+/**
+ * What `pick` keeps of each entry of the summary in an output folder (as
+ * {@link readFleetEntries}). The file synth wrote is read a cluster at a
+ * time: parsed whole, some 20 MB at 10,000 clusters became over 100 MB of
+ * short-lived objects the main thread's heap kept until a full collection.
+ * Any other form of it is parsed whole, with the same result.
+ */
+export function readFleetSummary<T>(out: string, pick: (entry: FleetEntry) => T): T[] {
   const file = path.join(out, FLEET_JSON);
   try {
     if (!fs.lstatSync(file).isFile()) {
       return []; // synth writes a file: a link (to anything outside the output) is not read through
     }
+    const fd = fs.openSync(file, 'r');
+    try {
+      if (fs.fstatSync(fd).size > MAX_FLEET_SUMMARY_BYTES) {
+        return [];
+      }
+      const picked = pickAsWritten(fileChunks(fd), pick);
+      if (picked !== undefined) {
+        return picked;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
     const text = readRecordText(file, MAX_FLEET_SUMMARY_BYTES);
-    return typeof text === 'string' ? parseFleetJson(text) : [];
+    return typeof text === 'string' ? parseFleetJson(text).map(pick) : [];
   } catch {
     return [];
+  }
+}
+
+/** The text of an open file, a chunk at a time (UTF-8, a character split across chunks kept whole). */
+function* fileChunks(fd: number): Generator<string> {
+  const decoder = new StringDecoder('utf8');
+  const chunk = Buffer.alloc(1 << 20);
+  for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
+    yield decoder.write(chunk.subarray(0, n));
+  }
+  yield decoder.end();
+}
+
+const JSON_HEAD = '{\n  "clusters": [\n';
+const ENTRY_START = '    {\n';
+/** Ends an entry: its other lines are indented further. */
+const ENTRY_END = '\n    }';
+const ENTRY_NEXT = ',\n';
+const JSON_TAIL = '\n  ]\n}\n';
+
+/**
+ * The picked entries when the text is exactly as {@link fleetJsonPieces}
+ * writes it for one cluster or more, each entry parsed on its own; undefined
+ * for any other text (an empty summary included).
+ */
+export function pickAsWritten<T>(chunks: Iterable<string>, pick: (entry: FleetEntry) => T): T[] | undefined {
+  const picked: T[] = [];
+  let text = '';
+  let started = false;
+  let last = false; // the last entry was read: only the tail may follow
+  let from = 0; // where to look for the next entry's end
+  for (const chunk of chunks) {
+    text += chunk;
+    if (!started) {
+      if (text.length < JSON_HEAD.length) {
+        continue;
+      }
+      if (!text.startsWith(JSON_HEAD)) {
+        return undefined;
+      }
+      text = text.slice(JSON_HEAD.length);
+      started = true;
+    }
+    let at = 0;
+    for (let end = text.indexOf(ENTRY_END, from); !last && end >= 0; end = text.indexOf(ENTRY_END, at)) {
+      const after = end + ENTRY_END.length;
+      if (after + ENTRY_NEXT.length > text.length) {
+        break; // whether another entry follows is still to come
+      }
+      const entry = text.startsWith(ENTRY_START, at) ? parseOr(text.slice(at, after)) : undefined;
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+        return undefined;
+      }
+      picked.push(pick(entry as FleetEntry));
+      last = !text.startsWith(ENTRY_NEXT, after);
+      at = last ? after : after + ENTRY_NEXT.length;
+    }
+    text = text.slice(at);
+    from = last ? 0 : Math.max(0, text.length - ENTRY_END.length - ENTRY_NEXT.length);
+    if (text.length > JSON_TAIL.length && last) {
+      return undefined;
+    }
+  }
+  return last && text === JSON_TAIL ? picked : undefined;
+}
+
+/** The value of a JSON text, or undefined when it is not JSON. */
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }
 

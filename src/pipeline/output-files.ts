@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { treeFiles } from '../util/tree-order';
 import { batchPieces } from '../util/write-in-chunks';
-import { readFleetEntries } from './fleet-summary';
+import { readFleetSummary } from './fleet-summary';
 import { RenderedFile } from '../gitops/layout';
 import { UserError } from '../util/user-error';
 
@@ -56,7 +56,7 @@ export function isLink(p: string): boolean {
 
 /** Names of the clusters of the fleet summary in the output (empty when there is none). */
 export function previousClusters(target: string): Set<string> {
-  return new Set(readFleetEntries(target).map((e) => e.name));
+  return new Set(readFleetSummary(target, (e) => e.name));
 }
 
 /** The paths the kustomization.yaml of a folder lists (empty when there is none). */

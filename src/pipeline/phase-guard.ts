@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { FLEET_JSON, readFleetEntries } from './fleet-summary';
+import { FLEET_JSON, readFleetSummary } from './fleet-summary';
 import { MIGRATION_JSON, MIGRATION_MARKDOWN } from '../migration/plan-files';
 import { readRecordText } from '../util/read-back';
 
@@ -116,7 +116,7 @@ export class PhaseRecords {
     }
     this.folders = new Set(folders);
     // no summary (or a shard's, or an old one): the record and MIGRATION.md still say the phase
-    this.fleetPhases = new Map(readFleetEntries(out).map((e) => [e.name, e.phase]));
+    this.fleetPhases = new Map(readFleetSummary(out, (e) => [e.name, e.phase] as const));
   }
 
   /** The previous phase of one cluster. */

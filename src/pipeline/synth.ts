@@ -46,7 +46,7 @@ export interface SynthOptions {
    * ({@link synthesizeIntoAsync} only); 1 renders on the main thread. Small
    * fleets always render on the main thread.
    *
-   * @default 1 - the main thread renders (the pool is opt-in)
+   * @default - one per core
    */
   readonly jobs?: number;
   /**
