@@ -28,7 +28,7 @@ export { OpenShiftStaticSet } from './openshift/openshift-static-set';
 export { CloudCredentialsRequest } from './openshift/cloud-credentials-request';
 export { PLATFORMS, platformFor } from './openshift/platforms';
 export { PLATFORM_FACTS, platformFactsFor, supportedPlatforms } from './openshift/platform-facts';
-export type { PlatformDefinition, PlatformFacts } from './openshift/platform';
+export type { OnlyRelease, PlatformDefinition, PlatformFacts } from './openshift/platform';
 export { MigrationObjects } from './migration/migration-objects';
 export { ArgoCdApplication } from './gitops/argocd-application';
 export { ClusterGitOpsChart } from './gitops/cluster-gitops-chart';
