@@ -19,6 +19,7 @@ import { ExportedObject } from '../import/live-cluster';
 import { MigrationPhase } from '../migration/phases';
 import { PhaseTransition, PlanCheck, PlanStep, Probe } from '../migration/steps';
 import { flagValue, NODE_IPAM_CONTROLLER, ROUTE_CONTROLLER, runsController } from '../migration/controller-flags';
+import { arr, Obj, rec, str } from '../util/exported-fields';
 
 /** The taint a kubelet with `--cloud-provider=external` puts on its Node until a CCM initializes it (k8s.io/cloud-provider api/well_known_taints.go). */
 export const UNINITIALIZED_TAINT = 'node.cloudprovider.kubernetes.io/uninitialized';
@@ -87,16 +88,6 @@ export function runPreflight(objects: readonly ExportedObject[], list: readonly 
   return { failures, unchecked };
 }
 
-type Obj = Record<string, unknown>;
-
-function rec(v: unknown): Obj {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
-}
-
-function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
@@ -104,10 +95,6 @@ function num(v: unknown): number | undefined {
 /** A scalar of an export as text, or the fallback when it is missing or not a scalar. */
 function shown(v: unknown, fallback: string): string {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 class ObjectIndex {
