@@ -1,10 +1,10 @@
 // Reading a spec or defaults file as YAML within bounds (size, depth, aliases, keys, UTF-8) and locating a field's line.
 import * as fs from 'fs';
 import { depthOf, PROTO_KEY_REFUSED } from '../util/bounded-yaml';
-import { Document, LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, Node } from 'yaml';
+import { Composer, CST, Document, LineCounter, isMap, isPair, isScalar, isSeq, Node, YAMLParseError } from 'yaml';
 import { describeValue, SpecIssue } from '../cluster-spec/errors';
 import { credentialHomeOf } from '../distribution-facts';
-import { secretInYamlComments, taggedCredential } from '../secrets/yaml-findings';
+import { secretInYamlComments, taggedCredential, YamlTokens, yamlTokens } from '../secrets/yaml-findings';
 
 /** Largest spec or cloud config file read, in bytes. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -63,21 +63,44 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The first document of a syntax tree, as `parseDocument` composes it
+ * (eemeli/yaml@v2.9.1 src/public-api.ts): a second document is the error
+ * MULTIPLE_DOCS on the first. uniqueKeys off: the library's own check is
+ * quadratic in the keys, so duplicates are found in one pass (mappingShape);
+ * logLevel error: a collection used as a key is a field problem, not a Node
+ * process warning.
+ */
+function firstDocument(tokens: readonly CST.Token[], length: number): Document {
+  let doc: Document | undefined;
+  for (const next of new Composer({ uniqueKeys: false, strict: true, logLevel: 'error' }).compose(tokens, true, length)) {
+    if (doc === undefined) {
+      doc = next;
+    } else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      break;
+    }
+  }
+  // compose(…, true, …) ends with a document, even for an empty text
+  return doc!;
+}
+
 /** Reads and parses one YAML input: one mapping document, aliases bounded. */
 export function readYamlSource(file: string): { source: YamlSource } | { issue: SpecIssue } {
   const text = readInput(file);
   if (typeof text !== 'string') {
     return { issue: text };
   }
-  const lines = new LineCounter();
+  let parsed: YamlTokens;
   let doc: Document;
   try {
-    // uniqueKeys: false: the library's own check is quadratic in the keys; duplicates are found below in one pass
-    // logLevel error: a collection used as a key is reported as a field problem, not as a Node process warning
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true, logLevel: 'error' });
+    // parsed once: the Document and the comment check read the same syntax tree
+    parsed = yamlTokens(text);
+    doc = firstDocument(parsed.tokens, text.length);
   } catch (e) {
     return { issue: { file, path: '', message: `cannot be parsed as YAML: ${(e as Error).message}` } };
   }
+  const { lines } = parsed;
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     if (/Maximum call stack size exceeded/.test(err.message)) {
@@ -124,7 +147,7 @@ export function readYamlSource(file: string): { source: YamlSource } | { issue: 
       },
     };
   }
-  const hidden = hiddenCredential(text, doc, lines);
+  const hidden = hiddenCredential(text, doc, parsed);
   if (hidden) {
     return { issue: { file, ...hidden } };
   }
@@ -169,11 +192,11 @@ export const SPEC_FIELDS_NAMED_LIKE_CREDENTIALS: ReadonlySet<string> = new Set([
  * spec), or behind a tag (`!!binary` bytes, any tag on a credential key). Says
  * where and what it looks like, never the value.
  */
-function hiddenCredential(text: string, doc: Document, lines: LineCounter): Omit<SpecIssue, 'file'> | undefined {
+function hiddenCredential(text: string, doc: Document, parsed: YamlTokens): Omit<SpecIssue, 'file'> | undefined {
   // a spec that names its distribution and platform: the fix says where that platform's credentials belong
   const home = credentialHomeOf({ spec: { distribution: scalarAt(doc, 'distribution'), platform: scalarAt(doc, 'platform') } });
   const never = home ? `${home}, and credentials never go into git` : undefined;
-  const comment = secretInYamlComments(text, SPEC_FIELDS_NAMED_LIKE_CREDENTIALS);
+  const comment = secretInYamlComments(text, SPEC_FIELDS_NAMED_LIKE_CREDENTIALS, parsed);
   if (comment) {
     return {
       path: '',
@@ -181,7 +204,7 @@ function hiddenCredential(text: string, doc: Document, lines: LineCounter): Omit
       message: `a comment looks like a credential (${comment.reason}); remove it: comments are committed to git with the spec${never ? `; ${never}` : ', and credentials never go into git'}`,
     };
   }
-  const tagged = taggedCredential(doc, lines);
+  const tagged = taggedCredential(doc, parsed.lines);
   if (tagged) {
     return {
       path: tagged.key,

@@ -4,7 +4,7 @@
  * (`password: !!binary …` parses to bytes, not a string). Both report where,
  * never the value.
  */
-import { Document, LineCounter, Parser, isPair, isScalar, visit } from 'yaml';
+import { CST, Document, LineCounter, Parser, isPair, isScalar, visit } from 'yaml';
 import { classifyKey, findSecretInIni, LocatedFinding, secretInValue } from './detector';
 
 /** A comment of a YAML text: its offset and source (with its `#`). */
@@ -13,10 +13,26 @@ interface Comment {
   readonly source: string;
 }
 
+/**
+ * A YAML text's concrete syntax tree and the line counter filled while parsing
+ * it: a reader that composes its Document from these tokens hands them here,
+ * so the text is parsed once.
+ */
+export interface YamlTokens {
+  readonly tokens: readonly CST.Token[];
+  readonly lines: LineCounter;
+}
+
+/** Parses a YAML text to its concrete syntax tree, counting its lines. */
+export function yamlTokens(text: string): YamlTokens {
+  const lines = new LineCounter();
+  return { tokens: [...new Parser(lines.addNewLine).parse(text)], lines };
+}
+
 /** The comments of a YAML text in source order, read from its concrete syntax tree (a `#` in a block scalar is text, not a comment). Iterative. */
-function yamlComments(text: string, lines: LineCounter): Comment[] {
+function yamlComments(tokens: readonly CST.Token[]): Comment[] {
   const comments: Comment[] = [];
-  const stack: unknown[] = [...new Parser(lines.addNewLine).parse(text)];
+  const stack: unknown[] = [...tokens];
   while (stack.length > 0) {
     const node = stack.pop();
     if (Array.isArray(node)) {
@@ -42,10 +58,15 @@ function yamlComments(text: string, lines: LineCounter): Comment[] {
  * credential-named key over one word, or a value of a credential's shape; prose
  * passes). `fieldNames` are the format's own fields whose names read as a
  * credential's (`existingSecret`): commented out, only their value is read.
+ * `parsed` is the text's syntax tree when the caller has it ({@link yamlTokens}).
  */
-export function secretInYamlComments(text: string, fieldNames: ReadonlySet<string> = new Set()): LocatedFinding | undefined {
-  const lines = new LineCounter();
-  for (const comment of yamlComments(text, lines)) {
+export function secretInYamlComments(
+  text: string,
+  fieldNames: ReadonlySet<string> = new Set(),
+  parsed: YamlTokens = yamlTokens(text),
+): LocatedFinding | undefined {
+  const { tokens, lines } = parsed;
+  for (const comment of yamlComments(tokens)) {
     let found = findSecretInIni(comment.source);
     if (found?.key !== undefined && fieldNames.has(found.key) && found.reason === `"${found.key}" holds a credential`) {
       // a field of the file's own format commented out (`# existingSecret: ccm-creds`): its name is no credential, its value may be
