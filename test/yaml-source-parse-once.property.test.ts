@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import { LineCounter, parseDocument } from 'yaml';
+import type { SpecIssue } from '../src/cluster-spec/errors';
 import { readYamlSource, SPEC_FIELDS_NAMED_LIKE_CREDENTIALS } from '../src/fleet/yaml-source';
 import { secretInYamlComments } from '../src/secrets/yaml-findings';
 import { useTempDir } from './helpers';
@@ -40,8 +41,8 @@ function jsOf(doc: { toJS(): unknown }): unknown {
   }
 }
 
-/** What readYamlSource gives for the same text, in the reference's terms (undefined where it refused for another reason). */
-function read(text: string): ReturnType<typeof reference> | undefined {
+/** What readYamlSource gives for the same text: the document in the reference's terms, or the problem it reports. */
+function read(text: string): { json: unknown; text: string; comment: undefined } | SpecIssue {
   const file = path.join(dir(), 'spec.yaml');
   fs.writeFileSync(file, text);
   const r = readYamlSource(file);
@@ -89,13 +90,13 @@ describe('readYamlSource parses a spec once', () => {
         // THEN a parse error is the same error at the same line, and a document the same document
         if (want.error) {
           expect(got).toMatchObject({ line: want.error.line });
-          expect((got as { message: string }).message).toMatch(
+          expect((got as SpecIssue).message).toMatch(
             want.error.code === 'MULTIPLE_DOCS' ? /holds more than one YAML document/ : /is not valid YAML|nests deeper/,
           );
-        } else if (got && 'json' in got) {
+        } else if ('json' in got) {
           expect(got).toEqual({ json: want.json, text: want.text, comment: undefined });
           expect(want.comment).toBeUndefined();
-        } else if (/a comment looks like a credential/.test((got as { message: string }).message)) {
+        } else if (/a comment looks like a credential/.test(got.message)) {
           // refused for a comment: the credential the second parse finds, at its line
           expect(got).toMatchObject({ line: (want.comment as { line: number } | undefined)?.line });
         }
