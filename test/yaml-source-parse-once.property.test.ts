@@ -20,22 +20,17 @@ function reference(text: string): { error?: { code: string; line: number }; json
   const err = doc.errors[0];
   return err
     ? { error: { code: err.code, line: lines.linePos(err.pos[0]).line } }
-    : { json: jsOf(doc), text: textOf(doc), comment: secretInYamlComments(text, SPEC_FIELDS_NAMED_LIKE_CREDENTIALS) };
+    : {
+        json: attempt(() => doc.toJS()),
+        text: attempt(() => doc.toString()),
+        comment: secretInYamlComments(text, SPEC_FIELDS_NAMED_LIKE_CREDENTIALS),
+      };
 }
 
-/** A document's text, or that writing it throws (an alias to no anchor). */
-function textOf(doc: { toString(): string }): string {
+/** What `f` gives, or that it throws (a document with an alias to no anchor throws when written or built). */
+function attempt<T>(f: () => T): T | 'throws' {
   try {
-    return doc.toString();
-  } catch {
-    return 'throws';
-  }
-}
-
-/** A document's data, or that building it throws (an alias to no anchor). */
-function jsOf(doc: { toJS(): unknown }): unknown {
-  try {
-    return doc.toJS();
+    return f();
   } catch {
     return 'throws';
   }
@@ -47,7 +42,7 @@ function read(text: string): { json: unknown; text: string; comment: undefined }
   fs.writeFileSync(file, text);
   const r = readYamlSource(file);
   if ('source' in r) {
-    return { json: jsOf(r.source.doc), text: textOf(r.source.doc), comment: undefined };
+    return { json: attempt(() => r.source.doc.toJS()), text: attempt(() => r.source.doc.toString()), comment: undefined };
   }
   return r.issue;
 }
